@@ -1,0 +1,369 @@
+"""The state of one game at the table: what every game shares.
+
+A ``GameState`` is a whole game (many hands), never a single hand: totals, bags, the dealer's
+seat, the hands played so far and the hand in progress. The engine never shuffles: each hand
+starts when the caller supplies its deck order (``start_hand``), which is what makes a game a
+pure function of its record (decks plus actions) and lets records replay exactly.
+
+The verbs, after python-chess and OpenSpiel:
+
+- ``turn_seats()``: the seats that may act now (several while passing, none before a deal).
+- ``legal_actions(seat)``: every legal action of that seat, as ``Action`` objects.
+- ``check(action, seat)``: ``None`` when legal, else the rule it breaks in words.
+- ``apply(action, seat)``: take it, or raise ``IllegalAction`` and change nothing.
+- ``undo()``: take back the last action (re-deals the hand's deck and replays the rest).
+- ``copy()``: a cheap independent copy (bots search on copies).
+- ``view(seat)`` / ``public_view()``: what one seat, or the shared screen, may know.
+- ``to_json()`` / ``from_json()``: the state as a game record (RECORDS.md) and back.
+
+Subclasses (one module per game) implement the ``_``-prefixed hooks below and keep their hand
+state in plain lists and ints so that ``copy`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from . import cards as C
+from .actions import Action
+from .errors import IllegalAction, RecordError
+from .options import non_defaults, resolve
+
+Seat = int
+
+
+class GameState:
+    GAME_ID: ClassVar[str] = ""
+    TITLE: ClassVar[str] = ""
+    PLAYER_COUNTS: ClassVar[tuple[int, ...]] = ()
+    DECKS: ClassVar[int] = 1
+    HAS_BAGS: ClassVar[bool] = False
+    TEAMS: ClassVar[bool] = False  # partnership games: seats s and s+2 share totals and bags
+
+    # ------------------------------------------------------------------ construction
+    def __init__(
+        self,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        first_dealer: int = 0,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        if players not in self.PLAYER_COUNTS:
+            lo, hi = min(self.PLAYER_COUNTS), max(self.PLAYER_COUNTS)
+            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise RecordError("players", f"{self.GAME_ID} is for {span} players, not {players}")
+        if not 0 <= first_dealer < players:
+            raise RecordError("first_dealer", f"must be a seat from 0 to {players - 1}, not {first_dealer}")
+        self.n: int = players
+        self.options: dict[str, Any] = resolve(self.GAME_ID, options)
+        self.first_dealer: int = first_dealer
+        self.names: list[str] = list(names) if names is not None else [f"Seat {i + 1}" for i in range(players)]
+        self.dealer: int = first_dealer
+        self.hand_number: int = 0  # hands dealt so far (the one in progress included)
+        self.totals: list[int] = [0] * players
+        self.bags: list[int] | None = [0] * players if self.HAS_BAGS else None
+        self.hand_results: list[dict[str, Any]] = []  # {"points": [...], "totals": [...]} per finished hand
+        self.over: bool = False
+        self.winners: list[int] = []
+        self.phase: str = "deal"
+        self.deck: list[int] = []
+        self.actions: list[tuple[int, Action]] = []  # this hand's actions, in order
+        self.finished_hands: list[tuple[list[int], list[tuple[int, Action]]]] = []
+        self._snaps: list[GameState] = []  # the state just before each hand's deal
+        self._reset_hand()
+
+    # ------------------------------------------------------------------ hooks for games
+    def _reset_hand(self) -> None:
+        """Set the per-hand fields to their empty values (before a deal)."""
+
+    def _deal(self) -> None:
+        """Deal ``self.deck`` (already checked) and set the first phase of the hand."""
+        raise NotImplementedError
+
+    def _turn(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _legal(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _check(self, seat: int, action: Action) -> str | None:
+        """None when legal, else the rule broken in words ('must follow clubs')."""
+        raise NotImplementedError
+
+    def _apply(self, seat: int, action: Action) -> None:
+        """Carry out a legal action. At the hand's end, call ``_end_hand(points)``."""
+        raise NotImplementedError
+
+    def _public_extra(self) -> dict[str, Any]:
+        return {}
+
+    def _private_extra(self, seat: int) -> dict[str, Any]:
+        return {}
+
+    def _hand_of(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ the verbs
+    @property
+    def needs_deck(self) -> bool:
+        """True between hands: the caller must supply the next deck order."""
+        return self.phase == "deal" and not self.over
+
+    def turn_seats(self) -> tuple[int, ...]:
+        if self.phase in ("deal", "over"):
+            return ()
+        return self._turn()
+
+    @property
+    def to_move(self) -> int | None:
+        """The single seat on turn, or None (between hands, or several seats while passing)."""
+        t = self.turn_seats()
+        return t[0] if len(t) == 1 else None
+
+    def start_hand(self, deck: Sequence[int | str]) -> None:
+        """Deal the next hand from ``deck`` (top first): 52 cards, or 104 for two decks."""
+        if self.over:
+            raise IllegalAction(None, "deal", "the game is over")
+        if self.phase != "deal":
+            raise IllegalAction(None, "deal", "the hand in progress has not ended")
+        order = check_deck(deck, self.DECKS)
+        snap = self._clone()
+        snap._snaps = []
+        self._snaps.append(snap)
+        self._reset_hand()
+        self.deck = order
+        self.actions = []
+        self.hand_number += 1
+        self._deal()
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.phase in ("deal", "over"):
+            return []
+        s = self._seat_for(seat, None)
+        if s not in self._turn():
+            return []
+        return self._legal(s)
+
+    def check(self, action: Action, seat: int | None = None) -> str | None:
+        """None if ``seat`` may take ``action`` now, else the reason in words."""
+        if self.over:
+            return "the game is over"
+        if self.phase == "deal":
+            return "the hand has not been dealt"
+        try:
+            s = self._seat_for(seat, action)
+        except IllegalAction as e:
+            return e.reason
+        if not isinstance(action, Action):
+            return f"not an action: {action!r}"
+        if s not in self._turn():
+            return self._not_your_turn(s)
+        return self._check(s, action)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Take ``action`` for ``seat`` (default: the single seat on turn); illegal ones raise."""
+        if self.over:
+            raise IllegalAction(seat, action, "the game is over")
+        if self.phase == "deal":
+            raise IllegalAction(seat, action, "the hand has not been dealt")
+        s = self._seat_for(seat, action)
+        if not isinstance(action, Action):
+            raise IllegalAction(s, action, "not an action")
+        if s not in self._turn():
+            raise IllegalAction(s, action, self._not_your_turn(s))
+        reason = self._check(s, action)
+        if reason is not None:
+            raise IllegalAction(s, action, reason)
+        self.actions.append((s, action))
+        self._apply(s, action)
+
+    def _not_your_turn(self, seat: int) -> str:
+        t = self._turn()
+        if not t:
+            return "nobody is on turn"
+        if len(t) == 1:
+            return f"it is seat {t[0]}'s turn"
+        return "it is not this seat's turn (waiting for seats " + ", ".join(map(str, t)) + ")"
+
+    def _seat_for(self, seat: int | None, action: object) -> int:
+        if seat is None:
+            t = self._turn()
+            if len(t) != 1:
+                raise IllegalAction(None, action, "several seats are on turn: say which seat acts")
+            return t[0]
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(None, action, f"there is no seat {seat!r} at a table of {self.n}")
+        return seat
+
+    def _end_hand(self, points: Sequence[int]) -> None:
+        """Book a finished hand: totals, the result row, game end, the deal passes left."""
+        pts = list(points)
+        for i, p in enumerate(pts):
+            self.totals[i] += p
+        row: dict[str, Any] = {"points": pts, "totals": self.totals[:]}
+        if self.bags is not None:
+            row["bags"] = self.bags[:]
+        self.hand_results.append(row)
+        self.finished_hands.append((self.deck, self.actions))
+        self.over, self.winners = self._game_end()
+        self.dealer = (self.dealer + 1) % self.n
+        self.phase = "over" if self.over else "deal"
+
+    def _game_end(self) -> tuple[bool, list[int]]:
+        """(over, winners) after a hand; games override. Default: target reached, lowest wins."""
+        target = self.options["target"]
+        if max(self.totals) < target:
+            return False, []
+        low = min(self.totals)
+        best = [i for i, t in enumerate(self.totals) if t == low]
+        if len(best) > 1:
+            return False, []
+        return True, best
+
+    # ------------------------------------------------------------------ undo and copies
+    def can_undo(self) -> bool:
+        return bool(self.actions) or any(acts for _, acts in self.finished_hands)
+
+    def undo(self) -> Action:
+        """Take back the last action of the game; returns it. Raises ValueError if none."""
+        hands = self.record_hands()
+        h = len(hands) - 1
+        while h >= 0 and not hands[h][1]:
+            h -= 1
+        if h < 0:
+            raise ValueError("nothing to undo: no action has been taken")
+        deck, acts = hands[h]
+        restored = self._snaps[h]._clone()
+        restored._snaps = self._snaps[:h]
+        restored.start_hand(deck)
+        for s, a in acts[:-1]:
+            restored.apply(a, s)
+        self.__dict__.clear()
+        self.__dict__.update(restored.__dict__)
+        return acts[-1][1]
+
+    def _clone(self) -> GameState:
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for k, v in d.items():
+            if type(v) is list:
+                if v and type(v[0]) is list:
+                    d[k] = [x[:] for x in v]
+                else:
+                    d[k] = v[:]
+            elif type(v) is set:
+                d[k] = set(v)
+        new.__dict__ = d
+        return new
+
+    def copy(self) -> GameState:
+        """An independent copy; cheap (lists of ints are copied, finished hands shared)."""
+        return self._clone()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        a = {k: v for k, v in self.__dict__.items() if k != "_snaps"}
+        b = {k: v for k, v in other.__dict__.items() if k != "_snaps"}  # type: ignore[union-attr]
+        return a == b
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ records and views
+    def record_hands(self) -> list[tuple[list[int], list[tuple[int, Action]]]]:
+        """Every hand dealt so far as (deck, actions), the one in progress last."""
+        hands = list(self.finished_hands)
+        if self.phase not in ("deal", "over"):
+            hands.append((self.deck, self.actions))
+        return hands
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as a record (RECORDS.md): enough to rebuild this exact state."""
+        from .records import Record, dump
+
+        return dump(
+            Record(self.GAME_ID, list(self.names), non_defaults(self.GAME_ID, self.options),
+                   self.first_dealer, self.record_hands())
+        )
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> GameState:
+        from .records import parse, replay
+
+        return replay(parse(obj))
+
+    def hand_of(self, seat: int) -> list[int]:
+        """The cards ``seat`` holds now (ints), in the order the engine keeps them."""
+        if self.phase in ("deal",) or self.over and not self.hand_number:
+            return []
+        return self._hand_of(seat)
+
+    def public_view(self) -> dict[str, Any]:
+        """What the shared screen may show: no card that only one seat may see."""
+        v: dict[str, Any] = {
+            "game": self.GAME_ID,
+            "players": self.n,
+            "names": list(self.names),
+            "options": dict(self.options),
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "turn": list(self.turn_seats()),
+            "totals": self.totals[:],
+            "bags": None if self.bags is None else self.bags[:],
+            "hand_results": [dict(r) for r in self.hand_results],
+            "over": self.over,
+            "winners": self.winners[:],
+        }
+        if self.phase != "deal":
+            v.update(self._public_extra())
+        return v
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know: the public view plus its own hand and private knowledge."""
+        v = self.public_view()
+        v["seat"] = seat
+        hand = self._hand_of(seat) if self.phase not in ("deal",) else []
+        v["hand"] = C.names(C.sorted_hand(hand))
+        if self.phase != "deal":
+            v.update(self._private_extra(seat))
+        return v
+
+
+def check_deck(deck: Sequence[int | str], decks: int = 1, field: str = "deck") -> list[int]:
+    """The deck order as card ints, checked to hold every card exactly ``decks`` times."""
+    try:
+        order = [C.to_card(c) for c in deck]
+    except ValueError as e:
+        raise RecordError(field, str(e)) from None
+    want = 52 * decks
+    counts = [0] * 52
+    for c in order:
+        counts[c] += 1
+    bad_many = [C.NAMES[c] for c in range(52) if counts[c] > decks]
+    bad_few = [C.NAMES[c] for c in range(52) if counts[c] < decks]
+    if len(order) != want or bad_many or bad_few:
+        what = f"has {len(order)} cards; a full deck has {want}" if len(order) != want else "is not a full deck"
+        if bad_many:
+            what += f"; {' '.join(bad_many[:6])} {'appears' if len(bad_many) == 1 else 'appear'} too often"
+        if bad_few:
+            what += f"; missing {' '.join(bad_few[:6])}{' ...' if len(bad_few) > 6 else ''}"
+        raise RecordError(field, what)
+    return order
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The seat winning ``trick`` [(seat, card), ...]: the highest trump, else the highest of the
+    suit led. Card ints order ranks within a suit, so max() on the card works."""
+    led = trick[0][1] // 13
+    best_seat, best = trick[0]
+    best_trump = trump is not None and led == trump
+    for seat, card in trick[1:]:
+        s = card // 13
+        if trump is not None and s == trump:
+            if not best_trump or card > best:
+                best_seat, best, best_trump = seat, card, True
+        elif not best_trump and s == led and card > best:
+            best_seat, best = seat, card
+    return best_seat

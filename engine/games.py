@@ -1,0 +1,44 @@
+"""The five games by id, and a constructor. Game modules are imported on first use."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import GameState
+from .errors import RecordError
+
+# game id -> (module, class)
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "spades-2p": ("engine.spades_2p", "Spades2PState"),
+    "cancellation-hearts": ("engine.cancellation_hearts", "CancellationHeartsState"),
+    "german-whist": ("engine.german_whist", "GermanWhistState"),
+    "partnership-spades": ("engine.partnership_spades", "PartnershipSpadesState"),
+    "hearts": ("engine.hearts", "HeartsState"),
+}
+GAME_IDS: tuple[str, ...] = tuple(_REGISTRY)
+
+
+def game_class(game: str) -> type[GameState]:
+    try:
+        module, name = _REGISTRY[game]
+    except KeyError:
+        raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})") from None
+    cls: type[GameState] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+def new_game(
+    game: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    first_dealer: int = 0,
+    names: Sequence[str] | None = None,
+) -> GameState:
+    """A new game of ``game`` for ``players`` seats, waiting for the first deck order."""
+    return game_class(game)(players, options, first_dealer, names)
+
+
+def player_counts(game: str) -> tuple[int, ...]:
+    return game_class(game).PLAYER_COUNTS

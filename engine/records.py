@@ -1,0 +1,178 @@
+"""Game records (RECORDS.md): parsing with precise errors, writing, and replay.
+
+``parse`` turns JSON (text or already-loaded) into a ``Record`` or raises ``RecordError`` naming
+the field; ``replay`` applies every action through the rules and raises ``ReplayError`` at the
+first illegal one; ``summary`` is the ``trickref replay --json`` object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import actions as A
+from .base import GameState, check_deck
+from .errors import IllegalAction, RecordError
+from .games import GAME_IDS, game_class
+
+FORMAT = "trickref-record/1"
+
+HandLog = tuple[list[int], list[tuple[int, A.Action]]]
+
+
+@dataclass
+class Record:
+    game: str
+    players: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    first_dealer: int = 0
+    hands: list[HandLog] = field(default_factory=list)
+
+
+class ReplayError(ValueError):
+    """An illegal action met while replaying: where it is, and the engine's reason."""
+
+    def __init__(self, hand: int, action_index: int, seat: int, action: A.Action, reason: str) -> None:
+        self.hand = hand
+        self.action_index = action_index
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+        super().__init__(
+            f"hand {hand}, action {action_index}: seat {seat} cannot {action.describe()}: {reason}"
+        )
+
+
+def parse(source: str | bytes | Mapping[str, Any]) -> Record:
+    """A checked Record from JSON text or a loaded object; RecordError names what is wrong."""
+    if isinstance(source, (str, bytes)):
+        try:
+            obj = json.loads(source)
+        except json.JSONDecodeError as e:
+            raise RecordError("file", f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+        except UnicodeDecodeError as e:
+            raise RecordError("file", f"not UTF-8 text: {e.reason}") from None
+    else:
+        obj = source
+    if not isinstance(obj, Mapping):
+        raise RecordError("file", f"a record is a JSON object, not {type(obj).__name__}")
+    fmt = obj.get("format")
+    if fmt != FORMAT:
+        raise RecordError("format", f"must be {FORMAT!r}, not {fmt!r}")
+    game = obj.get("game")
+    if game not in GAME_IDS:
+        raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})")
+    cls = game_class(game)
+    players = obj.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("players", "must be a list of player names (strings)")
+    if len(players) not in cls.PLAYER_COUNTS:
+        lo, hi = min(cls.PLAYER_COUNTS), max(cls.PLAYER_COUNTS)
+        span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise RecordError("players", f"{game} is for {span} players, not {len(players)}")
+    options = obj.get("options", {})
+    if options is None:
+        options = {}
+    from .options import resolve
+
+    resolve(game, options)  # raises RecordError("options.x", ...)
+    first_dealer = obj.get("first_dealer", 0)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
+        raise RecordError("first_dealer", f"must be a seat from 0 to {len(players) - 1}, not {first_dealer!r}")
+    hands_obj = obj.get("hands", [])
+    if not isinstance(hands_obj, list):
+        raise RecordError("hands", "must be a list of hands")
+    hands: list[HandLog] = []
+    for h, hand in enumerate(hands_obj):
+        where = f"hands[{h}]"
+        if not isinstance(hand, Mapping):
+            raise RecordError(where, "a hand must be an object with \"deck\" and \"actions\"")
+        deck_obj = hand.get("deck")
+        if not isinstance(deck_obj, list):
+            raise RecordError(f"{where}.deck", "must be a list of cards")
+        deck = check_deck(deck_obj, cls.DECKS, f"{where}.deck")
+        acts_obj = hand.get("actions", [])
+        if not isinstance(acts_obj, list):
+            raise RecordError(f"{where}.actions", "must be a list of actions")
+        acts = [A.from_record(a, f"{where}.actions[{i}]") for i, a in enumerate(acts_obj)]
+        for i, (seat, _) in enumerate(acts):
+            if not 0 <= seat < len(players):
+                raise RecordError(f"{where}.actions[{i}].seat", f"no seat {seat} at a table of {len(players)}")
+        hands.append((deck, acts))
+    return Record(game, list(players), dict(options), first_dealer, hands)
+
+
+def load(path: str) -> Record:
+    """Read and parse a record file ('-' is standard input)."""
+    import sys
+
+    if path == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise RecordError("file", f"cannot read {path}: {e.strerror}") from None
+    return parse(data)
+
+
+def dump(record: Record) -> dict[str, Any]:
+    """The record as the JSON object of RECORDS.md, canonical card names."""
+    from . import cards as C
+
+    return {
+        "format": FORMAT,
+        "game": record.game,
+        "players": list(record.players),
+        "options": dict(record.options),
+        "first_dealer": record.first_dealer,
+        "hands": [
+            {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
+            for deck, acts in record.hands
+        ],
+    }
+
+
+def dumps(record: Record) -> str:
+    return json.dumps(dump(record), indent=None, separators=(",", ":")) + "\n"
+
+
+def record_of(state: GameState) -> Record:
+    from .options import non_defaults
+
+    return Record(state.GAME_ID, list(state.names), non_defaults(state.GAME_ID, state.options),
+                  state.first_dealer, state.record_hands())
+
+
+def replay(record: Record) -> GameState:
+    """Rebuild the game by applying every action; ReplayError at the first illegal one."""
+    state = game_class(record.game)(len(record.players), record.options, record.first_dealer, record.players)
+    for h, (deck, acts) in enumerate(record.hands):
+        if state.over:
+            raise ReplayError(h, 0, acts[0][0] if acts else 0, acts[0][1] if acts else A.Action("deal", None),
+                              "the game was already over before this hand")
+        if not state.needs_deck:
+            s, a = (acts[0] if acts else (0, A.Action("deal", None)))
+            raise ReplayError(h, 0, s, a, f"hand {h - 1} had not ended (the record is missing its last actions)")
+        state.start_hand(deck)
+        for i, (seat, action) in enumerate(acts):
+            try:
+                state.apply(action, seat)
+            except IllegalAction as e:
+                raise ReplayError(h, i, seat, action, e.reason) from None
+    return state
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The object ``trickref replay --json`` prints."""
+    return {
+        "game": state.GAME_ID,
+        "hands": [{"points": r["points"], "totals": r["totals"]} for r in state.hand_results],
+        "totals": state.totals[:],
+        "bags": None if state.bags is None else state.bags[:],
+        "over": state.over,
+        "winners": state.winners[:],
+    }
