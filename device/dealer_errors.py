@@ -1,0 +1,49 @@
+"""Typed errors of the dealer driver.
+
+Every failure the referee can see from the card dealer is a ``DealerError``, so the kiosk can
+catch one class, show ``str(error)`` (each message says what went wrong and what state the
+dealer was left in) and decide by subclass whether a retry, a human or a new deal is needed.
+"""
+
+from __future__ import annotations
+
+
+class DealerError(Exception):
+    """Base of every error the dealer driver raises; the message is meant for a human."""
+
+
+class DealerTimeout(DealerError):
+    """The dealer did not answer a command (after every retransmit) or a deal did not finish
+    in time."""
+
+
+class DealerLinkDown(DealerError):
+    """The serial link is gone (unplugged, port closed) and did not come back in time."""
+
+
+class DealerProtocolError(DealerError):
+    """The dealer answered something the protocol does not allow: a bad version, an unknown
+    message, a body of the wrong size, or a NAK that names a malformed command."""
+
+
+class DealerFault(DealerError):
+    """The dealer reported a fault (hopper empty, e-stop pressed, motor stall, misread card,
+    busy, bad state) and stopped. ``code`` is the wire fault code, ``name`` its name."""
+
+    def __init__(self, message: str, code: int = 0, name: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.name = name
+
+
+class DealerJam(DealerFault):
+    """A card jammed in the path; the dealer stopped the mechanics and needs a human."""
+
+
+class DealMismatch(DealerError):
+    """A deal did not match its plan (a card missing, read twice, routed elsewhere or not in
+    the deck). The hand must not be played; ``problems`` lists every difference found."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems: list[str] = list(problems or [])
