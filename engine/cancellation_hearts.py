@@ -1,0 +1,206 @@
+"""Cancellation Hearts for 6 to 11 players with two decks (seed 001; RULES.md).
+
+Every card exists twice. The deal goes one at a time from the dealer's left as far as the
+104 cards go evenly; the rest is the face-down widow, taken by the winner of the first trick
+that is won. Identical cards played to the same trick cancel: only uncancelled cards of the
+led suit can win, and when every led-suit card is cancelled nobody wins: the cards wait on the
+table, the same player leads again and the next won trick takes them all. A cancelled last
+trick goes to nobody (or, by option, to its leader).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any, ClassVar
+
+from . import cards as C
+from .actions import Action
+from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState, plays
+
+# cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
+CARDS_EACH = {n: 104 // n for n in range(6, 12)}
+WIDOW_SIZE = {n: 104 % n for n in range(6, 12)}
+
+
+class CancellationHeartsState(HeartsFamilyState):
+    GAME_ID: ClassVar[str] = "cancellation-hearts"
+    TITLE: ClassVar[str] = "Cancellation Hearts"
+    PLAYER_COUNTS: ClassVar[tuple[int, ...]] = (6, 7, 8, 9, 10, 11)
+    DECKS: ClassVar[int] = 2
+    HAS_BAGS: ClassVar[bool] = False
+    TEAMS: ClassVar[bool] = False
+    MOON_TOTAL: ClassVar[int] = 52
+
+    widow: list[int]
+    waiting: list[int]
+
+    def _reset_hand(self) -> None:
+        super()._reset_hand()
+        self.widow = []
+        self.widow_taker = -1  # -1 while the widow is on the table (or there is none)
+        self.waiting = []  # cards of fully cancelled tricks, waiting for the next won trick
+        self.first_lead = True  # the lead of trick 1 is still to come
+
+    # ------------------------------------------------------------------ deal and passing
+    def _deal(self) -> None:
+        n = self.n
+        each = CARDS_EACH[n]
+        deck = self.deck
+        for i in range(each * n):
+            self.hands[(self.dealer + 1 + i) % n].append(deck[i])
+        for h in self.hands:
+            h.sort()
+        self.widow = sorted(deck[each * n:])
+        self._start_passing()
+
+    def _pass_offsets(self) -> tuple[int, ...]:
+        mode = self.options["passing"]
+        if mode == "none":
+            return (0,)
+        if mode == "right":
+            return (self.n - 1,)
+        return (1, self.n - 1)
+
+    def _begin_play(self) -> None:
+        self.leader = (self.dealer + 1) % self.n
+        self.phase = "play"
+        self.turn_t = ONE[self.leader]
+
+    @property
+    def widow_on_table(self) -> bool:
+        return bool(self.widow) and self.widow_taker < 0
+
+    # ------------------------------------------------------------------ play
+    def _legal(self, seat: int) -> list[Action]:
+        if self.phase != "play":
+            return self._legal_setup(seat)
+        h = self.hands[seat]
+        if self.trick:
+            lo = self.led * 13
+            a = bisect_left(h, lo)
+            b = bisect_left(h, lo + 13, a)
+            if a < b:
+                return plays(h[a:b])
+            if self.tricks_played == 0 and self.options["no_points_on_first_trick"]:
+                safe = [c for c in h if not POINTS[c]]
+                if safe:
+                    return plays(safe)
+            return plays(h)
+        if self.first_lead:
+            safe = [c for c in h if not POINTS[c]]
+            return plays(safe or h)
+        if self.broken or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+            return plays(h)
+        a = bisect_left(h, HEARTS_LO)
+        b = bisect_left(h, HEARTS_HI, a)
+        return plays(h[:a] + h[b:])
+
+    def _check(self, seat: int, action: Action) -> str | None:
+        if self.phase != "play":
+            return self._check_setup(seat, action)
+        if action.kind != "play":
+            return "it is time to play a card"
+        c = action.value
+        if type(c) is not int or not 0 <= c < 52:
+            return f"not a card: {c!r}"
+        h = self.hands[seat]
+        if c not in h:
+            return f"you do not hold {C.NAMES[c]}"
+        if self.trick:
+            led = self.led
+            if c // 13 != led:
+                lo = led * 13
+                a = bisect_left(h, lo)
+                if a < len(h) and h[a] < lo + 13:
+                    return f"must follow {C.SUIT_NAMES[led]}"
+                if (self.tricks_played == 0 and POINTS[c] and self.options["no_points_on_first_trick"]
+                        and any(not POINTS[x] for x in h)):
+                    return "no hearts or QS on the first trick"
+            return None
+        if self.first_lead:
+            if POINTS[c] and any(not POINTS[x] for x in h):
+                return "the first lead may not be a heart or QS"
+            return None
+        if HEARTS_LO <= c < HEARTS_HI and not self.broken and not (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+            return "hearts are not broken"
+        return None
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.phase != "play":
+            self._apply_setup(seat, action)
+            return
+        c: int = action.value
+        self.hands[seat].remove(c)
+        trick = self.trick
+        if not trick:
+            self.led = c // 13
+            self.first_lead = False
+        trick.append(c)
+        if POINTS[c]:
+            self.broken = True
+        n = self.n
+        if len(trick) < n:
+            self.turn_t = ONE[(seat + 1) % n]
+            return
+        # complete: the highest led-suit card played only once wins; pairs cancel
+        lo = self.led * 13
+        hi = lo + 13
+        best = -1
+        bi = -1
+        for i, x in enumerate(trick):
+            if lo <= x < hi and x > best and trick.count(x) == 1:
+                best, bi = x, i
+        leader = self.leader
+        last = not self.hands[leader]
+        cards = tuple(trick)
+        self.trick = []
+        self.tricks_played += 1
+        self.led = -1
+        if bi < 0:  # every led-suit card cancelled: nobody wins, the cards wait on the table
+            self.tricks.append((leader, cards, -1))
+            self.waiting.extend(cards)
+            if not last:
+                self.turn_t = ONE[leader]  # the same player leads again
+                return
+            if self.options["last_trick_cancelled"] == "leader":
+                self._take(leader)
+        else:
+            w = (leader + bi) % n
+            self.tricks.append((leader, cards, w))
+            self.waiting.extend(cards)
+            self._take(w)
+            self.leader = w
+            if not last:
+                self.turn_t = ONE[w]
+                return
+        self._finish_hand()
+
+    def _take(self, seat: int) -> None:
+        """``seat`` takes the waiting cards (the trick just played included) and the widow if
+        it is still on the table."""
+        pts = 0
+        for x in self.waiting:
+            pts += POINTS[x]
+        self.waiting = []
+        if self.widow and self.widow_taker < 0:
+            self.widow_taker = seat
+            for x in self.widow:
+                pts += POINTS[x]
+        self.points_taken[seat] += pts
+        self.tricks_taken[seat] += 1
+
+    # ------------------------------------------------------------------ views
+    def _public_extra(self) -> dict[str, Any]:
+        v = super()._public_extra()
+        v["waiting"] = C.names(self.waiting)
+        v["widow_size"] = len(self.widow)
+        v["widow_on_table"] = self.widow_on_table
+        v["widow_taker"] = None if self.widow_taker < 0 else self.widow_taker
+        v["first_lead"] = self.first_lead
+        return v
+
+    def _private_extra(self, seat: int) -> dict[str, Any]:
+        v = super()._private_extra(seat)
+        if self.widow_taker == seat:
+            v["widow"] = C.names(self.widow)
+        return v

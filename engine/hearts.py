@@ -1,0 +1,182 @@
+"""Hearts for 3 to 7 players (seed 004; RULES.md "hearts").
+
+One deck; with other than four players some low cards are set aside before the deal (the
+``REMOVED`` table) and skipped as they come off the deck order. Three cards are passed (four
+players: left, right, across, none; otherwise left, right), the holder of the lowest club in
+play leads it, and on the first trick a player void in clubs may not play a heart or the Q♠
+unless holding nothing else. Hearts 1 point each, Q♠ 13; shooting the moon lets the shooter
+choose; the omnibus option gives -10 to whoever takes the 10♦ (or J♦).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any, ClassVar
+
+from . import cards as C
+from .actions import PLAY, Action
+from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState
+
+# Cards set aside before the deal, by player count.
+REMOVED: dict[int, tuple[int, ...]] = {
+    3: tuple(C.parse_all(["2D"])),
+    4: (),
+    5: tuple(C.parse_all(["2D", "2C"])),
+    6: tuple(C.parse_all(["2D", "3D", "3C", "4C"])),
+    7: tuple(C.parse_all(["2D", "3D", "3C"])),
+}
+CARDS_EACH = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
+# The lowest club in play leads the first trick: 2C, or 3C where the 2C is set aside.
+FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
+
+OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
+
+
+class HeartsState(HeartsFamilyState):
+    GAME_ID: ClassVar[str] = "hearts"
+    TITLE: ClassVar[str] = "Hearts"
+    PLAYER_COUNTS: ClassVar[tuple[int, ...]] = (3, 4, 5, 6, 7)
+    DECKS: ClassVar[int] = 1
+    HAS_BAGS: ClassVar[bool] = False
+    TEAMS: ClassVar[bool] = False
+    MOON_TOTAL: ClassVar[int] = 26
+
+    def _reset_hand(self) -> None:
+        super()._reset_hand()
+        self.omnibus_taker = -1
+
+    # ------------------------------------------------------------------ deal and passing
+    def _deal(self) -> None:
+        n = self.n
+        removed = REMOVED[n]
+        seat = (self.dealer + 1) % n
+        for c in self.deck:
+            if c in removed:
+                continue
+            self.hands[seat].append(c)
+            seat = (seat + 1) % n
+        for h in self.hands:
+            h.sort()
+        self._start_passing()
+
+    def _pass_offsets(self) -> tuple[int, ...]:
+        n = self.n
+        return (1, n - 1, 2, 0) if n == 4 else (1, n - 1)
+
+    def _begin_play(self) -> None:
+        first = FIRST_CARD[self.n]
+        holder = next(s for s in range(self.n) if first in self.hands[s])
+        self.leader = holder
+        self.phase = "play"
+        self.turn_t = ONE[holder]
+
+    def _extra_points(self) -> list[int]:
+        pts = [0] * self.n
+        if self.options["omnibus"] and self.omnibus_taker >= 0:
+            pts[self.omnibus_taker] -= 10
+        return pts
+
+    # ------------------------------------------------------------------ play
+    def _legal(self, seat: int) -> list[Action]:
+        if self.phase != "play":
+            return self._legal_setup(seat)
+        h = self.hands[seat]
+        if self.trick:
+            lo = self.led * 13
+            a = bisect_left(h, lo)
+            b = bisect_left(h, lo + 13, a)
+            if a < b:
+                return list(map(PLAY.__getitem__, h[a:b]))
+            if self.tricks_played == 0:
+                safe = [c for c in h if not POINTS[c]]
+                if safe:
+                    return list(map(PLAY.__getitem__, safe))
+            return list(map(PLAY.__getitem__, h))
+        if self.tricks_played == 0:
+            return [PLAY[FIRST_CARD[self.n]]]
+        if self.broken or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+            return list(map(PLAY.__getitem__, h))
+        a = bisect_left(h, HEARTS_LO)
+        b = bisect_left(h, HEARTS_HI, a)
+        return list(map(PLAY.__getitem__, h[:a] + h[b:]))
+
+    def _check(self, seat: int, action: Action) -> str | None:
+        if self.phase != "play":
+            return self._check_setup(seat, action)
+        if action.kind != "play":
+            return "it is time to play a card"
+        c = action.value
+        if type(c) is not int or not 0 <= c < 52:
+            return f"not a card: {c!r}"
+        h = self.hands[seat]
+        if c not in h:
+            return f"you do not hold {C.NAMES[c]}"
+        if self.trick:
+            led = self.led
+            if c // 13 != led:
+                lo = led * 13
+                a = bisect_left(h, lo)
+                if a < len(h) and h[a] < lo + 13:
+                    return f"must follow {C.SUIT_NAMES[led]}"
+                if self.tricks_played == 0 and POINTS[c] and any(not POINTS[x] for x in h):
+                    return "no hearts or QS on the first trick"
+            return None
+        if self.tricks_played == 0:
+            first = FIRST_CARD[self.n]
+            if c != first:
+                return f"the first lead must be the {C.NAMES[first]}"
+            return None
+        if HEARTS_LO <= c < HEARTS_HI and not self.broken and not (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+            return "hearts are not broken"
+        return None
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.phase != "play":
+            self._apply_setup(seat, action)
+            return
+        c: int = action.value
+        self.hands[seat].remove(c)
+        trick = self.trick
+        if not trick:
+            self.led = c // 13
+        trick.append(c)
+        if POINTS[c]:
+            self.broken = True
+        n = self.n
+        if len(trick) < n:
+            self.turn_t = ONE[(seat + 1) % n]
+            return
+        # the trick is complete: the highest card of the led suit wins
+        lo = self.led * 13
+        hi = lo + 13
+        best = -1
+        bi = 0
+        pts = 0
+        for i, x in enumerate(trick):
+            pts += POINTS[x]
+            if lo <= x < hi and x > best:
+                best, bi = x, i
+        leader = self.leader
+        w = (leader + bi) % n
+        self.points_taken[w] += pts
+        self.tricks_taken[w] += 1
+        if self.options["omnibus"] and OMNIBUS_CARDS[self.options["omnibus_card"]] in trick:
+            self.omnibus_taker = w
+        self.tricks.append((leader, tuple(trick), w))
+        self.trick = []
+        self.tricks_played += 1
+        self.leader = w
+        self.led = -1
+        if self.hands[w]:
+            self.turn_t = ONE[w]
+        else:
+            self._finish_hand()
+
+    # ------------------------------------------------------------------ views
+    def _public_extra(self) -> dict[str, Any]:
+        v = super()._public_extra()
+        v["removed"] = C.names(REMOVED[self.n])
+        v["first_card"] = C.NAMES[FIRST_CARD[self.n]]
+        if self.options["omnibus"]:
+            v["omnibus_taker"] = None if self.omnibus_taker < 0 else self.omnibus_taker
+        return v

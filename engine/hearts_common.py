@@ -1,0 +1,276 @@
+"""What Hearts and Cancellation Hearts share: card points, passing, the moon, broken hearts.
+
+Both games (RULES.md, seeds 004 and 001) pass three cards face down, score 1 per heart and 13
+for the Q♠, let a player who took every point card choose the moon for themself or for the
+others, and forbid leading hearts until a heart or the Q♠ has been played. ``HeartsFamilyState``
+holds that shared machinery; the two game modules add their deal, leads and trick winners.
+
+Hands are sorted lists of card ints, so the cards of one suit are a contiguous slice
+(``bisect`` finds it) and a two-deck hand is simply a sorted list with repeats.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Sequence
+from itertools import combinations, combinations_with_replacement
+from typing import Any, ClassVar
+
+from . import cards as C
+from .actions import MOON_OTHERS, MOON_SELF, PLAY, Action
+from .base import GameState
+
+PASS_COUNT = 3
+
+# Points of each card: every heart 1, the queen of spades 13, everything else 0.
+POINTS: tuple[int, ...] = tuple(1 if c // 13 == C.HEARTS else 13 if c == C.QS else 0 for c in range(52))
+HEARTS_LO, HEARTS_HI = C.HEARTS * 13, C.HEARTS * 13 + 13  # hearts are the ints 13..25
+
+ONE: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(16))  # (seat,) without allocating
+MOON_ACTIONS: tuple[Action, ...] = (MOON_SELF, MOON_OTHERS)
+
+_PASS_TABLE: dict[tuple[int, ...], Action] = {}
+
+
+def _pass_table() -> dict[tuple[int, ...], Action]:
+    """One shared pass Action per sorted triple (repeats allowed: two decks), built on first use."""
+    if not _PASS_TABLE:
+        for t in combinations_with_replacement(range(52), PASS_COUNT):
+            _PASS_TABLE[t] = Action("pass", t)
+    return _PASS_TABLE
+
+
+def pass_actions(hand: Sequence[int]) -> list[Action]:
+    """Every way to pass 3 cards from the sorted ``hand`` (each multiset of cards once)."""
+    table = _pass_table()
+    combos = combinations(hand, PASS_COUNT)
+    if len(set(hand)) != len(hand):  # two decks: identical cards give identical passes
+        return list(map(table.__getitem__, dict.fromkeys(combos)))
+    return list(map(table.__getitem__, combos))
+
+
+def check_pass(hand: Sequence[int], value: object) -> str | None:
+    """None when ``value`` is a sorted tuple of 3 cards the hand holds, else the reason."""
+    if type(value) is not tuple or len(value) != PASS_COUNT:
+        return f"a pass is exactly {PASS_COUNT} cards"
+    for c in value:
+        if type(c) is not int or not 0 <= c < 52:
+            return f"not a card: {c!r}"
+    if list(value) != sorted(value):
+        return "the passed cards must be a sorted tuple (build the action with actions.pass_cards)"
+    for c in value:
+        need = value.count(c)
+        have = hand.count(c)
+        if have < need:
+            return f"you do not hold {C.NAMES[c]}" if have == 0 else f"you hold {C.NAMES[c]} only {have} time(s)"
+    return None
+
+
+def direction_name(offset: int, players: int) -> str:
+    """'left', 'right', 'across' or 'none' for a pass to seat ``s + offset``."""
+    if offset == 0:
+        return "none"
+    if offset == 1:
+        return "left"
+    if offset == players - 1:
+        return "right"
+    return "across"
+
+
+def moon_points(shooter: int, players: int, choice: str, moon_self: int, moon_others: int) -> list[int]:
+    """The hand's points when ``shooter`` took every point card and chose ``choice``."""
+    if choice == "self":
+        pts = [0] * players
+        pts[shooter] = moon_self
+        return pts
+    pts = [moon_others] * players
+    pts[shooter] = 0
+    return pts
+
+
+def only_hearts(hand: Sequence[int]) -> bool:
+    """True when every card of the sorted ``hand`` is a heart (the leader may then lead one)."""
+    return bool(hand) and HEARTS_LO <= hand[0] and hand[-1] < HEARTS_HI
+
+
+def non_hearts(hand: list[int]) -> list[int]:
+    """The cards of the sorted ``hand`` that are not hearts (the Q♠ included)."""
+    lo = bisect_left(hand, HEARTS_LO)
+    hi = bisect_left(hand, HEARTS_HI, lo)
+    return hand[:lo] + hand[hi:]
+
+
+def non_points(hand: Sequence[int]) -> list[int]:
+    """The cards of ``hand`` worth no points (neither a heart nor the Q♠)."""
+    return [c for c in hand if not POINTS[c]]
+
+
+def plays(cards: Sequence[int]) -> list[Action]:
+    """The shared play Actions of ``cards`` (sorted, repeats removed)."""
+    return list(map(PLAY.__getitem__, dict.fromkeys(cards)))
+
+
+class HeartsFamilyState(GameState):
+    """Passing, the moon choice and the shared per-hand fields of both Hearts games.
+
+    Per-hand fields (plain lists and ints, so the base ``_clone`` copies them):
+    ``hands`` (sorted card ints per seat), ``passes`` (the 3 cards each seat passed, () until
+    it has), ``received`` (what each seat got, known once everyone has passed), ``pass_offset``
+    (pass to seat s + offset; 0 = no pass), ``trick`` (cards of the trick in progress, the
+    leader's first), ``leader``, ``led`` (suit of the trick, -1 when empty), ``broken``,
+    ``tricks_played``, ``tricks_taken`` and ``points_taken`` per seat, ``tricks`` (history:
+    (leader, cards, winner or -1) per finished trick), ``moon_shooter`` (-1 if none) and
+    ``turn_t`` (the seats on turn).
+    """
+
+    MOON_TOTAL: ClassVar[int] = 26  # points a moon shooter has taken (every point card)
+
+    hands: list[list[int]]
+    passes: list[tuple[int, ...]]
+    received: list[tuple[int, ...]]
+    trick: list[int]
+    tricks: list[tuple[int, tuple[int, ...], int]]
+    tricks_taken: list[int]
+    points_taken: list[int]
+    turn_t: tuple[int, ...]
+
+    # ------------------------------------------------------------------ hooks for the two games
+    def _pass_offsets(self) -> tuple[int, ...]:
+        """The passing cycle as seat offsets (hand 1 uses the first); 0 means no pass."""
+        raise NotImplementedError
+
+    def _begin_play(self) -> None:
+        """After passing (or without it): set the first leader, phase 'play' and the turn."""
+        raise NotImplementedError
+
+    def _extra_points(self) -> list[int]:
+        """Points added to every hand's score regardless of the moon (Hearts' omnibus)."""
+        return [0] * self.n
+
+    # ------------------------------------------------------------------ shared machinery
+    def _reset_hand(self) -> None:
+        n = self.n
+        self.hands = [[] for _ in range(n)]
+        self.passes = [() for _ in range(n)]
+        self.received = [() for _ in range(n)]
+        self.pass_offset = 0
+        self.trick = []
+        self.leader = 0
+        self.led = -1
+        self.broken = False
+        self.tricks_played = 0
+        self.tricks_taken = [0] * n
+        self.points_taken = [0] * n
+        self.tricks = []
+        self.moon_shooter = -1
+        self.turn_t = ()
+
+    def _start_passing(self) -> None:
+        """Called by ``_deal`` once the hands are dealt: pass phase, or straight to play."""
+        cycle = self._pass_offsets()
+        self.pass_offset = cycle[(self.hand_number - 1) % len(cycle)]
+        if self.pass_offset:
+            self.phase = "pass"
+            self.turn_t = tuple(range(self.n))
+        else:
+            self._begin_play()
+
+    def _turn(self) -> tuple[int, ...]:
+        return self.turn_t
+
+    def _hand_of(self, seat: int) -> list[int]:
+        return self.hands[seat][:]
+
+    def _legal_setup(self, seat: int) -> list[Action]:
+        """Legal actions outside the play phase: passes or the moon choice."""
+        if self.phase == "pass":
+            return pass_actions(self.hands[seat])
+        if self.phase == "moon":
+            return list(MOON_ACTIONS)
+        return []
+
+    def _check_setup(self, seat: int, action: Action) -> str | None:
+        kind = action.kind
+        if self.phase == "pass":
+            if kind != "pass":
+                return f"everyone passes {PASS_COUNT} cards first"
+            return check_pass(self.hands[seat], action.value)
+        if self.phase == "moon":
+            if kind != "moon":
+                return "the moon shooter must choose \"self\" or \"others\""
+            if action.value not in ("self", "others") or type(action.value) is not str:
+                return f"the moon choice is \"self\" or \"others\", not {action.value!r}"
+            return None
+        return f"no {kind} now"
+
+    def _apply_setup(self, seat: int, action: Action) -> None:
+        if self.phase == "pass":
+            self._apply_pass(seat, action.value)
+        else:
+            self._end_hand(self._moon_result(action.value))
+
+    def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+        self.passes[seat] = cards
+        waiting = tuple(s for s in self.turn_t if s != seat)
+        self.turn_t = waiting
+        if waiting:
+            return
+        n, off = self.n, self.pass_offset
+        for s in range(n):
+            to = (s + off) % n
+            self.received[to] = self.passes[s]
+            for c in self.passes[s]:
+                insort(self.hands[to], c)
+        self._begin_play()
+
+    def _finish_hand(self) -> None:
+        """After the last trick: the moon choice if one seat took every point, else score."""
+        pts = self.points_taken
+        if self.MOON_TOTAL in pts:
+            self.moon_shooter = pts.index(self.MOON_TOTAL)
+            self.phase = "moon"
+            self.turn_t = ONE[self.moon_shooter]
+            return
+        extra = self._extra_points()
+        self._end_hand([p + e for p, e in zip(pts, extra, strict=True)])
+
+    def _moon_result(self, choice: str) -> list[int]:
+        pts = moon_points(self.moon_shooter, self.n, choice, self.options["moon_self"], self.options["moon_others"])
+        extra = self._extra_points()
+        return [p + e for p, e in zip(pts, extra, strict=True)]
+
+    # ------------------------------------------------------------------ views
+    def _public_extra(self) -> dict[str, Any]:
+        n = self.n
+        last: list[list[Any]] = []
+        last_winner: int | None = None
+        if self.tricks:
+            lead, cards, w = self.tricks[-1]
+            last = [[(lead + i) % n, C.NAMES[c]] for i, c in enumerate(cards)]
+            last_winner = None if w < 0 else w
+        return {
+            "trick": [[(self.leader + i) % n, C.NAMES[c]] for i, c in enumerate(self.trick)],
+            "leader": self.leader,
+            "led": None if self.led < 0 else C.SUIT_NAMES[self.led],
+            "tricks_played": self.tricks_played,
+            "tricks_taken": self.tricks_taken[:],
+            "points_taken": self.points_taken[:],
+            "last_trick": last,
+            "last_trick_winner": last_winner,
+            "hand_sizes": [len(h) for h in self.hands],
+            "broken": self.broken,
+            "pass_direction": direction_name(self.pass_offset, n),
+            "passed": [s for s in range(n) if self.passes[s]] if self.pass_offset else [],
+            "moon_shooter": None if self.moon_shooter < 0 else self.moon_shooter,
+        }
+
+    def _private_extra(self, seat: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.pass_offset:
+            out["pass_to"] = (seat + self.pass_offset) % self.n
+            out["passed_cards"] = C.names(self.passes[seat])
+            out["received_cards"] = [] if self.phase == "pass" else C.names(self.received[seat])
+        return out
