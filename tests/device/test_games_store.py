@@ -1,0 +1,108 @@
+"""The games folder: atomic saves with readable names, listing, reading back through the engine."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import types
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device.games_store import GamesStore, GamesStoreError, file_name, game_id
+from engine import cards, records
+from engine.base import GameState
+
+
+@pytest.fixture(autouse=True)
+def hearts_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``records.parse`` imports the game's module; stand one in while it is being written."""
+    try:
+        importlib.import_module("engine.hearts")
+    except Exception:
+        module = types.ModuleType("engine.hearts")
+
+        class HeartsState(GameState):
+            GAME_ID = "hearts"
+            PLAYER_COUNTS = (4,)
+
+        module.HeartsState = HeartsState  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "engine.hearts", module)
+
+
+def a_record(players: list[str] | None = None, target: int = 100) -> dict[str, Any]:
+    deck = list(cards.NAMES)
+    return {
+        "format": records.FORMAT,
+        "game": "hearts",
+        "players": players or ["Ana", "Ben", "Cem", "Dee"],
+        "options": {} if target == 100 else {"target": target},
+        "first_dealer": 0,
+        "hands": [{"deck": deck, "actions": [{"seat": 1, "play": "2C"}]}],
+    }
+
+
+WHEN = datetime(2026, 11, 29, 21, 35)
+
+
+def test_save_names_the_file_and_reads_back(tmp_path: Path) -> None:
+    store = GamesStore(tmp_path / "games")
+    rec = a_record()
+    path = store.save(rec, when=WHEN)
+    assert path.name == f"2026-11-29_2135_hearts_{game_id(rec)}_Ana-Ben-Cem-Dee.json"
+    assert json.loads(path.read_text()) == rec
+    back = store.read(path)
+    assert isinstance(back, records.Record)
+    assert records.dump(back) == rec
+    assert store.read(path.name) == back, "a bare name is looked up in the folder"
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == [path.name], "no tmp files"
+
+
+def test_same_record_twice_is_one_file(tmp_path: Path) -> None:
+    store = GamesStore(tmp_path)
+    first = store.save(a_record(), when=WHEN)
+    again = store.save(a_record(), when=datetime(2026, 11, 30, 8, 0))
+    assert again == first
+    assert len(store.list_games()) == 1
+
+
+def test_list_games_oldest_first_and_skips_other_files(tmp_path: Path) -> None:
+    store = GamesStore(tmp_path)
+    assert store.list_games() == []
+    late = store.save(a_record(target=50), when=datetime(2026, 12, 1, 9, 5))
+    early = store.save(a_record(players=["Zoë Ünal", "B", "C!", "Dee"]), when=WHEN)
+    (tmp_path / "notes.txt").write_text("hi")
+    (tmp_path / "2026-11-29_2135_hearts_zzzzzzzz.json").write_text("{}")
+    listed = store.list_games()
+    assert [g.path for g in listed] == [early, late]
+    assert listed[0].players == ("Zonal", "B", "C", "Dee")
+    assert listed[0].saved_at == WHEN and listed[0].game == "hearts"
+    assert listed[1].game_id == game_id(a_record(target=50))
+
+
+def test_invalid_record_is_not_saved(tmp_path: Path) -> None:
+    store = GamesStore(tmp_path)
+    bad = a_record()
+    bad["hands"][0]["deck"] = bad["hands"][0]["deck"][:51]
+    with pytest.raises(GamesStoreError, match=r"hands\[0\]\.deck"):
+        store.save(bad)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_reading_a_damaged_file_names_it(tmp_path: Path) -> None:
+    store = GamesStore(tmp_path)
+    path = store.save(a_record(), when=WHEN)
+    path.write_text('{"format": "trickref-record/1", "game": "chess"}')
+    with pytest.raises(GamesStoreError, match=f"{path.name}.*unknown game"):
+        store.read(path)
+    with pytest.raises(GamesStoreError, match="cannot read"):
+        store.read(tmp_path / "missing.json")
+
+
+def test_file_name_without_players() -> None:
+    rec = a_record()
+    rec["players"] = []
+    assert file_name(rec, WHEN) == f"2026-11-29_2135_hearts_{game_id(rec)}.json"
