@@ -104,6 +104,13 @@ class GameState:
     def _hand_of(self, seat: int) -> list[int]:
         raise NotImplementedError
 
+    def card_locations(self) -> dict[str, list[int]] | None:
+        """Where every card of the current hand lies, by place ("hand0".., "trick", "taken",
+        "discards", "widow", "removed", "stock"): together every card of the deck, each
+        ``DECKS`` times. For the cross-game tests; None when a game does not say (the tests
+        then check hands and plays only)."""
+        return None
+
     # ------------------------------------------------------------------ the verbs
     @property
     def needs_deck(self) -> bool:
@@ -265,7 +272,7 @@ class GameState:
         if type(other) is not type(self):
             return NotImplemented
         a = {k: v for k, v in self.__dict__.items() if k != "_snaps"}
-        b = {k: v for k, v in other.__dict__.items() if k != "_snaps"}  # type: ignore[union-attr]
+        b = {k: v for k, v in other.__dict__.items() if k != "_snaps"}
         return a == b
 
     __hash__ = None  # type: ignore[assignment]
