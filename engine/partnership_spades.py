@@ -1,0 +1,283 @@
+"""partnership-spades (seed 003): four players, partners opposite (0+2 v 1+3), clubs trump by
+default (RULES.md).
+
+Phases of a hand:
+
+``bid``
+    13 cards each are dealt one at a time from the dealer's left. One round of bids, starting
+    left of the dealer, 0 (Nil) to 13 (option ``cap_team_bid_at_13``: partners' bids may not
+    add up to more than 13). **Blind Nil** is offered at a seat's own bidding turn, as the
+    ``blind_nil`` action instead of a bid, when that seat's team trails the other team by more
+    than ``blind_nil_margin`` points and its partner has not declared Blind Nil this hand (at
+    most one per team). The rule says "before looking at their cards": the engine cannot see
+    eyes, so ``view(seat)`` carries ``"blind_nil_offer": true`` while the seat may still declare
+    it, and the kiosk keeps that seat's hand hidden until the seat declares Blind Nil or chooses
+    to look (which gives the offer up on the kiosk's side; the engine keeps accepting Blind Nil
+    until the seat has bid).
+``pass``
+    Only after a Blind Nil: the Blind Nil player passes 2 cards to the partner, then the
+    partner passes 2 back (each ``pass`` is a sorted pair). Neither sees the other's cards
+    before giving: the Blind Nil player's cards reach the partner only once the partner has
+    passed. With a Blind Nil in both teams, the two teams pass at the same time.
+``play``
+    The dealer leads (option ``first_lead``: ``left``); trump is clubs (option ``trump``:
+    spades), not led until broken; follow suit; option ``must_beat`` (default on) adds the
+    seed's duty to head the trick or trump/over-trump (see ``spades_common``).
+
+Totals and bag counters are kept per seat; both partners always show their team's figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+from . import cards as C
+from .actions import BIDS, BLIND_NIL, Action
+from .spades_common import (
+    SEATS,
+    SpadesTrickState,
+    add_bags,
+    cards_of,
+    contract_score,
+    mask_of,
+    nil_score,
+    wrong_kind,
+)
+
+_TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
+
+
+class PartnershipSpadesState(SpadesTrickState):
+    GAME_ID = "partnership-spades"
+    TITLE = "Partnership Spades"
+    PLAYER_COUNTS = (4,)
+    DECKS = 1
+    HAS_BAGS = True
+    TEAMS = True
+
+    def __init__(
+        self,
+        players: int = 4,
+        options: Mapping[str, Any] | None = None,
+        first_dealer: int = 0,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        super().__init__(players, options, first_dealer, names)
+
+    # ------------------------------------------------------------------ hand set-up
+    def _reset_hand(self) -> None:
+        self.trump = _TRUMPS[self.options["trump"]]
+        self.must_beat = self.options["must_beat"]
+        self._reset_trick_play()
+        self.bids: list[int] = [-1] * 4
+        self.blind: list[bool] = [False] * 4
+        self.bid_count: int = 0
+        self.passes: list[tuple[int, ...] | None] = [None] * 4  # each seat's Blind Nil pass
+        self.received: list[tuple[int, ...] | None] = [None] * 4
+
+    def _deal(self) -> None:
+        masks = [0, 0, 0, 0]
+        first = self.dealer + 1
+        for i, c in enumerate(self.deck):
+            masks[(first + i) % 4] |= 1 << c
+        self.masks = masks
+        self.phase = "bid"
+        self.on_turn = SEATS[(self.dealer + 1) % 4]
+
+    def blind_nil_allowed(self, seat: int) -> bool:
+        """True when ``seat`` may still declare Blind Nil: bidding, not yet bid, its team trails
+        by more than ``blind_nil_margin`` and its partner has not declared Blind Nil."""
+        return (
+            self.phase == "bid"
+            and self.bids[seat] < 0
+            and not self.blind[(seat + 2) % 4]
+            and self.totals[(seat + 1) % 4] - self.totals[seat] > self.options["blind_nil_margin"]
+        )
+
+    def _max_bid(self, seat: int) -> int:
+        if self.options["cap_team_bid_at_13"]:
+            partner = self.bids[(seat + 2) % 4]
+            if partner > 0:
+                return 13 - partner
+        return 13
+
+    # ------------------------------------------------------------------ legality
+    def _legal(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == "play":
+            return self._play_legal(seat)
+        if phase == "bid":
+            out = list(BIDS[: self._max_bid(seat) + 1])
+            if self.blind_nil_allowed(seat):
+                out.append(BLIND_NIL)
+            return out
+        if phase == "pass":
+            return [Action("pass", p) for p in combinations(cards_of(self.masks[seat]), 2)]
+        return []
+
+    def _check(self, seat: int, action: Action) -> str | None:
+        kind, value = action
+        phase = self.phase
+        if kind != phase and not (kind == "blind_nil" and phase == "bid"):
+            return wrong_kind(phase, kind)
+        if kind == "play":
+            return self._play_check(seat, value)
+        if kind == "bid":
+            if type(value) is not int or not 0 <= value <= 13:
+                return "a bid is 0 to 13"
+            top = self._max_bid(seat)
+            if value > top:
+                return f"the team's bids may not add up to more than 13 (at most {top})"
+            return None
+        if kind == "blind_nil":
+            if value is not True:
+                return f"a Blind Nil declaration is true, not {value!r}"
+            if self.blind[(seat + 2) % 4]:
+                return "at most one Blind Nil per team"
+            if not self.blind_nil_allowed(seat):
+                margin = self.options["blind_nil_margin"]
+                return f"Blind Nil needs the team to trail by more than {margin} points"
+            return None
+        # pass
+        if not isinstance(value, tuple) or len(value) != 2:
+            return "pass exactly 2 cards"
+        a, b = value
+        for c in value:
+            if type(c) is not int or not 0 <= c < 52:
+                return f"not a card: {c!r}"
+        if a == b:
+            return "pass two different cards"
+        if a > b:
+            return "a pass is a sorted pair of cards (see actions.pass_cards)"
+        m = self.masks[seat]
+        for c in value:
+            if not m >> c & 1:
+                return f"you do not hold {C.NAMES[c]}"
+        return None
+
+    # ------------------------------------------------------------------ taking actions
+    def _apply(self, seat: int, action: Action) -> None:
+        kind, value = action
+        if kind == "play":
+            self._play_apply(seat, value)
+        elif kind == "bid" or kind == "blind_nil":
+            if kind == "blind_nil":
+                self.blind[seat] = True
+                self.bids[seat] = 0
+            else:
+                self.bids[seat] = value
+            self.bid_count += 1
+            if self.bid_count < 4:
+                self.on_turn = SEATS[(seat + 1) % 4]
+            elif any(self.blind):
+                self.phase = "pass"
+                self._pass_turn()
+            else:
+                self._begin_play()
+        else:
+            self.passes[seat] = value
+            self.masks[seat] &= ~mask_of(value)
+            partner = (seat + 2) % 4
+            got = self.passes[partner]
+            if got is not None:
+                self.masks[seat] |= mask_of(got)
+                self.masks[partner] |= mask_of(value)
+                self.received[seat] = got
+                self.received[partner] = value
+            self._pass_turn()
+
+    def _pass_turn(self) -> None:
+        waiting: list[int] = []
+        for b in range(4):
+            if self.blind[b]:
+                if self.passes[b] is None:
+                    waiting.append(b)
+                elif self.passes[(b + 2) % 4] is None:
+                    waiting.append((b + 2) % 4)
+        if waiting:
+            self.on_turn = tuple(sorted(waiting))
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        lead = self.dealer if self.options["first_lead"] == "dealer" else (self.dealer + 1) % 4
+        self._start_play(lead)
+
+    # ------------------------------------------------------------------ scoring
+    def team_contract(self, team: int) -> int:
+        """The sum of the team's non-Nil bids (bids not yet made count 0)."""
+        return sum(b for b in (self.bids[team], self.bids[team + 2]) if b > 0)
+
+    def _score_hand(self) -> None:
+        opts = self.options
+        bags = self.bags
+        assert bags is not None
+        taken = self.tricks_taken
+        points = [0, 0, 0, 0]
+        for team in (0, 1):
+            seats = (team, team + 2)
+            nilers = [s for s in seats if self.bids[s] == 0]
+            bidders = [s for s in seats if self.bids[s] > 0]
+            pts = 0
+            new_bags = 0
+            for s in nilers:
+                pts += nil_score(taken[s], 200 if self.blind[s] else 100)
+            nil_counted = bool(bidders) and opts["nil_tricks_count_for_partner"]
+            if bidders:
+                counted = sum(taken[s] for s in bidders)
+                if nil_counted:
+                    counted += sum(taken[s] for s in nilers)
+                p, b = contract_score(self.team_contract(team), counted)
+                pts += p
+                new_bags += b
+            if opts["failed_nil_tricks_are_bags"] and not nil_counted:
+                extra = sum(taken[s] for s in nilers)
+                pts += extra
+                new_bags += extra
+            bags[team], penalty = add_bags(bags[team], new_bags)
+            bags[team + 2] = bags[team]
+            points[team] = points[team + 2] = pts + penalty
+        self._end_hand(points)
+
+    def _game_end(self) -> tuple[bool, list[int]]:
+        a, b = self.totals[0], self.totals[1]
+        floor = self.options["loss_floor"]
+        if floor is not None:
+            low_a, low_b = a <= floor, b <= floor
+            if low_a != low_b:
+                return True, [1, 3] if low_a else [0, 2]
+            if low_a and low_b:
+                if a == b:
+                    return False, []
+                return True, [0, 2] if a > b else [1, 3]
+        over, sides = self._game_end_sides([a, b])
+        if not over:
+            return False, []
+        return True, [sides[0], sides[0] + 2]
+
+    # ------------------------------------------------------------------ views
+    def _public_extra(self) -> dict[str, Any]:
+        v = self._trick_public()
+        v.update({
+            "bids": [None if b < 0 else b for b in self.bids],
+            "blind_nil": self.blind[:],
+            "contracts": [self.team_contract(0), self.team_contract(1)],
+            "taken_bid": [
+                f"{self.tricks_taken[s]}/{'-' if self.bids[s] < 0 else self.bids[s]}" for s in range(4)
+            ],
+            "blind_nil_eligible": [s for s in range(4) if self.blind_nil_allowed(s)],
+            "passed": [p is not None for p in self.passes],
+        })
+        return v
+
+    def _private_extra(self, seat: int) -> dict[str, Any]:
+        v: dict[str, Any] = {"blind_nil_offer": self.blind_nil_allowed(seat)}
+        mine = self.passes[seat]
+        if mine is not None:
+            v["passed_cards"] = C.names(mine)
+        got = self.received[seat]
+        if got is not None:
+            v["received_cards"] = C.names(got)
+        return v

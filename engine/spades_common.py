@@ -1,0 +1,281 @@
+"""What the two Spades games share: trick play with a trump, contract and Nil scoring, bags.
+
+Both ``spades-2p`` and ``partnership-spades`` (RULES.md) play 13 tricks with a fixed trump that
+may not be led until broken, score contracts as 10 per trick bid plus one per overtrick (a
+*bag*), score Nil/Double Nil/Blind Nil as a flat bonus or penalty, keep bags in their own
+counter (each time it reaches 10: -100 and the counter drops by 10, the rest carries over;
+never derived from the score, which is one of OpenSpiel's Spades bugs), and end when someone
+reaches the target with the higher total winning and equal totals playing on.
+
+Hands are kept as 52-bit masks (bit ``c`` set when card ``c`` is held): a suit is then 13 bits
+at ``suit * 13``, and the precomputed tables below turn those 13 bits straight into the
+shared ``PLAY`` actions or card ints. This keeps ``_legal``, ``_check`` and ``_apply`` free of
+per-card loops, which is what the bots and the benchmark live on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from . import cards as C
+from .actions import PLAY, Action
+from .base import GameState, trick_winner
+
+FULL_SUIT = 0x1FFF
+SEATS: tuple[tuple[int], ...] = tuple((s,) for s in range(8))
+
+
+def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    ranks_of = [tuple(r for r in range(13) if b >> r & 1) for b in range(8192)]
+    plays = tuple(tuple(tuple(PLAY[s * 13 + r] for r in rk) for rk in ranks_of) for s in range(4))
+    cards = tuple(tuple(tuple(s * 13 + r for r in rk) for rk in ranks_of) for s in range(4))
+    return plays, cards
+
+
+# SUIT_PLAYS[suit][13 bits] -> the PLAY actions of those cards, low to high; SUIT_CARDS likewise ints.
+SUIT_PLAYS, SUIT_CARDS = _suit_tables()
+_P0, _P1, _P2, _P3 = SUIT_PLAYS
+_C0, _C1, _C2, _C3 = SUIT_CARDS
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(m: int) -> list[int]:
+    """The cards of a mask, spades first, low to high within a suit."""
+    return [*_C0[m & 0x1FFF], *_C1[(m >> 13) & 0x1FFF], *_C2[(m >> 26) & 0x1FFF], *_C3[m >> 39]]
+
+
+def plays_of(m: int) -> list[Action]:
+    return [*_P0[m & 0x1FFF], *_P1[(m >> 13) & 0x1FFF], *_P2[(m >> 26) & 0x1FFF], *_P3[m >> 39]]
+
+
+def suit_mask(suit: int) -> int:
+    return FULL_SUIT << (suit * 13)
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+def contract_score(bid: int, tricks: int) -> tuple[int, int]:
+    """(points, bags) of a contract of ``bid`` tricks when ``tricks`` were taken toward it:
+    made: 10 per trick bid plus 1 per overtrick (the overtricks are bags); failed: -10 per
+    trick bid, no bags."""
+    if tricks >= bid:
+        return 10 * bid + tricks - bid, tricks - bid
+    return -10 * bid, 0
+
+
+def nil_score(tricks: int, value: int) -> int:
+    """Nil (value 100) or Double/Blind Nil (200): +value when no trick was taken, else -value."""
+    return value if tricks == 0 else -value
+
+
+def add_bags(counter: int, new: int) -> tuple[int, int]:
+    """(new counter, penalty): the bag counter after ``new`` bags; each time it reaches 10 it
+    costs 100 points and drops by 10, the rest carrying over (Bonnie's 3 + 3 + 5 = 11 bags:
+    -100 once, 1 carries)."""
+    counter += new
+    penalty = 0
+    while counter >= 10:
+        counter -= 10
+        penalty -= 100
+    return counter, penalty
+
+
+def higher_total_wins(side_totals: Sequence[int], target: int) -> tuple[bool, list[int]]:
+    """(over, winning sides): after a hand in which some side reached ``target``, the higher
+    total wins; equal highest totals play another hand."""
+    if max(side_totals) < target:
+        return False, []
+    top = max(side_totals)
+    best = [i for i, t in enumerate(side_totals) if t == top]
+    if len(best) > 1:
+        return False, []
+    return True, best
+
+
+# ---------------------------------------------------------------------- trick play
+
+
+class SpadesTrickState(GameState):
+    """Trick play shared by both Spades games: follow suit, a fixed trump that is not led until
+    broken, and (partnership-spades) the seed's optional duty to beat.
+
+    A subclass sets ``self.trump`` (a suit), ``self.must_beat`` and ``self.masks`` (one hand
+    mask per seat), then calls ``_start_play(leader)``; when the last trick is taken
+    ``_score_hand()`` is called.
+
+    The trick in progress is tracked incrementally: ``led`` (suit), ``win_seat`` and
+    ``win_card`` (the card now winning), so legality and the winner never rescan the trick.
+    """
+
+    HAND_SIZE = 13
+    trump: int = C.SPADES
+    must_beat: bool = False
+
+    def _reset_trick_play(self) -> None:
+        self.masks: list[int] = [0] * self.n
+        self.trick: list[tuple[int, int]] = []
+        self.tricks: list[tuple[tuple[int, int], ...]] = []  # finished tricks, in order
+        self.tricks_taken: list[int] = [0] * self.n
+        self.leader: int = -1
+        self.led: int = -1
+        self.win_seat: int = -1
+        self.win_card: int = -1
+        self.broken: bool = False
+        self.played: int = 0  # mask of every card played this hand (public)
+        self.on_turn: tuple[int, ...] = ()
+
+    def _start_play(self, leader: int) -> None:
+        self.phase = "play"
+        self.leader = leader
+        self.on_turn = SEATS[leader]
+
+    def _score_hand(self) -> None:
+        raise NotImplementedError
+
+    # -- legality ---------------------------------------------------------
+    def _play_legal(self, seat: int) -> list[Action]:
+        m = self.masks[seat]
+        trump = self.trump
+        if not self.trick:
+            if not self.broken:
+                rest = m & ~(FULL_SUIT << (trump * 13))
+                if rest:
+                    return plays_of(rest)
+            return plays_of(m)
+        led = self.led
+        bits = (m >> (led * 13)) & FULL_SUIT
+        w = self.win_card
+        if bits:
+            if self.must_beat and w // 13 == led:  # not trumped (or trumps were led)
+                r = w - led * 13 + 1
+                hi = bits >> r << r
+                if hi:
+                    return list(SUIT_PLAYS[led][hi])
+            return list(SUIT_PLAYS[led][bits])
+        if self.must_beat:
+            tb = (m >> (trump * 13)) & FULL_SUIT
+            if tb:
+                if w // 13 == trump:
+                    r = w - trump * 13 + 1
+                    hi = tb >> r << r
+                    if hi:
+                        return list(SUIT_PLAYS[trump][hi])
+                return list(SUIT_PLAYS[trump][tb])
+        return plays_of(m)
+
+    def _play_check(self, seat: int, card: Any) -> str | None:
+        if type(card) is not int or not 0 <= card < 52:
+            return f"not a card: {card!r}"
+        m = self.masks[seat]
+        if not m >> card & 1:
+            return f"you do not hold {C.NAMES[card]}"
+        s = card // 13
+        trump = self.trump
+        if not self.trick:
+            if s == trump and not self.broken and m & ~(FULL_SUIT << (trump * 13)):
+                return f"{C.SUIT_NAMES[trump]} are not broken"
+            return None
+        led = self.led
+        bits = (m >> (led * 13)) & FULL_SUIT
+        w = self.win_card
+        if bits:
+            if s != led:
+                return f"must follow {C.SUIT_NAMES[led]}"
+            if self.must_beat and w // 13 == led and card < w and bits >> (w - led * 13 + 1):
+                return f"must beat the {C.NAMES[w]}"
+            return None
+        if self.must_beat:
+            tb = (m >> (trump * 13)) & FULL_SUIT
+            if tb:
+                if s != trump:
+                    return "must trump"
+                if w // 13 == trump and card < w and tb >> (w - trump * 13 + 1):
+                    return f"must over-trump the {C.NAMES[w]}"
+        return None
+
+    # -- taking a play ----------------------------------------------------
+    def _play_apply(self, seat: int, card: int) -> None:
+        self.masks[seat] ^= 1 << card
+        self.played |= 1 << card
+        s = card // 13
+        trick = self.trick
+        if not trick:
+            self.led = s
+            self.win_seat = seat
+            self.win_card = card
+            if s == self.trump:
+                self.broken = True
+        else:
+            w = self.win_card
+            if s == self.trump:
+                self.broken = True
+                if w // 13 != s or card > w:
+                    self.win_seat = seat
+                    self.win_card = card
+            elif s == w // 13 and card > w:
+                self.win_seat = seat
+                self.win_card = card
+        trick.append((seat, card))
+        if len(trick) < self.n:
+            self.on_turn = SEATS[(seat + 1) % self.n]
+            return
+        winner = self.win_seat
+        self.tricks_taken[winner] += 1
+        self.tricks.append(tuple(trick))
+        self.trick = []
+        self.leader = winner
+        self.led = -1
+        self.win_seat = -1
+        self.win_card = -1
+        if len(self.tricks) == self.HAND_SIZE:
+            self.on_turn = ()
+            self._score_hand()
+        else:
+            self.on_turn = SEATS[winner]
+
+    # -- views --------------------------------------------------------------
+    def _hand_of(self, seat: int) -> list[int]:
+        return cards_of(self.masks[seat])
+
+    def _trick_public(self) -> dict[str, Any]:
+        last = self.tricks[-1] if self.tricks else ()
+        return {
+            "trump": C.SUITS[self.trump],
+            "broken": self.broken,
+            "trick": [[s, C.NAMES[c]] for s, c in self.trick],
+            "leader": self.leader if self.phase == "play" else None,
+            "tricks_taken": self.tricks_taken[:],
+            "last_trick": [[s, C.NAMES[c]] for s, c in last],
+            "last_trick_winner": (self._last_winner() if last else None),
+            "hand_sizes": [m.bit_count() for m in self.masks],
+            "played": C.names(cards_of(self.played)),
+        }
+
+    def _last_winner(self) -> int:
+        return trick_winner(self.tricks[-1], self.trump)
+
+    def _turn(self) -> tuple[int, ...]:
+        return self.on_turn
+
+    def _game_end_sides(self, side_totals: Sequence[int]) -> tuple[bool, list[int]]:
+        return higher_total_wins(side_totals, self.options["target"])
+
+
+def wrong_kind(phase: str, kind: str) -> str:
+    """The reason for an action of the wrong kind in ``phase``."""
+    wanted = {
+        "draw": "keep or discard the shown card",
+        "exchange": "exchange up to 3 cards with the discard pile",
+        "bid": "bid 0 (Nil) to 13",
+        "pass": "pass 2 cards to your partner",
+        "play": "play a card",
+    }.get(phase, "wait")
+    return f"it is not the time to {kind.replace('_', ' ')}: now {wanted}"
