@@ -29,6 +29,14 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     first_dealer: int = 0
     hands: list[HandLog] = field(default_factory=list)
+    # Added fields (RECORDS.md allows them): per hand, the fair-dealing "commitment" and
+    # "salt" when present (same length as ``hands`` or empty); score corrections made by an
+    # admin at the table, in the order made.
+    hand_fields: list[dict[str, Any]] = field(default_factory=list)
+    corrections: list[dict[str, Any]] = field(default_factory=list)
+
+
+HAND_FIELDS = ("commitment", "salt")
 
 
 class ReplayError(ValueError):
@@ -85,6 +93,7 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
     if not isinstance(hands_obj, list):
         raise RecordError("hands", "must be a list of hands")
     hands: list[HandLog] = []
+    hand_fields: list[dict[str, Any]] = []
     for h, hand in enumerate(hands_obj):
         where = f"hands[{h}]"
         if not isinstance(hand, Mapping):
@@ -101,7 +110,20 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
             if not 0 <= seat < len(players):
                 raise RecordError(f"{where}.actions[{i}].seat", f"no seat {seat} at a table of {len(players)}")
         hands.append((deck, acts))
-    return Record(game, list(players), dict(options), first_dealer, hands)
+        extra: dict[str, Any] = {}
+        for key in HAND_FIELDS:
+            if key in hand:
+                if not isinstance(hand[key], str):
+                    raise RecordError(f"{where}.{key}", f"must be a string of hex digits, not {hand[key]!r}")
+                extra[key] = hand[key]
+        hand_fields.append(extra)
+    corrections = obj.get("corrections", [])
+    if not isinstance(corrections, list) or not all(isinstance(c, Mapping) for c in corrections):
+        raise RecordError("corrections", "must be a list of objects")
+    if not any(hand_fields):
+        hand_fields = []
+    return Record(game, list(players), dict(options), first_dealer, hands, hand_fields,
+                  [dict(c) for c in corrections])
 
 
 def load(path: str) -> Record:
@@ -123,17 +145,23 @@ def dump(record: Record) -> dict[str, Any]:
     """The record as the JSON object of RECORDS.md, canonical card names."""
     from . import cards as C
 
-    return {
+    hands: list[dict[str, Any]] = []
+    for h, (deck, acts) in enumerate(record.hands):
+        hand: dict[str, Any] = {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
+        if h < len(record.hand_fields):
+            hand.update({k: v for k, v in record.hand_fields[h].items() if k in HAND_FIELDS})
+        hands.append(hand)
+    out: dict[str, Any] = {
         "format": FORMAT,
         "game": record.game,
         "players": list(record.players),
         "options": dict(record.options),
         "first_dealer": record.first_dealer,
-        "hands": [
-            {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
-            for deck, acts in record.hands
-        ],
+        "hands": hands,
     }
+    if record.corrections:
+        out["corrections"] = [dict(c) for c in record.corrections]
+    return out
 
 
 def dumps(record: Record) -> str:
