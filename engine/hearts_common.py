@@ -40,13 +40,27 @@ def _pass_table() -> dict[tuple[int, ...], Action]:
     return _PASS_TABLE
 
 
+_PASS_CACHE: dict[tuple[int, ...], list[Action]] = {}  # recent hands -> their passes
+
+
 def pass_actions(hand: Sequence[int]) -> list[Action]:
-    """Every way to pass 3 cards from the sorted ``hand`` (each multiset of cards once)."""
-    table = _pass_table()
-    combos = combinations(hand, PASS_COUNT)
-    if len(set(hand)) != len(hand):  # two decks: identical cards give identical passes
-        return list(map(table.__getitem__, dict.fromkeys(combos)))
-    return list(map(table.__getitem__, combos))
+    """Every way to pass 3 cards from the sorted ``hand`` (each multiset of cards once).
+
+    Up to 680 actions (17 cards); the last few hands' lists are kept, because bots and
+    referees tend to ask for the same seat's passes more than once."""
+    key = tuple(hand)
+    got = _PASS_CACHE.get(key)
+    if got is None:
+        table = _pass_table()
+        combos = combinations(hand, PASS_COUNT)
+        if len(set(hand)) != len(hand):  # two decks: identical cards give identical passes
+            got = list(map(table.__getitem__, dict.fromkeys(combos)))
+        else:
+            got = list(map(table.__getitem__, combos))
+        if len(_PASS_CACHE) >= 32:
+            del _PASS_CACHE[next(iter(_PASS_CACHE))]
+        _PASS_CACHE[key] = got
+    return got[:]
 
 
 def check_pass(hand: Sequence[int], value: object) -> str | None:
