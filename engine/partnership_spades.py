@@ -258,6 +258,18 @@ class PartnershipSpadesState(SpadesTrickState):
         return True, [sides[0], sides[0] + 2]
 
     # ------------------------------------------------------------------ views
+    def card_locations(self) -> dict[str, list[int]] | None:
+        """Hands, trick and taken cards; "passing": Blind Nil pass cards given but not yet
+        received (the partner has not passed back yet)."""
+        if self.phase == "deal":
+            return None
+        out = self._locations()
+        out["passing"] = [
+            c for s in range(4) if self.passes[s] is not None and self.received[s] is None
+            for c in self.passes[s] or ()
+        ]
+        return out
+
     def _public_extra(self) -> dict[str, Any]:
         v = self._trick_public()
         v.update({

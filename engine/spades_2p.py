@@ -252,6 +252,14 @@ class Spades2PState(SpadesTrickState):
         return self._game_end_sides(self.totals)
 
     # ------------------------------------------------------------------ views
+    def card_locations(self) -> dict[str, list[int]] | None:
+        if self.phase == "deal":
+            return None
+        out = self._locations()
+        out["stock"] = self.deck[self.pos:]
+        out["discards"] = self.discards[:]
+        return out
+
     def _public_extra(self) -> dict[str, Any]:
         v = self._trick_public()
         v.update({

@@ -245,6 +245,12 @@ class SpadesTrickState(GameState):
     def _hand_of(self, seat: int) -> list[int]:
         return cards_of(self.masks[seat])
 
+    def _locations(self) -> dict[str, list[int]]:
+        out = {f"hand{s}": cards_of(m) for s, m in enumerate(self.masks)}
+        out["trick"] = [c for _, c in self.trick]
+        out["taken"] = [c for t in self.tricks for _, c in t]
+        return out
+
     def _trick_public(self) -> dict[str, Any]:
         last = self.tricks[-1] if self.tricks else ()
         return {
