@@ -1,0 +1,249 @@
+"""The kiosk's main loop: events in, scenes updated, a frame drawn only when something changed.
+
+Idle costs nothing: the loop blocks in ``pygame.event.wait`` until an event arrives or the
+current scene asks for a tick (``tick_ms``: animations, paced bots, the pretend dealer).
+Touch policy: taps are handled as the mouse events SDL synthesizes from touches; FINGER*
+events are dropped, so a tap never acts twice. Other threads (GPIO seat panels, the dealer's
+serial reader) hand events to the loop with ``post_table_event`` (``pygame.event.post`` of
+the ``TABLE_EVENT`` type), which is safe from any thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from . import theme as T
+from .scene import Scene, SceneStack
+from .settings import Settings, load_settings
+
+TABLE_EVENT: int | None = None  # set by init_pygame(); a pygame custom event type
+
+
+def init_pygame() -> None:
+    """Initialise only what the kiosk uses (no audio device is opened)."""
+    global TABLE_EVENT
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    if TABLE_EVENT is None:
+        TABLE_EVENT = pygame.event.custom_type()
+
+
+def post_table_event(kind: str, **data: Any) -> None:
+    """Hand an event from another thread (GPIO, serial) to the main loop."""
+    import pygame
+
+    assert TABLE_EVENT is not None, "init_pygame() first"
+    pygame.event.post(pygame.event.Event(TABLE_EVENT, {"kind": kind, **data}))
+
+
+class App:
+    def __init__(self, size: tuple[int, int] = (800, 480), *, fullscreen: bool = False,
+                 kiosk: bool = False, settings: Settings | None = None, surface: Any = None) -> None:
+        init_pygame()
+        import pygame
+
+        self.settings = settings or load_settings()
+        self.theme = T.Theme(size[0], size[1], large_text=self.settings.large_text,
+                             four_colour=self.settings.four_colour)
+        if surface is not None:
+            self.screen = surface
+        else:
+            flags = pygame.FULLSCREEN if fullscreen else 0
+            self.screen = pygame.display.set_mode(size, flags)
+            pygame.display.set_caption("trickref")
+        if kiosk or fullscreen:
+            hide_cursor()
+        pygame.event.set_blocked([pygame.FINGERDOWN, pygame.FINGERUP, pygame.FINGERMOTION])
+        self.scenes = SceneStack()
+        self.session: Any = None  # ui.session.Session while a game is on
+        self.running = True
+        self.frames = 0
+        self.on_frame: Callable[[], None] | None = None
+        from .setup import Setup
+
+        self.setup = Setup()
+
+    # ------------------------------------------------------------------ scenes
+    @property
+    def scene(self) -> Scene | None:
+        return self.scenes.top
+
+    def switch(self, scene: Scene) -> None:
+        self.scenes.switch(scene)
+
+    def push(self, scene: Scene) -> None:
+        self.scenes.push(scene)
+
+    def pop(self) -> None:
+        self.scenes.pop()
+
+    def go(self, name: str, **kw: Any) -> Scene:
+        """Switch to the scene called ``name`` (see ui.scenes.make)."""
+        from .scenes import make
+
+        scene = make(name, self, **kw)
+        self.switch(scene)
+        return scene
+
+    def route(self) -> None:
+        """Show the scene the game's state calls for, if it is not already showing."""
+        if self.session is None:
+            return
+        want = self.session.route()
+        base = self.scenes.stack[0] if self.scenes.stack else None
+        if base is None or base.name != want:
+            self.go(want)
+        else:
+            for s in self.scenes.stack:
+                s.needs_redraw = True
+
+    def apply_settings(self) -> None:
+        from . import card_art
+
+        self.theme.large_text = self.settings.large_text
+        if self.theme.four_colour != self.settings.four_colour:
+            self.theme.four_colour = self.settings.four_colour
+            card_art.clear_cache()
+        self.theme._fonts.clear()
+        for s in self.scenes.stack:
+            s.relayout()
+
+    # ------------------------------------------------------------------ the loop
+    def dispatch(self, event: Any) -> None:
+        import pygame
+
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and len(self.scenes.stack) > 1:
+            self.pop()
+            return
+        if event.type == TABLE_EVENT:
+            self.table_event(event)
+            return
+        if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            for s in self.scenes.stack:
+                s.needs_redraw = True
+            return
+        if self.scene is not None:
+            self.scene.handle(event)
+
+    def table_event(self, event: Any) -> None:
+        """Events from the table's threads: seat panel keys, dealer status."""
+        if self.session is None:
+            return
+        kind = getattr(event, "kind", "")
+        try:
+            if kind == "panel":
+                self.session.table.panel(event.seat, event.key)
+                self.session.after_action()
+            elif kind == "fault":
+                self.session.table.fault(event.fault)
+        except ValueError as e:
+            self.session.table.messages.append(str(e))
+        self.route()
+
+    def tick(self, dt: float) -> None:
+        if self.session is not None and self.session.update(dt):
+            self.route()
+        if self.scene is not None:
+            for s in list(self.scenes.stack):
+                s.update(dt)
+
+    def wait_ms(self) -> int:
+        ticks = [s.tick_ms for s in self.scenes.stack if s.tick_ms is not None]
+        if self.session is not None and self.session.busy:
+            ticks.append(33)
+        return min(ticks) if ticks else 0
+
+    def render(self, force: bool = False) -> bool:
+        """Draw the scene stack if anything asked for it; True when a frame was drawn."""
+        import pygame
+
+        if not (force or self.scenes.needs_redraw):
+            return False
+        self.scenes.draw(self.screen)
+        if pygame.display.get_surface() is self.screen:
+            pygame.display.flip()
+        self.frames += 1
+        if self.on_frame is not None:
+            self.on_frame()
+        return True
+
+    def run(self, max_seconds: float | None = None) -> None:
+        import pygame
+
+        last = time.monotonic()
+        start = last
+        self.render(force=True)
+        while self.running:
+            wait = self.wait_ms()
+            # a timeout of 0 blocks until an event arrives: nothing to animate, nothing to do
+            if max_seconds is not None:
+                left = int((start + max_seconds - time.monotonic()) * 1000)
+                if left <= 0:
+                    break
+                wait = min(wait, left) if wait else left
+            ev = pygame.event.wait(wait) if wait else pygame.event.wait()
+            events = [ev] if ev.type != pygame.NOEVENT else []
+            events.extend(pygame.event.get())
+            for e in events:
+                self.dispatch(e)
+            now = time.monotonic()
+            self.tick(now - last)
+            last = now
+            self.render()
+
+
+def hide_cursor() -> None:
+    """A fully transparent cursor image (some SDL video drivers ignore mouse.set_visible)."""
+    import pygame
+
+    try:
+        surf = pygame.Surface((8, 8), pygame.SRCALPHA)
+        pygame.mouse.set_cursor(pygame.cursors.Cursor((0, 0), surf))
+    except pygame.error:
+        pygame.mouse.set_visible(False)
+
+
+def start_home(app: App) -> None:
+    app.go("home")
+
+
+def run_kiosk(size: tuple[int, int] = (800, 480), fullscreen: bool = False, kiosk: bool = False) -> int:
+    app = App(size, fullscreen=fullscreen, kiosk=kiosk)
+    start_home(app)
+    app.run()
+    import pygame
+
+    pygame.quit()
+    return 0
+
+
+def run_default() -> int:
+    """``trickref`` with no arguments: the kiosk in simulated mode, windowed on a desktop,
+    full screen on the Pi's panel (no desktop session)."""
+    on_panel = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+    return run_kiosk((800, 480), fullscreen=on_panel, kiosk=on_panel)
+
+
+def _cmd_kiosk(args: argparse.Namespace) -> int:
+    size = T.parse_size(args.size)
+    fullscreen = bool(args.fullscreen) and not args.windowed
+    return run_kiosk(size, fullscreen=fullscreen, kiosk=fullscreen or args.kiosk)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("kiosk", help="run the touchscreen kiosk (simulated table: bots fill empty seats)")
+    p.add_argument("--size", default="800x480", help="window size: 800x480 (the 7-inch panel) or 1280x720")
+    p.add_argument("--fullscreen", action="store_true", help="full screen, cursor hidden")
+    p.add_argument("--windowed", action="store_true", help="a window even where full screen is the default")
+    p.add_argument("--kiosk", action="store_true", help="hide the cursor (touch screen)")
+    p.set_defaults(func=_cmd_kiosk)

@@ -1,0 +1,134 @@
+"""The on-screen keyboard: letters for player names, a number pad for the admin PIN.
+
+It is a modal scene drawn over the screen that opened it; ``on_done(text)`` is called with
+what was typed when OK is tapped (Cancel calls nothing). PIN entry shows dots, never digits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from . import draw as D
+from . import theme as T
+from .scene import Scene
+from .widgets import Button
+
+LETTER_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
+
+
+class KeyboardScene(Scene):
+    name = "keyboard"
+    modal = True
+
+    def __init__(self, app: Any, title: str = "", text: str = "", on_done: Callable[[str], Any] | None = None,
+                 digits: bool = False, secret: bool = False, max_len: int = 16,
+                 on_cancel: Callable[[], Any] | None = None) -> None:
+        super().__init__(app)
+        self.title_text = title
+        self.text = text
+        self.on_done = on_done
+        self.on_cancel = on_cancel
+        self.digits = digits
+        self.secret = secret
+        self.max_len = max_len
+        self.shift = True
+        self.message = ""
+
+    def type(self, ch: str) -> None:
+        if len(self.text) < self.max_len:
+            self.text += ch if not self.shift else ch.upper()
+            if not self.digits and self.shift and ch.isalpha():
+                self.shift = False
+        self.needs_redraw = True
+
+    def back(self) -> None:
+        self.text = self.text[:-1]
+        if not self.text:
+            self.shift = True
+
+    def ok(self) -> None:
+        self.app.pop()
+        if self.on_done:
+            self.on_done(self.text)
+
+    def cancel(self) -> None:
+        self.app.pop()
+        if self.on_cancel:
+            self.on_cancel()
+
+    def layout(self) -> None:
+        th = self.theme
+        W, H, p = th.width, th.height, th.pad
+        self.field = pygame.Rect(2 * p, th.u(44), W - 4 * p, th.u(56))
+        top = self.field.bottom + p
+        keys: list[Button] = []
+        if self.digits:
+            kw = th.u(110)
+            kh = max(th.touch, (H - top - 5 * p) // 4)
+            x0 = (W - 3 * kw - 2 * p) // 2
+            pad = ("123", "456", "789", "<0>")
+            for r, row in enumerate(pad):
+                for c, ch in enumerate(row):
+                    rect = pygame.Rect(x0 + c * (kw + p), top + r * (kh + p), kw, kh)
+                    if ch == "<":
+                        keys.append(Button("Del", self.back, rect, color=T.BUTTON_OFF, name="Del"))
+                    elif ch == ">":
+                        keys.append(Button("OK", self.ok, rect, color=T.BUTTON_ON, name="OK"))
+                    else:
+                        keys.append(Button(ch, (lambda ch=ch: self.type(ch)), rect, role="large", name=ch))
+            keys.append(Button("Cancel", self.cancel, pygame.Rect(p, H - th.touch - p, th.u(140), th.touch),
+                               color=T.BUTTON_OFF))
+        else:
+            cols = 10
+            kw = (W - 2 * p - (cols - 1) * th.u(4)) // cols
+            kh = max(th.touch, (H - top - p - 4 * th.u(4)) // 5)
+            for r, row in enumerate(LETTER_ROWS):
+                x = p + (cols - len(row)) * (kw + th.u(4)) // 2
+                for ch in row:
+                    rect = pygame.Rect(x, top + r * (kh + th.u(4)), kw, kh)
+                    keys.append(Button(ch, (lambda ch=ch: self.type(ch.lower())), rect, role="large", name=ch))
+                    x += kw + th.u(4)
+            y = top + 4 * (kh + th.u(4))
+            unit = kw + th.u(4)
+            keys.append(Button("Shift", self.toggle_shift, pygame.Rect(p, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF))
+            keys.append(Button("Space", lambda: self.type(" "), pygame.Rect(p + 2 * unit, y, 4 * unit - th.u(4), kh), name="Space"))
+            keys.append(Button("Del", self.back, pygame.Rect(p + 6 * unit, y, unit * 2 - th.u(4), kh), color=T.BUTTON_OFF))
+            keys.append(Button("OK", self.ok, pygame.Rect(p + 8 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_ON))
+            keys.append(Button("Cancel", self.cancel, pygame.Rect(W - th.u(130) - p, th.pad // 2, th.u(130), th.u(40)),
+                               color=T.BUTTON_OFF, role="small"))
+        self.widgets = keys
+
+    def toggle_shift(self) -> None:
+        self.shift = not self.shift
+
+    def handle(self, event: Any) -> None:
+        if event.type == pygame.KEYDOWN:  # a real keyboard works too
+            if event.key == pygame.K_RETURN:
+                self.ok()
+            elif event.key == pygame.K_BACKSPACE:
+                self.back()
+            elif event.unicode and event.unicode.isprintable() and (not self.digits or event.unicode.isdigit()):
+                if len(self.text) < self.max_len:
+                    self.text += event.unicode
+            self.needs_redraw = True
+            return
+        super().handle(event)
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        surface.fill(T.PANEL)
+        D.text(surface, th, self.title_text, (2 * th.pad, th.pad), "large", T.TEXT, bold=True, max_width=th.width - th.u(160))
+        pygame.draw.rect(surface, T.WHITE, self.field, border_radius=th.u(6))
+        shown = "\u2022" * len(self.text) if self.secret else self.text
+        D.text(surface, th, shown + "|", (self.field.x + th.pad, self.field.centery), "large", T.BLACK, "midleft",
+               on_dark=False, max_width=self.field.width - 2 * th.pad)
+        if self.message:
+            D.text(surface, th, self.message, (self.field.right - th.pad, self.field.centery), "small", T.BAD, "midright")
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["text"] = "\u2022" * len(self.text) if self.secret else self.text
+        return m

@@ -1,0 +1,36 @@
+"""The kiosk's scenes, one per module, created by name (modules load on first use)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..app import App
+    from ..scene import Scene
+
+SCENES: dict[str, tuple[str, str]] = {
+    "home": ("home", "HomeScene"),
+    "players": ("players", "PlayersScene"),
+    "options": ("options", "OptionsScene"),
+    "rules": ("rules", "RulesScene"),
+    "settings": ("settings", "SettingsScene"),
+    "pin": ("pin", "PinScene"),
+    "dealing": ("dealing", "DealingScene"),
+    "handoff": ("handoff", "HandoffScene"),
+    "bidding": ("bidding", "BiddingScene"),
+    "play": ("play", "PlayScene"),
+    "summary": ("summary", "SummaryScene"),
+    "scoresheet": ("scoresheet", "ScoreSheetScene"),
+    "gameover": ("gameover", "GameOverScene"),
+    "fault": ("fault", "FaultScene"),
+    "confirm": ("confirm", "ConfirmScene"),
+    "keyboard": ("ui.keyboard", "KeyboardScene"),
+}
+
+
+def make(name: str, app: App, **kw: Any) -> Scene:
+    module, cls = SCENES[name]
+    mod = importlib.import_module(module if "." in module else f"ui.scenes.{module}")
+    scene: Scene = getattr(mod, cls)(app, **kw)
+    return scene

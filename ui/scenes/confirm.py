@@ -1,0 +1,58 @@
+"""A yes/no confirmation drawn over the current screen (undo, leaving a game)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import theme as T
+from ..scene import Scene
+from ..widgets import Button
+
+
+class ConfirmScene(Scene):
+    name = "confirm"
+    modal = True
+
+    def __init__(self, app: Any, question: str = "Are you sure?", detail: str = "", yes: str = "Yes",
+                 no: str = "No", on_yes: Callable[[], Any] | None = None) -> None:
+        super().__init__(app)
+        self.question, self.detail, self.on_yes = question, detail, on_yes
+        self.yes_text, self.no_text = yes, no
+
+    def layout(self) -> None:
+        th = self.theme
+        w, h = th.u(560), th.u(260)
+        self.box = pygame.Rect((th.width - w) // 2, (th.height - h) // 2, w, h)
+        bw = (w - 3 * th.pad * 2) // 2
+        y = self.box.bottom - th.touch - 2 * th.pad
+        self.widgets = [
+            Button(self.no_text, self.app.pop, pygame.Rect(self.box.x + 2 * th.pad, y, bw, th.touch), color=T.BUTTON_OFF, name="no"),
+            Button(self.yes_text, self.yes, pygame.Rect(self.box.right - 2 * th.pad - bw, y, bw, th.touch), color=T.BAD, name="yes"),
+        ]
+
+    def yes(self) -> None:
+        self.app.pop()
+        if self.on_yes:
+            self.on_yes()
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, (0, 0))
+        D.panel(surface, self.box, T.PANEL, th.u(12), border=T.ACCENT)
+        D.text(surface, th, self.question, (self.box.centerx, self.box.y + 2 * th.pad), "large", T.TEXT, "midtop",
+               bold=True, max_width=self.box.width - 4 * th.pad)
+        y = self.box.y + th.u(64)
+        for line in D.wrap(th, self.detail, self.box.width - 4 * th.pad, "body")[:4]:
+            r = D.text(surface, th, line, (self.box.centerx, y), "body", T.TEXT_DIM, "midtop")
+            y = r.bottom + th.u(2)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["question"] = self.question
+        return m

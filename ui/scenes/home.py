@@ -1,0 +1,104 @@
+"""Home: choose the game and the number of players, then seats, options, rules, start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from engine.games import GAME_IDS
+
+from .. import draw as D
+from .. import theme as T
+from ..scene import Scene
+from ..setup import Setup, player_counts, title
+from ..widgets import Button, Stepper
+
+
+class HomeScene(Scene):
+    name = "home"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        if not isinstance(app.setup, Setup):
+            app.setup = Setup()
+        self.setup: Setup = app.setup
+
+    def layout(self) -> None:
+        th = self.theme
+        W, H, p = th.width, th.height, th.pad
+        top = th.u(70)
+        col_w = th.u(300)
+        bh = max(th.touch, (H - top - p * 7) // 5)
+        self.game_buttons: list[Button] = []
+        for i, g in enumerate(GAME_IDS):
+            b = Button(title(g), (lambda g=g: self.pick(g)), pygame.Rect(2 * p, top + i * (bh + p), col_w, bh),
+                       name=f"game {g}")
+            b.selected = g == self.setup.game
+            self.game_buttons.append(b)
+        x = 2 * p + col_w + 3 * p
+        rw = W - x - 2 * p
+        counts = player_counts(self.setup.game)
+        self.count = Stepper("Players", self.setup.players, self.set_count, pygame.Rect(x, top + th.u(40), rw, th.touch + p),
+                             minimum=min(counts), maximum=max(counts))
+        self.count.enabled = len(counts) > 1
+        half = (rw - p) // 2
+        y = top + th.u(40) + th.touch + 3 * p
+        self.seats_btn = Button("Players & bots", lambda: self.app.go("players"), pygame.Rect(x, y, half, th.touch))
+        self.options_btn = Button("Rule options", lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, th.touch))
+        y += th.touch + p
+        self.rules_btn = Button("How to play", lambda: self.app.go("rules"), pygame.Rect(x, y, half, th.touch))
+        self.settings_btn = Button("Settings", lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, th.touch),
+                                   color=T.BUTTON_OFF)
+        self.start_btn = Button("Start game", self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw, th.u(72)),
+                                color=T.BUTTON_ON, role="large")
+        self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
+                        self.settings_btn, self.start_btn]
+        self._info_top = y + th.touch + p
+        self._x = x
+
+    def pick(self, game: str) -> None:
+        self.setup.choose_game(game)
+        self.relayout()
+
+    def set_count(self, n: int | None) -> None:
+        counts = player_counts(self.setup.game)
+        if n is None:
+            return
+        if n not in counts:  # keep within the allowed counts
+            n = min(counts, key=lambda c: abs(c - n))
+        self.setup.players = n
+        self.count.value = n
+
+    def start(self) -> None:
+        from ..local_table import LocalTable
+        from ..session import Session
+
+        st = self.setup
+        table = LocalTable(st.game, st.players, st.seat_names(), st.game_options(), bots=st.seat_bots(),
+                           seed=getattr(self.app, "seed", None))
+        self.app.session = Session(table, **getattr(self.app, "session_args", {}))
+        self.app.session.start_deal()
+        self.app.route()
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        D.text(surface, th, "trickref", (2 * th.pad, th.pad), "title", T.ACCENT, bold=True)
+        D.text(surface, th, "choose a game", (2 * th.pad, th.u(46)), "small", T.TEXT_DIM)
+        st = self.setup
+        D.text(surface, th, title(st.game), (self._x, th.u(70)), "large", T.TEXT, bold=True,
+               max_width=th.width - self._x - th.pad)
+        humans = [st.names[s] for s in range(st.players) if s not in st.bots]
+        bots = len(st.seat_bots())
+        line = f"{', '.join(humans) or 'no humans'} + {bots} bot{'s' if bots != 1 else ''}"
+        D.text(surface, th, line, (self._x, self._info_top), "small", T.TEXT_DIM, max_width=th.width - self._x - th.pad)
+        changed = [k for k, v in st.game_options().items() if v != next(s.default for s in st.specs() if s.name == k)]
+        target = st.game_options().get("target")
+        opt = f"target {target}" + (f"; changed: {', '.join(changed)}" if changed else "; other options as the rules page")
+        D.text(surface, th, opt, (self._x, self._info_top + th.font("small").get_height() + th.u(2)), "small",
+               T.TEXT_DIM, max_width=th.width - self._x - th.pad)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m.update(game=self.setup.game, players=self.setup.players)
+        return m

@@ -1,0 +1,95 @@
+"""Rule options of the chosen game, built from engine.options.SPECS (kind, default, choices)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import theme as T
+from ..scene import Scene
+from ..setup import Setup
+from ..widgets import Button, Choice, ScrollArea, Stepper, Toggle, Widget
+
+LABELS = {
+    "target": "Game ends at", "first_bidder": "Who bids first", "failed_nil_tricks_are_bags": "Failed Nil tricks are bags",
+    "passing": "Passing", "no_points_on_first_trick": "No points on the first trick",
+    "last_trick_cancelled": "Cancelled last trick goes to", "moon_self": "Moon: shooter scores",
+    "moon_others": "Moon: others score", "score_all_tricks": "Score tricks over 13 (all 26)",
+    "trump": "Trump suit", "must_beat": "Must beat (head the trick)", "first_lead": "First lead by",
+    "blind_nil_margin": "Blind Nil when trailing by more than", "cap_team_bid_at_13": "Team bid at most 13",
+    "nil_tricks_count_for_partner": "Nil tricks count for partner", "loss_floor": "Lose at or below",
+    "omnibus": "Omnibus card (-10)", "omnibus_card": "Omnibus card",
+}
+CHOICE_WORDS = {"TD": "10\u2666", "JD": "J\u2666", "clubs": "\u2663 clubs", "spades": "\u2660 spades"}
+
+
+class _Help(Widget):
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        D.text(surface, theme, self.text, (self.rect.x + theme.u(16), self.rect.y), "small", T.TEXT_DIM,
+               max_width=self.rect.width - theme.u(24))
+
+
+class OptionsScene(Scene):
+    name = "options"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.setup: Setup = app.setup
+
+    def _setter(self, name: str) -> Any:
+        def set_value(v: Any) -> None:
+            self.setup.options[self.setup.game][name] = v
+            self.needs_redraw = True
+        return set_value
+
+    def widget_for(self, spec: Any) -> Widget:
+        value = self.setup.options[self.setup.game].get(spec.name, spec.default)
+        label = LABELS.get(spec.name, spec.name.replace("_", " "))
+        if spec.kind == "bool":
+            return Toggle(label, bool(value), self._setter(spec.name))
+        if spec.kind == "choice":
+            return Choice(label, spec.choices, value, self._setter(spec.name), fmt=lambda c: CHOICE_WORDS.get(c, str(c)))
+        step = 50 if spec.name == "target" and spec.default >= 100 else (10 if spec.name in ("blind_nil_margin",) else 1)
+        if spec.name == "loss_floor":
+            step = 100
+        presets = spec.presets[:3] if self.theme.width >= 1000 else spec.presets[:2]
+        return Stepper(label, value, self._setter(spec.name), step=step, minimum=spec.minimum, presets=presets)
+
+    def layout(self) -> None:
+        th = self.theme
+        top = th.u(64)
+        rows: list[tuple[int, Widget]] = []
+        self.option_widgets: dict[str, Widget] = {}
+        for spec in self.setup.specs():
+            w = self.widget_for(spec)
+            self.option_widgets[spec.name] = w
+            rows.append((th.touch + th.u(6), w))
+            rows.append((th.font("small").get_height() + th.u(8), _Help(spec.help)))
+        self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
+        self.area.set_rows(rows)
+        y = th.height - th.touch - th.pad
+        self.reset = Button("Defaults", self.defaults, pygame.Rect(2 * th.pad, y, th.u(180), th.touch), color=T.BUTTON_OFF)
+        self.back = Button("Done", lambda: self.app.go("home"), pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), th.touch))
+        self.widgets = [self.area, self.reset, self.back]
+
+    def defaults(self) -> None:
+        from engine.options import defaults
+
+        self.setup.options[self.setup.game] = defaults(self.setup.game)
+        self.relayout()
+
+    def draw_content(self, surface: Any) -> None:
+        from ..setup import title
+
+        self.title(surface, f"Rule options: {title(self.setup.game)}", "defaults follow the rules page; drag to scroll")
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["options"] = dict(self.setup.options[self.setup.game])
+        return m

@@ -1,0 +1,90 @@
+"""Seats: each seat's name (typed on the on-screen keyboard) and whether a bot plays it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import theme as T
+from ..scene import Scene
+from ..setup import Setup
+from ..widgets import Button, ScrollArea, Toggle, Widget
+
+
+class _SeatRow(Widget):
+    def __init__(self, scene: PlayersScene, seat: int) -> None:
+        super().__init__()
+        self.scene = scene
+        self.seat = seat
+        st = scene.setup
+        self.name_btn = Button(st.names[seat], self.edit, name=f"name {seat}")
+        self.bot = Toggle("bot", seat in st.bots, self.set_bot)
+
+    def edit(self) -> None:
+        self.scene.app.push(self.scene.app_make_keyboard(self.seat))
+
+    def set_bot(self, on: bool) -> None:
+        st = self.scene.setup
+        if on:
+            st.bots.add(self.seat)
+        else:
+            st.bots.discard(self.seat)
+
+    def _place(self, theme: T.Theme) -> None:
+        r = self.rect
+        h = theme.touch
+        y = r.y + (r.height - h) // 2
+        self.name_btn.rect = pygame.Rect(r.x + theme.u(80), y, r.width - theme.u(80) - theme.u(230), h)
+        self.bot.rect = pygame.Rect(r.right - theme.u(220), y, theme.u(210), h)
+
+    def handle(self, event: Any) -> bool:
+        return self.name_btn.handle(event) or self.bot.handle(event)
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        self._place(theme)
+        D.text(surface, theme, f"Seat {self.seat + 1}", (self.rect.x + theme.pad, self.rect.centery), "body",
+               T.TEXT_DIM, "midleft")
+        self.name_btn.text = self.scene.setup.names[self.seat]
+        self.name_btn.draw(surface, theme)
+        self.bot.draw(surface, theme)
+
+
+class PlayersScene(Scene):
+    name = "players"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.setup: Setup = app.setup
+
+    def app_make_keyboard(self, seat: int) -> Scene:
+        from ..keyboard import KeyboardScene
+
+        def done(text: str) -> None:
+            if text.strip():
+                self.setup.names[seat] = text.strip()[:14]
+            self.needs_redraw = True
+
+        return KeyboardScene(self.app, title=f"Name for seat {seat + 1}", text=self.setup.names[seat], on_done=done,
+                             max_len=14)
+
+    def layout(self) -> None:
+        th = self.theme
+        top = th.u(64)
+        self.rows = [_SeatRow(self, s) for s in range(self.setup.players)]
+        self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
+        self.area.set_rows([(th.touch + th.pad, r) for r in self.rows])
+        self.back = Button("Done", lambda: self.app.go("home"),
+                           pygame.Rect(th.width - th.u(180) - 2 * th.pad, th.height - th.touch - th.pad, th.u(180), th.touch))
+        self.widgets = [self.area, self.back]
+
+    def draw_content(self, surface: Any) -> None:
+        sub = "tap a name to change it; bots play the seats marked bot"
+        if "partnership" in self.setup.game:
+            sub += "; partners sit opposite (seats 1+3, 2+4)"
+        self.title(surface, "Players", sub)
+        if not [s for s in range(self.setup.players) if s not in self.setup.bots]:
+            th = self.theme
+            D.text(surface, th, "no human seat: the bots will play a whole game to watch", (2 * th.pad, th.height - th.touch),
+                   "small", T.ACCENT, "midleft", max_width=th.width - th.u(220))

@@ -1,0 +1,130 @@
+"""Admin settings (behind the PIN): serial port, pin map, sound, four-colour suits, large text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import theme as T
+from ..keyboard import KeyboardScene
+from ..scene import Scene
+from ..widgets import Button, ScrollArea, Toggle, Widget
+
+
+def pin_map(settings: Any) -> dict[str, int]:
+    """The GPIO pin map to show: the settings' own, else device.pins' defaults if present."""
+    if settings.pin_map:
+        return dict(settings.pin_map)
+    try:
+        import importlib
+
+        mod = importlib.import_module("device.pins")
+    except ImportError:
+        return {}
+    for name in ("DEFAULT_PIN_MAP", "PIN_MAP", "DEFAULT_PINS"):
+        got = getattr(mod, name, None)
+        if isinstance(got, dict):
+            return {str(k): v for k, v in got.items()}
+    return {}
+
+
+class _Text(Widget):
+    def __init__(self, text: str, color: T.Color = T.TEXT_DIM, role: str = "small") -> None:
+        super().__init__()
+        self.text, self.color, self.role = text, color, role
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        D.text(surface, theme, self.text, (self.rect.x + theme.pad, self.rect.centery), self.role, self.color, "midleft",
+               max_width=self.rect.width - 2 * theme.pad)
+
+
+class _Row(Widget):
+    """A label with a button at the right (serial port, PIN)."""
+
+    def __init__(self, label: str, button: Button) -> None:
+        super().__init__()
+        self.label, self.button = label, button
+
+    def handle(self, event: Any) -> bool:
+        return self.button.handle(event)
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        r = self.rect
+        self.button.rect = pygame.Rect(r.right - theme.u(300), r.y + (r.height - theme.touch) // 2, theme.u(300), theme.touch)
+        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft")
+        self.button.draw(surface, theme)
+
+
+class SettingsScene(Scene):
+    name = "settings"
+
+    def layout(self) -> None:
+        th = self.theme
+        s = self.app.settings
+        top = th.u(64)
+        self.port_btn = Button(s.serial_port, self.edit_port, name="serial port")
+        self.pin_btn = Button("Change PIN", self.change_pin)
+        self.toggles = {
+            "sound": Toggle("Sound", s.sound, lambda v: self.set("sound", v)),
+            "four_colour": Toggle("Four-colour suits", s.four_colour, lambda v: self.set("four_colour", v)),
+            "large_text": Toggle("Large text", s.large_text, lambda v: self.set("large_text", v)),
+        }
+        rows: list[tuple[int, Widget]] = [
+            (th.touch + th.u(6), _Row("Dealer serial port", self.port_btn)),
+            *[(th.touch + th.u(6), t) for t in self.toggles.values()],
+            (th.touch + th.u(6), _Row("Admin PIN", self.pin_btn)),
+            (th.u(40), _Text("GPIO pin map (seat panels)", T.ACCENT, "body")),
+        ]
+        pins = pin_map(s)
+        if not pins:
+            rows.append((th.u(30), _Text("no pin map configured (device.pins not installed)")))
+        for name, pin in pins.items():
+            rows.append((th.u(28), _Text(f"{name}: GPIO {pin}")))
+        self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
+        self.area.set_rows(rows)
+        y = th.height - th.touch - th.pad
+        self.done = Button("Done", self.close, pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), th.touch))
+        self.widgets = [self.area, self.done]
+
+    def set(self, name: str, value: Any) -> None:
+        setattr(self.app.settings, name, value)
+        self.app.apply_settings()
+
+    def edit_port(self) -> None:
+        def done(text: str) -> None:
+            self.app.settings.serial_port = text.strip() or "auto"
+            self.port_btn.text = self.app.settings.serial_port
+            self.needs_redraw = True
+
+        kb = KeyboardScene(self.app, title="Serial port (auto, /dev/ttyACM0, socket://host:port)",
+                           text=self.app.settings.serial_port, on_done=done, max_len=60)
+        kb.shift = False
+        self.app.push(kb)
+
+    def change_pin(self) -> None:
+        def done(text: str) -> None:
+            try:
+                self.app.settings.set_pin(text)
+                self.message = "PIN changed"
+            except ValueError as e:
+                self.message = str(e)
+            self.needs_redraw = True
+
+        self.app.push(KeyboardScene(self.app, title="New admin PIN (4 to 8 digits)", on_done=done, digits=True,
+                                    secret=True, max_len=8))
+
+    message = ""
+
+    def close(self) -> None:
+        try:
+            self.app.settings.save()
+        except OSError as e:
+            self.message = f"could not save: {e}"
+            self.needs_redraw = True
+            return
+        self.app.go("home")
+
+    def draw_content(self, surface: Any) -> None:
+        self.title(surface, "Settings", self.message or "saved when you tap Done")

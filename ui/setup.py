@@ -1,0 +1,60 @@
+"""What the home screens configure before a game: game, seats, names, bots, rule options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.games import GAME_IDS, game_class
+from engine.options import SPECS, defaults, resolve
+
+DEFAULT_NAMES = ("Ana", "Ben", "Cem", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Joe", "Kim")
+COUNTS: dict[str, tuple[int, ...]] = {
+    "spades-2p": (2,), "cancellation-hearts": (6, 7, 8, 9, 10, 11), "german-whist": (2,),
+    "partnership-spades": (4,), "hearts": (3, 4, 5, 6, 7),
+}
+TITLES: dict[str, str] = {
+    "spades-2p": "Two-player Spades", "cancellation-hearts": "Cancellation Hearts",
+    "german-whist": "German Whist", "partnership-spades": "Partnership Spades", "hearts": "Hearts",
+}
+
+
+def player_counts(game: str) -> tuple[int, ...]:
+    try:
+        return tuple(game_class(game).PLAYER_COUNTS) or COUNTS[game]
+    except (ImportError, AttributeError):
+        return COUNTS[game]
+
+
+def title(game: str) -> str:
+    try:
+        return game_class(game).TITLE or TITLES[game]
+    except (ImportError, AttributeError):
+        return TITLES[game]
+
+
+@dataclass
+class Setup:
+    game: str = "hearts"
+    players: int = 4
+    names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
+    bots: set[int] = field(default_factory=lambda: set(range(1, 11)))
+    options: dict[str, dict[str, Any]] = field(default_factory=lambda: {g: defaults(g) for g in GAME_IDS})
+
+    def choose_game(self, game: str) -> None:
+        self.game = game
+        counts = player_counts(game)
+        if self.players not in counts:
+            self.players = 4 if 4 in counts else counts[0]
+
+    def game_options(self) -> dict[str, Any]:
+        return resolve(self.game, self.options[self.game])
+
+    def specs(self) -> tuple[Any, ...]:
+        return SPECS[self.game]
+
+    def seat_names(self) -> list[str]:
+        return [self.names[i] for i in range(self.players)]
+
+    def seat_bots(self) -> list[int]:
+        return sorted(s for s in self.bots if s < self.players)

@@ -1,0 +1,357 @@
+"""Touch widgets: buttons, labels, toggles, steppers, choices and scrolling lists.
+
+Widgets react to mouse button events only (a touch screen's taps arrive as synthesized mouse
+events; the app drops the FINGER* events so a tap never counts twice). A button fires on
+release inside the rect it was pressed in, so a finger sliding off cancels the tap. Rects are
+set by the owning scene's layout; every target is at least ``theme.touch`` high.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import draw as D
+from . import theme as T
+
+
+class Widget:
+    def __init__(self, rect: Any = None) -> None:
+        import pygame
+
+        self.rect = pygame.Rect(rect) if rect is not None else pygame.Rect(0, 0, 0, 0)
+        self.visible = True
+        self.enabled = True
+
+    def handle(self, event: Any) -> bool:
+        """React to ``event``; True when it was consumed (the scene then redraws)."""
+        return False
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        pass
+
+
+class Button(Widget):
+    def __init__(self, text: str, on_click: Callable[[], Any] | None = None, rect: Any = None,
+                 color: T.Color = T.BUTTON, role: str = "body", name: str | None = None) -> None:
+        super().__init__(rect)
+        self.text = text
+        self.on_click = on_click
+        self.color = color
+        self.role = role
+        self.name = name or text
+        self.pressed = False
+        self.selected = False
+
+    def handle(self, event: Any) -> bool:
+        import pygame
+
+        if not (self.visible and self.enabled):
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
+            self.pressed = True
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.pressed:
+            self.pressed = False
+            if self.rect.collidepoint(event.pos) and self.on_click is not None:
+                self.on_click()
+            return True
+        return False
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        if not self.visible:
+            return
+        if not self.enabled:
+            color = T.BUTTON_OFF
+        elif self.pressed:
+            color = T.BUTTON_DOWN
+        elif self.selected:
+            color = T.BUTTON_ON
+        else:
+            color = self.color
+        D.panel(surface, self.rect, color, radius=theme.u(8), border=T.ACCENT if self.selected else None)
+        fg = T.TEXT if self.enabled else T.TEXT_DIM
+        D.text(surface, theme, self.text, self.rect.center, self.role, fg, anchor="center",
+               max_width=self.rect.width - theme.u(8))
+
+
+class Label(Widget):
+    def __init__(self, text: str, rect: Any = None, role: str = "body", color: T.Color = T.TEXT,
+                 anchor: str = "midleft", bold: bool = False) -> None:
+        super().__init__(rect)
+        self.text = text
+        self.role = role
+        self.color = color
+        self.anchor = anchor
+        self.bold = bold
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        if self.visible and self.text:
+            pos = getattr(self.rect, self.anchor)
+            D.text(surface, theme, self.text, pos, self.role, self.color, anchor=self.anchor, bold=self.bold,
+                   max_width=self.rect.width or None)
+
+
+class Toggle(Widget):
+    """An on/off switch with its label; the whole row is the touch target."""
+
+    def __init__(self, label: str, value: bool, on_change: Callable[[bool], Any] | None = None, rect: Any = None) -> None:
+        super().__init__(rect)
+        self.label = label
+        self.value = value
+        self.on_change = on_change
+        self._down = False
+
+    def handle(self, event: Any) -> bool:
+        import pygame
+
+        if not (self.visible and self.enabled):
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
+            self._down = True
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._down:
+            self._down = False
+            if self.rect.collidepoint(event.pos):
+                self.value = not self.value
+                if self.on_change:
+                    self.on_change(self.value)
+            return True
+        return False
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        import pygame
+
+        if not self.visible:
+            return
+        r = self.rect
+        sw = pygame.Rect(0, 0, theme.u(72), theme.u(36))
+        sw.midright = (r.right - theme.pad, r.centery)
+        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
+               max_width=sw.x - r.x - 2 * theme.pad)
+        pygame.draw.rect(surface, T.BUTTON_ON if self.value else T.BUTTON_OFF, sw, border_radius=sw.height // 2)
+        knob = sw.height // 2 - theme.u(3)
+        cx = sw.right - sw.height // 2 if self.value else sw.x + sw.height // 2
+        pygame.draw.circle(surface, T.WHITE, (cx, sw.centery), knob)
+        D.text(surface, theme, "on" if self.value else "off", (sw.x - theme.pad, r.centery), "small", T.TEXT_DIM, "midright")
+
+
+class Stepper(Widget):
+    """A number with - and + buttons (and optional preset buttons), e.g. a target score or a bid."""
+
+    def __init__(self, label: str, value: int | None, on_change: Callable[[int | None], Any] | None = None,
+                 rect: Any = None, step: int = 1, minimum: int | None = None, maximum: int | None = None,
+                 presets: Sequence[int | None] = (), fmt: Callable[[int | None], str] | None = None) -> None:
+        super().__init__(rect)
+        self.label = label
+        self.value = value
+        self.on_change = on_change
+        self.step = step
+        self.minimum = minimum
+        self.maximum = maximum
+        self.presets = tuple(presets)
+        self.fmt = fmt or (lambda v: "off" if v is None else str(v))
+        self.minus = Button("-", lambda: self.bump(-1), name=f"{label} -")
+        self.plus = Button("+", lambda: self.bump(+1), name=f"{label} +")
+        self.preset_buttons = [Button(self.fmt(p), (lambda p=p: self.set(p)), role="small", name=f"{label} = {p}")
+                               for p in self.presets]
+
+    def set(self, v: int | None) -> None:
+        if v is not None:
+            if self.minimum is not None:
+                v = max(self.minimum, v)
+            if self.maximum is not None:
+                v = min(self.maximum, v)
+        if v != self.value:
+            self.value = v
+            if self.on_change:
+                self.on_change(v)
+
+    def bump(self, d: int) -> None:
+        base = self.value
+        if base is None:
+            base = next((p for p in self.presets if p is not None), self.minimum or 0)
+            self.set(base)
+            return
+        self.set(base + d * self.step)
+
+    def layout(self, theme: T.Theme) -> None:
+        import pygame
+
+        r = self.rect
+        b = theme.touch
+        self.plus.rect = pygame.Rect(r.right - b, r.y + (r.height - b) // 2, b, b)
+        val_w = theme.u(84)
+        self.minus.rect = pygame.Rect(self.plus.rect.x - val_w - b, self.plus.rect.y, b, b)
+        x = self.minus.rect.x - theme.pad
+        pw = theme.u(70)
+        for pbtn in reversed(self.preset_buttons):
+            pbtn.rect = pygame.Rect(x - pw, self.plus.rect.y, pw, b)
+            x -= pw + theme.u(4)
+        self._label_right = x - theme.pad
+
+    def handle(self, event: Any) -> bool:
+        if not (self.visible and self.enabled):
+            return False
+        return any(w.handle(event) for w in (self.minus, self.plus, *self.preset_buttons))
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        if not self.visible:
+            return
+        self.layout(theme)
+        r = self.rect
+        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
+               max_width=max(10, self._label_right - r.x - theme.pad))
+        for p, btn in zip(self.presets, self.preset_buttons, strict=True):
+            btn.selected = p == self.value
+            btn.draw(surface, theme)
+        self.minus.draw(surface, theme)
+        self.plus.draw(surface, theme)
+        mid = ((self.minus.rect.right + self.plus.rect.x) // 2, r.centery)
+        D.text(surface, theme, self.fmt(self.value), mid, "large", T.ACCENT, "center")
+
+
+class Choice(Widget):
+    """One of a few values, shown as a row of segment buttons."""
+
+    def __init__(self, label: str, choices: Sequence[Any], value: Any, on_change: Callable[[Any], Any] | None = None,
+                 rect: Any = None, fmt: Callable[[Any], str] = str) -> None:
+        super().__init__(rect)
+        self.label = label
+        self.choices = list(choices)
+        self.value = value
+        self.on_change = on_change
+        self.buttons = [Button(fmt(c), (lambda c=c: self.set(c)), role="small", name=f"{label} = {c}") for c in self.choices]
+
+    def set(self, v: Any) -> None:
+        if v != self.value:
+            self.value = v
+            if self.on_change:
+                self.on_change(v)
+
+    def layout(self, theme: T.Theme) -> None:
+        import pygame
+
+        r = self.rect
+        b = theme.touch
+        bw = theme.u(118)
+        x = r.right
+        for btn in reversed(self.buttons):
+            btn.rect = pygame.Rect(x - bw, r.y + (r.height - b) // 2, bw, b)
+            x -= bw + theme.u(4)
+        self._label_right = x - theme.pad
+
+    def handle(self, event: Any) -> bool:
+        if not (self.visible and self.enabled):
+            return False
+        return any(b.handle(event) for b in self.buttons)
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        if not self.visible:
+            return
+        self.layout(theme)
+        r = self.rect
+        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
+               max_width=max(10, self._label_right - r.x - theme.pad))
+        for c, btn in zip(self.choices, self.buttons, strict=True):
+            btn.selected = c == self.value
+            btn.draw(surface, theme)
+
+
+class ScrollArea(Widget):
+    """A vertical list of child rows taller than the screen: drag to scroll, or the arrows.
+
+    Children are (height, widget) rows; their rects are recomputed from the scroll offset."""
+
+    def __init__(self, rect: Any = None) -> None:
+        super().__init__(rect)
+        self.rows: list[tuple[int, Widget]] = []
+        self.offset = 0
+        self._drag: tuple[int, int] | None = None
+        self._dragged = False
+
+    @property
+    def content_height(self) -> int:
+        return sum(h for h, _ in self.rows)
+
+    def scroll(self, dy: int) -> None:
+        most = max(0, self.content_height - self.rect.height)
+        self.offset = max(0, min(most, self.offset + dy))
+        self._place()
+
+    def _place(self) -> None:
+        import pygame
+
+        y = self.rect.y - self.offset
+        for h, w in self.rows:
+            w.rect = pygame.Rect(self.rect.x, y, self.rect.width - 12, h)
+            w.visible = w.rect.bottom > self.rect.y and w.rect.y < self.rect.bottom
+            y += h
+
+    def set_rows(self, rows: list[tuple[int, Widget]]) -> None:
+        self.rows = rows
+        self.scroll(0)
+
+    def handle(self, event: Any) -> bool:
+        import pygame
+
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll(-event.y * 40)
+            return True
+        pos = getattr(event, "pos", None)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(pos):
+            self._drag = (pos[1], self.offset)
+            self._dragged = False
+        elif event.type == pygame.MOUSEMOTION and self._drag is not None and event.buttons[0]:
+            y0, off0 = self._drag
+            if abs(pos[1] - y0) > 12:
+                self._dragged = True
+                for _, w in self.rows:  # a drag is not a tap: release pressed buttons
+                    for b in _buttons_of(w):
+                        b.pressed = False
+            if self._dragged:
+                self.scroll(off0 + y0 - pos[1] - self.offset)
+                return True
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._drag is not None:
+            self._drag = None
+            if self._dragged:
+                return True
+        if pos is not None and not self.rect.collidepoint(pos) and event.type == pygame.MOUSEBUTTONDOWN:
+            return False
+        return any(w.visible and w.handle(event) for _, w in self.rows)
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        clip = surface.get_clip()
+        surface.set_clip(self.rect)
+        for _, w in self.rows:
+            if w.visible:
+                w.draw(surface, theme)
+        surface.set_clip(clip)
+        if self.content_height > self.rect.height:
+            import pygame
+
+            frac = self.rect.height / self.content_height
+            bar_h = max(theme.u(20), round(self.rect.height * frac))
+            top = self.rect.y + round((self.rect.height - bar_h) * self.offset / max(1, self.content_height - self.rect.height))
+            pygame.draw.rect(surface, T.TEXT_DIM, (self.rect.right - theme.u(5), top, theme.u(4), bar_h), border_radius=2)
+
+
+def _buttons_of(w: Widget) -> list[Button]:
+    if isinstance(w, Button):
+        return [w]
+    if isinstance(w, Stepper):
+        return [w.minus, w.plus, *w.preset_buttons]
+    if isinstance(w, Choice):
+        return list(w.buttons)
+    return []
+
+
+def find_buttons(widgets: Sequence[Widget]) -> list[Button]:
+    """Every button among ``widgets`` (tests tap them by name)."""
+    out: list[Button] = []
+    for w in widgets:
+        if isinstance(w, ScrollArea):
+            out.extend(find_buttons([x for _, x in w.rows]))
+        else:
+            out.extend(_buttons_of(w))
+    return out
