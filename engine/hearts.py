@@ -176,7 +176,6 @@ class HeartsState(HeartsFamilyState):
     def _public_extra(self) -> dict[str, Any]:
         v = super()._public_extra()
         v["removed"] = C.names(REMOVED[self.n])
-        v["first_card"] = C.NAMES[FIRST_CARD[self.n]]
         if self.options["omnibus"]:
             v["omnibus_taker"] = None if self.omnibus_taker < 0 else self.omnibus_taker
         return v
