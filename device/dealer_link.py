@@ -1,0 +1,610 @@
+"""The serial link to the card dealer: port by URL, reader thread, stop-and-wait, recovery.
+
+Why it is built this way (hardware/PROTOCOL.md section 3):
+
+* The port is a pyserial URL (``/dev/trickref-dealer``, the simulator's pty, ``socket://``,
+  ``loop://``, ``spy://`` for a wire log), opened by ``serial.serial_for_url``.
+* One **reader thread** owns the port's receive side: it splits frames, matches replies to
+  the one outstanding command, and delivers events in index order to the listeners. When the
+  port fails (unplugged) it closes it and reopens the same URL until it is back: the udev
+  name survives a replug.
+* Commands are **stop-and-wait**: one outstanding, the identical bytes retransmitted on a
+  timeout or on a NAK for an unreadable frame. The dealer replays its cached reply for a
+  repeat, so a command acts exactly once even when replies are lost. After ``retries`` silent
+  tries the link is suspect and a HELLO handshake checks whether the dealer is the same boot
+  (carry on) or rebooted (its state is gone: the command fails with DealerRebooted).
+* A **supervisor thread** sends a PING when the host has been quiet for ``deadman_ms / 3``
+  (the dealer stops its motors if the host is silent for ``deadman_ms``), redoes the handshake
+  after a reconnect, and recovers missed events with EVENTS_SINCE.
+
+Callbacks run on the reader thread: they must return quickly and must not call ``request``
+(that would wait for the very thread that has to deliver the reply; it raises instead).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import serial
+
+from device import dealer_messages as m
+from device.dealer_errors import (
+    DealerError,
+    DealerFault,
+    DealerLinkDown,
+    DealerProtocolError,
+    DealerTimeout,
+)
+from device.dealer_frames import Frame, FrameReader
+from device.dealer_messages import BodyError
+from device.dealer_types import (
+    EV_EVENTS_LOST,
+    EV_LINK_DOWN,
+    EV_LINK_UP,
+    EV_REBOOTED,
+    Event,
+    Identity,
+    Reply,
+)
+
+log = logging.getLogger(__name__)
+
+REPLY_TYPES = frozenset((m.IDENTIFY, m.OK, m.NAK, m.STATUS_REPLY, m.EVENTS))
+# Commands whose effect depends on the dealer's state before they were sent: if the dealer
+# rebooted while one was outstanding, resending it to the new boot would act on a state the
+# referee no longer knows, so the command fails instead.
+STATEFUL_COMMANDS = frozenset((
+    m.DEAL_PLAN, m.PRESENT, m.ROUTE_PRESENTED, m.TURN_UP, m.DEAL_STOCK, m.ROUTE_FACEUP,
+    m.FEED, m.FETCH, m.RESUME, m.SELFTEST,
+))
+
+
+class DealerRebooted(DealerFault):
+    """The dealer rebooted (a new boot id) while the host relied on its state: a plan, the
+    stock magazine or a presented card is gone, and the referee must re-check the table."""
+
+
+class SerialPort(Protocol):
+    """The part of pyserial's Serial the link uses (so tests may pass their own)."""
+
+    in_waiting: int
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def open_serial(url: str, baudrate: int) -> SerialPort:
+    """Open a port by pyserial URL with a short read timeout (the reader thread polls)."""
+    port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, write_timeout=2.0)
+    return port
+
+
+@dataclass
+class LinkStats:
+    """Counters for benchmarks and diagnostics; bytes are on the wire (COBS + delimiter)."""
+
+    tx_bytes: int = 0
+    rx_bytes: int = 0
+    tx_frames: int = 0
+    rx_frames: int = 0
+    commands: int = 0
+    retransmits: int = 0
+    bad_frames: int = 0
+    naks_for_resend: int = 0
+    stale_replies: int = 0
+    reconnects: int = 0
+    handshakes: int = 0
+    events: int = 0
+    events_recovered: int = 0
+    events_lost: int = 0
+
+    def snapshot(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+EventCallback = Callable[[Event], None]
+
+
+class DealerLink:
+    """A framed, acknowledged, self-healing link to one dealer. See the module docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        baudrate: int = 115200,
+        reply_timeout: float = 0.25,
+        retries: int = 5,
+        deadman_ms: int = 3000,
+        link_timeout: float = 10.0,
+        reconnect_interval: float = 0.1,
+        keepalive: bool = True,
+        opener: Callable[[str, int], SerialPort] = open_serial,
+    ) -> None:
+        self.url = url
+        self.baudrate = baudrate
+        self.reply_timeout = reply_timeout
+        self.retries = max(1, retries)
+        self.deadman_ms = deadman_ms
+        self.link_timeout = link_timeout
+        self.reconnect_interval = reconnect_interval
+        self.keepalive = keepalive
+        self._opener = opener
+        self.stats = LinkStats()
+
+        self._port: SerialPort | None = None
+        self._port_lock = threading.Lock()  # guards _port swaps and writes
+        self._reader = FrameReader()
+        self._request_lock = threading.RLock()
+        self._cv = threading.Condition()
+        self._waiting_seq: int | None = None
+        self._reply: Frame | None = None
+        self._resend_now = False
+        self._seq = int.from_bytes(os.urandom(1), "big")
+        self._rx_seq = 0
+        self._connected = threading.Event()
+        self._closing = threading.Event()
+        self._wake = threading.Event()
+        self._need_hello = True
+        self._need_recovery = False
+        self._last_tx = 0.0
+        self.last_rx = 0.0
+        self.last_busy: tuple[int, int, int] | None = None
+
+        self._ev_lock = threading.RLock()
+        self._next_event = 0
+        self._listeners: list[EventCallback] = []
+        self.identity: Identity | None = None
+
+        self._reader_thread: threading.Thread | None = None
+        self._supervisor: threading.Thread | None = None
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def open(self, timeout: float | None = None) -> Identity:
+        """Open the port, start the threads and do the HELLO handshake; returns IDENTIFY."""
+        if self._reader_thread is not None:
+            raise RuntimeError("dealer link already open")
+        self._closing.clear()
+        try:
+            self._attach(self._opener(self.url, self.baudrate))
+        except (serial.SerialException, OSError) as exc:
+            raise DealerLinkDown(f"cannot open the dealer port {self.url!r}: {exc}") from exc
+        self._reader_thread = threading.Thread(
+            target=self._read_loop, name="dealer-reader", daemon=True)
+        self._reader_thread.start()
+        try:
+            with self._request_lock:
+                self._write(b"\x00")  # flush whatever half frame the dealer holds
+                identity = self._handshake(time.monotonic() + (timeout or self.link_timeout))
+        except BaseException:
+            self.close()
+            raise
+        self._supervisor = threading.Thread(
+            target=self._supervise, name="dealer-supervisor", daemon=True)
+        self._supervisor.start()
+        return identity
+
+    def close(self) -> None:
+        """Stop the threads and close the port (idempotent)."""
+        self._closing.set()
+        self._wake.set()
+        with self._cv:
+            self._cv.notify_all()
+        me = threading.current_thread()
+        for t in (self._supervisor, self._reader_thread):
+            if t is not None and t is not me:
+                t.join(timeout=5)
+        self._supervisor = None
+        self._reader_thread = None
+        self._detach()
+
+    def __enter__(self) -> DealerLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    @property
+    def next_event_index(self) -> int:
+        """The index of the next event the host expects (everything before was delivered)."""
+        with self._ev_lock:
+            return self._next_event
+
+    def add_listener(self, callback: EventCallback) -> None:
+        """Call ``callback(event)`` for every dealer event, in index order, and for the link
+        notices (events lost, rebooted, link down/up); called from the reader thread."""
+        with self._ev_lock:
+            self._listeners.append(callback)
+
+    def remove_listener(self, callback: EventCallback) -> None:
+        with self._ev_lock, contextlib.suppress(ValueError):
+            self._listeners.remove(callback)
+
+    # --- port handling --------------------------------------------------------------------
+
+    def _attach(self, port: SerialPort) -> None:
+        with self._port_lock:
+            self._port = port
+            self._reader.reset()
+        self._need_hello = True
+        self._connected.set()
+
+    def _detach(self) -> None:
+        with self._port_lock:
+            port, self._port = self._port, None
+        self._connected.clear()
+        if port is not None:
+            with contextlib.suppress(Exception):
+                port.close()
+
+    def _drop(self, why: str) -> None:
+        """The port failed: close it; the reader thread will reopen the same URL."""
+        if self._closing.is_set():
+            return
+        was = self._port is not None
+        self._detach()
+        self._need_hello = True
+        with self._cv:
+            self._cv.notify_all()
+        if was:
+            log.warning("dealer link down: %s", why)
+            self._notify(Event(-1, EV_LINK_DOWN, "LINK_DOWN", {"reason": why}))
+
+    def _write(self, data: bytes) -> None:
+        with self._port_lock:
+            port = self._port
+            if port is None:
+                raise DealerLinkDown(f"the dealer port {self.url!r} is not open")
+            try:
+                port.write(data)
+            except (serial.SerialException, OSError) as exc:
+                port = None
+                error = exc
+            else:
+                self.stats.tx_bytes += len(data)
+                self._last_tx = time.monotonic()
+                return
+        self._drop(f"write failed: {error}")
+        raise DealerLinkDown(f"writing to the dealer port {self.url!r} failed: {error}")
+
+    def _read_loop(self) -> None:
+        while not self._closing.is_set():
+            port = self._port
+            if port is None:
+                self._try_reopen()
+                continue
+            try:
+                waiting = port.in_waiting
+                data = port.read(max(1, min(waiting, 4096)))
+            except Exception as exc:  # serial raises many types when a device vanishes
+                self._drop(f"read failed: {exc}")
+                continue
+            if not data:
+                continue
+            self.stats.rx_bytes += len(data)
+            for frame in self._reader.feed(data):
+                try:
+                    self._dispatch(frame)
+                except Exception:  # never let one bad frame or callback kill the reader
+                    log.exception("dealer link: error handling %r", frame)
+            self.stats.bad_frames = self._reader.errors
+
+    def _try_reopen(self) -> None:
+        if self._closing.wait(self.reconnect_interval):
+            return
+        try:
+            port = self._opener(self.url, self.baudrate)
+        except Exception:
+            return
+        if self._closing.is_set():
+            with contextlib.suppress(Exception):
+                port.close()
+            return
+        self.stats.reconnects += 1
+        self._attach(port)
+        log.info("dealer link: port %s reopened", self.url)
+        self._notify(Event(-1, EV_LINK_UP, "LINK_UP", {}))
+        self._wake.set()  # the supervisor redoes the handshake and recovers events
+        with self._cv:
+            self._cv.notify_all()
+
+    # --- receiving ------------------------------------------------------------------------
+
+    def _dispatch(self, frame: Frame) -> None:
+        if frame.type < 0x80:
+            return  # our own frames echoed (loop://) or garbage: never a dealer message
+        self.stats.rx_frames += 1
+        self.last_rx = time.monotonic()
+        self._rx_seq = frame.seq
+        try:
+            fields = m.decode_body(frame.type, frame.body)
+        except BodyError as exc:
+            log.warning("dealer link: malformed %s body: %s", m.TYPE_NAMES.get(frame.type), exc)
+            if frame.type in REPLY_TYPES:
+                self._offer_reply(frame)  # the waiter reports the protocol error
+            return
+        if frame.type in (m.EVENT, m.EVENTS):
+            self._accept_events(fields["first_index"], fields["events"],
+                                from_reply=frame.type == m.EVENTS)
+        if frame.type == m.BUSY:
+            self.last_busy = (fields["state"], fields["done"], fields["total"])
+            return
+        if frame.type in REPLY_TYPES:
+            self._offer_reply(frame)
+
+    def _offer_reply(self, frame: Frame) -> None:
+        with self._cv:
+            if self._waiting_seq is None:
+                self.stats.stale_replies += 1
+                return
+            if frame.type == m.NAK and len(frame.body) == 2 and frame.body[1] in (
+                    m.NAK_BAD_CRC, m.NAK_BAD_VERSION):
+                # The dealer saw a damaged frame: ours, most likely. Resend now.
+                self.stats.naks_for_resend += 1
+                self._resend_now = True
+                self._cv.notify_all()
+                return
+            if frame.ack != self._waiting_seq:
+                self.stats.stale_replies += 1
+                return
+            self._reply = frame
+            self._cv.notify_all()
+
+    def _accept_events(self, first_index: int, raw_events: list[dict[str, Any]],
+                       *, from_reply: bool) -> None:
+        deliver: list[Event] = []
+        with self._ev_lock:
+            expected = self._next_event
+            if from_reply and raw_events:
+                ahead = (raw_events[0]["index"] - expected) & 0xFFFF
+                if 0 < ahead < 0x8000:
+                    # The dealer no longer has the events we missed: say so, then go on.
+                    self.stats.events_lost += ahead
+                    deliver.append(Event(-1, EV_EVENTS_LOST, "EVENTS_LOST",
+                                         {"first": expected, "lost": ahead}))
+                    expected = raw_events[0]["index"]
+            for raw in raw_events:
+                d = (raw["index"] - expected) & 0xFFFF
+                if d == 0:
+                    deliver.append(Event.from_fields(raw))
+                    expected = (expected + 1) & 0xFFFF
+                    if from_reply:
+                        self.stats.events_recovered += 1
+                elif d >= 0x8000:
+                    if raw["kind"] == m.EV_BOOT and not from_reply:
+                        self._need_hello = True  # an index from 0 again: a reboot
+                        self._wake.set()
+                    continue  # already delivered
+                else:
+                    self._need_recovery = True  # a gap: fetch the missing ones
+                    self._wake.set()
+                    break
+            self._next_event = expected
+            self.stats.events += sum(1 for e in deliver if not e.is_notice)
+            for event in deliver:
+                self._notify_locked(event)
+
+    def _notify(self, event: Event) -> None:
+        with self._ev_lock:
+            self._notify_locked(event)
+
+    def _notify_locked(self, event: Event) -> None:
+        for callback in list(self._listeners):
+            try:
+                callback(event)
+            except Exception:
+                log.exception("dealer event listener failed on %s", event)
+
+    # --- commands -------------------------------------------------------------------------
+
+    def request(self, ftype: int, fields: dict[str, Any] | None = None, *,
+                timeout: float | None = None) -> Reply:
+        """Send one command and return its reply (stop-and-wait, retransmit, reconnect).
+
+        Raises DealerTimeout when no reply came within ``timeout`` (default ``link_timeout``),
+        DealerLinkDown when the port stayed closed, DealerRebooted when the dealer rebooted
+        under a state-dependent command, DealerProtocolError for a malformed reply. A NAK is a
+        reply like any other: the caller decides what it means."""
+        if threading.current_thread() is self._reader_thread:
+            raise RuntimeError("dealer commands cannot be sent from the dealer's event "
+                               "callback (it runs on the reader thread); hand them off")
+        body = m.encode_body(ftype, fields)
+        deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
+        with self._request_lock:
+            reply = self._transact(ftype, body, deadline)
+            if self._need_recovery and ftype != m.EVENTS_SINCE:
+                with contextlib.suppress(DealerError):
+                    self._recover(deadline)
+            return reply
+
+    def _next_seq(self) -> int:
+        self._seq = (self._seq + 1) & 0xFF
+        return self._seq
+
+    def _transact(self, ftype: int, body: bytes, deadline: float) -> Reply:
+        """Stop-and-wait for one command; the caller holds the request lock."""
+        if self._closing.is_set():
+            raise DealerLinkDown("the dealer link is closed")
+        seq = self._next_seq()
+        wire: bytes | None = None  # built once: a retransmission must be byte-identical
+        boot = self.identity.boot_id if self.identity else None
+        tries = 0
+        self.stats.commands += 1
+        name = m.TYPE_NAMES.get(ftype, hex(ftype))
+        while True:
+            now = time.monotonic()
+            if now >= deadline:
+                if not self.connected:
+                    raise DealerLinkDown(
+                        f"the dealer port {self.url!r} is gone and did not come back "
+                        f"({name} not delivered)")
+                raise DealerTimeout(
+                    f"the dealer did not answer {name} after {tries} tries; the link is "
+                    "silent or too noisy")
+            if not self.connected:
+                self._connected.wait(min(0.1, deadline - now))
+                continue
+            if self._need_hello and ftype != m.HELLO:
+                try:
+                    identity = self._handshake(deadline)
+                except DealerTimeout:
+                    continue
+                except DealerLinkDown:
+                    continue
+                if boot is not None and identity.boot_id != boot and ftype in STATEFUL_COMMANDS:
+                    raise DealerRebooted(
+                        f"the dealer rebooted while {name} was outstanding (boot id "
+                        f"{boot:#06x} -> {identity.boot_id:#06x}); its plan, magazine and "
+                        "presented card are gone", code=3, name="REBOOTED")
+            if wire is None:
+                wire = Frame(ftype, seq, self._rx_seq, body).encode()
+            with self._cv:
+                self._waiting_seq = seq
+                self._reply = None
+                self._resend_now = False
+            try:
+                self._write(wire)
+            except DealerLinkDown:
+                continue
+            self.stats.tx_frames += 1
+            if tries:
+                self.stats.retransmits += 1
+            tries += 1
+            frame = self._await_reply(min(deadline, time.monotonic() + self.reply_timeout))
+            if frame is not None:
+                return self._to_reply(frame, name)
+            if tries % self.retries == 0 and ftype != m.HELLO:
+                self._need_hello = True  # suspect link: check who is at the other end
+
+    def _await_reply(self, until: float) -> Frame | None:
+        with self._cv:
+            try:
+                while True:
+                    if self._reply is not None:
+                        return self._reply
+                    if self._resend_now or self._closing.is_set() or not self.connected:
+                        return None
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        return None
+                    self._cv.wait(left)
+            finally:
+                self._waiting_seq = None
+
+    def _to_reply(self, frame: Frame, name: str) -> Reply:
+        try:
+            fields = m.decode_body(frame.type, frame.body)
+        except BodyError as exc:
+            raise DealerProtocolError(f"the dealer's answer to {name} is malformed: {exc}") \
+                from exc
+        return Reply(frame.type, frame.seq, frame.ack, fields)
+
+    def _handshake(self, deadline: float) -> Identity:
+        """HELLO -> IDENTIFY; notices a reboot and schedules event recovery."""
+        self._need_hello = False
+        try:
+            reply = self._transact(
+                m.HELLO, m.encode_body(m.HELLO, {"version": 1, "deadman_ms": self.deadman_ms}),
+                deadline)
+        except DealerError:
+            self._need_hello = True
+            raise
+        if reply.type == m.NAK:
+            reason = m.NAK_REASON_NAMES.get(reply.fields["reason"], str(reply.fields["reason"]))
+            raise DealerProtocolError(f"the dealer refused HELLO (protocol version 1): {reason}")
+        if reply.type != m.IDENTIFY:
+            raise DealerProtocolError(f"the dealer answered HELLO with {reply.name}, not IDENTIFY")
+        identity = Identity.from_fields(reply.fields)
+        if identity.protocol_version != 1:
+            raise DealerProtocolError(
+                f"the dealer speaks protocol version {identity.protocol_version}, the host 1")
+        self.stats.handshakes += 1
+        old = self.identity
+        self.identity = identity
+        with self._ev_lock:
+            if old is None:
+                self._next_event = identity.next_event_index
+            elif old.boot_id != identity.boot_id:
+                self._next_event = 0
+                self._need_recovery = True
+                self._notify_locked(Event(-1, EV_REBOOTED, "REBOOTED", {
+                    "old_boot_id": old.boot_id, "boot_id": identity.boot_id}))
+            elif identity.next_event_index != self._next_event:
+                self._need_recovery = True
+        return identity
+
+    def _recover(self, deadline: float) -> None:
+        """EVENTS_SINCE until the host has every event the dealer still keeps."""
+        for _ in range(64):
+            self._need_recovery = False
+            want = self.next_event_index
+            reply = self._transact(m.EVENTS_SINCE, m.encode_body(
+                m.EVENTS_SINCE, {"first_index": want, "max_events": 0}), deadline)
+            if reply.type != m.EVENTS:
+                raise DealerProtocolError(f"the dealer answered EVENTS_SINCE with {reply.name}")
+            if not reply.fields["events"] and not self._need_recovery:
+                return
+        self._need_recovery = True
+
+    def recover_events(self, timeout: float | None = None) -> None:
+        """Fetch every event the host missed (EVENTS_SINCE); listeners get them in order."""
+        deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
+        with self._request_lock:
+            self._recover(deadline)
+
+    def handshake(self, timeout: float | None = None) -> Identity:
+        """Redo HELLO now (e.g. after the referee was told the dealer was reset)."""
+        deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
+        with self._request_lock:
+            identity = self._handshake(deadline)
+            if self._need_recovery:
+                self._recover(deadline)
+            return identity
+
+    # --- supervision ----------------------------------------------------------------------
+
+    @property
+    def keepalive_interval(self) -> float:
+        return max(0.05, self.deadman_ms / 3000.0)
+
+    def _supervise(self) -> None:
+        while not self._closing.is_set():
+            self._wake.wait(self.keepalive_interval / 2)
+            self._wake.clear()
+            if self._closing.is_set() or not self.connected:
+                continue
+            idle = time.monotonic() - self._last_tx >= self.keepalive_interval
+            if not (self._need_hello or self._need_recovery or (self.keepalive and idle)):
+                continue
+            if not self._request_lock.acquire(timeout=0.01):
+                continue  # a command is under way: it keeps the link alive itself
+            try:
+                deadline = time.monotonic() + self.link_timeout
+                if self._need_hello:
+                    self._handshake(deadline)
+                if self._need_recovery:
+                    self._recover(deadline)
+                elif self.keepalive and time.monotonic() - self._last_tx >= \
+                        self.keepalive_interval:
+                    self._transact(m.PING, b"", deadline)
+            except DealerError as exc:
+                log.info("dealer supervisor: %s", exc)
+            except Exception:
+                log.exception("dealer supervisor failed")
+            finally:
+                self._request_lock.release()

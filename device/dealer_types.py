@@ -1,0 +1,168 @@
+"""Small value types the dealer driver hands to its callers: who the dealer is, its status,
+its events, and a received reply.
+
+They are frozen dataclasses built from the decoded fields of ``device.dealer_messages``, so the
+referee and the kiosk never touch raw bytes or field dicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from device import dealer_messages as m
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The dealer's IDENTIFY answer to HELLO: firmware, capabilities and the boot id that
+    tells a reboot apart from a reconnect."""
+
+    protocol_version: int
+    firmware: tuple[int, int, int]
+    boot_id: int
+    config_crc: int
+    seat_count: int
+    reader_kind: int
+    magazine_slots: int
+    max_plan: int
+    deadman_ms: int
+    next_event_index: int
+    flags: int
+    trays: tuple[int, ...]
+
+    @classmethod
+    def from_fields(cls, f: dict[str, Any]) -> Identity:
+        fw = f["firmware"]
+        return cls(
+            protocol_version=f["protocol_version"], firmware=(fw[0], fw[1], fw[2]),
+            boot_id=f["boot_id"], config_crc=f["config_crc"], seat_count=f["seat_count"],
+            reader_kind=f["reader_kind"], magazine_slots=f["magazine_slots"],
+            max_plan=f["max_plan"], deadman_ms=f["deadman_ms"],
+            next_event_index=f["next_event_index"], flags=f["flags"],
+            trays=tuple(f["trays"]),
+        )
+
+    @property
+    def firmware_version(self) -> str:
+        return ".".join(str(p) for p in self.firmware)
+
+    @property
+    def has_estop(self) -> bool:
+        return bool(self.flags & 0x01)
+
+    @property
+    def has_jam_sensor(self) -> bool:
+        return bool(self.flags & 0x02)
+
+
+@dataclass(frozen=True)
+class Status:
+    """The dealer's STATUS: its state machine, the current deal's progress and flags."""
+
+    state: int
+    deal_id: int
+    plan_total: int
+    done: int
+    next_event_index: int
+    flags: int
+    stock_left: int
+    boot_id: int
+
+    @classmethod
+    def from_fields(cls, f: dict[str, Any]) -> Status:
+        return cls(**{k: f[k] for k in (
+            "state", "deal_id", "plan_total", "done", "next_event_index", "flags",
+            "stock_left", "boot_id")})
+
+    @property
+    def state_name(self) -> str:
+        return m.STATE_NAMES.get(self.state, f"state {self.state}")
+
+    @property
+    def estop_latched(self) -> bool:
+        return bool(self.flags & 0x01)
+
+    @property
+    def hopper_has_cards(self) -> bool:
+        return bool(self.flags & 0x02)
+
+    @property
+    def card_presented(self) -> bool:
+        return bool(self.flags & 0x04)
+
+    @property
+    def faceup_holds_card(self) -> bool:
+        return bool(self.flags & 0x08)
+
+    @property
+    def deadman_paused(self) -> bool:
+        return bool(self.flags & 0x10)
+
+    @property
+    def estop_pressed(self) -> bool:
+        return bool(self.flags & 0x20)
+
+    @property
+    def stopped(self) -> bool:
+        """True when no motor may be running: idle, jammed, e-stopped, paused or faulted."""
+        return self.state in (0, 6, 7, 8, 10)
+
+
+# Kinds the driver makes up itself (never on the wire): they tell listeners about the link.
+EV_EVENTS_LOST = 0x100
+EV_REBOOTED = 0x101
+EV_LINK_DOWN = 0x102
+EV_LINK_UP = 0x103
+
+
+@dataclass(frozen=True)
+class Event:
+    """One dealer event, in index order. ``fields`` holds the payload by PROTOCOL.md's names
+    (``card``, ``target``...). Link notices (events lost, dealer rebooted, link down/up) use
+    kinds >= 0x100 and index -1, so one callback sees everything the kiosk must show."""
+
+    index: int
+    kind: int
+    name: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
+
+    @property
+    def is_notice(self) -> bool:
+        return self.kind >= 0x100
+
+    @classmethod
+    def from_fields(cls, f: dict[str, Any]) -> Event:
+        payload = {k: v for k, v in f.items() if k not in ("index", "kind", "name")}
+        return cls(index=f["index"], kind=f["kind"], name=f["name"], fields=payload)
+
+    def describe(self) -> str:
+        """A short human sentence for logs and the kiosk."""
+        f = self.fields
+        if "card" in f and "target" in f:
+            return (f"{self.name}: {m.card_name(f['card'])} to "
+                    f"{m.target_name(f['target'])}")
+        if self.fields:
+            inner = ", ".join(f"{k}={v}" for k, v in f.items())
+            return f"{self.name} ({inner})"
+        return self.name
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A reply frame matched to the command it answers."""
+
+    type: int
+    seq: int
+    ack: int
+    fields: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return m.TYPE_NAMES.get(self.type, f"type {self.type:#04x}")
