@@ -56,7 +56,10 @@ def _replay_text(players: Sequence[str], result: dict) -> str:
     return "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(optional: bool = True) -> argparse.ArgumentParser:
+    """The command line; ``optional=False`` leaves out the subcommands registered by other
+    modules (``replay`` then imports nothing beyond the engine: no pygame banner on stdout,
+    no failure of an unrelated module)."""
     p = argparse.ArgumentParser(prog="trickref", description="A table referee for trick-taking card games.")
     sub = p.add_subparsers(dest="command")
 
@@ -65,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print one JSON object (RECORDS.md)")
     r.set_defaults(func=_cmd_replay)
 
-    _add_optional_commands(sub)
+    if optional:
+        _add_optional_commands(sub)
     return p
 
 
@@ -84,7 +88,8 @@ def _add_optional_commands(sub: argparse._SubParsersAction) -> None:  # type: ig
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(optional=not argv or argv[0] != "replay")
     args = parser.parse_args(argv)
     if args.command is None:
         import importlib
