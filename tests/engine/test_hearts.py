@@ -12,6 +12,7 @@ from engine.errors import IllegalAction
 from engine.games import new_game
 from engine.hearts import HeartsState
 
+
 def new(n: int = 4, dealer: int = 0, **options: object) -> HeartsState:
     st = new_game("hearts", n, options, first_dealer=dealer)
     assert isinstance(st, HeartsState)
