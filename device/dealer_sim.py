@@ -1,0 +1,538 @@
+"""The dealer simulator: the REAL firmware on a simulated mechanism, behind a pseudo-terminal.
+
+``DealerSimulator`` runs firmware.main.Firmware (hence firmware.protocol, .commands and
+.mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism: a hopper holding a
+physical deck in some order, a reader, a turntable, a stock carousel and trays that keep what
+they were given, so tests can check where every card ended up. The firmware talks through a
+pty (os.openpty, raw mode) pumped by a thread, so the host opens the slave path with pyserial
+exactly as it opens /dev/trickref-dealer (the OctoPrint "virtual printer" idea).
+
+Time: the mechanism runs on a simulated clock (``speed`` simulated ms per real ms, advanced in
+bounded steps so stages still happen in order) while the link timers (dead-man, keep-alives)
+use real time, because the host on the other end of the pty lives in real time.
+
+Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), going
+silent, disconnecting (and coming back on a new pty, with a stable symlink), rebooting
+mid-deal, jams, misreads, a missing or duplicate card in the deck, an empty hopper, a full
+tray, the e-stop button.
+
+The firmware is MicroPython code without annotations; it is imported through importlib so the
+type checker treats it as an opaque module instead of checking MicroPython code as typed
+host code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import select
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Iterable
+from typing import Any
+
+_fw_main: Any = importlib.import_module("firmware.main")
+_fw_config: Any = importlib.import_module("firmware.config")
+
+REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
+SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)
+UNKNOWN = 0xFF
+
+# Simulated durations of each motion, in simulated ms.
+FEED_MS = 150
+READ_MS = 80
+EJECT_MS = 120
+PULL_MS = 150
+TURN_MS_PER_TENTH = 0.15
+SLOT_MS = 120
+
+
+class SimBoard:
+    """The dealer's mechanism in memory; implements the methods firmware/board.py provides."""
+
+    def __init__(self, cfg: Any, seed: int = 0) -> None:
+        self.cfg = cfg
+        self.now = 0  # the simulated mechanism clock, ms
+        self.hopper: list[int] = []
+        self.gate: int | None = None
+        self.angle = 0
+        self.selected: tuple[int, int] = (MAGAZINE, 0)
+        self.trays: dict[int, list[int]] = {}
+        self.slots: dict[int, dict[int, int]] = {s: {} for s in SLOTTED}
+        self.shown = False
+        self.pending: dict[str, int] = {}
+        self.read_result: tuple[int, int] | None = None
+        self.rx = bytearray()
+        self.tx = bytearray()
+        self.cause = 1
+        self.boot = random.Random(seed).randrange(1, 0x10000)
+        self.wdt_feeds = 0
+        self.reboot_requested = False
+        self.estop_button = False
+        self.jam_stage: str | None = None  # a stage that will not complete until clear_jam()
+        self.unreadable = 0  # the next n cards cannot be read
+        self.gate_unreadable = False
+        self.full: set[int] = set()
+        self.moves: list[tuple[str, int]] = []  # (motion, sim time) for inspection
+        self.by_angle = {_fw_config.angle_of(cfg, t): t for t in list(range(cfg.SEAT_COUNT)) + sorted(cfg.TRAY_ANGLES)}
+        self._t0 = time.monotonic()
+
+    # ---- clocks and link -----------------------------------------------------------------------
+
+    def ticks_ms(self) -> int:
+        return self.now
+
+    def link_ticks_ms(self) -> int:
+        return int((time.monotonic() - self._t0) * 1000)
+
+    def link_read(self) -> bytes:
+        data = bytes(self.rx)
+        self.rx.clear()
+        return data
+
+    def link_write(self, data: bytes) -> None:
+        self.tx.extend(data)
+
+    def idle(self) -> None:
+        pass
+
+    # ---- motions -------------------------------------------------------------------------------
+
+    def _update(self) -> None:
+        """Complete every motion whose time has come, in time order."""
+        for name, due in sorted(self.pending.items(), key=lambda kv: kv[1]):
+            if due > self.now or name == self.jam_stage:
+                continue
+            del self.pending[name]
+            if name == "feed" and self.hopper and self.gate is None:
+                self.gate = self.hopper.pop(0)
+                self.gate_unreadable = self.unreadable > 0
+                if self.gate_unreadable:
+                    self.unreadable -= 1
+            elif name == "read":
+                if self.gate is None:
+                    self.read_result = (UNKNOWN, 0)
+                elif self.gate_unreadable:
+                    self.read_result = (UNKNOWN, 0)
+                else:
+                    self.read_result = (self.gate, 97)
+            elif name == "eject" and self.gate is not None:
+                self._put(self.gate)
+                self.gate = None
+                self.gate_unreadable = False
+            elif name == "pull" and self.gate is None:
+                store, slot = self.selected
+                target = self.by_angle.get(self.angle)
+                if target == store and slot in self.slots[store]:
+                    self.gate = self.slots[store].pop(slot)
+                    self.gate_unreadable = False
+
+    def _put(self, card: int) -> None:
+        target = self.by_angle.get(self.angle, REJECT)
+        if target in SLOTTED and self.selected[0] == target:
+            slot = self.selected[1]
+            if slot in self.slots[target]:
+                raise AssertionError(f"simulated dealer: slot {slot} of store 0x{target:02x} is already full")
+            self.slots[target][slot] = card
+        else:
+            self.trays.setdefault(target, []).append(card)
+        self.moves.append((f"card {card} -> 0x{target:02x}", self.now))
+
+    def _start(self, name: str, duration: int) -> None:
+        self.pending[name] = self.now + max(1, int(duration))
+        self.moves.append((name, self.now))
+
+    def feed(self, on: bool) -> None:
+        if on:
+            self._start("feed", FEED_MS)
+        else:
+            self.pending.pop("feed", None)
+
+    def read_start(self) -> None:
+        self.read_result = None
+        self._start("read", READ_MS)
+
+    def read_poll(self) -> tuple[int, int] | None:
+        self._update()
+        r = self.read_result
+        self.read_result = None
+        return r
+
+    def turn_start(self, angle: int) -> None:
+        self._start("turn", abs(angle - self.angle) * TURN_MS_PER_TENTH)
+        self.angle = angle
+
+    def turn_done(self) -> bool:
+        self._update()
+        return "turn" not in self.pending
+
+    def slot_start(self, store: int, slot: int) -> None:
+        self.selected = (store, slot)
+        self._start("slot", SLOT_MS)
+
+    def slot_done(self) -> bool:
+        self._update()
+        return "slot" not in self.pending
+
+    def eject(self, on: bool) -> None:
+        if on:
+            self._start("eject", EJECT_MS)
+        else:
+            self.pending.pop("eject", None)
+
+    def pull(self, on: bool) -> None:
+        if on:
+            self._start("pull", PULL_MS)
+        else:
+            self.pending.pop("pull", None)
+
+    def show(self, on: bool) -> None:
+        self.shown = on
+
+    def stop_all(self) -> None:
+        self.pending.clear()
+        self.shown = False
+        self.moves.append(("stop", self.now))
+
+    # ---- sensors -------------------------------------------------------------------------------
+
+    def hopper_has_card(self) -> bool:
+        return bool(self.hopper)
+
+    def gate_has_card(self) -> bool:
+        self._update()
+        return self.gate is not None
+
+    def estop_pressed(self) -> bool:
+        return self.estop_button
+
+    def jam_sensor(self) -> bool:
+        return False
+
+    def tray_full(self, target: int) -> bool:
+        return target in self.full
+
+    # ---- system -------------------------------------------------------------------------------
+
+    def wdt_feed(self) -> None:
+        self.wdt_feeds += 1
+
+    def boot_id(self) -> int:
+        return self.boot
+
+    def reset_cause(self) -> int:
+        return self.cause
+
+    def reboot(self) -> None:
+        self.reboot_requested = True
+
+    # ---- what the tests look at -------------------------------------------------------------------
+
+    def seat(self, seat: int) -> list[int]:
+        return list(self.trays.get(seat, []))
+
+    def tray(self, target: int) -> list[int]:
+        """The cards a plain tray or seat received, in order; for a slotted store, by slot."""
+        if target in SLOTTED:
+            return [self.slots[target][s] for s in sorted(self.slots[target])]
+        return list(self.trays.get(target, []))
+
+    def gather(self) -> list[int]:
+        """Every card out of trays and stores, as the players gather them for the next deal."""
+        cards: list[int] = []
+        for t in sorted(self.trays):
+            cards.extend(self.trays[t])
+        for s in SLOTTED:
+            cards.extend(self.slots[s][k] for k in sorted(self.slots[s]))
+            self.slots[s].clear()
+        if self.gate is not None:
+            cards.append(self.gate)
+            self.gate = None
+        self.trays.clear()
+        return cards
+
+
+class LinkFaults:
+    """Byte-level faults applied to one direction of the link, seeded for repeatable runs."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.corrupt = 0.0
+        self.drop = 0.0
+        self.duplicate = 0.0
+        self.delay_s = 0.0
+        self.held: list[tuple[float, bytes]] = []
+        self.counts = {"corrupted": 0, "dropped": 0, "duplicated": 0}
+
+    def apply(self, data: bytes) -> bytes:
+        if not (self.corrupt or self.drop or self.duplicate):
+            return data
+        out = bytearray()
+        for b in data:
+            r = self.rng.random()
+            if r < self.drop:
+                self.counts["dropped"] += 1
+                continue
+            if r < self.drop + self.corrupt:
+                self.counts["corrupted"] += 1
+                out.append(b ^ (1 << self.rng.randrange(8)))
+                continue
+            out.append(b)
+            if r < self.drop + self.corrupt + self.duplicate:
+                self.counts["duplicated"] += 1
+                out.append(b)
+        return bytes(out)
+
+    def delayed(self, data: bytes, now: float) -> bytes:
+        """Bytes whose delay has passed (``data`` joins the queue first)."""
+        if data:
+            self.held.append((now + self.delay_s, data))
+        out = bytearray()
+        while self.held and self.held[0][0] <= now:
+            out.extend(self.held.pop(0)[1])
+        return bytes(out)
+
+
+class DealerSimulator:
+    """The simulated dealer: start() gives the pty path to open with pyserial; stop() ends it."""
+
+    def __init__(self, seats: int = 4, deck: Iterable[int] | None = None, deck_order_seed: int | None = None,
+                 decks: int = 1, speed: float = 50.0, seed: int = 0, max_step_ms: int = 20) -> None:
+        self.cfg = _fw_config.Settings(SEAT_COUNT=seats, READER_KIND=2)
+        self.board = SimBoard(self.cfg, seed)
+        self.speed = speed
+        self.max_step_ms = max_step_ms
+        self.rng = random.Random(seed)
+        self.to_dealer = LinkFaults(seed * 2 + 1)
+        self.to_host = LinkFaults(seed * 2 + 2)
+        self.silent = False
+        self.lock = threading.RLock()
+        self.firmware: Any = _fw_main.Firmware(self.board, self.cfg)
+        self.boots = 1
+        self.master: int | None = None
+        self.slave: int | None = None
+        self.path: str | None = None
+        self._tmp = tempfile.mkdtemp(prefix="trickref-dealer-sim-")
+        self.stable_path = os.path.join(self._tmp, "dealer")
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._come_back_at: float | None = None
+        if deck is not None:
+            self.load_deck(deck)
+        else:
+            order = [c for _ in range(decks) for c in range(52)]
+            if deck_order_seed is not None:
+                random.Random(deck_order_seed).shuffle(order)
+            self.load_deck(order)
+
+    # ---- lifecycle -----------------------------------------------------------------------------------
+
+    def start(self) -> str:
+        """Open the pty, start the pump thread; returns the slave path for serial.Serial()."""
+        path = self._open_pty()
+        self._running = True
+        self._thread = threading.Thread(target=self._pump, name="dealer-sim", daemon=True)
+        self._thread.start()
+        return path
+
+    def stop(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+        self._close_pty()
+
+    def __enter__(self) -> DealerSimulator:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _open_pty(self) -> str:
+        master, slave = os.openpty()
+        tty.setraw(master)
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self.master, self.slave = master, slave
+        self.path = os.ttyname(slave)
+        tmp_link = self.stable_path + ".new"
+        if os.path.lexists(tmp_link):
+            os.unlink(tmp_link)
+        os.symlink(self.path, tmp_link)
+        os.replace(tmp_link, self.stable_path)
+        return self.path
+
+    def _close_pty(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = None
+
+    # ---- the pump ---------------------------------------------------------------------------------------
+
+    def _pump(self) -> None:
+        last = time.monotonic()
+        while self._running:
+            master = self.master
+            if master is None:
+                if self._come_back_at is not None and time.monotonic() >= self._come_back_at:
+                    with self.lock:
+                        self._come_back_at = None
+                        self._open_pty()
+                else:
+                    time.sleep(0.005)
+                last = time.monotonic()
+                continue
+            try:
+                ready, _, _ = select.select([master], [], [], 0.001)
+            except (OSError, ValueError):
+                ready = []
+            data = b""
+            if ready:
+                try:
+                    data = os.read(master, 4096)
+                except (BlockingIOError, OSError):
+                    data = b""
+            now = time.monotonic()
+            with self.lock:
+                if self.master is None:
+                    continue
+                data = self.to_dealer.delayed(self.to_dealer.apply(data), now)
+                if data and not self.silent:
+                    self.board.rx.extend(data)
+                self._run_firmware(now - last)
+                out = bytes(self.board.tx)
+                self.board.tx.clear()
+                if self.silent:
+                    out = b""
+                out = self.to_host.delayed(self.to_host.apply(out), now)
+                if out:
+                    try:
+                        os.write(master, out)
+                    except OSError:
+                        pass
+            last = now
+
+    def _run_firmware(self, real_elapsed: float) -> None:
+        """Advance the simulated clock in bounded steps, running one loop pass per step."""
+        budget = max(1, int(real_elapsed * 1000 * self.speed))
+        steps = 0
+        while budget > 0 and steps < 200:
+            dt = min(budget, self.max_step_ms)
+            self.board.now += dt
+            budget -= dt
+            self.firmware.step()
+            steps += 1
+            if self.board.reboot_requested:
+                self._reboot(cause=3)
+            if not self.board.tx and not self.firmware.dealer.mech.busy() and not self.board.rx:
+                break
+
+    def step(self, sim_ms: int = 20) -> None:
+        """Run the firmware for ``sim_ms`` of simulated time without the pty (for direct tests)."""
+        with self.lock:
+            end = self.board.now + sim_ms
+            while self.board.now < end:
+                self.board.now += min(self.max_step_ms, end - self.board.now)
+                self.firmware.step()
+                if self.board.reboot_requested:
+                    self._reboot(cause=3)
+
+    # ---- the deck and mechanism faults ------------------------------------------------------------------
+
+    def load_deck(self, cards: Iterable[int]) -> None:
+        """Put these cards in the hopper, first card fed first."""
+        with self.lock:
+            self.board.hopper = [int(c) for c in cards]
+
+    def gather_to_hopper(self, order_seed: int | None = None) -> None:
+        """Players collect every card from the trays into the hopper (shuffled if seeded)."""
+        with self.lock:
+            cards = self.board.gather() + self.board.hopper
+            if order_seed is not None:
+                random.Random(order_seed).shuffle(cards)
+            self.board.hopper = cards
+
+    def remove_card(self, card: int) -> None:
+        """A card goes missing from the deck in the hopper."""
+        with self.lock:
+            self.board.hopper.remove(card)
+
+    def add_duplicate(self, card: int, position: int | None = None) -> None:
+        """An extra copy of ``card`` turns up in the hopper."""
+        with self.lock:
+            pos = len(self.board.hopper) if position is None else position
+            self.board.hopper.insert(pos, card)
+
+    def empty_hopper(self) -> list[int]:
+        with self.lock:
+            cards, self.board.hopper = self.board.hopper, []
+            return cards
+
+    def jam(self, stage: str = "eject") -> None:
+        """The next ``stage`` motion (feed, turn, slot, eject, pull, read) sticks until clear_jam()."""
+        with self.lock:
+            self.board.jam_stage = stage
+
+    def clear_jam(self) -> None:
+        with self.lock:
+            self.board.jam_stage = None
+
+    def misread(self, count: int = 1) -> None:
+        """The next ``count`` cards cannot be read (they go to the reject tray)."""
+        with self.lock:
+            self.board.unreadable += count
+
+    def tray_full(self, target: int, full: bool = True) -> None:
+        with self.lock:
+            if full:
+                self.board.full.add(target)
+            else:
+                self.board.full.discard(target)
+
+    def press_estop(self, pressed: bool = True) -> None:
+        with self.lock:
+            self.board.estop_button = pressed
+
+    # ---- link faults -------------------------------------------------------------------------------------
+
+    def set_link_faults(self, corrupt: float = 0.0, drop: float = 0.0, duplicate: float = 0.0,
+                        delay_s: float = 0.0, direction: str = "both") -> None:
+        """Byte fault rates (per byte) and a fixed delay, for 'to_dealer', 'to_host' or 'both'."""
+        with self.lock:
+            for name, faults in (("to_dealer", self.to_dealer), ("to_host", self.to_host)):
+                if direction in (name, "both"):
+                    faults.corrupt, faults.drop, faults.duplicate, faults.delay_s = corrupt, drop, duplicate, delay_s
+
+    def go_silent(self, silent: bool = True) -> None:
+        """Stop answering (bytes in are ignored, nothing goes out) without closing the port."""
+        with self.lock:
+            self.silent = silent
+
+    def disconnect(self, come_back_after: float | None = None) -> None:
+        """Close the pty like a pulled cable; optionally a new pty appears after a delay
+        (``path`` changes, ``stable_path`` keeps pointing at the live one)."""
+        with self.lock:
+            self._close_pty()
+            self._come_back_at = None if come_back_after is None else time.monotonic() + come_back_after
+
+    def reboot(self) -> None:
+        """Power-cycle the dealer: the firmware restarts (new boot id), the cards stay put."""
+        with self.lock:
+            self._reboot(cause=1)
+
+    def _reboot(self, cause: int) -> None:
+        self.board.stop_all()
+        self.board.reboot_requested = False
+        self.board.cause = cause
+        self.board.boot = self.rng.randrange(1, 0x10000)
+        self.board.rx.clear()
+        self.firmware = _fw_main.Firmware(self.board, self.cfg)
+        self.boots += 1

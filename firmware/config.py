@@ -1,0 +1,92 @@
+"""The dealer's configuration: seat and tray angles, stage timeouts, link timers.
+
+One place for every number the mechanism depends on, so a re-built table changes only this
+file; ``config_crc()`` is reported in IDENTIFY so the referee notices a changed dealer.
+Angles are in tenths of a degree of the turntable, measured from the home sensor.
+"""
+
+FIRMWARE_VERSION = (1, 0, 0)
+READER_KIND = 1  # 0 none, 1 UART barcode/2D scanner, 2 simulated (the simulator overrides)
+
+SEAT_COUNT = 11
+# Seats are spread over 300 degrees; the trays sit in the remaining 60.
+SEAT_ANGLES = tuple(i * 3000 // SEAT_COUNT for i in range(SEAT_COUNT))
+TRAY_ANGLES = {
+    0x80: 3050,  # reject
+    0x81: 3100,  # discard (slotted)
+    0x82: 3150,  # centre / widow
+    0x83: 3200,  # face-up window
+    0x84: 3250,  # trick tray
+    0x85: 3300,  # stock magazine (slotted carousel)
+    0x86: 3400,  # staging (slotted)
+}
+SLOTTED = (0x81, 0x83, 0x85, 0x86)
+SLOTS = {0x81: 52, 0x83: 1, 0x85: 52, 0x86: 52}
+MAGAZINE_SLOTS = 52
+MAX_PLAN = 208
+
+# Stage timeouts (ms): past these the stage is a jam (or a misread for the reader).
+FEED_MS = 1500
+READ_MS = 700
+READ_ATTEMPTS = 3
+TURN_MS = 2500
+SLOT_MS = 2500
+EJECT_MS = 1000
+PULL_MS = 1000
+
+# Link timers (ms).
+DEADMAN_MS = 3000
+DEADMAN_MIN = 500
+DEADMAN_MAX = 60000
+BUSY_EVERY_MS = 500
+LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
+WATCHDOG_MS = 2000
+
+FLAGS = 0x0F  # e-stop button, jam sensor, face-up window, presenter shutters
+EVENT_LOG = 256
+REPLY_CACHE = 8
+DEAL_MEMORY = 8
+
+
+class Settings:
+    """This module's values as an object, optionally overridden (the simulator's --seats).
+
+    The firmware reads its configuration through such an object so one process (the
+    simulator, the tests) can run dealers with different tables side by side.
+    """
+
+    def __init__(self, **overrides):
+        g = globals()
+        for k in g:
+            if k.isupper():
+                setattr(self, k, g[k])
+        for k in overrides:
+            setattr(self, k, overrides[k])
+        if "SEAT_COUNT" in overrides and "SEAT_ANGLES" not in overrides:
+            n = self.SEAT_COUNT
+            self.SEAT_ANGLES = tuple(i * 3000 // n for i in range(n))
+
+
+def angle_of(cfg, target):
+    """The turntable angle of a seat or tray, or None for a target this table lacks."""
+    if 0 <= target < cfg.SEAT_COUNT:
+        return cfg.SEAT_ANGLES[target]
+    return cfg.TRAY_ANGLES.get(target)
+
+
+def config_bytes(cfg):
+    """A canonical byte string of everything that defines this table's geometry and timing."""
+    out = bytearray((cfg.SEAT_COUNT, cfg.READER_KIND, cfg.MAGAZINE_SLOTS, cfg.MAX_PLAN & 0xFF))
+    for a in cfg.SEAT_ANGLES:
+        out.append((a >> 8) & 0xFF)
+        out.append(a & 0xFF)
+    for t in sorted(cfg.TRAY_ANGLES):
+        a = cfg.TRAY_ANGLES[t]
+        out.append(t)
+        out.append((a >> 8) & 0xFF)
+        out.append(a & 0xFF)
+    for ms in (cfg.FEED_MS, cfg.READ_MS, cfg.READ_ATTEMPTS, cfg.TURN_MS, cfg.SLOT_MS,
+               cfg.EJECT_MS, cfg.PULL_MS):
+        out.append((ms >> 8) & 0xFF)
+        out.append(ms & 0xFF)
+    return bytes(out)

@@ -1,0 +1,403 @@
+"""The per-card state machine: feed, read, turn, eject, each stage with a timeout.
+
+Every card movement is an ``Op``: where the card comes from (the hopper, a slot of a slotted
+store, or the gate where a presented/held card waits) and two callbacks from its owner in
+commands.py: ``route(card, conf)`` says where the card goes once it has been read, ``done``
+is told when it got there. The op becomes a list of stages; ``Mechanics.step()`` runs one
+stage at a time without blocking (the main loop must keep polling the link), starting a stage,
+polling its sensor and giving up after the stage's timeout: a timed-out stage is a jam (or,
+for the reader, another attempt and at last a misread). Motion stops at once on e-stop, on a
+jam and on the dead-man timeout; RESUME or the host's return restarts the stopped stage.
+
+All hardware goes through the board object (firmware/board.py on the Pico, a simulated board
+on a PC), and all time through ``board.ticks_ms()`` so the simulator can run it fast.
+"""
+
+from firmware import config
+from firmware import protocol as P
+
+IDLE = 0  # nothing to do
+RUNNING = 1  # a card is moving
+WAITING = 2  # a job waits (for a held card to be routed, or for cards to be fed)
+PAUSED = 3  # dead-man: motors stopped until the host is heard again
+JAMMED = 4  # a stage timed out (or a tray is full): waiting for RESUME or RESET
+ESTOPPED = 5  # latched until RESET
+
+PRESENT_FLAG = 0x100  # route() result: show the card to seat (target & 0xFF) and keep it
+
+# Stage codes as reported in JAM/DEADMAN events.
+ST_TRAY = 0
+ST_FEED = 1
+ST_READ = 2
+ST_TURN = 3
+ST_EJECT = 4
+ST_FETCH = 5
+
+WAIT = "wait"  # a job's next_op(): nothing to do yet, but not finished
+
+
+def ticks_diff(a, b):
+    """a - b for millisecond tick counters (the Pico's wrap after 2**30; plain ints here)."""
+    return a - b
+
+
+class Op:
+    """One card movement. source: 'hopper', 'store' (store target + slot) or 'gate'."""
+
+    def __init__(self, source, route, done, store=0, slot=0, card=P.UNKNOWN_CARD, conf=0,
+                 empty=None):
+        self.source = source
+        self.route = route
+        self.done = done
+        self.empty = empty
+        self.store = store
+        self.slot = slot
+        self.card = card
+        self.conf = conf
+        self.attempts = 0
+        self.target = None
+        self.dest_slot = -1
+
+
+class Mechanics:
+    def __init__(self, board, cfg, emit):
+        self.board = board
+        self.cfg = cfg
+        self.emit = emit
+        self.state = IDLE
+        self.job = None
+        self.op = None
+        self.stages = []
+        self.stage = None
+        self.stage_start = 0
+        self.held = None  # (card, conf, seat) of the card waiting in the gate
+        self.last_op = None
+
+    @property
+    def last_slot(self):
+        """The store slot the last finished op put its card in (-1: not a slotted store)."""
+        if self.last_op is None:
+            return None
+        return self.last_op.dest_slot
+
+    def op_attempts(self):
+        """How many reads the current (or last finished) op needed."""
+        op = self.op if self.op is not None else self.last_op
+        return op.attempts if op is not None else 0
+
+    # ---- queries -------------------------------------------------------------------------
+
+    def moving(self):
+        """True while motors may be running: the dead-man timeout applies only then."""
+        return self.state == RUNNING
+
+    def busy(self):
+        return self.state in (RUNNING, WAITING, PAUSED)
+
+    # ---- control from commands.py --------------------------------------------------------
+
+    def start_job(self, job):
+        self.job = job
+        self.state = RUNNING
+
+    def run_op(self, op):
+        """Run one op now (the mechanism must be idle or waiting)."""
+        self._begin(op)
+        self.state = RUNNING
+
+    def estop(self, source):
+        """Stop every motor at once and latch: nothing moves again before RESET."""
+        self.board.stop_all()
+        was = self.state
+        self.state = ESTOPPED
+        self.op = None
+        self.stage = None
+        self.stages = []
+        job = self.job
+        self.job = None
+        if job is not None and hasattr(job, "cancel"):
+            job.cancel()
+        if was != ESTOPPED or source == 1:
+            self.emit(P.EV_ESTOP, bytes((source,)))
+
+    def abort(self):
+        """Forget the running job and op; a card left in the gate goes to the reject tray."""
+        self.board.stop_all()
+        job = self.job
+        self.job = None
+        self.op = None
+        self.stage = None
+        self.stages = []
+        self.state = IDLE
+        if job is not None and hasattr(job, "cancel"):
+            job.cancel()
+        self.clear_gate()
+        return job
+
+    def clear_gate(self):
+        """If a card sits in the gate, send it to the reject tray (it is reported routed)."""
+        if not self.board.gate_has_card():
+            self.held = None
+            return
+        card = P.UNKNOWN_CARD
+        if self.held is not None:
+            card = self.held[0]
+        self.held = None
+        emit = self.emit
+
+        def route(c, conf):
+            return (P.REJECT, -1)
+
+        def done(c, target, conf):
+            emit(P.EV_CARD_ROUTED, bytes((c, target)))
+
+        self.run_op(Op("gate", route, done, card=card))
+
+    def reset(self):
+        """Leave ESTOPPED/JAMMED/PAUSED for IDLE; False while the e-stop button is held."""
+        if self.board.estop_pressed():
+            return False
+        self.abort()
+        return True
+
+    def resume(self):
+        """Restart the stage a jam or dead-man pause stopped; False if nothing is stopped."""
+        if self.state not in (JAMMED, PAUSED):
+            return False
+        stage = 0
+        if self.stage is not None:
+            stage = self.stage[1]
+        self.state = RUNNING
+        if self.stage is not None:
+            self._start_stage(self.stage)
+        self.emit(P.EV_RESUMED, bytes((stage,)))
+        return True
+
+    def deadman(self):
+        """The host went quiet during motion: stop motors where they are and wait."""
+        self.board.stop_all()
+        self.state = PAUSED
+        stage = 0
+        if self.stage is not None:
+            stage = self.stage[1]
+        self.emit(P.EV_DEADMAN, bytes((stage,)))
+
+    # ---- the loop's step -------------------------------------------------------------------
+
+    def step(self):
+        """Advance the mechanism by at most one stage transition; never blocks."""
+        board = self.board
+        if board.estop_pressed() and self.state != ESTOPPED:
+            self.estop(1)
+            return
+        if self.state != RUNNING:
+            if self.state == WAITING and self.job is not None and self.held is None:
+                self._next_op()
+            return
+        if self.op is None:
+            self._next_op()
+            return
+        if board.jam_sensor():
+            self._jam(self.stage[1] if self.stage else ST_FEED)
+            return
+        now = board.ticks_ms()
+        stage = self.stage
+        if stage is None:
+            self._advance()
+            return
+        name = stage[0]
+        if self._stage_complete(name):
+            self._advance()
+            return
+        if ticks_diff(now, self.stage_start) > stage[2]:
+            self._timeout(stage)
+
+    # ---- internals ---------------------------------------------------------------------------
+
+    def _next_op(self):
+        job = self.job
+        if job is None:
+            if self.op is None:
+                self.state = IDLE
+            return
+        op = job.next_op()
+        if op is None:
+            self.job = None
+            self.state = IDLE
+            job.finish()
+        elif op == WAIT:
+            self.state = WAITING
+        else:
+            self._begin(op)
+            self.state = RUNNING
+
+    def _begin(self, op):
+        self.op = op
+        self.state = RUNNING
+        cfg = self.cfg
+        if op.source == "hopper":
+            self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
+        elif op.source == "store":
+            self.stages = [
+                ("turn", ST_TURN, cfg.TURN_MS, config.angle_of(cfg, op.store)),
+                ("slot", ST_FETCH, cfg.SLOT_MS, (op.store, op.slot)),
+                ("pull", ST_FETCH, cfg.PULL_MS, None),
+                ("read", ST_READ, cfg.READ_MS, None),
+            ]
+        else:
+            self.board.show(False)
+            self.held = None
+            self.stages = [("route", ST_TURN, 0, None)]
+        self.stage = None
+        self._advance()
+
+    def _advance(self):
+        """Finish the current stage and start the next (or complete the op)."""
+        if self.stage is not None:
+            self._finish_stage(self.stage)
+            if self.op is None or self.state != RUNNING:
+                return
+        if not self.stages:
+            self._complete()
+            return
+        self.stage = self.stages.pop(0)
+        self._start_stage(self.stage)
+        if self.stage[0] in ("route", "show"):
+            self._advance()
+
+    def _start_stage(self, stage):
+        board = self.board
+        name = stage[0]
+        self.stage_start = board.ticks_ms()
+        if name == "feed":
+            board.feed(True)
+        elif name == "read":
+            board.read_start()
+        elif name == "turn":
+            board.turn_start(stage[3])
+        elif name == "slot":
+            board.slot_start(stage[3][0], stage[3][1])
+        elif name == "pull":
+            board.pull(True)
+        elif name == "eject":
+            if board.tray_full(self.op.target):
+                self.emit(P.EV_TRAY_FULL, bytes((self.op.target,)))
+                board.stop_all()
+                self.state = JAMMED
+                return
+            board.eject(True)
+        elif name == "show":
+            board.show(True)
+
+    def _stage_complete(self, name):
+        board = self.board
+        if name == "feed" or name == "pull":
+            return board.gate_has_card()
+        if name == "read":
+            result = board.read_poll()
+            if result is None:
+                return False
+            card, conf = result
+            if card == P.UNKNOWN_CARD or not 0 <= card < 52:
+                self.op.attempts += 1
+                if self.op.attempts < self.cfg.READ_ATTEMPTS:
+                    self._start_stage(self.stage)
+                    return False
+                self._read_result(P.UNKNOWN_CARD, 0)
+                return True
+            self.op.attempts += 1
+            self._read_result(card, conf)
+            return True
+        if name == "turn":
+            return board.turn_done()
+        if name == "slot":
+            return board.slot_done()
+        if name == "eject":
+            return not board.gate_has_card()
+        return True
+
+    def _finish_stage(self, stage):
+        board = self.board
+        name = stage[0]
+        if name == "feed":
+            board.feed(False)
+        elif name == "pull":
+            board.pull(False)
+        elif name == "eject":
+            board.eject(False)
+        elif name == "route":
+            self._routed_from_gate()
+
+    def _read_result(self, card, conf):
+        op = self.op
+        if op.source == "store" and card == P.UNKNOWN_CARD:
+            card = op.card  # the slot's recorded card: the store knows what it parked
+        op.card = card
+        op.conf = conf
+        self._route()
+
+    def _routed_from_gate(self):
+        self._route()
+
+    def _route(self):
+        """Ask the op's owner where the card goes and queue the stages that take it there."""
+        op = self.op
+        target, slot = op.route(op.card, op.conf)
+        op.target = target
+        op.dest_slot = slot if slot is not None else -1
+        cfg = self.cfg
+        if target == P.HOLD:
+            self.stages = []
+        elif target & PRESENT_FLAG:
+            seat = target & 0xFF
+            self.stages = [("turn", ST_TURN, cfg.TURN_MS, config.angle_of(cfg, seat)),
+                           ("show", ST_TURN, 0, None)]
+        else:
+            self.stages = [("turn", ST_TURN, cfg.TURN_MS, config.angle_of(cfg, target))]
+            if slot is not None and slot >= 0:
+                self.stages.append(("slot", ST_TURN, cfg.SLOT_MS, (target, slot)))
+            self.stages.append(("eject", ST_EJECT, cfg.EJECT_MS, None))
+
+    def _complete(self):
+        op = self.op
+        self.op = None
+        self.stage = None
+        if op.target == P.HOLD or (op.target is not None and op.target & PRESENT_FLAG):
+            seat = P.HOLD if op.target == P.HOLD else op.target & 0xFF
+            self.held = (op.card, op.conf, seat)
+        self.last_op = op
+        op.done(op.card, op.target, op.conf)
+        if self.state == RUNNING:
+            if self.job is None:
+                self.state = IDLE
+            elif self.held is not None:
+                self.state = WAITING
+
+    def _timeout(self, stage):
+        name = stage[0]
+        op = self.op
+        if name == "read":
+            op.attempts += 1
+            if op.attempts < self.cfg.READ_ATTEMPTS:
+                self._start_stage(stage)
+                return
+            self._read_result(P.UNKNOWN_CARD, 0)
+            self._advance()
+            return
+        if name == "feed" and not self.board.hopper_has_card():
+            self.board.feed(False)
+            self.op = None
+            self.stage = None
+            self.stages = []
+            if op.empty is not None:
+                op.empty()
+            return
+        self._jam(stage[1])
+
+    def _jam(self, stage_code):
+        self.board.stop_all()
+        self.state = JAMMED
+        card = P.UNKNOWN_CARD
+        if self.op is not None:
+            card = self.op.card
+        self.emit(P.EV_JAM, bytes((stage_code, card)))
