@@ -151,6 +151,7 @@ class DealerLink:
         self._reply: Frame | None = None
         self._resend_now = False
         self._seq = int.from_bytes(os.urandom(1), "big")
+        self._seq_lock = threading.Lock()
         self._rx_seq = 0
         self._connected = threading.Event()
         self._closing = threading.Event()
@@ -433,8 +434,18 @@ class DealerLink:
             return reply
 
     def _next_seq(self) -> int:
-        self._seq = (self._seq + 1) & 0xFF
-        return self._seq
+        with self._seq_lock:
+            self._seq = (self._seq + 1) & 0xFF
+            return self._seq
+
+    def send_now(self, ftype: int, fields: dict[str, Any] | None = None) -> None:
+        """Write one command at once, without the request lock and without waiting for a
+        reply: the emergency stop must not queue behind a command being retransmitted (the
+        dealer acts on ESTOP as soon as its CRC checks). Follow it with ``request`` to get
+        the acknowledgement."""
+        body = m.encode_body(ftype, fields)
+        self._write(Frame(ftype, self._next_seq(), self._rx_seq, body).encode())
+        self.stats.tx_frames += 1
 
     def _transact(self, ftype: int, body: bytes, deadline: float) -> Reply:
         """Stop-and-wait for one command; the caller holds the request lock."""
@@ -519,7 +530,7 @@ class DealerLink:
         self._need_hello = False
         try:
             reply = self._transact(
-                m.HELLO, m.encode_body(m.HELLO, {"version": 1, "deadman_ms": self.deadman_ms}),
+                m.HELLO, m.encode_body(m.HELLO, {"host_version": 1, "deadman_ms": self.deadman_ms}),
                 deadline)
         except DealerError:
             self._need_hello = True

@@ -51,7 +51,7 @@ TYPE_NAMES: dict[int, str] = {
     TURN_UP: "TURN_UP", DEAL_STOCK: "DEAL_STOCK", ROUTE_FACEUP: "ROUTE_FACEUP", FEED: "FEED",
     FETCH: "FETCH", ABORT: "ABORT", ESTOP: "ESTOP", RESET: "RESET", RESUME: "RESUME",
     SELFTEST: "SELFTEST",
-    IDENTIFY: "IDENTIFY", OK: "OK", NAK: "NAK", STATUS_REPLY: "STATUS", EVENTS: "EVENTS",
+    IDENTIFY: "IDENTIFY", OK: "OK", NAK: "NAK", STATUS_REPLY: "STATUS_REPLY", EVENTS: "EVENTS",
     BUSY: "BUSY", EVENT: "EVENT",
 }
 
@@ -181,7 +181,7 @@ FAULT_CODES = {1: "turntable home not found", 2: "reader not responding",
 # --- message schemas -----------------------------------------------------------------------
 
 SCHEMAS: dict[int, Schema] = {
-    HELLO: (("version", "u8"), ("deadman_ms", "u16")),
+    HELLO: (("host_version", "u8"), ("deadman_ms", "u16")),
     PING: (),
     STATUS: (),
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
@@ -198,7 +198,7 @@ SCHEMAS: dict[int, Schema] = {
     RESET: (("mode", "u8"),),
     RESUME: (),
     SELFTEST: (("mode", "u8"),),
-    IDENTIFY: (("protocol_version", "u8"), ("firmware", "u8*3"), ("boot_id", "u16"),
+    IDENTIFY: (("protocol_version", "u8"), ("firmware_version", "u8*3"), ("boot_id", "u16"),
                ("config_crc", "u16"), ("seat_count", "u8"), ("reader_kind", "u8"),
                ("magazine_slots", "u8"), ("max_plan", "u8"), ("deadman_ms", "u16"),
                ("next_event_index", "u16"), ("flags", "u8"), ("trays", "list8")),
@@ -369,14 +369,11 @@ def decode_events(data: bytes, first_index: int) -> list[Fields]:
 
 
 def plan_chunks(deal_id: int, entries: Sequence[tuple[int, int]],
-                chunk: int = MAX_PLAN_CHUNK) -> list[bytes]:
-    """The DEAL_PLAN bodies for a plan: one frame up to 123 entries, split beyond."""
+                chunk: int = MAX_PLAN_CHUNK) -> list[Fields]:
+    """The DEAL_PLAN fields for a plan: one frame up to 123 entries, split in order beyond."""
     total = len(entries)
     if not 1 <= total <= 255:
         raise ValueError(f"a deal plan holds 1..255 entries, this one has {total}")
-    bodies = []
-    for offset in range(0, total, chunk):
-        part = [list(e) for e in entries[offset:offset + chunk]]
-        bodies.append(encode_body(DEAL_PLAN, {"deal_id": deal_id, "total": total,
-                                              "offset": offset, "entries": part}))
-    return bodies
+    return [{"deal_id": deal_id, "total": total, "offset": offset,
+             "entries": [list(e) for e in entries[offset:offset + chunk]]}
+            for offset in range(0, total, chunk)]

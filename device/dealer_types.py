@@ -33,7 +33,7 @@ class Identity:
 
     @classmethod
     def from_fields(cls, f: dict[str, Any]) -> Identity:
-        fw = f["firmware"]
+        fw = f["firmware_version"]
         return cls(
             protocol_version=f["protocol_version"], firmware=(fw[0], fw[1], fw[2]),
             boot_id=f["boot_id"], config_crc=f["config_crc"], seat_count=f["seat_count"],

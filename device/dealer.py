@@ -1,0 +1,598 @@
+"""The card dealer as the referee sees it: deal a plan, show and route stock cards, read fed
+cards, stop, reset, test.
+
+Every moving command follows one pattern: register for the dealer's events, send the command
+(the link retransmits and reconnects underneath), then wait for the event that ends it while
+watching for the ones that mean trouble (jam, e-stop, fault, abort, reboot, lost events).
+The wait is event-driven; when the dealer is quiet the driver asks STATUS, which also
+recovers events whose frames were lost. A deal is then replayed against its plan on the host
+(``device.dealer_plan.check_deal``) and reported good only if every card is where the plan
+put it; otherwise ``DealMismatch`` lists the differences. Any other failure leaves the dealer
+stopped: jams and e-stops stop it by themselves, every other error is followed by an ABORT
+(and if even that cannot get through, the dealer's dead-man timeout stops its motors).
+
+Event callbacks (``on_event``/``add_listener``) run on the link's reader thread: show the
+event, hand work to another thread, never call Dealer methods from them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from device import dealer_messages as m
+from device.dealer_errors import (
+    DealerError,
+    DealerFault,
+    DealerJam,
+    DealerLinkDown,
+    DealerProtocolError,
+    DealerTimeout,
+    DealMismatch,
+)
+from device.dealer_link import DealerLink, DealerRebooted, EventCallback
+from device.dealer_plan import DealPlan, DealReport, check_deal
+from device.dealer_types import (
+    EV_EVENTS_LOST,
+    EV_REBOOTED,
+    Event,
+    Identity,
+    Reply,
+    Status,
+)
+
+__all__ = [
+    "Dealer", "DealPlan", "DealReport", "FeedReport", "SelfTestReport", "DealerRebooted",
+]
+
+# States in which the dealer is waiting for something outside itself (a button, cards to be
+# fed, a human), so a long quiet spell is not a stall.
+_WAITING_STATES = {1, 3, 6, 7, 8, 10}
+
+
+@dataclass(frozen=True)
+class FeedReport:
+    """Cards read from the hopper by a FEED, in the order read, with where each went."""
+
+    placements: tuple[tuple[int, int], ...]
+    misreads: int
+
+    @property
+    def cards(self) -> list[int]:
+        return [c for c, _ in self.placements]
+
+
+@dataclass(frozen=True)
+class SelfTestReport:
+    """What a self-test read: a full deck has read == 52 and no misreads/missing/duplicates."""
+
+    read: int
+    misreads: int
+    missing: tuple[int, ...]
+    duplicates: tuple[int, ...]
+    placements: tuple[tuple[int, int], ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.read == 52 and not (self.misreads or self.missing or self.duplicates)
+
+
+class _Watch:
+    """The events of one operation, collected from the reader thread."""
+
+    def __init__(self) -> None:
+        self._cv = threading.Condition()
+        self.events: list[Event] = []
+
+    def __call__(self, event: Event) -> None:
+        with self._cv:
+            self.events.append(event)
+            self._cv.notify_all()
+
+    def since(self, n: int) -> list[Event]:
+        with self._cv:
+            return self.events[n:]
+
+    def wait_beyond(self, n: int, timeout: float) -> bool:
+        with self._cv:
+            return self._cv.wait_for(lambda: len(self.events) > n, timeout)
+
+
+@dataclass
+class _Interrupted:
+    plan: DealPlan
+    deal_id: int
+    watch: _Watch
+    timeout: float | None
+
+
+class Dealer:
+    """High-level dealer API over a DealerLink (see the module docstring)."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        link: DealerLink | None = None,
+        on_event: EventCallback | None = None,
+        baudrate: int = 115200,
+        reply_timeout: float = 0.25,
+        retries: int = 5,
+        deadman_ms: int = 3000,
+        link_timeout: float = 10.0,
+        poll_interval: float = 1.0,
+        stall_timeout: float = 30.0,
+    ) -> None:
+        if link is None:
+            if url is None:
+                raise ValueError("Dealer needs a port URL or a DealerLink")
+            link = DealerLink(url, baudrate=baudrate, reply_timeout=reply_timeout,
+                              retries=retries, deadman_ms=deadman_ms, link_timeout=link_timeout)
+        self.link = link
+        self.poll_interval = poll_interval
+        self.stall_timeout = stall_timeout
+        self._op_lock = threading.Lock()
+        self._deal_ids = itertools.count(int.from_bytes(os.urandom(2), "big") or 1)
+        self._interrupted: _Interrupted | None = None
+        self._feed_hold = False
+        self.last_report: DealReport | None = None
+        if on_event is not None:
+            self.link.add_listener(on_event)
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def open(self, timeout: float | None = None) -> Identity:
+        """Open the port and shake hands; returns who the dealer is."""
+        return self.link.open(timeout)
+
+    def close(self) -> None:
+        self.link.close()
+
+    def __enter__(self) -> Dealer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add_listener(self, callback: EventCallback) -> None:
+        """Every dealer event and link notice, in order, on the reader thread."""
+        self.link.add_listener(callback)
+
+    def remove_listener(self, callback: EventCallback) -> None:
+        self.link.remove_listener(callback)
+
+    @property
+    def identity(self) -> Identity:
+        if self.link.identity is None:
+            raise DealerLinkDown("the dealer link is not open")
+        return self.link.identity
+
+    # --- queries --------------------------------------------------------------------------
+
+    def identify(self) -> Identity:
+        """HELLO again and return IDENTIFY (firmware version, seats, trays, boot id)."""
+        return self.link.handshake()
+
+    def status(self) -> Status:
+        reply = self.link.request(m.STATUS)
+        if reply.type != m.STATUS_REPLY:
+            raise DealerProtocolError(f"the dealer answered STATUS with {reply.name}")
+        return Status.from_fields(reply.fields)
+
+    # --- deals ----------------------------------------------------------------------------
+
+    def deal(self, plan: DealPlan | Iterable[tuple[int | str, int]], *,
+             timeout: float | None = None) -> DealReport:
+        """Deal ``plan`` and return its report once every card is checked to be where the plan
+        put it. Raises DealMismatch (the hand must not be played), DealerJam (the dealer waits;
+        clear it and call ``resume_deal``), DealerFault (e-stop, fault, abort, reboot),
+        DealerTimeout / DealerLinkDown (the driver then aborts if it still can)."""
+        if not isinstance(plan, DealPlan):
+            plan = DealPlan(plan)
+        self._check_plan(plan)
+        with self._op_lock:
+            self._interrupted = None
+            deal_id = next(self._deal_ids) & 0xFFFF or 1
+            watch = _Watch()
+            self.link.add_listener(watch)
+            keep = False
+            try:
+                self._send_plan(plan, deal_id)
+                report = self._finish_deal(plan, deal_id, watch, timeout)
+                return report
+            except DealerJam:
+                self._interrupted = _Interrupted(plan, deal_id, watch, timeout)
+                keep = True
+                raise
+            except DealMismatch:
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                if not keep:
+                    self.link.remove_listener(watch)
+
+    def resume_deal(self, timeout: float | None = None) -> DealReport:
+        """After a jam was cleared by hand: RESUME the interrupted deal and finish it."""
+        with self._op_lock:
+            job = self._interrupted
+            if job is None:
+                raise DealerFault("there is no interrupted deal to resume", name="BAD_STATE")
+            self._interrupted = None
+            keep = False
+            try:
+                self._expect_ok(self.link.request(m.RESUME), "RESUME")
+                return self._finish_deal(job.plan, job.deal_id, job.watch,
+                                         timeout if timeout is not None else job.timeout)
+            except DealerJam:
+                self._interrupted = job
+                keep = True
+                raise
+            except DealMismatch:
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                if not keep:
+                    self.link.remove_listener(job.watch)
+
+    def _check_plan(self, plan: DealPlan) -> None:
+        ident = self.identity
+        if len(plan) > ident.max_plan:
+            raise ValueError(f"the plan has {len(plan)} cards, this dealer takes at most "
+                             f"{ident.max_plan}")
+        for card, target in plan.entries:
+            if target < m.MAX_SEATS and target >= ident.seat_count:
+                raise ValueError(f"the plan sends {m.card_name(card)} to seat {target}, this "
+                                 f"dealer has {ident.seat_count} seats")
+            if target >= 0x80 and ident.trays and target not in ident.trays:
+                raise ValueError(f"the plan sends {m.card_name(card)} to the "
+                                 f"{m.target_name(target)}, which this dealer lacks")
+        if sum(1 for _, t in plan.entries if t == m.MAGAZINE) > ident.magazine_slots:
+            raise ValueError(f"the plan parks more stock cards than the {ident.magazine_slots} "
+                             "magazine slots")
+
+    def _send_plan(self, plan: DealPlan, deal_id: int) -> None:
+        chunks = m.plan_chunks(deal_id, plan.entries)
+        for i, fields in enumerate(chunks):
+            reply = self.link.request(m.DEAL_PLAN, fields)
+            code = self._expect_ok(reply, "DEAL_PLAN")
+            last = i == len(chunks) - 1
+            if code == m.OK_ALREADY:
+                # Only our own earlier copy can be ALREADY (ids are fresh per deal and the link
+                # resends identical bytes); make sure the dealer is on this deal.
+                st = self.status()
+                if st.deal_id != deal_id and last:
+                    raise DealerProtocolError(
+                        f"the dealer says deal {deal_id} is already done, but it is on deal "
+                        f"{st.deal_id}")
+            elif last and code != m.OK_STARTED:
+                raise DealerProtocolError(
+                    f"the dealer answered the last plan chunk with "
+                    f"{m.OK_CODE_NAMES.get(code, code)}, not STARTED")
+
+    def _finish_deal(self, plan: DealPlan, deal_id: int, watch: _Watch,
+                     timeout: float | None) -> DealReport:
+        what = f"deal {deal_id}"
+        self._wait(watch, lambda e: e.kind == m.EV_DEAL_DONE and e["deal_id"] == deal_id,
+                   what, timeout, deal=True)
+        events = [e for e in watch.events if not e.is_notice or e.kind == EV_EVENTS_LOST]
+        check = check_deal(plan, deal_id, events)
+        if not check.good:
+            raise DealMismatch(
+                f"deal {deal_id} does not match its plan, do not play it: "
+                + "; ".join(check.problems), check.problems)
+        report = DealReport(deal_id, plan, tuple(check.placements), tuple(events))
+        self.last_report = report
+        return report
+
+    # --- single-card commands -------------------------------------------------------------
+
+    def present_top(self, seat: int, *, timeout: float | None = None) -> int:
+        """Show the next stock card to ``seat`` only; returns the card."""
+        ev = self._single(m.PRESENT, {"seat": seat}, f"presenting the stock card to seat {seat}",
+                          lambda e: e.kind == m.EV_PRESENTED and e["seat"] == seat, timeout)
+        return int(ev["card"])
+
+    def route_presented(self, target: int, *, timeout: float | None = None) -> int:
+        """Send the presented (or held) card to ``target``; returns the card."""
+        m.check_target(target)
+        wait_feed = self._feed_hold
+        ev = self._single(m.ROUTE_PRESENTED, {"target": target},
+                          f"routing the presented card to the {m.target_name(target)}",
+                          lambda e: e.kind == m.EV_CARD_ROUTED, timeout,
+                          then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None)
+        self._feed_hold = False
+        return int(ev["card"])
+
+    def turn_up(self, *, timeout: float | None = None) -> int:
+        """Turn the next stock card face up in the face-up window; returns the card."""
+        ev = self._single(m.TURN_UP, None, "turning up the stock card",
+                          lambda e: e.kind == m.EV_CARD_DEALT and e["target"] == m.FACEUP,
+                          timeout)
+        return int(ev["card"])
+
+    def deal_stock(self, target: int, *, timeout: float | None = None) -> int:
+        """Deal the next stock card face down to ``target``; returns the card."""
+        m.check_target(target)
+        ev = self._single(m.DEAL_STOCK, {"target": target},
+                          f"dealing the stock card to the {m.target_name(target)}",
+                          lambda e: e.kind == m.EV_CARD_DEALT, timeout)
+        return int(ev["card"])
+
+    def route_faceup(self, target: int, *, timeout: float | None = None) -> int:
+        """Send the face-up card to ``target``; returns the card."""
+        m.check_target(target)
+        ev = self._single(m.ROUTE_FACEUP, {"target": target},
+                          f"routing the face-up card to the {m.target_name(target)}",
+                          lambda e: e.kind == m.EV_CARD_ROUTED, timeout)
+        return int(ev["card"])
+
+    def fetch(self, source: int, card: int, target: int, *,
+              timeout: float | None = None) -> int:
+        """Take ``card`` out of the discard tray or staging and route it to ``target``."""
+        if source not in (m.DISCARD, m.STAGING):
+            raise ValueError("fetch source must be the discard tray (0x81) or staging (0x86)")
+        m.check_card(card)
+        m.check_target(target)
+        ev = self._single(m.FETCH, {"source": source, "card": card, "target": target},
+                          f"fetching {m.card_name(card)} to the {m.target_name(target)}",
+                          lambda e: e.kind == m.EV_CARD_ROUTED and e["card"] == card, timeout)
+        return int(ev["card"])
+
+    def read_card(self, *, timeout: float | None = None) -> int:
+        """Read one card a player feeds and hold it at the reader; route it with
+        ``route_presented``. Raises DealerFault MISREAD if it could not be read (it went to
+        the reject tray)."""
+        ev = self._single(m.FEED, {"count": 1, "target": m.HOLD}, "reading a fed card",
+                          lambda e: (e.kind == m.EV_PRESENTED and e["seat"] == m.HOLD)
+                          or e.kind == m.EV_MISREAD, timeout)
+        if ev.kind == m.EV_MISREAD:
+            raise DealerFault("the fed card could not be read; it went to the reject tray",
+                              code=m.EV_MISREAD, name="MISREAD")
+        self._feed_hold = True
+        return int(ev["card"])
+
+    def read_and_route(self, count: int, target: int, *,
+                       timeout: float | None = None) -> FeedReport:
+        """Read ``count`` cards players feed and route each to ``target`` (a seat, the trick
+        tray, staging...). Waits for the cards without a time limit unless ``timeout``."""
+        if not 1 <= count <= 255:
+            raise ValueError(f"count must be 1..255, not {count}")
+        m.check_target(target)
+        with self._op_lock:
+            watch = _Watch()
+            self.link.add_listener(watch)
+            try:
+                self._expect_ok(self.link.request(m.FEED, {"count": count, "target": target}),
+                                "FEED")
+                self._wait(watch, lambda e: e.kind == m.EV_FEED_DONE,
+                           f"reading {count} fed cards", timeout)
+            except DealerJam:
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                self.link.remove_listener(watch)
+        placements = tuple((e["card"], e["target"]) for e in watch.events
+                           if e.kind == m.EV_CARD_DEALT)
+        misreads = sum(1 for e in watch.events if e.kind == m.EV_MISREAD)
+        return FeedReport(placements, misreads)
+
+    def self_test(self, mode: int = 0, *, timeout: float | None = None) -> SelfTestReport:
+        """Read every card in the hopper (mode 0: all to the reject tray, 1: round robin over
+        the seats) and report what a 52-card deck is missing or has twice."""
+        if mode not in (0, 1):
+            raise ValueError("self-test mode is 0 (reject tray) or 1 (round robin)")
+        with self._op_lock:
+            watch = _Watch()
+            self.link.add_listener(watch)
+            try:
+                self._expect_ok(self.link.request(m.SELFTEST, {"mode": mode}), "SELFTEST")
+                ev = self._wait(watch, lambda e: e.kind == m.EV_SELFTEST_DONE, "the self-test",
+                                timeout)
+            except DealerJam:
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                self.link.remove_listener(watch)
+        placements = tuple((e["card"], e["target"]) for e in watch.events
+                           if e.kind == m.EV_CARD_DEALT)
+        return SelfTestReport(ev["read"], ev["misreads"], tuple(ev["missing"]),
+                              tuple(ev["duplicates"]), placements)
+
+    # --- stopping -------------------------------------------------------------------------
+
+    def abort(self) -> None:
+        """Stop what the dealer is doing (the card in flight goes to the reject tray)."""
+        self._interrupted = None
+        self._feed_hold = False
+        self._expect_ok(self.link.request(m.ABORT), "ABORT")
+
+    def emergency_stop(self) -> None:
+        """Stop every motor now. The frame goes out at once, ahead of any command being
+        retransmitted; then the driver waits for the dealer's acknowledgement."""
+        with contextlib.suppress(DealerError):
+            self.link.send_now(m.ESTOP)
+        self._expect_ok(self.link.request(m.ESTOP), "ESTOP")
+        self._interrupted = None
+        self._feed_hold = False
+
+    def reset(self, reboot: bool = False, *, timeout: float | None = None) -> Identity:
+        """Clear the e-stop latch, a jam or a fault and go idle (``reboot``: restart the
+        firmware and wait until it is back). Returns the dealer's identity afterwards."""
+        self._interrupted = None
+        self._feed_hold = False
+        if not reboot:
+            reply = self.link.request(m.RESET, {"mode": 0})
+            if reply.type == m.NAK and reply.fields["reason"] == m.NAK_ESTOPPED:
+                raise DealerFault("the e-stop button is still pressed: release it (twist) and "
+                                  "reset again", code=m.NAK_ESTOPPED, name="ESTOPPED")
+            self._expect_ok(reply, "RESET")
+            return self.identity
+        old = self.identity.boot_id
+        self._expect_ok(self.link.request(m.RESET, {"mode": 1}), "RESET")
+        deadline = time.monotonic() + (timeout if timeout is not None else
+                                       max(5.0, self.link.link_timeout))
+        while time.monotonic() < deadline:
+            with contextlib.suppress(DealerError):
+                ident = self.link.handshake(timeout=max(0.1, deadline - time.monotonic()))
+                if ident.boot_id != old:
+                    return ident
+            time.sleep(0.05)
+        raise DealerTimeout("the dealer did not come back after RESET (reboot)")
+
+    def resume(self) -> None:
+        """RESUME after a jam cleared by hand (for a deal, ``resume_deal`` also waits)."""
+        self._expect_ok(self.link.request(m.RESUME), "RESUME")
+
+    # --- machinery ------------------------------------------------------------------------
+
+    def _single(self, ftype: int, fields: dict[str, int] | None, what: str,
+                done: Callable[[Event], bool], timeout: float | None, *,
+                then: Callable[[Event], bool] | None = None) -> Event:
+        with self._op_lock:
+            watch = _Watch()
+            self.link.add_listener(watch)
+            try:
+                self._expect_ok(self.link.request(ftype, fields), m.TYPE_NAMES[ftype])
+                ev = self._wait(watch, done, what, timeout)
+                if then is not None:
+                    self._wait(watch, then, what, timeout)
+                return ev
+            except DealerJam:
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                self.link.remove_listener(watch)
+
+    def _expect_ok(self, reply: Reply, what: str) -> int:
+        if reply.type == m.OK:
+            return int(reply.fields["code"])
+        if reply.type != m.NAK:
+            raise DealerProtocolError(f"the dealer answered {what} with {reply.name}")
+        reason = reply.fields["reason"]
+        name = m.NAK_REASON_NAMES.get(reason, f"reason {reason}")
+        text = {
+            m.NAK_BUSY: "the dealer is busy with another action",
+            m.NAK_EMPTY: "there is no card for it (empty stock, window or tray)",
+            m.NAK_ESTOPPED: "the emergency stop is latched: release the button and reset",
+            m.NAK_JAMMED: "a jam is waiting to be cleared",
+            m.NAK_BAD_STATE: "there is nothing to resume",
+        }.get(reason)
+        if reason == m.NAK_JAMMED:
+            raise DealerJam(f"the dealer refused {what}: {text}", code=reason, name=name)
+        if text is not None:
+            raise DealerFault(f"the dealer refused {what}: {text}", code=reason, name=name)
+        raise DealerProtocolError(f"the dealer refused {what} as malformed ({name})")
+
+    def _failure(self, ev: Event, what: str, deal: bool) -> DealerError | None:
+        """The error an event means for the operation under way, or None."""
+        f = ev.fields
+        if ev.kind == m.EV_JAM:
+            stage = m.JAM_STAGES.get(f["stage"], f"stage {f['stage']}")
+            return DealerJam(f"{what}: a card jammed at the {stage} stage (card "
+                             f"{m.card_name(f['card'])}); the dealer stopped: clear the path, "
+                             "then resume", code=m.EV_JAM, name="JAM")
+        if ev.kind == m.EV_TRAY_FULL:
+            return DealerJam(f"{what}: the {m.target_name(f['target'])} is full; the dealer "
+                             "stopped: empty it, then resume", code=m.EV_TRAY_FULL,
+                             name="TRAY_FULL")
+        if ev.kind == m.EV_ESTOP:
+            source = "the e-stop button" if f["source"] == 1 else "the referee"
+            return DealerFault(f"{what}: emergency stop by {source}; the dealer is stopped "
+                               "until reset", code=m.EV_ESTOP, name="ESTOP")
+        if ev.kind == m.EV_FAULT:
+            text = m.FAULT_CODES.get(f["code"], f"code {f['code']}")
+            return DealerFault(f"{what}: the dealer reported a fault: {text} (detail "
+                               f"{f['detail']})", code=f["code"], name="FAULT")
+        if ev.kind == m.EV_ABORTED:
+            return DealerFault(f"{what}: the action was aborted", code=m.EV_ABORTED,
+                               name="ABORTED")
+        if ev.kind == EV_REBOOTED:
+            return DealerRebooted(f"{what}: the dealer rebooted (boot id "
+                                  f"{f['old_boot_id']:#06x} -> {f['boot_id']:#06x}); whatever "
+                                  "it was doing is lost and it is idle", code=3, name="REBOOTED")
+        if ev.kind == EV_EVENTS_LOST:
+            if deal:
+                return DealMismatch(f"{what}: {f['lost']} dealer events were lost, so the deal "
+                                    "cannot be checked: do not play it",
+                                    [f"{f['lost']} events lost"])
+            return DealerProtocolError(f"{what}: {f['lost']} dealer events were lost")
+        return None
+
+    def _wait(self, watch: _Watch, done: Callable[[Event], bool], what: str,
+              timeout: float | None, *, deal: bool = False) -> Event:
+        """Wait for the event that ends ``what``; raise the error of any failure event.
+
+        Quiet for ``poll_interval``: ask STATUS (catches a reboot, lost events, a dealer that
+        went idle without saying so); no progress at all for ``stall_timeout`` while the
+        dealer should be moving: DealerTimeout."""
+        start = time.monotonic()
+        deadline = None if timeout is None else start + timeout
+        seen = 0
+        last_progress = start
+        last_key: tuple[int, int, int] | None = None
+        idle_checks = 0
+        while True:
+            for ev in watch.since(seen):
+                seen += 1
+                last_progress = time.monotonic()
+                if done(ev):
+                    return ev
+                error = self._failure(ev, what, deal)
+                if error is not None:
+                    raise error
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                raise DealerTimeout(f"{what} did not finish within {timeout:g} s")
+            wait = self.poll_interval if deadline is None else min(self.poll_interval,
+                                                                   deadline - now)
+            if watch.wait_beyond(seen, max(0.0, wait)):
+                continue
+            st = self.status()
+            ident = self.link.identity
+            if ident is not None and st.boot_id != ident.boot_id:
+                self.link.handshake()  # delivers the REBOOTED notice to the watch
+                continue
+            if st.next_event_index != self.link.next_event_index:
+                self.link.recover_events()
+                continue
+            key = (st.state, st.done, st.next_event_index)
+            if key != last_key:
+                last_key = key
+                last_progress = time.monotonic()
+            if st.state == 0:
+                idle_checks += 1
+                if idle_checks >= 3:
+                    raise DealerProtocolError(
+                        f"{what}: the dealer is idle but never reported the end")
+                continue
+            idle_checks = 0
+            waiting = st.state in _WAITING_STATES or (st.state == 5 and not st.hopper_has_cards)
+            if not waiting and time.monotonic() - last_progress > self.stall_timeout:
+                raise DealerTimeout(f"{what}: no progress for {self.stall_timeout:g} s (dealer "
+                                    f"{st.state_name}, {st.done} cards done)")
+
+    def _make_safe(self) -> None:
+        """After a failure: make sure the dealer is not moving (best effort)."""
+        self._feed_hold = False
+        with contextlib.suppress(DealerError):
+            self.link.request(m.ABORT, timeout=min(2.0, self.link.link_timeout))
+
+
+def plan_for(deck_order: Sequence[int | str], targets: Sequence[int]) -> DealPlan:
+    """Shorthand for ``DealPlan.from_order``."""
+    return DealPlan.from_order(deck_order, targets)

@@ -1,0 +1,185 @@
+"""Deal plans, and the host's own check of a deal against its plan.
+
+A plan lists the deck order with each card's destination. The dealer routes by identity (the
+n-th copy of a card read takes the n-th plan entry of that card); it reports every card by an
+event. The referee must never play a hand the dealer got wrong, so ``check_deal`` replays the
+events against the plan on the host, independently of the dealer's own DEAL_DONE summary,
+and lists every difference: a card routed elsewhere, one read twice, one missing, an
+unreadable card, or a DEAL_DONE that disagrees with what the events showed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from device import dealer_messages as m
+from device.dealer_types import EV_EVENTS_LOST, Event
+
+PlanEntry = tuple[int, int]
+
+
+def _card(value: int | str) -> int:
+    if isinstance(value, str):
+        from engine import cards  # engine is the project's card table; the host may use it
+
+        return cards.parse(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"not a card: {value!r}")
+    return m.check_card(value)
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """(card, target) pairs in deck order. Cards are 0..51 (or names like 'QS'); targets are
+    seats 0..10 or tray bytes (``dealer_messages.REJECT``, ``CENTRE``, ``MAGAZINE``...)."""
+
+    entries: tuple[PlanEntry, ...]
+
+    def __init__(self, entries: Iterable[tuple[int | str, int]]) -> None:
+        checked = []
+        for i, (card, target) in enumerate(entries):
+            try:
+                checked.append((_card(card), m.check_target(int(target))))
+            except ValueError as exc:
+                raise ValueError(f"plan entry {i}: {exc}") from None
+        if not 1 <= len(checked) <= 255:
+            raise ValueError(f"a deal plan holds 1..255 cards, this one has {len(checked)}")
+        object.__setattr__(self, "entries", tuple(checked))
+
+    @classmethod
+    def from_order(cls, deck_order: Sequence[int | str],
+                   targets: Sequence[int]) -> DealPlan:
+        """Pair a deck order with the destination of each position."""
+        if len(deck_order) != len(targets):
+            raise ValueError(f"{len(deck_order)} cards but {len(targets)} destinations")
+        return cls(zip(deck_order, targets, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def hands(self) -> dict[int, list[int]]:
+        """Target -> cards planned for it, in deck order (the stock in stock order)."""
+        out: dict[int, list[int]] = {}
+        for card, target in self.entries:
+            out.setdefault(target, []).append(card)
+        return out
+
+    @property
+    def stock(self) -> list[int]:
+        """The cards parked in the stock magazine, top (position 0) first."""
+        return [c for c, t in self.entries if t == m.MAGAZINE]
+
+
+@dataclass(frozen=True)
+class DealReport:
+    """A deal that matched its plan: every card read once and routed where planned."""
+
+    deal_id: int
+    plan: DealPlan
+    placements: tuple[PlanEntry, ...]
+    events: tuple[Event, ...] = field(repr=False, default=())
+
+    @property
+    def ok(self) -> bool:
+        return True
+
+    def hands(self) -> dict[int, list[int]]:
+        """Target -> cards in the order they arrived there."""
+        out: dict[int, list[int]] = {}
+        for card, target in self.placements:
+            out.setdefault(target, []).append(card)
+        return out
+
+    @property
+    def stock(self) -> list[int]:
+        return self.plan.stock
+
+
+@dataclass
+class DealCheck:
+    """The result of replaying a deal's events against its plan."""
+
+    deal_id: int
+    plan: DealPlan
+    placements: list[PlanEntry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    done: Event | None = None
+
+    @property
+    def good(self) -> bool:
+        return self.done is not None and not self.problems
+
+
+def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealCheck:
+    """Replay ``events`` (those of this deal, in index order) against ``plan``.
+
+    The result is good only if every plan entry was filled by exactly one card of that
+    identity routed to that entry's target, nothing else was read, and the dealer's DEAL_DONE
+    agrees. Events after DEAL_DONE are ignored."""
+    result = DealCheck(deal_id, plan)
+    want: dict[int, deque[int]] = {}
+    for card, target in plan.entries:
+        want.setdefault(card, deque()).append(target)
+    problems = result.problems
+    dups_seen: list[int] = []
+    misreads = 0
+    for ev in events:
+        f = ev.fields
+        if ev.kind == m.EV_CARD_DEALT:
+            card, target = f["card"], f["target"]
+            result.placements.append((card, target))
+            queue = want.get(card)
+            if not queue:
+                problems.append(f"{m.card_name(card)} went to {m.target_name(target)} but the "
+                                "plan holds no (more) copies of it")
+                continue
+            planned = queue.popleft()
+            if target != planned:
+                problems.append(f"{m.card_name(card)} went to {m.target_name(target)}, the plan "
+                                f"says {m.target_name(planned)}")
+        elif ev.kind == m.EV_DUPLICATE:
+            dups_seen.append(f["card"])
+            problems.append(f"{m.card_name(f['card'])} was read more often than the plan holds "
+                            f"it (sent to the {m.target_name(f['target'])})")
+        elif ev.kind == m.EV_MISREAD:
+            misreads += 1
+            problems.append(f"a card could not be read after {f['attempts']} tries (sent to the "
+                            f"{m.target_name(f['target'])})")
+        elif ev.kind == m.EV_HOPPER_EMPTY:
+            problems.append(f"the hopper ran out with {f['remaining']} cards of the plan "
+                            "still to deal")
+        elif ev.kind == EV_EVENTS_LOST:
+            problems.append(f"{f['lost']} dealer events were lost; the deal cannot be checked")
+        elif ev.kind == m.EV_DEAL_DONE and f["deal_id"] == deal_id:
+            result.done = ev
+            break
+    # The dealer fills the first unused entry of a card, so the unfilled ones are the last.
+    missing: list[int] = []
+    left = {card: len(q) for card, q in want.items()}
+    for card, _target in reversed(plan.entries):
+        if left.get(card, 0) > 0:
+            missing.append(card)
+            left[card] -= 1
+    missing.reverse()
+    if missing:
+        problems.append("missing from the deal: " + " ".join(m.card_name(c) for c in missing))
+    done = result.done
+    if done is None:
+        problems.append("the dealer never reported the end of the deal")
+        return result
+    d = done.fields
+    filled = len(plan) - len(missing)
+    if d["dealt"] != filled:
+        problems.append(f"the dealer says it dealt {d['dealt']} cards, its events show {filled}")
+    if d["rejected"] != len(dups_seen) + misreads:
+        problems.append(f"the dealer says it rejected {d['rejected']} cards, its events show "
+                        f"{len(dups_seen) + misreads}")
+    if Counter(d["missing"]) != Counter(missing) and len(d["missing"]) < 200:
+        problems.append("the dealer's list of missing cards ("
+                        + (" ".join(m.card_name(c) for c in d["missing"]) or "none")
+                        + ") differs from the events")
+    if Counter(d["duplicates"]) != Counter(dups_seen) and len(d["duplicates"]) < 200:
+        problems.append("the dealer's list of duplicate cards differs from the events")
+    return result
