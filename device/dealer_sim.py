@@ -79,6 +79,7 @@ class SimBoard:
         self.moves: list[tuple[str, int]] = []  # (motion, sim time) for inspection
         self.by_angle = {_fw_config.angle_of(cfg, t): t for t in list(range(cfg.SEAT_COUNT)) + sorted(cfg.TRAY_ANGLES)}
         self._t0 = time.monotonic()
+        self.link_skew = 0  # tests add to it to make the host's silence last longer
 
     # ---- clocks and link -----------------------------------------------------------------------
 
@@ -86,7 +87,7 @@ class SimBoard:
         return self.now
 
     def link_ticks_ms(self) -> int:
-        return int((time.monotonic() - self._t0) * 1000)
+        return int((time.monotonic() - self._t0) * 1000) + self.link_skew
 
     def link_read(self) -> bytes:
         data = bytes(self.rx)
@@ -141,7 +142,7 @@ class SimBoard:
             self.trays.setdefault(target, []).append(card)
         self.moves.append((f"card {card} -> 0x{target:02x}", self.now))
 
-    def _start(self, name: str, duration: int) -> None:
+    def _start(self, name: str, duration: float) -> None:
         self.pending[name] = self.now + max(1, int(duration))
         self.moves.append((name, self.now))
 

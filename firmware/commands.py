@@ -554,10 +554,10 @@ def cmd_deal_plan(d, body, resumed):
         if offset + k <= have:
             return d.ok(P.DEAL_PLAN, P.OK_ALREADY)
         if offset != have:
-            raise Refused(P.NAK_BAD_BODY)
+            raise Refused(P.NAK_BAD_STATE)  # a chunk out of order: resend from `have`
     else:
         if offset != 0:
-            raise Refused(P.NAK_BAD_BODY)
+            raise Refused(P.NAK_BAD_STATE)
         plan = Plan(deal_id, total)
     last = offset + k == total
     if last:

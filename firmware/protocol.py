@@ -199,8 +199,8 @@ class Frame:
         self.reason = reason
 
     def __repr__(self):
-        return "Frame(ok={} type=0x{:02x} seq={} ack={} body={})".format(
-            self.ok, self.type, self.seq, self.ack, bytes(self.body).hex())
+        body = bytes(self.body).hex()
+        return f"Frame(ok={self.ok} type=0x{self.type:02x} seq={self.seq} ack={self.ack} body={body})"
 
 
 def parse_frame(raw):
@@ -304,7 +304,7 @@ def parse_event_block(body):
             start = i + 2
         else:
             if kind not in EVENT_SIZES:
-                raise ValueError("unknown fixed-size event kind 0x{:02x}".format(kind))
+                raise ValueError(f"unknown fixed-size event kind 0x{kind:02x}")
             size = EVENT_SIZES[kind]
             start = i + 1
         if start + size > len(body):

@@ -1,0 +1,91 @@
+"""A scripted host for the firmware tests: frames in, frames and events out, no pty.
+
+The dealer simulator's board and clock are used without its pty thread: ``Host.send`` puts a
+frame's bytes in the board's receive buffer, ``Host.run`` advances simulated time and decodes
+what the firmware wrote. Frames are built with firmware.protocol, whose encoding is itself
+pinned by the golden frames (test_fw_golden.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from device.dealer_sim import DealerSimulator
+from firmware import protocol as P
+
+
+class Host:
+    def __init__(self, sim: DealerSimulator) -> None:
+        self.sim = sim
+        self.board = sim.board
+        self.parser = P.Parser()
+        self.seq = 0
+        self.frames: list[Any] = []
+        self.events: list[tuple[int, int, bytes]] = []
+
+    def send(self, ftype: int, body: bytes = b"", seq: int | None = None) -> bytes:
+        if seq is None:
+            self.seq = (self.seq + 1) & 0xFF
+            seq = self.seq
+        wire = P.encode_frame(ftype, seq, 0, body)
+        self.board.rx.extend(wire)
+        return wire
+
+    def raw(self, data: bytes) -> None:
+        self.board.rx.extend(data)
+
+    def run(self, ms: int = 50) -> list[Any]:
+        self.sim.step(ms)
+        return self.collect()
+
+    def collect(self) -> list[Any]:
+        out = self.parser.feed_bytes(bytes(self.board.tx))
+        self.board.tx.clear()
+        for f in out:
+            if f.type == P.EVENT:
+                self.events.extend(P.parse_event_block(f.body))
+        self.frames.extend(out)
+        return out
+
+    def command(self, ftype: int, body: bytes = b"", ms: int = 20, seq: int | None = None) -> Any:
+        """Send one command and return its reply (the frame whose ack is the command's seq)."""
+        self.send(ftype, body, seq)
+        want = self.seq if seq is None else seq
+        replies = [f for f in self.run(ms) if f.type != P.EVENT and f.type != P.BUSY and f.ack == want]
+        assert len(replies) == 1, f"expected one reply to 0x{ftype:02x}, got {replies}"
+        return replies[0]
+
+    def until(self, kind: int, max_ms: int = 120000) -> tuple[int, int, bytes]:
+        """Run until an event of ``kind`` arrives (simulated time), and return it."""
+        seen = len(self.events)
+        waited = 0
+        while waited < max_ms:
+            for e in self.events[seen:]:
+                if e[1] == kind:
+                    return e
+            seen = len(self.events)
+            self.run(200)
+            waited += 200
+        raise AssertionError(f"no event 0x{kind:02x} within {max_ms} simulated ms; events: {self.events[-5:]}")
+
+    def kinds(self) -> list[int]:
+        return [e[1] for e in self.events]
+
+
+def plan_body(deal_id: int, entries: list[tuple[int, int]], total: int | None = None, offset: int = 0) -> bytes:
+    body = bytearray(P.u16(deal_id) + bytes((len(entries) if total is None else total, offset)))
+    for card, target in entries:
+        body += bytes((card, target))
+    return bytes(body)
+
+
+@pytest.fixture
+def make_host():
+    def make(deck: list[int] | None = None, seats: int = 4, decks: int = 1) -> Host:
+        order = deck if deck is not None else [c for _ in range(decks) for c in range(52)]
+        sim = DealerSimulator(seats=seats, deck=order, speed=1.0)
+        return Host(sim)
+
+    return make
