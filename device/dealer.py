@@ -589,8 +589,10 @@ class Dealer:
     def _make_safe(self) -> None:
         """After a failure: make sure the dealer is not moving (best effort)."""
         self._feed_hold = False
-        with contextlib.suppress(DealerError):
+        try:
             self.link.request(m.ABORT, timeout=min(2.0, self.link.link_timeout))
+        except DealerError:
+            self.link.abort_when_back()
 
 
 def plan_for(deck_order: Sequence[int | str], targets: Sequence[int]) -> DealPlan:

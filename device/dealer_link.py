@@ -158,6 +158,7 @@ class DealerLink:
         self._wake = threading.Event()
         self._need_hello = True
         self._need_recovery = False
+        self._abort_pending = False
         self._last_tx = 0.0
         self.last_rx = 0.0
         self.last_busy: tuple[int, int, int] | None = None
@@ -470,7 +471,12 @@ class DealerLink:
             if not self.connected:
                 self._connected.wait(min(0.1, deadline - now))
                 continue
-            if self._need_hello and ftype != m.HELLO:
+            if self._abort_pending and ftype not in (m.ABORT, m.ESTOP):
+                try:
+                    self._send_pending_abort(deadline)
+                except (DealerTimeout, DealerLinkDown):
+                    continue
+            if self._need_hello and ftype not in (m.HELLO, m.ABORT, m.ESTOP):
                 try:
                     identity = self._handshake(deadline)
                 except DealerTimeout:
@@ -501,6 +507,21 @@ class DealerLink:
                 return self._to_reply(frame, name)
             if tries % self.retries == 0 and ftype != m.HELLO:
                 self._need_hello = True  # suspect link: check who is at the other end
+
+    def abort_when_back(self) -> None:
+        """The host gave up on an action while the dealer could not be told: make ABORT the
+        first command the dealer hears when the link is back. (Any host frame ends the
+        dealer's dead-man pause and would restart the abandoned action; ABORT stops it.)"""
+        self._abort_pending = True
+        self._wake.set()
+
+    def _send_pending_abort(self, deadline: float) -> None:
+        self._abort_pending = False
+        try:
+            self._transact(m.ABORT, b"", deadline)
+        except DealerError:
+            self._abort_pending = True
+            raise
 
     def _await_reply(self, until: float) -> Frame | None:
         with self._cv:
@@ -600,12 +621,15 @@ class DealerLink:
             if self._closing.is_set() or not self.connected:
                 continue
             idle = time.monotonic() - self._last_tx >= self.keepalive_interval
-            if not (self._need_hello or self._need_recovery or (self.keepalive and idle)):
+            if not (self._need_hello or self._need_recovery or self._abort_pending
+                    or (self.keepalive and idle)):
                 continue
             if not self._request_lock.acquire(timeout=0.01):
                 continue  # a command is under way: it keeps the link alive itself
             try:
                 deadline = time.monotonic() + self.link_timeout
+                if self._abort_pending:
+                    self._send_pending_abort(deadline)
                 if self._need_hello:
                     self._handshake(deadline)
                 if self._need_recovery:
