@@ -92,6 +92,10 @@ class App:
         self.switch(scene)
         return scene
 
+    def push_scene(self, name: str, **kw: Any) -> Scene:
+        """Switch to scene ``name`` (kept simple: scenes that return say where to)."""
+        return self.go(name, **kw)
+
     def route(self) -> None:
         """Show the scene the game's state calls for, if it is not already showing."""
         if self.session is None:

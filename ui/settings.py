@@ -1,9 +1,9 @@
 """Kiosk settings and the admin PIN, behind a small interface.
 
 The table's configuration module (``device.config``) is the real home of these settings and
-of the hashed PIN; until it exists (or when it fails to load) the kiosk keeps them itself in
+of the hashed PIN; when it is missing (or its file cannot be loaded safely) the kiosk keeps them in
 ``$TRICKREF_CONFIG_DIR/kiosk.json`` (default ``~/.config/trickref``). The PIN is stored only
-as a salted PBKDF2 hash; the factory PIN is 1234 and the settings screen can change it.
+as a salted PBKDF2 hash; the factory PIN is 0000 (as in device.config) and the settings screen can change it.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-DEFAULT_PIN = "1234"
-DEFAULT_PIN_MAP: dict[str, int] = {}
+DEFAULT_PIN = "0000"
 
 
 def _hash(pin: str, salt: str) -> str:
@@ -33,7 +32,7 @@ class Settings:
     large_text: bool = False
     pin_salt: str = ""
     pin_hash: str = ""
-    pin_map: dict[str, int] = field(default_factory=dict)
+    pin_map: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
 
     def check_pin(self, pin: str) -> bool:
@@ -66,9 +65,10 @@ def default_path() -> Path:
 
 def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
     """The kiosk settings: from device.config when it provides them, else from our file."""
-    from_device = _from_device_config()
-    if from_device is not None and path is None:
-        return from_device
+    if path is None:
+        from_device = _from_device_config()
+        if from_device is not None:
+            return from_device
     p = Path(path) if path is not None else default_path()
     s = Settings(path=str(p))
     try:
@@ -82,57 +82,45 @@ def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
 
 
 def _from_device_config() -> Settings | None:
-    """Settings adapted from device.config, if it has landed and offers a loader."""
+    """Settings backed by device.config (the table's TOML file), when that module is here."""
     try:
-        import importlib
-
-        cfg_mod = importlib.import_module("device.config")
+        from device import config as dc
     except ImportError:
         return None
-    loader = getattr(cfg_mod, "load", None) or getattr(cfg_mod, "load_config", None)
-    if loader is None:
-        return None
     try:
-        cfg = loader()
-    except Exception:  # a broken config file must not stop the kiosk
+        loaded = dc.load()
+    except ValueError:  # a config that cannot fall back safely: keep the kiosk usable
         return None
-    s = DeviceSettings(cfg)
-    return s
+    return DeviceSettings(dc, loaded.config, loaded.path)
 
 
 class DeviceSettings(Settings):
-    """Settings backed by a device.config object: reads and writes go through to it."""
+    """Settings read from and written to device.config's ``Config`` (frozen: replaced on save)."""
 
-    def __init__(self, cfg: Any) -> None:
-        super().__init__()
+    def __init__(self, dc: Any, cfg: Any, path: Any) -> None:
+        super().__init__(path=str(path))
+        self._dc = dc
         self._cfg = cfg
-        for name in ("serial_port", "sound", "four_colour", "large_text"):
-            if hasattr(cfg, name):
-                setattr(self, name, getattr(cfg, name))
-        pins = getattr(cfg, "pin_map", None) or getattr(cfg, "pins", None)
-        if isinstance(pins, dict):
-            self.pin_map = dict(pins)
+        d = cfg.display
+        self.sound, self.four_colour, self.large_text = d.sound, d.four_colour_suits, d.large_text
+        self.serial_port = cfg.dealer.port
+        self.pin_map = {}
+        for i, seat in enumerate(cfg.panels.seats):
+            for role, ref in seat.pins():
+                self.pin_map[f"seat {i} {role}"] = str(ref)  # type: ignore[assignment]
 
     def check_pin(self, pin: str) -> bool:
-        check = getattr(self._cfg, "check_pin", None)
-        if callable(check):
-            return bool(check(pin))
-        return super().check_pin(pin)
+        return bool(self._cfg.admin.check(pin))
 
     def set_pin(self, pin: str) -> None:
-        setter = getattr(self._cfg, "set_pin", None)
-        if callable(setter):
-            setter(pin)
-        else:
-            super().set_pin(pin)
+        self._cfg = self._cfg.replace(admin=self._cfg.admin.with_pin(pin))
 
     def save(self) -> None:
-        for name in ("serial_port", "sound", "four_colour", "large_text"):
-            if hasattr(self._cfg, name):
-                try:
-                    setattr(self._cfg, name, getattr(self, name))
-                except AttributeError:
-                    pass
-        saver = getattr(self._cfg, "save", None)
-        if callable(saver):
-            saver()
+        import dataclasses
+
+        cfg = self._cfg
+        display = dataclasses.replace(cfg.display, sound=self.sound, four_colour_suits=self.four_colour,
+                                      large_text=self.large_text)
+        dealer = dataclasses.replace(cfg.dealer, port=self.serial_port)
+        self._cfg = cfg.replace(display=display, dealer=dealer)
+        self._dc.save(self._cfg, self.path)

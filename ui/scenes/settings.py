@@ -81,7 +81,7 @@ class SettingsScene(Scene):
         if not pins:
             rows.append((th.u(30), _Text("no pin map configured (device.pins not installed)")))
         for name, pin in pins.items():
-            rows.append((th.u(28), _Text(f"{name}: GPIO {pin}")))
+            rows.append((th.u(28), _Text(f"{name}: {pin}")))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad

@@ -1,0 +1,164 @@
+"""Bidding: each seat's bid as it is entered (the seat panel's pending value before OK), the
+team contracts and totals; in simulated mode the revealed bidder's hand and an on-screen seat
+panel (-, +, OK) standing in for the physical one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from engine.actions import BLIND_NIL
+
+from .. import draw as D
+from .. import tableview as TV
+from .. import theme as T
+from ..widgets import Button
+from .gamebase import GameScene
+
+
+class BiddingScene(GameScene):
+    name = "bidding"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.hand = TV.HandView()
+        self.rows: list[str] = []
+        self.error = ""
+
+    @property
+    def acting_seat(self) -> int | None:
+        seat = self.view.get("seat")
+        if seat is None or seat not in self.t.get("turn", []) or seat in self.t.get("bots", []):
+            return None
+        return int(seat)
+
+    def layout(self) -> None:
+        th = self.theme
+        self.widgets = self.top_buttons()
+        b = th.u(64)
+        self.minus = Button("-", lambda: self.panel("-"), role="huge", name="panel -")
+        self.plus = Button("+", lambda: self.panel("+"), role="huge", name="panel +")
+        self.ok = Button("OK", lambda: self.panel("OK"), color=T.BUTTON_ON, role="large", name="panel OK")
+        self.blind = Button("Blind Nil", self.blind_nil, color=T.BAD, role="small")
+        self.panel_buttons = [self.minus, self.plus, self.ok, self.blind]
+        for w in self.panel_buttons:
+            w.rect = pygame.Rect(0, 0, b, b)
+        self.widgets.extend(self.panel_buttons)
+
+    def panel(self, key: str) -> None:
+        seat = self.acting_seat
+        if seat is None:
+            return
+        try:
+            self.session.table.panel(seat, key)
+            self.session.after_action()
+            self.error = ""
+        except ValueError as e:
+            self.error = str(e)
+        if key == "OK":
+            self.app.route()
+
+    def blind_nil(self) -> None:
+        seat = self.acting_seat
+        if seat is not None:
+            self.session.submit(seat, BLIND_NIL)
+            self.app.route()
+
+    def handle(self, event: Any) -> None:
+        super().handle(event)
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        g, t = self.g, self.t
+        self.draw_bar(surface)
+        n = int(g.get("players", 2))
+        names = g.get("names", [])
+        bids = g.get("bids") or [None] * n
+        pending = {int(k): v for k, v in t.get("pending", {}).items()}
+        turn = set(t.get("turn", []))
+        top = self.bar_height + th.pad
+        has_hand = "hand" in self.view
+        hand_h = th.card_height("hand") + th.u(10) if has_hand else 0
+        x0 = 2 * th.pad
+        colw = th.u(360)
+        row_h = th.u(40)
+        D.text(surface, th, "Bids", (x0, top), "large", T.TEXT, bold=True)
+        y = top + th.u(40)
+        self.rows = []
+        blind = g.get("blind_nil") or g.get("double_nil") or [False] * n
+        for s in range(n):
+            b = bids[s] if s < len(bids) else None
+            if b is None:
+                if s in pending:
+                    txt, color = f"entering {pending[s]}", T.ACCENT
+                elif s in turn:
+                    txt, color = "bidding...", T.ACCENT
+                else:
+                    txt, color = "-", T.TEXT_DIM
+            else:
+                txt = ("Blind Nil" if g.get("game") == "partnership-spades" else "Double Nil") if (b == 0 and s < len(blind) and blind[s]) else (
+                    "Nil" if b == 0 else str(b))
+                color = T.GOOD
+            mark = " (D)" if g.get("dealer") == s else ""
+            bot = " [bot]" if s in t.get("bots", []) else ""
+            r = pygame.Rect(x0, y, colw, row_h - th.u(4))
+            D.panel(surface, r, (92, 78, 20) if s in turn else T.PANEL_LIGHT, th.u(6))
+            D.text(surface, th, f"{names[s]}{mark}{bot}", (r.x + th.pad, r.centery), "body", T.TEXT, "midleft",
+                   max_width=colw - th.u(130))
+            D.text(surface, th, txt, (r.right - th.pad, r.centery), "body", color, "midright")
+            self.rows.append(f"{names[s]}: {txt}")
+            y += row_h
+        # contracts and team totals
+        if TV.teams(g):
+            contracts = g.get("contracts") or [0, 0]
+            totals = g.get("totals", [0] * n)
+            y += th.u(4)
+            for team in (0, 1):
+                line = (f"{names[team]} & {names[team + 2]}: contract {contracts[team]}, score {totals[team]}"
+                        f", bags {(g.get('bags') or [0, 0])[team]}")
+                D.text(surface, th, line, (x0, y), "small", T.TEXT)
+                self.rows.append(line)
+                y += th.font("small").get_height() + th.u(2)
+        else:
+            totals = g.get("totals", [0] * n)
+            line = "score: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(n))
+            D.text(surface, th, line, (x0, y + th.u(4)), "small", T.TEXT_DIM, max_width=colw)
+            self.rows.append(line)
+
+        # the on-screen seat panel for the revealed bidder
+        seat = self.acting_seat
+        px = x0 + colw + th.u(24)
+        pw = th.width - px - 2 * th.pad
+        for w in self.panel_buttons:
+            w.visible = seat is not None
+        if seat is not None:
+            val = pending.get(seat, 0)
+            D.text(surface, th, f"{names[seat]}, your bid", (px + pw // 2, top), "large", T.TEXT, "midtop",
+                   max_width=pw)
+            b = th.u(72)
+            cy = top + th.u(50)
+            self.minus.rect = pygame.Rect(px + th.pad, cy, b, b)
+            self.plus.rect = pygame.Rect(px + pw - b - th.pad, cy, b, b)
+            D.text(surface, th, "Nil" if val == 0 else str(val), (px + pw // 2, cy + b // 2), "huge", T.ACCENT, "center")
+            self.ok.rect = pygame.Rect(px + th.pad, cy + b + th.pad, pw - 2 * th.pad, th.touch)
+            self.blind.visible = BLIND_NIL in self.session.table.legal(seat)
+            self.blind.rect = pygame.Rect(px + th.pad, self.ok.rect.bottom + th.pad, pw - 2 * th.pad, th.touch)
+        elif turn:
+            who = ", ".join(names[s] for s in sorted(turn))
+            D.text(surface, th, f"{who} to bid", (px + pw // 2, top + th.u(60)), "large", T.ACCENT, "midtop", max_width=pw)
+            D.text(surface, th, "on the seat panel: - / + then OK", (px + pw // 2, top + th.u(100)), "small", T.TEXT_DIM,
+                   "midtop", max_width=pw)
+        if self.error:
+            D.text(surface, th, self.error, (px, th.height - hand_h - th.u(30)), "small", T.BAD, max_width=pw)
+        if has_hand:
+            self.hand.set(self.view["hand"])
+            area = pygame.Rect(th.pad, th.height - hand_h, th.width - 2 * th.pad, hand_h - th.u(4))
+            self.hand.place(th, area)
+            self.hand.draw(surface, th, dim_unplayable=False)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["rows"] = list(self.rows)
+        m["hand"] = list(self.view.get("hand", [])) if "hand" in self.view else None
+        return m

@@ -1,0 +1,68 @@
+"""Dealing: a progress bar of the cards routed and the dealer's status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import theme as T
+from ..widgets import Button
+from .gamebase import GameScene
+
+
+class DealingScene(GameScene):
+    name = "dealing"
+    show_undo = False
+
+    def enter(self) -> None:
+        super().enter()
+        self.session.start_deal()
+
+    def layout(self) -> None:
+        th = self.theme
+        self.widgets = self.top_buttons()
+        self.jam = Button("Simulate a jam", self.simulate_jam, pygame.Rect(th.width - th.u(220) - 2 * th.pad,
+                          th.height - th.touch - 2 * th.pad, th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
+        self.widgets.append(self.jam)
+
+    def simulate_jam(self) -> None:
+        self.session.table.fault("jam")
+        self.app.route()
+
+    @property
+    def tick_ms(self) -> int | None:
+        return 33 if self.t.get("dealer", {}).get("state") == "dealing" else None
+
+    def update(self, dt: float) -> None:
+        self.needs_redraw = True
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        g, t = self.g, self.t
+        self.draw_bar(surface)
+        d = t.get("dealer", {})
+        dealt, total = int(d.get("dealt", 0)), max(1, int(d.get("total", 1)))
+        names = g.get("names", [])
+        dealer = g.get("dealer", 0)
+        D.text(surface, th, f"Dealing hand {g.get('hand_number', 0) + 1}", (th.width // 2, th.height // 2 - th.u(90)),
+               "title", T.TEXT, "midbottom", bold=True)
+        D.text(surface, th, f"dealer: {names[dealer] if names else ''}", (th.width // 2, th.height // 2 - th.u(84)),
+               "body", T.TEXT_DIM, "midtop")
+        bar = pygame.Rect(th.u(80), th.height // 2 - th.u(20), th.width - th.u(160), th.u(40))
+        pygame.draw.rect(surface, T.PANEL, bar, border_radius=th.u(8))
+        fill = bar.copy()
+        fill.width = round(bar.width * dealt / total)
+        pygame.draw.rect(surface, T.GOOD, fill, border_radius=th.u(8))
+        pygame.draw.rect(surface, T.TEXT_DIM, bar, width=2, border_radius=th.u(8))
+        D.text(surface, th, f"{dealt} / {total} cards", bar.center, "body", T.TEXT, "center")
+        D.text(surface, th, f"dealer: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
+               T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
+        self.jam.visible = self.session.simulated and d.get("state") == "dealing"
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        d = self.t.get("dealer", {})
+        m.update(dealt=d.get("dealt"), total=d.get("total"), status=d.get("message"))
+        return m

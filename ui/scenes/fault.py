@@ -1,0 +1,61 @@
+"""A dealer fault: what happened and what to do about it, then Resume."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import theme as T
+from ..local_table import FAULTS
+from ..widgets import Button
+from .gamebase import GameScene
+
+
+class FaultScene(GameScene):
+    name = "fault"
+    show_undo = False
+
+    def layout(self) -> None:
+        th = self.theme
+        self.widgets = self.top_buttons()
+        w = th.u(260)
+        self.resume = Button("Resume", self.do_resume, pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
+                             w, th.u(72)), color=T.BUTTON_ON, role="large")
+        self.widgets.append(self.resume)
+
+    def do_resume(self) -> None:
+        self.session.table.clear_fault()
+        self.app.route()
+
+    def info(self) -> dict[str, str]:
+        d = self.t.get("dealer", {})
+        kind = d.get("fault", "")
+        return FAULTS.get(kind, {"title": d.get("message", "Dealer fault"), "what": d.get("what", ""),
+                                 "fix": d.get("fix", "Check the dealer, then tap Resume.")})
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        self.draw_bar(surface)
+        info = self.info()
+        top = self.bar_height + th.pad
+        box = pygame.Rect(2 * th.pad, top, th.width - 4 * th.pad, th.height - top - th.u(90))
+        D.panel(surface, box, (70, 30, 30), th.u(10), border=T.BAD)
+        D.text(surface, th, info["title"], (box.x + 2 * th.pad, box.y + th.pad), "title", T.TEXT, bold=True,
+               max_width=box.width - 4 * th.pad)
+        y = box.y + th.u(60)
+        D.text(surface, th, "What happened", (box.x + 2 * th.pad, y), "small", T.ACCENT)
+        y += th.u(24)
+        for ln in D.wrap(th, info["what"], box.width - 4 * th.pad):
+            y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom
+        y += th.u(12)
+        D.text(surface, th, "What to do", (box.x + 2 * th.pad, y), "small", T.ACCENT)
+        y += th.u(24)
+        for ln in D.wrap(th, info["fix"], box.width - 4 * th.pad):
+            y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m.update(self.info())
+        return m

@@ -1,0 +1,110 @@
+"""What every in-game scene shares: the view, the top bar with Scores / Undo / Menu, plates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import tableview as TV
+from .. import theme as T
+from ..scene import Scene
+from ..widgets import Button
+
+
+class GameScene(Scene):
+    name = "game"
+    show_undo = True
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.session = app.session
+        self.view: dict[str, Any] = {}
+        self.texts: list[str] = []
+
+    @property
+    def g(self) -> dict[str, Any]:
+        return self.view.get("game", {})
+
+    @property
+    def t(self) -> dict[str, Any]:
+        return self.view.get("table", {})
+
+    def refresh(self) -> None:
+        self.view = self.session.view()
+
+    def top_buttons(self) -> list[Button]:
+        th = self.theme
+        w, h = th.u(100), th.touch
+        x = th.width - th.pad
+        out = []
+        specs = [("Menu", self.menu), ("Undo", self.ask_undo), ("Scores", self.scores), *self.extra_buttons()]
+        if not self.show_undo:
+            specs = [s for s in specs if s[0] != "Undo"]
+        for text, fn in specs:
+            x -= w
+            b = Button(text, fn, pygame.Rect(x, th.u(3), w, h), color=T.BUTTON_OFF, role="small")
+            out.append(b)
+            x -= th.u(6)
+        self._bar_right = th.width - x
+        return out
+
+    @property
+    def bar_height(self) -> int:
+        return self.theme.touch + self.theme.u(8)
+
+    def menu(self) -> None:
+        from .confirm import ConfirmScene
+
+        def leave() -> None:
+            self.app.session = None
+            self.app.go("home")
+
+        self.app.push(ConfirmScene(self.app, "Leave this game?", "The game so far is not kept in simulated mode.",
+                                   yes="Leave", no="Stay", on_yes=leave))
+
+    def ask_undo(self) -> None:
+        from .confirm import ConfirmScene
+
+        table = self.session.table
+        if not table.can_undo():
+            self.app.push(ConfirmScene(self.app, "Nothing to undo", "No player has acted yet in this hand.", yes="OK", no="Back"))
+            return
+
+        def undo() -> None:
+            self.session.undo()
+            self.session.conceal()
+            self.app.route()
+
+        self.app.push(ConfirmScene(self.app, "Undo the last move?", "Takes back the last human move of this hand "
+                                   "(and the bots' moves after it).", yes="Undo", no="Keep", on_yes=undo))
+
+    def extra_buttons(self) -> list[tuple[str, Any]]:
+        return []
+
+    def scores(self) -> None:
+        self.app.go("scoresheet")
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def draw(self, surface: Any) -> None:
+        self.refresh()
+        prev = D.text_log
+        D.text_log = self.texts = []
+        try:
+            super().draw(surface)
+        finally:
+            if prev is not None:
+                prev.extend(self.texts)
+            D.text_log = prev
+
+    def draw_bar(self, surface: Any) -> None:
+        pygame.draw.rect(surface, T.FELT_DARK, (0, 0, self.theme.width, self.bar_height))
+        TV.status_bar(surface, self.theme, self.g, self.session.title, self._bar_right)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["texts"] = list(self.texts)
+        return m

@@ -1,0 +1,55 @@
+"""Game over: the winner(s), final totals and the plot of the whole game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import plot
+from .. import theme as T
+from ..widgets import Button
+from .gamebase import GameScene
+from .scoresheet import columns
+
+
+class GameOverScene(GameScene):
+    name = "gameover"
+    show_undo = False
+
+    def layout(self) -> None:
+        th = self.theme
+        w = th.u(220)
+        y = th.height - th.touch - th.pad
+        self.widgets = [
+            Button("Score sheet", lambda: self.app.push_scene("scoresheet", back="gameover"),
+                   pygame.Rect(2 * th.pad, y, w, th.touch)),
+            Button("New game", self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
+        ]
+
+    def new_game(self) -> None:
+        self.app.session = None
+        self.app.go("home")
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        g = self.g
+        names = g.get("names", [])
+        winners = g.get("winners", [])
+        who = " & ".join(names[s] for s in winners) or "nobody"
+        D.text(surface, th, "Game over", (th.width // 2, th.pad), "title", T.TEXT_DIM, "midtop")
+        D.text(surface, th, f"{who} win{'s' if len(winners) == 1 else ''}!", (th.width // 2, th.u(56)), "huge", T.ACCENT,
+               "midtop", bold=True, max_width=th.width - 4 * th.pad)
+        labels, seats = columns(g)
+        totals = g.get("totals", [])
+        line = "   ".join(f"{labels[k]} {totals[s]}" for k, s in enumerate(seats))
+        D.text(surface, th, line, (th.width // 2, th.u(124)), "body", T.TEXT, "midtop", max_width=th.width - 4 * th.pad)
+        prect = pygame.Rect(2 * th.pad, th.u(160), th.width - 4 * th.pad, th.height - th.u(160) - th.touch - 3 * th.pad)
+        labs, series = plot.series_from(g)
+        plot.draw_plot(surface, th, prect, labs, series, g.get("options", {}).get("target"))
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["winners"] = list(self.g.get("winners", []))
+        return m

@@ -1,0 +1,300 @@
+"""The table in play: the trick and who played what, whose turn, trump and broken markers,
+"taken / bid" beside each name, German Whist's face-up stock card, cancelled tricks waiting,
+the last trick on a tap; in simulated mode the revealed player's hand, to play by tapping.
+
+The same scene handles the other card-choosing phases of a hand: passing (select 3 cards),
+spades-2p's draw (keep / discard the shown card, Double Nil) and Double Nil exchange, and the
+moon shooter's choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from engine import cards as C
+from engine.actions import Action
+
+from .. import card_art as A
+from .. import draw as D
+from .. import tableview as TV
+from .. import theme as T
+from ..widgets import Button
+from .gamebase import GameScene
+
+
+class PlayScene(GameScene):
+    name = "play"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.hand = TV.HandView()
+        self.review = False
+        self.shown: dict[str, Any] = {}
+        self.error = ""
+
+    # ------------------------------------------------------------------ layout
+    def layout(self) -> None:
+        th = self.theme
+        self.widgets = self.top_buttons()
+        self.last_btn = next(b for b in self.widgets if b.text == "Last trick")
+        self.last_btn.name = "Last trick"
+        self.action_buttons: list[Button] = []
+        self._hand_h = th.card_height("hand") + th.u(22)
+
+    @property
+    def acting_seat(self) -> int | None:
+        """The revealed seat when it is on turn (simulated mode), else None."""
+        seat = self.view.get("seat")
+        if seat is None or seat not in self.t.get("turn", []) or seat in self.t.get("bots", []):
+            return None
+        return int(seat)
+
+    def extra_buttons(self) -> list[tuple[str, Any]]:
+        return [("Last trick", self.toggle_review)]
+
+    def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """(table area, trick area, hand area)."""
+        th = self.theme
+        top = self.bar_height
+        hand_h = self._hand_h if "hand" in self.view else 0
+        table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
+        n = int(self.g.get("players", 4))
+        pw, ph = TV.plate_size(th, n, table)
+        inset_x = pw + th.pad if n > 2 else th.pad
+        trick = table.inflate(-2 * inset_x, -2 * (ph + th.u(4)))
+        hand = pygame.Rect(th.pad, th.height - hand_h, th.width - 2 * th.pad, hand_h - th.u(4))
+        return table, trick, hand
+
+    # ------------------------------------------------------------------ actions
+    def toggle_review(self) -> None:
+        self.review = not self.review
+
+    def legal(self) -> list[Action]:
+        s = self.acting_seat
+        return [] if s is None else self.session.table.legal(s)
+
+    def submit(self, action: Action) -> None:
+        seat = self.acting_seat
+        if seat is None:
+            return
+        try:
+            self.session.submit(seat, action)
+            self.error = ""
+        except ValueError as e:
+            self.error = str(e)
+        self.hand.selected = []
+        self.app.route()
+
+    def tap_card(self, i: int) -> None:
+        legal = self.legal()
+        if not legal:
+            return
+        kind = legal[0].kind
+        c = self.hand.cards[i]
+        if kind == "play":
+            if c in self.hand.playable:
+                self.submit(A_play(c))
+            else:
+                self.error = self.session.table.state.check(A_play(c), self.acting_seat) or ""
+        elif kind in ("pass", "exchange"):
+            if i in self.hand.selected:
+                self.hand.selected.remove(i)
+            elif len(self.hand.selected) < self.select_limit(legal):
+                self.hand.selected.append(i)
+
+    def select_limit(self, legal: list[Action]) -> int:
+        if legal[0].kind == "pass":
+            return len(legal[0].value)
+        return 3
+
+    def confirm_selection(self) -> None:
+        legal = self.legal()
+        if not legal:
+            return
+        cards = [self.hand.cards[i] for i in self.hand.selected]
+        if legal[0].kind == "pass":
+            self.submit(Action("pass", tuple(sorted(cards))))
+        else:
+            self.submit(Action("exchange", (tuple(sorted(cards)), None)))
+
+    def handle(self, event: Any) -> None:
+        self._ensure_layout()
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.review:
+            self.review = False
+            self.needs_redraw = True
+            return
+        for w in [*self.action_buttons, *self.widgets]:
+            if w.visible and w.handle(event):
+                self.needs_redraw = True
+                return
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and "hand" in self.view:
+            i = self.hand.hit(event.pos)
+            if i is not None:
+                self.tap_card(i)
+                self.needs_redraw = True
+
+    def tap_card_named(self, name: str) -> None:
+        """Tap the card called ``name`` in the hand (tests)."""
+        self.refresh()
+        self._sync_hand()
+        self.tap_card(self.hand.cards.index(C.parse(name)))
+
+    # ------------------------------------------------------------------ drawing
+    def _sync_hand(self) -> None:
+        self.hand.set(self.view.get("hand", []))
+        legal = self.legal()
+        self.hand.playable = {a.value for a in legal if a.kind == "play"}
+
+    def _action_buttons(self, trick_area: pygame.Rect) -> list[Button]:
+        th = self.theme
+        legal = self.legal()
+        out: list[Button] = []
+        if not legal:
+            return out
+        kinds = {a.kind for a in legal}
+        specs: list[tuple[str, Any, T.Color]] = []
+        if "pass" in kinds:
+            need = len(legal[0].value)
+            have = len(self.hand.selected)
+            specs.append((f"Pass {need} cards" if have == need else f"Select {need - have} more", self.confirm_selection,
+                          T.BUTTON_ON if have == need else T.BUTTON_OFF))
+        if "exchange" in kinds:
+            k = len(self.hand.selected)
+            specs.append((f"Exchange {k} card{'s' if k != 1 else ''}", self.confirm_selection, T.BUTTON_ON))
+        if "draw" in kinds:
+            specs.append(("Keep it", lambda: self.submit(Action("draw", "keep")), T.BUTTON_ON))
+            specs.append(("Discard it", lambda: self.submit(Action("draw", "discard")), T.BUTTON))
+        if "double_nil" in kinds:
+            specs.append(("Double Nil", lambda: self.submit(Action("double_nil", True)), T.BAD))
+        if "moon" in kinds:
+            o = self.g.get("options", {})
+            specs.append((f"Me {o.get('moon_self', -26):+d}", lambda: self.submit(Action("moon", "self")), T.BUTTON_ON))
+            specs.append((f"Others {o.get('moon_others', 26):+d}", lambda: self.submit(Action("moon", "others")), T.BUTTON))
+        if self.view.get("private", {}).get("shown"):
+            # the draw: buttons stacked to the right of the shown card
+            x = trick_area.centerx + th.u(60)
+            y = trick_area.y + th.u(30)
+            for text, fn, color in specs:
+                out.append(Button(text, fn, pygame.Rect(x, y, th.u(190), th.touch), color=color))
+                y += th.touch + th.pad
+            return out
+        bw = min(th.u(190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
+        total = len(specs) * bw + (len(specs) - 1) * th.pad
+        x = trick_area.centerx - total // 2
+        y = trick_area.bottom - th.touch
+        for text, fn, color in specs:
+            out.append(Button(text, fn, pygame.Rect(x, y, bw, th.touch), color=color))
+            x += bw + th.pad
+        return out
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        g, t = self.g, self.t
+        self.draw_bar(surface)
+        table, trick_area, hand_area = self.regions()
+        n = int(g.get("players", 0))
+        seat = self.view.get("seat")
+        bottom = int(seat) if seat is not None else 0
+        turn = set(t.get("turn", []))
+        plates = TV.plate_rects(th, n, table, bottom)
+        shown: dict[str, Any] = {"plates": {}, "trick": [], "face_up": [], "turn": sorted(turn)}
+        for s, r in enumerate(plates):
+            shown["plates"][s] = TV.draw_plate(surface, th, g, t, s, r, active=s in turn)
+
+        # the trick, or the one just finished (held for a moment), or the last one under review
+        trick = g.get("trick") or []
+        winner = None
+        holding = self.session.hold > 0 and not trick
+        if (self.review or holding) and g.get("last_trick"):
+            trick = g["last_trick"]
+            winner = g.get("last_trick_winner")
+        self._draw_extras(surface, trick_area, table, shown)
+        msg_h = th.font("body").get_height()
+        cards_area = pygame.Rect(trick_area.x, trick_area.y + msg_h, trick_area.width, trick_area.height - msg_h)
+        TV.draw_trick(surface, th, g, trick, cards_area, winner)
+        shown["trick"] = [(s, c) for s, c in trick]
+        shown["reviewing"] = bool(self.review or holding)
+
+        # a one-line message above the trick: whose turn, or who won
+        msg = self._message(turn, holding or self.review, winner)
+        shown["message"] = msg
+        D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
+               max_width=trick_area.width)
+        if self.error:
+            D.text(surface, th, self.error, (table.centerx, table.bottom), "small", T.BAD, "midbottom",
+                   max_width=table.width)
+
+        # last-trick button, the hand and the actions
+        self.last_btn.enabled = bool(g.get("last_trick")) and not holding
+        self.last_btn.text = "Back" if self.review else "Last trick"
+        if "hand" in self.view:
+            self._sync_hand()
+            self.hand.place(th, hand_area)
+            self.hand.draw(surface, th, dim_unplayable=bool(self.hand.playable))
+            shown["hand"] = list(self.view["hand"])
+        self.action_buttons = self._action_buttons(trick_area) if not holding else []
+        for b in self.action_buttons:
+            b.draw(surface, th)
+        self.shown = shown
+
+    def _message(self, turn: set[int], reviewing: bool, winner: int | None) -> str:
+        g = self.g
+        names = g.get("names", [])
+        if reviewing:
+            if winner is not None:
+                return f"{names[winner]} wins the trick"
+            if g.get("game") == "cancellation-hearts" and g.get("waiting"):
+                return "all cancelled: the cards wait for the next trick"
+            return "last trick"
+        phase = g.get("phase")
+        who = ", ".join(names[s] for s in sorted(turn))
+        verb = {"play": "to play", "pass": "to pass 3 cards", "draw": "to draw", "exchange": "to exchange",
+                "moon": "shot the moon: choose", "bid": "to bid"}.get(str(phase), "")
+        if phase == "pass":
+            verb = f"to pass {'2' if g.get('game') == 'partnership-spades' else '3'} cards"
+            done = [names[s] for s in g.get("passed", []) if isinstance(s, int)]
+            if done:
+                verb += f" ({len(done)} passed)"
+        if self.acting_seat is not None:
+            if phase == "draw":
+                return "Your draw: keep the shown card, or discard it and keep the next"
+            return f"Your turn, {names[self.acting_seat]}: {verb.replace('to ', '')}"
+        return f"{who} {verb}" if who else ""
+
+    def _draw_extras(self, surface: Any, trick_area: pygame.Rect, table: pygame.Rect, shown: dict[str, Any]) -> None:
+        """German Whist's stock, Cancellation Hearts' waiting cards, the spades-2p draw card."""
+        th = self.theme
+        g = self.g
+        small = th.card_height("small")
+        if g.get("game") == "german-whist" and g.get("stock_card"):
+            x, y = trick_area.x + th.pad, trick_area.y + th.u(30)
+            A.draw_card(surface, None, (x + th.u(6), y + th.u(4)), small, th)
+            A.draw_card(surface, TV.card(g["stock_card"]), (x, y), small, th)
+            shown["face_up"].append(g["stock_card"])
+            D.text(surface, th, f"stock {g.get('stock_size', 0)}", (x, y + small + th.u(6)), "small", T.TEXT_DIM)
+        priv = self.view.get("private", {})
+        if priv.get("shown") and self.acting_seat is not None:
+            h = th.card_height("table")
+            A.draw_card(surface, TV.card(priv["shown"]), (trick_area.centerx - A.card_size(h)[0] - th.u(20),
+                                                         trick_area.y + th.u(30)), h, th, highlight=True)
+            shown["drawn_card"] = priv["shown"]
+
+    def buttons(self) -> list[Button]:
+        return [*self.action_buttons, *super().buttons()]
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m.update(self.shown)
+        return m
+
+    @property
+    def tick_ms(self) -> int | None:
+        return None
+
+
+def A_play(c: int) -> Action:
+    from engine.actions import PLAY
+
+    return PLAY[c]

@@ -1,0 +1,119 @@
+"""The score sheet: every hand's points, running totals, bags, and a plot of the totals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from .. import draw as D
+from .. import plot
+from .. import theme as T
+from ..widgets import Button
+from .gamebase import GameScene
+
+
+def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
+    """Column labels and the seat whose figures each column shows (one per team in partnerships)."""
+    names = list(g.get("names", []))
+    if g.get("game") == "partnership-spades" and len(names) == 4:
+        return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"], [0, 1]
+    return names, list(range(len(names)))
+
+
+class ScoreSheetScene(GameScene):
+    name = "scoresheet"
+    show_undo = False
+
+    def __init__(self, app: Any, back: str | None = None) -> None:
+        super().__init__(app)
+        self.back_to = back
+        self.rows: list[list[str]] = []
+
+    def layout(self) -> None:
+        th = self.theme
+        self.widgets = []
+        self.back = Button("Back", self.go_back, pygame.Rect(th.width - th.u(150) - th.pad, th.u(3), th.u(150), th.touch))
+        self.widgets.append(self.back)
+
+    def go_back(self) -> None:
+        if self.back_to:
+            self.app.go(self.back_to)
+        else:
+            self.app.route()
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        g = self.g
+        title_bottom = self.title(surface, f"Score sheet: {self.session.title}")
+        labels, seats = columns(g)
+        results = g.get("hand_results", [])
+        has_bags = g.get("bags") is not None
+        # table on the left, plot on the right (below on narrow tables with many players)
+        n = len(labels)
+        wide = n > 5
+        top = max(title_bottom, self.bar_height)
+        table_w = th.width - 2 * th.pad if wide else th.width * 11 // 20
+        hand_w = th.u(54)
+        colw = (table_w - hand_w) // max(1, n)
+        line_h = th.font("small").get_height() + th.u(4)
+        avail_h = (th.height - top - th.pad) // (2 if wide else 1)
+        x0 = th.pad
+        # header
+        D.text(surface, th, "hand", (x0 + th.u(4), top), "small", T.TEXT_DIM)
+        for k, lab in enumerate(labels):
+            D.text(surface, th, lab, (x0 + hand_w + k * colw + colw // 2, top), "small", T.ACCENT, "midtop",
+                   max_width=colw - th.u(4))
+        y = top + line_h
+        per_hand = 2 if not wide else 1
+        fit = max(1, (avail_h - 3 * line_h) // (line_h * per_hand))
+        shown = results[-fit:]
+        first = len(results) - len(shown)
+        self.rows = []
+        for i, r in enumerate(shown):
+            pygame.draw.rect(surface, T.FELT_DARK if i % 2 else T.FELT, (x0, y, table_w, line_h * per_hand))
+            D.text(surface, th, str(first + i + 1), (x0 + th.u(6), y + th.u(2)), "small", T.TEXT_DIM)
+            row = [str(first + i + 1)]
+            for k, s in enumerate(seats):
+                pts, tot = r["points"][s], r["totals"][s]
+                cx = x0 + hand_w + k * colw + colw // 2
+                if wide:
+                    txt = f"{pts:+d} = {tot}"
+                    D.text(surface, th, txt, (cx, y + th.u(2)), "small", T.TEXT, "midtop", max_width=colw - th.u(4))
+                else:
+                    txt = f"{pts:+d}"
+                    D.text(surface, th, txt, (cx, y + th.u(2)), "small", T.TEXT_DIM, "midtop")
+                    D.text(surface, th, str(tot), (cx, y + line_h + th.u(2)), "small", T.TEXT, "midtop", bold=True)
+                row.append(f"{pts:+d}/{tot}")
+            self.rows.append(row)
+            y += line_h * per_hand
+        if first:
+            D.text(surface, th, f"(hands 1-{first} above)", (x0 + th.u(4), y), "small", T.TEXT_DIM)
+            y += line_h
+        pygame.draw.line(surface, T.TEXT_DIM, (x0, y + 1), (x0 + table_w, y + 1), 2)
+        y += th.u(4)
+        totals = g.get("totals", [])
+        D.text(surface, th, "total", (x0 + th.u(4), y), "small", T.TEXT_DIM)
+        for k, s in enumerate(seats):
+            D.text(surface, th, str(totals[s] if s < len(totals) else 0), (x0 + hand_w + k * colw + colw // 2, y), "body",
+                   T.ACCENT, "midtop", bold=True)
+        y += line_h + th.u(4)
+        if has_bags:
+            bags = g.get("bags") or []
+            D.text(surface, th, "bags", (x0 + th.u(4), y), "small", T.TEXT_DIM)
+            for k, s in enumerate(seats):
+                D.text(surface, th, str(bags[s]), (x0 + hand_w + k * colw + colw // 2, y), "small", T.TEXT, "midtop")
+            y += line_h
+        if wide:
+            prect = pygame.Rect(th.pad, max(y + th.pad, th.height // 2 + th.pad), th.width - 2 * th.pad, 0)
+            prect.height = th.height - prect.y - th.pad
+        else:
+            prect = pygame.Rect(x0 + table_w + th.pad, top, th.width - table_w - 3 * th.pad, th.height - top - th.pad)
+        labs, series = plot.series_from(g)
+        plot.draw_plot(surface, th, prect, labs, series, g.get("options", {}).get("target"))
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["rows"] = [list(r) for r in self.rows]
+        m["totals"] = list(self.g.get("totals", []))
+        return m

@@ -1,0 +1,305 @@
+"""``trickref screenshots DIR``: every scene at 800x480 and 1280x720 as PNG files.
+
+Games are played by bots (the human seats too) from fixed seeds to realistic points: dealing
+under way, mid-bidding, mid-trick for every game, a pass being chosen, a score sheet after
+several hands, game over, a dealer fault. Runs headless (SDL_VIDEODRIVER=dummy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+SIZES = ((800, 480), (1280, 720))
+
+
+def headless() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def make_app(size: tuple[int, int], settings: Any = None) -> Any:
+    """An app drawing into an off-screen surface, with instant bots and dealing."""
+    headless()
+    import pygame
+
+    from .app import App, init_pygame
+    from .settings import Settings
+
+    init_pygame()
+    if pygame.display.get_surface() is None:
+        pygame.display.set_mode((1, 1))
+    app = App(size, settings=settings or Settings(), surface=pygame.Surface(size))
+    app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": False}
+    return app
+
+
+def start_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,), seed: int = 7,
+               options: dict[str, Any] | None = None, deal: bool = True, names: list[str] | None = None) -> Any:
+    from .local_table import LocalTable
+    from .session import Session
+
+    st = app.setup
+    st.choose_game(game)
+    st.players = players
+    if names:
+        st.names[: len(names)] = names
+    bots = [s for s in range(players) if s not in humans]
+    table = LocalTable(game, players, st.seat_names(), dict(st.game_options(), **(options or {})), bots=bots, seed=seed)
+    app.session = Session(table, **app.session_args)
+    if deal:
+        app.session.start_deal()
+    return app.session
+
+
+def auto_step(table: Any) -> bool:
+    """One decision by the bot for whichever seat is on turn (humans included)."""
+    turn = table.turn()
+    if not turn:
+        return False
+    s = turn[0]
+    action = table.bot.choose(table.state, s, table.rng)
+    if action.kind == "exchange":
+        action = table.exchange_for(s, action.value[0])
+    table.submit(s, action)
+    return True
+
+
+def advance(session: Any, until: Callable[[Any], bool], limit: int = 20000) -> None:
+    """Play with bots for every seat (dealing new hands as needed) until ``until(state)``."""
+    t = session.table
+    for _ in range(limit):
+        st = t.state
+        if until(st):
+            return
+        if st.over:
+            return
+        if st.needs_deck:
+            t.deal(instant=True)
+            continue
+        auto_step(t)
+    raise RuntimeError("the scripted game never reached the wanted point")
+
+
+def show(app: Any, reveal: int | None = None, scene: str | None = None, **kw: Any) -> Any:
+    """Route (or go to ``scene``), reveal a seat's hand, draw one frame; returns the scene."""
+    s = app.session
+    if s is not None:
+        s.summary_seen = s.table.state.hand_number if scene is None and s.table.state.phase not in ("deal", "over") else s.summary_seen
+        if reveal is not None:
+            s.reveal(reveal)
+    if scene is not None:
+        app.go(scene, **kw)
+    else:
+        app.route()
+    app.render(force=True)
+    return app.scene
+
+
+def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
+    """(file stem, setup function) for every screenshot; each gets a fresh app."""
+    out: list[tuple[str, Callable[[Any], Any]]] = []
+
+    def add(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+            out.append((name, fn))
+            return fn
+        return deco
+
+    @add("home")
+    def _home(app: Any) -> Any:
+        return show(app, scene="home")
+
+    @add("players")
+    def _players(app: Any) -> Any:
+        app.setup.choose_game("cancellation-hearts")
+        app.setup.players = 8
+        return show(app, scene="players")
+
+    @add("options-partnership-spades")
+    def _options(app: Any) -> Any:
+        app.setup.choose_game("partnership-spades")
+        return show(app, scene="options")
+
+    @add("rules-hearts")
+    def _rules(app: Any) -> Any:
+        return show(app, scene="rules")
+
+    @add("keyboard")
+    def _kb(app: Any) -> Any:
+        from .keyboard import KeyboardScene
+
+        app.go("players")
+        app.push(KeyboardScene(app, title="Name for seat 1", text="Ana"))
+        app.render(force=True)
+        return app.scene
+
+    @add("pin")
+    def _pin(app: Any) -> Any:
+        sc = show(app, scene="pin")
+        sc.text = "12"
+        app.render(force=True)
+        return sc
+
+    @add("settings")
+    def _settings(app: Any) -> Any:
+        return show(app, scene="settings")
+
+    @add("dealing")
+    def _dealing(app: Any) -> Any:
+        s = start_game(app, "hearts", 4, deal=False)
+        s.table.deal()
+        s.table.tick(0.9)
+        return show(app, scene="dealing")
+
+    @add("handoff")
+    def _handoff(app: Any) -> Any:
+        s = start_game(app, "hearts", 4, humans=(0, 2))
+        advance(s, lambda st: st.phase == "play" and len(getattr(st, "trick", [])) == 1 and 2 in st.turn_seats())
+        return show(app)
+
+    @add("bidding-spades-2p")
+    def _bid2(app: Any) -> Any:
+        s = start_game(app, "spades-2p", 2, humans=(0,), names=["Ana", "Ben"])
+        advance(s, lambda st: st.phase == "bid" and 0 in st.turn_seats())
+        s.table.pending[0] = 3
+        return show(app, reveal=0)
+
+    @add("bidding-partnership-spades")
+    def _bid4(app: Any) -> Any:
+        s = start_game(app, "partnership-spades", 4, humans=(0,))
+        advance(s, lambda st: st.phase == "bid" and 0 in st.turn_seats() and sum(b >= 0 for b in st.bids) >= 2)
+        s.table.pending[0] = 4
+        return show(app, reveal=0)
+
+    @add("draw-spades-2p")
+    def _draw(app: Any) -> Any:
+        s = start_game(app, "spades-2p", 2, humans=(0,), names=["Ana", "Ben"])
+        advance(s, lambda st: st.phase == "draw" and 0 in st.turn_seats() and st.pos >= 10)
+        return show(app, reveal=0)
+
+    @add("pass-hearts")
+    def _pass(app: Any) -> Any:
+        s = start_game(app, "hearts", 4)
+        advance(s, lambda st: st.phase == "pass")
+        sc = show(app, reveal=0)
+        sc.hand.selected = [0, 3]
+        app.render(force=True)
+        return sc
+
+    for game, n, humans in (("hearts", 4, (0,)), ("spades-2p", 2, (0,)), ("german-whist", 2, (0,)),
+                            ("partnership-spades", 4, (0,)), ("cancellation-hearts", 8, (0,)),
+                            ("cancellation-hearts", 11, (0,))):
+        def _mid(app: Any, game: str = game, n: int = n, humans: tuple[int, ...] = humans) -> Any:
+            s = start_game(app, game, n, humans=humans, seed=11)
+            advance(s, lambda st: st.phase == "play" and len(getattr(st, "trick", [])) >= min(2, n - 1)
+                    and 0 in st.turn_seats() and _tricks(st) >= 3)
+            return show(app, reveal=0)
+        out.append((f"play-{game}-{n}", _mid))
+
+    @add("play-table-mode-hearts")
+    def _tablemode(app: Any) -> Any:
+        s = start_game(app, "hearts", 4, humans=(0, 1, 2, 3))
+        s.simulated = False
+        advance(s, lambda st: st.phase == "play" and len(st.trick) == 2)
+        return show(app)
+
+    @add("last-trick-cancellation")
+    def _cancel(app: Any) -> Any:
+        s = start_game(app, "cancellation-hearts", 6, humans=(0,), seed=3)
+        advance(s, lambda st: st.phase == "play" and bool(st.waiting) and 0 in st.turn_seats(), limit=200000)
+        sc = show(app, reveal=0)
+        return sc
+
+    @add("summary-hearts")
+    def _summary(app: Any) -> Any:
+        s = start_game(app, "hearts", 4)
+        advance(s, lambda st: st.hand_number == 3 and st.phase == "deal")
+        s.summary_seen = 2
+        return show(app)
+
+    @add("scoresheet-spades-2p")
+    def _sheet(app: Any) -> Any:
+        s = start_game(app, "spades-2p", 2, names=["Ana", "Ben"])
+        advance(s, lambda st: st.hand_number == 6 and st.phase == "deal")
+        s.summary_seen = 6
+        return show(app, scene="scoresheet")
+
+    @add("scoresheet-cancellation-10")
+    def _sheet10(app: Any) -> Any:
+        s = start_game(app, "cancellation-hearts", 10)
+        advance(s, lambda st: st.hand_number == 4 and st.phase == "deal")
+        s.summary_seen = 4
+        return show(app, scene="scoresheet")
+
+    @add("gameover-partnership-spades")
+    def _over(app: Any) -> Any:
+        s = start_game(app, "partnership-spades", 4, options={"target": 200})
+        advance(s, lambda st: st.over, limit=100000)
+        s.summary_seen = s.table.state.hand_number
+        return show(app)
+
+    @add("fault")
+    def _fault(app: Any) -> Any:
+        s = start_game(app, "german-whist", 2, deal=False)
+        s.table.deal()
+        s.table.tick(0.5)
+        s.table.fault("jam")
+        return show(app)
+
+    @add("confirm-undo")
+    def _confirm(app: Any) -> Any:
+        s = start_game(app, "hearts", 4)
+        advance(s, lambda st: st.phase == "play" and 0 in st.turn_seats() and len(st.trick) == 0 and _tricks(st) >= 1)
+        sc = show(app, reveal=0)
+        sc.ask_undo()
+        app.render(force=True)
+        return app.scene
+
+    return out
+
+
+def _tricks(st: Any) -> int:
+    v = st.public_view()
+    if "tricks_played" in v:
+        return int(v["tricks_played"])
+    return sum(v.get("tricks_taken") or [0])
+
+
+def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ...] = SIZES,
+               only: str | None = None) -> list[Path]:
+    headless()
+    import pygame
+
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, fn in scenarios():
+        if only and only not in name:
+            continue
+        for size in sizes:
+            app = make_app(size)
+            fn(app)
+            p = d / f"{name}-{size[0]}x{size[1]}.png"
+            pygame.image.save(app.screen, str(p))
+            written.append(p)
+    return written
+
+
+def _cmd(args: argparse.Namespace) -> int:
+    files = render_all(args.dir, only=args.only)
+    for f in files:
+        print(f)
+    print(f"{len(files)} screenshots in {args.dir}")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("screenshots", help="render every kiosk scene at 800x480 and 1280x720 to PNG files")
+    p.add_argument("dir", help="folder for the PNG files (created)")
+    p.add_argument("--only", help="only scenarios whose name contains this")
+    p.set_defaults(func=_cmd)

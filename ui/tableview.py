@@ -1,0 +1,247 @@
+"""Drawing the table from a view dict: seat plates, the trick, markers, the hand, the top bar.
+
+Scenes pass the view they were given (``{"game": ..., "table": ..., ["seat", "hand",
+"private"]}``); nothing here looks at engine objects, so the same code draws the local table
+and the referee-backed one. Only cards in the public view are drawn face up, except the
+``hand`` (and ``private`` cards) of a seat view, which exist only in simulated mode after
+that player asked to see them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from engine import cards as C
+
+from . import card_art as A
+from . import draw as D
+from . import theme as T
+
+
+def card(name: str) -> int:
+    return C.parse(name)
+
+
+def suit_index(value: Any) -> int | None:
+    """A suit from 'S' / 'spades' / 0; None when there is none."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    v = str(value).lower()
+    if len(v) == 1 and v.upper() in C.SUITS:
+        return C.SUITS.index(v.upper())
+    for i, n in enumerate(C.SUIT_NAMES):
+        if v in (n, n[:-1]):
+            return i
+    return None
+
+
+def symbol(suit: int) -> str:
+    return C.SUIT_SYMBOLS[suit]
+
+
+def teams(g: dict[str, Any]) -> bool:
+    return g.get("game") == "partnership-spades"
+
+
+def seat_line(g: dict[str, Any], s: int) -> str:
+    """The second line of a seat plate: tricks taken / bid, or points taken this hand."""
+    tb = g.get("taken_bid")
+    if isinstance(tb, list) and s < len(tb):
+        bids = g.get("bids") or []
+        blind = g.get("blind_nil") or g.get("double_nil") or []
+        extra = ""
+        if s < len(bids) and bids[s] == 0:
+            extra = " blind nil" if (s < len(blind) and blind[s] and g["game"] == "partnership-spades") else (
+                " double nil" if (s < len(blind) and blind[s]) else " nil")
+        return f"{tb[s]} tricks{extra}"
+    taken = g.get("tricks_taken") or []
+    pts = g.get("points_taken")
+    if isinstance(pts, list) and s < len(pts):
+        k = taken[s] if s < len(taken) else 0
+        return f"{k} trick{'' if k == 1 else 's'}, {pts[s]} pts"
+    if g.get("game") == "german-whist":
+        t1 = (g.get("tricks_stage1") or [0, 0])[s]
+        t2 = (g.get("tricks_stage2") or [0, 0])[s]
+        return f"stage 1: {t1}  stage 2: {t2}" if g.get("stage") == 2 else f"{t1} tricks"
+    if s < len(taken):
+        return f"{taken[s]} tricks"
+    return ""
+
+
+@dataclass
+class Plate:
+    seat: int
+    rect: pygame.Rect
+
+
+def plate_size(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int]:
+    h = theme.u(48)
+    # plates sit on a track shrunk by their own width: solve w = spacing(w) - gap
+    gap = theme.u(8)
+    w = (2 * (area.width + area.height - h) / max(1, n) - gap) / (1 + 2 / max(1, n))
+    return min(theme.u(168), max(theme.u(84), int(w))), h
+
+
+def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int) -> list[pygame.Rect]:
+    """Seat plates evenly spaced around the edge of ``area``, ``bottom_seat`` at the bottom
+    centre, then clockwise as the players sit (the next seat is on its left: screen left)."""
+    w, h = plate_size(theme, n, area)
+    inner = area.inflate(-w, -h)  # the track the plate centres run along
+    W, H = inner.width, inner.height
+    per = 2 * (W + H)
+    out = []
+    for s in range(n):
+        k = (s - bottom_seat) % n
+        d = per * k / n
+        if n == 2:
+            d = 0 if k == 0 else W / 2 + H + W / 2
+        if d <= W / 2:
+            x, y = inner.centerx - d, inner.bottom
+        elif d <= W / 2 + H:
+            x, y = inner.x, inner.bottom - (d - W / 2)
+        elif d <= W / 2 + H + W:
+            x, y = inner.x + (d - W / 2 - H), inner.y
+        elif d <= W / 2 + 2 * H + W:
+            x, y = inner.right, inner.y + (d - W / 2 - H - W)
+        else:
+            x, y = inner.right - (d - W / 2 - 2 * H - W), inner.bottom
+        out.append(pygame.Rect(round(x - w / 2), round(y - h / 2), w, h))
+    return out
+
+
+def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, rect: pygame.Rect,
+               *, active: bool) -> str:
+    """One seat's plate: name, dealer and bot marks, tricks taken / bid. Returns its text."""
+    bots = t.get("bots", [])
+    color = T.PANEL_LIGHT if not active else (92, 78, 20)
+    D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
+    name = g["names"][s]
+    marks = []
+    if g.get("dealer") == s:
+        marks.append("D")
+    if s in bots:
+        marks.append("bot")
+    head = name + (f"  [{' '.join(marks)}]" if marks else "")
+    D.text(surface, theme, head, (rect.x + theme.u(6), rect.y + theme.u(3)), "small", T.ACCENT if active else T.TEXT,
+           bold=True, max_width=rect.width - theme.u(10))
+    line = seat_line(g, s)
+    D.text(surface, theme, line, (rect.x + theme.u(6), rect.bottom - theme.u(3)), "small", T.TEXT_DIM, "bottomleft",
+           max_width=rect.width - theme.u(10))
+    return f"{head} | {line}"
+
+
+def trick_layout(theme: T.Theme, count: int, n: int, area: pygame.Rect) -> tuple[int, list[tuple[int, int]]]:
+    """Card height and top-left positions for a trick of ``count`` cards in a row of ``n`` slots."""
+    gap = theme.u(6)
+    slots = max(1, n)
+    hmax = min(theme.card_height("table"), area.height - theme.font("small").get_height() - theme.u(4))
+    h = int(min(hmax, ((area.width - gap * (slots - 1)) / slots) / A.ASPECT))
+    w = A.card_size(h)[0]
+    total = slots * w + (slots - 1) * gap
+    x0 = area.centerx - total // 2
+    y = area.centery - (h + theme.font("small").get_height()) // 2
+    return h, [(x0 + i * (w + gap), y) for i in range(count)]
+
+
+def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list[Any]], area: pygame.Rect,
+               winner: int | None = None) -> list[pygame.Rect]:
+    """The trick as a row of face-up cards with each player's name below, leader first."""
+    n = int(g["players"])
+    h, pos = trick_layout(theme, len(trick), n, area)
+    rects = []
+    for (s, name), p in zip(trick, pos, strict=False):
+        r = A.draw_card(surface, card(name), p, h, theme, highlight=(winner == s))
+        rects.append(r)
+        D.text(surface, theme, g["names"][s], (r.centerx, r.bottom + theme.u(2)), "small",
+               T.ACCENT if winner == s else T.TEXT, "midtop", max_width=r.width + theme.u(20))
+    return rects
+
+
+def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None) -> tuple[int, list[pygame.Rect]]:
+    """Overlapping card rects for a hand of ``count`` cards centred in ``area``."""
+    h = height or min(theme.card_height("hand"), area.height - theme.u(14))
+    w = A.card_size(h)[0]
+    if count <= 0:
+        return h, []
+    step = min(w + theme.u(4), (area.width - w) / max(1, count - 1)) if count > 1 else 0
+    total = w + step * (count - 1)
+    x0 = area.centerx - total / 2
+    y = area.bottom - h
+    return h, [pygame.Rect(round(x0 + i * step), y, w, h) for i in range(count)]
+
+
+class HandView:
+    """The revealed player's hand: tap a card to play it, or to select it for a pass."""
+
+    def __init__(self) -> None:
+        self.cards: list[int] = []
+        self.rects: list[pygame.Rect] = []
+        self.playable: set[int] = set()
+        self.selected: list[int] = []  # indexes into cards
+        self.height = 0
+        self.lift = 0
+
+    def set(self, names: list[str]) -> None:
+        new = [card(n) for n in names]
+        if new != self.cards:
+            self.cards = new
+            self.selected = []
+
+    def place(self, theme: T.Theme, area: pygame.Rect) -> None:
+        self.lift = theme.u(14)
+        self.height, self.rects = hand_rects(theme, len(self.cards), area)
+
+    def hit(self, pos: tuple[int, int]) -> int | None:
+        """Index of the topmost card under ``pos`` (cards overlap to the right)."""
+        for i in range(len(self.rects) - 1, -1, -1):
+            r = self.rects[i].copy()
+            if i in self.selected or self.cards[i] in self.playable:
+                r.y -= self.lift
+            if r.collidepoint(pos):
+                return i
+        return None
+
+    def draw(self, surface: Any, theme: T.Theme, dim_unplayable: bool = True) -> None:
+        for i, (c, r) in enumerate(zip(self.cards, self.rects, strict=True)):
+            up = i in self.selected or (c in self.playable and not self.selected)
+            y = r.y - self.lift if up else r.y
+            A.draw_card(surface, c, (r.x, y), self.height, theme, highlight=i in self.selected,
+                        dim=dim_unplayable and bool(self.playable) and c not in self.playable and i not in self.selected)
+
+
+def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, right_space: int) -> list[str]:
+    """Game title, hand number, trump and broken-suit markers; returns the texts drawn."""
+    out = []
+    x = theme.pad * 2
+    y = theme.u(4)
+    D.text(surface, theme, title, (x, y), "body", T.TEXT, bold=True, max_width=theme.width - x - right_space)
+    out.append(title)
+    y = theme.u(30)
+    bits = [f"hand {g.get('hand_number', 0)}"]
+    trump = suit_index(g.get("trump"))
+    if trump is not None:
+        bits.append(f"trump {symbol(trump)}")
+    elif g.get("game") in ("hearts", "cancellation-hearts"):
+        bits.append("no trump")
+    if g.get("broken"):
+        if g.get("game") in ("hearts", "cancellation-hearts"):
+            bits.append(f"{symbol(1)} broken")
+        elif trump is not None:
+            bits.append(f"{symbol(trump)} broken")
+    if g.get("game") == "german-whist" and g.get("stage"):
+        bits.append(f"stage {g['stage']}")
+    waiting = g.get("waiting") or []
+    if waiting:
+        bits.append(f"{len(waiting)} cards waiting" + (" + widow" if g.get("widow_on_table") else ""))
+    pd = g.get("pass_direction")
+    if g.get("phase") == "pass" and pd:
+        bits.append(f"pass {pd}")
+    line = "   ".join(bits)
+    D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
+    out.append(line)
+    return out
