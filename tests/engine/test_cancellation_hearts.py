@@ -196,24 +196,9 @@ def test_off_suit_pairs_do_not_matter() -> None:
         1 if c // 13 == C.HEARTS else 13 if c == C.QS else 0 for c in st.widow)
 
 
-def seed_example() -> CancellationHeartsState:
-    """Al (seat 1) leads the 10S, Beth plays the 9H, Charlie the 9H, Dave the 10S; Ed and Fay
-    (seats 5 and 0, void in spades) play diamonds. Seat 1 leads again with the AS."""
-    st = new(6, passing="none")
-    st.start_hand(deck_for(GAME, 6, {
-        1: ["TS", "AS", "3C"], 2: ["9H", "2S"], 3: ["9H", "3S"], 4: ["TS", "4S"], 5: ["2D", "3D"], 0: ["4D", "5D"],
-    }, voids={2: "", 5: "S", 0: "S"}, widow=["AS", "5H"]))
-    return st
-
-
-def test_seed_example_fully_cancelled_trick_waits() -> None:
-    st = seed_example()
-    play(st, "TS")
-    # Beth holds the 2S: she must follow; so the seed's Beth is void in spades here instead
-    assert st.check(A.play("9H"), 2) == "must follow spades"
-
-
 def seed_example_void() -> CancellationHeartsState:
+    """The seed's example at six seats: Al (seat 1) leads the 10S, Beth and Charlie (void in
+    spades) play the 9H, Dave the 10S, Ed and Fay (void in spades) diamonds."""
     st = new(6, passing="none")
     st.start_hand(deck_for(GAME, 6, {
         1: ["TS", "AS", "3C"], 2: ["9H"], 3: ["9H"], 4: ["TS", "4S"], 5: ["2D", "3D"], 0: ["4D", "5D"],
