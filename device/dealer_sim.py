@@ -260,7 +260,7 @@ class LinkFaults:
     """Byte-level faults applied to one direction of the link, seeded for repeatable runs."""
 
     def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed * 7919 + 1)  # reboots' boot ids; differs from the board's first
         self.corrupt = 0.0
         self.drop = 0.0
         self.duplicate = 0.0
@@ -306,7 +306,7 @@ class DealerSimulator:
         self.board = SimBoard(self.cfg, seed)
         self.speed = speed
         self.max_step_ms = max_step_ms
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed * 7919 + 1)  # reboots' boot ids; differs from the board's first
         self.to_dealer = LinkFaults(seed * 2 + 1)
         self.to_host = LinkFaults(seed * 2 + 2)
         self.silent = False

@@ -113,12 +113,12 @@ class Mechanics:
         self.op = None
         self.stage = None
         self.stages = []
+        if was != ESTOPPED or source == 1:
+            self.emit(P.EV_ESTOP, bytes((source,)))
         job = self.job
         self.job = None
         if job is not None and hasattr(job, "cancel"):
             job.cancel()
-        if was != ESTOPPED or source == 1:
-            self.emit(P.EV_ESTOP, bytes((source,)))
 
     def abort(self):
         """Forget the running job and op; a card left in the gate goes to the reject tray."""

@@ -1,0 +1,316 @@
+"""Command handling on the real firmware (CPython, simulated board): deals, replies, stops."""
+
+from __future__ import annotations
+
+import random
+
+from conftest import Host, plan_body
+
+from firmware import mechanics as M
+from firmware import protocol as P
+
+
+def shuffled(seed: int, decks: int = 1) -> list[int]:
+    order = [c for _ in range(decks) for c in range(52)]
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def four_seat_plan(order: list[int]) -> list[tuple[int, int]]:
+    return [(c, i % 4) for i, c in enumerate(order)]
+
+
+def dealt(host: Host) -> list[tuple[int, int]]:
+    return [(p[0], p[1]) for _, k, p in host.events if k == P.EV_CARD_DEALT]
+
+
+def test_hello_identifies_the_dealer(make_host) -> None:
+    host = make_host(seats=6)
+    r = host.command(P.HELLO, b"\x01\x07\xd0")
+    assert r.type == P.IDENTIFY
+    assert r.body[0] == 1 and r.body[8] == 6  # protocol version, seat count
+    assert P.get_u16(r.body, 12) == 2000  # the dead-man time HELLO asked for
+    assert host.command(P.HELLO, b"\x02\x00\x00").body == bytes((P.HELLO, P.NAK_BAD_VERSION))
+
+
+def test_plan_routes_every_card_by_identity_whatever_the_hopper_order(make_host) -> None:
+    deck_order = shuffled(1)
+    host = make_host(deck=shuffled(2))  # the hopper holds the cards in another order
+    r = host.command(P.DEAL_PLAN, plan_body(9, four_seat_plan(deck_order)))
+    assert r.body == bytes((P.DEAL_PLAN, P.OK_STARTED))
+    done = host.until(P.EV_DEAL_DONE)
+    assert done[2] == P.u16(9) + bytes((52, 0, 0, 0))
+    for seat in range(4):
+        assert sorted(host.board.seat(seat)) == sorted(deck_order[seat::4])
+    assert len(dealt(host)) == 52
+
+
+def test_same_deal_id_is_dealt_once(make_host) -> None:
+    order = shuffled(3)
+    host = make_host(deck=order)
+    body = plan_body(5, four_seat_plan(order))
+    assert host.command(P.DEAL_PLAN, body).body[1] == P.OK_STARTED
+    host.until(P.EV_DEAL_DONE)
+    host.sim.gather_to_hopper()
+    # a new command (new seq) with the same deal id: nothing is dealt again
+    assert host.command(P.DEAL_PLAN, body).body == bytes((P.DEAL_PLAN, P.OK_ALREADY))
+    host.run(5000)
+    assert len(dealt(host)) == 52 and len(host.board.hopper) == 52
+    # the same id with other content is a conflict
+    other = plan_body(5, [(c, 0) for c in order])
+    assert host.command(P.DEAL_PLAN, other).body == bytes((P.DEAL_PLAN, P.NAK_CONFLICT))
+
+
+def test_repeated_seq_replays_the_cached_reply_without_acting_twice(make_host) -> None:
+    order = shuffled(4)
+    host = make_host(deck=order)
+    stock = [(c, 0x85) for c in order[:10]]
+    host.command(P.DEAL_PLAN, plan_body(1, stock + [(c, 0) for c in order[10:]]))
+    host.until(P.EV_DEAL_DONE)
+    first = host.command(P.DEAL_STOCK, b"\x01", seq=77, ms=3000)
+    wire_before = first
+    second = host.command(P.DEAL_STOCK, b"\x01", seq=77, ms=3000)
+    assert (second.seq, second.body) == (wire_before.seq, wire_before.body)  # byte-for-byte replay
+    assert host.board.seat(1) == [order[0]]  # one card moved, not two
+    third = host.command(P.DEAL_STOCK, b"\x01", seq=78, ms=3000)
+    assert third.seq != first.seq and host.board.seat(1) == [order[0], order[1]]
+
+
+def test_split_plan_chunks_and_a_104_card_two_deck_plan(make_host) -> None:
+    order = shuffled(5, decks=2)
+    host = make_host(deck=shuffled(6, decks=2), seats=8)
+    entries = [(c, i % 8) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_body(2, entries[:60], total=104)).body[1] == P.OK_ACCEPTED
+    # a repeated chunk is harmless, an out-of-order one is refused
+    assert host.command(P.DEAL_PLAN, plan_body(2, entries[:60], total=104)).body[1] == P.OK_ALREADY
+    assert host.command(P.DEAL_PLAN, plan_body(2, entries[70:], total=104, offset=70)).body[1] == P.NAK_BAD_STATE
+    assert host.command(P.DEAL_PLAN, plan_body(2, entries[60:], total=104, offset=60)).body[1] == P.OK_STARTED
+    host.until(P.EV_DEAL_DONE, max_ms=300000)
+    for seat in range(8):
+        assert sorted(host.board.seat(seat)) == sorted(order[seat::8])
+
+
+def test_estop_is_handled_before_anything_else_and_latches(make_host) -> None:
+    host = make_host(deck=shuffled(7))
+    host.command(P.DEAL_PLAN, plan_body(3, four_seat_plan(shuffled(7))))
+    host.run(1500)
+    assert host.sim.firmware.dealer.mech.moving()
+    # the stop happens while the frame is parsed: put a PING, ESTOP and DEAL_STOCK in one read
+    host.send(P.PING)
+    host.send(P.ESTOP)
+    host.send(P.DEAL_STOCK, b"\x00")
+    host.sim.firmware.dealer.tick()  # one loop pass, no simulated time
+    assert host.board.pending == {}  # every motor stopped
+    frames = host.collect()
+    kinds = [(f.type, bytes(f.body)) for f in frames]
+    estop_event = next(i for i, (t, b) in enumerate(kinds)
+                       if t == P.EVENT and any(k == P.EV_ESTOP for _, k, _ in P.parse_event_block(b)))
+    ok = kinds.index((P.OK, bytes((P.ESTOP, 0))))
+    assert estop_event < ok
+    assert (P.NAK, bytes((P.DEAL_STOCK, P.NAK_ESTOPPED))) in kinds
+    assert P.EV_ABORTED in host.kinds()
+    assert host.command(P.FEED, b"\x01\x00").body[1] == P.NAK_ESTOPPED
+    status = host.command(P.STATUS)
+    assert status.body[0] == 8 and status.body[7] & 1
+    host.sim.press_estop(True)
+    assert host.command(P.RESET, b"\x00").body[1] == P.NAK_ESTOPPED  # button still down
+    host.sim.press_estop(False)
+    assert host.command(P.RESET, b"\x00").body == bytes((P.RESET, P.OK_DONE))
+    assert host.command(P.STATUS).body[0] in (0, 4)
+
+
+def test_estop_button_stops_motion(make_host) -> None:
+    host = make_host()
+    host.command(P.SELFTEST, b"\x00")
+    host.run(500)
+    host.sim.press_estop(True)
+    host.run(20)
+    assert host.board.pending == {}
+    assert (P.EV_ESTOP, b"\x01") in [(k, p) for _, k, p in host.events]
+
+
+def test_deadman_stops_motors_and_the_host_coming_back_resumes(make_host) -> None:
+    order = shuffled(8)
+    host = make_host(deck=order)
+    host.command(P.DEAL_PLAN, plan_body(4, four_seat_plan(order)))
+    host.run(1000)
+    host.board.link_skew += 3500  # the host has been silent longer than the 3 s dead-man
+    host.run(20)
+    mech = host.sim.firmware.dealer.mech
+    assert mech.state == M.PAUSED and host.board.pending == {}
+    assert P.EV_DEADMAN in host.kinds()
+    count = len(dealt(host))
+    host.run(5000)
+    assert len(dealt(host)) == count  # nothing moves while paused
+    assert host.command(P.PING).type == P.OK
+    assert P.EV_RESUMED in host.kinds()
+    host.until(P.EV_DEAL_DONE)
+    for seat in range(4):
+        assert sorted(host.board.seat(seat)) == sorted(order[seat::4])
+
+
+def test_busy_keepalive_during_long_motion(make_host) -> None:
+    host = make_host()
+    host.command(P.SELFTEST, b"\x00")
+    for _ in range(5):
+        host.board.link_skew += 600
+        host.run(20)
+    assert any(f.type == P.BUSY for f in host.frames)
+
+
+def test_jam_times_out_reports_and_resumes(make_host) -> None:
+    order = shuffled(9)
+    host = make_host(deck=order)
+    host.sim.jam("eject")
+    host.command(P.DEAL_PLAN, plan_body(6, four_seat_plan(order)))
+    stage, card = host.until(P.EV_JAM)[2]
+    assert stage == M.ST_EJECT and card == order[0]
+    assert host.command(P.STATUS).body[0] == 7
+    assert host.command(P.DEAL_STOCK, b"\x00").body[1] == P.NAK_JAMMED
+    host.sim.clear_jam()
+    assert host.command(P.RESUME).body == bytes((P.RESUME, P.OK_DONE))
+    host.until(P.EV_DEAL_DONE)
+    assert sorted(host.board.seat(0)) == sorted(order[0::4])
+
+
+def test_feed_timeout_is_a_jam_and_reader_timeouts_are_misreads(make_host) -> None:
+    host = make_host()
+    host.sim.jam("feed")
+    host.command(P.SELFTEST, b"\x00")
+    assert host.until(P.EV_JAM)[2][0] == M.ST_FEED
+    host.sim.clear_jam()
+    host.command(P.RESET, b"\x00")
+    host.sim.jam("read")  # the reader never answers: every attempt times out
+    host.command(P.SELFTEST, b"\x00")
+    target, attempts = host.until(P.EV_MISREAD)[2]
+    assert target == P.REJECT and attempts == 3
+    assert host.board.tray(P.REJECT)
+
+
+def test_misread_missing_and_duplicate_cards_in_a_deal(make_host) -> None:
+    order = shuffled(10)
+    host = make_host(deck=order)
+    host.sim.remove_card(order[5])
+    host.sim.add_duplicate(order[9], position=0)
+    host.sim.misread(1)  # the duplicate, first in the hopper, cannot be read
+    host.sim.add_duplicate(order[20], position=3)
+    host.command(P.DEAL_PLAN, plan_body(7, four_seat_plan(order)))
+    _, _, payload = host.until(P.EV_DEAL_DONE)
+    deal_id, filled, rejected = P.get_u16(payload, 0), payload[2], payload[3]
+    n_missing = payload[4]
+    missing = list(payload[5:5 + n_missing])
+    dups = list(payload[6 + n_missing:])
+    assert (deal_id, filled, rejected) == (7, 51, 2)
+    assert missing == [order[5]] and dups == [order[20]]
+    assert P.EV_HOPPER_EMPTY in host.kinds() and P.EV_MISREAD in host.kinds()
+    assert sorted(host.board.tray(P.REJECT)) == sorted([order[9], order[20]])
+
+
+def test_spades_2p_draw_flow_and_double_nil_fetch(make_host) -> None:
+    order = shuffled(11)
+    host = make_host(deck=order, seats=2)
+    host.command(P.DEAL_PLAN, plan_body(8, [(c, 0x85) for c in order]))
+    host.until(P.EV_DEAL_DONE)
+    assert host.board.tray(P.MAGAZINE) == order
+    assert host.command(P.PRESENT, b"\x01").type == P.OK
+    seat, card, _ = host.until(P.EV_PRESENTED)[2]
+    assert (seat, card) == (1, order[0]) and host.board.shown
+    assert host.command(P.PRESENT, b"\x00").body[1] == P.NAK_BUSY  # one card shown at a time
+    host.command(P.ROUTE_PRESENTED, bytes((P.DISCARD,)))
+    host.until(P.EV_CARD_ROUTED)
+    host.command(P.PRESENT, b"\x01")
+    host.until(P.EV_PRESENTED)
+    host.command(P.ROUTE_PRESENTED, b"\x01")
+    host.run(3000)
+    assert host.board.seat(1) == [order[1]] and host.board.tray(P.DISCARD) == [order[0]]
+    assert host.command(P.FETCH, bytes((P.DISCARD, order[0], 0)), ms=3000).type == P.OK
+    assert host.board.seat(0) == [order[0]] and host.board.tray(P.DISCARD) == []
+    assert host.command(P.FETCH, bytes((P.DISCARD, order[0], 0))).body[1] == P.NAK_EMPTY
+
+
+def test_german_whist_turn_up_and_stock_to_winner_and_loser(make_host) -> None:
+    order = shuffled(12)
+    host = make_host(deck=order, seats=2)
+    plan = [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, 0x85) for c in order[26:]]
+    host.command(P.DEAL_PLAN, plan_body(9, plan))
+    host.until(P.EV_DEAL_DONE)
+    host.command(P.TURN_UP, ms=3000)
+    assert host.board.tray(P.FACEUP) == [order[26]]
+    assert host.command(P.TURN_UP).body[1] == P.NAK_BUSY
+    host.command(P.ROUTE_FACEUP, b"\x01", ms=3000)
+    host.command(P.DEAL_STOCK, b"\x00", ms=3000)
+    host.command(P.TURN_UP, ms=3000)
+    assert order[26] in host.board.seat(1) and order[27] in host.board.seat(0)
+    assert host.board.tray(P.FACEUP) == [order[28]]
+
+
+def test_passing_through_staging_then_fetch_to_receivers(make_host) -> None:
+    host = make_host(deck=[])
+    host.command(P.FEED, bytes((3, P.STAGING)))
+    host.run(2000)
+    assert host.command(P.STATUS).body[0] == 5  # feeding, waiting for cards
+    host.sim.load_deck([10, 20, 30])
+    host.until(P.EV_FEED_DONE)
+    assert host.board.tray(P.STAGING) == [10, 20, 30]
+    host.command(P.FETCH, bytes((P.STAGING, 20, 2)), ms=3000)
+    assert host.board.seat(2) == [20]
+
+
+def test_feed_and_hold_then_route(make_host) -> None:
+    host = make_host(deck=[36, 5])
+    host.command(P.FEED, bytes((2, P.HOLD)))
+    assert host.until(P.EV_PRESENTED)[2] == bytes((P.HOLD, 36, 97))
+    host.run(2000)
+    assert host.board.gate == 36 and host.board.hopper == [5]  # feeding waits for the referee
+    host.command(P.ROUTE_PRESENTED, bytes((P.TRICK,)))
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((36, P.TRICK))
+    assert host.until(P.EV_PRESENTED)[2] == bytes((P.HOLD, 5, 97))
+    assert P.EV_FEED_DONE not in host.kinds()
+    host.command(P.ROUTE_PRESENTED, b"\x03")
+    host.until(P.EV_FEED_DONE)
+    assert host.board.tray(P.TRICK) == [36] and host.board.seat(3) == [5]
+
+
+def test_events_since_recovers_missed_events(make_host) -> None:
+    host = make_host()
+    host.command(P.SELFTEST, b"\x01")
+    host.until(P.EV_SELFTEST_DONE)
+    r = host.command(P.EVENTS_SINCE, P.u16(3) + b"\x05")
+    events = P.parse_event_block(r.body)
+    assert [i for i, _, _ in events] == [3, 4, 5, 6, 7]
+    assert events == host.events[3:8]
+    nxt = host.sim.firmware.dealer.next_event
+    assert P.parse_event_block(host.command(P.EVENTS_SINCE, P.u16(nxt)).body) == []
+    r = host.command(P.EVENTS_SINCE, P.u16(0))
+    assert len(r.body) <= P.MAX_BODY and P.parse_event_block(r.body)[0][0] == 0
+
+
+def test_bad_crc_is_naked_and_garbage_is_skipped(make_host) -> None:
+    host = make_host()
+    wire = bytearray(P.encode_frame(P.PING, 5, 0))
+    wire[3] ^= 0x40
+    host.raw(b"\x13\x37garbage\x00")
+    host.raw(bytes(wire))
+    frames = host.run(20)
+    naks = [f for f in frames if f.type == P.NAK]
+    assert len(naks) == 1 and naks[0].body == bytes((0, P.NAK_BAD_CRC))
+    assert host.command(P.PING).type == P.OK
+
+
+def test_unknown_type_and_bad_bodies(make_host) -> None:
+    host = make_host()
+    assert host.command(0x3E).body == bytes((0x3E, P.NAK_UNKNOWN_TYPE))
+    assert host.command(P.PRESENT, b"").body[1] == P.NAK_BAD_BODY
+    assert host.command(P.DEAL_PLAN, plan_body(1, [(52, 0)])).body[1] == P.NAK_BAD_BODY
+    assert host.command(P.DEAL_PLAN, plan_body(1, [(3, 9)])).body[1] == P.NAK_BAD_BODY  # seat 9 of 4
+    assert host.command(P.PRESENT, b"\x00").body[1] == P.NAK_EMPTY  # no stock
+
+
+def test_reset_reboot_gives_a_new_boot_id(make_host) -> None:
+    host = make_host()
+    before = P.get_u16(host.command(P.HELLO, b"\x01\x00\x00").body, 4)
+    assert host.command(P.RESET, b"\x01").type == P.OK
+    host.run(20)
+    after = host.command(P.HELLO, b"\x01\x00\x00").body
+    assert P.get_u16(after, 4) != before
+    assert (0, P.EV_BOOT, b"\x03") in host.events
