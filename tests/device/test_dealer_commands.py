@@ -1,0 +1,298 @@
+"""Every Dealer command against the simulator (the real firmware) through the pty."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from dealer_testkit import (
+    GENEROUS,
+    is_stopped,
+    round_robin_plan,
+    running,
+    table_matches,
+    wait_until,
+)
+
+from device import dealer_messages as m
+from device.dealer import Dealer
+from device.dealer_errors import DealerError, DealerFault
+from device.dealer_plan import DealPlan
+from device.dealer_types import Event
+
+
+def test_identify_and_status() -> None:
+    with running(seats=5) as (sim, dealer):
+        ident = dealer.identify()
+        assert ident.protocol_version == 1
+        assert ident.seat_count == 5
+        assert ident.boot_id == sim.board.boot
+        assert set(ident.trays) >= {m.REJECT, m.DISCARD, m.CENTRE, m.FACEUP, m.TRICK,
+                                    m.MAGAZINE, m.STAGING}
+        assert ident.max_plan >= 104
+        st = dealer.status()
+        assert st.state_name == "IDLE"
+        assert st.boot_id == ident.boot_id
+        assert st.hopper_has_cards
+
+
+def test_deal_52_cards_to_four_seats() -> None:
+    with running(seats=4) as (sim, dealer):
+        plan = round_robin_plan(4)
+        report = dealer.deal(plan)
+        assert report.ok
+        assert table_matches(sim, plan) == []
+        assert len(report.placements) == 52
+        hands = report.hands()
+        for seat in range(4):
+            assert sorted(hands[seat]) == sorted(plan.hands()[seat])
+            assert sorted(sim.board.seat(seat)) == sorted(hands[seat])
+        assert dealer.status().state_name == "IDLE"
+
+
+def test_deal_by_identity_whatever_the_hopper_order() -> None:
+    # Same plan, three different physical orders in the hopper: same hands every time.
+    plan = round_robin_plan(3, extra={51: m.CENTRE})
+    for hopper_seed in (1, 2, 3):
+        with running(seats=3, deck_seed=hopper_seed) as (sim, dealer):
+            dealer.deal(plan)
+            assert table_matches(sim, plan) == []
+
+
+def test_deal_removed_cards_to_reject_and_widow_to_centre() -> None:
+    plan = round_robin_plan(3, extra={0: m.REJECT, 49: m.CENTRE, 50: m.CENTRE, 51: m.CENTRE})
+    with running(seats=3) as (sim, dealer):
+        dealer.deal(plan)
+        assert table_matches(sim, plan) == []
+        assert sim.board.tray(m.REJECT) == [plan.entries[0][0]]
+
+
+def test_two_decks_and_a_plan_split_over_two_frames() -> None:
+    # 156 cards: more than the 123 entries one DEAL_PLAN frame holds.
+    with running(seats=6, decks=3) as (sim, dealer):
+        plan = round_robin_plan(6, decks=3)
+        report = dealer.deal(plan)
+        assert len(report.placements) == 156
+        assert table_matches(sim, plan) == []
+
+
+def test_spades_2p_present_keep_and_discard() -> None:
+    plan = round_robin_plan(2, extra={i: m.MAGAZINE for i in range(52)})
+    stock = plan.stock
+    with running(seats=2) as (sim, dealer):
+        dealer.deal(plan)
+        assert sim.board.tray(m.MAGAZINE) == stock
+        assert dealer.present_top(0) == stock[0]
+        assert sim.board.shown
+        assert dealer.route_presented(0) == stock[0]          # keep
+        assert dealer.present_top(1) == stock[1]
+        assert dealer.route_presented(m.DISCARD) == stock[1]  # discard
+        assert sim.board.seat(0) == [stock[0]]
+        assert sim.board.tray(m.DISCARD) == [stock[1]]
+        assert dealer.status().stock_left == 50
+        # Double Nil: a replacement comes back from the discard tray by identity.
+        assert dealer.fetch(m.DISCARD, stock[1], 1) == stock[1]
+        assert sim.board.seat(1) == [stock[1]]
+        assert sim.board.tray(m.DISCARD) == []
+
+
+def test_german_whist_turn_up_route_faceup_and_deal_stock() -> None:
+    targets = {i: m.MAGAZINE for i in range(26, 52)}
+    plan = round_robin_plan(2, extra=targets)
+    stock = plan.stock
+    with running(seats=2) as (sim, dealer):
+        dealer.deal(plan)
+        assert len(sim.board.seat(0)) == 13 and len(sim.board.seat(1)) == 13
+        assert dealer.turn_up() == stock[0]
+        assert sim.board.tray(m.FACEUP) == [stock[0]]
+        assert dealer.status().faceup_holds_card
+        # After a trick won by seat 1: the face-up card to the winner, the next to the loser.
+        assert dealer.route_faceup(1) == stock[0]
+        assert dealer.deal_stock(0) == stock[1]
+        assert dealer.turn_up() == stock[2]
+        assert sim.board.seat(1)[-1] == stock[0]
+        assert sim.board.seat(0)[-1] == stock[1]
+
+
+def test_present_with_an_empty_stock_is_a_clear_fault() -> None:
+    with running(seats=4) as (_sim, dealer):
+        dealer.deal(round_robin_plan(4))
+        with pytest.raises(DealerFault) as info:
+            dealer.present_top(0)
+        assert info.value.name == "EMPTY"
+        assert "no card" in str(info.value)
+
+
+def test_read_and_route_fed_cards() -> None:
+    with running(seats=4, deck_seed=None) as (sim, dealer):
+        sim.load_deck([10, 20, 30])
+        report = dealer.read_and_route(3, m.TRICK)
+        assert report.cards == [10, 20, 30]
+        assert report.misreads == 0
+        assert sim.board.tray(m.TRICK) == [10, 20, 30]
+
+
+def test_passing_through_staging_then_fetch_to_the_receiver() -> None:
+    with running(seats=4, deck_seed=None) as (sim, dealer):
+        sim.load_deck([5, 6, 7])
+        dealer.read_and_route(3, m.STAGING)
+        assert sorted(sim.board.tray(m.STAGING)) == [5, 6, 7]
+        for card in (5, 6, 7):
+            dealer.fetch(m.STAGING, card, 2)
+        assert sorted(sim.board.seat(2)) == [5, 6, 7]
+        assert sim.board.tray(m.STAGING) == []
+
+
+def test_read_card_holds_it_until_routed() -> None:
+    with running(seats=4, deck_seed=None) as (sim, dealer):
+        sim.load_deck([44])
+        assert dealer.read_card() == 44
+        assert dealer.status().card_presented
+        assert dealer.route_presented(3) == 44
+        assert sim.board.seat(3) == [44]
+        assert dealer.status().state_name == "IDLE"
+
+
+def test_abort_ends_a_feed_waiting_for_cards() -> None:
+    with running(seats=4, deck_seed=None) as (sim, dealer):
+        sim.load_deck([1])
+        errors: list[BaseException] = []
+
+        def feed() -> None:
+            try:
+                dealer.read_and_route(2, m.TRICK)
+            except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+                errors.append(exc)
+
+        t = threading.Thread(target=feed)
+        t.start()
+        assert wait_until(lambda: sim.board.tray(m.TRICK) == [1])
+        dealer.abort()
+        t.join(GENEROUS)
+        assert not t.is_alive()
+        assert len(errors) == 1 and isinstance(errors[0], DealerFault)
+        assert errors[0].name == "ABORTED"
+        assert dealer.status().state_name == "IDLE"
+
+
+def test_emergency_stop_latches_until_reset() -> None:
+    with running(seats=4) as (sim, dealer):
+        dealer.emergency_stop()
+        st = dealer.status()
+        assert st.state_name == "ESTOPPED" and st.estop_latched
+        assert is_stopped(sim)
+        with pytest.raises(DealerFault) as info:
+            dealer.deal(round_robin_plan(4))
+        assert info.value.name == "ESTOPPED"
+        assert sim.board.seat(0) == []
+        dealer.reset()
+        assert dealer.status().state_name == "IDLE"
+        plan = round_robin_plan(4)
+        dealer.deal(plan)
+        assert table_matches(sim, plan) == []
+
+
+def test_reset_refuses_while_the_button_is_pressed() -> None:
+    with running(seats=4) as (sim, dealer):
+        sim.press_estop(True)
+        assert wait_until(lambda: dealer.status().estop_pressed)
+        with pytest.raises(DealerFault) as info:
+            dealer.reset()
+        assert "still pressed" in str(info.value)
+        sim.press_estop(False)
+        dealer.reset()
+        assert dealer.status().state_name == "IDLE"
+
+
+def test_reset_with_reboot_comes_back_with_a_new_boot_id() -> None:
+    with running(seats=4) as (sim, dealer):
+        old = dealer.identity.boot_id
+        notices: list[Event] = []
+        dealer.add_listener(notices.append)
+        ident = dealer.reset(reboot=True, timeout=GENEROUS)
+        assert ident.boot_id != old
+        assert ident.boot_id == sim.board.boot
+        assert any(e.name == "REBOOTED" for e in notices)
+        assert dealer.status().state_name == "IDLE"
+        plan = round_robin_plan(4)
+        dealer.deal(plan)  # and it deals normally afterwards
+        assert table_matches(sim, plan) == []
+
+
+def test_resume_with_nothing_to_resume() -> None:
+    with running(seats=4) as (_sim, dealer):
+        with pytest.raises(DealerFault) as info:
+            dealer.resume()
+        assert info.value.name == "BAD_STATE"
+        with pytest.raises(DealerFault):
+            dealer.resume_deal()
+
+
+def test_self_test_reads_a_full_deck() -> None:
+    with running(seats=4) as (sim, dealer):
+        report = dealer.self_test(0)
+        assert report.ok
+        assert report.read == 52
+        assert sorted(sim.board.tray(m.REJECT)) == list(range(52))
+        sim.gather_to_hopper(order_seed=3)
+        sim.remove_card(12)
+        report = dealer.self_test(1)
+        assert not report.ok
+        assert report.missing == (12,)
+        assert {t for _, t in report.placements} == {0, 1, 2, 3}
+
+
+def test_events_reach_the_callback_in_index_order() -> None:
+    with running(seats=4) as (_sim, dealer):
+        seen: list[Event] = []
+        dealer.add_listener(seen.append)
+        dealer.deal(round_robin_plan(4))
+        indices = [e.index for e in seen if not e.is_notice]
+        assert indices == list(range(indices[0], indices[0] + len(indices)))
+        assert sum(1 for e in seen if e.name == "CARD_DEALT") == 52
+        assert seen[-1].name == "DEAL_DONE"
+        assert "CARD_DEALT" in seen[0].describe()
+
+
+def test_a_command_from_the_event_callback_is_refused() -> None:
+    with running(seats=4) as (_sim, dealer):
+        errors: list[BaseException] = []
+
+        def bad(event: Event) -> None:
+            if event.name == "DEAL_DONE":
+                try:
+                    dealer.status()
+                except BaseException as exc:  # noqa: BLE001
+                    errors.append(exc)
+
+        dealer.add_listener(bad)
+        dealer.deal(round_robin_plan(4))
+        assert wait_until(lambda: bool(errors))
+        assert isinstance(errors[0], RuntimeError)
+        assert "reader thread" in str(errors[0])
+
+
+def test_plan_checks_before_sending() -> None:
+    with running(seats=3) as (sim, dealer):
+        with pytest.raises(ValueError, match="seat 3"):
+            dealer.deal(DealPlan([(0, 3)]))
+        with pytest.raises(ValueError, match="not a card"):
+            DealPlan([(52, 0)])
+        with pytest.raises(ValueError, match="neither a seat"):
+            DealPlan([(1, 0x90)])
+        assert DealPlan([("QS", 0), ("10d", 1)]).entries == ((10, 0), (34, 1))
+        assert sim.board.seat(0) == []
+
+
+def test_typed_errors_share_one_base() -> None:
+    from device import dealer_errors as e
+
+    for cls in (e.DealerTimeout, e.DealerJam, e.DealerProtocolError, e.DealerLinkDown,
+                e.DealerFault, e.DealMismatch):
+        assert issubclass(cls, DealerError)
+    assert issubclass(e.DealerJam, e.DealerFault)
+
+
+def test_dealer_needs_a_port() -> None:
+    with pytest.raises(ValueError):
+        Dealer()
