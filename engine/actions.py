@@ -35,7 +35,15 @@ class Action(NamedTuple):
     value: Any
 
     def describe(self) -> str:
-        """Words for messages: 'play KH', 'bid 4', 'pass QS AH KH'."""
+        """Words for messages: 'play KH', 'bid 4', 'pass QS AH KH'. A malformed value (an
+        action built by hand, e.g. ``Action("play", "XX")``) is shown as it is, so that the
+        IllegalAction refusing it can still be raised."""
+        try:
+            return self._describe()
+        except (TypeError, ValueError, IndexError, KeyError):
+            return f"{self.kind} {self.value!r}"
+
+    def _describe(self) -> str:
         k, v = self.kind, self.value
         if k == "play":
             return f"play {C.NAMES[v]}"
