@@ -199,7 +199,7 @@ class Frame:
         self.reason = reason
 
     def __repr__(self):
-        body = bytes(self.body).hex()
+        body = "".join("{:02x}".format(b) for b in self.body)  # noqa: UP032 - no bytes.hex() needed
         return f"Frame(ok={self.ok} type=0x{self.type:02x} seq={self.seq} ack={self.ack} body={body})"
 
 
