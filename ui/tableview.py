@@ -222,7 +222,7 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
     D.text(surface, theme, title, (x, y), "body", T.TEXT, bold=True, max_width=theme.width - x - right_space)
     out.append(title)
     y = theme.u(30)
-    bits = [f"hand {g.get('hand_number', 0)}"]
+    bits = [f"hand {g['hand_number']}"] if g.get("hand_number") else []
     trump = suit_index(g.get("trump"))
     if trump is not None:
         bits.append(f"trump {symbol(trump)}")

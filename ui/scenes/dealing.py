@@ -57,7 +57,7 @@ class DealingScene(GameScene):
         pygame.draw.rect(surface, T.GOOD, fill, border_radius=th.u(8))
         pygame.draw.rect(surface, T.TEXT_DIM, bar, width=2, border_radius=th.u(8))
         D.text(surface, th, f"{dealt} / {total} cards", bar.center, "body", T.TEXT, "center")
-        D.text(surface, th, f"dealer: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
+        D.text(surface, th, f"status: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
                T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
         self.jam.visible = self.session.simulated and d.get("state") == "dealing"
 

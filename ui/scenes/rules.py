@@ -16,22 +16,49 @@ from ..widgets import Button, ScrollArea, Widget
 SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 
 
-def rules_text(game: str) -> str:
-    """The English rules page, light on markdown; a short note when it is missing."""
+def rules_blocks(game: str) -> list[tuple[str, str]]:
+    """The rules page as (kind, text) blocks: 'h' headings, 'p' paragraphs (source lines
+    joined), 'row' table rows and list items; a short note when the page is missing."""
     p = SEEDS / f"{game}.md"
     try:
         raw = p.read_text(encoding="utf-8")
     except OSError:
-        return f"The rules page for {game} is not installed ({p.name} is missing).\nSee RULES.md in the project."
-    out = []
+        return [("p", f"The rules page for {game} is not installed ({p.name} is missing). "
+                      "See RULES.md in the project.")]
+    blocks: list[tuple[str, str]] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            blocks.append(("p", " ".join(para)))
+            para.clear()
+
     for line in raw.splitlines():
         line = re.sub(r"\*\*(.+?)\*\*|\*(.+?)\*|`(.+?)`", lambda m: next(g for g in m.groups() if g), line)
-        line = re.sub(r"^#+\s*", "", line)
-        line = re.sub(r"\[(.+?)\]\(.+?\)", r"\1", line)
-        for sym, name in (("\u2660", "\u2660"),):
-            line = line.replace(sym, name)
-        out.append(line)
-    return "\n".join(out)
+        line = re.sub(r"\[(.+?)\]\(.+?\)", r"\1", line).rstrip()
+        if line.startswith("#"):
+            flush()
+            blocks.append(("h", re.sub(r"^#+\s*", "", line)))
+        elif not line.strip():
+            flush()
+            blocks.append(("gap", ""))
+        elif line.lstrip().startswith("|"):
+            flush()
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if all(set(c) <= set("-: ") for c in cells):
+                continue
+            blocks.append(("row", "   ".join(cells)))
+        elif re.match(r"^\s*([-*]|\d+\.)\s", line):
+            flush()
+            para.append("\u2022 " + re.sub(r"^\s*([-*]|\d+\.)\s+", "", line))
+        else:
+            para.append(line.strip())
+    flush()
+    return blocks
+
+
+def rules_text(game: str) -> str:
+    return "\n".join(t for _, t in rules_blocks(game))
 
 
 class _Line(Widget):
@@ -52,24 +79,18 @@ class RulesScene(Scene):
         th = self.theme
         top = th.u(56)
         game = self.app.setup.game
-        raw = rules_text(game)
         rows: list[tuple[int, Widget]] = []
         width = th.width - 4 * th.pad
-        prev_heading = False
-        seeds_lines = (SEEDS / f"{game}.md")
-        headings = set()
-        if seeds_lines.exists():
-            headings = {re.sub(r"^#+\s*", "", ln) for ln in seeds_lines.read_text(encoding="utf-8").splitlines() if ln.startswith("#")}
-        for para in raw.split("\n"):
-            heading = para in headings
-            if heading:
+        for kind, text in rules_blocks(game):
+            if kind == "h":
+                rows.append((th.u(6), Widget()))
+                for ln in D.wrap(th, text, width, "large"):
+                    rows.append((th.font("large").get_height() + th.u(4), _Line(ln, True)))
+            elif kind == "gap":
                 rows.append((th.u(8), Widget()))
-                rows.append((th.font("large").get_height() + th.u(4), _Line(para, True)))
             else:
-                for ln in D.wrap(th, para, width):
+                for ln in D.wrap(th, text, width):
                     rows.append((th.font("body").get_height() + th.u(2), _Line(ln, False)))
-            prev_heading = heading
-        del prev_heading
         self.lines = [w.text for _, w in rows if isinstance(w, _Line)]
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 2 * th.pad))
         self.area.set_rows(rows)

@@ -45,6 +45,7 @@ class SummaryScene(GameScene):
             return
         last = results[-1]
         labels, seats = columns(g)
+        low_wins = g.get("game") in ("hearts", "cancellation-hearts")
         top = self.bar_height + th.pad
         D.text(surface, th, f"Hand {len(results)} scored", (2 * th.pad, top), "title", T.TEXT, bold=True)
         y = top + th.u(56)
@@ -57,7 +58,9 @@ class SummaryScene(GameScene):
         for k, s in enumerate(seats):
             pts, tot = last["points"][s], last["totals"][s]
             D.text(surface, th, labels[k], (cols[0], y), role, T.TEXT, max_width=cols[1] - cols[0] - th.pad)
-            D.text(surface, th, f"{pts:+d}", (cols[1], y), role, T.GOOD if pts > 0 else (T.BAD if pts < 0 else T.TEXT))
+            good = pts < 0 if low_wins else pts > 0
+            bad = pts > 0 if low_wins else pts < 0
+            D.text(surface, th, f"{pts:+d}", (cols[1], y), role, T.GOOD if good else (T.BAD if bad else T.TEXT))
             D.text(surface, th, str(tot), (cols[2], y), role, T.ACCENT, bold=True)
             extra = TV.seat_line(g, s) if g.get("game") != "partnership-spades" else ""
             if "bags" in last:
