@@ -147,7 +147,8 @@ class GameState:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         if self.phase in ("deal", "over"):
             return []
-        s = self._seat_for(seat, None)
+        # fast path for the common case (an int seat in range; bool is not int here)
+        s = seat if type(seat) is int and 0 <= seat < self.n else self._seat_for(seat, None)
         if s not in self._turn():
             return []
         return self._legal(s)
@@ -174,8 +175,8 @@ class GameState:
             raise IllegalAction(seat, action, "the game is over")
         if self.phase == "deal":
             raise IllegalAction(seat, action, "the hand has not been dealt")
-        s = self._seat_for(seat, action)
-        if not isinstance(action, Action):
+        s = seat if type(seat) is int and 0 <= seat < self.n else self._seat_for(seat, action)
+        if type(action) is not Action and not isinstance(action, Action):
             raise IllegalAction(s, action, "not an action")
         if s not in self._turn():
             raise IllegalAction(s, action, self._not_your_turn(s))
@@ -338,8 +339,15 @@ class GameState:
         return v
 
 
+_FULL_SORTED: dict[int, list[int]] = {1: list(range(52)), 2: sorted(list(range(52)) * 2)}
+
+
 def check_deck(deck: Sequence[int | str], decks: int = 1, field: str = "deck") -> list[int]:
     """The deck order as card ints, checked to hold every card exactly ``decks`` times."""
+    # fast path (once per hand): a list of card ints that sorts to the full deck
+    if type(deck) is list and len(deck) == 52 * decks and all(type(c) is int for c in deck):
+        if sorted(deck) == _FULL_SORTED.get(decks):
+            return deck[:]
     try:
         order = [C.to_card(c) for c in deck]
     except ValueError as e:

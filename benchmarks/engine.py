@@ -1,0 +1,193 @@
+"""Engine speed: uniformly random legal games through the public API, in hands per second.
+
+    .venv/bin/python benchmarks/engine.py [--seconds 2] [--seed 1] [--games hearts,...]
+
+For every game and player count: ``new_game``, then hand after hand ``start_hand`` with a
+random deck order, ``legal_actions``, a uniformly random choice, ``apply``, until the hand is
+scored (dealing, passing, bidding, draws, exchanges, the moon choice and scoring included;
+a Double Nil exchange draws its ``get`` at random from the discard pile, as the referee
+does); a finished game (or one still running after 30 hands) is replaced by a new one. A
+hand counts when it has been scored.
+
+If ``pyspiel`` imports (the ``bench`` extra, open-spiel), OpenSpiel's "hearts" and "spades"
+run the same way in the same process: a Python loop over ``pyspiel`` states choosing
+uniformly random legal actions, chance nodes sampled with their probabilities. Both of their
+games are one hand per episode, so the figures compare hands per second:
+
+- our hearts, 4 players, v their hearts. Their hand starts with a chance node for the pass
+  direction (left, right, across, none: uniform) and passes card by card (12 decisions); ours
+  rotates the direction per hand (left, right, across, none) over whole games, so passing
+  happens in 3 hands of 4 on average in both. Their moon is scored automatically; ours is a
+  decision of the shooter (rare in random play).
+- our partnership-spades with options trump=spades, must_beat=false, first_lead=left v their
+  spades: deal, four bids, 13 tricks, scoring. Ours also offers Blind Nil when a team trails
+  by more than 100, which random play then takes sometimes (plus the two-card exchange).
+
+Figures are printed and written to benchmarks/results/engine.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import cards as C  # noqa: E402
+from engine.actions import Action  # noqa: E402
+from engine.games import GAME_IDS, game_class, new_game  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "engine.json"
+# Random bidding in the spades games drifts below zero for ever; a game still running after
+# this many hands is replaced by a new one, so undo snapshots and records stay game-sized.
+MAX_HANDS_PER_GAME = 30
+SPADES_LIKE_OPENSPIEL = {"trump": "spades", "must_beat": False, "first_lead": "left"}
+
+
+def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, seed: int) -> dict[str, Any]:
+    """Play random hands for ``seconds``; return hands, actions and the rate."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    decks = game_class(game).DECKS
+    deck = C.full_deck(decks)
+    hands = actions = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    state = new_game(game, players, options)
+    while True:
+        if state.over or state.hand_number >= MAX_HANDS_PER_GAME:
+            games += state.over
+            state = new_game(game, players, options)
+        rng.shuffle(deck)
+        state.start_hand(deck)
+        while not state.needs_deck and not state.over:
+            seats = state.turn_seats()
+            seat = seats[0] if len(seats) == 1 else choice(seats)
+            action = choice(state.legal_actions(seat))
+            if action.kind == "exchange":  # the referee draws ``get`` at random from the discards
+                give = action.value[0]
+                pile = getattr(state, "discards")  # noqa: B009
+                action = Action("exchange", (give, tuple(sorted(rng.sample(pile, len(give))))))
+            state.apply(action, seat)
+            actions += 1
+        hands += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return {"hands": hands, "actions": actions, "games_finished": games, "seconds": round(elapsed, 3),
+            "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed)}
+
+
+def openspiel_hands(name: str, seconds: float, seed: int) -> dict[str, Any] | None:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    choice, choices = rng.choice, rng.choices
+    game = pyspiel.load_game(name)
+    hands = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                a = choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                a = choice(state.legal_actions())
+                actions += 1
+            state.apply_action(a)
+        hands += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return {"hands": hands, "actions": actions, "seconds": round(elapsed, 3),
+            "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed),
+            "openspiel_version": getattr(pyspiel, "__version__", None) or _dist_version("open_spiel")}
+
+
+def _dist_version(dist: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (default 2)")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--games", default=",".join(GAME_IDS), help="comma-separated game ids (default: all)")
+    p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
+    args = p.parse_args(argv)
+
+    rows: list[dict[str, Any]] = []
+    print(f"{'game':<22}{'players':>8}{'hands/s':>11}{'actions/s':>11}  options")
+
+    def record(game: str, players: int, options: dict[str, Any], label: str = "") -> dict[str, Any]:
+        r = our_hands(game, players, options, args.seconds, args.seed)
+        row = {"game": game, "players": players, "options": options, **r}
+        rows.append(row)
+        print(f"{game:<22}{players:>8}{r['hands_per_second']:>11.1f}{r['actions_per_second']:>11}  "
+              f"{json.dumps(options) if options else 'defaults'}{label}")
+        return row
+
+    wanted = [g for g in args.games.split(",") if g]
+    for game in wanted:
+        for n in game_class(game).PLAYER_COUNTS:
+            record(game, n, {})
+
+    comparisons: list[dict[str, Any]] = []
+    if not args.no_openspiel:
+        pairs: list[tuple[str, Callable[[], dict[str, Any]], str]] = [
+            ("hearts", lambda: next(r for r in rows if r["game"] == "hearts" and r["players"] == 4 and not r["options"])
+             if "hearts" in wanted else record("hearts", 4, {}), "hearts"),
+            ("partnership-spades", lambda: record("partnership-spades", 4, SPADES_LIKE_OPENSPIEL,
+                                                   "  (as OpenSpiel's spades)"), "spades"),
+        ]
+        for ours_name, ours_row, theirs_name in pairs:
+            theirs = openspiel_hands(theirs_name, args.seconds, args.seed)
+            if theirs is None:
+                print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
+                break
+            mine = ours_row()
+            ratio = mine["hands_per_second"] / theirs["hands_per_second"]
+            comparisons.append({"ours": {k: mine[k] for k in ("game", "players", "options", "hands_per_second")},
+                                "openspiel": {"game": theirs_name, **theirs}, "ratio": round(ratio, 2)})
+            print(f"openspiel {theirs_name:<12}{4:>8}{theirs['hands_per_second']:>11.1f}"
+                  f"{theirs['actions_per_second']:>11}  python loop over pyspiel")
+            print(f"  ratio: our {ours_name} / OpenSpiel {theirs_name} = {ratio:.2f}x (target 1.5x)")
+
+    out = {
+        "benchmark": "engine: uniformly random legal hands through the public API",
+        "command": "python benchmarks/engine.py " + " ".join(sys.argv[1:] if argv is None else argv),
+        "seconds_per_measurement": args.seconds,
+        "seed": args.seed,
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "results": rows,
+        "openspiel": comparisons,
+    }
+    path = Path(args.output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    print(f"written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
