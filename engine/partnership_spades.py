@@ -36,6 +36,7 @@ from typing import Any
 from . import cards as C
 from .actions import BIDS, BLIND_NIL, Action
 from .spades_common import (
+    BIT,
     SEATS,
     SpadesTrickState,
     add_bags,
@@ -78,11 +79,10 @@ class PartnershipSpadesState(SpadesTrickState):
         self.received: list[tuple[int, ...] | None] = [None] * 4
 
     def _deal(self) -> None:
-        masks = [0, 0, 0, 0]
-        first = self.dealer + 1
-        for i, c in enumerate(self.deck):
-            masks[(first + i) % 4] |= 1 << c
-        self.masks = masks
+        deck = self.deck
+        masks = [sum(map(BIT.__getitem__, deck[k::4])) for k in range(4)]  # k-th card to the k-th seat
+        first = (self.dealer + 1) % 4
+        self.masks = masks[-first:] + masks[:-first] if first else masks
         self.phase = "bid"
         self.on_turn = SEATS[(self.dealer + 1) % 4]
 

@@ -24,6 +24,7 @@ from .base import GameState, trick_winner
 
 FULL_SUIT = 0x1FFF
 SEATS: tuple[tuple[int], ...] = tuple((s,) for s in range(8))
+BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
 
 
 def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
@@ -140,6 +141,31 @@ class SpadesTrickState(GameState):
     def _score_hand(self) -> None:
         raise NotImplementedError
 
+    # -- fast paths of the verbs for the play phase ---------------------------
+    # Plays are ~90% of all actions; these skip the generic checks of GameState when the
+    # answer is plainly the same (the seat on turn playing a card) and defer to it otherwise,
+    # so errors and edge cases behave exactly as in the base class.
+    def turn_seats(self) -> tuple[int, ...]:
+        return self.on_turn  # () between hands and after the game
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.phase == "play":
+            on = self.on_turn[0]
+            if seat is None or (seat == on and type(seat) is int):
+                return self._play_legal(on)
+        return super().legal_actions(seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        if self.phase == "play" and type(action) is Action and action[0] == "play":
+            on = self.on_turn[0]
+            if seat is None or (seat == on and type(seat) is int):
+                card = action[1]
+                if self._play_check(on, card) is None:
+                    self.actions.append((on, action))
+                    self._play_apply(on, card)
+                    return
+        super().apply(action, seat)
+
     # -- legality ---------------------------------------------------------
     def _play_legal(self, seat: int) -> list[Action]:
         m = self.masks[seat]
@@ -231,10 +257,7 @@ class SpadesTrickState(GameState):
         self.tricks_taken[winner] += 1
         self.tricks.append(tuple(trick))
         self.trick = []
-        self.leader = winner
-        self.led = -1
-        self.win_seat = -1
-        self.win_card = -1
+        self.leader = winner  # led/win_seat/win_card are only read while a trick is open
         if len(self.tricks) == self.HAND_SIZE:
             self.on_turn = ()
             self._score_hand()
