@@ -27,6 +27,7 @@ import importlib
 import os
 import random
 import select
+import shutil
 import tempfile
 import threading
 import time
@@ -321,6 +322,7 @@ class DealerSimulator:
         self._thread: threading.Thread | None = None
         self._running = False
         self._come_back_at: float | None = None
+        self.connections = 0  # ptys opened so far (a new one after each disconnect/come back)
         if deck is not None:
             self.load_deck(deck)
         else:
@@ -345,6 +347,7 @@ class DealerSimulator:
             self._thread.join(timeout=2)
             self._thread = None
         self._close_pty()
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __enter__(self) -> DealerSimulator:
         self.start()
@@ -360,6 +363,7 @@ class DealerSimulator:
         os.set_blocking(master, False)
         self.master, self.slave = master, slave
         self.path = os.ttyname(slave)
+        self.connections += 1
         tmp_link = self.stable_path + ".new"
         if os.path.lexists(tmp_link):
             os.unlink(tmp_link)

@@ -1,0 +1,93 @@
+"""``trickref dealer-sim``: run the simulated dealer on a pty until Ctrl-C.
+
+Prints the pty path (and a stable symlink that survives --fault disconnect) so the referee, or
+a person with a serial terminal, can open it like the real /dev/trickref-dealer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+FAULT_HELP = (
+    "fault to inject, repeatable: corrupt=RATE, drop=RATE, duplicate=RATE (per byte, both directions), "
+    "delay=SECONDS, misread=N (next N cards unreadable), jam=STAGE (feed/read/turn/slot/eject/pull), "
+    "missing=CARD, duplicate-card=CARD (cards as 0..51), empty-hopper, silent-after=SECONDS, "
+    "disconnect-after=SECONDS, reboot-after=SECONDS"
+)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("dealer-sim", help="run the simulated card dealer on a pseudo-terminal")
+    p.add_argument("--seats", type=int, default=4, help="seats the dealer serves (1..11)")
+    p.add_argument("--decks", type=int, default=1, help="decks in the hopper (2 for Cancellation Hearts)")
+    p.add_argument("--deck-order-seed", type=int, default=None,
+                   help="shuffle the hopper with this seed (default: new-deck order)")
+    p.add_argument("--speed", type=float, default=4.0, help="simulated ms per real ms for the mechanism")
+    p.add_argument("--seed", type=int, default=0, help="seed for link faults and boot ids")
+    p.add_argument("--fault", action="append", default=[], metavar="NAME[=VALUE]", help=FAULT_HELP)
+    p.set_defaults(func=run)
+
+
+def _apply(sim: Any, faults: list[str]) -> list[tuple[float, str]]:
+    """Apply faults now; return the timed ones as (seconds, name)."""
+    rates: dict[str, float] = {}
+    timed: list[tuple[float, str]] = []
+    for spec in faults:
+        name, _, value = spec.partition("=")
+        if name in ("corrupt", "drop", "duplicate"):
+            rates[name] = float(value)
+        elif name == "delay":
+            rates["delay_s"] = float(value)
+        elif name == "misread":
+            sim.misread(int(value or 1))
+        elif name == "jam":
+            sim.jam(value or "eject")
+        elif name == "missing":
+            sim.remove_card(int(value))
+        elif name == "duplicate-card":
+            sim.add_duplicate(int(value))
+        elif name == "empty-hopper":
+            sim.empty_hopper()
+        elif name in ("silent-after", "disconnect-after", "reboot-after"):
+            timed.append((float(value), name))
+        else:
+            raise SystemExit(f"trickref dealer-sim: unknown fault {spec!r} ({FAULT_HELP})")
+    if rates:
+        sim.set_link_faults(**rates)
+    return sorted(timed)
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.dealer_sim import DealerSimulator
+
+    if not 1 <= args.seats <= 11:
+        print("trickref dealer-sim: --seats must be 1..11", file=sys.stderr)
+        return 2
+    sim = DealerSimulator(seats=args.seats, decks=args.decks, deck_order_seed=args.deck_order_seed,
+                          speed=args.speed, seed=args.seed)
+    timed = _apply(sim, args.fault)
+    path = sim.start()
+    print(path, flush=True)
+    print(f"stable path: {sim.stable_path}  (seats {args.seats}, {len(sim.board.hopper)} cards in the hopper; Ctrl-C stops)",
+          file=sys.stderr, flush=True)
+    start = time.monotonic()
+    try:
+        while True:
+            time.sleep(0.1)
+            while timed and time.monotonic() - start >= timed[0][0]:
+                _, name = timed.pop(0)
+                if name == "silent-after":
+                    sim.go_silent()
+                elif name == "disconnect-after":
+                    sim.disconnect(come_back_after=2.0)
+                else:
+                    sim.reboot()
+                print(f"fault: {name}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.stop()
+    return 0

@@ -1,0 +1,207 @@
+"""The dealer simulator through its pty, opened with pyserial exactly like the real port."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+
+from device.dealer_sim import DealerSimulator
+from firmware import protocol as P
+
+
+def crc16(data: bytes) -> int:
+    crc = 0xFFFF
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def by_hand(ftype: int, seq: int, body: bytes = b"") -> bytes:
+    """A frame built by hand from the spec, without the firmware's codec."""
+    raw = bytes((1, ftype, seq, 0)) + body
+    raw += crc16(raw).to_bytes(2, "big")
+    out, run = bytearray(), bytearray()
+    for b in raw:
+        if b:
+            run.append(b)
+        else:
+            out += bytes((len(run) + 1,)) + run
+            run = bytearray()
+    out += bytes((len(run) + 1,)) + run
+    return bytes(out) + b"\x00"
+
+
+class Link:
+    """A minimal stop-and-wait host over pyserial, enough to drive the simulator in tests."""
+
+    def __init__(self, path: str) -> None:
+        self.port = serial.Serial(path, 115200, timeout=0.05)
+        self.parser = P.Parser()
+        self.seq = 0
+        self.events: list[tuple[int, int, bytes]] = []
+        self.bytes_in = 0
+        self.bytes_out = 0
+
+    def close(self) -> None:
+        self.port.close()
+
+    def _read(self) -> list[P.Frame]:
+        data = self.port.read(4096)
+        self.bytes_in += len(data)
+        frames = [f for f in self.parser.feed_bytes(data) if f.ok]
+        for f in frames:
+            if f.type == P.EVENT:
+                for e in P.parse_event_block(f.body):
+                    if all(e[0] != old[0] for old in self.events[-300:]):
+                        self.events.append(e)
+        return frames
+
+    def command(self, ftype: int, body: bytes = b"", timeout: float = 0.3, tries: int = 20) -> P.Frame:
+        self.seq = (self.seq + 1) & 0xFF
+        wire = P.encode_frame(ftype, self.seq, 0, body)
+        for _ in range(tries):
+            self.port.write(wire)
+            self.bytes_out += len(wire)
+            end = time.monotonic() + timeout
+            while time.monotonic() < end:
+                for f in self._read():
+                    if f.type == P.NAK and f.body[0] == 0:
+                        end = 0  # retransmit now
+                    elif f.type not in (P.EVENT, P.BUSY) and f.ack == self.seq:
+                        return f
+        raise AssertionError(f"no reply to 0x{ftype:02x} after {tries} tries")
+
+    def wait_event(self, kind: int, timeout: float = 10.0) -> tuple[int, int, bytes]:
+        end = time.monotonic() + timeout
+        last_ping = time.monotonic()
+        while time.monotonic() < end:
+            for e in self.events:
+                if e[1] == kind:
+                    return e
+            self._read()
+            if time.monotonic() - last_ping > 0.5:
+                # recover anything lost on the way, and keep the dead-man happy
+                first = self.events[-1][0] + 1 if self.events else 0
+                r = self.command(P.EVENTS_SINCE, P.u16(first & 0xFFFF))
+                for e in P.parse_event_block(r.body):
+                    if all(e[0] != old[0] for old in self.events[-300:]):
+                        self.events.append(e)
+                last_ping = time.monotonic()
+        raise AssertionError(f"no event 0x{kind:02x} in {timeout} s")
+
+
+@pytest.fixture
+def sim():
+    s = DealerSimulator(seats=4, deck_order_seed=3, speed=400.0)
+    yield s
+    s.stop()
+
+
+def test_hello_by_hand_over_pyserial_gets_identify(sim: DealerSimulator) -> None:
+    path = sim.start()
+    assert os.path.realpath(sim.stable_path) == path
+    with serial.Serial(path, 115200, timeout=0.05) as port:
+        port.write(by_hand(0x01, 7, b"\x01\x0b\xb8"))
+        data = b""
+        end = time.monotonic() + 3
+        while time.monotonic() < end:
+            data += port.read(256)
+            frames = [f for f in P.Parser().feed_bytes(data) if f.type == 0x81]
+            if frames:
+                break
+    assert frames, data
+    ident = frames[0]
+    assert ident.ok and ident.ack == 7
+    assert ident.body[0] == 1 and ident.body[8] == 4  # protocol version 1, 4 seats
+    assert ident.body[9] == 2  # reader kind: simulated
+
+
+def test_deal_plan_puts_every_card_in_its_planned_tray(sim: DealerSimulator) -> None:
+    order = list(range(52))
+    random.Random(8).shuffle(order)
+    targets = [i % 3 for i in range(39)] + [0x82] * 3 + [0x80] * 2 + [0x85] * 8
+    path = sim.start()
+    link = Link(path)
+    try:
+        link.command(P.HELLO, b"\x01\x00\x00")
+        body = P.u16(41) + bytes((52, 0)) + bytes(x for c, t in zip(order, targets, strict=True) for x in (c, t))
+        assert link.command(P.DEAL_PLAN, body).body == bytes((P.DEAL_PLAN, P.OK_STARTED))
+        done = link.wait_event(P.EV_DEAL_DONE)
+        assert done[2] == P.u16(41) + bytes((52, 0, 0, 0))
+    finally:
+        link.close()
+    board = sim.board
+    for seat in range(3):
+        assert sorted(board.seat(seat)) == sorted(order[seat:39:3])
+    assert sorted(board.tray(0x82)) == sorted(order[39:42])
+    assert sorted(board.tray(0x80)) == sorted(order[42:44])
+    assert board.tray(0x85) == order[44:]  # the magazine holds the stock in stock order
+    assert board.hopper == [] and board.gate is None
+
+
+def test_noisy_link_still_deals_every_card(sim: DealerSimulator) -> None:
+    order = list(range(52))
+    random.Random(9).shuffle(order)
+    sim.set_link_faults(corrupt=0.003, drop=0.003, duplicate=0.003)
+    link = Link(sim.start())
+    try:
+        body = P.u16(3) + bytes((52, 0)) + bytes(x for i, c in enumerate(order) for x in (c, i % 4))
+        assert link.command(P.DEAL_PLAN, body).body[1] in (P.OK_STARTED, P.OK_ALREADY)
+        link.wait_event(P.EV_DEAL_DONE, timeout=20)
+    finally:
+        link.close()
+    for seat in range(4):
+        assert sorted(sim.board.seat(seat)) == sorted(order[seat::4])
+    assert sum(sim.to_dealer.counts.values()) + sum(sim.to_host.counts.values()) > 0
+
+
+def test_silence_disconnect_and_reboot_are_visible_to_the_host(sim: DealerSimulator) -> None:
+    link = Link(sim.start())
+    boot = P.get_u16(link.command(P.HELLO, b"\x01\x00\x00").body, 4)
+    sim.go_silent()
+    with pytest.raises(AssertionError):
+        link.command(P.PING, tries=2, timeout=0.1)
+    sim.go_silent(False)
+    assert link.command(P.PING).type == P.OK
+    sim.reboot()
+    assert P.get_u16(link.command(P.HELLO, b"\x01\x00\x00").body, 4) != boot
+    link.close()
+    opened = sim.connections
+    sim.disconnect(come_back_after=0.2)
+    assert sim.master is None
+    deadline = time.monotonic() + 5
+    while sim.connections == opened:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    link = Link(sim.stable_path)
+    try:
+        assert link.command(P.HELLO, b"\x01\x00\x00").type == P.IDENTIFY
+    finally:
+        link.close()
+
+
+def test_cli_prints_the_pty_path_and_stops_on_ctrl_c() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "ui.cli", "dealer-sim", "--seats", "2", "--deck-order-seed", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        path = proc.stdout.readline().strip() if proc.stdout else ""
+        assert path.startswith("/dev/")
+        link = Link(path)
+        try:
+            assert link.command(P.HELLO, b"\x01\x00\x00").body[8] == 2
+        finally:
+            link.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
