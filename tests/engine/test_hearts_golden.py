@@ -1,0 +1,139 @@
+"""The Hearts golden records (tests/golden/hearts*.json) re-derived without the engine.
+
+A small independent referee written straight from RULES.md deals every hand of each record,
+carries out its passes, checks each play against the follow-suit rule, finds each trick's
+winner and scores the hand; its points must equal the record's .expected.json. The generic
+tests/engine/test_golden.py replays the same files through the engine and the CLI format.
+The first hand of hearts-bot-game-4p was also checked by hand (trick by trick: KC, 5S, JD with
+the QS, KD, JS, 8D, AH, AC, TS, 8C, QD, QC, AD; points 2 9 2 13).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+FILES = sorted(p for p in GOLDEN.glob("hearts*.json") if not p.name.endswith(".expected.json"))
+
+REMOVED = {3: {"2D"}, 4: set(), 5: {"2D", "2C"}, 6: {"2D", "3D", "3C", "4C"}, 7: {"2D", "3D", "3C"}}
+RANKS = "23456789TJQKA"
+
+
+def value(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def points(card: str) -> int:
+    return 1 if card[1] == "H" else 13 if card == "QS" else 0
+
+
+def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: list[dict],
+                 options: dict) -> list[int] | None:
+    """The points of one hand per RULES.md, or None when the hand stopped part way."""
+    hands: list[list[str]] = [[] for _ in range(n)]
+    seat = (dealer + 1) % n
+    for c in deck:
+        if c in REMOVED[n]:
+            continue
+        hands[seat].append(c)
+        seat = (seat + 1) % n
+    cycle = [1, n - 1, 2, 0] if n == 4 else [1, n - 1]
+    offset = cycle[(hand_no - 1) % len(cycle)]
+    i = 0
+    if offset:
+        passed: dict[int, list[str]] = {}
+        while len(passed) < n:
+            a = actions[i]
+            assert set(a["pass"]) <= set(hands[a["seat"]]) and len(a["pass"]) == 3
+            passed[a["seat"]] = a["pass"]
+            i += 1
+        for s, cards in passed.items():
+            for c in cards:
+                hands[s].remove(c)
+                hands[(s + offset) % n].append(c)
+    first = "3C" if n == 5 else "2C"
+    leader = next(s for s in range(n) if first in hands[s])
+    taken = [0] * n
+    omnibus = {"TD": "TD", "JD": "JD"}[options.get("omnibus_card", "TD")]
+    omnibus_taker = None
+    each = len(hands[0])
+    broken = False
+    for t in range(each):
+        trick: list[str] = []
+        for k in range(n):
+            if i >= len(actions):
+                return None
+            a = actions[i]
+            i += 1
+            s = (leader + k) % n
+            assert a["seat"] == s
+            c = a["play"]
+            assert c in hands[s]
+            if t == 0 and k == 0:
+                assert c == first
+            if trick and c[1] != trick[0][1]:
+                assert not any(x[1] == trick[0][1] for x in hands[s]), "did not follow suit"
+                if t == 0 and points(c):
+                    assert all(points(x) for x in hands[s]), "points on the first trick"
+            if not trick and c[1] == "H":
+                assert broken or all(x[1] == "H" for x in hands[s]), "hearts led unbroken"
+            broken = broken or points(c) > 0
+            hands[s].remove(c)
+            trick.append(c)
+        led = trick[0][1]
+        best = max((value(c), k) for k, c in enumerate(trick) if c[1] == led)[1]
+        w = (leader + best) % n
+        taken[w] += sum(points(c) for c in trick)
+        if omnibus in trick:
+            omnibus_taker = w
+        leader = w
+    if 26 in taken:
+        if i >= len(actions):
+            return None
+        shooter = taken.index(26)
+        choice = actions[i]["moon"]
+        assert actions[i]["seat"] == shooter
+        if choice == "self":
+            pts = [0] * n
+            pts[shooter] = options.get("moon_self", -25)
+        else:
+            pts = [options.get("moon_others", 26)] * n
+            pts[shooter] = 0
+    else:
+        pts = taken
+    if options.get("omnibus") and omnibus_taker is not None:
+        pts[omnibus_taker] -= 10
+    return pts
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_independent_referee_agrees_with_the_expected_scores(path: Path) -> None:
+    record = json.loads(path.read_text())
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    n = len(record["players"])
+    dealer = record.get("first_dealer", 0)
+    scored = []
+    for h, hand in enumerate(record["hands"]):
+        pts = referee_hand(n, (dealer + h) % n, h + 1, hand["deck"], hand["actions"], record.get("options", {}))
+        if pts is not None:
+            scored.append(pts)
+    assert scored == [row["points"] for row in expected["hands"]]
+
+
+def test_there_are_hearts_goldens_of_whole_games_and_the_moon() -> None:
+    names = {p.stem for p in FILES}
+    assert {"hearts-bot-game-4p", "hearts-moon-others"} <= names
+    for p in FILES:
+        assert p.with_name(p.stem + ".expected.json").exists()
+
+
+def test_the_replay_command_prints_the_expected_object() -> None:
+    path = GOLDEN / "hearts-bot-game-4p.json"
+    out = subprocess.run([sys.executable, "-m", "ui.cli", "replay", str(path), "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == json.loads(path.with_name(path.stem + ".expected.json").read_text())
