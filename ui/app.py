@@ -20,7 +20,9 @@ from . import theme as T
 from .scene import Scene, SceneStack
 from .settings import Settings, load_settings
 
-TABLE_EVENT: int | None = None  # set by init_pygame(); a pygame custom event type
+TABLE_EVENT: int | None = None
+# scenes the game's state chooses (Session.route); others (score sheet...) pause the game
+ROUTED = ("dealing", "handoff", "bidding", "play", "summary", "gameover", "fault")  # set by init_pygame(); a pygame custom event type
 
 
 def init_pygame() -> None:
@@ -155,15 +157,25 @@ class App:
         self.route()
 
     def tick(self, dt: float) -> None:
-        if self.session is not None and self.session.update(dt):
-            self.route()
+        if self.session is not None and not self.game_paused():
+            changed = self.session.update(dt)
+            base = self.scenes.stack[0] if self.scenes.stack else None
+            if changed or base is None or base.name != self.session.route():
+                self.route()
         if self.scene is not None:
             for s in list(self.scenes.stack):
                 s.update(dt)
 
+    def game_paused(self) -> bool:
+        """The game waits while a modal (a confirmation) or a detour (score sheet, rules) shows."""
+        top = self.scene
+        base = self.scenes.stack[0] if self.scenes.stack else None
+        return (top is not None and top.modal) or (base is not None and getattr(base, "pauses_game", False)) or (
+            base is not None and base.name not in ROUTED)
+
     def wait_ms(self) -> int:
         ticks = [s.tick_ms for s in self.scenes.stack if s.tick_ms is not None]
-        if self.session is not None and self.session.busy:
+        if self.session is not None and not self.game_paused() and self.session.busy:
             ticks.append(33)
         return min(ticks) if ticks else 0
 

@@ -62,7 +62,7 @@ class KeyboardScene(Scene):
     def layout(self) -> None:
         th = self.theme
         W, H, p = th.width, th.height, th.pad
-        self.field = pygame.Rect(2 * p, th.u(44), W - 4 * p, th.u(56))
+        self.field = pygame.Rect(2 * p, th.u(44), W - 4 * p - (0 if self.digits else th.u(140)), th.u(56))
         top = self.field.bottom + p
         keys: list[Button] = []
         if self.digits:
@@ -97,8 +97,8 @@ class KeyboardScene(Scene):
             keys.append(Button("Space", lambda: self.type(" "), pygame.Rect(p + 2 * unit, y, 4 * unit - th.u(4), kh), name="Space"))
             keys.append(Button("Del", self.back, pygame.Rect(p + 6 * unit, y, unit * 2 - th.u(4), kh), color=T.BUTTON_OFF))
             keys.append(Button("OK", self.ok, pygame.Rect(p + 8 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_ON))
-            keys.append(Button("Cancel", self.cancel, pygame.Rect(W - th.u(130) - p, th.pad // 2, th.u(130), th.u(40)),
-                               color=T.BUTTON_OFF, role="small"))
+            keys.append(Button("Cancel", self.cancel, pygame.Rect(W - th.u(130) - p, self.field.y, th.u(130), self.field.height),
+                               color=T.BUTTON_OFF))
         self.widgets = keys
 
     def toggle_shift(self) -> None:

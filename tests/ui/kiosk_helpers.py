@@ -1,0 +1,112 @@
+"""Driving the kiosk with synthesized taps, as a touch screen would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from engine import cards as C
+
+
+def tap(app: Any, pos: tuple[int, int]) -> None:
+    """A tap: the mouse down/up pair SDL synthesizes from a touch (``touch`` set)."""
+    pos = (int(pos[0]), int(pos[1]))
+    app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1, touch=True))
+    app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1, touch=True))
+    app.render()
+
+
+def tap_button(app: Any, name: str) -> None:
+    app.render()
+    b = app.scene.button(name)
+    assert b.visible and b.enabled, f"button {name!r} is not tappable on {app.scene.name}"
+    assert b.rect.width >= 48 * app.theme.scale - 1 and b.rect.height >= 48 * app.theme.scale - 1, (name, b.rect)
+    tap(app, b.rect.center)
+
+
+def tap_card(app: Any, name: str) -> None:
+    """Tap the visible part of a card of the hand on screen."""
+    app.render(force=True)
+    hand = app.scene.hand
+    i = hand.cards.index(C.parse(name))
+    r = hand.rects[i]
+    right = hand.rects[i + 1].x if i + 1 < len(hand.rects) else r.right
+    tap(app, ((r.x + right) // 2, r.bottom - hand.lift - 4))
+
+
+def settle(app: Any, seconds: float = 0.0) -> None:
+    """Let time pass: bots act, the dealer deals, held tricks clear."""
+    for _ in range(2000):
+        app.tick(0.05)
+        app.render()
+        s = app.session
+        if s is None or not s.busy:
+            return
+    raise AssertionError("the table never settled")
+
+
+def play_whole_game(app: Any, chooser: Any, max_steps: int = 20000) -> list[str]:
+    """Play until game over by tapping, the human choosing with ``chooser(table, seat)`` (an
+    Action). Returns the scene names seen."""
+    seen: list[str] = []
+    for _ in range(max_steps):
+        settle(app)
+        sc = app.scene
+        seen.append(sc.name)
+        if sc.name == "gameover":
+            return seen
+        if sc.name == "summary":
+            tap_button(app, "Next hand")
+        elif sc.name == "handoff":
+            tap_button(app, "Show my cards")
+        elif sc.name == "dealing":
+            app.tick(1.0)
+        elif sc.name in ("play", "bidding"):
+            act(app, chooser)
+        elif sc.name == "fault":
+            tap_button(app, "Resume")
+        else:
+            raise AssertionError(f"unexpected scene {sc.name}")
+    raise AssertionError("the game did not end")
+
+
+def act(app: Any, chooser: Any) -> None:
+    """The revealed human on turn takes the action ``chooser`` picks, by tapping."""
+    sc = app.scene
+    sc.refresh()
+    seat = sc.acting_seat
+    assert seat is not None, f"{sc.name}: nobody to act; turn {sc.t.get('turn')}, revealed {app.session.revealed}"
+    table = app.session.table
+    action = chooser(table, seat)
+    k, v = action
+    if k == "play":
+        # the hand on screen is the seat's hand, and the card is offered
+        assert sc.model()["hand"] == table.seat_view(seat)["hand"]
+        tap_card(app, C.NAMES[v])
+    elif k == "bid":
+        cur = table.pending.get(seat, 0)
+        for _ in range(abs(v - cur)):
+            tap_button(app, "panel +" if v > cur else "panel -")
+        assert table.pending.get(seat, 0) == v
+        tap_button(app, "panel OK")
+    elif k == "pass":
+        for c in v:
+            tap_card(app, C.NAMES[c])
+        tap_button(app, f"Pass {len(v)} cards")
+    elif k == "draw":
+        tap_button(app, "Keep it" if v == "keep" else "Discard it")
+    elif k == "exchange":
+        for c in v[0]:
+            tap_card(app, C.NAMES[c])
+        n = len(v[0])
+        tap_button(app, f"Exchange {n} card{'s' if n != 1 else ''}")
+    elif k == "moon":
+        o = table.state.options
+        tap_button(app, f"Me {o['moon_self']:+d}" if v == "self" else f"Others {o['moon_others']:+d}")
+    elif k == "double_nil":
+        tap_button(app, "Double Nil")
+    elif k == "blind_nil":
+        tap_button(app, "Blind Nil")
+    else:
+        raise AssertionError(f"no tap for {action}")

@@ -1,0 +1,131 @@
+"""Whole games driven through the kiosk by taps: one human against bots, every game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from kiosk_helpers import play_whole_game, settle, tap_button
+
+from ui.screenshots import start_game
+
+GAMES = [
+    ("hearts", 4, {"target": 50}),
+    ("spades-2p", 2, {"target": 120}),
+    ("german-whist", 2, {"target": 3}),
+    ("partnership-spades", 4, {"target": 100}),
+    ("cancellation-hearts", 6, {"target": 100}),
+]
+
+
+def random_chooser(seed: int):
+    rng = random.Random(seed)
+
+    def choose(table, seat):
+        legal = table.legal(seat)
+        if legal[0].kind == "exchange":  # the human picks what to give; the dealer the rest
+            give = rng.choice(legal).value[0]
+            from engine.actions import Action
+
+            return Action("exchange", (give, ()))
+        if legal[0].kind == "bid":
+            return rng.choice([a for a in legal if a.kind == "bid" and a.value <= 5])
+        return rng.choice(legal)
+
+    return choose
+
+
+@pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
+def test_whole_game_by_taps(small_app, game, players, options):
+    app = small_app
+    session = start_game(app, game, players, humans=(0,), seed=5, options=options)
+    app.route()
+    seen = play_whole_game(app, random_chooser(1))
+    st = session.table.state
+    assert st.over and app.scene.name == "gameover"
+    assert app.scene.model()["winners"] == st.winners
+    assert {"play", "summary", "gameover"} <= set(seen)
+    if game in ("spades-2p", "partnership-spades"):
+        assert "bidding" in seen
+    # the human really played: seat 0 has actions in the record of every hand
+    for _deck, actions in st.finished_hands:
+        assert any(s == 0 for s, _ in actions)
+
+
+def test_two_humans_hand_off_and_never_see_each_other(small_app):
+    app = small_app
+    session = start_game(app, "hearts", 4, humans=(0, 2), seed=9, options={"target": 50})
+    app.route()
+    chooser = random_chooser(2)
+    shown_for: list[tuple[int, list[str]]] = []
+    for _ in range(400):
+        settle(app)
+        sc = app.scene
+        if sc.name == "handoff":
+            # nothing private on the hand-off screen
+            assert session.revealed is None
+            assert "hand" not in sc.view
+            tap_button(app, "Show my cards")
+            continue
+        if sc.name == "summary":
+            break
+        if sc.name in ("play", "bidding"):
+            seat = sc.acting_seat
+            hand = list(sc.model()["hand"])
+            other = 2 - seat
+            assert hand == session.table.seat_view(seat)["hand"]
+            assert hand != session.table.seat_view(other)["hand"]
+            shown_for.append((seat, hand))
+            from kiosk_helpers import act
+
+            act(app, chooser)
+    assert {s for s, _ in shown_for} == {0, 2}
+
+
+def test_undo_asks_first_then_takes_back_the_human_move(small_app):
+    app = small_app
+    session = start_game(app, "hearts", 4, humans=(0,), seed=4)
+    app.route()
+    settle(app)
+    tap_button(app, "Show my cards")
+    sc = app.scene
+    assert sc.name == "play"
+    # pass three cards
+    from kiosk_helpers import act
+
+    act(app, random_chooser(3))
+    settle(app)
+    n_before = len(session.table.state.actions)
+    assert n_before >= 4
+    tap_button(app, "Undo")
+    assert app.scene.name == "confirm"
+    tap_button(app, "no")
+    assert len(session.table.state.actions) == n_before
+    tap_button(app, "Undo")
+    tap_button(app, "yes")
+    assert not any(s == 0 for s, _ in session.table.state.actions)
+    assert session.table.state.phase == "pass"
+
+
+def test_last_trick_review_on_a_tap(small_app):
+    app = small_app
+    session = start_game(app, "german-whist", 2, humans=(0,), seed=2)
+    app.route()
+    chooser = random_chooser(5)
+    from kiosk_helpers import act
+
+    for _ in range(200):
+        settle(app)
+        if app.scene.name == "handoff":
+            tap_button(app, "Show my cards")
+            continue
+        g = session.table.state.public_view()
+        if g.get("last_trick") and not g.get("trick") and app.scene.name == "play":
+            break
+        act(app, chooser)
+    tap_button(app, "Last trick")
+    m = app.scene.model()
+    assert m["reviewing"]
+    assert [list(x) for x in m["trick"]] == [list(x) for x in session.table.state.public_view()["last_trick"]]
+    tap_button(app, "Last trick")
+    assert not app.scene.model()["reviewing"]
