@@ -1,0 +1,212 @@
+"""Table events: everything that can happen at the table, as small frozen dataclasses.
+
+The referee is a pure function of its event stream, so events are what the journal stores
+(``to_json`` / ``event_from_json``) and what a replay feeds back. Randomness is an event too:
+``Shuffled`` carries the deck order and the hand's secret salt, so replaying the journal
+re-creates exactly the same hands, commitments and Double Nil replacements.
+
+Cards travel as their two-character names ("QS") and actions in their record form
+(``{"bid": 4}``), so a journal line reads like the game record it feeds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .. import cards as C
+
+BUTTONS = ("minus", "plus", "ok", "ok_long")
+FAULT_KINDS = ("jam", "fault", "link_down", "timeout", "mismatch")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every table event. ``TYPE`` is the name stored in the journal."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+
+@dataclass(frozen=True)
+class NewGame(Event):
+    """Start a game: ``bots`` lists the seats the host fills with engine bots."""
+
+    TYPE: ClassVar[str] = "new_game"
+    game: str
+    names: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    first_dealer: int = 0
+    bots: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Shuffled(Event):
+    """The next hand's deck order (top first, card names) and its secret salt (hex)."""
+
+    TYPE: ClassVar[str] = "shuffled"
+    deck: tuple[str, ...]
+    salt: str
+
+
+@dataclass(frozen=True)
+class Button(Event):
+    """A seat panel press: "minus", "plus", "ok" or "ok_long" (a long OK: undo request)."""
+
+    TYPE: ClassVar[str] = "button"
+    seat: int
+    button: str
+
+
+@dataclass(frozen=True)
+class CardRead(Event):
+    """A card fed by a player and read by the dealer's reader; it waits in the reader gate
+    until the referee routes it. ``seat`` is who fed it when the table knows (else None)."""
+
+    TYPE: ClassVar[str] = "card_read"
+    card: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Touch(Event):
+    """An action entered on the touchscreen for ``seat``, in record form: {"play": "QS"}."""
+
+    TYPE: ClassVar[str] = "touch"
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class BotAction(Event):
+    """The action an engine bot chose for ``seat`` (the host asks the bot; the journal keeps
+    the choice, so a replay does not depend on the bot's code or its random numbers)."""
+
+    TYPE: ClassVar[str] = "bot_action"
+    seat: int
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DealDone(Event):
+    """The dealer finished a deal plan; ``ok`` is the host's check of it (every entry filled,
+    nothing misrouted), ``problems`` what differed."""
+
+    TYPE: ClassVar[str] = "deal_done"
+    deal_id: int
+    ok: bool = True
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DealerDone(Event):
+    """A single-card dealer step finished (present, route, turn up, fetch...). ``card`` is
+    what the dealer read, when the step reads one."""
+
+    TYPE: ClassVar[str] = "dealer_done"
+    step: int
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class DealerFault(Event):
+    """The dealer stopped: ``kind`` is one of FAULT_KINDS; ``message`` is the driver's words."""
+
+    TYPE: ClassVar[str] = "dealer_fault"
+    kind: str
+    message: str = ""
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class DealerReady(Event):
+    """The dealer is usable again (link up, jam cleared). ``redeal``: it lost the deal in
+    progress (rebooted, or the operator chose to gather the cards), so a deal starts again."""
+
+    TYPE: ClassVar[str] = "dealer_ready"
+    redeal: bool = False
+
+
+@dataclass(frozen=True)
+class UndoRequest(Event):
+    """Ask to take back the last entry (``seat``: the seat asking, None from the screen)."""
+
+    TYPE: ClassVar[str] = "undo_request"
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class UndoConfirm(Event):
+    TYPE: ClassVar[str] = "undo_confirm"
+
+
+@dataclass(frozen=True)
+class UndoCancel(Event):
+    TYPE: ClassVar[str] = "undo_cancel"
+
+
+@dataclass(frozen=True)
+class ScoreCorrection(Event):
+    """An admin-authorised change of ``seat``'s total by ``points`` (the PIN is checked by the
+    device layer). It is recorded, shown on the score sheet and written in the record."""
+
+    TYPE: ClassVar[str] = "score_correction"
+    seat: int
+    points: int
+    reason: str = ""
+    by: str = "admin"
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (NewGame, Shuffled, Button, CardRead, Touch, BotAction, DealDone, DealerDone,
+                DealerFault, DealerReady, UndoRequest, UndoConfirm, UndoCancel, ScoreCorrection)
+}
+
+
+class EventError(ValueError):
+    """A journal entry or host message that is not a valid event: what was wrong, in words."""
+
+
+def event_from_json(obj: Any) -> Event:
+    """The event of a ``to_json`` object; EventError names the problem."""
+    if not isinstance(obj, dict):
+        raise EventError(f"an event is a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r} (one of {', '.join(EVENT_TYPES)})")
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in obj:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise EventError(f"{kind} event lacks {f.name!r}")
+            continue
+        v = obj[f.name]
+        kwargs[f.name] = tuple(v) if isinstance(v, list) else v
+    try:
+        return cls(**kwargs)
+    except TypeError as e:
+        raise EventError(f"{kind} event: {e}") from None
+
+
+def make_shuffle(decks: int = 1, rng: random.Random | None = None) -> Shuffled:
+    """A fresh shuffle: ``secrets`` by default; a seeded ``random.Random`` for simulation
+    (then deck and salt are both reproducible from the seed)."""
+    order = C.full_deck(decks)
+    if rng is None:
+        secrets.SystemRandom().shuffle(order)
+        salt = secrets.token_hex(16)
+    else:
+        rng.shuffle(order)
+        salt = f"{rng.getrandbits(128):032x}"
+    return Shuffled(tuple(C.names(order)), salt)

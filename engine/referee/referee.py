@@ -1,0 +1,1043 @@
+"""The table referee: a pure state machine from table events to commands.
+
+``Referee.handle(event)`` takes one event (events.py) and returns the commands (commands.py)
+the host must carry out; there is no I/O, thread or clock here, so feeding the same events to a
+fresh Referee rebuilds exactly the same state (that is how the journal resumes a game after a
+power cut). The rules are the engine's (``GameState``); the referee adds the table:
+
+- Hands. ``NeedShuffle`` -> ``Shuffled`` (deck order + secret salt) -> the commitment is shown
+  -> the deal plan goes to the dealer -> nobody acts until the dealer reports a verified deal.
+- Dealer steps run one at a time (``DealerCommand(step=k)`` answered by ``DealerDone(k)``). A
+  step that moves cards a player needs before acting "gates" the table: entries are refused
+  ("wait: the dealer is ...") until it is done. Routing a played card to the trick tray does not
+  gate.
+- Dealer faults. A fault stops the steps and shows a clear message; ``DealerReady`` re-issues
+  the pending step. A deal that failed its check, or that the dealer lost (``redeal=True``), is
+  redealt from the SAME deck order under a new deal id: the commitment shown before the deal
+  stands (a fresh shuffle after a fault would let a deal be thrown away until it suited
+  someone), and since the dealer routes by card identity, gathering all cards back into the
+  hopper reproduces the same hands.
+- Entries come from the panels (bids, the moon, draws), the reader (plays, passes, the Double
+  Nil give), the touchscreen and bots. Refused entries change nothing: the reason is shown, the
+  seat's LED blinks and a card read by the reader is routed back to the seat that fed it (a card
+  that belongs to nobody goes to the reject tray).
+- Undo takes back the last entry of the hand in progress after a confirmation, unless cards
+  have physically moved because of it (a spades-2p draw, a Double Nil exchange, passes fed
+  through the reader, a German Whist stage-one trick that drew from the stock).
+- Score corrections are admin entries: recorded with their reason, shown on the score sheet,
+  written in the record's ``corrections``, and added to the totals (between hands they can end
+  the game).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .. import actions as A
+from .. import cards as C
+from ..base import GameState, check_deck
+from ..errors import IllegalAction, RecordError
+from ..games import GAME_IDS, new_game
+from ..options import non_defaults
+from ..records import Record, dump
+from . import fairness, flows, panel
+from .commands import (
+    AskConfirm,
+    Command,
+    DealerCommand,
+    Led,
+    Message,
+    NeedShuffle,
+    SaveRecord,
+    ShowCommitment,
+    Sound,
+    seat_target,
+)
+from .events import (
+    BotAction,
+    Button,
+    CardRead,
+    DealDone,
+    DealerDone,
+    DealerFault,
+    DealerReady,
+    Event,
+    NewGame,
+    ScoreCorrection,
+    Shuffled,
+    Touch,
+    UndoCancel,
+    UndoConfirm,
+    UndoRequest,
+)
+
+MESSAGES_KEPT = 12
+NON_GATING = ("route_fed",)
+
+_BUSY_WORDS = {
+    "deal": "dealing",
+    "present": "showing a card",
+    "route_presented": "routing a card",
+    "turn_up": "turning up the stock card",
+    "deal_stock": "dealing from the stock",
+    "route_faceup": "routing the face-up card",
+    "route_fed": "routing a card",
+    "fetch": "fetching cards",
+}
+
+
+class Referee:
+    """One table's referee. Build it empty, then feed events (the first is NewGame)."""
+
+    def __init__(self) -> None:
+        self.game: GameState | None = None
+        self.bots: tuple[int, ...] = ()
+        self.waiting: str = "new_game"  # new_game | shuffle | deal | turn | over
+        self.fair: list[dict[str, str]] = []  # per hand dealt: commitment and salt
+        self.steps: list[dict[str, Any]] = []  # pending dealer steps; the first is outstanding
+        self.next_step: int = 1
+        self.deal_id: int = 0
+        self.deal_failed: bool = False
+        self.dealer_fault: str | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.pending: dict[int, int] = {}  # seat -> index into its panel choices
+        self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)
+        self.claim: int | None = None  # a seat that pressed OK to say "I am feeding now"
+        self.pass_snap: list[list[int]] | None = None
+        self.given: dict[int, tuple[tuple[int, ...], str]] = {}  # pass stage: seat -> (cards, source)
+        self.sources: list[str] = []  # per action of the hand in progress
+        self.blocked: list[str | None] = []  # per action: why it cannot be undone (None: it can)
+        self.undo_pending: dict[str, Any] | None = None
+        self.corrections: list[dict[str, Any]] = []
+        self.leds: list[str] = []
+        self.blinking: list[int] = []  # seats whose LED blinks after a refused entry
+        self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card
+        self.presented: tuple[int, int] | None = None  # (seat, card) shown to one seat
+        self.faceup: int | None = None
+        self.events_handled: int = 0
+        self._out: list[Command] = []
+
+    # ================================================================== the API
+    def handle(self, event: Event) -> list[Command]:
+        """Take one event; return what the table must do. Never raises on bad table input:
+        anything refused becomes a Message (and nothing changes)."""
+        self._out = []
+        self.events_handled += 1
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            self._msg(f"unknown event {event!r}", level="warn")
+        else:
+            handler(self, event)
+        if self.game is not None:
+            self._sync_leds()
+        out, self._out = self._out, []
+        return out
+
+    def resync(self) -> list[Command]:
+        """After replaying a journal: the commands that put the table back where the referee
+        is (the pending dealer step, the LEDs, a pending question, the shuffle request)."""
+        out: list[Command] = []
+        if self.waiting == "shuffle" and self.game is not None:
+            out.append(NeedShuffle(self.game.DECKS))
+        if self.steps and self.dealer_fault is None:
+            out.append(self._command(self.steps[0]))
+        for s, mode in enumerate(self.leds):
+            out.append(Led(s, mode))
+        if self.undo_pending is not None:
+            out.append(AskConfirm("undo", self.undo_pending["text"], self.undo_pending["seat"]))
+        if self.dealer_fault is not None:
+            out.append(Message(self.dealer_fault, None, "error"))
+        return out
+
+    @property
+    def busy(self) -> bool:
+        """True while a dealer step that gates the table is pending (or the dealer is down)."""
+        return self.dealer_fault is not None or any(s["op"] not in NON_GATING for s in self.steps)
+
+    def accepting(self) -> bool:
+        """True when the table takes entries (a hand is in play and the dealer is not busy)."""
+        return self.waiting == "turn" and not self.busy and self.undo_pending is None
+
+    def bot_turns(self) -> list[int]:
+        """Bot seats the host should ask for an action now."""
+        if self.game is None or not self.accepting():
+            return []
+        return [s for s in self.game.turn_seats() if s in self.bots and s not in self.fed]
+
+    def public_view(self) -> dict[str, Any]:
+        """The shared screen: the engine's public view plus the table's state. No hidden card."""
+        g = self.game
+        table: dict[str, Any] = {
+            "waiting": self.waiting,
+            "waiting_for": self.waiting_text(),
+            "turn": list(g.turn_seats()) if g is not None and self.waiting == "turn" else [],
+            "pending": self._pending_labels(),
+            "dealer": {
+                "status": "fault" if self.dealer_fault else ("busy" if self.steps else "idle"),
+                "op": self.steps[0]["op"] if self.steps else None,
+                "fault": self.dealer_fault,
+            },
+            "messages": [m for m in self.messages if m["seat"] is None][-MESSAGES_KEPT:],
+            "commitment": self._commitment_view(),
+            "corrections": [dict(c) for c in self.corrections],
+            "pass_progress": self._pass_progress(),
+            "undo": None if self.undo_pending is None else self.undo_pending["text"],
+            "leds": self.leds[:],
+            "bots": list(self.bots),
+            "faceup": None if self.faceup is None else C.NAMES[self.faceup],
+            "presented_to": None if self.presented is None else self.presented[0],
+            "hands_revealed": [dict(f) for f in self.fair if "revealed" in f],
+        }
+        return {"game": None if g is None else g.public_view(), "table": table}
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """One seat's private screen (hot-seat mode): its hand, the card shown to it, its own
+        fed cards and its own messages, on top of the public view."""
+        v = self.public_view()
+        if self.game is None:
+            return v
+        v["game"] = self.game.view(seat)
+        t = v["table"]
+        t["seat"] = seat
+        t["presented"] = C.NAMES[self.presented[1]] if self.presented and self.presented[0] == seat else None
+        t["fed"] = C.names(self.fed.get(seat, []))
+        t["messages"] = [m for m in self.messages if m["seat"] in (None, seat)][-MESSAGES_KEPT:]
+        t["choices"] = [panel.label(a) for a in self._choices(seat)]
+        return v
+
+    def waiting_text(self) -> str:
+        g = self.game
+        if g is None:
+            return "waiting for a new game"
+        if self.waiting == "over":
+            return "the game is over"
+        if self.dealer_fault:
+            return "the dealer needs attention"
+        if self.waiting == "shuffle":
+            return "waiting for the shuffle"
+        if self.undo_pending is not None:
+            return "waiting for the undo to be confirmed or cancelled"
+        if self.busy:
+            return f"wait: the dealer is {_BUSY_WORDS.get(self.steps[0]['op'], 'busy')}"
+        seats = g.turn_seats()
+        if not seats:
+            return "waiting"
+        who = ", ".join(g.names[s] for s in seats)
+        return f"waiting for {who} to {_PHASE_WORDS.get(g.phase, 'act')}"
+
+    def record(self) -> dict[str, Any]:
+        """The game record so far: finished hands with their commitment and revealed salt."""
+        g = self._g()
+        hands = g.record_hands()
+        fields = []
+        for h in range(len(hands)):
+            f = self.fair[h] if h < len(self.fair) else {}
+            if "revealed" in f:
+                fields.append({"commitment": f["commitment"], "salt": f["salt"]})
+            else:
+                fields.append({"commitment": f["commitment"]} if f else {})
+        rec = Record(g.GAME_ID, list(g.names), non_defaults(g.GAME_ID, g.options), g.first_dealer,
+                     hands, fields, [dict(c) for c in self.corrections])
+        return dump(rec)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Referee):
+            return NotImplemented
+        skip = ("_out",)
+        a = {k: v for k, v in self.__dict__.items() if k not in skip}
+        b = {k: v for k, v in other.__dict__.items() if k not in skip}
+        return a == b
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ================================================================== output helpers
+    def _g(self) -> GameState:
+        if self.game is None:
+            raise RuntimeError("no game")
+        return self.game
+
+    def _msg(self, text: str, seat: int | None = None, level: str = "info") -> None:
+        self.messages.append({"text": text, "seat": seat, "level": level})
+        if len(self.messages) > 4 * MESSAGES_KEPT:
+            del self.messages[: len(self.messages) - 2 * MESSAGES_KEPT]
+        self._out.append(Message(text, seat, level))
+
+    def _name(self, seat: int) -> str:
+        g = self.game
+        return g.names[seat] if g is not None and 0 <= seat < g.n else f"seat {seat}"
+
+    def _refuse(self, seat: int | None, text: str) -> None:
+        self._msg(text, None, "warn")
+        self._out.append(Sound("refused"))
+        if seat is not None and self.game is not None and 0 <= seat < self.game.n and seat not in self.blinking:
+            self.blinking.append(seat)
+
+    def _set_led(self, seat: int, mode: str) -> None:
+        if self.leds[seat] != mode:
+            self.leds[seat] = mode
+            self._out.append(Led(seat, mode))
+
+    def _sync_leds(self) -> None:
+        """LEDs on for the seats that must act, off for the rest; a blink stays until the seat
+        acts or the turn moves on."""
+        g = self._g()
+        want_on = set(g.turn_seats()) if self.waiting == "turn" and not self.busy else set()
+        for s in range(g.n):
+            self._set_led(s, "blink" if s in self.blinking else "on" if s in want_on else "off")
+
+    # ------------------------------------------------------------------ dealer steps
+    def _push(self, op: str, args: dict[str, Any]) -> None:
+        step = {"op": op, "args": args, "step": self.next_step}
+        self.next_step += 1
+        self.steps.append(step)
+        if len(self.steps) == 1 and self.dealer_fault is None:
+            self._out.append(self._command(step))
+
+    def _command(self, step: dict[str, Any]) -> DealerCommand:
+        return DealerCommand(step["op"], dict(step["args"]), step["step"])
+
+    def _step_done(self) -> None:
+        self.steps.pop(0)
+        if self.steps and self.dealer_fault is None:
+            self._out.append(self._command(self.steps[0]))
+        if not self.busy:
+            self._prompt()
+
+    def _route_fed(self, card: int, target: str) -> None:
+        self._push("route_fed", {"card": C.NAMES[card], "target": target})
+
+    # ================================================================== event handlers
+    def _on_new_game(self, ev: NewGame) -> None:
+        if self.game is not None and self.waiting != "over":
+            self._refuse(None, "a game is in progress: finish it before starting another")
+            return
+        if ev.game not in GAME_IDS:
+            self._refuse(None, f"unknown game {ev.game!r} (one of {', '.join(GAME_IDS)})")
+            return
+        try:
+            g = new_game(ev.game, len(ev.names), ev.options, ev.first_dealer, list(ev.names))
+        except RecordError as e:
+            self._refuse(None, f"cannot start {ev.game}: {e}")
+            return
+        bad = [b for b in ev.bots if not (isinstance(b, int) and 0 <= b < g.n)]
+        if bad:
+            self._refuse(None, f"cannot start {ev.game}: no seat {bad[0]!r} for a bot at a table of {g.n}")
+            return
+        self.__init__()  # type: ignore[misc]
+        self.events_handled = 1
+        self.game = g
+        self.bots = tuple(sorted(set(ev.bots)))
+        self.leds = ["off"] * g.n
+        self._msg(f"New game: {g.TITLE or g.GAME_ID}, {', '.join(g.names)}")
+        self._ask_shuffle()
+
+    def _ask_shuffle(self) -> None:
+        g = self._g()
+        self.waiting = "shuffle"
+        self._out.append(NeedShuffle(g.DECKS))
+
+    def _on_shuffled(self, ev: Shuffled) -> None:
+        g = self.game
+        if g is None or self.waiting != "shuffle":
+            self._refuse(None, "no shuffle was asked for: ignored")
+            return
+        try:
+            deck = check_deck(list(ev.deck), g.DECKS)
+        except RecordError as e:
+            self._refuse(None, f"the shuffle is not a full deck ({e}); shuffle again")
+            self._out.append(NeedShuffle(g.DECKS))
+            return
+        if not isinstance(ev.salt, str) or len(ev.salt) < 16:
+            self._refuse(None, "the shuffle's salt is missing or too short (16 hex digits at least); shuffle again")
+            self._out.append(NeedShuffle(g.DECKS))
+            return
+        full = fairness.commitment(deck, ev.salt)
+        self.fair.append({"commitment": full, "salt": ev.salt})
+        g.start_hand(deck)
+        self._reset_hand_table()
+        hand = g.hand_number
+        self.waiting = "deal"
+        self._out.append(ShowCommitment(hand, fairness.short(full), full))
+        self._msg(f"Hand {hand}: deck commitment {fairness.short(full)} (checkable after the hand)")
+        self._start_deal()
+
+    def _reset_hand_table(self) -> None:
+        self.pending.clear()
+        self.fed.clear()
+        self.claim = None
+        self.pass_snap = None
+        self.given.clear()
+        self.sources = []
+        self.blocked = []
+        self.undo_pending = None
+        self.presented = None
+        self.faceup = None
+        self.stock_pos = flows.WHIST_FIRST_STOCK if self._g().GAME_ID == "german-whist" else 0
+
+    def _start_deal(self) -> None:
+        g = self._g()
+        self.deal_id += 1
+        self.deal_failed = False
+        self._push("deal", {"deal_id": self.deal_id, "plan": flows.deal_plan(g)})
+        self._msg(f"Dealing hand {g.hand_number}")
+
+    def _on_deal_done(self, ev: DealDone) -> None:
+        head = self.steps[0] if self.steps else None
+        if head is None or head["op"] != "deal" or head["args"]["deal_id"] != ev.deal_id:
+            self._msg(f"the dealer reported deal {ev.deal_id}, which is not the deal in progress: ignored", level="warn")
+            return
+        if not ev.ok:
+            self.deal_failed = True
+            problems = "; ".join(ev.problems) or "the dealt cards did not match the plan"
+            self.dealer_fault = (
+                f"The deal did not check out ({problems}). Gather all the cards into the dealer and "
+                f"press Resume: the hand is redealt from the same deck order (same commitment)."
+            )
+            self._msg(self.dealer_fault, level="error")
+            self._out.append(Sound("alarm"))
+            return
+        g = self._g()
+        self.steps.pop(0)
+        self.waiting = "turn"
+        self._msg(f"Hand {g.hand_number} dealt and checked")
+        if self.steps:  # steps queued behind the deal (a card read meanwhile): run the next
+            self._out.append(self._command(self.steps[0]))
+        for op, args in flows.after_deal_steps(g):
+            self._push(op, args)
+        if not self.busy:
+            self._prompt()
+
+    def _on_dealer_done(self, ev: DealerDone) -> None:
+        head = self.steps[0] if self.steps else None
+        if head is None or head["step"] != ev.step or head["op"] == "deal":
+            self._msg(f"the dealer finished step {ev.step}, which is not the step in progress: ignored", level="warn")
+            return
+        op, args = head["op"], head["args"]
+        card = None
+        if ev.card is not None:
+            try:
+                card = C.parse(ev.card)
+            except ValueError:
+                card = None
+        expect = C.parse(args["expect"]) if "expect" in args else None
+        if expect is not None and card is not None and card != expect:
+            self._msg(f"the dealer showed {C.NAMES[card]} where {C.NAMES[expect]} was due: the referee "
+                      f"goes by the deck order ({C.NAMES[expect]})", level="error")
+        shown = expect if expect is not None else card
+        if op == "present" and shown is not None:
+            self.presented = (args["seat"], shown)
+            self._msg(f"{self._name(args['seat'])}: your card is {C.NAMES[shown]}", seat=args["seat"])
+        elif op == "route_presented":
+            self.presented = None
+        elif op == "turn_up" and shown is not None:
+            self.faceup = shown
+            self._msg(f"Turned up: {C.NAMES[shown]}")
+        elif op == "route_faceup":
+            self.faceup = None
+        self._step_done()
+
+    def _on_dealer_fault(self, ev: DealerFault) -> None:
+        head = self.steps[0] if self.steps else None
+        what = {
+            "jam": "a card jammed",
+            "link_down": "the dealer's cable is unplugged or the link is down",
+            "timeout": "the dealer stopped answering",
+            "mismatch": "the dealer's cards do not match the plan",
+        }.get(ev.kind, "the dealer reported a fault")
+        detail = f" ({ev.message})" if ev.message else ""
+        if head is not None and head["op"] == "deal":
+            after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
+                     "gather all the cards into it and the hand is redealt from the same deck order.")
+        elif head is not None:
+            after = "Clear it and press Resume: the step is done again."
+        else:
+            after = "Press Resume when it is back."
+        self.dealer_fault = f"Dealer stopped: {what}{detail}. {after}"
+        self._msg(self.dealer_fault, level="error")
+        self._out.append(Sound("alarm"))
+
+    def _on_dealer_ready(self, ev: DealerReady) -> None:
+        if self.dealer_fault is None and not ev.redeal:
+            return
+        self.dealer_fault = None
+        head = self.steps[0] if self.steps else None
+        if head is None:
+            self._msg("The dealer is back")
+            self._prompt()
+            return
+        if head["op"] == "deal" and (ev.redeal or self.deal_failed):
+            self.steps.pop(0)
+            rest = self.steps
+            self.steps = []
+            self._msg("Redealing the hand from the same deck order (the commitment stands)")
+            self._start_deal()
+            self.steps.extend(rest)
+            return
+        self._msg("The dealer is back: carrying on")
+        self._out.append(self._command(head))
+
+    # ------------------------------------------------------------------ entries
+    def _entry_ok(self, seat: int | None) -> bool:
+        """Common gate for player entries; refuses with the reason when the table is not ready."""
+        g = self.game
+        if g is None:
+            self._refuse(None, "no game: start one first")
+            return False
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < g.n):
+            self._refuse(None, f"there is no seat {seat!r} at this table")
+            return False
+        if self.waiting == "over":
+            self._refuse(seat, "the game is over")
+            return False
+        if self.waiting == "shuffle":
+            self._refuse(seat, "wait: the next hand is being shuffled")
+            return False
+        if self.undo_pending is not None:
+            self._refuse(seat, "answer the undo question first")
+            return False
+        if self.busy:
+            self._refuse(seat, self.waiting_text())
+            return False
+        return True
+
+    def _on_button(self, ev: Button) -> None:
+        g = self.game
+        if g is None or not (isinstance(ev.seat, int) and 0 <= ev.seat < g.n):
+            self._refuse(None, f"a button on seat {ev.seat!r}, which is not at this table")
+            return
+        seat, b = ev.seat, ev.button
+        if self.undo_pending is not None and self.undo_pending["seat"] in (seat, None):
+            if b == "ok":
+                self._on_undo_confirm(UndoConfirm())
+                return
+            if b == "minus":
+                self._on_undo_cancel(UndoCancel())
+                return
+        if b == "ok_long":
+            self._on_undo_request(UndoRequest(seat))
+            return
+        if b not in ("minus", "plus", "ok"):
+            self._refuse(seat, f"unknown button {b!r}")
+            return
+        if not self._entry_ok(seat):
+            return
+        if seat not in g.turn_seats():
+            self._refuse(seat, f"{self._name(seat)}: it is not your turn ({self.waiting_text()})")
+            return
+        phase = g.phase
+        if phase == "draw":
+            if b == "plus":
+                self._take(seat, A.KEEP, "panel")
+            elif b == "minus":
+                self._take(seat, A.DISCARD, "panel")
+            elif g.check(A.DOUBLE_NIL, seat) is None:
+                self._take(seat, A.DOUBLE_NIL, "panel")
+            else:
+                self._refuse(seat, f"{self._name(seat)}: press + to keep the card shown, - to discard it")
+            return
+        if phase == "exchange":
+            if b == "ok":
+                self._finish_give(seat, "reader")
+            else:
+                self._refuse(seat, f"{self._name(seat)}: feed up to 3 cards to give, then press OK")
+            return
+        if phase == "pass":
+            if b == "ok":
+                self.claim = seat
+                self._msg(f"{self._name(seat)} is feeding cards to pass")
+            else:
+                self._refuse(seat, f"{self._name(seat)}: feed your cards to pass through the reader")
+            return
+        choices = self._choices(seat)
+        if not choices:
+            self._refuse(seat, f"{self._name(seat)}: feed your card through the reader or tap it on the screen")
+            return
+        if b == "ok":
+            if seat not in self.pending:
+                self._refuse(seat, f"{self._name(seat)}: choose with - and +, then press OK")
+                return
+            action = choices[min(self.pending[seat], len(choices) - 1)]
+            self._take(seat, action, "panel")
+            return
+        if seat not in self.pending:
+            self.pending[seat] = panel.start_index(choices)
+        else:
+            step = 1 if b == "plus" else -1
+            self.pending[seat] = max(0, min(len(choices) - 1, self.pending[seat] + step))
+        self._msg(f"{self._name(seat)}: {panel.label(choices[self.pending[seat]])}?")
+
+    def _on_touch(self, ev: Touch | BotAction) -> None:
+        source = "bot" if isinstance(ev, BotAction) else "touch"
+        if not self._entry_ok(ev.seat):
+            return
+        try:
+            _, action = A.from_record({"seat": ev.seat, **ev.action}, "entry")
+        except RecordError as e:
+            self._refuse(ev.seat, f"{self._name(ev.seat)}: not an entry the table understands ({e})")
+            return
+        if action.kind == "exchange" and ev.seat in self.fed and self.fed[ev.seat]:
+            self._refuse(ev.seat, f"{self._name(ev.seat)}: you are feeding the cards to give; press OK to finish")
+            return
+        self._take(ev.seat, action, source)
+
+    def _on_card_read(self, ev: CardRead) -> None:
+        g = self.game
+        try:
+            card = C.parse(ev.card)
+        except ValueError:
+            self._refuse(None, f"the reader could not read the card ({ev.card!r}): it went to the reject tray; feed it again")
+            self._route_fed_any(None, "reject")
+            return
+        back = seat_target(ev.seat) if isinstance(ev.seat, int) and g is not None and 0 <= ev.seat < g.n else "reject"
+        if not self._entry_ok(ev.seat if back != "reject" else None):
+            self._route_fed(card, back)
+            return
+        g = self._g()
+        phase = g.phase
+        if phase == "pass":
+            self._fed_pass(card, ev.seat)
+        elif phase == "exchange":
+            self._fed_give(card)
+        elif phase == "play":
+            self._fed_play(card)
+        else:
+            seat = g.to_move
+            who = self._name(seat) if seat is not None else "the table"
+            self._refuse(ev.seat, f"no card is wanted now: {who} must {_PHASE_WORDS.get(phase, 'act')}; "
+                                  f"{C.NAMES[card]} goes back")
+            self._route_fed(card, self._home(card, ev.seat))
+
+    def _route_fed_any(self, card: int | None, target: str) -> None:
+        self._push("route_fed", {"card": None if card is None else C.NAMES[card], "target": target})
+
+    def _holders(self, card: int, seats: list[int] | None = None) -> list[int]:
+        """Seats holding ``card`` not yet fed (a two-deck card may be in two hands)."""
+        g = self._g()
+        out = []
+        for s in (range(g.n) if seats is None else seats):
+            have = Counter(g.hand_of(s))
+            have.subtract(self.fed.get(s, []))
+            if have[card] > 0:
+                out.append(s)
+        return out
+
+    def _home(self, card: int, fed_by: int | None) -> str:
+        holders = self._holders(card)
+        if fed_by is not None and fed_by in holders:
+            return seat_target(fed_by)
+        if holders:
+            return seat_target(holders[0])
+        return "reject"
+
+    def _not_held(self, card: int) -> str:
+        """Why a card read is in nobody's hand, in words."""
+        g = self._g()
+        played = Counter(a.value for _, a in g.actions if a.kind == "play")
+        name = C.NAMES[card]
+        if played[card] >= g.DECKS:
+            return f"duplicate read: {name} has already been played this hand"
+        in_deck = Counter(g.deck)[card]
+        if in_deck == 0:
+            return f"{name} is not in this hand's deck"
+        return f"{name} is not in anyone's hand (it is out of play this hand)"
+
+    def _fed_play(self, card: int) -> None:
+        g = self._g()
+        seat = g.to_move
+        assert seat is not None
+        if card in g.hand_of(seat):
+            reason = g.check(A.PLAY[card], seat)
+            if reason is not None:
+                self._refuse(seat, f"{self._name(seat)} cannot play {C.NAMES[card]}: {reason}. Take the card back.")
+                self._route_fed(card, seat_target(seat))
+                return
+            self._route_fed(card, "trick")  # first: the gate must be free for the steps after it
+            self._take(seat, A.PLAY[card], "reader")
+            return
+        holders = self._holders(card)
+        if holders:
+            owner = holders[0]
+            self._refuse(owner, f"{C.NAMES[card]} is {self._name(owner)}'s card but it is {self._name(seat)}'s "
+                                f"turn: fed out of turn, it goes back to {self._name(owner)}")
+            self._route_fed(card, seat_target(owner))
+            return
+        self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
+        self._route_fed(card, "reject")
+
+    def _fed_pass(self, card: int, fed_by: int | None) -> None:
+        g = self._g()
+        passing = list(g.turn_seats())
+        if fed_by is not None and fed_by in passing:
+            seat: int | None = fed_by if fed_by in self._holders(card, [fed_by]) else None
+            if seat is None:
+                self._refuse(fed_by, f"{self._name(fed_by)} does not hold {C.NAMES[card]}: it goes back")
+                self._route_fed(card, self._home(card, fed_by))
+                return
+        else:
+            holders = self._holders(card, passing)
+            mid = [s for s in holders if self.fed.get(s)]
+            if self.claim in holders:
+                seat = self.claim
+            elif len(mid) == 1:
+                seat = mid[0]
+            elif len(holders) == 1:
+                seat = holders[0]
+            elif holders:
+                self._refuse(None, f"{C.NAMES[card]} is in the hands of "
+                                   f"{' and '.join(self._name(s) for s in holders)}: press OK on your panel before "
+                                   f"feeding; the card went to the reject tray")
+                self._route_fed(card, "reject")
+                return
+            else:
+                others = self._holders(card)
+                if others:
+                    self._refuse(others[0], f"{self._name(others[0])} has already passed: {C.NAMES[card]} goes back")
+                    self._route_fed(card, seat_target(others[0]))
+                else:
+                    self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
+                    self._route_fed(card, "reject")
+                return
+        assert seat is not None
+        need = self._pass_need(seat)
+        fed = self.fed.setdefault(seat, [])
+        fed.append(card)
+        self._route_fed(card, "staging")
+        self._msg(f"{self._name(seat)}: {C.NAMES[card]} to pass ({len(fed)} of {need})", seat=seat)
+        if len(fed) >= need:
+            self.claim = None if self.claim == seat else self.claim
+            self._take(seat, A.pass_cards(fed), "reader")
+
+    def _pass_need(self, seat: int) -> int:
+        legal = self._g().legal_actions(seat)
+        for a in legal:
+            if a.kind == "pass":
+                return len(a.value)
+        return 3
+
+    def _fed_give(self, card: int) -> None:
+        g = self._g()
+        seat = g.to_move
+        assert seat is not None
+        if not self._holders(card, [seat]):
+            holders = self._holders(card)
+            why = "is not in your hand" if not holders else f"is {self._name(holders[0])}'s card"
+            self._refuse(seat, f"{self._name(seat)}: {C.NAMES[card]} {why}; it goes back")
+            self._route_fed(card, self._home(card, seat))
+            return
+        fed = self.fed.setdefault(seat, [])
+        fed.append(card)
+        self._route_fed(card, "staging")
+        self._msg(f"{self._name(seat)}: {C.NAMES[card]} to give ({len(fed)} of up to 3)", seat=seat)
+        if len(fed) >= 3:
+            self._finish_give(seat, "reader")
+
+    def _finish_give(self, seat: int, source: str) -> None:
+        give = self.fed.get(seat, [])
+        self._take(seat, A.exchange(give, []), source)
+
+    # ------------------------------------------------------------------ taking an action
+    def _take(self, seat: int, action: A.Action, source: str) -> bool:
+        """Check and apply one action; then its physical consequences. False if refused."""
+        g = self._g()
+        hand_index = g.hand_number - 1
+        if action.kind == "exchange":
+            give = action.value[0]
+            pool = fairness.discard_pool(g)
+            get = fairness.replacements(self.fair[hand_index]["salt"], hand_index, seat, pool, len(give))
+            action = A.Action("exchange", (tuple(give), get))
+        reason = g.check(action, seat)
+        if reason is not None:
+            self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}")
+            if action.kind in ("pass", "exchange") and source == "reader":
+                for c in self.fed.pop(seat, []):
+                    self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(seat)})
+            return False
+        before = [list(g.hand_of(s)) for s in range(g.n)]
+        if action.kind == "pass" and self.pass_snap is None:
+            self.pass_snap = before
+        pos = self.stock_pos
+        try:
+            g.apply(action, seat)
+        except IllegalAction as e:  # check() said yes; keep the table safe anyway
+            self._refuse(seat, str(e))
+            return False
+        self.sources.append(source)
+        self.blocked.append(None)
+        self.pending.pop(seat, None)
+        self.blinking = []
+        self._announce(seat, action)
+        kind = action.kind
+        if kind == "draw":
+            self.blocked[-1] = "the drawn cards have already been routed"
+            nxt = g.to_move if g.phase == "draw" else None
+            for op, args in flows.draw_steps(g.deck, pos, seat, action.value == "keep", nxt):
+                self._push(op, args)
+            self.stock_pos = pos + 2
+        elif kind == "exchange":
+            self.blocked[-1] = "the exchanged cards have already been routed"
+            give, get = action.value
+            for c in get:
+                self._push("fetch", {"source": "discard", "card": C.NAMES[c], "target": seat_target(seat)})
+            fed = self.fed.pop(seat, [])
+            for c in fed:
+                self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": "discard"})
+            if source != "reader" and give:
+                self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard tray", seat=seat)
+            self._msg(f"{self._name(seat)}: your replacements are {' '.join(C.names(get)) or 'none'}", seat=seat)
+        elif kind == "pass":
+            self.given[seat] = (action.value, source)
+            self.fed.pop(seat, None)
+            if source == "reader":
+                self.blocked[-1] = "the passed cards are in the dealer"
+            if g.phase != "pass":
+                self._release_passes()
+        elif kind == "play" and g.GAME_ID == "german-whist":
+            after = [list(g.hand_of(s)) for s in range(g.n)]
+            got = [flows.gained(before[s], after[s], [action.value] if s == seat else []) for s in range(g.n)]
+            if any(got):
+                winner = next((s for s in range(g.n) if g.deck[pos] in got[s]), 0)
+                loser = 1 - winner
+                for op, args in flows.whist_steps(g.deck, pos, winner, loser):
+                    self._push(op, args)
+                self.stock_pos = pos + 2
+                self.blocked[-1] = "the stock cards have been drawn"
+        if g.phase in ("deal", "over"):
+            self._end_of_hand()
+        elif not self.busy:
+            self._prompt()
+        return True
+
+    def _announce(self, seat: int, action: A.Action) -> None:
+        name = self._name(seat)
+        k = action.kind
+        if k == "pass":
+            self._msg(f"{name} has passed")
+        elif k == "exchange":
+            self._msg(f"{name} exchanged {len(action.value[0])} card(s)")
+        elif k == "draw":
+            self._msg(f"{name} drew")
+        else:
+            self._msg(f"{name}: {action.describe()}")
+
+    def _release_passes(self) -> None:
+        """Everyone has passed: the fed cards leave staging for their receivers."""
+        g = self._g()
+        snap = self.pass_snap or [list(g.hand_of(s)) for s in range(g.n)]
+        after = [list(g.hand_of(s)) for s in range(g.n)]
+        given = {s: tuple(v[0]) for s, v in self.given.items()}
+        moves = flows.pass_moves(snap, after, given)
+        for giver, (cards, source) in sorted(self.given.items()):
+            to = moves.get(giver)
+            if to is None:
+                continue
+            if source == "reader":
+                for c in cards:
+                    self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(to)})
+            else:
+                self._msg(f"{self._name(giver)}: hand your passed cards face down to {self._name(to)}", seat=giver)
+        if self.blocked:
+            self.blocked[-1] = "the passed cards have been handed over"
+        self._msg("Everyone has passed: pick up the cards you received")
+        self.pass_snap = None
+        self.given = {}
+        self.claim = None
+
+    def _prompt(self) -> None:
+        g = self.game
+        if g is None or self.waiting != "turn":
+            return
+        self._msg(self.waiting_text())
+
+    def _end_of_hand(self) -> None:
+        g = self._g()
+        h = g.hand_number - 1
+        f = self.fair[h]
+        f["revealed"] = "yes"
+        row = g.hand_results[-1] if g.hand_results else {"points": [], "totals": []}
+        pts = ", ".join(f"{g.names[s]} {p:+d}" for s, p in enumerate(row["points"]))
+        self._msg(f"Hand {g.hand_number} over: {pts}")
+        self._out.append(ShowCommitment(g.hand_number, fairness.short(f["commitment"]), f["commitment"], f["salt"]))
+        self.pending.clear()
+        self.presented = None
+        self.faceup = None
+        self._finish_or_next()
+
+    def _finish_or_next(self) -> None:
+        g = self._g()
+        if g.over:
+            self.waiting = "over"
+            names = " and ".join(g.names[w] for w in g.winners)
+            self._msg(f"Game over: {names} {'win' if len(g.winners) > 1 else 'wins'}")
+            self._out.append(Sound("game_over"))
+            self._out.append(SaveRecord(self.record(), True))
+        else:
+            self._out.append(SaveRecord(self.record(), False))
+            self._ask_shuffle()
+
+    # ------------------------------------------------------------------ undo
+    def _on_undo_request(self, ev: UndoRequest) -> None:
+        g = self.game
+        if g is None or self.waiting != "turn":
+            self._refuse(ev.seat, "nothing to undo now")
+            return
+        if self.undo_pending is not None:
+            self._refuse(ev.seat, "an undo is already waiting for confirmation")
+            return
+        if self.busy:
+            self._refuse(ev.seat, self.waiting_text())
+            return
+        if not g.actions:
+            self._refuse(ev.seat, "nothing to undo in this hand")
+            return
+        last_seat, last = g.actions[-1]
+        if ev.seat is not None and ev.seat != last_seat:
+            self._refuse(ev.seat, f"the last entry was {self._name(last_seat)}'s ({last.describe()}), not "
+                                  f"{self._name(ev.seat)}'s")
+            return
+        why = self.blocked[-1] if self.blocked else None
+        if why is not None:
+            self._refuse(ev.seat, f"cannot undo {self._name(last_seat)}'s {last.describe()}: {why}")
+            return
+        text = f"Undo {self._name(last_seat)}'s {last.describe()}?"
+        self.undo_pending = {"seat": ev.seat, "text": text}
+        self._out.append(AskConfirm("undo", text, ev.seat))
+        self._msg(text)
+
+    def _on_undo_confirm(self, ev: UndoConfirm) -> None:
+        g = self.game
+        if g is None or self.undo_pending is None:
+            self._refuse(None, "no undo is waiting for confirmation")
+            return
+        self.undo_pending = None
+        seat, last = g.actions[-1]
+        source = self.sources.pop() if self.sources else "touch"
+        if self.blocked:
+            self.blocked.pop()
+        g.undo()
+        for c in self.corrections:
+            if c.get("during_hand") == g.hand_number:
+                self._apply_correction_points(c["seat"], c["points"])
+        if last.kind == "pass":
+            self.given.pop(seat, None)
+            if not self.given:
+                self.pass_snap = None
+        self.pending.pop(seat, None)
+        self._msg(f"Undone: {self._name(seat)}'s {last.describe()}")
+        if last.kind == "play" and source == "reader":
+            self._msg(f"{self._name(seat)}: take {C.NAMES[last.value]} back from the trick tray")
+        self._prompt()
+
+    def _on_undo_cancel(self, ev: UndoCancel) -> None:
+        if self.undo_pending is None:
+            return
+        self.undo_pending = None
+        self._msg("Undo cancelled")
+        self._prompt()
+
+    # ------------------------------------------------------------------ score corrections
+    def _apply_correction_points(self, seat: int, points: int) -> None:
+        g = self._g()
+        seats = [seat, (seat + 2) % g.n] if g.TEAMS else [seat]
+        for s in seats:
+            g.totals[s] += points
+
+    def _on_correction(self, ev: ScoreCorrection) -> None:
+        g = self.game
+        if g is None:
+            self._refuse(None, "no game to correct")
+            return
+        if not (isinstance(ev.seat, int) and 0 <= ev.seat < g.n) or isinstance(ev.points, bool) \
+                or not isinstance(ev.points, int) or ev.points == 0:
+            self._refuse(None, f"a correction names a seat of this table and a non-zero whole number of points, "
+                               f"not seat {ev.seat!r}, {ev.points!r} points")
+            return
+        between = g.phase in ("deal", "over")
+        entry = {
+            "after_hand": len(g.hand_results),
+            "seat": ev.seat,
+            "points": ev.points,
+            "reason": ev.reason,
+            "by": ev.by,
+        }
+        if not between:
+            entry["during_hand"] = g.hand_number
+        self.corrections.append(entry)
+        self._apply_correction_points(ev.seat, ev.points)
+        self._msg(f"Score correction by {ev.by}: {self._name(ev.seat)} {ev.points:+d}"
+                  + (f" ({ev.reason})" if ev.reason else ""), level="warn")
+        if between and g.hand_number:
+            was_over = g.over
+            over, winners = g._game_end()
+            g.over, g.winners = over, winners
+            g.phase = "over" if over else "deal"
+            if over != was_over:
+                if over:
+                    self._finish_or_next()
+                else:
+                    self._msg("The correction reopens the game: another hand is played")
+                    self._finish_or_next()
+            else:
+                self._out.append(SaveRecord(self.record(), over))
+
+    # ------------------------------------------------------------------ views
+    def _choices(self, seat: int) -> list[A.Action]:
+        g = self.game
+        if g is None or self.waiting != "turn" or seat not in g.turn_seats() or g.phase in ("pass", "play", "exchange", "draw"):
+            return []
+        return panel.choice_list(g.legal_actions(seat))
+
+    def _pending_labels(self) -> list[str | None]:
+        g = self.game
+        if g is None:
+            return []
+        out: list[str | None] = [None] * g.n
+        for s, i in self.pending.items():
+            ch = self._choices(s)
+            if ch:
+                out[s] = panel.label(ch[min(i, len(ch) - 1)])
+        return out
+
+    def _pass_progress(self) -> list[int] | None:
+        g = self.game
+        if g is None or g.phase != "pass":
+            return None
+        return [len(self.given[s][0]) if s in self.given else len(self.fed.get(s, [])) for s in range(g.n)]
+
+    def _commitment_view(self) -> dict[str, Any] | None:
+        if not self.fair:
+            return None
+        f = self.fair[-1]
+        return {
+            "hand": len(self.fair),
+            "short": fairness.short(f["commitment"]),
+            "full": f["commitment"],
+            "salt": f["salt"] if "revealed" in f else None,
+        }
+
+
+_PHASE_WORDS = {
+    "draw": "draw (+ keep, - discard)",
+    "exchange": "give up to 3 cards for Double Nil",
+    "bid": "bid",
+    "pass": "pass",
+    "play": "play",
+    "moon": "choose the moon",
+}
+
+_HANDLERS: dict[type, Any] = {
+    NewGame: Referee._on_new_game,
+    Shuffled: Referee._on_shuffled,
+    Button: Referee._on_button,
+    CardRead: Referee._on_card_read,
+    Touch: Referee._on_touch,
+    BotAction: Referee._on_touch,
+    DealDone: Referee._on_deal_done,
+    DealerDone: Referee._on_dealer_done,
+    DealerFault: Referee._on_dealer_fault,
+    DealerReady: Referee._on_dealer_ready,
+    UndoRequest: Referee._on_undo_request,
+    UndoConfirm: Referee._on_undo_confirm,
+    UndoCancel: Referee._on_undo_cancel,
+    ScoreCorrection: Referee._on_correction,
+}
