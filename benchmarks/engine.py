@@ -69,8 +69,10 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
             state = new_game(game, players, options)
         rng.shuffle(deck)
         state.start_hand(deck)
-        while not state.needs_deck and not state.over:
-            seats = state.turn_seats()
+        while True:
+            seats = state.turn_seats()  # () once the hand is scored
+            if not seats:
+                break
             seat = seats[0] if len(seats) == 1 else choice(seats)
             action = choice(state.legal_actions(seat))
             if action.kind == "exchange":  # the referee draws ``get`` at random from the discards
@@ -128,8 +130,9 @@ def _dist_version(dist: str) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (default 2)")
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--seconds", type=float, default=1.0, help="seconds per run (default 1)")
+    p.add_argument("--seed", type=int, default=1, help="random seed (default 1; repeat i uses seed + i)")
+    p.add_argument("--repeat", type=int, default=3, help="runs per measurement, the fastest is kept (default 3)")
     p.add_argument("--games", default=",".join(GAME_IDS), help="comma-separated game ids (default: all)")
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
@@ -138,8 +141,16 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     print(f"{'game':<22}{'players':>8}{'hands/s':>11}{'actions/s':>11}  options")
 
+    def best(measure: Callable[[int], dict[str, Any] | None]) -> dict[str, Any] | None:
+        """The fastest of ``--repeat`` runs (other load on the machine only slows a run)."""
+        runs = [measure(args.seed + i) for i in range(args.repeat)]
+        if runs[0] is None:
+            return None
+        return max((r for r in runs if r is not None), key=lambda r: r["hands_per_second"])
+
     def record(game: str, players: int, options: dict[str, Any], label: str = "") -> dict[str, Any]:
-        r = our_hands(game, players, options, args.seconds, args.seed)
+        r = best(lambda seed: our_hands(game, players, options, args.seconds, seed))
+        assert r is not None
         row = {"game": game, "players": players, "options": options, **r}
         rows.append(row)
         print(f"{game:<22}{players:>8}{r['hands_per_second']:>11.1f}{r['actions_per_second']:>11}  "
@@ -153,21 +164,28 @@ def main(argv: list[str] | None = None) -> int:
 
     comparisons: list[dict[str, Any]] = []
     if not args.no_openspiel:
-        pairs: list[tuple[str, Callable[[], dict[str, Any]], str]] = [
-            ("hearts", lambda: next(r for r in rows if r["game"] == "hearts" and r["players"] == 4 and not r["options"])
-             if "hearts" in wanted else record("hearts", 4, {}), "hearts"),
-            ("partnership-spades", lambda: record("partnership-spades", 4, SPADES_LIKE_OPENSPIEL,
-                                                   "  (as OpenSpiel's spades)"), "spades"),
-        ]
-        for ours_name, ours_row, theirs_name in pairs:
-            theirs = openspiel_hands(theirs_name, args.seconds, args.seed)
-            if theirs is None:
+        # like with like, measured side by side: ours, then theirs, run after run
+        pairs = [("hearts", 4, {}, "hearts"), ("partnership-spades", 4, SPADES_LIKE_OPENSPIEL, "spades")]
+        for ours_name, n, options, theirs_name in pairs:
+            mine_runs: list[dict[str, Any]] = []
+            their_runs: list[dict[str, Any]] = []
+            for i in range(args.repeat):
+                theirs = openspiel_hands(theirs_name, args.seconds, args.seed + i)
+                if theirs is None:
+                    break
+                their_runs.append(theirs)
+                mine_runs.append(our_hands(ours_name, n, options, args.seconds, args.seed + i))
+            if not their_runs:
                 print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
                 break
-            mine = ours_row()
+            mine = max(mine_runs, key=lambda r: r["hands_per_second"])
+            theirs = max(their_runs, key=lambda r: r["hands_per_second"])
             ratio = mine["hands_per_second"] / theirs["hands_per_second"]
-            comparisons.append({"ours": {k: mine[k] for k in ("game", "players", "options", "hands_per_second")},
-                                "openspiel": {"game": theirs_name, **theirs}, "ratio": round(ratio, 2)})
+            comparisons.append({"ours": {"game": ours_name, "players": n, "options": options, **mine},
+                                "openspiel": {"game": theirs_name, "players": 4, **theirs},
+                                "ratio": round(ratio, 2)})
+            print(f"{ours_name:<22}{n:>8}{mine['hands_per_second']:>11.1f}{mine['actions_per_second']:>11}  "
+                  f"{json.dumps(options) if options else 'defaults'}  (v OpenSpiel)")
             print(f"openspiel {theirs_name:<12}{4:>8}{theirs['hands_per_second']:>11.1f}"
                   f"{theirs['actions_per_second']:>11}  python loop over pyspiel")
             print(f"  ratio: our {ours_name} / OpenSpiel {theirs_name} = {ratio:.2f}x (target 1.5x)")
@@ -177,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": "python benchmarks/engine.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "seconds_per_measurement": args.seconds,
         "seed": args.seed,
+        "repeat": args.repeat,
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         "results": rows,
