@@ -30,6 +30,10 @@ class Widget:
     def draw(self, surface: Any, theme: T.Theme) -> None:
         pass
 
+    def children(self) -> list[Widget]:
+        """Widgets inside this one (composite rows), so tests and scenes can find buttons."""
+        return []
+
 
 class Button(Widget):
     def __init__(self, text: str, on_click: Callable[[], Any] | None = None, rect: Any = None,
@@ -343,7 +347,7 @@ def _buttons_of(w: Widget) -> list[Button]:
         return [w.minus, w.plus, *w.preset_buttons]
     if isinstance(w, Choice):
         return list(w.buttons)
-    return []
+    return [b for c in w.children() for b in _buttons_of(c)]
 
 
 def find_buttons(widgets: Sequence[Widget]) -> list[Button]:

@@ -39,6 +39,9 @@ class _SeatRow(Widget):
         self.name_btn.rect = pygame.Rect(r.x + theme.u(80), y, r.width - theme.u(80) - theme.u(230), h)
         self.bot.rect = pygame.Rect(r.right - theme.u(220), y, theme.u(210), h)
 
+    def children(self) -> list[Widget]:
+        return [self.name_btn, self.bot]
+
     def handle(self, event: Any) -> bool:
         return self.name_btn.handle(event) or self.bot.handle(event)
 

@@ -47,6 +47,9 @@ class _Row(Widget):
         super().__init__()
         self.label, self.button = label, button
 
+    def children(self) -> list[Widget]:
+        return [self.button]
+
     def handle(self, event: Any) -> bool:
         return self.button.handle(event)
 

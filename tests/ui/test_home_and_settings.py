@@ -1,0 +1,146 @@
+"""Home, seats, options, rules, keyboard and the admin PIN, driven by taps."""
+
+from __future__ import annotations
+
+import pygame
+from kiosk_helpers import tap, tap_button
+
+from engine.options import SPECS, defaults
+
+
+def test_home_to_a_started_game_with_chosen_options(small_app):
+    app = small_app
+    app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": False}
+    app.go("home")
+    app.render(force=True)
+    tap_button(app, "game partnership-spades")
+    assert app.scene.model()["game"] == "partnership-spades"
+    assert app.scene.model()["players"] == 4
+    tap_button(app, "Rule options")
+    assert app.scene.name == "options"
+    # every option of the game is on screen with its default
+    assert app.scene.model()["options"] == defaults("partnership-spades")
+    assert set(app.scene.option_widgets) == {s.name for s in SPECS["partnership-spades"]}
+    tap_button(app, "Trump suit = spades")
+    tap_button(app, "Game ends at = 200")
+    tap_button(app, "Game ends at +")
+    assert app.scene.model()["options"]["trump"] == "spades"
+    assert app.scene.model()["options"]["target"] == 250
+    toggle = app.scene.option_widgets["must_beat"]
+    app.scene.area.scroll(toggle.rect.y - app.scene.area.rect.y)
+    app.render(force=True)
+    tap(app, toggle.rect.center)
+    assert app.scene.model()["options"]["must_beat"] is False
+    tap_button(app, "Done")
+    tap_button(app, "Start game")
+    st = app.session.table.state
+    assert st.GAME_ID == "partnership-spades"
+    assert st.options["trump"] == "spades" and st.options["target"] == 250 and st.options["must_beat"] is False
+    assert app.scene.name in ("handoff", "bidding", "dealing")
+
+
+def test_player_count_stays_within_the_game(small_app):
+    app = small_app
+    app.go("home")
+    tap_button(app, "game cancellation-hearts")
+    assert app.setup.players == 6
+    for _ in range(8):
+        tap_button(app, "Players +")
+    assert app.setup.players == 11
+    tap_button(app, "game hearts")
+    assert app.setup.players in (3, 4, 5, 6, 7)
+
+
+def test_names_typed_on_the_keyboard_and_bots_toggled(small_app):
+    app = small_app
+    app.go("players")
+    app.render(force=True)
+    tap_button(app, "name 1")
+    assert app.scene.name == "keyboard"
+    for _ in range(3):
+        tap_button(app, "Del")
+    for ch in "ZOE":
+        tap_button(app, ch)
+    assert app.scene.model()["text"] == "Zoe"  # shift for the first letter only
+    tap_button(app, "OK")
+    assert app.scene.name == "players"
+    assert app.setup.names[1] == "Zoe"
+    row = app.scene.rows[1]
+    assert 1 in app.setup.bots
+    tap(app, row.bot.rect.center)
+    assert 1 not in app.setup.bots
+    assert app.setup.seat_bots() == [2, 3]
+
+
+def test_rules_page_from_seeds_or_a_note(small_app, monkeypatch, tmp_path):
+    from ui.scenes import rules
+
+    app = small_app
+    app.go("rules")
+    app.render(force=True)
+    lines = app.scene.model()["lines"]
+    assert any("Hearts" in ln for ln in lines) and len(lines) > 10
+    monkeypatch.setattr(rules, "SEEDS", tmp_path)
+    app.go("rules")
+    app.render(force=True)
+    assert any("not installed" in ln for ln in app.scene.model()["lines"])
+
+
+def test_settings_behind_the_pin():
+    from ui.screenshots import make_app
+    from ui.settings import load_settings
+
+    app = make_app((800, 480), settings=load_settings())  # the table's config file (tmp)
+    app.go("home")
+    tap_button(app, "Settings")
+    assert app.scene.name == "pin"
+    for ch in "1111":
+        tap_button(app, ch)
+    assert app.scene.model()["text"] == "\u2022" * 4
+    tap_button(app, "OK")
+    assert app.scene.name == "pin" and app.scene.message == "wrong PIN"
+    for ch in "0000":
+        tap_button(app, ch)
+    tap_button(app, "OK")
+    assert app.scene.name == "settings"
+    four = app.scene.toggles["four_colour"]
+    tap(app, four.rect.center)
+    assert app.settings.four_colour and app.theme.four_colour
+    tap_button(app, "Change PIN")
+    for ch in "2468":
+        tap_button(app, ch)
+    tap_button(app, "OK")
+    tap_button(app, "Done")
+    assert app.scene.name == "home"
+    from ui.settings import load_settings
+
+    again = load_settings()
+    assert again.four_colour is True
+    assert again.check_pin("2468") and not again.check_pin("0000")
+
+
+def test_finger_events_are_ignored_mouse_events_act(small_app):
+    app = small_app
+    app.go("home")
+    app.render(force=True)
+    b = app.scene.button("game german-whist")
+    # FINGER events are blocked at the queue: posting them does nothing
+    pygame.event.clear()
+    x, y = b.rect.centerx / app.theme.width, b.rect.centery / app.theme.height
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x, y=y, finger_id=0, touch_id=0, dx=0, dy=0, pressure=1))
+    pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=x, y=y, finger_id=0, touch_id=0, dx=0, dy=0, pressure=1))
+    for e in pygame.event.get():
+        app.dispatch(e)
+    assert app.setup.game != "german-whist"
+    tap(app, b.rect.center)
+    assert app.setup.game == "german-whist"
+
+
+def test_a_tap_that_slides_off_a_button_does_nothing(small_app):
+    app = small_app
+    app.go("home")
+    app.render(force=True)
+    b = app.scene.button("game german-whist")
+    app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b.rect.center, button=1, touch=True))
+    app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(1, 1), button=1, touch=True))
+    assert app.setup.game != "german-whist"
