@@ -148,9 +148,9 @@ def choose_play(state: Any, seat: int, legal: list[Action], ctx: dict[str, Any])
         return PLAY[_lowest(losers or cards, trump)]
 
     if partner is not None and win_seat == partner:
-        # do not overtake a partner who is winning (unless it is a weak card with a
-        # contract still to make and others still to play)
-        if losers and (ctx["need"] <= 0 or last or _sure(win, led, trump, others)):
+        # do not overtake a partner who is winning, unless a card still out can beat the
+        # partner's in the led suit and the contract still needs tricks
+        if losers and (ctx["need"] <= 0 or last or win // 13 == trump or is_top(win, others)):
             return PLAY[_lowest(losers, trump)]
         if not losers:
             return PLAY[winners[0]]
@@ -171,10 +171,6 @@ def choose_play(state: Any, seat: int, legal: list[Action], ctx: dict[str, Any])
     if losers:
         return PLAY[_highest(losers, trump)]
     return PLAY[winners[0]]
-
-
-def _sure(card: int, led: int, trump: int, others: int) -> bool:
-    return is_top(card, others) and (card // 13 == trump or not suit_bits(others, trump))
 
 
 def _lead(cards: list[int], trump: int, ctx: dict[str, Any], others: int) -> int:
