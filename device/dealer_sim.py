@@ -343,10 +343,12 @@ class DealerSimulator:
 
     def stop(self) -> None:
         self._running = False
+        with self.lock:
+            self._come_back_at = None
+            self._close_pty()  # under the lock: the pump never touches a closed (or reused) fd
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None
-        self._close_pty()
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __enter__(self) -> DealerSimulator:
@@ -389,26 +391,25 @@ class DealerSimulator:
             if master is None:
                 if self._come_back_at is not None and time.monotonic() >= self._come_back_at:
                     with self.lock:
-                        self._come_back_at = None
-                        self._open_pty()
+                        if self._running and self._come_back_at is not None:
+                            self._come_back_at = None
+                            self._open_pty()
                 else:
                     time.sleep(0.005)
                 last = time.monotonic()
                 continue
             try:
-                ready, _, _ = select.select([master], [], [], 0.001)
+                select.select([master], [], [], 0.001)  # only a wait: the fd is used under the lock
             except (OSError, ValueError):
-                ready = []
-            data = b""
-            if ready:
+                pass
+            now = time.monotonic()
+            with self.lock:
+                if self.master is None or self.master != master:
+                    continue
                 try:
                     data = os.read(master, 4096)
                 except (BlockingIOError, OSError):
                     data = b""
-            now = time.monotonic()
-            with self.lock:
-                if self.master is None:
-                    continue
                 data = self.to_dealer.delayed(self.to_dealer.apply(data), now)
                 if data and not self.silent:
                     self.board.rx.extend(data)
