@@ -414,3 +414,33 @@ def open_panels(
         bus = open_bus(config.panels.i2c_bus)
     return Panels(pins, on_event, timing=timing_of(config.panels), expanders=config.panels.expanders,
                   bus=bus, pin_factory=pin_factory, reset=config.panels.reset, clock=clock)
+
+
+def main() -> None:
+    """``python -m device.panels``: print presses and light LEDs, to check a built table."""
+    from .config import load
+
+    loaded = load()
+    for message in loaded.messages():
+        print(message)
+    lit: list[int] = []
+
+    def show(event: PanelEvent) -> None:
+        print(f"seat {event.seat}: {event.button}", flush=True)
+        for seat in lit:
+            panels.set_led(seat, "off")
+        lit[:] = [event.seat]
+        panels.set_led(event.seat, "blink" if event.button == "ok_long" else "on")
+
+    panels = open_panels(loaded.config, show, loaded.config.resolved_mode())
+    print(f"{panels.seats} seat panels ({loaded.config.resolved_mode()}); Ctrl-C ends", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        panels.close()
+
+
+if __name__ == "__main__":
+    main()
