@@ -1,7 +1,7 @@
 """The kiosk's main loop: events in, scenes updated, a frame drawn only when something changed.
 
-Idle costs nothing: the loop blocks in ``pygame.event.wait`` until an event arrives or the
-current scene asks for a tick (``tick_ms``: animations, paced bots, the pretend dealer).
+Idle costs next to nothing: the loop waits for an event (``next_event``) and only ticks
+when a scene asks for it (``tick_ms``: animations, paced bots, the pretend dealer).
 Touch policy: taps are handled as the mouse events SDL synthesizes from touches; FINGER*
 events are dropped, so a tap never acts twice. Other threads (GPIO seat panels, the dealer's
 serial reader) hand events to the loop with ``post_table_event`` (``pygame.event.post`` of
@@ -193,6 +193,28 @@ class App:
             self.on_frame()
         return True
 
+    IDLE_POLL_S = 0.01  # how often an idle kiosk looks for input: 100 Hz, a tap waits <= 10 ms
+
+    def next_event(self, wait_ms: int) -> Any:
+        """The next event, or NOEVENT after ``wait_ms`` (0: no time limit).
+
+        Short waits (animations, paced bots) use ``pygame.event.wait(timeout)``. pygame-ce
+        implements that wait by polling SDL every millisecond, which alone costs 1-2% of a
+        core, so long idle waits poll at IDLE_POLL_S instead and sleep in between."""
+        import pygame
+
+        if 0 < wait_ms <= 50:
+            return pygame.event.wait(wait_ms)
+        deadline = time.monotonic() + wait_ms / 1000 if wait_ms else None
+        while True:
+            ev = pygame.event.poll()
+            if ev.type != pygame.NOEVENT:
+                return ev
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return ev
+            time.sleep(self.IDLE_POLL_S if deadline is None else min(self.IDLE_POLL_S, deadline - now))
+
     def run(self, max_seconds: float | None = None) -> None:
         import pygame
 
@@ -207,7 +229,7 @@ class App:
                 if left <= 0:
                     break
                 wait = min(wait, left) if wait else left
-            ev = pygame.event.wait(wait) if wait else pygame.event.wait()
+            ev = self.next_event(wait)
             events = [ev] if ev.type != pygame.NOEVENT else []
             events.extend(pygame.event.get())
             for e in events:

@@ -12,11 +12,19 @@ from . import card_art
 from . import theme as T
 
 text_log: list[str] | None = None
+_cache: dict[tuple[Any, ...], Any] = {}
 
 
 def render(theme: T.Theme, s: str, role: str = "body", color: T.Color = T.TEXT, bold: bool = False,
            on_dark: bool = True) -> Any:
-    return card_art.render_text(s, theme.font(role, bold), color, theme, on_dark)
+    """The rendered text, cached: most of a frame's text is the same as the last frame's."""
+    key = (s, theme.text_px(role), color, bold, on_dark, theme.four_colour)
+    img = _cache.get(key)
+    if img is None:
+        if len(_cache) > 3000:
+            _cache.clear()
+        img = _cache[key] = card_art.render_text(s, theme.font(role, bold), color, theme, on_dark)
+    return img
 
 
 def text(surface: Any, theme: T.Theme, s: str, pos: tuple[int, int], role: str = "body",
