@@ -1,6 +1,7 @@
 """Engine speed: uniformly random legal games through the public API, in hands per second.
 
-    .venv/bin/python benchmarks/engine.py [--seconds 2] [--seed 1] [--games hearts,...]
+    .venv/bin/python benchmarks/engine.py [--seconds 1] [--repeat 3] [--seed 1] [--games hearts,...]
+    .venv/bin/python benchmarks/engine.py --breakdown hearts:4     # where a hand's time goes
 
 For every game and player count: ``new_game``, then hand after hand ``start_hand`` with a
 random deck order, ``legal_actions``, a uniformly random choice, ``apply``, until the hand is
@@ -93,6 +94,52 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
             "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed)}
 
 
+def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed: int) -> None:
+    """Where a hand's time goes: CPU microseconds per hand in ``start_hand`` and in
+    ``legal_actions``, the random choice and ``apply`` of each phase (the timer calls add a
+    little to every figure)."""
+    rng = random.Random(seed)
+    deck = C.full_deck(game_class(game).DECKS)
+    spent: dict[str, float] = {}
+    calls: dict[str, int] = {}
+
+    def add(key: str, t: float) -> None:
+        spent[key] = spent.get(key, 0.0) + t
+        calls[key] = calls.get(key, 0) + 1
+
+    state = new_game(game, players, options)
+    t_all = _clock()
+    for _ in range(hands):
+        if state.over or state.hand_number >= MAX_HANDS_PER_GAME:
+            state = new_game(game, players, options)
+        rng.shuffle(deck)
+        t = _clock()
+        state.start_hand(deck)
+        add("start_hand", _clock() - t)
+        while seats := state.turn_seats():
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+            phase = state.phase
+            t0 = _clock()
+            legal = state.legal_actions(seat)
+            t1 = _clock()
+            action = rng.choice(legal)
+            if action.kind == "exchange":
+                pile = getattr(state, "discards")  # noqa: B009
+                action = Action("exchange", (action.value[0], tuple(sorted(rng.sample(pile, len(action.value[0]))))))
+            t2 = _clock()
+            state.apply(action, seat)
+            t3 = _clock()
+            add(f"{phase} legal_actions", t1 - t0)
+            add(f"{phase} choice", t2 - t1)
+            add(f"{phase} apply", t3 - t2)
+    total = _clock() - t_all
+    print(f"{game}, {players} players {json.dumps(options)}: {total / hands * 1e6:.0f} us per hand "
+          f"({hands / total:.0f} hands/s with the timers)")
+    for key in sorted(spent, key=lambda k: -spent[k]):
+        print(f"  {key:<26}{spent[key] / hands * 1e6:9.1f} us/hand {calls[key] / hands:7.1f} calls/hand "
+              f"{spent[key] / calls[key] * 1e6:8.2f} us/call {100 * spent[key] / total:6.1f}%")
+
+
 def openspiel_hands(name: str, seconds: float, seed: int) -> dict[str, Any] | None:
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -140,7 +187,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", default=",".join(GAME_IDS), help="comma-separated game ids (default: all)")
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
+    p.add_argument("--breakdown", metavar="GAME[:PLAYERS]",
+                   help="instead of the benchmark, show where a hand's time goes for one game")
     args = p.parse_args(argv)
+    if args.breakdown:
+        game, _, count = args.breakdown.partition(":")
+        opts = SPADES_LIKE_OPENSPIEL if game == "partnership-spades" else {}
+        breakdown(game, int(count or game_class(game).PLAYER_COUNTS[0]), opts, 2000, args.seed)
+        return 0
 
     rows: list[dict[str, Any]] = []
     print(f"{'game':<22}{'players':>8}{'hands/s':>11}{'actions/s':>11}  options")
