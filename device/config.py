@@ -48,10 +48,10 @@ PBKDF2_ITERATIONS = 100_000
 GPIO_COUNT = 28  # BCM GPIO 0..27 on the 40-pin header
 _RESERVED_GPIO = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)"}
 _I2C_GPIO = {2: "I2C SDA", 3: "I2C SCL"}
-_EXPANDER_NAME = re.compile(r"^mcp(\d+)$")
-_EXPANDER_PIN = re.compile(r"^(mcp\d+):([AB])([0-7])$", re.IGNORECASE)
-_GPIO_TEXT = re.compile(r"^(?:GPIO|BCM)?(\d+)$", re.IGNORECASE)
-_PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})$")
+_EXPANDER_NAME = re.compile(r"^mcp(\d+)\Z")
+_EXPANDER_PIN = re.compile(r"^(mcp\d+):([AB])([0-7])\Z", re.IGNORECASE)
+_GPIO_TEXT = re.compile(r"^(?:GPIO|BCM)?(\d+)\Z", re.IGNORECASE)
+_PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})\Z")
 
 
 # ---------------------------------------------------------------------------- pins
@@ -657,7 +657,7 @@ def save(config: Config, path: str | os.PathLike[str] | None = None,
     return p
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+\Z")
 _ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 
 

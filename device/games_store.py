@@ -33,7 +33,7 @@ from .journal import write_atomically
 
 _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})_(?P<time>\d{4})_(?P<game>[a-z0-9-]+)_(?P<id>[0-9a-f]{8})"
-    r"(?:_(?P<players>.*))?\.json$"
+    r"(?:_(?P<players>.*))?\.json\Z"
 )
 _UNSAFE = re.compile(r"[^A-Za-z0-9]+")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from device import config as C
@@ -194,6 +194,7 @@ tables = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(tables)
+@example({"0\n": []})  # a key ending in a newline is not bare (regex $ matched before it)
 def test_toml_writer_round_trips(doc: dict[str, Any]) -> None:
     assert tomllib.loads(C.toml_dumps(doc)) == doc
 
