@@ -227,9 +227,11 @@ class Dealer:
             self._interrupted = None
             keep = False
             try:
+                # The jam that interrupted the deal is already handled: look past it.
+                skip = len(job.watch.since(0))
                 self._expect_ok(self.link.request(m.RESUME), "RESUME")
                 return self._finish_deal(job.plan, job.deal_id, job.watch,
-                                         timeout if timeout is not None else job.timeout)
+                                         timeout if timeout is not None else job.timeout, skip)
             except DealerJam:
                 self._interrupted = job
                 keep = True
@@ -279,10 +281,10 @@ class Dealer:
                     f"{m.OK_CODE_NAMES.get(code, code)}, not STARTED")
 
     def _finish_deal(self, plan: DealPlan, deal_id: int, watch: _Watch,
-                     timeout: float | None) -> DealReport:
+                     timeout: float | None, skip: int = 0) -> DealReport:
         what = f"deal {deal_id}"
         self._wait(watch, lambda e: e.kind == m.EV_DEAL_DONE and e["deal_id"] == deal_id,
-                   what, timeout, deal=True)
+                   what, timeout, deal=True, skip=skip)
         events = [e for e in watch.events if not e.is_notice or e.kind == EV_EVENTS_LOST]
         check = check_deal(plan, deal_id, events)
         if not check.good:
@@ -439,6 +441,14 @@ class Dealer:
                 raise DealerFault("the e-stop button is still pressed: release it (twist) and "
                                   "reset again", code=m.NAK_ESTOPPED, name="ESTOPPED")
             self._expect_ok(reply, "RESET")
+            # A card left in the gate is first carried to the reject tray: wait for rest.
+            deadline = time.monotonic() + (timeout if timeout is not None else
+                                           self.link.link_timeout)
+            while self.status().state_name == "MOVING":
+                if time.monotonic() >= deadline:
+                    raise DealerTimeout("the dealer is still clearing its card path after "
+                                        "RESET")
+                time.sleep(0.02)
             return self.identity
         old = self.identity.boot_id
         self._expect_ok(self.link.request(m.RESET, {"mode": 1}), "RESET")
@@ -534,7 +544,7 @@ class Dealer:
         return None
 
     def _wait(self, watch: _Watch, done: Callable[[Event], bool], what: str,
-              timeout: float | None, *, deal: bool = False) -> Event:
+              timeout: float | None, *, deal: bool = False, skip: int = 0) -> Event:
         """Wait for the event that ends ``what``; raise the error of any failure event.
 
         Quiet for ``poll_interval``: ask STATUS (catches a reboot, lost events, a dealer that
@@ -542,7 +552,7 @@ class Dealer:
         dealer should be moving: DealerTimeout."""
         start = time.monotonic()
         deadline = None if timeout is None else start + timeout
-        seen = 0
+        seen = skip
         last_progress = start
         last_key: tuple[int, int, int] | None = None
         idle_checks = 0

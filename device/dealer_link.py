@@ -159,6 +159,12 @@ class DealerLink:
         self._need_hello = True
         self._need_recovery = False
         self._abort_pending = False
+        self._srtt: float | None = None
+        self._rto = reply_timeout
+        # Backing off further than this only slows a noisy link down: a lost frame is far
+        # more common than a round trip of over a second on a USB cable.
+        self._max_rto = max(1.0, 4 * reply_timeout)
+        self._batch = 0  # EVENTS_SINCE max_events: 0 = as many as fit, smaller on a noisy link
         self._last_tx = 0.0
         self.last_rx = 0.0
         self.last_busy: tuple[int, int, int] | None = None
@@ -456,6 +462,7 @@ class DealerLink:
         wire: bytes | None = None  # built once: a retransmission must be byte-identical
         boot = self.identity.boot_id if self.identity else None
         tries = 0
+        first_sent = 0.0
         self.stats.commands += 1
         name = m.TYPE_NAMES.get(ftype, hex(ftype))
         while True:
@@ -501,12 +508,20 @@ class DealerLink:
             self.stats.tx_frames += 1
             if tries:
                 self.stats.retransmits += 1
+            else:
+                first_sent = time.monotonic()
             tries += 1
-            frame = self._await_reply(min(deadline, time.monotonic() + self.reply_timeout))
+            frame = self._await_reply(min(deadline, time.monotonic() + self._rto))
             if frame is not None:
+                if tries == 1:
+                    self._learn_rtt(time.monotonic() - first_sent)
                 return self._to_reply(frame, name)
-            if tries % self.retries == 0 and ftype != m.HELLO:
-                self._need_hello = True  # suspect link: check who is at the other end
+            if not self._resend_now:
+                self._rto = min(self._rto * 2, self._max_rto)  # back off (Karn)
+            if tries % self.retries == 0 and ftype != m.HELLO and self.last_rx < first_sent:
+                # Not a byte from the dealer since the command went out: check who is at the
+                # other end (a slow but live link keeps its replies coming and is left alone).
+                self._need_hello = True
 
     def abort_when_back(self) -> None:
         """The host gave up on an action while the dealer could not be told: make ABORT the
@@ -522,6 +537,14 @@ class DealerLink:
         except DealerError:
             self._abort_pending = True
             raise
+
+    def _learn_rtt(self, sample: float) -> None:
+        """Adapt the retransmit timeout to the link, as TCP does (Karn's rule): a slow link
+        must not be flooded with resends whose replies all arrive too late to count. Only a
+        reply to a first send is a clean sample; each timeout doubles the timeout until one
+        comes. The timeout stays between the configured reply timeout and ``_max_rto``."""
+        self._srtt = sample if self._srtt is None else 0.875 * self._srtt + 0.125 * sample
+        self._rto = min(max(self.reply_timeout, 2.0 * self._srtt), self._max_rto)
 
     def _await_reply(self, until: float) -> Frame | None:
         with self._cv:
@@ -581,14 +604,28 @@ class DealerLink:
         return identity
 
     def _recover(self, deadline: float) -> None:
-        """EVENTS_SINCE until the host has every event the dealer still keeps."""
-        for _ in range(64):
+        """EVENTS_SINCE until the host has every event the dealer still keeps.
+
+        A full EVENTS reply is ~250 bytes, which a noisy line rarely carries intact; so when
+        one does not come back the batch is halved (down to one event a reply) and grown
+        again after successes. EVENTS_SINCE is idempotent, so changing it is safe."""
+        for _ in range(1000):
             self._need_recovery = False
             want = self.next_event_index
-            reply = self._transact(m.EVENTS_SINCE, m.encode_body(
-                m.EVENTS_SINCE, {"first_index": want, "max_events": 0}), deadline)
+            body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": self._batch})
+            attempt_end = min(deadline, time.monotonic() + self.retries * self._rto)
+            try:
+                reply = self._transact(m.EVENTS_SINCE, body, attempt_end)
+            except DealerTimeout:
+                self._need_recovery = True
+                if time.monotonic() >= deadline:
+                    raise
+                self._batch = 16 if self._batch == 0 else max(1, self._batch // 2)
+                continue
             if reply.type != m.EVENTS:
                 raise DealerProtocolError(f"the dealer answered EVENTS_SINCE with {reply.name}")
+            if self._batch and len(reply.fields["events"]) == self._batch:
+                self._batch = 0 if self._batch >= 64 else self._batch * 2
             if not reply.fields["events"] and not self._need_recovery:
                 return
         self._need_recovery = True

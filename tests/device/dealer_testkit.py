@@ -28,10 +28,10 @@ GENEROUS = 30.0  # seconds: the bound on any wait in these tests
 @contextmanager
 def running(seats: int = 4, *, deck_seed: int | None = 7, decks: int = 1,
             deadman_ms: int = 3000, link_timeout: float = 8.0, reply_timeout: float = 0.1,
-            poll_interval: float = 0.2, seed: int = 0,
+            poll_interval: float = 0.2, seed: int = 0, speed: float = SPEED,
             **sim_kwargs: Any) -> Iterator[tuple[DealerSimulator, Dealer]]:
     """A started simulator and an open Dealer on its stable pty symlink."""
-    sim = DealerSimulator(seats=seats, deck_order_seed=deck_seed, decks=decks, speed=SPEED,
+    sim = DealerSimulator(seats=seats, deck_order_seed=deck_seed, decks=decks, speed=speed,
                           seed=seed, **sim_kwargs)
     sim.start()
     dealer = Dealer(sim.stable_path, reply_timeout=reply_timeout, deadman_ms=deadman_ms,
