@@ -147,7 +147,24 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
 
     @add("settings")
     def _settings(app: Any) -> Any:
-        return show(app, scene="settings")
+        import tempfile
+
+        from .settings import load_settings
+
+        old = os.environ.get("TRICKREF_CONFIG")
+        with tempfile.TemporaryDirectory() as d:
+            os.environ["TRICKREF_CONFIG"] = os.path.join(d, "config.toml")  # the defaults
+            try:
+                app.settings = load_settings()
+            finally:
+                if old is None:
+                    os.environ.pop("TRICKREF_CONFIG", None)
+                else:
+                    os.environ["TRICKREF_CONFIG"] = old
+        sc = show(app, scene="settings")
+        sc.area.scroll(sc.area.rect.height // 2)
+        app.render(force=True)
+        return sc
 
     @add("dealing")
     def _dealing(app: Any) -> Any:
@@ -250,6 +267,21 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         s.table.tick(0.5)
         s.table.fault("jam")
         return show(app)
+
+    @add("large-text-play-hearts")
+    def _large(app: Any) -> Any:
+        app.settings.large_text = True
+        app.settings.four_colour = True
+        app.apply_settings()
+        s = start_game(app, "hearts", 4, seed=11)
+        advance(s, lambda st: st.phase == "play" and len(st.trick) >= 2 and 0 in st.turn_seats() and _tricks(st) >= 3)
+        return show(app, reveal=0)
+
+    @add("large-text-home")
+    def _large_home(app: Any) -> Any:
+        app.settings.large_text = True
+        app.apply_settings()
+        return show(app, scene="home")
 
     @add("confirm-undo")
     def _confirm(app: Any) -> Any:

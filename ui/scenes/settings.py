@@ -30,6 +30,22 @@ def pin_map(settings: Any) -> dict[str, int]:
     return {}
 
 
+ROLE_WORDS = {"minus": "-", "plus": "+", "ok": "OK", "led": "LED"}
+
+
+def pin_lines(pins: dict[str, object]) -> list[str]:
+    """One line per seat ('seat 1:  - mcp0:A0   + mcp0:A1 ...'), other pins one per line."""
+    seats: dict[int, list[str]] = {}
+    other: list[str] = []
+    for name, pin in pins.items():
+        parts = name.split()
+        if len(parts) == 3 and parts[0] == "seat" and parts[1].isdigit():
+            seats.setdefault(int(parts[1]), []).append(f"{ROLE_WORDS.get(parts[2], parts[2])} {pin}")
+        else:
+            other.append(f"{name}: {pin}")
+    return [f"seat {k + 1}:   " + "    ".join(v) for k, v in sorted(seats.items())] + other
+
+
 class _Text(Widget):
     def __init__(self, text: str, color: T.Color = T.TEXT_DIM, role: str = "small") -> None:
         super().__init__()
@@ -82,9 +98,9 @@ class SettingsScene(Scene):
         ]
         pins = pin_map(s)
         if not pins:
-            rows.append((th.u(30), _Text("no pin map configured (device.pins not installed)")))
-        for name, pin in pins.items():
-            rows.append((th.u(28), _Text(f"{name}: {pin}")))
+            rows.append((th.u(30), _Text("no pin map configured")))
+        for line in pin_lines(pins):
+            rows.append((th.u(26), _Text(line)))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad
