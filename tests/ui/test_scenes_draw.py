@@ -37,5 +37,5 @@ def test_screenshots_command_writes_pngs(tmp_path):
     from ui.screenshots import render_all
 
     files = render_all(tmp_path, only="home")
-    assert {f.name for f in files} == {"home-800x480.png", "home-1280x720.png"}
+    assert {"home-800x480.png", "home-1280x720.png"} <= {f.name for f in files}
     assert all(f.stat().st_size > 1000 for f in files)
