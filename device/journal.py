@@ -14,7 +14,9 @@ File format (version 1). The file is a plain sequence of records, nothing before
     12      n     payload: one JSON value, UTF-8, compact separators
 
 The CRC covers the length too, so a flipped length byte is caught rather than misread as a
-different record boundary. A payload is at most ``MAX_PAYLOAD`` bytes.
+different record boundary. A payload is at most ``MAX_PAYLOAD`` bytes. A payload can never
+contain a valid header: JSON text has no raw bytes below 0x20, and a length made of bytes of
+0x20 or more is far over the limit; so searching for the magic finds only real records.
 
 Reading back (``Journal.open``) walks the records from offset 0. At the first record that does
 not check out (short header, wrong magic, absurd length, length past the end of the file, CRC
@@ -225,7 +227,8 @@ class Journal:
         """
         p = Path(path)
         created = not p.exists()
-        if created:
+        new_dirs = [d for d in (p.parent, *p.parent.parents) if not d.exists()] if created else []
+        if new_dirs:
             p.parent.mkdir(parents=True, exist_ok=True)
         try:
             fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -234,7 +237,8 @@ class Journal:
         try:
             if created:
                 os.fsync(fd)
-                fsync_dir(p.parent)
+                for d in (p.parent, *(n.parent for n in new_dirs)):  # the file's entry, and new folders'
+                    fsync_dir(d)
             with os.fdopen(os.dup(fd), "rb") as f:
                 data = f.read()
             records, good_end, reason, later = scan(data)

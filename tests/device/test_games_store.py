@@ -106,3 +106,21 @@ def test_file_name_without_players() -> None:
     rec = a_record()
     rec["players"] = []
     assert file_name(rec, WHEN) == f"2026-11-29_2135_hearts_{game_id(rec)}.json"
+
+
+def test_journal_rotation_into_the_store_survives_a_repeat(tmp_path: Path) -> None:
+    """A cut between saving the record and emptying the journal: the game is saved once."""
+    from device.journal import Journal
+
+    store = GamesStore(tmp_path / "games")
+    journal, _, _ = Journal.open(tmp_path / "journal" / "current.bin", games=store)
+    journal.append({"event": 1})
+    rec = a_record()
+    first = store.save(rec)  # ... and then the power went before the journal was rotated
+    journal.close()
+    journal, records_, _ = Journal.open(tmp_path / "journal" / "current.bin", games=store)
+    assert records_ == [{"event": 1}]
+    assert journal.rotate(rec) == first
+    assert [g.path for g in store.list_games()] == [first]
+    journal.close()
+    assert Journal.open(tmp_path / "journal" / "current.bin")[1] == []
