@@ -4,11 +4,15 @@ It offers the interface the kiosk wants from the real table (the referee-backed 
 that joins referee, dealer link and seat panels), so it can be swapped for it later:
 
 - ``public_view()`` -> ``{"game": <engine public view>, "table": {...}}``: what the shared
-  screen may show. ``table`` holds ``turn``, ``pending`` (each seat panel's bid value being
-  entered, before OK), ``dealer`` (the dealer's status: state, progress, message, fault),
-  ``messages``, ``bots``, ``humans`` and ``mode``.
-- ``seat_view(seat)``: the public view plus ``seat``, ``hand`` (that seat's cards) and
-  ``private`` (what only that seat knows: the shown draw card, passed cards, the widow...).
+  screen may show, in the shape of engine.referee's ``Referee.public_view()``: ``table`` holds
+  ``turn``, ``waiting_for``, ``pending`` (per seat, the label of the bid being entered on its
+  panel before OK, or None), ``dealer`` (``status`` idle / busy / fault, ``op``, ``fault``
+  text; plus ``dealt`` / ``total`` progress and ``kind`` of a simulated fault), ``messages``
+  (``{"text", "seat", "level"}``) and ``bots``; the local extras are ``humans``, ``mode`` and
+  ``can_undo``.
+- ``seat_view(seat)``: as ``Referee.seat_view``: ``game`` is the engine's ``view(seat)`` (that
+  seat's ``hand`` and private knowledge: the shown draw card, passed cards, the widow...) and
+  ``table`` gains ``seat`` and ``presented`` (a card shown to that seat only).
 - ``legal(seat)``: that seat's legal actions now; ``submit(seat, action)`` takes one.
 - ``panel(seat, key)``: a seat panel's '-', '+' or 'OK' press (bids).
 - ``step_bot()``: one bot decision, if a bot is on turn; ``undo()`` takes back actions up to
@@ -91,14 +95,24 @@ class LocalTable:
 
     def public_view(self) -> dict[str, Any]:
         st = self.state
+        d = self.dealer
+        turn = list(st.turn_seats())
         return {
             "game": st.public_view(),
             "table": {
                 "mode": "simulated",
-                "turn": list(st.turn_seats()),
-                "pending": dict(self.pending),
-                "dealer": dict(self.dealer),
-                "messages": self.messages[-5:],
+                "turn": turn,
+                "waiting_for": ("waiting for " + ", ".join(st.names[s] for s in turn)) if turn else "waiting",
+                "pending": [None if s not in self.pending else ("Nil" if self.pending[s] == 0 else str(self.pending[s]))
+                            for s in range(st.n)],
+                "dealer": {
+                    "status": {"dealing": "busy", "fault": "fault"}.get(d["state"], "idle"),
+                    "op": "deal" if d["state"] == "dealing" else None,
+                    "fault": FAULTS[d["fault"]]["what"] if d["state"] == "fault" else None,
+                    "kind": d.get("fault"),
+                    "dealt": d["dealt"], "total": d["total"], "message": d["message"],
+                },
+                "messages": [{"text": m, "seat": None, "level": "info"} for m in self.messages[-5:]],
                 "bots": sorted(self.bots),
                 "humans": self.humans,
                 "can_undo": self.can_undo(),
@@ -107,10 +121,10 @@ class LocalTable:
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         v = self.public_view()
-        own = self.state.view(seat)
-        v["seat"] = seat
-        v["hand"] = own.get("hand", [])
-        v["private"] = {k: x for k, x in own.items() if k not in v["game"] and k not in ("seat", "hand")}
+        v["game"] = self.state.view(seat)
+        t = v["table"]
+        t["seat"] = seat
+        t["presented"] = v["game"].get("shown")
         return v
 
     # ------------------------------------------------------------------ dealing

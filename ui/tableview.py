@@ -1,10 +1,12 @@
 """Drawing the table from a view dict: seat plates, the trick, markers, the hand, the top bar.
 
-Scenes pass the view they were given (``{"game": ..., "table": ..., ["seat", "hand",
-"private"]}``); nothing here looks at engine objects, so the same code draws the local table
-and the referee-backed one. Only cards in the public view are drawn face up, except the
-``hand`` (and ``private`` cards) of a seat view, which exist only in simulated mode after
-that player asked to see them.
+Scenes draw the view they were given, in the shape of engine.referee's views: a public view
+``{"game": <engine public view>, "table": {...}}`` or a seat view, where ``game`` is the
+engine's ``view(seat)`` (with that seat's ``hand``) and ``table["seat"]`` says whose it is.
+Nothing here looks at engine objects, so the same code draws the local table and the
+referee-backed one. Only cards in the public view are drawn face up, except a seat view's
+hand and presented card, which exist only in simulated mode after that player asked to see
+them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,39 @@ from . import theme as T
 
 def card(name: str) -> int:
     return C.parse(name)
+
+
+def view_seat(view: dict[str, Any]) -> int | None:
+    """The seat a seat view belongs to; None for the public view."""
+    seat = view.get("table", {}).get("seat")
+    return None if seat is None else int(seat)
+
+
+def view_hand(view: dict[str, Any]) -> list[str] | None:
+    """The cards of a seat view's own hand; None for the public view."""
+    if view_seat(view) is None:
+        return None
+    return list(view.get("game", {}).get("hand", []))
+
+
+def presented(view: dict[str, Any]) -> str | None:
+    """A card shown to this seat only (the spades-2p draw), in a seat view."""
+    if view_seat(view) is None:
+        return None
+    return view.get("table", {}).get("presented") or view.get("game", {}).get("shown")
+
+
+def pending_labels(t: dict[str, Any], n: int) -> list[str | None]:
+    """Per seat, the bid being entered on its panel (a label such as '4' or 'Nil'), or None."""
+    p = t.get("pending") or []
+    if isinstance(p, dict):
+        return [None if p.get(s) is None else str(p[s]) for s in range(n)]
+    return [p[s] if s < len(p) else None for s in range(n)]
+
+
+def dealer_status(t: dict[str, Any]) -> str:
+    """'idle', 'busy' or 'fault'."""
+    return str(t.get("dealer", {}).get("status") or "idle")
 
 
 def suit_index(value: Any) -> int | None:

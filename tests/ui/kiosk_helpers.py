@@ -82,7 +82,7 @@ def act(app: Any, chooser: Any) -> None:
     k, v = action
     if k == "play":
         # the hand on screen is the seat's hand, and the card is offered
-        assert sc.model()["hand"] == table.seat_view(seat)["hand"]
+        assert sc.model()["hand"] == table.seat_view(seat)["game"]["hand"]
         tap_card(app, C.NAMES[v])
     elif k == "bid":
         cur = table.pending.get(seat, 0)

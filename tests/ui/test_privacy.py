@@ -88,8 +88,8 @@ def test_simulated_mode_shows_only_the_revealed_hand(small_app):
             app.route()
             with card_art.recording() as drawn:
                 app.render(force=True)
-            mine = {C.parse(c) for c in table.seat_view(seat)["hand"]}
+            mine = {C.parse(c) for c in table.seat_view(seat)["game"]["hand"]}
             extra = set(drawn) - allowed
-            assert extra and extra <= mine | public_cards(table.seat_view(seat).get("private", {}))
+            assert extra and extra <= mine | public_cards(table.seat_view(seat)["game"])
         auto_step(table)
         session.after_action()

@@ -28,10 +28,10 @@ class BiddingScene(GameScene):
 
     @property
     def acting_seat(self) -> int | None:
-        seat = self.view.get("seat")
+        seat = TV.view_seat(self.view)
         if seat is None or seat not in self.t.get("turn", []) or seat in self.t.get("bots", []):
             return None
-        return int(seat)
+        return seat
 
     def layout(self) -> None:
         th = self.theme
@@ -75,10 +75,11 @@ class BiddingScene(GameScene):
         n = int(g.get("players", 2))
         names = g.get("names", [])
         bids = g.get("bids") or [None] * n
-        pending = {int(k): v for k, v in t.get("pending", {}).items()}
+        pending = TV.pending_labels(t, n)
         turn = set(t.get("turn", []))
         top = self.bar_height + th.pad
-        has_hand = "hand" in self.view
+        own = TV.view_hand(self.view)
+        has_hand = own is not None
         hand_h = th.card_height("hand") + th.u(10) if has_hand else 0
         x0 = 2 * th.pad
         colw = th.u(360)
@@ -90,7 +91,7 @@ class BiddingScene(GameScene):
         for s in range(n):
             b = bids[s] if s < len(bids) else None
             if b is None:
-                if s in pending:
+                if pending[s] is not None:
                     txt, color = f"entering {pending[s]}", T.ACCENT
                 elif s in turn:
                     txt, color = "bidding...", T.ACCENT
@@ -133,14 +134,14 @@ class BiddingScene(GameScene):
         for w in self.panel_buttons:
             w.visible = seat is not None
         if seat is not None:
-            val = pending.get(seat, 0)
+            val = pending[seat] or "Nil"
             D.text(surface, th, f"{names[seat]}, your bid", (px + pw // 2, top), "large", T.TEXT, "midtop",
                    max_width=pw)
             b = th.u(72)
             cy = top + th.u(50)
             self.minus.rect = pygame.Rect(px + th.pad, cy, b, b)
             self.plus.rect = pygame.Rect(px + pw - b - th.pad, cy, b, b)
-            D.text(surface, th, "Nil" if val == 0 else str(val), (px + pw // 2, cy + b // 2), "huge", T.ACCENT, "center")
+            D.text(surface, th, val, (px + pw // 2, cy + b // 2), "huge", T.ACCENT, "center")
             self.ok.rect = pygame.Rect(px + th.pad, cy + b + th.pad, pw - 2 * th.pad, th.touch)
             self.blind.visible = BLIND_NIL in self.session.table.legal(seat)
             self.blind.rect = pygame.Rect(px + th.pad, self.ok.rect.bottom + th.pad, pw - 2 * th.pad, th.touch)
@@ -152,7 +153,7 @@ class BiddingScene(GameScene):
         if self.error:
             D.text(surface, th, self.error, (px, th.height - hand_h - th.u(30)), "small", T.BAD, max_width=pw)
         if has_hand:
-            self.hand.set(self.view["hand"])
+            self.hand.set(own or [])
             area = pygame.Rect(th.pad, th.height - hand_h, th.width - 2 * th.pad, hand_h - th.u(4))
             self.hand.place(th, area)
             self.hand.draw(surface, th, dim_unplayable=False)
@@ -160,5 +161,5 @@ class BiddingScene(GameScene):
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["rows"] = list(self.rows)
-        m["hand"] = list(self.view.get("hand", [])) if "hand" in self.view else None
+        m["hand"] = TV.view_hand(self.view)
         return m

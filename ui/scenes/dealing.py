@@ -7,6 +7,7 @@ from typing import Any
 import pygame
 
 from .. import draw as D
+from .. import tableview as TV
 from .. import theme as T
 from ..widgets import Button
 from .gamebase import GameScene
@@ -33,7 +34,7 @@ class DealingScene(GameScene):
 
     @property
     def tick_ms(self) -> int | None:
-        return 33 if self.t.get("dealer", {}).get("state") == "dealing" else None
+        return 33 if TV.dealer_status(self.t) == "busy" else None
 
     def update(self, dt: float) -> None:
         self.needs_redraw = True
@@ -59,7 +60,7 @@ class DealingScene(GameScene):
         D.text(surface, th, f"{dealt} / {total} cards", bar.center, "body", T.TEXT, "center")
         D.text(surface, th, f"status: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
                T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
-        self.jam.visible = self.session.simulated and d.get("state") == "dealing"
+        self.jam.visible = self.session.simulated and TV.dealer_status(t) == "busy"
 
     def model(self) -> dict[str, Any]:
         m = super().model()

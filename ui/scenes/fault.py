@@ -31,9 +31,13 @@ class FaultScene(GameScene):
 
     def info(self) -> dict[str, str]:
         d = self.t.get("dealer", {})
-        kind = d.get("fault", "")
-        return FAULTS.get(kind, {"title": d.get("message", "Dealer fault"), "what": d.get("what", ""),
-                                 "fix": d.get("fix", "Check the dealer, then tap Resume.")})
+        known = FAULTS.get(d.get("kind") or "")
+        if known is not None:
+            return dict(known)
+        # the referee's fault text says what happened and what to do, in one paragraph
+        return {"title": "The dealer needs attention", "what": str(d.get("fault") or "The dealer stopped."),
+                "fix": "Fix what the message says (clear a jam, reseat the dealer's cable, refill the "
+                       "feeder), then tap Resume."}
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme

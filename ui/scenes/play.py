@@ -46,10 +46,10 @@ class PlayScene(GameScene):
     @property
     def acting_seat(self) -> int | None:
         """The revealed seat when it is on turn (simulated mode), else None."""
-        seat = self.view.get("seat")
+        seat = TV.view_seat(self.view)
         if seat is None or seat not in self.t.get("turn", []) or seat in self.t.get("bots", []):
             return None
-        return int(seat)
+        return seat
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
         return [("Last trick", self.toggle_review)]
@@ -58,7 +58,7 @@ class PlayScene(GameScene):
         """(table area, trick area, hand area)."""
         th = self.theme
         top = self.bar_height
-        hand_h = self._hand_h if "hand" in self.view else 0
+        hand_h = self._hand_h if TV.view_hand(self.view) is not None else 0
         table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
         n = int(self.g.get("players", 4))
         pw, ph = TV.plate_size(th, n, table)
@@ -129,7 +129,7 @@ class PlayScene(GameScene):
             if w.visible and w.handle(event):
                 self.needs_redraw = True
                 return
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and "hand" in self.view:
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and TV.view_hand(self.view) is not None:
             i = self.hand.hit(event.pos)
             if i is not None:
                 self.tap_card(i)
@@ -143,7 +143,7 @@ class PlayScene(GameScene):
 
     # ------------------------------------------------------------------ drawing
     def _sync_hand(self) -> None:
-        self.hand.set(self.view.get("hand", []))
+        self.hand.set(TV.view_hand(self.view) or [])
         legal = self.legal()
         self.hand.playable = {a.value for a in legal if a.kind == "play"}
 
@@ -172,7 +172,7 @@ class PlayScene(GameScene):
             o = self.g.get("options", {})
             specs.append((f"Me {o.get('moon_self', -26):+d}", lambda: self.submit(Action("moon", "self")), T.BUTTON_ON))
             specs.append((f"Others {o.get('moon_others', 26):+d}", lambda: self.submit(Action("moon", "others")), T.BUTTON))
-        if self.view.get("private", {}).get("shown"):
+        if TV.presented(self.view):
             # the draw: buttons stacked to the right of the shown card
             x = trick_area.centerx + th.u(60)
             y = trick_area.y + th.u(30)
@@ -195,8 +195,8 @@ class PlayScene(GameScene):
         self.draw_bar(surface)
         table, trick_area, hand_area = self.regions()
         n = int(g.get("players", 0))
-        seat = self.view.get("seat")
-        bottom = int(seat) if seat is not None else 0
+        seat = TV.view_seat(self.view)
+        bottom = seat if seat is not None else 0
         turn = set(t.get("turn", []))
         plates = TV.plate_rects(th, n, table, bottom)
         shown: dict[str, Any] = {"plates": {}, "trick": [], "face_up": [], "turn": sorted(turn)}
@@ -229,11 +229,12 @@ class PlayScene(GameScene):
         # last-trick button, the hand and the actions
         self.last_btn.enabled = bool(g.get("last_trick")) and not holding
         self.last_btn.text = "Back" if self.review else "Last trick"
-        if "hand" in self.view:
+        own = TV.view_hand(self.view)
+        if own is not None:
             self._sync_hand()
             self.hand.place(th, hand_area)
             self.hand.draw(surface, th, dim_unplayable=bool(self.hand.playable))
-            shown["hand"] = list(self.view["hand"])
+            shown["hand"] = own
         self.action_buttons = self._action_buttons(trick_area) if not holding else []
         for b in self.action_buttons:
             b.draw(surface, th)
@@ -274,12 +275,12 @@ class PlayScene(GameScene):
             A.draw_card(surface, TV.card(g["stock_card"]), (x, y), small, th)
             shown["face_up"].append(g["stock_card"])
             D.text(surface, th, f"stock {g.get('stock_size', 0)}", (x, y + small + th.u(6)), "small", T.TEXT_DIM)
-        priv = self.view.get("private", {})
-        if priv.get("shown") and self.acting_seat is not None:
+        card = TV.presented(self.view)
+        if card and self.acting_seat is not None:
             h = th.card_height("table")
-            A.draw_card(surface, TV.card(priv["shown"]), (trick_area.centerx - A.card_size(h)[0] - th.u(20),
+            A.draw_card(surface, TV.card(card), (trick_area.centerx - A.card_size(h)[0] - th.u(20),
                                                          trick_area.y + th.u(30)), h, th, highlight=True)
-            shown["drawn_card"] = priv["shown"]
+            shown["drawn_card"] = card
 
     def buttons(self) -> list[Button]:
         return [*self.action_buttons, *super().buttons()]
