@@ -46,10 +46,10 @@ class CancellationHeartsState(HeartsFamilyState):
         n = self.n
         each = CARDS_EACH[n]
         deck = self.deck
-        for i in range(each * n):
-            self.hands[(self.dealer + 1 + i) % n].append(deck[i])
-        for h in self.hands:
-            h.sort()
+        dealt = deck[: each * n]
+        first = (self.dealer + 1) % n
+        # the k-th card dealt goes to seat first + k (mod n)
+        self.hands = [sorted(dealt[(s - first) % n::n]) for s in range(n)]
         self.widow = sorted(deck[each * n:])
         self._start_passing()
 

@@ -49,14 +49,10 @@ class HeartsState(HeartsFamilyState):
     def _deal(self) -> None:
         n = self.n
         removed = REMOVED[n]
-        seat = (self.dealer + 1) % n
-        for c in self.deck:
-            if c in removed:
-                continue
-            self.hands[seat].append(c)
-            seat = (seat + 1) % n
-        for h in self.hands:
-            h.sort()
+        deck = [c for c in self.deck if c not in removed] if removed else self.deck
+        first = (self.dealer + 1) % n
+        # the k-th card of what is dealt goes to seat first + k (mod n)
+        self.hands = [sorted(deck[(s - first) % n::n]) for s in range(n)]
         self._start_passing()
 
     def _pass_offsets(self) -> tuple[int, ...]:

@@ -192,6 +192,30 @@ class HeartsFamilyState(GameState):
     def _turn(self) -> tuple[int, ...]:
         return self.turn_t
 
+    # -- fast paths of the verbs for the play phase ---------------------------------------
+    # Plays are nearly all of a hand's actions. These skip the generic checks of GameState
+    # when the answer is plainly the same (the seat on turn playing a card) and defer to it
+    # otherwise, so errors and edge cases behave exactly as in the base class. ``turn_t`` is
+    # () whenever no seat may act (before a deal, between hands, after the game).
+    def turn_seats(self) -> tuple[int, ...]:
+        return self.turn_t
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if self.phase == "play":
+            on = self.turn_t[0]
+            if seat is None or (seat == on and type(seat) is int):
+                return self._legal(on)
+        return super().legal_actions(seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        if self.phase == "play" and type(action) is Action and action[0] == "play":
+            on = self.turn_t[0]
+            if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
+                self.actions.append((on, action))
+                self._apply(on, action)
+                return
+        super().apply(action, seat)
+
     def _hand_of(self, seat: int) -> list[int]:
         return self.hands[seat][:]
 
@@ -221,6 +245,7 @@ class HeartsFamilyState(GameState):
         if self.phase == "pass":
             self._apply_pass(seat, action.value)
         else:
+            self.turn_t = ()
             self._end_hand(self._moon_result(action.value))
 
     def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
@@ -249,6 +274,7 @@ class HeartsFamilyState(GameState):
             self.turn_t = ONE[self.moon_shooter]
             return
         extra = self._extra_points()
+        self.turn_t = ()
         self._end_hand([p + e for p, e in zip(pts, extra, strict=True)])
 
     def _moon_result(self, choice: str) -> list[int]:
