@@ -98,3 +98,25 @@ def test_dealer_fault_scene_and_resume(small_app):
     assert app.scene.name == "dealing"
     settle(app)
     assert app.session.table.state.hand_number == 1
+
+
+def test_kiosk_command_starts_and_draws(tmp_path):
+    """`trickref kiosk` runs the real loop (headless) until killed."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import threading, os, pygame\n"
+            "from ui import app as A\n"
+            "orig = A.App.render\n"
+            "def render(self, force=False):\n"
+            "    drew = orig(self, force)\n"
+            "    if drew: print('frame', self.scene.name, flush=True); os._exit(0)\n"
+            "    return drew\n"
+            "A.App.render = render\n"
+            "from ui.cli import main\n"
+            "main(['kiosk', '--size', '1280x720'])\n")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "frame home" in out.stdout

@@ -1,0 +1,56 @@
+"""The less common choices offered by tapping: the moon, Double Nil, Blind Nil, exchanges."""
+
+from __future__ import annotations
+
+from kiosk_helpers import tap_button
+
+from engine.actions import BLIND_NIL, DOUBLE_NIL, MOON_OTHERS, MOON_SELF
+from ui.screenshots import advance, start_game
+
+
+def test_moon_choice_buttons_show_the_options_values(small_app, monkeypatch):
+    app = small_app
+    session = start_game(app, "hearts", 4, humans=(0,), seed=8, options={"moon_self": -26})
+    advance(session, lambda st: st.phase == "play" and 0 in st.turn_seats())
+    session.reveal(0)
+    app.route()
+    table = session.table
+    monkeypatch.setattr(table, "legal", lambda seat: [MOON_SELF, MOON_OTHERS])
+    taken = []
+    monkeypatch.setattr(session, "submit", lambda seat, action: taken.append((seat, action)))
+    app.render(force=True)
+    assert {"Me -26", "Others +26"} <= set(app.scene.model()["buttons"])
+    tap_button(app, "Others +26")
+    assert taken == [(0, MOON_OTHERS)]
+
+
+def test_double_nil_declared_by_a_tap_before_the_first_draw(small_app):
+    app = small_app
+    session = start_game(app, "spades-2p", 2, humans=(0, 1), seed=8)
+    st = session.table.state
+    seat = st.turn_seats()[0]
+    session.reveal(seat)
+    app.route()
+    app.render(force=True)
+    assert app.scene.name == "play"
+    assert DOUBLE_NIL in session.table.legal(seat)
+    tap_button(app, "Double Nil")
+    assert st.double[seat]
+    assert app.scene.model()["drawn_card"]  # the shown card is still waiting for keep/discard
+
+
+def test_blind_nil_for_the_trailing_team(small_app):
+    app = small_app
+    session = start_game(app, "partnership-spades", 4, humans=(0, 1, 2, 3), seed=8, options={"blind_nil_margin": 0},
+                         deal=False)
+    st = session.table.state
+    st.totals = [0, 50, 0, 50] if st.dealer % 2 == 1 else [50, 0, 50, 0]  # the first bidder's team trails
+    session.start_deal()
+    app.route()
+    app.render(force=True)
+    assert app.scene.name == "handoff"
+    seat = app.scene.seat
+    assert BLIND_NIL in session.table.legal(seat)
+    tap_button(app, "Blind Nil (without looking)")
+    assert st.blind[seat] and st.bids[seat] == 0
+    assert session.revealed is None  # declared without the hand ever shown
