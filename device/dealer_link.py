@@ -360,9 +360,10 @@ class DealerLink:
             if self._waiting_seq is None:
                 self.stats.stale_replies += 1
                 return
-            if frame.type == m.NAK and len(frame.body) == 2 and frame.body[1] in (
-                    m.NAK_BAD_CRC, m.NAK_BAD_VERSION):
-                # The dealer saw a damaged frame: ours, most likely. Resend now.
+            if frame.type == m.NAK and len(frame.body) == 2 and frame.body[0] == 0 and \
+                    frame.body[1] in (m.NAK_BAD_CRC, m.NAK_BAD_VERSION):
+                # The dealer saw a damaged frame (command type 0: it could not tell which):
+                # ours, most likely. Resend now rather than after the timeout.
                 self.stats.naks_for_resend += 1
                 self._resend_now = True
                 self._cv.notify_all()
@@ -518,6 +519,9 @@ class DealerLink:
                 return self._to_reply(frame, name)
             if not self._resend_now:
                 self._rto = min(self._rto * 2, self._max_rto)  # back off (Karn)
+            elif tries > self.retries:
+                # NAK after NAK: the line is bad; do not hammer it at full speed.
+                self._closing.wait(min(self._rto, max(0.0, deadline - time.monotonic())))
             if tries % self.retries == 0 and ftype != m.HELLO and self.last_rx < first_sent:
                 # Not a byte from the dealer since the command went out: check who is at the
                 # other end (a slow but live link keeps its replies coming and is left alone).

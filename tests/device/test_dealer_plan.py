@@ -1,0 +1,151 @@
+"""The host's deal check: a deal is reported good only if the table matches the plan.
+
+A model dealer (same routing rule as the firmware: the n-th copy read takes the n-th plan
+entry of that card) deals a hopper with random faults and reports what it *saw*; the cards
+land where they *physically* went. The property: whenever ``check_deal`` says good, every
+seat and tray physically holds exactly what the plan put there.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from device import dealer_messages as m
+from device.dealer_plan import DealPlan, check_deal
+from device.dealer_types import EV_EVENTS_LOST, Event
+
+TARGETS = [0, 1, 2, 3, m.REJECT, m.CENTRE, m.MAGAZINE]
+
+
+def model_deal(plan: DealPlan, hopper: list[int], *, misread_at: int | None = None,
+               mistake: tuple[int, int] | None = None, misroute_at: int | None = None,
+               deal_id: int = 1) -> tuple[list[Event], dict[int, Counter[int]]]:
+    """Events the dealer would send and the physical contents of every target."""
+    unused = [True] * len(plan)
+    events: list[Event] = []
+    physical: dict[int, Counter[int]] = {}
+    dups: list[int] = []
+    rejected = 0
+
+    def emit(name: str, **fields: int | list[int]) -> None:
+        events.append(Event(len(events), m.EVENT_KINDS[name], name, dict(fields)))
+
+    for pos, card in enumerate(hopper):
+        if pos == misread_at:
+            rejected += 1
+            physical.setdefault(m.REJECT, Counter())[card] += 1
+            emit("MISREAD", target=m.REJECT, attempts=3)
+            continue
+        seen = mistake[1] if mistake and card == mistake[0] else card
+        entry = next((i for i, (c, _) in enumerate(plan.entries)
+                      if c == seen and unused[i]), None)
+        if entry is None:
+            rejected += 1
+            dups.append(seen)
+            physical.setdefault(m.REJECT, Counter())[card] += 1
+            emit("DUPLICATE", card=seen, target=m.REJECT)
+            continue
+        unused[entry] = False
+        target = plan.entries[entry][1]
+        if pos == misroute_at:
+            target = 0 if target != 0 else 1
+        physical.setdefault(target, Counter())[card] += 1
+        emit("CARD_DEALT", card=seen, target=target, confidence=90)
+    missing = [c for i, (c, _) in enumerate(plan.entries) if unused[i]]
+    if missing:
+        emit("HOPPER_EMPTY", remaining=len(missing))
+    emit("DEAL_DONE", deal_id=deal_id, dealt=len(plan) - len(missing), rejected=rejected,
+         missing=missing, duplicates=dups)
+    return events, physical
+
+
+def planned(plan: DealPlan) -> dict[int, Counter[int]]:
+    out: dict[int, Counter[int]] = {}
+    for card, target in plan.entries:
+        out.setdefault(target, Counter())[card] += 1
+    return out
+
+
+plans = st.integers(1, 2).flatmap(lambda decks: st.permutations(
+    [c for _ in range(decks) for c in range(52)]).flatmap(
+    lambda order: st.lists(st.sampled_from(TARGETS), min_size=len(order),
+                           max_size=len(order)).map(
+        lambda targets: DealPlan.from_order(order, targets))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(plans, st.randoms(use_true_random=False))
+def test_a_clean_deal_in_any_hopper_order_is_good(plan: DealPlan, rnd: object) -> None:
+    hopper = [c for c, _ in plan.entries]
+    rnd.shuffle(hopper)  # type: ignore[attr-defined]
+    events, physical = model_deal(plan, hopper)
+    check = check_deal(plan, 1, events)
+    assert check.good, check.problems
+    assert physical == {t: c for t, c in planned(plan).items()}
+
+
+@settings(max_examples=150, deadline=None)
+@given(plans, st.randoms(use_true_random=False), st.sampled_from(
+    ["none", "missing", "extra", "misread", "mistake", "misroute", "lost-event", "swap-done"]),
+       st.integers(0, 10_000))
+def test_never_a_wrong_table_reported_good(plan: DealPlan, rnd: object, fault: str,
+                                           pick: int) -> None:
+    hopper = [c for c, _ in plan.entries]
+    rnd.shuffle(hopper)  # type: ignore[attr-defined]
+    kwargs: dict[str, object] = {}
+    if fault == "missing":
+        hopper.pop(pick % len(hopper))
+    elif fault == "extra":
+        hopper.insert(pick % (len(hopper) + 1), pick % 52)
+    elif fault == "misread":
+        kwargs["misread_at"] = pick % len(hopper)
+    elif fault == "mistake":
+        a = hopper[pick % len(hopper)]
+        kwargs["mistake"] = (a, (a + 1 + pick % 51) % 52)
+    elif fault == "misroute":
+        kwargs["misroute_at"] = pick % len(hopper)
+    events, physical = model_deal(plan, hopper, **kwargs)  # type: ignore[arg-type]
+    if fault == "lost-event":
+        events.pop(pick % (len(events) - 1))
+    if fault == "swap-done":
+        done = events[-1]
+        events[-1] = Event(done.index, done.kind, done.name, {**done.fields, "deal_id": 2})
+    check = check_deal(plan, 1, events)
+    if check.good:
+        assert physical == planned(plan)
+    if fault != "none":
+        assert not check.good, (fault, check.problems)
+
+
+def test_problems_are_named() -> None:
+    plan = DealPlan([(10, 0), (11, 1), (12, 2)])
+    events, _ = model_deal(plan, [10, 12], misroute_at=1)
+    check = check_deal(plan, 1, events)
+    assert not check.good
+    text = " | ".join(check.problems)
+    assert "AS went to seat 0, the plan says seat 2" in text
+    assert "missing from the deal: KS" in text
+    assert "hopper ran out with 1 cards" in text
+
+
+def test_lost_events_notice_fails_the_check() -> None:
+    plan = DealPlan([(10, 0)])
+    events, _ = model_deal(plan, [10])
+    events.insert(0, Event(-1, EV_EVENTS_LOST, "EVENTS_LOST", {"first": 0, "lost": 3}))
+    assert not check_deal(plan, 1, events).good
+
+
+def test_plan_helpers() -> None:
+    plan = DealPlan.from_order(["AS", "KS", "QS"], [0, m.MAGAZINE, m.MAGAZINE])
+    assert plan.stock == [11, 10]
+    assert plan.hands() == {0: [12], m.MAGAZINE: [11, 10]}
+    with pytest.raises(ValueError, match="3 cards but 2"):
+        DealPlan.from_order([1, 2, 3], [0, 1])
+    with pytest.raises(ValueError, match="1..255"):
+        DealPlan([])
+    with pytest.raises(ValueError, match="entry 1"):
+        DealPlan([(1, 0), (2, 0xFE)])
