@@ -77,7 +77,7 @@ cat <<TXT
 
 Done. Reboot (sudo reboot) so that the groups, I2C and the autostart take effect.
 The kiosk then starts full screen at login. Its configuration is
-$home/.local/share/trickref/config.toml (made on first start; the admin PIN starts as 0000:
+$home/.config/trickref/config.toml (defaults until Settings saves one; the admin PIN starts as 0000:
 change it in Settings). The kiosk log is ~/.local/share/trickref/kiosk.log.
 To stop it for maintenance: pkill -f trickref-kiosk.sh; pkill -f "trickref kiosk".
 TXT
