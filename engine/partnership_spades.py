@@ -56,6 +56,7 @@ class PartnershipSpadesState(SpadesTrickState):
     PLAYER_COUNTS = (4,)
     DECKS = 1
     HAS_BAGS = True
+    NEXT_SEAT = tuple(SEATS[(s + 1) % 4] for s in range(4))
     TEAMS = True
 
     def __init__(

@@ -59,6 +59,7 @@ class Spades2PState(SpadesTrickState):
     PLAYER_COUNTS = (2,)
     DECKS = 1
     HAS_BAGS = True
+    NEXT_SEAT = tuple(SEATS[(s + 1) % 2] for s in range(2))
     TEAMS = False
 
     def __init__(

@@ -117,6 +117,7 @@ class SpadesTrickState(GameState):
     """
 
     HAND_SIZE = 13
+    NEXT_SEAT: tuple[tuple[int], ...] = ()  # NEXT_SEAT[s] == (s + 1 mod n,): set by each game
     trump: int = C.SPADES
     must_beat: bool = False
 
@@ -156,14 +157,27 @@ class SpadesTrickState(GameState):
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if self.phase == "play" and type(action) is Action and action[0] == "play":
+        if type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.on_turn[0]
-            if seat is None or (seat == on and type(seat) is int):
-                card = action[1]
-                if self._play_check(on, card) is None:
-                    self.actions.append((on, action))
-                    self._play_apply(on, card)
-                    return
+            card = action[1]
+            if (seat is None or (seat == on and type(seat) is int)) and type(card) is int and 0 <= card < 52:
+                m = self.masks[on]
+                if m >> card & 1:
+                    # the plain cases inline (follow suit, broken trumps); the duty to beat
+                    # through _play_check; anything refused goes to the base class for its reason
+                    s = card // 13
+                    if self.trick:
+                        led = self.led
+                        ok = s == led or not (m >> (led * 13)) & FULL_SUIT
+                        if ok and self.must_beat:
+                            ok = self._play_check(on, card) is None
+                    else:
+                        trump = self.trump
+                        ok = s != trump or self.broken or not m & ~(FULL_SUIT << (trump * 13))
+                    if ok:
+                        self.actions.append((on, action))
+                        self._play_apply(on, card)
+                        return
         super().apply(action, seat)
 
     # -- legality ---------------------------------------------------------
@@ -229,8 +243,9 @@ class SpadesTrickState(GameState):
 
     # -- taking a play ----------------------------------------------------
     def _play_apply(self, seat: int, card: int) -> None:
-        self.masks[seat] ^= 1 << card
-        self.played |= 1 << card
+        bit = BIT[card]
+        self.masks[seat] ^= bit
+        self.played |= bit
         s = card // 13
         trick = self.trick
         if not trick:
@@ -246,12 +261,12 @@ class SpadesTrickState(GameState):
                 if w // 13 != s or card > w:
                     self.win_seat = seat
                     self.win_card = card
-            elif s == w // 13 and card > w:
+            elif card > w and s == w // 13:
                 self.win_seat = seat
                 self.win_card = card
         trick.append((seat, card))
         if len(trick) < self.n:
-            self.on_turn = SEATS[(seat + 1) % self.n]
+            self.on_turn = self.NEXT_SEAT[seat]
             return
         winner = self.win_seat
         self.tricks_taken[winner] += 1
