@@ -71,6 +71,8 @@ class App:
         from .setup import Setup
 
         self.setup = Setup()
+        self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
+        self.seed: int | None = None  # the local table's shuffle seed (None: random)
 
     # ------------------------------------------------------------------ scenes
     @property

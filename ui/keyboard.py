@@ -6,6 +6,7 @@ what was typed when OK is tapped (Cancel calls nothing). PIN entry shows dots, n
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ import pygame
 from . import draw as D
 from . import theme as T
 from .scene import Scene
-from .widgets import Button
+from .widgets import Button, Widget
 
 LETTER_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
 
@@ -64,7 +65,7 @@ class KeyboardScene(Scene):
         W, H, p = th.width, th.height, th.pad
         self.field = pygame.Rect(2 * p, th.u(44), W - 4 * p - (0 if self.digits else th.u(140)), th.u(56))
         top = self.field.bottom + p
-        keys: list[Button] = []
+        keys: list[Widget] = []
         if self.digits:
             kw = th.u(110)
             kh = max(th.touch, (H - top - 5 * p) // 4)
@@ -78,7 +79,7 @@ class KeyboardScene(Scene):
                     elif ch == ">":
                         keys.append(Button("OK", self.ok, rect, color=T.BUTTON_ON, name="OK"))
                     else:
-                        keys.append(Button(ch, (lambda ch=ch: self.type(ch)), rect, role="large", name=ch))
+                        keys.append(Button(ch, functools.partial(self.type, ch), rect, role="large", name=ch))
             keys.append(Button("Cancel", self.cancel, pygame.Rect(p, H - th.touch - p, th.u(140), th.touch),
                                color=T.BUTTON_OFF))
         else:
@@ -89,7 +90,7 @@ class KeyboardScene(Scene):
                 x = p + (cols - len(row)) * (kw + th.u(4)) // 2
                 for ch in row:
                     rect = pygame.Rect(x, top + r * (kh + th.u(4)), kw, kh)
-                    keys.append(Button(ch, (lambda ch=ch: self.type(ch.lower())), rect, role="large", name=ch))
+                    keys.append(Button(ch, functools.partial(self.type, ch.lower()), rect, role="large", name=ch))
                     x += kw + th.u(4)
             y = top + 4 * (kh + th.u(4))
             unit = kw + th.u(4)

@@ -107,7 +107,7 @@ class DeviceSettings(Settings):
         self.pin_map = {}
         for i, seat in enumerate(cfg.panels.seats):
             for role, ref in seat.pins():
-                self.pin_map[f"seat {i} {role}"] = str(ref)  # type: ignore[assignment]
+                self.pin_map[f"seat {i} {role}"] = str(ref)
 
     def check_pin(self, pin: str) -> bool:
         return bool(self._cfg.admin.check(pin))

@@ -132,7 +132,9 @@ def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int) -> 
     out = []
     for s in range(n):
         k = (s - bottom_seat) % n
-        d = per * k / n
+        d: float = per * k / n
+        x: float
+        y: float
         if n == 2:
             d = 0 if k == 0 else W / 2 + H + W / 2
         if d <= W / 2:

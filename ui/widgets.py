@@ -8,6 +8,7 @@ set by the owning scene's layout; every target is at least ``theme.touch`` high.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -155,9 +156,9 @@ class Stepper(Widget):
         self.maximum = maximum
         self.presets = tuple(presets)
         self.fmt = fmt or (lambda v: "off" if v is None else str(v))
-        self.minus = Button("-", lambda: self.bump(-1), name=f"{label} -")
-        self.plus = Button("+", lambda: self.bump(+1), name=f"{label} +")
-        self.preset_buttons = [Button(self.fmt(p), (lambda p=p: self.set(p)), role="small", name=f"{label} = {p}")
+        self.minus = Button("-", functools.partial(self.bump, -1), name=f"{label} -")
+        self.plus = Button("+", functools.partial(self.bump, +1), name=f"{label} +")
+        self.preset_buttons = [Button(self.fmt(p), functools.partial(self.set, p), role="small", name=f"{label} = {p}")
                                for p in self.presets]
 
     def set(self, v: int | None) -> None:
@@ -225,7 +226,8 @@ class Choice(Widget):
         self.choices = list(choices)
         self.value = value
         self.on_change = on_change
-        self.buttons = [Button(fmt(c), (lambda c=c: self.set(c)), role="small", name=f"{label} = {c}") for c in self.choices]
+        self.buttons = [Button(fmt(c), functools.partial(self.set, c), role="small", name=f"{label} = {c}")
+                        for c in self.choices]
 
     def set(self, v: Any) -> None:
         if v != self.value:
@@ -302,7 +304,9 @@ class ScrollArea(Widget):
         if event.type == pygame.MOUSEWHEEL:
             self.scroll(-event.y * 40)
             return True
-        pos = getattr(event, "pos", None)
+        pos: Any = getattr(event, "pos", None)
+        if pos is None:
+            return any(w.visible and w.handle(event) for _, w in self.rows)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(pos):
             self._drag = (pos[1], self.offset)
             self._dragged = False
@@ -320,7 +324,7 @@ class ScrollArea(Widget):
             self._drag = None
             if self._dragged:
                 return True
-        if pos is not None and not self.rect.collidepoint(pos) and event.type == pygame.MOUSEBUTTONDOWN:
+        if not self.rect.collidepoint(pos) and event.type == pygame.MOUSEBUTTONDOWN:
             return False
         return any(w.visible and w.handle(event) for _, w in self.rows)
 

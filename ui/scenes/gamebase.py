@@ -10,7 +10,7 @@ from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
 from ..scene import Scene
-from ..widgets import Button
+from ..widgets import Button, Widget
 
 
 class GameScene(Scene):
@@ -34,11 +34,12 @@ class GameScene(Scene):
     def refresh(self) -> None:
         self.view = self.session.view()
 
-    def top_buttons(self) -> list[Button]:
+    def top_buttons(self) -> list[Widget]:
         th = self.theme
         w, h = th.u(100), th.touch
         x = th.width - th.pad
-        out = []
+        out: list[Widget] = []
+        self.bar_buttons: list[Button] = []
         specs = [("Menu", self.menu), ("Undo", self.ask_undo), ("Scores", self.scores), *self.extra_buttons()]
         if not self.show_undo:
             specs = [s for s in specs if s[0] != "Undo"]
@@ -46,6 +47,7 @@ class GameScene(Scene):
             x -= w
             b = Button(text, fn, pygame.Rect(x, th.u(3), w, h), color=T.BUTTON_OFF, role="small")
             out.append(b)
+            self.bar_buttons.append(b)
             x -= th.u(6)
         self._bar_right = th.width - x
         return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pygame
@@ -32,7 +33,7 @@ class HomeScene(Scene):
         bh = max(th.touch, (H - top - p * 7) // 5)
         self.game_buttons: list[Button] = []
         for i, g in enumerate(GAME_IDS):
-            b = Button(title(g), (lambda g=g: self.pick(g)), pygame.Rect(2 * p, top + i * (bh + p), col_w, bh),
+            b = Button(title(g), functools.partial(self.pick, g), pygame.Rect(2 * p, top + i * (bh + p), col_w, bh),
                        name=f"game {g}")
             b.selected = g == self.setup.game
             self.game_buttons.append(b)
@@ -66,7 +67,8 @@ class HomeScene(Scene):
         if n is None:
             return
         if n not in counts:  # keep within the allowed counts
-            n = min(counts, key=lambda c: abs(c - n))
+            want = n
+            n = min(counts, key=lambda c: abs(c - want))
         self.setup.players = n
         self.count.value = n
 
@@ -76,8 +78,8 @@ class HomeScene(Scene):
 
         st = self.setup
         table = LocalTable(st.game, st.players, st.seat_names(), st.game_options(), bots=st.seat_bots(),
-                           seed=getattr(self.app, "seed", None))
-        self.app.session = Session(table, **getattr(self.app, "session_args", {}))
+                           seed=self.app.seed)
+        self.app.session = Session(table, **self.app.session_args)
         self.app.session.start_deal()
         self.app.route()
 

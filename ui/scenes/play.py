@@ -38,7 +38,7 @@ class PlayScene(GameScene):
     def layout(self) -> None:
         th = self.theme
         self.widgets = self.top_buttons()
-        self.last_btn = next(b for b in self.widgets if b.text == "Last trick")
+        self.last_btn = next(b for b in self.bar_buttons if b.text == "Last trick")
         self.last_btn.name = "Last trick"
         self.action_buttons: list[Button] = []
         self._hand_h = th.card_height("hand") + th.u(22)

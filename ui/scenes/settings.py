@@ -13,7 +13,7 @@ from ..scene import Scene
 from ..widgets import Button, ScrollArea, Toggle, Widget
 
 
-def pin_map(settings: Any) -> dict[str, int]:
+def pin_map(settings: Any) -> dict[str, object]:
     """The GPIO pin map to show: the settings' own, else device.pins' defaults if present."""
     if settings.pin_map:
         return dict(settings.pin_map)
