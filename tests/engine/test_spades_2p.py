@@ -404,3 +404,15 @@ def test_a_whole_hand_played_out_scores_and_books_totals() -> None:
     assert sum(g.hand_results[0]["points"]) == sum(g.totals)
     assert len(g.hand_results) == 1 and g.phase == "deal"
     assert sum(g.hand_results[0]["points"]) != 0
+
+
+def test_kathys_nil_played_out_against_steves_9() -> None:
+    kathy = P("2H 3H 4H 5H 6H 7H 2D 3D 4D 5D 6D 7D 2C")  # seat 1, first player
+    steve = P("8H 9H TH JH QH KH AH 8D 9D TD JD QD KD")  # seat 0, the dealer, leads
+    g = to_play(kathy, steve, bids=(0, 9))
+    assert g.bids == [9, 0]
+    while g.phase == "play":
+        s = g.turn_seats()[0]
+        g.apply(g.legal_actions(s)[0], s)
+    assert g.hand_results[0]["points"] == [94, 100]  # Steve 9 bid, 13 taken: 90 + 4 bags
+    assert g.bags == [4, 0]

@@ -253,3 +253,23 @@ def test_blind_nil_pass_legal_list_is_every_pair() -> None:
                 assert [a.value for a in legal] == list(combinations(sorted(hand), 2))
             a = BLIND_NIL if BLIND_NIL in legal else legal[rng.randrange(len(legal))]
             g.apply(a, s)
+
+
+def test_undo_across_the_end_of_a_hand() -> None:
+    for game, n in (("spades-2p", 2), ("partnership-spades", 4)):
+        rng = random.Random(11)
+        g = new_game(game, n)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        g.start_hand(deck)
+        before_last = g.copy()
+        while g.turn_seats():
+            s = g.turn_seats()[0]
+            a = g.legal_actions(s)[rng.randrange(len(g.legal_actions(s)))]
+            before_last = g.copy()
+            g.apply(a, s)
+        assert g.needs_deck and len(g.hand_results) == 1
+        undone = g.undo()
+        assert g == before_last and g.hand_results == [] and g.totals == [0] * n
+        g.apply(undone, g.turn_seats()[0])
+        assert g.needs_deck and len(g.hand_results) == 1
