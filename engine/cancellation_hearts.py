@@ -190,6 +190,23 @@ class CancellationHeartsState(HeartsFamilyState):
         self.tricks_taken[seat] += 1
 
     # ------------------------------------------------------------------ views
+    def card_locations(self) -> dict[str, list[int]] | None:
+        """As for Hearts, with "waiting" (cancelled tricks not yet taken, or taken by nobody)
+        and "widow" while it is on the table; a taken widow is part of "taken"."""
+        out = super().card_locations()
+        if out is None:
+            return None
+        taken = out["taken"]
+        for c in self.waiting:
+            taken.remove(c)
+        out["waiting"] = self.waiting[:]
+        if self.widow_taker >= 0:
+            taken += self.widow
+            out["widow"] = []
+        else:
+            out["widow"] = self.widow[:]
+        return out
+
     def _public_extra(self) -> dict[str, Any]:
         v = super()._public_extra()
         v["waiting"] = C.names(self.waiting)

@@ -169,6 +169,12 @@ class HeartsState(HeartsFamilyState):
             self._finish_hand()
 
     # ------------------------------------------------------------------ views
+    def card_locations(self) -> dict[str, list[int]] | None:
+        out = super().card_locations()
+        if out is not None:
+            out["removed"] = list(REMOVED[self.n])
+        return out
+
     def _public_extra(self) -> dict[str, Any]:
         v = super()._public_extra()
         v["removed"] = C.names(REMOVED[self.n])

@@ -283,6 +283,17 @@ class HeartsFamilyState(GameState):
         return [p + e for p, e in zip(pts, extra, strict=True)]
 
     # ------------------------------------------------------------------ views
+    def card_locations(self) -> dict[str, list[int]] | None:
+        """Hands ("hand0".."), "passing" (passed, not yet received), "trick", "taken" (won
+        cards) and what each game adds ("removed"; "waiting" and "widow")."""
+        if self.phase == "deal":
+            return None
+        out: dict[str, list[int]] = {f"hand{s}": self.hands[s][:] for s in range(self.n)}
+        out["passing"] = [c for p in self.passes for c in p] if self.phase == "pass" else []
+        out["trick"] = self.trick[:]
+        out["taken"] = [c for _, cards, _ in self.tricks for c in cards]
+        return out
+
     def _public_extra(self) -> dict[str, Any]:
         n = self.n
         last: list[list[Any]] = []

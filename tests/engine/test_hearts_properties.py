@@ -48,6 +48,10 @@ def where_cards_are(s: HeartsFamilyState) -> Counter[int]:
 def check_invariants(s: HeartsFamilyState) -> None:
     decks = s.DECKS
     assert where_cards_are(s) == Counter({c: decks for c in range(52)})
+    locs = s.card_locations()
+    if locs is not None:
+        assert Counter(c for cs in locs.values() for c in cs) == Counter({c: decks for c in range(52)})
+        assert all(locs[f"hand{i}"] == s.hands[i] for i in range(s.n))
     each = H_EACH[s.n] if isinstance(s, HeartsState) else CH_EACH[s.n]
     if s.phase == "play":
         played = len(s.trick)
