@@ -14,11 +14,13 @@ import argparse
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import theme as T
-from .scene import Scene, SceneStack
-from .settings import Settings, load_settings
+
+if TYPE_CHECKING:  # the command line imports this module for every subcommand: keep it light
+    from .scene import Scene
+    from .settings import Settings
 
 TABLE_EVENT: int | None = None
 # scenes the game's state chooses (Session.route); others (score sheet...) pause the game
@@ -50,6 +52,9 @@ class App:
                  kiosk: bool = False, settings: Settings | None = None, surface: Any = None) -> None:
         init_pygame()
         import pygame
+
+        from .scene import SceneStack
+        from .settings import load_settings
 
         self.settings = settings or load_settings()
         self.theme = T.Theme(size[0], size[1], large_text=self.settings.large_text,

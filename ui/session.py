@@ -84,7 +84,7 @@ class Session:
             return "play"
         if self.needs_handoff() is not None:
             return "handoff"
-        if st.phase == "bid" or (st.phase == "play" and _blind_nil_pending(t)):
+        if st.phase == "bid":
             return "bidding"
         return "play"
 
@@ -154,6 +154,3 @@ def _tricks_done(g: dict[str, Any]) -> int:
         return total + (waiting if isinstance(waiting, int) else 0)
     return 0
 
-
-def _blind_nil_pending(table: Any) -> bool:
-    return any(a.kind == "blind_nil" for s in table.turn() for a in table.legal(s)[:1])
