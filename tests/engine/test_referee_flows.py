@@ -1,0 +1,211 @@
+"""The referee through every game's whole flow with a scripted table (AutoTable): panels,
+reader, touchscreen and bot entries; the dealer steps each game needs; records that replay,
+commitments that verify, and a journal replay that rebuilds an equal referee."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import cards as C
+from engine.games import player_counts
+from engine.records import parse, replay
+from engine.referee import fairness
+from engine.referee.autotable import AutoTable
+from engine.referee.autotable import replay as replay_events
+from engine.referee.commands import DealerCommand, Led, SaveRecord, ShowCommitment
+from engine.referee.events import Button, DealDone, DealerDone, NewGame, make_shuffle
+from engine.referee.referee import Referee
+
+SHORT = {"hearts": 50, "cancellation-hearts": 100, "german-whist": 5, "spades-2p": 100, "partnership-spades": 100}
+GAMES = [(g, n) for g in SHORT for n in player_counts(g)]
+
+
+@pytest.mark.parametrize("game,n", GAMES)
+@pytest.mark.parametrize("entry", ["mixed", "reader"])
+def test_whole_game(game: str, n: int, entry: str) -> None:
+    opts: dict = {"target": SHORT[game]}
+    if game == "partnership-spades":
+        opts["blind_nil_margin"] = 0
+    t = AutoTable(seed=n * 11 + len(entry), entry=entry)
+    ref = t.run(game, n, opts)
+    g = ref.game
+    assert g is not None and ref.waiting == "over" and g.over and g.winners
+    refused = [m["text"] for m in ref.messages if m["level"] != "info"]
+    assert not refused
+    # The saved record replays through the rules to the same totals and verifies.
+    saves = [c for c in t.commands if isinstance(c, SaveRecord)]
+    assert saves[-1].finished and all(not s.finished for s in saves[:-1])
+    assert len(saves) == len(g.hand_results)
+    rec = parse(json.dumps(saves[-1].record))
+    again = replay(rec)
+    assert again.totals == g.totals and again.winners == g.winners
+    checks = fairness.verify_record(rec)
+    assert len(checks) == len(g.hand_results) and all(c.ok for c in checks)
+    for hand in saves[-1].record["hands"]:
+        assert len(hand["commitment"]) == 64 and hand["salt"]
+    # Journal promise: the same events give an equal referee.
+    assert replay_events(t.events) == ref
+
+
+def test_every_entry_route_gives_the_same_game() -> None:
+    results = []
+    for entry in ("reader", "touch", "bot", "mixed"):
+        t = AutoTable(seed=5, entry=entry)
+        ref = t.run("hearts", 4, {"target": 50})
+        assert ref.game is not None
+        results.append((ref.game.totals, ref.game.to_json()))
+    assert all(r == results[0] for r in results)
+
+
+def _start(game: str, n: int, seed: int = 1, options: dict | None = None) -> tuple[Referee, list]:
+    """A referee with the first hand shuffled; returns it and the commands so far."""
+    ref = Referee()
+    out = ref.handle(NewGame(game, tuple(f"P{i}" for i in range(n)), options or {}, 0, ()))
+    import random
+
+    out += ref.handle(make_shuffle(2 if game == "cancellation-hearts" else 1, random.Random(seed)))
+    return ref, out
+
+
+def _deal_cmd(out: list) -> DealerCommand:
+    return [c for c in out if isinstance(c, DealerCommand) and c.op == "deal"][-1]
+
+
+def test_deal_plans_follow_each_game() -> None:
+    ref, out = _start("hearts", 3)
+    plan = _deal_cmd(out).args["plan"]
+    assert [c for c, t in plan if t == "reject"] == ["2D"]
+    assert len(plan) == 52
+    ref, out = _start("cancellation-hearts", 7)
+    plan = _deal_cmd(out).args["plan"]
+    assert sum(t == "centre" for _, t in plan) == 6 and len(plan) == 104
+    ref, out = _start("spades-2p", 2)
+    plan = _deal_cmd(out).args["plan"]
+    assert all(t == "stock" for _, t in plan)
+    assert [c for c, _ in plan] == C.names(ref.game.deck)  # type: ignore[union-attr]
+    ref, out = _start("german-whist", 2)
+    plan = _deal_cmd(out).args["plan"]
+    g = ref.game
+    assert g is not None
+    assert [c for c, t in plan if t == "stock"] == C.names(g.deck[26:])
+    for s in range(2):
+        assert sorted(C.parse(c) for c, t in plan if t == f"seat:{s}") == sorted(g.hand_of(s))
+
+
+def test_commitment_shown_before_the_deal_and_salt_revealed_after() -> None:
+    ref, out = _start("hearts", 4)
+    shows = [c for c in out if isinstance(c, ShowCommitment)]
+    assert len(shows) == 1 and not shows[0].salt
+    assert out.index(shows[0]) < out.index(_deal_cmd(out))
+    pv = ref.public_view()["table"]["commitment"]
+    assert pv["salt"] is None and pv["full"] == shows[0].full
+    assert shows[0].short.replace(" ", "") == shows[0].full[:12]
+    t = AutoTable(seed=2, entry="touch", referee=ref)
+    t.chooser = __import__("engine.referee.autotable", fromlist=["engine_bot"]).engine_bot("hearts")
+    t.drain()
+    t.queue.append(DealDone(ref.steps[0]["args"]["deal_id"]))
+    t.max_hands = 1
+    while ref.waiting == "turn" or ref.busy:
+        if not t.step():
+            t.drain()
+    reveal = [c for c in t.commands if isinstance(c, ShowCommitment) and c.salt]
+    assert len(reveal) == 1 and reveal[0].full == shows[0].full
+    g = ref.game
+    assert g is not None
+    assert fairness.commitment(g.finished_hands[0][0], reveal[0].salt) == shows[0].full
+
+
+def test_nothing_happens_before_the_verified_deal() -> None:
+    ref, out = _start("hearts", 4)
+    before = ref.game.copy()  # type: ignore[union-attr]
+    out = ref.handle(Button(0, "plus"))
+    assert any("dealing" in getattr(c, "text", "") for c in out)
+    assert ref.game == before
+    deal = _deal_cmd(_start("hearts", 4)[1])
+    assert deal.args["deal_id"] == 1
+
+
+def test_spades_2p_draw_flow_and_privacy() -> None:
+    ref, out = _start("spades-2p", 2, seed=9)
+    g = ref.game
+    assert g is not None
+    deal = _deal_cmd(out)
+    out = ref.handle(DealDone(deal.args["deal_id"]))
+    first = g.to_move
+    assert first == 1  # the player left of the dealer (seat 0) draws first
+    pres = [c for c in out if isinstance(c, DealerCommand)]
+    assert pres[0].op == "present" and pres[0].args == {"seat": first, "expect": C.NAMES[g.deck[0]]}
+    out = ref.handle(DealerDone(pres[0].step, C.NAMES[g.deck[0]]))
+    top = C.NAMES[g.deck[0]]
+    assert ref.seat_view(first)["table"]["presented"] == top
+    assert ref.seat_view(1 - first)["table"]["presented"] is None
+    assert top not in json.dumps(ref.public_view())
+    # + keeps: route to the seat, show the next card, discard it, then show the opponent's card.
+    out = ref.handle(Button(first, "plus"))
+    ops = []
+    while True:
+        cmds = [c for c in out if isinstance(c, DealerCommand)]
+        if not cmds:
+            break
+        c = cmds[0]
+        ops.append((c.op, c.args))
+        out = ref.handle(DealerDone(c.step, c.args.get("expect")))
+    assert ops == [
+        ("route_presented", {"target": f"seat:{first}"}),
+        ("present", {"seat": first, "expect": C.NAMES[g.deck[1]]}),
+        ("route_presented", {"target": "discard"}),
+        ("present", {"seat": 1 - first, "expect": C.NAMES[g.deck[2]]}),
+    ]
+    assert g.hand_of(first) == [g.deck[0]]
+    # - discards: the shown card to the discard tray and the next one kept.
+    out = ref.handle(Button(1 - first, "minus"))
+    c = [c for c in out if isinstance(c, DealerCommand)][0]
+    assert (c.op, c.args) == ("route_presented", {"target": "discard"})
+
+
+def test_german_whist_stock_after_a_stage_one_trick() -> None:
+    ref, out = _start("german-whist", 2, seed=4)
+    g = ref.game
+    assert g is not None
+    out = ref.handle(DealDone(_deal_cmd(out).args["deal_id"]))
+    up = [c for c in out if isinstance(c, DealerCommand)][0]
+    assert up.op == "turn_up" and up.args["expect"] == C.NAMES[g.deck[26]]
+    ref.handle(DealerDone(up.step, up.args["expect"]))
+    assert ref.public_view()["table"]["faceup"] == C.NAMES[g.deck[26]]
+    cmds: list = []
+    for _ in range(2):
+        seat = g.to_move
+        assert seat is not None
+        card = g.legal_actions(seat)[0].value
+        from engine.referee.events import CardRead
+
+        out = ref.handle(CardRead(C.NAMES[card]))
+        cmds += [c for c in out if isinstance(c, DealerCommand)]
+        while cmds:
+            c = cmds.pop(0)
+            out = ref.handle(DealerDone(c.step, c.args.get("expect")))
+            cmds += [x for x in out if isinstance(x, DealerCommand)]
+            if c.op != "route_fed":
+                last_ops = getattr(ref, "_test_ops", [])
+                last_ops.append((c.op, c.args))
+                ref._test_ops = last_ops  # type: ignore[attr-defined]
+    ops = ref._test_ops  # type: ignore[attr-defined]
+    winner = g.leader
+    assert ops == [
+        ("route_faceup", {"target": f"seat:{winner}"}),
+        ("deal_stock", {"target": f"seat:{1 - winner}", "expect": C.NAMES[g.deck[27]]}),
+        ("turn_up", {"expect": C.NAMES[g.deck[28]]}),
+    ]
+    assert g.deck[26] in g.hand_of(winner) and g.deck[27] in g.hand_of(1 - winner)
+
+
+def test_leds_follow_the_turn() -> None:
+    ref, out = _start("spades-2p", 2, seed=3)
+    out = ref.handle(DealDone(_deal_cmd(out).args["deal_id"]))
+    p = [c for c in out if isinstance(c, DealerCommand)][0]
+    out = ref.handle(DealerDone(p.step, p.args["expect"]))
+    leds = {c.seat: c.mode for c in out if isinstance(c, Led)}
+    assert leds == {1: "on"}
+    assert ref.public_view()["table"]["leds"] == ["off", "on"]
