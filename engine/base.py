@@ -220,14 +220,7 @@ class GameState:
 
     def _game_end(self) -> tuple[bool, list[int]]:
         """(over, winners) after a hand; games override. Default: target reached, lowest wins."""
-        target = self.options["target"]
-        if max(self.totals) < target:
-            return False, []
-        low = min(self.totals)
-        best = [i for i, t in enumerate(self.totals) if t == low]
-        if len(best) > 1:
-            return False, []
-        return True, best
+        return lowest_total_wins(self.totals, self.options["target"])
 
     # ------------------------------------------------------------------ undo and copies
     def can_undo(self) -> bool:
@@ -366,6 +359,18 @@ def check_deck(deck: Sequence[int | str], decks: int = 1, field: str = "deck") -
             what += f"; missing {' '.join(bad_few[:6])}{' ...' if len(bad_few) > 6 else ''}"
         raise RecordError(field, what)
     return order
+
+
+def lowest_total_wins(totals: Sequence[int], target: int) -> tuple[bool, list[int]]:
+    """(over, winners) once someone reached ``target``: the lowest total wins, a tie for lowest
+    plays another hand (both Hearts games; a function so the score sheet shares it)."""
+    if max(totals) < target:
+        return False, []
+    low = min(totals)
+    best = [i for i, t in enumerate(totals) if t == low]
+    if len(best) > 1:
+        return False, []
+    return True, best
 
 
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:

@@ -16,6 +16,7 @@ so the face-down cards still in the stock are simply ``deck[stock + 1:]``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import cards as C
@@ -26,6 +27,23 @@ _TURN: tuple[tuple[int, ...], ...] = ((0,), (1,))
 _SUIT = tuple(c // 13 for c in range(52))
 _STOCK_START = 26  # deck index of the first face-up card (the trump card)
 
+
+# Scoring as module functions, so the score sheet (engine/scorekeeper.py) uses this same code.
+
+
+def hand_points(tricks: Sequence[int], score_all_tricks: bool) -> list[int]:
+    """Each player's points: stage-two tricks over 6, or (``score_all_tricks``) all 26
+    tricks' count over 13; ``tricks`` is the count that option scores."""
+    over = 13 if score_all_tricks else 6
+    return [max(0, t - over) for t in tricks]
+
+
+def game_end(totals: Sequence[int], target: int) -> tuple[bool, list[int]]:
+    """First to the target wins; only one player scores per hand, but should totals ever be
+    equal at or over the target, another hand is played."""
+    if max(totals) < target or totals[0] == totals[1]:
+        return False, []
+    return True, [0 if totals[0] > totals[1] else 1]
 
 class GermanWhistState(GameState):
     """A whole game of German Whist. Per-hand fields are plain lists and ints (cheap copies)."""
@@ -132,16 +150,11 @@ class GermanWhistState(GameState):
 
     def _points(self) -> list[int]:
         if self.options["score_all_tricks"]:
-            return [max(0, self.tricks1[s] + self.tricks2[s] - 13) for s in (0, 1)]
-        return [max(0, self.tricks2[s] - 6) for s in (0, 1)]
+            return hand_points([self.tricks1[s] + self.tricks2[s] for s in (0, 1)], True)
+        return hand_points(self.tricks2, False)
 
     def _game_end(self) -> tuple[bool, list[int]]:
-        """First to the target wins; only one player scores per hand, but should totals ever be
-        equal at or over the target, another hand is played."""
-        t = self.totals
-        if max(t) < self.options["target"] or t[0] == t[1]:
-            return False, []
-        return True, [0 if t[0] > t[1] else 1]
+        return game_end(self.totals, self.options["target"])
 
     # ------------------------------------------------------------------ views
     def _hand_of(self, seat: int) -> list[int]:

@@ -42,6 +42,7 @@ from .spades_common import (
     add_bags,
     cards_of,
     contract_score,
+    higher_total_wins,
     mask_of,
     nil_score,
     wrong_kind,
@@ -49,6 +50,69 @@ from .spades_common import (
 
 _TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
 
+
+# ---------------------------------------------------------------------- scoring
+# Module functions, so the score sheet (engine/scorekeeper.py) scores with this same code.
+
+
+def trails_enough(totals: Sequence[int], seat: int, margin: int) -> bool:
+    """True when ``seat``'s team trails the other by more than ``margin`` (Blind Nil allowed)."""
+    return totals[(seat + 1) % 4] - totals[seat] > margin
+
+
+def score_hand(
+    bids: Sequence[int], blind: Sequence[bool], taken: Sequence[int], bags: Sequence[int],
+    opts: Mapping[str, Any],
+) -> tuple[list[int], list[int]]:
+    """(points, bag counters after the hand) per seat, partners sharing their team's figures:
+    each Nil/Blind Nil scored alone, the team contract (sum of non-Nil bids) on the bidders'
+    tricks (and the Nil bidder's with ``nil_tricks_count_for_partner``), bags per team."""
+    out_bags = list(bags)
+    points = [0, 0, 0, 0]
+    for team in (0, 1):
+        seats = (team, team + 2)
+        nilers = [s for s in seats if bids[s] == 0]
+        bidders = [s for s in seats if bids[s] > 0]
+        pts = 0
+        new_bags = 0
+        for s in nilers:
+            pts += nil_score(taken[s], 200 if blind[s] else 100)
+        nil_counted = bool(bidders) and opts["nil_tricks_count_for_partner"]
+        if bidders:
+            counted = sum(taken[s] for s in bidders)
+            if nil_counted:
+                counted += sum(taken[s] for s in nilers)
+            p, b = contract_score(sum(bids[s] for s in bidders), counted)
+            pts += p
+            new_bags += b
+        if opts["failed_nil_tricks_are_bags"] and not nil_counted:
+            extra = sum(taken[s] for s in nilers)
+            pts += extra
+            new_bags += extra
+        out_bags[team], penalty = add_bags(out_bags[team], new_bags)
+        out_bags[team + 2] = out_bags[team]
+        points[team] = points[team + 2] = pts + penalty
+    return points, out_bags
+
+
+def game_end(totals: Sequence[int], opts: Mapping[str, Any]) -> tuple[bool, list[int]]:
+    """(over, winning seats) after a hand: a team at or below ``loss_floor`` loses at once
+    (both below: the higher wins, equal plays on); else the higher total once the target is
+    reached, equal totals playing on."""
+    a, b = totals[0], totals[1]
+    floor = opts["loss_floor"]
+    if floor is not None:
+        low_a, low_b = a <= floor, b <= floor
+        if low_a != low_b:
+            return True, [1, 3] if low_a else [0, 2]
+        if low_a and low_b:
+            if a == b:
+                return False, []
+            return True, [0, 2] if a > b else [1, 3]
+    over, sides = higher_total_wins([a, b], opts["target"])
+    if not over:
+        return False, []
+    return True, [sides[0], sides[0] + 2]
 
 class PartnershipSpadesState(SpadesTrickState):
     GAME_ID = "partnership-spades"
@@ -94,7 +158,7 @@ class PartnershipSpadesState(SpadesTrickState):
             self.phase == "bid"
             and self.bids[seat] < 0
             and not self.blind[(seat + 2) % 4]
-            and self.totals[(seat + 1) % 4] - self.totals[seat] > self.options["blind_nil_margin"]
+            and trails_enough(self.totals, seat, self.options["blind_nil_margin"])
         )
 
     def _max_bid(self, seat: int) -> int:
@@ -212,51 +276,13 @@ class PartnershipSpadesState(SpadesTrickState):
         return sum(b for b in (self.bids[team], self.bids[team + 2]) if b > 0)
 
     def _score_hand(self) -> None:
-        opts = self.options
         bags = self.bags
         assert bags is not None
-        taken = self.tricks_taken
-        points = [0, 0, 0, 0]
-        for team in (0, 1):
-            seats = (team, team + 2)
-            nilers = [s for s in seats if self.bids[s] == 0]
-            bidders = [s for s in seats if self.bids[s] > 0]
-            pts = 0
-            new_bags = 0
-            for s in nilers:
-                pts += nil_score(taken[s], 200 if self.blind[s] else 100)
-            nil_counted = bool(bidders) and opts["nil_tricks_count_for_partner"]
-            if bidders:
-                counted = sum(taken[s] for s in bidders)
-                if nil_counted:
-                    counted += sum(taken[s] for s in nilers)
-                p, b = contract_score(self.team_contract(team), counted)
-                pts += p
-                new_bags += b
-            if opts["failed_nil_tricks_are_bags"] and not nil_counted:
-                extra = sum(taken[s] for s in nilers)
-                pts += extra
-                new_bags += extra
-            bags[team], penalty = add_bags(bags[team], new_bags)
-            bags[team + 2] = bags[team]
-            points[team] = points[team + 2] = pts + penalty
+        points, bags[:] = score_hand(self.bids, self.blind, self.tricks_taken, bags, self.options)
         self._end_hand(points)
 
     def _game_end(self) -> tuple[bool, list[int]]:
-        a, b = self.totals[0], self.totals[1]
-        floor = self.options["loss_floor"]
-        if floor is not None:
-            low_a, low_b = a <= floor, b <= floor
-            if low_a != low_b:
-                return True, [1, 3] if low_a else [0, 2]
-            if low_a and low_b:
-                if a == b:
-                    return False, []
-                return True, [0, 2] if a > b else [1, 3]
-        over, sides = self._game_end_sides([a, b])
-        if not over:
-            return False, []
-        return True, [sides[0], sides[0] + 2]
+        return game_end(self.totals, self.options)
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:

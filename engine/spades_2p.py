@@ -50,6 +50,30 @@ from .spades_common import (
 )
 
 _DRAW_FIRST = [KEEP, DISCARD, DOUBLE_NIL]
+
+
+def score_hand(
+    bids: Sequence[int], double: Sequence[bool], tricks: Sequence[int], bags: Sequence[int],
+    failed_nil_tricks_are_bags: bool,
+) -> tuple[list[int], list[int]]:
+    """(points, bag counters after the hand) per player: a bid made or failed
+    (``contract_score``), Nil or Double Nil (``nil_score``), bags added with their penalty.
+    A module function so the score sheet (engine/scorekeeper.py) scores with this same code."""
+    points = [0] * len(bids)
+    out_bags = list(bags)
+    for s, bid in enumerate(bids):
+        t = tricks[s]
+        new_bags = 0
+        if bid == 0:
+            p = nil_score(t, 200 if double[s] else 100)
+            if t and failed_nil_tricks_are_bags:
+                p += t
+                new_bags = t
+        else:
+            p, new_bags = contract_score(bid, t)
+        out_bags[s], penalty = add_bags(out_bags[s], new_bags)
+        points[s] = p + penalty
+    return points, out_bags
 _DRAW = [KEEP, DISCARD]
 
 
@@ -231,22 +255,10 @@ class Spades2PState(SpadesTrickState):
         self._start_play(self.second_player)
 
     def _score_hand(self) -> None:
-        points = [0, 0]
         bags = self.bags
         assert bags is not None
-        for s in range(2):
-            t = self.tricks_taken[s]
-            bid = self.bids[s]
-            new_bags = 0
-            if bid == 0:
-                p = nil_score(t, 200 if self.double[s] else 100)
-                if t and self.options["failed_nil_tricks_are_bags"]:
-                    p += t
-                    new_bags = t
-            else:
-                p, new_bags = contract_score(bid, t)
-            bags[s], penalty = add_bags(bags[s], new_bags)
-            points[s] = p + penalty
+        points, bags[:] = score_hand(self.bids, self.double, self.tricks_taken, bags,
+                                     self.options["failed_nil_tricks_are_bags"])
         self._end_hand(points)
 
     def _game_end(self) -> tuple[bool, list[int]]:
