@@ -171,6 +171,7 @@ class DealerLink:
 
         self._ev_lock = threading.RLock()
         self._next_event = 0
+        self._early: dict[int, dict[str, Any]] = {}
         self._listeners: list[EventCallback] = []
         self.identity: Identity | None = None
 
@@ -376,6 +377,8 @@ class DealerLink:
 
     def _accept_events(self, first_index: int, raw_events: list[dict[str, Any]],
                        *, from_reply: bool) -> None:
+        """Deliver events in index order. Events past a gap wait in ``_early`` (so recovery
+        only has to fetch the missing ones) and the gap is flagged for EVENTS_SINCE."""
         deliver: list[Event] = []
         with self._ev_lock:
             expected = self._next_event
@@ -394,19 +397,32 @@ class DealerLink:
                     expected = (expected + 1) & 0xFFFF
                     if from_reply:
                         self.stats.events_recovered += 1
+                    while expected in self._early:
+                        deliver.append(Event.from_fields(self._early.pop(expected)))
+                        expected = (expected + 1) & 0xFFFF
                 elif d >= 0x8000:
                     if raw["kind"] == m.EV_BOOT and not from_reply:
                         self._need_hello = True  # an index from 0 again: a reboot
                         self._wake.set()
-                    continue  # already delivered
-                else:
-                    self._need_recovery = True  # a gap: fetch the missing ones
-                    self._wake.set()
-                    break
+                elif len(self._early) < 512:
+                    self._early[raw["index"]] = raw
+            # Whatever is still early now sits behind a gap.
+            self._early = {i: r for i, r in self._early.items()
+                           if 0 < (i - expected) & 0xFFFF < 0x8000}
+            if self._early:
+                self._need_recovery = True
+                self._wake.set()
             self._next_event = expected
             self.stats.events += sum(1 for e in deliver if not e.is_notice)
             for event in deliver:
                 self._notify_locked(event)
+
+    def _gap(self) -> int:
+        """How many events are missing before the first early one (0: unknown)."""
+        with self._ev_lock:
+            if not self._early:
+                return 0
+            return min((i - self._next_event) & 0xFFFF for i in self._early)
 
     def _notify(self, event: Event) -> None:
         with self._ev_lock:
@@ -598,8 +614,10 @@ class DealerLink:
         with self._ev_lock:
             if old is None:
                 self._next_event = identity.next_event_index
+                self._early.clear()
             elif old.boot_id != identity.boot_id:
                 self._next_event = 0
+                self._early.clear()
                 self._need_recovery = True
                 self._notify_locked(Event(-1, EV_REBOOTED, "REBOOTED", {
                     "old_boot_id": old.boot_id, "boot_id": identity.boot_id}))
@@ -616,8 +634,10 @@ class DealerLink:
         for _ in range(1000):
             self._need_recovery = False
             want = self.next_event_index
-            body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": self._batch})
-            attempt_end = min(deadline, time.monotonic() + self.retries * self._rto)
+            gap = self._gap()
+            batch = min(gap, self._batch) if gap and self._batch else gap or self._batch
+            body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": batch})
+            attempt_end = min(deadline, time.monotonic() + 3 * self._rto)
             try:
                 reply = self._transact(m.EVENTS_SINCE, body, attempt_end)
             except DealerTimeout:
@@ -630,6 +650,8 @@ class DealerLink:
                 raise DealerProtocolError(f"the dealer answered EVENTS_SINCE with {reply.name}")
             if self._batch and len(reply.fields["events"]) == self._batch:
                 self._batch = 0 if self._batch >= 64 else self._batch * 2
+            if gap and not self._need_recovery:
+                continue  # the gap is filled: one more round to see whether more followed
             if not reply.fields["events"] and not self._need_recovery:
                 return
         self._need_recovery = True
