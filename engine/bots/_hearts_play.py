@@ -163,7 +163,11 @@ class HeartsBot:
         if losing:
             # duck with the highest card that still loses (the Q♠ goes to the winner then)
             return max(losing, key=lambda c: (rank(c), c == QS))
-        points_now = sum(POINTS[c] for c in trick)
+        # what the winner takes besides this trick: cancelled tricks waiting on the table and
+        # the face-down widow (about half a point per card) in Cancellation Hearts
+        points_now = sum(POINTS[c] for c in trick) + sum(POINTS[c] for c in getattr(state, "waiting", ()))
+        if getattr(state, "widow_on_table", False):
+            points_now += 1
         if last:
             # the trick is ours anyway: unload the highest card, but not the Q♠
             safe = [c for c in winning if c != QS] or winning
