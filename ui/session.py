@@ -115,6 +115,11 @@ class Session:
         if self.table.bot_on_turn() is None:
             self._bot_wait = 0.0
             return changed
+        if self.table.state.phase == "pass":  # passes are simultaneous: bots need no pacing
+            while self.table.state.phase == "pass" and self.table.step_bot():
+                pass
+            self.after_action()
+            return True
         self._bot_wait += dt
         if self._bot_wait < self.bot_delay:
             return changed

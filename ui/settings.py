@@ -35,6 +35,16 @@ class Settings:
     pin_map: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
 
+    @property
+    def default_pin(self) -> bool:
+        """True while the PIN is still the factory one (the settings screen says so)."""
+        return not self.pin_hash
+
+    @property
+    def locked(self) -> bool:
+        """True when no PIN can open the settings (an unreadable stored PIN)."""
+        return False
+
     def check_pin(self, pin: str) -> bool:
         if not self.pin_hash:
             return hmac.compare_digest(pin, DEFAULT_PIN)
@@ -108,6 +118,14 @@ class DeviceSettings(Settings):
         for i, seat in enumerate(cfg.panels.seats):
             for role, ref in seat.pins():
                 self.pin_map[f"seat {i} {role}"] = str(ref)
+
+    @property
+    def default_pin(self) -> bool:
+        return bool(self._cfg.admin.is_default)
+
+    @property
+    def locked(self) -> bool:
+        return bool(self._cfg.admin.locked)
 
     def check_pin(self, pin: str) -> bool:
         return bool(self._cfg.admin.check(pin))

@@ -144,3 +144,34 @@ def test_a_tap_that_slides_off_a_button_does_nothing(small_app):
     app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b.rect.center, button=1, touch=True))
     app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(1, 1), button=1, touch=True))
     assert app.setup.game != "german-whist"
+
+
+def test_default_pin_is_flagged_and_an_unreadable_pin_locks(tmp_path, monkeypatch):
+    from ui.screenshots import make_app
+    from ui.settings import load_settings
+
+    app = make_app((800, 480), settings=load_settings())
+    assert app.settings.default_pin
+    app.go("settings")
+    app.render(force=True)
+    from ui import draw as D
+
+    D.text_log = []
+    try:
+        app.render(force=True)
+        app.scene.needs_redraw = True
+        app.render()
+        texts = list(D.text_log)
+    finally:
+        D.text_log = None
+    assert any("still 0000" in t for t in texts)
+
+    cfg = tmp_path / "locked.toml"
+    cfg.write_text('[admin]\npin = "not-a-hash"\n')
+    monkeypatch.setenv("TRICKREF_CONFIG", str(cfg))
+    locked = load_settings()
+    assert locked.locked and not locked.check_pin("0000")
+    app = make_app((800, 480), settings=locked)
+    app.go("pin")
+    app.render(force=True)
+    assert "locked" in app.scene.message

@@ -16,6 +16,11 @@ class PinScene(KeyboardScene):
         self.then = then
         self.tries = 0
 
+    def enter(self) -> None:
+        super().enter()
+        if self.app.settings.locked:
+            self.message = "locked: the stored PIN is unreadable (delete the pin line in config.toml)"
+
     def ok(self) -> None:
         if self.app.settings.check_pin(self.text):
             self.app.go(self.then)

@@ -146,4 +146,7 @@ class SettingsScene(Scene):
         self.app.go("home")
 
     def draw_content(self, surface: Any) -> None:
-        self.title(surface, "Settings", self.message or "saved when you tap Done")
+        note = self.message or "saved when you tap Done"
+        if not self.message and self.app.settings.default_pin:
+            note = "the admin PIN is still 0000: please change it"
+        self.title(surface, "Settings", note)
