@@ -83,7 +83,8 @@ class Spades2PBot:
     def _bid(self, state: Spades2PState, seat: int) -> Action:
         held = hand(state, seat)
         est = estimate_tricks(held, C.SPADES, 2)
-        if est < 1.5 and nil_hand(held, C.SPADES):
+        # two-handed, the opponent sees every trick: only a very low hand makes Nil
+        if est < 0.6 and nil_hand(held, C.SPADES) and max(c % 13 for c in held) <= 9:
             return BIDS[0]
         return BIDS[max(1, min(13, int(est + 0.5)))]
 
