@@ -1,0 +1,222 @@
+"""Undo with confirmation, score corrections, dealer faults mid-deal, and journal replay."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_referee_entries import in_play, table_until, warnings
+
+from engine import actions as A
+from engine import cards as C
+from engine.referee.autotable import AutoTable
+from engine.referee.autotable import replay as replay_events
+from engine.referee.commands import AskConfirm, DealerCommand, Message, SaveRecord
+from engine.referee.events import (
+    Button,
+    CardRead,
+    DealDone,
+    DealerDone,
+    DealerFault,
+    DealerReady,
+    Event,
+    ScoreCorrection,
+    Touch,
+    UndoCancel,
+    UndoConfirm,
+    UndoRequest,
+)
+
+
+def bidding(ref) -> bool:  # type: ignore[no-untyped-def]
+    return bool(ref.game and ref.accepting() and ref.game.phase == "bid")
+
+
+def test_undo_a_panel_bid_with_confirmation() -> None:
+    t = table_until("partnership-spades", 4, bidding, entry="reader")
+    g = t.ref.game
+    assert g is not None
+    seat = g.to_move
+    assert seat is not None
+    t.feed(Button(seat, "plus"))
+    t.feed(Button(seat, "ok"))
+    assert g.actions[-1] == (seat, A.bid(1))
+    after = g.copy()
+    # Another seat may not take back this seat's entry.
+    out = t.feed(Button((seat + 1) % 4, "ok_long"))
+    assert "the last entry was" in warnings(out)[0]
+    out = t.feed(Button(seat, "ok_long"))
+    ask = [c for c in out if isinstance(c, AskConfirm)]
+    assert ask and "Undo P" in ask[0].text and ask[0].seat == seat
+    assert t.ref.public_view()["table"]["undo"] == ask[0].text
+    # While the question is up, entries wait.
+    out = t.feed(Touch(g.to_move, {"bid": 3}))  # type: ignore[arg-type]
+    assert "undo" in warnings(out)[0]
+    out = t.feed(Button(seat, "minus"))  # minus cancels
+    assert g == after and t.ref.undo_pending is None
+    t.feed(Button(seat, "ok_long"))
+    t.feed(Button(seat, "ok"))  # OK confirms
+    assert g.to_move == seat and len(g.actions) == len(after.actions) - 1
+    assert any("Undone" in m["text"] for m in t.ref.messages)
+
+
+def test_undo_a_play_read_by_the_reader_asks_for_the_card_back() -> None:
+    t = table_until("hearts", 4, in_play, entry="reader")
+    g = t.ref.game
+    assert g is not None
+    seat = g.to_move
+    assert seat is not None
+    card = g.legal_actions(seat)[0].value
+    t.feed(CardRead(C.NAMES[card]))
+    t.drain()
+    t.feed(UndoRequest(None))
+    out = t.feed(UndoConfirm())
+    texts = [c.text for c in out if isinstance(c, Message)]
+    assert any(f"take {C.NAMES[card]} back" in x for x in texts)
+    assert card in g.hand_of(seat) and g.to_move == seat
+
+
+def test_undo_refused_when_cards_have_moved() -> None:
+    t = table_until("spades-2p", 2, lambda r: bool(r.game and r.accepting() and len(r.game.actions) == 1))
+    out = t.feed(UndoRequest(None))
+    assert "cannot undo" in warnings(out)[0] and "routed" in warnings(out)[0]
+    out = t.feed(UndoConfirm())
+    assert "no undo is waiting" in warnings(out)[0]
+    t2 = table_until("hearts", 4, lambda r: bool(r.game and r.accepting()))
+    out = t2.feed(UndoRequest(None))
+    assert "nothing to undo" in warnings(out)[0]
+    out = t2.feed(UndoCancel())
+    assert not warnings(out)
+
+
+def test_score_corrections_are_recorded_and_shown() -> None:
+    t = AutoTable(seed=4, entry="touch")
+    ref = t.run("hearts", 4, {"target": 100}, max_hands=1)
+    g = ref.game
+    assert g is not None and ref.waiting == "shuffle"
+    totals = g.totals[:]
+    out = ref.handle(ScoreCorrection(2, -5, "miscounted the QS trick", "admin"))
+    assert g.totals[2] == totals[2] - 5
+    corr = ref.public_view()["table"]["corrections"]
+    assert corr == [{"after_hand": 1, "seat": 2, "points": -5, "reason": "miscounted the QS trick", "by": "admin"}]
+    save = [c for c in out if isinstance(c, SaveRecord)][0]
+    assert save.record["corrections"] == corr
+    assert any(isinstance(c, Message) and "Score correction" in c.text for c in out)
+    # A correction can end the game between hands (someone reaches the target).
+    out = ref.handle(ScoreCorrection(1, 200, "agreed at the table"))
+    assert g.over and ref.waiting == "over" and [c for c in out if isinstance(c, SaveRecord)][0].finished
+    assert "must be" not in str(warnings(ref.handle(ScoreCorrection(0, 0))))
+    assert warnings(ref.handle(ScoreCorrection(7, 3)))
+
+
+def test_correction_during_a_hand_survives_an_undo() -> None:
+    t = table_until("partnership-spades", 4, bidding, entry="touch")
+    g = t.ref.game
+    assert g is not None
+    seat = g.to_move
+    t.feed(Touch(seat, {"bid": 2}))  # type: ignore[arg-type]
+    t.feed(ScoreCorrection(1, 30, "carried over from last night"))
+    assert g.totals[1] == g.totals[3] == 30
+    t.feed(UndoRequest(None))
+    t.feed(UndoConfirm())
+    assert g.totals[1] == g.totals[3] == 30 and g.to_move == seat
+
+
+def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() -> None:
+    t = AutoTable(seed=1, entry="touch")
+    t.feed(__import__("engine.referee.events", fromlist=["NewGame"]).NewGame("hearts", ("a", "b", "c", "d")))
+    shuffle = t.queue.popleft()
+    out = t.feed(shuffle)
+    deal = [c for c in out if isinstance(c, DealerCommand)][0]
+    t.queue.clear()
+    out = t.feed(DealerFault("jam", "card stuck at the reader", deal.step))
+    err = [c.text for c in out if isinstance(c, Message) and c.level == "error"]
+    assert err and "jammed" in err[0] and "Resume" in err[0]
+    assert t.ref.public_view()["table"]["dealer"]["status"] == "fault"
+    assert "the dealer needs attention" in warnings(t.feed(Touch(0, {"pass": ["2S", "3S", "4S"]})))[0]
+    out = t.feed(DealerReady(False))
+    again = [c for c in out if isinstance(c, DealerCommand)]
+    assert again == [deal]  # the same deal id: the dealer goes on with it
+    out = t.feed(DealerFault("link_down", "unplugged"))
+    assert "unplugged" in [c.text for c in out if isinstance(c, Message)][0]
+    out = t.feed(DealerReady(True))  # the dealer lost the deal: redeal the same order
+    redeal = [c for c in out if isinstance(c, DealerCommand)]
+    assert redeal[0].op == "deal" and redeal[0].args["deal_id"] == deal.args["deal_id"] + 1
+    assert redeal[0].args["plan"] == deal.args["plan"]
+    # A report for the old deal is ignored; a failed check asks for a redeal.
+    out = t.feed(DealDone(deal.args["deal_id"]))
+    assert warnings(out) and t.ref.busy
+    out = t.feed(DealDone(redeal[0].args["deal_id"], False, ("QS missing",)))
+    assert "QS missing" in [c.text for c in out if isinstance(c, Message) and c.level == "error"][0]
+    out = t.feed(DealerReady(False))
+    third = [c for c in out if isinstance(c, DealerCommand)][0]
+    assert third.args["deal_id"] == deal.args["deal_id"] + 2 and third.args["plan"] == deal.args["plan"]
+    t.feed(DealDone(third.args["deal_id"]))
+    assert t.ref.accepting() and t.ref.public_view()["table"]["commitment"]["hand"] == 1
+    # The game goes on to its end from here, uncorrupted.
+    t.chooser = __import__("engine.referee.autotable", fromlist=["engine_bot"]).engine_bot("hearts")
+    for _ in range(20000):
+        if t.ref.waiting == "over" or not t.step():
+            break
+    assert t.ref.waiting == "over"
+    assert replay_events(t.events) == t.ref
+
+
+def test_fault_during_a_present_step_repeats_the_step() -> None:
+    t = AutoTable(seed=3, entry="touch")
+    t.start("spades-2p", 2)
+    g = t.ref.game
+    assert g is not None and not t.ref.steps
+    seat = g.to_move
+    assert seat is not None
+    out = t.feed(Touch(seat, {"draw": "keep"}))
+    t.queue.clear()
+    cmd = [c for c in out if isinstance(c, DealerCommand)][0]
+    assert cmd.op == "route_presented"
+    steps = [s["step"] for s in t.ref.steps]
+    t.feed(DealerFault("timeout", "no answer", cmd.step))
+    assert t.ref.busy and [s["step"] for s in t.ref.steps] == steps
+    assert warnings(t.feed(Touch(1 - seat, {"draw": "keep"})))
+    out = t.feed(DealerReady(False))
+    assert [c for c in out if isinstance(c, DealerCommand)] == [cmd]
+    out = t.feed(DealerDone(cmd.step))
+    nxt = [c for c in out if isinstance(c, DealerCommand)]
+    assert nxt[0].op == "present" and nxt[0].step == cmd.step + 1
+    t.queue.clear()
+    t.feed(DealerDone(nxt[0].step, nxt[0].args["expect"]))
+    t.drain()
+    assert g.hand_of(seat) == [g.deck[0]] and t.ref.accepting()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.sampled_from(["hearts", "spades-2p", "german-whist", "partnership-spades"]))
+def test_journal_replay_with_noise_gives_an_equal_referee(seed: int, game: str) -> None:
+    """Random (mostly wrong) entries interleaved with a real game: replaying the events
+    rebuilds the same referee."""
+    n = {"hearts": 4, "spades-2p": 2, "german-whist": 2, "partnership-spades": 4}[game]
+    noisy = AutoTable(seed=seed, entry="mixed")
+    noisy.max_hands = 1
+    noisy.start(game, n, {"target": 50} if game != "german-whist" else {"target": 3})
+    rng = random.Random(seed)
+    noise: list[Event] = []
+    for _ in range(3000):
+        g = noisy.ref.game
+        assert g is not None
+        if g.hand_results or noisy.ref.waiting != "turn":
+            break
+        if rng.random() < 0.3:
+            ev: Event = rng.choice([
+                Button(rng.randrange(n), rng.choice(["minus", "plus", "ok"])),
+                Touch(rng.randrange(n), {"play": C.NAMES[rng.randrange(52)]}),
+                Touch(rng.randrange(n), {"bid": rng.randrange(14)}),
+                UndoRequest(None),
+                UndoCancel(),
+            ])
+            noise.append(ev)
+            noisy.feed(ev)
+            noisy.feed(UndoCancel())
+            noisy.drain()
+            continue
+        noisy.step()
+    assert replay_events(noisy.events) == noisy.ref
