@@ -19,7 +19,7 @@ from engine.games import new_game
 from engine.partnership_spades import PartnershipSpadesState
 from engine.spades_2p import Spades2PState
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def strings(obj: Any) -> set[str]:
@@ -117,9 +117,12 @@ def run(g: GameState, rng: random.Random, hands: int, deep: bool) -> None:
                 if other not in seats:
                     assert g.legal_actions(other) == []
             legal = g.legal_actions(seat)
-            if deep and steps % 7 == 0:
+            if deep and steps % 5 == 0:
                 for a in legal:
                     assert g.check(a, seat) is None, (a, g.check(a, seat))
+                if g.phase in ("play", "bid", "draw"):  # every card, bid and draw: legal iff listed
+                    for a in [*PLAY, *BIDS, KEEP, DISCARD, DOUBLE_NIL, BLIND_NIL]:
+                        assert (g.check(a, seat) is None) == (a in legal), (a, g.check(a, seat))
                 check_views(g)
             bad = random_action(g, rng)
             if bad not in legal and not (bad.kind == "exchange" and g.check(bad, seat) is None):
