@@ -32,6 +32,15 @@ FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r 
 OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
 
+def omnibus_points(players: int, taker: int, enabled: bool) -> list[int]:
+    """The omnibus option's points, moon or not: -10 for whoever took the omnibus card (taker
+    -1: nobody). A module function so the score sheet (engine/scorekeeper.py) shares it."""
+    pts = [0] * players
+    if enabled and taker >= 0:
+        pts[taker] -= 10
+    return pts
+
+
 class HeartsState(HeartsFamilyState):
     GAME_ID: ClassVar[str] = "hearts"
     TITLE: ClassVar[str] = "Hearts"
@@ -67,15 +76,10 @@ class HeartsState(HeartsFamilyState):
         self.turn_t = ONE[holder]
 
     def _extra_points(self) -> list[int]:
-        pts = [0] * self.n
-        if self.options["omnibus"] and self.omnibus_taker >= 0:
-            pts[self.omnibus_taker] -= 10
-        return pts
+        return omnibus_points(self.n, self.omnibus_taker, self.options["omnibus"])
 
     # ------------------------------------------------------------------ play
-    def _legal(self, seat: int) -> list[Action]:
-        if self.phase != "play":
-            return self._legal_setup(seat)
+    def _legal_play(self, seat: int) -> list[Action]:
         h = self.hands[seat]
         if self.trick:
             lo = self.led * 13
@@ -96,12 +100,7 @@ class HeartsState(HeartsFamilyState):
         b = bisect_left(h, HEARTS_HI, a)
         return list(map(PLAY.__getitem__, h[:a] + h[b:]))
 
-    def _check(self, seat: int, action: Action) -> str | None:
-        if self.phase != "play":
-            return self._check_setup(seat, action)
-        if action.kind != "play":
-            return "it is time to play a card"
-        c = action.value
+    def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
             return f"not a card: {c!r}"
         h = self.hands[seat]
@@ -126,11 +125,7 @@ class HeartsState(HeartsFamilyState):
             return "hearts are not broken"
         return None
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if self.phase != "play":
-            self._apply_setup(seat, action)
-            return
-        c: int = action.value
+    def _apply_play(self, seat: int, c: int) -> None:
         self.hands[seat].remove(c)
         trick = self.trick
         if not trick:
