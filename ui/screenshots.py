@@ -228,8 +228,10 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
     @add("last-trick-cancellation")
     def _cancel(app: Any) -> Any:
         s = start_game(app, "cancellation-hearts", 6, humans=(0,), seed=3)
-        advance(s, lambda st: st.phase == "play" and bool(st.waiting) and 0 in st.turn_seats(), limit=200000)
+        advance(s, lambda st: st.phase == "play" and bool(st.waiting) and not st.trick, limit=200000)
         sc = show(app, reveal=0)
+        sc.toggle_review()  # a tap on "Last trick": the cancelled trick, now waiting
+        app.render(force=True)
         return sc
 
     @add("summary-hearts")
