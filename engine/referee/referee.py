@@ -267,8 +267,10 @@ class Referee:
         g = self.game
         return g.names[seat] if g is not None and 0 <= seat < g.n else f"seat {seat}"
 
-    def _refuse(self, seat: int | None, text: str) -> None:
-        self._msg(text, None, "warn")
+    def _refuse(self, seat: int | None, text: str, private: bool = False) -> None:
+        """Show why an entry was refused (``private``: on that seat's screen only, when the
+        words name cards nobody else may see), blink the seat's LED, change nothing."""
+        self._msg(text, seat if private else None, "warn")
         self._out.append(Sound("refused"))
         if seat is not None and self.game is not None and 0 <= seat < self.game.n and seat not in self.blinking:
             self.blinking.append(seat)
@@ -671,7 +673,7 @@ class Referee:
         if fed_by is not None and fed_by in passing:
             seat: int | None = fed_by if fed_by in self._holders(card, [fed_by]) else None
             if seat is None:
-                self._refuse(fed_by, f"{self._name(fed_by)} does not hold {C.NAMES[card]}: it goes back")
+                self._refuse(fed_by, f"{self._name(fed_by)} does not hold {C.NAMES[card]}: it goes back", private=True)
                 self._route_fed(card, self._home(card, fed_by))
                 return
         else:
@@ -684,15 +686,15 @@ class Referee:
             elif len(holders) == 1:
                 seat = holders[0]
             elif holders:
-                self._refuse(None, f"{C.NAMES[card]} is in the hands of "
-                                   f"{' and '.join(self._name(s) for s in holders)}: press OK on your panel before "
-                                   f"feeding; the card went to the reject tray")
+                self._refuse(None, "the card fed to pass is in more than one hand: press OK on your panel "
+                                   "before feeding; the card went to the reject tray")
                 self._route_fed(card, "reject")
                 return
             else:
                 others = self._holders(card)
                 if others:
-                    self._refuse(others[0], f"{self._name(others[0])} has already passed: {C.NAMES[card]} goes back")
+                    self._refuse(others[0], f"{self._name(others[0])} has already passed: {C.NAMES[card]} goes back",
+                                 private=True)
                     self._route_fed(card, seat_target(others[0]))
                 else:
                     self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
@@ -722,7 +724,7 @@ class Referee:
         if not self._holders(card, [seat]):
             holders = self._holders(card)
             why = "is not in your hand" if not holders else f"is {self._name(holders[0])}'s card"
-            self._refuse(seat, f"{self._name(seat)}: {C.NAMES[card]} {why}; it goes back")
+            self._refuse(seat, f"{self._name(seat)}: {C.NAMES[card]} {why}; it goes back", private=True)
             self._route_fed(card, self._home(card, seat))
             return
         fed = self.fed.setdefault(seat, [])
@@ -748,8 +750,9 @@ class Referee:
             action = A.Action("exchange", (tuple(give), get))
         reason = g.check(action, seat)
         if reason is not None:
-            self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}")
-            if action.kind in ("pass", "exchange") and source == "reader":
+            hidden = action.kind in ("pass", "exchange")
+            self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
+            if hidden and source == "reader":
                 for c in self.fed.pop(seat, []):
                     self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(seat)})
             return False
@@ -892,14 +895,14 @@ class Referee:
             return
         last_seat, last = g.actions[-1]
         if ev.seat is not None and ev.seat != last_seat:
-            self._refuse(ev.seat, f"the last entry was {self._name(last_seat)}'s ({last.describe()}), not "
+            self._refuse(ev.seat, f"the last entry was {self._name(last_seat)}'s ({public_words(last)}), not "
                                   f"{self._name(ev.seat)}'s")
             return
         why = self.blocked[-1] if self.blocked else None
         if why is not None:
-            self._refuse(ev.seat, f"cannot undo {self._name(last_seat)}'s {last.describe()}: {why}")
+            self._refuse(ev.seat, f"cannot undo {self._name(last_seat)}'s {public_words(last)}: {why}")
             return
-        text = f"Undo {self._name(last_seat)}'s {last.describe()}?"
+        text = f"Undo {self._name(last_seat)}'s {public_words(last)}?"
         self.undo_pending = {"seat": ev.seat, "text": text}
         self._out.append(AskConfirm("undo", text, ev.seat))
         self._msg(text)
@@ -923,7 +926,7 @@ class Referee:
             if not self.given:
                 self.pass_snap = None
         self.pending.pop(seat, None)
-        self._msg(f"Undone: {self._name(seat)}'s {last.describe()}")
+        self._msg(f"Undone: {self._name(seat)}'s {public_words(last)}")
         if last.kind == "play" and source == "reader":
             self._msg(f"{self._name(seat)}: take {C.NAMES[last.value]} back from the trick tray")
         self._prompt()
@@ -1014,6 +1017,17 @@ class Referee:
             "full": f["commitment"],
             "salt": f["salt"] if "revealed" in f else None,
         }
+
+
+def public_words(action: A.Action) -> str:
+    """An action in words the shared screen may show: passes and exchanges without cards."""
+    if action.kind == "pass":
+        return f"pass of {len(action.value)} cards"
+    if action.kind == "exchange":
+        return f"Double Nil exchange of {len(action.value[0])} card(s)"
+    if action.kind == "draw":
+        return "draw"
+    return action.describe()
 
 
 _PHASE_WORDS = {
