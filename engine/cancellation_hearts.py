@@ -71,9 +71,7 @@ class CancellationHeartsState(HeartsFamilyState):
         return bool(self.widow) and self.widow_taker < 0
 
     # ------------------------------------------------------------------ play
-    def _legal(self, seat: int) -> list[Action]:
-        if self.phase != "play":
-            return self._legal_setup(seat)
+    def _legal_play(self, seat: int) -> list[Action]:
         h = self.hands[seat]
         if self.trick:
             lo = self.led * 13
@@ -95,12 +93,7 @@ class CancellationHeartsState(HeartsFamilyState):
         b = bisect_left(h, HEARTS_HI, a)
         return plays(h[:a] + h[b:])
 
-    def _check(self, seat: int, action: Action) -> str | None:
-        if self.phase != "play":
-            return self._check_setup(seat, action)
-        if action.kind != "play":
-            return "it is time to play a card"
-        c = action.value
+    def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
             return f"not a card: {c!r}"
         h = self.hands[seat]
@@ -125,11 +118,7 @@ class CancellationHeartsState(HeartsFamilyState):
             return "hearts are not broken"
         return None
 
-    def _apply(self, seat: int, action: Action) -> None:
-        if self.phase != "play":
-            self._apply_setup(seat, action)
-            return
-        c: int = action.value
+    def _apply_play(self, seat: int, c: int) -> None:
         self.hands[seat].remove(c)
         trick = self.trick
         if not trick:

@@ -204,20 +204,50 @@ class HeartsFamilyState(GameState):
         if self.phase == "play":
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
-                return self._legal(on)
+                return self._legal_play(on)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         if self.phase == "play" and type(action) is Action and action[0] == "play":
             on = self.turn_t[0]
-            if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
+            if (seat is None or (seat == on and type(seat) is int)) and self._check_play(on, action[1]) is None:
                 self.actions.append((on, action))
-                self._apply(on, action)
+                self._apply_play(on, action[1])
                 return
         super().apply(action, seat)
 
     def _hand_of(self, seat: int) -> list[int]:
         return self.hands[seat][:]
+
+    def _legal_play(self, seat: int) -> list[Action]:
+        """The cards ``seat`` (on turn) may play now."""
+        raise NotImplementedError
+
+    def _check_play(self, seat: int, card: Any) -> str | None:
+        """None when ``seat`` (on turn) may play ``card``, else the rule it breaks."""
+        raise NotImplementedError
+
+    def _apply_play(self, seat: int, card: int) -> None:
+        """Play a checked card (and finish the trick, and the hand, when complete)."""
+        raise NotImplementedError
+
+    def _legal(self, seat: int) -> list[Action]:
+        if self.phase == "play":
+            return self._legal_play(seat)
+        return self._legal_setup(seat)
+
+    def _check(self, seat: int, action: Action) -> str | None:
+        if self.phase == "play":
+            if action.kind != "play":
+                return "it is time to play a card"
+            return self._check_play(seat, action.value)
+        return self._check_setup(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> None:
+        if self.phase == "play":
+            self._apply_play(seat, action.value)
+        else:
+            self._apply_setup(seat, action)
 
     def _legal_setup(self, seat: int) -> list[Action]:
         """Legal actions outside the play phase: passes or the moon choice."""
