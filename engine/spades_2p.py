@@ -50,6 +50,7 @@ from .spades_common import (
 )
 
 _DRAW_FIRST = [KEEP, DISCARD, DOUBLE_NIL]
+_DRAW = [KEEP, DISCARD]
 
 
 def score_hand(
@@ -74,7 +75,6 @@ def score_hand(
         out_bags[s], penalty = add_bags(out_bags[s], new_bags)
         points[s] = p + penalty
     return points, out_bags
-_DRAW = [KEEP, DISCARD]
 
 
 class Spades2PState(SpadesTrickState):
