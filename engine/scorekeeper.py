@@ -1,0 +1,592 @@
+"""Scorekeeper mode: the kiosk keeps the score sheet for a table playing with its own cards.
+
+There is no deal and no play to referee: after each hand the players enter what the rules
+score (bids and tricks in the Spades games, hearts and Q♠ in the Hearts games, stage-two
+tricks in German Whist) and the ``ScoreSheet`` scores it. It scores with the *same* functions
+the games use (``spades_2p.score_hand``, ``partnership_spades.score_hand``/``game_end``,
+``hearts_common.moon_points``, ``hearts.omnibus_points``, ``german_whist.hand_points``/
+``game_end``, ``base.lowest_total_wins``, ``spades_common.higher_total_wins``), so a hand
+entered here scores exactly as the same hand played through the engine (a property test checks
+it on random games).
+
+Entries per hand (plain JSON, what a record stores as ``{"entries": {...}}``):
+
+- ``spades-2p``: ``{"bids": [b0, b1], "double_nil": [bool, bool], "tricks": [t0, t1]}``
+  (bid 0 is Nil; Double Nil needs bid 0; tricks add up to 13).
+- ``partnership-spades``: ``{"bids": [4], "blind_nil": [4 bools], "tricks": [4]}`` (Blind Nil
+  needs bid 0, at most one per team, and the team trailing by more than ``blind_nil_margin``).
+- ``hearts``: ``{"hearts": [n], "qs": seat, "omnibus": seat or null, "moon": null|"self"|"others"}``
+  (hearts add up to 13; ``omnibus`` only, and then always, with the omnibus option; ``moon``
+  only, and then always, when one seat took all 13 hearts and the Q♠).
+- ``cancellation-hearts``: ``{"hearts": [n], "qs": [n], "nobody_hearts": h, "nobody_qs": q,
+  "moon": ...}`` (hearts add up to 26 and Q♠ to 2 with what nobody took; nobody takes anything
+  only under ``last_trick_cancelled = "nobody"``, and at most one trick's worth: players-many
+  cards).
+- ``german-whist``: ``{"tricks": [t0, t1]}``: stage-two tricks (13), or all tricks (26) with
+  ``score_all_tricks``.
+
+Score corrections (seat, points, reason) are kept apart from the entries, shown on the sheet
+and written to the record's ``corrections`` in the referee's shape (``after_hand``); in
+partnership-spades a correction counts for the seat's team. The sheet is a pure function of
+its entries and corrections: ``undo`` drops the last of them and the sheet is re-scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
+
+from . import cards as C
+from .base import lowest_total_wins
+from .errors import RecordError
+from .games import GAME_IDS, game_class
+from .hearts_common import POINTS, moon_points
+from .options import non_defaults, resolve
+from .spades_common import higher_total_wins
+
+MODE = "scorekeeper"
+FORMAT = "trickref-record/1"
+HAND_TRICKS = 13
+_QS_POINTS = POINTS[C.QS]
+_HEART_POINTS = POINTS[C.HEARTS * 13]
+
+
+class EntryError(ValueError):
+    """An entry that cannot be right. ``reason`` says why in words; ``hand`` is the hand's
+    index (from 0) when replaying a record, else None."""
+
+    def __init__(self, reason: str, hand: int | None = None) -> None:
+        self.reason = reason
+        self.hand = hand
+        super().__init__(reason if hand is None else f"hand {hand}: {reason}")
+
+
+def _is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class ScoreSheet:
+    """One scorekept game: entries per hand, corrections, and everything scored from them.
+
+    Read-only attributes (kept up to date by ``enter``/``undo``/``correct``): ``totals``,
+    ``bags`` (None outside the Spades games; partners share their team's), ``hand_results``
+    (per hand: ``points``, ``totals``, ``entries`` and ``bags`` in the Spades games),
+    ``over``, ``winners``, ``dealer`` (who deals the next hand) and ``corrections``.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        first_dealer: int = 0,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        cls = game_class(game)
+        if players not in cls.PLAYER_COUNTS:
+            lo, hi = min(cls.PLAYER_COUNTS), max(cls.PLAYER_COUNTS)
+            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise RecordError("players", f"{game} is for {span} players, not {players}")
+        if not _is_int(first_dealer) or not 0 <= first_dealer < players:
+            raise RecordError("first_dealer", f"must be a seat from 0 to {players - 1}, not {first_dealer!r}")
+        self.GAME_ID: str = game
+        self.TITLE: str = cls.TITLE
+        self.TEAMS: bool = cls.TEAMS
+        self.n: int = players
+        self.options: dict[str, Any] = resolve(game, options)
+        self.first_dealer: int = first_dealer
+        self.names: list[str] = list(names) if names is not None else [f"Seat {i + 1}" for i in range(players)]
+        if len(self.names) != players:
+            raise RecordError("players", f"{players} seats need {players} names, not {len(self.names)}")
+        self._hasbags = cls.HAS_BAGS
+        self._moon_total: int = getattr(cls, "MOON_TOTAL", 0)
+        self.entries: list[dict[str, Any]] = []  # canonical entries, one per hand
+        self.corrections: list[dict[str, Any]] = []
+        self._rescore()
+
+    # ------------------------------------------------------------------ what the kiosk asks
+    def schema(self) -> list[dict[str, Any]]:
+        """The fields of one hand's entry, in the order the kiosk asks for them.
+
+        Each field: ``key``, ``kind`` ("count": a whole number per seat, "toggle": yes/no per
+        seat, "holder": one seat, "number": one whole number for nobody), ``label``, ``min``
+        and ``max`` where they apply, ``sum`` (what the seats' counts must add up to) and
+        ``needs_bid_zero`` for the Nil toggles."""
+        g, n, o = self.GAME_ID, self.n, self.options
+        if g == "spades-2p":
+            return [
+                {"key": "bids", "kind": "count", "label": "Bid", "min": 0, "max": 13},
+                {"key": "double_nil", "kind": "toggle", "label": "Double Nil", "needs_bid_zero": True},
+                {"key": "tricks", "kind": "count", "label": "Tricks", "min": 0, "max": 13, "sum": HAND_TRICKS},
+            ]
+        if g == "partnership-spades":
+            return [
+                {"key": "bids", "kind": "count", "label": "Bid", "min": 0, "max": 13},
+                {"key": "blind_nil", "kind": "toggle", "label": "Blind Nil", "needs_bid_zero": True},
+                {"key": "tricks", "kind": "count", "label": "Tricks", "min": 0, "max": 13, "sum": HAND_TRICKS},
+            ]
+        if g == "hearts":
+            out: list[dict[str, Any]] = [
+                {"key": "hearts", "kind": "count", "label": "Hearts", "min": 0, "max": 13, "sum": 13},
+                {"key": "qs", "kind": "holder", "label": "Q\u2660"},
+            ]
+            if o["omnibus"]:
+                out.append({"key": "omnibus", "kind": "holder", "label": self.omnibus_label()})
+            return out
+        if g == "cancellation-hearts":
+            out = [
+                {"key": "hearts", "kind": "count", "label": "Hearts", "min": 0, "max": 26, "sum": 26},
+                {"key": "qs", "kind": "count", "label": "Q\u2660", "min": 0, "max": 2, "sum": 2},
+            ]
+            if o["last_trick_cancelled"] == "nobody":
+                out.append({"key": "nobody_hearts", "kind": "number", "label": "Hearts nobody took", "min": 0, "max": n})
+                out.append({"key": "nobody_qs", "kind": "number", "label": "Q\u2660 nobody took", "min": 0, "max": 2})
+            return out
+        total = 26 if o["score_all_tricks"] else HAND_TRICKS
+        label = "Tricks (all)" if o["score_all_tricks"] else "Stage-two tricks"
+        return [{"key": "tricks", "kind": "count", "label": label, "min": 0, "max": total, "sum": total}]
+
+    def omnibus_label(self) -> str:
+        card = self.options["omnibus_card"]
+        return f"{card[0].replace('T', '10')}{C.SUIT_SYMBOLS[C.SUITS.index(card[1])]}"
+
+    def blank(self) -> dict[str, Any]:
+        """An entry with nothing filled in (zeros, no holder) for the kiosk to start from."""
+        n = self.n
+        out: dict[str, Any] = {}
+        for f in self.schema():
+            k = f["kind"]
+            out[f["key"]] = [0] * n if k == "count" else [False] * n if k == "toggle" else None if k == "holder" else 0
+        if self._moon_total:
+            out["moon"] = None
+        return out
+
+    def nil_allowed(self, seat: int) -> bool:
+        """Whether ``seat`` may declare Double Nil (spades-2p: always) or Blind Nil
+        (partnership-spades: its team trails by more than ``blind_nil_margin``) this hand."""
+        if self.GAME_ID == "spades-2p":
+            return True
+        if self.GAME_ID == "partnership-spades":
+            from .partnership_spades import trails_enough
+
+            return trails_enough(self.totals, seat, self.options["blind_nil_margin"])
+        return False
+
+    def moon_shooter(self, entries: Mapping[str, Any]) -> int | None:
+        """The seat that took every point card in these (otherwise sound) entries, else None."""
+        if not self._moon_total:
+            return None
+        taken = self._points_taken(entries)
+        if taken is None or self._moon_total not in taken:
+            return None
+        return taken.index(self._moon_total)
+
+    def tally(self, entries: Mapping[str, Any]) -> list[str]:
+        """The running check lines ('tricks: 12 of 13') for what is entered so far."""
+        lines: list[str] = []
+        for f in self.schema():
+            v = entries.get(f["key"])
+            if f["kind"] == "count" and "sum" in f and isinstance(v, list):
+                got = sum(x for x in v if _is_int(x))
+                want = f["sum"]
+                nobody = ""
+                if f["key"] == "hearts" and self.GAME_ID == "cancellation-hearts":
+                    extra = entries.get("nobody_hearts") or 0
+                    got += extra if _is_int(extra) else 0
+                    nobody = " (nobody's included)" if extra else ""
+                if f["key"] == "qs" and self.GAME_ID == "cancellation-hearts":
+                    extra = entries.get("nobody_qs") or 0
+                    got += extra if _is_int(extra) else 0
+                    nobody = " (nobody's included)" if extra else ""
+                lines.append(f"{f['label'].lower()}: {got} of {want}{nobody}")
+            elif f["kind"] == "holder":
+                who = self.names[v] if _is_int(v) and 0 <= v < self.n else "not chosen"
+                lines.append(f"{f['label']}: {who}")
+        return lines
+
+    # ------------------------------------------------------------------ entering hands
+    def check(self, entries: Mapping[str, Any]) -> str | None:
+        """None when ``entries`` can be the next hand, else why not in words."""
+        try:
+            self._canonical(entries)
+        except EntryError as e:
+            return e.reason
+        return None
+
+    def enter(self, entries: Mapping[str, Any]) -> list[int]:
+        """Score the next hand; returns its points. Raises ``EntryError`` (a ValueError) naming
+        what cannot be right, and then changes nothing."""
+        canon = self._canonical(entries)
+        self.entries.append(canon)
+        self._rescore()
+        return list(self.hand_results[-1]["points"])
+
+    def correct(self, seat: int, points: int, reason: str = "") -> None:
+        """A score correction between hands: ``points`` added to ``seat`` (its team in
+        partnership-spades), kept with its reason; it can end (or reopen) the game."""
+        if not _is_int(seat) or not 0 <= seat < self.n:
+            raise EntryError(f"a correction names a seat from 0 to {self.n - 1}, not {seat!r}")
+        if not _is_int(points) or points == 0:
+            raise EntryError(f"a correction is a non-zero whole number of points, not {points!r}")
+        if not isinstance(reason, str):
+            raise EntryError("the reason of a correction is text")
+        self.corrections.append({"after_hand": len(self.entries), "seat": seat, "points": points, "reason": reason})
+        self._rescore()
+
+    def can_undo(self) -> bool:
+        return bool(self.entries or self.corrections)
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last hand or correction (whichever came last); returns
+        ``{"entries": ...}`` or ``{"correction": ...}``. ValueError when there is nothing."""
+        if self.corrections and self.corrections[-1]["after_hand"] == len(self.entries):
+            c = self.corrections.pop()
+            self._rescore()
+            return {"correction": c}
+        if not self.entries:
+            raise EntryError("nothing to undo: no hand has been entered")
+        e = self.entries.pop()
+        self._rescore()
+        return {"entries": e}
+
+    def last_undo_text(self) -> str | None:
+        """What ``undo`` would take back, in words (for the kiosk's confirmation)."""
+        if self.corrections and self.corrections[-1]["after_hand"] == len(self.entries):
+            c = self.corrections[-1]
+            return f"the correction {self.names[c['seat']]} {c['points']:+d}"
+        if self.entries:
+            return f"hand {len(self.entries)}"
+        return None
+
+    @property
+    def hand_number(self) -> int:
+        """Hands entered so far."""
+        return len(self.entries)
+
+    # ------------------------------------------------------------------ scoring
+    def _rescore(self) -> None:
+        """Score every hand and correction from the start: the sheet is a function of them."""
+        n = self.n
+        self.totals: list[int] = [0] * n
+        self.bags: list[int] | None = [0] * n if self._hasbags else None
+        self.hand_results: list[dict[str, Any]] = []
+        self.over: bool = False
+        self.winners: list[int] = []
+        self._apply_corrections(0)
+        for h, e in enumerate(self.entries):
+            pts = self._score(e)
+            for i, p in enumerate(pts):
+                self.totals[i] += p
+            row: dict[str, Any] = {"points": pts, "totals": self.totals[:], "entries": e}
+            if self.bags is not None:
+                row["bags"] = self.bags[:]
+            self.hand_results.append(row)
+            self.over, self.winners = self._game_end()
+            self._apply_corrections(h + 1)
+        self.dealer: int = (self.first_dealer + len(self.entries)) % n
+
+    def _apply_corrections(self, after: int) -> None:
+        hit = False
+        for c in self.corrections:
+            if c["after_hand"] == after:
+                seats = [c["seat"], (c["seat"] + 2) % self.n] if self.TEAMS else [c["seat"]]
+                for s in seats:
+                    self.totals[s] += c["points"]
+                hit = True
+        if hit and after:
+            self.over, self.winners = self._game_end()
+
+    def _game_end(self) -> tuple[bool, list[int]]:
+        g, t, o = self.GAME_ID, self.totals, self.options
+        if g == "spades-2p":
+            return higher_total_wins(t, o["target"])
+        if g == "partnership-spades":
+            from .partnership_spades import game_end
+
+            return game_end(t, o)
+        if g == "german-whist":
+            from .german_whist import game_end as gw_end
+
+            return gw_end(t, o["target"])
+        return lowest_total_wins(t, o["target"])
+
+    def _score(self, e: Mapping[str, Any]) -> list[int]:
+        """The points of canonical entries ``e``; updates the bag counters."""
+        g, o = self.GAME_ID, self.options
+        if g == "spades-2p":
+            from .spades_2p import score_hand
+
+            assert self.bags is not None
+            pts, self.bags = score_hand(e["bids"], e["double_nil"], e["tricks"], self.bags,
+                                        o["failed_nil_tricks_are_bags"])
+            return pts
+        if g == "partnership-spades":
+            from .partnership_spades import score_hand as team_score
+
+            assert self.bags is not None
+            pts, self.bags = team_score(e["bids"], e["blind_nil"], e["tricks"], self.bags, o)
+            return pts
+        if g == "german-whist":
+            from .german_whist import hand_points
+
+            return hand_points(e["tricks"], o["score_all_tricks"])
+        taken = self._points_taken(e)
+        assert taken is not None
+        if self._moon_total in taken:
+            pts = moon_points(taken.index(self._moon_total), self.n, e["moon"], o["moon_self"], o["moon_others"])
+        else:
+            pts = taken
+        if g == "hearts":
+            from .hearts import omnibus_points
+
+            taker = e.get("omnibus")
+            extra = omnibus_points(self.n, -1 if taker is None else taker, o["omnibus"])
+            pts = [p + x for p, x in zip(pts, extra, strict=True)]
+        return pts
+
+    def _points_taken(self, e: Mapping[str, Any]) -> list[int] | None:
+        """Each seat's card points (hearts 1, Q♠ 13, from the engine's table), or None when the
+        counts are not there to read."""
+        hearts = e.get("hearts")
+        if not isinstance(hearts, list) or len(hearts) != self.n or not all(_is_int(x) for x in hearts):
+            return None
+        qs = e.get("qs")
+        if self.GAME_ID == "hearts":
+            if not _is_int(qs):
+                return None
+            counts = [1 if s == qs else 0 for s in range(self.n)]
+        else:
+            if not isinstance(qs, list) or len(qs) != self.n or not all(_is_int(x) for x in qs):
+                return None
+            counts = qs
+        return [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, counts, strict=True)]
+
+    # ------------------------------------------------------------------ checking entries
+    def _canonical(self, entries: Mapping[str, Any]) -> dict[str, Any]:
+        """The entries checked and in canonical form; EntryError says what cannot be right."""
+        if self.over:
+            raise EntryError("the game is over")
+        if not isinstance(entries, Mapping):
+            raise EntryError(f"a hand's entries are an object of named counts, not {type(entries).__name__}")
+        known = {f["key"] for f in self.schema()} | ({"moon"} if self._moon_total else set())
+        if self.GAME_ID == "hearts":
+            known |= {"omnibus"}  # may be given as null while the option is off
+        if self.GAME_ID == "cancellation-hearts":
+            known |= {"nobody_hearts", "nobody_qs"}
+        extra = sorted(set(entries) - known)
+        if extra:
+            raise EntryError(f"{self.GAME_ID} has no entry {extra[0]!r} (it asks for {', '.join(sorted(known))})")
+        g = self.GAME_ID
+        if g == "spades-2p":
+            return self._check_spades(entries, "double_nil")
+        if g == "partnership-spades":
+            return self._check_spades(entries, "blind_nil")
+        if g == "german-whist":
+            total = 26 if self.options["score_all_tricks"] else HAND_TRICKS
+            what = "tricks" if self.options["score_all_tricks"] else "stage-two tricks"
+            tricks = self._counts(entries, "tricks", 0, total, what)
+            self._adds_up(tricks, total, what, f"the {total} {what} of a hand")
+            return {"tricks": tricks}
+        if g == "hearts":
+            return self._check_hearts(entries)
+        return self._check_cancellation(entries)
+
+    def _counts(self, e: Mapping[str, Any], key: str, lo: int, hi: int, what: str) -> list[int]:
+        v = e.get(key)
+        if not isinstance(v, list) or len(v) != self.n:
+            raise EntryError(f"{what}: one whole number per player ({self.n}) is needed")
+        for s, x in enumerate(v):
+            if not _is_int(x):
+                raise EntryError(f"{what} of {self.names[s]}: a whole number is needed, not {x!r}")
+            if not lo <= x <= hi:
+                raise EntryError(f"{what} of {self.names[s]}: {x} is not possible (from {lo} to {hi})")
+        return list(v)
+
+    def _flags(self, e: Mapping[str, Any], key: str) -> list[bool]:
+        v = e.get(key, [False] * self.n)
+        if v is None:
+            v = [False] * self.n
+        if not isinstance(v, list) or len(v) != self.n or not all(isinstance(x, bool) for x in v):
+            raise EntryError(f"{key.replace('_', ' ')}: one true or false per player is needed")
+        return list(v)
+
+    def _holder(self, e: Mapping[str, Any], key: str, what: str) -> int:
+        v = e.get(key)
+        if v is None:
+            raise EntryError(f"who took the {what}? Tap that player's name")
+        if isinstance(v, list):
+            holders = [s for s, x in enumerate(v) if x]
+            if len(holders) > 1:
+                raise EntryError(f"only one player can take the {what} (one deck): "
+                                 + " and ".join(self.names[s] for s in holders) + " are both marked")
+            if not holders:
+                raise EntryError(f"who took the {what}? Tap that player's name")
+            return holders[0]
+        if not _is_int(v) or not 0 <= v < self.n:
+            raise EntryError(f"the {what} holder must be a seat from 0 to {self.n - 1}, not {v!r}")
+        return int(v)
+
+    @staticmethod
+    def _adds_up(counts: Sequence[int], want: int, what: str, whole: str) -> None:
+        got = sum(counts)
+        if got != want:
+            raise EntryError(f"the {what} add up to {got}; {whole} must add up to {want}")
+
+    def _check_spades(self, e: Mapping[str, Any], nil_key: str) -> dict[str, Any]:
+        n, names = self.n, self.names
+        bids = self._counts(e, "bids", 0, 13, "bid")
+        tricks = self._counts(e, "tricks", 0, 13, "tricks")
+        flags = self._flags(e, nil_key)
+        label = "Double Nil" if nil_key == "double_nil" else "Blind Nil"
+        for s in range(n):
+            if flags[s] and bids[s] != 0:
+                raise EntryError(f"{names[s]} declared {label}, so the bid is 0 (Nil), not {bids[s]}")
+        if nil_key == "blind_nil":
+            for team in (0, 1):
+                a, b = team, team + 2
+                if flags[a] and flags[b]:
+                    raise EntryError(f"at most one Blind Nil per team: {names[a]} and {names[b]} both declared it")
+            for s in range(n):
+                if flags[s] and not self.nil_allowed(s):
+                    us, them = self.totals[s], self.totals[(s + 1) % 4]
+                    margin = self.options["blind_nil_margin"]
+                    raise EntryError(
+                        f"{names[s]} may not declare Blind Nil: the team must trail by more than {margin} "
+                        f"points ({us} to {them} is {'a lead' if us >= them else f'{them - us} behind'})")
+            if self.options["cap_team_bid_at_13"]:
+                for team in (0, 1):
+                    if bids[team] + bids[team + 2] > 13:
+                        raise EntryError(f"{names[team]} and {names[team + 2]} bid {bids[team] + bids[team + 2]} "
+                                         "together; a team's bids may not add up to more than 13")
+        self._adds_up(tricks, HAND_TRICKS, "tricks", "the 13 tricks of a hand")
+        return {"bids": bids, nil_key: flags, "tricks": tricks}
+
+    def _moon_choice(self, e: Mapping[str, Any], taken: list[int]) -> str | None:
+        moon = e.get("moon")
+        if self._moon_total in taken:
+            shooter = taken.index(self._moon_total)
+            if moon not in ("self", "others"):
+                raise EntryError(f"{self.names[shooter]} shot the moon: choose \"self\" "
+                                 f"({self.options['moon_self']:+d} for {self.names[shooter]}) or \"others\" "
+                                 f"({self.options['moon_others']:+d} for everyone else)")
+            return str(moon)
+        if moon is not None:
+            raise EntryError("nobody shot the moon (all hearts and the Q\u2660), so there is no moon choice")
+        return None
+
+    def _check_hearts(self, e: Mapping[str, Any]) -> dict[str, Any]:
+        hearts = self._counts(e, "hearts", 0, 13, "hearts")
+        self._adds_up(hearts, 13, "hearts", "the 13 hearts (no heart is ever set aside)")
+        qs = self._holder(e, "qs", "Q\u2660")
+        omnibus: int | None = None
+        if self.options["omnibus"]:
+            omnibus = self._holder(e, "omnibus", self.omnibus_label())
+        elif e.get("omnibus") is not None:
+            raise EntryError("the omnibus option is off: nobody scores for the omnibus card")
+        taken = [h * _HEART_POINTS + (_QS_POINTS if s == qs else 0) for s, h in enumerate(hearts)]
+        moon = self._moon_choice(e, taken)
+        return {"hearts": hearts, "qs": qs, "omnibus": omnibus, "moon": moon}
+
+    def _check_cancellation(self, e: Mapping[str, Any]) -> dict[str, Any]:
+        n = self.n
+        hearts = self._counts(e, "hearts", 0, 26, "hearts")
+        qs = self._counts(e, "qs", 0, 2, "Q\u2660")
+        nh, nq = e.get("nobody_hearts", 0) or 0, e.get("nobody_qs", 0) or 0
+        if not _is_int(nh) or not _is_int(nq) or nh < 0 or nq < 0:
+            raise EntryError("what nobody took is a whole number of hearts and of Q\u2660 (0 or more)")
+        if nh or nq:
+            if self.options["last_trick_cancelled"] != "nobody":
+                raise EntryError("with last_trick_cancelled = \"leader\" the leader takes a cancelled last trick: "
+                                 "nobody's share must be 0")
+            if nq > 2:
+                raise EntryError(f"there are only two Q\u2660, not {nq}")
+            if nh + nq > n:
+                raise EntryError(f"nobody took {nh} hearts and {nq} Q\u2660 = {nh + nq} cards, but the cancelled "
+                                 f"last trick holds at most {n} cards (one per player)")
+        self._adds_up([*hearts, nh], 26, "hearts", "the 26 hearts of two decks (with what nobody took)")
+        self._adds_up([*qs, nq], 2, "Q\u2660", "the two Q\u2660 (with what nobody took)")
+        taken = [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, qs, strict=True)]
+        moon = self._moon_choice(e, taken)
+        return {"hearts": hearts, "qs": qs, "nobody_hearts": nh, "nobody_qs": nq, "moon": moon}
+
+    # ------------------------------------------------------------------ records
+    def summary(self) -> dict[str, Any]:
+        """The ``trickref replay --json`` object (RECORDS.md), as for a dealt game."""
+        return {
+            "game": self.GAME_ID,
+            "hands": [{"points": r["points"], "totals": r["totals"]} for r in self.hand_results],
+            "totals": self.totals[:],
+            "bags": None if self.bags is None else self.bags[:],
+            "over": self.over,
+            "winners": self.winners[:],
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as a record: RECORDS.md plus ``"mode": "scorekeeper"``, hands as
+        ``{"entries": {...}}`` and the corrections."""
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "mode": MODE,
+            "game": self.GAME_ID,
+            "players": list(self.names),
+            "options": non_defaults(self.GAME_ID, self.options),
+            "first_dealer": self.first_dealer,
+            "hands": [{"entries": dict(e)} for e in self.entries],
+        }
+        if self.corrections:
+            out["corrections"] = [dict(c) for c in self.corrections]
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> ScoreSheet:
+        """Rebuild a sheet from its record. RecordError for a file that is not a valid
+        scorekeeper record; EntryError (with ``hand``) at the first entry that cannot be right."""
+        if not isinstance(obj, Mapping):
+            raise RecordError("file", f"a record is a JSON object, not {type(obj).__name__}")
+        if obj.get("format") != FORMAT:
+            raise RecordError("format", f"must be {FORMAT!r}, not {obj.get('format')!r}")
+        if obj.get("mode") != MODE:
+            raise RecordError("mode", f"must be {MODE!r} for a scorekept game, not {obj.get('mode')!r}")
+        game = obj.get("game")
+        if game not in GAME_IDS:
+            raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})")
+        players = obj.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("players", "must be a list of player names (strings)")
+        sheet = cls(str(game), len(players), obj.get("options") or {}, obj.get("first_dealer", 0), players)
+        hands = obj.get("hands", [])
+        if not isinstance(hands, list):
+            raise RecordError("hands", "must be a list of hands")
+        corrections = obj.get("corrections", [])
+        if not isinstance(corrections, list):
+            raise RecordError("corrections", "must be a list of objects")
+        checked: list[dict[str, Any]] = []
+        for i, c in enumerate(corrections):
+            where = f"corrections[{i}]"
+            if not isinstance(c, Mapping):
+                raise RecordError(where, "must be an object with after_hand, seat, points and reason")
+            after, seat, points = c.get("after_hand"), c.get("seat"), c.get("points")
+            if not _is_int(after) or not 0 <= after <= len(hands):
+                raise RecordError(f"{where}.after_hand", f"must be a hand count from 0 to {len(hands)}, not {after!r}")
+            if not _is_int(seat) or not 0 <= seat < sheet.n:
+                raise RecordError(f"{where}.seat", f"no seat {seat!r} at a table of {sheet.n}")
+            if not _is_int(points):
+                raise RecordError(f"{where}.points", f"must be a whole number, not {points!r}")
+            checked.append(dict(c))
+        for h, hand in enumerate(hands):
+            if not isinstance(hand, Mapping) or not isinstance(hand.get("entries"), Mapping):
+                raise RecordError(f"hands[{h}]", "a scorekept hand is an object {\"entries\": {...}}")
+            sheet.corrections = [c for c in checked if c["after_hand"] <= h]
+            sheet._rescore()
+            try:
+                sheet.enter(hand["entries"])
+            except EntryError as e:
+                raise EntryError(e.reason, h) from None
+        sheet.corrections = checked
+        sheet._rescore()
+        return sheet
+
+
+def is_scorekeeper_record(obj: object) -> bool:
+    """True for a JSON object written by a ScoreSheet (``"mode": "scorekeeper"``)."""
+    return isinstance(obj, Mapping) and obj.get("mode") == MODE
