@@ -203,16 +203,35 @@ HANDS = {
 }
 
 
-def test_win_cheaply_when_the_contract_needs_tricks() -> None:
+def test_do_not_overtake_a_partner_holding_the_top_card() -> None:
     g = _ps(HANDS, {0: 4, 1: 3, 2: 4, 3: 3}, must_beat=False)
     g.apply(play("KH"), 0)
     g.apply(play("2H"), 1)
-    # seat 2 (partner of seat 0, who is winning) does not overtake: plays low
+    # seat 2 holds AH but its partner's KH is already the best heart out: play low
     assert B4.choose(g, 2, random.Random(0)) == play("3H")
-    g.apply(play("3H"), 2)
-    # seat 3 needs tricks and is last: the cheapest card that wins is... none beats KH but
-    # a trump: with must_beat off it may ruff; it holds hearts, so it follows low
-    assert B4.choose(g, 3, random.Random(0)) == play("TH")
+
+
+def _2p_trick(me: list[int], opp: list[int], bids: tuple[int, int], lead: str) -> Spades2PState:
+    g = new_game("spades-2p", 2)
+    assert isinstance(g, Spades2PState)
+    g.start_hand(_draw_deck(me, opp))  # dealer 0: seat 1 draws first and gets ``me``
+    while g.phase == "draw":
+        g.apply(KEEP)
+    g.apply(BIDS[bids[1]], 0)
+    g.apply(BIDS[bids[0]], 1)
+    g.apply(play(lead), 0)  # the dealer leads
+    return g
+
+
+def test_win_as_cheaply_as_possible_while_the_contract_needs_tricks() -> None:
+    g = _2p_trick(P("2H 6H 9H AH"), P("5H"), (4, 4), "5H")
+    assert B2.choose(g, 1, random.Random(0)) == play("6H")
+
+
+def test_duck_under_the_led_card_once_the_contract_is_made() -> None:
+    g = _2p_trick(P("2H 6H 9H AH"), P("7H"), (1, 4), "7H")
+    g.tricks_taken = [0, 1]  # seat 1 has made its bid of 1
+    assert B2.choose(g, 1, random.Random(0)) == play("6H")  # the highest card that loses
 
 
 def test_duck_when_the_contract_is_made() -> None:
