@@ -81,7 +81,9 @@ def advance(session: Any, until: Callable[[Any], bool], limit: int = 20000) -> N
         if st.needs_deck:
             t.deal(instant=True)
             continue
+        before = st.public_view()
         auto_step(t)
+        session._note_hand_end(before, session._last_action(before))
     raise RuntimeError("the scripted game never reached the wanted point")
 
 
@@ -239,6 +241,13 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         s = start_game(app, "hearts", 4)
         advance(s, lambda st: st.hand_number == 3 and st.phase == "deal")
         s.summary_seen = 2
+        return show(app)
+
+    @add("summary-partnership-spades")
+    def _summary_ps(app: Any) -> Any:
+        s = start_game(app, "partnership-spades", 4)
+        advance(s, lambda st: st.hand_number == 2 and st.phase == "deal")
+        s.summary_seen = 1
         return show(app)
 
     @add("scoresheet-spades-2p")

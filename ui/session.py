@@ -29,6 +29,9 @@ class Session:
         self._bot_wait = 0.0
         self.hold = 0.0  # seconds left showing a finished trick
         self._tricks_seen = 0
+        # the figures of the hand just finished (bids, tricks), for the summary: the engine
+        # clears them when it books the hand, so they are worked out from the view before
+        self.hand_end: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ views
     @property
@@ -124,7 +127,11 @@ class Session:
         if self._bot_wait < self.bot_delay:
             return changed
         self._bot_wait = 0.0
+        before = self.table.state.public_view()
+        n = len(self.table.state.actions)
         self.table.step_bot()
+        if len(self.table.state.actions) > n or self.table.state.phase in ("deal", "over"):
+            self._note_hand_end(before, self._last_action(before))
         self.after_action()
         return True
 
@@ -140,13 +147,55 @@ class Session:
             self._tricks_seen = done
 
     def submit(self, seat: int, action: Any) -> None:
+        before = self.table.state.public_view()
         self.table.submit(seat, action)
+        self._note_hand_end(before, (seat, action))
         self.after_action()
+
+    def _last_action(self, before: dict[str, Any]) -> tuple[int, Any] | None:
+        st = self.table.state
+        if st.phase in ("deal", "over") and st.finished_hands:
+            acts = st.finished_hands[-1][1]
+            return acts[-1] if acts else None
+        return st.actions[-1] if st.actions else None
+
+    def _note_hand_end(self, before: dict[str, Any], last: tuple[int, Any] | None) -> None:
+        """If ``last`` ended the hand, keep its bids and final trick counts for the summary."""
+        st = self.table.state
+        if st.phase not in ("deal", "over") or before.get("phase") in ("deal", "over", None) or last is None:
+            return
+        seat, action = last
+        taken = list(before.get("tricks_taken") or [])
+        stage2 = list(before.get("tricks_stage2") or [])
+        trump = _suit(before.get("trump"))
+        if action.kind == "play" and taken:
+            from engine import cards as C
+            from engine.base import trick_winner
+
+            trick = [(int(s), C.parse(c)) for s, c in before.get("trick") or []] + [(seat, action.value)]
+            if before.get("game") in ("spades-2p", "partnership-spades", "german-whist"):
+                w = trick_winner(trick, trump)
+                taken[w] += 1
+                if stage2:
+                    stage2[w] += 1
+        self.hand_end = {"hand": st.hand_number, "bids": before.get("bids"), "tricks_taken": taken,
+                         "tricks_stage2": stage2 or None, "blind": before.get("blind_nil") or before.get("double_nil")}
 
     def undo(self) -> None:
         self.table.undo()
         self.hold = 0.0
         self._tricks_seen = _tricks_done(self.table.state.public_view())
+
+
+def _suit(value: Any) -> int | None:
+    from engine import cards as C
+
+    if value is None:
+        return None
+    v = str(value)
+    if len(v) == 1 and v.upper() in C.SUITS:
+        return C.SUITS.index(v.upper())
+    return C.SUIT_NAMES.index(v.lower()) if v.lower() in C.SUIT_NAMES else None
 
 
 def _tricks_done(g: dict[str, Any]) -> int:

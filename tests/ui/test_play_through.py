@@ -52,6 +52,39 @@ def test_whole_game_by_taps(small_app, game, players, options):
         assert any(s == 0 for s, _ in actions)
 
 
+@pytest.mark.parametrize("game,players,total", [("spades-2p", 2, 13), ("partnership-spades", 4, 13),
+                                                ("german-whist", 2, 13)])
+def test_hand_summary_shows_bids_and_tricks(small_app, game, players, total):
+    import re
+
+    from kiosk_helpers import act
+
+    app = small_app
+    session = start_game(app, game, players, humans=(0,), seed=6)
+    app.route()
+    chooser = random_chooser(4)
+    for _ in range(3000):
+        settle(app)
+        name = app.scene.name
+        if name == "summary":
+            break
+        if name == "handoff":
+            tap_button(app, "Show my cards")
+        else:
+            act(app, chooser)
+    app.render(force=True)
+    lines = app.scene.model()["lines"]
+    took = [int(x) for line in lines for x in re.findall(r"(?:took|stage two:) (\d+)", line)]
+    took += [int(x) for line in lines for x in re.findall(r"took \d+ \+ (\d+)", line)]
+    assert sum(took) == total, lines
+    if game == "spades-2p":  # a made contract scores 10 per trick bid plus one per overtrick
+        st = session.table.state
+        for line, pts in zip(lines, st.hand_results[-1]["points"], strict=True):
+            m = re.search(r"bid (\d+), took (\d+)", line)
+            if m and int(m[2]) >= int(m[1]) > 0 and pts > -50:
+                assert pts == 10 * int(m[1]) + int(m[2]) - int(m[1]), line
+
+
 def test_two_humans_hand_off_and_never_see_each_other(small_app):
     app = small_app
     session = start_game(app, "hearts", 4, humans=(0, 2), seed=9, options={"target": 50})

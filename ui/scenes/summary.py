@@ -7,7 +7,7 @@ from typing import Any
 import pygame
 
 from .. import draw as D
-from .. import tableview as TV
+from .. import plot
 from .. import theme as T
 from ..widgets import Button
 from .gamebase import GameScene
@@ -50,24 +50,60 @@ class SummaryScene(GameScene):
         D.text(surface, th, f"Hand {len(results)} scored", (2 * th.pad, top), "title", T.TEXT, bold=True)
         y = top + th.u(56)
         self.lines = []
-        line_h = max(th.u(30), min(th.u(44), (th.height - y - th.u(90)) // max(1, len(seats))))
-        role = "body" if line_h >= th.u(34) else "small"
-        cols = (th.pad * 2, th.u(300), th.u(440), th.u(560))
-        D.text(surface, th, "this hand", (cols[1], y - th.u(24)), "small", T.TEXT_DIM)
-        D.text(surface, th, "total", (cols[2], y - th.u(24)), "small", T.TEXT_DIM)
+        n = len(seats)
+        few = n <= 4
+        line_h = th.u(48) if few else max(th.u(26), min(th.u(40), (th.height - y - th.u(90)) // max(1, n)))
+        role = "large" if few else ("body" if line_h >= th.u(34) else "small")
+        x_pts, x_tot = th.u(250), th.u(360)
+        D.text(surface, th, "this hand", (x_pts, y - th.u(22)), "small", T.TEXT_DIM)
+        D.text(surface, th, "total", (x_tot, y - th.u(22)), "small", T.TEXT_DIM)
+        x_extra = th.u(460)
         for k, s in enumerate(seats):
             pts, tot = last["points"][s], last["totals"][s]
-            D.text(surface, th, labels[k], (cols[0], y), role, T.TEXT, max_width=cols[1] - cols[0] - th.pad)
+            D.text(surface, th, labels[k], (2 * th.pad, y), role, T.TEXT, max_width=x_pts - 3 * th.pad)
             good = pts < 0 if low_wins else pts > 0
             bad = pts > 0 if low_wins else pts < 0
-            D.text(surface, th, f"{pts:+d}", (cols[1], y), role, T.GOOD if good else (T.BAD if bad else T.TEXT))
-            D.text(surface, th, str(tot), (cols[2], y), role, T.ACCENT, bold=True)
-            extra = TV.seat_line(g, s) if g.get("game") != "partnership-spades" else ""
+            D.text(surface, th, f"{pts:+d}", (x_pts, y), role, T.GOOD if good else (T.BAD if bad else T.TEXT))
+            D.text(surface, th, str(tot), (x_tot, y), role, T.ACCENT, bold=True)
+            extra = self.figures(g, s)
             if "bags" in last:
-                extra = (extra + "  " if extra else "") + f"bags {last['bags'][s]}"
-            D.text(surface, th, extra, (cols[3], y), "small", T.TEXT_DIM, max_width=th.width - cols[3] - th.pad)
-            self.lines.append(f"{labels[k]}: {pts:+d} -> {tot}")
+                extra = (extra + ", " if extra else "") + f"bags {last['bags'][s]}"
+            D.text(surface, th, extra, (x_extra, y + th.u(4)), "body" if few else "small", T.TEXT_DIM,
+                   max_width=th.width - x_extra - th.pad)
+            self.lines.append(f"{labels[k]}: {pts:+d} -> {tot}" + (f" ({extra})" if extra else ""))
             y += line_h
+        # the totals so far, beside the button, when there is room
+        room = pygame.Rect(2 * th.pad, y + th.pad, self.next.rect.x - 4 * th.pad, th.height - y - 2 * th.pad)
+        if few and room.height >= th.u(120):
+            labs, series = plot.series_from(g)
+            plot.draw_plot(surface, th, room, labs, series, g.get("options", {}).get("target"))
+
+    def figures(self, g: dict[str, Any], s: int) -> str:
+        """Bids and tricks of the hand just played (spades games, German Whist), if known."""
+        end = self.session.hand_end
+        if not end or end.get("hand") != len(g.get("hand_results", [])):
+            return ""
+        taken = end.get("tricks_taken") or []
+        bids = end.get("bids") or []
+        blind = end.get("blind") or []
+
+        def bid_words(k: int) -> str:
+            b = bids[k] if k < len(bids) else None
+            if b is None:
+                return "-"
+            if b == 0:
+                return ("blind nil" if g.get("game") == "partnership-spades" else "double nil") if (
+                    k < len(blind) and blind[k]) else "nil"
+            return str(b)
+
+        if g.get("game") == "partnership-spades" and len(taken) == 4:
+            p = s + 2
+            return (f"bids {bid_words(s)} + {bid_words(p)}, took {taken[s]} + {taken[p]}")
+        if g.get("game") == "spades-2p" and taken:
+            return f"bid {bid_words(s)}, took {taken[s]}"
+        if g.get("game") == "german-whist" and end.get("tricks_stage2"):
+            return f"stage two: {end['tricks_stage2'][s]} tricks"
+        return ""
 
     def model(self) -> dict[str, Any]:
         m = super().model()
