@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .base import GameState, check_deck
 from .errors import IllegalAction, RecordError
 from .games import GAME_IDS, game_class
+
+if TYPE_CHECKING:
+    from .scorekeeper import ScoreSheet
 
 FORMAT = "trickref-record/1"
 
@@ -128,17 +131,35 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
 
 def load(path: str) -> Record:
     """Read and parse a record file ('-' is standard input)."""
+    return parse(_read(path))
+
+
+def _read(path: str) -> bytes:
     import sys
 
     if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise RecordError("file", f"cannot read {path}: {e.strerror}") from None
-    return parse(data)
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise RecordError("file", f"cannot read {path}: {e.strerror}") from None
+
+
+def load_any(path: str) -> Record | ScoreSheet:
+    """A dealt game's Record, or for a scorekept game (``"mode": "scorekeeper"``, hands of
+    ``{"entries": ...}``) its ScoreSheet, already scored: RecordError for an invalid file,
+    scorekeeper.EntryError (with ``hand``) for an entry that cannot be right."""
+    from .scorekeeper import ScoreSheet, is_scorekeeper_record
+
+    data = _read(path)
+    try:
+        obj = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return parse(data)  # parse names the problem
+    if is_scorekeeper_record(obj):
+        return ScoreSheet.from_json(obj)
+    return parse(obj)
 
 
 def dump(record: Record) -> dict[str, Any]:

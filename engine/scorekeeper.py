@@ -385,7 +385,7 @@ class ScoreSheet:
             total = 26 if self.options["score_all_tricks"] else HAND_TRICKS
             what = "tricks" if self.options["score_all_tricks"] else "stage-two tricks"
             tricks = self._counts(entries, "tricks", 0, total, what)
-            self._adds_up(tricks, total, what, f"the {total} {what} of a hand")
+            self._adds_up(tricks, total, what, f"a hand has {total} {what}, each won by someone")
             return {"tricks": tricks}
         if g == "hearts":
             return self._check_hearts(entries)
@@ -427,10 +427,10 @@ class ScoreSheet:
         return int(v)
 
     @staticmethod
-    def _adds_up(counts: Sequence[int], want: int, what: str, whole: str) -> None:
+    def _adds_up(counts: Sequence[int], want: int, what: str, why: str) -> None:
         got = sum(counts)
         if got != want:
-            raise EntryError(f"the {what} add up to {got}; {whole} must add up to {want}")
+            raise EntryError(f"the {what} add up to {got}, not {want} ({why})")
 
     def _check_spades(self, e: Mapping[str, Any], nil_key: str) -> dict[str, Any]:
         n, names = self.n, self.names
@@ -458,7 +458,7 @@ class ScoreSheet:
                     if bids[team] + bids[team + 2] > 13:
                         raise EntryError(f"{names[team]} and {names[team + 2]} bid {bids[team] + bids[team + 2]} "
                                          "together; a team's bids may not add up to more than 13")
-        self._adds_up(tricks, HAND_TRICKS, "tricks", "the 13 tricks of a hand")
+        self._adds_up(tricks, HAND_TRICKS, "tricks", "a hand has 13 tricks, each won by someone")
         return {"bids": bids, nil_key: flags, "tricks": tricks}
 
     def _moon_choice(self, e: Mapping[str, Any], taken: list[int]) -> str | None:
@@ -476,7 +476,7 @@ class ScoreSheet:
 
     def _check_hearts(self, e: Mapping[str, Any]) -> dict[str, Any]:
         hearts = self._counts(e, "hearts", 0, 13, "hearts")
-        self._adds_up(hearts, 13, "hearts", "the 13 hearts (no heart is ever set aside)")
+        self._adds_up(hearts, 13, "hearts", "one deck has 13 hearts and no heart is ever set aside")
         qs = self._holder(e, "qs", "Q\u2660")
         omnibus: int | None = None
         if self.options["omnibus"]:
@@ -503,8 +503,8 @@ class ScoreSheet:
             if nh + nq > n:
                 raise EntryError(f"nobody took {nh} hearts and {nq} Q\u2660 = {nh + nq} cards, but the cancelled "
                                  f"last trick holds at most {n} cards (one per player)")
-        self._adds_up([*hearts, nh], 26, "hearts", "the 26 hearts of two decks (with what nobody took)")
-        self._adds_up([*qs, nq], 2, "Q\u2660", "the two Q\u2660 (with what nobody took)")
+        self._adds_up([*hearts, nh], 26, "hearts", "two decks have 26 hearts; what nobody took is included")
+        self._adds_up([*qs, nq], 2, "Q\u2660", "two decks have two; what nobody took is included")
         taken = [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, qs, strict=True)]
         moon = self._moon_choice(e, taken)
         return {"hearts": hearts, "qs": qs, "nobody_hearts": nh, "nobody_qs": nq, "moon": moon}

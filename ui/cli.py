@@ -14,15 +14,25 @@ from collections.abc import Sequence
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from engine.errors import RecordError
-    from engine.records import ReplayError, load, replay, summary
+    from engine.records import ReplayError, load_any, replay, summary
+    from engine.scorekeeper import EntryError, ScoreSheet
 
     try:
-        record = load(args.file)
+        record = load_any(args.file)
     except RecordError as e:
         print(f"trickref replay: {args.file}: invalid record: {e}", file=sys.stderr)
         if args.json:
             print(json.dumps({"error": {"field": e.field, "reason": e.problem}}))
         return 2
+    except EntryError as e:  # a scorekept game: an entry that cannot be right
+        print(f"trickref replay: {args.file}: hand {e.hand}: {e.reason}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"error": {"hand": e.hand, "reason": e.reason}}))
+        return 1
+    if isinstance(record, ScoreSheet):
+        result = record.summary()
+        print(json.dumps(result) if args.json else _replay_text(record.names, result))
+        return 0
     try:
         state = replay(record)
     except ReplayError as e:
