@@ -124,3 +124,30 @@ def test_goldens_cover_whole_games_and_cancelled_last_tricks() -> None:
             "cancellation-hearts-all-cancelled-leader"} <= names
     nobody = json.loads((GOLDEN / "cancellation-hearts-all-cancelled-nobody.expected.json").read_text())
     assert nobody["hands"][0]["points"] == [0] * 6
+
+
+@pytest.mark.parametrize("n", [6, 7, 8, 9, 10, 11])
+def test_independent_referee_agrees_on_random_games(n: int) -> None:
+    """Beyond the goldens: random legal hands (random options) scored by both referees."""
+    import random
+
+    from engine import cards as C
+    from engine.games import new_game
+
+    rng = random.Random(n)
+    for _ in range(4):
+        opts = {"passing": rng.choice(["left-right", "right", "none"]),
+                "no_points_on_first_trick": rng.random() < 0.5,
+                "last_trick_cancelled": rng.choice(["nobody", "leader"]), "target": 10**6}
+        g = new_game("cancellation-hearts", n, opts, rng.randrange(n))
+        for _ in range(3):
+            d = C.full_deck(2)
+            rng.shuffle(d)
+            g.start_hand(d)
+            while g.turn_seats():
+                s = rng.choice(g.turn_seats())
+                g.apply(rng.choice(g.legal_actions(s)), s)
+        record = g.to_json()
+        for h, hand in enumerate(record["hands"]):
+            pts = referee_hand(n, (g.first_dealer + h) % n, h + 1, hand["deck"], hand["actions"], g.options)
+            assert pts == g.hand_results[h]["points"]

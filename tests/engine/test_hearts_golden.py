@@ -137,3 +137,28 @@ def test_the_replay_command_prints_the_expected_object() -> None:
     out = subprocess.run([sys.executable, "-m", "ui.cli", "replay", str(path), "--json"],
                          capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == json.loads(path.with_name(path.stem + ".expected.json").read_text())
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
+def test_independent_referee_agrees_on_random_games(n: int) -> None:
+    """Beyond the goldens: random legal hands (random options) scored by both referees."""
+    import random
+
+    from engine import cards as C
+    from engine.games import new_game
+
+    rng = random.Random(n)
+    for _ in range(6):
+        opts = {"omnibus": rng.random() < 0.5, "omnibus_card": rng.choice(["TD", "JD"]), "target": 10**6}
+        g = new_game("hearts", n, opts, rng.randrange(n))
+        for _ in range(3):
+            d = C.full_deck()
+            rng.shuffle(d)
+            g.start_hand(d)
+            while g.turn_seats():
+                s = rng.choice(g.turn_seats())
+                g.apply(rng.choice(g.legal_actions(s)), s)
+        record = g.to_json()
+        for h, hand in enumerate(record["hands"]):
+            pts = referee_hand(n, (g.first_dealer + h) % n, h + 1, hand["deck"], hand["actions"], g.options)
+            assert pts == g.hand_results[h]["points"]
