@@ -210,7 +210,8 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         app.render(force=True)
         return sc
 
-    for game, n, humans in (("hearts", 4, (0,)), ("spades-2p", 2, (0,)), ("german-whist", 2, (0,)),
+    for game, n, humans in (("hearts", 4, (0,)), ("hearts", 3, (0,)), ("hearts", 5, (0,)),
+                            ("spades-2p", 2, (0,)), ("german-whist", 2, (0,)),
                             ("partnership-spades", 4, (0,)), ("cancellation-hearts", 8, (0,)),
                             ("cancellation-hearts", 11, (0,))):
         def _mid(app: Any, game: str = game, n: int = n, humans: tuple[int, ...] = humans) -> Any:

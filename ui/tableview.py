@@ -114,41 +114,54 @@ class Plate:
     rect: pygame.Rect
 
 
-def plate_size(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int]:
+def _edge_counts(n: int, side_cap: int) -> tuple[int, int, int]:
+    """(bottom row, each side column, top row) plate counts for ``n`` seats."""
+    if n <= 2:
+        return 1, 0, n - 1
+    sides = min(side_cap, max(1, round(n / 6)))
+    rest = n - 2 * sides
+    bottom = 1 if rest <= 3 else rest // 2  # the viewer sits alone at the bottom when it can
+    return bottom, sides, rest - bottom
+
+
+def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int, int, tuple[int, int, int]]:
     h = theme.u(48)
-    # plates sit on a track shrunk by their own width: solve w = spacing(w) - gap
     gap = theme.u(8)
-    w = (2 * (area.width + area.height - h) / max(1, n) - gap) / (1 + 2 / max(1, n))
-    return min(theme.u(168), max(theme.u(84), int(w))), h
+    side_range = area.height - 2 * h - 2 * gap
+    side_cap = max(0, (side_range + gap) // (h + gap))
+    counts = _edge_counts(n, max(1, side_cap))
+    k = max(counts[0], counts[2], 1)
+    w = min(theme.u(168), (area.width - (k - 1) * gap) // k)
+    return w, h, gap, counts
+
+
+def plate_size(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int]:
+    w, h, _gap, _counts = _plate_geometry(theme, n, area)
+    return w, h
 
 
 def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int) -> list[pygame.Rect]:
-    """Seat plates evenly spaced around the edge of ``area``, ``bottom_seat`` at the bottom
-    centre, then clockwise as the players sit (the next seat is on its left: screen left)."""
-    w, h = plate_size(theme, n, area)
-    inner = area.inflate(-w, -h)  # the track the plate centres run along
-    W, H = inner.width, inner.height
-    per = 2 * (W + H)
-    out = []
-    for s in range(n):
-        k = (s - bottom_seat) % n
-        d: float = per * k / n
-        x: float
-        y: float
-        if n == 2:
-            d = 0 if k == 0 else W / 2 + H + W / 2
-        if d <= W / 2:
-            x, y = inner.centerx - d, inner.bottom
-        elif d <= W / 2 + H:
-            x, y = inner.x, inner.bottom - (d - W / 2)
-        elif d <= W / 2 + H + W:
-            x, y = inner.x + (d - W / 2 - H), inner.y
-        elif d <= W / 2 + 2 * H + W:
-            x, y = inner.right, inner.y + (d - W / 2 - H - W)
-        else:
-            x, y = inner.right - (d - W / 2 - 2 * H - W), inner.bottom
-        out.append(pygame.Rect(round(x - w / 2), round(y - h / 2), w, h))
-    return out
+    """Seat plates in a bottom row, two side columns and a top row inside ``area``; the plates
+    of one edge are evenly spaced and the side columns sit between the rows, so no two plates
+    overlap. ``bottom_seat`` (the viewer) is on the bottom row nearest the centre; then the
+    seats go clockwise as the players sit: the next seat is on its left (screen left)."""
+    w, h, gap, (nb, ns, nt) = _plate_geometry(theme, n, area)
+
+    def row(k: int, y: int) -> list[pygame.Rect]:
+        return [pygame.Rect(round(area.x + (i + 0.5) * area.width / k - w / 2), y, w, h) for i in range(k)]
+
+    def column(k: int, x: int) -> list[pygame.Rect]:
+        y0 = area.y + h + gap
+        span = area.height - 2 * (h + gap)
+        return [pygame.Rect(x, round(y0 + (i + 0.5) * span / k - h / 2), w, h) for i in range(k)]
+
+    bottom = row(nb, area.bottom - h)
+    top = row(nt, area.y)
+    left = column(ns, area.x)[::-1]  # bottom to top
+    right = column(ns, area.right - w)  # top to bottom
+    me = (nb - 1) // 2
+    slots = [bottom[me], *bottom[:me][::-1], *left, *top, *right, *bottom[me + 1:][::-1]]
+    return [slots[(s - bottom_seat) % n] for s in range(n)]
 
 
 def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, rect: pygame.Rect,
@@ -177,7 +190,8 @@ def trick_layout(theme: T.Theme, count: int, n: int, area: pygame.Rect) -> tuple
     gap = theme.u(6)
     slots = max(1, n)
     hmax = min(theme.card_height("table"), area.height - theme.font("small").get_height() - theme.u(4))
-    h = int(min(hmax, ((area.width - gap * (slots - 1)) / slots) / A.ASPECT))
+    w = min(A.card_size(hmax)[0], (area.width - gap * (slots - 1)) // slots)
+    h = min(hmax, int(w / A.ASPECT))
     w = A.card_size(h)[0]
     total = slots * w + (slots - 1) * gap
     x0 = area.centerx - total // 2
