@@ -101,6 +101,7 @@ class LinkStats:
     retransmits: int = 0
     bad_frames: int = 0
     naks_for_resend: int = 0
+    resends_for_damage: int = 0
     stale_replies: int = 0
     reconnects: int = 0
     handshakes: int = 0
@@ -306,12 +307,24 @@ class DealerLink:
             if not data:
                 continue
             self.stats.rx_bytes += len(data)
+            errors = self._reader.errors
             for frame in self._reader.feed(data):
                 try:
                     self._dispatch(frame)
                 except Exception:  # never let one bad frame or callback kill the reader
                     log.exception("dealer link: error handling %r", frame)
-            self.stats.bad_frames = self._reader.errors
+            if self._reader.errors != errors:
+                self.stats.bad_frames = self._reader.errors
+                self._damaged_frame()
+
+    def _damaged_frame(self) -> None:
+        """A damaged frame arrived while a command waits: most likely its reply, so resend
+        at once (the dealer replays its cached reply) instead of waiting out the timeout."""
+        with self._cv:
+            if self._waiting_seq is not None and self._reply is None:
+                self.stats.resends_for_damage += 1
+                self._resend_now = True
+                self._cv.notify_all()
 
     def _try_reopen(self) -> None:
         if self._closing.wait(self.reconnect_interval):
