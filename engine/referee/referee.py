@@ -71,6 +71,7 @@ from .events import (
     UndoConfirm,
     UndoRequest,
 )
+from .places import Places
 
 MESSAGES_KEPT = 12
 NON_GATING = ("route_fed",)
@@ -115,6 +116,7 @@ class Referee:
         self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card
         self.presented: tuple[int, int] | None = None  # (seat, card) shown to one seat
         self.faceup: int | None = None
+        self.places = Places()  # where the cards physically are (updated as steps complete)
         self.events_handled: int = 0
         self._out: list[Command] = []
 
@@ -306,8 +308,20 @@ class Referee:
         if not self.busy:
             self._prompt()
 
-    def _route_fed(self, card: int, target: str) -> None:
+    def _route_fed(self, card: int, target: str, fed_by: int | None = None) -> None:
+        """A card read by the reader waits in its gate until this step routes it."""
+        self._to_gate(card, fed_by)
         self._push("route_fed", {"card": C.NAMES[card], "target": target})
+
+    def _to_gate(self, card: int, fed_by: int | None) -> None:
+        at = self.places.at
+        order = ([seat_target(fed_by)] if fed_by is not None else []) + sorted(
+            k for k in at if k.startswith("seat:")) + ["trick", "centre", "reject"]
+        for src in order:
+            if card in at.get(src, []):
+                self.places.move(card, src, "gate")
+                return
+        self.places.move(card, "", "gate")
 
     # ================================================================== event handlers
     def _on_new_game(self, ev: NewGame) -> None:
@@ -400,6 +414,7 @@ class Referee:
             self._out.append(Sound("alarm"))
             return
         g = self._g()
+        self.places.deal(head["args"]["plan"])
         self.steps.pop(0)
         self.waiting = "turn"
         self._msg(f"Hand {g.hand_number} dealt and checked")
@@ -437,6 +452,7 @@ class Referee:
             self._msg(f"Turned up: {C.NAMES[shown]}")
         elif op == "route_faceup":
             self.faceup = None
+        self.places.step_done(op, args)
         self._step_done()
 
     def _on_dealer_fault(self, ev: DealerFault) -> None:
@@ -593,7 +609,7 @@ class Referee:
             return
         back = seat_target(ev.seat) if isinstance(ev.seat, int) and g is not None and 0 <= ev.seat < g.n else "reject"
         if not self._entry_ok(ev.seat if back != "reject" else None):
-            self._route_fed(card, back)
+            self._route_fed(card, back, ev.seat)
             return
         g = self._g()
         phase = g.phase
@@ -608,7 +624,7 @@ class Referee:
             who = self._name(seat) if seat is not None else "the table"
             self._refuse(ev.seat, f"no card is wanted now: {who} must {_PHASE_WORDS.get(phase, 'act')}; "
                                   f"{C.NAMES[card]} goes back")
-            self._route_fed(card, self._home(card, ev.seat))
+            self._route_fed(card, self._home(card, ev.seat), ev.seat)
 
     def _route_fed_any(self, card: int | None, target: str) -> None:
         self._push("route_fed", {"card": None if card is None else C.NAMES[card], "target": target})
@@ -652,9 +668,9 @@ class Referee:
             reason = g.check(A.PLAY[card], seat)
             if reason is not None:
                 self._refuse(seat, f"{self._name(seat)} cannot play {C.NAMES[card]}: {reason}. Take the card back.")
-                self._route_fed(card, seat_target(seat))
+                self._route_fed(card, seat_target(seat), seat)
                 return
-            self._route_fed(card, "trick")  # first: the gate must be free for the steps after it
+            self._route_fed(card, "trick", seat)  # first: the gate must be free for the steps after it
             self._take(seat, A.PLAY[card], "reader")
             return
         holders = self._holders(card)
@@ -662,7 +678,7 @@ class Referee:
             owner = holders[0]
             self._refuse(owner, f"{C.NAMES[card]} is {self._name(owner)}'s card but it is {self._name(seat)}'s "
                                 f"turn: fed out of turn, it goes back to {self._name(owner)}")
-            self._route_fed(card, seat_target(owner))
+            self._route_fed(card, seat_target(owner), owner)
             return
         self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
         self._route_fed(card, "reject")
@@ -674,7 +690,7 @@ class Referee:
             seat: int | None = fed_by if fed_by in self._holders(card, [fed_by]) else None
             if seat is None:
                 self._refuse(fed_by, f"{self._name(fed_by)} does not hold {C.NAMES[card]}: it goes back", private=True)
-                self._route_fed(card, self._home(card, fed_by))
+                self._route_fed(card, self._home(card, fed_by), fed_by)
                 return
         else:
             holders = self._holders(card, passing)
@@ -695,7 +711,7 @@ class Referee:
                 if others:
                     self._refuse(others[0], f"{self._name(others[0])} has already passed: {C.NAMES[card]} goes back",
                                  private=True)
-                    self._route_fed(card, seat_target(others[0]))
+                    self._route_fed(card, seat_target(others[0]), others[0])
                 else:
                     self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
                     self._route_fed(card, "reject")
@@ -704,7 +720,7 @@ class Referee:
         need = self._pass_need(seat)
         fed = self.fed.setdefault(seat, [])
         fed.append(card)
-        self._route_fed(card, "staging")
+        self._route_fed(card, "staging", seat)
         self._msg(f"{self._name(seat)}: {C.NAMES[card]} to pass ({len(fed)} of {need})", seat=seat)
         if len(fed) >= need:
             self.claim = None if self.claim == seat else self.claim
@@ -725,11 +741,11 @@ class Referee:
             holders = self._holders(card)
             why = "is not in your hand" if not holders else f"is {self._name(holders[0])}'s card"
             self._refuse(seat, f"{self._name(seat)}: {C.NAMES[card]} {why}; it goes back", private=True)
-            self._route_fed(card, self._home(card, seat))
+            self._route_fed(card, self._home(card, seat), seat)
             return
         fed = self.fed.setdefault(seat, [])
         fed.append(card)
-        self._route_fed(card, "staging")
+        self._route_fed(card, "staging", seat)
         self._msg(f"{self._name(seat)}: {C.NAMES[card]} to give ({len(fed)} of up to 3)", seat=seat)
         if len(fed) >= 3:
             self._finish_give(seat, "reader")
@@ -771,6 +787,12 @@ class Referee:
         self.blinking = []
         self._announce(seat, action)
         kind = action.kind
+        if source != "reader":  # cards players move by hand
+            if kind == "play":
+                self.places.move(action.value, seat_target(seat), "trick")
+            elif kind == "exchange":
+                for c in action.value[0]:
+                    self.places.move(c, seat_target(seat), "discard")
         if kind == "draw":
             self.blocked[-1] = "the drawn cards have already been routed"
             nxt = g.to_move if g.phase == "draw" else None
@@ -838,6 +860,8 @@ class Referee:
                 for c in cards:
                     self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(to)})
             else:
+                for c in cards:
+                    self.places.move(c, seat_target(giver), seat_target(to))
                 self._msg(f"{self._name(giver)}: hand your passed cards face down to {self._name(to)}", seat=giver)
         if self.blocked:
             self.blocked[-1] = "the passed cards have been handed over"
@@ -927,6 +951,8 @@ class Referee:
                 self.pass_snap = None
         self.pending.pop(seat, None)
         self._msg(f"Undone: {self._name(seat)}'s {public_words(last)}")
+        if last.kind == "play":
+            self.places.move(last.value, "trick", seat_target(seat))
         if last.kind == "play" and source == "reader":
             self._msg(f"{self._name(seat)}: take {C.NAMES[last.value]} back from the trick tray")
         self._prompt()

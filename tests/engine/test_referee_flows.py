@@ -209,3 +209,34 @@ def test_leds_follow_the_turn() -> None:
     leds = {c.seat: c.mode for c in out if isinstance(c, Led)}
     assert leds == {1: "on"}
     assert ref.public_view()["table"]["leds"] == ["off", "on"]
+
+
+@pytest.mark.parametrize("game,n", [("hearts", 4), ("cancellation-hearts", 7), ("spades-2p", 2),
+                                    ("german-whist", 2), ("partnership-spades", 4)])
+def test_physical_model_tracks_the_cards(game: str, n: int) -> None:
+    """Reader entries: in play, each seat's tray holds exactly the engine's hand, and no card is
+    ever lost or duplicated in the model."""
+    from collections import Counter
+
+    t = AutoTable(seed=8, entry="reader")
+    t.max_hands = 2
+    t.start(game, n, {"target": SHORT[game]})
+    ref = t.ref
+    g = ref.game
+    assert g is not None
+    decks = g.DECKS
+    checked = 0
+    for _ in range(3000):
+        if not t.step():
+            break
+        if ref.busy or ref.steps:
+            continue
+        total = Counter(c for cards in ref.places.at.values() for c in cards)
+        assert total == Counter({c: decks for c in range(52)})
+        if g.phase == "play":
+            for s in range(n):
+                assert Counter(ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s))
+            checked += 1
+    assert checked > 20
+    plan, again, gate = ref.places.restore_plan()
+    assert len(plan) + len(gate) == 52 * decks
