@@ -247,11 +247,15 @@ class HandView:
         self.lift = theme.u(14)
         self.height, self.rects = hand_rects(theme, len(self.cards), area)
 
+    def lifted(self, i: int) -> bool:
+        """Selected cards, and playable ones while nothing is selected, stand a little higher."""
+        return i in self.selected or (self.cards[i] in self.playable and not self.selected)
+
     def hit(self, pos: tuple[int, int]) -> int | None:
         """Index of the topmost card under ``pos`` (cards overlap to the right)."""
         for i in range(len(self.rects) - 1, -1, -1):
             r = self.rects[i].copy()
-            if i in self.selected or self.cards[i] in self.playable:
+            if self.lifted(i):
                 r.y -= self.lift
             if r.collidepoint(pos):
                 return i
@@ -259,8 +263,7 @@ class HandView:
 
     def draw(self, surface: Any, theme: T.Theme, dim_unplayable: bool = True) -> None:
         for i, (c, r) in enumerate(zip(self.cards, self.rects, strict=True)):
-            up = i in self.selected or (c in self.playable and not self.selected)
-            y = r.y - self.lift if up else r.y
+            y = r.y - self.lift if self.lifted(i) else r.y
             A.draw_card(surface, c, (r.x, y), self.height, theme, highlight=i in self.selected,
                         dim=dim_unplayable and bool(self.playable) and c not in self.playable and i not in self.selected)
 
