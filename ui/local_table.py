@@ -175,6 +175,10 @@ class LocalTable:
     def turn(self) -> tuple[int, ...]:
         return self.state.turn_seats()
 
+    def check(self, seat: int, action: Action) -> str | None:
+        """None when ``seat`` may take ``action`` now, else the rule it breaks in words."""
+        return self.state.check(action, seat)
+
     def submit(self, seat: int, action: Action) -> None:
         """Take ``action`` for ``seat``; raises IllegalAction (a ValueError) naming the rule."""
         if action.kind == "exchange" and action.value[1] is None:
@@ -205,16 +209,16 @@ class LocalTable:
                 return s
         return None
 
-    def step_bot(self) -> bool:
-        """Let one bot on turn decide; False when no bot is on turn."""
+    def step_bot(self) -> tuple[int, Action] | None:
+        """Let one bot on turn decide; returns (seat, action), or None when no bot is on turn."""
         s = self.bot_on_turn()
         if s is None:
-            return False
+            return None
         action = self.bot.choose(self.state, s, self.rng)
         if action.kind == "exchange":  # the dealer, not the bot, picks the replacements
             action = self.exchange_for(s, action.value[0])
         self.submit(s, action)
-        return True
+        return s, action
 
     def run_bots(self, limit: int = 10_000) -> int:
         """Let bots act until a human is on turn or the hand ends; returns how many acted."""

@@ -56,17 +56,17 @@ def start_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,)
     return app.session
 
 
-def auto_step(table: Any) -> bool:
+def auto_step(table: Any) -> tuple[int, Any] | None:
     """One decision by the bot for whichever seat is on turn (humans included)."""
     turn = table.turn()
     if not turn:
-        return False
+        return None
     s = turn[0]
     action = table.bot.choose(table.state, s, table.rng)
     if action.kind == "exchange":
         action = table.exchange_for(s, action.value[0])
     table.submit(s, action)
-    return True
+    return s, action
 
 
 def advance(session: Any, until: Callable[[Any], bool], limit: int = 20000) -> None:
@@ -82,8 +82,9 @@ def advance(session: Any, until: Callable[[Any], bool], limit: int = 20000) -> N
             t.deal(instant=True)
             continue
         before = st.public_view()
-        auto_step(t)
-        session._note_hand_end(before, session._last_action(before))
+        taken = auto_step(t)
+        if taken:
+            session.note_action(before, *taken)
     raise RuntimeError("the scripted game never reached the wanted point")
 
 

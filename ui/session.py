@@ -9,15 +9,41 @@ dealer, physical cards) no hand is ever shown: every scene draws from ``public_v
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
+from engine.actions import Action
 from engine.games import game_class
 
-PRIVATE_PHASES = ("draw", "exchange", "pass", "play", "bid", "moon")
+
+class Table(Protocol):
+    """What the kiosk needs from a table: ui.local_table.LocalTable now, the referee-backed
+    host loop later. Views have the shape of engine.referee's ``public_view``/``seat_view``."""
+
+    game: str  # the game id
+    bots: set[int]  # seats played by bots
+    messages: list[str]  # notes for the shared screen
+
+    def public_view(self) -> dict[str, Any]: ...
+    def seat_view(self, seat: int) -> dict[str, Any]: ...
+    def turn(self) -> tuple[int, ...]: ...
+    def legal(self, seat: int) -> list[Action]: ...
+    def check(self, seat: int, action: Action) -> str | None: ...
+    def submit(self, seat: int, action: Action) -> None: ...
+    def panel(self, seat: int, key: str) -> None: ...
+    def bot_on_turn(self) -> int | None: ...
+    def step_bot(self) -> tuple[int, Action] | None: ...
+    def can_undo(self) -> bool: ...
+    def undo(self) -> list[Action]: ...
+    @property
+    def needs_deal(self) -> bool: ...
+    def deal(self, instant: bool = False) -> None: ...
+    def tick(self, dt: float) -> bool: ...
+    def fault(self, kind: str) -> None: ...
+    def clear_fault(self) -> None: ...
 
 
 class Session:
-    def __init__(self, table: Any, *, simulated: bool = True, bot_delay: float = 0.7,
+    def __init__(self, table: Table, *, simulated: bool = True, bot_delay: float = 0.7,
                  trick_hold: float = 1.3, deal_delay: bool = True) -> None:
         self.table = table
         self.simulated = simulated
@@ -70,29 +96,33 @@ class Session:
         self.revealed = None
 
     # ------------------------------------------------------------------ flow
+    def _views(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        v = self.table.public_view()
+        return v["game"], v["table"]
+
     def route(self) -> str:
-        """The scene the state calls for: dealing, handoff, bidding, play, summary, gameover,
-        fault."""
-        t = self.table
-        st = t.state
-        if t.dealer.get("state") == "fault":
+        """The scene the table's public view calls for: dealing, handoff, bidding, play,
+        summary, gameover, fault."""
+        g, t = self._views()
+        phase = g.get("phase")
+        if t.get("dealer", {}).get("status") == "fault":
             return "fault"
-        if st.hand_number > self.summary_seen and (st.phase in ("deal", "over")):
+        if g.get("hand_number", 0) > self.summary_seen and phase in ("deal", "over"):
             return "summary"
-        if st.over:
+        if g.get("over"):
             return "gameover"
-        if st.phase == "deal":
+        if phase == "deal":
             return "dealing"
         if self.hold > 0:
             return "play"
         if self.needs_handoff() is not None:
             return "handoff"
-        if st.phase == "bid":
+        if phase == "bid":
             return "bidding"
         return "play"
 
     def acknowledge_summary(self) -> None:
-        self.summary_seen = self.table.state.hand_number
+        self.summary_seen = int(self._views()[0].get("hand_number", 0))
         self._tricks_seen = 0
 
     def start_deal(self) -> None:
@@ -103,13 +133,13 @@ class Session:
     @property
     def busy(self) -> bool:
         """True while something will change without input (bots, dealing, a held trick)."""
-        t = self.table
-        return t.dealer.get("state") == "dealing" or self.hold > 0 or (
-            t.bot_on_turn() is not None and self.route() in ("play", "bidding"))
+        _g, t = self._views()
+        return t.get("dealer", {}).get("status") == "busy" or self.hold > 0 or (
+            self.table.bot_on_turn() is not None and self.route() in ("play", "bidding"))
 
     def update(self, dt: float) -> bool:
         """Advance time: the pretend dealer, the trick hold, one paced bot action."""
-        changed = self.table.tick(dt)
+        changed = bool(self.table.tick(dt))
         if self.hold > 0:
             self.hold = max(0.0, self.hold - dt)
             return True
@@ -118,8 +148,8 @@ class Session:
         if self.table.bot_on_turn() is None:
             self._bot_wait = 0.0
             return changed
-        if self.table.state.phase == "pass":  # passes are simultaneous: bots need no pacing
-            while self.table.state.phase == "pass" and self.table.step_bot():
+        if self._views()[0].get("phase") == "pass":  # passes are simultaneous: no pacing
+            while self._views()[0].get("phase") == "pass" and self.table.step_bot():
                 pass
             self.after_action()
             return True
@@ -127,17 +157,16 @@ class Session:
         if self._bot_wait < self.bot_delay:
             return changed
         self._bot_wait = 0.0
-        before = self.table.state.public_view()
-        n = len(self.table.state.actions)
-        self.table.step_bot()
-        if len(self.table.state.actions) > n or self.table.state.phase in ("deal", "over"):
-            self._note_hand_end(before, self._last_action(before))
+        before = self._views()[0]
+        taken = self.table.step_bot()
+        if taken:
+            self._note_hand_end(before, taken)
         self.after_action()
         return True
 
     def after_action(self) -> None:
         """Start the trick hold when an action completed a trick."""
-        g = self.table.state.public_view()
+        g = self._views()[0]
         done = _tricks_done(g)
         if done > self._tricks_seen:
             self._tricks_seen = done
@@ -147,22 +176,20 @@ class Session:
             self._tricks_seen = done
 
     def submit(self, seat: int, action: Any) -> None:
-        before = self.table.state.public_view()
+        before = self._views()[0]
         self.table.submit(seat, action)
         self._note_hand_end(before, (seat, action))
         self.after_action()
 
-    def _last_action(self, before: dict[str, Any]) -> tuple[int, Any] | None:
-        st = self.table.state
-        if st.phase in ("deal", "over") and st.finished_hands:
-            acts = st.finished_hands[-1][1]
-            return acts[-1] if acts else None
-        return st.actions[-1] if st.actions else None
+    def note_action(self, before: dict[str, Any], seat: int, action: Any) -> None:
+        """Tell the session about an action taken behind its back (scripts, tests)."""
+        self._note_hand_end(before, (seat, action))
 
-    def _note_hand_end(self, before: dict[str, Any], last: tuple[int, Any] | None) -> None:
-        """If ``last`` ended the hand, keep its bids and final trick counts for the summary."""
-        st = self.table.state
-        if st.phase not in ("deal", "over") or before.get("phase") in ("deal", "over", None) or last is None:
+    def _note_hand_end(self, before: dict[str, Any], last: tuple[int, Any]) -> None:
+        """If ``last`` ended the hand, keep its bids and final trick counts for the summary
+        (the engine clears them when it books the hand)."""
+        g = self._views()[0]
+        if g.get("phase") not in ("deal", "over") or before.get("phase") in ("deal", "over", None):
             return
         seat, action = last
         taken = list(before.get("tricks_taken") or [])
@@ -178,13 +205,13 @@ class Session:
                 taken[w] += 1
                 if stage2:
                     stage2[w] += 1
-        self.hand_end = {"hand": st.hand_number, "bids": before.get("bids"), "tricks_taken": taken,
+        self.hand_end = {"hand": g.get("hand_number"), "bids": before.get("bids"), "tricks_taken": taken,
                          "tricks_stage2": stage2 or None, "blind": before.get("blind_nil") or before.get("double_nil")}
 
     def undo(self) -> None:
         self.table.undo()
         self.hold = 0.0
-        self._tricks_seen = _tricks_done(self.table.state.public_view())
+        self._tricks_seen = _tricks_done(self._views()[0])
 
 
 def _suit(value: Any) -> int | None:

@@ -51,10 +51,13 @@ class HomeScene(Scene):
         self.rules_btn = Button("How to play", lambda: self.app.go("rules"), pygame.Rect(x, y, half, th.touch))
         self.settings_btn = Button("Settings", lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, th.touch),
                                    color=T.BUTTON_OFF)
-        self.start_btn = Button("Start game", self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw, th.u(72)),
+        keep_w = rw * 2 // 5  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
+        self.start_btn = Button("Start game", self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw - keep_w - p, th.u(72)),
                                 color=T.BUTTON_ON, role="large")
+        self.keep_btn = Button("Keep score (own cards)", self.keep_score,
+                               pygame.Rect(x + rw - keep_w, H - 2 * p - th.u(72), keep_w, th.u(72)), role="small")
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
-                        self.settings_btn, self.start_btn]
+                        self.settings_btn, self.start_btn, self.keep_btn]
         self._info_top = y + th.touch + p
         self._x = x
 
@@ -82,6 +85,11 @@ class HomeScene(Scene):
         self.app.session = Session(table, **self.app.session_args)
         self.app.session.start_deal()
         self.app.route()
+
+    def keep_score(self) -> None:
+        from .scorekeeper_entry import start_scorekeeping
+
+        start_scorekeeping(self.app)
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme

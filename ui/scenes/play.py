@@ -97,7 +97,8 @@ class PlayScene(GameScene):
             if c in self.hand.playable:
                 self.submit(A_play(c))
             else:
-                self.error = self.session.table.state.check(A_play(c), self.acting_seat) or ""
+                seat = self.acting_seat
+                self.error = "" if seat is None else (self.session.table.check(seat, A_play(c)) or "")
         elif kind in ("pass", "exchange"):
             if i in self.hand.selected:
                 self.hand.selected.remove(i)
