@@ -15,7 +15,17 @@ from typing import Any, ClassVar
 
 from . import cards as C
 from .actions import Action
-from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState, plays
+from .hearts_common import (
+    HEARTS_HI,
+    HEARTS_LO,
+    ONE,
+    POINTS,
+    HeartsFamilyState,
+    leads,
+    may_lead_hearts,
+    plays,
+    without_points,
+)
 
 # cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
 CARDS_EACH = {n: 104 // n for n in range(6, 12)}
@@ -80,18 +90,14 @@ class CancellationHeartsState(HeartsFamilyState):
             if a < b:
                 return plays(h[a:b])
             if self.tricks_played == 0 and self.options["no_points_on_first_trick"]:
-                safe = [c for c in h if not POINTS[c]]
+                safe = without_points(h)
                 if safe:
                     return plays(safe)
             return plays(h)
         if self.first_lead:
-            safe = [c for c in h if not POINTS[c]]
+            safe = without_points(h)
             return plays(safe or h)
-        if self.broken or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
-            return plays(h)
-        a = bisect_left(h, HEARTS_LO)
-        b = bisect_left(h, HEARTS_HI, a)
-        return plays(h[:a] + h[b:])
+        return plays(leads(h, self.broken))
 
     def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
@@ -114,7 +120,7 @@ class CancellationHeartsState(HeartsFamilyState):
             if POINTS[c] and any(not POINTS[x] for x in h):
                 return "the first lead may not be a heart or QS"
             return None
-        if HEARTS_LO <= c < HEARTS_HI and not self.broken and not (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+        if HEARTS_LO <= c < HEARTS_HI and not may_lead_hearts(h, self.broken):
             return "hearts are not broken"
         return None
 

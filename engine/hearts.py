@@ -15,7 +15,16 @@ from typing import Any, ClassVar
 
 from . import cards as C
 from .actions import PLAY, Action
-from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState
+from .hearts_common import (
+    HEARTS_HI,
+    HEARTS_LO,
+    ONE,
+    POINTS,
+    HeartsFamilyState,
+    leads,
+    may_lead_hearts,
+    without_points,
+)
 
 # Cards set aside before the deal, by player count.
 REMOVED: dict[int, tuple[int, ...]] = {
@@ -88,17 +97,13 @@ class HeartsState(HeartsFamilyState):
             if a < b:
                 return list(map(PLAY.__getitem__, h[a:b]))
             if self.tricks_played == 0:
-                safe = [c for c in h if not POINTS[c]]
+                safe = without_points(h)
                 if safe:
                     return list(map(PLAY.__getitem__, safe))
             return list(map(PLAY.__getitem__, h))
         if self.tricks_played == 0:
             return [PLAY[FIRST_CARD[self.n]]]
-        if self.broken or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
-            return list(map(PLAY.__getitem__, h))
-        a = bisect_left(h, HEARTS_LO)
-        b = bisect_left(h, HEARTS_HI, a)
-        return list(map(PLAY.__getitem__, h[:a] + h[b:]))
+        return list(map(PLAY.__getitem__, leads(h, self.broken)))
 
     def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
@@ -121,7 +126,7 @@ class HeartsState(HeartsFamilyState):
             if c != first:
                 return f"the first lead must be the {C.NAMES[first]}"
             return None
-        if HEARTS_LO <= c < HEARTS_HI and not self.broken and not (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+        if HEARTS_LO <= c < HEARTS_HI and not may_lead_hearts(h, self.broken):
             return "hearts are not broken"
         return None
 

@@ -107,14 +107,23 @@ def only_hearts(hand: Sequence[int]) -> bool:
     return bool(hand) and HEARTS_LO <= hand[0] and hand[-1] < HEARTS_HI
 
 
-def non_hearts(hand: list[int]) -> list[int]:
-    """The cards of the sorted ``hand`` that are not hearts (the Q♠ included)."""
+def may_lead_hearts(hand: Sequence[int], broken: bool) -> bool:
+    """The broken-hearts rule of both games: hearts may be led once a heart or the Q♠ has
+    been played, or when the leader holds nothing but hearts."""
+    return broken or (bool(hand) and HEARTS_LO <= hand[0] and hand[-1] < HEARTS_HI)
+
+
+def leads(hand: list[int], broken: bool) -> list[int]:
+    """The cards of the sorted ``hand`` that may be led after the first trick's lead: all of
+    them when hearts may be led, else every card but the hearts (the Q♠ included)."""
+    if broken or (HEARTS_LO <= hand[0] and hand[-1] < HEARTS_HI):
+        return hand
     lo = bisect_left(hand, HEARTS_LO)
     hi = bisect_left(hand, HEARTS_HI, lo)
     return hand[:lo] + hand[hi:]
 
 
-def non_points(hand: Sequence[int]) -> list[int]:
+def without_points(hand: Sequence[int]) -> list[int]:
     """The cards of ``hand`` worth no points (neither a heart nor the Q♠)."""
     return [c for c in hand if not POINTS[c]]
 
