@@ -1,0 +1,136 @@
+"""The referee's dealer steps carried out on the dealer driver (device.dealer.Dealer).
+
+Maps the referee's target words to the protocol's target bytes, each op to the driver call,
+and every outcome to the event the referee expects: ``DealDone`` (with the host's check of the
+deal), ``DealerDone`` (with the card the dealer read), or ``DealerFault`` (jam, link down,
+timeout, fault) whose message is the driver's own words.
+
+A deal the referee issues again under the SAME deal id after a jam continues the interrupted
+deal (``resume_deal``); a new deal id deals the plan afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from device import dealer_messages as m
+from device.dealer import Dealer
+from device.dealer_errors import (
+    DealerError,
+    DealerJam,
+    DealerLinkDown,
+    DealerTimeout,
+    DealMismatch,
+)
+from engine import cards as C
+from engine.referee.commands import DealerCommand
+from engine.referee.events import DealDone, DealerDone, DealerFault, Event
+
+TRAY_BYTES = {
+    "reject": m.REJECT,
+    "discard": m.DISCARD,
+    "centre": m.CENTRE,
+    "faceup": m.FACEUP,
+    "trick": m.TRICK,
+    "stock": m.MAGAZINE,
+    "staging": m.STAGING,
+}
+
+
+def target_byte(target: str) -> int:
+    """'seat:3' -> 3, 'discard' -> 0x81..."""
+    if target.startswith("seat:"):
+        return int(target[5:])
+    try:
+        return TRAY_BYTES[target]
+    except KeyError:
+        raise ValueError(f"unknown dealer target {target!r}") from None
+
+
+class DealerAdapter:
+    """Runs referee DealerCommands on a Dealer. ``refeed`` (optional) puts a card back in the
+    hopper when a step needs a card in the reader gate that is no longer there (after a
+    restart); the simulator provides it, a real table asks a player to feed the card again."""
+
+    def __init__(self, dealer: Dealer, refeed: Callable[[int], None] | None = None) -> None:
+        self.dealer = dealer
+        self.refeed = refeed
+        self.held: int | None = None  # the card held in the reader gate, if we know it
+        self.interrupted_deal: int | None = None
+        self.faults: list[str] = []
+
+    def read_fed(self) -> int:
+        """Read one fed card and hold it in the gate."""
+        card = self.dealer.read_card()
+        self.held = card
+        return card
+
+    def run(self, cmd: DealerCommand) -> Event:
+        try:
+            return self._run(cmd)
+        except DealerJam as e:
+            if cmd.op == "deal":
+                self.interrupted_deal = cmd.args["deal_id"]
+            return self._fault("jam", e, cmd)
+        except DealerLinkDown as e:
+            return self._fault("link_down", e, cmd)
+        except DealerTimeout as e:
+            return self._fault("timeout", e, cmd)
+        except DealerError as e:
+            return self._fault("fault", e, cmd)
+
+    def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
+        self.faults.append(f"{kind}: {e}")
+        return DealerFault(kind, str(e), cmd.step)
+
+    def _run(self, cmd: DealerCommand) -> Event:
+        d, a = self.dealer, cmd.args
+        op = cmd.op
+        if op == "deal":
+            plan = [(C.parse(c), target_byte(t)) for c, t in a["plan"]]
+            try:
+                if self.interrupted_deal == a["deal_id"]:
+                    self.interrupted_deal = None
+                    d.resume_deal()
+                else:
+                    self.interrupted_deal = None
+                    d.deal(plan)
+            except DealMismatch as e:
+                return DealDone(a["deal_id"], False, tuple(e.problems) or (str(e),))
+            return DealDone(a["deal_id"], True)
+        card: int | None = None
+        if op == "present":
+            card = d.present_top(a["seat"])
+        elif op == "route_presented":
+            card = d.route_presented(target_byte(a["target"]))
+        elif op == "turn_up":
+            card = d.turn_up()
+        elif op == "deal_stock":
+            card = d.deal_stock(target_byte(a["target"]))
+        elif op == "route_faceup":
+            card = d.route_faceup(target_byte(a["target"]))
+        elif op == "route_fed":
+            if a.get("card") is not None:
+                want = C.parse(a["card"])
+                if self.held != want:
+                    if self.refeed is None:
+                        raise DealerJam(f"{a['card']} is not in the reader gate: feed it again")
+                    self.refeed(want)
+                    self.read_fed()
+                card = d.route_presented(target_byte(a["target"]))
+                self.held = None
+        elif op == "fetch":
+            card = d.fetch(target_byte(a["source"]), C.parse(a["card"]), target_byte(a["target"]))
+        elif op == "abort":
+            d.abort()
+        else:
+            raise ValueError(f"unknown dealer op {op!r}")
+        return DealerDone(cmd.step, None if card is None else C.NAMES[card])
+
+
+def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    return [(c, target_byte(t)) for c, t in plan]
+
+
+__all__: list[Any] = ["DealerAdapter", "target_byte", "TRAY_BYTES", "plan_bytes"]

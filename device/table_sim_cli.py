@@ -1,0 +1,124 @@
+"""``trickref sim``: the whole table without a screen, a bot in every seat.
+
+    trickref sim --game hearts --players 4 --seed 7 --to-end --journal /tmp/t.journal --records games/
+
+Runs the referee, the dealer simulator (the real firmware behind a pty, driven through the real
+driver), simulated panels and bots; prints each hand's scores and the winner, and writes the
+record to the games folder. With ``--seed`` everything (shuffles, salts, bot choices) is
+reproducible. With ``--journal`` every event is on disk before it is acted on: kill the process
+at any moment and run the same command again, and the game resumes where it was and ends
+exactly as an uninterrupted run would. A journal of a game already over just prints the result.
+
+``--fault jam:2`` / ``--fault unplug:3`` jams the simulated dealer, or pulls its cable, ten cards
+into that hand's deal (repeatable): the table shows the fault, the simulated person clears it,
+and the hand goes on (jam) or is redealt from the same deck order (cable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def _option(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"an option is NAME=VALUE, not {text!r}")
+    key, raw = text.split("=", 1)
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.strip(), value
+
+
+def _fault(text: str) -> tuple[str, int]:
+    kind, _, hand = text.partition(":")
+    if kind not in ("jam", "unplug") or not hand.isdigit() or int(hand) < 1:
+        raise argparse.ArgumentTypeError(f"a fault is jam:HAND or unplug:HAND (HAND from 1), not {text!r}")
+    return kind, int(hand)
+
+
+def run(args: argparse.Namespace) -> int:
+    from device.games_store import GamesStore
+    from device.table_sim import SimTable, TableStuck
+    from engine.errors import RecordError
+    from engine.games import GAME_IDS, game_class
+    from engine.records import parse, summary
+    from engine.records import replay as replay_record
+
+    if args.game not in GAME_IDS:
+        print(f"trickref sim: unknown game {args.game!r} (one of {', '.join(GAME_IDS)})", file=sys.stderr)
+        return 2
+    counts = game_class(args.game).PLAYER_COUNTS
+    if args.players not in counts:
+        print(f"trickref sim: {args.game} is for {min(counts)} to {max(counts)} players, not {args.players}",
+              file=sys.stderr)
+        return 2
+    options = dict(args.option or [])
+    store = GamesStore(args.records) if args.records else None
+    say = (lambda s: None) if args.json else print
+    table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
+                     store=store, speed=args.speed, faults=args.fault or [], out=say)
+    try:
+        table.start()
+        ref = table.referee
+        if ref.game is None:
+            msg = [m.text for m in table.messages if m.level == "warn"]
+            print(f"trickref sim: cannot start: {'; '.join(msg) or 'the game was refused'}", file=sys.stderr)
+            return 2
+        if table.replayed:
+            say(f"resumed from {args.journal}: {table.replayed} events replayed")
+        try:
+            table.run(max_hands=None if args.to_end else args.hands)
+        except TableStuck as e:
+            print(f"trickref sim: {e}", file=sys.stderr)
+            return 1
+        g = ref.game
+        record = table.finished_record or ref.record()
+        path = store.save(record) if store is not None else None
+        try:
+            state = replay_record(parse(record))
+            result = summary(state)
+        except RecordError as e:  # pragma: no cover - the referee only writes valid records
+            print(f"trickref sim: the record does not replay: {e}", file=sys.stderr)
+            return 1
+        faults = [m.text for m in table.messages if m.level == "error"]
+        if args.json:
+            print(json.dumps({**result, "players": list(g.names), "record": str(path) if path else None,
+                              "corrections": ref.corrections, "dealer_faults": faults,
+                              "replayed": table.replayed}))
+            return 0
+        for text in faults:
+            print(f"dealer: {text}")
+        for i, h in enumerate(g.hand_results[: table.hands_before]):
+            print(f"hand {i + 1}: points {h['points']} totals {h['totals']} (before the restart)")
+        if g.over:
+            print("winner: " + " and ".join(g.names[w] for w in g.winners) + f" (totals {g.totals})")
+        else:
+            print(f"stopped after {len(g.hand_results)} hand(s); totals {g.totals}")
+        if path is not None:
+            print(f"record: {path}")
+        return 0
+    finally:
+        table.close()
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("sim", help="play a whole game with bots on the simulated table (no screen)")
+    p.add_argument("--game", required=True, help="game id: hearts, cancellation-hearts, spades-2p, german-whist, partnership-spades")
+    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--seed", type=int, default=None, help="make shuffles, salts and bot choices reproducible")
+    stop = p.add_mutually_exclusive_group()
+    stop.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    stop.add_argument("--to-end", action="store_true", help="play until the game is over (the default)")
+    p.add_argument("--journal", default=None, help="journal file: resume from it after a crash or kill")
+    p.add_argument("--records", default=None, help="games folder to write the record to")
+    p.add_argument("--option", type=_option, action="append", metavar="NAME=VALUE",
+                   help="a rule option, e.g. target=50 (repeatable)")
+    p.add_argument("--fault", type=_fault, action="append", metavar="KIND:HAND",
+                   help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
+    p.add_argument("--speed", type=float, default=20000.0, help="simulated dealer speed (sim ms per real ms)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the replay summary and more)")
+    p.set_defaults(func=run)
