@@ -120,3 +120,10 @@ def test_kiosk_command_starts_and_draws(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "frame home" in out.stdout
+
+
+def test_the_real_loop_draws_once_when_nothing_happens(small_app):
+    app = small_app
+    app.go("home")
+    app.run(max_seconds=0.3)
+    assert app.frames == 1  # the first frame, then nothing: no redraw without a change
