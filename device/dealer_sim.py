@@ -322,6 +322,7 @@ class DealerSimulator:
         self._thread: threading.Thread | None = None
         self._running = False
         self._come_back_at: float | None = None
+        self._out = bytearray()  # bytes for the host not yet accepted by the pty
         self.connections = 0  # ptys opened so far (a new one after each disconnect/come back)
         if deck is not None:
             self.load_deck(deck)
@@ -364,6 +365,7 @@ class DealerSimulator:
         tty.setraw(slave)
         os.set_blocking(master, False)
         self.master, self.slave = master, slave
+        self._out.clear()
         self.path = os.ttyname(slave)
         self.connections += 1
         tmp_link = self.stable_path + ".new"
@@ -418,12 +420,15 @@ class DealerSimulator:
                 self.board.tx.clear()
                 if self.silent:
                     out = b""
-                out = self.to_host.delayed(self.to_host.apply(out), now)
-                if out:
+                self._out.extend(self.to_host.delayed(self.to_host.apply(out), now))
+                if self._out:
                     try:
-                        os.write(master, out)
+                        written = os.write(master, bytes(self._out))
+                    except BlockingIOError:
+                        written = 0  # the host is not reading: keep the bytes for later
                     except OSError:
-                        pass
+                        written = len(self._out)  # the pty is gone: the bytes are lost, as on a cable
+                    del self._out[:written]
             last = now
 
     def _run_firmware(self, real_elapsed: float) -> None:

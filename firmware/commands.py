@@ -11,6 +11,8 @@ from firmware import config
 from firmware import mechanics as M
 from firmware import protocol as P
 
+BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
+
 MOVING_COMMANDS = (P.DEAL_PLAN, P.PRESENT, P.ROUTE_PRESENTED, P.TURN_UP, P.DEAL_STOCK,
                    P.ROUTE_FACEUP, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
 
@@ -221,6 +223,8 @@ class Dealer:
         self.log = []
         self.next_event = 0
         self.pending = []
+        self.pending_since = 0
+        self.urgent = False
         self.deadman_ms = cfg.DEADMAN_MS
         now = board.link_ticks_ms()
         self.last_rx = now
@@ -245,11 +249,26 @@ class Dealer:
         self.log.append(entry)
         if len(self.log) > self.cfg.EVENT_LOG:
             self.log.pop(0)
+        if not self.pending:
+            self.pending_since = self.board.ticks_ms()
         self.pending.append(entry)
+        if kind not in BATCHED_EVENTS:
+            self.urgent = True
         self.next_event = (self.next_event + 1) & 0xFFFF
 
-    def flush_events(self):
-        """Send queued events, as many per EVENT frame as fit (consecutive indices)."""
+    def flush_events(self, force=True):
+        """Send queued events, as many per EVENT frame as fit (consecutive indices).
+
+        Per-card events (BATCHED_EVENTS) may wait up to EVENT_BATCH_MS of mechanism time so
+        that two or three cards share one frame: that keeps a deal's line time in budget
+        (hardware/PROTOCOL.md section 8). Anything else, and any reply, sends them at once.
+        """
+        if not self.pending:
+            return
+        if not force and not self.urgent:
+            if self.board.ticks_ms() - self.pending_since < self.cfg.EVENT_BATCH_MS:
+                return
+        self.urgent = False
         while self.pending:
             first = self.pending[0][0]
             parts = []
@@ -298,9 +317,12 @@ class Dealer:
         now = self.board.link_ticks_ms()
         if self.mech.moving() and now - self.last_rx > self.deadman_ms:
             self.mech.deadman()
-        self.flush_events()
+        self.flush_events(force=False)
         if self.mech.moving() and now - self.last_tx >= self.cfg.BUSY_EVERY_MS:
-            self.send(P.BUSY, self.busy_body())
+            if self.pending:
+                self.flush_events()  # the waiting card events are the keep-alive
+            else:
+                self.send(P.BUSY, self.busy_body())
         if self.reboot_pending:
             self.reboot_pending = False
             self.mech.estop(2)
@@ -308,7 +330,7 @@ class Dealer:
 
     def on_frame(self, frame):
         if not frame.ok:
-            self.flush_events()
+            self.flush_events(force=False)
             self.send(P.NAK, bytes((0, frame.reason)))
             return
         self.last_rx = self.board.link_ticks_ms()
@@ -320,7 +342,7 @@ class Dealer:
             resumed = self.mech.resume()
         for seq, crc, cached in self.cache:
             if seq == frame.seq and crc == frame.crc:
-                self.flush_events()
+                self.flush_events(force=False)
                 self.board.link_write(cached)
                 self.last_tx = self.board.link_ticks_ms()
                 return
@@ -328,7 +350,7 @@ class Dealer:
             rtype, body = self.dispatch(frame.type, frame.body, resumed)
         except Refused as e:
             rtype, body = P.NAK, bytes((frame.type, e.reason))
-        self.flush_events()
+        self.flush_events(force=False)
         reply = self.send(rtype, body)
         self.cache.append((frame.seq, frame.crc, reply))
         if len(self.cache) > self.cfg.REPLY_CACHE:

@@ -38,7 +38,8 @@ PULL_MS = 1000
 DEADMAN_MS = 3000
 DEADMAN_MIN = 500
 DEADMAN_MAX = 60000
-BUSY_EVERY_MS = 500
+BUSY_EVERY_MS = 1000  # BUSY only when the dealer sent nothing for this long during motion
+EVENT_BATCH_MS = 1000  # per-card events may wait this long (mechanism time) to share a frame
 LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
 WATCHDOG_MS = 2000
 

@@ -24,6 +24,7 @@ class Host:
         self.seq = 0
         self.frames: list[Any] = []
         self.events: list[tuple[int, int, bytes]] = []
+        self.cursor = 0  # events before this were returned by until() or skipped past
 
     def send(self, ftype: int, body: bytes = b"", seq: int | None = None) -> bytes:
         if seq is None:
@@ -58,17 +59,17 @@ class Host:
         return replies[0]
 
     def until(self, kind: int, max_ms: int = 120000) -> tuple[int, int, bytes]:
-        """Run until an event of ``kind`` arrives (simulated time), and return it."""
-        seen = len(self.events)
+        """Run until an event of ``kind`` not yet returned by until() arrives, and return it."""
         waited = 0
-        while waited < max_ms:
-            for e in self.events[seen:]:
-                if e[1] == kind:
-                    return e
-            seen = len(self.events)
+        while True:
+            for n in range(self.cursor, len(self.events)):
+                if self.events[n][1] == kind:
+                    self.cursor = n + 1
+                    return self.events[n]
+            if waited >= max_ms:
+                raise AssertionError(f"no event 0x{kind:02x} within {max_ms} simulated ms; events: {self.events[-5:]}")
             self.run(200)
             waited += 200
-        raise AssertionError(f"no event 0x{kind:02x} within {max_ms} simulated ms; events: {self.events[-5:]}")
 
     def kinds(self) -> list[int]:
         return [e[1] for e in self.events]
