@@ -198,7 +198,8 @@ class ScoreSheet:
                     extra = entries.get("nobody_qs") or 0
                     got += extra if _is_int(extra) else 0
                     nobody = " (nobody's included)" if extra else ""
-                lines.append(f"{f['label'].lower()}: {got} of {want}{nobody}")
+                label = f["label"] if f["label"].startswith("Q") else f["label"].lower()
+                lines.append(f"{label}: {got} of {want}{nobody}")
             elif f["kind"] == "holder":
                 who = self.names[v] if _is_int(v) and 0 <= v < self.n else "not chosen"
                 lines.append(f"{f['label']}: {who}")

@@ -250,7 +250,7 @@ def test_cancellation_points_nobody_and_refusals() -> None:
     assert [f["key"] for f in lead.schema()] == ["hearts", "qs"]
     refused(lead, ch([10, 6, 4, 3, 0, 0], [0, 1, 0, 0, 0, 0], 3, 1), "the leader takes a cancelled last trick")
     assert s.tally(ch([10, 6, 4, 3, 0, 0], [0, 1, 0, 0, 0, 0], 3, 1)) == [
-        "hearts: 26 of 26 (nobody's included)", "q\u2660: 2 of 2 (nobody's included)"]
+        "hearts: 26 of 26 (nobody's included)", "Q\u2660: 2 of 2 (nobody's included)"]
 
 
 def test_cancellation_moon_both_choices_and_game_end() -> None:

@@ -1,0 +1,224 @@
+"""Scorekeeper mode's score sheet, corrections and game over.
+
+The sheet and game-over scenes are the kiosk's own (scoresheet.ScoreSheetScene,
+gameover.GameOverScene) reading a ``SheetSession`` instead of a dealt game's session, with
+scorekeeping's buttons: next hand, undo (confirmed), a score correction (seat, points and a
+reason, shown on the sheet and kept in the record), leaving.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pygame
+
+from engine.scorekeeper import ScoreSheet
+
+from .. import draw as D
+from .. import theme as T
+from ..scene import Scene
+from ..widgets import Button, Stepper
+from .gameover import GameOverScene
+from .scorekeeper_entry import ScorekeeperEntryScene, SheetSession, ask_leave, ask_undo
+from .scoresheet import ScoreSheetScene
+
+
+def correction_lines(sheet: ScoreSheet) -> list[str]:
+    out = []
+    for c in sheet.corrections:
+        who = sheet.names[c["seat"]]
+        if sheet.TEAMS:
+            who += f" & {sheet.names[(c['seat'] + 2) % sheet.n]}"
+        reason = f" ({c['reason']})" if c.get("reason") else ""
+        out.append(f"{who} {c['points']:+d} after hand {c['after_hand']}{reason}")
+    return out
+
+
+class ScorekeeperSheetScene(ScoreSheetScene):
+    name = "scorekeeper_sheet"
+
+    def __init__(self, app: Any, sheet: ScoreSheet, entries: dict[str, Any] | None = None) -> None:
+        super().__init__(app)
+        self.sheet = sheet
+        self.session = SheetSession(sheet)
+        self.pending_entries = entries  # what the entry screen held (kept when going back)
+
+    def layout(self) -> None:
+        th = self.theme
+        bw, p = th.u(112), th.pad
+        x = th.width - p
+        self.widgets = []
+        specs: list[tuple[str, Any, Any]] = [("Menu", self.menu, T.BUTTON_OFF), ("Correct", self.correct, T.BUTTON_OFF),
+                                             ("Undo", self.ask_undo, T.BUTTON_OFF)]
+        if self.sheet.over:
+            specs.append(("Game over", self.game_over, T.BUTTON_ON))
+        else:
+            specs.append(("Next hand", self.next_hand, T.BUTTON_ON))
+        for text, fn, color in specs:
+            x -= bw
+            self.widgets.append(Button(text, fn, pygame.Rect(x, th.u(3), bw, th.touch), color=color, role="small",
+                                       name="Undo hand" if text == "Undo" else text))
+            x -= th.u(6)
+        self._buttons_left = x
+
+    def title(self, surface: Any, text: str, sub: str | None = None) -> int:
+        th = self.theme
+        r = D.text(surface, th, f"Score sheet: {self.sheet.TITLE}", (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
+                   max_width=self._buttons_left - 3 * th.pad)
+        r2 = D.text(surface, th, f"{self.sheet.hand_number} hand(s) entered; {self.sheet.names[self.sheet.dealer]} "
+                    "deals next", (th.pad * 2, r.bottom), "small", T.TEXT_DIM, max_width=self._buttons_left - 3 * th.pad)
+        return r2.bottom + th.pad
+
+    @property
+    def bar_height(self) -> int:
+        return self.theme.touch + self.theme.u(8)
+
+    def draw_content(self, surface: Any) -> None:
+        super().draw_content(surface)
+        lines = correction_lines(self.sheet)
+        if lines:
+            th = self.theme
+            h = th.font("small").get_height() + th.u(4)
+            text = "Corrections: " + "; ".join(lines)
+            y = th.height - h - th.pad
+            pygame.draw.rect(surface, T.PANEL, (th.pad, y - th.u(2), th.width * 11 // 20, h + th.u(4)))
+            D.text(surface, th, text, (th.pad * 2, y), "small", T.ACCENT, max_width=th.width * 11 // 20 - 2 * th.pad)
+
+    def next_hand(self) -> None:
+        self.app.switch(ScorekeeperEntryScene(self.app, self.sheet, self.pending_entries))
+
+    def game_over(self) -> None:
+        self.app.switch(ScorekeeperOverScene(self.app, self.sheet))
+
+    def ask_undo(self) -> None:
+        ask_undo(self.app, self.sheet)
+
+    def menu(self) -> None:
+        ask_leave(self.app)
+
+    def correct(self) -> None:
+        self.app.switch(ScorekeeperCorrectScene(self.app, self.sheet))
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["corrections"] = correction_lines(self.sheet)
+        m["over"] = self.sheet.over
+        return m
+
+
+class ScorekeeperOverScene(GameOverScene):
+    name = "scorekeeper_over"
+
+    def __init__(self, app: Any, sheet: ScoreSheet) -> None:
+        super().__init__(app)
+        self.sheet = sheet
+        self.session = SheetSession(sheet)
+
+    def layout(self) -> None:
+        th = self.theme
+        w = th.u(220)
+        y = th.height - th.touch - th.pad
+        mid = (th.width - w) // 2
+        self.widgets = [
+            Button("Score sheet", lambda: self.app.switch(ScorekeeperSheetScene(self.app, self.sheet)),
+                   pygame.Rect(2 * th.pad, y, w, th.touch)),
+            Button("Undo last hand", lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, th.touch),
+                   color=T.BUTTON_OFF),
+            Button("New game", self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
+        ]
+
+
+class ScorekeeperCorrectScene(Scene):
+    """A score correction: whose score, by how much, and why (kept on the sheet and record)."""
+
+    name = "scorekeeper_correct"
+    REASONS = ("miscounted", "revoke", "misdeal", "other")
+
+    def __init__(self, app: Any, sheet: ScoreSheet) -> None:
+        super().__init__(app)
+        self.sheet = sheet
+        self.seat: int | None = None
+        self.points = 0
+        self.reason = self.REASONS[0]
+        self.error: str | None = None
+
+    def layout(self) -> None:
+        th = self.theme
+        p, W, H = th.pad, th.width, th.height
+        n = self.sheet.n
+        top = th.u(78)
+        per_row = min(n, 6)
+        bw = (W - p * (per_row + 3)) // per_row
+        self.seat_buttons = []
+        for s in range(n):
+            r, c = divmod(s, per_row)
+            label = self.sheet.names[s]
+            if self.sheet.TEAMS:
+                label += f" & {self.sheet.names[(s + 2) % n]}"
+            b = Button(label, functools.partial(self.pick, s),
+                       pygame.Rect(2 * p + c * (bw + p), top + r * (th.touch + p), bw, th.touch), role="small",
+                       name=f"seat {self.sheet.names[s]}")
+            self.seat_buttons.append(b)
+        y = top + (-(-n // per_row)) * (th.touch + p) + p
+        self.stepper = Stepper("Points", self.points, self.set_points, pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
+                               presets=(-10, -5, 5, 10), minimum=-999, maximum=999,
+                               fmt=lambda v: f"{(v or 0):+d}")
+        y += th.touch + 3 * p
+        rw = (W - 4 * p - p * (len(self.REASONS) - 1)) // len(self.REASONS)
+        self.reason_buttons = [Button(r, functools.partial(self.pick_reason, r),
+                                      pygame.Rect(2 * p + i * (rw + p), y, rw, th.touch), role="small",
+                                      name=f"reason {r}")
+                               for i, r in enumerate(self.REASONS)]
+        by = H - th.touch - p
+        self.apply_btn = Button("Apply correction", self.apply, pygame.Rect(W - p - th.u(260), by, th.u(260), th.touch),
+                                color=T.BUTTON_ON)
+        self.cancel_btn = Button("Cancel", self.cancel, pygame.Rect(p, by, th.u(160), th.touch), color=T.BUTTON_OFF)
+        self.widgets = [*self.seat_buttons, self.stepper, *self.reason_buttons, self.apply_btn, self.cancel_btn]
+        self._sync()
+
+    def _sync(self) -> None:
+        for s, b in enumerate(self.seat_buttons):
+            b.selected = s == self.seat
+        for b in self.reason_buttons:
+            b.selected = b.text == self.reason
+        self.stepper.value = self.points
+
+    def pick(self, seat: int) -> None:
+        self.seat = seat
+        self.error = None
+        self._sync()
+
+    def set_points(self, v: int | None) -> None:
+        self.points = int(v or 0)
+        self.error = None
+
+    def pick_reason(self, r: str) -> None:
+        self.reason = r
+        self._sync()
+
+    def apply(self) -> None:
+        if self.seat is None:
+            self.error = "Tap whose score to correct."
+            return
+        try:
+            self.sheet.correct(self.seat, self.points, self.reason)
+        except ValueError as e:
+            self.error = str(e)
+            return
+        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet))
+
+    def cancel(self) -> None:
+        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet))
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        self.title(surface, "Score correction", "kept on the score sheet and in the record, with its reason")
+        if self.error:
+            D.text(surface, th, self.error, (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
+                   max_width=th.width - 4 * th.pad)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m.update(seat=self.seat, points=self.points, reason=self.reason, error=self.error)
+        return m
