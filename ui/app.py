@@ -68,6 +68,9 @@ class App:
         if kiosk or fullscreen:
             hide_cursor()
         pygame.event.set_blocked([pygame.FINGERDOWN, pygame.FINGERUP, pygame.FINGERMOTION])
+        from .sound import Sounds
+
+        self.sounds = Sounds(self.settings)
         self.scenes = SceneStack()
         self.session: Any = None  # ui.session.Session while a game is on
         self.running = True
@@ -111,7 +114,11 @@ class App:
             return
         want = self.session.route()
         base = self.scenes.stack[0] if self.scenes.stack else None
+        for cue in self.session.take_cues():
+            self.sounds.play(cue)
         if base is None or base.name != want:
+            if want in ("handoff", "fault"):
+                self.sounds.play("turn" if want == "handoff" else "alarm")
             self.go(want)
         else:
             for s in self.scenes.stack:

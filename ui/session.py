@@ -58,6 +58,8 @@ class Session:
         # the figures of the hand just finished (bids, tricks), for the summary: the engine
         # clears them when it books the hand, so they are worked out from the view before
         self.hand_end: dict[str, Any] | None = None
+        self.cues: list[str] = []  # sound cues for the app: 'turn', 'trick'
+        self._announced: tuple[Any, ...] | None = None
 
     # ------------------------------------------------------------------ views
     @property
@@ -91,6 +93,7 @@ class Session:
 
     def reveal(self, seat: int) -> None:
         self.revealed = seat
+        self._announced = self._turn_key(seat)  # the hand-off screen already chimed
 
     def conceal(self) -> None:
         self.revealed = None
@@ -172,8 +175,24 @@ class Session:
             self._tricks_seen = done
             if self.trick_hold > 0 and g.get("last_trick"):
                 self.hold = self.trick_hold
+            self.cues.append("trick")
         elif done < self._tricks_seen:
             self._tricks_seen = done
+
+    def take_cues(self) -> list[str]:
+        """Sound cues since the last call, plus 'turn' when the revealed player's turn comes."""
+        s = self.human_on_turn()
+        if s is not None and s == self.revealed and self.simulated:
+            key = self._turn_key(s)
+            if key != self._announced:
+                self._announced = key
+                self.cues.append("turn")
+        out, self.cues = self.cues, []
+        return out
+
+    def _turn_key(self, seat: int) -> tuple[Any, ...]:
+        g = self._views()[0]
+        return (seat, g.get("hand_number"), g.get("phase"), _tricks_done(g), len(g.get("trick") or []))
 
     def submit(self, seat: int, action: Any) -> None:
         before = self._views()[0]

@@ -56,6 +56,7 @@ class BiddingScene(GameScene):
             self.error = ""
         except ValueError as e:
             self.error = str(e)
+            self.app.sounds.play("error")
         if key == "OK":
             self.app.route()
 

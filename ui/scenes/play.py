@@ -84,6 +84,7 @@ class PlayScene(GameScene):
             self.error = ""
         except ValueError as e:
             self.error = str(e)
+            self.app.sounds.play("error")
         self.hand.selected = []
         self.app.route()
 
@@ -99,6 +100,7 @@ class PlayScene(GameScene):
             else:
                 seat = self.acting_seat
                 self.error = "" if seat is None else (self.session.table.check(seat, A_play(c)) or "")
+                self.app.sounds.play("error")
         elif kind in ("pass", "exchange"):
             if i in self.hand.selected:
                 self.hand.selected.remove(i)

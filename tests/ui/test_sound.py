@@ -1,0 +1,50 @@
+"""Sound cues: your turn, a trick taken, a refused tap, the dealer alarm; silent when off."""
+
+from __future__ import annotations
+
+from kiosk_helpers import settle, tap_button, tap_card
+
+from engine import cards as C
+from ui.screenshots import advance, make_app, start_game
+from ui.settings import Settings
+from ui.sound import CUES, RATE, tone
+
+
+def test_tones_are_the_right_length():
+    for parts in CUES.values():
+        assert len(tone(parts)) == 2 * sum(RATE * ms // 1000 for _, ms in parts)
+
+
+def test_cues_during_a_game():
+    app = make_app((800, 480), settings=Settings(sound=True))
+    session = start_game(app, "hearts", 4, humans=(0,), seed=12)
+    app.route()
+    assert app.sounds.log[-1] == "turn"  # the hand-off screen for the passing
+    tap_button(app, "Show my cards")
+    assert app.sounds.log.count("turn") == 1  # no second chime after showing the cards
+    advance(session, lambda st: st.phase == "play" and 0 in st.turn_seats() and len(st.trick) >= 1
+            and any(c // 13 != st.trick[0] // 13 for c in st.hand_of(0))
+            and any(c // 13 == st.trick[0] // 13 for c in st.hand_of(0)))
+    app.route()
+    settle(app)
+    # a card that does not follow suit is refused with the error sound
+    st = session.table.state
+    led = st.trick[0] // 13
+    wrong = next(c for c in st.hand_of(0) if c // 13 != led)
+    tap_card(app, C.NAMES[wrong])
+    assert app.sounds.log[-1] == "error" and app.scene.error
+    right = next(c for c in st.hand_of(0) if c // 13 == led)
+    before = len(app.sounds.log)
+    tap_card(app, C.NAMES[right])
+    settle(app)
+    assert "trick" in app.sounds.log[before:]
+
+
+def test_alarm_on_a_dealer_fault_and_silence_when_off():
+    app = make_app((800, 480), settings=Settings(sound=False))
+    session = start_game(app, "german-whist", 2, deal=False)
+    session.table.deal()
+    session.table.fault("link")
+    app.route()
+    assert app.scene.name == "fault" and app.sounds.log == ["alarm"]
+    assert app.sounds._ready is None  # sound off: the audio device was never opened
