@@ -168,9 +168,9 @@ class Mechanics:
         if self.stage is not None:
             stage = self.stage[1]
         self.state = RUNNING
-        if self.stage is not None:
-            self._start_stage(self.stage)
         self.emit(P.EV_RESUMED, bytes((stage,)))
+        if self.stage is not None:
+            self._start_stage(self.stage)  # may stop again at once (a tray still full)
         return True
 
     def deadman(self):

@@ -314,3 +314,32 @@ def test_reset_reboot_gives_a_new_boot_id(make_host) -> None:
     after = host.command(P.HELLO, b"\x01\x00\x00").body
     assert P.get_u16(after, 4) != before
     assert (0, P.EV_BOOT, b"\x03") in host.events
+
+
+def test_full_tray_pauses_until_resumed(make_host) -> None:
+    order = shuffled(13)
+    host = make_host(deck=order)
+    host.sim.tray_full(2)
+    host.command(P.DEAL_PLAN, plan_body(10, four_seat_plan(order)))
+    assert host.until(P.EV_TRAY_FULL)[2] == b"\x02"
+    assert host.command(P.STATUS).body[0] == 7
+    host.sim.tray_full(2, False)
+    host.command(P.RESUME)
+    host.until(P.EV_DEAL_DONE)
+    assert sorted(host.board.seat(2)) == sorted(order[2::4])
+
+
+def test_abort_mid_deal_reports_and_clears_the_gate(make_host) -> None:
+    order = shuffled(14)
+    host = make_host(deck=order)
+    host.command(P.DEAL_PLAN, plan_body(11, four_seat_plan(order)))
+    host.run(2100)
+    assert host.command(P.ABORT).body == bytes((P.ABORT, P.OK_DONE))
+    assert host.until(P.EV_ABORTED)[2] == P.u16(11)
+    host.run(3000)
+    assert host.board.gate is None and P.EV_DEAL_DONE not in host.kinds()
+    placed = sum(len(host.board.seat(s)) for s in range(4)) + len(host.board.tray(P.REJECT))
+    assert placed + len(host.board.hopper) == 52  # no card lost or dealt twice
+    assert host.command(P.STATUS).body[0] == 0
+    # the aborted deal id is remembered: re-sending it does not deal again
+    assert host.command(P.DEAL_PLAN, plan_body(11, four_seat_plan(order))).body[1] == P.OK_ALREADY
