@@ -202,7 +202,7 @@ class ScorekeeperEntryScene(Scene):
         # the bottom row: moon choices (when a moon is entered), Clear, Enter hand
         by = H - th.touch - p
         enter_w = th.u(200)
-        self.enter_btn = Button("Enter hand", self.enter, pygame.Rect(W - p - enter_w, by, enter_w, th.touch),
+        self.enter_btn = Button("Enter hand", self.enter_hand, pygame.Rect(W - p - enter_w, by, enter_w, th.touch),
                                 color=T.BUTTON_ON, name="Enter hand")
         self.clear_btn = Button("Clear", self.clear, pygame.Rect(self.enter_btn.rect.x - p - th.u(110), by, th.u(110),
                                                                  th.touch), color=T.BUTTON_OFF, name="Clear")
@@ -296,7 +296,8 @@ class ScorekeeperEntryScene(Scene):
         self.entries = self.sheet.blank()
         self._changed()
 
-    def enter(self) -> None:
+    def enter_hand(self) -> None:
+        """Score the hand ("Enter hand"); a refusal stays on screen with its reason."""
         try:
             self.sheet.enter(self.entries)
         except EntryError as e:
