@@ -305,7 +305,86 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         app.render(force=True)
         return app.scene
 
+    out.extend(_scorekeeper_scenarios())
     return out
+
+
+def _scorekeeper_scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
+    """Scorekeeper mode (own cards): entry screens mid-entry, a moon, a refusal, the sheet
+    with a correction, game over."""
+    from .scenes.scorekeeper_entry import start_scorekeeping
+
+    def keep(app: Any, game: str, players: int, options: dict[str, Any] | None = None,
+             hands: tuple[dict[str, Any], ...] = (), entries: dict[str, Any] | None = None) -> Any:
+        app.setup.choose_game(game)
+        app.setup.players = players
+        app.setup.options[game].update(options or {})
+        sc = start_scorekeeping(app)
+        for h in hands:
+            sc.sheet.enter(h)
+        if hands:
+            sc = start_scorekeeping_at(app, sc.sheet)
+        if entries:
+            sc.entries.update(entries)
+            sc._changed()
+        app.render(force=True)
+        return sc
+
+    def start_scorekeeping_at(app: Any, sheet: Any) -> Any:
+        from .scenes.scorekeeper_entry import ScorekeeperEntryScene
+
+        sc = ScorekeeperEntryScene(app, sheet)
+        app.switch(sc)
+        return sc
+
+    def hearts(app: Any) -> Any:
+        return keep(app, "hearts", 4, {"omnibus": True}, ({"hearts": [3, 5, 0, 5], "qs": 2, "omnibus": 0},),
+                    {"hearts": [2, 6, 1, 3], "qs": 1, "omnibus": 3})
+
+    def moon(app: Any) -> Any:
+        return keep(app, "hearts", 5, entries={"hearts": [0, 0, 13, 0, 0], "qs": 2})
+
+    def refused(app: Any) -> Any:
+        sc = keep(app, "partnership-spades", 4, entries={"bids": [3, 4, 2, 4], "tricks": [3, 5, 2, 4]})
+        sc.enter_hand()
+        app.render(force=True)
+        return sc
+
+    def blind(app: Any) -> Any:
+        return keep(app, "partnership-spades", 4, hands=({"bids": [4, 4, 4, 4], "tricks": [2, 4, 3, 4]},),
+                    entries={"blind_nil": [True, False, False, False], "bids": [0, 4, 3, 4], "tricks": [0, 4, 4, 4]})
+
+    def cancel11(app: Any) -> Any:
+        return keep(app, "cancellation-hearts", 11, entries={
+            "hearts": [4, 2, 3, 3, 2, 1, 1, 2, 3, 2, 0], "qs": [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            "nobody_hearts": 3, "nobody_qs": 1})
+
+    def whist(app: Any) -> Any:
+        return keep(app, "german-whist", 2, entries={"tricks": [9, 4]})
+
+    def spades2(app: Any) -> Any:
+        return keep(app, "spades-2p", 2, entries={"bids": [0, 5], "double_nil": [True, False], "tricks": [0, 12]})
+
+    def sheet(app: Any) -> Any:
+        sc = keep(app, "hearts", 4, hands=({"hearts": [3, 5, 0, 5], "qs": 2}, {"hearts": [1, 2, 10, 0], "qs": 0},
+                                           {"hearts": [0, 0, 13, 0], "qs": 2, "moon": "others"}))
+        sc.sheet.correct(1, -5, "miscounted")
+        sc.show_sheet()
+        app.render(force=True)
+        return app.scene
+
+    def over(app: Any) -> Any:
+        moon_hand = {"hearts": [0, 0, 0, 13], "qs": 3, "moon": "others"}
+        sc = keep(app, "hearts", 4, {"target": 50}, hands=(moon_hand,))
+        sc.entries = dict(moon_hand)
+        sc.enter_hand()
+        app.render(force=True)
+        return app.scene
+
+    return [("keep-score-hearts", hearts), ("keep-score-moon", moon), ("keep-score-refused", refused),
+            ("keep-score-blind-nil", blind), ("keep-score-cancellation-11", cancel11),
+            ("keep-score-german-whist", whist), ("keep-score-spades-2p", spades2),
+            ("keep-score-sheet", sheet), ("keep-score-gameover", over)]
 
 
 def _tricks(st: Any) -> int:
