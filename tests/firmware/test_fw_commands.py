@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import Host, plan_body
+from fw_host import Host, make_host, plan_body
 
 from firmware import mechanics as M
 from firmware import protocol as P
@@ -24,7 +24,7 @@ def dealt(host: Host) -> list[tuple[int, int]]:
     return [(p[0], p[1]) for _, k, p in host.events if k == P.EV_CARD_DEALT]
 
 
-def test_hello_identifies_the_dealer(make_host) -> None:
+def test_hello_identifies_the_dealer() -> None:
     host = make_host(seats=6)
     r = host.command(P.HELLO, b"\x01\x07\xd0")
     assert r.type == P.IDENTIFY
@@ -33,7 +33,7 @@ def test_hello_identifies_the_dealer(make_host) -> None:
     assert host.command(P.HELLO, b"\x02\x00\x00").body == bytes((P.HELLO, P.NAK_BAD_VERSION))
 
 
-def test_plan_routes_every_card_by_identity_whatever_the_hopper_order(make_host) -> None:
+def test_plan_routes_every_card_by_identity_whatever_the_hopper_order() -> None:
     deck_order = shuffled(1)
     host = make_host(deck=shuffled(2))  # the hopper holds the cards in another order
     r = host.command(P.DEAL_PLAN, plan_body(9, four_seat_plan(deck_order)))
@@ -45,7 +45,7 @@ def test_plan_routes_every_card_by_identity_whatever_the_hopper_order(make_host)
     assert len(dealt(host)) == 52
 
 
-def test_same_deal_id_is_dealt_once(make_host) -> None:
+def test_same_deal_id_is_dealt_once() -> None:
     order = shuffled(3)
     host = make_host(deck=order)
     body = plan_body(5, four_seat_plan(order))
@@ -61,7 +61,7 @@ def test_same_deal_id_is_dealt_once(make_host) -> None:
     assert host.command(P.DEAL_PLAN, other).body == bytes((P.DEAL_PLAN, P.NAK_CONFLICT))
 
 
-def test_repeated_seq_replays_the_cached_reply_without_acting_twice(make_host) -> None:
+def test_repeated_seq_replays_the_cached_reply_without_acting_twice() -> None:
     order = shuffled(4)
     host = make_host(deck=order)
     stock = [(c, 0x85) for c in order[:10]]
@@ -76,7 +76,7 @@ def test_repeated_seq_replays_the_cached_reply_without_acting_twice(make_host) -
     assert third.seq != first.seq and host.board.seat(1) == [order[0], order[1]]
 
 
-def test_split_plan_chunks_and_a_104_card_two_deck_plan(make_host) -> None:
+def test_split_plan_chunks_and_a_104_card_two_deck_plan() -> None:
     order = shuffled(5, decks=2)
     host = make_host(deck=shuffled(6, decks=2), seats=8)
     entries = [(c, i % 8) for i, c in enumerate(order)]
@@ -90,7 +90,7 @@ def test_split_plan_chunks_and_a_104_card_two_deck_plan(make_host) -> None:
         assert sorted(host.board.seat(seat)) == sorted(order[seat::8])
 
 
-def test_estop_is_handled_before_anything_else_and_latches(make_host) -> None:
+def test_estop_is_handled_before_anything_else_and_latches() -> None:
     host = make_host(deck=shuffled(7))
     host.command(P.DEAL_PLAN, plan_body(3, four_seat_plan(shuffled(7))))
     host.run(1500)
@@ -119,7 +119,7 @@ def test_estop_is_handled_before_anything_else_and_latches(make_host) -> None:
     assert host.command(P.STATUS).body[0] in (0, 4)
 
 
-def test_estop_button_stops_motion(make_host) -> None:
+def test_estop_button_stops_motion() -> None:
     host = make_host()
     host.command(P.SELFTEST, b"\x00")
     host.run(500)
@@ -129,7 +129,7 @@ def test_estop_button_stops_motion(make_host) -> None:
     assert (P.EV_ESTOP, b"\x01") in [(k, p) for _, k, p in host.events]
 
 
-def test_deadman_stops_motors_and_the_host_coming_back_resumes(make_host) -> None:
+def test_deadman_stops_motors_and_the_host_coming_back_resumes() -> None:
     order = shuffled(8)
     host = make_host(deck=order)
     host.command(P.DEAL_PLAN, plan_body(4, four_seat_plan(order)))
@@ -149,7 +149,7 @@ def test_deadman_stops_motors_and_the_host_coming_back_resumes(make_host) -> Non
         assert sorted(host.board.seat(seat)) == sorted(order[seat::4])
 
 
-def test_busy_keepalive_during_long_motion(make_host) -> None:
+def test_busy_keepalive_during_long_motion() -> None:
     host = make_host()
     host.command(P.SELFTEST, b"\x00")
     for _ in range(5):
@@ -158,7 +158,7 @@ def test_busy_keepalive_during_long_motion(make_host) -> None:
     assert any(f.type == P.BUSY for f in host.frames)
 
 
-def test_jam_times_out_reports_and_resumes(make_host) -> None:
+def test_jam_times_out_reports_and_resumes() -> None:
     order = shuffled(9)
     host = make_host(deck=order)
     host.sim.jam("eject")
@@ -173,7 +173,7 @@ def test_jam_times_out_reports_and_resumes(make_host) -> None:
     assert sorted(host.board.seat(0)) == sorted(order[0::4])
 
 
-def test_feed_timeout_is_a_jam_and_reader_timeouts_are_misreads(make_host) -> None:
+def test_feed_timeout_is_a_jam_and_reader_timeouts_are_misreads() -> None:
     host = make_host()
     host.sim.jam("feed")
     host.command(P.SELFTEST, b"\x00")
@@ -187,7 +187,7 @@ def test_feed_timeout_is_a_jam_and_reader_timeouts_are_misreads(make_host) -> No
     assert host.board.tray(P.REJECT)
 
 
-def test_misread_missing_and_duplicate_cards_in_a_deal(make_host) -> None:
+def test_misread_missing_and_duplicate_cards_in_a_deal() -> None:
     order = shuffled(10)
     host = make_host(deck=order)
     host.sim.remove_card(order[5])
@@ -206,7 +206,7 @@ def test_misread_missing_and_duplicate_cards_in_a_deal(make_host) -> None:
     assert sorted(host.board.tray(P.REJECT)) == sorted([order[9], order[20]])
 
 
-def test_spades_2p_draw_flow_and_double_nil_fetch(make_host) -> None:
+def test_spades_2p_draw_flow_and_double_nil_fetch() -> None:
     order = shuffled(11)
     host = make_host(deck=order, seats=2)
     host.command(P.DEAL_PLAN, plan_body(8, [(c, 0x85) for c in order]))
@@ -228,7 +228,7 @@ def test_spades_2p_draw_flow_and_double_nil_fetch(make_host) -> None:
     assert host.command(P.FETCH, bytes((P.DISCARD, order[0], 0))).body[1] == P.NAK_EMPTY
 
 
-def test_german_whist_turn_up_and_stock_to_winner_and_loser(make_host) -> None:
+def test_german_whist_turn_up_and_stock_to_winner_and_loser() -> None:
     order = shuffled(12)
     host = make_host(deck=order, seats=2)
     plan = [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, 0x85) for c in order[26:]]
@@ -244,7 +244,7 @@ def test_german_whist_turn_up_and_stock_to_winner_and_loser(make_host) -> None:
     assert host.board.tray(P.FACEUP) == [order[28]]
 
 
-def test_passing_through_staging_then_fetch_to_receivers(make_host) -> None:
+def test_passing_through_staging_then_fetch_to_receivers() -> None:
     host = make_host(deck=[])
     host.command(P.FEED, bytes((3, P.STAGING)))
     host.run(2000)
@@ -256,7 +256,7 @@ def test_passing_through_staging_then_fetch_to_receivers(make_host) -> None:
     assert host.board.seat(2) == [20]
 
 
-def test_feed_and_hold_then_route(make_host) -> None:
+def test_feed_and_hold_then_route() -> None:
     host = make_host(deck=[36, 5])
     host.command(P.FEED, bytes((2, P.HOLD)))
     assert host.until(P.EV_PRESENTED)[2] == bytes((P.HOLD, 36, 97))
@@ -271,7 +271,7 @@ def test_feed_and_hold_then_route(make_host) -> None:
     assert host.board.tray(P.TRICK) == [36] and host.board.seat(3) == [5]
 
 
-def test_events_since_recovers_missed_events(make_host) -> None:
+def test_events_since_recovers_missed_events() -> None:
     host = make_host()
     host.command(P.SELFTEST, b"\x01")
     host.until(P.EV_SELFTEST_DONE)
@@ -285,7 +285,7 @@ def test_events_since_recovers_missed_events(make_host) -> None:
     assert len(r.body) <= P.MAX_BODY and P.parse_event_block(r.body)[0][0] == 0
 
 
-def test_bad_crc_is_naked_and_garbage_is_skipped(make_host) -> None:
+def test_bad_crc_is_naked_and_garbage_is_skipped() -> None:
     host = make_host()
     wire = bytearray(P.encode_frame(P.PING, 5, 0))
     wire[3] ^= 0x40
@@ -297,7 +297,7 @@ def test_bad_crc_is_naked_and_garbage_is_skipped(make_host) -> None:
     assert host.command(P.PING).type == P.OK
 
 
-def test_unknown_type_and_bad_bodies(make_host) -> None:
+def test_unknown_type_and_bad_bodies() -> None:
     host = make_host()
     assert host.command(0x3E).body == bytes((0x3E, P.NAK_UNKNOWN_TYPE))
     assert host.command(P.PRESENT, b"").body[1] == P.NAK_BAD_BODY
@@ -306,7 +306,7 @@ def test_unknown_type_and_bad_bodies(make_host) -> None:
     assert host.command(P.PRESENT, b"\x00").body[1] == P.NAK_EMPTY  # no stock
 
 
-def test_reset_reboot_gives_a_new_boot_id(make_host) -> None:
+def test_reset_reboot_gives_a_new_boot_id() -> None:
     host = make_host()
     before = P.get_u16(host.command(P.HELLO, b"\x01\x00\x00").body, 4)
     assert host.command(P.RESET, b"\x01").type == P.OK
@@ -316,7 +316,7 @@ def test_reset_reboot_gives_a_new_boot_id(make_host) -> None:
     assert (0, P.EV_BOOT, b"\x03") in host.events
 
 
-def test_full_tray_pauses_until_resumed(make_host) -> None:
+def test_full_tray_pauses_until_resumed() -> None:
     order = shuffled(13)
     host = make_host(deck=order)
     host.sim.tray_full(2)
@@ -329,7 +329,7 @@ def test_full_tray_pauses_until_resumed(make_host) -> None:
     assert sorted(host.board.seat(2)) == sorted(order[2::4])
 
 
-def test_abort_mid_deal_reports_and_clears_the_gate(make_host) -> None:
+def test_abort_mid_deal_reports_and_clears_the_gate() -> None:
     order = shuffled(14)
     host = make_host(deck=order)
     host.command(P.DEAL_PLAN, plan_body(11, four_seat_plan(order)))

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from device.dealer_sim import DealerSimulator
 from firmware import protocol as P
 
@@ -82,11 +80,9 @@ def plan_body(deal_id: int, entries: list[tuple[int, int]], total: int | None = 
     return bytes(body)
 
 
-@pytest.fixture
-def make_host():
-    def make(deck: list[int] | None = None, seats: int = 4, decks: int = 1) -> Host:
-        order = deck if deck is not None else [c for _ in range(decks) for c in range(52)]
-        sim = DealerSimulator(seats=seats, deck=order, speed=1.0)
-        return Host(sim)
 
-    return make
+
+def make_host(deck: list[int] | None = None, seats: int = 4, decks: int = 1) -> Host:
+    """A fresh simulated dealer (new-deck order unless ``deck`` is given) and a host for it."""
+    order = deck if deck is not None else [c for _ in range(decks) for c in range(52)]
+    return Host(DealerSimulator(seats=seats, deck=order, speed=1.0))
