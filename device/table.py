@@ -10,8 +10,9 @@ issued again, the LEDs set, a pending question shown.
 Dealer steps run here one at a time, synchronously (the Dealer driver blocks until a step is
 done); each outcome goes back into the referee as an event (DealDone, DealerDone, DealerFault),
 and so into the journal. Bots run outside the referee: ``bot_entries`` asks engine.bots for a
-seat's choice with a generator seeded from the seed and the number of events handled so far,
-so a game resumed from its journal makes the same choices an uninterrupted one would.
+seat's choice with a generator seeded from the seed and the game's position (hand number and
+actions taken), so a game resumed from its journal, or one that met a dealer fault, makes the
+same choices an uninterrupted one would.
 """
 
 from __future__ import annotations
@@ -150,4 +151,8 @@ class Table:
         """Hook: the cards are gathered for the next deal (the simulator moves them)."""
 
     def bot_rng(self, seat: int) -> random.Random:
-        return random.Random(f"trickref-sim/{self.seed}/bot/{self.referee.events_handled}/{seat}")
+        """Seeded by the game's position (hand, actions taken), not by the event count, so
+        refused entries, dealer faults and restarts never change what a bot chooses."""
+        g = self.referee.game
+        where = (0, 0) if g is None else (g.hand_number, len(g.actions))
+        return random.Random(f"trickref-sim/{self.seed}/bot/{where[0]}/{where[1]}/{seat}")

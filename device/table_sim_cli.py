@@ -85,9 +85,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"trickref sim: the record does not replay: {e}", file=sys.stderr)
             return 1
         faults = [m.text for m in table.messages if m.level == "error"]
+        recoveries = [m.text for m in table.messages
+                      if m.text.startswith(("Redealing", "The dealer is back"))]
         if args.json:
             print(json.dumps({**result, "players": list(g.names), "record": str(path) if path else None,
-                              "corrections": ref.corrections, "dealer_faults": faults,
+                              "corrections": ref.corrections, "dealer_faults": faults, "recoveries": recoveries,
                               "replayed": table.replayed}))
             return 0
         for text in faults:
