@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games import GAME_IDS, game_class
+from engine.games import GAME_IDS
 from engine.options import SPECS, defaults, resolve
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cem", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Joe", "Kim")
@@ -20,17 +20,13 @@ TITLES: dict[str, str] = {
 
 
 def player_counts(game: str) -> tuple[int, ...]:
-    try:
-        return tuple(game_class(game).PLAYER_COUNTS) or COUNTS[game]
-    except (ImportError, AttributeError):
-        return COUNTS[game]
+    """The allowed player counts. A table kept here (checked against the engine by a test)
+    so that the home screen does not import every game module at start-up."""
+    return COUNTS[game]
 
 
 def title(game: str) -> str:
-    try:
-        return game_class(game).TITLE or TITLES[game]
-    except (ImportError, AttributeError):
-        return TITLES[game]
+    return TITLES[game]
 
 
 @dataclass

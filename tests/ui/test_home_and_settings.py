@@ -175,3 +175,12 @@ def test_default_pin_is_flagged_and_an_unreadable_pin_locks(tmp_path, monkeypatc
     app.go("pin")
     app.render(force=True)
     assert "locked" in app.scene.message
+
+
+def test_home_screen_tables_match_the_engine():
+    from engine.games import GAME_IDS, game_class
+    from ui.setup import COUNTS, TITLES
+
+    for g in GAME_IDS:
+        assert COUNTS[g] == game_class(g).PLAYER_COUNTS
+        assert TITLES[g] == game_class(g).TITLE
