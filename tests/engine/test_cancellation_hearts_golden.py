@@ -3,6 +3,10 @@ without the engine: a small independent referee written from RULES.md deals each
 a time from the dealer's left, the rest the widow), carries out the passes, checks the leads
 and follow-suit, applies the cancellation rule (pairs cancel; a fully cancelled trick waits and
 its leader leads again), gives the widow to the first won trick, and scores the hand.
+The first hand of cancellation-hearts-bot-game-6p was also checked by hand: seat 1 leads the
+2C; seat 4, void after passing KC 5C, plays a KS; the KC wins and seat 0 takes the widow (3C
+4H); then AD wins; 9S 9S and 8S 8S cancel and the AS wins; 4S 4S and 2S 2S cancel and the
+other AS wins with the AH on it.
 """
 
 from __future__ import annotations
