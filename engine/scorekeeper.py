@@ -219,7 +219,7 @@ class ScoreSheet:
         what cannot be right, and then changes nothing."""
         canon = self._canonical(entries)
         self.entries.append(canon)
-        self._rescore()
+        self._step(len(self.entries) - 1)
         return list(self.hand_results[-1]["points"])
 
     def correct(self, seat: int, points: int, reason: str = "") -> None:
@@ -266,7 +266,8 @@ class ScoreSheet:
 
     # ------------------------------------------------------------------ scoring
     def _rescore(self) -> None:
-        """Score every hand and correction from the start: the sheet is a function of them."""
+        """Score every hand and correction from the start: the sheet is a function of them
+        (undo and corrections re-score; entering a hand only adds its step)."""
         n = self.n
         self.totals: list[int] = [0] * n
         self.bags: list[int] | None = [0] * n if self._hasbags else None
@@ -274,17 +275,24 @@ class ScoreSheet:
         self.over: bool = False
         self.winners: list[int] = []
         self._apply_corrections(0)
-        for h, e in enumerate(self.entries):
-            pts = self._score(e)
-            for i, p in enumerate(pts):
-                self.totals[i] += p
-            row: dict[str, Any] = {"points": pts, "totals": self.totals[:], "entries": e}
-            if self.bags is not None:
-                row["bags"] = self.bags[:]
-            self.hand_results.append(row)
-            self.over, self.winners = self._game_end()
-            self._apply_corrections(h + 1)
+        for h in range(len(self.entries)):
+            self._step(h)
         self.dealer: int = (self.first_dealer + len(self.entries)) % n
+
+    def _step(self, h: int) -> None:
+        """Score hand ``h`` on top of the sheet after hand ``h - 1``, then the corrections
+        made after it."""
+        e = self.entries[h]
+        pts = self._score(e)
+        for i, p in enumerate(pts):
+            self.totals[i] += p
+        row: dict[str, Any] = {"points": pts, "totals": self.totals[:], "entries": e}
+        if self.bags is not None:
+            row["bags"] = self.bags[:]
+        self.hand_results.append(row)
+        self.over, self.winners = self._game_end()
+        self._apply_corrections(h + 1)
+        self.dealer = (self.first_dealer + h + 1) % self.n
 
     def _apply_corrections(self, after: int) -> None:
         hit = False
@@ -574,17 +582,15 @@ class ScoreSheet:
             if not _is_int(points):
                 raise RecordError(f"{where}.points", f"must be a whole number, not {points!r}")
             checked.append(dict(c))
+        sheet.corrections = checked  # each is applied after its hand, as entering goes
+        sheet._rescore()
         for h, hand in enumerate(hands):
             if not isinstance(hand, Mapping) or not isinstance(hand.get("entries"), Mapping):
                 raise RecordError(f"hands[{h}]", "a scorekept hand is an object {\"entries\": {...}}")
-            sheet.corrections = [c for c in checked if c["after_hand"] <= h]
-            sheet._rescore()
             try:
                 sheet.enter(hand["entries"])
             except EntryError as e:
                 raise EntryError(e.reason, h) from None
-        sheet.corrections = checked
-        sheet._rescore()
         return sheet
 
 
