@@ -144,7 +144,8 @@ class BiddingScene(GameScene):
             self.plus.rect = pygame.Rect(px + pw - b - th.pad, cy, b, b)
             D.text(surface, th, val, (px + pw // 2, cy + b // 2), "huge", T.ACCENT, "center")
             self.ok.rect = pygame.Rect(px + th.pad, cy + b + th.pad, pw - 2 * th.pad, th.touch)
-            self.blind.visible = BLIND_NIL in self.session.table.legal(seat)
+            # Blind Nil is declared before looking: offered on the hand-off screen, not beside the hand
+            self.blind.visible = BLIND_NIL in self.session.table.legal(seat) and own is None
             self.blind.rect = pygame.Rect(px + th.pad, self.ok.rect.bottom + th.pad, pw - 2 * th.pad, th.touch)
         elif turn:
             who = ", ".join(names[s] for s in sorted(turn))
