@@ -449,3 +449,13 @@ def test_sheet_scores_random_engine_games_like_the_engine(game: str, players: in
         assert (sheet.over, sheet.winners) == (state.over, state.winners)
         assert sheet.dealer == state.dealer
     assert ScoreSheet.from_json(json.loads(json.dumps(sheet.to_json()))).summary() == sheet.summary()
+
+
+def test_a_dealt_game_reader_names_a_scorekept_record_for_what_it_is() -> None:
+    from engine.records import parse
+
+    s = ScoreSheet("german-whist", 2)
+    s.enter({"tricks": [7, 6]})
+    with pytest.raises(RecordError) as e:
+        parse(s.to_json())
+    assert e.value.field == "mode" and "ScoreSheet.from_json" in e.value.problem
