@@ -180,3 +180,18 @@ def test_entry_screen_layout_fits(app: Any, game: str, players: int) -> None:
     # every seat has its steppers
     for name in sc.sheet.names:
         assert any(b.startswith(f"{name} ") for b, _ in rects)
+
+
+def test_two_player_counts_follow_each_other(small_app: Any) -> None:
+    app = small_app
+    start(app, "german-whist", 2, target=7)
+    taps(app, "Ana tricks +", 9)
+    assert app.scene.model()["entries"]["tricks"] == [9, 4]
+    assert app.scene.model()["reason"] is None
+    tap_button(app, "Enter hand")
+    assert app.scene.model()["totals"] == [3, 0]
+    tap_button(app, "Next hand")
+    taps(app, "Ben tricks +", 13)
+    tap_button(app, "Enter hand")
+    assert app.scene.name == "scorekeeper_over" and app.scene.model()["winners"] == [1]
+    assert app.scene.sheet.totals == [3, 7]

@@ -231,6 +231,9 @@ class ScorekeeperEntryScene(Scene):
     # ------------------------------------------------------------------ changes
     def _set_count(self, key: str, seat: int, v: int | None) -> None:
         self.entries[key][seat] = int(v or 0)
+        field = next(f for f in self.sheet.schema() if f["key"] == key)
+        if self.sheet.n == 2 and "sum" in field:  # two players: the other count follows
+            self.entries[key][1 - seat] = max(0, min(field["max"], field["sum"] - int(v or 0)))
         if key == "bids" and v:
             for nk in ("double_nil", "blind_nil"):
                 if nk in self.entries:
