@@ -234,6 +234,16 @@ class ScoreSheet:
         self.corrections.append({"after_hand": len(self.entries), "seat": seat, "points": points, "reason": reason})
         self._rescore()
 
+    def set_first_dealer(self, seat: int) -> None:
+        """Who dealt the first hand (the deal then passes left); only before any hand or
+        correction is on the sheet."""
+        if self.entries or self.corrections:
+            raise EntryError("the first dealer is chosen before the first hand is entered")
+        if not _is_int(seat) or not 0 <= seat < self.n:
+            raise EntryError(f"the first dealer is a seat from 0 to {self.n - 1}, not {seat!r}")
+        self.first_dealer = seat
+        self._rescore()
+
     def can_undo(self) -> bool:
         return bool(self.entries or self.corrections)
 

@@ -459,3 +459,15 @@ def test_a_dealt_game_reader_names_a_scorekept_record_for_what_it_is() -> None:
     with pytest.raises(RecordError) as e:
         parse(s.to_json())
     assert e.value.field == "mode" and "ScoreSheet.from_json" in e.value.problem
+
+
+def test_first_dealer_only_before_the_first_hand() -> None:
+    s = ScoreSheet("hearts", 4)
+    s.set_first_dealer(3)
+    assert s.dealer == 3
+    s.enter(h([3, 5, 0, 5], 2))
+    assert s.dealer == 0 and s.to_json()["first_dealer"] == 3
+    with pytest.raises(EntryError, match="before the first hand"):
+        s.set_first_dealer(1)
+    with pytest.raises(EntryError, match="seat from 0 to 3"):
+        ScoreSheet("hearts", 4).set_first_dealer(4)

@@ -195,3 +195,18 @@ def test_two_player_counts_follow_each_other(small_app: Any) -> None:
     tap_button(app, "Enter hand")
     assert app.scene.name == "scorekeeper_over" and app.scene.model()["winners"] == [1]
     assert app.scene.sheet.totals == [3, 7]
+
+
+def test_the_first_dealer_is_chosen_before_the_first_hand(small_app: Any) -> None:
+    app = small_app
+    start(app, "hearts", 4)
+    assert "Undo hand" not in app.scene.model()["buttons"]
+    tap_button(app, "First dealer")
+    tap_button(app, "First dealer")
+    assert app.scene.sheet.first_dealer == 2
+    assert "Cem dealt; keeping score for your own cards" in app.scene.model()["texts"]
+    enter_hearts(app, [3, 5, 0, 5], 2)
+    tap_button(app, "Enter hand")
+    assert app.scene.sheet.dealer == 3 and app.scene.sheet.to_json()["first_dealer"] == 2
+    tap_button(app, "Next hand")
+    assert "First dealer" not in app.scene.model()["buttons"] and "Undo hand" in app.scene.model()["buttons"]

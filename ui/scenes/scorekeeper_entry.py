@@ -192,8 +192,10 @@ class ScorekeeperEntryScene(Scene):
         bw = th.u(112)
         x = W - p
         self.bar_buttons: list[Button] = []
-        for text, fn, name in (("Menu", self.menu, "Menu"), ("Undo", self.ask_undo, "Undo hand"),
-                               ("Sheet", self.show_sheet, "Sheet")):
+        middle = ("Undo", self.ask_undo, "Undo hand")
+        if not sheet.can_undo():  # before the first hand: who deals it (tap to pass it on)
+            middle = (f"Dealer: {sheet.names[sheet.dealer]}", self.next_dealer, "First dealer")
+        for text, fn, name in (("Menu", self.menu, "Menu"), middle, ("Sheet", self.show_sheet, "Sheet")):
             x -= bw
             b = Button(text, fn, pygame.Rect(x, th.u(3), bw, th.touch), color=T.BUTTON_OFF, role="small", name=name)
             self.bar_buttons.append(b)
@@ -294,6 +296,14 @@ class ScorekeeperEntryScene(Scene):
             self.moon_self.selected = e.get("moon") == "self"
             self.moon_others.selected = e.get("moon") == "others"
         self.enter_btn.enabled = not sheet.over
+
+    def next_dealer(self) -> None:
+        sheet = self.sheet
+        sheet.set_first_dealer((sheet.first_dealer + 1) % sheet.n)
+        for b in self.bar_buttons:
+            if b.name == "First dealer":
+                b.text = f"Dealer: {sheet.names[sheet.dealer]}"
+        self.needs_redraw = True
 
     def clear(self) -> None:
         self.entries = self.sheet.blank()
