@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import threading
 import time
@@ -261,10 +262,29 @@ class Dealer:
             raise ValueError(f"the plan parks more stock cards than the {ident.magazine_slots} "
                              "magazine slots")
 
+    def _plan_chunk(self) -> int:
+        """Plan entries per DEAL_PLAN frame. One frame holds 123, but on a noisy line a
+        250-byte frame rarely arrives whole: then the plan goes in chunks small enough that
+        about three in four arrive intact (the dealer accepts a plan in ordered chunks)."""
+        rate = self.link.byte_error_rate()
+        if rate <= 0.0005:
+            return m.MAX_PLAN_CHUNK
+        frame_bytes = math.log(0.75) / math.log(1.0 - min(rate, 0.5))
+        return max(8, min(m.MAX_PLAN_CHUNK, int((frame_bytes - 12) / 2)))
+
     def _send_plan(self, plan: DealPlan, deal_id: int) -> None:
-        chunks = m.plan_chunks(deal_id, plan.entries)
+        chunks = m.plan_chunks(deal_id, plan.entries, self._plan_chunk())
         for i, fields in enumerate(chunks):
-            reply = self.link.request(m.DEAL_PLAN, fields)
+            # A chunk is idempotent by deal id and offset (ALREADY), so a chunk the link
+            # could not get through in link_timeout is tried again while the dealer answers.
+            for attempt in range(3):
+                try:
+                    reply = self.link.request(m.DEAL_PLAN, fields)
+                    break
+                except DealerTimeout:
+                    if attempt == 2 or not self.link.connected:
+                        raise
+                    self.status()  # is anyone there? (raises if not)
             code = self._expect_ok(reply, "DEAL_PLAN")
             last = i == len(chunks) - 1
             if code == m.OK_ALREADY:

@@ -235,6 +235,12 @@ class DealerLink:
         with self._ev_lock:
             return self._next_event
 
+    def byte_error_rate(self) -> float:
+        """Damaged frames received per byte received: roughly the line's byte error rate
+        (one bad byte spoils one frame), floored by 2000 bytes so one early hit is not read
+        as a terrible line."""
+        return self.stats.bad_frames / max(self.stats.rx_bytes, 2000)
+
     def add_listener(self, callback: EventCallback) -> None:
         """Call ``callback(event)`` for every dealer event, in index order, and for the link
         notices (events lost, rebooted, link down/up); called from the reader thread."""
@@ -545,6 +551,10 @@ class DealerLink:
             if frame is not None:
                 if tries == 1:
                     self._learn_rtt(time.monotonic() - first_sent)
+                else:
+                    # The dealer is there and answering: the silence was a lost frame, not
+                    # a slow link, so the next command starts from the learnt timeout again.
+                    self._rto = self._base_rto()
                 return self._to_reply(frame, name)
             if not self._resend_now:
                 self._rto = min(self._rto * 2, self._max_rto)  # back off (Karn)
@@ -577,7 +587,12 @@ class DealerLink:
         reply to a first send is a clean sample; each timeout doubles the timeout until one
         comes. The timeout stays between the configured reply timeout and ``_max_rto``."""
         self._srtt = sample if self._srtt is None else 0.875 * self._srtt + 0.125 * sample
-        self._rto = min(max(self.reply_timeout, 2.0 * self._srtt), self._max_rto)
+        self._rto = self._base_rto()
+
+    def _base_rto(self) -> float:
+        if self._srtt is None:
+            return self.reply_timeout
+        return min(max(self.reply_timeout, 2.0 * self._srtt), self._max_rto)
 
     def _await_reply(self, until: float) -> Frame | None:
         with self._cv:
