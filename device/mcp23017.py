@@ -46,11 +46,11 @@ class I2CBus(Protocol):
 def open_bus(number: int) -> I2CBus:
     """``smbus2.SMBus(number)``, or ExpanderError saying what to install or enable."""
     try:
-        import smbus2  # type: ignore[import-not-found]
+        import smbus2
     except ImportError:
         raise ExpanderError(
             "the seat panels' MCP23017 expanders need the smbus2 package, which is not installed: "
-            "`pip install smbus2` in the venv (or `sudo apt install python3-smbus2`), or wire the "
+            "`pip install smbus2` in the venv (a dependency of trickref), or wire the "
             "panels to Pi GPIO numbers in the configuration's [panels.seatN] tables"
         ) from None
     try:
