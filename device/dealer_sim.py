@@ -23,6 +23,7 @@ host code.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import random
@@ -317,8 +318,7 @@ class DealerSimulator:
         self.master: int | None = None
         self.slave: int | None = None
         self.path: str | None = None
-        self._tmp = tempfile.mkdtemp(prefix="trickref-dealer-sim-")
-        self.stable_path = os.path.join(self._tmp, "dealer")
+        self._tmp: str | None = None  # made by start(): holds the stable symlink
         self._thread: threading.Thread | None = None
         self._running = False
         self._come_back_at: float | None = None
@@ -334,8 +334,18 @@ class DealerSimulator:
 
     # ---- lifecycle -----------------------------------------------------------------------------------
 
+    @property
+    def stable_path(self) -> str:
+        """A symlink to the live pty, like /dev/trickref-dealer: it disappears while the dealer
+        is disconnected (as udev removes it) and comes back with the new pty."""
+        if self._tmp is None:
+            raise RuntimeError("the dealer simulator has no stable path before start()")
+        return os.path.join(self._tmp, "dealer")
+
     def start(self) -> str:
         """Open the pty, start the pump thread; returns the slave path for serial.Serial()."""
+        if self._tmp is None:
+            self._tmp = tempfile.mkdtemp(prefix="trickref-dealer-sim-")
         path = self._open_pty()
         self._running = True
         self._thread = threading.Thread(target=self._pump, name="dealer-sim", daemon=True)
@@ -350,7 +360,9 @@ class DealerSimulator:
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None
-        shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
 
     def __enter__(self) -> DealerSimulator:
         self.start()
@@ -367,12 +379,12 @@ class DealerSimulator:
         self.master, self.slave = master, slave
         self._out.clear()
         self.path = os.ttyname(slave)
-        self.connections += 1
         tmp_link = self.stable_path + ".new"
         if os.path.lexists(tmp_link):
             os.unlink(tmp_link)
         os.symlink(self.path, tmp_link)
         os.replace(tmp_link, self.stable_path)
+        self.connections += 1  # last: the stable path is ready when a watcher sees the count
         return self.path
 
     def _close_pty(self) -> None:
@@ -532,6 +544,17 @@ class DealerSimulator:
         (``path`` changes, ``stable_path`` keeps pointing at the live one)."""
         with self.lock:
             self._close_pty()
+            # the stable name stops leading to a pty: left pointing at the closed one, it could
+            # lead a host to that recycled pty number, owned by another simulator by then. It
+            # now points at a path that never exists (opening it fails like a missing udev
+            # name; the link itself stays so it can still be removed or replaced).
+            if self._tmp is not None and os.path.lexists(self.stable_path):
+                gone = os.path.join(self._tmp, "unplugged")
+                tmp_link = self.stable_path + ".new"
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp_link)
+                os.symlink(gone, tmp_link)
+                os.replace(tmp_link, self.stable_path)
             self._come_back_at = None if come_back_after is None else time.monotonic() + come_back_after
 
     def reboot(self) -> None:

@@ -178,6 +178,8 @@ def test_silence_disconnect_and_reboot_are_visible_to_the_host(sim: DealerSimula
     opened = sim.connections
     sim.disconnect(come_back_after=0.2)
     assert sim.master is None
+    with pytest.raises(OSError):  # the stable name leads nowhere (never to a recycled pty)
+        os.open(sim.stable_path, os.O_RDWR | os.O_NOCTTY)
     deadline = time.monotonic() + 5
     while sim.connections == opened:
         assert time.monotonic() < deadline
