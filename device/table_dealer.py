@@ -79,6 +79,8 @@ class DealerAdapter:
             return self._fault("timeout", e, cmd)
         except DealerError as e:
             return self._fault("fault", e, cmd)
+        except (ValueError, OSError) as e:  # a driver bug or a dead port must not stop the table
+            return self._fault("fault", e, cmd)
 
     def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
         self.faults.append(f"{kind}: {e}")

@@ -11,13 +11,14 @@ referee's physical model says the cards are (one deal plan: every tray, the stoc
 card shown to a seat shown again), then the pending dealer step is issued again.
 
 Faults on demand (``faults``: ("jam", hand) / ("unplug", hand)): ten cards into that hand's
-deal the simulator jams, or its cable is pulled. The bot "operator" then does what a person
+deal the simulator jams, or its cable is out (it falls silent for one and a half link timeouts). The bot "operator" then does what a person
 would: clears the jam and presses Resume (the deal goes on), or plugs the cable back in,
 gathers the cards and presses Resume (the hand is redealt from the same deck order).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -200,8 +201,9 @@ class SimTable(Table):
             if count[0] == 10:
                 if kind == "jam":
                     self.sim.jam("eject")
-                else:
-                    self.sim.disconnect(come_back_after=self.driver.link.link_timeout * 1.5)
+                else:  # the cable out: the dealer goes silent, and is back a little later
+                    self.sim.go_silent(True)
+                    threading.Timer(self.driver.link.link_timeout * 1.5, self.sim.go_silent, (False,)).start()
 
         self.driver.add_listener(listener)
 
@@ -219,7 +221,7 @@ class SimTable(Table):
             try:
                 self.driver.status()
                 break
-            except DealerError:
+            except (DealerError, ValueError):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
@@ -227,7 +229,11 @@ class SimTable(Table):
         if head == "deal":
             try:
                 self.driver.abort()
-            except DealerError:
+                for _ in range(100):  # let the card in flight land before gathering
+                    if self.driver.status().state == 0:
+                        break
+                    time.sleep(0.02)
+            except (DealerError, ValueError):
                 pass
             self.sim.gather_to_hopper()
             self.submit(DealerReady(True))
@@ -273,13 +279,17 @@ class SimTable(Table):
             press(seat, "ok")
         elif k == "play":
             self.feed(v, None, seat)
-        elif k == "pass":
-            for c in v:
+        elif k in ("pass", "exchange"):
+            # A feed cut short (a dealer fault) left some cards fed: feed only the rest.
+            fed = list(self.referee.fed.get(seat, []))
+            cards = list(v if k == "pass" else v[0])
+            for c in fed:
+                if c in cards:
+                    cards.remove(c)
+            need = (len(v) if k == "pass" else 3) - len(fed)
+            for c in [c for c in cards if c in g.hand_of(seat)][:need]:
                 self.feed(c, seat, seat)
-        elif k == "exchange":
-            for c in v[0]:
-                self.feed(c, seat, seat)
-            if len(v[0]) < 3:
+            if k == "exchange" and len(fed) + len(cards) < 3:
                 press(seat, "ok")
         else:
             raise TableStuck(f"the bot chose {action!r}, which the simulated table cannot enter")

@@ -9,9 +9,10 @@ reproducible. With ``--journal`` every event is on disk before it is acted on: k
 at any moment and run the same command again, and the game resumes where it was and ends
 exactly as an uninterrupted run would. A journal of a game already over just prints the result.
 
-``--fault jam:2`` / ``--fault unplug:3`` jams the simulated dealer, or pulls its cable, ten cards
-into that hand's deal (repeatable): the table shows the fault, the simulated person clears it,
-and the hand goes on (jam) or is redealt from the same deck order (cable).
+``--fault jam:2`` / ``--fault unplug:3`` jams the simulated dealer, or takes its cable out (the
+dealer falls silent for a while), ten cards into that hand's deal (repeatable): the table shows
+the fault, the simulated person clears it, and the hand goes on (jam) or is redealt from the
+same deck order (cable).
 """
 
 from __future__ import annotations

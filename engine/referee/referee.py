@@ -165,7 +165,7 @@ class Referee:
         """Bot seats the host should ask for an action now."""
         if self.game is None or not self.accepting():
             return []
-        return [s for s in self.game.turn_seats() if s in self.bots and s not in self.fed]
+        return [s for s in self.game.turn_seats() if s in self.bots]
 
     def public_view(self) -> dict[str, Any]:
         """The shared screen: the engine's public view plus the table's state. No hidden card."""
