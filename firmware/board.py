@@ -37,6 +37,7 @@ PIN_LED = 25
 
 STEPS_PER_TURN = 200 * 16  # 1.8 degree motor, 1/16 microstepping
 STEP_HZ = 4000
+HOME_HZ = 2000  # slower while looking for the home opto
 MOTOR_DUTY = 45000  # of 65535
 JAM_EXIT_MS = 600  # a card blocking the exit opto longer than this is a jam
 
@@ -55,7 +56,13 @@ def _card_from_text(text):
 
 
 class _Axis:
-    """A stepper driven by a PWM step train: moving for steps/STEP_HZ seconds, then stopped."""
+    """A stepper driven by a PWM step train: moving for steps/STEP_HZ seconds, then stopped.
+
+    Its position is only known after homing (turning slowly until the home opto closes), so
+    the first move after boot, and after any stop_all() (an e-stop cuts the motor power, a jam
+    may have slipped it), homes first. The mechanics' stage timeout covers the homing too: a
+    home sensor that never closes becomes a JAM of the turn stage.
+    """
 
     def __init__(self, step_pin, dir_pin, home_pin):
         self.pwm = machine.PWM(machine.Pin(step_pin))
@@ -63,10 +70,21 @@ class _Axis:
         self.dir = machine.Pin(dir_pin, machine.Pin.OUT)
         self.home = machine.Pin(home_pin, machine.Pin.IN, machine.Pin.PULL_UP)
         self.position = 0
+        self.target = 0
         self.until = 0
         self.running = False
+        self.homed = False
+        self.homing = False
 
     def move_to(self, steps):
+        self.target = steps
+        if not self.homed:
+            self.homing = True
+            self.running = True
+            self.dir.value(0)
+            self.pwm.freq(HOME_HZ)
+            self.pwm.duty_u16(32768)
+            return
         delta = steps - self.position
         if delta == 0:
             self.running = False
@@ -79,6 +97,14 @@ class _Axis:
         self.running = True
 
     def done(self):
+        if self.homing:
+            if self.home.value() != 0:
+                return False
+            self.pwm.duty_u16(0)
+            self.homing = False
+            self.homed = True
+            self.position = 0
+            self.move_to(self.target)
         if self.running and time.ticks_diff(time.ticks_ms(), self.until) >= 0:
             self.pwm.duty_u16(0)
             self.running = False
@@ -87,7 +113,8 @@ class _Axis:
     def stop(self):
         self.pwm.duty_u16(0)
         self.running = False
-
+        self.homing = False
+        self.homed = False
 
 class Board:
     def __init__(self):

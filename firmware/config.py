@@ -29,8 +29,8 @@ MAX_PLAN = 208
 FEED_MS = 1500
 READ_MS = 700
 READ_ATTEMPTS = 3
-TURN_MS = 2500
-SLOT_MS = 2500
+TURN_MS = 4000  # includes homing (up to one slow turn) after boot or a stop
+SLOT_MS = 4000  # the carousel homes the same way
 EJECT_MS = 1000
 PULL_MS = 1000
 
