@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import card_names_in
+from engine_helpers import card_names_in
 from test_hearts_support import deck_for, names, play
 
 from engine import actions as A

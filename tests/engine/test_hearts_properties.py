@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from conftest import card_names_in, random_options
+from engine_helpers import card_names_in, random_options
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -26,7 +26,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import (
+from engine_helpers import (
     HAND_SIZE,
     TRICKS,
     card_names_in,

@@ -8,7 +8,13 @@ import random
 from typing import Any
 
 import pytest
-from conftest import game_player_counts, load_class, random_action, random_deck, random_options
+from engine_helpers import (
+    game_player_counts,
+    load_class,
+    random_action,
+    random_deck,
+    random_options,
+)
 
 from engine import actions as A
 from engine import cards as C

@@ -1,0 +1,139 @@
+"""Shared helpers of the engine tests (imported as `engine_helpers`: a module named `conftest`
+would clash with tests/ui/conftest.py when both folders run in one session): loading games while they are being written, random
+deck orders, a random legal player, and the facts of RULES.md the cross-game tests check
+(hand sizes, tricks per hand, publicly known cards)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from engine import cards as C
+from engine.actions import Action
+from engine.base import GameState
+from engine.games import GAME_IDS, game_class
+from engine.options import SPECS
+
+settings.register_profile(
+    "default", max_examples=8, derandomize=True, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough", max_examples=200, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# Cards each seat holds when trick play starts, and tricks per hand (RULES.md).
+HAND_SIZE: dict[str, dict[int, int]] = {
+    "spades-2p": {2: 13},
+    "cancellation-hearts": {6: 17, 7: 14, 8: 13, 9: 11, 10: 10, 11: 9},
+    "german-whist": {2: 13},
+    "partnership-spades": {4: 13},
+    "hearts": {3: 17, 4: 13, 5: 10, 6: 8, 7: 7},
+}
+TRICKS: dict[str, dict[int, int]] = {g: dict(v) for g, v in HAND_SIZE.items()}
+TRICKS["german-whist"] = {2: 26}
+
+HEARTS_REMOVED: dict[int, list[str]] = {
+    3: ["2D"], 4: [], 5: ["2D", "2C"], 6: ["2D", "3D", "3C", "4C"], 7: ["2D", "3D", "3C"],
+}
+
+
+def load_class(game: str) -> type[GameState]:
+    """The game's class, or a skip while its module is still being written."""
+    try:
+        return game_class(game)
+    except (ImportError, AttributeError) as e:
+        pytest.skip(f"{game}: its engine module does not import yet ({e})")
+
+
+def game_player_counts() -> Iterator[tuple[str, int]]:
+    """Every (game, player count) of RULES.md, whether or not the module exists yet."""
+    from engine.games import _REGISTRY
+
+    known = {g: tuple(HAND_SIZE[g]) for g in _REGISTRY}
+    for g in GAME_IDS:
+        for n in known[g]:
+            yield g, n
+
+
+def random_deck(rng: random.Random, decks: int) -> list[int]:
+    d = C.full_deck(decks)
+    rng.shuffle(d)
+    return d
+
+
+def random_options(game: str, rng: random.Random) -> dict[str, Any]:
+    """Random values for the choice and bool options; the lowest target, so games end."""
+    out: dict[str, Any] = {}
+    for spec in SPECS[game]:
+        if spec.kind == "bool":
+            out[spec.name] = rng.random() < 0.5
+        elif spec.kind == "choice":
+            out[spec.name] = rng.choice(spec.choices)
+        elif spec.name == "target":
+            out["target"] = max(spec.minimum or 1, min(spec.presets or (spec.default,)))
+    return out
+
+
+def random_action(state: GameState, rng: random.Random) -> tuple[int, Action]:
+    """A uniformly random legal (seat, action); a Double Nil exchange's ``get`` is drawn at
+    random from the discard pile, as the referee does."""
+    seat = rng.choice(state.turn_seats())
+    legal = state.legal_actions(seat)
+    action = rng.choice(legal)
+    if action.kind == "exchange":
+        give, _ = action.value
+        pile = list(getattr(state, "discards"))  # noqa: B009 - spades-2p only
+        get = tuple(sorted(rng.sample(pile, len(give))))
+        action = Action("exchange", (tuple(sorted(give)), get))
+    return seat, action
+
+
+def plays_this_hand(state: GameState) -> list[int]:
+    return [a.value for _, a in state.actions if a.kind == "play"]
+
+
+def card_names_in(obj: object, skip: tuple[str, ...] = ("options", "names")) -> list[str]:
+    """Every string in a view that is a canonical card name ('QS'), outside ``skip`` keys."""
+    found: list[str] = []
+
+    def walk(o: object) -> None:
+        if isinstance(o, str):
+            if len(o) == 2 and o in _NAME_SET:
+                found.append(o)
+        elif isinstance(o, dict):
+            for k, v in o.items():
+                if k not in skip:
+                    walk(k)
+                    walk(v)
+        elif isinstance(o, (list, tuple)):
+            for v in o:
+                walk(v)
+
+    walk(obj)
+    return found
+
+
+_NAME_SET = frozenset(C.NAMES)
+
+
+def publicly_known(state: GameState) -> set[int]:
+    """Cards everybody at the table may know now (RULES.md): the cards played this hand, the
+    removed cards of hearts and German Whist's face-up stock cards (taken or showing). The
+    cancellation-hearts widow stays face down (only its taker sees it)."""
+    known = set(plays_this_hand(state))
+    g, n = state.GAME_ID, state.n
+    if g == "hearts":
+        known |= {C.parse(x) for x in HEARTS_REMOVED[n]}
+    elif g == "german-whist" and state.deck:
+        done = len(plays_this_hand(state)) // 2
+        for t in range(min(done, 12) + 1):
+            known.add(state.deck[26 + 2 * t])
+    return known
