@@ -14,7 +14,7 @@ from typing import Any
 FAULT_HELP = (
     "fault to inject, repeatable: corrupt=RATE, drop=RATE, duplicate=RATE (per byte, both directions), "
     "delay=SECONDS, misread=N (next N cards unreadable), jam=STAGE (feed/read/turn/slot/eject/pull), "
-    "missing=CARD, duplicate-card=CARD (cards as 0..51), empty-hopper, silent-after=SECONDS, "
+    "missing=CARD, duplicate-card=CARD (cards as 0..51 or names like QS), empty-hopper, silent-after=SECONDS, "
     "disconnect-after=SECONDS, reboot-after=SECONDS"
 )
 
@@ -29,6 +29,16 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed for link faults and boot ids")
     p.add_argument("--fault", action="append", default=[], metavar="NAME[=VALUE]", help=FAULT_HELP)
     p.set_defaults(func=run)
+
+
+def _card(text: str) -> int:
+    """A card given as 0..51 or by name ('QS', '10d')."""
+    from engine.cards import parse
+
+    try:
+        return int(text) if text.strip().isdigit() else parse(text)
+    except ValueError as e:
+        raise SystemExit(f"trickref dealer-sim: {e}") from e
 
 
 def _apply(sim: Any, faults: list[str]) -> list[tuple[float, str]]:
@@ -46,9 +56,9 @@ def _apply(sim: Any, faults: list[str]) -> list[tuple[float, str]]:
         elif name == "jam":
             sim.jam(value or "eject")
         elif name == "missing":
-            sim.remove_card(int(value))
+            sim.remove_card(_card(value))
         elif name == "duplicate-card":
-            sim.add_duplicate(int(value))
+            sim.add_duplicate(_card(value))
         elif name == "empty-hopper":
             sim.empty_hopper()
         elif name in ("silent-after", "disconnect-after", "reboot-after"):
