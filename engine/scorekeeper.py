@@ -20,8 +20,8 @@ Entries per hand (plain JSON, what a record stores as ``{"entries": {...}}``):
   only, and then always, when one seat took all 13 hearts and the Q♠).
 - ``cancellation-hearts``: ``{"hearts": [n], "qs": [n], "nobody_hearts": h, "nobody_qs": q,
   "moon": ...}`` (hearts add up to 26 and Q♠ to 2 with what nobody took; nobody takes anything
-  only under ``last_trick_cancelled = "nobody"``, and at most one trick's worth: players-many
-  cards).
+  only under ``last_trick_cancelled = "nobody"``: a fully cancelled last trick and every
+  cancelled trick still waiting under it).
 - ``german-whist``: ``{"tricks": [t0, t1]}``: stage-two tricks (13), or all tricks (26) with
   ``score_all_tricks``.
 
@@ -139,7 +139,7 @@ class ScoreSheet:
                 {"key": "qs", "kind": "count", "label": "Q\u2660", "min": 0, "max": 2, "sum": 2},
             ]
             if o["last_trick_cancelled"] == "nobody":
-                out.append({"key": "nobody_hearts", "kind": "number", "label": "Hearts nobody took", "min": 0, "max": n})
+                out.append({"key": "nobody_hearts", "kind": "number", "label": "Hearts nobody took", "min": 0, "max": 26})
                 out.append({"key": "nobody_qs", "kind": "number", "label": "Q\u2660 nobody took", "min": 0, "max": 2})
             return out
         total = 26 if o["score_all_tricks"] else HAND_TRICKS
@@ -507,7 +507,6 @@ class ScoreSheet:
         return {"hearts": hearts, "qs": qs, "omnibus": omnibus, "moon": moon}
 
     def _check_cancellation(self, e: Mapping[str, Any]) -> dict[str, Any]:
-        n = self.n
         hearts = self._counts(e, "hearts", 0, 26, "hearts")
         qs = self._counts(e, "qs", 0, 2, "Q\u2660")
         nh, nq = e.get("nobody_hearts", 0) or 0, e.get("nobody_qs", 0) or 0
@@ -519,9 +518,6 @@ class ScoreSheet:
                                  "nobody's share must be 0")
             if nq > 2:
                 raise EntryError(f"there are only two Q\u2660, not {nq}")
-            if nh + nq > n:
-                raise EntryError(f"nobody took {nh} hearts and {nq} Q\u2660 = {nh + nq} cards, but the cancelled "
-                                 f"last trick holds at most {n} cards (one per player)")
         self._adds_up([*hearts, nh], 26, "hearts", "two decks have 26 hearts; what nobody took is included")
         self._adds_up([*qs, nq], 2, "Q\u2660", "two decks have two; what nobody took is included")
         taken = [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, qs, strict=True)]

@@ -278,7 +278,8 @@ def test_cancellation_points_nobody_and_refusals() -> None:
     refused(s, ch([10, 6, 4, 3, 2, 2], [0, 1, 0, 0, 1, 0]), "hearts add up to 27, not 26")
     refused(s, ch([10, 6, 4, 3, 2, 1], [0, 1, 0, 0, 1, 1]), "Q\u2660 add up to 3, not 2")
     refused(s, ch([10, 6, 4, 3, 2, 1], [0, 3, 0, 0, 0, 0]), "Q\u2660 of B", "3 is not possible")
-    refused(s, ch([10, 6, 4, 0, 0, 0], [0, 1, 0, 0, 0, 0], 6, 1), "7 cards", "at most 6 cards")
+    # several fully cancelled tricks can wait under a cancelled last trick: more than one trick's worth
+    assert s.enter(ch([10, 6, 4, 0, 0, 0], [0, 1, 0, 0, 0, 0], 6, 1)) == [10, 19, 4, 0, 0, 0]
     refused(s, ch([10, 6, 4, 3, 2, 1], [0, 1, 0, 0, 1, 0], 0, 3), "only two Q\u2660")
     lead = ScoreSheet("cancellation-hearts", 6, {"last_trick_cancelled": "leader"})
     assert [f["key"] for f in lead.schema()] == ["hearts", "qs"]
