@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import records
+from engine.scorekeeper import ScoreSheet, is_scorekeeper_record
 
 from .journal import write_atomically
 
@@ -81,7 +82,7 @@ class GamesStore:
         existing file.
         """
         try:
-            records.parse(record)
+            _check(record)
         except ValueError as e:
             raise GamesStoreError(f"not saving an invalid game record: {e}") from None
         gid = game_id(record)
@@ -124,8 +125,9 @@ class GamesStore:
                 return g
         return None
 
-    def read(self, game: SavedGame | str | os.PathLike[str]) -> records.Record:
-        """A saved game back as an ``engine.records.Record`` (a name is looked up in the folder)."""
+    def read(self, game: SavedGame | str | os.PathLike[str]) -> records.Record | ScoreSheet:
+        """A saved game back: an ``engine.records.Record`` for a dealt game, a scored
+        ``ScoreSheet`` for a scorekept one (a name is looked up in the folder)."""
         path = game.path if isinstance(game, SavedGame) else Path(game)
         if not path.is_absolute() and path.parent == Path("."):
             path = self.folder / path
@@ -134,6 +136,21 @@ class GamesStore:
         except OSError as e:
             raise GamesStoreError(f"{path}: cannot read: {e.strerror}") from None
         try:
+            obj = json.loads(data)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            obj = None
+        try:
+            if isinstance(obj, dict) and is_scorekeeper_record(obj):
+                return ScoreSheet.from_json(obj)
             return records.parse(data)
         except ValueError as e:
             raise GamesStoreError(f"{path}: {e}") from None
+
+
+def _check(record: Mapping[str, Any]) -> None:
+    """Raise ValueError unless ``record`` is a record ``trickref replay`` accepts: a dealt game's
+    (RECORDS.md) or a scorekept game's (``"mode": "scorekeeper"``)."""
+    if is_scorekeeper_record(record):
+        ScoreSheet.from_json(record)
+    else:
+        records.parse(record)

@@ -124,3 +124,19 @@ def test_journal_rotation_into_the_store_survives_a_repeat(tmp_path: Path) -> No
     assert [g.path for g in store.list_games()] == [first]
     journal.close()
     assert Journal.open(tmp_path / "journal" / "current.bin")[1] == []
+
+
+def test_scorekept_games_are_saved_and_read_back(tmp_path: Path) -> None:
+    from engine.scorekeeper import ScoreSheet
+
+    sheet = ScoreSheet("hearts", 4, names=["Ana", "Ben", "Cem", "Dee"])
+    sheet.enter({"hearts": [3, 5, 0, 5], "qs": 2})
+    store = GamesStore(tmp_path)
+    path = store.save(sheet.to_json())
+    back = store.read(path)
+    assert isinstance(back, ScoreSheet)
+    assert back.totals == sheet.totals == [3, 5, 13, 5]
+    broken = sheet.to_json()
+    broken["hands"][0]["entries"]["hearts"] = [3, 5, 1, 5]
+    with pytest.raises(GamesStoreError, match="hearts"):
+        store.save(broken)
