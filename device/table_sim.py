@@ -36,7 +36,7 @@ from engine.bots import bot_for
 from engine.games import game_class
 from engine.referee import panel
 from engine.referee.commands import Command, NeedShuffle, SaveRecord
-from engine.referee.events import Button, CardRead, DealerReady, NewGame
+from engine.referee.events import Button, CardRead, DealerFault, DealerReady, NewGame
 
 
 class TableStuck(RuntimeError):
@@ -151,7 +151,15 @@ class SimTable(Table):
                         cards.remove(card)
                         break
             b.hopper.append(card)
-        read = self.adapter.read_fed()
+        try:
+            read = self.adapter.read_fed()
+        except DealerError as e:  # the reader failed: the card goes back, the table is told
+            with self.sim.lock:
+                if card in self.sim.board.hopper:
+                    self.sim.board.hopper.remove(card)
+                    self.sim.board.trays.setdefault(seat_of_card, []).append(card)
+            self.submit(DealerFault("timeout" if "answer" in str(e) else "fault", str(e), None))
+            return
         self.submit(CardRead(C.NAMES[read], seat))
         self.settle()
 
@@ -289,6 +297,8 @@ class SimTable(Table):
             need = (len(v) if k == "pass" else 3) - len(fed)
             for c in [c for c in cards if c in g.hand_of(seat)][:need]:
                 self.feed(c, seat, seat)
+                if self.referee.dealer_fault is not None:
+                    return
             if k == "exchange" and len(fed) + len(cards) < 3:
                 press(seat, "ok")
         else:

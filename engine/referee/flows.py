@@ -35,6 +35,7 @@ LEFTOVER = {
     "partnership-spades": "reject",
 }
 
+PASS_COUNT = {"partnership-spades": 2}  # cards per pass; the hearts games pass 3
 WHIST_FIRST_STOCK = 26  # German Whist: the 27th card of the deck order is turned up first
 
 

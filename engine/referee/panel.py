@@ -17,12 +17,14 @@ during a Double Nil exchange OK ends the give early (fewer than three cards).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import Action
 
 CHOICE_KINDS = ("blind_nil", "bid", "moon")
 
 
-def choice_list(legal: list[Action]) -> list[Action]:
+def choice_list(legal: Sequence[Action]) -> list[Action]:
     """The panel's choices from the legal actions, in the order minus/plus walk them."""
     blind = [a for a in legal if a.kind == "blind_nil"]
     bids = sorted((a for a in legal if a.kind == "bid"), key=lambda a: a.value)

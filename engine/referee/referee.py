@@ -40,7 +40,7 @@ from ..base import GameState, check_deck
 from ..errors import IllegalAction, RecordError
 from ..games import GAME_IDS, new_game
 from ..options import non_defaults
-from ..records import Record, dump
+from ..records import FORMAT, Record, dump
 from . import fairness, flows, panel
 from .commands import (
     AskConfirm,
@@ -119,6 +119,7 @@ class Referee:
         self.places = Places()  # where the cards physically are (updated as steps complete)
         self.events_handled: int = 0
         self._out: list[Command] = []
+        self._record_cache: list[dict[str, Any]] = []
 
     # ================================================================== the API
     def handle(self, event: Event) -> list[Command]:
@@ -229,24 +230,42 @@ class Referee:
         return f"waiting for {who} to {_PHASE_WORDS.get(g.phase, 'act')}"
 
     def record(self) -> dict[str, Any]:
-        """The game record so far: finished hands with their commitment and revealed salt."""
+        """The game record so far: finished hands with their commitment and revealed salt (the
+        hand in progress, if any, with its commitment only). Finished hands never change, so
+        their JSON is built once and kept (a record is written after every hand)."""
         g = self._g()
-        hands = g.record_hands()
-        fields = []
-        for h in range(len(hands)):
+        finished = g.finished_hands
+        cache = self._record_cache
+        while len(cache) < len(finished):
+            h = len(cache)
+            deck, acts = finished[h]
+            hand: dict[str, Any] = {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
             f = self.fair[h] if h < len(self.fair) else {}
-            if "revealed" in f:
-                fields.append({"commitment": f["commitment"], "salt": f["salt"]})
-            else:
-                fields.append({"commitment": f["commitment"]} if f else {})
-        rec = Record(g.GAME_ID, list(g.names), non_defaults(g.GAME_ID, g.options), g.first_dealer,
-                     hands, fields, [dict(c) for c in self.corrections])
-        return dump(rec)
+            hand.update({k: f[k] for k in ("commitment", "salt") if k in f})
+            cache.append(hand)
+        hands = [dict(h) for h in cache]
+        if g.phase not in ("deal", "over"):
+            rec = dump(Record(g.GAME_ID, [], {}, 0, [(g.deck, g.actions)], [{}], []))
+            current = rec["hands"][0]
+            if len(self.fair) > len(cache):
+                current["commitment"] = self.fair[len(cache)]["commitment"]
+            hands.append(current)
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "game": g.GAME_ID,
+            "players": list(g.names),
+            "options": non_defaults(g.GAME_ID, g.options),
+            "first_dealer": g.first_dealer,
+            "hands": hands,
+        }
+        if self.corrections:
+            out["corrections"] = [dict(c) for c in self.corrections]
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Referee):
             return NotImplemented
-        skip = ("_out",)
+        skip = ("_out", "_record_cache")
         a = {k: v for k, v in self.__dict__.items() if k not in skip}
         b = {k: v for k, v in other.__dict__.items() if k not in skip}
         return a == b
@@ -727,11 +746,8 @@ class Referee:
             self._take(seat, A.pass_cards(fed), "reader")
 
     def _pass_need(self, seat: int) -> int:
-        legal = self._g().legal_actions(seat)
-        for a in legal:
-            if a.kind == "pass":
-                return len(a.value)
-        return 3
+        """Cards one pass takes: 2 for partnership-spades' Blind Nil exchange, else 3."""
+        return flows.PASS_COUNT.get(self._g().GAME_ID, 3)
 
     def _fed_give(self, card: int) -> None:
         g = self._g()
