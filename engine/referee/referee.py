@@ -288,10 +288,13 @@ class Referee:
         g = self.game
         return g.names[seat] if g is not None and 0 <= seat < g.n else f"seat {seat}"
 
-    def _refuse(self, seat: int | None, text: str, private: bool = False) -> None:
-        """Show why an entry was refused (``private``: on that seat's screen only, when the
-        words name cards nobody else may see), blink the seat's LED, change nothing."""
+    def _refuse(self, seat: int | None, text: str, private: bool = False, secret: str | None = None) -> None:
+        """Show why an entry was refused, blink the seat's LED, change nothing. Words that name
+        a card still in a hand go to that seat's screen only: ``private`` sends ``text`` there;
+        ``secret`` is the seat's own version of a ``text`` that names no card."""
         self._msg(text, seat if private else None, "warn")
+        if secret is not None and seat is not None:
+            self._msg(secret, seat, "warn")
         self._out.append(Sound("refused"))
         if seat is not None and self.game is not None and 0 <= seat < self.game.n and seat not in self.blinking:
             self.blinking.append(seat)
@@ -642,7 +645,7 @@ class Referee:
             seat = g.to_move
             who = self._name(seat) if seat is not None else "the table"
             self._refuse(ev.seat, f"no card is wanted now: {who} must {_PHASE_WORDS.get(phase, 'act')}; "
-                                  f"{C.NAMES[card]} goes back")
+                                  f"the card goes back", secret=f"{C.NAMES[card]} goes back")
             self._route_fed(card, self._home(card, ev.seat), ev.seat)
 
     def _route_fed_any(self, card: int | None, target: str) -> None:
@@ -686,7 +689,8 @@ class Referee:
         if card in g.hand_of(seat):
             reason = g.check(A.PLAY[card], seat)
             if reason is not None:
-                self._refuse(seat, f"{self._name(seat)} cannot play {C.NAMES[card]}: {reason}. Take the card back.")
+                self._refuse(seat, f"{self._name(seat)} cannot play that card: {reason}. Take the card back.",
+                             secret=f"{self._name(seat)}: {C.NAMES[card]} cannot be played: {reason}")
                 self._route_fed(card, seat_target(seat), seat)
                 return
             self._route_fed(card, "trick", seat)  # first: the gate must be free for the steps after it
@@ -695,8 +699,9 @@ class Referee:
         holders = self._holders(card)
         if holders:
             owner = holders[0]
-            self._refuse(owner, f"{C.NAMES[card]} is {self._name(owner)}'s card but it is {self._name(seat)}'s "
-                                f"turn: fed out of turn, it goes back to {self._name(owner)}")
+            self._refuse(owner, f"a card of {self._name(owner)}'s was fed out of turn (it is {self._name(seat)}'s "
+                                f"turn): it goes back to {self._name(owner)}",
+                         secret=f"{self._name(owner)}: {C.NAMES[card]} was fed out of turn and goes back to you")
             self._route_fed(card, seat_target(owner), owner)
             return
         self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
@@ -783,7 +788,11 @@ class Referee:
         reason = g.check(action, seat)
         if reason is not None:
             hidden = action.kind in ("pass", "exchange")
-            self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
+            if action.kind == "play":
+                self._refuse(seat, f"{self._name(seat)} cannot play that card: {reason}",
+                             secret=f"{self._name(seat)} cannot {action.describe()}: {reason}")
+            else:
+                self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
             if hidden and source == "reader":
                 for c in self.fed.pop(seat, []):
                     self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(seat)})

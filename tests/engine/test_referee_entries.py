@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from engine import actions as A
 from engine import cards as C
 from engine.referee.autotable import AutoTable, engine_bot
@@ -62,7 +64,9 @@ def test_illegal_play_from_the_reader_is_refused_and_returned() -> None:
     before = g.copy()
     out = t.feed(CardRead(C.NAMES[bad]))
     w = warnings(out)
-    assert len(w) == 1 and f"cannot play {C.NAMES[bad]}" in w[0] and "must follow" in w[0]
+    assert len(w) == 2 and "cannot play that card" in w[0] and "must follow" in w[0]
+    private = [c for c in out if isinstance(c, Message) and c.seat == seat]
+    assert private and C.NAMES[bad] in private[0].text and C.NAMES[bad] not in w[0]
     assert Led(seat, "blink") in out
     assert routes(out) == [(C.NAMES[bad], f"seat:{seat}")]
     assert g == before
@@ -79,7 +83,7 @@ def test_card_fed_out_of_turn_goes_back_to_its_owner() -> None:
     before = g.copy()
     out = t.feed(CardRead(C.NAMES[card]))
     w = warnings(out)
-    assert len(w) == 1 and "out of turn" in w[0] and f"P{other}" in w[0]
+    assert "out of turn" in w[0] and f"P{other}" in w[0] and C.NAMES[card] not in w[0]
     assert routes(out) == [(C.NAMES[card], f"seat:{other}")]
     assert Led(other, "blink") in out
     assert g == before
@@ -120,7 +124,7 @@ def test_unreadable_card_and_card_when_none_is_wanted() -> None:
     t.drain()
     card = g.hand_of(0)[0]
     out = t.feed(CardRead(C.NAMES[card]))
-    assert "no card is wanted now" in warnings(out)[0]
+    assert "no card is wanted now" in warnings(out)[0] and C.NAMES[card] not in warnings(out)[0]
     assert routes(out) == [(C.NAMES[card], "seat:0")]
     assert g == before
 
@@ -240,3 +244,37 @@ def test_blind_nil_pass_goes_to_the_partner() -> None:
     assert len(passes) == 2 and len(fetched) == 4
     for s, a in passes:
         assert sorted(c for c, tgt in fetched if tgt == f"seat:{(s + 2) % 4}") == sorted(C.names(a.value))
+
+
+@pytest.mark.parametrize("game,n", [("hearts", 4), ("cancellation-hearts", 6), ("spades-2p", 2),
+                                    ("partnership-spades", 4)])
+def test_the_shared_screen_never_shows_a_card_in_a_hand(game: str, n: int) -> None:
+    """Reader entries plus wrong cards fed at random: the table part of the public view never
+    names a card that is in someone's hand (the seat's own screen may)."""
+    import json
+    import random
+
+    rng = random.Random(n)
+    t = AutoTable(seed=n, entry="reader")
+    t.max_hands = 2
+    t.start(game, n, {"target": 500} if game != "cancellation-hearts" else {"target": 150})
+    g = t.ref.game
+    assert g is not None
+    seen = 0
+    for _ in range(2000):
+        if rng.random() < 0.15 and t.ref.accepting():
+            s = rng.randrange(n)
+            hand = g.hand_of(s)
+            if hand:
+                t.feed(CardRead(C.NAMES[rng.choice(hand)]))
+                t.drain()
+        elif not t.step():
+            break
+        table = json.dumps(t.ref.public_view()["table"])
+        table = table.replace("heart or QS", "").replace("or a QS", "")  # rule words, not cards
+        held = {C.NAMES[c] for s in range(n) for c in g.hand_of(s)}
+        leaked = [c for c in held if f'"{c}"' in table or f" {c} " in table or f" {c}:" in table
+                  or f" {c}." in table or table.count(c + ",") or table.count(c + ")")]
+        assert not leaked, (leaked, [m["text"] for m in t.ref.messages[-5:]])
+        seen += 1
+    assert seen > 100
