@@ -84,7 +84,7 @@ class GameState:
     def _turn(self) -> tuple[int, ...]:
         raise NotImplementedError
 
-    def _legal(self, seat: int) -> list[Action]:
+    def _legal(self, seat: int) -> Sequence[Action]:
         raise NotImplementedError
 
     def _check(self, seat: int, action: Action) -> str | None:
@@ -144,7 +144,7 @@ class GameState:
         self.hand_number += 1
         self._deal()
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
         if self.phase in ("deal", "over"):
             return []
         # fast path for the common case (an int seat in range; bool is not int here)

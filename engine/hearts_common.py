@@ -11,8 +11,9 @@ Hands are sorted lists of card ints, so the cards of one suit are a contiguous s
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any, ClassVar
 
@@ -40,27 +41,161 @@ def _pass_table() -> dict[tuple[int, ...], Action]:
     return _PASS_TABLE
 
 
-_PASS_CACHE: dict[tuple[int, ...], list[Action]] = {}  # recent hands -> their passes
+# The position triples of a hand of n distinct cards, in itertools.combinations order.
+_POSITIONS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
-def pass_actions(hand: Sequence[int]) -> list[Action]:
-    """Every way to pass 3 cards from the sorted ``hand`` (each multiset of cards once).
-
-    Up to 680 actions (17 cards); the last few hands' lists are kept, because bots and
-    referees tend to ask for the same seat's passes more than once."""
-    key = tuple(hand)
-    got = _PASS_CACHE.get(key)
+def _positions(n: int) -> tuple[tuple[int, int, int], ...]:
+    got = _POSITIONS.get(n)
     if got is None:
-        table = _pass_table()
-        combos = combinations(hand, PASS_COUNT)
-        if len(set(hand)) != len(hand):  # two decks: identical cards give identical passes
-            got = list(map(table.__getitem__, dict.fromkeys(combos)))
-        else:
-            got = list(map(table.__getitem__, combos))
-        if len(_PASS_CACHE) >= 32:
-            del _PASS_CACHE[next(iter(_PASS_CACHE))]
-        _PASS_CACHE[key] = got
-    return got[:]
+        got = _POSITIONS[n] = tuple(combinations(range(n), 3))
+    return got
+
+
+class PassChoices(Sequence[Action]):
+    """Every way to pass 3 cards from a sorted hand (each multiset of cards once), as a lazy
+    read-only sequence of the shared pass Actions.
+
+    Why lazy: a 13-card hand has 286 passes and a 17-card two-deck hand 680; building them all
+    was a third of a random Hearts hand, though a caller usually wants one of them
+    (``random.choice``), a membership test (``action in legal``) or the count. ``len`` is
+    computed, ``[i]`` unranks pass ``i`` directly, ``in`` checks the cards against the hand, and
+    iteration walks ``itertools.combinations``. The order is exactly that of the list the
+    engine used to return (``combinations`` of the sorted hand, first occurrences only), so a
+    seeded random choice picks the same pass as before. It compares equal to a list of the
+    same actions, and ``+`` and slices give lists; it is a snapshot of the hand at the time of
+    the call, like the list was.
+    """
+
+    __slots__ = ("hand", "_len", "_pos", "_vals", "_mult", "_c2")
+
+    hand: tuple[int, ...]
+
+    def __init__(self, hand: Sequence[int]) -> None:
+        if not _PASS_TABLE:
+            _pass_table()
+        h = tuple(hand)
+        self.hand = h
+        n = len(h)
+        if len(set(h)) == n:  # distinct cards (one deck): pass i is a triple of positions
+            self._pos = _positions(n)
+            self._len = len(self._pos)
+            self._vals: tuple[int, ...] = ()
+            self._mult: tuple[int, ...] = ()
+            self._c2: list[int] = []
+            return
+        # two decks: distinct values with multiplicity 1 or 2; unranked in _multiset()
+        vals = tuple(sorted(set(h)))
+        mult = tuple(h.count(v) for v in vals)
+        k = len(vals)
+        # c2[j]: the 2-card multisets of the values from j on (pairs of distinct values plus
+        # the doubles among them); c2[k] == 0.
+        c2 = [0] * (k + 1)
+        doubles = 0
+        for j in range(k - 1, -1, -1):
+            doubles += mult[j] > 1
+            r = k - j
+            c2[j] = r * (r - 1) // 2 + doubles
+        self._pos = ()
+        self._vals, self._mult, self._c2 = vals, mult, c2
+        self._len = k * (k - 1) * (k - 2) // 6 + doubles * (k - 1)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _multiset(self, i: int) -> tuple[int, int, int]:
+        """The ``i``-th 3-card multiset in lexicographic order (0 <= i < len)."""
+        vals, mult, c2 = self._vals, self._mult, self._c2
+        k = len(vals)
+        j = 0
+        while True:  # the lowest card: passes starting with vals[j] number c2[j+1] (+ k-j-1 if doubled)
+            f = c2[j + 1] + (k - j - 1 if mult[j] > 1 else 0)
+            if i < f:
+                break
+            i -= f
+            j += 1
+        a = vals[j]
+        if mult[j] > 1:
+            if i < k - j - 1:
+                return (a, a, vals[j + 1 + i])
+            i -= k - j - 1
+        m = j + 1
+        while True:  # the middle card: pairs starting with vals[m] number k-m-1 (+1 if doubled)
+            f = k - m - 1 + (mult[m] > 1)
+            if i < f:
+                break
+            i -= f
+            m += 1
+        b = vals[m]
+        if mult[m] > 1:
+            if i == 0:
+                return (a, b, b)
+            i -= 1
+        return (a, b, vals[m + 1 + i])
+
+    def __getitem__(self, i: Any) -> Any:
+        if type(i) is not int:
+            if isinstance(i, slice):
+                return list(self)[i]
+            i = operator.index(i)
+        pos = self._pos
+        if pos:
+            a, b, c = pos[i]  # negative indexes and IndexError as for a list
+            h = self.hand
+            return _PASS_TABLE[(h[a], h[b], h[c])]
+        n = self._len
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("pass choice index out of range")
+        return _PASS_TABLE[self._multiset(i)]
+
+    def __iter__(self) -> Iterator[Action]:
+        combos = combinations(self.hand, PASS_COUNT)
+        if not self._pos and self._len:
+            return map(_PASS_TABLE.__getitem__, dict.fromkeys(combos))
+        return map(_PASS_TABLE.__getitem__, combos)
+
+    def __contains__(self, x: object) -> bool:
+        if not isinstance(x, tuple) or len(x) != 2:
+            return any(a == x for a in self)  # odd objects: compare as a list would
+        if x[0] != "pass":
+            return False
+        v = x[1]
+        if not isinstance(v, tuple) or len(v) != PASS_COUNT:
+            return False
+        if type(v[0]) is not int or type(v[1]) is not int or type(v[2]) is not int:
+            return any(a == x for a in self)
+        h = self.hand
+        return v[0] <= v[1] <= v[2] and all(h.count(c) >= v.count(c) for c in v)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PassChoices):
+            return self.hand == other.hand or list(self) == list(other)
+        if isinstance(other, list):
+            return len(other) == self._len and list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: object) -> list[Action]:
+        if isinstance(other, (list, PassChoices)):
+            return [*self, *other]
+        return NotImplemented
+
+    def __radd__(self, other: object) -> list[Action]:
+        if isinstance(other, list):
+            return [*other, *self]
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"PassChoices({C.names(self.hand)}: {self._len} passes)"
+
+
+def pass_actions(hand: Sequence[int]) -> PassChoices:
+    """Every way to pass 3 cards from the sorted ``hand`` (each multiset of cards once), as a
+    lazy sequence (``PassChoices``); ``list()`` it for a list."""
+    return PassChoices(hand)
 
 
 def check_pass(hand: Sequence[int], value: object) -> str | None:
@@ -209,7 +344,7 @@ class HeartsFamilyState(GameState):
     def turn_seats(self) -> tuple[int, ...]:
         return self.turn_t
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
         if self.phase == "play":
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
@@ -240,7 +375,7 @@ class HeartsFamilyState(GameState):
         """Play a checked card (and finish the trick, and the hand, when complete)."""
         raise NotImplementedError
 
-    def _legal(self, seat: int) -> list[Action]:
+    def _legal(self, seat: int) -> Sequence[Action]:
         if self.phase == "play":
             return self._legal_play(seat)
         return self._legal_setup(seat)
@@ -258,10 +393,10 @@ class HeartsFamilyState(GameState):
         else:
             self._apply_setup(seat, action)
 
-    def _legal_setup(self, seat: int) -> list[Action]:
+    def _legal_setup(self, seat: int) -> Sequence[Action]:
         """Legal actions outside the play phase: passes or the moon choice."""
         if self.phase == "pass":
-            return pass_actions(self.hands[seat])
+            return PassChoices(self.hands[seat])
         if self.phase == "moon":
             return list(MOON_ACTIONS)
         return []

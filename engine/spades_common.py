@@ -16,7 +16,7 @@ per-card loops, which is what the bots and the benchmark live on.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from . import cards as C
 from .actions import PLAY, Action
@@ -154,7 +154,7 @@ class SpadesTrickState(GameState):
             on = self.on_turn[0]
             if seat is None or (seat == on and type(seat) is int):
                 return self._play_legal(on)
-        return super().legal_actions(seat)
+        return cast("list[Action]", super().legal_actions(seat))  # the spades games list theirs
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         if type(action) is Action and action[0] == "play" and self.phase == "play":

@@ -86,7 +86,7 @@ class HeartsBot:
         return A.pass_cards(ranked[:3])
 
     # ------------------------------------------------------------------ the moon
-    def choose_moon(self, state: GameState, seat: int, legal: list[A.Action]) -> A.Action:
+    def choose_moon(self, state: GameState, seat: int, legal: Sequence[A.Action]) -> A.Action:
         """Try both choices on copies and keep the one with the better standing for ``seat``:
         winning the game beats everything, losing it is worst, otherwise the margin over the
         best other total counts."""
