@@ -131,7 +131,12 @@ class Referee:
         if handler is None:
             self._msg(f"unknown event {event!r}", level="warn")
         else:
-            handler(self, event)
+            try:
+                handler(self, event)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
+                # A malformed event (a host bug, a damaged journal line) must not stop the
+                # table; events are checked before anything changes, so the game is intact.
+                self._msg(f"ignored a malformed {event.TYPE} event: {type(e).__name__}: {e}", level="error")
         if self.game is not None:
             self._sync_leds()
         out, self._out = self._out, []

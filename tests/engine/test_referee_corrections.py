@@ -220,3 +220,50 @@ def test_journal_replay_with_noise_gives_an_equal_referee(seed: int, game: str) 
             continue
         noisy.step()
     assert replay_events(noisy.events) == noisy.ref
+
+
+_card = st.sampled_from(list(C.NAMES) + ["ZZ", "10H", ""])
+_seat = st.integers(-1, 12)
+_event = st.one_of(
+    st.builds(Button, _seat, st.sampled_from(["minus", "plus", "ok", "ok_long", "bogus"])),
+    st.builds(CardRead, _card, st.one_of(st.none(), _seat)),
+    st.builds(Touch, _seat, st.one_of(
+        st.builds(lambda c: {"play": c}, _card),
+        st.builds(lambda b: {"bid": b}, st.integers(-2, 15)),
+        st.builds(lambda cs: {"pass": cs}, st.lists(_card, max_size=4)),
+        st.just({"moon": "self"}), st.just({"draw": "keep"}), st.just({"nonsense": 1}), st.just({}),
+    )),
+    st.builds(DealerDone, st.integers(0, 400), st.one_of(st.none(), _card)),
+    st.builds(DealDone, st.integers(0, 5), st.booleans()),
+    st.builds(DealerFault, st.sampled_from(["jam", "link_down", "timeout"]), st.text(max_size=5)),
+    st.builds(DealerReady, st.booleans()),
+    st.builds(UndoRequest, st.one_of(st.none(), _seat)),
+    st.just(UndoConfirm()),
+    st.just(UndoCancel()),
+    st.builds(ScoreCorrection, _seat, st.integers(-50, 50)),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["hearts", "spades-2p", "german-whist", "partnership-spades", "cancellation-hearts"]),
+       st.lists(_event, max_size=40), st.integers(0, 1000))
+def test_any_event_sequence_is_survived_and_replays(game: str, events: list, seed: int) -> None:
+    """Arbitrary (mostly wrong) events in the middle of a game: the referee never raises, the
+    game's rules state stays legal (it replays from its record), and the journal replays."""
+    from engine.records import parse, replay
+
+    n = {"hearts": 4, "spades-2p": 2, "german-whist": 2, "partnership-spades": 4, "cancellation-hearts": 6}[game]
+    t = AutoTable(seed=seed, entry="mixed")
+    t.start(game, n)
+    for _ in range(seed % 40):
+        t.step()
+    for ev in events:
+        t.feed(ev)
+    for _ in range(30):
+        if not t.step():
+            t.drain()
+    g = t.ref.game
+    assert g is not None
+    again = replay(parse(g.to_json()))
+    assert again.actions == g.actions
+    assert replay_events(t.events) == t.ref
