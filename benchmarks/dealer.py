@@ -131,6 +131,7 @@ def one_deal(speed: float, seed: int, zero_mechanics: bool) -> dict[str, Any]:
             dealer.deal(plan)
             wall = time.perf_counter() - t
             tx, rx = stats.tx_bytes - tx0, stats.rx_bytes - rx0
+            frames = stats.rx_frames - fr0
             ok = table_ok(sim, plan)
         finally:
             dealer.close()
@@ -140,7 +141,7 @@ def one_deal(speed: float, seed: int, zero_mechanics: bool) -> dict[str, Any]:
             setattr(dealer_sim, k, v)
     return {
         "bytes_host_to_dealer": tx, "bytes_dealer_to_host": rx,
-        "frames_dealer_to_host": stats.rx_frames - fr0,
+        "frames_dealer_to_host": frames,
         "line_s_host_to_dealer": round(tx / BYTES_PER_S, 4),
         "line_s_dealer_to_host": round(rx / BYTES_PER_S, 4),
         "line_s_total": round((tx + rx) / BYTES_PER_S, 4),
@@ -172,26 +173,26 @@ def noisy(deals: int, seed: int, corrupt: float = 0.01) -> dict[str, Any]:
                     failures.append(f"deal {i}: reported good but the table differs")
             walls.append(time.perf_counter() - t)
             sim.gather_to_hopper(order_seed=seed * 1000 + i)
-        s = dealer.link.stats
+        s = dealer.link.stats.snapshot()  # before close(): only what the deals cost
         counts = {"to_dealer": dict(sim.to_dealer.counts), "to_host": dict(sim.to_host.counts)}
     finally:
         dealer.close()
         sim.stop()
     return {
         "corrupt_per_byte": corrupt, "deals": deals, "completed_as_planned": completed,
-        "failures": failures, "commands": s.commands, "retransmits": s.retransmits,
-        "retransmits_per_deal": round(s.retransmits / deals, 2),
-        "naks_for_resend": s.naks_for_resend, "resends_for_damaged_reply": s.resends_for_damage,
-        "damaged_frames_dropped_by_host": s.bad_frames,
-        "events_recovered": s.events_recovered, "events_lost": s.events_lost,
+        "failures": failures, "commands": s["commands"], "retransmits": s["retransmits"],
+        "retransmits_per_deal": round(s["retransmits"] / deals, 2),
+        "naks_for_resend": s["naks_for_resend"], "resends_for_damaged_reply": s["resends_for_damage"],
+        "damaged_frames_dropped_by_host": s["bad_frames"],
+        "events_recovered": s["events_recovered"], "events_lost": s["events_lost"],
         "bytes_corrupted": counts, "deal_wall_s_median": round(statistics.median(walls), 3),
         "deal_wall_s_max": round(max(walls), 3),
     }
 
 
 def write_markdown(res: dict[str, Any]) -> None:
-    c = res["codec"]
-    r, z, n = res["deal_realistic"], res["deal_zero_mechanics"], res["noise_1pct"]
+    c = res['codec']
+    r, z, n = res['deal_realistic'], res['deal_zero_mechanics'], res["noise_1pct"]
     lines = [
         "## Dealer",
         "",
@@ -252,12 +253,12 @@ def main() -> None:
         "platform": platform.platform(), "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }
-    res["codec"] = codec()
-    for name, v in res["codec"].items():
+    res['codec'] = codec()
+    for name, v in res['codec'].items():
         print(f"codec {name:20s} {v['wire_bytes']:4d} B  encode {v['encode_us']:7.2f} us  "
               f"decode {v['decode_us']:7.2f} us")
-    res["deal_realistic"] = one_deal(speed=50.0, seed=args.seed, zero_mechanics=False)
-    res["deal_zero_mechanics"] = one_deal(speed=1e6, seed=args.seed, zero_mechanics=True)
+    res['deal_realistic'] = one_deal(speed=50.0, seed=args.seed, zero_mechanics=False)
+    res['deal_zero_mechanics'] = one_deal(speed=1e6, seed=args.seed, zero_mechanics=True)
     for key in ("deal_realistic", "deal_zero_mechanics"):
         d = res[key]
         print(f"{key}: {d['bytes_host_to_dealer']} B out, {d['bytes_dealer_to_host']} B in, "

@@ -502,6 +502,8 @@ class DealerLink:
         self.stats.commands += 1
         name = m.TYPE_NAMES.get(ftype, hex(ftype))
         while True:
+            if self._closing.is_set():
+                raise DealerLinkDown(f"the dealer link was closed ({name} abandoned)")
             now = time.monotonic()
             if now >= deadline:
                 if not self.connected:

@@ -349,3 +349,25 @@ def test_reconnect_by_the_same_name_after_unplugging() -> None:
         assert st.state_name == "IDLE"
         assert "LINK_UP" in notices
         assert dealer.link.stats.reconnects >= 1
+
+
+def test_close_ends_a_command_in_flight_without_spinning() -> None:
+    fake = FakeDealer(lambda fake, cmd: standard(fake, cmd) if cmd.type == m.HELLO else None)
+    link = open_link(fake, keepalive=False, link_timeout=GENEROUS)
+    errors: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            link.request(m.PING)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    t = threading.Thread(target=ask)
+    t.start()
+    assert wait_until(lambda: sum(1 for f in fake.received if f.type == m.PING) >= 2)
+    link.close()
+    t.join(GENEROUS)
+    assert not t.is_alive()
+    assert isinstance(errors[0], DealerLinkDown)
+    sent = sum(1 for f in fake.received if f.type == m.PING)
+    assert sent < 100  # closing does not turn the retransmit loop into a busy loop
