@@ -191,8 +191,8 @@ def noisy(deals: int, seed: int, corrupt: float = 0.01) -> dict[str, Any]:
 
 
 def write_markdown(res: dict[str, Any]) -> None:
-    c = res['codec']
-    r, z, n = res['deal_realistic'], res['deal_zero_mechanics'], res["noise_1pct"]
+    c = res["codec"]
+    r, z, n = res["deal_realistic"], res["deal_zero_mechanics"], res["noise_1pct"]
     lines = [
         "## Dealer",
         "",
@@ -253,12 +253,12 @@ def main() -> None:
         "platform": platform.platform(), "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }
-    res['codec'] = codec()
-    for name, v in res['codec'].items():
+    res["codec"] = codec()
+    for name, v in res["codec"].items():
         print(f"codec {name:20s} {v['wire_bytes']:4d} B  encode {v['encode_us']:7.2f} us  "
               f"decode {v['decode_us']:7.2f} us")
-    res['deal_realistic'] = one_deal(speed=50.0, seed=args.seed, zero_mechanics=False)
-    res['deal_zero_mechanics'] = one_deal(speed=1e6, seed=args.seed, zero_mechanics=True)
+    res["deal_realistic"] = one_deal(speed=50.0, seed=args.seed, zero_mechanics=False)
+    res["deal_zero_mechanics"] = one_deal(speed=1e6, seed=args.seed, zero_mechanics=True)
     for key in ("deal_realistic", "deal_zero_mechanics"):
         d = res[key]
         print(f"{key}: {d['bytes_host_to_dealer']} B out, {d['bytes_dealer_to_host']} B in, "
