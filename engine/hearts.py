@@ -11,6 +11,7 @@ choose; the omnibus option gives -10 to whoever takes the 10♦ (or J♦).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from . import cards as C
@@ -37,6 +38,8 @@ REMOVED: dict[int, tuple[int, ...]] = {
 CARDS_EACH = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
 # The lowest club in play leads the first trick: 2C, or 3C where the 2C is set aside.
 FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
+
+_PLAY_OF = PLAY.__getitem__  # card int -> its shared play Action
 
 OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
@@ -88,6 +91,72 @@ class HeartsState(HeartsFamilyState):
         return omnibus_points(self.n, self.omnibus_taker, self.options["omnibus"])
 
     # ------------------------------------------------------------------ play
+    # legal_actions and apply below are the play phase of HeartsFamilyState's fast paths with
+    # the hooks (_legal_play, _check_play, _apply_play) written out in one frame: a random
+    # hand is 52 plays, and the method calls were a fair share of each. Anything not plainly
+    # a legal play of the seat on turn goes to the general path, which gives the reason.
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        if self.phase == "play":
+            on = self.turn_t[0]
+            if seat is None or (seat == on and type(seat) is int):
+                h = self.hands[on]
+                if self.trick:
+                    lo = self.led * 13
+                    a = bisect_left(h, lo)
+                    b = bisect_left(h, lo + 13, a)
+                    if a < b:
+                        return [*map(_PLAY_OF, h[a:b])]
+                    if self.tricks_played == 0:
+                        safe = without_points(h)
+                        if safe:
+                            return [*map(_PLAY_OF, safe)]
+                    return [*map(_PLAY_OF, h)]
+                if self.tricks_played == 0:
+                    return [PLAY[FIRST_CARD[self.n]]]
+                if self.broken or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
+                    return [*map(_PLAY_OF, h)]
+                a = bisect_left(h, HEARTS_LO)
+                b = bisect_left(h, HEARTS_HI, a)
+                return [*map(_PLAY_OF, h[:a]), *map(_PLAY_OF, h[b:])]
+        return super().legal_actions(seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        if self.phase == "play" and type(action) is Action and action[0] == "play":
+            on = self.turn_t[0]
+            c = action[1]
+            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int:
+                h = self.hands[on]
+                i = bisect_left(h, c)
+                if i < len(h) and h[i] == c:  # held (a card int 0..51)
+                    trick = self.trick
+                    if trick:  # follow suit; if void, no points on the first trick unless only points
+                        lo = self.led * 13
+                        if c // 13 == self.led:
+                            ok = True
+                        else:
+                            a = bisect_left(h, lo)
+                            ok = not (a < len(h) and h[a] < lo + 13) and (
+                                self.tricks_played > 0 or not POINTS[c] or all(map(POINTS.__getitem__, h)))
+                    elif self.tricks_played:  # lead: hearts once broken, or when holding only hearts
+                        ok = (not HEARTS_LO <= c < HEARTS_HI or self.broken
+                              or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI))
+                    else:
+                        ok = c == FIRST_CARD[self.n]
+                    if ok:
+                        del h[i]
+                        self.actions.append((on, action))
+                        if not trick:
+                            self.led = c // 13
+                        trick.append(c)
+                        if POINTS[c]:
+                            self.broken = True
+                        if len(trick) < self.n:
+                            self.turn_t = ONE[(on + 1) % self.n]
+                        else:
+                            self._end_trick()
+                        return
+        super().apply(action, seat)
+
     def _legal_play(self, seat: int) -> list[Action]:
         h = self.hands[seat]
         if self.trick:
@@ -142,7 +211,12 @@ class HeartsState(HeartsFamilyState):
         if len(trick) < n:
             self.turn_t = ONE[(seat + 1) % n]
             return
-        # the trick is complete: the highest card of the led suit wins
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        """The trick is complete: the highest card of the led suit wins it."""
+        trick = self.trick
+        n = self.n
         lo = self.led * 13
         hi = lo + 13
         best = -1
