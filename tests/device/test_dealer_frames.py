@@ -139,3 +139,46 @@ def test_names() -> None:
     assert m.card_name(0xFF) == "??"
     assert m.target_name(3) == "seat 3"
     assert m.target_name(m.CENTRE) == "centre/widow"
+
+
+def _fields_for(schema: m.Schema, draw: st.DrawFn) -> dict[str, object]:
+    fields: dict[str, object] = {}
+    for name, layout in schema:
+        if layout == "u8":
+            fields[name] = draw(st.integers(0, 255))
+        elif layout == "u16":
+            fields[name] = draw(st.integers(0, 0xFFFF))
+        elif layout.startswith("u8*"):
+            n = int(layout[3:])
+            fields[name] = draw(st.lists(st.integers(0, 255), min_size=n, max_size=n))
+        elif layout == "list8":
+            fields[name] = draw(st.lists(st.integers(0, 255), max_size=20))
+        elif layout == "pairs":
+            fields[name] = draw(st.lists(st.lists(st.integers(0, 255), min_size=2, max_size=2),
+                                         max_size=20))
+        elif layout == "events":
+            first = fields["first_index"]
+            assert isinstance(first, int)
+            events = []
+            for i, kind in enumerate(draw(st.lists(st.sampled_from(sorted(m.EVENT_SCHEMAS)),
+                                                   max_size=8))):
+                name_, ev_schema = m.EVENT_SCHEMAS[kind]
+                ev = {"index": (first + i) & 0xFFFF, "kind": kind, "name": name_}
+                ev.update(_fields_for(ev_schema, draw))
+                events.append(ev)
+            fields[name] = events
+    return fields
+
+
+@st.composite
+def messages(draw: st.DrawFn) -> tuple[int, dict[str, object]]:
+    ftype = draw(st.sampled_from(sorted(m.SCHEMAS)))
+    return ftype, _fields_for(m.SCHEMAS[ftype], draw)
+
+
+@given(messages())
+def test_every_message_body_round_trips(msg: tuple[int, dict[str, object]]) -> None:
+    ftype, fields = msg
+    body = m.encode_body(ftype, fields)
+    assert m.decode_body(ftype, body) == fields
+    assert m.encode_body(ftype, m.decode_body(ftype, body)) == body
