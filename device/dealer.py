@@ -197,7 +197,7 @@ class Dealer:
             plan = DealPlan(plan)
         self._check_plan(plan)
         with self._op_lock:
-            self._interrupted = None
+            self._drop_interrupted()
             deal_id = next(self._deal_ids) & 0xFFFF or 1
             watch = _Watch()
             self.link.add_listener(watch)
@@ -210,9 +210,8 @@ class Dealer:
                 self._interrupted = _Interrupted(plan, deal_id, watch, timeout)
                 keep = True
                 raise
-            except DealMismatch:
-                raise
             except DealerError:
+                # Also after a mismatch: lost events can end the check while cards still move.
                 self._make_safe()
                 raise
             finally:
@@ -225,7 +224,7 @@ class Dealer:
             job = self._interrupted
             if job is None:
                 raise DealerFault("there is no interrupted deal to resume", name="BAD_STATE")
-            self._interrupted = None
+            self._interrupted = None  # its event watch stays registered: it is used below
             keep = False
             try:
                 # The jam that interrupted the deal is already handled: look past it.
@@ -237,14 +236,18 @@ class Dealer:
                 self._interrupted = job
                 keep = True
                 raise
-            except DealMismatch:
-                raise
             except DealerError:
                 self._make_safe()
                 raise
             finally:
                 if not keep:
                     self.link.remove_listener(job.watch)
+
+    def _drop_interrupted(self) -> None:
+        """Forget a jammed deal that will not be resumed (and stop collecting its events)."""
+        job, self._interrupted = self._interrupted, None
+        if job is not None:
+            self.link.remove_listener(job.watch)
 
     def _check_plan(self, plan: DealPlan) -> None:
         ident = self.identity
@@ -437,7 +440,7 @@ class Dealer:
 
     def abort(self) -> None:
         """Stop what the dealer is doing (the card in flight goes to the reject tray)."""
-        self._interrupted = None
+        self._drop_interrupted()
         self._feed_hold = False
         self._expect_ok(self.link.request(m.ABORT), "ABORT")
 
@@ -447,13 +450,13 @@ class Dealer:
         with contextlib.suppress(DealerError):
             self.link.send_now(m.ESTOP)
         self._expect_ok(self.link.request(m.ESTOP), "ESTOP")
-        self._interrupted = None
+        self._drop_interrupted()
         self._feed_hold = False
 
     def reset(self, reboot: bool = False, *, timeout: float | None = None) -> Identity:
         """Clear the e-stop latch, a jam or a fault and go idle (``reboot``: restart the
         firmware and wait until it is back). Returns the dealer's identity afterwards."""
-        self._interrupted = None
+        self._drop_interrupted()
         self._feed_hold = False
         if not reboot:
             reply = self.link.request(m.RESET, {"mode": 0})

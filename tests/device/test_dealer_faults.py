@@ -295,3 +295,19 @@ def test_host_emergency_stop_mid_deal_from_another_thread() -> None:
         assert isinstance(outcome, DealerFault) and outcome.name in ("ESTOP", "ABORTED"), outcome
         assert mech_state(sim) == ESTOPPED
         assert dealer.status().estop_latched
+
+
+def test_a_new_deal_after_an_unresumed_jam_drops_the_old_one() -> None:
+    with running(seats=4) as (sim, dealer):
+        sim.jam("eject")
+        outcome = deal_outcome(sim, dealer, round_robin_plan(4))
+        assert isinstance(outcome, DealerJam), outcome
+        listeners = len(dealer.link._listeners)
+        sim.clear_jam()
+        dealer.reset()
+        sim.gather_to_hopper(order_seed=5)
+        plan = round_robin_plan(4, shuffle_seed=6)
+        assert isinstance(deal_outcome(sim, dealer, plan), DealReport)
+        assert len(dealer.link._listeners) == listeners - 1  # the jammed deal's watch is gone
+        with pytest.raises(DealerFault):
+            dealer.resume_deal()
