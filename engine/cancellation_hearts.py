@@ -11,10 +11,11 @@ trick goes to nobody (or, by option, to its leader).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from . import cards as C
-from .actions import Action
+from .actions import PLAY, Action
 from .hearts_common import (
     HEARTS_HI,
     HEARTS_LO,
@@ -26,6 +27,8 @@ from .hearts_common import (
     plays,
     without_points,
 )
+
+_PLAY_OF = PLAY.__getitem__  # card int -> its shared play Action
 
 # cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
 CARDS_EACH = {n: 104 // n for n in range(6, 12)}
@@ -81,6 +84,41 @@ class CancellationHeartsState(HeartsFamilyState):
         return bool(self.widow) and self.widow_taker < 0
 
     # ------------------------------------------------------------------ play
+    # legal_actions and apply: the play phase of HeartsFamilyState's fast paths with the hooks
+    # written out in one frame for the common cases (as in hearts.py); anything else, and
+    # every refusal, goes through the general path and its reasons.
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        if self.phase == "play":
+            on = self.turn_t[0]
+            if seat is None or (seat == on and type(seat) is int):
+                h = self.hands[on]
+                if self.trick:
+                    lo = self.led * 13
+                    a = bisect_left(h, lo)
+                    b = bisect_left(h, lo + 13, a)
+                    if a < b:
+                        return [*map(_PLAY_OF, dict.fromkeys(h[a:b]))]
+                return self._legal_play(on)
+        return super().legal_actions(seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        if self.phase == "play" and type(action) is Action and action[0] == "play":
+            on = self.turn_t[0]
+            c = action[1]
+            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int:
+                h = self.hands[on]
+                i = bisect_left(h, c)
+                # the plain cases: following the suit led, or leading after the first lead
+                # while hearts may be led or the card is no heart
+                if i < len(h) and h[i] == c and (
+                        c // 13 == self.led if self.trick else not self.first_lead and (
+                            not HEARTS_LO <= c < HEARTS_HI or may_lead_hearts(h, self.broken))):
+                    del h[i]
+                    self.actions.append((on, action))
+                    self._after_play(on, c)
+                    return
+        super().apply(action, seat)
+
     def _legal_play(self, seat: int) -> list[Action]:
         h = self.hands[seat]
         if self.trick:
@@ -126,6 +164,10 @@ class CancellationHeartsState(HeartsFamilyState):
 
     def _apply_play(self, seat: int, c: int) -> None:
         self.hands[seat].remove(c)
+        self._after_play(seat, c)
+
+    def _after_play(self, seat: int, c: int) -> None:
+        """``c`` has left ``seat``'s hand: put it on the trick, and settle a complete trick."""
         trick = self.trick
         if not trick:
             self.led = c // 13
