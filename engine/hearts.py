@@ -130,10 +130,10 @@ class HeartsState(HeartsFamilyState):
                 if i < len(h) and h[i] == c:  # held (a card int 0..51)
                     trick = self.trick
                     if trick:  # follow suit; if void, no points on the first trick unless only points
-                        lo = self.led * 13
                         if c // 13 == self.led:
                             ok = True
                         else:
+                            lo = self.led * 13
                             a = bisect_left(h, lo)
                             ok = not (a < len(h) and h[a] < lo + 13) and (
                                 self.tricks_played > 0 or not POINTS[c] or all(map(POINTS.__getitem__, h)))

@@ -1,0 +1,53 @@
+"""The play-phase fast paths of both Hearts games (``legal_actions`` and ``apply`` written out
+in one frame) agree with the general path they shortcut: the same legal list as the
+``_legal_play`` hook, and for every card, a play that the fast ``apply`` takes exactly when
+``_check_play`` allows it, leaving the same state as ``GameState.apply`` (the hooks)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import cards as C
+from engine.actions import PLAY, Action
+from engine.base import GameState
+from engine.errors import IllegalAction
+from engine.games import new_game
+from engine.hearts_common import HeartsFamilyState
+
+CASES = [("hearts", n) for n in (3, 4, 5, 6, 7)] + [("cancellation-hearts", n) for n in (6, 8, 11)]
+
+
+def compare_every_card(s: HeartsFamilyState, seat: int) -> None:
+    assert list(s.legal_actions(seat)) == s._legal_play(seat)
+    assert s.legal_actions(None) == s.legal_actions(seat)
+    for c in [*range(52), -1, 52]:
+        fast, slow = s.copy(), s.copy()
+        action = PLAY[c] if 0 <= c < 52 else Action("play", c)
+        reason = s._check_play(seat, c)
+        if reason is None:
+            fast.apply(action, seat)
+            GameState.apply(slow, action, seat)
+            assert fast == slow, C.NAMES[c]
+        else:
+            with pytest.raises(IllegalAction) as e:
+                fast.apply(action, seat)
+            assert e.value.reason == reason
+            assert fast == s
+
+
+@pytest.mark.parametrize("game,n", CASES)
+def test_fast_paths_agree_with_the_hooks(game: str, n: int) -> None:
+    rng = random.Random(n * 7 + len(game))
+    s = new_game(game, n)
+    assert isinstance(s, HeartsFamilyState)
+    for _ in range(2):
+        deck = C.full_deck(s.DECKS)
+        rng.shuffle(deck)
+        s.start_hand(deck)
+        while seats := s.turn_seats():
+            seat = rng.choice(seats)
+            if s.phase == "play":
+                compare_every_card(s, seat)
+            s.apply(rng.choice(s.legal_actions(seat)), seat)
