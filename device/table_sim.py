@@ -276,8 +276,11 @@ class SimTable(Table):
         press = self.panels.press
         if k in ("bid", "blind_nil", "moon"):
             choices = panel.choice_list(g.legal_actions(seat))
-            start, target = panel.start_index(choices), choices.index(action)
-            press(seat, "plus")
+            target = choices.index(action)
+            start = self.referee.pending.get(seat)  # a choice already on screen (before a restart)
+            if start is None:
+                press(seat, "plus")  # the first press shows the starting choice
+                start = panel.start_index(choices)
             for _ in range(abs(target - start)):
                 press(seat, "plus" if target > start else "minus")
             press(seat, "ok")

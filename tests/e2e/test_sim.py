@@ -97,12 +97,14 @@ def _journal_events(path: Path) -> list:
     return records
 
 
-@pytest.mark.parametrize("game,n,target,kills,seed", [
-    ("partnership-spades", 4, 200, 4, 21),
-    ("spades-2p", 2, 100, 3, 22),
-    ("hearts", 4, 60, 3, 23),
+@pytest.mark.parametrize("game,n,target,kills,seed,step", [
+    # step: how far (in journaled events) the game runs between two cuts, at most; these games
+    # journal about 480, 400 and 960 events, so the cuts spread over the whole game.
+    ("partnership-spades", 4, 200, 4, 21, 110),
+    ("spades-2p", 2, 100, 3, 22, 120),
+    ("hearts", 4, 60, 3, 23, 290),
 ])
-def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int, seed: int,
+def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int, seed: int, step: int,
                                       tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """SIGKILL ``trickref sim`` at random moments, restart it on the same journal: the game ends
     with the same record as an uninterrupted run, and no journaled (confirmed) event is lost."""
@@ -121,7 +123,7 @@ def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int,
         if done_kills < kills:
             # Kill once the journal has grown past what we saw (so the cut lands mid-game).
             deadline = time.monotonic() + 20
-            grow_to = len(confirmed) + rng.randrange(10, 80)
+            grow_to = len(confirmed) + rng.randrange(10, step)
             while proc.poll() is None and time.monotonic() < deadline:
                 if len(_journal_events(journal)) >= grow_to:
                     time.sleep(rng.uniform(0, 0.05))
@@ -148,3 +150,60 @@ def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int,
     # A journal of a finished game only prints the result again.
     again = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
     assert again.returncode == 0 and json.loads(again.stdout.strip().splitlines()[-1])["totals"] == clean["totals"]
+
+
+class _Cut(Exception):
+    """The power goes: raised from inside the table loop at a chosen moment."""
+
+
+@pytest.mark.parametrize("game,n,moment", [
+    ("partnership-spades", 4, "mid_bid"),   # a panel choice on screen, not yet confirmed
+    ("hearts", 4, "mid_pass"),              # one card of a pass fed, two to come
+    ("spades-2p", 2, "mid_draw"),           # a card shown to a seat, the decision not taken
+    ("german-whist", 2, "after_trick"),     # stock cards still to move after a trick
+])
+def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str, tmp_path: Path) -> None:
+    from device.table_sim import SimTable
+    from engine.referee.events import Button, CardRead, DealerDone
+
+    opts = {"target": 60 if game == "hearts" else 3 if game == "german-whist" else 100}
+    with SimTable(game, n, opts, seed=9) as clean:
+        clean.start()
+        clean.run()
+        want = clean.finished_record
+    journal = str(tmp_path / "j")
+    first = SimTable(game, n, opts, seed=9, journal_path=journal)
+    real_submit = first.submit
+    count = [0]
+
+    def submit(ev):  # type: ignore[no-untyped-def]
+        out = real_submit(ev)
+        g, ref = first.referee.game, first.referee
+        hit = False
+        if g is not None and g.hand_number >= 2:
+            if moment == "mid_bid":
+                hit = isinstance(ev, Button) and g.phase == "bid" and bool(ref.pending)
+            elif moment == "mid_pass":
+                hit = isinstance(ev, CardRead) and g.phase == "pass" and any(len(v) == 1 for v in ref.fed.values())
+            elif moment == "mid_draw":
+                hit = isinstance(ev, DealerDone) and ref.presented is not None
+            else:
+                hit = isinstance(ev, CardRead) and len(ref.steps) >= 3
+        if hit:
+            count[0] += 1
+            if count[0] == 2:
+                raise _Cut()
+        return out
+
+    first.submit = submit  # type: ignore[method-assign]
+    try:
+        first.start()
+        with pytest.raises(_Cut):
+            first.run()
+    finally:
+        first.close()
+    with SimTable(game, n, opts, seed=9, journal_path=journal) as second:
+        second.start()
+        assert second.replayed > 0
+        second.run()
+        assert second.finished_record == want
