@@ -338,7 +338,9 @@ class Dealer:
         if frame.type == P.ESTOP:
             self.mech.estop(2)  # before the duplicate check and before anything queued
         resumed = False
-        if self.mech.state == M.PAUSED:
+        # A frame proves the host is back, but ABORT, ESTOP and RESET must never restart the
+        # motors they are about to stop: the paused action stays paused until they act on it.
+        if self.mech.state == M.PAUSED and frame.type not in (P.ABORT, P.ESTOP, P.RESET):
             resumed = self.mech.resume()
         for seq, crc, cached in self.cache:
             if seq == frame.seq and crc == frame.crc:

@@ -149,6 +149,22 @@ def test_deadman_stops_motors_and_the_host_coming_back_resumes() -> None:
         assert sorted(host.board.seat(seat)) == sorted(order[seat::4])
 
 
+def test_abort_estop_and_reset_never_restart_a_dead_man_pause() -> None:
+    for kind in (P.ABORT, P.ESTOP, P.RESET):
+        order = shuffled(18)
+        host = make_host(deck=order)
+        host.command(P.DEAL_PLAN, plan_body(5, four_seat_plan(order)))
+        host.run(1000)
+        host.board.link_skew += 3500
+        host.run(20)
+        assert host.sim.firmware.dealer.mech.state == M.PAUSED
+        count = len(dealt(host))
+        host.command(kind, b"\x00" if kind == P.RESET else b"")
+        host.run(5000)
+        assert P.EV_RESUMED not in host.kinds(), kind
+        assert len(dealt(host)) == count, kind  # no card moved after the stop command
+
+
 def test_busy_keepalive_during_long_motion() -> None:
     host = make_host()
     host.command(P.SELFTEST, b"\x00")
