@@ -8,7 +8,8 @@ pure function of its record (decks plus actions) and lets records replay exactly
 The verbs, after python-chess and OpenSpiel:
 
 - ``turn_seats()``: the seats that may act now (several while passing, none before a deal).
-- ``legal_actions(seat)``: every legal action of that seat, as ``Action`` objects.
+- ``legal_actions(seat)``: every legal action of that seat, as a read-only sequence of ``Action``
+  objects (a list, or a lazy sequence where there are hundreds, as the Hearts passes).
 - ``check(action, seat)``: ``None`` when legal, else the rule it breaks in words.
 - ``apply(action, seat)``: take it, or raise ``IllegalAction`` and change nothing.
 - ``undo()``: take back the last action (re-deals the hand's deck and replays the rest).
