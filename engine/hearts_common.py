@@ -358,6 +358,17 @@ class HeartsFamilyState(GameState):
                 self.actions.append((on, action))
                 self._apply_play(on, action[1])
                 return
+        elif self.phase == "pass" and type(action) is Action and action[0] == "pass" and type(seat) is int:
+            # the plain pass: three different cards (ints, ascending) that the seat holds
+            v = action[1]
+            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
+                a, b, c = v
+                h = self.hands[seat]
+                if (type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52
+                        and a in h and b in h and c in h):
+                    self.actions.append((seat, action))
+                    self._apply_pass(seat, v)
+                    return
         super().apply(action, seat)
 
     def _hand_of(self, seat: int) -> list[int]:

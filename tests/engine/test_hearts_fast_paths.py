@@ -1,7 +1,8 @@
-"""The play-phase fast paths of both Hearts games (``legal_actions`` and ``apply`` written out
-in one frame) agree with the general path they shortcut: the same legal list as the
-``_legal_play`` hook, and for every card, a play that the fast ``apply`` takes exactly when
-``_check_play`` allows it, leaving the same state as ``GameState.apply`` (the hooks)."""
+"""The fast paths of both Hearts games (``legal_actions`` and ``apply`` of plays written out in
+one frame, and the plain pass) agree with the general path they shortcut: the same legal list
+as the ``_legal_play`` hook, and for every card (and many passes, legal or not), an action that
+the fast ``apply`` takes exactly when ``check`` allows it, leaving the same state as
+``GameState.apply`` (the hooks), or refused with the same reason and nothing changed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 
 import pytest
 
+from engine import actions as A
 from engine import cards as C
 from engine.actions import PLAY, Action
 from engine.base import GameState
@@ -37,6 +39,30 @@ def compare_every_card(s: HeartsFamilyState, seat: int) -> None:
             assert fast == s
 
 
+def compare_passes(s: HeartsFamilyState, seat: int, rng: random.Random) -> None:
+    hand = s.hands[seat]
+    legal = s.legal_actions(seat)
+    tries = [legal[rng.randrange(len(legal))] for _ in range(6)]
+    tries += [A.pass_cards(rng.sample(range(52), 3)) for _ in range(6)]
+    tries += [Action("pass", (hand[0], hand[0], hand[1])), Action("pass", (hand[2], hand[1], hand[0])),
+              Action("pass", (hand[0], hand[1])), Action("pass", [hand[0], hand[1], hand[2]]),
+              Action("pass", (-1, hand[0], hand[1])), Action("pass", (hand[0], hand[1], 52)),
+              Action("pass", (True, hand[1], hand[2])), A.PLAY[hand[0]]]
+    for action in tries:
+        for who in (seat, (seat + 1) % s.n, None):
+            fast, slow = s.copy(), s.copy()
+            reason = s.check(action, who)
+            if reason is None:
+                fast.apply(action, who)
+                GameState.apply(slow, action, who)
+                assert fast == slow, action
+            else:
+                with pytest.raises(IllegalAction) as e:
+                    fast.apply(action, who)
+                assert e.value.reason == reason
+                assert fast == s
+
+
 @pytest.mark.parametrize("game,n", CASES)
 def test_fast_paths_agree_with_the_hooks(game: str, n: int) -> None:
     rng = random.Random(n * 7 + len(game))
@@ -50,4 +76,6 @@ def test_fast_paths_agree_with_the_hooks(game: str, n: int) -> None:
             seat = rng.choice(seats)
             if s.phase == "play":
                 compare_every_card(s, seat)
+            elif s.phase == "pass":
+                compare_passes(s, seat, rng)
             s.apply(rng.choice(s.legal_actions(seat)), seat)
