@@ -157,7 +157,7 @@ Target p99 < 1 ms: {'met' if a['p99_us'] < 1000 else 'NOT met'} (wall clock; CPU
 
 Resume from the journal: a whole {r['game']} game to {r['target']} ({r['hands']} hands, {r['events']:,} events, {r['journal_bytes']:,} bytes of journal) read back with `Journal.open` and replayed into a fresh Referee by `device.table.Table.resume`: median {r['resume_median_s'] * 1000:.0f} ms, max {r['resume_max_s'] * 1000:.0f} ms of 5 (target < 0.5 s: {'met' if r['resume_max_s'] < 0.5 else 'NOT met'}). Writing that journal (one fsync per event) took {r['journal_write_s']:.2f} s.
 
-Measured on the development machine, not on a Raspberry Pi (expect it to be several times slower).
+Measured on the development machine (1-minute load average {results['load_average_1min_before']} when the run started: other work shared the CPUs, which shows in the wall-clock max), not on a Raspberry Pi (expect it to be several times slower).
 """
     start = text.find("## Referee")
     if start >= 0:
@@ -173,6 +173,7 @@ def main() -> None:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
+        "load_average_1min_before": round(os.getloadavg()[0], 2),
         "events": timed_games(),
         "resume": resume_figures(),
     }
