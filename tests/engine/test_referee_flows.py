@@ -240,3 +240,29 @@ def test_physical_model_tracks_the_cards(game: str, n: int) -> None:
     assert checked > 20
     plan, again, gate = ref.places.restore_plan()
     assert len(plan) + len(gate) == 52 * decks
+
+
+def test_moon_choice_on_the_panel() -> None:
+    """A hand where one seat takes every point: the shooter steps to a choice with minus/plus
+    and confirms with OK; the record holds the choice."""
+    t = AutoTable(seed=2, entry="reader")
+    ref = t.run("hearts", 3, {"target": 100})
+    g = ref.game
+    assert g is not None
+    moons = [(h, s, a) for h, (_, acts) in enumerate(g.finished_hands) for s, a in acts if a.kind == "moon"]
+    assert moons
+    h, seat, action = moons[0]
+    fresh = Referee()
+    for ev in t.events:  # the event that took the moon choice is the shooter's OK
+        fresh.handle(ev)
+        assert fresh.game is not None
+        if len(fresh.game.finished_hands) > h:
+            assert ev == Button(seat, "ok")
+            break
+    from engine import actions as A
+    from engine.referee import panel
+
+    assert panel.choice_list([A.MOON_OTHERS, A.MOON_SELF]) == [A.MOON_SELF, A.MOON_OTHERS]
+    assert panel.label(A.MOON_SELF) == "moon: themself"
+    assert panel.choice_list([A.bid(3), A.BLIND_NIL, A.bid(0)]) == [A.BLIND_NIL, A.bid(0), A.bid(3)]
+    assert panel.start_index([A.BLIND_NIL, A.bid(0), A.bid(1)]) == 2
