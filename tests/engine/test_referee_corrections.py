@@ -10,7 +10,7 @@ from test_referee_entries import in_play, table_until, warnings
 
 from engine import actions as A
 from engine import cards as C
-from engine.referee.autotable import AutoTable
+from engine.referee.autotable import AutoTable, engine_bot
 from engine.referee.autotable import replay as replay_events
 from engine.referee.commands import AskConfirm, DealerCommand, Message, SaveRecord
 from engine.referee.events import (
@@ -21,6 +21,7 @@ from engine.referee.events import (
     DealerFault,
     DealerReady,
     Event,
+    NewGame,
     ScoreCorrection,
     Touch,
     UndoCancel,
@@ -125,7 +126,7 @@ def test_correction_during_a_hand_survives_an_undo() -> None:
 
 def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() -> None:
     t = AutoTable(seed=1, entry="touch")
-    t.feed(__import__("engine.referee.events", fromlist=["NewGame"]).NewGame("hearts", ("a", "b", "c", "d")))
+    t.feed(NewGame("hearts", ("a", "b", "c", "d")))
     shuffle = t.queue.popleft()
     out = t.feed(shuffle)
     deal = [c for c in out if isinstance(c, DealerCommand)][0]
@@ -155,7 +156,7 @@ def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() 
     t.feed(DealDone(third.args["deal_id"]))
     assert t.ref.accepting() and t.ref.public_view()["table"]["commitment"]["hand"] == 1
     # The game goes on to its end from here, uncorrupted.
-    t.chooser = __import__("engine.referee.autotable", fromlist=["engine_bot"]).engine_bot("hearts")
+    t.chooser = engine_bot("hearts")
     for _ in range(20000):
         if t.ref.waiting == "over" or not t.step():
             break

@@ -12,7 +12,7 @@ from engine import cards as C
 from engine.games import player_counts
 from engine.records import parse, replay
 from engine.referee import fairness
-from engine.referee.autotable import AutoTable
+from engine.referee.autotable import AutoTable, engine_bot
 from engine.referee.autotable import replay as replay_events
 from engine.referee.commands import DealerCommand, Led, SaveRecord, ShowCommitment
 from engine.referee.events import Button, DealDone, DealerDone, NewGame, make_shuffle
@@ -103,7 +103,7 @@ def test_commitment_shown_before_the_deal_and_salt_revealed_after() -> None:
     assert pv["salt"] is None and pv["full"] == shows[0].full
     assert shows[0].short.replace(" ", "") == shows[0].full[:12]
     t = AutoTable(seed=2, entry="touch", referee=ref)
-    t.chooser = __import__("engine.referee.autotable", fromlist=["engine_bot"]).engine_bot("hearts")
+    t.chooser = engine_bot("hearts")
     t.drain()
     t.queue.append(DealDone(ref.steps[0]["args"]["deal_id"]))
     t.max_hands = 1
