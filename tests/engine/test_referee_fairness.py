@@ -121,3 +121,23 @@ def test_verify_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid record" in capsys.readouterr().err
     assert main(["verify", "--json", str(good)]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_records_keep_commitment_salt_and_corrections() -> None:
+    """The added record fields survive parse/dump; records without them are unchanged."""
+    from engine.errors import RecordError
+    from engine.records import dump, parse
+
+    rec = finished_record()
+    rec["corrections"] = [{"after_hand": 1, "seat": 0, "points": -3, "reason": "x", "by": "admin"}]
+    again = dump(parse(json.dumps(rec)))
+    assert again == rec
+    plain = copy.deepcopy(rec)
+    del plain["corrections"]
+    for hand in plain["hands"]:
+        del hand["commitment"], hand["salt"]
+    assert dump(parse(plain)) == plain
+    bad = copy.deepcopy(rec)
+    bad["hands"][0]["salt"] = 5
+    with pytest.raises(RecordError, match=r"hands\[0\]\.salt"):
+        parse(bad)
