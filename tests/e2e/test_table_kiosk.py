@@ -1,0 +1,73 @@
+"""The referee behind the kiosk's table interface: whole games with a human seat entering on the
+touchscreen and the panel, bots elsewhere, refusals as IllegalAction, undo, dealer faults."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from device.table_kiosk import RefereeTable
+from engine import actions as A
+from engine.errors import IllegalAction
+from engine.games import player_counts
+from engine.records import parse, replay
+from engine.referee import fairness
+
+
+def play(table: RefereeTable, human: int, rng: random.Random, max_steps: int = 20000) -> None:
+    for _ in range(max_steps):
+        if table.referee.waiting == "over":
+            return
+        if table.needs_deal:
+            table.deal(instant=True)
+            continue
+        if table.step_bot():
+            continue
+        if human in table.turn():
+            legal = table.legal(human)
+            action = rng.choice(legal)
+            if action.kind == "bid" and rng.random() < 0.5:
+                table.panel(human, "+")  # shows 1
+                for _ in range(action.value - 1 if action.value >= 1 else 1):
+                    table.panel(human, "+" if action.value >= 1 else "-")
+                table.panel(human, "OK")
+                assert table.referee.game.actions[-1] == (human, action)  # type: ignore[union-attr]
+            else:
+                assert table.check(human, action) is None
+                table.submit(human, action)
+            continue
+        table.tick(0.1)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", ["hearts", "spades-2p", "german-whist", "partnership-spades", "cancellation-hearts"])
+def test_whole_game_through_the_kiosk_interface(game: str) -> None:
+    n = min(player_counts(game))
+    target = {"hearts": 50, "cancellation-hearts": 100, "german-whist": 3}.get(game, 100)
+    t = RefereeTable(game, n, options={"target": target}, bots=range(1, n), seed=3)
+    play(t, 0, random.Random(1))
+    g = t.referee.game
+    assert g is not None and g.over
+    record = t.referee.record()
+    assert replay(parse(record)).totals == g.totals
+    assert all(c.ok for c in fairness.verify_record(record))
+    assert t.public_view()["table"]["mode"] == "referee"
+
+
+def test_refusal_undo_and_fault() -> None:
+    t = RefereeTable("hearts", 4, bots=(1, 2, 3), seed=2)
+    t.deal(instant=True)
+    g = t.referee.game
+    assert g is not None
+    bad = next(c for c in range(52) if c not in g.hand_of(0))
+    with pytest.raises(IllegalAction):
+        t.submit(0, A.pass_cards([bad, *g.hand_of(0)[:2]]))
+    t.submit(0, A.pass_cards(g.hand_of(0)[:3]))
+    assert t.can_undo()
+    taken = t.undo()
+    assert taken and taken[-1].kind == "pass" and not g.actions
+    t.fault("jam")
+    assert t.public_view()["table"]["dealer"]["status"] == "fault" and t.legal(0) == []
+    t.clear_fault()
+    assert t.legal(0)
