@@ -224,6 +224,21 @@ class GameState:
         return lowest_total_wins(self.totals, self.options["target"])
 
     # ------------------------------------------------------------------ undo and copies
+    def correct(self, seat: int, points: int, recheck_end: bool | None = None) -> None:
+        """An admin's score correction: ``points`` added to ``seat``'s total (to both partners'
+        in team games). Between hands it can end the game, or reopen one that a wrong score had
+        ended; ``recheck_end=False`` keeps game end for the next hand's end (a correction made
+        during a hand, replayed before it)."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat} at a table of {self.n}")
+        seats = (seat, (seat + 2) % self.n) if self.TEAMS else (seat,)
+        for s in seats:
+            self.totals[s] += points
+        between = self.phase in ("deal", "over") and self.hand_number > 0
+        if between if recheck_end is None else (recheck_end and between):
+            self.over, self.winners = self._game_end()
+            self.phase = "over" if self.over else "deal"
+
     def can_undo(self) -> bool:
         return bool(self.actions) or any(acts for _, acts in self.finished_hands)
 

@@ -126,6 +126,14 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
     corrections = obj.get("corrections", [])
     if not isinstance(corrections, list) or not all(isinstance(c, Mapping) for c in corrections):
         raise RecordError("corrections", "must be a list of objects")
+    for i, c in enumerate(corrections):
+        for key, lo, hi in (("seat", 0, len(players) - 1), ("after_hand", 0, len(hands))):
+            v = c.get(key)
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                raise RecordError(f"corrections[{i}].{key}", f"must be a whole number from {lo} to {hi}, not {v!r}")
+        pts = c.get("points")
+        if isinstance(pts, bool) or not isinstance(pts, int):
+            raise RecordError(f"corrections[{i}].points", f"must be a whole number, not {pts!r}")
     if not any(hand_fields):
         hand_fields = []
     return Record(game, list(players), dict(options), first_dealer, hands, hand_fields,
@@ -202,7 +210,17 @@ def record_of(state: GameState) -> Record:
 def replay(record: Record) -> GameState:
     """Rebuild the game by applying every action; ReplayError at the first illegal one."""
     state = game_class(record.game)(len(record.players), record.options, record.first_dealer, record.players)
+    # Score corrections are applied where they were made: after ``after_hand`` hands had ended
+    # (one made during the next hand is applied before it, without a game-end check then).
+    pending = list(record.corrections)
+
+    def corrections_due() -> None:
+        while pending and pending[0]["after_hand"] <= len(state.hand_results):
+            c = pending.pop(0)
+            state.correct(c["seat"], c["points"], recheck_end="during_hand" not in c)
+
     for h, (deck, acts) in enumerate(record.hands):
+        corrections_due()
         if state.over:
             raise ReplayError(h, 0, acts[0][0] if acts else 0, acts[0][1] if acts else A.Action("deal", None),
                               "the game was already over before this hand")
@@ -215,6 +233,7 @@ def replay(record: Record) -> GameState:
                 state.apply(action, seat)
             except IllegalAction as e:
                 raise ReplayError(h, i, seat, action, e.reason) from None
+    corrections_due()
     return state
 
 

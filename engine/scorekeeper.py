@@ -112,7 +112,7 @@ class ScoreSheet:
         seat, "holder": one seat, "number": one whole number for nobody), ``label``, ``min``
         and ``max`` where they apply, ``sum`` (what the seats' counts must add up to) and
         ``needs_bid_zero`` for the Nil toggles."""
-        g, n, o = self.GAME_ID, self.n, self.options
+        g, o = self.GAME_ID, self.options
         if g == "spades-2p":
             return [
                 {"key": "bids", "kind": "count", "label": "Bid", "min": 0, "max": 13},

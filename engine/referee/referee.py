@@ -996,10 +996,7 @@ class Referee:
 
     # ------------------------------------------------------------------ score corrections
     def _apply_correction_points(self, seat: int, points: int) -> None:
-        g = self._g()
-        seats = [seat, (seat + 2) % g.n] if g.TEAMS else [seat]
-        for s in seats:
-            g.totals[s] += points
+        self._g().correct(seat, points, recheck_end=False)  # the referee checks game end itself
 
     def _on_correction(self, ev: ScoreCorrection) -> None:
         g = self.game

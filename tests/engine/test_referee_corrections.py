@@ -124,6 +124,22 @@ def test_correction_during_a_hand_survives_an_undo() -> None:
     assert g.totals[1] == g.totals[3] == 30 and g.to_move == seat
 
 
+def test_a_record_with_corrections_replays_to_the_referees_totals() -> None:
+    from engine.records import parse, replay, summary
+
+    t = AutoTable(seed=6, entry="touch")
+    ref = t.run("hearts", 4, {"target": 100}, max_hands=2)
+    g = ref.game
+    assert g is not None
+    ref.handle(ScoreCorrection(3, -7, "miscounted"))
+    out = ref.handle(ScoreCorrection(0, 150, "agreed at the table"))  # ends the game
+    record = [c for c in out if isinstance(c, SaveRecord)][0].record
+    state = replay(parse(record))
+    assert summary(state)["totals"] == g.totals and state.over == g.over and state.winners == g.winners
+    without = dict(record, corrections=[])
+    assert replay(parse(without)).totals != g.totals  # the corrections are what makes them equal
+
+
 def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() -> None:
     t = AutoTable(seed=1, entry="touch")
     t.feed(NewGame("hearts", ("a", "b", "c", "d")))
@@ -268,3 +284,18 @@ def test_any_event_sequence_is_survived_and_replays(game: str, events: list, see
     again = replay(parse(g.to_json()))
     assert again.actions == g.actions
     assert replay_events(t.events) == t.ref
+
+
+def test_a_correction_naming_no_seat_is_an_invalid_record() -> None:
+    import pytest
+
+    from engine.errors import RecordError
+    from engine.records import parse
+
+    t = AutoTable(seed=6, entry="touch")
+    ref = t.run("hearts", 4, {"target": 100}, max_hands=1)
+    out = ref.handle(ScoreCorrection(3, -7, "miscounted"))
+    record = [c for c in out if isinstance(c, SaveRecord)][0].record
+    record["corrections"][0]["seat"] = 9
+    with pytest.raises(RecordError, match=r"corrections\[0\]\.seat"):
+        parse(record)
