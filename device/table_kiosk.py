@@ -92,6 +92,8 @@ class RefereeTable:
         n = g.n if g is not None else 0
         v["table"].update(mode="referee", humans=[s for s in range(n) if s not in self.bots],
                           can_undo=self.can_undo())
+        d = v["table"]["dealer"]  # the extras LocalTable's dealer view carries
+        d.update(kind=None, dealt=0, total=0, message=d["fault"] or self.referee.waiting_text())
         return v
 
     def seat_view(self, seat: int) -> dict[str, Any]:
