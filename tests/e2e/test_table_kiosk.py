@@ -71,3 +71,29 @@ def test_refusal_undo_and_fault() -> None:
     assert t.public_view()["table"]["dealer"]["status"] == "fault" and t.legal(0) == []
     t.clear_fault()
     assert t.legal(0)
+
+
+def test_the_kiosk_session_runs_on_the_referee() -> None:
+    """ui.session.Session (the kiosk's game logic, no drawing) plays whole games on RefereeTable."""
+    from ui.session import Session
+
+    for game, n in [("hearts", 4), ("spades-2p", 2), ("partnership-spades", 4)]:
+        t = RefereeTable(game, n, options={"target": 50 if game == "hearts" else 100}, bots=range(1, n), seed=1)
+        s = Session(t, simulated=True, bot_delay=0.0, trick_hold=0.0, deal_delay=False)
+        rng = random.Random(0)
+        for _ in range(20000):
+            route = s.route()
+            if t.referee.waiting == "over":
+                break
+            if route == "summary":
+                s.acknowledge_summary()
+            elif t.needs_deal:
+                s.start_deal()
+                s.update(1.0)
+            elif (h := s.human_on_turn()) is not None:
+                if s.needs_handoff() is not None:
+                    s.reveal(h)
+                s.submit(h, rng.choice(t.legal(h)))
+            else:
+                s.update(1.0)
+        assert t.referee.waiting == "over", (game, t.referee.waiting_text())
