@@ -666,6 +666,7 @@ class DealerLink:
             want = self.next_event_index
             gap = self._gap()
             batch = min(gap, self._batch) if gap and self._batch else gap or self._batch
+            batch = min(batch, 255)  # max_events is one byte; 0 still means "as many as fit"
             body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": batch})
             attempt_end = min(deadline, time.monotonic() + 3 * self._rto)
             try:

@@ -102,7 +102,7 @@ class FakeDealer:
         first = f["first_index"]
         evs = [e for e in self.log if e["index"] >= first]
         limit = f["max_events"] or len(evs)
-        evs = evs[:limit]
+        evs = evs[:min(limit, 40)]  # like the firmware: no more than fit in one frame
         return self.frame(m.EVENTS, {"first_index": evs[0]["index"] if evs else
                                      self.events_next, "events": evs}, cmd.seq)
 
@@ -185,6 +185,22 @@ def test_event_gap_is_recovered_in_order() -> None:
         fake.push(fake.event_frame(evs[3:5]))  # 1 and 2 were lost on the wire
         assert wait_until(lambda: seen == [0, 1, 2, 3, 4], GENEROUS)
         assert link.stats.events_recovered >= 2
+    finally:
+        link.close()
+
+
+def test_a_gap_wider_than_one_request_is_recovered_in_several() -> None:
+    fake = FakeDealer(standard)
+    link = open_link(fake, keepalive=False)
+    seen: list[int] = []
+    link.add_listener(lambda e: seen.append(e.index))
+    try:
+        evs = [fake.add_event("CARD_DEALT", card=i % 52, target=0, confidence=90) for i in range(300)]
+        fake.push(fake.event_frame(evs[0:1]))
+        fake.push(fake.event_frame(evs[299:300]))  # 298 lost: more than max_events' one byte
+        assert wait_until(lambda: seen == list(range(300)), GENEROUS)
+        asked = [m.decode_body(f.type, f.body)["max_events"] for f in fake.received if f.type == m.EVENTS_SINCE]
+        assert asked and max(asked) <= 255
     finally:
         link.close()
 
