@@ -32,28 +32,7 @@ from engine.actions import Action
 from engine.base import GameState
 from engine.games import new_game
 
-FAULTS: dict[str, dict[str, str]] = {
-    "jam": {
-        "title": "Card jam in the dealer",
-        "what": "A card stuck between the reader and the turntable.",
-        "fix": "Open the top cover, pull the stuck card out gently, put it back on top of the stack, close the cover and tap Resume.",
-    },
-    "misread": {
-        "title": "Card not recognised",
-        "what": "The reader could not read the card in the throat three times.",
-        "fix": "Take the card out, wipe its face, check it is the right way up and put it back on top of the stack, then tap Resume.",
-    },
-    "link": {
-        "title": "Dealer not answering",
-        "what": "The dealer stopped answering on the serial link.",
-        "fix": "Check the USB cable between the dealer and the screen (reseat it at both ends) and that the dealer's power light is on, then tap Resume.",
-    },
-    "empty": {
-        "title": "Dealer ran out of cards",
-        "what": "The feeder is empty but the hand needs more cards.",
-        "fix": "Put the remaining cards face down in the feeder, then tap Resume.",
-    },
-}
+from .faults import FAULTS
 
 
 class _RandomBot:

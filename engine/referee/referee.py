@@ -118,6 +118,10 @@ class Referee:
         self.faceup: int | None = None
         self.places = Places()  # where the cards physically are (updated as steps complete)
         self.events_handled: int = 0
+        # cards the dealer reported dealt in the deal in progress: fed by the host from the
+        # dealer's progress events (``note_dealt``), for the kiosk's progress bar; not an event,
+        # not journaled, not compared (a replay starts the count again)
+        self.deal_progress: int = 0
         self._out: list[Command] = []
         self._record_cache: list[dict[str, Any]] = []
 
@@ -141,6 +145,10 @@ class Referee:
             self._sync_leds()
         out, self._out = self._out, []
         return out
+
+    def note_dealt(self, count: int) -> None:
+        """The host's count of cards dealt so far in the deal in progress (progress only)."""
+        self.deal_progress = max(0, int(count))
 
     def resync(self) -> list[Command]:
         """After replaying a journal: the commands that put the table back where the referee
@@ -185,6 +193,7 @@ class Referee:
                 "status": "fault" if self.dealer_fault else ("busy" if self.steps else "idle"),
                 "op": self.steps[0]["op"] if self.steps else None,
                 "fault": self.dealer_fault,
+                **self._deal_counts(),
             },
             "messages": [m for m in self.messages if m["seat"] is None][-MESSAGES_KEPT:],
             "commitment": self._commitment_view(),
@@ -198,6 +207,14 @@ class Referee:
             "hands_revealed": [dict(f) for f in self.fair if "revealed" in f],
         }
         return {"game": None if g is None else g.public_view(), "table": table}
+
+    def _deal_counts(self) -> dict[str, int]:
+        """``dealt`` / ``total`` cards of the deal in progress (both 0 when none is)."""
+        head = self.steps[0] if self.steps else None
+        if head is None or head["op"] != "deal":
+            return {"dealt": 0, "total": 0}
+        total = len(head["args"]["plan"])
+        return {"dealt": min(self.deal_progress, total), "total": total}
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         """One seat's private screen (hot-seat mode): its hand, the card shown to it, its own
@@ -270,7 +287,7 @@ class Referee:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Referee):
             return NotImplemented
-        skip = ("_out", "_record_cache")
+        skip = ("_out", "_record_cache", "deal_progress")
         a = {k: v for k, v in self.__dict__.items() if k not in skip}
         b = {k: v for k, v in other.__dict__.items() if k not in skip}
         return a == b
@@ -422,6 +439,7 @@ class Referee:
         g = self._g()
         self.deal_id += 1
         self.deal_failed = False
+        self.deal_progress = 0
         self._push("deal", {"deal_id": self.deal_id, "plan": flows.deal_plan(g)})
         self._msg(f"Dealing hand {g.hand_number}")
 

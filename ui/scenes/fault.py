@@ -8,7 +8,7 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
-from ..local_table import FAULTS
+from ..faults import FAULTS
 from ..widgets import Button
 from .gamebase import GameScene
 

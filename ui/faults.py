@@ -1,0 +1,64 @@
+"""The dealer faults the kiosk explains: a title, what happened and what to do, per kind.
+
+Shared by the referee-backed table (which maps the referee's fault words to a kind) and the
+in-memory test table."""
+
+from __future__ import annotations
+
+FAULTS: dict[str, dict[str, str]] = {
+    "jam": {
+        "title": "Card jam in the dealer",
+        "what": "A card stuck between the reader and the turntable.",
+        "fix": "Open the top cover, pull the stuck card out gently, put it back on top of the stack, close the cover and tap Resume.",
+    },
+    "misread": {
+        "title": "Card not recognised",
+        "what": "The reader could not read the card in the throat three times.",
+        "fix": "Take the card out, wipe its face, check it is the right way up and put it back on top of the stack, then tap Resume.",
+    },
+    "link": {
+        "title": "Dealer not answering",
+        "what": "The dealer stopped answering on the serial link.",
+        "fix": "Check the USB cable between the dealer and the screen (reseat it at both ends) and that the dealer's power light is on, then tap Resume.",
+    },
+    "empty": {
+        "title": "Dealer ran out of cards",
+        "what": "The feeder is empty but the hand needs more cards.",
+        "fix": "Put the remaining cards face down in the feeder, then tap Resume.",
+    },
+}
+
+# the referee's fault kinds (engine.referee.events.FAULT_KINDS) on the kiosk's fault texts
+FAULTS["link_down"] = FAULTS["link"]
+FAULTS["timeout"] = FAULTS["link"]
+FAULTS["fault"] = {
+    "title": "The dealer reported a fault",
+    "what": "The dealer stopped and reported a fault.",
+    "fix": "Read the dealer's words above, fix what they say (a full tray, the stop button pressed, "
+           "a card out of place), then tap Resume.",
+}
+FAULTS["mismatch"] = {
+    "title": "The deal did not check out",
+    "what": "The cards the dealer routed did not match the deal plan.",
+    "fix": "Gather all the cards from every tray into the dealer's feeder, then tap Resume: the hand "
+           "is dealt again from the same deck order.",
+}
+
+
+def fault_kind(text: str | None) -> str | None:
+    """The FAULTS key for the referee's fault paragraph (it keeps words, not a kind; so a
+    fault restored from the journal reads the same as a fresh one)."""
+    if not text:
+        return None
+    t = text.lower()
+    if "did not check out" in t:
+        return "mismatch"
+    if "jam" in t:
+        return "jam"
+    if "cable" in t or "link" in t or "stopped answering" in t:
+        return "link"
+    if "not recognised" in t or "misread" in t or "could not read" in t:
+        return "misread"
+    if "empty" in t or "ran out" in t:
+        return "empty"
+    return "fault"
