@@ -80,7 +80,15 @@ class App:
 
         self.setup = Setup()
         self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
-        self.seed: int | None = None  # the local table's shuffle seed (None: random)
+        self.seed: int | None = None  # the table's shuffle seed (None: random)
+        self.table_args: dict[str, Any] = {}  # RefereeTable keywords (tests: a faster simulated dealer)
+
+    def end_session(self) -> None:
+        """Leave the game on screen: its table stops (the journal keeps an unfinished game)."""
+        s, self.session = self.session, None
+        close = getattr(getattr(s, "table", None), "close", None)
+        if close is not None:
+            close()
 
     # ------------------------------------------------------------------ scenes
     @property
@@ -163,6 +171,11 @@ class App:
         try:
             if kind == "panel":
                 self.session.table.panel(event.seat, event.key)
+                self.session.after_action()
+            elif kind == "button":  # a seat panel press (gpiozero's thread, or the on-screen panel)
+                self.session.table.button(event.seat, event.button)
+                self.session.after_action()
+            elif kind == "table":  # the dealer worker changed something
                 self.session.after_action()
             elif kind == "fault":
                 self.session.table.fault(event.fault)
@@ -266,13 +279,20 @@ def hide_cursor() -> None:
 
 
 def start_home(app: App) -> None:
+    """The home screen, or the game the journal holds, resumed where it stopped."""
     app.go("home")
+    from .resume import resume_saved_game
+
+    resume_saved_game(app)
 
 
 def run_kiosk(size: tuple[int, int] = (800, 480), fullscreen: bool = False, kiosk: bool = False) -> int:
     app = App(size, fullscreen=fullscreen, kiosk=kiosk)
     start_home(app)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.end_session()
     import pygame
 
     pygame.quit()

@@ -15,6 +15,20 @@ import pytest  # noqa: E402
 def _config_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("TRICKREF_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("TRICKREF_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("TRICKREF_HOME", str(tmp_path / "home"))  # journal and games folder
+
+
+@pytest.fixture(autouse=True)
+def _close_tables():
+    """Stop the simulated dealers and worker threads of games a test left running."""
+    yield
+    import gc
+
+    from ui.referee_table import RefereeTable
+
+    for obj in gc.get_objects():
+        if isinstance(obj, RefereeTable):
+            obj.close()
 
 
 @pytest.fixture(params=[(800, 480), (1280, 720)], ids=["800x480", "1280x720"])

@@ -26,10 +26,19 @@ class DealingScene(GameScene):
         self.widgets = self.top_buttons()
         self.jam = Button("Simulate a jam", self.simulate_jam, pygame.Rect(th.width - th.u(220) - 2 * th.pad,
                           th.height - th.touch - 2 * th.pad, th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
-        self.widgets.append(self.jam)
+        self.unplug = Button("Unplug the dealer", self.simulate_unplug,
+                             pygame.Rect(th.width - 2 * th.u(220) - 3 * th.pad, th.height - th.touch - 2 * th.pad,
+                                         th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
+        self.widgets += [self.jam, self.unplug]
 
     def simulate_jam(self) -> None:
+        """Debug (simulated mode): the simulator's next card sticks; the fault scene follows."""
         self.session.table.fault("jam")
+        self.app.route()
+
+    def simulate_unplug(self) -> None:
+        """Debug (simulated mode): the dealer's cable out; Resume on the fault scene plugs it back."""
+        self.session.table.fault("link")
         self.app.route()
 
     @property
@@ -60,7 +69,7 @@ class DealingScene(GameScene):
         D.text(surface, th, f"{dealt} / {total} cards", bar.center, "body", T.TEXT, "center")
         D.text(surface, th, f"status: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
                T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
-        self.jam.visible = self.session.simulated and TV.dealer_status(t) == "busy"
+        self.jam.visible = self.unplug.visible = self.session.simulated and TV.dealer_status(t) == "busy"
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -33,7 +33,10 @@ class FaultScene(GameScene):
         d = self.t.get("dealer", {})
         known = FAULTS.get(d.get("kind") or "")
         if known is not None:
-            return dict(known)
+            out = dict(known)
+            if d.get("fault"):  # the referee's words: what the dealer said, and what follows Resume
+                out["what"] = str(d["fault"])
+            return out
         # the referee's fault text says what happened and what to do, in one paragraph
         return {"title": "The dealer needs attention", "what": str(d.get("fault") or "The dealer stopped."),
                 "fix": "Fix what the message says (clear a jam, reseat the dealer's cable, refill the "

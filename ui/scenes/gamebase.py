@@ -60,10 +60,11 @@ class GameScene(Scene):
         from .confirm import ConfirmScene
 
         def leave() -> None:
-            self.app.session = None
+            self.app.end_session()
             self.app.go("home")
 
-        self.app.push(ConfirmScene(self.app, "Leave this game?", "The game so far is not kept in simulated mode.",
+        self.app.push(ConfirmScene(self.app, "Leave this game?", "An unfinished game stays in the journal: the "
+                                   "kiosk resumes it when it starts again, until a new game is started.",
                                    yes="Leave", no="Stay", on_yes=leave))
 
     def ask_undo(self) -> None:

@@ -76,15 +76,10 @@ class HomeScene(Scene):
         self.count.value = n
 
     def start(self) -> None:
-        from ..local_table import LocalTable
-        from ..session import Session
+        from ..resume import start_new_game
 
         st = self.setup
-        table = LocalTable(st.game, st.players, st.seat_names(), st.game_options(), bots=st.seat_bots(),
-                           seed=self.app.seed)
-        self.app.session = Session(table, **self.app.session_args)
-        self.app.session.start_deal()
-        self.app.route()
+        start_new_game(self.app, st.game, st.players, st.seat_names(), st.game_options(), st.seat_bots())
 
     def keep_score(self) -> None:
         from .scorekeeper_entry import start_scorekeeping

@@ -114,6 +114,24 @@ class ScorekeeperOverScene(GameOverScene):
         super().__init__(app)
         self.sheet = sheet
         self.session = SheetSession(sheet)
+        from ..resume import save_scorekept
+
+        # the finished sheet goes to the games folder (saving it again finds the same file)
+        self.saved, self.save_error = save_scorekept(sheet)
+
+    def draw_content(self, surface: Any) -> None:
+        super().draw_content(surface)
+        th = self.theme
+        words = (f"saved as {self.saved.name}" if self.saved is not None
+                 else f"could not save the game: {self.save_error}")
+        D.text(surface, th, words, (th.width // 2, th.height - th.touch - 2 * th.pad), "small",
+               T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["saved"] = None if self.saved is None else str(self.saved)
+        m["save_error"] = self.save_error
+        return m
 
     def layout(self) -> None:
         th = self.theme
