@@ -16,8 +16,9 @@ from engine.games import game_class
 
 
 class Table(Protocol):
-    """What the kiosk needs from a table: ui.local_table.LocalTable now, the referee-backed
-    host loop later. Views have the shape of engine.referee's ``public_view``/``seat_view``."""
+    """What the kiosk needs from a table: ui.referee_table.RefereeTable (the referee host loop
+    the kiosk plays on), or ui.local_table.LocalTable (an in-memory table for tests and staged
+    screenshots). Views have the shape of engine.referee's ``public_view``/``seat_view``."""
 
     game: str  # the game id
     bots: set[int]  # seats played by bots
@@ -108,8 +109,11 @@ class Session:
         summary, gameover, fault."""
         g, t = self._views()
         phase = g.get("phase")
-        if t.get("dealer", {}).get("status") == "fault":
+        d = t.get("dealer", {})
+        if d.get("status") == "fault":
             return "fault"
+        if d.get("op") == "deal" and d.get("status") == "busy":
+            return "dealing"  # the referee starts the hand's rules before the cards are out
         if g.get("hand_number", 0) > self.summary_seen and phase in ("deal", "over"):
             return "summary"
         if g.get("over"):

@@ -56,7 +56,9 @@ class DealingScene(GameScene):
         dealt, total = int(d.get("dealt", 0)), max(1, int(d.get("total", 1)))
         names = g.get("names", [])
         dealer = g.get("dealer", 0)
-        D.text(surface, th, f"Dealing hand {g.get('hand_number', 0) + 1}", (th.width // 2, th.height // 2 - th.u(90)),
+        # the referee starts the hand's rules before dealing it; the in-memory table after
+        hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
+        D.text(surface, th, f"Dealing hand {hand}", (th.width // 2, th.height // 2 - th.u(90)),
                "title", T.TEXT, "midbottom", bold=True)
         D.text(surface, th, f"dealer: {names[dealer] if names else ''}", (th.width // 2, th.height // 2 - th.u(84)),
                "body", T.TEXT_DIM, "midtop")

@@ -1,0 +1,138 @@
+"""Driving the kiosk on the referee path (ui.referee_table): the simulated dealer works on its
+own thread and posts pygame events, so the helpers here pump the real event queue and wait on
+it (pygame.event.wait) instead of ticking a pretend dealer. Every wait has a generous limit
+that only guards against a hang; nothing asserts how long anything took."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+from kiosk_helpers import tap, tap_button, tap_card
+
+from engine import cards as C
+
+HANG_GUARD_S = 120.0
+
+
+def referee_app(size: tuple[int, int] = (800, 480), speed: float = 400.0) -> Any:
+    from ui.screenshots import make_app
+
+    app = make_app(size)
+    app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}
+    app.table_args = {"speed": speed}
+    app.seed = 5
+    return app
+
+
+def pump(app: Any, until: Any = None, guard: float = HANG_GUARD_S) -> None:
+    """Run the loop (events from the dealer worker and the panels, ticks, frames) until
+    ``until(app)`` holds, or until the table is quiet when ``until`` is None."""
+    import time
+
+    end = time.monotonic() + guard
+    while time.monotonic() < end:
+        for e in pygame.event.get():
+            app.dispatch(e)
+        app.tick(0.05)
+        app.render()
+        if until is not None:
+            if until(app):
+                return
+        elif app.session is None or not app.session.busy:
+            return
+        ev = pygame.event.wait(20)  # wakes at once when the worker posts
+        if ev.type != pygame.NOEVENT:
+            app.dispatch(ev)
+    raise AssertionError(f"the kiosk never got there (scene {app.scene.name if app.scene else None})")
+
+
+def start(app: Any, game: str, players: int, humans: tuple[int, ...], options: dict[str, Any]) -> Any:
+    from ui.resume import start_new_game
+
+    st = app.setup
+    st.choose_game(game)
+    st.players = players
+    bots = [s for s in range(players) if s not in humans]
+    opts = dict(st.game_options(), **options)
+    assert start_new_game(app, game, players, st.seat_names(), opts, bots)
+    return app.session
+
+
+def human_step(app: Any) -> str:
+    """One step of the human side by taps; returns the scene acted on."""
+    sc = app.scene
+    name = sc.name
+    if name == "summary":
+        tap_button(app, sc.next.name)
+    elif name == "handoff":
+        tap_button(app, "Show my cards")
+    elif name in ("play", "bidding"):
+        act(app)
+    elif name == "confirm":
+        tap_button(app, "yes")
+    elif name == "fault":
+        tap_button(app, "Resume")
+    return name
+
+
+def act(app: Any) -> None:
+    sc = app.scene
+    sc.refresh()
+    seat = sc.acting_seat
+    if seat is None:
+        return
+    table = app.session.table
+    legal = table.legal(seat)
+    kinds = {a.kind for a in legal}
+    if kinds & {"bid", "blind_nil"}:
+        before = table.referee.game.bids[seat] if hasattr(table.referee.game, "bids") else None
+        tap_button(app, "panel +")  # the first press shows bid 1 (the on-screen panel)
+        pump(app, lambda a: seat in table.pending)
+        tap_button(app, "panel OK")
+        pump(app, lambda a: seat not in table.pending)
+        assert before is None or table.referee.game.bids[seat] is not None
+        return
+    if "play" in kinds:
+        card = min(a.value for a in legal if a.kind == "play")
+        assert sc.model()["hand"] == table.seat_view(seat)["game"]["hand"]
+        tap_card(app, C.NAMES[card])
+        return
+    if "pass" in kinds:
+        # two decks: tap_card taps a card's first copy, so pass three different cards
+        first = next(a for a in legal if a.kind == "pass" and len(set(a.value)) == len(a.value))
+        for c in first.value:
+            tap_card(app, C.NAMES[c])
+        tap_button(app, f"Pass {len(first.value)} cards")
+        return
+    if "draw" in kinds:
+        tap_button(app, "Keep it")
+        return
+    if "moon" in kinds:
+        o = table.state.options
+        tap_button(app, f"Me {o['moon_self']:+d}")
+        return
+    raise AssertionError(f"no tap for {sorted(kinds)}")
+
+
+def play_to_end(app: Any, max_steps: int = 5000) -> list[str]:
+    seen: list[str] = []
+    for _ in range(max_steps):
+        pump(app)
+        if app.scene.name == "gameover":
+            return seen
+        before = _position(app)
+        seen.append(human_step(app))
+        pump(app, lambda a, b=before: _position(a) != b or a.scene.name == "gameover")
+    raise AssertionError("the game did not end")
+
+
+def _position(app: Any) -> Any:
+    s = app.session
+    ref = s.table.referee
+    g = ref.game
+    return (app.scene.name if app.scene else None, s.revealed, s.summary_seen, ref.waiting, ref.events_handled,
+            None if g is None else (g.hand_number, len(g.actions)))
+
+
+__all__ = ["pump", "start", "play_to_end", "referee_app", "tap", "act"]
