@@ -281,8 +281,8 @@ def main() -> int:
         f"| longest UI loop iteration during that deal | {deal['max_iteration_ms']:.1f} ms | | |",
         f"| peak memory (ru_maxrss, a whole 11-player game on the referee path + every scene) | {mb:.0f} MB | < 150 MB | {ok(mb < 150)} |",
         "",
-        f"Measured on the development machine (1-minute load average {load:.1f} while the frames were timed: other "
-        "work shared the CPUs, which shows in the wall-clock tail), not on a Raspberry Pi; expect the Pi's figures "
+        f"Measured on the development machine (1-minute load average {load:.1f} while the frames were timed; "
+        "other work on the machine shows in the wall-clock tail), not on a Raspberry Pi; expect the Pi's figures "
         "to be several times slower. Idle waits poll SDL at 100 Hz (pygame-ce's event.wait polls every 1 ms).",
         "",
     ])
