@@ -2,7 +2,10 @@
 
 Games are played by bots (the human seats too) from fixed seeds to realistic points: dealing
 under way, mid-bidding, mid-trick for every game, a pass being chosen, a score sheet after
-several hands, game over, a dealer fault. Runs headless (SDL_VIDEODRIVER=dummy).
+several hands, game over, a dealer fault, a game resumed from the journal. Dealing, the fault
+and the resume run on the real path (referee, simulated dealer on a pty, journal in a scratch
+folder); the staged positions use the in-memory table (ui.local_table). Runs headless
+(SDL_VIDEODRIVER=dummy).
 """
 
 from __future__ import annotations
@@ -54,6 +57,28 @@ def start_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,)
     if deal:
         app.session.start_deal()
     return app.session
+
+
+def real_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,), seed: int = 7) -> Any:
+    """A game on the referee path (simulated dealer, journal) with a fast simulator; not dealt
+    yet (``app.session.start_deal()`` starts the deal). Needs TRICKREF_HOME set to a scratch
+    folder (``render_all`` does)."""
+    from .referee_table import start_table
+    from .session import Session
+
+    st = app.setup
+    st.choose_game(game)
+    st.players = players
+    bots = [s for s in range(players) if s not in humans]
+    table = start_table(game, players, st.seat_names(), st.game_options(), bots, seed=seed, speed=400.0, post=None)
+    app.session = Session(table, **app.session_args)
+    return table
+
+
+def _wait(pred: Callable[[], bool], timeout: float = 60.0) -> bool:
+    from .referee_table import wait_until
+
+    return wait_until(pred, timeout)
 
 
 def auto_step(table: Any) -> tuple[int, Any] | None:
@@ -171,10 +196,19 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
 
     @add("dealing")
     def _dealing(app: Any) -> Any:
-        s = start_game(app, "hearts", 4, deal=False)
-        s.table.deal()
-        s.table.tick(0.9)
-        return show(app, scene="dealing")
+        # the real path: the simulated dealer on its pty, slowed down twenty cards in
+        table = real_game(app, "hearts", 4)
+
+        def slow(ev: Any) -> None:
+            if table.public_view()["table"]["dealer"]["dealt"] >= 20:
+                table.host.sim.speed = 0.01
+
+        table.host.driver.add_listener(slow)
+        app.session.start_deal()
+        _wait(lambda: table.public_view()["table"]["dealer"]["dealt"] >= 20)
+        sc = show(app)
+        table.close()
+        return sc
 
     @add("handoff")
     def _handoff(app: Any) -> Any:
@@ -275,11 +309,40 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
 
     @add("fault")
     def _fault(app: Any) -> Any:
-        s = start_game(app, "german-whist", 2, deal=False)
-        s.table.deal()
-        s.table.tick(0.5)
-        s.table.fault("jam")
-        return show(app)
+        # the real path: the simulator jams twelve cards into the deal; the referee's words
+        table = real_game(app, "german-whist", 2)
+        table.arm_fault("jam", after_cards=12)
+        app.session.start_deal()
+        _wait(lambda: table.referee.dealer_fault is not None)
+        sc = show(app)
+        table.close()
+        return sc
+
+    @add("resumed")
+    def _resumed(app: Any) -> Any:
+        # a game in the journal, resumed when the kiosk starts again (mid-trick)
+        table = real_game(app, "hearts", 4, humans=(0,))
+        app.session.start_deal()
+        for _ in range(2000):
+            g = table.state
+            if table.referee.accepting() and g.phase == "play" and len(g.trick) == 2:
+                break
+            if table.needs_deal:
+                table.deal()
+            seat = next(iter(table.turn()), None)
+            if seat is not None and table.referee.accepting():
+                action = table.bot.choose(g.copy(), seat, table.host.bot_rng(seat))
+                table.submit(seat, action)
+            else:
+                _wait(lambda: table.referee.accepting(), 0.05)
+        app.end_session()
+        from .app import start_home
+
+        start_home(app)
+        app.render(force=True)
+        sc = app.scene
+        app.end_session()
+        return sc
 
     @add("large-text-play-hearts")
     def _large(app: Any) -> Any:
@@ -397,20 +460,31 @@ def _tricks(st: Any) -> int:
 def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ...] = SIZES,
                only: str | None = None) -> list[Path]:
     headless()
+    import tempfile
+
     import pygame
 
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, fn in scenarios():
-        if only and only not in name:
-            continue
-        for size in sizes:
-            app = make_app(size)
-            fn(app)
-            p = d / f"{name}-{size[0]}x{size[1]}.png"
-            pygame.image.save(app.screen, str(p))
-            written.append(p)
+    old = os.environ.get("TRICKREF_HOME")
+    with tempfile.TemporaryDirectory() as scratch:  # the real-path games' journal and games folder
+        os.environ["TRICKREF_HOME"] = scratch
+        try:
+            for name, fn in scenarios():
+                if only and only not in name:
+                    continue
+                for size in sizes:
+                    app = make_app(size)
+                    fn(app)
+                    p = d / f"{name}-{size[0]}x{size[1]}.png"
+                    pygame.image.save(app.screen, str(p))
+                    written.append(p)
+        finally:
+            if old is None:
+                os.environ.pop("TRICKREF_HOME", None)
+            else:
+                os.environ["TRICKREF_HOME"] = old
     return written
 
 
