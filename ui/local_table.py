@@ -1,7 +1,9 @@
-"""A thin local table for simulated play: the rules engine, bots and a pretend dealer.
+"""An in-memory table: the rules engine, bots and a pretend dealer, no referee, no journal.
 
-It offers the interface the kiosk wants from the real table (the referee-backed host loop
-that joins referee, dealer link and seat panels), so it can be swapped for it later:
+The kiosk plays on ui.referee_table (the referee host loop with the simulated or real dealer,
+the panels and the journal). This table stays only because tests and the staged screenshots
+need positions set up instantly and synchronously (``state`` driven directly, a dealer that
+deals in one call); it offers the same interface (ui.session.Table):
 
 - ``public_view()`` -> ``{"game": <engine public view>, "table": {...}}``: what the shared
   screen may show, in the shape of engine.referee's ``Referee.public_view()``: ``table`` holds
