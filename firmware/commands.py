@@ -750,6 +750,8 @@ def cmd_selftest(d, body, resumed):
     if body[0] not in (0, 1):
         raise Refused(P.NAK_BAD_BODY)
     d.check_idle()
+    if hasattr(d.board, "reader_probe"):
+        d.board.reader_probe()  # FAULT 2 if the reader does not answer (firmware/board.py)
     d.mech.start_job(SelftestJob(d, body[0]))
     return d.ok(P.SELFTEST)
 

@@ -33,6 +33,10 @@ TURN_MS = 4000  # includes homing (up to one slow turn) after boot or a stop
 SLOT_MS = 4000  # the carousel homes the same way
 EJECT_MS = 1000
 PULL_MS = 1000
+# Reader probe (FAULT 2): after boot and at SELFTEST the board sends the scanner a serial query
+# and expects some answer within this time; 0 switches the probe off (a reader that cannot
+# answer serial commands). Not part of config_bytes(), so it does not change config_crc.
+READER_PROBE_MS = 500
 
 # Link timers (ms).
 DEADMAN_MS = 3000

@@ -173,6 +173,16 @@ class Mechanics:
             self._start_stage(self.stage)  # may stop again at once (a tray still full)
         return True
 
+    def fault(self, code, detail):
+        """The board found a fault (FAULT 1 home not found, 2 reader silent): stop like a jam.
+
+        The state is JAMMED, so moving commands are refused until RESET (or RESUME, which
+        restarts the stopped stage: homing again, for a home sensor that was fixed).
+        """
+        self.board.stop_all()
+        self.state = JAMMED
+        self.emit(P.EV_FAULT, bytes((code, detail)))
+
     def deadman(self):
         """The host went quiet during motion: stop motors where they are and wait."""
         self.board.stop_all()
@@ -189,6 +199,10 @@ class Mechanics:
         board = self.board
         if board.estop_pressed() and self.state != ESTOPPED:
             self.estop(1)
+            return
+        found = board.fault() if hasattr(board, "fault") else None  # the simulator has none
+        if found is not None and self.state != ESTOPPED:
+            self.fault(found[0], found[1])
             return
         if self.state != RUNNING:
             if self.state == WAITING and self.job is not None and self.held is None:
