@@ -155,7 +155,7 @@ class HardwareHost(_Hooks, Host):
 
     def __init__(self, config: Any, players: int, *, lock: threading.RLock,
                  panel_sink: Callable[[int, str], None], journal: Journal | None, store: Any,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, pin_factory: Any = None) -> None:
         from device.panels import open_panels
 
         self.lock = lock
@@ -166,7 +166,8 @@ class HardwareHost(_Hooks, Host):
         except (DealerError, OSError, ValueError) as e:
             raise TableSetupError(f"cannot open the dealer on {config.dealer.port}: {e}") from None
         try:
-            self.panels = open_panels(config, lambda ev: panel_sink(ev.seat, ev.button), "hardware", seats=players)
+            self.panels = open_panels(config, lambda ev: panel_sink(ev.seat, ev.button), "hardware", seats=players,
+                                      pin_factory=pin_factory)
         except (ValueError, OSError) as e:
             self.driver.close()
             raise TableSetupError(f"cannot open the seat panels: {e}") from None
@@ -202,7 +203,7 @@ class RefereeTable:
     def __init__(self, game: str, players: int, *, mode: str = "simulated", config: Any = None,
                  journal_file: str | os.PathLike[str] | None = None, games_dir: str | os.PathLike[str] | None = None,
                  seed: int | None = None, speed: float = SIM_SPEED,
-                 post: Callable[..., None] | None = None, fresh: bool = False) -> None:
+                 post: Callable[..., None] | None = None, fresh: bool = False, pin_factory: Any = None) -> None:
         from device.games_store import GamesStore
 
         self.game = game
@@ -240,7 +241,7 @@ class RefereeTable:
             if journal_file is not None:
                 journal, self.records, self.report = Journal.open(journal_file)
             self.host = HardwareHost(config, players, lock=self.lock, panel_sink=self._panel_event,
-                                     journal=journal, store=store, seed=seed)
+                                     journal=journal, store=store, seed=seed, pin_factory=pin_factory)
         self.host.driver.add_listener(self._dealer_event)
         self._worker = threading.Thread(target=self._work, name="kiosk-dealer", daemon=True)
 
@@ -613,13 +614,14 @@ def _post_fn() -> Callable[..., None] | None:
 
 def start_table(game: str, players: int, names: Sequence[str], options: dict[str, Any], bots: Iterable[int], *,
                 config: Any = None, seed: int | None = None, speed: float = SIM_SPEED,
-                post: Callable[..., None] | None = None, mode: str | None = None) -> RefereeTable:
+                post: Callable[..., None] | None = None, mode: str | None = None,
+                pin_factory: Any = None) -> RefereeTable:
     """A new game on the referee path (an unfinished game left in the journal is dropped)."""
     config = config or load_config()
     mode = mode or config.resolved_mode()
     table = RefereeTable(game, players, mode=mode, config=config, journal_file=journal_path(config),
                          games_dir=config.storage.games_dir(), seed=seed, speed=speed,
-                         post=post if post is not None else _post_fn(), fresh=True)
+                         post=post if post is not None else _post_fn(), fresh=True, pin_factory=pin_factory)
     table.begin(names, options, bots)
     return table
 

@@ -1,0 +1,59 @@
+"""Hardware mode: the dealer on the configured port (here a dealer simulator's pty, standing in
+for the USB cable) and the wired seat panels (gpiozero's MockFactory), no simulator inside the
+kiosk; a panel press on gpiozero's thread reaches the referee as a posted pygame event."""
+
+from __future__ import annotations
+
+import time
+
+from gpiozero.pins.mock import MockFactory
+from referee_helpers import pump, referee_app
+
+from device.config import Config, DealerConfig, PanelsConfig, PinRef, SeatPins
+from device.dealer_sim import DealerSimulator
+from ui.referee_table import HardwareHost, start_table
+from ui.session import Session
+
+SEATS = tuple(SeatPins(PinRef(None, 4 * s + 2), PinRef(None, 4 * s + 3), PinRef(None, 4 * s + 4), PinRef(None, 4 * s + 5))
+              for s in range(4))
+
+
+def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
+    sim = DealerSimulator(seats=4, speed=400.0)
+    sim.start()
+    factory = MockFactory()
+    app = referee_app()
+    try:
+        config = Config(mode="hardware", dealer=DealerConfig(port=sim.stable_path),
+                        panels=PanelsConfig(seats=SEATS, expanders=(), reset=None))
+        from ui.app import post_table_event
+
+        table = start_table("partnership-spades", 4, ["A", "B", "C", "D"], {"target": 100}, bots=(1, 2, 3),
+                            config=config, seed=4, post=post_table_event, pin_factory=factory)
+        assert isinstance(table.host, HardwareHost) and table.mode == "hardware"
+        app.session = Session(table, simulated=False, bot_delay=0.0, trick_hold=0.0)
+        app.session.start_deal()
+        app.route()
+        pump(app, lambda a: table.referee.accepting() and 0 in table.turn())
+        # the deal went through the port: the simulator's seat trays hold the hands
+        assert sorted(sim.board.tray(0)) == sorted(table.state.hand_of(0))
+        assert app.scene.name == "bidding" and table.led(0) == "on"
+        # seat 0's + then OK on the wired panel (mock pins, active low)
+        def press(pin: int) -> None:
+            factory.pin(pin).drive_low()
+            time.sleep(0.05)  # held past the 20 ms debounce
+            factory.pin(pin).drive_high()
+
+        def bid_of_seat_0():
+            return next((a.value for s, a in table.state.actions if s == 0 and a.kind == "bid"), None)
+
+        press(3)  # plus
+        pump(app, lambda a: 0 in table.pending)
+        assert bid_of_seat_0() is None
+        press(4)  # OK
+        pump(app, lambda a: bid_of_seat_0() is not None)
+        assert bid_of_seat_0() == 1  # the first + shows bid 1, OK takes it
+    finally:
+        app.end_session()
+        sim.stop()
+        factory.reset()
