@@ -90,6 +90,14 @@ def test_a_whole_scorekept_hearts_game(app: Any) -> None:
     # Cem reaches 52: game over, lowest (Ben) wins
     assert app.scene.name == "scorekeeper_over"
     assert app.scene.model()["winners"] == [1]
+    # saved at game over: the games folder holds the record, read back to the same sheet
+    from device.config import load
+    from device.games_store import GamesStore
+
+    store = GamesStore(load().config.storage.games_dir())
+    saved = store.list_games()
+    assert len(saved) == 1 and app.scene.model()["saved"] == str(saved[0].path)
+    assert store.read(saved[0]).summary() == app.scene.sheet.summary()
     tap_button(app, "Score sheet")
     m = app.scene.model()
     assert m["totals"] == [32, 10, 52, 36] and m["over"]

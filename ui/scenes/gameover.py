@@ -29,6 +29,9 @@ class GameOverScene(GameScene):
         ]
 
     def new_game(self) -> None:
+        end = getattr(self.app, "end_session", None)
+        if end is not None:
+            end()  # the table's dealer and worker stop
         self.app.session = None
         self.app.go("home")
 

@@ -31,7 +31,7 @@ def start_scorekeeping(app: Any) -> ScorekeeperEntryScene:
     its entry screen."""
     st = app.setup
     sheet = ScoreSheet(st.game, st.players, st.game_options(), 0, st.seat_names())
-    app.session = None  # no dealt game runs meanwhile
+    app.end_session()  # no dealt game runs meanwhile
     scene = ScorekeeperEntryScene(app, sheet)
     app.switch(scene)
     return scene
