@@ -200,10 +200,11 @@ class Mechanics:
         if board.estop_pressed() and self.state != ESTOPPED:
             self.estop(1)
             return
-        found = board.fault() if hasattr(board, "fault") else None  # the simulator has none
-        if found is not None and self.state != ESTOPPED:
-            self.fault(found[0], found[1])
-            return
+        if self.state != ESTOPPED and hasattr(board, "fault"):  # the simulator's board has none
+            found = board.fault()
+            if found is not None:
+                self.fault(found[0], found[1])
+                return
         if self.state != RUNNING:
             if self.state == WAITING and self.job is not None and self.held is None:
                 self._next_op()

@@ -412,3 +412,44 @@ def test_mechanics_report_board_faults_and_stop_like_a_jam(board: Any) -> None:
     assert events == [(P.EV_FAULT, bytes((2, 0)))]
     assert mech.state == M.JAMMED
     assert mech.reset() and mech.state == M.IDLE
+
+
+def test_a_rack_that_never_finds_home_is_fault_1_before_the_stage_times_out(board: Any) -> None:
+    from firmware import config
+    from firmware import mechanics as M
+    from firmware import protocol as P
+
+    FakePin.pins[board.mod.PIN_ESTOP].value(0)
+    FakePin.pins[board.mod.PIN_TT_HOME].value(0)  # the arm homes at once; the magazine never does
+    board.reader.incoming = b"\x02\x00\x00"  # the boot probe is answered
+    board.fault()
+    events: list[tuple[int, bytes]] = []
+    cfg = config.Settings()
+    mech = M.Mechanics(board, cfg, lambda k, p: events.append((k, p)))
+    mech.run_op(M.Op("store", lambda c, conf: (P.REJECT, -1), lambda c, t, conf: None, store=0x85, slot=7))
+    for _ in range(1000):
+        Clock.now += 10
+        mech.step()
+        if events:
+            break
+    assert events == [(P.EV_FAULT, bytes((1, 1)))]  # magazine rack; no JAM first
+    assert mech.state == M.JAMMED and board.carousel.pwm.duty == 0
+
+
+def test_a_fault_found_during_an_estop_is_reported_after_reset(board: Any) -> None:
+    from firmware import config
+    from firmware import mechanics as M
+    from firmware import protocol as P
+
+    estop = FakePin.pins[board.mod.PIN_ESTOP]
+    events: list[tuple[int, bytes]] = []
+    mech = M.Mechanics(board, config.Settings(), lambda k, p: events.append((k, p)))
+    mech.step()  # pressed at boot (the pull-up reads high)
+    assert mech.state == M.ESTOPPED
+    Clock.now = 10_000  # the reader probe has long timed out
+    mech.step()
+    assert [k for k, _ in events] == [P.EV_ESTOP]
+    estop.value(0)
+    assert mech.reset()
+    mech.step()
+    assert events[-1] == (P.EV_FAULT, bytes((2, 0)))
