@@ -194,3 +194,26 @@ def test_torn_journal_tail_is_dropped_and_said(tmp_path):
     start_home(app2)
     assert app2.scene.name == "confirm" and "cut off" in app2.scene.detail
     assert app2.session.table.referee.game.phase == "pass"
+
+
+def test_deal_mismatch_shows_the_fault_and_the_hand_is_redealt():
+    """A card goes missing from the feeder mid-deal: the deal does not check out (DealMismatch);
+    the card is put back, Resume, and the hand is dealt again from the same deck order."""
+    app = referee_app(speed=3.0)
+    session = start(app, "hearts", 4, humans=(0,), options={"target": 50})
+    table = session.table
+    pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
+    sim = table.host.sim
+    with sim.lock:
+        missing = sim.board.hopper.pop()
+    sim.speed = 400.0
+    pump(app, lambda a: a.scene.name == "fault")
+    m = app.scene.model()
+    assert m["title"] == "The deal did not check out" and C.NAMES[missing] in m["what"]
+    assert "Gather all the cards" in m["fix"]
+    with sim.lock:
+        sim.board.hopper.append(missing)  # found under the table
+    tap_button(app, "Resume")
+    pump(app, lambda a: dealt(table))
+    assert any("Redealing" in m["text"] for m in table.referee.messages)
+    assert sorted(sim.board.tray(0)) == sorted(table.state.hand_of(0))
