@@ -38,6 +38,9 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
         # the deal went through the port: the simulator's seat trays hold the hands
         assert sorted(sim.board.tray(0)) == sorted(table.state.hand_of(0))
         assert app.scene.name == "bidding" and table.led(0) == "on"
+        app.render(force=True)
+        assert app.scene.model()["leds"][0] == "on"  # the panel's LED, shown on screen too
+        assert table.host.panels.led(0) == "on"  # and lit on the wired panel
         # seat 0's + then OK on the wired panel (mock pins, active low)
         def press(pin: int) -> None:
             factory.pin(pin).drive_low()

@@ -106,8 +106,9 @@ class BiddingScene(GameScene):
             bot = " [bot]" if s in t.get("bots", []) else ""
             r = pygame.Rect(x0, y, colw, row_h - th.u(4))
             D.panel(surface, r, (92, 78, 20) if s in turn else T.PANEL_LIGHT, th.u(6))
-            D.text(surface, th, f"{names[s]}{mark}{bot}", (r.x + th.pad, r.centery), "body", T.TEXT, "midleft",
-                   max_width=colw - th.u(130))
+            led_w = self.draw_led(surface, s, (r.x + th.pad + th.u(6), r.centery))
+            D.text(surface, th, f"{names[s]}{mark}{bot}", (r.x + th.pad + led_w, r.centery), "body", T.TEXT, "midleft",
+                   max_width=colw - th.u(130) - led_w)
             D.text(surface, th, txt, (r.right - th.pad, r.centery), "body", color, "midright")
             self.rows.append(f"{names[s]}: {txt}")
             y += row_h
@@ -135,7 +136,8 @@ class BiddingScene(GameScene):
         for w in self.panel_buttons:
             w.visible = seat is not None
         if seat is not None:
-            val = pending[seat] or "Nil"
+            # the referee's panel shows nothing until the first press (which shows bid 1)
+            val = pending[seat] or ("?" if "waiting" in self.t else "Nil")
             D.text(surface, th, f"{names[seat]}, your bid", (px + pw // 2, top), "large", T.TEXT, "midtop",
                    max_width=pw)
             b = th.u(72)
@@ -160,8 +162,28 @@ class BiddingScene(GameScene):
             self.hand.place(th, area)
             self.hand.draw(surface, th, dim_unplayable=False)
 
+    def draw_led(self, surface: Any, seat: int, center: tuple[int, int]) -> int:
+        """The seat panel's LED as the referee set it (on: your turn; blink: look at the
+        screen); returns the width it took (0 when the table has no LEDs)."""
+        leds = self.t.get("leds") or []
+        if seat >= len(leds):
+            return 0
+        th = self.theme
+        mode = leds[seat]
+        radius = th.u(6)
+        if mode == "on":
+            pygame.draw.circle(surface, T.ACCENT, center, radius)
+        elif mode == "blink":
+            pygame.draw.circle(surface, T.BAD, center, radius)
+            pygame.draw.circle(surface, T.TEXT, center, radius, width=2)
+        else:
+            pygame.draw.circle(surface, T.FELT_DARK, center, radius)
+            pygame.draw.circle(surface, T.TEXT_DIM, center, radius, width=1)
+        return th.u(20)
+
     def model(self) -> dict[str, Any]:
         m = super().model()
+        m["leds"] = list(self.t.get("leds") or [])
         m["rows"] = list(self.rows)
         m["hand"] = TV.view_hand(self.view)
         return m
