@@ -664,6 +664,14 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
     if g is None:
         table.close()
         return None
+    if table.referee.waiting == "over":
+        # the power went between the game's end and the journal's rotation: save the record
+        # (the store finds an earlier save of the same record) and start the journal afresh
+        from device.games_store import GamesStore
+
+        GamesStore(config.storage.games_dir()).save(table.referee.record())
+        if table.host._journal is not None:
+            table.host._journal.rotate(None)
     where = f"hand {g.hand_number}" + (f", {len(g.actions)} entries in" if g.actions else "")
     table.notice = f"Resumed the game in progress where it stopped ({where}; {len(records)} events replayed)."
     if not report.clean:

@@ -217,3 +217,34 @@ def test_deal_mismatch_shows_the_fault_and_the_hand_is_redealt():
     pump(app, lambda a: dealt(table))
     assert any("Redealing" in m["text"] for m in table.referee.messages)
     assert sorted(sim.board.tray(0)) == sorted(table.state.hand_of(0))
+
+
+def test_a_game_over_left_in_the_journal_is_saved_on_resume(monkeypatch):
+    """The power went after the game's last entry but before the journal was started afresh:
+    the next start saves the record (again, harmlessly) and shows the game over."""
+    from device.journal import Journal
+    from ui.referee_table import resume_table, start_table, wait_until
+
+    with monkeypatch.context() as cut:
+        cut.setattr(Journal, "rotate", lambda self, finished=None: None)  # the power goes here
+        table = start_table("hearts", 4, ["A", "B", "C", "D"], {"target": 50}, range(4), seed=2, speed=400.0,
+                            post=None)
+        for _ in range(100000):
+            if table.referee.waiting == "over":
+                break
+            if table.needs_deal:
+                table.deal()
+            if table.step_bot() is None:
+                wait_until(lambda: table.referee.accepting() or table.needs_deal or table.referee.waiting == "over",
+                           0.05)
+        assert table.referee.waiting == "over"
+        table.close()
+    store = games_folder()
+    for g in store.list_games():
+        g.path.unlink()  # as if the save had not happened either
+    again = resume_table(post=None)
+    assert again is not None and again.referee.waiting == "over"
+    saved = store.list_games()
+    assert len(saved) == 1 and json.loads(saved[0].path.read_text())["hands"]
+    again.close()
+    assert resume_table(post=None) is None  # the journal was started afresh
