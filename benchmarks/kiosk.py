@@ -6,7 +6,8 @@ Run: ``.venv/bin/python benchmarks/kiosk.py`` (headless: SDL's dummy video drive
 figure is measured in a fresh child process so that one measurement cannot warm another:
 
 - first frame: wall time from launching ``python`` to the home screen's first frame drawn
-  (interpreter start, imports, pygame init, layout, drawing), median of 5 launches;
+  (interpreter start, imports, pygame init, the configuration and the journal looked at,
+  layout, drawing), median of 5 launches;
 - frame time: full redraws of the busiest scene, the play screen of an 11-player
   Cancellation Hearts mid-trick with the hand shown (a referee-backed table), at 800x480,
   p50 and p95 over 400 frames
@@ -47,9 +48,9 @@ ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_
 
 FIRST_FRAME = """
 import sys
-from ui.app import App
+from ui.app import App, start_home
 app = App((800, 480))
-app.go("home")
+start_home(app)  # the home screen, after looking for a game in the journal to resume
 app.render(force=True)
 print("frame", flush=True)
 """
@@ -193,9 +194,11 @@ def child(code: str) -> dict:
 
 def first_frame(runs: int = 5) -> list[float]:
     times = []
+    home = tempfile.mkdtemp(prefix="trickref-bench-")  # an empty journal folder: home, no resume
     for _ in range(runs):
         t0 = time.perf_counter()
-        p = subprocess.Popen([sys.executable, "-c", FIRST_FRAME], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, text=True)
+        p = subprocess.Popen([sys.executable, "-c", FIRST_FRAME], cwd=ROOT, env=dict(ENV, TRICKREF_HOME=home),
+                             stdout=subprocess.PIPE, text=True)
         assert p.stdout is not None
         line = p.stdout.readline()
         t = time.perf_counter() - t0

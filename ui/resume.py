@@ -47,12 +47,22 @@ def start_new_game(app: Any, game: str, players: int, names: Sequence[str], opti
 def resume_saved_game(app: Any) -> bool:
     """On start: the game in progress in the journal, resumed and said so; a damaged journal
     explained (and moved aside on request). False when there is nothing to resume."""
-    from device.journal import JournalCorrupt, JournalError
-
-    from .referee_table import TableSetupError, load_config, resume_table
+    from device.config import load
 
     try:
-        config = load_config()
+        config = load().config
+        path = Path(config.storage.journal_dir()) / "table.journal"
+        if not path.exists() or path.stat().st_size == 0:
+            return False  # the usual start: nothing to resume, and no dealer stack to import
+    except (OSError, ValueError) as e:
+        _say(app, "The settings could not be read", str(e))
+        return False
+    from device.journal import JournalCorrupt, JournalError
+
+    from .referee_table import JOURNAL_NAME, TableSetupError, resume_table
+
+    assert path.name == JOURNAL_NAME
+    try:
         table = resume_table(config, seed=app.seed, **app.table_args)
     except JournalCorrupt as e:
         path = Path(e.path)
