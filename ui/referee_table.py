@@ -222,7 +222,6 @@ class RefereeTable:
         self._cond = threading.Condition()
         self._closing = False
         self._dealt = 0
-        self._last_fault: str | None = None
         self._unplugged = False
         self.bot = bot_for(game)
         store = GamesStore(games_dir) if games_dir is not None else None
@@ -588,8 +587,6 @@ class RefereeTable:
                 ref.note_dealt(0)
         outcome = h.dealer.run(cmd)  # blocks: the lock is free meanwhile
         h.submit(outcome)
-        if isinstance(outcome, DealerFault):
-            self._last_fault = outcome.kind
 
 
 def _with_get(action: Action) -> Action:
