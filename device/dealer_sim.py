@@ -412,8 +412,11 @@ class DealerSimulator:
                     time.sleep(0.005)
                 last = time.monotonic()
                 continue
+            # Only a wait (the fd is used under the lock): 1 ms ticks while anything moves or
+            # bytes are on their way, a longer wait while the dealer idles, so a simulated table
+            # costs next to no CPU (a byte from the host still wakes the select at once).
             try:
-                select.select([master], [], [], 0.001)  # only a wait: the fd is used under the lock
+                select.select([master], [], [], 0.001 if self._active() else 0.05)
             except (OSError, ValueError):
                 pass
             now = time.monotonic()
@@ -442,6 +445,11 @@ class DealerSimulator:
                         written = len(self._out)  # the pty is gone: the bytes are lost, as on a cable
                     del self._out[:written]
             last = now
+
+    def _active(self) -> bool:
+        """True while the simulated dealer has something to do before the next host byte."""
+        return bool(self.firmware.dealer.mech.busy() or self.board.rx or self.board.tx or self._out
+                    or self.to_dealer.held or self.to_host.held or self.firmware.dealer.pending)
 
     def _run_firmware(self, real_elapsed: float) -> None:
         """Advance the simulated clock in bounded steps, running one loop pass per step."""
