@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 
-def _say(app: Any, title: str, detail: str, *, yes: str = "OK", no: str = "Back", on_yes: Any = None) -> None:
+def _say(app: Any, title: str, detail: str, *, yes: str = "OK", no: str | None = None, on_yes: Any = None) -> None:
+    """A message (one button) or, with ``no``, a question."""
     from .scenes.confirm import ConfirmScene
 
     app.push(ConfirmScene(app, title, detail, yes=yes, no=no, on_yes=on_yes))
@@ -71,7 +72,7 @@ def resume_saved_game(app: Any) -> bool:
             moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
             path.rename(moved)
             _say(app, "Damaged journal moved aside", f"It is kept as {moved.name} for inspection. "
-                 "Start a new game from this screen.", no="Back")
+                 "Start a new game from this screen.")
 
         _say(app, "The saved game could not be read",
              f"The journal is damaged in the middle ({e.reason}, at byte {e.offset}; {e.good_records} entries "
@@ -90,7 +91,7 @@ def resume_saved_game(app: Any) -> bool:
     # a hand that ended just before it gets its summary again
     s.summary_seen = max(0, g.hand_number - 1) if g is not None else 0
     app.route()
-    _say(app, "Game resumed", table.notice or "Resumed the game in progress.", yes="Continue", no="OK")
+    _say(app, "Game resumed", table.notice or "Resumed the game in progress.", yes="Continue")
     return True
 
 

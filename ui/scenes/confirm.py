@@ -18,7 +18,8 @@ class ConfirmScene(Scene):
     modal = True
 
     def __init__(self, app: Any, question: str = "Are you sure?", detail: str = "", yes: str = "Yes",
-                 no: str = "No", on_yes: Callable[[], Any] | None = None) -> None:
+                 no: str | None = "No", on_yes: Callable[[], Any] | None = None) -> None:
+        """A question with two answers, or (``no=None``) a message with one button."""
         super().__init__(app)
         self.question, self.detail, self.on_yes = question, detail, on_yes
         self.yes_text, self.no_text = yes, no
@@ -29,6 +30,11 @@ class ConfirmScene(Scene):
         self.box = pygame.Rect((th.width - w) // 2, (th.height - h) // 2, w, h)
         bw = (w - 3 * th.pad * 2) // 2
         y = self.box.bottom - th.touch - 2 * th.pad
+        if self.no_text is None:
+            self.widgets = [
+                Button(self.yes_text, self.yes, pygame.Rect(self.box.centerx - bw // 2, y, bw, th.touch), name="yes"),
+            ]
+            return
         self.widgets = [
             Button(self.no_text, self.app.pop, pygame.Rect(self.box.x + 2 * th.pad, y, bw, th.touch), color=T.BUTTON_OFF, name="no"),
             Button(self.yes_text, self.yes, pygame.Rect(self.box.right - 2 * th.pad - bw, y, bw, th.touch), color=T.BAD, name="yes"),
