@@ -8,7 +8,11 @@ Two sources with one interface (``PanelSource``), chosen by the configuration's 
   whose interrupt line is a gpiozero input. Raw levels go through our own debounce and hold
   logic (``device.debounce``) with an injectable clock, because gpiozero's mock pins ignore
   ``bounce_time`` and the expander pins never see it.
-- ``SimulatedPanels``: the kiosk's on-screen panels; ``press(seat, button)`` from the UI thread.
+- ``MockPanels``: the real ``Panels`` on gpiozero's ``MockFactory`` with a direct pin map: the
+  kiosk's on-screen panels (``hold``/``release`` drive the mock pins), so simulated mode runs
+  the same debounce and long-press code as the wired table.
+- ``SimulatedPanels``: ``trickref sim``'s bot-driven panels; ``press(seat, button)`` turns
+  straight into an event (deterministic, no timer).
 
 Events reach ``on_event`` as ``PanelEvent(seat, button, at)``; ``button`` is "minus", "plus",
 "ok" or "ok_long" (OK held for ``long_press_ms``: undo that seat's last entry). ``-`` and ``+``
@@ -33,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from .config import Config, Expander, PanelsConfig, PinRef, SeatPins
+from .config import MAX_SEATS, Config, Expander, PanelsConfig, PinRef, SeatPins
 from .debounce import ButtonLogic, Timing
 from .mcp23017 import MCP23017, ExpanderError, I2CBus, open_bus
 
@@ -371,6 +375,115 @@ class Panels:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+MOCK_REVISION = "a020a0"  # a Compute Module 3: GPIO 0 to 45 (the header's 28 are too few for 11 seats)
+
+
+def mock_pin_map(seats: int) -> tuple[SeatPins, ...]:
+    """A direct-GPIO pin map for ``MockPanels``: seat s on GPIO 4s..4s+3 as -, +, OK, LED.
+
+    The default map puts seats on MCP23017 expanders; on mock pins a direct map runs the same
+    debounce and hold code with less machinery (no fake I2C bus or interrupt line)."""
+    if not 0 < seats <= MAX_SEATS:
+        raise PanelError(f"the mock panels have 1 to {MAX_SEATS} seats, not {seats}")
+    return tuple(SeatPins(*(PinRef(None, 4 * s + i) for i in range(4))) for s in range(seats))
+
+
+class MockPanels(Panels):
+    """The real ``Panels`` on gpiozero's ``MockFactory``: the kiosk's on-screen panels.
+
+    Why not ``SimulatedPanels``: an on-screen press that becomes an event at once bypasses the
+    debounce and long-press code; here a press drives a mock pin low (``hold``) and high
+    (``release``), so holding the on-screen OK for ``long_press`` gives "ok_long" exactly as the
+    wired panel does. A release that comes sooner than the debounce window after its hold (a
+    mouse click arrives as down and up in the same instant) is put off until the window has
+    passed, so a tap is never lost as a bounce; the timer (or ``tick``) carries it out.
+    """
+
+    def __init__(self, seats: int, on_event: EventHandler, *, timing: Timing | None = None,
+                 factory: Any = None, clock: Clock = time.monotonic, run_timer: bool = True) -> None:
+        if factory is None:
+            from gpiozero.pins.mock import MockFactory
+
+            factory = MockFactory(revision=MOCK_REVISION)
+        self.factory = factory
+        self.pin_map = mock_pin_map(seats)
+        self._held: dict[tuple[int, str], float] = {}  # (seat, button) -> when the pin went low
+        self._releases: dict[tuple[int, str], float] = {}  # put-off releases: when they are due
+        self._mock_lock = threading.Lock()
+        super().__init__(self.pin_map, on_event, timing=timing, pin_factory=factory, clock=clock,
+                         run_timer=run_timer)
+
+    @property
+    def settle(self) -> float:
+        """Seconds a level must hold before it counts (the debounce window)."""
+        return self._timing.debounce
+
+    def _pin(self, seat: int, button: str) -> Any:
+        if not 0 <= seat < self.seats:
+            raise PanelError(f"no seat {seat}: the panels have seats 0 to {self.seats - 1}")
+        if button not in ("minus", "plus", "ok"):
+            raise PanelError(f"a seat panel has the buttons minus, plus and ok, not {button!r}")
+        ref: PinRef = getattr(self.pin_map[seat], button)
+        return self.factory.pin(ref.number)
+
+    def hold(self, seat: int, button: str) -> None:
+        """The button goes down (its pin is driven low: the buttons switch to GND)."""
+        pin = self._pin(seat, button)
+        with self._mock_lock:
+            self._releases.pop((seat, button), None)
+        pin.drive_low()
+        with self._mock_lock:
+            self._held[(seat, button)] = self._clock()
+
+    def release(self, seat: int, button: str) -> None:
+        """The button comes up; put off until the debounce window has passed since the hold."""
+        pin = self._pin(seat, button)
+        with self._mock_lock:
+            held = self._held.pop((seat, button), None)
+            if held is not None and self._clock() < held + self.settle:
+                self._releases[(seat, button)] = held + self.settle
+                later = True
+            else:
+                later = False
+        if later:
+            self._wake.set()
+        else:
+            pin.drive_high()
+
+    def press(self, seat: int, button: str) -> None:
+        """A click: hold, then release once the debounce window has passed. The event comes
+        from the timer (or ``tick``) through the debounce code, as a wired press does."""
+        self.hold(seat, button)
+        self.release(seat, button)
+
+    def led(self, seat: int) -> str:
+        """Read back from the LED's mock pin ("blink" is a mode, not one level)."""
+        mode = super().led(seat)
+        if mode == "blink":
+            return mode
+        return "on" if self.factory.pin(self.pin_map[seat].led.number).state else "off"
+
+    def tick(self) -> None:
+        if self._closed:
+            return
+        super().tick()  # first: a press whose window has just passed counts before its release
+        now = self._clock()
+        with self._mock_lock:
+            due = [key for key, at in self._releases.items() if now >= at]
+            for key in due:
+                del self._releases[key]
+        for seat, button in due:
+            self._pin(seat, button).drive_high()
+        if due:
+            super().tick()
+
+    def next_deadline(self) -> float | None:
+        with self._mock_lock:
+            mine = min(self._releases.values(), default=None)
+        theirs = super().next_deadline()
+        return min((t for t in (mine, theirs) if t is not None), default=None)
 
 
 def timing_of(config: PanelsConfig) -> Timing:

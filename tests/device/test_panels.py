@@ -333,3 +333,138 @@ def test_timer_thread_delivers_on_the_real_clock(factory: MockFactory) -> None:
         assert [(e.seat, e.button) for e in got] == [(0, "plus")]
     finally:
         panels.close()
+
+
+# ---------------------------------------------------------------------------- MockPanels
+
+
+class MockTable:
+    """MockPanels (the kiosk's on-screen panels) with a fake clock, stepped like ``Table``."""
+
+    def __init__(self, seats: int = 4) -> None:
+        from device.panels import MockPanels
+
+        self.clock = FakeClock()
+        self.events: list[PanelEvent] = []
+        self.panels = MockPanels(seats, self.events.append, timing=TIMING, clock=self.clock, run_timer=False)
+
+    def advance(self, seconds: float) -> None:
+        end = self.clock.t + seconds
+        while (d := self.panels.next_deadline()) is not None and d <= end:
+            self.clock.t = max(self.clock.t, d)
+            self.panels.tick()
+        self.clock.t = end
+        self.panels.tick()
+
+    def names(self) -> list[tuple[int, str]]:
+        return [(e.seat, e.button) for e in self.events]
+
+
+def test_mock_panels_tap_gives_one_event_after_the_settle_time() -> None:
+    t = MockTable()
+    try:
+        t.panels.hold(2, "plus")
+        t.panels.release(2, "plus")  # down and up in the same instant, as a mouse click
+        assert t.events == [], "nothing before the level has settled"
+        t.advance(0.5)
+        assert t.names() == [(2, "plus")]
+        t.panels.press(3, "ok")
+        t.advance(0.5)
+        assert t.names() == [(2, "plus"), (3, "ok")]
+        assert t.events[-1].at == pytest.approx(100.5 + TIMING.debounce)
+    finally:
+        t.panels.close()
+
+
+def test_mock_panels_held_ok_gives_ok_long_and_the_release_nothing_more() -> None:
+    t = MockTable()
+    try:
+        t.panels.hold(1, "ok")
+        t.advance(1.4)
+        assert t.events == []
+        t.advance(0.2)
+        assert t.names() == [(1, "ok_long")]
+        t.advance(1.0)
+        t.panels.release(1, "ok")
+        t.advance(0.5)
+        assert t.names() == [(1, "ok_long")]
+    finally:
+        t.panels.close()
+
+
+def test_mock_panels_bounce_storm_via_hold_and_release_gives_one_press() -> None:
+    t = MockTable()
+    try:
+        for _ in range(20):  # edges 1 ms apart: releases put off, holds cancel them
+            t.panels.hold(0, "minus")
+            t.clock.t += 0.001
+            t.panels.release(0, "minus")
+            t.clock.t += 0.001
+        t.panels.hold(0, "minus")
+        t.advance(0.1)
+        t.panels.release(0, "minus")
+        t.advance(0.1)
+        assert t.names() == [(0, "minus")]
+        pin = t.panels.factory.pin(t.panels.pin_map[0].minus.number)  # the contacts bouncing
+        for _ in range(25):
+            pin.drive_low()
+            t.clock.t += 0.0005
+            pin.drive_high()
+            t.clock.t += 0.0005
+        pin.drive_low()
+        t.advance(0.1)
+        t.panels.release(0, "minus")
+        t.advance(0.1)
+        assert t.names() == [(0, "minus"), (0, "minus")]
+    finally:
+        t.panels.close()
+
+
+def test_mock_panels_leds_are_read_back_from_the_mock_pins() -> None:
+    t = MockTable(seats=11)
+    try:
+        p = t.panels
+        assert p.seats == 11 and [s.led.number for s in p.pin_map][-1] == 43
+        p.set_led(10, "on")
+        assert p.factory.pin(43).state and p.led(10) == "on" and p.led(9) == "off"
+        p.set_led(10, "off")
+        assert not p.factory.pin(43).state and p.led(10) == "off"
+        p.set_led(4, "blink")
+        levels = set()
+        for _ in range(6):
+            t.advance(TIMING.blink)
+            levels.add(bool(p.factory.pin(p.pin_map[4].led.number).state))
+        assert p.led(4) == "blink" and levels == {True, False}
+        with pytest.raises(PanelError):
+            p.hold(11, "ok")
+        with pytest.raises(PanelError):
+            p.hold(0, "ok_long")
+    finally:
+        t.panels.close()
+
+
+def test_mock_panels_on_their_own_timer_deliver_a_tap_and_a_long_press() -> None:
+    """The real clock and timer thread (as in the kiosk); event-based waits only."""
+    from device.panels import MockPanels
+
+    got: list[PanelEvent] = []
+    arrived = threading.Event()
+
+    def on_event(e: PanelEvent) -> None:
+        got.append(e)
+        arrived.set()
+
+    panels = MockPanels(2, on_event, timing=Timing(debounce=0.02, long_press=0.2, repeat_delay=0.5,
+                                                   repeat_interval=0.1, blink=0.25))
+    try:
+        panels.press(1, "ok")
+        assert arrived.wait(10)
+        assert [(e.seat, e.button) for e in got] == [(1, "ok")]
+        arrived.clear()
+        panels.hold(0, "ok")
+        assert arrived.wait(10)
+        assert [(e.seat, e.button) for e in got] == [(1, "ok"), (0, "ok_long")]
+        panels.release(0, "ok")
+    finally:
+        panels.close()
+    assert [(e.seat, e.button) for e in got] == [(1, "ok"), (0, "ok_long")]
