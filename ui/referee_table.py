@@ -4,7 +4,7 @@ interface, so simulated mode on a laptop is the appliance minus the hardware.
 What runs where:
 
 - The referee lives in a ``device.table.Table`` host (``SimHost``: the dealer simulator on a
-  pty opened through the real ``device.dealer.Dealer`` driver, on-screen ``SimulatedPanels``;
+  pty opened through the real ``device.dealer.Dealer`` driver, on-screen ``MockPanels``;
   ``HardwareHost``: the configured dealer port and the wired panels). Every accepted event is
   journaled before the referee handles it (the host does that); a finished game's record goes
   to the games folder and the journal starts afresh.
@@ -13,9 +13,11 @@ What runs where:
   block for seconds, so a worker thread carries them out (and the shuffle before each deal)
   and posts ``TABLE_EVENT`` ``kind="table"`` to the pygame loop when something changed. One
   lock guards the referee; it is never held while the dealer works.
-- Panel presses arrive as posted ``TABLE_EVENT`` ``kind="button"`` events (from gpiozero's
-  thread on the Pi; from ``SimulatedPanels.press`` when the bidding scene's on-screen -, +, OK
-  are tapped), and the loop hands them back to ``button``.
+- Panel presses arrive as posted ``TABLE_EVENT`` ``kind="button"`` events from the panels'
+  threads: on the Pi from gpiozero's; in simulated mode from ``MockPanels`` (the real panel
+  code on gpiozero's mock pins), whose pins the bidding scene's on-screen -, +, OK drive low on
+  mouse down and high on mouse up (``panel_down``/``panel_up``), so holding OK asks to undo as
+  on the wired panel. The loop hands them back to ``button``.
 - The next hand is dealt only when the kiosk asks (``deal``): the summary of the hand just
   played stays on screen until then.
 
@@ -99,13 +101,30 @@ class SimHost(_Hooks, SimTable):
     """``trickref sim``'s table (simulator on a pty, the real Dealer driver, SimulatedPanels,
     the journal) with the kiosk's lock; panel presses go to ``panel_sink``."""
 
-    def __init__(self, *args: Any, lock: threading.RLock, panel_sink: Callable[[int, str], None], **kw: Any) -> None:
+    def __init__(self, *args: Any, lock: threading.RLock, panel_sink: Callable[[int, str], None],
+                 panel_timing: Any = None, **kw: Any) -> None:
+        from device.panels import MockPanels
+
         self.lock = lock
         self.panel_sink = panel_sink
         super().__init__(*args, **kw)
+        # the kiosk's on-screen panels are the real Panels code on gpiozero's mock pins (debounce,
+        # long OK), not SimTable's SimulatedPanels; the LEDs the referee sets go to them
+        try:
+            self.panels: Any = MockPanels(self.players, self._on_panel, timing=panel_timing)
+        except BaseException:
+            super().close()
+            raise
+        self.leds = self.panels
 
     def _on_panel(self, event: Any) -> None:
         self.panel_sink(event.seat, event.button)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.panels.close()
 
     def submit(self, event: Event) -> Any:
         moved = isinstance(event, (Touch, BotAction))
@@ -230,9 +249,12 @@ class RefereeTable:
             if p.exists():
                 p.unlink()
         if mode == "simulated":
+            from device.panels import timing_of
+
             self.host: Any = SimHost(game, players, seed=seed, speed=speed, store=store,
                                      journal_path=None if journal_file is None else str(journal_file),
-                                     lock=self.lock, panel_sink=self._panel_event, link_timeout=1.0)
+                                     lock=self.lock, panel_sink=self._panel_event, link_timeout=1.0,
+                                     panel_timing=None if config is None else timing_of(config.panels))
             self.records: list[Any] = list(self.host.journal_records)
         else:
             journal = None
@@ -368,15 +390,39 @@ class RefereeTable:
         rec.pop("seat")
         self._entry(Touch(seat, rec), seat)
 
-    def panel(self, seat: int, key: str) -> None:
-        """An on-screen panel key ('-', '+', 'OK'): pressed on the simulated panel (whose event
-        comes back through the loop), or straight to the referee without panels to press."""
+    def _key(self, key: str) -> str:
         button = KEYS.get(key)
-        if button is None:
+        if button is None or button == "ok_long":
             raise ValueError(f"a seat panel has the keys -, + and OK, not {key!r}")
-        panels = getattr(self.host, "panels", None)
-        if isinstance(self.host, SimHost) and panels is not None:
-            panels.press(seat, button)
+        return button
+
+    def panel(self, seat: int, key: str) -> None:
+        """A click on an on-screen panel key ('-', '+', 'OK'): in simulated mode a press of the
+        mock-pin panel (its event comes back from the panel's timer through the loop, after the
+        debounce window), else straight to the referee."""
+        button = self._key(key)
+        if isinstance(self.host, SimHost):
+            self.host.panels.press(seat, button)
+        else:
+            self.button(seat, button)
+
+    @property
+    def holds_keys(self) -> bool:
+        """Whether the on-screen keys are held and released (simulated mode's mock pins)."""
+        return isinstance(self.host, SimHost)
+
+    def panel_down(self, seat: int, key: str) -> None:
+        """An on-screen key goes down (mouse down): its mock pin is driven low. Held OK for the
+        long-press time gives "ok_long" (undo that seat's last entry), as on the wired panel."""
+        button = self._key(key)
+        if isinstance(self.host, SimHost):
+            self.host.panels.hold(seat, button)
+
+    def panel_up(self, seat: int, key: str) -> None:
+        """An on-screen key comes up (mouse up, wherever the finger is): the pin goes high."""
+        button = self._key(key)
+        if isinstance(self.host, SimHost):
+            self.host.panels.release(seat, button)
         else:
             self.button(seat, button)
 
@@ -386,10 +432,13 @@ class RefereeTable:
         self._touched()
 
     def _panel_event(self, seat: int, button: str) -> None:
+        """A panel press, on the panels' thread: posted to the loop, or (no loop) handed to the
+        worker, never submitted here (the panels' lock is held, and the referee's LED commands
+        take it while the table's lock is held)."""
         if self.post is not None:
             self.post("button", seat=seat, button=button)
         else:
-            self.button(seat, button)
+            self._job(lambda: self.button(seat, button))
 
     def bot_on_turn(self) -> int | None:
         with self.lock:

@@ -4,6 +4,7 @@ panel (-, +, OK) standing in for the physical one."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -17,6 +18,33 @@ from ..widgets import Button
 from .gamebase import GameScene
 
 
+class PanelKey(Button):
+    """An on-screen seat panel key: ``on_down`` at mouse down, ``on_up`` at the mouse up that
+    follows (wherever the finger is then: a physical key comes up when the finger lifts), so the
+    key can be held, as the wired panel's OK is held to ask for an undo."""
+
+    def __init__(self, text: str, on_down: Callable[[], Any], on_up: Callable[[bool], Any], **kw: Any) -> None:
+        super().__init__(text, **kw)
+        self.on_down = on_down
+        self.on_up = on_up
+
+    def handle(self, event: Any) -> bool:
+        if not (self.visible and self.enabled):
+            if self.pressed and event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+                self.pressed = False  # hidden while held (the turn moved on): still let go
+                self.on_up(False)
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
+            self.pressed = True
+            self.on_down()
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.pressed:
+            self.pressed = False
+            self.on_up(self.rect.collidepoint(event.pos))
+            return True
+        return False
+
+
 class BiddingScene(GameScene):
     name = "bidding"
 
@@ -25,6 +53,7 @@ class BiddingScene(GameScene):
         self.hand = TV.HandView()
         self.rows: list[str] = []
         self.error = ""
+        self._held: tuple[int, str] | None = None  # the on-screen key held down: (seat, key)
 
     @property
     def acting_seat(self) -> int | None:
@@ -37,21 +66,61 @@ class BiddingScene(GameScene):
         th = self.theme
         self.widgets = self.top_buttons()
         b = th.u(64)
-        self.minus = Button("-", lambda: self.panel("-"), role="huge", name="panel -")
-        self.plus = Button("+", lambda: self.panel("+"), role="huge", name="panel +")
-        self.ok = Button("OK", lambda: self.panel("OK"), color=T.BUTTON_ON, role="large", name="panel OK")
+        self.minus = self._key("-", role="huge", name="panel -")
+        self.plus = self._key("+", role="huge", name="panel +")
+        self.ok = self._key("OK", color=T.BUTTON_ON, role="large", name="panel OK")
         self.blind = Button("Blind Nil", self.blind_nil, color=T.BAD, role="small")
         self.panel_buttons = [self.minus, self.plus, self.ok, self.blind]
         for w in self.panel_buttons:
             w.rect = pygame.Rect(0, 0, b, b)
         self.widgets.extend(self.panel_buttons)
 
-    def panel(self, key: str) -> None:
+    def _key(self, key: str, **kw: Any) -> PanelKey:
+        return PanelKey(key, lambda: self.key_down(key), lambda inside: self.key_up(key, inside), **kw)
+
+    @property
+    def holds_keys(self) -> bool:
+        """Simulated mode's mock-pin panels: keys are held and released, not clicked."""
+        return bool(getattr(self.session.table, "holds_keys", False))
+
+    @property
+    def panel_seat(self) -> int | None:
+        """Whose on-screen panel shows: the acting seat's; with held keys also the revealed
+        seat's once it has bid (holding OK asks to undo its bid; the referee says whether it can)."""
         seat = self.acting_seat
+        if seat is not None or not self.holds_keys:
+            return seat
+        seat = TV.view_seat(self.view)
+        bids = self.g.get("bids") or []
+        if seat is None or seat in self.t.get("bots", []) or seat >= len(bids) or bids[seat] is None:
+            return None
+        return seat
+
+    def key_down(self, key: str) -> None:
+        seat = self.panel_seat
+        self._held = None
+        if seat is None or not self.holds_keys:
+            return
+        self._held = (seat, key)
+        self.session.table.panel_down(seat, key)
+
+    def key_up(self, key: str, inside: bool) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            self.panel(key, held[0])
+        elif inside:
+            self.panel(key)
+
+    def panel(self, key: str, held: int | None = None) -> None:
+        """A click on key (or the release of a held key at ``held``'s panel)."""
+        seat = self.acting_seat if held is None else held
         if seat is None:
             return
         try:
-            self.session.table.panel(seat, key)
+            if held is not None:
+                self.session.table.panel_up(seat, key)
+            else:
+                self.session.table.panel(seat, key)
             self.session.after_action()
             self.error = ""
         except ValueError as e:
@@ -130,7 +199,7 @@ class BiddingScene(GameScene):
             self.rows.append(line)
 
         # the on-screen seat panel for the revealed bidder
-        seat = self.acting_seat
+        seat = self.panel_seat
         px = x0 + colw + th.u(24)
         pw = th.width - px - 2 * th.pad
         for w in self.panel_buttons:
@@ -138,8 +207,10 @@ class BiddingScene(GameScene):
         if seat is not None:
             # the referee's panel shows nothing until the first press (which shows bid 1)
             val = pending[seat] or ("?" if "waiting" in self.t else "Nil")
-            D.text(surface, th, f"{names[seat]}, your bid", (px + pw // 2, top), "large", T.TEXT, "midtop",
-                   max_width=pw)
+            if seat != self.acting_seat:
+                val = str(bids[seat])
+            title = f"{names[seat]}, your bid" if seat == self.acting_seat else f"{names[seat]}: hold OK to undo"
+            D.text(surface, th, title, (px + pw // 2, top), "large", T.TEXT, "midtop", max_width=pw)
             b = th.u(72)
             cy = top + th.u(50)
             self.minus.rect = pygame.Rect(px + th.pad, cy, b, b)
@@ -147,7 +218,7 @@ class BiddingScene(GameScene):
             D.text(surface, th, val, (px + pw // 2, cy + b // 2), "huge", T.ACCENT, "center")
             self.ok.rect = pygame.Rect(px + th.pad, cy + b + th.pad, pw - 2 * th.pad, th.touch)
             # Blind Nil is declared before looking: offered on the hand-off screen, not beside the hand
-            self.blind.visible = BLIND_NIL in self.session.table.legal(seat) and own is None
+            self.blind.visible = seat == self.acting_seat and BLIND_NIL in self.session.table.legal(seat) and own is None
             self.blind.rect = pygame.Rect(px + th.pad, self.ok.rect.bottom + th.pad, pw - 2 * th.pad, th.touch)
         elif turn:
             who = ", ".join(names[s] for s in sorted(turn))
