@@ -14,49 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_helpers import random_action, random_deck, random_options
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import cards as C
-from engine.actions import Action
 from engine.base import GameState
 from engine.errors import RecordError
 from engine.games import new_game
-from engine.options import SPECS
 from engine.scorekeeper import EntryError, ScoreSheet, is_scorekeeper_record
-
-
-# The random players of the property test (as tests/engine/conftest.py's, kept here because a
-# ``from conftest import`` can meet tests/ui/conftest.py when both folders run in one session).
-def random_deck(rng: random.Random, decks: int) -> list[int]:
-    d = C.full_deck(decks)
-    rng.shuffle(d)
-    return d
-
-
-def random_options(game: str, rng: random.Random) -> dict[str, Any]:
-    """Random choice and bool options; the lowest target preset, so games end."""
-    out: dict[str, Any] = {}
-    for spec in SPECS[game]:
-        if spec.kind == "bool":
-            out[spec.name] = rng.random() < 0.5
-        elif spec.kind == "choice":
-            out[spec.name] = rng.choice(spec.choices)
-        elif spec.name == "target":
-            out["target"] = max(spec.minimum or 1, min(spec.presets or (spec.default,)))
-    return out
-
-
-def random_action(state: GameState, rng: random.Random) -> tuple[int, Action]:
-    """A uniformly random legal (seat, action); a Double Nil exchange draws its replacements
-    at random from the discard pile, as the referee does."""
-    seat = rng.choice(state.turn_seats())
-    action = rng.choice(state.legal_actions(seat))
-    if action.kind == "exchange":
-        give, _ = action.value
-        pile = list(getattr(state, "discards"))  # noqa: B009 - spades-2p only
-        action = Action("exchange", (tuple(sorted(give)), tuple(sorted(rng.sample(pile, len(give))))))
-    return seat, action
 
 
 def sp(bids: list[int], tricks: list[int], double: list[bool] | None = None) -> dict[str, Any]:
