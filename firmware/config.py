@@ -9,16 +9,25 @@ FIRMWARE_VERSION = (1, 0, 0)
 READER_KIND = 1  # 0 none, 1 UART barcode/2D scanner, 2 simulated (the simulator overrides)
 
 SEAT_COUNT = 11
-# Seats are spread over 300 degrees; the trays sit in the remaining 60.
-SEAT_ANGLES = tuple(i * 3000 // SEAT_COUNT for i in range(SEAT_COUNT))
+# Seats are spread over 0..230 degrees and the trays and stores sit 15 degrees apart over
+# 255..345 degrees (hardware/README.md): at the chute's ~300 mm reach that is ~78 mm between
+# stations, wider than a card. A build measures each angle on its machine and sets it here.
+
+
+def seat_angles(n):
+    """Seats spread evenly over 0..230 degrees (tenths of a degree)."""
+    return tuple(i * 2300 // max(1, n - 1) for i in range(n))
+
+
+SEAT_ANGLES = seat_angles(SEAT_COUNT)
 TRAY_ANGLES = {
-    0x80: 3050,  # reject
-    0x81: 3100,  # discard (slotted)
-    0x82: 3150,  # centre / widow
-    0x83: 3200,  # face-up window
-    0x84: 3250,  # trick tray
-    0x85: 3300,  # stock magazine (slotted carousel)
-    0x86: 3400,  # staging (slotted)
+    0x80: 2550,  # reject
+    0x81: 2700,  # discard (slot rack)
+    0x82: 2850,  # centre / widow
+    0x83: 3000,  # face-up cradle
+    0x84: 3150,  # trick tray
+    0x85: 3300,  # stock magazine (slot rack)
+    0x86: 3450,  # staging (slot rack)
 }
 SLOTTED = (0x81, 0x83, 0x85, 0x86)
 SLOTS = {0x81: 52, 0x83: 1, 0x85: 52, 0x86: 52}
@@ -69,7 +78,7 @@ class Settings:
             setattr(self, k, overrides[k])
         if "SEAT_COUNT" in overrides and "SEAT_ANGLES" not in overrides:
             n = self.SEAT_COUNT
-            self.SEAT_ANGLES = tuple(i * 3000 // n for i in range(n))
+            self.SEAT_ANGLES = seat_angles(n)
 
 
 def angle_of(cfg, target):
