@@ -19,6 +19,18 @@ from .widgets import Button, Widget
 
 LETTER_ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM.'")
 
+# The second layer: the letters of the players' languages (French, Haitian Creole, Turkish)
+# and the symbols a serial-port path or URL needs. Each key is (lower case, upper case): the
+# Turkish dotless and dotted i do not follow str.upper() (i -> I, not İ).
+ACCENT_ROWS: tuple[tuple[tuple[str, str], ...], ...] = (
+    tuple((c, c) for c in "1234567890"),
+    (("ç", "Ç"), ("ğ", "Ğ"), ("ı", "I"), ("i", "İ"), ("ö", "Ö"), ("ş", "Ş"), ("ü", "Ü"), ("é", "É"),
+     ("è", "È"), ("ê", "Ê")),
+    (("à", "À"), ("ò", "Ò"), ("ë", "Ë"), ("â", "Â"), ("î", "Î"), ("ô", "Ô"), ("û", "Û"), ("ù", "Ù"),
+     ("ï", "Ï"), ("œ", "Œ")),
+    tuple((c, c) for c in "/:_-.'@()"),
+)
+
 
 class KeyboardScene(Scene):
     name = "keyboard"
@@ -36,6 +48,7 @@ class KeyboardScene(Scene):
         self.secret = secret
         self.max_len = max_len
         self.shift = True
+        self.accents = False  # the second layer: accented letters and symbols
         self.message = ""
 
     def type(self, ch: str) -> None:
@@ -43,6 +56,19 @@ class KeyboardScene(Scene):
             self.text += ch if not self.shift else ch.upper()
             if not self.digits and self.shift and ch.isalpha():
                 self.shift = False
+        self.needs_redraw = True
+
+    def type_pair(self, lower: str, upper: str) -> None:
+        """A key of the accent layer: its own upper case, not str.upper()'s."""
+        if len(self.text) < self.max_len:
+            self.text += upper if self.shift else lower
+            if self.shift and lower.isalpha():
+                self.shift = False
+        self.needs_redraw = True
+
+    def toggle_layer(self) -> None:
+        self.accents = not self.accents
+        self.layout()
         self.needs_redraw = True
 
     def back(self) -> None:
@@ -86,16 +112,25 @@ class KeyboardScene(Scene):
             cols = 10
             kw = (W - 2 * p - (cols - 1) * th.u(4)) // cols
             kh = max(th.touch, (H - top - p - 4 * th.u(4)) // 5)
-            for r, row in enumerate(LETTER_ROWS):
-                x = p + (cols - len(row)) * (kw + th.u(4)) // 2
-                for ch in row:
+            rows: tuple[tuple[tuple[str, str], ...], ...] = (
+                ACCENT_ROWS if self.accents else tuple(tuple((c.lower(), c) for c in row) for row in LETTER_ROWS))
+            for r, pairs in enumerate(rows):
+                x = p + (cols - len(pairs)) * (kw + th.u(4)) // 2
+                for lower, upper in pairs:
                     rect = pygame.Rect(x, top + r * (kh + th.u(4)), kw, kh)
-                    keys.append(Button(ch, functools.partial(self.type, ch.lower()), rect, role="large", name=ch))
+                    if self.accents:
+                        label = upper if self.shift else lower
+                        keys.append(Button(label, functools.partial(self.type_pair, lower, upper), rect, role="large",
+                                           name=label))
+                    else:
+                        keys.append(Button(upper, functools.partial(self.type, lower), rect, role="large", name=upper))
                     x += kw + th.u(4)
             y = top + 4 * (kh + th.u(4))
             unit = kw + th.u(4)
             keys.append(Button("Shift", self.toggle_shift, pygame.Rect(p, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF))
-            keys.append(Button("Space", lambda: self.type(" "), pygame.Rect(p + 2 * unit, y, 4 * unit - th.u(4), kh), name="Space"))
+            keys.append(Button("ABC" if self.accents else "ÀÉ/", self.toggle_layer,
+                               pygame.Rect(p + 2 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF, name="Layer"))
+            keys.append(Button("Space", lambda: self.type(" "), pygame.Rect(p + 4 * unit, y, 2 * unit - th.u(4), kh), name="Space"))
             keys.append(Button("Del", self.back, pygame.Rect(p + 6 * unit, y, unit * 2 - th.u(4), kh), color=T.BUTTON_OFF))
             keys.append(Button("OK", self.ok, pygame.Rect(p + 8 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_ON))
             keys.append(Button("Cancel", self.cancel, pygame.Rect(W - th.u(130) - p, self.field.y, th.u(130), self.field.height),
@@ -104,6 +139,9 @@ class KeyboardScene(Scene):
 
     def toggle_shift(self) -> None:
         self.shift = not self.shift
+        if self.accents:  # the accent keys show their case
+            self.layout()
+        self.needs_redraw = True
 
     def handle(self, event: Any) -> None:
         if event.type == pygame.KEYDOWN:  # a real keyboard works too
