@@ -31,6 +31,7 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -72,6 +73,20 @@ from .events import (
     UndoRequest,
 )
 from .places import Places
+
+# A card name in a driver's words ("4H", "10S", "QD"): never shown on the shared screen.
+_CARD_WORD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
+
+
+def _public_fault_words(message: str) -> str:
+    """The dealer driver's words about a fault, fit for the shared screen: its first clause
+    only (the referee says what to do itself), no internal deal id, and never a card's name
+    (the jammed card can be from someone's hand)."""
+    text = (message or "").strip()
+    text = re.sub(r"^(?:deal|step|feed|action)\s+\d+\s*:\s*", "", text)
+    text = re.sub(r"\s*\((?:card|cards)\b[^)]*\)", "", text)
+    text = text.split(";")[0].strip().rstrip(".")
+    return _CARD_WORD.sub("a card", text)
 
 MESSAGES_KEPT = 12
 NON_GATING = ("route_fed",)
@@ -508,7 +523,11 @@ class Referee:
             "timeout": "the dealer stopped answering",
             "mismatch": "the dealer's cards do not match the plan",
         }.get(ev.kind, "the dealer reported a fault")
-        detail = f" ({ev.message})" if ev.message else ""
+        detail = _public_fault_words(ev.message)
+        if detail and ev.kind == "jam" and "jam" in detail:
+            what = detail  # "a card jammed at the reader stage": the driver's words say more
+        elif detail:
+            what = f"{what} ({detail})"
         if head is not None and head["op"] == "deal":
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
@@ -516,7 +535,7 @@ class Referee:
             after = "Clear it and press Resume: the step is done again."
         else:
             after = "Press Resume when it is back."
-        self.dealer_fault = f"Dealer stopped: {what}{detail}. {after}"
+        self.dealer_fault = f"Dealer stopped: {what}. {after}"
         self._msg(self.dealer_fault, level="error")
         self._out.append(Sound("alarm"))
 
