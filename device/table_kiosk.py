@@ -43,6 +43,7 @@ class RefereeTable:
                  options: dict[str, Any] | None = None, bots: Iterable[int] = (),
                  seed: int | None = None, first_dealer: int = 0, journal: Any = None) -> None:
         self.game = game
+        self.players = players
         self.bots = set(bots)
         self.referee = Referee()
         self.journal = journal

@@ -71,6 +71,10 @@ class LocalTable:
 
     # ------------------------------------------------------------------ views
     @property
+    def players(self) -> int:
+        return self.state.n
+
+    @property
     def humans(self) -> list[int]:
         return [s for s in range(self.state.n) if s not in self.bots]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from engine.actions import Action
+from engine.actions import BLIND_NIL, Action
 from engine.games import game_class
 
 
@@ -22,6 +22,7 @@ class Table(Protocol):
 
     game: str  # the game id
     bots: set[int]  # seats played by bots
+    players: int  # seats at the table
     messages: list[str]  # notes for the shared screen
 
     def public_view(self) -> dict[str, Any]: ...
@@ -83,9 +84,22 @@ class Session:
                 return s
         return None
 
+    def only_human(self) -> int | None:
+        """The one human seat when every other seat is a bot: nobody to hide the hand from."""
+        humans = [s for s in range(self.table.players) if s not in self.table.bots]
+        return humans[0] if len(humans) == 1 else None
+
     def needs_handoff(self) -> int | None:
-        """The human seat that must act but whose hand is not on screen, if any."""
+        """The human seat that must act but whose hand is not on screen, if any. With one
+        human at the table there is no one to pass the device to: their hand stays shown."""
         if not self.simulated:
+            return None
+        alone = self.only_human()
+        if alone is not None and self.revealed != alone:
+            if alone in self.table.turn() and BLIND_NIL in self.table.legal(alone):
+                return alone  # Blind Nil is declared before looking: the cards wait behind a tap
+            self.revealed = alone  # shown at once; take_cues still chimes when their turn comes
+        if alone is not None:
             return None
         s = self.human_on_turn()
         if s is None or s == self.revealed:

@@ -122,9 +122,8 @@ def test_undo_asks_first_then_takes_back_the_human_move(small_app):
     session = start_game(app, "hearts", 4, humans=(0,), seed=4)
     app.route()
     settle(app)
-    tap_button(app, "Show my cards")
     sc = app.scene
-    assert sc.name == "play"
+    assert sc.name == "play"  # the only human: no hand-off screen
     # pass three cards
     from kiosk_helpers import act
 
@@ -164,3 +163,35 @@ def test_last_trick_review_on_a_tap(small_app):
     assert [list(x) for x in m["trick"]] == [list(x) for x in session.table.state.public_view()["last_trick"]]
     tap_button(app, "Last trick")
     assert not app.scene.model()["reviewing"]
+
+
+@pytest.mark.parametrize("game, players", [("hearts", 4), ("german-whist", 2)])
+def test_one_human_is_never_asked_to_pass_the_device(small_app, game, players):
+    """With every other seat a bot there is nobody to hide the hand from: no hand-off screen,
+    not at a new hand and not after an Undo."""
+    from kiosk_helpers import act
+
+    app = small_app
+    session = start_game(app, game, players, humans=(0,), seed=3)
+    app.route()
+    chooser = random_chooser(5)
+    seen: list[str] = []
+    undone = False
+    for _ in range(4000):
+        settle(app)
+        name = app.scene.name
+        seen.append(name)
+        if name == "summary":
+            if session.table.public_view()["game"].get("hand_number", 0) >= 2:
+                break
+            tap_button(app, "Next hand")
+            continue
+        if name in ("play", "bidding") and not undone and session.table.can_undo():
+            session.undo()
+            session.conceal()
+            app.route()
+            undone = True
+            continue
+        act(app, chooser)
+    assert undone and "summary" in seen
+    assert "handoff" not in seen

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk_helpers import settle, tap_button, tap_card
+from kiosk_helpers import settle, tap_card
 
 from engine import cards as C
 from ui.screenshots import advance, make_app, start_game
@@ -19,9 +19,10 @@ def test_cues_during_a_game():
     app = make_app((800, 480), settings=Settings(sound=True))
     session = start_game(app, "hearts", 4, humans=(0,), seed=12)
     app.route()
-    assert app.sounds.log[-1] == "turn"  # the hand-off screen for the passing
-    tap_button(app, "Show my cards")
-    assert app.sounds.log.count("turn") == 1  # no second chime after showing the cards
+    assert app.sounds.log[-1] == "turn"  # the only human: their hand at once, with the turn chime
+    assert app.scene.name == "play"
+    app.route()
+    assert app.sounds.log.count("turn") == 1  # no second chime for the same turn
     advance(session, lambda st: st.phase == "play" and 0 in st.turn_seats() and len(st.trick) >= 1
             and any(c // 13 != st.trick[0] // 13 for c in st.hand_of(0))
             and any(c // 13 == st.trick[0] // 13 for c in st.hand_of(0)))
