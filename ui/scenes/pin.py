@@ -18,16 +18,20 @@ class PinScene(KeyboardScene):
 
     def enter(self) -> None:
         super().enter()
-        if self.app.settings.locked:
-            self.message = "locked: the stored PIN is unreadable (delete the pin line in config.toml)"
+        s = self.app.settings
+        if s.locked:
+            self.message = s.lock_reason or "settings locked"
+        elif s.guard.wait_left() > 0:
+            self.message = s.try_pin("")[1]  # "too many wrong PINs: try again in ..." (not a try)
 
     def ok(self) -> None:
-        if self.app.settings.check_pin(self.text):
+        right, said = self.app.settings.try_pin(self.text)
+        if right:
             self.app.go(self.then)
             return
         self.tries += 1
         self.text = ""
-        self.message = "wrong PIN"
+        self.message = said
         self.needs_redraw = True
 
     def cancel(self) -> None:
