@@ -1,8 +1,9 @@
 """Fair dealing anyone can check: a commitment per hand, revealed at the hand's end.
 
 Before a hand is dealt the table shows ``commitment(deck, salt)`` (a SHA-256; the screen shows
-its first 12 hex digits, the record the whole hash). The salt is a secret random string that
-stops anyone from guessing the deck from the hash. When the hand ends the salt is revealed in
+its first 12 hex digits, the record the whole hash). The salt is a secret random string of at
+least 128 bits (32 hex digits, ``check_salt``) that stops anyone from guessing the deck from the
+hash. When the hand ends the salt is revealed in
 the record, so anyone can recompute the hash from the recorded deck and salt and see that the
 deck played is the deck committed to before anybody saw a card.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +32,8 @@ from ..records import Record, parse
 
 COMMIT_PREFIX = "trickref-commit/1"
 SHORT_DIGITS = 12
+SALT_BITS = 128  # the least a salt may have: a shorter one lets the deck be guessed from the hash
+SALT_HEX_DIGITS = SALT_BITS // 4
 _HEX = re.compile(r"^[0-9a-f]+$")
 
 
@@ -76,9 +80,23 @@ class HandCheck:
         return f"hand {self.hand + 1}: {status} {c}" + ("" if self.ok else ": " + "; ".join(self.problems))
 
 
+def new_salt() -> str:
+    """A fresh secret salt: 128 random bits as 32 lowercase hex digits."""
+    return secrets.token_hex(SALT_BITS // 8)
+
+
 def check_salt(salt: object) -> str | None:
+    """Why ``salt`` cannot bind a commitment, or None. A salt is at least 32 lowercase hex
+    digits (128 bits): with fewer, a player who knows some of the cards (their own hand) could
+    try every salt and recover the rest of the deck from the commitment shown before the deal."""
     if not isinstance(salt, str) or not salt:
         return "no salt revealed"
+    if not _HEX.match(salt):
+        return "the salt is not lowercase hex digits (0-9, a-f)"
+    if len(salt) < SALT_HEX_DIGITS:
+        return (f"the salt is {len(salt)} hex digit{'s' if len(salt) != 1 else ''} ({len(salt) * 4} bits); "
+                f"it must be at least {SALT_HEX_DIGITS} ({SALT_BITS} bits), or the deck could be "
+                "recovered from the commitment by trying every salt")
     return None
 
 
@@ -99,7 +117,7 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
             problems.append("no commitment (64 hex digits) recorded")
             full = full if isinstance(full, str) else None
         elif check_salt(salt) is not None:
-            problems.append("no salt revealed")
+            problems.append(str(check_salt(salt)))
         elif commitment(deck, str(salt)) != full:
             problems.append("the deck and salt do not hash to the commitment (the deck was changed)")
         replay_ok = True

@@ -438,8 +438,9 @@ class Referee:
             self._refuse(None, f"the shuffle is not a full deck ({e}); shuffle again")
             self._out.append(NeedShuffle(g.DECKS))
             return
-        if not isinstance(ev.salt, str) or len(ev.salt) < 16:
-            self._refuse(None, "the shuffle's salt is missing or too short (16 hex digits at least); shuffle again")
+        bad_salt = fairness.check_salt(ev.salt)
+        if bad_salt is not None:
+            self._refuse(None, f"the shuffle's salt will not do ({bad_salt}); shuffle again")
             self._out.append(NeedShuffle(g.DECKS))
             return
         full = fairness.commitment(deck, ev.salt)
