@@ -11,7 +11,9 @@ Double Nil replacements (spades-2p) are "drawn at random from the discard pile":
 derives them from the hand's salt (``replacements``), so a replay is exact and, once the salt is
 revealed, anyone can check that the replacements were not chosen by hand.
 
-``verify_record`` checks every hand of a record: pure, used by ``trickref verify``.
+``verify_record`` checks every hand of a record: pure, used by ``trickref verify``. Its words
+count hands and actions from 1 and name seats by their players (``trickref replay`` does the
+same); ``HandCheck.hand`` stays the 0-based index.
 """
 
 from __future__ import annotations
@@ -80,6 +82,17 @@ class HandCheck:
         return f"hand {self.hand + 1}: {status} {c}" + ("" if self.ok else ": " + "; ".join(self.problems))
 
 
+_SEAT_WORD = re.compile(r"\bseat (\d+)('s)?")
+
+
+def name_seats(text: str, players: Sequence[str]) -> str:
+    """Engine words for people: "seat 2" (0-based) becomes that player's name when known."""
+    def name(m: re.Match[str]) -> str:
+        s = int(m[1])
+        return players[s] + (m[2] or "") if 0 <= s < len(players) else m[0]
+    return _SEAT_WORD.sub(name, text)
+
+
 def new_salt() -> str:
     """A fresh secret salt: 128 random bits as 32 lowercase hex digits."""
     return secrets.token_hex(SALT_BITS // 8)
@@ -108,6 +121,11 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
     cls = game_class(record.game)
     state = cls(len(record.players), record.options, record.first_dealer, record.players)
     out: list[HandCheck] = []
+
+    def who(seat: int) -> str:  # words for people: the player's name and seat, counted from 1
+        name = record.players[seat] if 0 <= seat < len(record.players) else "?"
+        return f"{name} (seat {seat + 1})"
+
     for h, (deck, acts) in enumerate(record.hands):
         meta = record.hand_fields[h] if h < len(record.hand_fields) else {}
         full = meta.get("commitment")
@@ -129,13 +147,14 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
                     want = replacements(salt, h, seat, discard_pool(state), len(give))
                     if tuple(get) != want:
                         problems.append(
-                            f"action {i}: seat {seat} got {' '.join(C.names(get)) or 'nothing'} but the "
+                            f"action {i + 1}: {who(seat)} got {' '.join(C.names(get)) or 'nothing'} but the "
                             f"salt draws {' '.join(C.names(want)) or 'nothing'}"
                         )
                 try:
                     state.apply(action, seat)
                 except IllegalAction as e:
-                    problems.append(f"action {i}: {e}")
+                    problems.append(f"action {i + 1}: {who(seat)} cannot {action.describe()}: "
+                                    f"{name_seats(e.reason, record.players)}")
                     replay_ok = False
                     break
         else:
