@@ -135,10 +135,9 @@ def load_settings(path: str | os.PathLike[str] | None = None, *,
     try:
         loaded = dc.load(where)
     except dc.ConfigError as e:
-        first = e.problems[0] if e.problems else "unusable"
-        more = f" (and {len(e.problems) - 1} more problem(s))" if len(e.problems) > 1 else ""
+        why = "; ".join(str(p) for p in e.problems) or "unusable"
         return Settings(dc.Config(), where, clock=clock,
-                        lock_reason=f"settings locked: {where}: {first}{more}; fix or delete the file")
+                        lock_reason=f"settings locked: {where}: {why}; fix or delete the file")
     reason = None
     if loaded.config.admin.locked:
         why = next((p for p in loaded.problems if p.field in ("", "admin", "admin.pin")), None)
