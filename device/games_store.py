@@ -86,7 +86,7 @@ class GamesStore:
         except ValueError as e:
             raise GamesStoreError(f"not saving an invalid game record: {e}") from None
         try:
-            private_dir(self.folder)
+            private_dir(self.folder, lambda name: bool(_NAME.match(name)) or name.startswith("."))
             for g in self.list_games():
                 private_file(g.path)
         except OSError as e:

@@ -38,8 +38,9 @@ the configuration writer.
 Privacy: the journal holds the deck order and the salt of the hand in play, so whoever reads it
 knows every hand. The journal, the games folder's records and the configuration are created
 private to the table's user (files 0600, folders 0700), and ``Journal.open`` tightens a journal
-file or folder left readable by others (``private_dir`` / ``private_file``). A folder that is
-not the user's own, or that is shared (sticky, like /tmp), is left as it is.
+file, and its folder when the folder holds only the journal's files, left readable by others
+(``private_dir`` / ``private_file``). A folder that holds other things, is not the user's own,
+or is shared (sticky, like /tmp), is left as it is.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ import os
 import struct
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -186,16 +187,18 @@ FILE_MODE = 0o600  # journal, records, configuration: the table's user only
 DIR_MODE = 0o700
 
 
-def private_dir(path: str | os.PathLike[str]) -> Path:
-    """Create ``path`` (and missing parents) as 0700, or tighten it to 0700 if others can read
-    it; a folder owned by someone else, or shared (sticky bit, like /tmp), is left alone."""
+def private_dir(path: str | os.PathLike[str], ours: Callable[[str], bool] = lambda name: False) -> Path:
+    """Create ``path`` (and missing parents) as 0700. An existing folder that others can read is
+    tightened to 0700 only when it is evidently ours: every entry in it satisfies ``ours`` (an
+    empty one counts); a folder holding other things (the current folder, a USB stick), one
+    owned by someone else, or a shared one (sticky bit, like /tmp) is left as it is."""
     p = Path(path)
     if not p.exists():
         missing = [d for d in (p, *p.parents) if not d.exists()]
         p.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
         for d in missing:  # mkdir's parents get the umask's mode; ours are private too
             _tighten(d, DIR_MODE)
-    else:
+    elif all(ours(name) for name in os.listdir(p)):
         _tighten(p, DIR_MODE)
     return p
 
@@ -267,7 +270,8 @@ class Journal:
         created = not p.exists()
         new_dirs = [d for d in (p.parent, *p.parent.parents) if not d.exists()] if created else []
         try:
-            private_dir(p.parent)  # the journal holds the deck order and salt of the hand in play
+            # the journal holds the deck order and salt of the hand in play
+            private_dir(p.parent, lambda name: name.startswith((p.name, f".{p.name}.tmp")))
             fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_APPEND, FILE_MODE)
             private_file(p)
         except OSError as e:

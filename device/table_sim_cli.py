@@ -67,8 +67,33 @@ def _fault(text: str) -> tuple[str, int]:
     return kind, int(hand)
 
 
+def _paths_problem(args: argparse.Namespace) -> str | None:
+    """Before a game is played: can the journal and the games folder be written? (Made private,
+    0700, if missing.)"""
+    import os
+
+    from device.journal import private_dir
+
+    for flag, folder in (("--records", args.records), ("--journal", os.path.dirname(os.path.abspath(args.journal))
+                                                      if args.journal else None)):
+        if folder is None:
+            continue
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            return f"{flag}: {folder} is a file, not a folder"
+        try:
+            private_dir(folder)
+        except OSError as e:
+            return f"{flag}: cannot create the folder {folder}: {e.strerror or e}"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"{flag}: cannot write into {folder}"
+    if args.journal and os.path.isdir(args.journal):
+        return f"--journal: {args.journal} is a folder; name the journal file in it"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from device.games_store import GamesStore
+    from device.journal import JournalError
     from device.table_sim import SimTable, TableStuck
     from engine.errors import RecordError
     from engine.games import GAME_IDS, game_class
@@ -85,9 +110,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None
+    problem = _paths_problem(args)
+    if problem is not None:
+        print(f"trickref sim: {problem}", file=sys.stderr)
+        return 2
     say = (lambda s: None) if args.json else print
-    table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
-                     store=store, speed=args.speed, faults=args.fault or [], out=say)
+    try:
+        table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
+                         store=store, speed=args.speed, faults=args.fault or [], out=say)
+    except JournalError as e:
+        print(f"trickref sim: --journal {e}", file=sys.stderr)
+        return 2
     try:
         table.start()
         ref = table.referee

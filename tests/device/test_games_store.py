@@ -157,3 +157,12 @@ def test_games_folder_and_records_are_private(tmp_path: Path) -> None:
     path.chmod(0o644)
     other = store.save(a_record(["Zoë", "Ben", "Cem", "Dee"]), when=WHEN)
     assert _mode(folder) == 0o700 and _mode(path) == 0o600 and _mode(other) == 0o600
+
+
+def test_a_games_folder_shared_with_other_files_keeps_its_mode(tmp_path: Path) -> None:
+    usb = tmp_path / "usb"
+    usb.mkdir()
+    usb.chmod(0o755)
+    (usb / "photos").mkdir()
+    path = GamesStore(usb).save(a_record(), when=WHEN)
+    assert _mode(usb) == 0o755 and _mode(path) == 0o600

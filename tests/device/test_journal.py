@@ -309,6 +309,14 @@ def test_journal_and_its_folder_are_private(tmp_path: Path) -> None:
     j, records, _ = Journal.open(path)
     j.close()
     assert path.stat().st_mode & 0o777 == 0o600 and path.parent.stat().st_mode & 0o777 == 0o700
+    # a folder holding other things (a journal named in the current folder) is not ours to change
+    mixed = tmp_path / "work"
+    mixed.mkdir()
+    mixed.chmod(0o755)
+    (mixed / "notes.txt").write_text("mine")
+    j, _, _ = Journal.open(mixed / "t.journal")
+    j.close()
+    assert mixed.stat().st_mode & 0o777 == 0o755 and (mixed / "t.journal").stat().st_mode & 0o777 == 0o600
     # a shared folder (sticky, like /tmp) is not ours to change
     shared = tmp_path / "shared"
     shared.mkdir()
