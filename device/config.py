@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
@@ -239,20 +240,52 @@ def pin_hash_problem(value: object) -> str | None:
 class PinGuard:
     """Wrong admin PINs are limited: ``FREE_TRIES`` wrong tries, then each further wrong try
     locks the PIN pad for a delay that doubles (``FIRST_WAIT_S`` up to ``MAX_WAIT_S``); a right
-    PIN resets the count. ``clock`` is injectable (tests); the kiosk keeps one guard for its
-    lifetime."""
+    PIN resets the count. ``clock`` (wall-clock seconds) is injectable for tests.
+
+    With ``state`` (a file) the count and the lock-out survive a restart, so pulling the plug
+    does not buy fresh tries; the file is private (0600). A lock-out that reaches further than
+    ``MAX_WAIT_S`` ahead (the clock was set back) is cut to ``MAX_WAIT_S``."""
 
     FREE_TRIES = 3
     FIRST_WAIT_S = 30.0
     MAX_WAIT_S = 15 * 60.0
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time,
+                 state: str | os.PathLike[str] | None = None) -> None:
         self.clock = clock
+        self.state = Path(state) if state is not None else None
         self.wrong = 0
         self.until = 0.0
+        self._load()
+
+    def _load(self) -> None:
+        if self.state is None:
+            return
+        try:
+            data = json.loads(self.state.read_text(encoding="utf-8"))
+            wrong, until = data["wrong"], data["until"]
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, KeyError):
+            # unreadable: assume the worst (a full lock-out) rather than fresh tries
+            wrong, until = self.FREE_TRIES, self.clock() + self.MAX_WAIT_S
+        if isinstance(wrong, int) and not isinstance(wrong, bool) and isinstance(until, (int, float)):
+            self.wrong = max(0, wrong)
+            self.until = min(float(until), self.clock() + self.MAX_WAIT_S)
+
+    def _save(self) -> None:
+        if self.state is None:
+            return
+        try:
+            if not self.state.parent.exists():
+                self.state.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_atomically(self.state, json.dumps({"wrong": self.wrong, "until": self.until}).encode())
+        except OSError:
+            pass  # the limit still holds while the kiosk runs; only a restart would forget it
 
     def wait_left(self) -> float:
         """Seconds before the next try is accepted (0: now)."""
+        self.until = min(self.until, self.clock() + self.MAX_WAIT_S)
         return max(0.0, self.until - self.clock())
 
     def attempt(self, check: Callable[[str], bool], pin: str) -> tuple[bool, str]:
@@ -261,15 +294,18 @@ class PinGuard:
         if left > 0:
             return False, f"too many wrong PINs: try again in {_seconds(left)}"
         if check(pin):
-            self.wrong = 0
-            self.until = 0.0
+            if self.wrong or self.until:
+                self.wrong, self.until = 0, 0.0
+                self._save()
             return True, ""
         self.wrong += 1
         extra = self.wrong - self.FREE_TRIES
+        if extra >= 0:
+            wait = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** min(extra, 30))
+            self.until = self.clock() + wait
+        self._save()
         if extra < 0:
             return False, "wrong PIN"
-        wait = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** min(extra, 30))
-        self.until = self.clock() + wait
         return False, f"wrong PIN; too many wrong PINs: try again in {_seconds(wait)}"
 
 

@@ -8,8 +8,8 @@ a file that is not TOML or cannot be read) locks the settings screen, and ``lock
 the file and the problem. The kiosk then runs on the default display settings, and opening
 settings takes fixing (or deleting) the file.
 
-Wrong PINs are limited by ``device.config.PinGuard`` (a growing lock-out), kept for the life of
-the kiosk.
+Wrong PINs are limited by ``device.config.PinGuard`` (a growing lock-out), counted in
+``<storage home>/pin-tries.json`` so that a restart does not reset them.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ class Settings:
     settings screen stays shut and nothing is saved."""
 
     def __init__(self, config: dc.Config | None = None, path: str | os.PathLike[str] | None = None, *,
-                 lock_reason: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 **changes: Any) -> None:
+                 lock_reason: str | None = None, clock: Callable[[], float] = time.time,
+                 guard_state: str | os.PathLike[str] | None = None, **changes: Any) -> None:
         self.config = config if config is not None else dc.Config()
         self.path = Path(path) if path is not None else None
         self._lock_reason = lock_reason
-        self.guard = dc.PinGuard(clock)
+        self.guard = dc.PinGuard(clock, guard_state)
         for name, value in changes.items():
             if name not in ("sound", "four_colour", "large_text", "serial_port"):
                 raise TypeError(f"Settings has no setting {name!r}")
@@ -127,8 +127,11 @@ class Settings:
             dc.save(self.config, self.path)
 
 
+PIN_TRIES_FILE = "pin-tries.json"  # in the storage home: wrong PINs survive a restart
+
+
 def load_settings(path: str | os.PathLike[str] | None = None, *,
-                  clock: Callable[[], float] = time.monotonic) -> Settings:
+                  clock: Callable[[], float] = time.time) -> Settings:
     """The kiosk's settings from the configuration file (``device.config.config_path()`` when
     no path). Never raises for a bad file: the settings come back locked, saying why."""
     where = Path(path) if path is not None else dc.config_path()
@@ -142,4 +145,5 @@ def load_settings(path: str | os.PathLike[str] | None = None, *,
     if loaded.config.admin.locked:
         why = next((p for p in loaded.problems if p.field in ("", "admin", "admin.pin")), None)
         reason = f"settings locked: {where}: {why or 'the stored admin PIN is unreadable'}"
-    return Settings(loaded.config, where, lock_reason=reason, clock=clock)
+    state = loaded.config.storage.home_dir() / PIN_TRIES_FILE
+    return Settings(loaded.config, where, lock_reason=reason, clock=clock, guard_state=state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -311,3 +312,27 @@ def test_pin_guard_slows_wrong_tries_with_a_growing_lock_out() -> None:
     now[0] += guard.wait_left()
     assert guard.attempt(admin.check, "2580") == (True, "")
     assert guard.wrong == 0 and guard.attempt(admin.check, "1111") == (False, "wrong PIN")
+
+
+def test_pin_guard_remembers_wrong_tries_across_a_restart(tmp_path: Path) -> None:
+    now = [1_800_000_000.0]
+    state = tmp_path / "home" / "pin-tries.json"
+    admin = C.AdminConfig().with_pin("2580")
+    guard = C.PinGuard(lambda: now[0], state)
+    for _ in range(C.PinGuard.FREE_TRIES):
+        guard.attempt(admin.check, "1111")
+    assert guard.wait_left() == 30 and state.stat().st_mode & 0o777 == 0o600
+    now[0] += 5
+    again = C.PinGuard(lambda: now[0], state)  # the kiosk restarted (power pulled)
+    assert again.wait_left() == 25 and again.attempt(admin.check, "2580")[0] is False
+    now[0] += 25
+    assert again.attempt(admin.check, "1111")[1].endswith("try again in 60 s"), "the count went on"
+    now[0] += 60
+    assert again.attempt(admin.check, "2580") == (True, "")
+    assert C.PinGuard(lambda: now[0], state).wrong == 0
+    # a damaged state file means a full lock-out, not fresh tries
+    state.write_text("{broken")
+    assert C.PinGuard(lambda: now[0], state).wait_left() == C.PinGuard.MAX_WAIT_S
+    # a clock set back cannot stretch a lock-out past the maximum
+    state.write_text(json.dumps({"wrong": 9, "until": now[0] + 10 * C.PinGuard.MAX_WAIT_S}))
+    assert C.PinGuard(lambda: now[0], state).wait_left() == C.PinGuard.MAX_WAIT_S

@@ -99,6 +99,9 @@ def test_wrong_pins_lock_the_pad_for_a_growing_time(monkeypatch, tmp_path):
     assert app.scene.message.endswith("try again in 30 s")
     enter_pin(app, "2580")  # the right PIN, too early: not even checked
     assert app.scene.name == "pin" and app.scene.message == "too many wrong PINs: try again in 30 s"
+    # a restart (a new kiosk reading the same files) does not buy fresh tries
+    restarted = load_settings(clock=lambda: now[0])
+    assert restarted.try_pin("2580") == (False, "too many wrong PINs: try again in 30 s")
     # leaving and coming back does not reset the count
     tap_button(app, "Cancel")
     now[0] += 10
