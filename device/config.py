@@ -18,23 +18,35 @@ those raise ``ConfigError`` (as does everything with ``strict=True``). A file th
 all gives the defaults and one problem. An unreadable admin PIN locks the settings screen rather
 than falling back to the public default PIN.
 
-Writing: ``save`` writes the whole configuration with ``toml_dumps`` (a small writer for the
-subset used here: tables, strings, numbers, booleans, arrays) atomically.
+Reading fails closed for the admin PIN: a file that cannot be read or is not TOML, an
+``[admin]`` that is not a table, a pin that is not a hash written by the settings screen, or a
+hash with fewer than ``PBKDF2_MIN_ITERATIONS`` iterations (cheap to brute-force from a copy of the
+file) all lock the settings screen, with the problem saying which file and why.
+
+Writing: ``save`` updates the file in place with tomlkit, so a hand-edited file keeps its
+comments, order and layout and only the changed values are rewritten; a new file starts from the
+commented ``default_config.toml``. The file is written atomically and private (0600): it holds
+the PIN hash.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
+import time
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+import tomlkit
+import tomlkit.exceptions
 
 from .journal import write_atomically
 
@@ -44,14 +56,16 @@ ROLES = (*BUTTONS, "led")
 MAX_SEATS = 11
 DEFAULT_PIN = "0000"
 LOCKED = "locked"  # admin.pin value when the stored hash was unreadable: no PIN opens settings
-PBKDF2_ITERATIONS = 100_000
+PBKDF2_ITERATIONS = 100_000  # what the settings screen writes
+PBKDF2_MIN_ITERATIONS = 100_000  # fewer in the file: refused (the settings screen stays locked)
+PBKDF2_MAX_ITERATIONS = 10_000_000  # more: refused too (one check would freeze the kiosk)
 GPIO_COUNT = 28  # BCM GPIO 0..27 on the 40-pin header
 _RESERVED_GPIO = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)"}
 _I2C_GPIO = {2: "I2C SDA", 3: "I2C SCL"}
 _EXPANDER_NAME = re.compile(r"^mcp(\d+)\Z")
 _EXPANDER_PIN = re.compile(r"^(mcp\d+):([AB])([0-7])\Z", re.IGNORECASE)
 _GPIO_TEXT = re.compile(r"^(?:GPIO|BCM)?(\d+)\Z", re.IGNORECASE)
-_PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d+)\$([0-9a-f]{32})\$([0-9a-f]{64})\Z")
+_PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d{1,12})\$([0-9a-f]{32})\$([0-9a-f]{64})\Z")
 
 
 # ---------------------------------------------------------------------------- pins
@@ -193,7 +207,7 @@ class AdminConfig:
         if self.pin is None:
             return hmac.compare_digest(pin.encode(), DEFAULT_PIN.encode())
         m = _PIN_HASH.match(self.pin)
-        if m is None:
+        if m is None or pin_hash_problem(self.pin) is not None:
             return False
         iterations, salt = int(m[1]), bytes.fromhex(m[2])
         return hmac.compare_digest(hash_pin(pin, salt, iterations), self.pin)
@@ -202,6 +216,102 @@ class AdminConfig:
         """A new PIN (4 to 8 digits); ValueError otherwise."""
         check_pin_format(pin)
         return AdminConfig(None if pin == DEFAULT_PIN else hash_pin(pin))
+
+
+def pin_hash_problem(value: object) -> str | None:
+    """Why ``value`` cannot be the stored PIN hash, or None when it can."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return "is not a PIN hash written by the settings screen"
+    m = _PIN_HASH.match(value) if isinstance(value, str) else None
+    if m is None:
+        if str(value).isdigit():
+            return "looks like a PIN in clear; only a salted hash may be stored here"
+        return "is not a PIN hash written by the settings screen"
+    iterations = int(m[1])
+    if iterations < PBKDF2_MIN_ITERATIONS:
+        return (f"the hash uses {iterations} PBKDF2 iterations, fewer than the minimum "
+                f"{PBKDF2_MIN_ITERATIONS} (too cheap to guess from a copy of the file)")
+    if iterations > PBKDF2_MAX_ITERATIONS:
+        return (f"the hash uses {iterations} PBKDF2 iterations, more than {PBKDF2_MAX_ITERATIONS} "
+                "(checking a PIN would freeze the kiosk)")
+    return None
+
+
+class PinGuard:
+    """Wrong admin PINs are limited: ``FREE_TRIES`` wrong tries, then each further wrong try
+    locks the PIN pad for a delay that doubles (``FIRST_WAIT_S`` up to ``MAX_WAIT_S``); a right
+    PIN resets the count. ``clock`` (wall-clock seconds) is injectable for tests.
+
+    With ``state`` (a file) the count and the lock-out survive a restart, so pulling the plug
+    does not buy fresh tries; the file is private (0600). A lock-out that reaches further than
+    ``MAX_WAIT_S`` ahead (the clock was set back) is cut to ``MAX_WAIT_S``."""
+
+    FREE_TRIES = 3
+    FIRST_WAIT_S = 30.0
+    MAX_WAIT_S = 15 * 60.0
+
+    def __init__(self, clock: Callable[[], float] = time.time,
+                 state: str | os.PathLike[str] | None = None) -> None:
+        self.clock = clock
+        self.state = Path(state) if state is not None else None
+        self.wrong = 0
+        self.until = 0.0
+        self._load()
+
+    def _load(self) -> None:
+        if self.state is None:
+            return
+        try:
+            data = json.loads(self.state.read_text(encoding="utf-8"))
+            wrong, until = data["wrong"], data["until"]
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, KeyError):
+            # unreadable: assume the worst (a full lock-out) rather than fresh tries
+            wrong, until = self.FREE_TRIES, self.clock() + self.MAX_WAIT_S
+        if isinstance(wrong, int) and not isinstance(wrong, bool) and isinstance(until, (int, float)):
+            self.wrong = max(0, wrong)
+            self.until = min(float(until), self.clock() + self.MAX_WAIT_S)
+
+    def _save(self) -> None:
+        if self.state is None:
+            return
+        try:
+            if not self.state.parent.exists():
+                self.state.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_atomically(self.state, json.dumps({"wrong": self.wrong, "until": self.until}).encode())
+        except OSError:
+            pass  # the limit still holds while the kiosk runs; only a restart would forget it
+
+    def wait_left(self) -> float:
+        """Seconds before the next try is accepted (0: now)."""
+        self.until = min(self.until, self.clock() + self.MAX_WAIT_S)
+        return max(0.0, self.until - self.clock())
+
+    def attempt(self, check: Callable[[str], bool], pin: str) -> tuple[bool, str]:
+        """(right, what to say). While locked the PIN is not even checked."""
+        left = self.wait_left()
+        if left > 0:
+            return False, f"too many wrong PINs: try again in {_seconds(left)}"
+        if check(pin):
+            if self.wrong or self.until:
+                self.wrong, self.until = 0, 0.0
+                self._save()
+            return True, ""
+        self.wrong += 1
+        extra = self.wrong - self.FREE_TRIES
+        if extra >= 0:
+            wait = min(self.MAX_WAIT_S, self.FIRST_WAIT_S * 2 ** min(extra, 30))
+            self.until = self.clock() + wait
+        self._save()
+        if extra < 0:
+            return False, "wrong PIN"
+        return False, f"wrong PIN; too many wrong PINs: try again in {_seconds(wait)}"
+
+
+def _seconds(s: float) -> str:
+    whole = int(s + 0.999)
+    return f"{whole} s" if whole < 120 else f"{(whole + 59) // 60} min"
 
 
 def check_pin_format(pin: str) -> None:
@@ -264,6 +374,9 @@ class Config:
 
     def replace(self, **changes: Any) -> Config:
         return replace(self, **changes)
+
+
+_UNREADABLE = Config(admin=AdminConfig(LOCKED))  # a file we cannot read: defaults, settings locked
 
 
 # ---------------------------------------------------------------------------- errors
@@ -333,10 +446,11 @@ def load(path: str | os.PathLike[str] | None = None, *, strict: bool = False,
     except FileNotFoundError:
         return Loaded(Config(), p, False)
     except (OSError, UnicodeDecodeError) as e:
-        problem = ConfigProblem("", f"cannot read the file ({e}); using the defaults")
+        problem = ConfigProblem("", f"cannot read the file ({e}); using the defaults, and the settings "
+                                    "screen stays locked (the admin PIN in the file is unknown)")
         if strict:
             raise ConfigError(str(p), [problem]) from None
-        return Loaded(Config(), p, True, (problem,))
+        return Loaded(_UNREADABLE, p, True, (problem,))
     config, problems = loads(text, str(p), strict=strict)
     return Loaded(config, p, True, tuple(problems))
 
@@ -345,10 +459,11 @@ def loads(text: str, source: str = "config.toml", *, strict: bool = False) -> tu
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        problem = ConfigProblem("", f"not valid TOML ({e}); using the defaults")
+        problem = ConfigProblem("", f"not valid TOML ({e}); using the defaults, and the settings screen "
+                                    "stays locked (the admin PIN in the file is unknown)")
         if strict:
             raise ConfigError(source, [problem]) from None
-        return Config(), [problem]
+        return _UNREADABLE, [problem]
     return from_dict(data, source, strict=strict)
 
 
@@ -415,17 +530,18 @@ class _Reader:
                                for k in ("home", "journal", "games")))
 
     def admin(self, data: Mapping[str, Any]) -> AdminConfig:
+        if not isinstance(data.get("admin", {}), Mapping):
+            self.problem("admin", f"must be a table ([admin]), not {_kind(data['admin'])}. The settings "
+                                  "screen stays locked until it is fixed")
+            return AdminConfig(LOCKED)
         t = self.table(data, "admin", "admin")
         self.unknown(t, {"pin"}, "admin")
         if "pin" not in t:
             return AdminConfig()
         pin = t["pin"]
-        if isinstance(pin, str) and _PIN_HASH.match(pin):
+        why = pin_hash_problem(pin)
+        if why is None:
             return AdminConfig(pin)
-        if isinstance(pin, (str, int)) and str(pin).isdigit():
-            why = "looks like a PIN in clear; only a salted hash may be stored here"
-        else:
-            why = "is not a PIN hash written by the settings screen"
         self.problem("admin.pin", f"{why}. The settings screen stays locked; delete the line "
                                   f"to reset the PIN to {DEFAULT_PIN}")
         return AdminConfig(LOCKED)
@@ -614,7 +730,7 @@ def _gpio_or_none(value: object) -> str | None:
 
 
 class Hex(int):
-    """An int that ``toml_dumps`` writes in hex (I2C addresses read as 0x20, not 32)."""
+    """An int that ``save`` writes in hex (I2C addresses read as 0x20, not 32)."""
 
 
 def to_dict(config: Config) -> dict[str, Any]:
@@ -642,76 +758,69 @@ def to_dict(config: Config) -> dict[str, Any]:
     return doc
 
 
-def dumps(config: Config) -> str:
-    head = ("# trickref configuration, written by the settings screen.\n"
-            "# Every setting is explained in device/default_config.toml.\n\n")
-    return head + toml_dumps(to_dict(config))
+def dumps(config: Config, existing: str | None = None) -> str:
+    """The configuration as TOML text, written over ``existing`` (the file as it is now): only
+    the settings whose value changed are rewritten, so a hand-edited file keeps its comments,
+    order, layout and the settings it leaves to their defaults (tomlkit). Without a file (or
+    when it is not TOML) the commented reference ``default_config.toml`` is the starting point."""
+    doc: Any = None
+    if existing is not None:
+        try:
+            doc = tomlkit.parse(existing)
+            before = to_dict(loads(existing)[0])
+        except (tomlkit.exceptions.TOMLKitError, ConfigError):
+            doc = None
+    if doc is None:
+        doc = tomlkit.parse(default_toml())
+        before = to_dict(Config())
+    _update(doc, before, to_dict(config))
+    return tomlkit.dumps(doc)
 
 
 def save(config: Config, path: str | os.PathLike[str] | None = None,
          env: Mapping[str, str] | None = None) -> Path:
-    """Write the configuration atomically (its folder is created); return the path."""
+    """Write the configuration atomically and privately (0600; a new folder 0700), keeping the
+    comments of the file already there; return the path."""
     p = Path(path) if path is not None else config_path(env)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(p, dumps(config).encode("utf-8"))
+    if not p.parent.exists():
+        p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        existing: str | None = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        existing = None
+    except (OSError, UnicodeDecodeError) as e:
+        raise OSError(f"{p}: cannot read the file to update it ({e})") from None
+    write_atomically(p, dumps(config, existing).encode("utf-8"))
     return p
 
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+\Z")
-_ESCAPES = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+def _update(target: Any, before: Mapping[str, Any], after: Mapping[str, Any]) -> None:
+    """Change the tomlkit table ``target`` (which reads as ``before``) so it reads as ``after``,
+    touching only what differs."""
+    for key in [k for k in before if k not in after]:
+        if key in target:
+            del target[key]
+    for key, value in after.items():
+        old = before.get(key)
+        if isinstance(value, Mapping):
+            if old == value and key in target:
+                continue
+            made = key not in target or not isinstance(target[key], Mapping)
+            if made:
+                if key in target:
+                    del target[key]
+                target[key] = tomlkit.table()
+            _update(target[key], old if isinstance(old, Mapping) else {}, value)
+            if made and not target[key]:
+                del target[key]
+        elif not _same(old, value):  # a setting left as it was keeps its spelling (or its absence)
+            target[key] = tomlkit.value(f"0x{value:02x}") if isinstance(value, Hex) else value
 
 
-def toml_dumps(doc: Mapping[str, Any]) -> str:
-    """TOML for nested mappings of strings, ints, floats, booleans and lists of those."""
-    lines: list[str] = []
-    _emit_table(lines, (), doc)
-    return "\n".join(lines).strip("\n") + "\n"
-
-
-def _emit_table(lines: list[str], path: tuple[str, ...], table: Mapping[str, Any]) -> None:
-    scalars = [(k, v) for k, v in table.items() if not isinstance(v, Mapping)]
-    subtables = [(k, v) for k, v in table.items() if isinstance(v, Mapping)]
-    header = bool(path) and (bool(scalars) or not subtables)  # [a.b] is implied by [a.b.c]
-    if header:
-        lines.append(f"[{'.'.join(_key(k) for k in path)}]")
-    lines.extend(f"{_key(k)} = {_value(v)}" for k, v in scalars)
-    if header or scalars:
-        lines.append("")
-    for k, v in subtables:
-        _emit_table(lines, (*path, k), v)
-
-
-def _key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _string(key)
-
-
-def _string(text: str) -> str:
-    out = []
-    for ch in text:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Hex):
-        return f"0x{value:02x}" if value >= 0 else str(int(value))
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value != value:
-            return "nan"
-        if value in (float("inf"), float("-inf")):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    raise TypeError(f"toml_dumps cannot write {type(value).__name__} values")
+def _same(old: Any, new: Any) -> bool:
+    """Equal values of the same TOML type (true is not 1; 0x20 is 32)."""
+    def plain(v: Any) -> Any:
+        v = v.unwrap() if hasattr(v, "unwrap") else v
+        return int(v) if isinstance(v, int) and not isinstance(v, bool) else v
+    a, b = plain(old), plain(new)
+    return type(a) is type(b) and a == b

@@ -30,7 +30,7 @@ from typing import Any
 from engine import records
 from engine.scorekeeper import ScoreSheet, is_scorekeeper_record
 
-from .journal import write_atomically
+from .journal import private_dir, private_file, write_atomically
 
 _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})_(?P<time>\d{4})_(?P<game>[a-z0-9-]+)_(?P<id>[0-9a-f]{8})"
@@ -85,14 +85,16 @@ class GamesStore:
             _check(record)
         except ValueError as e:
             raise GamesStoreError(f"not saving an invalid game record: {e}") from None
+        try:
+            private_dir(self.folder, lambda name: bool(_NAME.match(name)) or name.startswith("."))
+            for g in self.list_games():
+                private_file(g.path)
+        except OSError as e:
+            raise GamesStoreError(f"{self.folder}: cannot create the games folder: {e.strerror}") from None
         gid = game_id(record)
         existing = self.find(gid)
         if existing is not None:
             return existing.path
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise GamesStoreError(f"{self.folder}: cannot create the games folder: {e.strerror}") from None
         path = self.folder / file_name(record, when or datetime.now())
         data = (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode()
         try:

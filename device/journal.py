@@ -34,6 +34,13 @@ mismatch, payload that is not JSON) it looks for *any* complete, valid record fu
 Also here, because the journal is the durability module of the device layer: ``fsync_dir`` and
 ``write_atomically`` (tmp file, fsync, rename, fsync directory), used by the games store and
 the configuration writer.
+
+Privacy: the journal holds the deck order and the salt of the hand in play, so whoever reads it
+knows every hand. The journal, the games folder's records and the configuration are created
+private to the table's user (files 0600, folders 0700), and ``Journal.open`` tightens a journal
+file, and its folder when the folder holds only the journal's files, left readable by others
+(``private_dir`` / ``private_file``). A folder that holds other things, is not the user's own,
+or is shared (sticky, like /tmp), is left as it is.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ import os
 import struct
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -176,12 +183,46 @@ def fsync_dir(path: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
-    """Replace ``path`` with ``data`` so a crash leaves the old file or the new, never half of one."""
+FILE_MODE = 0o600  # journal, records, configuration: the table's user only
+DIR_MODE = 0o700
+
+
+def private_dir(path: str | os.PathLike[str], ours: Callable[[str], bool] = lambda name: False) -> Path:
+    """Create ``path`` (and missing parents) as 0700. An existing folder that others can read is
+    tightened to 0700 only when it is evidently ours: every entry in it satisfies ``ours`` (an
+    empty one counts); a folder holding other things (the current folder, a USB stick), one
+    owned by someone else, or a shared one (sticky bit, like /tmp) is left as it is."""
+    p = Path(path)
+    if not p.exists():
+        missing = [d for d in (p, *p.parents) if not d.exists()]
+        p.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        for d in missing:  # mkdir's parents get the umask's mode; ours are private too
+            _tighten(d, DIR_MODE)
+    elif all(ours(name) for name in os.listdir(p)):
+        _tighten(p, DIR_MODE)
+    return p
+
+
+def private_file(path: str | os.PathLike[str]) -> None:
+    """Tighten an existing file of ours to 0600 if others can read or write it."""
+    _tighten(Path(path), FILE_MODE)
+
+
+def _tighten(p: Path, mode: int) -> None:
+    st = p.stat()
+    if st.st_uid != os.getuid() or st.st_mode & 0o1000 or not st.st_mode & 0o077:
+        return
+    os.chmod(p, (st.st_mode & 0o777) & mode)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes, mode: int = FILE_MODE) -> None:
+    """Replace ``path`` with ``data`` so a crash leaves the old file or the new, never half of one.
+    The new file is private (0600) unless ``mode`` says otherwise."""
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
+        os.fchmod(fd, mode)  # an old tmp file keeps its mode through O_CREAT
         _write_all(fd, data)
         os.fsync(fd)
     except BaseException:
@@ -228,10 +269,11 @@ class Journal:
         p = Path(path)
         created = not p.exists()
         new_dirs = [d for d in (p.parent, *p.parent.parents) if not d.exists()] if created else []
-        if new_dirs:
-            p.parent.mkdir(parents=True, exist_ok=True)
         try:
-            fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            # the journal holds the deck order and salt of the hand in play
+            private_dir(p.parent, lambda name: name.startswith((p.name, f".{p.name}.tmp")))
+            fd = os.open(p, os.O_RDWR | os.O_CREAT | os.O_APPEND, FILE_MODE)
+            private_file(p)
         except OSError as e:
             raise JournalError(f"{p}: cannot open the journal: {e.strerror}") from None
         try:

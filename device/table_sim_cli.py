@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -34,6 +35,31 @@ def _option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
+SPEED_RANGE = (0.1, 1e7)  # 0 or less never finishes a deal; a tiny speed looks like a hang
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not (math.isfinite(value) and SPEED_RANGE[0] <= value <= SPEED_RANGE[1]):
+        raise argparse.ArgumentTypeError(
+            f"must be from {SPEED_RANGE[0]:g} (a tenth of real time) to {SPEED_RANGE[1]:g} sim ms per real ms, "
+            f"not {text}")
+    return value
+
+
 def _fault(text: str) -> tuple[str, int]:
     kind, _, hand = text.partition(":")
     if kind not in ("jam", "unplug") or not hand.isdigit() or int(hand) < 1:
@@ -41,8 +67,33 @@ def _fault(text: str) -> tuple[str, int]:
     return kind, int(hand)
 
 
+def _paths_problem(args: argparse.Namespace) -> str | None:
+    """Before a game is played: can the journal and the games folder be written? (Made private,
+    0700, if missing.)"""
+    import os
+
+    from device.journal import private_dir
+
+    for flag, folder in (("--records", args.records), ("--journal", os.path.dirname(os.path.abspath(args.journal))
+                                                      if args.journal else None)):
+        if folder is None:
+            continue
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            return f"{flag}: {folder} is a file, not a folder"
+        try:
+            private_dir(folder)
+        except OSError as e:
+            return f"{flag}: cannot create the folder {folder}: {e.strerror or e}"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"{flag}: cannot write into {folder}"
+    if args.journal and os.path.isdir(args.journal):
+        return f"--journal: {args.journal} is a folder; name the journal file in it"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from device.games_store import GamesStore
+    from device.journal import JournalError
     from device.table_sim import SimTable, TableStuck
     from engine.errors import RecordError
     from engine.games import GAME_IDS, game_class
@@ -59,9 +110,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None
+    problem = _paths_problem(args)
+    if problem is not None:
+        print(f"trickref sim: {problem}", file=sys.stderr)
+        return 2
     say = (lambda s: None) if args.json else print
-    table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
-                     store=store, speed=args.speed, faults=args.fault or [], out=say)
+    try:
+        table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
+                         store=store, speed=args.speed, faults=args.fault or [], out=say)
+    except JournalError as e:
+        print(f"trickref sim: --journal {e}", file=sys.stderr)
+        return 2
     try:
         table.start()
         ref = table.referee
@@ -111,10 +170,10 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("sim", help="play a whole game with bots on the simulated table (no screen)")
     p.add_argument("--game", required=True, help="game id: hearts, cancellation-hearts, spades-2p, german-whist, partnership-spades")
-    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--players", type=_positive_int, required=True, help="number of players")
     p.add_argument("--seed", type=int, default=None, help="make shuffles, salts and bot choices reproducible")
     stop = p.add_mutually_exclusive_group()
-    stop.add_argument("--hands", type=int, default=None, help="stop after this many hands")
+    stop.add_argument("--hands", type=_positive_int, default=None, help="stop after this many hands (1 or more)")
     stop.add_argument("--to-end", action="store_true", help="play until the game is over (the default)")
     p.add_argument("--journal", default=None, help="journal file: resume from it after a crash or kill")
     p.add_argument("--records", default=None, help="games folder to write the record to")
@@ -122,6 +181,6 @@ def add_parser(sub: Any) -> None:
                    help="a rule option, e.g. target=50 (repeatable)")
     p.add_argument("--fault", type=_fault, action="append", metavar="KIND:HAND",
                    help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
-    p.add_argument("--speed", type=float, default=20000.0, help="simulated dealer speed (sim ms per real ms)")
+    p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the replay summary and more)")
     p.set_defaults(func=run)

@@ -5,6 +5,10 @@ deal) and ``salt`` (revealed when the hand ended). This command recomputes each 
 recorded deck and salt, and re-derives every Double Nil replacement from the salt, printing one
 line per hand: ``hand 3: OK 1a2b3c4d5e6f`` or ``hand 3: MISMATCH ...: what differs``.
 
+Hands and actions are counted from 1 and seats named by their players, as ``trickref replay``
+does; in ``--json`` output ``hand`` is the 0-based index, as in docs/RECORDS.md. A salt shorter
+than 128 bits (32 hex digits) is a mismatch: it would not stop a brute-force of the deck.
+
 Exit status: 0 when every hand verifies, 1 on any mismatch, 2 when the file is not a valid
 record (the message names the field).
 """

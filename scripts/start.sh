@@ -6,13 +6,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+stamp=.venv/.trickref-installed
 if [ ! -x .venv/bin/python ]; then
+    echo "Creating .venv with $PYTHON..."
     "$PYTHON" -m venv .venv
 fi
-stamp=.venv/.trickref-installed
+if [ ! -f "$stamp" ]; then
+    echo "Installing trickref into .venv (first run, about a minute)..."
+elif [ pyproject.toml -nt "$stamp" ]; then
+    echo "Updating trickref in .venv (pyproject.toml changed, about a minute)..."
+fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e .
     touch "$stamp"
+    echo "Installed."
+fi
+if [ $# -eq 0 ] || [ "$1" = "kiosk" ]; then
+    echo "Starting the kiosk. To quit: close its window, or press Ctrl+C in this terminal."
 fi
 exec .venv/bin/trickref "$@"

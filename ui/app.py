@@ -286,15 +286,57 @@ def start_home(app: App) -> None:
     resume_saved_game(app)
 
 
+class NoDisplay(RuntimeError):
+    """The kiosk has no screen to show itself on: what was tried, and what to do."""
+
+
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+
+
+def check_display(env: dict[str, str] | None = None) -> None:
+    """Open SDL's video and make sure it reaches a screen; NoDisplay otherwise.
+
+    With no X11/Wayland session and no usable KMS/DRM screen, SDL quietly falls back to its
+    offscreen driver: the kiosk would run forever in a window nobody can see. Asking for a
+    headless driver on purpose (``SDL_VIDEODRIVER=dummy`` or ``offscreen``: tests, screenshots)
+    is fine."""
+    env = dict(os.environ) if env is None else env
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    try:
+        init_pygame()
+        driver = pygame.display.get_driver()
+    except pygame.error as e:
+        asked = env.get("SDL_VIDEODRIVER")
+        raise NoDisplay(f"cannot open the display{f' (SDL_VIDEODRIVER={asked})' if asked else ''}: {e}") from None
+    if driver in HEADLESS_DRIVERS and env.get("SDL_VIDEODRIVER", "").lower() not in HEADLESS_DRIVERS:
+        session = "DISPLAY and WAYLAND_DISPLAY are not set" if not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")) \
+            else "the desktop session could not be reached"
+        raise NoDisplay(f"no screen to show the kiosk on ({session}, and SDL found no KMS/DRM screen, so it "
+                        f"chose its invisible {driver} driver). Run it on the Pi's screen or in a desktop "
+                        "session; set SDL_VIDEODRIVER=offscreen to run it without a screen on purpose")
+
+
 def run_kiosk(size: tuple[int, int] = (800, 480), fullscreen: bool = False, kiosk: bool = False) -> int:
-    app = App(size, fullscreen=fullscreen, kiosk=kiosk)
+    import sys
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    try:
+        check_display()
+        app = App(size, fullscreen=fullscreen, kiosk=kiosk)
+    except (NoDisplay, pygame.error) as e:
+        print(f"trickref kiosk: {e}", file=sys.stderr)
+        return 1
     start_home(app)
     try:
         app.run()
+    except KeyboardInterrupt:
+        pass  # Ctrl+C in the terminal that started it: a normal way out
     finally:
         app.end_session()
-    import pygame
-
     pygame.quit()
     return 0
 
@@ -306,15 +348,22 @@ def run_default() -> int:
     return run_kiosk((800, 480), fullscreen=on_panel, kiosk=on_panel)
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        return T.parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _cmd_kiosk(args: argparse.Namespace) -> int:
-    size = T.parse_size(args.size)
     fullscreen = bool(args.fullscreen) and not args.windowed
-    return run_kiosk(size, fullscreen=fullscreen, kiosk=fullscreen or args.kiosk)
+    return run_kiosk(args.size, fullscreen=fullscreen, kiosk=fullscreen or args.kiosk)
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("kiosk", help="run the touchscreen kiosk (simulated table: bots fill empty seats)")
-    p.add_argument("--size", default="800x480", help="window size: 800x480 (the 7-inch panel) or 1280x720")
+    p.add_argument("--size", type=_size, default=(800, 480),
+                   help="window size: 800x480 (the 7-inch panel) or 1280x720")
     p.add_argument("--fullscreen", action="store_true", help="full screen, cursor hidden")
     p.add_argument("--windowed", action="store_true", help="a window even where full screen is the default")
     p.add_argument("--kiosk", action="store_true", help="hide the cursor (touch screen)")

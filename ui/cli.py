@@ -2,14 +2,45 @@
 
 Every subcommand imports what it needs when it runs, so ``trickref replay`` never loads pygame
 and the kiosk never pays for the dealer simulator unless it uses it.
+
+Rough edges kept off the command line: a bad argument is one line on standard error (what and
+why, and where to look) with exit status 2, never a usage dump or a traceback; a closed pipe
+(``trickref replay game.json | head``) ends quietly; hands and actions are counted from 1 and
+seats named by their players wherever a person reads them (the ``--json`` objects keep the
+0-based indices of docs/RECORDS.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``trickref sim: argument --speed: ... (see trickref sim --help)``."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("trickref")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def people(text: str, players: Sequence[str]) -> str:
+    """Engine words for people: "seat 2" becomes the player's name ("Bot 3") when known."""
+    from engine.referee.fairness import name_seats
+
+    return name_seats(text, players)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -25,7 +56,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             print(json.dumps({"error": {"field": e.field, "reason": e.problem}}))
         return 2
     except EntryError as e:  # a scorekept game: an entry that cannot be right
-        print(f"trickref replay: {args.file}: hand {e.hand}: {e.reason}", file=sys.stderr)
+        where = f"hand {e.hand + 1}: " if e.hand is not None else ""
+        print(f"trickref replay: {args.file}: {where}{e.reason}", file=sys.stderr)
         if args.json:
             print(json.dumps({"error": {"hand": e.hand, "reason": e.reason}}))
         return 1
@@ -36,7 +68,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         state = replay(record)
     except ReplayError as e:
-        print(f"trickref replay: {args.file}: {e}", file=sys.stderr)
+        who = people(f"seat {e.seat}", record.players)
+        print(f"trickref replay: {args.file}: hand {e.hand + 1}, action {e.action_index + 1}: {who} "
+              f"(seat {e.seat + 1}) cannot {e.action.describe()}: {people(e.reason, record.players)}",
+              file=sys.stderr)
         if args.json:
             print(json.dumps({"error": {"hand": e.hand, "action": e.action_index, "seat": e.seat, "reason": e.reason}}))
         return 1
@@ -70,7 +105,8 @@ def build_parser(optional: bool = True) -> argparse.ArgumentParser:
     """The command line; ``optional=False`` leaves out the subcommands registered by other
     modules (``replay`` then imports nothing beyond the engine: no pygame banner on stdout,
     no failure of an unrelated module)."""
-    p = argparse.ArgumentParser(prog="trickref", description="A table referee for trick-taking card games.")
+    p = Parser(prog="trickref", description="A table referee for trick-taking card games.")
+    p.add_argument("--version", action="version", version=f"trickref {version()}")
     sub = p.add_subparsers(dest="command")
 
     r = sub.add_parser("replay", help="replay a game record through the rules and print the scores")
@@ -97,8 +133,47 @@ def _add_optional_commands(sub: argparse._SubParsersAction) -> None:  # type: ig
         mod.add_parser(sub)
 
 
+def output_dir_problem(path: str) -> str | None:
+    """Why ``path`` cannot be a folder to write files into (created if missing), or None."""
+    import tempfile
+
+    p = os.path.abspath(path)
+    if os.path.exists(p) and not os.path.isdir(p):
+        return f"{path} is a file, not a folder"
+    try:
+        os.makedirs(p, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=p, prefix=".trickref-probe"):
+            pass
+    except OSError as e:
+        return f"cannot write into {path}: {e.strerror or e}"
+    return None
+
+
+def _precheck(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Checks argparse cannot make by itself, before any work starts."""
+    if args.command == "screenshots":
+        problem = output_dir_problem(args.dir)
+        if problem is not None:
+            parser.exit(2, f"trickref screenshots: {problem}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        # the reader went away (``| head``): nothing more to say to it, and no traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        print("trickref: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(optional=not argv or argv[0] != "replay")
     args = parser.parse_args(argv)
     if args.command is None:
@@ -110,6 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
         return int(app.run_default() or 0)
+    _precheck(parser, args)
     return int(args.func(args) or 0)
 
 

@@ -1,144 +1,149 @@
-"""Kiosk settings and the admin PIN, behind a small interface.
+"""The kiosk's settings: a view of the table's configuration file (``device.config``), the one
+settings system.
 
-The table's configuration module (``device.config``) is the real home of these settings and
-of the hashed PIN; when it is missing (or its file cannot be loaded safely) the kiosk keeps them in
-``$TRICKREF_CONFIG_DIR/kiosk.json`` (default ``~/.config/trickref``). The PIN is stored only
-as a salted PBKDF2 hash; the factory PIN is 0000 (as in device.config) and the settings screen can change it.
+What the settings screen changes (sound, four-colour suits, large text, the dealer's port, the
+admin PIN) is written back to that file by ``device.config.save``. There is no second store and
+no fallback: a configuration the kiosk cannot use (a broken pin map, a PIN that is not a hash,
+a file that is not TOML or cannot be read) locks the settings screen, and ``lock_reason`` names
+the file and the problem. The kiosk then runs on the default display settings, and opening
+settings takes fixing (or deleting) the file.
+
+Wrong PINs are limited by ``device.config.PinGuard`` (a growing lock-out), counted in
+``<storage home>/pin-tries.json`` so that a restart does not reset them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import os
-import secrets
-from dataclasses import asdict, dataclass, field
+import time
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-DEFAULT_PIN = "0000"
+from device import config as dc
 
 
-def _hash(pin: str, salt: str) -> str:
-    return hashlib.pbkdf2_hmac("sha256", pin.encode(), bytes.fromhex(salt), 100_000).hex()
-
-
-@dataclass
 class Settings:
-    serial_port: str = "auto"
-    sound: bool = True
-    four_colour: bool = False
-    large_text: bool = False
-    pin_salt: str = ""
-    pin_hash: str = ""
-    pin_map: dict[str, Any] = field(default_factory=dict)
-    path: str | None = None
+    """The settings the kiosk reads and the settings screen changes, over a ``dc.Config``.
 
+    ``path`` None keeps them in memory (screenshots, tests); ``lock_reason`` set means the
+    settings screen stays shut and nothing is saved."""
+
+    def __init__(self, config: dc.Config | None = None, path: str | os.PathLike[str] | None = None, *,
+                 lock_reason: str | None = None, clock: Callable[[], float] = time.time,
+                 guard_state: str | os.PathLike[str] | None = None, **changes: Any) -> None:
+        self.config = config if config is not None else dc.Config()
+        self.path = Path(path) if path is not None else None
+        self._lock_reason = lock_reason
+        self.guard = dc.PinGuard(clock, guard_state)
+        for name, value in changes.items():
+            if name not in ("sound", "four_colour", "large_text", "serial_port"):
+                raise TypeError(f"Settings has no setting {name!r}")
+            setattr(self, name, value)
+
+    # ------------------------------------------------------------------ display and dealer
+    def _display(self, **kw: Any) -> None:
+        self.config = self.config.replace(display=replace(self.config.display, **kw))
+
+    @property
+    def sound(self) -> bool:
+        return self.config.display.sound
+
+    @sound.setter
+    def sound(self, value: bool) -> None:
+        self._display(sound=bool(value))
+
+    @property
+    def four_colour(self) -> bool:
+        return self.config.display.four_colour_suits
+
+    @four_colour.setter
+    def four_colour(self, value: bool) -> None:
+        self._display(four_colour_suits=bool(value))
+
+    @property
+    def large_text(self) -> bool:
+        return self.config.display.large_text
+
+    @large_text.setter
+    def large_text(self, value: bool) -> None:
+        self._display(large_text=bool(value))
+
+    @property
+    def serial_port(self) -> str:
+        return self.config.dealer.port
+
+    @serial_port.setter
+    def serial_port(self, value: str) -> None:
+        if not value.strip():
+            raise ValueError("the dealer port cannot be empty (auto, sim, /dev/ttyACM0, socket://host:port)")
+        self.config = self.config.replace(dealer=replace(self.config.dealer, port=value.strip()))
+
+    @property
+    def pin_map(self) -> dict[str, str]:
+        """The seat panels' pins, ``"seat 0 minus": "mcp0:A0"`` (seats numbered from 0)."""
+        return {f"seat {i} {role}": str(ref)
+                for i, seat in enumerate(self.config.panels.seats) for role, ref in seat.pins()}
+
+    # ------------------------------------------------------------------ the admin PIN
     @property
     def default_pin(self) -> bool:
         """True while the PIN is still the factory one (the settings screen says so)."""
-        return not self.pin_hash
+        return self.config.admin.is_default and not self.locked
 
     @property
     def locked(self) -> bool:
-        """True when no PIN can open the settings (an unreadable stored PIN)."""
-        return False
-
-    def check_pin(self, pin: str) -> bool:
-        if not self.pin_hash:
-            return hmac.compare_digest(pin, DEFAULT_PIN)
-        return hmac.compare_digest(_hash(pin, self.pin_salt), self.pin_hash)
-
-    def set_pin(self, pin: str) -> None:
-        if not (4 <= len(pin) <= 8 and pin.isdigit()):
-            raise ValueError(f"a PIN is 4 to 8 digits, not {len(pin)} characters")
-        self.pin_salt = secrets.token_hex(16)
-        self.pin_hash = _hash(pin, self.pin_salt)
-
-    def save(self) -> None:
-        if self.path is None:
-            return
-        p = Path(self.path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        data = asdict(self)
-        data.pop("path")
-        tmp = p.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1))
-        os.replace(tmp, p)
-
-
-def default_path() -> Path:
-    base = os.environ.get("TRICKREF_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".config", "trickref")
-    return Path(base) / "kiosk.json"
-
-
-def load_settings(path: str | os.PathLike[str] | None = None) -> Settings:
-    """The kiosk settings: from device.config when it provides them, else from our file."""
-    if path is None:
-        from_device = _from_device_config()
-        if from_device is not None:
-            return from_device
-    p = Path(path) if path is not None else default_path()
-    s = Settings(path=str(p))
-    try:
-        data: dict[str, Any] = json.loads(p.read_text())
-    except (OSError, ValueError):
-        return s
-    for k, v in data.items():
-        if hasattr(s, k) and k != "path":
-            setattr(s, k, v)
-    return s
-
-
-def _from_device_config() -> Settings | None:
-    """Settings backed by device.config (the table's TOML file), when that module is here."""
-    try:
-        from device import config as dc
-    except ImportError:
-        return None
-    try:
-        loaded = dc.load()
-    except ValueError:  # a config that cannot fall back safely: keep the kiosk usable
-        return None
-    return DeviceSettings(dc, loaded.config, loaded.path)
-
-
-class DeviceSettings(Settings):
-    """Settings read from and written to device.config's ``Config`` (frozen: replaced on save)."""
-
-    def __init__(self, dc: Any, cfg: Any, path: Any) -> None:
-        super().__init__(path=str(path))
-        self._dc = dc
-        self._cfg = cfg
-        d = cfg.display
-        self.sound, self.four_colour, self.large_text = d.sound, d.four_colour_suits, d.large_text
-        self.serial_port = cfg.dealer.port
-        self.pin_map = {}
-        for i, seat in enumerate(cfg.panels.seats):
-            for role, ref in seat.pins():
-                self.pin_map[f"seat {i} {role}"] = str(ref)
+        """True when no PIN opens the settings (a configuration the kiosk cannot use)."""
+        return self._lock_reason is not None or self.config.admin.locked
 
     @property
-    def default_pin(self) -> bool:
-        return bool(self._cfg.admin.is_default)
+    def lock_reason(self) -> str | None:
+        if self._lock_reason is not None:
+            return self._lock_reason
+        if self.config.admin.locked:
+            return f"settings locked: {self.path or 'the configuration'}: the stored admin PIN is unreadable"
+        return None
 
-    @property
-    def locked(self) -> bool:
-        return bool(self._cfg.admin.locked)
+    def try_pin(self, pin: str) -> tuple[bool, str]:
+        """(right, what to say): locked settings refuse every PIN; wrong tries are limited."""
+        reason = self.lock_reason
+        if reason is not None:
+            return False, reason
+        return self.guard.attempt(self.config.admin.check, pin)
 
     def check_pin(self, pin: str) -> bool:
-        return bool(self._cfg.admin.check(pin))
+        return self.try_pin(pin)[0]
 
     def set_pin(self, pin: str) -> None:
-        self._cfg = self._cfg.replace(admin=self._cfg.admin.with_pin(pin))
+        """A new PIN (4 to 8 digits), saved with the other settings; ValueError otherwise."""
+        self.config = self.config.replace(admin=self.config.admin.with_pin(pin))
 
     def save(self) -> None:
-        import dataclasses
+        """Write the settings into the configuration file (its comments kept)."""
+        if self.locked:
+            raise ValueError(self.lock_reason)
+        if self.path is not None:
+            dc.save(self.config, self.path)
 
-        cfg = self._cfg
-        display = dataclasses.replace(cfg.display, sound=self.sound, four_colour_suits=self.four_colour,
-                                      large_text=self.large_text)
-        dealer = dataclasses.replace(cfg.dealer, port=self.serial_port)
-        self._cfg = cfg.replace(display=display, dealer=dealer)
-        self._dc.save(self._cfg, self.path)
+
+PIN_TRIES_FILE = "pin-tries.json"  # in the storage home: wrong PINs survive a restart
+
+
+def load_settings(path: str | os.PathLike[str] | None = None, *,
+                  clock: Callable[[], float] = time.time) -> Settings:
+    """The kiosk's settings from the configuration file (``device.config.config_path()`` when
+    no path). Never raises for a bad file: the settings come back locked, saying why."""
+    where = Path(path) if path is not None else dc.config_path()
+    try:
+        loaded = dc.load(where)
+    except dc.ConfigError as e:
+        why = "; ".join(str(p) for p in e.problems) or "unusable"
+        return Settings(dc.Config(), where, clock=clock,
+                        lock_reason=f"settings locked: {where}: {why}; fix or delete the file")
+    reason = None
+    if loaded.config.admin.locked:
+        why = next((p for p in loaded.problems if p.field in ("", "admin", "admin.pin")), None)
+        reason = f"settings locked: {where}: {why or 'the stored admin PIN is unreadable'}"
+    state = loaded.config.storage.home_dir() / PIN_TRIES_FILE
+    return Settings(loaded.config, where, lock_reason=reason, clock=clock, guard_state=state)

@@ -1,8 +1,9 @@
 """Fair dealing anyone can check: a commitment per hand, revealed at the hand's end.
 
 Before a hand is dealt the table shows ``commitment(deck, salt)`` (a SHA-256; the screen shows
-its first 12 hex digits, the record the whole hash). The salt is a secret random string that
-stops anyone from guessing the deck from the hash. When the hand ends the salt is revealed in
+its first 12 hex digits, the record the whole hash). The salt is a secret random string of at
+least 128 bits (32 hex digits, ``check_salt``) that stops anyone from guessing the deck from the
+hash. When the hand ends the salt is revealed in
 the record, so anyone can recompute the hash from the recorded deck and salt and see that the
 deck played is the deck committed to before anybody saw a card.
 
@@ -10,7 +11,9 @@ Double Nil replacements (spades-2p) are "drawn at random from the discard pile":
 derives them from the hand's salt (``replacements``), so a replay is exact and, once the salt is
 revealed, anyone can check that the replacements were not chosen by hand.
 
-``verify_record`` checks every hand of a record: pure, used by ``trickref verify``.
+``verify_record`` checks every hand of a record: pure, used by ``trickref verify``. Its words
+count hands and actions from 1 and name seats by their players (``trickref replay`` does the
+same); ``HandCheck.hand`` stays the 0-based index.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+import secrets
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +34,8 @@ from ..records import Record, parse
 
 COMMIT_PREFIX = "trickref-commit/1"
 SHORT_DIGITS = 12
+SALT_BITS = 128  # the least a salt may have: a shorter one lets the deck be guessed from the hash
+SALT_HEX_DIGITS = SALT_BITS // 4
 _HEX = re.compile(r"^[0-9a-f]+$")
 
 
@@ -76,9 +82,34 @@ class HandCheck:
         return f"hand {self.hand + 1}: {status} {c}" + ("" if self.ok else ": " + "; ".join(self.problems))
 
 
+_SEAT_WORD = re.compile(r"\bseat (\d+)('s)?")
+
+
+def name_seats(text: str, players: Sequence[str]) -> str:
+    """Engine words for people: "seat 2" (0-based) becomes that player's name when known."""
+    def name(m: re.Match[str]) -> str:
+        s = int(m[1])
+        return players[s] + (m[2] or "") if 0 <= s < len(players) else m[0]
+    return _SEAT_WORD.sub(name, text)
+
+
+def new_salt() -> str:
+    """A fresh secret salt: 128 random bits as 32 lowercase hex digits."""
+    return secrets.token_hex(SALT_BITS // 8)
+
+
 def check_salt(salt: object) -> str | None:
+    """Why ``salt`` cannot bind a commitment, or None. A salt is at least 32 lowercase hex
+    digits (128 bits): with fewer, a player who knows some of the cards (their own hand) could
+    try every salt and recover the rest of the deck from the commitment shown before the deal."""
     if not isinstance(salt, str) or not salt:
         return "no salt revealed"
+    if not _HEX.match(salt):
+        return "the salt is not lowercase hex digits (0-9, a-f)"
+    if len(salt) < SALT_HEX_DIGITS:
+        return (f"the salt is {len(salt)} hex digit{'s' if len(salt) != 1 else ''} ({len(salt) * 4} bits); "
+                f"it must be at least {SALT_HEX_DIGITS} ({SALT_BITS} bits), or the deck could be "
+                "recovered from the commitment by trying every salt")
     return None
 
 
@@ -90,6 +121,11 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
     cls = game_class(record.game)
     state = cls(len(record.players), record.options, record.first_dealer, record.players)
     out: list[HandCheck] = []
+
+    def who(seat: int) -> str:  # words for people: the player's name and seat, counted from 1
+        name = record.players[seat] if 0 <= seat < len(record.players) else "?"
+        return f"{name} (seat {seat + 1})"
+
     for h, (deck, acts) in enumerate(record.hands):
         meta = record.hand_fields[h] if h < len(record.hand_fields) else {}
         full = meta.get("commitment")
@@ -99,7 +135,7 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
             problems.append("no commitment (64 hex digits) recorded")
             full = full if isinstance(full, str) else None
         elif check_salt(salt) is not None:
-            problems.append("no salt revealed")
+            problems.append(str(check_salt(salt)))
         elif commitment(deck, str(salt)) != full:
             problems.append("the deck and salt do not hash to the commitment (the deck was changed)")
         replay_ok = True
@@ -111,13 +147,14 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
                     want = replacements(salt, h, seat, discard_pool(state), len(give))
                     if tuple(get) != want:
                         problems.append(
-                            f"action {i}: seat {seat} got {' '.join(C.names(get)) or 'nothing'} but the "
+                            f"action {i + 1}: {who(seat)} got {' '.join(C.names(get)) or 'nothing'} but the "
                             f"salt draws {' '.join(C.names(want)) or 'nothing'}"
                         )
                 try:
                     state.apply(action, seat)
                 except IllegalAction as e:
-                    problems.append(f"action {i}: {e}")
+                    problems.append(f"action {i + 1}: {who(seat)} cannot {action.describe()}: "
+                                    f"{name_seats(e.reason, record.players)}")
                     replay_ok = False
                     break
         else:

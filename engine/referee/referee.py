@@ -31,6 +31,7 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from typing import Any
@@ -88,6 +89,8 @@ def _public_fault_words(message: str) -> str:
     text = text.split(";")[0].strip().rstrip(".")
     return _CARD_WORD.sub("a card", text)
 
+
+_log = logging.getLogger("trickref.referee")
 MESSAGES_KEPT = 12
 NON_GATING = ("route_fed",)
 
@@ -139,27 +142,55 @@ class Referee:
         self.deal_progress: int = 0
         self._out: list[Command] = []
         self._record_cache: list[dict[str, Any]] = []
+        # the events handled since the last NewGame reset: what rebuilds the state if a
+        # handler fails part way (see ``handle``); not compared (it is the same on a replay)
+        self._history: list[Event] = []
 
     # ================================================================== the API
     def handle(self, event: Event) -> list[Command]:
         """Take one event; return what the table must do. Never raises on bad table input:
-        anything refused becomes a Message (and nothing changes)."""
-        self._out = []
-        self.events_handled += 1
+        anything refused becomes a Message (and nothing changes).
+
+        A bug (any exception out of a handler: a malformed event from a host bug or a damaged
+        journal line, or a mistake in the referee itself) never leaves a half-applied state:
+        the referee is rebuilt from the events it had handled before this one (it is a pure
+        state machine, so that is exactly the state before), the event is ignored with an
+        error Message, and the traceback goes to the ``trickref.referee`` log. Replaying the
+        journal (which holds the event) does the same, so the journal and the referee agree."""
+        history = self._history
         handler = _HANDLERS.get(type(event))
-        if handler is None:
-            self._msg(f"unknown event {event!r}", level="warn")
-        else:
-            try:
+        try:
+            self._out = []
+            self.events_handled += 1
+            if handler is None:
+                self._msg(f"unknown event {event!r}", level="warn")
+            else:
                 handler(self, event)
-            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:
-                # A malformed event (a host bug, a damaged journal line) must not stop the
-                # table; events are checked before anything changes, so the game is intact.
-                self._msg(f"ignored a malformed {event.TYPE} event: {type(e).__name__}: {e}", level="error")
-        if self.game is not None:
-            self._sync_leds()
+            if self.game is not None:
+                self._sync_leds()
+        except Exception as e:  # any bug: restore, say so, log it
+            _log.error("referee bug on %r: state restored, event ignored", event, exc_info=True)
+            self._restore(history)
+            self._out = []
+            self.events_handled += 1
+            self._msg(f"ignored a {getattr(event, 'TYPE', type(event).__name__)} event the referee could not "
+                      f"handle ({type(e).__name__}: {e}); nothing changed", level="error")
+            if self.game is not None:
+                self._sync_leds()
+        self._history.append(event)
         out, self._out = self._out, []
         return out
+
+    def _restore(self, history: list[Event]) -> None:
+        """Become the referee that ``history`` builds (the state before a failed event)."""
+        progress = self.deal_progress
+        fresh = Referee()
+        for ev in history:
+            fresh.handle(ev)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+        self._history = list(history)
+        self.deal_progress = progress
 
     def note_dealt(self, count: int) -> None:
         """The host's count of cards dealt so far in the deal in progress (progress only)."""
@@ -302,7 +333,7 @@ class Referee:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Referee):
             return NotImplemented
-        skip = ("_out", "_record_cache", "deal_progress")
+        skip = ("_out", "_record_cache", "deal_progress", "_history")
         a = {k: v for k, v in self.__dict__.items() if k not in skip}
         b = {k: v for k, v in other.__dict__.items() if k not in skip}
         return a == b
@@ -423,8 +454,9 @@ class Referee:
             self._refuse(None, f"the shuffle is not a full deck ({e}); shuffle again")
             self._out.append(NeedShuffle(g.DECKS))
             return
-        if not isinstance(ev.salt, str) or len(ev.salt) < 16:
-            self._refuse(None, "the shuffle's salt is missing or too short (16 hex digits at least); shuffle again")
+        bad_salt = fairness.check_salt(ev.salt)
+        if bad_salt is not None:
+            self._refuse(None, f"the shuffle's salt will not do ({bad_salt}); shuffle again")
             self._out.append(NeedShuffle(g.DECKS))
             return
         full = fairness.commitment(deck, ev.salt)

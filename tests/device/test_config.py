@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -98,9 +99,12 @@ def test_broken_toml_gives_defaults_and_a_message(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("mode = [unclosed\n")
     loaded = C.load(path)
-    assert loaded.config == Config() and loaded.exists
+    # the defaults, except the admin PIN: the file may hold one we cannot read, so settings lock
+    assert loaded.config == Config(admin=C.AdminConfig(C.LOCKED)) and loaded.exists
+    assert loaded.config.admin.locked and not loaded.config.admin.check("0000")
     assert len(loaded.messages()) == 1
     assert loaded.messages()[0].startswith(f"{path}: not valid TOML") and "using the defaults" in loaded.messages()[0]
+    assert "settings screen stays locked" in loaded.messages()[0]
     with pytest.raises(ConfigError, match="not valid TOML"):
         C.load(path, strict=True)
 
@@ -182,21 +186,78 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
     assert [p.name for p in path.parent.iterdir()] == ["config.toml"]
 
 
-scalars = (st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1)
-           | st.floats(allow_nan=False) | st.text())
-values = st.recursive(scalars, lambda kids: st.lists(kids, max_size=4), max_leaves=6)
-tables = st.recursive(
-    st.dictionaries(st.text(max_size=6), values, max_size=4),
-    lambda kids: st.dictionaries(st.text(max_size=6), values | kids, max_size=4),
-    max_leaves=10,
-)
+HAND_EDITED = """\
+# The Smiths' table: sound off at night, big text for Grandma.
+mode = "simulated"   # no dealer yet
+
+[display]
+# Grandma reads the screen from the far end
+large_text = true
+sound = false
+
+[panels.expanders.mcp0]
+address = 0x20    # A0-A2 to GND
+interrupt = 17
+
+[panels.seat0]
+minus = "mcp0:A0"
+plus = "mcp0:A1"
+ok = "mcp0:A2"
+led = "mcp0:A3"
+"""
 
 
-@settings(max_examples=150, deadline=None)
-@given(tables)
-@example({"0\n": []})  # a key ending in a newline is not bare (regex $ matched before it)
-def test_toml_writer_round_trips(doc: dict[str, Any]) -> None:
-    assert tomllib.loads(C.toml_dumps(doc)) == doc
+def test_saving_keeps_a_hand_edited_files_comments_and_changes_only_what_changed(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(HAND_EDITED)
+    config = C.load(path, strict=True).config
+    changed = config.replace(display=C.DisplayConfig(large_text=True, sound=True),
+                             admin=config.admin.with_pin("2580"))
+    C.save(changed, path)
+    text = path.read_text()
+    for kept in ("# The Smiths' table", "# no dealer yet", "# Grandma reads", "address = 0x20    # A0-A2 to GND",
+                 'minus = "mcp0:A0"'):
+        assert kept in text
+    assert "sound = true" in text and "sound = false" not in text
+    assert "[dealer]" not in text and "width" not in text, "settings left to their defaults stay out"
+    back = C.load(path, strict=True).config
+    assert back == changed and back.admin.check("2580")
+    # back to the factory PIN: the pin line goes, the rest stays
+    C.save(back.replace(admin=C.AdminConfig()), path)
+    assert "pin =" not in path.read_text() and "# Grandma reads" in path.read_text()
+    assert C.load(path, strict=True).config.admin.is_default
+
+
+def test_a_new_file_starts_from_the_commented_reference(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "config.toml"
+    config = Config(panels=C.PanelsConfig(seats=C.default_seats()[:5], reset=None))
+    C.save(config, path)
+    text = path.read_text()
+    assert "# The admin PIN guards the settings screen" in text and "reset = -1" in text
+    assert "[panels.seat4]" in text and "[panels.seat5]" not in text
+    assert C.load(path, strict=True).config == config
+    assert C.dumps(config, text) == text, "saving what the file already says changes nothing"
+    assert path.stat().st_mode & 0o777 == 0o600, "the file holds the PIN hash: private"
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+
+
+scalars = (st.booleans() | st.integers(min_value=0, max_value=100_000) | st.text(max_size=8))
+
+
+@settings(max_examples=60, deadline=None)
+@given(port=st.text(min_size=1, max_size=20).filter(str.strip), baud=st.integers(300, 4_000_000),
+       home=st.text(max_size=12), sound=st.booleans(), width=st.integers(240, 8192))
+@example(port='a"\\b\n\x7f', baud=300, home="0\n", sound=False, width=240)
+def test_save_round_trips_any_text(tmp_path_factory: Any, port: str, baud: int, home: str, sound: bool,
+                                   width: int) -> None:
+    path = tmp_path_factory.mktemp("c") / "config.toml"
+    path.write_text(HAND_EDITED)
+    base = C.load(path, strict=True).config
+    config = base.replace(dealer=C.DealerConfig(port, baud), storage=C.StorageConfig(home=home),
+                          display=C.DisplayConfig(sound=sound, width=width))
+    C.save(config, path)
+    assert C.load(path, strict=True).config == config
+    assert tomllib.loads(path.read_text())["mode"] == "simulated"
 
 
 def test_the_direct_gpio_example_in_panels_md_is_valid() -> None:
@@ -204,3 +265,74 @@ def test_the_direct_gpio_example_in_panels_md_is_valid() -> None:
     block = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     config, problems = C.loads(block, strict=True)
     assert len(config.panels.seats) == 4 and config.panels.expanders == ()
+
+
+@pytest.mark.parametrize("iterations", [1, 1000, C.PBKDF2_MIN_ITERATIONS - 1])
+def test_a_pin_hash_with_too_few_iterations_locks_settings(iterations: int) -> None:
+    weak = C.hash_pin("1234", iterations=iterations)
+    config, problems = C.loads(f'[admin]\npin = "{weak}"\n')
+    assert config.admin.locked and not config.admin.check("1234") and not config.admin.check("0000")
+    said = str(problems[0])
+    assert said.startswith("admin.pin:") and f"{iterations} PBKDF2 iterations" in said
+    assert f"minimum {C.PBKDF2_MIN_ITERATIONS}" in said and "delete the line" in said
+    assert not C.AdminConfig(weak).check("1234"), "a weak hash is refused even when built in code"
+    ok = C.hash_pin("1234", iterations=C.PBKDF2_MIN_ITERATIONS)
+    assert C.loads(f'[admin]\npin = "{ok}"\n', strict=True)[0].admin.check("1234")
+
+
+def test_an_admin_that_is_not_a_table_or_an_unreadable_file_locks_settings(tmp_path: Path) -> None:
+    config, problems = C.loads('admin = "0000"\n')
+    assert config.admin.locked and str(problems[0]).startswith("admin: must be a table")
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"mode = \"\xff\"\n")  # not UTF-8
+    loaded = C.load(path)
+    assert loaded.config.admin.locked and "cannot read the file" in loaded.messages()[0]
+
+
+def test_pin_guard_slows_wrong_tries_with_a_growing_lock_out() -> None:
+    now = [1000.0]
+    guard = C.PinGuard(clock=lambda: now[0])
+    admin = C.AdminConfig().with_pin("2580")
+    for _ in range(C.PinGuard.FREE_TRIES - 1):
+        assert guard.attempt(admin.check, "1111") == (False, "wrong PIN")
+    ok, said = guard.attempt(admin.check, "1111")
+    assert not ok and said == "wrong PIN; too many wrong PINs: try again in 30 s"
+    # locked: even the right PIN is not checked
+    now[0] += 29
+    assert guard.attempt(admin.check, "2580") == (False, "too many wrong PINs: try again in 1 s")
+    now[0] += 1
+    ok, said = guard.attempt(admin.check, "1111")
+    assert not ok and said.endswith("try again in 60 s"), "the delay doubles"
+    now[0] += 60
+    assert guard.attempt(admin.check, "1112")[1].endswith("try again in 2 min")
+    for _ in range(10):
+        now[0] += guard.wait_left()
+        guard.attempt(admin.check, "1113")
+    assert guard.wait_left() == C.PinGuard.MAX_WAIT_S, "capped"
+    now[0] += guard.wait_left()
+    assert guard.attempt(admin.check, "2580") == (True, "")
+    assert guard.wrong == 0 and guard.attempt(admin.check, "1111") == (False, "wrong PIN")
+
+
+def test_pin_guard_remembers_wrong_tries_across_a_restart(tmp_path: Path) -> None:
+    now = [1_800_000_000.0]
+    state = tmp_path / "home" / "pin-tries.json"
+    admin = C.AdminConfig().with_pin("2580")
+    guard = C.PinGuard(lambda: now[0], state)
+    for _ in range(C.PinGuard.FREE_TRIES):
+        guard.attempt(admin.check, "1111")
+    assert guard.wait_left() == 30 and state.stat().st_mode & 0o777 == 0o600
+    now[0] += 5
+    again = C.PinGuard(lambda: now[0], state)  # the kiosk restarted (power pulled)
+    assert again.wait_left() == 25 and again.attempt(admin.check, "2580")[0] is False
+    now[0] += 25
+    assert again.attempt(admin.check, "1111")[1].endswith("try again in 60 s"), "the count went on"
+    now[0] += 60
+    assert again.attempt(admin.check, "2580") == (True, "")
+    assert C.PinGuard(lambda: now[0], state).wrong == 0
+    # a damaged state file means a full lock-out, not fresh tries
+    state.write_text("{broken")
+    assert C.PinGuard(lambda: now[0], state).wait_left() == C.PinGuard.MAX_WAIT_S
+    # a clock set back cannot stretch a lock-out past the maximum
+    state.write_text(json.dumps({"wrong": 9, "until": now[0] + 10 * C.PinGuard.MAX_WAIT_S}))
+    assert C.PinGuard(lambda: now[0], state).wait_left() == C.PinGuard.MAX_WAIT_S

@@ -140,3 +140,29 @@ def test_scorekept_games_are_saved_and_read_back(tmp_path: Path) -> None:
     broken["hands"][0]["entries"]["hearts"] = [3, 5, 1, 5]
     with pytest.raises(GamesStoreError, match="hearts"):
         store.save(broken)
+
+
+def _mode(p: Path) -> int:
+    return p.stat().st_mode & 0o777
+
+
+def test_games_folder_and_records_are_private(tmp_path: Path) -> None:
+    """A record holds every deck order: 0700 folder, 0600 files, and loose modes tightened."""
+    folder = tmp_path / "home" / "games"
+    store = GamesStore(folder)
+    path = store.save(a_record(), when=WHEN)
+    assert _mode(folder) == 0o700 and _mode(folder.parent) == 0o700 and _mode(path) == 0o600
+    # a folder and a record left world-readable (an older trickref, a copy by hand) are tightened
+    folder.chmod(0o755)
+    path.chmod(0o644)
+    other = store.save(a_record(["Zoë", "Ben", "Cem", "Dee"]), when=WHEN)
+    assert _mode(folder) == 0o700 and _mode(path) == 0o600 and _mode(other) == 0o600
+
+
+def test_a_games_folder_shared_with_other_files_keeps_its_mode(tmp_path: Path) -> None:
+    usb = tmp_path / "usb"
+    usb.mkdir()
+    usb.chmod(0o755)
+    (usb / "photos").mkdir()
+    path = GamesStore(usb).save(a_record(), when=WHEN)
+    assert _mode(usb) == 0o755 and _mode(path) == 0o600

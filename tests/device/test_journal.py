@@ -291,3 +291,44 @@ def test_sigkill_loses_no_acknowledged_record(tmp_path: Path) -> None:
         ids = [r["i"] for r in records]
         assert ids == list(range(len(ids)))
         assert len(ids) >= acknowledged + 1
+
+
+def test_journal_and_its_folder_are_private(tmp_path: Path) -> None:
+    """The journal holds the deck order and salt of the hand in play: 0600 in a 0700 folder,
+    and a journal left readable by others (an older version) is tightened on open."""
+    path = tmp_path / "home" / "journal" / "table.journal"
+    j, _, _ = Journal.open(path)
+    j.append({"type": "deal", "salt": "ab" * 16})
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700 and path.parent.parent.stat().st_mode & 0o777 == 0o700
+    j.rotate()
+    assert path.stat().st_mode & 0o777 == 0o600, "the fresh journal after a game too"
+    j.close()
+    path.chmod(0o644)
+    path.parent.chmod(0o755)
+    j, records, _ = Journal.open(path)
+    j.close()
+    assert path.stat().st_mode & 0o777 == 0o600 and path.parent.stat().st_mode & 0o777 == 0o700
+    # a folder holding other things (a journal named in the current folder) is not ours to change
+    mixed = tmp_path / "work"
+    mixed.mkdir()
+    mixed.chmod(0o755)
+    (mixed / "notes.txt").write_text("mine")
+    j, _, _ = Journal.open(mixed / "t.journal")
+    j.close()
+    assert mixed.stat().st_mode & 0o777 == 0o755 and (mixed / "t.journal").stat().st_mode & 0o777 == 0o600
+    # a shared folder (sticky, like /tmp) is not ours to change
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    j, _, _ = Journal.open(shared / "t.journal")
+    j.close()
+    assert shared.stat().st_mode & 0o7777 == 0o1777 and (shared / "t.journal").stat().st_mode & 0o777 == 0o600
+
+
+def test_write_atomically_is_private(tmp_path: Path) -> None:
+    target = tmp_path / "c.toml"
+    target.write_text("old")
+    target.chmod(0o644)
+    write_atomically(target, b"new")
+    assert target.read_bytes() == b"new" and target.stat().st_mode & 0o777 == 0o600

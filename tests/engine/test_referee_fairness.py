@@ -141,3 +141,42 @@ def test_records_keep_commitment_salt_and_corrections() -> None:
     bad["hands"][0]["salt"] = 5
     with pytest.raises(RecordError, match=r"hands\[0\]\.salt"):
         parse(bad)
+
+
+@pytest.mark.parametrize("salt, why", [
+    ("a", "1 hex digit (4 bits)"),
+    ("ab" * 15, "30 hex digits (120 bits)"),
+    ("Z" * 40, "not lowercase hex"),
+])
+def test_verify_refuses_salts_under_128_bits(tmp_path: Path, capsys, salt: str, why: str) -> None:
+    """A one-character salt once verified; with a short salt the deck can be brute-forced
+    from the commitment, so the commitment binds nothing."""
+    rec = finished_record()
+    hand = rec["hands"][1]
+    hand["salt"] = salt
+    hand["commitment"] = fairness.commitment(hand["deck"], salt)  # consistent, but too weak
+    checks = fairness.verify_record(rec)
+    assert [c.ok for c in checks] == [True, False, True]
+    assert why in checks[1].problems[0]
+    assert "at least 32 (128 bits)" in checks[1].problems[0] or "hex" in why
+    path = tmp_path / "weak.json"
+    path.write_text(json.dumps(rec))
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"hand 2: MISMATCH {hand['commitment'][:12]}: the salt is" in out and why in out
+
+
+def test_the_referee_makes_and_requires_128_bit_salts() -> None:
+    from engine.referee.events import NewGame, Shuffled
+    from engine.referee.referee import Referee
+
+    for s in (make_shuffle(1).salt, make_shuffle(2, random.Random(4)).salt, fairness.new_salt()):
+        assert fairness.check_salt(s) is None and len(s) >= 32
+    ref = Referee()
+    ref.handle(NewGame("hearts", ("a", "b", "c", "d")))
+    deck = make_shuffle(1).deck
+    out = ref.handle(Shuffled(deck, "ab" * 8))  # 64 bits: was accepted
+    assert any("at least 32 (128 bits)" in getattr(c, "text", "") for c in out)
+    assert ref.game is not None and ref.game.hand_number == 0
+    ref.handle(Shuffled(deck, fairness.new_salt()))
+    assert ref.game.hand_number == 1

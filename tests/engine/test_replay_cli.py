@@ -57,7 +57,9 @@ def test_script_exits_1_at_the_first_illegal_action(tmp_path: Path) -> None:
     assert r.returncode == 1
     assert json.loads(r.stdout) == {"error": {"hand": 0, "action": i, "seat": seat, "reason": f"must follow {suit}"}}
     err = r.stderr.decode()
-    assert f"hand 0, action {i}: seat {seat} cannot play {card}: must follow {suit}" in err
+    # words for people count from 1 and name the player; the JSON keeps RECORDS.md's indices
+    who = f"{bad['players'][seat]} (seat {seat + 1})"
+    assert f"hand 1, action {i + 1}: {who} cannot play {card}: must follow {suit}" in err
     assert "Traceback" not in err and err.count("\n") == 1
 
 
@@ -84,7 +86,8 @@ def test_text_mode_illegal_action_goes_to_stderr(tmp_path: Path, capsys: pytest.
     assert main(["replay", str(write(tmp_path, bad))]) == 1
     cap = capsys.readouterr()
     assert cap.out == ""
-    assert f"hand 0, action {i}: seat {seat} cannot play {card}: must follow {suit}" in cap.err
+    who = f"{bad['players'][seat]} (seat {seat + 1})"
+    assert f"hand 1, action {i + 1}: {who} cannot play {card}: must follow {suit}" in cap.err
 
 
 def _rec(**change: Any) -> dict[str, Any]:

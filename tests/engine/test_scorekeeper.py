@@ -365,7 +365,7 @@ def test_replay_of_a_scorekeeper_record(tmp_path: Path) -> None:
     assert r.returncode == 1
     err = json.loads(r.stdout)["error"]
     assert err["hand"] == 1 and "hearts add up to 14" in err["reason"]
-    assert "hand 1" in r.stderr
+    assert "hand 2: " in r.stderr, "people read hands counted from 1 (the JSON keeps the index)"
     obj["game"] = "bridge"
     bad.write_text(json.dumps(obj))
     r = _cli(bad)

@@ -1,10 +1,18 @@
-"""The admin PIN pad in front of the settings screen."""
+"""The admin PIN pad in front of the settings screen.
+
+Settings the kiosk cannot use (``Settings.locked``) show a page saying which file and why, with
+no PIN pad (no PIN opens them); wrong PINs are limited by the settings' ``PinGuard``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pygame
+
+from .. import draw as D
+from .. import theme as T
 from ..keyboard import KeyboardScene
+from ..widgets import Button
 
 
 class PinScene(KeyboardScene):
@@ -16,18 +24,54 @@ class PinScene(KeyboardScene):
         self.then = then
         self.tries = 0
 
+    @property
+    def locked(self) -> bool:
+        return bool(self.app.settings.locked)
+
     def enter(self) -> None:
         super().enter()
-        if self.app.settings.locked:
-            self.message = "locked: the stored PIN is unreadable (delete the pin line in config.toml)"
+        s = self.app.settings
+        if s.locked:
+            self.message = s.lock_reason or "settings locked"
+        elif s.guard.wait_left() > 0:
+            self.message = s.try_pin("")[1]  # "too many wrong PINs: try again in ..." (not a try)
+
+    def layout(self) -> None:
+        if not self.locked:
+            super().layout()
+            return
+        th = self.theme
+        self.field = pygame.Rect(2 * th.pad, th.u(44), th.width - 4 * th.pad, th.u(56))
+        self.back_btn = Button("Back", self.cancel, pygame.Rect(th.width - th.u(180) - 2 * th.pad,
+                                                                th.height - th.touch - th.pad, th.u(180), th.touch))
+        self.widgets = [self.back_btn]
+
+    def draw_content(self, surface: Any) -> None:
+        if not self.locked:
+            super().draw_content(surface)
+            return
+        th = self.theme
+        surface.fill(T.PANEL)
+        y = self.title(surface, "Settings locked")
+        width = th.width - 4 * th.pad
+        for line in D.wrap(th, self.message, width, "body"):
+            r = D.text(surface, th, line, (2 * th.pad, y), "body", T.TEXT, max_width=width)
+            y = r.bottom + th.u(4)
+        hint = ("No PIN opens the settings until the configuration file is fixed or deleted "
+                "(deleting it restores the defaults and the PIN 0000).")
+        y += th.pad
+        for line in D.wrap(th, hint, width, "small"):
+            r = D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT_DIM, max_width=width)
+            y = r.bottom + th.u(2)
 
     def ok(self) -> None:
-        if self.app.settings.check_pin(self.text):
+        right, said = self.app.settings.try_pin(self.text)
+        if right:
             self.app.go(self.then)
             return
         self.tries += 1
         self.text = ""
-        self.message = "wrong PIN"
+        self.message = said
         self.needs_redraw = True
 
     def cancel(self) -> None:

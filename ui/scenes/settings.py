@@ -14,20 +14,8 @@ from ..widgets import Button, ScrollArea, Toggle, Widget
 
 
 def pin_map(settings: Any) -> dict[str, object]:
-    """The GPIO pin map to show: the settings' own, else device.pins' defaults if present."""
-    if settings.pin_map:
-        return dict(settings.pin_map)
-    try:
-        import importlib
-
-        mod = importlib.import_module("device.pins")
-    except ImportError:
-        return {}
-    for name in ("DEFAULT_PIN_MAP", "PIN_MAP", "DEFAULT_PINS"):
-        got = getattr(mod, name, None)
-        if isinstance(got, dict):
-            return {str(k): v for k, v in got.items()}
-    return {}
+    """The seat panels' pin map to show: the configuration's (device.config)."""
+    return dict(settings.pin_map)
 
 
 ROLE_WORDS = {"minus": "-", "plus": "+", "ok": "OK", "led": "LED"}
@@ -113,7 +101,10 @@ class SettingsScene(Scene):
 
     def edit_port(self) -> None:
         def done(text: str) -> None:
-            self.app.settings.serial_port = text.strip() or "auto"
+            try:
+                self.app.settings.serial_port = text.strip() or "auto"
+            except ValueError as e:
+                self.message = str(e)
             self.port_btn.text = self.app.settings.serial_port
             self.needs_redraw = True
 
@@ -139,7 +130,7 @@ class SettingsScene(Scene):
     def close(self) -> None:
         try:
             self.app.settings.save()
-        except OSError as e:
+        except (OSError, ValueError) as e:
             self.message = f"could not save: {e}"
             self.needs_redraw = True
             return
