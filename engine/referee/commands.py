@@ -116,7 +116,7 @@ class SaveRecord(Command):
 
 @dataclass(frozen=True)
 class ShowCommitment(Command):
-    """Fair dealing: the hand's commitment, shown before the deal (``short``: 12 hex digits);
+    """Fair dealing: the hand's commitment, shown before the deal (``short``: 24 hex digits);
     at the hand's end ``salt`` is revealed (empty until then)."""
 
     TYPE: ClassVar[str] = "show_commitment"

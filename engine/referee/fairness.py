@@ -33,7 +33,7 @@ from ..games import game_class
 from ..records import Record, parse
 
 COMMIT_PREFIX = "trickref-commit/1"
-SHORT_DIGITS = 12
+SHORT_DIGITS = 24  # 96 bits: matching another deck order to it by brute force is out of reach
 SALT_BITS = 128  # the least a salt may have: a shorter one lets the deck be guessed from the hash
 SALT_HEX_DIGITS = SALT_BITS // 4
 _HEX = re.compile(r"^[0-9a-f]+$")
@@ -46,7 +46,9 @@ def commitment(deck: Sequence[int | str], salt: str) -> str:
 
 
 def short(full: str) -> str:
-    """What the screen shows: the first 12 hex digits, in groups of four for reading aloud."""
+    """What the screen shows: the first 24 hex digits (96 bits), in groups of four for reading
+    aloud or photographing. 48 bits (12 digits) could be matched by another deck order with a
+    few days of hashing; 96 cannot."""
     s = full[:SHORT_DIGITS]
     return " ".join(s[i:i + 4] for i in range(0, len(s), 4))
 

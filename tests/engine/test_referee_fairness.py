@@ -41,7 +41,7 @@ def test_commitment_is_deterministic_and_salted() -> None:
     c = fairness.commitment(s.deck, s.salt)
     assert c == fairness.commitment(list(s.deck), s.salt) and len(c) == 64
     assert c != fairness.commitment(s.deck, s.salt + "0")
-    assert fairness.short(c).replace(" ", "") == c[:12]
+    assert fairness.short(c).replace(" ", "") == c[:24] and len(c[:24]) * 4 >= 80
     assert make_shuffle(1).salt != make_shuffle(1).salt  # secrets by default
 
 
@@ -163,7 +163,7 @@ def test_verify_refuses_salts_under_128_bits(tmp_path: Path, capsys, salt: str, 
     path.write_text(json.dumps(rec))
     assert main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
-    assert f"hand 2: MISMATCH {hand['commitment'][:12]}: the salt is" in out and why in out
+    assert f"hand 2: MISMATCH {hand['commitment'][:fairness.SHORT_DIGITS]}: the salt is" in out and why in out
 
 
 def test_the_referee_makes_and_requires_128_bit_salts() -> None:

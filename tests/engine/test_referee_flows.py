@@ -101,7 +101,7 @@ def test_commitment_shown_before_the_deal_and_salt_revealed_after() -> None:
     assert out.index(shows[0]) < out.index(_deal_cmd(out))
     pv = ref.public_view()["table"]["commitment"]
     assert pv["salt"] is None and pv["full"] == shows[0].full
-    assert shows[0].short.replace(" ", "") == shows[0].full[:12]
+    assert shows[0].short.replace(" ", "") == shows[0].full[:24]
     t = AutoTable(seed=2, entry="touch", referee=ref)
     t.chooser = engine_bot("hearts")
     t.drain()

@@ -9,6 +9,7 @@ import pygame
 from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
+from ..fairshow import commitment_lines
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -71,10 +72,15 @@ class DealingScene(GameScene):
         D.text(surface, th, f"{dealt} / {total} cards", bar.center, "body", T.TEXT, "center")
         D.text(surface, th, f"status: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
                T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
+        y = bar.bottom + th.u(56)
+        for line in commitment_lines(t, after=False):  # fair dealing: shown before the cards are out
+            for ln in D.wrap(th, line, th.width - 4 * th.pad):
+                y = D.text(surface, th, ln, (th.width // 2, y), "body", T.TEXT, "midtop").bottom + th.u(2)
         self.jam.visible = self.unplug.visible = self.session.simulated and TV.dealer_status(t) == "busy"
 
     def model(self) -> dict[str, Any]:
         m = super().model()
         d = self.t.get("dealer", {})
-        m.update(dealt=d.get("dealt"), total=d.get("total"), status=d.get("message"))
+        m.update(dealt=d.get("dealt"), total=d.get("total"), status=d.get("message"),
+                 commitment=commitment_lines(self.t, after=False))
         return m

@@ -9,6 +9,7 @@ import pygame
 from .. import draw as D
 from .. import plot
 from .. import theme as T
+from ..fairshow import commitment_lines
 from ..widgets import Button
 from .gamebase import GameScene
 from .scoresheet import columns
@@ -21,6 +22,7 @@ class SummaryScene(GameScene):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.lines: list[str] = []
+        self.fair: list[str] = []
 
     def layout(self) -> None:
         th = self.theme
@@ -72,8 +74,18 @@ class SummaryScene(GameScene):
                    max_width=th.width - x_extra - th.pad)
             self.lines.append(f"{labels[k]}: {pts:+d} -> {tot}" + (f" ({extra})" if extra else ""))
             y += line_h
+        # fair dealing: the hand's salt is revealed now; the words go under everything else,
+        # left of the button
+        fair_w = self.next.rect.x - 4 * th.pad
+        fair = [ln for line in commitment_lines(self.t, after=True) for ln in D.wrap(th, line, fair_w, "small")]
+        self.fair = fair
+        fy = th.height - th.pad - len(fair) * th.u(22)
+        for ln in fair:
+            D.text(surface, th, ln, (2 * th.pad, fy), "small", T.TEXT_DIM, max_width=fair_w)
+            fy += th.u(22)
+        bottom = th.height - th.pad - len(fair) * th.u(22)
         # the totals so far, beside the button, when there is room
-        room = pygame.Rect(2 * th.pad, y + th.pad, self.next.rect.x - 4 * th.pad, th.height - y - 2 * th.pad)
+        room = pygame.Rect(2 * th.pad, y + th.pad, self.next.rect.x - 4 * th.pad, bottom - y - 2 * th.pad)
         if few and room.height >= th.u(120):
             labs, series = plot.series_from(g)
             plot.draw_plot(surface, th, room, labs, series, g.get("options", {}).get("target"))
@@ -108,4 +120,5 @@ class SummaryScene(GameScene):
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["lines"] = list(self.lines)
+        m["commitment"] = commitment_lines(self.t, after=True)
         return m
