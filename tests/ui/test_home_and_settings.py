@@ -72,7 +72,8 @@ def test_names_typed_on_the_keyboard_and_bots_toggled(small_app):
     assert app.setup.seat_bots() == [2, 3]
 
 
-def test_rules_page_from_seeds_or_a_note(small_app, monkeypatch, tmp_path):
+def test_how_to_play_is_written_for_players_or_a_note(small_app, monkeypatch, tmp_path):
+    from engine.games import GAME_IDS
     from ui.scenes import rules
 
     app = small_app
@@ -80,10 +81,19 @@ def test_rules_page_from_seeds_or_a_note(small_app, monkeypatch, tmp_path):
     app.render(force=True)
     lines = app.scene.model()["lines"]
     assert any("Hearts" in ln for ln in lines) and len(lines) > 10
-    monkeypatch.setattr(rules, "SEEDS", tmp_path)
+    # every game's page speaks to players: no game ids, seed files, 0-based seats or option ids
+    for game in GAME_IDS:
+        text = rules.rules_text(game)
+        assert len(text) > 800, game
+        for developer_words in ("Game id", "game id", "seed", ".txt", "seats are numbered", "0..n", "`", "_"):
+            assert developer_words not in text, (game, developer_words)
+        assert "Rule options" in text and "The end" in text and "Scoring" in text
+    # a language without its own page falls back to English
+    assert rules.rules_text("hearts", "tr") == rules.rules_text("hearts", "en")
+    monkeypatch.setattr(rules, "HELP", tmp_path)
     app.go("rules")
     app.render(force=True)
-    assert any("not installed" in ln for ln in app.scene.model()["lines"])
+    assert any("missing" in ln for ln in app.scene.model()["lines"])
 
 
 def test_settings_behind_the_pin():

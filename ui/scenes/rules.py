@@ -1,4 +1,5 @@
-"""The rules page of the chosen game (seeds/<game-id>.md), as scrolling text."""
+"""How to play the chosen game, written for players (ui/help/<language>/<game-id>.md), as
+scrolling text. The developers' rules pages with every decision stay in seeds/."""
 
 from __future__ import annotations
 
@@ -13,18 +14,24 @@ from .. import theme as T
 from ..scene import Scene
 from ..widgets import Button, ScrollArea, Widget
 
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
+HELP = Path(__file__).resolve().parents[1] / "help"
 
 
-def rules_blocks(game: str) -> list[tuple[str, str]]:
-    """The rules page as (kind, text) blocks: 'h' headings, 'p' paragraphs (source lines
-    joined), 'row' table rows and list items; a short note when the page is missing."""
-    p = SEEDS / f"{game}.md"
+def help_page(game: str, language: str = "en") -> Path:
+    """The players' page for ``game`` in ``language``, or the English one when that language
+    has none."""
+    p = HELP / language / f"{game}.md"
+    return p if p.is_file() else HELP / "en" / f"{game}.md"
+
+
+def rules_blocks(game: str, language: str = "en") -> list[tuple[str, str]]:
+    """The page as (kind, text) blocks: 'h' headings, 'p' paragraphs (source lines joined),
+    'row' table rows and list items; a short note when the page is missing."""
+    p = help_page(game, language)
     try:
         raw = p.read_text(encoding="utf-8")
     except OSError:
-        return [("p", f"The rules page for {game} is not installed ({p.name} is missing). "
-                      "See RULES.md in the project.")]
+        return [("p", f"The page on how to play {game} is missing from this installation ({p.name}).")]
     blocks: list[tuple[str, str]] = []
     para: list[str] = []
 
@@ -57,8 +64,8 @@ def rules_blocks(game: str) -> list[tuple[str, str]]:
     return blocks
 
 
-def rules_text(game: str) -> str:
-    return "\n".join(t for _, t in rules_blocks(game))
+def rules_text(game: str, language: str = "en") -> str:
+    return "\n".join(t for _, t in rules_blocks(game, language))
 
 
 class _Line(Widget):
