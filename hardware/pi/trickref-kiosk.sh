@@ -8,7 +8,8 @@
 # starts, and the kiosk then lays out at 1280x720. The original 7-inch display (800x480) is
 # left alone and the kiosk lays out at 800x480. TRICKREF_SIZE overrides the layout size;
 # TRICKREF_ROTATE=off leaves every output as it is (e.g. when the Screen Configuration tool has
-# already rotated it; see hardware/PI-SETUP.md).
+# already rotated it; see hardware/PI-SETUP.md). TRICKREF_KIOSK_DRY_RUN=1 prints the kiosk
+# command it would run and exits (tests/hardware/test_kiosk_launcher.py).
 here=$(cd "$(dirname "$0")" && pwd)
 project=$(cd "$here/../.." && pwd)
 log_dir=${TRICKREF_HOME:-$HOME/.local/share/trickref}
@@ -44,6 +45,10 @@ if [ "${TRICKREF_ROTATE:-auto}" = auto ] && command -v wlr-randr >/dev/null; the
     fi
 fi
 size=${size:-800x480}
+if [ -n "${TRICKREF_KIOSK_DRY_RUN:-}" ]; then  # tests: say what would start, start nothing
+    echo "trickref kiosk --fullscreen --size $size"
+    exit 0
+fi
 
 while true; do
     "$project/.venv/bin/trickref" kiosk --fullscreen --size "$size" >>"$log_dir/kiosk.log" 2>&1
