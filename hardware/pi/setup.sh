@@ -6,7 +6,8 @@
 # It asks for sudo for the system steps. It is safe to run again (every step checks first).
 #
 # What it does:
-#   1. Debian packages: python3-venv, the lgpio binding gpiozero uses on Bookworm, i2c-tools.
+#   1. Debian packages: python3-venv, the lgpio binding gpiozero uses on Bookworm, i2c-tools,
+#      wlr-randr (the launcher turns the portrait Touch Display 2 to landscape with it).
 #   2. A venv in ./.venv that can see the system's lgpio (--system-site-packages), trickref in it.
 #   3. I2C on (the seat panels' MCP23017 expanders), screen blanking off.
 #   4. The dealer's udev rule (a stable /dev/trickref-dealer, ModemManager kept away).
@@ -28,7 +29,7 @@ fi
 
 say "1. Debian packages"
 sudo apt-get update
-sudo apt-get install -y python3-venv python3-dev python3-lgpio i2c-tools git
+sudo apt-get install -y python3-venv python3-dev python3-lgpio i2c-tools git wlr-randr
 
 say "2. The venv in $project/.venv"
 if [ ! -x "$project/.venv/bin/python" ]; then
