@@ -49,6 +49,7 @@ def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
         "bags": None if sheet.bags is None else sheet.bags[:],
         "over": sheet.over,
         "winners": sheet.winners[:],
+        "corrections": [dict(c) for c in sheet.corrections],
         "phase": "over" if sheet.over else "deal",
     }
 
