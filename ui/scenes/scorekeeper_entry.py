@@ -73,8 +73,10 @@ def pending_sheet(app: Any) -> ScoreSheet | None:
 
 def describe(sheet: ScoreSheet) -> str:
     """'Hearts, 4 players, 2 hands entered: Ana 12, Ben 5, ...' for resume messages."""
-    totals = ", ".join(f"{sheet.names[s]} {sheet.totals[s]}" for s in range(sheet.n))
     hands = f"{sheet.hand_number} hand{'s' if sheet.hand_number != 1 else ''} entered"
+    if sheet.n > 6:  # too many to read in a message: the sheet shows them
+        return f"{sheet.TITLE}, {sheet.n} players, {hands}."
+    totals = ", ".join(f"{sheet.names[s]} {sheet.totals[s]}" for s in range(sheet.n))
     return f"{sheet.TITLE}, {sheet.n} players, {hands}: {totals}."
 
 
@@ -302,6 +304,7 @@ class ScorekeeperEntryScene(Scene):
         self.refusal: str | None = None  # the reason of the last refused "Enter hand"
         self.texts: list[str] = []
         self.last_hand: str | None = None  # "hand 2: Ana +3, ..." after Enter hand
+        self.last_points: list[int] | None = None  # that hand's points, shown on the rows
         self.page = 0
         self._reset(entries)
 
@@ -678,6 +681,7 @@ class ScorekeeperEntryScene(Scene):
             return
         self.last_hand = f"Hand {sheet.hand_number}: " + ", ".join(
             f"{who} {p:+d}" for who, p in self._shown_points(pts))
+        self.last_points = pts
         self._reset(None)
         self.refusal = None
         self.relayout()  # the first-dealer button becomes Undo
@@ -693,7 +697,7 @@ class ScorekeeperEntryScene(Scene):
         key, seat = missing[0]
         label = self._field(key)["label"].lower()
         who = ", ".join(self.sheet.names[s] for k, s in missing if k == key)
-        return f"{label} not entered yet for {who}: tap a number"
+        return f"still to enter: {label} of {who} (tap a number)"
 
     def show_sheet(self) -> None:
         from .scorekeeper_sheet import ScorekeeperSheetScene
@@ -738,7 +742,7 @@ class ScorekeeperEntryScene(Scene):
         if shooter is not None and not sheet.over:
             sub, colour = f"{sheet.names[shooter]} shot the moon: scored as chosen below", T.ACCENT
         elif self.last_hand:
-            sub, colour = f"{self.last_hand}; {sheet.names[sheet.dealer]} deals", T.GOOD
+            sub, colour = f"Hand {sheet.hand_number} entered; {sheet.names[sheet.dealer]} deals", T.GOOD
         else:
             sub, colour = f"{sheet.names[sheet.dealer]} deals; keeping score for your own cards", T.TEXT_DIM
         D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
@@ -765,6 +769,8 @@ class ScorekeeperEntryScene(Scene):
             if s % 2:
                 pygame.draw.rect(surface, T.FELT_DARK, (r.x, r.y, self.col_w, r.height))
             total = f"total {sheet.totals[s]}"
+            if self.last_points is not None:
+                total += f" ({self.last_points[s]:+d})"
             if stacked:
                 D.text(surface, th, sheet.names[s], (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT, "bottomleft",
                        bold=True, max_width=r.width - th.pad)

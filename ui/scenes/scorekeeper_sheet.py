@@ -80,17 +80,6 @@ class ScorekeeperSheetScene(ScoreSheetScene):
     def bar_height(self) -> int:
         return self.theme.touch + self.theme.u(8)
 
-    def draw_content(self, surface: Any) -> None:
-        super().draw_content(surface)
-        lines = correction_lines(self.sheet)
-        if lines:
-            th = self.theme
-            h = th.font("small").get_height() + th.u(4)
-            text = "Corrections: " + "; ".join(lines)
-            y = th.height - h - th.pad
-            pygame.draw.rect(surface, T.PANEL, (th.pad, y - th.u(2), th.width * 11 // 20, h + th.u(4)))
-            D.text(surface, th, text, (th.pad * 2, y), "small", T.ACCENT, max_width=th.width * 11 // 20 - 2 * th.pad)
-
     def next_hand(self) -> None:
         scene = ScorekeeperEntryScene(self.app, self.sheet)
         if self.entry_state is not None and self.entry_state.get("hand") == self.sheet.hand_number:

@@ -21,6 +21,17 @@ def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
     return names, list(range(len(names)))
 
 
+def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
+    """'Ben -5 after hand 3 (revoke)'; in partnerships the team's names."""
+    names = list(g.get("names", []))
+    seat = int(c.get("seat", 0))
+    who = names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    if g.get("game") == "partnership-spades" and len(names) == 4:
+        who += f" & {names[(seat + 2) % 4]}"
+    reason = f" ({c['reason']})" if c.get("reason") else ""
+    return f"{who} {int(c.get('points', 0)):+d} after hand {c.get('after_hand')}{reason}"
+
+
 class ScoreSheetScene(GameScene):
     name = "scoresheet"
     show_undo = False
@@ -68,7 +79,7 @@ class ScoreSheetScene(GameScene):
         y = top + line_h
         per_hand = 2 if not wide else 1
         fixes_n = len(g.get("corrections") or self.t.get("corrections") or [])
-        fit = max(1, (avail_h - (3 + fixes_n) * line_h) // (line_h * per_hand))
+        fit = max(1, (avail_h - (3 + fixes_n + min(2, fixes_n)) * line_h) // (line_h * per_hand))
         shown = results[-fit:]
         first = len(results) - len(shown)
         fixes = list(g.get("corrections") or self.t.get("corrections") or [])
@@ -118,6 +129,11 @@ class ScoreSheetScene(GameScene):
             for k, s in enumerate(seats):
                 D.text(surface, th, str(bags[s]), (x0 + hand_w + k * colw + colw // 2, y), "small", T.TEXT, "midtop")
             y += line_h
+        if fixes:  # what each correction was for, under the totals
+            words = "Corrections: " + "; ".join(correction_words(g, c) for c in fixes)
+            for text in D.wrap(th, words, table_w - th.u(8), "small")[:2]:
+                D.text(surface, th, text, (x0 + th.u(4), y), "small", T.ACCENT, max_width=table_w - th.u(8))
+                y += line_h
         if wide:
             prect = pygame.Rect(th.pad, max(y + th.pad, th.height // 2 + th.pad), th.width - 2 * th.pad, 0)
             prect.height = th.height - prect.y - th.pad
