@@ -185,12 +185,20 @@ CASES = [("spades-2p", 2), ("german-whist", 2), ("partnership-spades", 4), ("hea
          ("cancellation-hearts", 6), ("cancellation-hearts", 11)]
 
 
+SIZES = [(800, 480), (1024, 600), (1280, 720), (720, 1280)]
+
+
 @pytest.mark.parametrize("large", [False, True], ids=["normal", "large-text"])
+@pytest.mark.parametrize("screen_size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize(("game", "players"), CASES, ids=[f"{g}-{n}" for g, n in CASES])
-def test_entry_screen_layout_fits(app: Any, game: str, players: int, large: bool) -> None:
+def test_entry_screen_layout_fits(screen_size: tuple[int, int], game: str, players: int, large: bool) -> None:
     """Every target on screen, at least the touch size, none overlapping, names readable
-    whole, in normal and large text (finding 5: 11-player Cancellation Hearts at 800x480 with
+    whole, in normal and large text, on the 7-inch panel, 1024x600, 1280x720 and Touch
+    Display 2's portrait 720x1280 (finding 5: 11-player Cancellation Hearts at 800x480 with
     large text had names cut to one letter, overlapping buttons and 4 off screen)."""
+    from ui.screenshots import make_app
+
+    app = make_app(screen_size)
     app.settings.large_text = large
     app.apply_settings()
     opts = {"omnibus": True} if game == "hearts" else {}

@@ -202,7 +202,7 @@ class SheetSession:
 
 
 CYCLE_MAX = 2  # counts this small (the two Q♠ of Cancellation Hearts) are counted by tapping their box
-PAD_COLS = 3
+PAD_SLOTS = 15  # 3 columns of 5 beside the rows (landscape), 5 of 3 under them (portrait)
 PAD_FIRST_PAGE = 14  # 0..13 on the pad; larger counts (up to 26) on its second page
 
 
@@ -412,21 +412,27 @@ class ScorekeeperEntryScene(Scene):
         self.bottom_y = H - th.touch - 2 * p
         top = self.bar_h + self.header_h
         self.top = top
-        # the number pad, on the right
+        # the number pad: on the right, or under the rows on a portrait screen
         gap = th.u(6)
-        pbw = max(th.touch, th.u(60))
-        pad_w = PAD_COLS * pbw + (PAD_COLS - 1) * gap
-        self.pad_rect = pygame.Rect(W - p - pad_w, top, pad_w, 5 * th.touch + 4 * gap)
+        portrait = H > W
+        pad_cols = 5 if portrait else 3
+        pad_rows = PAD_SLOTS // pad_cols
+        pbw = max(th.touch, th.u(60)) if not portrait else (W - 2 * p - (pad_cols - 1) * gap) // pad_cols
+        pbh = th.touch if not portrait else max(th.touch, th.u(64))
+        pad_w = pad_cols * pbw + (pad_cols - 1) * gap
+        pad_h = pad_rows * pbh + (pad_rows - 1) * gap
+        pad_y = self.bottom_y - p - pad_h if portrait else top
+        self.pad_rect = pygame.Rect(W - p - pad_w, pad_y, pad_w, pad_h)
         self.pad_buttons: list[Button] = []
-        for i in range(PAD_COLS * 5):
-            r, c = divmod(i, PAD_COLS)
-            rect = pygame.Rect(self.pad_rect.x + c * (pbw + gap), top + r * (th.touch + gap), pbw, th.touch)
+        for i in range(PAD_SLOTS):
+            r, c = divmod(i, pad_cols)
+            rect = pygame.Rect(self.pad_rect.x + c * (pbw + gap), pad_y + r * (pbh + gap), pbw, pbh)
             self.pad_buttons.append(Button("", functools.partial(self._pad, i), rect, role="large", name=f"pad slot {i}"))
         # the seats' rows, left of the pad
         numbers = [f for f in sheet.schema() if f["kind"] == "number"]
         rows = n + (1 if numbers else 0)
-        area_w = self.pad_rect.x - 2 * p
-        avail = self.bottom_y - top - p
+        area_w = W - 2 * p if portrait else self.pad_rect.x - 2 * p
+        avail = (pad_y - th.u(4) - th.font("small").get_height() if portrait else self.bottom_y) - top - p
         cols = 1
         while avail // -(-rows // cols) < th.touch and cols < 3:
             cols += 1
@@ -521,7 +527,7 @@ class ScorekeeperEntryScene(Scene):
     # ------------------------------------------------------------------ changes
     def pad_values(self) -> list[int | str | None]:
         """What each pad slot shows now: a number, "more"/"back" for the second page, or None."""
-        out: list[int | str | None] = [None] * (PAD_COLS * 5)
+        out: list[int | str | None] = [None] * PAD_SLOTS
         if self.focus is None:
             return out
         hi = self._field(self.focus[0])["max"]
@@ -760,8 +766,9 @@ class ScorekeeperEntryScene(Scene):
             ask = f"{self._field(key)['label']}: {who}"
         else:
             ask = "tap a box to change it"
-        D.text(surface, th, ask, (self.pad_rect.centerx, hy), "small", T.TEXT if self.focus else T.TEXT_DIM, "midtop",
-               max_width=self.pad_rect.width)
+        ask_y = hy if self.pad_rect.y <= self.top else self.pad_rect.y - th.u(4) - th.font("small").get_height()
+        D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
+               "midtop", max_width=self.pad_rect.width)
         small_h = th.font("small").get_height()
         body_h = th.font("body", bold=True).get_height()
         stacked = body_h + small_h <= self.row_h
