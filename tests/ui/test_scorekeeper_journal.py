@@ -203,3 +203,90 @@ def test_corrections_and_the_first_dealer_are_journalled(small_app: Any, kind: s
     app2 = new_start()
     again = app2.scenes.stack[0].sheet
     assert again.to_json() == sheet.to_json() and again.totals == sheet.totals
+
+
+def test_every_kind_of_change_replays_and_a_failed_write_is_taken_back(tmp_path: Path, monkeypatch: Any) -> None:
+    """The journal module on its own: start, first dealer, hands, corrections and undos (of a
+    hand and of a correction) replay to the same sheet; a change whose record cannot be written
+    leaves the sheet as it was."""
+    from device.scorekeep_journal import ScorekeepJournal
+
+    names = ["Ana", "Ben", "Cem", "Dee"]
+    j = ScorekeepJournal.open(tmp_path)
+    assert j.sheet is None and j.report.created
+    sheet = j.start("partnership-spades", 4, {"target": 300}, 0, names)
+    sheet.set_first_dealer(1)
+    sheet.enter({"bids": [4, 4, 4, 4], "tricks": [2, 4, 3, 4]})
+    sheet.correct(2, 10, "miscounted")
+    sheet.undo()  # the correction
+    sheet.correct(1, -10, "revoke")
+    sheet.enter({"bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]})
+    sheet.undo()  # the hand
+    want = sheet.to_json()
+    j.close()
+    again = ScorekeepJournal.open(tmp_path)
+    assert again.sheet is not None and again.sheet.to_json() == want and again.sheet.totals == sheet.totals
+    assert again.report.records == 8
+    with pytest.raises(JournalError, match="finish it first"):
+        again.start("hearts", 4, None, 0, names)
+
+    def full(self: Any, obj: Any) -> None:
+        raise JournalError("disk full")
+
+    s = again.sheet
+    monkeypatch.setattr(Journal, "append", full)
+    for change in (lambda: s.enter({"bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}), lambda: s.correct(0, 5),
+                   s.undo):
+        with pytest.raises(JournalError, match="disk full"):
+            change()
+        assert s.to_json() == want
+    monkeypatch.undo()
+    # finishing saves the sheet (unfinished: 1 hand of a game to 300) and empties the journal
+    store = GamesStore(tmp_path / "games")
+    again.journal._games = store
+    saved = again.finish()
+    assert saved is not None and store.read(saved).to_json() == want
+    again.close()
+    assert ScorekeepJournal.open(tmp_path).sheet is None
+
+
+def test_a_journal_damaged_in_the_middle_is_explained_and_moved_aside(small_app: Any) -> None:
+    app = small_app
+    start(app, "hearts", 4)
+    enter_hearts(app, [3, 5, 0, 5], 2)
+    tap_button(app, "Enter hand")
+    enter_hearts(app, [1, 2, 10, 0], 0)
+    tap_button(app, "Enter hand")
+    path = journal_path()
+    data = bytearray(path.read_bytes())
+    data[20] ^= 0xFF  # inside the first record: confirmed entries follow it
+    path.write_bytes(bytes(data))
+    app2 = new_start()
+    m = app2.scene.model()
+    assert m["question"] == "The score sheet could not be read" and "damaged in the middle" in app2.scene.detail
+    tap_button(app2, "yes")  # Move aside
+    assert not path.exists() and list(path.parent.glob(f"{JOURNAL_NAME}.damaged-*"))
+    assert app2.scene.model()["question"] == "Damaged journal moved aside"
+
+
+def test_keep_score_on_a_damaged_journal_offers_to_move_it_aside(small_app: Any) -> None:
+    app = small_app
+    start(app, "hearts", 4)
+    enter_hearts(app, [3, 5, 0, 5], 2)
+    tap_button(app, "Enter hand")
+    enter_hearts(app, [1, 2, 10, 0], 0)
+    tap_button(app, "Enter hand")
+    path = journal_path()
+    data = bytearray(path.read_bytes())
+    data[20] ^= 0xFF
+    path.write_bytes(bytes(data))
+    from ui.screenshots import make_app
+
+    app2 = make_app((800, 480))
+    app2.go("home")
+    tap_button(app2, "Keep score (own cards)")
+    assert app2.scene.model()["question"] == "The score sheet could not be read"
+    tap_button(app2, "yes")
+    tap_button(app2, "yes")  # OK on "moved aside"
+    tap_button(app2, "Keep score (own cards)")
+    assert app2.scene.name == "scorekeeper_entry" and app2.scene.sheet.hand_number == 0

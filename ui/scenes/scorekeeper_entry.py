@@ -91,7 +91,7 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
     journalled, and its entry screen. An unfinished sheet in the journal is not replaced
     silently: the table is asked (resume it, or save it as an unfinished record and start the
     new one); ``replace=True`` is that second answer."""
-    from device.journal import JournalError
+    from device.journal import JournalCorrupt, JournalError
 
     st = app.setup
     try:
@@ -105,6 +105,9 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
                 app.push(PendingSheetScene(app, j.sheet))
                 return None
         sheet = j.start(st.game, st.players, st.game_options(), 0, st.seat_names())
+    except JournalCorrupt as e:
+        explain_damage(app, e)
+        return None
     except (JournalError, OSError, ValueError) as e:
         _say(app, "The score sheet could not start", str(e))
         return None
@@ -112,6 +115,21 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
     scene = ScorekeeperEntryScene(app, sheet)
     app.switch(scene)
     return scene
+
+
+def explain_damage(app: Any, e: Any) -> None:
+    """A keep-score journal damaged in the middle (``JournalCorrupt``): said in words, with
+    the offer to move it aside (kept for inspection) so the table can keep score again."""
+    path = Path(e.path)
+
+    def aside() -> None:
+        moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        path.rename(moved)
+        _say(app, "Damaged journal moved aside", f"It is kept as {moved.name} for inspection.")
+
+    _say(app, "The score sheet could not be read",
+         f"Its journal is damaged in the middle ({e.reason}, at byte {e.offset}; {e.good_records} entries "
+         "before it are intact). Move it aside to keep score again.", yes="Move aside", no="Back", on_yes=aside)
 
 
 def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
@@ -123,16 +141,7 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
     try:
         j = keeper(app, create=False)
     except JournalCorrupt as e:
-        path = Path(e.path)
-
-        def aside() -> None:
-            moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-            path.rename(moved)
-            _say(app, "Damaged journal moved aside", f"It is kept as {moved.name} for inspection.")
-
-        _say(app, "The score sheet could not be read",
-             f"Its journal is damaged in the middle ({e.reason}, at byte {e.offset}; {e.good_records} entries "
-             "before it are intact). Move it aside to keep score again.", yes="Move aside", no="Back", on_yes=aside)
+        explain_damage(app, e)
         return False
     except (JournalError, OSError, ValueError) as e:
         _say(app, "The score sheet could not be resumed", str(e))
