@@ -610,7 +610,9 @@ class ScorekeeperEntryScene(Scene):
     def _changed(self) -> None:
         self.refusal = None
         # counts set from outside (a caller filling ``entries``): a number that is there was entered
-        stray = [c for c in self._order() if c not in self.entered and c not in self.auto and self.value(c)]
+        nil = [s for k in ("double_nil", "blind_nil") for s, on in enumerate(self.entries.get(k) or []) if on]
+        stray = [c for c in self._order() if c not in self.entered and c not in self.auto
+                 and (self.value(c) or (c[0] == "bids" and c[1] in nil))]
         if stray:
             self.entered.update(stray)
             self._autofill()
