@@ -283,7 +283,10 @@ def start_home(app: App) -> None:
     app.go("home")
     from .resume import resume_saved_game
 
-    resume_saved_game(app)
+    if not resume_saved_game(app) and len(app.scenes.stack) == 1:  # else a refereed game, or a message
+        from .scenes.scorekeeper_entry import resume_scorekeeping
+
+        resume_scorekeeping(app)  # an unfinished keep-score sheet, said so
 
 
 class NoDisplay(RuntimeError):

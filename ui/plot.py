@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
@@ -16,17 +16,38 @@ PALETTE: tuple[T.Color, ...] = (
 )
 
 
-def series_from(g: dict[str, Any]) -> tuple[list[str], list[list[int]]]:
-    """(labels, totals per hand starting at 0) for each player, or each team in partnerships."""
+Point = tuple[int, int]  # (hands played, total)
+
+
+def series_from(g: dict[str, Any], corrections: Sequence[Mapping[str, Any]] | None = None
+                ) -> tuple[list[str], list[list[Point]]]:
+    """(labels, points) for each player, or each team in partnerships: (hand, total) from
+    (0, 0), one point per hand, and for a score correction made after hand h a second point at
+    h (a vertical step), so the line and the legend end at the total the sheet shows.
+    ``corrections`` are ``{"after_hand", "seat", "points"}`` (the referee's and the score
+    sheet's shape); by default ``g["corrections"]``."""
     names = list(g.get("names", []))
     rows = g.get("hand_results", [])
     n = len(names)
     seats = list(range(n))
     labels = names
-    if g.get("game") == "partnership-spades" and n == 4:
+    team = g.get("game") == "partnership-spades" and n == 4
+    if team:
         seats = [0, 1]
         labels = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
-    series = [[0] + [int(r["totals"][s]) for r in rows] for s in seats]
+    fixes = list(g.get("corrections") or []) if corrections is None else list(corrections)
+    series: list[list[Point]] = []
+    for k, s in enumerate(seats):
+        mine = [c for c in fixes if (c.get("seat", -1) % 2 == k if team else c.get("seat") == s)]
+        pts: list[Point] = [(0, 0)]
+        # each hand's running total already holds the corrections made before that hand
+        for h in range(len(rows) + 1):
+            if h:
+                pts.append((h, int(rows[h - 1]["totals"][s])))
+            extra = sum(int(c.get("points", 0)) for c in mine if c.get("after_hand") == h)
+            if extra:
+                pts.append((h, pts[-1][1] + extra))
+        series.append(pts)
     return labels, series
 
 
@@ -39,23 +60,31 @@ def nice_step(span: float) -> int:
     return int(10 * mag)
 
 
-def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[str], series: Sequence[Sequence[int]],
-              target: int | None = None) -> None:
+def points_of(s: Sequence[int] | Sequence[Point]) -> list[Point]:
+    """A series as (hand, total) points: a plain list of totals is one per hand from 0."""
+    return [(int(v[0]), int(v[1])) if isinstance(v, tuple) else (i, int(v)) for i, v in enumerate(s)]
+
+
+def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[str],
+              series: Sequence[Sequence[int]] | Sequence[Sequence[Point]], target: int | None = None) -> None:
+    """The running totals; the legend gives each line's last point, which is the total on the
+    sheet (corrections included, as vertical steps)."""
     th = theme
     D.panel(surface, rect, T.PANEL, th.u(8))
-    if not series or len(series[0]) < 2:
+    lines = [points_of(s) for s in series]
+    if not lines or len(lines[0]) < 2:
         D.text(surface, th, "the plot starts after the first hand", rect.center, "small", T.TEXT_DIM, "center")
         return
     legend_w = min(th.u(150), rect.width // 3)
     inner = pygame.Rect(rect.x + th.u(46), rect.y + th.u(10), rect.width - th.u(56) - legend_w, rect.height - th.u(34))
-    lo = min(0, *(min(s) for s in series))
-    hi = max(1, *(max(s) for s in series))
+    lo = min(0, *(v for s in lines for _, v in s))
+    hi = max(1, *(v for s in lines for _, v in s))
     if target is not None and target <= hi * 1.5:
         hi = max(hi, target)
     step = nice_step(hi - lo)
     lo = (lo // step) * step
     hi = -((-hi) // step) * step
-    hands = len(series[0]) - 1
+    hands = max(x for s in lines for x, _ in s)
 
     def pt(i: int, v: int) -> tuple[int, int]:
         x = inner.x + round(inner.width * i / max(1, hands))
@@ -78,9 +107,9 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
         x = pt(i, lo)[0]
         D.text(surface, th, str(i), (x, inner.bottom + th.u(3)), "small", T.TEXT_DIM, "midtop")
     width = max(2, th.u(3))
-    for k, s in enumerate(series):
+    for k, s in enumerate(lines):
         color = PALETTE[k % len(PALETTE)]
-        pts = [pt(i, v) for i, v in enumerate(s)]
+        pts = [pt(i, v) for i, v in s]
         pygame.draw.lines(surface, color, False, pts, width)
         for p in pts:
             pygame.draw.circle(surface, color, p, width + 1)
@@ -90,6 +119,6 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
         color = PALETTE[k % len(PALETTE)]
         x = rect.right - legend_w
         pygame.draw.line(surface, color, (x, ly + lh // 2), (x + th.u(18), ly + lh // 2), width)
-        D.text(surface, th, f"{lab} {series[k][-1]}", (x + th.u(24), ly + lh // 2), "small", T.TEXT, "midleft",
+        D.text(surface, th, f"{lab} {lines[k][-1][1]}", (x + th.u(24), ly + lh // 2), "small", T.TEXT, "midleft",
                max_width=legend_w - th.u(28))
         ly += lh

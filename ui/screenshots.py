@@ -382,7 +382,7 @@ def _scorekeeper_scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         app.setup.choose_game(game)
         app.setup.players = players
         app.setup.options[game].update(options or {})
-        sc = start_scorekeeping(app)
+        sc = start_scorekeeping(app, replace=True)  # a sheet left by the scenario before is saved
         for h in hands:
             sc.sheet.enter(h)
         if hands:

@@ -21,6 +21,7 @@ class HomeScene(Scene):
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
+        self.pending: Any = None  # the unfinished keep-score sheet, if any
         if not isinstance(app.setup, Setup):
             app.setup = Setup()
         self.setup: Setup = app.setup
@@ -54,8 +55,14 @@ class HomeScene(Scene):
         keep_w = rw * 2 // 5  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
         self.start_btn = Button("Start game", self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw - keep_w - p, th.u(72)),
                                 color=T.BUTTON_ON, role="large")
-        self.keep_btn = Button("Keep score (own cards)", self.keep_score,
-                               pygame.Rect(x + rw - keep_w, H - 2 * p - th.u(72), keep_w, th.u(72)), role="small")
+        from .scorekeeper_entry import pending_sheet
+
+        # an unfinished keep-score sheet (left with Menu, or cut by a restart) waits in its journal
+        self.pending = pending_sheet(self.app)
+        keep = "Resume score sheet" if self.pending is not None else "Keep score (own cards)"
+        self.keep_btn = Button(keep, self.keep_score,
+                               pygame.Rect(x + rw - keep_w, H - 2 * p - th.u(72), keep_w, th.u(72)), role="small",
+                               color=T.BUTTON_ON if self.pending is not None else T.BUTTON)
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
                         self.settings_btn, self.start_btn, self.keep_btn]
         self._info_top = y + th.touch + p
@@ -105,5 +112,6 @@ class HomeScene(Scene):
 
     def model(self) -> dict[str, Any]:
         m = super().model()
-        m.update(game=self.setup.game, players=self.setup.players)
+        m.update(game=self.setup.game, players=self.setup.players,
+                 pending_sheet=None if self.pending is None else self.pending.TITLE)
         return m

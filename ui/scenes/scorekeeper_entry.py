@@ -1,12 +1,18 @@
 """Scorekeeper mode on the kiosk: a table playing with its own cards enters each hand's counts.
 
 There is no dealer, no seat panel and no session: the kiosk only keeps the score sheet
-(engine.scorekeeper.ScoreSheet, which scores with the games' own code). One row per seat with
-steppers for what the rules score (bids and tricks, hearts, Q♠ counts), the Q♠ (and omnibus)
-holder chosen by tapping a button on that seat's row, Double/Blind Nil toggles only where the
-rules allow them, a running check line ("tricks: 12 of 13") and, when the entry cannot be
-right, the reason in words. A moon offers the shooter's two choices. "Enter hand" scores it
-and shows the score sheet; the last hand can be undone (with a confirmation) and re-entered.
+(engine.scorekeeper.ScoreSheet, which scores with the games' own code), journalled change by
+change (device.scorekeep_journal: fsync'd before the screen moves on) so that a power cut, a
+closed kiosk or Menu -> Leave loses nothing; the next start resumes the sheet and says so.
+
+Fast entry: one row per seat with a box for each count the rules score (bids, tricks, hearts)
+and a number pad. The box to fill is highlighted; one tap on the pad fills it and moves on to
+the next. Where the rules fix the last count (tricks add up to 13, hearts to 13 or 26) it is
+filled in by itself, marked "auto", and follows any change to the others. The Q♠ (and omnibus)
+holder is one tap on that seat's row; the two Q♠ of Cancellation Hearts are counted by tapping
+the seat's Q♠ box (0, 1, 2, 0...); what nobody took (a cancelled last trick) is 0 unless
+changed. A moon is scored "everyone else" unless the shooter's own choice is tapped. "Enter
+hand" scores the hand and opens the next one on the same screen, with the hand's points shown.
 
 The scenes are built directly (not through ``ui.scenes.make``) because they carry the sheet.
 """
@@ -14,27 +20,164 @@ The scenes are built directly (not through ``ui.scenes.make``) because they carr
 from __future__ import annotations
 
 import functools
+import time
+from pathlib import Path
 from typing import Any
 
 import pygame
 
-from engine.scorekeeper import EntryError, ScoreSheet
+from engine.scorekeeper import ScoreSheet
 
 from .. import draw as D
 from .. import theme as T
 from ..scene import Scene
-from ..widgets import Button, Stepper, Widget
+from ..widgets import Button, Widget
+
+# ---------------------------------------------------------------------- the journal
 
 
-def start_scorekeeping(app: Any) -> ScorekeeperEntryScene:
-    """From the home screen's choices (game, players, names, rule options): a new sheet and
-    its entry screen."""
+def _folders() -> tuple[Path, Path]:
+    from ..referee_table import load_config
+
+    storage = load_config().storage
+    return Path(storage.journal_dir()), Path(storage.games_dir())
+
+
+def keeper(app: Any, create: bool = True) -> Any:
+    """The app's open keep-score journal (device.scorekeep_journal.ScorekeepJournal), opened on
+    first use. With ``create=False`` a journal that does not exist yet is not created (None)."""
+    j = getattr(app, "scorekeep", None)
+    if j is not None and not j.journal.closed:
+        return j
+    from device.games_store import GamesStore
+    from device.scorekeep_journal import JOURNAL_NAME, ScorekeepJournal
+
+    jdir, gdir = _folders()
+    if not create:
+        path = jdir / JOURNAL_NAME
+        if not path.exists() or path.stat().st_size == 0:
+            return None
+    j = ScorekeepJournal.open(jdir, GamesStore(gdir))
+    app.scorekeep = j
+    return j
+
+
+def pending_sheet(app: Any) -> ScoreSheet | None:
+    """The unfinished keep-score sheet waiting in the journal, if any (nothing is created)."""
+    try:
+        j = keeper(app, create=False)
+    except (OSError, ValueError):
+        return None  # a damaged journal is explained when the table tries to resume it
+    return None if j is None or j.sheet is None or j.sheet.over else j.sheet
+
+
+def describe(sheet: ScoreSheet) -> str:
+    """'Hearts, 4 players, 2 hands entered: Ana 12, Ben 5, ...' for resume messages."""
+    hands = f"{sheet.hand_number} hand{'s' if sheet.hand_number != 1 else ''} entered"
+    if sheet.n > 6:  # too many to read in a message: the sheet shows them
+        return f"{sheet.TITLE}, {sheet.n} players, {hands}."
+    totals = ", ".join(f"{sheet.names[s]} {sheet.totals[s]}" for s in range(sheet.n))
+    return f"{sheet.TITLE}, {sheet.n} players, {hands}: {totals}."
+
+
+def _say(app: Any, title: str, detail: str, **kw: Any) -> None:
+    from .confirm import ConfirmScene
+
+    app.push(ConfirmScene(app, title, detail, **{"yes": "OK", "no": None, **kw}))
+
+
+def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntryScene | None:
+    """From the home screen's choices (game, players, names, rule options): a new sheet,
+    journalled, and its entry screen. An unfinished sheet in the journal is not replaced
+    silently: the table is asked (resume it, or save it as an unfinished record and start the
+    new one); ``replace=True`` is that second answer."""
+    from device.journal import JournalCorrupt, JournalError
+
     st = app.setup
-    sheet = ScoreSheet(st.game, st.players, st.game_options(), 0, st.seat_names())
-    app.end_session()  # no dealt game runs meanwhile
+    try:
+        j = keeper(app)
+        if j.sheet is not None:
+            if j.sheet.over:
+                j.finish()  # saved at its game over; saving again finds the same file
+            elif replace:
+                j.finish()  # the abandoned sheet: a partial record in the games folder
+            else:
+                app.push(PendingSheetScene(app, j.sheet))
+                return None
+        sheet = j.start(st.game, st.players, st.game_options(), 0, st.seat_names())
+    except JournalCorrupt as e:
+        explain_damage(app, e)
+        return None
+    except (JournalError, OSError, ValueError) as e:
+        _say(app, "The score sheet could not start", str(e))
+        return None
+    app.end_session()  # no dealt game runs meanwhile (its own journal keeps it)
     scene = ScorekeeperEntryScene(app, sheet)
     app.switch(scene)
     return scene
+
+
+def explain_damage(app: Any, e: Any) -> None:
+    """A keep-score journal damaged in the middle (``JournalCorrupt``): said in words, with
+    the offer to move it aside (kept for inspection) so the table can keep score again."""
+    path = Path(e.path)
+
+    def aside() -> None:
+        moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        path.rename(moved)
+        _say(app, "Damaged journal moved aside", f"It is kept as {moved.name} for inspection.")
+
+    _say(app, "The score sheet could not be read",
+         f"Its journal is damaged in the middle ({e.reason}, at byte {e.offset}; {e.good_records} entries "
+         "before it are intact). Move it aside to keep score again.", yes="Move aside", no="Back", on_yes=aside)
+
+
+def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
+    """The unfinished keep-score sheet in the journal, on its entry screen (said so with
+    ``announce``); a finished one still in the journal is saved and cleared. False when there
+    is nothing to resume."""
+    from device.journal import JournalCorrupt, JournalError
+
+    try:
+        j = keeper(app, create=False)
+    except JournalCorrupt as e:
+        explain_damage(app, e)
+        return False
+    except (JournalError, OSError, ValueError) as e:
+        _say(app, "The score sheet could not be resumed", str(e))
+        return False
+    if j is None or j.sheet is None:
+        return False
+    sheet = j.sheet
+    if sheet.over:
+        try:
+            j.finish()
+        except (JournalError, OSError, ValueError) as e:
+            _say(app, "A finished score sheet could not be saved", str(e))
+        return False
+    app.end_session()
+    app.switch(ScorekeeperEntryScene(app, sheet))
+    if announce:
+        dropped = "" if j.report.clean else " (a last entry cut short by the power going was dropped)"
+        _say(app, "Score sheet resumed", f"{describe(sheet)} Every entry is saved as it is made{dropped}.",
+             yes="Continue")
+    return True
+
+
+def finish_sheet(app: Any, sheet: ScoreSheet) -> tuple[Path | None, str | None]:
+    """The sheet's record into the games folder, then its journal emptied: (path, None) or
+    (None, why)."""
+    from device.journal import JournalError
+
+    j = getattr(app, "scorekeep", None)
+    if j is None or j.sheet is not sheet:
+        from ..resume import save_scorekept
+
+        return save_scorekept(sheet)
+    try:
+        return j.finish(), None
+    except (JournalError, OSError, ValueError) as e:
+        return None, str(e)
 
 
 def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
@@ -49,6 +192,7 @@ def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
         "bags": None if sheet.bags is None else sheet.bags[:],
         "over": sheet.over,
         "winners": sheet.winners[:],
+        "corrections": [dict(c) for c in sheet.corrections],
         "phase": "over" if sheet.over else "deal",
     }
 
@@ -64,50 +208,207 @@ class SheetSession:
         return {"game": sheet_view(self.sheet), "table": {}}
 
 
-class CountStepper(Stepper):
-    """A compact -, value, + stepper for one seat's count (no label drawn; the column header
-    says what it counts). Buttons are named '<seat name> <what> -/+' for tests."""
 
-    def layout(self, theme: T.Theme) -> None:
-        r = self.rect
-        b = min(theme.touch, r.height)
-        val_w = max(theme.u(34), r.width - 2 * b)
-        self.minus.rect = pygame.Rect(r.x, r.y + (r.height - b) // 2, b, b)
-        self.plus.rect = pygame.Rect(r.x + b + val_w, self.minus.rect.y, b, b)
-        self._label_right = r.x
+
+CYCLE_MAX = 2  # counts this small (the two Q♠ of Cancellation Hearts) are counted by tapping their box
+PAD_SLOTS = 15  # 3 columns of 5 beside the rows (landscape), 5 of 3 under them (portrait)
+PAD_FIRST_PAGE = 14  # 0..13 on the pad; larger counts (up to 26) on its second page
+
+
+class PendingSheetScene(Scene):
+    """Asked when "Keep score" finds an unfinished sheet: resume it, or keep it as an
+    unfinished record and start the new one."""
+
+    name = "confirm"
+    modal = True
+
+    def __init__(self, app: Any, sheet: ScoreSheet) -> None:
+        super().__init__(app)
+        self.sheet = sheet
+        self.question = "An unfinished score sheet"
+
+    def layout(self) -> None:
+        th = self.theme
+        w, h = min(th.width - 2 * th.pad, th.u(640)), th.u(280)
+        self.box = pygame.Rect((th.width - w) // 2, (th.height - h) // 2, w, h)
+        bw = (w - 4 * th.pad) // 3
+        y = self.box.bottom - th.touch - th.pad
+        x = self.box.x + th.pad
+        specs = (("Back", self.app.pop, T.BUTTON_OFF, "no"), ("New sheet", self.new, T.BAD, "New sheet"),
+                 ("Resume it", self.resume, T.BUTTON_ON, "yes"))
+        self.widgets = [Button(t, fn, pygame.Rect(x + i * (bw + th.pad), y, bw, th.touch), color=c, name=n)
+                        for i, (t, fn, c, n) in enumerate(specs)]
+
+    def resume(self) -> None:
+        self.app.pop()
+        self.app.switch(ScorekeeperEntryScene(self.app, self.sheet))
+
+    def new(self) -> None:
+        self.app.pop()
+        start_scorekeeping(self.app, replace=True)
+
+    def draw_content(self, surface: Any) -> None:
+        th = self.theme
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 150))
+        surface.blit(shade, (0, 0))
+        D.panel(surface, self.box, T.PANEL, th.u(12), border=T.ACCENT)
+        D.text(surface, th, self.question, (self.box.centerx, self.box.y + th.pad), "large", T.TEXT, "midtop",
+               bold=True, max_width=self.box.width - 4 * th.pad)
+        y = self.box.y + th.pad + th.font("large").get_height() + th.u(4)
+        detail = (f"{describe(self.sheet)} Resume it, or start a new sheet: this one is then saved to the games "
+                  "folder as an unfinished record.")
+        bottom = self.box.bottom - th.touch - 2 * th.pad
+        for line in D.wrap(th, detail, self.box.width - 4 * th.pad, "body"):
+            if y + th.font("body").get_height() > bottom:
+                break
+            r = D.text(surface, th, line, (self.box.centerx, y), "body", T.TEXT_DIM, "midtop")
+            y = r.bottom + th.u(2)
+
+    def model(self) -> dict[str, Any]:
+        m = super().model()
+        m["question"] = self.question
+        return m
+
+
+class Cell(Button):
+    """One seat's count: its value large, "auto" under it when the rules filled it in, a
+    highlight when it is the box the number pad fills."""
+
+    def __init__(self, name: str, on_click: Any, rect: Any) -> None:
+        super().__init__("", on_click, rect, name=name)
+        self.note = ""
+        self.blank = False
 
     def draw(self, surface: Any, theme: T.Theme) -> None:
         if not self.visible:
             return
-        self.layout(theme)
-        self.minus.enabled = self.enabled and (self.minimum is None or (self.value or 0) > self.minimum)
-        self.plus.enabled = self.enabled and (self.maximum is None or (self.value or 0) < self.maximum)
-        self.minus.draw(surface, theme)
-        self.plus.draw(surface, theme)
-        mid = ((self.minus.rect.right + self.plus.rect.x) // 2, self.rect.centery)
-        D.text(surface, theme, self.fmt(self.value), mid, "large", T.ACCENT if self.enabled else T.TEXT_DIM, "center")
+        th = theme
+        color = T.BUTTON_DOWN if self.pressed else T.BUTTON_ON if self.selected else T.FELT_DARK
+        D.panel(surface, self.rect, color, radius=th.u(8), border=T.ACCENT if self.selected else T.TEXT_DIM)
+        fg = T.TEXT_DIM if self.blank else T.TEXT if self.note else T.ACCENT
+        if self.note:
+            small_h = th.font("small").get_height()
+            mid = (self.rect.centerx, self.rect.centery - small_h // 2 + th.u(2))
+            D.text(surface, th, self.text, mid, "body", fg, "center", bold=True, max_width=self.rect.width - th.u(6))
+            D.text(surface, th, self.note, (self.rect.centerx, self.rect.bottom - th.u(1)), "small", T.TEXT_DIM,
+                   "midbottom", max_width=self.rect.width - th.u(6))
+        else:
+            D.text(surface, th, self.text, self.rect.center, "large", fg, "center", bold=True,
+                   max_width=self.rect.width - th.u(6))
 
-    @staticmethod
-    def width_for(theme: T.Theme) -> int:
-        return 2 * theme.touch + theme.u(40)
+
+Key = tuple[str, int]  # (entry key, seat); seat -1 for what nobody took
 
 
 class ScorekeeperEntryScene(Scene):
-    """One hand's entry: rows of steppers, the check line, the moon choice, Enter hand."""
+    """One hand's entry: a box per count and seat, a number pad, holders, the moon choice,
+    Enter hand."""
 
     name = "scorekeeper_entry"
 
     def __init__(self, app: Any, sheet: ScoreSheet, entries: dict[str, Any] | None = None) -> None:
         super().__init__(app)
         self.sheet = sheet
-        self.entries: dict[str, Any] = entries if entries is not None else sheet.blank()
         self.refusal: str | None = None  # the reason of the last refused "Enter hand"
         self.texts: list[str] = []
+        self.last_hand: str | None = None  # "hand 2: Ana +3, ..." after Enter hand
+        self.last_points: list[int] | None = None  # that hand's points, shown on the rows
+        self.page = 0
+        self._reset(entries)
+
+    # ------------------------------------------------------------------ the entry's state
+    def _reset(self, entries: dict[str, Any] | None) -> None:
+        sheet = self.sheet
+        self.entries: dict[str, Any] = dict(entries) if entries is not None else sheet.blank()
+        for k, v in self.entries.items():
+            if isinstance(v, list):
+                self.entries[k] = list(v)
+        self.entered: set[Key] = set()
+        self.auto: set[Key] = set()
+        for f in sheet.schema():
+            if f["kind"] == "count" and (entries is not None or f["max"] <= CYCLE_MAX):
+                self.entered.update((f["key"], s) for s in range(sheet.n))
+            elif f["kind"] == "number":
+                self.entered.add((f["key"], -1))
+        if "moon" in self.entries and entries is None:
+            self.entries["moon"] = None
+        self.focus: Key | None = None
+        self._autofill()
+        self.focus = self._next_focus(None)
+
+    def _field(self, key: str) -> dict[str, Any]:
+        return next(f for f in self.sheet.schema() if f["key"] == key)
+
+    def _pad_keys(self) -> list[str]:
+        """The count fields filled from the number pad, in the order they are asked for."""
+        return [f["key"] for f in self.sheet.schema() if f["kind"] == "count" and f["max"] > CYCLE_MAX]
+
+    def _order(self) -> list[Key]:
+        return [(k, s) for k in self._pad_keys() for s in range(self.sheet.n)]
+
+    def value(self, cell: Key) -> int:
+        key, seat = cell
+        v = self.entries.get(key)
+        return int((v[seat] if isinstance(v, list) else v) or 0)
+
+    def _set(self, cell: Key, v: int) -> None:
+        key, seat = cell
+        if seat < 0:
+            self.entries[key] = v
+        else:
+            self.entries[key][seat] = v
+
+    def _nobody(self, key: str) -> int:
+        if self.sheet.GAME_ID != "cancellation-hearts":
+            return 0
+        return int(self.entries.get(f"nobody_{key}") or 0)
+
+    def _autofill(self) -> None:
+        """Fill in what the rules fix: the last count of a field that adds up to a known sum,
+        and every count still open once the others reach that sum (they can only be 0)."""
+        for cell in self.auto:
+            self.entered.discard(cell)
+        self.auto = set()
+        for f in self.sheet.schema():
+            if f["kind"] != "count" or "sum" not in f or f["max"] <= CYCLE_MAX:
+                continue
+            key = f["key"]
+            n = self.sheet.n
+            open_ = [s for s in range(n) if (key, s) not in self.entered]
+            if not open_:
+                continue
+            got = sum(self.entries[key][s] for s in range(n) if (key, s) in self.entered) + self._nobody(key)
+            left = f["sum"] - got
+            if len(open_) == 1 and f["min"] <= left <= f["max"]:
+                self.entries[key][open_[0]] = left
+                self.auto.add((key, open_[0]))
+            elif left == 0:
+                for s in open_:
+                    self.entries[key][s] = 0
+                    self.auto.add((key, s))
+            else:
+                for s in open_:
+                    self.entries[key][s] = 0
+
+    def _next_focus(self, after: Key | None) -> Key | None:
+        order = self._order()
+        todo = [c for c in order if c not in self.entered and c not in self.auto]
+        if not todo:
+            return None
+        if after in order:
+            i = order.index(after)
+            later = [c for c in todo if order.index(c) > i]
+            if later:
+                return later[0]
+        return todo[0]
+
+    def missing(self) -> list[Key]:
+        """Boxes not filled in yet (neither entered nor filled in by the rules)."""
+        return [c for c in self._order() if c not in self.entered and c not in self.auto]
 
     # ------------------------------------------------------------------ layout
-    def _fields(self) -> list[dict[str, Any]]:
-        """Per-seat fields shown as columns (counts, toggles, holders); 'number' fields go on
-        the extra 'nobody' row."""
+    def _row_fields(self) -> list[dict[str, Any]]:
         return [f for f in self.sheet.schema() if f["kind"] in ("count", "toggle", "holder")]
 
     def layout(self) -> None:
@@ -117,41 +418,43 @@ class ScorekeeperEntryScene(Scene):
         W, H, p = th.width, th.height, th.pad
         self.bar_h = th.touch + th.u(8)
         self.header_h = th.font("small").get_height() + th.u(4)
-        bottom_h = th.touch + 2 * p  # the check line and reason sit beside Clear / Enter hand
-        self.bottom_y = H - bottom_h
+        self.bottom_y = H - th.touch - 2 * p
+        top = self.bar_h + self.header_h
+        self.top = top
+        # the number pad: on the right, or under the rows on a portrait screen
+        gap = th.u(6)
+        portrait = H > W
+        pad_cols = 5 if portrait else 3
+        pad_rows = PAD_SLOTS // pad_cols
+        pbw = max(th.touch, th.u(60)) if not portrait else (W - 2 * p - (pad_cols - 1) * gap) // pad_cols
+        pbh = th.touch if not portrait else max(th.touch, th.u(64))
+        pad_w = pad_cols * pbw + (pad_cols - 1) * gap
+        pad_h = pad_rows * pbh + (pad_rows - 1) * gap
+        pad_y = self.bottom_y - p - pad_h if portrait else top
+        self.pad_rect = pygame.Rect(W - p - pad_w, pad_y, pad_w, pad_h)
+        self.pad_buttons: list[Button] = []
+        for i in range(PAD_SLOTS):
+            r, c = divmod(i, pad_cols)
+            rect = pygame.Rect(self.pad_rect.x + c * (pbw + gap), pad_y + r * (pbh + gap), pbw, pbh)
+            self.pad_buttons.append(Button("", functools.partial(self._pad, i), rect, role="large", name=f"pad slot {i}"))
+        # the seats' rows, left of the pad
         numbers = [f for f in sheet.schema() if f["kind"] == "number"]
         rows = n + (1 if numbers else 0)
-        top = self.bar_h + self.header_h
-        avail = self.bottom_y - top - p
+        area_w = W - 2 * p if portrait else self.pad_rect.x - 2 * p
+        avail = (pad_y - th.u(4) - th.font("small").get_height() if portrait else self.bottom_y) - top - p
         cols = 1
-        while (avail // -(-rows // cols)) < th.touch + th.u(2) and cols < 3:
+        while avail // -(-rows // cols) < th.touch and cols < 3:
             cols += 1
         per_col = -(-rows // cols)
-        row_h = min(th.u(70), avail // per_col)
-        col_w = (W - p * (cols + 1)) // cols
-        self.cols, self.row_h, self.col_w, self.top = cols, row_h, col_w, top
-        self.widgets = []
-        self.row_widgets: list[dict[str, Widget]] = []
-        self.name_rects: list[pygame.Rect] = []
-        self.col_x: list[list[tuple[str, int, int]]] = []  # per column: (label, x, width) headers
-        fields = self._fields()
-        cw = CountStepper.width_for(th)
-        holder_w = max(th.touch, th.u(84))
-        toggle_w = th.u(110)
-
-        def widths() -> list[int]:
-            out = []
-            for f in fields:
-                out.append(cw if f["kind"] == "count" else toggle_w if f["kind"] == "toggle" else holder_w)
-            return out
-
-        fw = widths()
-        name_w = max(th.u(60), col_w - sum(fw) - p * len(fw))
-        # squeeze the steppers' value field when the column is narrow (11-seat tables)
-        if name_w < th.u(80) and any(f["kind"] == "count" for f in fields):
-            cw = 2 * th.touch + th.u(30)
-            fw = widths()
-            name_w = max(th.u(50), col_w - sum(fw) - p * len(fw))
+        row_h = max(th.touch, min(th.u(64), avail // per_col))
+        col_w = (area_w - p * (cols - 1)) // cols
+        self.cols, self.row_h, self.col_w = cols, row_h, col_w
+        fields = self._row_fields()
+        cw = max(th.touch, th.u(60))
+        widths = {"count": cw, "toggle": max(th.touch, th.u(100)), "holder": max(th.touch, th.u(64))}
+        fw = [widths[f["kind"]] for f in fields]
+        name_w = col_w - sum(fw) - p * len(fw)
+        self.col_x: list[list[tuple[str, int, int]]] = []
         for c in range(cols):
             x = p + c * (col_w + p) + name_w + p
             heads = []
@@ -159,35 +462,34 @@ class ScorekeeperEntryScene(Scene):
                 heads.append((f["label"], x, w))
                 x += w + p
             self.col_x.append(heads)
+        self.widgets = []
+        self.cells: dict[Key, Cell] = {}
+        self.row_widgets: list[dict[str, Widget]] = []
+        self.name_rects: list[pygame.Rect] = []
         for s in range(n):
             c, r = divmod(s, per_col)
             x0 = p + c * (col_w + p)
             y = top + r * row_h
             self.name_rects.append(pygame.Rect(x0, y, name_w, row_h))
-            x = x0 + name_w + p
             ws: dict[str, Widget] = {}
-            for f, w in zip(fields, fw, strict=True):
-                rect = pygame.Rect(x, y + (row_h - min(row_h, th.touch)) // 2, w, min(row_h, th.touch))
+            for f, (_, x, w) in zip(fields, self.col_x[c], strict=True):
+                rect = pygame.Rect(x, y + (row_h - th.touch) // 2, w, th.touch)
                 ws[f["key"]] = self._make(f, s, rect)
-                x += w + p
             self.row_widgets.append(ws)
             self.widgets.extend(ws.values())
-        self.nobody_widgets: dict[str, Widget] = {}
+        self.nobody_rect: pygame.Rect | None = None
         if numbers:
             c, r = divmod(n, per_col)
             x0 = p + c * (col_w + p)
             y = top + r * row_h
             self.nobody_rect = pygame.Rect(x0, y, name_w, row_h)
-            heads = self.col_x[c]
             for f in numbers:
                 # under the column of the same thing (hearts under hearts, Q♠ under Q♠)
-                col = next((h for h in heads if f["label"].lower().startswith(h[0].lower())), heads[-1])
-                rect = pygame.Rect(col[1], y + (row_h - min(row_h, th.touch)) // 2, cw, min(row_h, th.touch))
-                st = CountStepper(f"nobody {f['key']}", int(self.entries.get(f["key"]) or 0),
-                                  functools.partial(self._set_number, f["key"]), rect,
-                                  minimum=f["min"], maximum=f["max"])
-                self.nobody_widgets[f["key"]] = st
-                self.widgets.append(st)
+                head = next((h for h in self.col_x[c] if f["label"].lower().startswith(h[0].lower())), self.col_x[c][-1])
+                cell = Cell(f"nobody {f['key']}", functools.partial(self._tap_cell, (f["key"], -1)),
+                            pygame.Rect(head[1], y + (row_h - th.touch) // 2, head[2], th.touch))
+                self.cells[(f["key"], -1)] = cell
+                self.widgets.append(cell)
         # the top bar
         bw = th.u(112)
         x = W - p
@@ -201,12 +503,12 @@ class ScorekeeperEntryScene(Scene):
             self.bar_buttons.append(b)
             x -= th.u(6)
         self._bar_right = W - x
-        # the bottom row: moon choices (when a moon is entered), Clear, Enter hand
+        # the bottom row: moon choices (when a moon is entered) or the check line, Clear, Enter hand
         by = H - th.touch - p
-        enter_w = th.u(200)
+        enter_w = th.u(190)
         self.enter_btn = Button("Enter hand", self.enter_hand, pygame.Rect(W - p - enter_w, by, enter_w, th.touch),
                                 color=T.BUTTON_ON, name="Enter hand")
-        self.clear_btn = Button("Clear", self.clear, pygame.Rect(self.enter_btn.rect.x - p - th.u(110), by, th.u(110),
+        self.clear_btn = Button("Clear", self.clear, pygame.Rect(self.enter_btn.rect.x - p - th.u(100), by, th.u(100),
                                                                  th.touch), color=T.BUTTON_OFF, name="Clear")
         self.line_w = self.clear_btn.rect.x - 3 * p
         mw = (self.clear_btn.rect.x - 3 * p) // 2
@@ -214,16 +516,17 @@ class ScorekeeperEntryScene(Scene):
                                 role="small", name="moon self")
         self.moon_others = Button("", functools.partial(self._set_moon, "others"),
                                   pygame.Rect(2 * p + mw, by, mw, th.touch), role="small", name="moon others")
-        self.widgets.extend([*self.bar_buttons, self.moon_self, self.moon_others, self.clear_btn, self.enter_btn])
+        self.widgets.extend([*self.pad_buttons, *self.bar_buttons, self.moon_self, self.moon_others, self.clear_btn,
+                             self.enter_btn])
         self._sync()
 
     def _make(self, f: dict[str, Any], seat: int, rect: pygame.Rect) -> Widget:
         who = self.sheet.names[seat]
         key = f["key"]
         if f["kind"] == "count":
-            return CountStepper(f"{who} {key}", int(self.entries[key][seat]),
-                                functools.partial(self._set_count, key, seat), rect,
-                                minimum=f["min"], maximum=f["max"])
+            cell = Cell(f"{who} {key}", functools.partial(self._tap_cell, (key, seat)), rect)
+            self.cells[(key, seat)] = cell
+            return cell
         if f["kind"] == "toggle":
             return Button(f["label"], functools.partial(self._toggle, key, seat), rect, role="small",
                           name=f"{who} {f['label']}")
@@ -231,26 +534,69 @@ class ScorekeeperEntryScene(Scene):
                       name=f"{who} {f['label']}", color=T.BUTTON_OFF)
 
     # ------------------------------------------------------------------ changes
-    def _set_count(self, key: str, seat: int, v: int | None) -> None:
-        self.entries[key][seat] = int(v or 0)
-        field = next(f for f in self.sheet.schema() if f["key"] == key)
-        if self.sheet.n == 2 and "sum" in field:  # two players: the other count follows
-            self.entries[key][1 - seat] = max(0, min(field["max"], field["sum"] - int(v or 0)))
+    def pad_values(self) -> list[int | str | None]:
+        """What each pad slot shows now: a number, "more"/"back" for the second page, or None."""
+        out: list[int | str | None] = [None] * PAD_SLOTS
+        if self.focus is None:
+            return out
+        hi = self._field(self.focus[0])["max"]
+        if self.page == 0:
+            for v in range(min(hi, PAD_FIRST_PAGE - 1) + 1):
+                out[v] = v
+            if hi >= PAD_FIRST_PAGE:
+                out[-1] = "more"
+        else:
+            for i, v in enumerate(range(PAD_FIRST_PAGE, hi + 1)):
+                out[i] = v
+            out[-1] = "back"
+        return out
+
+    def _pad(self, slot: int) -> None:
+        v = self.pad_values()[slot]
+        if v == "more" or v == "back":
+            self.page = 1 if v == "more" else 0
+            self._changed()
+            return
+        if not isinstance(v, int) or self.focus is None:
+            return
+        cell = self.focus
+        self._set(cell, v)
+        self.entered.add(cell)
+        self.auto.discard(cell)
+        key, seat = cell
         if key == "bids" and v:
             for nk in ("double_nil", "blind_nil"):
                 if nk in self.entries:
                     self.entries[nk][seat] = False
+        self._autofill()
+        self.focus = self._next_focus(cell)
+        self.page = 0
         self._changed()
 
-    def _set_number(self, key: str, v: int | None) -> None:
-        self.entries[key] = int(v or 0)
+    def _tap_cell(self, cell: Key) -> None:
+        key, _ = cell
+        f = self._field(key)
+        if f["max"] <= CYCLE_MAX:  # the two Q♠: count by tapping
+            self._set(cell, (self.value(cell) + 1) % (f["max"] + 1))
+            self.entered.add(cell)
+            self._autofill()
+        else:
+            self.focus = cell
+            self.page = 1 if self.value(cell) >= PAD_FIRST_PAGE else 0
         self._changed()
 
     def _toggle(self, key: str, seat: int) -> None:
         on = not self.entries[key][seat]
         self.entries[key][seat] = on
-        if on:
+        bid = ("bids", seat)
+        if on:  # Nil: the bid is 0, entered
             self.entries["bids"][seat] = 0
+            self.entered.add(bid)
+            if self.focus == bid:
+                self.focus = self._next_focus(bid)
+        else:
+            self.entered.discard(bid)
+            self.focus = bid
         self._changed()
 
     def _hold(self, key: str, seat: int) -> None:
@@ -263,8 +609,19 @@ class ScorekeeperEntryScene(Scene):
 
     def _changed(self) -> None:
         self.refusal = None
-        if "moon" in self.entries and self.sheet.moon_shooter(self.entries) is None:
-            self.entries["moon"] = None
+        # counts set from outside (a caller filling ``entries``): a number that is there was entered
+        nil = [s for k in ("double_nil", "blind_nil") for s, on in enumerate(self.entries.get(k) or []) if on]
+        stray = [c for c in self._order() if c not in self.entered and c not in self.auto
+                 and (self.value(c) or (c[0] == "bids" and c[1] in nil))]
+        if stray:
+            self.entered.update(stray)
+            self._autofill()
+            self.focus = self._next_focus(self.focus)
+        if "moon" in self.entries:
+            if self.sheet.moon_shooter(self.entries) is None:
+                self.entries["moon"] = None
+            elif self.entries["moon"] is None:
+                self.entries["moon"] = "others"  # the usual choice; the shooter's own is one tap
         self._ensure_layout()
         self._sync()
         self.needs_redraw = True
@@ -272,21 +629,26 @@ class ScorekeeperEntryScene(Scene):
     def _sync(self) -> None:
         """Widgets show the entries; Nil toggles show only where the rules allow them."""
         sheet, e = self.sheet, self.entries
+        for cell, w in self.cells.items():
+            w.blank = cell not in self.entered and cell not in self.auto
+            w.text = "?" if w.blank else str(self.value(cell))
+            w.note = "auto" if cell in self.auto else ""
+            w.selected = cell == self.focus
         for s, ws in enumerate(self.row_widgets):
             for key, w in ws.items():
-                if isinstance(w, CountStepper):
-                    w.value = int(e[key][s])
-                elif key in ("double_nil", "blind_nil") and isinstance(w, Button):
+                if key in ("double_nil", "blind_nil") and isinstance(w, Button):
                     partner_on = key == "blind_nil" and bool(e[key][(s + 2) % sheet.n])
                     w.visible = sheet.nil_allowed(s) and not partner_on
                     w.selected = bool(e[key][s])
                     if not w.visible and e[key][s]:
                         e[key][s] = False
-                elif isinstance(w, Button):
+                elif isinstance(w, Button) and not isinstance(w, Cell):
                     w.selected = e.get(key) == s
-        for key, w in self.nobody_widgets.items():
-            if isinstance(w, CountStepper):
-                w.value = int(e.get(key) or 0)
+        for b, v in zip(self.pad_buttons, self.pad_values(), strict=True):
+            b.visible = v is not None
+            b.text = "14+" if v == "more" else "0-13" if v == "back" else str(v)
+            b.name = "pad more" if v == "more" else "pad back" if v == "back" else f"pad {v}"
+            b.color = T.BUTTON_OFF if isinstance(v, str) else T.BUTTON
         shooter = sheet.moon_shooter(e)
         self.moon_self.visible = self.moon_others.visible = shooter is not None
         if shooter is not None:
@@ -299,43 +661,82 @@ class ScorekeeperEntryScene(Scene):
 
     def next_dealer(self) -> None:
         sheet = self.sheet
-        sheet.set_first_dealer((sheet.first_dealer + 1) % sheet.n)
+        try:
+            sheet.set_first_dealer((sheet.first_dealer + 1) % sheet.n)
+        except ValueError as e:
+            self.refusal = str(e)
         for b in self.bar_buttons:
             if b.name == "First dealer":
                 b.text = f"Dealer: {sheet.names[sheet.dealer]}"
         self.needs_redraw = True
 
     def clear(self) -> None:
-        self.entries = self.sheet.blank()
+        self._reset(None)
         self._changed()
 
     def enter_hand(self) -> None:
-        """Score the hand ("Enter hand"); a refusal stays on screen with its reason."""
-        try:
-            self.sheet.enter(self.entries)
-        except EntryError as e:
-            self.refusal = e.reason
+        """Score the hand ("Enter hand") and open the next one here; a refusal stays on screen
+        with its reason. The hand is in the journal before the screen moves on."""
+        missing = self.missing()
+        if missing:
+            self.refusal = self._missing_text(missing)
+            self.focus = missing[0]
+            self._sync()
             self.needs_redraw = True
             return
-        self.entries = self.sheet.blank()
-        self.refusal = None
-        if self.sheet.over:
+        try:
+            pts = self.sheet.enter(self.entries)
+        except ValueError as e:  # EntryError: cannot be right; JournalError: could not be saved
+            self.refusal = getattr(e, "reason", None) or str(e)
+            self.needs_redraw = True
+            return
+        sheet = self.sheet
+        if sheet.over:
             from .scorekeeper_sheet import ScorekeeperOverScene
 
-            self.app.switch(ScorekeeperOverScene(self.app, self.sheet))
-        else:
-            self.show_sheet()
+            self.app.switch(ScorekeeperOverScene(self.app, sheet))
+            return
+        self.last_hand = f"Hand {sheet.hand_number}: " + ", ".join(
+            f"{who} {p:+d}" for who, p in self._shown_points(pts))
+        self.last_points = pts
+        self._reset(None)
+        self.refusal = None
+        self.relayout()  # the first-dealer button becomes Undo
+        self._ensure_layout()
+
+    def _shown_points(self, pts: list[int]) -> list[tuple[str, int]]:
+        names = self.sheet.names
+        if self.sheet.TEAMS:
+            return [(f"{names[0]} & {names[2]}", pts[0]), (f"{names[1]} & {names[3]}", pts[1])]
+        return list(zip(names, pts, strict=True))
+
+    def _missing_text(self, missing: list[Key]) -> str:
+        key, seat = missing[0]
+        label = self._field(key)["label"].lower()
+        who = ", ".join(self.sheet.names[s] for k, s in missing if k == key)
+        return f"still to enter: {label} of {who} (tap a number)"
 
     def show_sheet(self) -> None:
         from .scorekeeper_sheet import ScorekeeperSheetScene
 
-        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet, self.entries))
+        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet, self.state()))
+
+    def state(self) -> dict[str, Any]:
+        """What is entered so far (kept when going to the score sheet and back)."""
+        return {"entries": {k: (list(v) if isinstance(v, list) else v) for k, v in self.entries.items()},
+                "entered": set(self.entered), "focus": self.focus, "hand": self.sheet.hand_number}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        self.entries = state["entries"]
+        self.entered = set(state["entered"])
+        self.focus = state["focus"]
+        self._autofill()
 
     def ask_undo(self) -> None:
         ask_undo(self.app, self.sheet)
 
     def menu(self) -> None:
-        ask_leave(self.app)
+        ask_leave(self.app, self.sheet)
 
     # ------------------------------------------------------------------ drawing
     def draw(self, surface: Any) -> None:
@@ -351,41 +752,63 @@ class ScorekeeperEntryScene(Scene):
     def draw_content(self, surface: Any) -> None:
         th, sheet = self.theme, self.sheet
         pygame.draw.rect(surface, T.FELT_DARK, (0, 0, th.width, self.bar_h))
-        dealer = sheet.names[sheet.dealer]
-        D.text(surface, th, f"{sheet.TITLE}: enter hand {sheet.hand_number + 1}", (2 * th.pad, th.u(4)), "body", T.TEXT,
-               bold=True, max_width=th.width - self._bar_right - 3 * th.pad)
+        head_w = th.width - self._bar_right - 3 * th.pad
+        D.text(surface, th, f"{sheet.TITLE}: hand {sheet.hand_number + 1}", (2 * th.pad, th.u(4)), "body", T.TEXT,
+               bold=True, max_width=head_w)
         shooter = sheet.moon_shooter(self.entries)
         if shooter is not None and not sheet.over:
-            sub, colour = f"{sheet.names[shooter]} shot the moon: choose below, then Enter hand", T.ACCENT
+            sub, colour = f"{sheet.names[shooter]} shot the moon: scored as chosen below", T.ACCENT
+        elif self.last_hand:
+            sub, colour = f"Hand {sheet.hand_number} entered; {sheet.names[sheet.dealer]} deals", T.GOOD
         else:
-            sub, colour = f"{dealer} dealt; keeping score for your own cards", T.TEXT_DIM
-        D.text(surface, th, sub, (2 * th.pad, th.u(30)), "small", colour, max_width=th.width - self._bar_right - 3 * th.pad)
+            sub, colour = f"{sheet.names[sheet.dealer]} deals; keeping score for your own cards", T.TEXT_DIM
+        D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
         hy = self.bar_h + th.u(2)
         shown_toggles = any(w.visible for ws in self.row_widgets for k, w in ws.items() if k in ("double_nil", "blind_nil"))
         for heads in self.col_x:
             for label, x, w in heads:
                 if label in ("Double Nil", "Blind Nil") and not shown_toggles:
                     continue
-                D.text(surface, th, label, (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w)
-        totals = sheet.totals
+                D.text(surface, th, label, (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w + th.pad)
+        # what the pad fills
+        if self.focus is not None:
+            key, seat = self.focus
+            who = "nobody" if seat < 0 else sheet.names[seat]
+            ask = f"{self._field(key)['label']}: {who}"
+        else:
+            ask = "tap a box to change it"
+        ask_y = hy if self.pad_rect.y <= self.top else self.pad_rect.y - th.u(4) - th.font("small").get_height()
+        D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
+               "midtop", max_width=self.pad_rect.width)
+        small_h = th.font("small").get_height()
+        body_h = th.font("body", bold=True).get_height()
+        stacked = body_h + small_h <= self.row_h
         for s, r in enumerate(self.name_rects):
             if s % 2:
                 pygame.draw.rect(surface, T.FELT_DARK, (r.x, r.y, self.col_w, r.height))
-            D.text(surface, th, sheet.names[s], (r.x + th.pad, r.centery - th.u(2)), "body", T.TEXT, "bottomleft",
-                   bold=True, max_width=r.width - th.pad)
-            D.text(surface, th, f"total {totals[s]}", (r.x + th.pad, r.centery), "small", T.TEXT_DIM, "topleft",
-                   max_width=r.width - th.pad)
-        if self.nobody_widgets:
+            total = f"total {sheet.totals[s]}"
+            if self.last_points is not None:
+                total += f" ({self.last_points[s]:+d})"
+            if stacked:
+                D.text(surface, th, sheet.names[s], (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT, "bottomleft",
+                       bold=True, max_width=r.width - th.pad)
+                D.text(surface, th, total, (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM, "topleft",
+                       max_width=r.width - th.pad)
+            else:  # a short row: the name, and the total beside it
+                tw = min(th.font("small").size(total)[0], r.width // 2)
+                D.text(surface, th, sheet.names[s], (r.x + th.pad, r.centery), "body", T.TEXT, "midleft", bold=True,
+                       max_width=r.width - tw - 2 * th.pad)
+                D.text(surface, th, total, (r.right, r.centery), "small", T.TEXT_DIM, "midright", max_width=tw)
+        if self.nobody_rect is not None:
             r = self.nobody_rect
-            D.text(surface, th, "Nobody", (r.x + th.pad, r.centery - th.u(2)), "body", T.TEXT_DIM, "bottomleft",
+            D.text(surface, th, "Nobody", (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
                    max_width=r.width - th.pad)
-            D.text(surface, th, "cancelled last trick", (r.x + th.pad, r.centery), "small", T.TEXT_DIM, "topleft",
-                   max_width=r.width - th.pad)
+            D.text(surface, th, "cancelled last trick", (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
+                   "topleft", max_width=r.width - th.pad)
         # the check line and the reason, beside the buttons (the moon choice takes their place)
         if self.moon_self.visible and not sheet.over:
             return
         y = self.bottom_y + th.u(2)
-        small_h = th.font("small").get_height()
         line = "   ".join(sheet.tally(self.entries))
         D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
         y += small_h + th.u(2)
@@ -393,10 +816,11 @@ class ScorekeeperEntryScene(Scene):
         if sheet.over:
             D.text(surface, th, "The game is over: see the score sheet.", (2 * th.pad, y), "small", T.ACCENT)
         elif reason is None:
-            D.text(surface, th, "Ready: tap Enter hand", (2 * th.pad, y), "body", T.GOOD)
+            D.text(surface, th, "Ready: tap Enter hand", (2 * th.pad, y), "body", T.GOOD, max_width=self.line_w)
         else:
             colour = T.BAD if self.refusal else T.ACCENT
-            for text in D.wrap(th, reason, self.line_w, "small")[:3]:
+            room = max(1, (th.height - y) // small_h)
+            for text in D.wrap(th, reason, self.line_w, "small")[:room]:
                 D.text(surface, th, text, (2 * th.pad, y), "small", colour, max_width=self.line_w)
                 y += small_h
 
@@ -404,6 +828,9 @@ class ScorekeeperEntryScene(Scene):
         """Why the entry cannot be entered as it stands (None: it can)."""
         if self.refusal:
             return self.refusal
+        missing = self.missing()
+        if missing:
+            return self._missing_text(missing)
         return self.sheet.check(self.entries)
 
     def model(self) -> dict[str, Any]:
@@ -411,7 +838,9 @@ class ScorekeeperEntryScene(Scene):
         m.update(entries={k: (list(v) if isinstance(v, list) else v) for k, v in self.entries.items()},
                  tally=self.sheet.tally(self.entries), reason=self.reason(), refusal=self.refusal,
                  totals=self.sheet.totals[:], hand=self.sheet.hand_number,
-                 moon_shooter=self.sheet.moon_shooter(self.entries), texts=list(self.texts))
+                 moon_shooter=self.sheet.moon_shooter(self.entries), texts=list(self.texts),
+                 focus=None if self.focus is None else list(self.focus), auto=sorted(list(c) for c in self.auto),
+                 last_hand=self.last_hand)
         return m
 
 
@@ -430,16 +859,24 @@ def ask_undo(app: Any, sheet: ScoreSheet) -> None:
         entries = taken.get("entries")
         app.switch(ScorekeeperEntryScene(app, sheet, dict(entries) if entries is not None else None))
 
+    def safe_undo() -> None:
+        try:
+            undo()
+        except ValueError as e:  # the journal could not record it: nothing was taken back
+            app.push(ConfirmScene(app, "Could not undo", str(e), yes="OK", no=None))
+
     app.push(ConfirmScene(app, f"Undo {what}?", "Its scores come off the sheet; a hand's entries come back "
-                          "to be corrected and entered again.", yes="Undo", no="Keep", on_yes=undo))
+                          "to be corrected and entered again.", yes="Undo", no="Keep", on_yes=safe_undo))
 
 
-def ask_leave(app: Any) -> None:
+def ask_leave(app: Any, sheet: ScoreSheet | None = None) -> None:
+    """Menu: back to the home screen. The sheet stays in the journal, resumable from there."""
     from .confirm import ConfirmScene
 
     def leave() -> None:
         app.session = None
         app.go("home")
 
-    app.push(ConfirmScene(app, "Leave this score sheet?", "Start a new game from the home screen.",
+    app.push(ConfirmScene(app, "Leave this score sheet?", "It is kept: \"Resume score sheet\" on the home screen "
+                          "brings it back. Starting a new sheet saves this one as an unfinished record.",
                           yes="Leave", no="Stay", on_yes=leave))

@@ -20,7 +20,13 @@ from .. import theme as T
 from ..scene import Scene
 from ..widgets import Button, Stepper
 from .gameover import GameOverScene
-from .scorekeeper_entry import ScorekeeperEntryScene, SheetSession, ask_leave, ask_undo
+from .scorekeeper_entry import (
+    ScorekeeperEntryScene,
+    SheetSession,
+    ask_leave,
+    ask_undo,
+    finish_sheet,
+)
 from .scoresheet import ScoreSheetScene
 
 
@@ -38,11 +44,11 @@ def correction_lines(sheet: ScoreSheet) -> list[str]:
 class ScorekeeperSheetScene(ScoreSheetScene):
     name = "scorekeeper_sheet"
 
-    def __init__(self, app: Any, sheet: ScoreSheet, entries: dict[str, Any] | None = None) -> None:
+    def __init__(self, app: Any, sheet: ScoreSheet, entry_state: dict[str, Any] | None = None) -> None:
         super().__init__(app)
         self.sheet = sheet
         self.session = SheetSession(sheet)
-        self.pending_entries = entries  # what the entry screen held (kept when going back)
+        self.entry_state = entry_state  # what the entry screen held (kept when going back)
 
     def layout(self) -> None:
         th = self.theme
@@ -74,19 +80,11 @@ class ScorekeeperSheetScene(ScoreSheetScene):
     def bar_height(self) -> int:
         return self.theme.touch + self.theme.u(8)
 
-    def draw_content(self, surface: Any) -> None:
-        super().draw_content(surface)
-        lines = correction_lines(self.sheet)
-        if lines:
-            th = self.theme
-            h = th.font("small").get_height() + th.u(4)
-            text = "Corrections: " + "; ".join(lines)
-            y = th.height - h - th.pad
-            pygame.draw.rect(surface, T.PANEL, (th.pad, y - th.u(2), th.width * 11 // 20, h + th.u(4)))
-            D.text(surface, th, text, (th.pad * 2, y), "small", T.ACCENT, max_width=th.width * 11 // 20 - 2 * th.pad)
-
     def next_hand(self) -> None:
-        self.app.switch(ScorekeeperEntryScene(self.app, self.sheet, self.pending_entries))
+        scene = ScorekeeperEntryScene(self.app, self.sheet)
+        if self.entry_state is not None and self.entry_state.get("hand") == self.sheet.hand_number:
+            scene.restore(self.entry_state)
+        self.app.switch(scene)
 
     def game_over(self) -> None:
         self.app.switch(ScorekeeperOverScene(self.app, self.sheet))
@@ -95,7 +93,7 @@ class ScorekeeperSheetScene(ScoreSheetScene):
         ask_undo(self.app, self.sheet)
 
     def menu(self) -> None:
-        ask_leave(self.app)
+        ask_leave(self.app, self.sheet)
 
     def correct(self) -> None:
         self.app.switch(ScorekeeperCorrectScene(self.app, self.sheet))
@@ -116,8 +114,13 @@ class ScorekeeperOverScene(GameOverScene):
         self.session = SheetSession(sheet)
         from ..resume import save_scorekept
 
-        # the finished sheet goes to the games folder (saving it again finds the same file)
+        # the finished sheet goes to the games folder (saving it again finds the same file); its
+        # journal stays until the table leaves this screen, so "Undo last hand" still works
         self.saved, self.save_error = save_scorekept(sheet)
+
+    def new_game(self) -> None:
+        finish_sheet(self.app, self.sheet)  # saved already: this empties the journal
+        super().new_game()
 
     def draw_content(self, surface: Any) -> None:
         super().draw_content(surface)

@@ -21,6 +21,17 @@ def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
     return names, list(range(len(names)))
 
 
+def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
+    """'Ben -5 after hand 3 (revoke)'; in partnerships the team's names."""
+    names = list(g.get("names", []))
+    seat = int(c.get("seat", 0))
+    who = names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    if g.get("game") == "partnership-spades" and len(names) == 4:
+        who += f" & {names[(seat + 2) % 4]}"
+    reason = f" ({c['reason']})" if c.get("reason") else ""
+    return f"{who} {int(c.get('points', 0)):+d} after hand {c.get('after_hand')}{reason}"
+
+
 class ScoreSheetScene(GameScene):
     name = "scoresheet"
     show_undo = False
@@ -29,6 +40,7 @@ class ScoreSheetScene(GameScene):
         super().__init__(app)
         self.back_to = back
         self.rows: list[list[str]] = []
+        self.plot_legend: list[str] = []
 
     def layout(self) -> None:
         th = self.theme
@@ -66,9 +78,11 @@ class ScoreSheetScene(GameScene):
                    max_width=colw - th.u(4))
         y = top + line_h
         per_hand = 2 if not wide else 1
-        fit = max(1, (avail_h - 3 * line_h) // (line_h * per_hand))
+        fixes_n = len(g.get("corrections") or self.t.get("corrections") or [])
+        fit = max(1, (avail_h - (3 + fixes_n + min(2, fixes_n)) * line_h) // (line_h * per_hand))
         shown = results[-fit:]
         first = len(results) - len(shown)
+        fixes = list(g.get("corrections") or self.t.get("corrections") or [])
         self.rows = []
         for i, r in enumerate(shown):
             pygame.draw.rect(surface, T.FELT_DARK if i % 2 else T.FELT, (x0, y, table_w, line_h * per_hand))
@@ -87,6 +101,17 @@ class ScoreSheetScene(GameScene):
                 row.append(f"{pts:+d}/{tot}")
             self.rows.append(row)
             y += line_h * per_hand
+            for c in fixes:  # a correction made after this hand: its own row, so the totals add up
+                if c.get("after_hand") != first + i + 1:
+                    continue
+                pygame.draw.rect(surface, T.PANEL, (x0, y, table_w, line_h))
+                D.text(surface, th, "fix", (x0 + th.u(6), y + th.u(2)), "small", T.ACCENT)
+                k = seats.index(c["seat"]) if c["seat"] in seats else c["seat"] % 2
+                cx = x0 + hand_w + k * colw + colw // 2
+                D.text(surface, th, f"{int(c['points']):+d}", (cx, y + th.u(2)), "small", T.ACCENT, "midtop",
+                       max_width=colw - th.u(4))
+                self.rows.append(["fix", *[f"{int(c['points']):+d}" if j == k else "" for j in range(len(seats))]])
+                y += line_h
         if first:
             D.text(surface, th, f"(hands 1-{first} above)", (x0 + th.u(4), y), "small", T.TEXT_DIM)
             y += line_h
@@ -104,16 +129,24 @@ class ScoreSheetScene(GameScene):
             for k, s in enumerate(seats):
                 D.text(surface, th, str(bags[s]), (x0 + hand_w + k * colw + colw // 2, y), "small", T.TEXT, "midtop")
             y += line_h
+        if fixes:  # what each correction was for, under the totals
+            words = "Corrections: " + "; ".join(correction_words(g, c) for c in fixes)
+            for text in D.wrap(th, words, table_w - th.u(8), "small")[:2]:
+                D.text(surface, th, text, (x0 + th.u(4), y), "small", T.ACCENT, max_width=table_w - th.u(8))
+                y += line_h
         if wide:
             prect = pygame.Rect(th.pad, max(y + th.pad, th.height // 2 + th.pad), th.width - 2 * th.pad, 0)
             prect.height = th.height - prect.y - th.pad
         else:
             prect = pygame.Rect(x0 + table_w + th.pad, top, th.width - table_w - 3 * th.pad, th.height - top - th.pad)
-        labs, series = plot.series_from(g)
+        # a dealt game's corrections are in the table's view, a scorekept sheet's in its own
+        labs, series = plot.series_from(g, g.get("corrections") or self.t.get("corrections") or [])
+        self.plot_legend = [f"{lab} {s[-1][1]}" for lab, s in zip(labs, series, strict=True)]
         plot.draw_plot(surface, th, prect, labs, series, g.get("options", {}).get("target"))
 
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["rows"] = [list(r) for r in self.rows]
         m["totals"] = list(self.g.get("totals", []))
+        m["plot_legend"] = list(self.plot_legend)
         return m
