@@ -1,0 +1,354 @@
+"""The club hub: the director's side of a night.
+
+``Night`` is the night's description (game, players per table, tables, rounds, boards per
+round, scoring method) with every user's password, kept in ``night.json`` (0600).
+``Hub`` connects to the broker as the ``hub`` user on a persistent session and
+
+* draws each round's deck orders with ``secrets`` and a 128-bit salt per board, publishes the
+  commitments before the round (``public/commit/<r>``), releases each board's deck to each table
+  at the round's start (``to/<t>/deal/<r>/<b>``, retained, readable by that table only) and
+  reveals the salts after it (``public/salt/<r>``);
+* stores each table message once by its key in ``results.jsonl`` (fsync), answers with a
+  retained receipt listing the keys it holds for that table, drops malformed or oversized
+  messages with a log line, and refuses to score a hand whose deck is not the board's deck;
+* publishes the standings (retained JSON on ``standings``) after every new result.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from engine import cards as C
+from engine.games import game_class
+from engine.records import parse, replay
+from engine.referee import fairness
+
+from . import scoring
+from . import topics as T
+from .broker import Broker, acl_text
+
+log = logging.getLogger("trickref.club.hub")
+
+
+@dataclass
+class Night:
+    name: str
+    game: str
+    players: int
+    tables: list[str]
+    rounds: int = 2
+    boards: int = 4
+    method: str = "average"
+    options: dict[str, Any] = field(default_factory=dict)
+    passwords: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        T.check_name("night", self.name)
+        cls = game_class(self.game)  # RecordError for an unknown game
+        if self.players not in cls.PLAYER_COUNTS:
+            raise ValueError(f"{self.game} is for {', '.join(map(str, cls.PLAYER_COUNTS))} players, not {self.players}")
+        if not self.tables:
+            raise ValueError("a night needs at least one table")
+        for t in self.tables:
+            T.check_name("table", t)
+        if len(set(self.tables)) != len(self.tables):
+            raise ValueError("table names must differ")
+        if self.rounds < 1 or self.boards < 1:
+            raise ValueError("a night needs at least one round of at least one board")
+        if self.method not in scoring.METHODS:
+            raise ValueError(f"unknown scoring method {self.method!r} (one of {', '.join(scoring.METHODS)})")
+        for user in [T.HUB_USER, T.VIEWER_USER, *self.tables]:
+            self.passwords.setdefault(user, secrets.token_urlsafe(18))
+
+    def save(self, path: Path) -> None:
+        write_private(path, json.dumps(asdict(self), indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> Night:
+        try:
+            obj = json.loads(path.read_text())
+        except OSError as e:
+            raise ValueError(f"cannot read the night file {path}: {e.strerror}") from None
+        except json.JSONDecodeError as e:
+            raise ValueError(f"the night file {path} is not JSON: {e.msg} at line {e.lineno}") from None
+        try:
+            return cls(**obj)
+        except TypeError as e:
+            raise ValueError(f"the night file {path} does not describe a night: {e}") from None
+
+
+def write_private(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def draw_deals(night: Night) -> dict[str, Any]:
+    """Every round's deck orders (``secrets``) with a fresh 128-bit salt and commitment each."""
+    decks = game_class(night.game).DECKS
+    rng = secrets.SystemRandom()
+    out: dict[str, Any] = {}
+    for r in range(night.rounds):
+        boards = []
+        for _ in range(night.boards):
+            order = C.full_deck(decks)
+            rng.shuffle(order)
+            deck = C.names(order)
+            salt = fairness.new_salt()
+            boards.append({"deck": deck, "salt": salt, "commitment": fairness.commitment(deck, salt)})
+        out[str(r)] = boards
+    return out
+
+
+class Hub:
+    def __init__(self, night: Night, folder: Path, host: str = "127.0.0.1", port: int = 1883) -> None:
+        self.night = night
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.host, self.port = host, port
+        self.lock = threading.RLock()
+        deals_path = self.folder / "deals.json"
+        if deals_path.exists():
+            self.deals: dict[str, Any] = json.loads(deals_path.read_text())
+        else:
+            self.deals = draw_deals(night)
+            write_private(deals_path, json.dumps(self.deals))
+        self.released: set[int] = set()
+        self.messages: dict[str, dict[str, Any]] = {}  # key -> body
+        self.dropped: list[str] = []
+        self.duplicates = 0
+        self.seq = 0
+        self.standings: dict[str, Any] = {}
+        self._results_path = self.folder / "results.jsonl"
+        self._load_results()
+        fd = os.open(self._results_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._results = os.fdopen(fd, "a", encoding="utf-8")
+        self.connected = threading.Event()
+        self.error: str | None = None
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-hub-{night.name}",
+                        clean_session=False, protocol=mqtt.MQTTv311)
+        c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
+        c.reconnect_delay_set(1, 5)
+        c.on_connect = self._on_connect
+        c.on_disconnect = lambda *a: self.connected.clear()
+        c.on_message = self._on_message
+        self.client = c
+        self._recompute()
+
+    # ------------------------------------------------------------------ life
+    def start(self, timeout: float = 10.0) -> Hub:
+        self.client.connect_async(self.host, self.port, keepalive=15)
+        self.client.loop_start()
+        if not self.connected.wait(timeout):
+            raise RuntimeError(self.error or f"the hub could not reach the broker at {self.host}:{self.port}")
+        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
+        self._publish_standings()
+        return self
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._results.close()
+
+    def public_night(self) -> dict[str, Any]:
+        n = self.night
+        return {"night": n.name, "game": n.game, "players": n.players, "tables": n.tables,
+                "rounds": n.rounds, "boards": n.boards, "method": n.method, "options": n.options}
+
+    # ------------------------------------------------------------------ deals
+    def commit_round(self, r: int) -> None:
+        boards = self.deals[str(r)]
+        self._publish(T.public_topic(self.night.name, "commit", r),
+                      {"round": r, "commitments": [b["commitment"] for b in boards]}, retain=True)
+
+    def start_round(self, r: int) -> None:
+        """Release round ``r``'s decks: every table gets every board (retained, its own topic)."""
+        with self.lock:
+            self.released.add(r)
+        for t in self.night.tables:
+            for b, board in enumerate(self.deals[str(r)]):
+                self._publish(T.deal_topic(self.night.name, t, r, b),
+                              {"round": r, "board": b, "deck": board["deck"]}, retain=True)
+
+    def reveal_round(self, r: int) -> None:
+        boards = self.deals[str(r)]
+        self._publish(T.public_topic(self.night.name, "salt", r),
+                      {"round": r, "salts": [b["salt"] for b in boards], "decks": [b["deck"] for b in boards]},
+                      retain=True)
+
+    # ------------------------------------------------------------------ messages
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, rc: Any,
+                    props: object = None) -> None:
+        code = rc.value if hasattr(rc, "value") else int(rc)
+        if code != 0:
+            self.error = f"the broker refused the hub: {rc}"
+            log.error("%s", self.error)
+            return
+        client.subscribe(f"{T.night_root(self.night.name)}/{T.TABLE}/+/#", qos=1)
+        self.connected.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        try:
+            self.receive(msg.topic, bytes(msg.payload))
+        except Exception:  # a bug must not stop the hub's network loop
+            log.exception("club hub: message on %s", msg.topic)
+
+    def receive(self, topic: str, payload: bytes) -> bool:
+        """Store one table message; True if it was new. Bad ones are logged and dropped."""
+        try:
+            m = T.parse_table_message(self.night.name, topic, payload)
+            if m.table not in self.night.tables:
+                raise T.BadMessage(f"no table {m.table!r} in night {self.night.name}")
+            if not 0 <= m.round < self.night.rounds:
+                raise T.BadMessage(f"no round {m.round} (the night has {self.night.rounds})")
+            if m.hand is not None and m.hand >= self.night.boards:
+                raise T.BadMessage(f"no board {m.hand} (a round has {self.night.boards})")
+        except T.BadMessage as e:
+            line = f"dropped a message on {topic[:200]!r}: {e}"
+            log.warning("club hub: %s", line)
+            with self.lock:
+                self.dropped.append(line)
+            return False
+        with self.lock:
+            if m.key in self.messages:
+                self.duplicates += 1
+                self._publish_receipts(m.table)
+                return False
+            body = dict(m.body)
+            problem = self._check(m)
+            if problem:
+                log.warning("club hub: %s: %s (stored, not scored)", m.key, problem)
+                body["problem"] = problem
+            body["received"] = time.time()
+            self.messages[m.key] = body
+            self._results.write(json.dumps({"key": m.key, "body": body}, separators=(",", ":")) + "\n")
+            self._results.flush()
+            os.fsync(self._results.fileno())
+            self._recompute(last=m.key)
+        self._publish_receipts(m.table)
+        self._publish_standings()
+        return True
+
+    def _check(self, m: T.TableMessage) -> str | None:
+        if m.kind == "hand":
+            assert m.hand is not None
+            want = self.deals[str(m.round)][m.hand]["deck"]
+            if list(m.body["entry"]["deck"]) != want:
+                return f"the deck of hand {m.hand + 1} is not board {m.hand + 1} of round {m.round + 1}"
+            if len(m.body["points"]) != self.night.players:
+                return f"{len(m.body['points'])} seats' points, the night has {self.night.players} seats"
+        if m.kind == "over":
+            try:
+                state = replay(parse(m.body["record"]))
+            except (ValueError, KeyError) as e:
+                return f"the record does not replay: {e}"
+            for h, row in enumerate(state.hand_results):
+                got = self.messages.get(T.message_key(m.night, m.table, "hand", m.round, h))
+                if got is not None and got["points"] != row["points"]:
+                    return f"hand {h + 1}'s points {got['points']} differ from the record's {row['points']}"
+        return None
+
+    def _load_results(self) -> None:
+        try:
+            lines = self._results_path.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return
+        for i, line in enumerate(lines):
+            try:
+                obj = json.loads(line)
+                self.messages[str(obj["key"])] = dict(obj["body"])
+            except (json.JSONDecodeError, KeyError, TypeError):
+                log.warning("club hub: %s line %d unreadable, skipped", self._results_path, i + 1)
+
+    # ------------------------------------------------------------------ standings
+    def _recompute(self, last: str | None = None) -> None:
+        self.seq += 1
+        self.standings = standings(self.night, self.messages, self.seq, last)
+
+    def _publish_standings(self) -> None:
+        with self.lock:
+            body = self.standings
+        self._publish(T.standings_topic(self.night.name), body, retain=True)
+
+    def _publish_receipts(self, table: str) -> None:
+        prefix = f"{self.night.name}/{table}/"
+        with self.lock:
+            keys = sorted(k for k in self.messages if k.startswith(prefix))
+        self._publish(T.receipts_topic(self.night.name, table), {"keys": keys}, retain=True)
+
+    def _publish(self, topic: str, body: Mapping[str, Any], retain: bool = False) -> None:
+        self.client.publish(topic, T.encode(body), qos=1, retain=retain)
+
+
+def board_results(night: Night, messages: Mapping[str, Mapping[str, Any]]) -> dict[scoring.Board, dict[str, list[int]]]:
+    """(round, board) -> table -> points, from the stored hand messages that are scored."""
+    out: dict[scoring.Board, dict[str, list[int]]] = {}
+    for body in messages.values():
+        if body.get("kind") != "hand" or body.get("problem"):
+            continue
+        out.setdefault((int(body["round"]), int(body["hand"])), {})[str(body["table"])] = list(body["points"])
+    return out
+
+
+def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int = 0,
+              last: str | None = None) -> dict[str, Any]:
+    """The standings document the page shows: players ranked, every board's results, progress."""
+    boards = board_results(night, messages)
+    totals, per_board = scoring.night_scores(night.game, boards, night.method)
+    names: dict[tuple[str, int], str] = {}
+    progress: dict[str, dict[str, Any]] = {t: {"round": None, "hands": 0, "over": False} for t in night.tables}
+    for body in sorted(messages.values(), key=lambda b: (b.get("round", 0), b.get("kind") != "start")):
+        t = str(body["table"])
+        p = progress[t]
+        if body["kind"] == "start":
+            for s, nm in enumerate(body.get("players", [])):
+                names.setdefault((t, s), str(nm))
+            if p["round"] is None or body["round"] >= p["round"]:
+                p.update(round=body["round"], over=False, hands=0)
+    for body in messages.values():
+        t = str(body["table"])
+        p = progress[t]
+        if body["round"] == p["round"]:
+            if body["kind"] == "hand":
+                p["hands"] += 1
+            elif body["kind"] == "over":
+                p["over"] = True
+    played: dict[tuple[str, int], int] = {}
+    for res in boards.values():
+        for t, pts in res.items():
+            for s in range(len(pts)):
+                played[(t, s)] = played.get((t, s), 0) + 1
+    players: list[dict[str, Any]] = [{"table": t, "seat": s, "name": names.get((t, s), f"{t} seat {s + 1}"),
+                "score": round(float(v), 4), "boards": played.get((t, s), 0)}
+               for (t, s), v in totals.items()]
+    players.sort(key=lambda p: (-p["score"], p["table"], p["seat"]))
+    board_rows = [{"round": r, "board": b,
+                   "tables": {t: {"points": boards[(r, b)][t], "scores": [round(float(x), 4) for x in sc]}
+                              for t, sc in sorted(per_board[(r, b)].items())}}
+                  for (r, b) in sorted(per_board)]
+    last_sent = messages[last].get("sent") if last and last in messages else None
+    return {"night": night.name, "game": night.game, "method": night.method, "rounds": night.rounds,
+            "boards": night.boards, "tables": night.tables, "seq": seq, "players": players,
+            "board_results": board_rows, "progress": progress, "last": last, "last_sent": last_sent,
+            "hands_received": sum(1 for b in messages.values() if b.get("kind") == "hand")}
+
+
+def broker_for(night: Night, folder: Path, port: int = 0, host: str = "127.0.0.1") -> Broker:
+    """A Mosquitto for ``night``: its users' passwords and the night's ACL, in ``folder``."""
+    return Broker(Path(folder), dict(night.passwords), acl_text(night.name, night.tables), host, port)
