@@ -40,6 +40,8 @@ REFUSED = {
     4: "the club hub refused this table's name or password",
     5: "the club hub refused this table: not authorised (wrong name or password)",
 }
+# paho 2 reports MQTT 3.1.1 refusals with MQTT 5 reason codes
+REFUSED.update({132: REFUSED[1], 133: REFUSED[2], 136: REFUSED[3], 134: REFUSED[4], 135: REFUSED[5]})
 
 
 @dataclass

@@ -1,0 +1,111 @@
+"""A small simulated night against real Mosquitto: 4 tables, 2 rounds, bots; faults on the way."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from conftest import ClubRig, needs_mosquitto
+from proxy import Relay
+
+from device.club import scoring
+from device.club.hub import Hub
+from device.club.sim import play_round
+from engine.records import parse, replay
+
+pytestmark = needs_mosquitto
+
+
+def wait_for(cond: Any, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return bool(cond())
+
+
+def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """Every hand of every record is in the hub exactly once, with the record's points, and the
+    standings equal the duplicate scores computed from replaying the records."""
+    hub = rig.hub
+    night = rig.night
+    boards: dict[tuple[int, int], dict[str, list[int]]] = {}
+    want_keys = set()
+    for (t, r), rec in records.items():
+        state = replay(parse(rec))
+        for h, row in enumerate(state.hand_results):
+            boards.setdefault((r, h), {})[t] = row["points"]
+            want_keys.add(f"{night.name}/{t}/hand/{r}/{h}")
+    got_keys = {k for k, b in hub.messages.items() if b["kind"] == "hand"}
+    assert got_keys == want_keys
+    for k in want_keys:
+        _, t, _, r, h = k.split("/")
+        assert hub.messages[k]["points"] == boards[(int(r), int(h))][t]
+        assert "problem" not in hub.messages[k]
+    lines = (hub.folder / "results.jsonl").read_text().splitlines()
+    assert len(lines) == len(set(lines)) == len(hub.messages)  # stored once each
+    totals, _ = scoring.night_scores(night.game, boards, night.method)
+    got = {(p["table"], p["seat"]): p["score"] for p in hub.standings["players"]}
+    assert got == {k: round(float(v), 4) for k, v in totals.items()}
+    assert hub.standings["hands_received"] == len(want_keys)
+    assert any(v != 0 for v in got.values())  # the bots' noise makes the tables differ
+    assert hub.dropped == []
+
+
+def test_small_night_with_a_broker_crash_and_a_table_offline(club, tmp_path) -> None:
+    rig: ClubRig = club()
+    night = rig.night
+    relay = Relay(rig.broker.port)  # t4's Wi-Fi
+    links = {t: rig.link(t, port=relay.port if t == "t4" else None) for t in night.tables}
+    records: dict[tuple[str, int], dict[str, Any]] = {}
+    try:
+        for r in range(night.rounds):
+            rig.hub.commit_round(r)
+            rig.hub.start_round(r)
+            for t in night.tables:  # every table has every board before play starts
+                assert all(links[t].deck_for(r, b, 10) for b in range(night.boards))
+            for i, t in enumerate(night.tables):
+                on_hand = None
+                if r == 1 and t == "t4":
+                    def on_hand(ref: Any, h: int) -> None:
+                        if h == 0:
+                            relay.cut()  # t4 drops off after its first hand and plays on
+                ref = play_round(links[t], r, night.game, night.players, {}, night.boards,
+                                 seed=100 * r + i, on_hand=on_hand)
+                records[(t, r)] = ref.record()
+                if r == 0 and i == 1:
+                    rig.broker.kill()  # SIGKILL mid-round: t3 and t4 play while it is down
+            if r == 0:
+                assert not rig.broker.running()
+                rig.broker.start()  # same port, same persistence folder
+            if r == 1:
+                time.sleep(0.5)
+                assert len(links["t4"].outbox) > 0  # t4 holds its hands while cut off
+                assert not links["t4"].connected
+                relay.restore()
+            for t in night.tables:
+                assert links[t].flush(30), (t, links[t].status())
+            rig.hub.reveal_round(r)
+        check_against_records(rig, records)
+        assert all(p["over"] and p["round"] == 1 for p in rig.hub.standings["progress"].values())
+    finally:
+        relay.close()
+
+
+def test_hub_restart_keeps_what_it_stored(club) -> None:
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=2)
+    rig.hub.commit_round(0)
+    rig.hub.start_round(0)
+    records = {}
+    for i, t in enumerate(rig.night.tables):
+        lk = rig.link(t)
+        records[(t, 0)] = play_round(lk, 0, "hearts", 4, {}, 2, seed=i).record()
+        assert lk.flush(20)
+    before = rig.hub.standings["players"]
+    rig.hub.stop()
+    rig.hub = Hub(rig.night, rig.hub.folder, port=rig.broker.port).start()
+    assert json.loads((rig.hub.folder / "deals.json").read_text()) == rig.hub.deals
+    assert rig.hub.standings["players"] == before
+    check_against_records(rig, records)

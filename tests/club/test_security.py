@@ -1,0 +1,123 @@
+"""Credentials, the ACL, duplicate and reordered deliveries, malformed and oversized messages."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from conftest import ClubRig, needs_mosquitto
+from test_night import check_against_records, wait_for
+
+from device.club import topics as T
+from device.club.link import ClubConfig, ClubLink
+from device.club.sim import play_game
+
+pytestmark = needs_mosquitto
+
+
+def raw_client(rig: ClubRig, user: str, password: str | None = None) -> tuple[mqtt.Client, list[Any]]:
+    got: list[Any] = []
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{time.monotonic_ns()}")
+    c.username_pw_set(user, password or rig.night.passwords[user])
+    c.on_message = lambda cl, u, m: got.append((m.topic, m.payload))
+    c.connect("127.0.0.1", rig.broker.port)
+    c.loop_start()
+    return c, got
+
+
+def test_wrong_password_is_refused_with_a_clear_message(club, tmp_path) -> None:
+    rig: ClubRig = club()
+    lk = rig.link("t1", password="not-the-password")
+    assert wait_for(lambda: lk.error is not None, 10)
+    assert lk.error == ("club night n1: the club hub refused this table: not authorised "
+                        "(wrong name or password) (table 't1')")
+    assert not lk.connected
+    lk.game_started(0, "hearts", ["a", "b", "c", "d"])  # the table plays on, keeping it
+    time.sleep(0.3)
+    assert len(lk.outbox) == 1 and rig.hub.messages == {}
+
+
+def test_acl_a_table_writes_only_its_own_topics_and_reads_only_its_deals(club) -> None:
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=1)
+    c, got = raw_client(rig, "t1")
+    c.subscribe(f"{T.night_root('n1')}/#", qos=1)
+    time.sleep(0.2)
+    rig.hub.commit_round(0)
+    rig.hub.start_round(0)
+    start = {"v": 1, "night": "n1", "table": "t2", "kind": "start", "round": 0, "players": ["x"] * 4}
+    c.publish(T.table_topic("n1", "t2", "start", 0), T.encode(start), qos=1).wait_for_publish(5)
+    c.publish(T.standings_topic("n1"), b'{"forged":1}', qos=1, retain=True).wait_for_publish(5)
+    viewer, vgot = raw_client(rig, T.VIEWER_USER)
+    viewer.subscribe(f"{T.night_root('n1')}/#", qos=1)
+    viewer.publish(T.standings_topic("n1"), b'{"forged":2}', qos=1, retain=True).wait_for_publish(5)
+    time.sleep(0.5)
+    topics = {t for t, _ in got}
+    assert T.deal_topic("n1", "t1", 0, 0) in topics
+    assert not any("/to/t2/" in t for t in topics)  # t2's deal is not readable by t1
+    assert rig.hub.messages == {}  # t1 could not speak for t2
+    vtopics = {t for t, _ in vgot}
+    assert T.standings_topic("n1") in vtopics and not any("/to/" in t for t in vtopics)
+    standings = [json.loads(p) for t, p in vgot if t == T.standings_topic("n1")]
+    assert standings and all("forged" not in s for s in standings)  # nobody but the hub writes them
+    for cl in (c, viewer):
+        cl.loop_stop()
+        cl.disconnect()
+
+
+def test_duplicate_and_reordered_deliveries_count_once(club, tmp_path) -> None:
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=3)
+    rig.hub.commit_round(0)
+    rig.hub.start_round(0)
+    records = {}
+    for i, t in enumerate(["t1", "t2"]):
+        # an offline link (nothing listens on port 9) fills its outbox exactly as at a table
+        cfg = ClubConfig("n1", t, rig.night.passwords[t], port=9, outbox=str(tmp_path / f"{t}-off.jsonl"))
+        off = ClubLink(cfg)
+        decks = [b["deck"] for b in rig.hub.deals["0"]]
+        names = [f"{t}/{s + 1}" for s in range(4)]
+        off.game_started(0, "hearts", names)
+        ref = play_game(lambda b, decks=decks: decks[b], "hearts", 4, {}, 3, seed=i, names=names,
+                        on_hand=lambda ref, h, off=off: off.hand_finished(ref.record(), h, 0))
+        off.game_over(ref.record(), 0)
+        records[(t, 0)] = ref.record()
+        pending = off.outbox.pending()
+        off.close()
+        c, _ = raw_client(rig, t)
+        for p in reversed(pending + pending):  # game over first, every message twice
+            c.publish(p.topic, p.payload, qos=1).wait_for_publish(5)
+        c.loop_stop()
+        c.disconnect()
+    assert wait_for(lambda: rig.hub.duplicates == 10)
+    check_against_records(rig, records)
+
+
+def test_malformed_and_oversized_messages_are_logged_and_dropped(club, caplog) -> None:
+    caplog.set_level(logging.WARNING, "trickref.club.hub")
+    rig: ClubRig = club(tables=["t1"], rounds=1, boards=1)
+    c, _ = raw_client(rig, "t1")
+    topic = T.table_topic("n1", "t1", "hand", 0, 0)
+    good = {"v": 1, "night": "n1", "table": "t1", "kind": "hand", "round": 0, "hand": 0,
+            "points": [0, 0, 0, 26], "entry": {"deck": []}}
+    bad = [
+        (topic, b"\xff not json"),
+        (topic, T.encode({**good, "hand": 1})),
+        (topic, T.encode({**good, "points": "lots"})),
+        (T.table_topic("n1", "t1", "hand", 7, 0), T.encode({**good, "round": 7})),
+        (f"{T.night_root('n1')}/table/t1/cheat/0", b"{}"),
+        (topic, b"[" + b"0," * (T.MAX_PAYLOAD // 2) + b"0]"),
+    ]
+    for t, p in bad:
+        c.publish(t, p, qos=1).wait_for_publish(5)
+    assert wait_for(lambda: len(rig.hub.dropped) == len(bad))
+    c.loop_stop()
+    c.disconnect()
+    text = "\n".join(rig.hub.dropped)
+    for words in ("not JSON", "hand 1 does not match the topic (0)", "points must be a list",
+                  "no round 7", "unknown message kind 'cheat'", "over the 262144 byte limit"):
+        assert words in text
+    assert caplog.text.count("dropped a message") == len(bad)
+    assert rig.hub.messages == {}
+    assert rig.hub.client.is_connected()
