@@ -192,6 +192,31 @@ class Hub:
                       {"round": r, "salts": [b["salt"] for b in boards], "decks": [b["deck"] for b in boards]},
                       retain=True)
 
+    def commit_all(self) -> None:
+        for r in range(self.night.rounds):
+            self.commit_round(r)
+
+    def control(self, payload: bytes) -> str:
+        """The director's command (``trickref club round``): start or end a round; the answer
+        in words, also logged."""
+        try:
+            obj = json.loads(payload)
+            action, r = obj["action"], obj["round"]
+            if action not in ("start", "end") or not isinstance(r, int) or not 0 <= r < self.night.rounds:
+                raise ValueError
+        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
+            words = f"ignored a director's command that is not start/end of a round: {payload[:100]!r}"
+            log.warning("club hub: %s", words)
+            return words
+        if action == "start":
+            self.start_round(r)
+            words = f"round {r + 1} started: its decks are out to the tables"
+        else:
+            self.reveal_round(r)
+            words = f"round {r + 1} ended: its salts are revealed"
+        log.info("club hub: %s", words)
+        return words
+
     # ------------------------------------------------------------------ messages
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, rc: Any,
                     props: object = None) -> None:
@@ -201,9 +226,13 @@ class Hub:
             log.error("%s", self.error)
             return
         client.subscribe(f"{T.night_root(self.night.name)}/{T.TABLE}/+/#", qos=1)
+        client.subscribe(T.control_topic(self.night.name), qos=1)
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        if msg.topic == T.control_topic(self.night.name):
+            self.control(bytes(msg.payload))
+            return
         try:
             self.receive(msg.topic, bytes(msg.payload))
         except Exception:  # a bug must not stop the hub's network loop

@@ -9,6 +9,7 @@ own fair-dealing commitment still holds. ``play_round`` plays one round's game t
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,12 @@ from engine.referee.referee import Referee
 from .link import ClubLink
 
 DeckSource = Callable[[int], list[str] | None]
+
+# Simulated tables share one process (a real table is its own Pi). The engine's lazily built
+# tables are not safe to build from several threads at once (engine/hearts_common._pass_table:
+# a second thread can see it half filled), so the engine part of each step runs under one
+# lock; the network part of each table stays on its own threads.
+_ENGINE = threading.Lock()
 
 
 class NoDeck(RuntimeError):
@@ -74,8 +81,9 @@ def play_game(decks: DeckSource, game: str, players: int, options: dict[str, Any
 
     t.chooser = chooser
     names = names or [f"P{i + 1}" for i in range(players)]
-    t.feed(NewGame(game, tuple(names), dict(options), 0, tuple(range(players))))
-    t.drain()
+    with _ENGINE:
+        t.feed(NewGame(game, tuple(names), dict(options), 0, tuple(range(players))))
+        t.drain()
     reported = 0
     for _ in range(max_steps):
         g = t.ref.game
@@ -86,27 +94,30 @@ def play_game(decks: DeckSource, game: str, players: int, options: dict[str, Any
             reported += 1
         if t.ref.waiting == "over" or (len(g.hand_results) >= boards and t.ref.waiting == "shuffle"):
             break
-        if not t.step():
-            t.drain()
-            if not t.ref.accepting() and not t.queue:
-                break
+        with _ENGINE:
+            stepped = t.step()
+            if not stepped:
+                t.drain()
+        if not stepped and not t.ref.accepting() and not t.queue:
+            break
     return t.ref
 
 
 def play_round(link: ClubLink, round_: int, game: str, players: int, options: dict[str, Any],
                boards: int, seed: int, deck_timeout: float = 30.0,
                on_hand: Callable[[Referee, int], None] | None = None) -> Referee:
-    """One table's round through ``link``: waits for each board's deck, reports every hand."""
+    """One table's round through ``link``: waits for the round's decks (NoDeck names a board
+    that did not come), then plays and reports every hand."""
     table = link.config.table
     names = [f"{table}/{s + 1}" for s in range(players)]
-    link.game_started(round_, game, names, options)
 
     def hand(ref: Referee, h: int) -> None:
         link.hand_finished(ref.record(), h, round_)
         if on_hand is not None:
             on_hand(ref, h)
 
-    ref = play_game(lambda b: link.deck_for(round_, b, deck_timeout), game, players, options, boards,
-                    seed, names, hand)
+    decks: list[list[str] | None] = [link.deck_for(round_, b, deck_timeout) for b in range(boards)]
+    link.game_started(round_, game, names, options)
+    ref = play_game(lambda b: decks[b], game, players, options, boards, seed, names, hand)
     link.game_over(ref.record(), round_)
     return ref

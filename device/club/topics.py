@@ -14,6 +14,7 @@ topic (under the night)        who writes              what
 ``public/commit/<r>``          hub, retained           round ``r``'s deck commitments (before it)
 ``public/salt/<r>``            hub, retained           round ``r``'s salts (after it)
 ``standings``                  hub, retained           standings, results and progress (JSON)
+``control``                    director (hub user)     start or end a round
 ============================  =====================  ==========================================
 
 A table's messages are idempotent by their key (night, table, round, hand): the hub stores the
@@ -76,6 +77,11 @@ def receipts_topic(night: str, table: str) -> str:
 def public_topic(night: str, what: str, round_: int | None = None) -> str:
     base = f"{night_root(night)}/{PUBLIC}/{what}"
     return base if round_ is None else f"{base}/{round_}"
+
+
+def control_topic(night: str) -> str:
+    """The director's commands to the hub (only the hub user may write it)."""
+    return f"{night_root(night)}/control"
 
 
 def standings_topic(night: str) -> str:
