@@ -129,7 +129,10 @@ class Hub:
         else:
             self.deals = draw_deals(night)
             write_private(deals_path, json.dumps(self.deals))
+        self.committed: set[int] = set()
         self.released: set[int] = set()
+        self.revealed: set[int] = set()
+        self._started = False
         self.messages: dict[str, dict[str, Any]] = {}  # key -> body
         self.dropped: list[str] = []
         self.duplicates = 0
@@ -157,9 +160,25 @@ class Hub:
         self.client.loop_start()
         if not self.connected.wait(timeout):
             raise RuntimeError(self.error or f"the hub could not reach the broker at {self.host}:{self.port}")
-        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
-        self._publish_standings()
+        self._started = True
+        self.republish()
         return self
+
+    def republish(self) -> None:
+        """Every retained message the hub owns: the night, commitments, released decks,
+        revealed salts, receipts and standings (idempotent for the tables)."""
+        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
+        with self.lock:
+            committed, released, revealed = set(self.committed), set(self.released), set(self.revealed)
+        for r in sorted(committed):
+            self.commit_round(r)
+        for r in sorted(released):
+            self.start_round(r)
+        for r in sorted(revealed):
+            self.reveal_round(r)
+        for t in self.night.tables:
+            self._publish_receipts(t)
+        self._publish_standings()
 
     def stop(self) -> None:
         self.client.disconnect()
@@ -174,6 +193,8 @@ class Hub:
     # ------------------------------------------------------------------ deals
     def commit_round(self, r: int) -> None:
         boards = self.deals[str(r)]
+        with self.lock:
+            self.committed.add(r)
         self._publish(T.public_topic(self.night.name, "commit", r),
                       {"round": r, "commitments": [b["commitment"] for b in boards]}, retain=True)
 
@@ -188,6 +209,8 @@ class Hub:
 
     def reveal_round(self, r: int) -> None:
         boards = self.deals[str(r)]
+        with self.lock:
+            self.revealed.add(r)
         self._publish(T.public_topic(self.night.name, "salt", r),
                       {"round": r, "salts": [b["salt"] for b in boards], "decks": [b["deck"] for b in boards]},
                       retain=True)
@@ -228,6 +251,8 @@ class Hub:
         client.subscribe(f"{T.night_root(self.night.name)}/{T.TABLE}/+/#", qos=1)
         client.subscribe(T.control_topic(self.night.name), qos=1)
         self.connected.set()
+        if self._started:  # a broker that crashed may have lost its retained messages: restore them
+            threading.Thread(target=self.republish, daemon=True).start()
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         if msg.topic == T.control_topic(self.night.name):
