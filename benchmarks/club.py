@@ -90,9 +90,10 @@ class Watcher:
         self.sse.start()
 
     def _note(self, into: dict[str, float], doc: dict[str, Any]) -> None:
-        key, sent = doc.get("last"), doc.get("last_sent")
-        if key and "/hand/" in key and sent and key not in into:
-            into[key] = time.time() - sent
+        now = time.time()
+        for key, sent in (doc.get("new_hands") or {}).items():
+            if sent and key not in into:
+                into[key] = now - sent
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         self._note(self.mqtt_lat, json.loads(msg.payload))
@@ -288,7 +289,7 @@ def write_section(res: dict[str, Any]) -> None:
 |---|---|
 | live night | {lv['rounds']} rounds x {lv['boards']} boards: {lv['hands']} hands, {lv['messages']} table messages in {lv['seconds']} s: **{lv['messages_per_s']} messages/s** (paced by the bots' play on 2 shared cores: {lv['tables_cpu_s']} s of table CPU) |
 | hand end to standings at the page's feed | p50 **{f.get('p50_ms')} ms**, p99 **{f.get('p99_ms')} ms**, max {f.get('max_ms')} ms ({f.get('samples')} hands) |
-| hand end to a browser's event stream (`/events`) | p50 {e.get('p50_ms')} ms, p99 {e.get('p99_ms')} ms, max {e.get('max_ms')} ms ({e.get('samples')} hands sampled: the stream sends the latest standings, skipping ones superseded while it wrote) |
+| hand end to a browser's event stream (`/events`) | p50 {e.get('p50_ms')} ms, p99 {e.get('p99_ms')} ms, max {e.get('max_ms')} ms ({e.get('samples')} hands seen: the stream sends the latest standings and skips any superseded while it was writing, so some hands are not sampled) |
 | catch-up: a round played offline, then all tables connect | {cu['messages']} messages in {cu['seconds']} s: **{cu['messages_per_s']} messages/s**, {cu['left_unreceived']} left |
 | hub + page process memory | RSS {m['hub_and_page_rss'] / 1024:.1f} MiB (peak {m['hub_and_page_peak'] / 1024:.1f} MiB; {m['hub_rss_before_night'] / 1024:.1f} MiB before the night) |
 | Mosquitto memory | RSS {m['mosquitto_rss'] / 1024:.1f} MiB (peak {m['mosquitto_peak'] / 1024:.1f} MiB) |

@@ -133,6 +133,7 @@ class Hub:
         self.released: set[int] = set()
         self.revealed: set[int] = set()
         self._started = False
+        self._score_cache: dict[Any, Any] = {}
         self.messages: dict[str, dict[str, Any]] = {}  # key -> body
         self.dropped: list[str] = []
         self.duplicates = 0
@@ -152,7 +153,13 @@ class Hub:
         c.on_disconnect = lambda *a: self.connected.clear()
         c.on_message = self._on_message
         self.client = c
+        self._changes = 0  # results stored; the standings thread catches up with this count
+        self._shown = 0  # results included in self.standings
+        self._new: dict[str, float | None] = {}  # hands stored since the last standings: sent time
+        self._dirty = threading.Condition(self.lock)
+        self._stopping = False
         self._recompute()
+        self._scorer = threading.Thread(target=self._standings_loop, name="club-standings", daemon=True)
 
     # ------------------------------------------------------------------ life
     def start(self, timeout: float = 10.0) -> Hub:
@@ -162,6 +169,7 @@ class Hub:
             raise RuntimeError(self.error or f"the hub could not reach the broker at {self.host}:{self.port}")
         self._started = True
         self.republish()
+        self._scorer.start()
         return self
 
     def republish(self) -> None:
@@ -181,6 +189,11 @@ class Hub:
         self._publish_standings()
 
     def stop(self) -> None:
+        with self._dirty:
+            self._stopping = True
+            self._dirty.notify_all()
+        if self._scorer.is_alive():
+            self._scorer.join(5)
         self.client.disconnect()
         self.client.loop_stop()
         self._results.close()
@@ -294,9 +307,11 @@ class Hub:
             self._results.write(json.dumps({"key": m.key, "body": body}, separators=(",", ":")) + "\n")
             self._results.flush()
             os.fsync(self._results.fileno())
-            self._recompute(last=m.key)
+            self._changes += 1
+            if m.kind == "hand":
+                self._new[m.key] = body.get("sent") if isinstance(body.get("sent"), (int, float)) else None
+            self._dirty.notify_all()
         self._publish_receipts(m.table)
-        self._publish_standings()
         return True
 
     def _check(self, m: T.TableMessage) -> str | None:
@@ -331,9 +346,47 @@ class Hub:
                 log.warning("club hub: %s line %d unreadable, skipped", self._results_path, i + 1)
 
     # ------------------------------------------------------------------ standings
-    def _recompute(self, last: str | None = None) -> None:
+    def _recompute(self, new: dict[str, float | None] | None = None) -> None:
         self.seq += 1
-        self.standings = standings(self.night, self.messages, self.seq, last)
+        self.standings = standings(self.night, self.messages, self.seq, new, self._score_cache)
+
+    def _standings_loop(self) -> None:
+        """Recompute and publish the standings whenever results arrived: one recomputation for
+        everything stored meanwhile, so a burst (tables catching up) costs one pass, not one
+        per message. Computed outside the lock: storing results never waits for it."""
+        while True:
+            with self._dirty:
+                while self._shown == self._changes and not self._stopping:
+                    self._dirty.wait()
+                if self._stopping:
+                    return
+                target, new = self._changes, self._new
+                self._new = {}
+                snapshot = dict(self.messages)
+                self.seq += 1
+                seq = self.seq
+            try:
+                doc = standings(self.night, snapshot, seq, new, self._score_cache)
+            except Exception:  # a bug must not stop the standings
+                log.exception("club hub: recomputing the standings")
+                doc = None
+            with self._dirty:
+                if doc is not None:
+                    self.standings = doc
+                self._shown = target
+                self._dirty.notify_all()
+            self._publish_standings()
+
+    def settle(self, timeout: float = 10.0) -> bool:
+        """Wait until the standings include every stored result (tests, benchmarks)."""
+        deadline = time.monotonic() + timeout
+        with self._dirty:
+            while self._shown != self._changes:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._dirty.wait(left)
+            return True
 
     def _publish_standings(self) -> None:
         with self.lock:
@@ -361,10 +414,10 @@ def board_results(night: Night, messages: Mapping[str, Mapping[str, Any]]) -> di
 
 
 def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int = 0,
-              last: str | None = None) -> dict[str, Any]:
+              new: Mapping[str, float | None] | None = None, cache: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The standings document the page shows: players ranked, every board's results, progress."""
     boards = board_results(night, messages)
-    totals, per_board = scoring.night_scores(night.game, boards, night.method)
+    totals, per_board = scoring.night_scores(night.game, boards, night.method, cache)
     names: dict[tuple[str, int], str] = {}
     progress: dict[str, dict[str, Any]] = {t: {"round": None, "hands": 0, "over": False} for t in night.tables}
     for body in sorted(messages.values(), key=lambda b: (b.get("round", 0), b.get("kind") != "start")):
@@ -396,10 +449,9 @@ def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int 
                    "tables": {t: {"points": boards[(r, b)][t], "scores": [round(float(x), 4) for x in sc]}
                               for t, sc in sorted(per_board[(r, b)].items())}}
                   for (r, b) in sorted(per_board)]
-    last_sent = messages[last].get("sent") if last and last in messages else None
     return {"night": night.name, "game": night.game, "method": night.method, "rounds": night.rounds,
             "boards": night.boards, "tables": night.tables, "seq": seq, "players": players,
-            "board_results": board_rows, "progress": progress, "last": last, "last_sent": last_sent,
+            "board_results": board_rows, "progress": progress, "new_hands": dict(new or {}),
             "hands_received": sum(1 for b in messages.values() if b.get("kind") == "hand")}
 
 

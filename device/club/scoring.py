@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from engine.games import game_class
 
@@ -55,18 +56,21 @@ def board_scores(game: str, results: Mapping[str, Sequence[int]],
             raise ValueError(f"table {t} has {len(pts)} seats on this board, the others {n}")
     sgn = sense(game)
     out: dict[str, list[Fraction]] = {t: [Fraction(0)] * n for t in results}
+    k = len(results)
     for unit in units(game, n):
         lead = unit[0]
-        for t, pts in results.items():
-            own = pts[lead]
-            others = [p[lead] for o, p in results.items() if o != t]
-            if not others:
+        column = [pts[lead] for pts in results.values()]
+        total = sum(column)
+        for t, own in zip(results, column, strict=True):
+            if k == 1:
                 score = Fraction(0)
             elif method == "average":
-                score = sgn * (Fraction(own) - Fraction(sum(others), len(others)))
+                # own against the mean of the other k-1 tables, in whole numbers until the end
+                score = Fraction(sgn * (own * (k - 1) - (total - own)), k - 1)
             else:
-                score = sum((Fraction(1) if sgn * (own - o) > 0 else Fraction(1, 2) if own == o else Fraction(0)
-                             for o in others), Fraction(0))
+                beaten = sum(1 for o in column if sgn * (own - o) > 0)
+                ties = column.count(own) - 1
+                score = Fraction(2 * beaten + ties, 2)
             for s in unit:
                 out[t][s] = score
     return out
@@ -76,13 +80,22 @@ Board = tuple[int, int]  # (round, board)
 
 
 def night_scores(game: str, boards: Mapping[Board, Mapping[str, Sequence[int]]],
-                 method: str = "average") -> tuple[dict[tuple[str, int], Fraction],
-                                                   dict[Board, dict[str, list[Fraction]]]]:
-    """Sum of board scores per (table, seat), and every board's scores."""
+                 method: str = "average", cache: dict[Board, Any] | None = None,
+                 ) -> tuple[dict[tuple[str, int], Fraction], dict[Board, dict[str, list[Fraction]]]]:
+    """Sum of board scores per (table, seat), and every board's scores. ``cache`` (a dict the
+    caller keeps) holds each board's scores with the results they came from, so a new result
+    recomputes only its own board."""
     totals: dict[tuple[str, int], Fraction] = {}
     per_board: dict[Board, dict[str, list[Fraction]]] = {}
     for key in sorted(boards):
-        scores = board_scores(game, boards[key], method)
+        snap = tuple(sorted((t, tuple(p)) for t, p in boards[key].items()))
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None and hit[0] == snap:
+            scores = hit[1]
+        else:
+            scores = board_scores(game, boards[key], method)
+            if cache is not None:
+                cache[key] = (snap, scores)
         per_board[key] = scores
         for t, row in scores.items():
             for s, v in enumerate(row):

@@ -31,6 +31,7 @@ def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str,
     standings equal the duplicate scores computed from replaying the records."""
     hub = rig.hub
     night = rig.night
+    assert hub.settle(20)
     boards: dict[tuple[int, int], dict[str, list[int]]] = {}
     want_keys = set()
     for (t, r), rec in records.items():
@@ -103,6 +104,7 @@ def test_hub_restart_keeps_what_it_stored(club) -> None:
         lk = rig.link(t)
         records[(t, 0)] = play_round(lk, 0, "hearts", 4, {}, 2, seed=i).record()
         assert lk.flush(20)
+    assert rig.hub.settle(10)
     before = rig.hub.standings["players"]
     rig.hub.stop()
     rig.hub = Hub(rig.night, rig.hub.folder, port=rig.broker.port).start()

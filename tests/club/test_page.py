@@ -78,7 +78,7 @@ def test_server_is_read_only_and_streams_the_hubs_standings(club) -> None:
             lk = rig.link(t)
             records[(t, 0)] = play_round(lk, 0, "hearts", 4, {}, 2, seed=i).record()
             assert lk.flush(20)
-        check_against_records(rig, records)
+        check_against_records(rig, records)  # (waits for the hub's standings to settle)
         assert wait_for(lambda: json.loads(feed.doc)["seq"] == rig.hub.standings["seq"])
         assert json.loads(get(base + "standings.json")[2]) == rig.hub.standings
     finally:
@@ -121,6 +121,7 @@ def test_browser_shows_the_night_live(club, tmp_path) -> None:
                     records[(t, r)] = play_round(links[t], r, "hearts", 4, {}, 2, seed=10 * r + i).record()
                 for lk in links.values():
                     assert lk.flush(20)
+                assert rig.hub.settle(10)
                 # the page updates without a reload: it shows the hub's latest standings
                 page.wait_for_function("s => document.body.dataset.seq === s",
                                        arg=str(rig.hub.standings["seq"]), timeout=20000)
