@@ -124,6 +124,7 @@ class Broker:
             f"max_packet_size {self.max_packet}",
             "max_queued_messages 100000",
             "max_inflight_messages 100",
+            "set_tcp_nodelay true",  # small messages go at once (no Nagle delay)
             "persistent_client_expiration 14d",
             "log_dest stderr",
             "log_type error",

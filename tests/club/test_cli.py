@@ -11,8 +11,7 @@ import sys
 import time
 import urllib.request
 
-from conftest import needs_mosquitto
-from test_night import wait_for
+from club_rig import needs_mosquitto, wait_for
 
 from device.club.broker import free_port, port_open
 

@@ -6,53 +6,13 @@ import json
 import time
 from typing import Any
 
-from conftest import ClubRig, needs_mosquitto
-from proxy import Relay
+from club_relay import Relay
+from club_rig import ClubRig, check_against_records, needs_mosquitto
 
-from device.club import scoring
 from device.club.hub import Hub
 from device.club.sim import play_round
-from engine.records import parse, replay
 
 pytestmark = needs_mosquitto
-
-
-def wait_for(cond: Any, timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return bool(cond())
-
-
-def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str, Any]]) -> None:
-    """Every hand of every record is in the hub exactly once, with the record's points, and the
-    standings equal the duplicate scores computed from replaying the records."""
-    hub = rig.hub
-    night = rig.night
-    assert hub.settle(20)
-    boards: dict[tuple[int, int], dict[str, list[int]]] = {}
-    want_keys = set()
-    for (t, r), rec in records.items():
-        state = replay(parse(rec))
-        for h, row in enumerate(state.hand_results):
-            boards.setdefault((r, h), {})[t] = row["points"]
-            want_keys.add(f"{night.name}/{t}/hand/{r}/{h}")
-    got_keys = {k for k, b in hub.messages.items() if b["kind"] == "hand"}
-    assert got_keys == want_keys
-    for k in want_keys:
-        _, t, _, r, h = k.split("/")
-        assert hub.messages[k]["points"] == boards[(int(r), int(h))][t]
-        assert "problem" not in hub.messages[k]
-    lines = (hub.folder / "results.jsonl").read_text().splitlines()
-    assert len(lines) == len(set(lines)) == len(hub.messages)  # stored once each
-    totals, _ = scoring.night_scores(night.game, boards, night.method)
-    got = {(p["table"], p["seat"]): p["score"] for p in hub.standings["players"]}
-    assert got == {k: round(float(v), 4) for k, v in totals.items()}
-    assert hub.standings["hands_received"] == len(want_keys)
-    assert any(v != 0 for v in got.values())  # the bots' noise makes the tables differ
-    assert hub.dropped == []
 
 
 def test_small_night_with_a_broker_crash_and_a_table_offline(club, tmp_path) -> None:

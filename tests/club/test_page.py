@@ -12,8 +12,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from conftest import ClubRig, needs_mosquitto
-from test_night import check_against_records, wait_for
+from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
 from device.club.broker import free_port
 from device.club.sim import play_round

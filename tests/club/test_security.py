@@ -8,8 +8,7 @@ import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from conftest import ClubRig, needs_mosquitto
-from test_night import check_against_records, wait_for
+from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
 from device.club import topics as T
 from device.club.link import ClubConfig, ClubLink
