@@ -3,7 +3,7 @@ password file made by ``mosquitto_passwd`` and an ACL (a table publishes only it
 reads only its own deals; the page's viewer only reads; the hub reads and writes the night).
 
 ``Broker(folder, users, acl).start()`` writes ``mosquitto.conf``, ``passwd`` and ``acl`` into
-``folder`` (all 0600), starts ``mosquitto -c`` on 127.0.0.1 and a free port unless told one,
+``folder`` (all 0600; a club's additions go in ``folder/conf.d/*.conf``), starts ``mosquitto -c`` on 127.0.0.1 and a free port unless told one,
 and waits until the port accepts connections. ``stop()`` ends it (SIGTERM, then SIGKILL);
 ``kill()`` ends it at once, as a crash would, keeping the persistence file for a restart.
 """
@@ -87,6 +87,7 @@ class Broker:
     port: int = 0
     max_packet: int = T.MAX_PAYLOAD + 1024
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    _configured: bool = field(default=False, repr=False)
 
     def write_config(self) -> Path:
         found = find_mosquitto()
@@ -97,6 +98,7 @@ class Broker:
         self.folder.mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder, 0o700)
         (self.folder / "data").mkdir(exist_ok=True)
+        (self.folder / "conf.d").mkdir(exist_ok=True)
         if not self.port:
             self.port = free_port(self.host)
         pw = self.folder / "passwd"
@@ -132,14 +134,19 @@ class Broker:
             "log_type notice",
             "connection_messages true",
             f"listener {self.port} {self.host}",
+            "# a club's own additions (a TLS listener: docs/CLUB.md) go in conf.d/*.conf",
+            f"include_dir {self.folder / 'conf.d'}",
             "",
         ]))
         return conf
 
     def start(self, timeout: float = 10.0) -> Broker:
+        """Start Mosquitto: the first time with a freshly written config (this port, these
+        users); a restart of the same Broker keeps it, and its persistence."""
         conf = self.folder / "mosquitto.conf"
-        if not conf.exists():
+        if not self._configured:
             conf = self.write_config()
+            self._configured = True
         found = find_mosquitto()
         assert found is not None
         log = open(self.folder / "mosquitto.log", "ab")
