@@ -134,6 +134,7 @@ class Hub:
         self.revealed: set[int] = set()
         self._started = False
         self._score_cache: dict[Any, Any] = {}
+        self._record_points: dict[tuple[str, int], list[list[int]]] = {}
         self.messages: dict[str, dict[str, Any]] = {}  # key -> body
         self.dropped: list[str] = []
         self.duplicates = 0
@@ -304,9 +305,7 @@ class Hub:
                 body["problem"] = problem
             body["received"] = time.time()
             self.messages[m.key] = body
-            self._results.write(json.dumps({"key": m.key, "body": body}, separators=(",", ":")) + "\n")
-            self._results.flush()
-            os.fsync(self._results.fileno())
+            self._store(m.key, body)
             self._changes += 1
             if m.kind == "hand":
                 self._new[m.key] = body.get("sent") if isinstance(body.get("sent"), (int, float)) else None
@@ -315,6 +314,9 @@ class Hub:
         return True
 
     def _check(self, m: T.TableMessage) -> str | None:
+        """Why a new message cannot be scored, or None. The game's record is the authority: a
+        hand whose points differ from what its table's record replays to is not scored,
+        whichever of the two arrived first."""
         if m.kind == "hand":
             assert m.hand is not None
             want = self.deals[str(m.round)][m.hand]["deck"]
@@ -322,16 +324,31 @@ class Hub:
                 return f"the deck of hand {m.hand + 1} is not board {m.hand + 1} of round {m.round + 1}"
             if len(m.body["points"]) != self.night.players:
                 return f"{len(m.body['points'])} seats' points, the night has {self.night.players} seats"
+            rows = self._record_points.get((m.table, m.round))
+            if rows is not None and m.hand < len(rows) and rows[m.hand] != m.body["points"]:
+                return f"points {m.body['points']} differ from the game record's {rows[m.hand]}"
         if m.kind == "over":
             try:
                 state = replay(parse(m.body["record"]))
             except (ValueError, KeyError) as e:
                 return f"the record does not replay: {e}"
-            for h, row in enumerate(state.hand_results):
-                got = self.messages.get(T.message_key(m.night, m.table, "hand", m.round, h))
-                if got is not None and got["points"] != row["points"]:
-                    return f"hand {h + 1}'s points {got['points']} differ from the record's {row['points']}"
+            rows = [list(r["points"]) for r in state.hand_results]
+            self._record_points[(m.table, m.round)] = rows
+            for h, row in enumerate(rows):
+                key = T.message_key(m.night, m.table, "hand", m.round, h)
+                got = self.messages.get(key)
+                if got is not None and got["points"] != row and not got.get("problem"):
+                    got["problem"] = f"points {got['points']} differ from the game record's {row}"
+                    log.warning("club hub: %s: %s (no longer scored)", key, got["problem"])
+                    self._store(key, got)
         return None
+
+    def _store(self, key: str, body: dict[str, Any]) -> None:
+        """Append a message (or a later verdict on it: the last line of a key wins) to
+        results.jsonl, fsync'd."""
+        self._results.write(json.dumps({"key": key, "body": body}, separators=(",", ":")) + "\n")
+        self._results.flush()
+        os.fsync(self._results.fileno())
 
     def _load_results(self) -> None:
         try:
@@ -344,6 +361,14 @@ class Hub:
                 self.messages[str(obj["key"])] = dict(obj["body"])
             except (json.JSONDecodeError, KeyError, TypeError):
                 log.warning("club hub: %s line %d unreadable, skipped", self._results_path, i + 1)
+        for body in self.messages.values():
+            if body.get("kind") == "over" and not body.get("problem"):
+                try:
+                    state = replay(parse(body["record"]))
+                except (ValueError, KeyError):
+                    continue
+                self._record_points[(str(body["table"]), int(body["round"]))] = [
+                    list(r["points"]) for r in state.hand_results]
 
     # ------------------------------------------------------------------ standings
     def _recompute(self, new: dict[str, float | None] | None = None) -> None:

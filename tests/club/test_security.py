@@ -120,3 +120,40 @@ def test_malformed_and_oversized_messages_are_logged_and_dropped(club, caplog) -
     assert caplog.text.count("dropped a message") == len(bad)
     assert rig.hub.messages == {}
     assert rig.hub.client.is_connected()
+
+
+def test_a_hand_whose_points_differ_from_the_record_is_not_scored(club, tmp_path) -> None:
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=2)
+    rig.hub.commit_round(0)
+    rig.hub.start_round(0)
+    decks = [b["deck"] for b in rig.hub.deals["0"]]
+    sent: dict[str, list[Any]] = {}
+    for i, t in enumerate(["t1", "t2"]):
+        off = ClubLink(ClubConfig("n1", t, rig.night.passwords[t], port=9, outbox=str(tmp_path / f"{t}.jsonl")))
+        off.game_started(0, "hearts", [f"{t}/{s + 1}" for s in range(4)])
+        ref = play_game(lambda b: decks[b], "hearts", 4, {}, 2, seed=i,
+                        on_hand=lambda ref, h, off=off: off.hand_finished(ref.record(), h, 0))
+        off.game_over(ref.record(), 0)
+        sent[t] = off.outbox.pending()
+        off.close()
+    # t1 claims other points for hand 1 (sent before its record); t2's hand 2 lies after its record
+    for t, lie_first in (("t1", True), ("t2", False)):
+        msgs = {p.key.split("/", 2)[2]: p for p in sent[t]}
+        lie_key = "hand/0/0" if lie_first else "hand/0/1"
+        body = json.loads(msgs[lie_key].payload)
+        body["points"] = [0, 0, 0, 26] if body["points"] != [0, 0, 0, 26] else [26, 0, 0, 0]
+        order = [lie_key, "start/0", "over/0"] if lie_first else ["start/0", "over/0", lie_key]
+        order += [k for k in msgs if k not in order]
+        c, _ = raw_client(rig, t)
+        for k in order:
+            payload = T.encode(body) if k == lie_key else msgs[k].payload
+            c.publish(msgs[k].topic, payload, qos=1).wait_for_publish(5)
+        c.loop_stop()
+        c.disconnect()
+    assert wait_for(lambda: len(rig.hub.messages) == 8)
+    assert rig.hub.settle(10)
+    bad = {k: b["problem"] for k, b in rig.hub.messages.items() if b.get("problem")}
+    assert set(bad) == {"n1/t1/hand/0/0", "n1/t2/hand/0/1"}
+    assert all("differ from the game record's" in v for v in bad.values())
+    scored = {(b["round"], b["board"]): set(b["tables"]) for b in rig.hub.standings["board_results"]}
+    assert scored == {(0, 0): {"t2"}, (0, 1): {"t1"}}
