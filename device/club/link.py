@@ -59,6 +59,24 @@ class ClubConfig:
         T.check_name("night", self.night)
         T.check_name("table", self.table)
 
+    @classmethod
+    def from_settings(cls, club: Mapping[str, Any], outbox: str) -> ClubConfig:
+        """From a table's ``[club]`` settings (what ``trickref club table`` prints); ValueError
+        naming the setting and why."""
+        def text(key: str) -> str:
+            v = club.get(key)
+            if not isinstance(v, str) or not v:
+                raise ValueError(f"club.{key} must be a non-empty string, not {v!r}")
+            return v
+        port = club.get("port", 1883)
+        if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+            raise ValueError(f"club.port must be a port number from 1 to 65535, not {port!r}")
+        night, table, password, host = text("night"), text("table"), text("password"), text("host")
+        try:
+            return cls(night, table, password, host, port, outbox)
+        except ValueError as e:
+            raise ValueError(f"club: {e}") from None
+
 
 class ClubLink:
     def __init__(self, config: ClubConfig, on_deal: Callable[[int, int, list[str]], None] | None = None,

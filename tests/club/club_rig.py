@@ -58,7 +58,8 @@ def wait_for(cond: Any, timeout: float = 20.0) -> bool:
     return bool(cond())
 
 
-def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str, Any]]) -> None:
+def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str, Any]],
+                          any_nonzero: bool = True) -> None:
     """Every hand of every record is in the hub exactly once, with the record's points, and the
     standings equal the duplicate scores computed from replaying the records."""
     hub = rig.hub
@@ -83,5 +84,6 @@ def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str,
     got = {(p["table"], p["seat"]): p["score"] for p in hub.standings["players"]}
     assert got == {k: round(float(v), 4) for k, v in totals.items()}
     assert hub.standings["hands_received"] == len(want_keys)
-    assert any(v != 0 for v in got.values())  # the bots' noise makes the tables differ
+    if any_nonzero:
+        assert any(v != 0 for v in got.values())  # the bots' noise makes the tables differ
     assert hub.dropped == []
