@@ -41,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     n.add_argument("--rounds", type=int, default=2)
     n.add_argument("--boards", type=int, default=4, help="boards (hands) per round")
     n.add_argument("--method", default="average", help="average or matchpoints")
+    n.add_argument("--move", default="", help="seats (from 1, comma-separated) whose players move to "
+                   "the next table after each round, e.g. 2,4; default: nobody moves")
     n.set_defaults(func=run, club_func=_cmd_new)
 
     s = csub.add_parser("serve", help="run the broker, the hub and the standings page until Ctrl+C")
@@ -107,8 +109,12 @@ def _cmd_new(args: argparse.Namespace) -> int:
     if args.tables < 1 or args.tables > 200:
         raise CliError(f"--tables must be from 1 to 200, not {args.tables}")
     try:
+        move = [int(x) - 1 for x in args.move.split(",") if x.strip()]
+    except ValueError:
+        raise CliError(f"--move must be seat numbers separated by commas, not {args.move!r}") from None
+    try:
         night = Night(args.name, args.game, args.players, [f"t{i + 1}" for i in range(args.tables)],
-                      args.rounds, args.boards, args.method)
+                      args.rounds, args.boards, args.method, moving_seats=move)
     except (ValueError, RecordError) as e:
         raise CliError(str(e)) from None
     night.save(folder / NIGHT_FILE)
@@ -248,7 +254,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         link = ClubLink(cfg)
         try:
             ref = play_round(link, r, night.game, night.players, night.options, night.boards,
-                             seed=args.seed * 1000 + 100 * r + i)
+                             seed=args.seed * 1000 + 100 * r + i, names=night.seating(r)[t])
             hands = len(ref.record()["hands"])
             ok = link.flush(60)
             print(f"{t}: round {args.round}, {hands} hands" + ("" if ok else f", {len(link.outbox)} not yet received"))

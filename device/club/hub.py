@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,9 @@ class Night:
     method: str = "average"
     options: dict[str, Any] = field(default_factory=dict)
     passwords: dict[str, str] = field(default_factory=dict)
+    # seats whose players move one table on (t1 -> t2 -> ... -> t1) after every round, as
+    # East-West move in a bridge Mitchell; the others stay. Partnership Spades moves a team.
+    moving_seats: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         T.check_name("night", self.name)
@@ -68,8 +72,28 @@ class Night:
             raise ValueError("a night needs at least one round of at least one board")
         if self.method not in scoring.METHODS:
             raise ValueError(f"unknown scoring method {self.method!r} (one of {', '.join(scoring.METHODS)})")
+        bad = [x for x in self.moving_seats if isinstance(x, bool) or not isinstance(x, int)
+               or not 0 <= x < self.players]
+        if bad or len(set(self.moving_seats)) != len(self.moving_seats):
+            raise ValueError(f"moving seats must be different seats from 1 to {self.players}")
+        if cls.TEAMS and sorted(self.moving_seats) not in ([], [0, 2], [1, 3]):
+            raise ValueError("in partnership Spades a whole team moves: seats 1 and 3, or 2 and 4")
         for user in [T.HUB_USER, T.VIEWER_USER, *self.tables]:
             self.passwords.setdefault(user, secrets.token_urlsafe(18))
+
+    def home(self, round_: int, table: str, seat: int) -> tuple[str, int]:
+        """The player sitting at ``table``/``seat`` in round ``round_`` (0-based), named by
+        where they sat in the first round."""
+        if seat not in self.moving_seats:
+            return table, seat
+        i = self.tables.index(table)
+        return self.tables[(i - round_) % len(self.tables)], seat
+
+    def seating(self, round_: int) -> dict[str, list[str]]:
+        """Who sits where in a round: per table, each seat's player ("t3/2": the player who
+        started at table t3, seat 2)."""
+        return {t: [f"{h}/{s + 1}" for h, s in (self.home(round_, t, s) for s in range(self.players))]
+                for t in self.tables}
 
     def save(self, path: Path) -> None:
         write_private(path, json.dumps(asdict(self), indent=2) + "\n")
@@ -202,7 +226,8 @@ class Hub:
     def public_night(self) -> dict[str, Any]:
         n = self.night
         return {"night": n.name, "game": n.game, "players": n.players, "tables": n.tables,
-                "rounds": n.rounds, "boards": n.boards, "method": n.method, "options": n.options}
+                "rounds": n.rounds, "boards": n.boards, "method": n.method, "options": n.options,
+                "moving_seats": n.moving_seats}
 
     # ------------------------------------------------------------------ deals
     def commit_round(self, r: int) -> None:
@@ -216,6 +241,8 @@ class Hub:
         """Release round ``r``'s decks: every table gets every board (retained, its own topic)."""
         with self.lock:
             self.released.add(r)
+        self._publish(T.public_topic(self.night.name, "seating", r),
+                      {"round": r, "tables": self.night.seating(r)}, retain=True)
         for t in self.night.tables:
             for b, board in enumerate(self.deals[str(r)]):
                 self._publish(T.deal_topic(self.night.name, t, r, b),
@@ -438,11 +465,25 @@ def board_results(night: Night, messages: Mapping[str, Mapping[str, Any]]) -> di
     return out
 
 
+def player_totals(night: Night, per_board: Mapping[scoring.Board, Mapping[str, list[Fraction]]]
+                  ) -> dict[tuple[str, int], Fraction]:
+    """Each player's night score (players named by their first-round table and seat): the sum
+    of the board scores of wherever they sat in each round."""
+    out: dict[tuple[str, int], Fraction] = {}
+    for (r, _b), scores in per_board.items():
+        for t, row in scores.items():
+            for s, v in enumerate(row):
+                who = night.home(r, t, s)
+                out[who] = out.get(who, Fraction(0)) + v
+    return out
+
+
 def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int = 0,
               new: Mapping[str, float | None] | None = None, cache: dict[Any, Any] | None = None) -> dict[str, Any]:
     """The standings document the page shows: players ranked, every board's results, progress."""
     boards = board_results(night, messages)
-    totals, per_board = scoring.night_scores(night.game, boards, night.method, cache)
+    _, per_board = scoring.night_scores(night.game, boards, night.method, cache)
+    totals = player_totals(night, per_board)
     names: dict[tuple[str, int], str] = {}
     progress: dict[str, dict[str, Any]] = {t: {"round": None, "hands": 0, "over": False} for t in night.tables}
     for body in sorted(messages.values(), key=lambda b: (b.get("round", 0), b.get("kind") != "start")):
@@ -450,7 +491,8 @@ def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int 
         p = progress[t]
         if body["kind"] == "start":
             for s, nm in enumerate(body.get("players", [])):
-                names.setdefault((t, s), str(nm))
+                if s < night.players:
+                    names.setdefault(night.home(int(body["round"]), t, s), str(nm))
             if p["round"] is None or body["round"] >= p["round"]:
                 p.update(round=body["round"], over=False, hands=0)
     for body in messages.values():
@@ -462,13 +504,14 @@ def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int 
             elif body["kind"] == "over":
                 p["over"] = True
     played: dict[tuple[str, int], int] = {}
-    for res in boards.values():
+    for (r, _b), res in boards.items():
         for t, pts in res.items():
             for s in range(len(pts)):
-                played[(t, s)] = played.get((t, s), 0) + 1
+                who = night.home(r, t, s)
+                played[who] = played.get(who, 0) + 1
     players: list[dict[str, Any]] = [{"table": t, "seat": s, "name": names.get((t, s), f"{t} seat {s + 1}"),
-                "score": round(float(v), 4), "boards": played.get((t, s), 0)}
-               for (t, s), v in totals.items()]
+                                      "score": round(float(v), 4), "boards": played.get((t, s), 0)}
+                                     for (t, s), v in totals.items()]
     players.sort(key=lambda p: (-p["score"], p["table"], p["seat"]))
     board_rows = [{"round": r, "board": b,
                    "tables": {t: {"points": boards[(r, b)][t], "scores": [round(float(x), 4) for x in sc]}

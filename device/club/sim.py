@@ -105,11 +105,12 @@ def play_game(decks: DeckSource, game: str, players: int, options: dict[str, Any
 
 def play_round(link: ClubLink, round_: int, game: str, players: int, options: dict[str, Any],
                boards: int, seed: int, deck_timeout: float = 30.0,
-               on_hand: Callable[[Referee, int], None] | None = None) -> Referee:
+               on_hand: Callable[[Referee, int], None] | None = None,
+               names: list[str] | None = None) -> Referee:
     """One table's round through ``link``: waits for the round's decks (NoDeck names a board
     that did not come), then plays and reports every hand."""
     table = link.config.table
-    names = [f"{table}/{s + 1}" for s in range(players)]
+    names = names or [f"{table}/{s + 1}" for s in range(players)]
 
     def hand(ref: Referee, h: int) -> None:
         link.hand_finished(ref.record(), h, round_)

@@ -12,6 +12,7 @@ topic (under the night)        who writes              what
 ``to/<t>/receipts``            hub, retained           keys of ``t``'s messages the hub has stored
 ``public/night``               hub, retained           the night: game, tables, rounds, boards
 ``public/commit/<r>``          hub, retained           round ``r``'s deck commitments (before it)
+``public/seating/<r>``         hub, retained           who sits where in round ``r`` (at its start)
 ``public/salt/<r>``            hub, retained           round ``r``'s salts (after it)
 ``standings``                  hub, retained           standings, results and progress (JSON)
 ``control``                    director (hub user)     start or end a round

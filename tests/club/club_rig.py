@@ -80,7 +80,14 @@ def check_against_records(rig: ClubRig, records: dict[tuple[str, int], dict[str,
         assert "problem" not in hub.messages[k]
     lines = (hub.folder / "results.jsonl").read_text().splitlines()
     assert len(lines) == len(set(lines)) == len(hub.messages)  # stored once each
-    totals, _ = scoring.night_scores(night.game, boards, night.method)
+    _, per_board = scoring.night_scores(night.game, boards, night.method)
+    totals: dict[tuple[str, int], Any] = {}
+    n = len(night.tables)
+    for (r, _b), scores in per_board.items():  # players who move go one table on each round
+        for t, row in scores.items():
+            for s, v in enumerate(row):
+                home = night.tables[(night.tables.index(t) - r) % n] if s in night.moving_seats else t
+                totals[(home, s)] = totals.get((home, s), 0) + v
     got = {(p["table"], p["seat"]): p["score"] for p in hub.standings["players"]}
     assert got == {k: round(float(v), 4) for k, v in totals.items()}
     assert hub.standings["hands_received"] == len(want_keys)

@@ -71,3 +71,26 @@ def test_hub_restart_keeps_what_it_stored(club) -> None:
     assert json.loads((rig.hub.folder / "deals.json").read_text()) == rig.hub.deals
     assert rig.hub.standings["players"] == before
     check_against_records(rig, records)
+
+
+def test_players_move_between_rounds(club) -> None:
+    rig: ClubRig = club(tables=["t1", "t2", "t3"], rounds=3, boards=2, moving_seats=[1, 3])
+    night = rig.night
+    # worked by hand: seats 2 and 4 move t1 -> t2 -> t3 -> t1; seats 1 and 3 stay
+    assert night.seating(0)["t2"] == ["t2/1", "t2/2", "t2/3", "t2/4"]
+    assert night.seating(1)["t2"] == ["t2/1", "t1/2", "t2/3", "t1/4"]
+    assert night.seating(2)["t1"] == ["t1/1", "t2/2", "t1/3", "t2/4"]
+    links = {t: rig.link(t) for t in night.tables}
+    records: dict[tuple[str, int], dict[str, Any]] = {}
+    for r in range(night.rounds):
+        rig.hub.commit_round(r)
+        rig.hub.start_round(r)
+        for i, t in enumerate(night.tables):
+            records[(t, r)] = play_round(links[t], r, night.game, 4, {}, 2, seed=10 * r + i,
+                                         names=night.seating(r)[t]).record()
+        for lk in links.values():
+            assert lk.flush(20)
+    check_against_records(rig, records)
+    players = rig.hub.standings["players"]
+    assert len(players) == 12 and all(p["boards"] == 6 for p in players)
+    assert all(p["name"] == f"{p['table']}/{p['seat'] + 1}" for p in players)
