@@ -1,0 +1,198 @@
+"""Run the real Mosquitto broker for a club night: a generated config with persistence on, a
+password file made by ``mosquitto_passwd`` and an ACL (a table publishes only its own topics and
+reads only its own deals; the page's viewer only reads; the hub reads and writes the night).
+
+``Broker(folder, users, acl).start()`` writes ``mosquitto.conf``, ``passwd`` and ``acl`` into
+``folder`` (all 0600; a club's additions go in ``folder/conf.d/*.conf``), starts ``mosquitto -c`` on 127.0.0.1 and a free port unless told one,
+and waits until the port accepts connections. ``stop()`` ends it (SIGTERM, then SIGKILL);
+``kill()`` ends it at once, as a crash would, keeping the persistence file for a restart.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import topics as T
+
+MOSQUITTO = "mosquitto"
+MOSQUITTO_PASSWD = "mosquitto_passwd"
+
+
+class BrokerError(RuntimeError):
+    """The broker could not be set up or started: the message says what and why."""
+
+
+def find_mosquitto() -> tuple[str, str] | None:
+    """(mosquitto, mosquitto_passwd) paths, or None when Debian's package is not installed."""
+    paths = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin" + os.pathsep + "/usr/local/sbin"
+    m = shutil.which(MOSQUITTO, path=paths)
+    p = shutil.which(MOSQUITTO_PASSWD, path=paths)
+    return (m, p) if m and p else None
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def acl_text(night: str, tables: Sequence[str], hub: str = T.HUB_USER,
+             viewer: str = T.VIEWER_USER) -> str:
+    """The ACL: per user, the topics it may read or write (nothing else is allowed)."""
+    root = T.night_root(night)
+    lines = [f"# trickref club night {night}: generated, do not edit", "",
+             f"user {hub}", f"topic readwrite {root}/#", "",
+             f"user {viewer}", f"topic read {root}/{T.STANDINGS}", f"topic read {root}/{T.PUBLIC}/#", ""]
+    for t in tables:
+        lines += [f"user {t}",
+                  f"topic write {root}/{T.TABLE}/{t}/#",
+                  f"topic read {root}/{T.TO}/{t}/#",
+                  f"topic read {root}/{T.PUBLIC}/#", ""]
+    return "\n".join(lines)
+
+
+def _write_private(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.chmod(path, 0o600)
+
+
+@dataclass
+class Broker:
+    folder: Path
+    users: Mapping[str, str]  # user -> password
+    acl: str
+    host: str = "127.0.0.1"
+    port: int = 0
+    max_packet: int = T.MAX_PAYLOAD + 1024
+    proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+    _configured: bool = field(default=False, repr=False)
+
+    def write_config(self) -> Path:
+        found = find_mosquitto()
+        if found is None:
+            raise BrokerError("Mosquitto is not installed (Debian package 'mosquitto'; "
+                              "scripts/system-deps.sh installs it)")
+        _, passwd_tool = found
+        self.folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder, 0o700)
+        (self.folder / "data").mkdir(exist_ok=True)
+        (self.folder / "conf.d").mkdir(exist_ok=True)
+        if not self.port:
+            self.port = free_port(self.host)
+        pw = self.folder / "passwd"
+        _write_private(pw, "".join(f"{u}:{p}\n" for u, p in self.users.items()))
+        r = subprocess.run([passwd_tool, "-U", str(pw)], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise BrokerError(f"mosquitto_passwd could not hash {pw}: {(r.stderr or r.stdout).strip()}")
+        os.chmod(pw, 0o600)
+        _write_private(self.folder / "acl", self.acl)
+        conf = self.folder / "mosquitto.conf"
+        _write_private(conf, "\n".join([
+            "# trickref club night broker: generated",
+            "per_listener_settings false",
+            # run as whoever started us (as root Mosquitto would switch to the 'mosquitto' user,
+            # who cannot read this private folder)
+            f"user {pwd.getpwuid(os.getuid()).pw_name}",
+            "allow_anonymous false",
+            f"password_file {pw}",
+            f"acl_file {self.folder / 'acl'}",
+            "persistence true",
+            f"persistence_location {self.folder / 'data'}/",
+            # saved every 10 s and at a clean stop: a crash loses at most the last seconds,
+            # which the tables' outboxes send again and the hub publishes again on reconnect
+            "autosave_interval 10",
+            f"max_packet_size {self.max_packet}",
+            "max_queued_messages 100000",
+            "max_inflight_messages 100",
+            "set_tcp_nodelay true",  # small messages go at once (no Nagle delay)
+            "persistent_client_expiration 14d",
+            "log_dest stderr",
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            "connection_messages true",
+            f"listener {self.port} {self.host}",
+            "# a club's own additions (a TLS listener: docs/CLUB.md) go in conf.d/*.conf",
+            f"include_dir {self.folder / 'conf.d'}",
+            "",
+        ]))
+        return conf
+
+    def start(self, timeout: float = 10.0) -> Broker:
+        """Start Mosquitto: the first time with a freshly written config (this port, these
+        users); a restart of the same Broker keeps it, and its persistence."""
+        conf = self.folder / "mosquitto.conf"
+        if not self._configured:
+            conf = self.write_config()
+            self._configured = True
+        found = find_mosquitto()
+        assert found is not None
+        log = open(self.folder / "mosquitto.log", "ab")
+        self.proc = subprocess.Popen([found[0], "-c", str(conf)], stdout=log, stderr=log,
+                                     stdin=subprocess.DEVNULL)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise BrokerError(f"mosquitto exited with code {self.proc.returncode}: "
+                                  f"{self.log_tail()}")
+            if port_open(self.host, self.port):
+                return self
+            time.sleep(0.05)
+        self.stop()
+        raise BrokerError(f"mosquitto did not listen on {self.host}:{self.port} within {timeout:.0f} s")
+
+    def log_tail(self, lines: int = 5) -> str:
+        try:
+            text = (self.folder / "mosquitto.log").read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return " | ".join(text.strip().splitlines()[-lines:])
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        p = self.proc
+        if p is None or p.poll() is not None:
+            return
+        p.send_signal(signal.SIGTERM)
+        try:
+            p.wait(5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+
+    def kill(self) -> None:
+        p = self.proc
+        if p is not None and p.poll() is None:
+            p.kill()
+            p.wait(5)
+
+    def __enter__(self) -> Broker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

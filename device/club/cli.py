@@ -1,0 +1,295 @@
+"""``trickref club``: create a night, serve it (Mosquitto, hub, standings page), start and end
+rounds, print a table's settings, and play simulated tables against a served night.
+
+``add_parser(sub)`` (alias ``register``) adds the ``club`` command to trickref's parser;
+``python -m device.club.cli`` runs it alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import topics as T
+
+NIGHT_FILE = "night.json"
+SERVE_FILE = "serve.json"
+
+
+class CliError(Exception):
+    """A one-line problem for the user: printed, exit 2."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    club = sub.add_parser("club", help="club night: many tables on one MQTT broker, duplicate deals, live standings")
+    csub = club.add_subparsers(dest="club_command", required=True)
+
+    n = csub.add_parser("new", help="create a club night in a folder (night.json with every password, 0600)")
+    n.add_argument("dir", help="the night's folder (created)")
+    n.add_argument("--name", default="night", help="the night's name (a-z 0-9 _ -)")
+    n.add_argument("--game", default="hearts")
+    n.add_argument("--players", type=int, default=4, help="players per table")
+    n.add_argument("--tables", type=int, default=4, help="number of tables (named t1, t2, ...)")
+    n.add_argument("--rounds", type=int, default=2)
+    n.add_argument("--boards", type=int, default=4, help="boards (hands) per round")
+    n.add_argument("--method", default="average", help="average or matchpoints")
+    n.add_argument("--move", default="", help="seats (from 1, comma-separated) whose players move to "
+                   "the next table after each round, e.g. 2,4; default: nobody moves")
+    n.set_defaults(func=run, club_func=_cmd_new)
+
+    s = csub.add_parser("serve", help="run the broker, the hub and the standings page until Ctrl+C")
+    s.add_argument("dir")
+    s.add_argument("--host", default="127.0.0.1", help="address for the broker and the page (0.0.0.0: the club's network)")
+    s.add_argument("--port", type=int, default=1883, help="MQTT port")
+    s.add_argument("--web-port", type=int, default=8080)
+    s.add_argument("--use-broker", action="store_true",
+                   help="use a Mosquitto already running at --host:--port (configured with <dir>/broker's passwd and acl)")
+    s.set_defaults(func=run, club_func=_cmd_serve)
+
+    r = csub.add_parser("round", help="start a round (release its decks) or end it (reveal its salts)")
+    r.add_argument("dir")
+    r.add_argument("action", choices=("start", "end"))
+    r.add_argument("number", type=int, help="the round, counted from 1")
+    r.set_defaults(func=run, club_func=_cmd_round)
+
+    t = csub.add_parser("table", help="print a table's club settings (for its config)")
+    t.add_argument("dir")
+    t.add_argument("table")
+    t.set_defaults(func=run, club_func=_cmd_table)
+
+    m = csub.add_parser("sim", help="simulated tables (bots) play a round against a served night")
+    m.add_argument("dir")
+    m.add_argument("--tables", default="", help="comma-separated table names (default: all)")
+    m.add_argument("--round", type=int, default=1, help="the round, counted from 1")
+    m.add_argument("--seed", type=int, default=0)
+    m.set_defaults(func=run, club_func=_cmd_sim)
+
+
+register = add_parser
+
+
+def _night(folder: str) -> Any:
+    from .hub import Night
+
+    path = Path(folder) / NIGHT_FILE
+    if not path.exists():
+        raise CliError(f"no club night in {folder} (no {NIGHT_FILE}): create one with 'trickref club new {folder}'")
+    try:
+        return Night.load(path)
+    except (ValueError, TypeError) as e:
+        raise CliError(str(e)) from None
+
+
+def _served(folder: str) -> dict[str, Any]:
+    path = Path(folder) / SERVE_FILE
+    try:
+        obj = json.loads(path.read_text())
+        return {"host": str(obj["host"]), "port": int(obj["port"])}
+    except (OSError, ValueError, KeyError, TypeError):
+        raise CliError(f"the night in {folder} is not being served (no readable {SERVE_FILE}): "
+                       f"run 'trickref club serve {folder}' first") from None
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    from engine.errors import RecordError
+
+    from .hub import Night
+
+    folder = Path(args.dir)
+    if (folder / NIGHT_FILE).exists():
+        raise CliError(f"{folder / NIGHT_FILE} already exists: a night is never overwritten")
+    if args.tables < 1 or args.tables > 200:
+        raise CliError(f"--tables must be from 1 to 200, not {args.tables}")
+    try:
+        move = [int(x) - 1 for x in args.move.split(",") if x.strip()]
+    except ValueError:
+        raise CliError(f"--move must be seat numbers separated by commas, not {args.move!r}") from None
+    try:
+        night = Night(args.name, args.game, args.players, [f"t{i + 1}" for i in range(args.tables)],
+                      args.rounds, args.boards, args.method, moving_seats=move)
+    except (ValueError, RecordError) as e:
+        raise CliError(str(e)) from None
+    night.save(folder / NIGHT_FILE)
+    print(f"club night {night.name}: {night.game}, {len(night.tables)} tables of {night.players}, "
+          f"{night.rounds} rounds of {night.boards} boards, scored {night.method}")
+    print(f"written {folder / NIGHT_FILE} (0600: it holds every password)")
+    print(f"next: trickref club serve {folder}; each table's settings: trickref club table {folder} t1")
+    return 0
+
+
+def _cmd_table(args: argparse.Namespace) -> int:
+    night = _night(args.dir)
+    if args.table not in night.tables:
+        raise CliError(f"no table {args.table!r} in night {night.name} (tables: {', '.join(night.tables)})")
+    try:
+        served = _served(args.dir)
+    except CliError:
+        served = {"host": "<the hub's address>", "port": 1883}
+    print("[club]")
+    print(f'night = "{night.name}"')
+    print(f'table = "{args.table}"')
+    print(f'password = "{night.passwords[args.table]}"')
+    print(f'host = "{served["host"]}"')
+    print(f"port = {served['port']}")
+    return 0
+
+
+def _director(args: argparse.Namespace) -> Any:
+    import paho.mqtt.client as mqtt
+
+    night = _night(args.dir)
+    served = _served(args.dir)
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-director-{time.time_ns()}")
+    c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
+    try:
+        c.connect(served["host"], served["port"], keepalive=10)
+    except OSError as e:
+        raise CliError(f"cannot reach the broker at {served['host']}:{served['port']}: {e.strerror or e}") from None
+    return night, c
+
+
+def _cmd_round(args: argparse.Namespace) -> int:
+    night, c = _director(args)
+    if not 1 <= args.number <= night.rounds:
+        raise CliError(f"round must be from 1 to {night.rounds}, not {args.number}")
+    c.loop_start()
+    info = c.publish(T.control_topic(night.name),
+                     json.dumps({"action": args.action, "round": args.number - 1}), qos=1)
+    info.wait_for_publish(10)
+    c.disconnect()
+    c.loop_stop()
+    print(f"round {args.number}: {args.action} sent to the hub")
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .broker import Broker, BrokerError, port_open
+    from .hub import Hub, broker_for, write_private
+    from .web import StandingsFeed, StandingsServer
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    night = _night(args.dir)
+    folder = Path(args.dir)
+    broker: Broker | None = None
+    if args.use_broker:
+        if not port_open(args.host, args.port):
+            raise CliError(f"--use-broker: nothing listens at {args.host}:{args.port}")
+        b = broker_for(night, folder / "broker", args.port, args.host)
+        b.write_config()  # its passwd and acl, for the running broker to load
+        print(f"using the broker already running at {args.host}:{args.port}; give it "
+              f"{folder / 'broker' / 'passwd'} and {folder / 'broker' / 'acl'}")
+    else:
+        if port_open(args.host, args.port):
+            raise CliError(f"port {args.port} on {args.host} is taken (a broker already running? "
+                           "then add --use-broker, or choose another --port)")
+        broker = broker_for(night, folder / "broker", args.port, args.host)
+        try:
+            broker.start()
+        except BrokerError as e:
+            raise CliError(str(e)) from None
+        print(f"Mosquitto listening at {args.host}:{broker.port} (log: {folder / 'broker' / 'mosquitto.log'})")
+    write_private(folder / SERVE_FILE, json.dumps({"host": args.host, "port": args.port,
+                                                   "web_port": args.web_port}) + "\n")
+    hub = feed = web = None
+    try:
+        try:
+            hub = Hub(night, folder / "hub", args.host, args.port).start()
+        except RuntimeError as e:
+            raise CliError(str(e)) from None
+        hub.commit_all()
+        feed = StandingsFeed(night.name, night.passwords[T.VIEWER_USER], args.host, args.port)
+        try:
+            web = StandingsServer(feed, args.host, args.web_port).start()
+        except OSError as e:
+            raise CliError(f"cannot serve the page on {args.host}:{args.web_port}: {e.strerror or e}") from None
+        print(f"standings page: {web.url}")
+        print(f"start a round: trickref club round {args.dir} start 1   (Ctrl+C stops)")
+        sys.stdout.flush()
+        done = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *a: done.set())
+        try:
+            while not done.wait(1):
+                pass
+        except KeyboardInterrupt:
+            pass
+        print("stopping")
+    finally:
+        if web is not None:
+            web.stop()
+        if feed is not None:
+            feed.close()
+        if hub is not None:
+            hub.stop()
+        if broker is not None:
+            broker.stop()
+    return 0
+
+
+def _cmd_sim(args: argparse.Namespace) -> int:
+    from .link import ClubConfig, ClubLink
+    from .sim import NoDeck, play_round
+
+    night = _night(args.dir)
+    served = _served(args.dir)
+    names = [t for t in args.tables.split(",") if t] or night.tables
+    for t in names:
+        if t not in night.tables:
+            raise CliError(f"no table {t!r} in night {night.name}")
+    if not 1 <= args.round <= night.rounds:
+        raise CliError(f"--round must be from 1 to {night.rounds}, not {args.round}")
+    r = args.round - 1
+    errors: list[str] = []
+
+    def one(i: int, t: str) -> None:
+        cfg = ClubConfig(night.name, t, night.passwords[t], served["host"], served["port"],
+                         str(Path(args.dir) / "sim" / f"{t}-outbox.jsonl"), retry=5)
+        link = ClubLink(cfg)
+        try:
+            ref = play_round(link, r, night.game, night.players, night.options, night.boards,
+                             seed=args.seed * 1000 + 100 * r + i, names=night.seating(r)[t])
+            hands = len(ref.record()["hands"])
+            ok = link.flush(60)
+            print(f"{t}: round {args.round}, {hands} hands" + ("" if ok else f", {len(link.outbox)} not yet received"))
+        except NoDeck as e:
+            errors.append(f"{t}: {e} (has the round been started? trickref club round {args.dir} start {args.round})")
+        finally:
+            if link.error:
+                errors.append(f"{t}: {link.error}")
+            link.close()
+
+    threads = [threading.Thread(target=one, args=(i, t)) for i, t in enumerate(names)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    for e in errors:
+        print(e, file=sys.stderr)
+    return 1 if errors else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return int(args.club_func(args) or 0)
+    except CliError as e:
+        print(f"trickref club {args.club_command}: {e}", file=sys.stderr)
+        return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="trickref")
+    sub = p.add_subparsers(dest="command", required=True)
+    add_parser(sub)
+    args = p.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# System packages the tests need and pip cannot bring: the Mosquitto MQTT broker (club night,
+# device/club) and later Debian's chromium for the standings page's browser test.
+# As root: 'apt-get update' once, then 'apt-get install -y' only what is missing. Not root:
+# say what is missing and carry on (those tests skip, saying why).
+set -euo pipefail
+want=(mosquitto mosquitto-clients)
+if [ "${TRICKREF_BROWSER:-1}" != "0" ]; then
+    want+=(chromium)
+fi
+missing=()
+for p in "${want[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" != "0" ]; then
+    echo "system-deps: not root, not installing: ${missing[*]} (the tests that need them skip)" >&2
+    exit 0
+fi
+if ! command -v apt-get >/dev/null; then
+    echo "system-deps: no apt-get here, not installing: ${missing[*]}" >&2
+    exit 0
+fi
+echo "system-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Debian starts a system-wide mosquitto on port 1883 when it is installed under systemd; the
+# tests start their own on free ports and never use it.

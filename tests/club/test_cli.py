@@ -1,0 +1,84 @@
+"""trickref club from the command line: new, table, serve, round, sim (subprocesses)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+
+from club_rig import needs_mosquitto, wait_for
+
+from device.club.broker import free_port, port_open
+
+CMD = [sys.executable, "-m", "device.club.cli", "club"]
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CMD, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_new_and_its_errors(tmp_path) -> None:
+    d = str(tmp_path / "night")
+    r = run("new", d, "--name", "fri", "--game", "partnership-spades", "--tables", "3", "--boards", "2")
+    assert r.returncode == 0, r.stderr
+    assert "club night fri: partnership-spades, 3 tables of 4, 2 rounds of 2 boards" in r.stdout
+    night = json.loads((tmp_path / "night" / "night.json").read_text())
+    assert stat.S_IMODE(os.stat(tmp_path / "night" / "night.json").st_mode) == 0o600
+    assert night["tables"] == ["t1", "t2", "t3"] and len(night["passwords"]["t2"]) >= 20
+    r = run("table", d, "t2")
+    assert r.returncode == 0 and f'password = "{night["passwords"]["t2"]}"' in r.stdout
+    for args, words in [
+        (("new", d), "already exists: a night is never overwritten"),
+        (("new", str(tmp_path / "x"), "--game", "bridge"), "unknown game 'bridge'"),
+        (("new", str(tmp_path / "x"), "--players", "5", "--game", "partnership-spades"), "not 5"),
+        (("new", str(tmp_path / "x"), "--name", "Bad Name"), "night name 'Bad Name' must be"),
+        (("new", str(tmp_path / "x"), "--method", "imps"), "unknown scoring method 'imps'"),
+        (("new", str(tmp_path / "x"), "--game", "partnership-spades", "--move", "2"),
+         "in partnership Spades a whole team moves"),
+        (("new", str(tmp_path / "x"), "--move", "2,east"), "--move must be seat numbers"),
+        (("new", str(tmp_path / "x"), "--move", "5"), "moving seats must be different seats from 1 to 4"),
+        (("table", d, "t9"), "no table 't9' in night fri"),
+        (("round", d, "start", "1"), "is not being served"),
+        (("serve", str(tmp_path / "none")), "no club night in"),
+    ]:
+        r = run(*args)
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1
+
+
+@needs_mosquitto
+def test_serve_round_sim_end_to_end(tmp_path) -> None:
+    d = str(tmp_path / "night")
+    assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2").returncode == 0
+    port, web = free_port(), free_port()
+    serve = subprocess.Popen([*CMD, "serve", d, "--port", str(port), "--web-port", str(web)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert wait_for(lambda: port_open("127.0.0.1", web), 20)
+        taken = run("serve", d, "--port", str(port), "--web-port", str(free_port()))
+        assert taken.returncode == 2 and "is taken (a broker already running?" in taken.stderr
+        r = run("round", d, "start", "1")
+        assert r.returncode == 0, r.stderr
+        r = run("sim", d, "--round", "1")
+        assert r.returncode == 0, r.stderr
+        assert sorted(r.stdout.splitlines()) == ["t1: round 1, 2 hands", "t2: round 1, 2 hands"]
+
+        def standings() -> dict:
+            with urllib.request.urlopen(f"http://127.0.0.1:{web}/standings.json", timeout=5) as f:
+                return json.loads(f.read())
+        assert wait_for(lambda: standings().get("hands_received") == 4, 10)
+        doc = standings()
+        assert all(p == {"round": 0, "hands": 2, "over": True} for p in doc["progress"].values())
+        assert len(doc["players"]) == 8 and all(p["boards"] == 2 for p in doc["players"])
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        out, _ = serve.communicate(timeout=20)
+    assert serve.returncode == 0, out
+    assert "round 1 started: its decks are out to the tables" in out
+    time.sleep(0.2)
+    assert not port_open("127.0.0.1", port)  # the broker it started is stopped

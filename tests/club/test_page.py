@@ -1,0 +1,160 @@
+"""The standings page: its server (read-only, Server-Sent Events) and, where Debian's chromium
+and Playwright are installed, a real browser watching a small night update live."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
+
+from device.club.broker import free_port
+from device.club.sim import play_round
+from device.club.web import StandingsFeed, StandingsServer
+
+pytestmark = needs_mosquitto
+CHROMIUM = "/usr/bin/chromium"
+
+
+def serve(rig: ClubRig) -> tuple[StandingsFeed, StandingsServer]:
+    feed = StandingsFeed(rig.night.name, rig.night.passwords["viewer"], port=rig.broker.port)
+    web = StandingsServer(feed, "127.0.0.1", free_port()).start()
+    assert wait_for(lambda: feed.version > 0, 10)
+    return feed, web
+
+
+def get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
+    req = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, r.headers["Content-Type"], r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers["Content-Type"], e.read()
+
+
+def read_events(port: int, count: int) -> list[dict[str, Any]]:
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    buf = b""
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        chunk = s.recv(65536)
+        assert chunk, "the event stream closed"
+        buf += chunk
+        while b"\n\n" in buf:
+            block, buf = buf.split(b"\n\n", 1)
+            for line in block.split(b"\n"):
+                if line.startswith(b"data: "):
+                    out.append(json.loads(line[6:]))
+    s.close()
+    return out
+
+
+def test_server_is_read_only_and_streams_the_hubs_standings(club) -> None:
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=2)
+    feed, web = serve(rig)
+    try:
+        base = web.url
+        code, ctype, body = get(base)
+        assert code == 200 and ctype.startswith("text/html") and b"<table id=\"standings\">" in body
+        assert get(base + "app.js")[0] == 200 and get(base + "style.css")[0] == 200
+        assert get(base + "nope")[0] == 404
+        code, _, body = get(base + "standings.json", "POST")
+        assert code == 405 and b"read-only" in body
+        assert json.loads(get(base + "standings.json")[2]) == rig.hub.standings
+        first = read_events(web.server_address[1], 1)[0]
+        assert first == rig.hub.standings  # the stream starts with the current standings
+        rig.hub.commit_round(0)
+        rig.hub.start_round(0)
+        records = {}
+        for i, t in enumerate(rig.night.tables):
+            lk = rig.link(t)
+            records[(t, 0)] = play_round(lk, 0, "hearts", 4, {}, 2, seed=i).record()
+            assert lk.flush(20)
+        check_against_records(rig, records)  # (waits for the hub's standings to settle)
+        assert wait_for(lambda: json.loads(feed.doc)["seq"] == rig.hub.standings["seq"])
+        assert json.loads(get(base + "standings.json")[2]) == rig.hub.standings
+    finally:
+        web.stop()
+        feed.close()
+
+
+def _playwright() -> Any:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (scripts/system-deps.sh installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright's Python package is not installed (pip install -e .[test])")
+    return sync_playwright
+
+
+@pytest.mark.timeout(180)
+def test_browser_shows_the_night_live(club, tmp_path) -> None:
+    sync_playwright = _playwright()
+    rig: ClubRig = club(tables=["t1", "t2", "t3"], rounds=2, boards=2)
+    feed, web = serve(rig)
+    records: dict[tuple[str, int], dict[str, Any]] = {}
+    links = {t: rig.link(t) for t in rig.night.tables}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"])
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(web.url)
+            page.wait_for_selector("#live.on")
+            assert page.inner_text("#title") == "Club night n1"
+            assert page.locator("#tables li").count() == 3
+            assert page.locator("#standings tbody tr").count() == 0
+            for r in range(rig.night.rounds):
+                rig.hub.commit_round(r)
+                rig.hub.start_round(r)
+                for i, t in enumerate(rig.night.tables):
+                    records[(t, r)] = play_round(links[t], r, "hearts", 4, {}, 2, seed=10 * r + i).record()
+                for lk in links.values():
+                    assert lk.flush(20)
+                assert rig.hub.settle(10)
+                # the page updates without a reload: it shows the hub's latest standings
+                page.wait_for_function("s => document.body.dataset.seq === s",
+                                       arg=str(rig.hub.standings["seq"]), timeout=20000)
+                for t in rig.night.tables:
+                    text = page.inner_text(f"#tables li[data-table={t}]")
+                    assert text.split("\n")[-1] == f"Round {r + 1} · done"
+            check_against_records(rig, records)
+            shown = []
+            for tr in page.locator("#standings tbody tr").all():
+                cells = tr.locator("td").all_inner_texts()
+                shown.append((tr.get_attribute("data-table"), int(tr.get_attribute("data-seat") or -1),
+                              cells[1], cells[3], int(cells[4])))
+            want = []
+            for pl in rig.hub.standings["players"]:
+                v = pl["score"]
+                s = str(int(v)) if v == int(v) else f"{v:.2f}"
+                want.append((pl["table"], pl["seat"], pl["name"], ("+" + s) if v > 0 else s, pl["boards"]))
+            assert shown == want and len(shown) == 12
+            assert page.locator("#boards .board").count() == 4
+            cell = page.inner_text("#boards .board[data-round='1'][data-board='1'] tr[data-table=t2]")
+            b = rig.hub.standings["board_results"][-1]["tables"]["t2"]
+            assert cell.split("\t")[1].startswith(f"{b['points'][0]} (")
+            page.screenshot(path=str(tmp_path / "wall.png"))
+            phone = browser.new_page(viewport={"width": 390, "height": 800})
+            phone.goto(web.url)
+            phone.wait_for_function("s => document.body.dataset.seq === s", arg=str(rig.hub.standings["seq"]))
+            phone.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+            wide = phone.evaluate("document.documentElement.scrollWidth")
+            assert wide <= 390  # no sideways scrolling on a phone
+            browser.close()
+        out = os.environ.get("CLUB_SCREENSHOTS")
+        if out:
+            for n in ("wall.png", "phone.png"):
+                shutil.copy(tmp_path / n, os.path.join(out, n))
+    finally:
+        web.stop()
+        feed.close()
