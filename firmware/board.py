@@ -108,6 +108,23 @@ JAM_EXIT_MS = 600  # a card blocking the exit opto longer than this is a jam
 # reader there and talking", not what it says.
 READER_PROBE = b"\x7e\x00\x07\x01\x00\x00\x01\xab\xcd"
 
+# RESET command reboot marker. On rp2, machine.reset() IS a watchdog reboot (pico-sdk
+# watchdog_reboot(0, SRAM_END, 0)) and the port has no SOFT_RESET: reset_cause() alone reads
+# WDT_RESET for both a hang and a commanded reset. The watchdog's SCRATCH0 register tells them
+# apart: it keeps its value through a watchdog reboot and is cleared by a power-on, the SDK
+# reboot leaves scratch 0..3 alone (the bootrom uses 4..7), and writing it costs no flash wear
+# (a flag file would be a flash write per RESET and could outlive a power cut). Offset 0x0C of
+# the watchdog block: 0x40058000 on the RP2040, 0x400D8000 on the RP2350.
+WATCHDOG_SCRATCH0 = {"RP2040": 0x4005800C, "RP2350": 0x400D800C}
+RESET_MAGIC = 0x52534554  # "RSET", below 2**31 so mem32 reads it back as the same int
+
+
+def scratch_address():
+    """SCRATCH0 of the chip MicroPython runs on (sys.implementation._machine names it)."""
+    name = getattr(sys.implementation, "_machine", "")
+    return WATCHDOG_SCRATCH0["RP2350"] if "RP2350" in name else WATCHDOG_SCRATCH0["RP2040"]
+
+
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 
@@ -343,6 +360,9 @@ class Board:
         for store in SERVO_PUSHER:
             self._servo(SERVO_PUSHER[store], PUSHER_HOME_US)
         self.cause = machine.reset_cause()
+        self.scratch = scratch_address()
+        self.reset_by_command = machine.mem32[self.scratch] == RESET_MAGIC
+        machine.mem32[self.scratch] = 0  # a later hang or power-on must not read as RESET
         self.wdt = machine.WDT(timeout=2000)
         self.usb_in = sys.stdin.buffer
         self.usb_out = sys.stdout.buffer
@@ -594,11 +614,14 @@ class Board:
         return int.from_bytes(os.urandom(2), "big")
 
     def reset_cause(self):
+        """BOOT reason: 3 RESET command, 2 watchdog (a hang), 1 power-on."""
+        if self.reset_by_command:
+            return 3
         if self.cause == machine.WDT_RESET:
             return 2
-        if self.cause == machine.SOFT_RESET:
-            return 3
         return 1
 
     def reboot(self):
+        """The RESET command: mark SCRATCH0 so the next boot reports reason 3, then reboot."""
+        machine.mem32[self.scratch] = RESET_MAGIC
         machine.reset()

@@ -10,6 +10,7 @@ themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass of th
 from firmware import config
 from firmware import mechanics as M
 from firmware import protocol as P
+from firmware.ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
 
@@ -21,7 +22,9 @@ class Refused(Exception):
     """A command that cannot be carried out: becomes a NAK with ``reason``."""
 
     def __init__(self, reason):
-        Exception.__init__(self, reason)
+        # super(), not Exception.__init__(self, ...): MicroPython's built-in types have no
+        # __init__ attribute to call (AttributeError: every NAK would reboot the dealer).
+        super().__init__(reason)
         self.reason = reason
 
 
@@ -266,7 +269,7 @@ class Dealer:
         if not self.pending:
             return
         if not force and not self.urgent:
-            if self.board.ticks_ms() - self.pending_since < self.cfg.EVENT_BATCH_MS:
+            if ticks_diff(self.board.ticks_ms(), self.pending_since) < self.cfg.EVENT_BATCH_MS:
                 return
         self.urgent = False
         while self.pending:
@@ -315,10 +318,10 @@ class Dealer:
                     self.on_frame(frame)
         self.mech.step()
         now = self.board.link_ticks_ms()
-        if self.mech.moving() and now - self.last_rx > self.deadman_ms:
+        if self.mech.moving() and ticks_diff(now, self.last_rx) > self.deadman_ms:
             self.mech.deadman()
         self.flush_events(force=False)
-        if self.mech.moving() and now - self.last_tx >= self.cfg.BUSY_EVERY_MS:
+        if self.mech.moving() and ticks_diff(now, self.last_tx) >= self.cfg.BUSY_EVERY_MS:
             if self.pending:
                 self.flush_events()  # the waiting card events are the keep-alive
             else:
@@ -337,11 +340,10 @@ class Dealer:
         self.last_host_seq = frame.seq
         if frame.type == P.ESTOP:
             self.mech.estop(2)  # before the duplicate check and before anything queued
+        # A dead-man pause ends only with RESUME: a frame proves some host is there, not that
+        # it still wants the paused motion (a restarted host says HELLO first and knows
+        # nothing of it; ABORT, ESTOP and RESET are about to stop it).
         resumed = False
-        # A frame proves the host is back, but ABORT, ESTOP and RESET must never restart the
-        # motors they are about to stop: the paused action stays paused until they act on it.
-        if self.mech.state == M.PAUSED and frame.type not in (P.ABORT, P.ESTOP, P.RESET):
-            resumed = self.mech.resume()
         for seq, crc, cached in self.cache:
             if seq == frame.seq and crc == frame.crc:
                 self.flush_events(force=False)

@@ -13,6 +13,7 @@ then the loop stops feeding the watchdog for good, so the board reboots into a c
 
 from firmware import commands
 from firmware import protocol as P
+from firmware.ticks import ticks_diff
 
 
 class Firmware:
@@ -33,7 +34,7 @@ class Firmware:
             self._fail()
         if self.failed:
             return False
-        if board.link_ticks_ms() - start > self.cfg.LOOP_BUDGET_MS:
+        if ticks_diff(board.link_ticks_ms(), start) > self.cfg.LOOP_BUDGET_MS:
             return False
         board.wdt_feed()
         self.fed += 1

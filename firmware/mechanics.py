@@ -15,6 +15,7 @@ on a PC), and all time through ``board.ticks_ms()`` so the simulator can run it 
 
 from firmware import config
 from firmware import protocol as P
+from firmware.ticks import ticks_diff
 
 IDLE = 0  # nothing to do
 RUNNING = 1  # a card is moving
@@ -34,11 +35,6 @@ ST_EJECT = 4
 ST_FETCH = 5
 
 WAIT = "wait"  # a job's next_op(): nothing to do yet, but not finished
-
-
-def ticks_diff(a, b):
-    """a - b for millisecond tick counters (the Pico's wrap after 2**30; plain ints here)."""
-    return a - b
 
 
 class Op:

@@ -158,10 +158,13 @@ def cobs_decode(data):
         end = i + code
         if end > n:
             raise ValueError("COBS code runs past the end of the frame")
-        block = data[i + 1:end]
-        if 0 in block:
-            raise ValueError("COBS data contains a zero byte")
-        out.extend(block)
+        # Byte by byte: ``0 in block`` is NotImplementedError on MicroPython's bytes/bytearray
+        # (only a bytes needle is supported there), which Parser.feed would not catch.
+        for j in range(i + 1, end):
+            b = data[j]
+            if b == 0:
+                raise ValueError("COBS data contains a zero byte")
+            out.append(b)
         i = end
         if code != 255 and i < n:
             out.append(0)

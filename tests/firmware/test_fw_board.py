@@ -75,6 +75,20 @@ class Clock:
     now = 0
 
 
+class FakeMem32(dict[int, int]):
+    """machine.mem32: any address reads 0 until written."""
+
+    def __missing__(self, addr: int) -> int:
+        return 0
+
+
+class FakeChip:
+    """What survives a reboot: the reset reason and the watchdog scratch registers."""
+
+    cause = 3
+    mem32 = FakeMem32()
+
+
 SHUTTER_CLOSED_BIT, DIAG_BIT = 3, 0
 
 
@@ -124,9 +138,16 @@ def make_fakes() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
     machine.UART = FakeUART  # type: ignore[attr-defined]
     machine.I2C = FakeI2C  # type: ignore[attr-defined]
     machine.WDT = lambda timeout: types.SimpleNamespace(feed=lambda: None)  # type: ignore[attr-defined]
-    machine.WDT_RESET, machine.SOFT_RESET, machine.PWRON_RESET = 3, 5, 1  # type: ignore[attr-defined]
-    machine.reset_cause = lambda: 3  # type: ignore[attr-defined]
-    machine.reset = lambda: None  # type: ignore[attr-defined]
+    # as on the rp2 port: PWRON_RESET and WDT_RESET only (no SOFT_RESET), and machine.reset()
+    # is a watchdog reboot: the next reset_cause() reads WDT_RESET, memory keeps SCRATCH0.
+    machine.WDT_RESET, machine.PWRON_RESET = 3, 1  # type: ignore[attr-defined]
+    machine.reset_cause = lambda: FakeChip.cause  # type: ignore[attr-defined]
+    machine.mem32 = FakeChip.mem32  # type: ignore[attr-defined]
+
+    def reset() -> None:
+        FakeChip.cause = 3
+
+    machine.reset = reset  # type: ignore[attr-defined]
     fake_time = types.ModuleType("time")
     fake_time.ticks_ms = lambda: Clock.now  # type: ignore[attr-defined]
     fake_time.ticks_add = lambda a, b: a + b  # type: ignore[attr-defined]
@@ -145,6 +166,8 @@ def board(monkeypatch: pytest.MonkeyPatch) -> Any:
     FakePin.pins = {}
     FakeI2C.present = (0x20, 0x40)
     Clock.now = 0
+    FakeChip.cause = 3
+    FakeChip.mem32.clear()
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "time", fake_time)
     monkeypatch.setitem(sys.modules, "select", fake_select)
@@ -220,8 +243,22 @@ def test_estop_input_and_reset_cause(board: Any) -> None:
     assert not board.estop_pressed()
     pin.value(1)  # pressed, or the wire is cut
     assert board.estop_pressed()
-    assert board.reset_cause() == 2  # the fake says WDT_RESET
+    assert board.reset_cause() == 2  # the fake says WDT_RESET, no RESET marker: a hang
     assert 0 <= board.boot_id() <= 0xFFFF
+
+
+def test_a_reset_command_reboot_is_told_from_a_hang_and_a_power_on(board: Any) -> None:
+    mod = board.mod
+    assert not hasattr(sys.modules["machine"], "SOFT_RESET")  # as on the rp2 port
+    board.reboot()  # RESET body 1
+    assert FakeChip.mem32[mod.WATCHDOG_SCRATCH0["RP2040"]] == mod.RESET_MAGIC
+    after = mod.Board()  # the watchdog reboot: cause WDT_RESET, SCRATCH0 kept
+    assert after.reset_cause() == 3
+    assert FakeChip.mem32[mod.WATCHDOG_SCRATCH0["RP2040"]] == 0  # cleared at boot
+    assert mod.Board().reset_cause() == 2  # the next watchdog reboot (a hang) is a hang again
+    FakeChip.cause = 1
+    FakeChip.mem32.clear()  # a power-on clears the watchdog block
+    assert mod.Board().reset_cause() == 1
 
 
 # ---- the mechanisms added with the expander and the servo driver ----------------------------

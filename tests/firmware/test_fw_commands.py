@@ -129,7 +129,7 @@ def test_estop_button_stops_motion() -> None:
     assert (P.EV_ESTOP, b"\x01") in [(k, p) for _, k, p in host.events]
 
 
-def test_deadman_stops_motors_and_the_host_coming_back_resumes() -> None:
+def test_deadman_stops_motors_and_only_resume_restarts_them() -> None:
     order = shuffled(8)
     host = make_host(deck=order)
     host.command(P.DEAL_PLAN, plan_body(4, four_seat_plan(order)))
@@ -143,6 +143,11 @@ def test_deadman_stops_motors_and_the_host_coming_back_resumes() -> None:
     host.run(5000)
     assert len(dealt(host)) == count  # nothing moves while paused
     assert host.command(P.PING).type == P.OK
+    assert host.command(P.HELLO, b"\x01\x0b\xb8").type == P.IDENTIFY  # a restarted host
+    host.run(2000)
+    assert mech.state == M.PAUSED and len(dealt(host)) == count  # neither restarts the motors
+    assert P.EV_RESUMED not in host.kinds()
+    assert host.command(P.RESUME).type == P.OK
     assert P.EV_RESUMED in host.kinds()
     host.until(P.EV_DEAL_DONE)
     for seat in range(4):
