@@ -524,6 +524,7 @@ class Dealer:
             m.NAK_ESTOPPED: "the emergency stop is latched: release the button and reset",
             m.NAK_JAMMED: "a jam is waiting to be cleared",
             m.NAK_BAD_STATE: "there is nothing to resume",
+            m.NAK_FULL: "that store of the dealer is full",
         }.get(reason)
         if reason == m.NAK_JAMMED:
             raise DealerJam(f"the dealer refused {what}: {text}", code=reason, name=name)

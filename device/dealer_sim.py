@@ -96,8 +96,10 @@ class SimBoard:
         self.rx.clear()
         return data
 
-    def link_write(self, data: bytes) -> None:
+    def link_write(self, data: bytes) -> int:
+        """Takes everything (the pty thread buffers what the host has not read yet)."""
         self.tx.extend(data)
+        return len(data)
 
     def idle(self) -> None:
         pass

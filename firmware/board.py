@@ -371,8 +371,11 @@ class Board:
 
             self.poller = select.poll()
             self.poller.register(sys.stdin, select.POLLIN)
+            self.out_poller = select.poll()
+            self.out_poller.register(sys.stdout, select.POLLOUT)
         except ImportError:
             self.poller = None
+            self.out_poller = None
         self.reader_probe()
 
     # ---- clocks and link ------------------------------------------------------------------
@@ -393,7 +396,22 @@ class Board:
         return bytes(out)
 
     def link_write(self, data):
-        self.usb_out.write(data)
+        """Write what the USB CDC buffer has room for, never waiting; returns the count.
+
+        MicroPython's CDC write waits up to 500 ms when asked for more than the TX FIFO holds
+        (shared/tinyusb/mp_usbd_cdc.c), but stdout polls writable only while the FIFO has a free
+        byte: one byte per write, each after a POLLOUT poll, can therefore never wait. The
+        firmware offers at most config.LINK_TX_BUDGET bytes a loop pass.
+        """
+        if self.out_poller is None:
+            return self.usb_out.write(data) or 0
+        n = 0
+        mv = memoryview(data)
+        while n < len(data) and self.out_poller.poll(0):
+            if not self.usb_out.write(mv[n:n + 1]):
+                break
+            n += 1
+        return n
 
     def idle(self):
         self.led.toggle()

@@ -219,6 +219,7 @@ class Dealer:
         self.board = board
         self.cfg = cfg
         self.mech = M.Mechanics(board, cfg, self.emit)
+        self.mech.slot_for = self.free_slot
         self.parser = P.Parser()
         self.tx_seq = 0
         self.last_host_seq = 0
@@ -241,6 +242,8 @@ class Dealer:
         for s in cfg.SLOTTED:
             self.stores[s] = {}
         self.reboot_pending = False
+        self.txq = bytearray()  # frames waiting for room on the USB link
+        self.tx_dropped = 0  # frames dropped because the host stopped reading
         self.emit(P.EV_BOOT, bytes((board.reset_cause(),)))
 
     # ---- events ------------------------------------------------------------------------------
@@ -304,9 +307,35 @@ class Dealer:
     def send(self, ftype, body):
         frame = P.encode_frame(ftype, self.tx_seq, self.last_host_seq, body)
         self.tx_seq = (self.tx_seq + 1) & 0xFF
-        self.board.link_write(frame)
+        self.queue_out(frame)
         self.last_tx = self.board.link_ticks_ms()
         return frame
+
+    def queue_out(self, frame):
+        """Queue a whole frame for the USB link, or drop it (and count it) if the queue is full.
+
+        The link never blocks the loop: drain() hands the board at most LINK_TX_BUDGET bytes a
+        pass and the board takes only what the USB buffer has room for. A host that stops
+        reading fills the queue; frames that do not fit are dropped whole (never cut), counted
+        in ``tx_dropped``. Nothing is lost for good: events stay in the log (EVENTS_SINCE) and
+        a reply is sent again from the reply cache when the host retransmits its command.
+        """
+        if len(self.txq) + len(frame) > self.cfg.LINK_TX_QUEUE:
+            self.tx_dropped += 1
+            return False
+        self.txq.extend(frame)
+        return True
+
+    def drain(self):
+        """Write queued bytes, without blocking: stop at the budget or when the board is full."""
+        budget = self.cfg.LINK_TX_BUDGET
+        while self.txq and budget > 0:
+            chunk = bytes(self.txq[:budget])
+            n = self.board.link_write(chunk)
+            if not n:
+                return
+            self.txq = self.txq[n:]
+            budget -= n
 
     def tick(self):
         """One pass: read the link, step the mechanism, dead-man, events, keep-alive."""
@@ -329,7 +358,9 @@ class Dealer:
         if self.reboot_pending:
             self.reboot_pending = False
             self.mech.estop(2)
+            self.drain()  # the OK to RESET, as far as the link takes it now
             self.board.reboot()
+        self.drain()
 
     def on_frame(self, frame):
         if not frame.ok:
@@ -347,7 +378,7 @@ class Dealer:
         for seq, crc, cached in self.cache:
             if seq == frame.seq and crc == frame.crc:
                 self.flush_events(force=False)
-                self.board.link_write(cached)
+                self.queue_out(cached)
                 self.last_tx = self.board.link_ticks_ms()
                 return
         try:
@@ -476,14 +507,23 @@ class Dealer:
     # ---- stores ------------------------------------------------------------------------------
 
     def free_slot(self, target):
-        """The lowest empty slot of a slotted store, -1 for plain trays and seats."""
+        """The lowest empty slot of a slotted store, -1 for plain trays and seats, None when
+        the store is full (a full store is refused, never overwritten)."""
         store = self.stores.get(target)
         if store is None:
             return -1
         for s in range(self.cfg.SLOTS.get(target, 0)):
             if s not in store:
                 return s
-        return 0
+        return None
+
+    def check_room(self, target, count=1):
+        """NAK_FULL unless a slotted ``target`` has ``count`` free slots (plain targets pass)."""
+        store = self.stores.get(target)
+        if store is None:
+            return
+        if self.cfg.SLOTS.get(target, 0) - len(store) < count:
+            raise Refused(P.NAK_FULL)
 
     def landed(self, card, target, conf, kind):
         """A card reached target: remember it if target is a slotted store, report it."""
@@ -597,6 +637,18 @@ def cmd_deal_plan(d, body, resumed):
                 stock += 1
         if stock > d.cfg.MAGAZINE_SLOTS:
             raise Refused(P.NAK_TOO_BIG)
+        for store in d.cfg.SLOTTED:  # the stores are emptied for a deal: each holds SLOTS
+            if store == P.MAGAZINE:
+                continue
+            n = 0
+            for i in range(plan.received()):
+                if plan.entries[2 * i + 1] == store:
+                    n += 1
+            for i in range(k):
+                if chunk[2 * i + 1] == store:
+                    n += 1
+            if n > d.cfg.SLOTS.get(store, 0):
+                raise Refused(P.NAK_TOO_BIG)
     plan.entries.extend(chunk)
     if not last:
         d.partial = plan
@@ -643,6 +695,7 @@ def cmd_route_presented(d, body, resumed):
         raise Refused(P.NAK_EMPTY)
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
+    d.check_room(target)
     card = m.held[0]
 
     def route(c, conf):
@@ -669,6 +722,7 @@ def cmd_deal_stock(d, body, resumed):
     d.need(body, 1)
     d.check_target(body[0])
     d.check_idle()
+    d.check_room(body[0])
     slot = d.next_stock()
     d.store_op(P.MAGAZINE, slot, d.plain_target(body[0]), P.EV_CARD_DEALT)
     return d.ok(P.DEAL_STOCK)
@@ -680,6 +734,8 @@ def cmd_route_faceup(d, body, resumed):
     d.check_idle()
     if not d.stores[P.FACEUP]:
         raise Refused(P.NAK_EMPTY)
+    if body[0] != P.FACEUP:
+        d.check_room(body[0])
     d.store_op(P.FACEUP, 0, d.plain_target(body[0]), P.EV_CARD_ROUTED)
     return d.ok(P.ROUTE_FACEUP)
 
@@ -688,6 +744,7 @@ def cmd_feed(d, body, resumed):
     d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
     d.check_idle()
+    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): TRAY_FULL when it fills
     d.mech.start_job(FeedJob(d, body[0], body[1]))
     return d.ok(P.FEED)
 
@@ -707,6 +764,8 @@ def cmd_fetch(d, body, resumed):
             break
     if slot is None:
         raise Refused(P.NAK_EMPTY)
+    if target != source:
+        d.check_room(target)
     d.store_op(source, slot, d.plain_target(target), P.EV_CARD_ROUTED)
     return d.ok(P.FETCH)
 

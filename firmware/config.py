@@ -34,6 +34,10 @@ SLOTS = {0x81: 52, 0x83: 1, 0x85: 52, 0x86: 52}
 MAGAZINE_SLOTS = 52
 MAX_PLAN = 208
 
+# The gate opto is debounced: its state changes only after this many consecutive loop-pass
+# samples agree (a loop pass is about 1-2 ms on the Pico), so a flicker never ends a stage.
+GATE_SAMPLES = 3
+
 # Stage timeouts (ms): past these the stage is a jam (or a misread for the reader).
 FEED_MS = 1500
 READ_MS = 700
@@ -55,6 +59,12 @@ BUSY_EVERY_MS = 1000  # BUSY only when the dealer sent nothing for this long dur
 EVENT_BATCH_MS = 1000  # per-card events may wait this long (mechanism time) to share a frame
 LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
 WATCHDOG_MS = 2000
+# USB writes never block: at most LINK_TX_BUDGET bytes are offered to the link per loop pass
+# (the Pico writes them one byte at a time while the CDC buffer polls writable, which never
+# waits), and at most LINK_TX_QUEUE bytes wait; a frame that does not fit is dropped whole
+# and counted (events stay in the log for EVENTS_SINCE, replies in the reply cache).
+LINK_TX_BUDGET = 512
+LINK_TX_QUEUE = 2048
 
 FLAGS = 0x0F  # e-stop button, jam sensor, face-up window, presenter shutters
 EVENT_LOG = 256

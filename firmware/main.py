@@ -49,6 +49,7 @@ class Firmware:
         try:
             self.dealer.emit(P.EV_FAULT, bytes((4, 0)))
             self.dealer.flush_events()
+            self.dealer.drain()
         except Exception:  # noqa: BLE001
             pass
 

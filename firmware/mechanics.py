@@ -37,6 +37,27 @@ ST_FETCH = 5
 WAIT = "wait"  # a job's next_op(): nothing to do yet, but not finished
 
 
+class Debounced:
+    """A two-state sensor that changes state only after ``samples`` consecutive raw readings
+    of the other state (a flickering opto never ends a stage)."""
+
+    def __init__(self, samples, state=False):
+        self.samples = max(1, samples)
+        self.state = state
+        self.run = 0
+
+    def sample(self, raw):
+        raw = bool(raw)
+        if raw == self.state:
+            self.run = 0
+        else:
+            self.run += 1
+            if self.run >= self.samples:
+                self.state = raw
+                self.run = 0
+        return self.state
+
+
 class Op:
     """One card movement. source: 'hopper', 'store' (store target + slot) or 'gate'."""
 
@@ -68,6 +89,8 @@ class Mechanics:
         self.stage_start = 0
         self.held = None  # (card, conf, seat) of the card waiting in the gate
         self.last_op = None
+        self.gate = Debounced(getattr(cfg, "GATE_SAMPLES", 1), bool(board.gate_has_card()))
+        self.slot_for = None  # set by commands.Dealer: the free slot of a store, None if full
 
     @property
     def last_slot(self):
@@ -132,7 +155,7 @@ class Mechanics:
 
     def clear_gate(self):
         """If a card sits in the gate, send it to the reject tray (it is reported routed)."""
-        if not self.board.gate_has_card():
+        if not self.gate.state:
             self.held = None
             return
         card = P.UNKNOWN_CARD
@@ -193,6 +216,7 @@ class Mechanics:
     def step(self):
         """Advance the mechanism by at most one stage transition; never blocks."""
         board = self.board
+        self.gate.sample(board.gate_has_card())
         if board.estop_pressed() and self.state != ESTOPPED:
             self.estop(1)
             return
@@ -299,11 +323,13 @@ class Mechanics:
             board.eject(True)
         elif name == "show":
             board.show(True)
+        elif name == "reslot":
+            self._place(self.op.target)
 
     def _stage_complete(self, name):
         board = self.board
         if name == "feed" or name == "pull":
-            return board.gate_has_card()
+            return self.gate.state
         if name == "read":
             result = board.read_poll()
             if result is None:
@@ -324,7 +350,7 @@ class Mechanics:
         if name == "slot":
             return board.slot_done()
         if name == "eject":
-            return not board.gate_has_card()
+            return not self.gate.state
         return True
 
     def _finish_stage(self, stage):
@@ -355,8 +381,25 @@ class Mechanics:
         op = self.op
         target, slot = op.route(op.card, op.conf)
         op.target = target
-        op.dest_slot = slot if slot is not None else -1
+        self._place(target, slot)
+
+    def _place(self, target, slot=None):
+        """Queue the stages that take the routed card to ``target`` (slot: in a store).
+
+        A slotted store with no free slot is never overwritten: TRAY_FULL, the mechanism stops
+        (JAMMED) with the card where it is, and RESUME asks for a free slot again."""
+        op = self.op
         cfg = self.cfg
+        if slot is None and target in cfg.SLOTTED and self.slot_for is not None:
+            slot = self.slot_for(target)
+            if slot is None:
+                self.emit(P.EV_TRAY_FULL, bytes((target,)))
+                self.board.stop_all()
+                self.state = JAMMED
+                self.stage = ("reslot", ST_TRAY, 0, None)
+                self.stages = []
+                return
+        op.dest_slot = slot if slot is not None else -1
         if target == P.HOLD:
             self.stages = []
         elif target & PRESENT_FLAG:

@@ -58,6 +58,7 @@ NAK_EMPTY = 8
 NAK_ESTOPPED = 9
 NAK_JAMMED = 10
 NAK_BAD_STATE = 11
+NAK_FULL = 12  # the slotted store named has no free slot (never overwrite a parked card)
 
 # Targets.
 SEAT_MAX = 10

@@ -155,7 +155,7 @@ def make_fakes() -> tuple[types.ModuleType, types.ModuleType, types.ModuleType]:
     fake_time.sleep_ms = lambda ms: None  # type: ignore[attr-defined]
     fake_time.sleep_us = lambda us: None  # type: ignore[attr-defined]
     fake_select = types.ModuleType("select")
-    fake_select.POLLIN = 1  # type: ignore[attr-defined]
+    fake_select.POLLIN, fake_select.POLLOUT = 1, 4  # type: ignore[attr-defined]
     fake_select.poll = lambda: types.SimpleNamespace(register=lambda *a: None, poll=lambda t: [])  # type: ignore[attr-defined]
     return machine, fake_time, fake_select
 

@@ -36,7 +36,7 @@ MP_DIR = ROOT / "tests" / "firmware" / "mp"
 RUNNER = MP_DIR / "run.mjs"
 PACKAGE = MP_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 
-VM_CHECKS = ["golden", "deals", "naks", "estop", "deadman", "faults", "wrap", "heap", "rp2_board"]
+VM_CHECKS = ["golden", "deals", "naks", "full_store", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board"]
 
 
 def _vm_missing() -> str | None:

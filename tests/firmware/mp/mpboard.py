@@ -65,6 +65,7 @@ class FakeBoard:
         self.double_next = False  # the next feed takes two cards together
         self.gate_double = False
         self.gate_bounce = 0  # the gate opto reads the opposite for this many polls
+        self.bounce_on_feed = 0  # every feed start makes the gate flicker this many polls
         self.exit_seen = False
         self.by_angle = {}
         for t in list(range(cfg.SEAT_COUNT)) + sorted(cfg.TRAY_ANGLES):
@@ -156,6 +157,7 @@ class FakeBoard:
 
     def feed(self, on):
         if on:
+            self.gate_bounce = self.bounce_on_feed
             self._start("feed", FEED_MS)
         elif "feed" in self.pending:
             del self.pending["feed"]

@@ -183,6 +183,7 @@ def naks():
     nak(P.ROUTE_PRESENTED, b"\x00", P.NAK_EMPTY, "nothing presented")
     nak(P.FETCH, bytes((DISCARD, 5, 0)), P.NAK_EMPTY, "card not in discard")
     nak(P.RESUME, b"", P.NAK_BAD_STATE, "nothing to resume")
+    nak(P.FEED, bytes((53, STAGING)), P.NAK_FULL, "53 cards for 52 staging slots")
     nak(P.DEAL_PLAN, P.u16(3) + bytes((10, 4, 1, 0)), P.NAK_BAD_STATE, "chunk out of order")
     big = plan_chunks(4, [(c % 52, MAGAZINE) for c in range(60)])[0]
     nak(P.DEAL_PLAN, big, P.NAK_TOO_BIG, "stock beyond the magazine")
@@ -213,6 +214,100 @@ def naks():
     print("PASS naks: all %d NAK reasons answered, none rebooted the loop" % len(seen))
 
 
+def full_store():
+    """A full slotted store is refused, never overwritten (it used to get slot 0 again)."""
+    host = new_host(4, deck=[5, 6, 7])
+    assert host.command(P.FEED, bytes((0, FACEUP))).type == P.OK  # until stopped, one slot
+    host.until(P.EV_TRAY_FULL)
+    mech = host.fw.dealer.mech
+    assert mech.state == M.JAMMED and host.board.slots[FACEUP] == {0: 5}
+    assert host.board.gate == 6 and host.board.pending == {}  # the second card waits in the gate
+    assert host.command(P.RESUME).type == P.OK  # still full: stops again, nothing overwritten
+    host.run(200)
+    assert mech.state == M.JAMMED and host.board.slots[FACEUP] == {0: 5}
+    assert [k for _, k, _ in host.events].count(P.EV_TRAY_FULL) == 2
+    assert host.command(P.RESET, b"\x00").type == P.OK  # the waiting card goes to reject
+    host.until(P.EV_CARD_ROUTED)
+    host.run(500)
+    assert host.board.seat(REJECT) == [6] and host.board.slots[FACEUP] == {0: 5}
+    assert host.command(P.DEAL_STOCK, bytes((FACEUP,))).body[1] in (P.NAK_EMPTY, P.NAK_FULL)
+    print("PASS full_store: a full store stops with TRAY_FULL and is never overwritten; commands get NAK_FULL")
+
+
+def gate_debounce():
+    """A gate opto flickering at every feed start (2 polls, under GATE_SAMPLES) ends no stage."""
+    order = shuffled(13)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    results = {}
+    for samples in (3, 1):
+        cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2, GATE_SAMPLES=samples)
+        board = FakeBoard(cfg)
+        board.hopper = list(order)
+        board.bounce_on_feed = 2
+        host = Host(fw_main, board, cfg)
+        host.command(P.HELLO, b"\x01\x0b\xb8")
+        if samples == 3:
+            deal(host, 1, entries)
+            check_hands(host, entries)
+        else:  # unfiltered, the flicker ends every feed early: cards are never read
+            assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+            host.run(5000)
+        results[samples] = host.kinds().count(P.EV_MISREAD)
+    assert results[3] == 0, results
+    assert results[1] > 0, ("without the filter the flicker should end feeds early", results)
+    print("PASS gate_debounce: flicker at every feed, 52 of 52 dealt with GATE_SAMPLES=3 "
+          "(%d misreads in 5 s with 1 sample)" % results[1])
+
+
+def usb_stall():
+    """The host stops reading for 40 s mid-deal: writes never exceed the budget, the loop keeps
+    feeding the watchdog, frames that do not fit are dropped and counted, and every event is
+    recovered afterwards with EVENTS_SINCE. (The queue is cut to 256 bytes so that one deal
+    overflows it.)"""
+    cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2, LINK_TX_QUEUE=256)
+    board = FakeBoard(cfg)
+    board.hopper = shuffled(18)
+    host = Host(fw_main, board, cfg)
+    order = shuffled(17)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(1000)
+    host.board.tx_room = 0  # the host's USB buffer is full: it stopped reading
+    host.board.write_sizes = []
+    fed = 0
+    for _ in range(2000):  # 40 s, host still sending PINGs
+        if host.step(20):
+            fed += 1
+    dealer = host.fw.dealer
+    assert fed == 2000, "a pass did not feed the watchdog while the host was not reading"
+    assert max(host.board.write_sizes) <= host.cfg.LINK_TX_BUDGET
+    assert len(dealer.txq) <= host.cfg.LINK_TX_QUEUE and dealer.tx_dropped > 0
+    dropped = dealer.tx_dropped
+    host.board.tx_room = -1  # reading again
+    host.run(100)
+    have = set(e[0] for e in host.events)
+    nxt = max(have) + 1 if have else 0
+    for _ in range(20):
+        missing = [i for i in range(nxt) if i not in have]
+        first = missing[0] if missing else nxt
+        r = host.command(P.EVENTS_SINCE, P.u16(first))
+        got = P.parse_event_block(r.body)
+        if not got:
+            break
+        for e in got:
+            if e[0] not in have:
+                have.add(e[0])
+                host.events.append(e)
+        nxt = max(nxt, max(have) + 1)
+    kinds = {}
+    for i, k, _ in host.events:
+        kinds[i] = k
+    assert sorted(have) == list(range(len(have))), "a gap in the event indices"
+    assert list(kinds.values()).count(P.EV_CARD_DEALT) == 52 and P.EV_DEAL_DONE in kinds.values()
+    print("PASS usb_stall: 40 s without reading: %d frames dropped and counted, every pass fed the "
+          "watchdog, %d events recovered in order" % (dropped, len(have)))
+
+
 def estop():
     host = new_host(4)
     order = shuffled(11)
@@ -226,6 +321,10 @@ def estop():
     assert host.command(P.RESET, b"\x00").body[1] == P.NAK_ESTOPPED
     host.board.estop_button = False
     assert host.command(P.RESET, b"\x00").type == P.OK
+    for _ in range(100):  # a card left in the gate is carried to the reject tray first
+        if host.fw.dealer.mech.state == M.IDLE:
+            break
+        host.run(100)
     # the host's ESTOP frame acts before anything else, and latches
     assert host.command(P.DEAL_PLAN, plan_chunks(2, entries)[0]).body[1] == P.OK_STARTED
     host.run(500)
@@ -433,7 +532,7 @@ def rp2_board():
     print("PASS rp2_board: board.py boots on the rp2 fake machine; RESET/hang/power-on told apart")
 
 
-CHECKS = ["golden", "deals", "naks", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["golden", "deals", "naks", "full_store", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
