@@ -544,6 +544,11 @@ class Dealer:
             return DealerJam(f"{what}: the {m.target_name(f['target'])} is full; the dealer "
                              "stopped: empty it, then resume", code=m.EV_TRAY_FULL,
                              name="TRAY_FULL")
+        if ev.kind == m.EV_DOUBLE_FEED:
+            how = "longer than one card at the gate" if f["how"] == 1 else "too thick"
+            return DealerJam(f"{what}: two cards were fed together ({how}); the dealer stopped: "
+                             "put both back on top of the hopper, then resume",
+                             code=m.EV_DOUBLE_FEED, name="DOUBLE_FEED")
         if ev.kind == m.EV_ESTOP:
             source = "the e-stop button" if f["source"] == 1 else "the referee"
             return DealerFault(f"{what}: emergency stop by {source}; the dealer is stopped "

@@ -148,6 +148,7 @@ EV_ABORTED = 0x0C
 EV_BOOT = 0x0D
 EV_FEED_DONE = 0x0E
 EV_RESUMED = 0x0F
+EV_DOUBLE_FEED = 0x11
 EV_DEAL_DONE = 0x40
 EV_SELFTEST_DONE = 0x41
 
@@ -169,6 +170,7 @@ EVENT_SCHEMAS: dict[int, tuple[str, Schema]] = {
     EV_BOOT: ("BOOT", (("reason", "u8"),)),
     EV_FEED_DONE: ("FEED_DONE", (("count", "u8"),)),
     EV_RESUMED: ("RESUMED", (("stage", "u8"),)),
+    EV_DOUBLE_FEED: ("DOUBLE_FEED", (("card", "u8"), ("how", "u8"))),
     EV_DEAL_DONE: ("DEAL_DONE", (("deal_id", "u16"), ("dealt", "u8"), ("rejected", "u8"),
                                  ("missing", "list8"), ("duplicates", "list8"))),
     EV_SELFTEST_DONE: ("SELFTEST_DONE", (("read", "u8"), ("misreads", "u8"),

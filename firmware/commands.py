@@ -14,6 +14,8 @@ from firmware.ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
 
+RACK_COMMANDS = (P.PRESENT, P.TURN_UP, P.DEAL_STOCK, P.ROUTE_FACEUP, P.FETCH)
+
 MOVING_COMMANDS = (P.DEAL_PLAN, P.PRESENT, P.ROUTE_PRESENTED, P.TURN_UP, P.DEAL_STOCK,
                    P.ROUTE_FACEUP, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
 
@@ -63,40 +65,52 @@ class DealJob:
                 self.stock_pos[i] = pos
                 pos += 1
         self.used = bytearray(plan.total)
+        self.routed = 0  # cards given a target (some may still be on the belt)
+        self.last_index = -1
         self.filled = 0
         self.rejected = 0
         self.dups = []
-        self.kind = None
 
     def next_op(self):
-        if self.filled >= self.plan.total:
+        if self.routed >= self.plan.total:
             return None
-        if not self.dealer.board.hopper_has_card():
+        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
+            if self.dealer.mech.flights:
+                return None  # the HOPPER_EMPTY count waits for the cards on the belt
             self.dealer.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
+            self.routed = self.plan.total  # nothing more to feed: finish
             return None
-        return M.Op("hopper", self.route, self.done)
+        return M.Op("hopper", self.route, self.done, undo=self.undo)
+
+    def undo(self):
+        """The card just routed was part of a double feed: it goes back on the hopper."""
+        if self.last_index >= 0 and self.used[self.last_index]:
+            self.used[self.last_index] = 0
+            self.routed -= 1
+        self.last_index = -1
 
     def route(self, card, conf):
+        self.last_index = -1
         if card == P.UNKNOWN_CARD:
-            self.kind = P.EV_MISREAD
-            return (P.REJECT, -1)
+            return (P.REJECT, -1, P.EV_MISREAD)
         for i in self.by_card.get(card, ()):
             if not self.used[i]:
                 self.used[i] = 1
-                self.kind = P.EV_CARD_DEALT
+                self.routed += 1
+                self.last_index = i
                 target = self.plan.entries[2 * i + 1]
                 if target == P.MAGAZINE:
-                    return (target, self.stock_pos[i])
-                return (target, self.dealer.free_slot(target))
-        self.kind = P.EV_DUPLICATE
-        return (P.REJECT, -1)
+                    return (target, self.stock_pos[i], P.EV_CARD_DEALT)
+                return (target, self.dealer.free_slot(target), P.EV_CARD_DEALT)
+        return (P.REJECT, -1, P.EV_DUPLICATE)
 
     def done(self, card, target, conf):
         d = self.dealer
-        if self.kind == P.EV_MISREAD:
+        kind = d.mech.last_op.tag  # the op being reported (others may be on the belt)
+        if kind == P.EV_MISREAD:
             self.rejected += 1
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
-        elif self.kind == P.EV_DUPLICATE:
+        elif kind == P.EV_DUPLICATE:
             self.rejected += 1
             self.dups.append(card)
             d.emit(P.EV_DUPLICATE, bytes((card, target)))
@@ -133,27 +147,27 @@ class FeedJob:
         self.count = count
         self.target = target
         self.fed = 0
-        self.misread = False
+        self.routed = 0
 
     def next_op(self):
-        if self.count and self.fed >= self.count:
+        if self.count and self.routed >= self.count:
             return None
-        if not self.dealer.board.hopper_has_card():
+        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
             return M.WAIT
         return M.Op("hopper", self.route, self.done)
 
     def route(self, card, conf):
-        self.misread = card == P.UNKNOWN_CARD
-        if self.misread:
-            return (P.REJECT, -1)
+        self.routed += 1
+        if card == P.UNKNOWN_CARD:
+            return (P.REJECT, -1, True)
         if self.target == P.HOLD:
-            return (P.HOLD, -1)
-        return (self.target, self.dealer.free_slot(self.target))
+            return (P.HOLD, -1, False)
+        return (self.target, self.dealer.free_slot(self.target), False)
 
     def done(self, card, target, conf):
         d = self.dealer
         self.fed += 1
-        if self.misread:
+        if d.mech.last_op.tag:  # misread
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
         elif target == P.HOLD:
             d.emit(P.EV_PRESENTED, bytes((P.HOLD, card, conf)))
@@ -179,7 +193,7 @@ class SelftestJob:
         self.next_seat = 0
 
     def next_op(self):
-        if not self.dealer.board.hopper_has_card():
+        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
             return None
         return M.Op("hopper", self.route, self.done)
 
@@ -238,8 +252,8 @@ class Dealer:
         self.plans = []
         self.partial = None
         self.deal_job = None
-        self.stores = {}
-        for s in cfg.SLOTTED:
+        self.stores = {}  # the slotted stores this board has (v2: only the loop's queue)
+        for s in getattr(board, "STORES", cfg.SLOTTED):
             self.stores[s] = {}
         self.reboot_pending = False
         self.txq = bytearray()  # frames waiting for room on the USB link
@@ -395,8 +409,8 @@ class Dealer:
 
     def dispatch(self, ftype, body, resumed=False):
         handler = HANDLERS.get(ftype)
-        if handler is None:
-            raise Refused(P.NAK_UNKNOWN_TYPE)
+        if handler is None or (ftype in RACK_COMMANDS and not getattr(self.board, "HAS_RACKS", True)):
+            raise Refused(P.NAK_UNKNOWN_TYPE)  # (v2 board: no racks, no presenter)
         if ftype in MOVING_COMMANDS and ftype != P.RESUME:
             state = self.mech.state
             if state == M.ESTOPPED:
@@ -637,7 +651,7 @@ def cmd_deal_plan(d, body, resumed):
                 stock += 1
         if stock > d.cfg.MAGAZINE_SLOTS:
             raise Refused(P.NAK_TOO_BIG)
-        for store in d.cfg.SLOTTED:  # the stores are emptied for a deal: each holds SLOTS
+        for store in d.stores:  # the stores are emptied for a deal: each holds SLOTS
             if store == P.MAGAZINE:
                 continue
             n = 0

@@ -57,8 +57,12 @@ class Firmware:
 def main():
     import micropython  # MicroPython only; the simulator never calls main()
 
-    micropython.kbd_intr(-1)
     from firmware import board as board_module
+
+    if board_module.escape_jumper():  # GP22 to GND: stay at the REPL (recovery, updates)
+        print("trickref dealer: boot-escape jumper fitted, main() skipped")
+        return
+    micropython.kbd_intr(-1)
 
     board = board_module.Board()
     fw = Firmware(board)

@@ -89,13 +89,14 @@ EV_ABORTED = 0x0C
 EV_BOOT = 0x0D
 EV_FEED_DONE = 0x0E
 EV_RESUMED = 0x0F
+EV_DOUBLE_FEED = 0x11  # u8 card read (0xFF unknown), u8 how: 1 length at the gate, 2 thickness
 EV_DEAL_DONE = 0x40
 EV_SELFTEST_DONE = 0x41
 
 EVENT_SIZES = {
     EV_CARD_DEALT: 3, EV_PRESENTED: 3, EV_CARD_ROUTED: 2, EV_MISREAD: 2, EV_DUPLICATE: 2,
     EV_JAM: 2, EV_HOPPER_EMPTY: 1, EV_TRAY_FULL: 1, EV_FAULT: 2, EV_ESTOP: 1, EV_DEADMAN: 1,
-    EV_ABORTED: 2, EV_BOOT: 1, EV_FEED_DONE: 1, EV_RESUMED: 1,
+    EV_ABORTED: 2, EV_BOOT: 1, EV_FEED_DONE: 1, EV_RESUMED: 1, EV_DOUBLE_FEED: 2,
 }
 
 # The firmware's own card table (it must not import engine): suit*13 + rank-2, suits SHDC.

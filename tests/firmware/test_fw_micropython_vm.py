@@ -21,6 +21,7 @@ where they fail: CI must run the firmware on MicroPython.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import shutil
 import subprocess
@@ -36,7 +37,8 @@ MP_DIR = ROOT / "tests" / "firmware" / "mp"
 RUNNER = MP_DIR / "run.mjs"
 PACKAGE = MP_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 
-VM_CHECKS = ["golden", "deals", "naks", "full_store", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board"]
+N_FRAMES = len(json.loads((ROOT / "tests" / "golden_frames" / "frames.json").read_text()))
+VM_CHECKS = ["golden", "deals", "naks", "full_store", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board"]
 
 
 def _vm_missing() -> str | None:
@@ -78,7 +80,7 @@ def test_check_passes_on_the_micropython_vm(check: str) -> None:
 
 def test_the_vm_is_micropython_1_27() -> None:
     out = run_vm("golden")
-    assert "48 of 48" in out
+    assert f"{N_FRAMES} of {N_FRAMES}" in out
     version = subprocess.run(["node", "-e", "import('" + PACKAGE.as_uri() + "').then(async m => {"
                               "const mp = await m.loadMicroPython({stdout: s => console.log(s)});"
                               "mp.runPython('import sys; print(sys.implementation.name, sys.implementation.version[:2])');})"],
@@ -91,7 +93,7 @@ def test_the_vm_is_micropython_1_27() -> None:
 
 def test_cobs_zero_check_of_before_the_fix_fails_every_golden_frame_on_the_vm() -> None:
     line = result_line(run_vm("prefix_cobs"), "prefix_cobs")
-    assert line == "RESULT prefix_cobs parsed=0 of=48 escaped=NotImplementedError"
+    assert line == f"RESULT prefix_cobs parsed=0 of={N_FRAMES} escaped=NotImplementedError"
 
 
 def test_refused_of_before_the_fix_makes_a_nak_crash_the_loop_on_the_vm() -> None:
@@ -135,5 +137,5 @@ def test_on_cpython_the_old_patterns_pass_silently(checks: Any, capsys: pytest.C
     _run_here(checks, "prefix_cobs")
     _run_here(checks, "prefix_refused")
     out = capsys.readouterr().out
-    assert "RESULT prefix_cobs parsed=48 of=48 escaped=-" in out
+    assert f"RESULT prefix_cobs parsed={N_FRAMES} of={N_FRAMES} escaped=-" in out
     assert "RESULT prefix_refused loop_failed=False" in out

@@ -27,7 +27,7 @@ import pytest
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 MODULES = sorted(FIRMWARE.glob("*.py"))
 
-ALLOWED_IMPORTS = {"machine", "micropython", "time", "sys", "os", "select", "gc", "struct", "firmware",
+ALLOWED_IMPORTS = {"machine", "micropython", "time", "sys", "os", "select", "gc", "struct", "firmware", "array",
                    "utime", "ustruct", "uselect", "uos", "rp2"}
 DENIED_IMPORTS = {"dataclasses", "typing", "typing_extensions", "enum", "abc", "functools", "itertools",
                   "__future__", "pathlib", "threading", "asyncio", "contextlib", "collections"}
@@ -50,8 +50,8 @@ def problems(path: Path) -> list[str]:
                 top = name.split(".")[0]
                 if top in DENIED_IMPORTS or top not in ALLOWED_IMPORTS:
                     bad(node, f"import {name} (not in MicroPython)")
-                if top == "machine" and path.name != "board.py":
-                    bad(node, "only board.py may import machine")
+                if top in ("machine", "rp2") and path.name != "board.py":
+                    bad(node, f"only board.py may import {top}")
         elif isinstance(node, ast.AnnAssign):
             bad(node, "variable annotation")
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):

@@ -14,31 +14,28 @@ cards fed together (``double_next``), a bouncing gate opto (``gate_bounce``), a 
 stops reading (``tx_room``).
 """
 
-from firmware import config
 from firmware import protocol as P
+from firmware import timing
 from firmware.ticks import ticks_add, ticks_diff
 
 REJECT = 0x80
 SLOTTED = (0x81, 0x83, 0x85, 0x86)
 UNKNOWN = 0xFF
 
-# Simulated motion durations (ms); the CPython simulator takes its from firmware constants,
-# this fake only needs an order of events.
-FEED_MS = 150
-READ_MS = 80
-EJECT_MS = 120
-PULL_MS = 150
-TURN_MS_PER_TENTH = 0.15
-SLOT_MS = 120
+SHINGLE_MM = 30
 
 
 class FakeBoard:
+    """The v2 mechanism (feed moves, a belt, a sensor at every pocket mouth) with the
+    simulator's slotted stores, timed by firmware/timing.py like device/dealer_sim.py."""
+
     def __init__(self, cfg, start_ticks=0, boot=0x1234, cause=1):
         self.cfg = cfg
         self.now = start_ticks
         self.hopper = []
         self.gate = None
-        self.angle = 0
+        self.gate_double = None
+        self.aim = -1
         self.selected = (0x85, 0)
         self.trays = {}
         self.slots = {}
@@ -46,6 +43,10 @@ class FakeBoard:
             self.slots[s] = {}
         self.shown = False
         self.pending = {}
+        self.started = {}
+        self.belt_cards = []  # [due, card, target]
+        self.belt_stopped_at = None
+        self.arrived = {}
         self.read_result = None
         self.rx = bytearray()
         self.tx = bytearray()
@@ -61,15 +62,15 @@ class FakeBoard:
         self.gate_unreadable = False
         self.full = []
         self.faults = []
-        self.stuck_in_path = False  # the next ejected card stops before the exit opto
-        self.double_next = False  # the next feed takes two cards together
-        self.gate_double = False
+        self.lose_next = False  # the next card put on the belt never reaches its pocket
+        self.double_next = False  # the next feed takes two cards together (shingled)
+        self.stacked_next = False  # ... or exactly stacked (the thickness sensor sees it)
+        self.thick = False
         self.gate_bounce = 0  # the gate opto reads the opposite for this many polls
         self.bounce_on_feed = 0  # every feed start makes the gate flicker this many polls
-        self.exit_seen = False
-        self.by_angle = {}
-        for t in list(range(cfg.SEAT_COUNT)) + sorted(cfg.TRAY_ANGLES):
-            self.by_angle[config.angle_of(cfg, t)] = t
+        self.durations = {"feed": timing.feed_ms(cfg), "read": timing.read_ms(cfg),
+                          "turn": timing.aim_ms(cfg), "eject": timing.feed_ms(cfg),
+                          "pull": timing.loop_pass_ms(cfg), "slot": timing.aim_ms(cfg)}
 
     # ---- clocks and link ------------------------------------------------------------------
 
@@ -102,46 +103,69 @@ class FakeBoard:
 
     # ---- motions --------------------------------------------------------------------------
 
-    def _due(self, name):
-        return name in self.pending and ticks_diff(self.now, self.pending[name]) >= 0
+    def _due(self, when):
+        return ticks_diff(self.now, when) >= 0
 
     def _update(self):
         names = sorted(self.pending, key=lambda k: ticks_diff(self.pending[k], self.now))
         for name in names:
-            if not self._due(name) or name == self.jam_stage:
+            if not self._due(self.pending[name]) or name == self.jam_stage:
                 continue
             del self.pending[name]
-            if name == "feed" and self.hopper and self.gate is None:
-                self.gate = self.hopper.pop(0)
-                self.gate_double = self.double_next and len(self.hopper) > 0
-                if self.gate_double:
-                    self.double_next = False
-                    self.gate = (self.gate, self.hopper.pop(0))
-                self.gate_unreadable = self.unreadable > 0
-                if self.gate_unreadable:
-                    self.unreadable -= 1
+            if name == "feed" and self.gate is None:
+                self._to_window()
             elif name == "read":
-                if self.gate is None or self.gate_unreadable or self.gate_double:
+                if self.gate is None or self.gate_unreadable or self.gate_double is not None:
                     self.read_result = (UNKNOWN, 0)
                 else:
                     self.read_result = (self.gate, 97)
             elif name == "eject" and self.gate is not None:
-                if self.stuck_in_path:
-                    self.stuck_in_path = False
-                    self.gate = None  # left the gate, never reaches the exit
-                    continue
-                self._put(self.gate)
-                self.gate = None
-                self.gate_unreadable = False
-                self.exit_seen = True
+                self._leave_window()
+                self._to_window()
             elif name == "pull" and self.gate is None:
                 store, slot = self.selected
-                if self.by_angle.get(self.angle) == store and slot in self.slots[store]:
+                if self.aim == store and slot in self.slots[store]:
                     self.gate = self.slots[store].pop(slot)
                     self.gate_unreadable = False
+        if self.belt_stopped_at is None:
+            for item in list(self.belt_cards):
+                if self._due(item[0]):
+                    self.belt_cards.remove(item)
+                    self._put(item[1], item[2])
+                    self.arrived[item[2]] = self.arrived.get(item[2], 0) + 1
 
-    def _put(self, card):
-        target = self.by_angle.get(self.angle, REJECT)
+    def _to_window(self):
+        if self.gate is not None or not self.hopper:
+            return
+        self.gate = self.hopper.pop(0)
+        self.gate_double = None
+        self.thick = False
+        if (self.double_next or self.stacked_next) and self.hopper:
+            self.thick = self.stacked_next
+            self.double_next = False
+            self.stacked_next = False
+            self.gate_double = self.hopper.pop(0)
+        self.gate_unreadable = self.unreadable > 0
+        if self.gate_unreadable:
+            self.unreadable -= 1
+
+    def _leave_window(self):
+        card = self.gate
+        self.gate = None
+        self.gate_unreadable = False
+        if self.aim in SLOTTED and self.selected[0] == self.aim:
+            self._put(card, self.aim)
+            return
+        if self.lose_next:
+            self.lose_next = False  # stuck between the gate and its pocket
+            return
+        due = ticks_add(self.now, timing.transit_ms(self.cfg, self.aim))
+        self.belt_cards.append([due, card, self.aim])
+        if self.gate_double is not None:
+            self.belt_cards.append([due, self.gate_double, self.aim])
+            self.gate_double = None
+
+    def _put(self, card, target):
         if target in SLOTTED and self.selected[0] == target:
             slot = self.selected[1]
             if slot in self.slots[target]:
@@ -153,18 +177,20 @@ class FakeBoard:
             self.trays[target].append(card)
 
     def _start(self, name, duration):
+        self.belt(True)
         self.pending[name] = ticks_add(self.now, max(1, int(duration)))
+        self.started[name] = self.now
 
     def feed(self, on):
         if on:
             self.gate_bounce = self.bounce_on_feed
-            self._start("feed", FEED_MS)
+            self._start("feed", self.durations["feed"])
         elif "feed" in self.pending:
             del self.pending["feed"]
 
     def read_start(self):
         self.read_result = None
-        self._start("read", READ_MS)
+        self._start("read", self.durations["read"])
 
     def read_poll(self):
         self._update()
@@ -172,17 +198,21 @@ class FakeBoard:
         self.read_result = None
         return r
 
-    def turn_start(self, angle):
-        self._start("turn", abs(angle - self.angle) * TURN_MS_PER_TENTH)
-        self.angle = angle
+    def turn_start(self, target):
+        if target != self.aim and target in SLOTTED:
+            self._start("turn", self.durations["turn"])
+        self.aim = target
 
     def turn_done(self):
         self._update()
         return "turn" not in self.pending
 
+    def lower(self, target):
+        pass
+
     def slot_start(self, store, slot):
         self.selected = (store, slot)
-        self._start("slot", SLOT_MS)
+        self._start("slot", self.durations["slot"])
 
     def slot_done(self):
         self._update()
@@ -190,14 +220,42 @@ class FakeBoard:
 
     def eject(self, on):
         if on:
-            self.exit_seen = False
-            self._start("eject", EJECT_MS)
+            self._start("eject", self.durations["eject"])
         elif "eject" in self.pending:
             del self.pending["eject"]
 
+    def eject_done(self):
+        self._update()
+        return "eject" not in self.pending
+
+    def confirmed(self, target):
+        self._update()
+        if self.arrived.get(target, 0) > 0:
+            self.arrived[target] -= 1
+            return True
+        return False
+
+    def gate_len_mm(self):
+        if self.gate is None or "eject" not in self.pending:
+            return None
+        total = ticks_diff(self.pending["eject"], self.started["eject"])
+        moved = self.cfg.F_MOVE_MM * ticks_diff(self.now, self.started["eject"]) // max(1, total)
+        length = self.cfg.CARD_LEN_MM + (SHINGLE_MM if self.gate_double is not None else 0)
+        return min(length, self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM + moved)
+
+    def double_thick(self):
+        return self.gate is not None and self.thick
+
+    def belt(self, on):
+        if on and self.belt_stopped_at is not None:
+            gap = ticks_diff(self.now, self.belt_stopped_at)
+            for item in self.belt_cards:
+                item[0] = ticks_add(item[0], gap)
+            self.belt_stopped_at = None
+
     def pull(self, on):
         if on:
-            self._start("pull", PULL_MS)
+            self._start("pull", self.durations["pull"])
         elif "pull" in self.pending:
             del self.pending["pull"]
 
@@ -207,6 +265,8 @@ class FakeBoard:
     def stop_all(self):
         self.pending = {}
         self.shown = False
+        if self.belt_stopped_at is None:
+            self.belt_stopped_at = self.now
 
     # ---- sensors ----------------------------------------------------------------------------
 
@@ -220,10 +280,6 @@ class FakeBoard:
             self.gate_bounce -= 1
             return not blocked
         return blocked
-
-    def exit_passed(self):
-        self._update()
-        return self.exit_seen
 
     def estop_pressed(self):
         return self.estop_button
@@ -258,6 +314,12 @@ class FakeBoard:
     def seat(self, target):
         return list(self.trays.get(target, []))
 
+    def put_back_double(self):
+        back = [c for c in (self.gate, self.gate_double) if c is not None]
+        self.gate = None
+        self.gate_double = None
+        self.hopper = back + self.hopper
+
     def gather(self):
         cards = []
         for t in sorted(self.trays):
@@ -266,6 +328,12 @@ class FakeBoard:
             for k in sorted(self.slots[s]):
                 cards.append(self.slots[s][k])
             self.slots[s] = {}
+        for item in self.belt_cards:
+            cards.append(item[1])
+        self.belt_cards = []
+        if self.gate is not None:
+            cards.append(self.gate)
+            self.gate = None
         self.trays = {}
         return cards
 

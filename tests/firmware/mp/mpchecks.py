@@ -234,29 +234,77 @@ def full_store():
     print("PASS full_store: a full store stops with TRAY_FULL and is never overwritten; commands get NAK_FULL")
 
 
-def gate_debounce():
-    """A gate opto flickering at every feed start (2 polls, under GATE_SAMPLES) ends no stage."""
-    order = shuffled(13)
+def ejection():
+    """A card is reported dealt only when its pocket's sensor saw it go in: a card that stops
+    between the gate and its pocket is a JAM (stage 4, with the card), never CARD_DEALT."""
+    order = shuffled(23)
+    host = new_host(4, deck=list(order))
     entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(3000)
+    dealt_before = [p[0] for _, k, p in host.events if k == P.EV_CARD_DEALT]
+    host.board.lose_next = True
+    jam = host.until(P.EV_JAM)
+    lost = jam[2][1]
+    assert jam[2][0] == M.ST_EJECT and lost in order, jam
+    dealt = [p[0] for _, k, p in host.events if k == P.EV_CARD_DEALT]
+    assert lost not in dealt and len(dealt) >= len(dealt_before)
+    assert host.fw.dealer.mech.state == M.JAMMED and host.board.pending == {}
+    for s in range(4):
+        assert lost not in host.board.seat(s)
+    print("PASS ejection: a card lost between the gate and its pocket is JAM stage 4 (card %d), "
+          "never reported dealt; %d cards before it were, each on its pocket sensor" % (lost, len(dealt)))
+
+
+def double_feed():
+    """Two cards fed together: by length at the gate (shingled) or by thickness (stacked). The
+    deal stops with DOUBLE_FEED, nothing is routed; both go back on the hopper; RESUME finishes
+    the deal with every card where the plan says."""
+    for how, attr in ((1, "double_next"), (2, "stacked_next")):
+        order = shuffled(30 + how)
+        host = new_host(4, deck=list(order))
+        entries = [(c, i % 4) for i, c in enumerate(order)]
+        assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+        host.run(2000)
+        setattr(host.board, attr, True)
+        ev = host.until(P.EV_DOUBLE_FEED)
+        assert ev[2][1] == how, ev
+        mech = host.fw.dealer.mech
+        assert mech.state == M.JAMMED and host.board.pending == {}
+        assert host.command(P.FEED, bytes((1, 0))).body[1] == P.NAK_JAMMED
+        host.run(2000)  # cards already on the belt are confirmed or wait; nothing new moves
+        host.board.put_back_double()
+        assert host.command(P.RESUME).type == P.OK
+        done = host.until(P.EV_DEAL_DONE)
+        assert done[2][2] == 52 and done[2][3] == 0, done
+        check_hands(host, entries)
+    print("PASS double_feed: a shingled (length at the gate) and a stacked (thickness) double feed "
+          "stop the deal with DOUBLE_FEED; after RESUME all 52 cards are where the plan says")
+
+
+def gate_debounce():
+    """A gate opto flickering at every feed start (2 polls, under GATE_SAMPLES) ends no stage:
+    ten cards fed one at a time (plays), each feed flickers."""
     results = {}
     for samples in (3, 1):
         cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2, GATE_SAMPLES=samples)
         board = FakeBoard(cfg)
-        board.hopper = list(order)
         board.bounce_on_feed = 2
         host = Host(fw_main, board, cfg)
         host.command(P.HELLO, b"\x01\x0b\xb8")
-        if samples == 3:
-            deal(host, 1, entries)
-            check_hands(host, entries)
-        else:  # unfiltered, the flicker ends every feed early: cards are never read
-            assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
-            host.run(5000)
-        results[samples] = host.kinds().count(P.EV_MISREAD)
-    assert results[3] == 0, results
-    assert results[1] > 0, ("without the filter the flicker should end feeds early", results)
-    print("PASS gate_debounce: flicker at every feed, 52 of 52 dealt with GATE_SAMPLES=3 "
-          "(%d misreads in 5 s with 1 sample)" % results[1])
+        for card in range(10 if samples > 1 else 1):
+            board.hopper = [card]
+            assert host.command(P.FEED, bytes((1, 0x84))).type == P.OK
+            if samples > 1:
+                host.until(P.EV_FEED_DONE)
+            else:
+                host.run(3000)
+        bad = host.kinds().count(P.EV_MISREAD) + host.kinds().count(P.EV_JAM)
+        results[samples] = (bad, len(board.seat(0x84)))
+    assert results[3] == (0, 10), results
+    assert results[1][0] > 0, ("without the filter the flicker should end feeds early", results)
+    print("PASS gate_debounce: a flicker at every feed start, 10 of 10 plays read with "
+          "GATE_SAMPLES=3 (with 1 sample the first feed already ends before the card: a jam)")
 
 
 def usb_stall():
@@ -516,23 +564,66 @@ def prefix_soft_reset():
 
 
 def rp2_board():
-    """firmware/board.py on the rp2 fake machine: boots, and tells RESET from a hang."""
+    """firmware/board.py on the rp2 fakes: boots, sets up the three TMC2209s over UART,
+    drives exact step counts through the PIO program, tells RESET from a hang."""
     import machine
+    import rp2
 
-    from firmware import board
+    from firmware import board, motion, timing
 
     b = board.Board()
     assert b.reset_cause() == 1, "power-on"
+    assert b.fault() is None and b.drivers_ok  # all three drivers answered, IFCNT counted 6 writes
+    cfg = b.cfg
+    for node in (0, 1, 2):
+        chop = machine.tmc_bus.regs[(node, motion.TMC_CHOPCONF)]
+        assert (chop >> 24) & 0xF == motion.mres_bits(cfg.MICROSTEPS)  # 1/8 microstep set
+    # a feed move: the DMA hands the PIO exactly the segment words of timing.feed_segments
+    sm = rp2.StateMachine.machines[board.SM_F]
+    sm.received = []
+    b.feed(True)
+    segs = timing.feed_segments(cfg)
+    assert sm.received == motion.words(segs)
+    edges, cycles = rp2.run_program(board._stepper, sm.received)
+    steps = timing.feed_steps(cfg)
+    assert edges == steps == sum([c for c, _ in segs])
+    us = (cycles * 1000000 + motion.PIO_HZ - 1) // motion.PIO_HZ
+    assert us == motion.segments_us(segs), (us, motion.segments_us(segs))
+    assert b.eject_done() and b.f.position == steps
+    # the deflector of seat 3 rises, the loop lowers every flap
+    b.turn_start(3)
+    assert b.flaps.up == [3]
+    b.turn_start(cfg.LOOP)
+    assert b.flaps.up == []
+    # a RESET command reboot, then a hang
     b.reboot()
     assert machine.reset_cause() == machine.WDT_RESET
     b2 = board.Board()
     assert b2.reset_cause() == 3, "a RESET command reboot"
     b3 = board.Board()
     assert b3.reset_cause() == 2, "a watchdog reboot without the marker is a hang"
-    print("PASS rp2_board: board.py boots on the rp2 fake machine; RESET/hang/power-on told apart")
+    # a driver that does not answer: FAULT 3 with its address, and nothing is powered
+    machine.tmc_bus.present = [0, 2]
+    try:
+        b4 = board.Board()
+        assert (3, 1) in [b4.fault(), b4.fault(), b4.fault()]
+        b4.feed(True)
+        assert machine.Pin.pins[board.PIN_EN].value() == 1  # drivers stay off
+    finally:
+        machine.tmc_bus.present = [0, 1, 2]
+    # the boot-escape jumper
+    assert not board.escape_jumper()
+    machine.Pin.wired[board.PIN_ESCAPE] = 0  # the jumper pulls GP22 to GND
+    try:
+        assert board.escape_jumper()
+    finally:
+        del machine.Pin.wired[board.PIN_ESCAPE]
+    print("PASS rp2_board: board.py boots on the rp2 fakes; TMC2209s set to 1/%d over UART (FAULT 3 "
+          "when one is silent); a feed move is %d steps, the PIO program emits exactly that in %d us "
+          "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["golden", "deals", "naks", "full_store", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["golden", "deals", "naks", "full_store", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
