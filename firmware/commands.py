@@ -73,6 +73,10 @@ class DealJob:
 
     def next_op(self):
         if self.routed >= self.plan.total:
+            if self.dealer.mech.gate.state and self.dealer.mech.belt:
+                # the last feed move brought one more card to the window: a card beyond the
+                # plan (a duplicate) goes to the reject pocket, and so does each one after it
+                return M.Op("hopper", self.route, self.done, undo=self.undo)
             return None
         if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
             if self.dealer.mech.flights:
@@ -651,6 +655,17 @@ def cmd_deal_plan(d, body, resumed):
                 stock += 1
         if stock > d.cfg.MAGAZINE_SLOTS:
             raise Refused(P.NAK_TOO_BIG)
+        caps = d.cfg.POCKET_CAP if getattr(d.board, "COUNTS_POCKETS", False) else {}
+        for target in caps:  # tray pockets: the plan must fit (counted per deal)
+            n = 0
+            for i in range(plan.received()):
+                if plan.entries[2 * i + 1] == target:
+                    n += 1
+            for i in range(k):
+                if chunk[2 * i + 1] == target:
+                    n += 1
+            if n > caps[target]:
+                raise Refused(P.NAK_TOO_BIG)
         for store in d.stores:  # the stores are emptied for a deal: each holds SLOTS
             if store == P.MAGAZINE:
                 continue
@@ -673,6 +688,7 @@ def cmd_deal_plan(d, body, resumed):
         d.plans.pop(0)
     for s in d.stores:
         d.stores[s] = {}
+    d.mech.pocket_count = {}  # the players gathered every card before this deal
     plan.started = True
     job = DealJob(d, plan)
     d.deal_job = job

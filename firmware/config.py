@@ -43,7 +43,7 @@ CONFIRM_MARGIN_MS = 100  # a card not seen by its station this long after its du
 CARD_TOL_MM = 4  # blocked length at the gate over CARD_LEN_MM + this: a shingled double feed
 # pocket index of every target: seats 0..10, then trick, discard, centre, reject
 POCKET = {0x84: 11, 0x81: 12, 0x82: 13, 0x80: 14}
-POCKET_CAP = {"seat": 24, 0x84: 110, 0x81: 32, 0x82: 8, 0x80: 24}
+POCKET_CAP = {0x84: 110, 0x81: 32, 0x82: 8, 0x80: 24}  # trick, discard, centre, reject (cards)
 LOOP = 0x85  # the return loop (0x85, the old stock magazine's number)
 
 

@@ -117,6 +117,12 @@ class Mechanics:
         self.belt = hasattr(board, "eject_done")
         self.flights = []
         self.stopped_at = None  # when a jam / dead-man stop froze the cards on the belt
+        # Cards sent to each tray pocket since the deal began (players empty the trick, discard,
+        # centre and reject pockets only between deals; seat pockets are emptied by their
+        # owners as they play, so they are not counted). A pocket at config.POCKET_CAP stops
+        # with TRAY_FULL; RESUME means it was emptied.
+        self.pocket_count = {}
+        self.full_target = None
 
     @property
     def last_slot(self):
@@ -217,6 +223,9 @@ class Mechanics:
             stage = self.stage[1]
         self.state = RUNNING
         self.gate.reseed(self.board.gate_has_card())  # hands were in the path: read it afresh
+        if self.full_target is not None:
+            self.pocket_count[self.full_target] = 0  # the operator emptied it
+            self.full_target = None
         if self.stopped_at is not None:  # the belt stood still: the cards on it are late by that
             gap = ticks_diff(self.board.ticks_ms(), self.stopped_at)
             for f in self.flights:
@@ -362,12 +371,18 @@ class Mechanics:
         elif name == "pull":
             board.pull(True)
         elif name == "eject":
-            if board.tray_full(self.op.target):
-                self.emit(P.EV_TRAY_FULL, bytes((self.op.target,)))
+            target = self.op.target
+            cap = self.cfg.POCKET_CAP.get(target) if getattr(board, "COUNTS_POCKETS", False) else None
+            counted = cap is not None and self.pocket_count.get(target, 0) >= cap
+            if board.tray_full(target) or counted:
+                self.emit(P.EV_TRAY_FULL, bytes((target,)))
                 board.stop_all()
                 self.stopped_at = board.ticks_ms()
                 self.state = JAMMED
+                self.full_target = target
                 return
+            if cap is not None:
+                self.pocket_count[target] = self.pocket_count.get(target, 0) + 1
             self.ejecting = False
             if self._eject_safe(self.op.target):
                 board.eject(True)
@@ -548,21 +563,34 @@ class Mechanics:
         """A stop while cards were on the belt: where they went is unknown, none is reported."""
         self.flights = []
 
+    def _lane(self, target):
+        """(order along the path, mouth x in mm) of a target: pockets 0..14, then the loop
+        (entered at the end-of-run opto E, past every mouth). None for a target off the path."""
+        cfg = self.cfg
+        k = config.pocket_of(cfg, target)
+        if k is not None:
+            return (k, config.pocket_x(cfg, k))
+        if target == cfg.LOOP:
+            return (99, cfg.END_X_MM)
+        return None
+
     def _aim_safe(self, target):
         """May the deflector of ``target`` rise now? Not while a card still on the belt has to
         pass over that pocket's mouth (its tail not yet past it, at the belt's speed)."""
         if not self.flights:
             return True
         cfg = self.cfg
-        k = config.pocket_of(cfg, target)
+        lane = self._lane(target)
+        if lane is None:
+            return False
         now = self.board.ticks_ms()
         front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
         for f in self.flights:
-            if k is None or f.pocket is None:
-                return False  # the loop lane: one card at a time
-            if k < f.pocket:
-                past = ticks_add(f.left, timing.belt_ms(
-                    cfg, max(0, config.pocket_x(cfg, k) - front) + cfg.CARD_LEN_MM))
+            other = self._lane(f.target)
+            if other is None:
+                return False
+            if lane[0] < other[0]:
+                past = ticks_add(f.left, timing.belt_ms(cfg, max(0, lane[1] - front) + cfg.CARD_LEN_MM))
                 if ticks_diff(now, past) < 0:
                     return False
         return True
@@ -570,20 +598,27 @@ class Mechanics:
     def _eject_safe(self, target):
         """May this card leave for ``target``? Every card on the belt whose pocket lies before
         ``target`` must be in (its flap goes down behind it) before this one reaches that
-        mouth; the firmware waits for the confirmation when it could not be in time."""
+        mouth; the firmware waits for the confirmation when it could not be in time. Cards for
+        the loop are spaced by the switchback's in-and-out cycle."""
         if not self.flights:
             return True
         cfg = self.cfg
-        k = config.pocket_of(cfg, target)
+        lane = self._lane(target)
+        if lane is None:
+            return False
         now = self.board.ticks_ms()
         front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
         feed = timing.feed_ms(cfg)
         for f in self.flights:
-            if f.pocket is None or k is None:
+            other = self._lane(f.target)
+            if other is None:
                 return False
-            if k > f.pocket:  # this card will pass over f's pocket: its flap must be down first
-                arrive = ticks_add(now, feed + timing.belt_ms(cfg, max(0, config.pocket_x(cfg, f.pocket) - front)))
+            if lane[0] > other[0] and f.pocket is not None:  # this card passes over f's pocket
+                arrive = ticks_add(now, feed + timing.belt_ms(cfg, max(0, other[1] - front)))
                 if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS)) < 0:
+                    return False
+            if f.pocket is None and target == cfg.LOOP:
+                if ticks_diff(ticks_add(now, feed), ticks_add(f.left, timing.loop_switch_ms(cfg))) < 0:
                     return False
         return True
 

@@ -369,3 +369,20 @@ def test_abort_mid_deal_reports_and_clears_the_gate() -> None:
     assert host.command(P.STATUS).body[0] == 0
     # the aborted deal id is remembered: re-sending it does not deal again
     assert host.command(P.DEAL_PLAN, plan_body(11, four_seat_plan(order))).body[1] == P.OK_ALREADY
+
+
+def test_double_feed_and_a_card_lost_on_the_belt_in_the_simulator() -> None:
+    order = shuffled(31)
+    host = make_host(deck=order)
+    host.command(P.DEAL_PLAN, plan_body(12, four_seat_plan(order)))
+    host.run(2000)
+    host.sim.double_feed()
+    card, how = host.until(P.EV_DOUBLE_FEED)[2]
+    assert how == 1 and host.sim.firmware.dealer.mech.state == M.JAMMED
+    host.sim.put_back_double()
+    assert host.command(P.RESUME).type == P.OK
+    host.run(2000)
+    host.sim.jam("path")  # the next card stops between the gate and its pocket
+    stage, lost = host.until(P.EV_JAM)[2]
+    assert stage == M.ST_EJECT and lost not in [c for c, _ in dealt(host)]
+    assert all(lost not in host.board.seat(s) for s in range(4))

@@ -356,6 +356,35 @@ def usb_stall():
           "watchdog, %d events recovered in order" % (dropped, len(have)))
 
 
+def pocket_count():
+    """On a board without tray-full sensors (board.py: COUNTS_POCKETS) the firmware counts the
+    cards sent to each tray pocket since the deal began: a plan over a pocket's capacity is
+    NAK TOO_BIG, a card for a full one stops with TRAY_FULL; RESUME means it was emptied."""
+    cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2)
+    board = FakeBoard(cfg)
+    board.COUNTS_POCKETS = True
+    host = Host(fw_main, board, cfg)
+    host.command(P.HELLO, b"\x01\x0b\xb8")
+    order = shuffled(44)
+    cap = cfg.POCKET_CAP[CENTRE]
+    over = [(c, CENTRE if i < cap + 1 else i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, over)[0]).body[1] == P.NAK_TOO_BIG
+    board.hopper = list(range(30))
+    for n in range(cap + 1):  # plays fed one by one to the centre pocket
+        board.hopper = [n]
+        assert host.command(P.FEED, bytes((1, CENTRE))).type == P.OK
+        if n < cap:
+            host.until(P.EV_FEED_DONE)
+    host.until(P.EV_TRAY_FULL)
+    assert len(board.seat(CENTRE)) == cap and host.fw.dealer.mech.state == M.JAMMED
+    board.trays[CENTRE] = []  # emptied
+    assert host.command(P.RESUME).type == P.OK
+    host.until(P.EV_FEED_DONE)
+    assert board.seat(CENTRE) == [cap]
+    print("PASS pocket_count: the centre pocket (%d cards) refuses a plan over it and stops with "
+          "TRAY_FULL on card %d; RESUME after emptying it goes on" % (cap, cap + 1))
+
+
 def estop():
     host = new_host(4)
     order = shuffled(11)
@@ -623,7 +652,7 @@ def rp2_board():
           "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["golden", "deals", "naks", "full_store", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["golden", "deals", "naks", "full_store", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
