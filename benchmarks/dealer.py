@@ -325,7 +325,10 @@ def write_markdown(res: dict[str, Any]) -> None:
         "running, plus the firmware's waits (a flap rises only after the card before it has "
         "passed that mouth; a card counts only when its pocket's sensor saw it). The read "
         "allowance is an estimate to measure on the build (hardware/README.md, riskiest parts); "
-        "every figure here moves with it. Nothing here was measured on hardware.",
+        "every figure here moves with it. German Whist's 26 stock cards go to the simulator's "
+        "stock store (the v1 magazine, kept until the referee uses the v2 loop flows), so its "
+        "stock half is timed as a flap set plus a feed move per card, not as a loop pass. "
+        "Nothing here was measured on hardware.",
         "",
         "Line time counts every byte the driver sent and received during the deal (plan, "
         "replies, events, keep-alive PINGs and their OKs) as 10 bits at 115200 baud; the pty "

@@ -73,7 +73,10 @@ class DealJob:
 
     def next_op(self):
         if self.routed >= self.plan.total:
-            if self.dealer.mech.gate.state and self.dealer.mech.belt:
+            gate = self.dealer.mech.gate
+            if gate.run and self.dealer.mech.belt:
+                return M.WAIT  # the last card is just leaving the window: wait for a settled gate
+            if gate.state and self.dealer.mech.belt:
                 # the last feed move brought one more card to the window: a card beyond the
                 # plan (a duplicate) goes to the reject pocket, and so does each one after it
                 return M.Op("hopper", self.route, self.done, undo=self.undo)
