@@ -180,7 +180,8 @@ EVENT_KINDS = {name: kind for kind, (name, _) in EVENT_SCHEMAS.items()}
 
 JAM_STAGES = {0: "tray full", 1: "feed", 2: "read", 3: "turn", 4: "eject", 5: "fetch"}
 FAULT_CODES = {1: "home not found (detail: 0 turntable, 1 magazine, 2 discard rack, 3 staging rack)", 2: "reader not responding",
-               3: "watchdog reboot", 4: "internal error"}
+               3: "a stepper driver did not answer on its UART (detail: its address)",
+               4: "internal error", 5: "the motor bus stayed live after the e-stop (welded relay)"}
 
 # --- message schemas -----------------------------------------------------------------------
 

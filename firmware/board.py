@@ -75,6 +75,8 @@ PCA_PRESCALE_50HZ = 121  # round(25 MHz / (4096 * 50 Hz)) - 1
 FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
 POCKETS = 15
 
+VBUS_LIVE_U16 = 10000  # motor bus over ~3 V (100k/22k divider): still powered
+BUS_DROP_MS = 200  # the relay must have dropped the bus this long after an e-stop (FAULT 5)
 THICK_DOUBLE_U16 = 36000  # SS49E reading over this: the lever is lifted by two cards (calibrate)
 JAM_EXIT_MS = 600  # a card blocking E this long is stuck at the end of the run
 
@@ -280,6 +282,7 @@ class Board:
         self.gate_len = None
         self.end_since = None
         self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 sending it out
+        self.bus_check_at = None  # when to check that the e-stop relay dropped the motor bus
         self.reader = machine.UART(0, baudrate=9600, tx=Pin(PIN_READER_TX), rx=Pin(PIN_READER_RX),
                                    timeout=0)
         self.read_buf = b""
@@ -531,6 +534,8 @@ class Board:
         self.belt(False)
         self.en.value(1)
         self.loop_phase = 0
+        if self.estop_pin.value() == 1 and self.bus_check_at is None:
+            self.bus_check_at = ticks_add(time.ticks_ms(), BUS_DROP_MS)
 
     # ---- sensors --------------------------------------------------------------------------------
 
@@ -606,6 +611,10 @@ class Board:
             if self.probe_until is not None and ticks_diff(time.ticks_ms(), self.probe_until) >= 0:
                 self.probe_until = None
                 self.faults.append((2, 0))
+        if self.bus_check_at is not None and ticks_diff(time.ticks_ms(), self.bus_check_at) >= 0:
+            self.bus_check_at = None
+            if self.estop_pin.value() == 1 and self.vbus.read_u16() > VBUS_LIVE_U16:
+                self.faults.append((5, 0))  # the relay did not drop: a welded contact
         if self.faults:
             return self.faults.pop(0)
         return None

@@ -20,7 +20,8 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     fi
 fi
 if command -v npm >/dev/null 2>&1; then
-    (cd tests/firmware/mp && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    (cd tests/firmware/mp && npm ci --no-audit --no-fund --loglevel=error >/dev/null) \
+        || echo "warning: npm ci failed: the MicroPython firmware tests will be skipped (fail under CI=true)" >&2
 fi
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1
 echo "== ruff"

@@ -244,3 +244,20 @@ def test_mechanics_report_a_board_fault_and_stop_like_a_jam(board: Any, fakes: A
     mech.step()
     assert events == [(P.EV_FAULT, bytes((2, 0)))] and mech.state == M.JAMMED
     assert mech.reset() and mech.state == M.IDLE
+
+
+def test_fault_5_when_the_motor_bus_stays_live_after_the_estop(board: Any, fakes: Any) -> None:
+    pins = fakes.machine.Pin.pins
+    board.reader.incoming = b"\x02"  # the reader answered its probe
+    board.fault()
+    pins[board.mod.PIN_ESTOP].v = 1  # pressed
+    board.vbus.level = 40000  # about 11 V still on the bus
+    board.stop_all()
+    Clock.us += (board.mod.BUS_DROP_MS - 10) * 1000
+    assert board.fault() is None
+    Clock.us += 20 * 1000
+    assert board.fault() == (5, 0)
+    board.vbus.level = 500  # a relay that drops: no fault
+    board.stop_all()
+    Clock.us += 1000 * 1000
+    assert board.fault() is None
