@@ -1,9 +1,11 @@
 """The dealer simulator: the REAL firmware on a simulated mechanism, behind a pseudo-terminal.
 
 ``DealerSimulator`` runs firmware.main.Firmware (hence firmware.protocol, .commands and
-.mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism: a hopper holding a
-physical deck in some order, a reader, a turntable, a stock carousel and trays that keep what
-they were given, so tests can check where every card ended up. The firmware talks through a
+.mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism (v2: a hopper holding
+a physical deck in some order, a reader at a fixed window, feed moves, a belt, a pocket per
+seat and per tray with its mouth sensor; plus the v1 slotted stores the referee still uses)
+whose every motion takes what firmware/timing.py computes from firmware/config.py, so tests
+can check where every card ended up and benchmarks can time whole deals. The firmware talks through a
 pty (os.openpty, raw mode) pumped by a thread, so the host opens the slave path with pyserial
 exactly as it opens /dev/trickref-dealer (the OctoPrint "virtual printer" idea).
 
@@ -13,8 +15,8 @@ use real time, because the host on the other end of the pty lives in real time.
 
 Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), going
 silent, disconnecting (and coming back on a new pty, with a stable symlink), rebooting
-mid-deal, jams, misreads, a missing or duplicate card in the deck, an empty hopper, a full
-tray, the e-stop button.
+mid-deal, jams, a card lost on the belt, double feeds, misreads, a missing or duplicate card
+in the deck, an empty hopper, a full tray, the e-stop button.
 
 The firmware is MicroPython code without annotations; it is imported through importlib so the
 type checker treats it as an opaque module instead of checking MicroPython code as typed

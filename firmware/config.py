@@ -1,8 +1,8 @@
-"""The dealer's configuration: seat and tray angles, stage timeouts, link timers.
+"""The dealer's configuration: the mechanism's motion and geometry, stage timeouts, link timers.
 
 One place for every number the mechanism depends on, so a re-built table changes only this
 file; ``config_crc()`` is reported in IDENTIFY so the referee notices a changed dealer.
-Angles are in tenths of a degree of the turntable, measured from the home sensor.
+(The v1 turntable angles below remain for the simulator's slotted stores only.)
 """
 
 FIRMWARE_VERSION = (1, 0, 0)
@@ -101,7 +101,7 @@ FEED_MS = 1500
 READ_MS = 700
 READ_ATTEMPTS = 3
 TURN_MS = 4000  # includes homing (up to one slow turn) after boot or a stop
-SLOT_MS = 4000  # the carousel homes the same way
+SLOT_MS = 4000
 EJECT_MS = 1000
 PULL_MS = 4000  # the simulator's v1 stores: a card back from a store costs a loop pass (2.3 s)
 # Reader probe (FAULT 2): after boot and at SELFTEST the board sends the scanner a serial query
@@ -171,4 +171,11 @@ def config_bytes(cfg):
                cfg.EJECT_MS, cfg.PULL_MS):
         out.append((ms >> 8) & 0xFF)
         out.append(ms & 0xFF)
+    for v in (cfg.MICROSTEPS, int(cfg.F_MM_PER_REV * 100 + 0.5), cfg.F_V_MAX, cfg.F_ACCEL,
+              cfg.F_MOVE_MM, int(cfg.T_MM_PER_REV * 100 + 0.5), cfg.T_V, cfg.T_ACCEL, cfg.V_START,
+              cfg.READ_ALLOW_MS, cfg.DEFLECT_MS, cfg.POCKET_X0_MM, cfg.POCKET_PITCH_MM,
+              cfg.END_X_MM, cfg.CARD_LEN_MM, cfg.CARD_TOL_MM):  # the v2 mechanism
+        out.append((v >> 16) & 0xFF)
+        out.append((v >> 8) & 0xFF)
+        out.append(v & 0xFF)
     return bytes(out)

@@ -1,4 +1,4 @@
-"""The per-card state machine: feed, read, turn, eject, each stage with a timeout.
+"""The per-card state machine: feed, read, aim (the "turn" stage), eject, each with a timeout.
 
 Every card movement is an ``Op``: where the card comes from (the hopper, a slot of a slotted
 store, or the gate where a presented/held card waits) and two callbacks from its owner in
@@ -7,7 +7,13 @@ is told when it got there. The op becomes a list of stages; ``Mechanics.step()``
 stage at a time without blocking (the main loop must keep polling the link), starting a stage,
 polling its sensor and giving up after the stage's timeout: a timed-out stage is a jam (or,
 for the reader, another attempt and at last a misread). Motion stops at once on e-stop, on a
-jam and on the dead-man timeout; RESUME or the host's return restarts the stopped stage.
+jam and on the dead-man timeout; RESUME (only RESUME) restarts the stopped stage.
+
+With a belt (board.eject_done exists: firmware/board.py, the simulator's board) a card is "in
+flight" from the end of the feed move that put it on the belt until its pocket's sensor saw it
+go in (board.confirmed): only then is it reported; past its window it is a JAM. The next card is
+read meanwhile; a flap rises and a card leaves only when no card on the belt can be misrouted
+by it (_aim_safe, _eject_safe: computed from the belt speed in firmware/timing.py).
 
 All hardware goes through the board object (firmware/board.py on the Pico, a simulated board
 on a PC), and all time through ``board.ticks_ms()`` so the simulator can run it fast.
