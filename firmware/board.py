@@ -540,7 +540,9 @@ class Board:
     # ---- sensors --------------------------------------------------------------------------------
 
     def hopper_has_card(self):
-        return self.hopper.value() == 0
+        """A card to feed: in the hopper, or dropped into the play slot S (F1 takes a slot card
+        first; players feed plays and passes there one at a time)."""
+        return self.hopper.value() == 0 or self.slot_in.value() == 0
 
     def gate_has_card(self):
         return self.gate.value() == 0

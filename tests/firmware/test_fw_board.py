@@ -261,3 +261,12 @@ def test_fault_5_when_the_motor_bus_stays_live_after_the_estop(board: Any, fakes
     board.stop_all()
     Clock.us += 1000 * 1000
     assert board.fault() is None
+
+
+def test_a_card_in_the_play_slot_counts_as_a_card_to_feed(board: Any, fakes: Any) -> None:
+    pins = fakes.machine.Pin.pins
+    pins[board.mod.PIN_HOPPER].v = 1
+    pins[board.mod.PIN_SLOT].v = 1
+    assert not board.hopper_has_card()
+    pins[board.mod.PIN_SLOT].v = 0  # a player dropped a card into the slot
+    assert board.hopper_has_card()
