@@ -524,6 +524,7 @@ class Dealer:
             m.NAK_ESTOPPED: "the emergency stop is latched: release the button and reset",
             m.NAK_JAMMED: "a jam is waiting to be cleared",
             m.NAK_BAD_STATE: "there is nothing to resume",
+            m.NAK_FULL: "that store of the dealer is full",
         }.get(reason)
         if reason == m.NAK_JAMMED:
             raise DealerJam(f"the dealer refused {what}: {text}", code=reason, name=name)
@@ -543,6 +544,11 @@ class Dealer:
             return DealerJam(f"{what}: the {m.target_name(f['target'])} is full; the dealer "
                              "stopped: empty it, then resume", code=m.EV_TRAY_FULL,
                              name="TRAY_FULL")
+        if ev.kind == m.EV_DOUBLE_FEED:
+            how = "longer than one card at the gate" if f["how"] == 1 else "too thick"
+            return DealerJam(f"{what}: two cards were fed together ({how}); the dealer stopped: "
+                             "put both back on top of the hopper, then resume",
+                             code=m.EV_DOUBLE_FEED, name="DOUBLE_FEED")
         if ev.kind == m.EV_ESTOP:
             source = "the e-stop button" if f["source"] == 1 else "the referee"
             return DealerFault(f"{what}: emergency stop by {source}; the dealer is stopped "
@@ -585,6 +591,9 @@ class Dealer:
                 last_progress = time.monotonic()
                 if done(ev):
                     return ev
+                if ev.kind == m.EV_DEADMAN:
+                    self._resume_paused()  # the host is back and still wants this action
+                    continue
                 error = self._failure(ev, what, deal)
                 if error is not None:
                     raise error
@@ -614,10 +623,21 @@ class Dealer:
                         f"{what}: the dealer is idle but never reported the end")
                 continue
             idle_checks = 0
+            if st.state == 6:  # PAUSED by the dead-man, its DEADMAN event not seen (yet)
+                self._resume_paused()
+                continue
             waiting = st.state in _WAITING_STATES or (st.state == 5 and not st.hopper_has_cards)
             if not waiting and time.monotonic() - last_progress > self.stall_timeout:
                 raise DealerTimeout(f"{what}: no progress for {self.stall_timeout:g} s (dealer "
                                     f"{st.state_name}, {st.done} cards done)")
+
+    def _resume_paused(self) -> None:
+        """The dealer paused because it did not hear the host (dead-man): only RESUME restarts
+        it (no other frame does, so a restarted host never resumes a forgotten motion)."""
+        reply = self.link.request(m.RESUME)
+        if reply.type == m.NAK and reply.fields["reason"] == m.NAK_BAD_STATE:
+            return  # already running again (a retransmitted RESUME, or nothing was paused)
+        self._expect_ok(reply, "RESUME")
 
     def _make_safe(self) -> None:
         """After a failure: make sure the dealer is not moving (best effort)."""

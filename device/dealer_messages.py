@@ -71,9 +71,11 @@ NAK_EMPTY = 8
 NAK_ESTOPPED = 9
 NAK_JAMMED = 10
 NAK_BAD_STATE = 11
+NAK_FULL = 12
 NAK_REASON_NAMES = {
     1: "BAD_CRC", 2: "BAD_VERSION", 3: "UNKNOWN_TYPE", 4: "BAD_BODY", 5: "BUSY",
     6: "CONFLICT", 7: "TOO_BIG", 8: "EMPTY", 9: "ESTOPPED", 10: "JAMMED", 11: "BAD_STATE",
+    12: "FULL",
 }
 
 STATE_NAMES = {
@@ -146,6 +148,7 @@ EV_ABORTED = 0x0C
 EV_BOOT = 0x0D
 EV_FEED_DONE = 0x0E
 EV_RESUMED = 0x0F
+EV_DOUBLE_FEED = 0x11
 EV_DEAL_DONE = 0x40
 EV_SELFTEST_DONE = 0x41
 
@@ -167,6 +170,7 @@ EVENT_SCHEMAS: dict[int, tuple[str, Schema]] = {
     EV_BOOT: ("BOOT", (("reason", "u8"),)),
     EV_FEED_DONE: ("FEED_DONE", (("count", "u8"),)),
     EV_RESUMED: ("RESUMED", (("stage", "u8"),)),
+    EV_DOUBLE_FEED: ("DOUBLE_FEED", (("card", "u8"), ("how", "u8"))),
     EV_DEAL_DONE: ("DEAL_DONE", (("deal_id", "u16"), ("dealt", "u8"), ("rejected", "u8"),
                                  ("missing", "list8"), ("duplicates", "list8"))),
     EV_SELFTEST_DONE: ("SELFTEST_DONE", (("read", "u8"), ("misreads", "u8"),
@@ -176,7 +180,8 @@ EVENT_KINDS = {name: kind for kind, (name, _) in EVENT_SCHEMAS.items()}
 
 JAM_STAGES = {0: "tray full", 1: "feed", 2: "read", 3: "turn", 4: "eject", 5: "fetch"}
 FAULT_CODES = {1: "home not found (detail: 0 turntable, 1 magazine, 2 discard rack, 3 staging rack)", 2: "reader not responding",
-               3: "watchdog reboot", 4: "internal error"}
+               3: "a stepper driver did not answer on its UART (detail: its address)",
+               4: "internal error", 5: "the motor bus stayed live after the e-stop (welded relay)"}
 
 # --- message schemas -----------------------------------------------------------------------
 

@@ -1,9 +1,11 @@
 """The dealer simulator: the REAL firmware on a simulated mechanism, behind a pseudo-terminal.
 
 ``DealerSimulator`` runs firmware.main.Firmware (hence firmware.protocol, .commands and
-.mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism: a hopper holding a
-physical deck in some order, a reader, a turntable, a stock carousel and trays that keep what
-they were given, so tests can check where every card ended up. The firmware talks through a
+.mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism (v2: a hopper holding
+a physical deck in some order, a reader at a fixed window, feed moves, a belt, a pocket per
+seat and per tray with its mouth sensor; plus the v1 slotted stores the referee still uses)
+whose every motion takes what firmware/timing.py computes from firmware/config.py, so tests
+can check where every card ended up and benchmarks can time whole deals. The firmware talks through a
 pty (os.openpty, raw mode) pumped by a thread, so the host opens the slave path with pyserial
 exactly as it opens /dev/trickref-dealer (the OctoPrint "virtual printer" idea).
 
@@ -13,8 +15,8 @@ use real time, because the host on the other end of the pty lives in real time.
 
 Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), going
 silent, disconnecting (and coming back on a new pty, with a stable symlink), rebooting
-mid-deal, jams, misreads, a missing or duplicate card in the deck, an empty hopper, a full
-tray, the e-stop button.
+mid-deal, jams, a card lost on the belt, double feeds, misreads, a missing or duplicate card
+in the deck, an empty hopper, a full tray, the e-stop button.
 
 The firmware is MicroPython code without annotations; it is imported through importlib so the
 type checker treats it as an opaque module instead of checking MicroPython code as typed
@@ -39,33 +41,42 @@ from typing import Any
 _fw_main: Any = importlib.import_module("firmware.main")
 _fw_config: Any = importlib.import_module("firmware.config")
 
+_fw_timing: Any = importlib.import_module("firmware.timing")
+
 REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
 SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)
 UNKNOWN = 0xFF
-
-# Simulated durations of each motion, in simulated ms.
-FEED_MS = 150
-READ_MS = 80
-EJECT_MS = 120
-PULL_MS = 150
-TURN_MS_PER_TENTH = 0.15
-SLOT_MS = 120
+SHINGLE_MM = 30  # how far the second card of a shingled double feed trails the first
 
 
 class SimBoard:
-    """The dealer's mechanism in memory; implements the methods firmware/board.py provides."""
+    """The dealer's mechanism in memory; implements the methods firmware/board.py provides.
+
+    The v2 mechanism (hardware/README.md): a feed move carries the card at the read window onto
+    the belt and brings the next hopper card to the window; the belt carries each card to its
+    pocket, whose mouth sensor reports it (``confirmed``). Every motion takes the time
+    firmware/timing.py computes from firmware/config.py (the constants board.py drives the
+    motors with), never less. The slotted stores (stock magazine, discard and staging racks,
+    face-up cradle) of the v1 mechanism are kept for PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP
+    and FETCH, which the referee still uses; a card taken from a store costs one loop pass.
+    """
 
     def __init__(self, cfg: Any, seed: int = 0) -> None:
         self.cfg = cfg
         self.now = 0  # the simulated mechanism clock, ms
         self.hopper: list[int] = []
         self.gate: int | None = None
-        self.angle = 0
+        self.gate_double: int | None = None  # the second card of a double feed, under the first
+        self.aim = -1  # the target whose flap is up (or store the v1 cradle points at)
         self.selected: tuple[int, int] = (MAGAZINE, 0)
         self.trays: dict[int, list[int]] = {}
         self.slots: dict[int, dict[int, int]] = {s: {} for s in SLOTTED}
         self.shown = False
         self.pending: dict[str, int] = {}
+        self.started: dict[str, int] = {}
+        self.belt_cards: list[tuple[int, int, int]] = []  # (due ms, card, target) on the belt
+        self.belt_stopped_at: int | None = None
+        self.arrived: dict[int, int] = {}  # cards each station's sensor saw, not yet confirmed
         self.read_result: tuple[int, int] | None = None
         self.rx = bytearray()
         self.tx = bytearray()
@@ -77,27 +88,36 @@ class SimBoard:
         self.jam_stage: str | None = None  # a stage that will not complete until clear_jam()
         self.unreadable = 0  # the next n cards cannot be read
         self.gate_unreadable = False
+        self.double_next = False  # the next feed takes two cards at once (shingled)
+        self.lose_next = False  # the next card put on the belt never reaches its pocket
         self.full: set[int] = set()
         self.moves: list[tuple[str, int]] = []  # (motion, sim time) for inspection
-        self.by_angle = {_fw_config.angle_of(cfg, t): t for t in list(range(cfg.SEAT_COUNT)) + sorted(cfg.TRAY_ANGLES)}
+        self.durations = {
+            "feed": _fw_timing.feed_ms(cfg), "read": _fw_timing.read_ms(cfg),
+            "turn": _fw_timing.aim_ms(cfg), "eject": _fw_timing.feed_ms(cfg),
+            "pull": _fw_timing.loop_pass_ms(cfg), "slot": _fw_timing.aim_ms(cfg),
+        }
+        self.zero_time = False  # benchmarks: every motion takes 1 ms (protocol cost alone)
         self._t0 = time.monotonic()
         self.link_skew = 0  # tests add to it to make the host's silence last longer
 
     # ---- clocks and link -----------------------------------------------------------------------
 
     def ticks_ms(self) -> int:
-        return self.now
+        return self.now % (1 << 30)
 
     def link_ticks_ms(self) -> int:
-        return int((time.monotonic() - self._t0) * 1000) + self.link_skew
+        return (int((time.monotonic() - self._t0) * 1000) + self.link_skew) % (1 << 30)
 
     def link_read(self) -> bytes:
         data = bytes(self.rx)
         self.rx.clear()
         return data
 
-    def link_write(self, data: bytes) -> None:
+    def link_write(self, data: bytes) -> int:
+        """Takes everything (the pty thread buffers what the host has not read yet)."""
         self.tx.extend(data)
+        return len(data)
 
     def idle(self) -> None:
         pass
@@ -110,31 +130,59 @@ class SimBoard:
             if due > self.now or name == self.jam_stage:
                 continue
             del self.pending[name]
-            if name == "feed" and self.hopper and self.gate is None:
-                self.gate = self.hopper.pop(0)
-                self.gate_unreadable = self.unreadable > 0
-                if self.gate_unreadable:
-                    self.unreadable -= 1
+            if name == "feed" and self.gate is None:
+                self._to_window()
             elif name == "read":
-                if self.gate is None:
-                    self.read_result = (UNKNOWN, 0)
-                elif self.gate_unreadable:
+                if self.gate is None or self.gate_unreadable or self.gate_double is not None:
                     self.read_result = (UNKNOWN, 0)
                 else:
                     self.read_result = (self.gate, 97)
             elif name == "eject" and self.gate is not None:
-                self._put(self.gate)
-                self.gate = None
-                self.gate_unreadable = False
+                self._leave_window()
+                self._to_window()
             elif name == "pull" and self.gate is None:
                 store, slot = self.selected
-                target = self.by_angle.get(self.angle)
-                if target == store and slot in self.slots[store]:
+                if self.aim == store and slot in self.slots[store]:
                     self.gate = self.slots[store].pop(slot)
                     self.gate_unreadable = False
+        if self.belt_stopped_at is None:
+            for item in sorted(self.belt_cards):
+                if item[0] <= self.now:
+                    self.belt_cards.remove(item)
+                    self._put(item[1], item[2])
+                    self.arrived[item[2]] = self.arrived.get(item[2], 0) + 1
 
-    def _put(self, card: int) -> None:
-        target = self.by_angle.get(self.angle, REJECT)
+    def _to_window(self) -> None:
+        """A feed move brought the next hopper card (or two, stuck together) to the window."""
+        if self.gate is not None or not self.hopper:
+            return
+        self.gate = self.hopper.pop(0)
+        self.gate_double = None
+        if self.double_next and self.hopper:
+            self.double_next = False
+            self.gate_double = self.hopper.pop(0)
+        self.gate_unreadable = self.unreadable > 0
+        if self.gate_unreadable:
+            self.unreadable -= 1
+
+    def _leave_window(self) -> None:
+        card, self.gate = self.gate, None
+        assert card is not None
+        self.gate_unreadable = False
+        if self.aim in SLOTTED and self.selected[0] == self.aim:
+            self._put(card, self.aim)  # a v1 store: straight into its slot
+            return
+        if self.lose_next:
+            self.lose_next = False
+            self.moves.append((f"card {card} lost on the belt", self.now))
+            return
+        due = self.now + (1 if self.zero_time else _fw_timing.transit_ms(self.cfg, self.aim))
+        self.belt_cards.append((due, card, self.aim))
+        if self.gate_double is not None:  # both went (only when the firmware let it)
+            self.belt_cards.append((due, self.gate_double, self.aim))
+            self.gate_double = None
+
+    def _put(self, card: int, target: int) -> None:
         if target in SLOTTED and self.selected[0] == target:
             slot = self.selected[1]
             if slot in self.slots[target]:
@@ -145,18 +193,20 @@ class SimBoard:
         self.moves.append((f"card {card} -> 0x{target:02x}", self.now))
 
     def _start(self, name: str, duration: float) -> None:
-        self.pending[name] = self.now + max(1, int(duration))
+        self.belt(True)
+        self.pending[name] = self.now + (1 if self.zero_time else max(1, int(duration)))
+        self.started[name] = self.now
         self.moves.append((name, self.now))
 
     def feed(self, on: bool) -> None:
         if on:
-            self._start("feed", FEED_MS)
+            self._start("feed", self.durations["feed"])
         else:
             self.pending.pop("feed", None)
 
     def read_start(self) -> None:
         self.read_result = None
-        self._start("read", READ_MS)
+        self._start("read", self.durations["read"])
 
     def read_poll(self) -> tuple[int, int] | None:
         self._update()
@@ -164,17 +214,24 @@ class SimBoard:
         self.read_result = None
         return r
 
-    def turn_start(self, angle: int) -> None:
-        self._start("turn", abs(angle - self.angle) * TURN_MS_PER_TENTH)
-        self.angle = angle
+    def turn_start(self, target: int) -> None:
+        """Raise the target's deflector: done at once, as on board.py (the flap swings during
+        the feed move that follows, which is longer: timing.flap_in_time). A v1 store: the
+        cradle takes DEFLECT_MS to point at it."""
+        if target != self.aim and target in SLOTTED:
+            self._start("turn", self.durations["turn"])
+        self.aim = target
 
     def turn_done(self) -> bool:
         self._update()
         return "turn" not in self.pending
 
+    def lower(self, target: int) -> None:
+        pass  # the flap of a confirmed card drops; the next aim raises another
+
     def slot_start(self, store: int, slot: int) -> None:
         self.selected = (store, slot)
-        self._start("slot", SLOT_MS)
+        self._start("slot", self.durations["slot"])
 
     def slot_done(self) -> bool:
         self._update()
@@ -182,13 +239,39 @@ class SimBoard:
 
     def eject(self, on: bool) -> None:
         if on:
-            self._start("eject", EJECT_MS)
+            self._start("eject", self.durations["eject"])
         else:
             self.pending.pop("eject", None)
 
+    def eject_done(self) -> bool:
+        self._update()
+        return "eject" not in self.pending
+
+    def confirmed(self, target: int) -> bool:
+        self._update()
+        if self.arrived.get(target, 0) > 0:
+            self.arrived[target] -= 1
+            return True
+        return False
+
+    def gate_len_mm(self) -> int | None:
+        """The blocked length at the gate of the card(s) leaving during a feed move, so far."""
+        if self.gate is None or "eject" not in self.pending:
+            return None
+        total = self.pending["eject"] - self.started["eject"]
+        moved = self.cfg.F_MOVE_MM * (self.now - self.started["eject"]) // max(1, total)
+        length = self.cfg.CARD_LEN_MM + (SHINGLE_MM if self.gate_double is not None else 0)
+        return min(length, self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM + moved)
+
+    def belt(self, on: bool) -> None:
+        if on and self.belt_stopped_at is not None:
+            gap = self.now - self.belt_stopped_at
+            self.belt_cards = [(due + gap, c, t) for due, c, t in self.belt_cards]
+            self.belt_stopped_at = None
+
     def pull(self, on: bool) -> None:
         if on:
-            self._start("pull", PULL_MS)
+            self._start("pull", self.durations["pull"])
         else:
             self.pending.pop("pull", None)
 
@@ -198,6 +281,8 @@ class SimBoard:
     def stop_all(self) -> None:
         self.pending.clear()
         self.shown = False
+        if self.belt_stopped_at is None:
+            self.belt_stopped_at = self.now
         self.moves.append(("stop", self.now))
 
     # ---- sensors -------------------------------------------------------------------------------
@@ -251,9 +336,15 @@ class SimBoard:
         for s in SLOTTED:
             cards.extend(self.slots[s][k] for k in sorted(self.slots[s]))
             self.slots[s].clear()
+        for _, c, _ in sorted(self.belt_cards):
+            cards.append(c)
+        self.belt_cards.clear()
         if self.gate is not None:
             cards.append(self.gate)
             self.gate = None
+        if self.gate_double is not None:
+            cards.append(self.gate_double)
+            self.gate_double = None
         self.trays.clear()
         return cards
 
@@ -508,9 +599,27 @@ class DealerSimulator:
             return cards
 
     def jam(self, stage: str = "eject") -> None:
-        """The next ``stage`` motion (feed, turn, slot, eject, pull, read) sticks until clear_jam()."""
+        """The next ``stage`` motion (feed, turn, slot, eject, pull, read) sticks until
+        clear_jam(); ``path``: the next card put on the belt never reaches its pocket."""
         with self.lock:
-            self.board.jam_stage = stage
+            if stage == "path":
+                self.board.lose_next = True
+            else:
+                self.board.jam_stage = stage
+
+    def double_feed(self) -> None:
+        """The next feed move pulls two cards out of the hopper together (shingled)."""
+        with self.lock:
+            self.board.double_next = True
+
+    def put_back_double(self) -> None:
+        """The operator takes the two cards of a double feed out of the path and puts them back
+        on top of the hopper (before RESUME)."""
+        with self.lock:
+            b = self.board
+            back = [c for c in (b.gate, b.gate_double) if c is not None]
+            b.gate = b.gate_double = None
+            b.hopper[:0] = back
 
     def clear_jam(self) -> None:
         with self.lock:

@@ -13,7 +13,8 @@ from typing import Any
 
 FAULT_HELP = (
     "fault to inject, repeatable: corrupt=RATE, drop=RATE, duplicate=RATE (per byte, both directions), "
-    "delay=SECONDS, misread=N (next N cards unreadable), jam=STAGE (feed/read/turn/slot/eject/pull), "
+    "delay=SECONDS, misread=N (next N cards unreadable), jam=STAGE (feed/read/turn/slot/eject/pull, or path: "
+    "the next card never reaches its pocket), double-feed (the next feed takes two cards), "
     "missing=CARD, duplicate-card=CARD (cards as 0..51 or names like QS), empty-hopper, silent-after=SECONDS, "
     "disconnect-after=SECONDS, reboot-after=SECONDS"
 )
@@ -61,6 +62,8 @@ def _apply(sim: Any, faults: list[str]) -> list[tuple[float, str]]:
             sim.add_duplicate(_card(value))
         elif name == "empty-hopper":
             sim.empty_hopper()
+        elif name == "double-feed":
+            sim.double_feed()
         elif name in ("silent-after", "disconnect-after", "reboot-after"):
             timed.append((float(value), name))
         else:

@@ -1,29 +1,33 @@
-"""The Pico's hardware: the ONLY firmware module that imports ``machine``.
+"""The Pico's hardware (dealer v2): the ONLY firmware module that imports ``machine``/``rp2``.
 
-Pin numbers follow hardware/WIRING.md (keep the two in step). Everything the rest of the
-firmware needs from the hardware is one of the small non-blocking methods below; the dealer
-simulator (device/dealer_sim.py, class SimBoard) implements the same methods on a simulated
-mechanism, which is how the PC runs the real firmware logic.
+Pins follow hardware/WIRING.md and the v2 design (a fixed reader and a straight path into a
+pocket per seat and per tray, Duplimate/Dealer4+ style; keep the two in step):
 
-Designed, not built: nothing here has run on a Pico with the mechanism attached. The fake
-``machine`` in tests/firmware/test_fw_board.py checks the logic only.
+    GP0/1 reader UART0, GP2 reader trigger, GP3 lid interlock, GP4/5 TMC2209 UART1,
+    GP6/7 feed F step/dir, GP8/9 belt T step/dir, GP10/11 switchback R step/dir,
+    GP12 TMC2209 EN (all three, active low), GP13 TCA9555 INT, GP14/15 I2C1 (TCA9555 0x20
+    pocket-mouth optos, PCA9685 0x40 deflector flaps), GP16 hopper, GP17 gate G, GP18 play
+    slot S, GP19 end of run E, GP20 switchback Rv, GP21 return drop D, GP22 boot escape,
+    GP26 ADC0 thickness (SS49E), GP27 e-stop sense, GP28 ADC2 motor bus, GP25 LED.
 
-The Pico's 26 GPIOs are all taken, so the slow signals (stepper enable, the turntable's stall
-flag, the two extra racks' direction and home sensors, the shutter-closed switch, the tray-full
-sensors) go through an MCP23017 on the Pico's own I2C bus, and the five micro servos (presenter
-shutter, four card pushers) through a PCA9685 on the same bus (hardware/WIRING.md §1).
+Designed, not built: nothing here has run on a Pico with the mechanism. It runs against fakes
+(tests/firmware/test_fw_board.py on CPython; tests/firmware/mp/fake_machine.py and rp2.py on the
+MicroPython VM), which check the logic, the PIO program's cycle count and the TMC datagrams.
 
-Two clocks: ``ticks_ms()`` times the mechanism's stages and ``link_ticks_ms()`` times the
-host link (dead-man, keep-alives, loop budget). On the Pico both are ``time.ticks_ms()``; the
-simulator runs the mechanism on a fast simulated clock while the host lives in real time.
-Tick arithmetic: the Pico's ticks wrap after 2**30 ms (12 days); the firmware subtracts
-ticks only over short spans and the board masks them, which is enough for a table session.
+Motion. Each stepper has a PIO state machine running ``_stepper``: it pulls a segment (count-1,
+half-period delay) and emits exactly ``count`` step pulses of ``2*delay+7`` PIO cycles, at
+motion.PIO_HZ. A move is the segment list of firmware/motion.py (trapezoid ramp, exact step
+count), handed to the state machine's TX FIFO by a DMA channel paced by the FIFO's DREQ, so the
+pulse train never depends on the Python loop keeping up. The TMC2209s are set up over their
+UART at boot (1/8 microstep from CHOPCONF.MRES, currents, StealthChop); one that does not
+answer is FAULT 3 (detail = its address) and nothing moves. Stall detection is NOT claimed:
+the DIAG pins are not wired and StallGuard is not configured; every card instead has a window
+to reach its next sensor (a missed window is a JAM).
 
-Faults the board finds itself (``fault()``, polled by firmware/mechanics.py):
-FAULT 1 (detail = axis: 0 turntable, 1 magazine, 2 discard, 3 staging) when homing ran more
-steps than the axis can travel without its home sensor closing; FAULT 2 when the reader did
-not answer a serial query within config.READER_PROBE_MS (probed at boot and at SELFTEST);
-FAULT 4 detail 0x20/0x40 when the I/O expander / servo driver does not answer on I2C.
+Sensing. The gate's blocked length is measured in feed steps (the edge's time in the known
+segment schedule: motion.steps_at): longer than a card + tolerance is a double feed (the
+firmware stops); the thickness sensor catches two exactly stacked cards. Every pocket has a
+mouth opto on the TCA9555: a card is confirmed in its pocket when its opto saw it pass.
 """
 
 import os
@@ -31,85 +35,70 @@ import sys
 import time
 
 import machine
+import rp2
 
-from firmware import config
+from firmware import config, motion, timing
+from firmware.ticks import ticks_add, ticks_diff
 
-# ---- Pico pins (hardware/WIRING.md §1) -----------------------------------------------------
+# ---- Pico pins -------------------------------------------------------------------------------
 PIN_READER_TX, PIN_READER_RX = 0, 1
 PIN_READER_TRIG = 2
-PIN_STBY = 3
+PIN_LID = 3  # NC to GND, pull-up: high = lid open (no motion)
 PIN_TMC_TX, PIN_TMC_RX = 4, 5
-PIN_DISCARD_STEP = 6  # PWM slice 3 A
-PIN_STAGING_STEP = 7  # PWM slice 3 B: shares the slice with GP6, so only one rack moves at once
-PIN_FEED_PWM = 8  # TB6612 AIN1/AIN2 are wired high/low: the feed roller only runs forward
-PIN_EJECT_B1, PIN_EJECT_B2, PIN_EJECT_PWM = 9, 10, 11
-PIN_TT_STEP, PIN_TT_DIR = 12, 13
-PIN_SDA, PIN_SCL = 14, 15  # I2C1: MCP23017 0x20, PCA9685 0x40
-PIN_MAG_STEP, PIN_MAG_DIR = 16, 17
-PIN_TT_HOME = 18
-PIN_MAG_HOME = 19
-PIN_HOPPER = 20
-PIN_GATE = 21
-PIN_EXIT = 22
-PIN_ESTOP = 26
-PIN_COVER = 27
-PIN_VSENSE = 28
+PIN_F_STEP, PIN_F_DIR = 6, 7
+PIN_T_STEP, PIN_T_DIR = 8, 9
+PIN_R_STEP, PIN_R_DIR = 10, 11
+PIN_EN = 12  # all three TMC2209 EN, active low, 10k pull-up (drivers off while booting)
+PIN_TCA_INT = 13
+PIN_SDA, PIN_SCL = 14, 15
+PIN_HOPPER = 16  # low = cards in the hopper
+PIN_GATE = 17  # low = blocked
+PIN_SLOT = 18
+PIN_END = 19
+PIN_RV = 20
+PIN_DROP = 21
+PIN_ESCAPE = 22  # jumper to GND: main() is skipped at boot (firmware/main.py)
+PIN_THICK = 26  # ADC0
+PIN_ESTOP = 27  # 2nd NC contact to GND: high = pressed, or the wire is cut
+PIN_VBUS = 28  # ADC2
 PIN_LED = 25
 
-# ---- MCP23017 on the Pico's I2C (address 0x20) --------------------------------------------
-MCP_ADDR = 0x20
-MCP_IODIRA, MCP_IODIRB, MCP_GPPUB, MCP_GPIOB, MCP_OLATA = 0x00, 0x01, 0x0D, 0x13, 0x14
-XA_STEPPER_EN = 0  # GPA0: all four TMC2209 EN, active low, 10 kOhm pull-up (off while booting)
-XA_DISCARD_DIR = 1  # GPA1
-XA_STAGING_DIR = 2  # GPA2
-XB_TT_DIAG = 0  # GPB0: turntable StallGuard flag, high = stalled (no pull-up)
-XB_DISCARD_HOME = 1  # GPB1: low at slot 0
-XB_STAGING_HOME = 2  # GPB2: low at slot 0
-XB_SHUTTER_CLOSED = 3  # GPB3: low = presenter shutter closed
-XB_FULL_REJECT = 4  # GPB4..6: TCRT5000 DO, low = the stack reached the sensor
-XB_FULL_CENTRE = 5
-XB_FULL_TRICK = 6
-MCP_IODIRB_VALUE = 0x7F  # B0..B6 inputs; GPB7 is output-only on current MCP23017 silicon
-MCP_GPPUB_VALUE = 0x7E  # pull-ups on B1..B6, not on the driven DIAG line
-MCP_OLATA_SAFE = 1 << XA_STEPPER_EN  # drivers disabled
+TMC_F, TMC_T, TMC_R = 0, 1, 2  # UART node addresses (MS1/MS2)
+TMC_RUN = {TMC_F: 13, TMC_T: 16, TMC_R: 13}  # IRUN of 31 (~0.8 / 1.0 A rms with 0.11 ohm)
+TMC_HOLD = 6
+TMC_IFCNT = 0x02
 
-# ---- PCA9685 servo driver (address 0x40), 50 Hz -------------------------------------------
+TCA_ADDR = 0x20  # TCA9555: P00..P07, P10..P16 = pocket 0..14 mouth optos, low = card
 PCA_ADDR = 0x40
 PCA_MODE1, PCA_PRESCALE, PCA_LED0 = 0x00, 0xFE, 0x06
 PCA_PRESCALE_50HZ = 121  # round(25 MHz / (4096 * 50 Hz)) - 1
-SERVO_SHUTTER = 0
-SERVO_PUSHER = {0x85: 1, 0x81: 2, 0x86: 3, 0x83: 4}  # store -> channel
-SHUTTER_CLOSED_US, SHUTTER_OPEN_US = 1000, 2000  # calibrate on the build
-PUSHER_HOME_US, PUSHER_OUT_US = 1000, 1900
-SERVO_MS = 300  # a micro servo's 60..90 degree swing, with margin
+FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
+POCKETS = 15
 
-# ---- motion ------------------------------------------------------------------------------
-# The TMC2209's MS1/MS2 pins set its UART address, and with it its default microstepping
-# (MS2 MS1 = 00: 1/8, 01: 1/32, 10: 1/64, 11: 1/16). The firmware does not (yet) rewrite the
-# microstep register over UART, so each axis counts in its own driver's default.
-TT_MICRO = 8  # address 0
-TT_REDUCTION = 4  # GT2 20T motor pulley -> 80T turntable pulley
-STEPS_PER_TURN = 200 * TT_MICRO * TT_REDUCTION  # 6400 microsteps per turntable revolution
-STEP_HZ = 4000
-HOME_HZ = 2000  # slower while looking for the home opto
-TT_HOME_MAX = STEPS_PER_TURN  # the turntable spans 0..340 degrees: a full turn without home is a fault
+VBUS_LIVE_U16 = 10000  # motor bus over ~3 V (100k/22k divider): still powered
+BUS_DROP_MS = 200  # the relay must have dropped the bus this long after an e-stop (FAULT 5)
+THICK_DOUBLE_U16 = 36000  # SS49E reading over this: the lever is lifted by two cards (calibrate)
+JAM_EXIT_MS = 600  # a card blocking E this long is stuck at the end of the run
 
-RACK_FULLSTEPS_PER_SLOT = 40  # T8 lead screw, 8 mm per turn; shelves 1.6 mm apart = 0.2 turn
-RACK_SLOTS = 52
-RACK_FULLSTEP_HZ = 1250  # 6.25 turns/s: 51 slots of travel in 1.6 s
-RACK_MICRO = {0x85: 32, 0x81: 64, 0x86: 16}  # addresses 1, 2, 3
-RACK_HOME_MAX_FULLSTEPS = RACK_FULLSTEPS_PER_SLOT * RACK_SLOTS + 40  # whole travel plus one slot
+PIO0_BASE = 0x50200000
+PIO_FDEBUG = PIO0_BASE + 0x008
+PIO_TXF0 = PIO0_BASE + 0x010
+SM_F, SM_T, SM_R = 0, 1, 2  # PIO0 state machines; their TX DREQs are 0, 1, 2
 
-MOTOR_DUTY = 45000  # of 65535
-JAM_EXIT_MS = 600  # a card blocking the exit opto longer than this is a jam
-
-# Reader probe: the GM65/GM861 serial-command "read one byte of setting zone 0x0000", with the
-# documented 0xAB 0xCD in place of a CRC. Any answer at all counts: the probe asks only "is a
-# reader there and talking", not what it says.
 READER_PROBE = b"\x7e\x00\x07\x01\x00\x00\x01\xab\xcd"
+
+# RESET command reboot marker: see reset_cause(). SCRATCH0 of the watchdog block.
+WATCHDOG_SCRATCH0 = {"RP2040": 0x4005800C, "RP2350": 0x400D800C}
+RESET_MAGIC = 0x52534554  # "RSET", below 2**31 so mem32 reads it back as the same int
 
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
+
+
+def scratch_address():
+    """SCRATCH0 of the chip MicroPython runs on (sys.implementation._machine names it)."""
+    name = getattr(sys.implementation, "_machine", "")
+    return WATCHDOG_SCRATCH0["RP2350"] if "RP2350" in name else WATCHDOG_SCRATCH0["RP2040"]
 
 
 def _card_from_text(text):
@@ -122,227 +111,187 @@ def _card_from_text(text):
     return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
 
 
-class _Expander:
-    """The MCP23017: port A outputs (cached latch), port B inputs read as one byte.
-
-    If the chip does not answer, ``ok`` is False, outputs are dropped (the EN pull-up keeps the
-    steppers off) and inputs read as all ones (nothing at home, no tray full, shutter not
-    closed), so nothing moves; Board.fault() reports it.
-    """
-
-    def __init__(self, i2c):
-        self.i2c = i2c
-        self.olat = MCP_OLATA_SAFE
-        self.ok = True
-        try:
-            i2c.writeto_mem(MCP_ADDR, MCP_OLATA, bytes((self.olat,)))  # latch before direction
-            i2c.writeto_mem(MCP_ADDR, MCP_IODIRA, b"\x00")
-            i2c.writeto_mem(MCP_ADDR, MCP_IODIRB, bytes((MCP_IODIRB_VALUE,)))
-            i2c.writeto_mem(MCP_ADDR, MCP_GPPUB, bytes((MCP_GPPUB_VALUE,)))
-        except OSError:
-            self.ok = False
-
-    def set_a(self, bit, v):
-        new = (self.olat | (1 << bit)) if v else (self.olat & ~(1 << bit))
-        if new == self.olat or not self.ok:
-            self.olat = new
-            return
-        self.olat = new
-        try:
-            self.i2c.writeto_mem(MCP_ADDR, MCP_OLATA, bytes((new,)))
-        except OSError:
-            self.ok = False
-
-    def read_b(self):
-        if not self.ok:
-            return 0xFF
-        try:
-            return self.i2c.readfrom_mem(MCP_ADDR, MCP_GPIOB, 1)[0]
-        except OSError:
-            self.ok = False
-            return 0xFF
-
-
-class _XPin:
-    """One expander bit with machine.Pin's value() interface, so _Axis takes either."""
-
-    def __init__(self, exp, port, bit):
-        self.exp = exp
-        self.port = port
-        self.bit = bit
-
-    def value(self, v=None):
-        if v is None:
-            if self.port == "A":
-                return (self.exp.olat >> self.bit) & 1  # an output reads back its latch
-            return (self.exp.read_b() >> self.bit) & 1
-        self.exp.set_a(self.bit, v)
-        return None
-
-
-class _Servos:
-    """The PCA9685: one 50 Hz pulse width per channel; ok False if it does not answer."""
-
-    def __init__(self, i2c):
-        self.i2c = i2c
-        self.ok = True
-        try:
-            i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\x10")  # sleep: the prescaler can be set
-            i2c.writeto_mem(PCA_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
-            i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\x20")  # wake, register auto-increment
-            time.sleep_us(500)
-            i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\xa0")  # restart the PWM channels
-        except OSError:
-            self.ok = False
-
-    def pulse(self, channel, us):
-        """Pulse width in microseconds (0: no pulses, the servo goes limp)."""
-        if not self.ok:
-            return
-        if us <= 0:
-            data = b"\x00\x00\x00\x10"  # full off
-        else:
-            off = us * 4096 // 20000
-            data = bytes((0, 0, off & 0xFF, off >> 8))
-        try:
-            self.i2c.writeto_mem(PCA_ADDR, PCA_LED0 + 4 * channel, data)
-        except OSError:
-            self.ok = False
+@rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)
+def _stepper():
+    # per segment: count-1 and the half-period delay, from the TX FIFO (fed by DMA)
+    wrap_target()  # noqa: F821 - PIO assembler names, defined by rp2.asm_pio
+    pull(block)  # noqa: F821
+    mov(x, osr)  # noqa: F821
+    pull(block)  # noqa: F821
+    mov(isr, osr)  # noqa: F821
+    label("step")  # noqa: F821
+    set(pins, 1)  # noqa: F821
+    mov(y, isr)  # noqa: F821
+    label("high")  # noqa: F821
+    jmp(y_dec, "high")  # noqa: F821
+    set(pins, 0)  # noqa: F821
+    mov(y, isr)  # noqa: F821
+    label("low")  # noqa: F821
+    jmp(y_dec, "low")  # noqa: F821
+    jmp(x_dec, "step")  # noqa: F821
+    wrap()  # noqa: F821
 
 
 class _Axis:
-    """A stepper driven by a PWM step train: moving for steps/hz seconds, then stopped.
+    """One stepper: a PIO state machine fed by a DMA channel; exact step counts."""
 
-    Its position is only known after homing (moving slowly until the home sensor closes), so
-    the first move after boot, and after any stop() (an e-stop cuts the motor power, a jam may
-    have slipped it), homes first. Homing that runs more than ``home_max`` steps without the
-    sensor closing stops the axis and sets ``failed``: Board.fault() reports it as FAULT 1.
-    """
+    def __init__(self, sm_id, step_pin, dir_pin):
+        self.sm_id = sm_id
+        self.step_pin = step_pin
+        self.dir = machine.Pin(dir_pin, machine.Pin.OUT, value=0)
+        self.sm = rp2.StateMachine(sm_id, _stepper, freq=motion.PIO_HZ,
+                                   set_base=machine.Pin(step_pin))
+        self.dma = rp2.DMA()
+        self.buf = None
+        self.segs = []
+        self.started_us = 0
+        self.position = 0  # steps, signed, of finished moves
+        self.moving = False
 
-    def __init__(self, ident, pwm, dir_pin, home_pin, hz, home_hz, home_max):
-        self.ident = ident
-        self.pwm = pwm
-        self.pwm.duty_u16(0)
-        self.dir = dir_pin
-        self.home = home_pin
-        self.hz = hz
-        self.home_hz = home_hz
-        self.home_max = home_max
-        self.position = 0
-        self.target = 0
-        self.until = 0
-        self.home_start = 0
-        self.running = False
-        self.homed = False
-        self.homing = False
-        self.failed = False
+    def move(self, segs, forward=True):
+        """Start a move; it runs in hardware. ``segs`` from motion.segments (exact count)."""
+        import array
 
-    def move_to(self, steps):
-        self.target = steps
-        self.failed = False
-        if not self.homed:
-            self.homing = True
-            self.running = True
-            self.home_start = time.ticks_ms()
-            self.dir.value(0)
-            self.pwm.freq(self.home_hz)
-            self.pwm.duty_u16(32768)
-            return
-        delta = steps - self.position
-        if delta == 0:
-            self.running = False
-            return
-        self.dir.value(1 if delta > 0 else 0)
-        self.pwm.freq(self.hz)
-        self.pwm.duty_u16(32768)
-        self.until = time.ticks_add(time.ticks_ms(), abs(delta) * 1000 // self.hz)
-        self.position = steps
-        self.running = True
+        self.stop()
+        self.dir.value(1 if forward else 0)
+        self.forward = forward
+        self.segs = segs
+        self.buf = array.array("I", motion.words(segs))
+        machine.mem32[PIO_FDEBUG] = 1 << (24 + self.sm_id)  # clear TXSTALL (write 1)
+        self.sm.restart()
+        self.sm.active(1)
+        ctrl = self.dma.pack_ctrl(size=2, inc_read=True, inc_write=False, treq_sel=self.sm_id)
+        self.started_us = time.ticks_us()
+        self.dma.config(read=self.buf, write=PIO_TXF0 + 4 * self.sm_id, count=len(self.buf),
+                        ctrl=ctrl, trigger=True)
+        self.moving = True
+
+    def steps_done(self, at_us=None):
+        """Steps of the current move emitted by now (or at a past time from ticks_us)."""
+        if not self.moving:
+            return 0
+        t = time.ticks_us() if at_us is None else at_us
+        return motion.steps_at(self.segs, ticks_diff(t, self.started_us))
 
     def done(self):
-        if self.homing:
-            if self.home.value() != 0:
-                spent = time.ticks_diff(time.ticks_ms(), self.home_start) * self.home_hz // 1000
-                if spent > self.home_max:
-                    self.stop()
-                    self.failed = True
-                return False
-            self.pwm.duty_u16(0)
-            self.homing = False
-            self.homed = True
-            self.position = 0
-            self.move_to(self.target)
-        if self.running and time.ticks_diff(time.ticks_ms(), self.until) >= 0:
-            self.pwm.duty_u16(0)
-            self.running = False
-        return not self.running
+        """True once the DMA has handed over every word and the state machine is waiting for
+        more (TXSTALL), i.e. the last step pulse is out."""
+        if not self.moving:
+            return True
+        if self.dma.active() or self.sm.tx_fifo():
+            return False
+        if not machine.mem32[PIO_FDEBUG] & (1 << (24 + self.sm_id)):
+            return False
+        total = 0
+        for count, _ in self.segs:
+            total += count
+        self.position += total if self.forward else -total
+        self.moving = False
+        return True
 
     def stop(self):
-        self.pwm.duty_u16(0)
-        self.running = False
-        self.homing = False
-        self.homed = False
+        self.dma.active(0)
+        self.sm.active(0)
+        machine.Pin(self.step_pin, machine.Pin.OUT, value=0)
+        self.moving = False
+
+
+class _Flaps:
+    """The PCA9685: deflector flap k on channel k (50 Hz servo pulses)."""
+
+    def __init__(self, i2c):
+        self.i2c = i2c
+        self.ok = True
+        self.up = []
+        try:
+            i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\x10")  # sleep: the prescaler can be set
+            i2c.writeto_mem(PCA_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
+            i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\x20")  # wake, auto-increment
+            time.sleep_us(500)
+            i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\xa0")
+        except OSError:
+            self.ok = False
+        for k in range(POCKETS):
+            self.set(k, False)
+
+    def set(self, k, up):
+        if up and k not in self.up:
+            self.up.append(k)
+        elif not up and k in self.up:
+            self.up.remove(k)
+        if not self.ok:
+            return
+        us = FLAP_UP_US if up else FLAP_DOWN_US
+        off = us * 4096 // 20000
+        try:
+            self.i2c.writeto_mem(PCA_ADDR, PCA_LED0 + 4 * k, bytes((0, 0, off & 0xFF, off >> 8)))
+        except OSError:
+            self.ok = False
 
 
 class Board:
+    HAS_LOOP = True  # the return loop lane (target 0x85)
+    HAS_RACKS = False  # no v1 racks / presenter: PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP, FETCH refused
+    STORES = (0x85,)  # the only "slotted" store: the loop's queue, kept by the firmware
+    COUNTS_POCKETS = True  # tray pockets have no full sensor: the firmware counts (POCKET_CAP)
+
     def __init__(self):
         Pin = machine.Pin
-        self.stby = Pin(PIN_STBY, Pin.OUT, value=0)
-        self.feed_pwm = machine.PWM(Pin(PIN_FEED_PWM))
-        self.feed_pwm.freq(20000)
-        self.feed_pwm.duty_u16(0)
-        self.ej_b1 = Pin(PIN_EJECT_B1, Pin.OUT, value=0)
-        self.ej_b2 = Pin(PIN_EJECT_B2, Pin.OUT, value=0)
-        self.ej_pwm = machine.PWM(Pin(PIN_EJECT_PWM))
-        self.ej_pwm.freq(20000)
-        self.ej_pwm.duty_u16(0)
+        self.cfg = config.Settings()
+        self.en = Pin(PIN_EN, Pin.OUT, value=1)
         self.trig = Pin(PIN_READER_TRIG, Pin.OPEN_DRAIN, value=1)
-        self.i2c = machine.I2C(1, sda=Pin(PIN_SDA), scl=Pin(PIN_SCL), freq=400000)
-        self.exp = _Expander(self.i2c)
-        self.servos = _Servos(self.i2c)
-        self.en = _XPin(self.exp, "A", XA_STEPPER_EN)
-        self.turntable = _Axis(0, machine.PWM(Pin(PIN_TT_STEP)), Pin(PIN_TT_DIR, Pin.OUT, value=0),
-                               Pin(PIN_TT_HOME, Pin.IN, Pin.PULL_UP), STEP_HZ, HOME_HZ, TT_HOME_MAX)
-        self.racks = {}
-        for store, ident, step, dir_pin, home in (
-                (0x85, 1, PIN_MAG_STEP, Pin(PIN_MAG_DIR, Pin.OUT, value=0),
-                 Pin(PIN_MAG_HOME, Pin.IN, Pin.PULL_UP)),
-                (0x81, 2, PIN_DISCARD_STEP, _XPin(self.exp, "A", XA_DISCARD_DIR),
-                 _XPin(self.exp, "B", XB_DISCARD_HOME)),
-                (0x86, 3, PIN_STAGING_STEP, _XPin(self.exp, "A", XA_STAGING_DIR),
-                 _XPin(self.exp, "B", XB_STAGING_HOME))):
-            micro = RACK_MICRO[store]
-            self.racks[store] = _Axis(ident, machine.PWM(Pin(step)), dir_pin, home,
-                                      RACK_FULLSTEP_HZ * micro, RACK_FULLSTEP_HZ * micro,
-                                      RACK_HOME_MAX_FULLSTEPS * micro)
-        self.carousel = self.racks[0x85]  # the stock magazine (the name of earlier firmware)
-        self.selected = None  # the slotted store the last slot_start() chose
-        self.pending_turn = None  # a turn waiting for the shutter to close / pushers to retract
-        self.pending_slot = None
-        self.shutter_open = False
-        self.pusher_out = None
-        self.servo_quiet_at = 0  # when the last servo swing is over
-        self.hopper = Pin(PIN_HOPPER, Pin.IN)
+        self.lid = Pin(PIN_LID, Pin.IN, Pin.PULL_UP)
+        self.hopper = Pin(PIN_HOPPER, Pin.IN, Pin.PULL_UP)
         self.gate = Pin(PIN_GATE, Pin.IN, Pin.PULL_UP)
-        self.exit = Pin(PIN_EXIT, Pin.IN, Pin.PULL_UP)
+        self.slot_in = Pin(PIN_SLOT, Pin.IN, Pin.PULL_UP)
+        self.end = Pin(PIN_END, Pin.IN, Pin.PULL_UP)
+        self.rv = Pin(PIN_RV, Pin.IN, Pin.PULL_UP)
+        self.drop = Pin(PIN_DROP, Pin.IN, Pin.PULL_UP)
         self.estop_pin = Pin(PIN_ESTOP, Pin.IN, Pin.PULL_UP)
-        self.cover = Pin(PIN_COVER, Pin.IN, Pin.PULL_UP)
+        self.tca_int = Pin(PIN_TCA_INT, Pin.IN, Pin.PULL_UP)
         self.led = Pin(PIN_LED, Pin.OUT)
+        self.thick = machine.ADC(PIN_THICK)
+        self.vbus = machine.ADC(PIN_VBUS)
+        self.i2c = machine.I2C(1, sda=Pin(PIN_SDA), scl=Pin(PIN_SCL), freq=400000)
+        self.faults = []
+        self.tca_ok = True
+        self.mouth = 0x7FFF  # last read of the pocket optos (1 = clear)
+        self.seen = 0  # pockets whose opto went dark and has not cleared yet
+        self.arrived = {}  # pocket -> cards confirmed in, not yet taken by confirmed()
+        self.loop_arrived = 0
+        try:
+            self.i2c.writeto_mem(TCA_ADDR, 0x06, b"\xff\xff")  # all inputs
+        except OSError:
+            self.tca_ok = False
+            self.faults.append((4, TCA_ADDR))
+        self.flaps = _Flaps(self.i2c)
+        if not self.flaps.ok:
+            self.faults.append((4, PCA_ADDR))
+        self.tmc = machine.UART(1, baudrate=115200, tx=Pin(PIN_TMC_TX), rx=Pin(PIN_TMC_RX), timeout=0)
+        for addr in (TMC_F, TMC_T, TMC_R):
+            if not self._tmc_setup(addr):
+                self.faults.append((3, addr))
+        self.drivers_ok = not any(f[0] == 3 for f in self.faults)
+        self.f = _Axis(SM_F, PIN_F_STEP, PIN_F_DIR)
+        self.t = _Axis(SM_T, PIN_T_STEP, PIN_T_DIR)
+        self.r = _Axis(SM_R, PIN_R_STEP, PIN_R_DIR)
+        self.feed_segs = timing.feed_segments(self.cfg)
+        self.belt_on = False
+        self.aim = -1
+        self.gate_block_step = None  # F position (steps) where the gate went dark
+        self.gate_len = None
+        self.end_since = None
+        self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 sending it out
+        self.bus_check_at = None  # when to check that the e-stop relay dropped the motor bus
         self.reader = machine.UART(0, baudrate=9600, tx=Pin(PIN_READER_TX), rx=Pin(PIN_READER_RX),
                                    timeout=0)
         self.read_buf = b""
-        self.read_attempt = 0
-        self.exit_since = None
         self.probe_until = None
-        self.faults = []
-        if not self.exp.ok:
-            self.faults.append((4, MCP_ADDR))
-        if not self.servos.ok:
-            self.faults.append((4, PCA_ADDR))
-        self._servo(SERVO_SHUTTER, SHUTTER_CLOSED_US)
-        for store in SERVO_PUSHER:
-            self._servo(SERVO_PUSHER[store], PUSHER_HOME_US)
+        self.gate.irq(handler=self._gate_edge, trigger=Pin.IRQ_FALLING | Pin.IRQ_RISING)
         self.cause = machine.reset_cause()
+        self.scratch = scratch_address()
+        self.reset_by_command = machine.mem32[self.scratch] == RESET_MAGIC
+        machine.mem32[self.scratch] = 0  # a later hang or power-on must not read as RESET
         self.wdt = machine.WDT(timeout=2000)
         self.usb_in = sys.stdin.buffer
         self.usb_out = sys.stdout.buffer
@@ -351,11 +300,43 @@ class Board:
 
             self.poller = select.poll()
             self.poller.register(sys.stdin, select.POLLIN)
+            self.out_poller = select.poll()
+            self.out_poller.register(sys.stdout, select.POLLOUT)
         except ImportError:
             self.poller = None
+            self.out_poller = None
         self.reader_probe()
 
-    # ---- clocks and link ------------------------------------------------------------------
+    # ---- TMC2209 over UART --------------------------------------------------------------------
+
+    def _tmc_read(self, addr, reg):
+        """A register of driver ``addr``, or None if it did not answer (single-wire UART: the
+        request comes back as an echo first, then the 8-byte reply)."""
+        while self.tmc.any():
+            self.tmc.read()
+        self.tmc.write(motion.tmc_read_request(addr, reg))
+        time.sleep_ms(3)  # at boot, before the watchdog starts: 12 bytes at 115200 take ~1 ms
+        data = self.tmc.read() or b""
+        reply = data[4:12]
+        if len(reply) != 8 or reply[0] != 0x05 or reply[1] != 0xFF or reply[2] != reg:
+            return None
+        if motion.tmc_crc(reply[:7]) != reply[7]:
+            return None
+        return (reply[3] << 24) | (reply[4] << 16) | (reply[5] << 8) | reply[6]
+
+    def _tmc_setup(self, addr):
+        """Write the setup; True only if the driver's write counter (IFCNT) saw every write."""
+        before = self._tmc_read(addr, TMC_IFCNT)
+        if before is None:
+            return False
+        writes = motion.tmc_setup(addr, self.cfg.MICROSTEPS, TMC_RUN[addr], TMC_HOLD, 0, 0)
+        for d in writes:
+            self.tmc.write(d)
+            time.sleep_ms(1)
+        after = self._tmc_read(addr, TMC_IFCNT)
+        return after is not None and (after - before) & 0xFF == len(writes)
+
+    # ---- clocks and link ------------------------------------------------------------------------
 
     def ticks_ms(self):
         return time.ticks_ms()
@@ -373,161 +354,217 @@ class Board:
         return bytes(out)
 
     def link_write(self, data):
-        self.usb_out.write(data)
+        """Write what the USB CDC buffer has room for, never waiting; returns the count.
+
+        MicroPython's CDC write waits up to 500 ms when asked for more than the TX FIFO holds
+        (shared/tinyusb/mp_usbd_cdc.c), but stdout polls writable only while the FIFO has a free
+        byte: one byte per write, each after a POLLOUT poll, can therefore never wait. The
+        firmware offers at most config.LINK_TX_BUDGET bytes a loop pass.
+        """
+        if self.out_poller is None:
+            return self.usb_out.write(data) or 0
+        n = 0
+        mv = memoryview(data)
+        while n < len(data) and self.out_poller.poll(0):
+            if not self.usb_out.write(mv[n:n + 1]):
+                break
+            n += 1
+        return n
 
     def idle(self):
         self.led.toggle()
         time.sleep_ms(1)
 
-    # ---- servos and interlocks ------------------------------------------------------------
-
-    def _servo(self, channel, us):
-        self.servos.pulse(channel, us)
-        self.servo_quiet_at = time.ticks_add(time.ticks_ms(), SERVO_MS)
-
-    def shutter_closed(self):
-        """The shutter's own switch, not what the firmware last asked for."""
-        return ((self.exp.read_b() >> XB_SHUTTER_CLOSED) & 1) == 0
-
-    def _clear_to_move(self):
-        """No axis moves while the shutter is open or a pusher is (still) out: a presented card
-        must never be carried past another seat, and a rack must not shear a half-pushed card."""
-        if self.shutter_open or self.pusher_out is not None:
-            return False
-        if time.ticks_diff(time.ticks_ms(), self.servo_quiet_at) < 0:
-            return False
-        return self.shutter_closed()
-
-    # ---- motors ---------------------------------------------------------------------------
+    # ---- motion ---------------------------------------------------------------------------------
 
     def _power(self):
-        self.stby.value(1)
-        self.en.value(0)
+        if self.drivers_ok:
+            self.en.value(0)
+        return self.drivers_ok
+
+    def _feed_move(self):
+        if self._power():
+            self.gate_len = None
+            if self.gate.value() == 0:  # the card at the window: its blocked length so far
+                self.gate_block_step = self.f.position - timing.feed_steps(self.cfg) * (
+                    self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM) // self.cfg.F_MOVE_MM
+            self.f.move(self.feed_segs)
+            self.belt(True)
 
     def feed(self, on):
+        """A feed move: brings the next hopper card to the read window."""
         if on:
-            self._power()
-            self.feed_pwm.duty_u16(MOTOR_DUTY)
-        else:
-            self.feed_pwm.duty_u16(0)
-
-    def _ejector(self, direction):
-        if direction == 0:
-            self.ej_pwm.duty_u16(0)
-            return
-        self._power()
-        self.ej_b1.value(1 if direction > 0 else 0)
-        self.ej_b2.value(0 if direction > 0 else 1)
-        self.ej_pwm.duty_u16(MOTOR_DUTY)
+            self._feed_move()
 
     def eject(self, on):
-        self._ejector(1 if on else 0)
-
-    def pull(self, on):
-        """Take the card in the selected slot back into the chute: the store's pusher pushes it
-        out into the ejector's nip, the ejector runs backwards until the gate opto sees it.
-        Off: ejector stops, pusher retracts (the next move waits SERVO_MS for it)."""
-        channel = SERVO_PUSHER.get(self.selected)
+        """A feed move: the card at the window goes onto the belt (the next one comes in)."""
         if on:
-            if channel is not None:
-                self.pusher_out = channel
-                self._servo(channel, PUSHER_OUT_US)
-            self._ejector(-1)
+            self._feed_move()
         else:
-            self._ejector(0)
-            if self.pusher_out is not None:
-                self._servo(self.pusher_out, PUSHER_HOME_US)
-                self.pusher_out = None
+            pass  # a feed move is never cut short except by stop_all()
 
-    def turn_start(self, angle):
-        self._power()
-        self.pending_turn = angle * STEPS_PER_TURN // 3600
-        self.turn_done()
+    def eject_done(self):
+        self._service()
+        return self.f.done()
+
+    def belt(self, on):
+        if on and not self.belt_on and self._power():
+            hz = timing.belt_hz(self.cfg)
+            v0 = config.mm_to_steps(self.cfg.V_START, self.cfg.T_MM_PER_REV)
+            acc = config.mm_to_steps(self.cfg.T_ACCEL, self.cfg.T_MM_PER_REV)
+            ramp = motion.segments(2 * motion.ramp_steps(v0, hz, acc), hz, acc, v0)
+            up = ramp[:(len(ramp) + 1) // 2]
+            self.t.move(up + [(0x7FFFFFFF, motion.delay_for(hz))])  # then runs until stopped
+            self.belt_on = True
+        elif not on and self.belt_on:
+            self.t.stop()
+            self.belt_on = False
+
+    def turn_start(self, target):
+        """Aim at a target: raise its pocket's flap (the loop: every flap down)."""
+        k = config.pocket_of(self.cfg, target)
+        self.aim = target
+        if k is None:
+            for j in list(self.flaps.up):
+                self.flaps.set(j, False)
+        else:
+            self.flaps.set(k, True)
 
     def turn_done(self):
-        if self.pending_turn is not None:
-            if not self._clear_to_move():
-                return False  # the turn stage's timeout makes a stuck shutter a JAM
-            self.turntable.move_to(self.pending_turn)
-            self.pending_turn = None
-        return self.turntable.done()
+        # the flap swings (config.DEFLECT_MS) during the feed move that follows, which takes
+        # longer (timing.feed_ms) before the card reaches the first mouth
+        return True
+
+    def lower(self, target):
+        k = config.pocket_of(self.cfg, target)
+        if k is not None:
+            self.flaps.set(k, False)
 
     def slot_start(self, store, slot):
-        self.selected = store
-        rack = self.racks.get(store)
-        if rack is None:
-            self.pending_slot = None  # face-up cradle: a single slot, nothing to move
-            return
-        for other in self.racks.values():
-            if other is not rack and other.running:
-                other.stop()  # GP6/GP7 share a PWM slice: one rack at a time
-        self._power()
-        self.pending_slot = (rack, slot * RACK_FULLSTEPS_PER_SLOT * RACK_MICRO[store])
-        self.slot_done()
+        pass  # the loop is a queue: its "slot" is the card's place in it, kept by the firmware
 
     def slot_done(self):
-        if self.pending_slot is not None:
-            if not self._clear_to_move():
-                return False
-            rack, steps = self.pending_slot
-            rack.move_to(steps)
-            self.pending_slot = None
-        rack = self.racks.get(self.selected)
-        return rack is None or rack.done()
+        return True
+
+    def confirmed(self, target):
+        """True once per card the station of ``target`` saw go in (pocket opto, or the drop D
+        for the loop)."""
+        self._service()
+        if target == self.cfg.LOOP:
+            if self.loop_arrived:
+                self.loop_arrived -= 1
+                return True
+            return False
+        k = config.pocket_of(self.cfg, target)
+        if k is not None and self.arrived.get(k, 0) > 0:
+            self.arrived[k] -= 1
+            return True
+        return False
+
+    def _service(self):
+        """Poll the pocket optos and run the switchback; called from the firmware's polls."""
+        if self.tca_ok and (self.tca_int.value() == 0 or self.seen):
+            try:
+                data = self.i2c.readfrom_mem(TCA_ADDR, 0x00, 2)
+                self.mouth = data[0] | ((data[1] & 0x7F) << 8)
+            except OSError:
+                self.tca_ok = False
+                self.faults.append((4, TCA_ADDR))
+        for k in range(POCKETS):
+            dark = not (self.mouth >> k) & 1
+            bit = 1 << k
+            if dark:
+                self.seen |= bit
+            elif self.seen & bit:
+                self.seen &= ~bit
+                self.arrived[k] = self.arrived.get(k, 0) + 1
+        # return loop: a card reaching the switchback's inner opto is reversed out
+        if self.loop_phase == 0 and self.end.value() == 0:
+            self.loop_phase = 1
+            self.r.move(motion.segments(config.mm_to_steps(self.cfg.R_IN_MM, self.cfg.R_MM_PER_REV),
+                                        timing._hz(self.cfg, self.cfg.R_V, self.cfg.R_MM_PER_REV),
+                                        timing._hz(self.cfg, self.cfg.R_ACCEL, self.cfg.R_MM_PER_REV),
+                                        timing._hz(self.cfg, self.cfg.V_START, self.cfg.R_MM_PER_REV)))
+        elif self.loop_phase == 1 and self.r.done() and self.rv.value() == 0:
+            self.loop_phase = 2
+            self.r.move(motion.segments(config.mm_to_steps(self.cfg.R_OUT_MM, self.cfg.R_MM_PER_REV),
+                                        timing._hz(self.cfg, self.cfg.R_V, self.cfg.R_MM_PER_REV),
+                                        timing._hz(self.cfg, self.cfg.R_ACCEL, self.cfg.R_MM_PER_REV),
+                                        timing._hz(self.cfg, self.cfg.V_START, self.cfg.R_MM_PER_REV)),
+                        forward=False)
+        elif self.loop_phase == 2 and self.r.done():
+            self.loop_phase = 3
+        elif self.loop_phase == 3 and self.drop.value() == 0:
+            self.loop_phase = 0
+            self.loop_arrived += 1
+
+    def _gate_edge(self, pin):
+        """IRQ on the gate opto: note where (in feed steps) the card's edges passed."""
+        now = time.ticks_us()
+        pos = self.f.position + self.f.steps_done(now)
+        if pin.value() == 0:
+            self.gate_block_step = pos
+            self.gate_len = None
+        elif self.gate_block_step is not None:
+            self.gate_len = pos - self.gate_block_step
+            self.gate_block_step = None
+
+    def gate_len_mm(self):
+        """The blocked length at the gate (mm) of the card leaving it: so far while still
+        blocked, its whole length once it cleared; None when nothing was measured."""
+        num, den = config.steps_per_mm(self.cfg.F_MM_PER_REV)
+        if self.gate_block_step is not None and self.f.moving:
+            return (self.f.position + self.f.steps_done() - self.gate_block_step) * den // num
+        if self.gate_len is not None:
+            return self.gate_len * den // num
+        return None
+
+    def double_thick(self):
+        return self.gate.value() == 0 and self.thick.read_u16() > THICK_DOUBLE_U16
+
+    def pull(self, on):
+        pass  # no racks in v2 (commands that need one are refused)
 
     def show(self, on):
-        """Open or close the presenter shutter facing the seat the turntable points at."""
-        self.shutter_open = bool(on)
-        self._servo(SERVO_SHUTTER, SHUTTER_OPEN_US if on else SHUTTER_CLOSED_US)
+        pass  # no presenter in v2
 
     def stop_all(self):
-        self.feed_pwm.duty_u16(0)
-        self.ej_pwm.duty_u16(0)
-        self.turntable.stop()
-        for rack in self.racks.values():
-            rack.stop()
-        self.pending_turn = None
-        self.pending_slot = None
-        self.stby.value(0)
+        self.f.stop()
+        self.r.stop()
+        self.belt(False)
         self.en.value(1)
-        if self.shutter_open:
-            self.show(False)  # the servos run from their own 5 V: privacy survives an e-stop
-        if self.pusher_out is not None:
-            self._servo(self.pusher_out, PUSHER_HOME_US)
-            self.pusher_out = None
+        self.loop_phase = 0
+        if self.estop_pin.value() == 1 and self.bus_check_at is None:
+            self.bus_check_at = ticks_add(time.ticks_ms(), BUS_DROP_MS)
 
-    # ---- sensors --------------------------------------------------------------------------
+    # ---- sensors --------------------------------------------------------------------------------
 
     def hopper_has_card(self):
-        return self.hopper.value() == 0
+        """A card to feed: in the hopper, or dropped into the play slot S (F1 takes a slot card
+        first; players feed plays and passes there one at a time)."""
+        return self.hopper.value() == 0 or self.slot_in.value() == 0
 
     def gate_has_card(self):
         return self.gate.value() == 0
 
     def estop_pressed(self):
-        return self.estop_pin.value() == 1
-
-    def cover_open(self):
-        return self.cover.value() == 1
+        """The e-stop's second contact (high: pressed or the wire cut), or the lid open."""
+        return self.estop_pin.value() == 1 or self.lid.value() == 1
 
     def jam_sensor(self):
-        diag = (self.exp.read_b() >> XB_TT_DIAG) & 1 if self.exp.ok else 0
-        blocked = self.exit.value() == 0 or diag == 1
-        now = time.ticks_ms()
-        if not blocked:
-            self.exit_since = None
+        """A card blocking the end-of-run opto too long: stuck at the end of the path."""
+        if self.end.value() != 0:
+            self.end_since = None
             return False
-        if self.exit_since is None:
-            self.exit_since = now
-        return time.ticks_diff(now, self.exit_since) > JAM_EXIT_MS
+        now = time.ticks_ms()
+        if self.end_since is None:
+            self.end_since = now
+        return ticks_diff(now, self.end_since) > JAM_EXIT_MS
 
     def tray_full(self, target):
-        bit = {0x80: XB_FULL_REJECT, 0x82: XB_FULL_CENTRE, 0x84: XB_FULL_TRICK}.get(target)
-        if bit is None:
-            return False  # seats have no sensor; slotted stores are counted by the firmware
-        return ((self.exp.read_b() >> bit) & 1) == 0
+        return False  # pockets are counted by the firmware (a full store is refused)
 
-    # ---- reader -----------------------------------------------------------------------------
+    # ---- reader ---------------------------------------------------------------------------------
 
     def reader_probe(self):
         """Ask the reader a serial query; fault() reports FAULT 2 if nothing comes back."""
@@ -536,7 +573,7 @@ class Board:
         while self.reader.any():
             self.reader.read()
         self.reader.write(READER_PROBE)
-        self.probe_until = time.ticks_add(time.ticks_ms(), config.READER_PROBE_MS)
+        self.probe_until = ticks_add(time.ticks_ms(), config.READER_PROBE_MS)
 
     def _probe_answered(self):
         if self.probe_until is not None and self.reader.any():
@@ -549,7 +586,6 @@ class Board:
         while self.reader.any():
             self.reader.read()
         self.read_buf = b""
-        self.read_attempt += 1
         self.trig.value(0)
         time.sleep_us(50)
         self.trig.value(1)
@@ -568,24 +604,22 @@ class Board:
                 return (card, 100 if card != 0xFF else 0)
         return None
 
-    # ---- faults -------------------------------------------------------------------------------
+    # ---- faults and system ----------------------------------------------------------------------
 
     def fault(self):
         """The next fault the board found, as (code, detail), or None. Each is reported once."""
         if self.probe_until is not None:
             self._probe_answered()
-            if self.probe_until is not None and time.ticks_diff(time.ticks_ms(), self.probe_until) >= 0:
+            if self.probe_until is not None and ticks_diff(time.ticks_ms(), self.probe_until) >= 0:
                 self.probe_until = None
                 self.faults.append((2, 0))
-        for axis in [self.turntable] + list(self.racks.values()):
-            if axis.failed:
-                axis.failed = False
-                self.faults.append((1, axis.ident))
+        if self.bus_check_at is not None and ticks_diff(time.ticks_ms(), self.bus_check_at) >= 0:
+            self.bus_check_at = None
+            if self.estop_pin.value() == 1 and self.vbus.read_u16() > VBUS_LIVE_U16:
+                self.faults.append((5, 0))  # the relay did not drop: a welded contact
         if self.faults:
             return self.faults.pop(0)
         return None
-
-    # ---- system -----------------------------------------------------------------------------
 
     def wdt_feed(self):
         self.wdt.feed()
@@ -594,11 +628,25 @@ class Board:
         return int.from_bytes(os.urandom(2), "big")
 
     def reset_cause(self):
+        """BOOT reason: 3 RESET command, 2 watchdog (a hang), 1 power-on.
+
+        The rp2 port has no SOFT_RESET and machine.reset() IS a watchdog reboot (pico-sdk
+        watchdog_reboot(0, SRAM_END, 0)), so reset_cause() alone reads WDT_RESET for both a hang
+        and a commanded reset. reboot() marks the watchdog's SCRATCH0 first: it survives a
+        watchdog reboot, a power-on clears it, the SDK reboot leaves scratch 0..3 alone (the
+        bootrom uses 4..7), and it costs no flash write (a flag file would).
+        """
+        if self.reset_by_command:
+            return 3
         if self.cause == machine.WDT_RESET:
             return 2
-        if self.cause == machine.SOFT_RESET:
-            return 3
         return 1
 
     def reboot(self):
+        machine.mem32[self.scratch] = RESET_MAGIC
         machine.reset()
+
+
+def escape_jumper():
+    """True when the boot-escape jumper (GP22 to GND) is fitted: main() must not run."""
+    return machine.Pin(PIN_ESCAPE, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0

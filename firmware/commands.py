@@ -10,8 +10,11 @@ themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass of th
 from firmware import config
 from firmware import mechanics as M
 from firmware import protocol as P
+from firmware.ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
+
+RACK_COMMANDS = (P.PRESENT, P.TURN_UP, P.DEAL_STOCK, P.ROUTE_FACEUP, P.FETCH)
 
 MOVING_COMMANDS = (P.DEAL_PLAN, P.PRESENT, P.ROUTE_PRESENTED, P.TURN_UP, P.DEAL_STOCK,
                    P.ROUTE_FACEUP, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
@@ -21,7 +24,9 @@ class Refused(Exception):
     """A command that cannot be carried out: becomes a NAK with ``reason``."""
 
     def __init__(self, reason):
-        Exception.__init__(self, reason)
+        # super(), not Exception.__init__(self, ...): MicroPython's built-in types have no
+        # __init__ attribute to call (AttributeError: every NAK would reboot the dealer).
+        super().__init__(reason)
         self.reason = reason
 
 
@@ -60,40 +65,59 @@ class DealJob:
                 self.stock_pos[i] = pos
                 pos += 1
         self.used = bytearray(plan.total)
+        self.routed = 0  # cards given a target (some may still be on the belt)
+        self.last_index = -1
         self.filled = 0
         self.rejected = 0
         self.dups = []
-        self.kind = None
 
     def next_op(self):
-        if self.filled >= self.plan.total:
+        if self.routed >= self.plan.total:
+            gate = self.dealer.mech.gate
+            if gate.run and self.dealer.mech.belt:
+                return M.WAIT  # the last card is just leaving the window: wait for a settled gate
+            if gate.state and self.dealer.mech.belt:
+                # the last feed move brought one more card to the window: a card beyond the
+                # plan (a duplicate) goes to the reject pocket, and so does each one after it
+                return M.Op("hopper", self.route, self.done, undo=self.undo)
             return None
-        if not self.dealer.board.hopper_has_card():
+        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
+            if self.dealer.mech.flights:
+                return None  # the HOPPER_EMPTY count waits for the cards on the belt
             self.dealer.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
+            self.routed = self.plan.total  # nothing more to feed: finish
             return None
-        return M.Op("hopper", self.route, self.done)
+        return M.Op("hopper", self.route, self.done, undo=self.undo)
+
+    def undo(self):
+        """The card just routed was part of a double feed: it goes back on the hopper."""
+        if self.last_index >= 0 and self.used[self.last_index]:
+            self.used[self.last_index] = 0
+            self.routed -= 1
+        self.last_index = -1
 
     def route(self, card, conf):
+        self.last_index = -1
         if card == P.UNKNOWN_CARD:
-            self.kind = P.EV_MISREAD
-            return (P.REJECT, -1)
+            return (P.REJECT, -1, P.EV_MISREAD)
         for i in self.by_card.get(card, ()):
             if not self.used[i]:
                 self.used[i] = 1
-                self.kind = P.EV_CARD_DEALT
+                self.routed += 1
+                self.last_index = i
                 target = self.plan.entries[2 * i + 1]
                 if target == P.MAGAZINE:
-                    return (target, self.stock_pos[i])
-                return (target, self.dealer.free_slot(target))
-        self.kind = P.EV_DUPLICATE
-        return (P.REJECT, -1)
+                    return (target, self.stock_pos[i], P.EV_CARD_DEALT)
+                return (target, self.dealer.free_slot(target), P.EV_CARD_DEALT)
+        return (P.REJECT, -1, P.EV_DUPLICATE)
 
     def done(self, card, target, conf):
         d = self.dealer
-        if self.kind == P.EV_MISREAD:
+        kind = d.mech.last_op.tag  # the op being reported (others may be on the belt)
+        if kind == P.EV_MISREAD:
             self.rejected += 1
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
-        elif self.kind == P.EV_DUPLICATE:
+        elif kind == P.EV_DUPLICATE:
             self.rejected += 1
             self.dups.append(card)
             d.emit(P.EV_DUPLICATE, bytes((card, target)))
@@ -130,27 +154,27 @@ class FeedJob:
         self.count = count
         self.target = target
         self.fed = 0
-        self.misread = False
+        self.routed = 0
 
     def next_op(self):
-        if self.count and self.fed >= self.count:
+        if self.count and self.routed >= self.count:
             return None
-        if not self.dealer.board.hopper_has_card():
+        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
             return M.WAIT
         return M.Op("hopper", self.route, self.done)
 
     def route(self, card, conf):
-        self.misread = card == P.UNKNOWN_CARD
-        if self.misread:
-            return (P.REJECT, -1)
+        self.routed += 1
+        if card == P.UNKNOWN_CARD:
+            return (P.REJECT, -1, True)
         if self.target == P.HOLD:
-            return (P.HOLD, -1)
-        return (self.target, self.dealer.free_slot(self.target))
+            return (P.HOLD, -1, False)
+        return (self.target, self.dealer.free_slot(self.target), False)
 
     def done(self, card, target, conf):
         d = self.dealer
         self.fed += 1
-        if self.misread:
+        if d.mech.last_op.tag:  # misread
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
         elif target == P.HOLD:
             d.emit(P.EV_PRESENTED, bytes((P.HOLD, card, conf)))
@@ -176,7 +200,7 @@ class SelftestJob:
         self.next_seat = 0
 
     def next_op(self):
-        if not self.dealer.board.hopper_has_card():
+        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
             return None
         return M.Op("hopper", self.route, self.done)
 
@@ -216,6 +240,7 @@ class Dealer:
         self.board = board
         self.cfg = cfg
         self.mech = M.Mechanics(board, cfg, self.emit)
+        self.mech.slot_for = self.free_slot
         self.parser = P.Parser()
         self.tx_seq = 0
         self.last_host_seq = 0
@@ -234,10 +259,12 @@ class Dealer:
         self.plans = []
         self.partial = None
         self.deal_job = None
-        self.stores = {}
-        for s in cfg.SLOTTED:
+        self.stores = {}  # the slotted stores this board has (v2: only the loop's queue)
+        for s in getattr(board, "STORES", cfg.SLOTTED):
             self.stores[s] = {}
         self.reboot_pending = False
+        self.txq = bytearray()  # frames waiting for room on the USB link
+        self.tx_dropped = 0  # frames dropped because the host stopped reading
         self.emit(P.EV_BOOT, bytes((board.reset_cause(),)))
 
     # ---- events ------------------------------------------------------------------------------
@@ -266,7 +293,7 @@ class Dealer:
         if not self.pending:
             return
         if not force and not self.urgent:
-            if self.board.ticks_ms() - self.pending_since < self.cfg.EVENT_BATCH_MS:
+            if ticks_diff(self.board.ticks_ms(), self.pending_since) < self.cfg.EVENT_BATCH_MS:
                 return
         self.urgent = False
         while self.pending:
@@ -301,9 +328,35 @@ class Dealer:
     def send(self, ftype, body):
         frame = P.encode_frame(ftype, self.tx_seq, self.last_host_seq, body)
         self.tx_seq = (self.tx_seq + 1) & 0xFF
-        self.board.link_write(frame)
+        self.queue_out(frame)
         self.last_tx = self.board.link_ticks_ms()
         return frame
+
+    def queue_out(self, frame):
+        """Queue a whole frame for the USB link, or drop it (and count it) if the queue is full.
+
+        The link never blocks the loop: drain() hands the board at most LINK_TX_BUDGET bytes a
+        pass and the board takes only what the USB buffer has room for. A host that stops
+        reading fills the queue; frames that do not fit are dropped whole (never cut), counted
+        in ``tx_dropped``. Nothing is lost for good: events stay in the log (EVENTS_SINCE) and
+        a reply is sent again from the reply cache when the host retransmits its command.
+        """
+        if len(self.txq) + len(frame) > self.cfg.LINK_TX_QUEUE:
+            self.tx_dropped += 1
+            return False
+        self.txq.extend(frame)
+        return True
+
+    def drain(self):
+        """Write queued bytes, without blocking: stop at the budget or when the board is full."""
+        budget = self.cfg.LINK_TX_BUDGET
+        while self.txq and budget > 0:
+            chunk = bytes(self.txq[:budget])
+            n = self.board.link_write(chunk)
+            if not n:
+                return
+            self.txq = self.txq[n:]
+            budget -= n
 
     def tick(self):
         """One pass: read the link, step the mechanism, dead-man, events, keep-alive."""
@@ -315,10 +368,10 @@ class Dealer:
                     self.on_frame(frame)
         self.mech.step()
         now = self.board.link_ticks_ms()
-        if self.mech.moving() and now - self.last_rx > self.deadman_ms:
+        if self.mech.moving() and ticks_diff(now, self.last_rx) > self.deadman_ms:
             self.mech.deadman()
         self.flush_events(force=False)
-        if self.mech.moving() and now - self.last_tx >= self.cfg.BUSY_EVERY_MS:
+        if self.mech.moving() and ticks_diff(now, self.last_tx) >= self.cfg.BUSY_EVERY_MS:
             if self.pending:
                 self.flush_events()  # the waiting card events are the keep-alive
             else:
@@ -326,7 +379,9 @@ class Dealer:
         if self.reboot_pending:
             self.reboot_pending = False
             self.mech.estop(2)
+            self.drain()  # the OK to RESET, as far as the link takes it now
             self.board.reboot()
+        self.drain()
 
     def on_frame(self, frame):
         if not frame.ok:
@@ -337,15 +392,14 @@ class Dealer:
         self.last_host_seq = frame.seq
         if frame.type == P.ESTOP:
             self.mech.estop(2)  # before the duplicate check and before anything queued
+        # A dead-man pause ends only with RESUME: a frame proves some host is there, not that
+        # it still wants the paused motion (a restarted host says HELLO first and knows
+        # nothing of it; ABORT, ESTOP and RESET are about to stop it).
         resumed = False
-        # A frame proves the host is back, but ABORT, ESTOP and RESET must never restart the
-        # motors they are about to stop: the paused action stays paused until they act on it.
-        if self.mech.state == M.PAUSED and frame.type not in (P.ABORT, P.ESTOP, P.RESET):
-            resumed = self.mech.resume()
         for seq, crc, cached in self.cache:
             if seq == frame.seq and crc == frame.crc:
                 self.flush_events(force=False)
-                self.board.link_write(cached)
+                self.queue_out(cached)
                 self.last_tx = self.board.link_ticks_ms()
                 return
         try:
@@ -362,8 +416,8 @@ class Dealer:
 
     def dispatch(self, ftype, body, resumed=False):
         handler = HANDLERS.get(ftype)
-        if handler is None:
-            raise Refused(P.NAK_UNKNOWN_TYPE)
+        if handler is None or (ftype in RACK_COMMANDS and not getattr(self.board, "HAS_RACKS", True)):
+            raise Refused(P.NAK_UNKNOWN_TYPE)  # (v2 board: no racks, no presenter)
         if ftype in MOVING_COMMANDS and ftype != P.RESUME:
             state = self.mech.state
             if state == M.ESTOPPED:
@@ -474,14 +528,23 @@ class Dealer:
     # ---- stores ------------------------------------------------------------------------------
 
     def free_slot(self, target):
-        """The lowest empty slot of a slotted store, -1 for plain trays and seats."""
+        """The lowest empty slot of a slotted store, -1 for plain trays and seats, None when
+        the store is full (a full store is refused, never overwritten)."""
         store = self.stores.get(target)
         if store is None:
             return -1
         for s in range(self.cfg.SLOTS.get(target, 0)):
             if s not in store:
                 return s
-        return 0
+        return None
+
+    def check_room(self, target, count=1):
+        """NAK_FULL unless a slotted ``target`` has ``count`` free slots (plain targets pass)."""
+        store = self.stores.get(target)
+        if store is None:
+            return
+        if self.cfg.SLOTS.get(target, 0) - len(store) < count:
+            raise Refused(P.NAK_FULL)
 
     def landed(self, card, target, conf, kind):
         """A card reached target: remember it if target is a slotted store, report it."""
@@ -595,6 +658,29 @@ def cmd_deal_plan(d, body, resumed):
                 stock += 1
         if stock > d.cfg.MAGAZINE_SLOTS:
             raise Refused(P.NAK_TOO_BIG)
+        caps = d.cfg.POCKET_CAP if getattr(d.board, "COUNTS_POCKETS", False) else {}
+        for target in caps:  # tray pockets: the plan must fit (counted per deal)
+            n = 0
+            for i in range(plan.received()):
+                if plan.entries[2 * i + 1] == target:
+                    n += 1
+            for i in range(k):
+                if chunk[2 * i + 1] == target:
+                    n += 1
+            if n > caps[target]:
+                raise Refused(P.NAK_TOO_BIG)
+        for store in d.stores:  # the stores are emptied for a deal: each holds SLOTS
+            if store == P.MAGAZINE:
+                continue
+            n = 0
+            for i in range(plan.received()):
+                if plan.entries[2 * i + 1] == store:
+                    n += 1
+            for i in range(k):
+                if chunk[2 * i + 1] == store:
+                    n += 1
+            if n > d.cfg.SLOTS.get(store, 0):
+                raise Refused(P.NAK_TOO_BIG)
     plan.entries.extend(chunk)
     if not last:
         d.partial = plan
@@ -605,6 +691,7 @@ def cmd_deal_plan(d, body, resumed):
         d.plans.pop(0)
     for s in d.stores:
         d.stores[s] = {}
+    d.mech.pocket_count = {}  # the players gathered every card before this deal
     plan.started = True
     job = DealJob(d, plan)
     d.deal_job = job
@@ -641,6 +728,7 @@ def cmd_route_presented(d, body, resumed):
         raise Refused(P.NAK_EMPTY)
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
+    d.check_room(target)
     card = m.held[0]
 
     def route(c, conf):
@@ -667,6 +755,7 @@ def cmd_deal_stock(d, body, resumed):
     d.need(body, 1)
     d.check_target(body[0])
     d.check_idle()
+    d.check_room(body[0])
     slot = d.next_stock()
     d.store_op(P.MAGAZINE, slot, d.plain_target(body[0]), P.EV_CARD_DEALT)
     return d.ok(P.DEAL_STOCK)
@@ -678,6 +767,8 @@ def cmd_route_faceup(d, body, resumed):
     d.check_idle()
     if not d.stores[P.FACEUP]:
         raise Refused(P.NAK_EMPTY)
+    if body[0] != P.FACEUP:
+        d.check_room(body[0])
     d.store_op(P.FACEUP, 0, d.plain_target(body[0]), P.EV_CARD_ROUTED)
     return d.ok(P.ROUTE_FACEUP)
 
@@ -686,6 +777,7 @@ def cmd_feed(d, body, resumed):
     d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
     d.check_idle()
+    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): TRAY_FULL when it fills
     d.mech.start_job(FeedJob(d, body[0], body[1]))
     return d.ok(P.FEED)
 
@@ -705,6 +797,8 @@ def cmd_fetch(d, body, resumed):
             break
     if slot is None:
         raise Refused(P.NAK_EMPTY)
+    if target != source:
+        d.check_room(target)
     d.store_op(source, slot, d.plain_target(target), P.EV_CARD_ROUTED)
     return d.ok(P.FETCH)
 

@@ -1,17 +1,75 @@
-"""The dealer's configuration: seat and tray angles, stage timeouts, link timers.
+"""The dealer's configuration: the mechanism's motion and geometry, stage timeouts, link timers.
 
 One place for every number the mechanism depends on, so a re-built table changes only this
 file; ``config_crc()`` is reported in IDENTIFY so the referee notices a changed dealer.
-Angles are in tenths of a degree of the turntable, measured from the home sensor.
+(The v1 turntable angles below remain for the simulator's slotted stores only.)
 """
 
 FIRMWARE_VERSION = (1, 0, 0)
 READER_KIND = 1  # 0 none, 1 UART barcode/2D scanner, 2 simulated (the simulator overrides)
 
 SEAT_COUNT = 11
-# Seats are spread over 0..230 degrees and the trays and stores sit 15 degrees apart over
-# 255..345 degrees (hardware/README.md): at the chute's ~300 mm reach that is ~78 mm between
-# stations, wider than a card. A build measures each angle on its machine and sets it here.
+
+# ---- the mechanism (dealer v2, hardware/README.md: a fixed reader and a straight path into a
+# pocket per seat and per tray, Duplimate/Dealer4+ style). Lengths in mm along the path from
+# the hopper throat; speeds in mm/s. Every deal time (the simulator, benchmarks/dealer.py) is
+# computed from these through firmware/motion.py: a build measures and sets them here.
+FULL_STEPS_PER_REV = 200  # 1.8 degree NEMA 17
+MICROSTEPS = 8  # written to every TMC2209 over UART (CHOPCONF.MRES), not the MS pins
+F_MM_PER_REV = 94.25  # feed section F: 30 mm roller, 20T:20T
+F_V_MAX = 800
+F_ACCEL = 12000
+F_MOVE_MM = 100  # one feed move: card i from the read window onto the belt, card i+1 to the window
+T_MM_PER_REV = 120  # transport belt T
+T_V = 800
+T_ACCEL = 4000
+R_MM_PER_REV = 94.25  # switchback R of the return loop
+R_V = 800
+R_ACCEL = 16000
+R_IN_MM = 95
+R_OUT_MM = 70
+V_START = 40  # every axis starts and stops at this speed (mm/s), no ramp below it
+READ_ALLOW_MS = 100  # allowance for one decode of the stopped card (to measure on the build)
+DEFLECT_MS = 60  # a deflector flap's swing (MG90S 0.1 s/60 degrees, 25 degrees + one PWM frame)
+GATE_X_MM = 60
+WINDOW_X_MM = 100  # leading edge of a card at the read window
+BELT_X_MM = 150  # where the belt floor starts
+POCKET_X0_MM = 200  # pocket k's mouth at POCKET_X0_MM + POCKET_PITCH_MM * k
+POCKET_PITCH_MM = 25
+END_X_MM = 580  # end-of-run opto E
+LOOP_MM = 1000  # E -> switchback -> diagonal -> top run -> drop on the hopper
+CARD_LEN_MM = 88
+CONFIRM_MARGIN_MS = 100  # a card not seen by its station this long after its due time: JAM
+CARD_TOL_MM = 4  # blocked length at the gate over CARD_LEN_MM + this: a shingled double feed
+# pocket index of every target: seats 0..10, then trick, discard, centre, reject
+POCKET = {0x84: 11, 0x81: 12, 0x82: 13, 0x80: 14}
+POCKET_CAP = {0x84: 110, 0x81: 32, 0x82: 8, 0x80: 24}  # trick, discard, centre, reject (cards)
+LOOP = 0x85  # the return loop (0x85, the old stock magazine's number)
+
+
+def steps_per_mm(mm_per_rev):
+    """Microsteps per mm, as an exact fraction (numerator, denominator) of integers."""
+    return (FULL_STEPS_PER_REV * MICROSTEPS * 100, int(mm_per_rev * 100 + 0.5))
+
+
+def mm_to_steps(mm, mm_per_rev):
+    num, den = steps_per_mm(mm_per_rev)
+    return (int(mm) * num + den // 2) // den
+
+
+def pocket_of(cfg, target):
+    """The pocket index of a seat or tray, or None (the loop, or a target this table lacks)."""
+    if 0 <= target < cfg.SEAT_COUNT:
+        return target
+    return cfg.POCKET.get(target)
+
+
+def pocket_x(cfg, k):
+    return cfg.POCKET_X0_MM + cfg.POCKET_PITCH_MM * k
+
+
+# v1 stations, kept for the simulator's slotted stores (PRESENT, TURN_UP, DEAL_STOCK, FETCH from
+# the discard/staging racks) until the referee uses the v2 flows; the v2 board has no racks.
 
 
 def seat_angles(n):
@@ -34,14 +92,18 @@ SLOTS = {0x81: 52, 0x83: 1, 0x85: 52, 0x86: 52}
 MAGAZINE_SLOTS = 52
 MAX_PLAN = 208
 
+# The gate opto is debounced: its state changes only after this many consecutive loop-pass
+# samples agree (a loop pass is about 1-2 ms on the Pico), so a flicker never ends a stage.
+GATE_SAMPLES = 3
+
 # Stage timeouts (ms): past these the stage is a jam (or a misread for the reader).
 FEED_MS = 1500
 READ_MS = 700
 READ_ATTEMPTS = 3
 TURN_MS = 4000  # includes homing (up to one slow turn) after boot or a stop
-SLOT_MS = 4000  # the carousel homes the same way
+SLOT_MS = 4000
 EJECT_MS = 1000
-PULL_MS = 1000
+PULL_MS = 4000  # the simulator's v1 stores: a card back from a store costs a loop pass (2.3 s)
 # Reader probe (FAULT 2): after boot and at SELFTEST the board sends the scanner a serial query
 # and expects some answer within this time; 0 switches the probe off (a reader that cannot
 # answer serial commands). Not part of config_bytes(), so it does not change config_crc.
@@ -55,6 +117,12 @@ BUSY_EVERY_MS = 1000  # BUSY only when the dealer sent nothing for this long dur
 EVENT_BATCH_MS = 1000  # per-card events may wait this long (mechanism time) to share a frame
 LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
 WATCHDOG_MS = 2000
+# USB writes never block: at most LINK_TX_BUDGET bytes are offered to the link per loop pass
+# (the Pico writes them one byte at a time while the CDC buffer polls writable, which never
+# waits), and at most LINK_TX_QUEUE bytes wait; a frame that does not fit is dropped whole
+# and counted (events stay in the log for EVENTS_SINCE, replies in the reply cache).
+LINK_TX_BUDGET = 512
+LINK_TX_QUEUE = 2048
 
 FLAGS = 0x0F  # e-stop button, jam sensor, face-up window, presenter shutters
 EVENT_LOG = 256
@@ -103,4 +171,11 @@ def config_bytes(cfg):
                cfg.EJECT_MS, cfg.PULL_MS):
         out.append((ms >> 8) & 0xFF)
         out.append(ms & 0xFF)
+    for v in (cfg.MICROSTEPS, int(cfg.F_MM_PER_REV * 100 + 0.5), cfg.F_V_MAX, cfg.F_ACCEL,
+              cfg.F_MOVE_MM, int(cfg.T_MM_PER_REV * 100 + 0.5), cfg.T_V, cfg.T_ACCEL, cfg.V_START,
+              cfg.READ_ALLOW_MS, cfg.DEFLECT_MS, cfg.POCKET_X0_MM, cfg.POCKET_PITCH_MM,
+              cfg.END_X_MM, cfg.CARD_LEN_MM, cfg.CARD_TOL_MM):  # the v2 mechanism
+        out.append((v >> 16) & 0xFF)
+        out.append((v >> 8) & 0xFF)
+        out.append(v & 0xFF)
     return bytes(out)

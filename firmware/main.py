@@ -13,6 +13,7 @@ then the loop stops feeding the watchdog for good, so the board reboots into a c
 
 from firmware import commands
 from firmware import protocol as P
+from firmware.ticks import ticks_diff
 
 
 class Firmware:
@@ -33,7 +34,7 @@ class Firmware:
             self._fail()
         if self.failed:
             return False
-        if board.link_ticks_ms() - start > self.cfg.LOOP_BUDGET_MS:
+        if ticks_diff(board.link_ticks_ms(), start) > self.cfg.LOOP_BUDGET_MS:
             return False
         board.wdt_feed()
         self.fed += 1
@@ -48,6 +49,7 @@ class Firmware:
         try:
             self.dealer.emit(P.EV_FAULT, bytes((4, 0)))
             self.dealer.flush_events()
+            self.dealer.drain()
         except Exception:  # noqa: BLE001
             pass
 
@@ -55,8 +57,12 @@ class Firmware:
 def main():
     import micropython  # MicroPython only; the simulator never calls main()
 
-    micropython.kbd_intr(-1)
     from firmware import board as board_module
+
+    if board_module.escape_jumper():  # GP22 to GND: stay at the REPL (recovery, updates)
+        print("trickref dealer: boot-escape jumper fitted, main() skipped")
+        return
+    micropython.kbd_intr(-1)
 
     board = board_module.Board()
     fw = Firmware(board)

@@ -1,4 +1,4 @@
-"""The per-card state machine: feed, read, turn, eject, each stage with a timeout.
+"""The per-card state machine: feed, read, aim (the "turn" stage), eject, each with a timeout.
 
 Every card movement is an ``Op``: where the card comes from (the hopper, a slot of a slotted
 store, or the gate where a presented/held card waits) and two callbacks from its owner in
@@ -7,14 +7,21 @@ is told when it got there. The op becomes a list of stages; ``Mechanics.step()``
 stage at a time without blocking (the main loop must keep polling the link), starting a stage,
 polling its sensor and giving up after the stage's timeout: a timed-out stage is a jam (or,
 for the reader, another attempt and at last a misread). Motion stops at once on e-stop, on a
-jam and on the dead-man timeout; RESUME or the host's return restarts the stopped stage.
+jam and on the dead-man timeout; RESUME (only RESUME) restarts the stopped stage.
+
+With a belt (board.eject_done exists: firmware/board.py, the simulator's board) a card is "in
+flight" from the end of the feed move that put it on the belt until its pocket's sensor saw it
+go in (board.confirmed): only then is it reported; past its window it is a JAM. The next card is
+read meanwhile; a flap rises and a card leaves only when no card on the belt can be misrouted
+by it (_aim_safe, _eject_safe: computed from the belt speed in firmware/timing.py).
 
 All hardware goes through the board object (firmware/board.py on the Pico, a simulated board
 on a PC), and all time through ``board.ticks_ms()`` so the simulator can run it fast.
 """
 
-from firmware import config
+from firmware import config, timing
 from firmware import protocol as P
+from firmware.ticks import ticks_add, ticks_diff
 
 IDLE = 0  # nothing to do
 RUNNING = 1  # a card is moving
@@ -33,28 +40,64 @@ ST_TURN = 3
 ST_EJECT = 4
 ST_FETCH = 5
 
+DF_LENGTH = 1  # DOUBLE_FEED how: the gate was blocked longer than a card
+DF_THICK = 2  # the thickness sensor saw two cards
+
 WAIT = "wait"  # a job's next_op(): nothing to do yet, but not finished
 
 
-def ticks_diff(a, b):
-    """a - b for millisecond tick counters (the Pico's wrap after 2**30; plain ints here)."""
-    return a - b
+class Debounced:
+    """A two-state sensor that changes state only after ``samples`` consecutive raw readings
+    of the other state (a flickering opto never ends a stage)."""
+
+    def __init__(self, samples, state=False):
+        self.samples = max(1, samples)
+        self.state = state
+        self.run = 0
+
+    def reseed(self, raw):
+        self.state = bool(raw)
+        self.run = 0
+
+    def sample(self, raw):
+        raw = bool(raw)
+        if raw == self.state:
+            self.run = 0
+        else:
+            self.run += 1
+            if self.run >= self.samples:
+                self.state = raw
+                self.run = 0
+        return self.state
+
+
+class Flight:
+    """A card on the belt: left the feed section, not yet confirmed by its station's sensor."""
+
+    def __init__(self, op, target, pocket, left, deadline):
+        self.op = op
+        self.target = target
+        self.pocket = pocket  # pocket index, None for the return loop
+        self.left = left  # tick when the feed move that put it on the belt ended
+        self.deadline = deadline
 
 
 class Op:
     """One card movement. source: 'hopper', 'store' (store target + slot) or 'gate'."""
 
     def __init__(self, source, route, done, store=0, slot=0, card=P.UNKNOWN_CARD, conf=0,
-                 empty=None):
+                 empty=None, undo=None):
         self.source = source
         self.route = route
         self.done = done
         self.empty = empty
+        self.undo = undo  # called when a routed card is taken back (a double feed)
         self.store = store
         self.slot = slot
         self.card = card
         self.conf = conf
         self.attempts = 0
+        self.tag = None
         self.target = None
         self.dest_slot = -1
 
@@ -72,6 +115,20 @@ class Mechanics:
         self.stage_start = 0
         self.held = None  # (card, conf, seat) of the card waiting in the gate
         self.last_op = None
+        self.gate = Debounced(getattr(cfg, "GATE_SAMPLES", 1), bool(board.gate_has_card()))
+        self.slot_for = None  # set by commands.Dealer: the free slot of a store, None if full
+        # A board with a belt (firmware/board.py, the simulator's board) reports each card's
+        # arrival at its station: the card is "in flight" from the end of its feed move until
+        # that confirmation, while the next card is read. Without one, ejection is sequential.
+        self.belt = hasattr(board, "eject_done")
+        self.flights = []
+        self.stopped_at = None  # when a jam / dead-man stop froze the cards on the belt
+        # Cards sent to each tray pocket since the deal began (players empty the trick, discard,
+        # centre and reject pockets only between deals; seat pockets are emptied by their
+        # owners as they play, so they are not counted). A pocket at config.POCKET_CAP stops
+        # with TRAY_FULL; RESUME means it was emptied.
+        self.pocket_count = {}
+        self.full_target = None
 
     @property
     def last_slot(self):
@@ -82,7 +139,7 @@ class Mechanics:
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
-        op = self.op if self.op is not None else self.last_op
+        op = self.last_op if self.last_op is not None else self.op  # done() is told of last_op
         return op.attempts if op is not None else 0
 
     # ---- queries -------------------------------------------------------------------------
@@ -113,6 +170,7 @@ class Mechanics:
         self.op = None
         self.stage = None
         self.stages = []
+        self._lost_flights()
         if was != ESTOPPED or source == 1:
             self.emit(P.EV_ESTOP, bytes((source,)))
         job = self.job
@@ -129,6 +187,7 @@ class Mechanics:
         self.stage = None
         self.stages = []
         self.state = IDLE
+        self._lost_flights()
         if job is not None and hasattr(job, "cancel"):
             job.cancel()
         self.clear_gate()
@@ -136,7 +195,7 @@ class Mechanics:
 
     def clear_gate(self):
         """If a card sits in the gate, send it to the reject tray (it is reported routed)."""
-        if not self.board.gate_has_card():
+        if not self.gate.state:
             self.held = None
             return
         card = P.UNKNOWN_CARD
@@ -157,6 +216,7 @@ class Mechanics:
         """Leave ESTOPPED/JAMMED/PAUSED for IDLE; False while the e-stop button is held."""
         if self.board.estop_pressed():
             return False
+        self.gate.reseed(self.board.gate_has_card())
         self.abort()
         return True
 
@@ -168,6 +228,18 @@ class Mechanics:
         if self.stage is not None:
             stage = self.stage[1]
         self.state = RUNNING
+        self.gate.reseed(self.board.gate_has_card())  # hands were in the path: read it afresh
+        if self.full_target is not None:
+            self.pocket_count[self.full_target] = 0  # the operator emptied it
+            self.full_target = None
+        if self.stopped_at is not None:  # the belt stood still: the cards on it are late by that
+            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at)
+            for f in self.flights:
+                f.left = ticks_add(f.left, gap)
+                f.deadline = ticks_add(f.deadline, gap)
+            self.stopped_at = None
+        if self.flights and hasattr(self.board, "belt"):
+            self.board.belt(True)
         self.emit(P.EV_RESUMED, bytes((stage,)))
         if self.stage is not None:
             self._start_stage(self.stage)  # may stop again at once (a tray still full)
@@ -180,12 +252,14 @@ class Mechanics:
         restarts the stopped stage: homing again, for a home sensor that was fixed).
         """
         self.board.stop_all()
+        self.stopped_at = self.board.ticks_ms()
         self.state = JAMMED
         self.emit(P.EV_FAULT, bytes((code, detail)))
 
     def deadman(self):
         """The host went quiet during motion: stop motors where they are and wait."""
         self.board.stop_all()
+        self.stopped_at = self.board.ticks_ms()
         self.state = PAUSED
         stage = 0
         if self.stage is not None:
@@ -197,6 +271,7 @@ class Mechanics:
     def step(self):
         """Advance the mechanism by at most one stage transition; never blocks."""
         board = self.board
+        self.gate.sample(board.gate_has_card())
         if board.estop_pressed() and self.state != ESTOPPED:
             self.estop(1)
             return
@@ -205,6 +280,9 @@ class Mechanics:
             if found is not None:
                 self.fault(found[0], found[1])
                 return
+        now = board.ticks_ms()
+        if self.flights and self.state in (RUNNING, WAITING, IDLE) and not self._check_flights(now):
+            return
         if self.state != RUNNING:
             if self.state == WAITING and self.job is not None and self.held is None:
                 self._next_op()
@@ -215,7 +293,6 @@ class Mechanics:
         if board.jam_sensor():
             self._jam(self.stage[1] if self.stage else ST_FEED)
             return
-        now = board.ticks_ms()
         stage = self.stage
         if stage is None:
             self._advance()
@@ -232,11 +309,13 @@ class Mechanics:
     def _next_op(self):
         job = self.job
         if job is None:
-            if self.op is None:
+            if self.op is None and not self.flights:
                 self.state = IDLE
             return
         op = job.next_op()
         if op is None:
+            if self.flights:
+                return  # the job is done once its last card is confirmed
             self.job = None
             self.state = IDLE
             job.finish()
@@ -254,7 +333,7 @@ class Mechanics:
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
         elif op.source == "store":
             self.stages = [
-                ("turn", ST_TURN, cfg.TURN_MS, config.angle_of(cfg, op.store)),
+                ("turn", ST_TURN, cfg.TURN_MS, op.store),
                 ("slot", ST_FETCH, cfg.SLOT_MS, (op.store, op.slot)),
                 ("pull", ST_FETCH, cfg.PULL_MS, None),
                 ("read", ST_READ, cfg.READ_MS, None),
@@ -285,29 +364,57 @@ class Mechanics:
         name = stage[0]
         self.stage_start = board.ticks_ms()
         if name == "feed":
-            board.feed(True)
+            self.feeding = False  # decided in _stage_complete once the gate filter is settled
         elif name == "read":
             board.read_start()
         elif name == "turn":
-            board.turn_start(stage[3])
+            self.aimed = False
+            if self._aim_safe(stage[3]):
+                board.turn_start(stage[3])
+                self.aimed = True
         elif name == "slot":
             board.slot_start(stage[3][0], stage[3][1])
         elif name == "pull":
             board.pull(True)
         elif name == "eject":
-            if board.tray_full(self.op.target):
-                self.emit(P.EV_TRAY_FULL, bytes((self.op.target,)))
+            target = self.op.target
+            cap = self.cfg.POCKET_CAP.get(target) if getattr(board, "COUNTS_POCKETS", False) else None
+            counted = cap is not None and self.pocket_count.get(target, 0) >= cap
+            if board.tray_full(target) or counted:
+                self.emit(P.EV_TRAY_FULL, bytes((target,)))
                 board.stop_all()
+                self.stopped_at = board.ticks_ms()
                 self.state = JAMMED
+                self.full_target = target
                 return
-            board.eject(True)
+            if cap is not None:
+                self.pocket_count[target] = self.pocket_count.get(target, 0) + 1
+            self.ejecting = False
+            if self._eject_safe(self.op.target):
+                board.eject(True)
+                self.ejecting = True
         elif name == "show":
             board.show(True)
+        elif name == "reslot":
+            self._place(self.op.target)
 
     def _stage_complete(self, name):
         board = self.board
-        if name == "feed" or name == "pull":
-            return board.gate_has_card()
+        if name == "feed":
+            if not self.feeding:
+                if self.gate.run:
+                    return False  # the gate is changing: decide on a settled reading
+                self.feeding = True
+                if not self.gate.state:  # (with a belt the last feed move brought it already)
+                    board.feed(True)
+            if not self.gate.state:
+                return False
+            if hasattr(board, "double_thick") and board.double_thick():
+                self._double_feed(DF_THICK)
+                return False
+            return True
+        if name == "pull":
+            return self.gate.state
         if name == "read":
             result = board.read_poll()
             if result is None:
@@ -324,11 +431,28 @@ class Mechanics:
             self._read_result(card, conf)
             return True
         if name == "turn":
+            if not self.aimed:
+                if not self._aim_safe(self.stage[3]):
+                    return False
+                board.turn_start(self.stage[3])
+                self.aimed = True
             return board.turn_done()
         if name == "slot":
             return board.slot_done()
         if name == "eject":
-            return not board.gate_has_card()
+            if not self.ejecting:
+                if not self._eject_safe(self.op.target):
+                    return False
+                board.eject(True)
+                self.ejecting = True
+            if hasattr(board, "gate_len_mm"):
+                length = board.gate_len_mm()
+                if length is not None and length > self.cfg.CARD_LEN_MM + self.cfg.CARD_TOL_MM:
+                    self._double_feed(DF_LENGTH)
+                    return False
+            if self.belt:
+                return board.eject_done()
+            return not self.gate.state
         return True
 
     def _finish_stage(self, stage):
@@ -357,24 +481,54 @@ class Mechanics:
     def _route(self):
         """Ask the op's owner where the card goes and queue the stages that take it there."""
         op = self.op
-        target, slot = op.route(op.card, op.conf)
+        r = op.route(op.card, op.conf)  # (target, slot) or (target, slot, tag for done())
+        target, slot = r[0], r[1]
+        op.tag = r[2] if len(r) > 2 else None
         op.target = target
-        op.dest_slot = slot if slot is not None else -1
+        self._place(target, slot)
+
+    def _place(self, target, slot=None):
+        """Queue the stages that take the routed card to ``target`` (slot: in a store).
+
+        A slotted store with no free slot is never overwritten: TRAY_FULL, the mechanism stops
+        (JAMMED) with the card where it is, and RESUME asks for a free slot again."""
+        op = self.op
         cfg = self.cfg
+        if slot is None and target in cfg.SLOTTED and self.slot_for is not None:
+            slot = self.slot_for(target)
+            if slot is None:
+                self.emit(P.EV_TRAY_FULL, bytes((target,)))
+                self.board.stop_all()
+                self.state = JAMMED
+                self.stage = ("reslot", ST_TRAY, 0, None)
+                self.stages = []
+                return
+        op.dest_slot = slot if slot is not None else -1
         if target == P.HOLD:
             self.stages = []
         elif target & PRESENT_FLAG:
             seat = target & 0xFF
-            self.stages = [("turn", ST_TURN, cfg.TURN_MS, config.angle_of(cfg, seat)),
+            self.stages = [("turn", ST_TURN, cfg.TURN_MS, seat),
                            ("show", ST_TURN, 0, None)]
         else:
-            self.stages = [("turn", ST_TURN, cfg.TURN_MS, config.angle_of(cfg, target))]
+            self.stages = [("turn", ST_TURN, cfg.TURN_MS, target)]
             if slot is not None and slot >= 0:
                 self.stages.append(("slot", ST_TURN, cfg.SLOT_MS, (target, slot)))
             self.stages.append(("eject", ST_EJECT, cfg.EJECT_MS, None))
 
     def _complete(self):
         op = self.op
+        loop = op.target == self.cfg.LOOP and getattr(self.board, "HAS_LOOP", False)
+        if self.belt and op.target is not None and op.target != P.HOLD \
+                and not (op.target & PRESENT_FLAG) and (op.dest_slot < 0 or loop):
+            # on the belt: reported when its station's sensor sees it (_check_flights)
+            now = self.board.ticks_ms()
+            limit = timing.transit_ms(self.cfg, op.target) + self.cfg.CONFIRM_MARGIN_MS
+            self.flights.append(Flight(op, op.target, config.pocket_of(self.cfg, op.target),
+                                       now, ticks_add(now, limit)))
+            self.op = None
+            self.stage = None
+            return
         self.op = None
         self.stage = None
         if op.target == P.HOLD or (op.target is not None and op.target & PRESENT_FLAG):
@@ -387,6 +541,109 @@ class Mechanics:
                 self.state = IDLE
             elif self.held is not None:
                 self.state = WAITING
+
+    # ---- cards on the belt ---------------------------------------------------------------------
+
+    def _check_flights(self, now):
+        """Confirm cards their station saw arrive; a card past its window is a JAM. False if
+        the mechanism stopped."""
+        board = self.board
+        for f in list(self.flights):
+            if board.confirmed(f.target):
+                self.flights.remove(f)
+                if f.pocket is not None and not any(g.pocket == f.pocket for g in self.flights) \
+                        and hasattr(board, "lower"):
+                    board.lower(f.target)
+                self.last_op = f.op
+                f.op.done(f.op.card, f.op.target, f.op.conf)
+            elif ticks_diff(now, f.deadline) > 0:
+                self.flights.remove(f)
+                self.board.stop_all()
+                self.stopped_at = now
+                self.state = JAMMED
+                self.emit(P.EV_JAM, bytes((ST_EJECT, f.op.card)))  # never reported dealt
+                return False
+        return True
+
+    def _lost_flights(self):
+        """A stop while cards were on the belt: where they went is unknown, none is reported."""
+        self.flights = []
+
+    def _lane(self, target):
+        """(order along the path, mouth x in mm) of a target: pockets 0..14, then the loop
+        (entered at the end-of-run opto E, past every mouth). None for a target off the path."""
+        cfg = self.cfg
+        k = config.pocket_of(cfg, target)
+        if k is not None:
+            return (k, config.pocket_x(cfg, k))
+        if target == cfg.LOOP:
+            return (99, cfg.END_X_MM)
+        return None
+
+    def _aim_safe(self, target):
+        """May the deflector of ``target`` rise now? Not while a card still on the belt has to
+        pass over that pocket's mouth (its tail not yet past it, at the belt's speed)."""
+        if not self.flights:
+            return True
+        cfg = self.cfg
+        lane = self._lane(target)
+        if lane is None:
+            return False
+        now = self.board.ticks_ms()
+        front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
+        for f in self.flights:
+            other = self._lane(f.target)
+            if other is None:
+                return False
+            if lane[0] < other[0]:
+                past = ticks_add(f.left, timing.belt_ms(cfg, max(0, lane[1] - front) + cfg.CARD_LEN_MM))
+                if ticks_diff(now, past) < 0:
+                    return False
+        return True
+
+    def _eject_safe(self, target):
+        """May this card leave for ``target``? Every card on the belt whose pocket lies before
+        ``target`` must be in (its flap goes down behind it) before this one reaches that
+        mouth; the firmware waits for the confirmation when it could not be in time. Cards for
+        the loop are spaced by the switchback's in-and-out cycle."""
+        if not self.flights:
+            return True
+        cfg = self.cfg
+        lane = self._lane(target)
+        if lane is None:
+            return False
+        now = self.board.ticks_ms()
+        front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
+        feed = timing.feed_ms(cfg)
+        for f in self.flights:
+            other = self._lane(f.target)
+            if other is None:
+                return False
+            if lane[0] > other[0] and f.pocket is not None:  # this card passes over f's pocket
+                arrive = ticks_add(now, feed + timing.belt_ms(cfg, max(0, other[1] - front)))
+                if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS)) < 0:
+                    return False
+            if f.pocket is None and target == cfg.LOOP:
+                if ticks_diff(ticks_add(now, feed), ticks_add(f.left, timing.loop_switch_ms(cfg))) < 0:
+                    return False
+        return True
+
+    def _double_feed(self, how):
+        """Two cards at once: stop everything, report DOUBLE_FEED, route nothing. The operator
+        puts both back on the hopper; RESUME feeds again."""
+        op = self.op
+        self.board.stop_all()
+        self.state = JAMMED
+        card = P.UNKNOWN_CARD
+        if op is not None:
+            card = op.card
+            if op.target is not None and op.undo is not None:
+                op.undo()
+        self.op = None
+        self.stage = None
+        self.stages = []
+        self.stopped_at = self.board.ticks_ms()  # cards already on the belt wait for RESUME
+        self.emit(P.EV_DOUBLE_FEED, bytes((card, how)))
 
     def _timeout(self, stage):
         name = stage[0]
@@ -411,6 +668,7 @@ class Mechanics:
 
     def _jam(self, stage_code):
         self.board.stop_all()
+        self.stopped_at = self.board.ticks_ms()
         self.state = JAMMED
         card = P.UNKNOWN_CARD
         if self.op is not None:

@@ -58,6 +58,7 @@ NAK_EMPTY = 8
 NAK_ESTOPPED = 9
 NAK_JAMMED = 10
 NAK_BAD_STATE = 11
+NAK_FULL = 12  # the slotted store named has no free slot (never overwrite a parked card)
 
 # Targets.
 SEAT_MAX = 10
@@ -88,13 +89,14 @@ EV_ABORTED = 0x0C
 EV_BOOT = 0x0D
 EV_FEED_DONE = 0x0E
 EV_RESUMED = 0x0F
+EV_DOUBLE_FEED = 0x11  # u8 card read (0xFF unknown), u8 how: 1 length at the gate, 2 thickness
 EV_DEAL_DONE = 0x40
 EV_SELFTEST_DONE = 0x41
 
 EVENT_SIZES = {
     EV_CARD_DEALT: 3, EV_PRESENTED: 3, EV_CARD_ROUTED: 2, EV_MISREAD: 2, EV_DUPLICATE: 2,
     EV_JAM: 2, EV_HOPPER_EMPTY: 1, EV_TRAY_FULL: 1, EV_FAULT: 2, EV_ESTOP: 1, EV_DEADMAN: 1,
-    EV_ABORTED: 2, EV_BOOT: 1, EV_FEED_DONE: 1, EV_RESUMED: 1,
+    EV_ABORTED: 2, EV_BOOT: 1, EV_FEED_DONE: 1, EV_RESUMED: 1, EV_DOUBLE_FEED: 2,
 }
 
 # The firmware's own card table (it must not import engine): suit*13 + rank-2, suits SHDC.
@@ -158,10 +160,13 @@ def cobs_decode(data):
         end = i + code
         if end > n:
             raise ValueError("COBS code runs past the end of the frame")
-        block = data[i + 1:end]
-        if 0 in block:
-            raise ValueError("COBS data contains a zero byte")
-        out.extend(block)
+        # Byte by byte: ``0 in block`` is NotImplementedError on MicroPython's bytes/bytearray
+        # (only a bytes needle is supported there), which Parser.feed would not catch.
+        for j in range(i + 1, end):
+            b = data[j]
+            if b == 0:
+                raise ValueError("COBS data contains a zero byte")
+            out.append(b)
         i = end
         if code != 255 and i < n:
             out.append(0)

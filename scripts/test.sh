@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install trickref with its test tools into ./.venv and run every check: ruff, mypy on
-# engine/ and device/, and the whole pytest suite (headless: SDL's dummy video driver).
+# engine/ and device/, and the whole pytest suite (headless: SDL's dummy video driver),
+# with the firmware also run on MicroPython (Node + an npm package, installed below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -9,6 +10,19 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
+# The MicroPython VM the firmware tests run on (tests/firmware/mp: the npm package
+# @micropython/micropython-webassembly-pyscript, pinned by its package-lock.json).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
+    else
+        echo "warning: node/npm not found: the MicroPython firmware tests will be skipped (fail under CI=true)" >&2
+    fi
+fi
+if command -v npm >/dev/null 2>&1; then
+    (cd tests/firmware/mp && npm ci --no-audit --no-fund --loglevel=error >/dev/null) \
+        || echo "warning: npm ci failed: the MicroPython firmware tests will be skipped (fail under CI=true)" >&2
+fi
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1
 echo "== ruff"
 .venv/bin/ruff check .

@@ -72,6 +72,7 @@ EVENTS: dict[int, tuple[str, list[tuple[str, str]]]] = {
     0x0D: ("BOOT", [("reason", "u8")]),
     0x0E: ("FEED_DONE", [("count", "u8")]),
     0x0F: ("RESUMED", [("stage", "u8")]),
+    0x11: ("DOUBLE_FEED", [("card", "u8"), ("how", "u8")]),
     0x40: ("DEAL_DONE", [("deal_id", "u16"), ("dealt", "u8"), ("rejected", "u8"),
                          ("missing", "list"), ("duplicates", "list")]),
     0x41: ("SELFTEST_DONE", [("read", "u8"), ("misreads", "u8"), ("missing", "list"),
@@ -252,6 +253,10 @@ def golden() -> list[dict[str, Any]]:
             {"name": "SELFTEST_DONE", "read": 51, "misreads": 1, "missing": [0], "duplicates": []},
         ]),
         frame("events empty (host up to date)", "EVENTS", 18, 31, first_index=77, events=[]),
+        frame("event double feed (dealer v2)", "EVENT", 19, 32, first_index=78, events=[
+            {"name": "DOUBLE_FEED", "card": 0xFF, "how": 1},
+            {"name": "DOUBLE_FEED", "card": 12, "how": 2},
+        ]),
     ]
     return f
 

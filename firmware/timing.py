@@ -1,0 +1,105 @@
+"""How long each motion of the dealer takes, from config.py's constants through motion.py.
+
+One place for the durations, used by firmware/board.py's choices of speeds, by the dealer
+simulator (device/dealer_sim.py: its stages take exactly these times, never less) and by
+benchmarks/dealer.py (deal times per game and player count). Integer milliseconds, rounded up.
+
+The feed move runs the exact PIO segment list board.py sends (motion.segments); the belt runs at
+the speed its PIO delay word really gives (rounding included), so the transit times are those of
+the hardware as configured, not of the nominal mm/s.
+"""
+
+from firmware import config, motion
+
+
+def _hz(cfg, mm_s, mm_per_rev):
+    num, den = config.steps_per_mm(mm_per_rev)
+    return (int(mm_s) * num + den // 2) // den
+
+
+def feed_steps(cfg):
+    return config.mm_to_steps(cfg.F_MOVE_MM, cfg.F_MM_PER_REV)
+
+
+def feed_segments(cfg):
+    """The PIO segments of one feed move (exact step count, ramped)."""
+    return motion.segments(feed_steps(cfg), _hz(cfg, cfg.F_V_MAX, cfg.F_MM_PER_REV),
+                           _hz(cfg, cfg.F_ACCEL, cfg.F_MM_PER_REV),
+                           _hz(cfg, cfg.V_START, cfg.F_MM_PER_REV))
+
+
+def feed_ms(cfg):
+    """One feed move: card i onto the belt and card i+1 to the read window."""
+    return (motion.segments_us(feed_segments(cfg)) + 999) // 1000
+
+
+def belt_hz(cfg):
+    return _hz(cfg, cfg.T_V, cfg.T_MM_PER_REV)
+
+
+def belt_um_per_ms(cfg):
+    """The belt's real speed (um per ms = mm/s) with the PIO delay word rounding."""
+    hz = motion.PIO_HZ * 1000 // motion.step_cycles(motion.delay_for(belt_hz(cfg)))  # mHz
+    num, den = config.steps_per_mm(cfg.T_MM_PER_REV)
+    return hz * den // num // 1000 if num else 0
+
+
+def belt_ms(cfg, mm):
+    v = max(1, belt_um_per_ms(cfg))
+    return (int(mm) * 1000 + v - 1) // v
+
+
+def belt_start_ms(cfg):
+    """The belt's ramp from rest to T_V (it runs continuously during a deal)."""
+    hz = belt_hz(cfg)
+    acc = _hz(cfg, cfg.T_ACCEL, cfg.T_MM_PER_REV)
+    v0 = _hz(cfg, cfg.V_START, cfg.T_MM_PER_REV)
+    n = motion.ramp_steps(v0, hz, acc)
+    return motion.move_ms(2 * n, hz, acc, v0) // 2
+
+
+def flap_in_time(cfg):
+    """A flap raised when its card's feed move starts is up before the card's leading edge
+    can reach the first mouth: what lets board.py's turn_done() answer at once."""
+    return cfg.DEFLECT_MS < feed_ms(cfg)
+
+
+def read_ms(cfg):
+    return cfg.READ_ALLOW_MS
+
+
+def aim_ms(cfg):
+    """Set the target's deflector flap (the others down)."""
+    return cfg.DEFLECT_MS
+
+
+def transit_ms(cfg, target):
+    """After the feed move: the card's leading edge is at WINDOW_X + F_MOVE on the belt; it is
+    confirmed when its pocket's mouth opto has seen all of it go in (the leading edge to the
+    mouth, then the card's length), or for the loop when the drop opto D sees it."""
+    front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
+    k = config.pocket_of(cfg, target)
+    if k is None:  # the return loop: to E, through the switchback, round to the hopper
+        return belt_ms(cfg, cfg.END_X_MM - front + cfg.LOOP_MM) + loop_switch_ms(cfg)
+    return belt_ms(cfg, max(0, config.pocket_x(cfg, k) - front) + cfg.CARD_LEN_MM)
+
+
+def loop_switch_ms(cfg):
+    """The switchback R: pull the card in, stop, reverse it out onto the diagonal."""
+    hz = _hz(cfg, cfg.R_V, cfg.R_MM_PER_REV)
+    acc = _hz(cfg, cfg.R_ACCEL, cfg.R_MM_PER_REV)
+    n_in = config.mm_to_steps(cfg.R_IN_MM, cfg.R_MM_PER_REV)
+    n_out = config.mm_to_steps(cfg.R_OUT_MM, cfg.R_MM_PER_REV)
+    v0 = _hz(cfg, cfg.V_START, cfg.R_MM_PER_REV)
+    return motion.move_ms(n_in, hz, acc, v0) + motion.move_ms(n_out, hz, acc, v0)
+
+
+def eject_ms(cfg, target):
+    """The eject stage as the firmware runs it: a feed move, then the belt to the station."""
+    return feed_ms(cfg) + transit_ms(cfg, target)
+
+
+def loop_pass_ms(cfg):
+    """One card once round the loop: read window -> belt -> E -> switchback -> back on the
+    hopper -> fed to the window again (what FETCH from the loop costs per card cycled)."""
+    return feed_ms(cfg) + transit_ms(cfg, cfg.LOOP)

@@ -1,0 +1,674 @@
+# ruff: noqa: UP031 - %-formatting reads the same on MicroPython and CPython
+"""Checks of the real firmware, written to run on MicroPython (and on CPython).
+
+``node run.mjs ROOT mpchecks NAME...`` runs them on the MicroPython 1.27 WebAssembly VM;
+tests/firmware/test_fw_micropython_vm.py drives that and runs the same functions on CPython.
+Each check raises on failure and prints one line ``PASS name: detail`` on success; some print
+``FIGURE name value`` lines (the heap after an evening of deals).
+
+The ``prefix_*`` checks run the three patterns that crashed the firmware on MicroPython before
+issue 8 was fixed (``0 in bytearray``, ``Exception.__init__``, ``machine.SOFT_RESET``) inside
+the real firmware path, and print what happened, so the test can show each would be caught on
+the VM (and is not on CPython).
+"""
+
+import gc
+import json
+import sys
+
+from mpboard import FakeBoard, Host, plan_chunks, shuffled
+
+from firmware import commands, config
+from firmware import main as fw_main
+from firmware import mechanics as M
+from firmware import protocol as P
+from firmware.ticks import PERIOD, ticks_diff
+
+FRAMES_PATH = "/data/frames.json"
+
+SEAT, CENTRE, MAGAZINE, FACEUP, STAGING, DISCARD, REJECT = 0, 0x82, 0x85, 0x83, 0x86, 0x81, 0x80
+
+# (game, seats, decks) for every game and player count trickref deals.
+GAMES = [("spades-2p", 2, 1), ("german-whist", 2, 1), ("partnership-spades", 4, 1)]
+GAMES += [("hearts", n, 1) for n in range(3, 8)]
+GAMES += [("cancellation-hearts", n, 2) for n in range(6, 12)]
+
+
+def frames_path():
+    return FRAMES_PATH if sys.implementation.name == "micropython" else FRAMES_LOCAL
+
+
+FRAMES_LOCAL = ""  # set by the CPython side (the VM reads the copy run.mjs wrote)
+
+
+def new_host(seats=4, deck=None, start_ticks=0, decks=1):
+    cfg = config.Settings(SEAT_COUNT=seats, READER_KIND=2)
+    board = FakeBoard(cfg, start_ticks=start_ticks)
+    if deck is None:
+        deck = shuffled(seats * 7 + decks, decks)
+    board.hopper = list(deck)
+    host = Host(fw_main, board, cfg)
+    r = host.command(P.HELLO, b"\x01\x0b\xb8")
+    assert r.type == P.IDENTIFY, r
+    return host
+
+
+def game_plan(game, seats, decks, order):
+    """(card, target) entries as trickref plans the game: hands round robin, the rest where
+    the game keeps it (German Whist's stock in the magazine, hearts' odd cards in the centre)."""
+    n = len(order)
+    if game == "german-whist":
+        return [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, MAGAZINE) for c in order[26:]]
+    per = n // seats
+    out = []
+    for i, c in enumerate(order):
+        out.append((c, i % seats if i < per * seats else CENTRE))
+    return out
+
+
+def deal(host, deal_id, entries):
+    chunks = plan_chunks(deal_id, entries)
+    for i, body in enumerate(chunks):
+        r = host.command(P.DEAL_PLAN, body)
+        want = P.OK_STARTED if i == len(chunks) - 1 else P.OK_ACCEPTED
+        assert r.type == P.OK and r.body[1] == want, (r, i)
+    done = host.until(P.EV_DEAL_DONE)
+    return done
+
+
+def check_hands(host, entries):
+    want = {}
+    for card, target in entries:
+        if target not in want:
+            want[target] = []
+        want[target].append(card)
+    b = host.board
+    for target in want:
+        if target == MAGAZINE:
+            got = [b.slots[MAGAZINE][k] for k in sorted(b.slots[MAGAZINE])]
+            assert got == want[target], ("stock order", got, want[target])
+        else:
+            assert sorted(b.seat(target)) == sorted(want[target]), ("target", target)
+
+
+# ---- the checks ------------------------------------------------------------------------------
+
+
+def golden():
+    frames = json.loads(open(frames_path()).read())
+    parser = P.Parser()
+    ok = 0
+    for g in frames:
+        wire = bytes.fromhex(g["hex"])
+        got = []
+        for b in wire:
+            f = parser.feed(b)
+            if f is not None:
+                got.append(f)
+        assert len(got) == 1, g["name"]
+        f = got[0]
+        assert f.ok and f.type == g["type"] and f.seq == g["seq"] and f.ack == g["ack"], g["name"]
+        assert f.body == bytes.fromhex(g["body"]), g["name"]
+        assert P.encode_frame(g["type"], g["seq"], g["ack"], f.body) == wire, g["name"]
+        if g["type"] in (P.EVENT, P.EVENTS):
+            events = P.parse_event_block(f.body)
+            assert [e[0] for e in events] == [e["index"] for e in g["fields"]["events"]]
+        ok += 1
+    assert ok == len(frames) and ok >= 48
+    print("PASS golden: %d of %d golden frames parsed by Parser.feed and re-encoded" % (ok, len(frames)))
+
+
+def deals():
+    n = 0
+    for game, seats, decks in GAMES:
+        order = shuffled(seats * 31 + decks + len(game), decks)
+        host = new_host(seats, deck=shuffled(seats + 99, decks), decks=decks)
+        entries = game_plan(game, seats, decks, order)
+        done = deal(host, n + 1, entries)
+        assert done[2][:5] == P.u16(n + 1) + bytes((len(entries), 0, 0)), (game, seats, done)
+        check_hands(host, entries)
+        if game == "german-whist":
+            r = host.command(P.TURN_UP)
+            assert r.type == P.OK, r
+            host.until(P.EV_CARD_DEALT)
+            assert host.board.seat(FACEUP) == [] and len(host.board.slots[FACEUP]) == 1
+            assert host.command(P.ROUTE_FACEUP, b"\x00").type == P.OK
+            host.until(P.EV_CARD_ROUTED)
+            assert host.command(P.DEAL_STOCK, b"\x01").type == P.OK
+            host.until(P.EV_CARD_DEALT)
+            assert len(host.board.seat(0)) == 14 and len(host.board.seat(1)) == 14
+        if game == "spades-2p":
+            card = host.board.trays[0].pop()  # a card fed back through the reader, parked, fetched
+            host.board.hopper = [card]
+            assert host.command(P.FEED, bytes((1, STAGING))).type == P.OK
+            host.until(P.EV_FEED_DONE)
+            assert list(host.board.slots[STAGING].values()) == [card]
+            assert host.command(P.FETCH, bytes((STAGING, card, 1))).type == P.OK
+            host.until(P.EV_CARD_ROUTED)
+            assert host.board.seat(1)[-1] == card
+        assert host.fw.failed is False and host.board.wdt_feeds > 0
+        n += 1
+    print("PASS deals: %d games x player counts dealt whole by main.Firmware (52 and 104 cards, 2-11 seats)" % n)
+
+
+def naks():
+    host = new_host(4)
+    seen = {}
+
+    def nak(ftype, body, reason, why):
+        r = host.command(ftype, body)
+        assert r.type == P.NAK and r.body[1] == reason, (why, r)
+        seen[reason] = why
+
+    # malformed frames: CRC, version
+    frame = bytearray(P.build_frame(P.PING, 50, 0))
+    frame[-1] ^= 0xFF
+    host.board.rx.extend(P.cobs_encode(bytes(frame)) + b"\x00")
+    r = [f for f in host.run(20) if f.type == P.NAK]
+    assert r and r[0].body[1] == P.NAK_BAD_CRC
+    seen[P.NAK_BAD_CRC] = "bad crc"
+    frame = bytearray(P.build_frame(P.PING, 51, 0))
+    frame[0] = 9
+    c = P.crc16(bytes(frame[:-2]))
+    frame[-2] = c >> 8
+    frame[-1] = c & 0xFF
+    host.board.rx.extend(P.cobs_encode(bytes(frame)) + b"\x00")
+    r = [f for f in host.run(20) if f.type == P.NAK]
+    assert r and r[0].body[1] == P.NAK_BAD_VERSION
+    seen[P.NAK_BAD_VERSION] = "bad version"
+    nak(0x55, b"", P.NAK_UNKNOWN_TYPE, "unknown type")
+    nak(P.PRESENT, b"", P.NAK_BAD_BODY, "present without seat")
+    nak(P.HELLO, b"\x02\x00\x00", P.NAK_BAD_VERSION, "hello v2")
+    nak(P.PRESENT, b"\x00", P.NAK_EMPTY, "empty stock")
+    nak(P.ROUTE_PRESENTED, b"\x00", P.NAK_EMPTY, "nothing presented")
+    nak(P.FETCH, bytes((DISCARD, 5, 0)), P.NAK_EMPTY, "card not in discard")
+    nak(P.RESUME, b"", P.NAK_BAD_STATE, "nothing to resume")
+    nak(P.FEED, bytes((53, STAGING)), P.NAK_FULL, "53 cards for 52 staging slots")
+    nak(P.DEAL_PLAN, P.u16(3) + bytes((10, 4, 1, 0)), P.NAK_BAD_STATE, "chunk out of order")
+    big = plan_chunks(4, [(c % 52, MAGAZINE) for c in range(60)])[0]
+    nak(P.DEAL_PLAN, big, P.NAK_TOO_BIG, "stock beyond the magazine")
+    order = shuffled(5)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(7, entries)[0]).body[1] == P.OK_STARTED
+    nak(P.FEED, bytes((1, 0)), P.NAK_BUSY, "feed during a deal")
+    other = [(c, 0) for c in order]
+    nak(P.DEAL_PLAN, plan_chunks(7, other)[0], P.NAK_CONFLICT, "same id, other plan")
+    host.until(P.EV_DEAL_DONE)
+    host.board.hopper = host.board.gather()
+    host.board.jam_stage = "eject"
+    assert host.command(P.DEAL_PLAN, plan_chunks(8, entries)[0]).body[1] == P.OK_STARTED
+    host.until(P.EV_JAM)
+    nak(P.FEED, bytes((1, 0)), P.NAK_JAMMED, "feed while jammed")
+    host.board.jam_stage = None
+    assert host.command(P.RESET, b"\x00").type == P.OK
+    host.board.estop_button = True
+    host.run(40)
+    nak(P.FEED, bytes((1, 0)), P.NAK_ESTOPPED, "feed while e-stopped")
+    nak(P.RESET, b"\x00", P.NAK_ESTOPPED, "reset while the button is held")
+    missing = []
+    for name in dir(P):
+        if name.startswith("NAK_") and getattr(P, name) not in seen:
+            missing.append(name)
+    assert missing == [], missing
+    assert host.fw.failed is False
+    print("PASS naks: all %d NAK reasons answered, none rebooted the loop" % len(seen))
+
+
+def full_store():
+    """A full slotted store is refused, never overwritten (it used to get slot 0 again)."""
+    host = new_host(4, deck=[5, 6, 7])
+    assert host.command(P.FEED, bytes((0, FACEUP))).type == P.OK  # until stopped, one slot
+    host.until(P.EV_TRAY_FULL)
+    mech = host.fw.dealer.mech
+    assert mech.state == M.JAMMED and host.board.slots[FACEUP] == {0: 5}
+    assert host.board.gate == 6 and host.board.pending == {}  # the second card waits in the gate
+    assert host.command(P.RESUME).type == P.OK  # still full: stops again, nothing overwritten
+    host.run(200)
+    assert mech.state == M.JAMMED and host.board.slots[FACEUP] == {0: 5}
+    assert [k for _, k, _ in host.events].count(P.EV_TRAY_FULL) == 2
+    assert host.command(P.RESET, b"\x00").type == P.OK  # the waiting card goes to reject
+    host.until(P.EV_CARD_ROUTED)
+    host.run(500)
+    assert host.board.seat(REJECT) == [6] and host.board.slots[FACEUP] == {0: 5}
+    assert host.command(P.DEAL_STOCK, bytes((FACEUP,))).body[1] in (P.NAK_EMPTY, P.NAK_FULL)
+    print("PASS full_store: a full store stops with TRAY_FULL and is never overwritten; commands get NAK_FULL")
+
+
+def ejection():
+    """A card is reported dealt only when its pocket's sensor saw it go in: a card that stops
+    between the gate and its pocket is a JAM (stage 4, with the card), never CARD_DEALT."""
+    order = shuffled(23)
+    host = new_host(4, deck=list(order))
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(3000)
+    dealt_before = [p[0] for _, k, p in host.events if k == P.EV_CARD_DEALT]
+    host.board.lose_next = True
+    jam = host.until(P.EV_JAM)
+    lost = jam[2][1]
+    assert jam[2][0] == M.ST_EJECT and lost in order, jam
+    dealt = [p[0] for _, k, p in host.events if k == P.EV_CARD_DEALT]
+    assert lost not in dealt and len(dealt) >= len(dealt_before)
+    assert host.fw.dealer.mech.state == M.JAMMED and host.board.pending == {}
+    for s in range(4):
+        assert lost not in host.board.seat(s)
+    print("PASS ejection: a card lost between the gate and its pocket is JAM stage 4 (card %d), "
+          "never reported dealt; %d cards before it were, each on its pocket sensor" % (lost, len(dealt)))
+
+
+def double_feed():
+    """Two cards fed together: by length at the gate (shingled) or by thickness (stacked). The
+    deal stops with DOUBLE_FEED, nothing is routed; both go back on the hopper; RESUME finishes
+    the deal with every card where the plan says."""
+    for how, attr in ((1, "double_next"), (2, "stacked_next")):
+        order = shuffled(30 + how)
+        host = new_host(4, deck=list(order))
+        entries = [(c, i % 4) for i, c in enumerate(order)]
+        assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+        host.run(2000)
+        setattr(host.board, attr, True)
+        ev = host.until(P.EV_DOUBLE_FEED)
+        assert ev[2][1] == how, ev
+        mech = host.fw.dealer.mech
+        assert mech.state == M.JAMMED and host.board.pending == {}
+        assert host.command(P.FEED, bytes((1, 0))).body[1] == P.NAK_JAMMED
+        host.run(2000)  # cards already on the belt are confirmed or wait; nothing new moves
+        host.board.put_back_double()
+        assert host.command(P.RESUME).type == P.OK
+        done = host.until(P.EV_DEAL_DONE)
+        assert done[2][2] == 52 and done[2][3] == 0, done
+        check_hands(host, entries)
+    print("PASS double_feed: a shingled (length at the gate) and a stacked (thickness) double feed "
+          "stop the deal with DOUBLE_FEED; after RESUME all 52 cards are where the plan says")
+
+
+def gate_debounce():
+    """A gate opto flickering at every feed start (2 polls, under GATE_SAMPLES) ends no stage:
+    ten cards fed one at a time (plays), each feed flickers."""
+    results = {}
+    for samples in (3, 1):
+        cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2, GATE_SAMPLES=samples)
+        board = FakeBoard(cfg)
+        board.bounce_on_feed = 2
+        host = Host(fw_main, board, cfg)
+        host.command(P.HELLO, b"\x01\x0b\xb8")
+        for card in range(10 if samples > 1 else 1):
+            board.hopper = [card]
+            assert host.command(P.FEED, bytes((1, 0x84))).type == P.OK
+            if samples > 1:
+                host.until(P.EV_FEED_DONE)
+            else:
+                host.run(3000)
+        bad = host.kinds().count(P.EV_MISREAD) + host.kinds().count(P.EV_JAM)
+        results[samples] = (bad, len(board.seat(0x84)))
+    assert results[3] == (0, 10), results
+    assert results[1][0] > 0, ("without the filter the flicker should end feeds early", results)
+    print("PASS gate_debounce: a flicker at every feed start, 10 of 10 plays read with "
+          "GATE_SAMPLES=3 (with 1 sample the first feed already ends before the card: a jam)")
+
+
+def usb_stall():
+    """The host stops reading for 40 s mid-deal: writes never exceed the budget, the loop keeps
+    feeding the watchdog, frames that do not fit are dropped and counted, and every event is
+    recovered afterwards with EVENTS_SINCE. (The queue is cut to 256 bytes so that one deal
+    overflows it.)"""
+    cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2, LINK_TX_QUEUE=256)
+    board = FakeBoard(cfg)
+    board.hopper = shuffled(18)
+    host = Host(fw_main, board, cfg)
+    order = shuffled(17)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(1000)
+    host.board.tx_room = 0  # the host's USB buffer is full: it stopped reading
+    host.board.write_sizes = []
+    fed = 0
+    for _ in range(2000):  # 40 s, host still sending PINGs
+        if host.step(20):
+            fed += 1
+    dealer = host.fw.dealer
+    assert fed == 2000, "a pass did not feed the watchdog while the host was not reading"
+    assert max(host.board.write_sizes) <= host.cfg.LINK_TX_BUDGET
+    assert len(dealer.txq) <= host.cfg.LINK_TX_QUEUE and dealer.tx_dropped > 0
+    dropped = dealer.tx_dropped
+    host.board.tx_room = -1  # reading again
+    host.run(100)
+    have = set(e[0] for e in host.events)
+    nxt = max(have) + 1 if have else 0
+    for _ in range(20):
+        missing = [i for i in range(nxt) if i not in have]
+        first = missing[0] if missing else nxt
+        r = host.command(P.EVENTS_SINCE, P.u16(first))
+        got = P.parse_event_block(r.body)
+        if not got:
+            break
+        for e in got:
+            if e[0] not in have:
+                have.add(e[0])
+                host.events.append(e)
+        nxt = max(nxt, max(have) + 1)
+    kinds = {}
+    for i, k, _ in host.events:
+        kinds[i] = k
+    assert sorted(have) == list(range(len(have))), "a gap in the event indices"
+    assert list(kinds.values()).count(P.EV_CARD_DEALT) == 52 and P.EV_DEAL_DONE in kinds.values()
+    print("PASS usb_stall: 40 s without reading: %d frames dropped and counted, every pass fed the "
+          "watchdog, %d events recovered in order" % (dropped, len(have)))
+
+
+def pocket_count():
+    """On a board without tray-full sensors (board.py: COUNTS_POCKETS) the firmware counts the
+    cards sent to each tray pocket since the deal began: a plan over a pocket's capacity is
+    NAK TOO_BIG, a card for a full one stops with TRAY_FULL; RESUME means it was emptied."""
+    cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2)
+    board = FakeBoard(cfg)
+    board.COUNTS_POCKETS = True
+    host = Host(fw_main, board, cfg)
+    host.command(P.HELLO, b"\x01\x0b\xb8")
+    order = shuffled(44)
+    cap = cfg.POCKET_CAP[CENTRE]
+    over = [(c, CENTRE if i < cap + 1 else i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, over)[0]).body[1] == P.NAK_TOO_BIG
+    board.hopper = list(range(30))
+    for n in range(cap + 1):  # plays fed one by one to the centre pocket
+        board.hopper = [n]
+        assert host.command(P.FEED, bytes((1, CENTRE))).type == P.OK
+        if n < cap:
+            host.until(P.EV_FEED_DONE)
+    host.until(P.EV_TRAY_FULL)
+    assert len(board.seat(CENTRE)) == cap and host.fw.dealer.mech.state == M.JAMMED
+    board.trays[CENTRE] = []  # emptied
+    assert host.command(P.RESUME).type == P.OK
+    host.until(P.EV_FEED_DONE)
+    assert board.seat(CENTRE) == [cap]
+    print("PASS pocket_count: the centre pocket (%d cards) refuses a plan over it and stops with "
+          "TRAY_FULL on card %d; RESUME after emptying it goes on" % (cap, cap + 1))
+
+
+def estop():
+    host = new_host(4)
+    order = shuffled(11)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(1500)
+    host.board.estop_button = True
+    host.run(40)
+    assert host.board.pending == {} and P.EV_ESTOP in host.kinds()
+    assert host.fw.dealer.mech.state == M.ESTOPPED
+    assert host.command(P.RESET, b"\x00").body[1] == P.NAK_ESTOPPED
+    host.board.estop_button = False
+    assert host.command(P.RESET, b"\x00").type == P.OK
+    for _ in range(100):  # a card left in the gate is carried to the reject tray first
+        if host.fw.dealer.mech.state == M.IDLE:
+            break
+        host.run(100)
+    # the host's ESTOP frame acts before anything else, and latches
+    assert host.command(P.DEAL_PLAN, plan_chunks(2, entries)[0]).body[1] == P.OK_STARTED
+    host.run(500)
+    assert host.command(P.ESTOP).type == P.OK
+    assert host.fw.dealer.mech.state == M.ESTOPPED and host.board.pending == {}
+    assert host.command(P.RESUME).body[1] == P.NAK_ESTOPPED
+    print("PASS estop: button and ESTOP frame stop every motor and latch until RESET")
+
+
+def deadman():
+    host = new_host(4)
+    order = shuffled(12)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(1000)
+    host.keepalive = False
+    host.run(host.cfg.DEADMAN_MS + 100)  # the host says nothing
+    assert P.EV_DEADMAN in host.kinds() and host.fw.dealer.mech.state == M.PAUSED
+    assert host.board.pending == {}
+    # a restarted host says HELLO first: that must not restart the motors
+    assert host.command(P.HELLO, b"\x01\x0b\xb8").type == P.IDENTIFY
+    assert host.fw.dealer.mech.state == M.PAUSED, "HELLO resumed a paused motion"
+    assert host.command(P.STATUS).body[0] == 6
+    host.keepalive = True
+    assert host.command(P.RESUME).type == P.OK
+    assert host.fw.dealer.mech.state == M.RUNNING
+    deal_done = host.until(P.EV_DEAL_DONE)
+    assert deal_done[2][2] == 52
+    print("PASS deadman: silence pauses the deal, HELLO leaves it paused, RESUME finishes it")
+
+
+def faults():
+    host = new_host(4)
+    host.board.faults.append((2, 0))
+    host.run(40)
+    assert (P.EV_FAULT, bytes((2, 0))) in [(k, p) for _, k, p in host.events]
+    assert host.fw.dealer.mech.state == M.JAMMED
+    assert host.command(P.RESET, b"\x00").type == P.OK
+    # an exception inside the loop: motors stop, FAULT 4 0, the watchdog is starved
+    host.board.hopper = shuffled(3)
+    entries = [(c, i % 4) for i, c in enumerate(shuffled(3))]
+    assert host.command(P.DEAL_PLAN, plan_chunks(3, entries)[0]).body[1] == P.OK_STARTED
+    host.run(300)
+
+    def broken():
+        raise RuntimeError("sensor driver bug")
+
+    host.board.jam_sensor = broken
+    fed = host.board.wdt_feeds
+    host.run(200)
+    assert host.fw.failed and host.board.pending == {}
+    assert (P.EV_FAULT, b"\x04\x00") in [(k, p) for _, k, p in host.events]
+    assert host.board.wdt_feeds == fed
+    print("PASS faults: a board fault stops like a jam; an exception stops, reports FAULT 4 and starves the watchdog")
+
+
+def wrap():
+    start = PERIOD - 4000  # the tick counter wraps 4 s into the deal
+    host = new_host(4, start_ticks=start)
+    order = shuffled(21)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    done = host.until(P.EV_DEAL_DONE)
+    assert host.board.now < start, "the clock did not wrap"
+    assert done[2][2] == 52
+    check_hands(host, entries)
+    assert P.EV_DEADMAN not in host.kinds() and P.EV_JAM not in host.kinds()
+    # the dead-man still measures the host's silence across the wrap
+    host2 = new_host(4, start_ticks=PERIOD - 1000)
+    host2.keepalive = False
+    assert host2.command(P.DEAL_PLAN, plan_chunks(2, entries)[0]).body[1] == P.OK_STARTED
+    host2.run(host2.cfg.DEADMAN_MS - 200)
+    assert P.EV_DEADMAN not in host2.kinds(), "dead-man fired early across the wrap"
+    host2.run(400)
+    assert P.EV_DEADMAN in host2.kinds(), "dead-man never fired across the wrap"
+    assert ticks_diff(2, PERIOD - 3) == 5
+    print("PASS wrap: a deal and the dead-man across the 2**30 tick wrap")
+
+
+def heap(deals_count=60):
+    """A generator: the runner collects garbage between its steps (the WebAssembly port only
+    collects when control is back at the top level, so gc.mem_alloc() is read one step after
+    each gc.collect())."""
+    mem_alloc = getattr(gc, "mem_alloc", None)  # MicroPython only
+    if mem_alloc is None:
+        def mem_alloc():
+            return 0
+    yield
+    base = mem_alloc()
+    host = new_host(4)
+    order = shuffled(40)
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    figures = {}
+    for n in range(deals_count):
+        host.board.hopper = host.board.gather() + host.board.hopper
+        deal(host, n + 1, entries)
+        host.frames = []
+        host.events = []
+        host.cursor = 0
+        host.board.write_sizes = []
+        yield
+        if n + 1 in (10, deals_count):
+            figures[n + 1] = mem_alloc()
+    used = figures[deals_count]
+    assert host.fw.failed is False
+    print("FIGURE heap_baseline_bytes %d" % base)
+    print("FIGURE heap_after_10_deals_bytes %d" % figures[10])
+    print("FIGURE heap_after_%d_deals_bytes %d" % (deals_count, used))
+    assert used - figures[10] < 4096, ("heap grows with deals", figures[10], used)
+    print("PASS heap: %d deals of 52 cards; heap in use %d bytes (%d before the dealer and its "
+          "fake board existed; %+d from deal 10 to deal %d)" % (
+              deals_count, used, base, used - figures[10], deals_count))
+
+
+# ---- the three crashes of issue 8, run in the real firmware path ------------------------------
+
+
+def _prefix_cobs_decode(data):
+    """cobs_decode as it was before the fix (``0 in block`` on a bytearray)."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0:
+            raise ValueError("COBS data contains a zero byte")
+        end = i + code
+        if end > n:
+            raise ValueError("COBS code runs past the end of the frame")
+        block = data[i + 1:end]
+        if 0 in block:
+            raise ValueError("COBS data contains a zero byte")
+        out.extend(block)
+        i = end
+        if code != 255 and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+class _PrefixRefused(Exception):
+    """commands.Refused as it was before the fix."""
+
+    def __init__(self, reason):
+        Exception.__init__(self, reason)
+        self.reason = reason
+
+
+def prefix_cobs():
+    frames = json.loads(open(frames_path()).read())
+    real = P.cobs_decode
+    P.cobs_decode = _prefix_cobs_decode
+    parsed = 0
+    escaped = ""
+    try:
+        for g in frames:
+            parser = P.Parser()
+            try:
+                if parser.feed_bytes(bytes.fromhex(g["hex"])):
+                    parsed += 1
+            except Exception as e:  # noqa: BLE001 - what escapes Parser.feed reboots the dealer
+                escaped = type(e).__name__
+    finally:
+        P.cobs_decode = real
+    print("RESULT prefix_cobs parsed=%d of=%d escaped=%s" % (parsed, len(frames), escaped or "-"))
+
+
+def prefix_refused():
+    real = commands.Refused
+    commands.Refused = _PrefixRefused
+    try:
+        host = new_host(4)
+        host.send(0x55)  # unknown type: a NAK
+        host.run(40)
+        failed = host.fw.failed
+    finally:
+        commands.Refused = real
+    print("RESULT prefix_refused loop_failed=%s" % failed)
+
+
+def prefix_soft_reset():
+    import machine  # the rp2 fake (tests/firmware/mp/fake_machine.py)
+
+    try:
+        cause = machine.SOFT_RESET
+        outcome = "no error: %d" % cause
+    except AttributeError as e:
+        outcome = "AttributeError " + str(e)
+    print("RESULT prefix_soft_reset %s" % outcome)
+
+
+def rp2_board():
+    """firmware/board.py on the rp2 fakes: boots, sets up the three TMC2209s over UART,
+    drives exact step counts through the PIO program, tells RESET from a hang."""
+    import machine
+    import rp2
+
+    from firmware import board, motion, timing
+
+    b = board.Board()
+    assert b.reset_cause() == 1, "power-on"
+    assert b.fault() is None and b.drivers_ok  # all three drivers answered, IFCNT counted 6 writes
+    cfg = b.cfg
+    for node in (0, 1, 2):
+        chop = machine.tmc_bus.regs[(node, motion.TMC_CHOPCONF)]
+        assert (chop >> 24) & 0xF == motion.mres_bits(cfg.MICROSTEPS)  # 1/8 microstep set
+    # a feed move: the DMA hands the PIO exactly the segment words of timing.feed_segments
+    sm = rp2.StateMachine.machines[board.SM_F]
+    sm.received = []
+    b.feed(True)
+    segs = timing.feed_segments(cfg)
+    assert sm.received == motion.words(segs)
+    edges, cycles = rp2.run_program(board._stepper, sm.received)
+    steps = timing.feed_steps(cfg)
+    assert edges == steps == sum([c for c, _ in segs])
+    us = (cycles * 1000000 + motion.PIO_HZ - 1) // motion.PIO_HZ
+    assert us == motion.segments_us(segs), (us, motion.segments_us(segs))
+    assert b.eject_done() and b.f.position == steps
+    # the deflector of seat 3 rises, the loop lowers every flap
+    b.turn_start(3)
+    assert b.flaps.up == [3]
+    b.turn_start(cfg.LOOP)
+    assert b.flaps.up == []
+    # a RESET command reboot, then a hang
+    b.reboot()
+    assert machine.reset_cause() == machine.WDT_RESET
+    b2 = board.Board()
+    assert b2.reset_cause() == 3, "a RESET command reboot"
+    b3 = board.Board()
+    assert b3.reset_cause() == 2, "a watchdog reboot without the marker is a hang"
+    # a driver that does not answer: FAULT 3 with its address, and nothing is powered
+    machine.tmc_bus.present = [0, 2]
+    try:
+        b4 = board.Board()
+        assert (3, 1) in [b4.fault(), b4.fault(), b4.fault()]
+        b4.feed(True)
+        assert machine.Pin.pins[board.PIN_EN].value() == 1  # drivers stay off
+    finally:
+        machine.tmc_bus.present = [0, 1, 2]
+    # the boot-escape jumper
+    assert not board.escape_jumper()
+    machine.Pin.wired[board.PIN_ESCAPE] = 0  # the jumper pulls GP22 to GND
+    try:
+        assert board.escape_jumper()
+    finally:
+        del machine.Pin.wired[board.PIN_ESCAPE]
+    print("PASS rp2_board: board.py boots on the rp2 fakes; TMC2209s set to 1/%d over UART (FAULT 3 "
+          "when one is silent); a feed move is %d steps, the PIO program emits exactly that in %d us "
+          "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
+
+
+CHECKS = ["golden", "deals", "naks", "full_store", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+          "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
+
+
+def start(name):
+    """Run check ``name``; a check that is a generator comes back to be stepped."""
+    if name not in CHECKS:
+        raise ValueError("no check named " + name)
+    return globals()[name]()
+
+
+def step(gen):
+    """One step of a generator check; False once it has finished (or was no generator)."""
+    if gen is None:
+        return False
+    try:
+        next(gen)
+    except StopIteration:
+        return False
+    return True
