@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# System packages the tests need and pip cannot bring: the Mosquitto MQTT broker (club night,
-# device/club) and later Debian's chromium for the standings page's browser test.
+# System packages the tests need and pip cannot bring: Node.js + npm (the MicroPython VM the
+# firmware runs on, tests/firmware/mp), Xvfb + libX11 (the kiosk in a real X window), the
+# Mosquitto MQTT broker (club night, device/club) and Debian's chromium (the standings page's
+# browser test; TRICKREF_BROWSER=0 leaves it out).
 # As root: 'apt-get update' once, then 'apt-get install -y' only what is missing. Not root:
 # say what is missing and carry on (those tests skip, saying why).
 set -euo pipefail
-want=(mosquitto mosquitto-clients)
+want=(xvfb libx11-6 mosquitto mosquitto-clients)
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    want+=(nodejs npm)
+fi
 if [ "${TRICKREF_BROWSER:-1}" != "0" ]; then
     want+=(chromium)
 fi

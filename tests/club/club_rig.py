@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from device.club.hub import Hub, Night, broker_for
 from device.club.link import ClubConfig, ClubLink
 from engine.records import parse, replay
 
-needs_mosquitto = pytest.mark.skipif(find_mosquitto() is None,
+# skipped without Mosquitto on a developer's machine; under CI (CI=true) the tests run and fail
+needs_mosquitto = pytest.mark.skipif(find_mosquitto() is None and os.environ.get("CI", "").lower() != "true",
                                      reason="Mosquitto not installed (scripts/system-deps.sh installs it)")
 
 
