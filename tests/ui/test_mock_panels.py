@@ -48,11 +48,12 @@ def test_a_tap_on_the_on_screen_panel_reaches_the_referee_through_the_mock_pins(
     assert table.led(HUMAN) == "on" and panels.led(HUMAN) == "on"
     assert panels.factory.pin(panels.pin_map[HUMAN].led.number).state
     tap_button(app, "panel +")  # down and up in one instant: the release waits out the debounce
-    pump(app, lambda a: HUMAN in table.pending)
+    # the release comes after the debounce, on gpiozero's side: wait for it, not for a time
+    pump(app, lambda a: HUMAN in table.pending and _pin_levels(panels, HUMAN, "plus")[-1])
     assert _pin_levels(panels, HUMAN, "plus")[-2:] == [False, True]  # driven low, then high
     assert _bid(table) is None
     tap_button(app, "panel OK")
-    pump(app, lambda a: _bid(table) is not None)
+    pump(app, lambda a: _bid(table) is not None and _pin_levels(panels, HUMAN, "ok")[-1])
     assert _bid(table) == 1  # the first + shows bid 1, OK takes it
     assert _pin_levels(panels, HUMAN, "ok")[-2:] == [False, True]
     pump(app, lambda a: table.led(HUMAN) != "on")  # the turn moved on: the LED goes out
