@@ -149,7 +149,7 @@ SIM_ALONE = """
 import json, resource, time
 from device.dealer import Dealer
 from device.dealer_sim import DealerSimulator
-from ui.referee_table import SIM_SPEED
+from ui.table_client import SIM_SPEED
 sim = DealerSimulator(seats=4, speed=SIM_SPEED)
 sim.start()
 d = Dealer(sim.stable_path, link_timeout=1.0)

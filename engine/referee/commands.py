@@ -81,6 +81,17 @@ class Message(Command):
 
 
 @dataclass(frozen=True)
+class Refusal(Command):
+    """An entry was refused (nothing changed): ``text`` is the referee's words, as shown on the
+    shared screen; ``seat`` the seat whose entry it was (None: nobody knows, e.g. a card nobody
+    holds). The kiosk tells the person who tapped from this, never from the message log."""
+
+    TYPE: ClassVar[str] = "refusal"
+    seat: int | None
+    text: str
+
+
+@dataclass(frozen=True)
 class Sound(Command):
     TYPE: ClassVar[str] = "sound"
     name: str

@@ -42,7 +42,7 @@ def test_a_tap_on_the_on_screen_panel_reaches_the_referee_through_the_mock_pins(
     app = referee_app()
     start(app, "partnership-spades", 4, humans=(HUMAN,), options={"target": 100})
     table = _to_the_human_bid(app)
-    panels = table.host.panels
+    panels = table.opened.panels
     assert isinstance(panels, MockPanels)
     # the referee lights the seat on turn: on the mock pin behind the on-screen panel
     assert table.led(HUMAN) == "on" and panels.led(HUMAN) == "on"
@@ -78,7 +78,7 @@ def test_holding_the_on_screen_ok_past_the_long_press_asks_to_undo_the_bid():
     question = table.public_view()["table"]["undo"]
     assert question is not None and question.startswith("Undo ") and "bid" in question
     app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=ok.rect.center, button=1, touch=True))
-    logic = table.host.panels._buttons[HUMAN]["ok"]
+    logic = table.opened.panels._buttons[HUMAN]["ok"]
     pump(app, lambda a: logic.debouncer.stable is False)  # the release has settled...
     pump(app, lambda a: not pygame.event.peek())
     assert table.referee.undo_pending is not None  # ...and said nothing more (no "ok")
