@@ -31,19 +31,20 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from device.dealer import Dealer
-from device.dealer_errors import DealerError, DealerJam, DealerLinkDown, DealerTimeout
+from device.dealer_errors import DealerError, DealerJam, DealerLinkDown
 from device.dealer_errors import DealerFault as DriverFault
 from device.table_dealer import DealerAdapter
 from engine import cards as C
 from engine.referee.autotable import ideal_outcome
-from engine.referee.commands import Command, DealerCommand, Led, NeedShuffle, SaveRecord
+from engine.referee.commands import Command, DealerCommand, Led, NeedShuffle, Refusal, SaveRecord
 from engine.referee.events import (
+    Button,
     CardRead,
     DealerFault,
     DealerReady,
@@ -55,8 +56,8 @@ from engine.referee.events import (
 from engine.referee.referee import Referee
 
 UNREADABLE = "unreadable"  # the CardRead.card of a card the reader could not read
-READ_SLICE_S = 2.0  # a read waiting for a fed card is renewed this often (checks for steps)
-WANTS_CARDS = ("play", "pass", "exchange")  # game phases in which players feed cards
+ABORT_RECHECK_S = 0.2  # a read asked to stop that still waits after this is stopped again
+BUSY_RETRY_S = 0.05  # the dealer still stopping a feed when the next read asks: wait this long
 
 
 def shuffle_for(seed: int | None, hand_index: int, decks: int) -> Shuffled:
@@ -166,6 +167,9 @@ class SerialDealer:
         self._reading = False
         self._want_read = False
         self._cancel_read = False
+        self._waiting = False  # inside the driver's read, waiting for a card to be fed
+        self._aborted = False
+        self._read_gen = 0
         self._thread = threading.Thread(target=self._work, name="table-dealer", daemon=True)
         self._dealt = 0
         driver.add_listener(self._on_dealer_event)
@@ -218,15 +222,31 @@ class SerialDealer:
             self._interrupt()
 
     def _interrupt(self) -> None:
+        """Stop a read that is waiting for a fed card (only then: a card already read is held in
+        the gate, and an ABORT would send it to the reject tray)."""
         with self._cond:
-            interrupt = self._reading and not self._cancel_read
-            if interrupt:
+            if self._reading:
                 self._cancel_read = True
+            interrupt = self._waiting and not self._aborted
+            if interrupt:
+                self._aborted = True
+            gen = self._read_gen
         if interrupt:
-            try:
-                self.driver.abort()
-            except (DealerError, ValueError, OSError):
-                pass
+            self._abort_read(gen)
+
+    def _abort_read(self, gen: int) -> None:
+        """ABORT the FEED a read waits on. The ABORT can overtake the FEED on the wire (then the
+        dealer was idle and the FEED still starts): so look again a little later."""
+        with self._cond:
+            if not (self._waiting and self._read_gen == gen) or self._closing:
+                return
+        try:
+            self.driver.abort()
+        except (DealerError, ValueError, OSError):
+            pass
+        timer = threading.Timer(ABORT_RECHECK_S, self._abort_read, (gen,))
+        timer.daemon = True
+        timer.start()
 
     # ---------------------------------------------------------------- the port's thread
     def _post(self, item: Any) -> None:
@@ -283,16 +303,18 @@ class SerialDealer:
 
     def _read(self) -> None:
         """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
-        step is wanted (the host asks again once the dealer is free)."""
+        step is wanted or cards no longer are (the host asks again when it wants cards)."""
+        from device import dealer_messages as m
+
         while True:
             with self._cond:
                 if self._cancel_read or not self._want_read or self._closing \
                         or any(k != "read" for k, _ in self._jobs):
                     return
+                self._waiting, self._aborted = True, False
+                self._read_gen += 1
             try:
-                card = self.adapter.read_fed_wait(READ_SLICE_S)
-            except DealerTimeout:
-                continue  # nobody fed a card yet: ask again (unless a step is waiting)
+                card = self.adapter.read_fed()  # as long as it takes a player to feed a card
             except DealerJam as e:
                 self._post(DealerFault("jam", str(e), None))
                 return
@@ -300,6 +322,9 @@ class SerialDealer:
                 if e.name == "MISREAD":
                     self._post(CardRead(UNREADABLE, None))
                     return
+                if e.name == m.NAK_REASON_NAMES[m.NAK_BUSY]:  # still stopping the last feed: ask again shortly
+                    time.sleep(BUSY_RETRY_S)
+                    continue
                 with self._cond:
                     cancelled = self._cancel_read or self._closing
                 if cancelled:
@@ -314,6 +339,9 @@ class SerialDealer:
                     return
                 self._post(DealerFault("fault", str(e), None))
                 return
+            finally:
+                with self._cond:
+                    self._waiting = False
             self._post(CardRead(C.NAMES[card], None))
             return
 
@@ -364,6 +392,11 @@ class TableHost:
         self.on_change = on_change
         self.after_event = after_event  # simulated mode: mirror cards moved by hand
         self.changes = 0
+        self.cards_read = 0  # CardRead events handled (tests wait on it after feeding a card)
+        self.presses = 0  # Button events handled
+        self.handled: Counter[str] = Counter()  # events handled (not replayed), by type
+        # the last refused entry: its words for the shared screen, and the game's position then
+        self.refusal: tuple[str, tuple[int, int]] | None = None
         self.errors: list[str] = []
         self.recoveries: list[str] = []  # the faults "fixed, continue" was pressed for
         self.finished_record: dict[str, Any] | None = None
@@ -452,7 +485,13 @@ class TableHost:
             return self._cond.wait_for(lambda: self._closing or pred(), timeout) and pred()
 
     def _idle(self) -> bool:
-        return self._closing or (not self._inbox and not self._active and self._outstanding == 0)
+        if self._closing:
+            return True
+        if self._inbox or self._active or self._outstanding:
+            return False
+        if self._reading and not self.wants_cards():
+            return False  # a read being stopped: the shuffle or a step follows
+        return not (self._shuffle is not None and self.deal_allowed)
 
     def _why_busy(self) -> str:
         return f"{len(self._inbox)} in the inbox, worker {'busy' if self._active else 'idle'}, {self._outstanding} dealer jobs"
@@ -519,6 +558,11 @@ class TableHost:
             if self.journal is not None:
                 self.journal.append(event.to_json())
             out = self.referee.handle(event)
+            self.handled[event.TYPE] += 1
+            if isinstance(event, CardRead):
+                self.cards_read += 1
+            elif isinstance(event, Button):
+                self.presses += 1
             after = self.referee.places.snapshot()["at"] if before is not None else None
         if self.after_event is not None and before is not None and after is not None:
             self.after_event(event, before, after)
@@ -546,6 +590,9 @@ class TableHost:
     def _carry_out(self, out: list[Command]) -> None:
         ref = self.referee
         for c in out:
+            if isinstance(c, Refusal) and not c.private:
+                with self.lock:
+                    self.refusal = (c.text, self.position())
             if isinstance(c, Led):
                 if self.leds is not None:
                     self.leds.set_led(c.seat, c.mode)
@@ -582,16 +629,32 @@ class TableHost:
             self.dealer.read()
 
     def wants_cards(self) -> bool:
-        """Whether players may feed cards now (plays, passes, the Double Nil give)."""
+        """Whether the reader listens now: whenever the table takes entries and the dealer has
+        no step to do. Plays, passes and the Double Nil give are fed; a card fed at any other
+        moment (a bid, a draw) is read too, so the referee can say why it is not wanted and
+        send it back. Not between hands (the cards are gathered into the hopper then), and not
+        while a card is shown to a seat or waits in the reader gate (a spades-2p draw): the
+        mechanism holds it there, and the next step routes it."""
         ref = self.referee
-        g = ref.game
-        return g is not None and ref.accepting() and not ref.steps and g.phase in WANTS_CARDS
+        if ref.game is None or not ref.accepting() or ref.steps or ref.presented is not None:
+            return False
+        at = ref.places.at
+        return not at.get("gate") and not at.get("presented")
+
+    def position(self) -> tuple[int, int]:
+        """(hand number, entries taken): where the game is."""
+        g = self.referee.game
+        return (0, 0) if g is None else (g.hand_number, len(g.actions))
+
+    def refusal_shown(self) -> str | None:
+        """The last refusal's words while nothing has been taken since (under ``lock``)."""
+        r = self.refusal
+        return r[0] if r is not None and r[1] == self.position() else None
 
     def bot_rng(self, seat: int) -> random.Random:
         """A bot's generator, seeded by the game's position (hand, actions taken), so refused
         entries, dealer faults and restarts never change what a bot chooses."""
-        g = self.referee.game
-        where = (0, 0) if g is None else (g.hand_number, len(g.actions))
+        where = self.position()
         return random.Random(f"trickref-sim/{self.seed}/bot/{where[0]}/{where[1]}/{seat}")
 
 

@@ -68,9 +68,24 @@ class OpenTable:
         """Replay the journal, restore the simulator's cards, redo the pending step."""
         h = self.host
         h.resume(self.records)
+        if self.driver is not None:
+            self._stop_leftover()
         if self.sim is not None:
             self._restore()
         h.start(resync=True)
+
+    def _stop_leftover(self) -> None:
+        """The dealer may still be doing what the table asked before the power went (waiting
+        for a card to be fed, say): stop it, unless the referee's next step routes a card that
+        was read and waits in the reader gate (an abort would reject it)."""
+        ref, driver = self.host.referee, self.driver
+        assert driver is not None
+        if ref.steps and ref.steps[0]["op"] == "route_fed":
+            return
+        try:
+            driver.abort()
+        except (DealerError, OSError, ValueError):
+            pass  # a dealer that does not answer shows as a fault at the first step
 
     def close(self) -> None:
         try:
@@ -198,7 +213,8 @@ class OpenTable:
 def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
                journal_file: str | os.PathLike[str] | None = None, games_dir: str | os.PathLike[str] | None = None,
                seed: int | None = None, speed: float = SIM_SPEED, fresh: bool = False, auto_deal: bool = True,
-               pin_factory: Any = None, on_change: Any = None, link_timeout: float | None = None) -> OpenTable:
+               pin_factory: Any = None, on_change: Any = None, link_timeout: float | None = None,
+               panel_clock: Any = None) -> OpenTable:
     """The table for ``mode`` (default: the configuration's). Nothing runs until ``begin`` or
     ``resume``. TableSetupError names what could not be opened and why."""
     mode = mode or (config.resolved_mode() if config is not None else "simulated")
@@ -244,7 +260,8 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
             except (DealerError, OSError, ValueError) as e:
                 raise TableSetupError(f"cannot open the dealer on {config.dealer.port}: {e}") from None
             try:
-                panels = open_panels(config, on_panel, "hardware", seats=players, pin_factory=pin_factory)
+                panels = open_panels(config, on_panel, "hardware", seats=players, pin_factory=pin_factory,
+                                     **({"clock": panel_clock} if panel_clock is not None else {}))
             except (ValueError, OSError) as e:
                 raise TableSetupError(f"cannot open the seat panels: {e}") from None
     except BaseException:

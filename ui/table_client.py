@@ -93,6 +93,7 @@ class TableClient:
         t["mode"] = self.mode
         t["humans"] = [s for s in range(self.players) if s not in self.bots]
         t["can_undo"] = self._can_undo(ref)
+        t["refusal"] = self.host.refusal_shown()  # why the last entry was refused, until one is taken
         d = t["dealer"]
         d["kind"] = fault_kind(d.get("fault"))
         if d.get("op") == "deal":
@@ -308,14 +309,14 @@ def open_client(game: str, players: int, names: Sequence[str] | None = None, opt
 def start_table(game: str, players: int, names: Sequence[str], options: dict[str, Any], bots: Iterable[int], *,
                 config: Any = None, seed: int | None = None, speed: float = SIM_SPEED,
                 post: Callable[[], None] | None = None, mode: str | None = None, pin_factory: Any = None,
-                auto_deal: bool = False, link_timeout: float | None = None) -> TableClient:
+                auto_deal: bool = False, link_timeout: float | None = None, **table_kw: Any) -> TableClient:
     """A new game with the configuration's journal and games folder (an unfinished game left in
     the journal is dropped)."""
     config = config or load_config()
     return open_client(game, players, names, options, bots, mode=mode or config.resolved_mode(), config=config,
                        seed=seed, journal_file=journal_path(config), games_dir=config.storage.games_dir(),
                        auto_deal=auto_deal, on_change=post if post is not None else _post_fn(), speed=speed,
-                       pin_factory=pin_factory, link_timeout=link_timeout)
+                       pin_factory=pin_factory, link_timeout=link_timeout, **table_kw)
 
 
 def journal_game(config: Any = None) -> tuple[list[Any], OpenReport | None, str | None]:
@@ -334,7 +335,7 @@ def journal_game(config: Any = None) -> tuple[list[Any], OpenReport | None, str 
 
 def resume_table(config: Any = None, *, seed: int | None = None, speed: float = SIM_SPEED,
                  post: Callable[[], None] | None = None, mode: str | None = None, pin_factory: Any = None,
-                 auto_deal: bool = False, link_timeout: float | None = None) -> TableClient | None:
+                 auto_deal: bool = False, link_timeout: float | None = None, **table_kw: Any) -> TableClient | None:
     """The game in the journal, resumed where it stopped; None when there is none.
     Raises JournalError (JournalCorrupt) for a journal damaged in the middle."""
     config = config or load_config()
@@ -352,7 +353,7 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
     opened = open_table(config, mode, game=game, players=players, journal_file=path,
                         games_dir=config.storage.games_dir(), seed=seed, speed=speed, auto_deal=auto_deal,
                         pin_factory=pin_factory, link_timeout=link_timeout,
-                        on_change=post if post is not None else _post_fn())
+                        on_change=post if post is not None else _post_fn(), **table_kw)
     client = TableClient(opened, game)
     try:
         opened.resume()

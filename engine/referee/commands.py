@@ -84,11 +84,13 @@ class Message(Command):
 class Refusal(Command):
     """An entry was refused (nothing changed): ``text`` is the referee's words, as shown on the
     shared screen; ``seat`` the seat whose entry it was (None: nobody knows, e.g. a card nobody
-    holds). The kiosk tells the person who tapped from this, never from the message log."""
+    holds). The kiosk tells the person who tapped from this, never from the message log.
+    ``private``: the words name a card in a hand, so they are for that seat's screen only."""
 
     TYPE: ClassVar[str] = "refusal"
     seat: int | None
     text: str
+    private: bool = False
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,8 @@ def test_a_tap_on_the_on_screen_panel_reaches_the_referee_through_the_mock_pins(
     assert table.led(HUMAN) == "on" and panels.led(HUMAN) == "on"
     assert panels.factory.pin(panels.pin_map[HUMAN].led.number).state
     tap_button(app, "panel +")  # down and up in one instant: the release waits out the debounce
-    pump(app, lambda a: HUMAN in table.pending)
+    # the press counts once the pin has been low for the window; the put-off release follows it
+    pump(app, lambda a: HUMAN in table.pending and _pin_levels(panels, HUMAN, "plus")[-1])
     assert _pin_levels(panels, HUMAN, "plus")[-2:] == [False, True]  # driven low, then high
     assert _bid(table) is None
     tap_button(app, "panel OK")
