@@ -1,8 +1,8 @@
 """The pygame kiosk: the table's touchscreen.
 
 - ``ui.app``: the main loop (``App``), ``trickref kiosk`` and ``run_default()`` (``trickref``
-  with no arguments), ``post_table_event`` for other threads (GPIO seat panels, the dealer
-  link) to hand events to the loop.
+  with no arguments), ``post_table_event``: the table host's worker says "the table changed"
+  (a redraw). Panel presses and card reads go to the table host, never through the loop.
 - ``ui.scene`` / ``ui.scenes``: the scene state machine, one scene per module.
 - ``ui.session``: one game on the kiosk: routing to scenes, bot pacing, hot-seat privacy.
 - ``ui.table_client``: the kiosk's thin client of the table host (device/table_host.py, opened
