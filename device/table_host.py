@@ -395,6 +395,14 @@ class TableHost:
         self.cards_read = 0  # CardRead events handled (tests wait on it after feeding a card)
         self.presses = 0  # Button events handled
         self.handled: Counter[str] = Counter()  # events handled (not replayed), by type
+        self.on_commands: Callable[[list[Command]], None] | None = None  # sees every command list
+        # a finished game's journal starts afresh (the kiosk); False keeps it (``trickref sim``
+        # run again on it only prints the result)
+        self.rotate_finished = True
+        # tests: the power goes right after the event this says yes to is journaled and handled
+        # (its commands are not carried out; nothing after it is taken): ``dead`` then
+        self.cut_after: Callable[[Event, Referee], bool] | None = None
+        self.dead = False
         # the last refused entry: its words for the shared screen, and the game's position then
         self.refusal: tuple[str, tuple[int, int]] | None = None
         self.errors: list[str] = []
@@ -487,7 +495,11 @@ class TableHost:
     def _idle(self) -> bool:
         if self._closing:
             return True
-        if self._inbox or self._active or self._outstanding:
+        if self._inbox or self._active:
+            return False
+        if self.dead:
+            return True
+        if self._outstanding:
             return False
         if self._reading and not self.wants_cards():
             return False  # a read being stopped: the shuffle or a step follows
@@ -528,6 +540,10 @@ class TableHost:
                     self.on_change()
 
     def _take(self, item: Any) -> None:
+        if self.dead and isinstance(item, (_Call, Event, _Job, _Resync, _AllowDeal)):
+            if isinstance(item, _Call):
+                item.error = RuntimeError("the table has lost power")
+            return
         if isinstance(item, _Call):
             item.out = self.handle(item.event)
         elif isinstance(item, Event):
@@ -566,6 +582,11 @@ class TableHost:
             after = self.referee.places.snapshot()["at"] if before is not None else None
         if self.after_event is not None and before is not None and after is not None:
             self.after_event(event, before, after)
+        if self.cut_after is not None and self.cut_after(event, self.referee):
+            self.dead = True
+            return out
+        if self.on_commands is not None:
+            self.on_commands(out)
         self._carry_out(out)
         return out
 
@@ -601,7 +622,7 @@ class TableHost:
                     self.finished_record = c.record
                     if self.store is not None:
                         self.store.save(c.record)
-                    if self.journal is not None and self.journal.count:
+                    if self.rotate_finished and self.journal is not None and self.journal.count:
                         self.journal.rotate(None)  # the record is saved: the next start is a new game
             elif isinstance(c, DealerCommand):
                 if ref.steps and ref.steps[0]["step"] == c.step and ref.dealer_fault is None:
@@ -613,6 +634,8 @@ class TableHost:
     def _next(self) -> None:
         """After each item: shuffle when allowed, or start reading fed cards when wanted."""
         ref = self.referee
+        if self.dead:
+            return
         if self._reading and not self.wants_cards():
             self.dealer.stop_read()  # its PortDone comes back: then the shuffle, or a step
         if self._shuffle is not None and self._outstanding == 0 and not self._reading:

@@ -250,7 +250,8 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
             sim.start()
             driver = Dealer(sim.stable_path, link_timeout=link_timeout or 1.0, stall_timeout=10.0)
             driver.open()
-            panels = MockPanels(players, on_panel, timing=None if config is None else timing_of(config.panels))
+            panels = MockPanels(players, on_panel, timing=None if config is None else timing_of(config.panels),
+                                **({"clock": panel_clock} if panel_clock is not None else {}))
         else:
             from device.panels import open_panels
 
