@@ -467,7 +467,10 @@ class TableHost:
         return c.out
 
     def allow_deal(self) -> None:
-        """The kiosk's "deal": the next hand may be shuffled and dealt."""
+        """The kiosk's "deal": the next hand may be shuffled and dealt (``deal_allowed`` is true
+        from now on, until the worker shuffles)."""
+        with self._cond:
+            self._deal_allowed = True
         self.post(_AllowDeal())
 
     def read(self, fn: Callable[[Referee], Any]) -> Any:
@@ -557,7 +560,7 @@ class TableHost:
             with self.lock:
                 self.referee.note_dealt(item.count)
         elif isinstance(item, _AllowDeal):
-            self._deal_allowed = True
+            pass  # allow_deal set the flag; the worker now looks at the shuffle (``_next``)
         elif isinstance(item, _Resync):
             with self.lock:
                 out = self.referee.resync()

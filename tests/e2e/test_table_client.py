@@ -22,6 +22,7 @@ def play(table: TableClient, human: int, rng: random.Random, max_steps: int = 20
             return
         if table.needs_deal:
             table.deal(instant=True)
+            table.drain()
             continue
         if table.step_bot():
             continue
