@@ -149,7 +149,7 @@ SIM_ALONE = """
 import json, resource, time
 from device.dealer import Dealer
 from device.dealer_sim import DealerSimulator
-from ui.referee_table import SIM_SPEED
+from ui.table_client import SIM_SPEED
 sim = DealerSimulator(seats=4, speed=SIM_SPEED)
 sim.start()
 d = Dealer(sim.stable_path, link_timeout=1.0)
@@ -257,7 +257,7 @@ def main() -> int:
         "idle_frames_drawn": {w: r["frames"] for w, r in idle.items()},
         "deal_on_worker": {"deal_s": deal["deal_s"], "max_ui_iteration_ms": deal["max_iteration_ms"],
                            "iterations": deal["iterations"]},
-        "path": "referee + DealerSimulator on a pty via device.dealer.Dealer + SimulatedPanels + journal",
+        "path": "table host (referee, journal) + DealerSimulator on a pty via device.dealer.Dealer + MockPanels",
         "peak_memory_mb": {"value": mb, "target": 150},
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """The seat panels: three buttons (-, +, OK) and a "your turn" LED per seat.
 
-Two sources with one interface (``PanelSource``), chosen by the configuration's mode:
+Two implementations of one interface (``PanelSource``), chosen by the configuration's mode:
 
 - ``Panels``: the real wiring. Each pin of the pin map (``config.PanelsConfig``) is either a Pi
   GPIO, driven through gpiozero with the pin factory given (its default on the Pi,
@@ -9,10 +9,8 @@ Two sources with one interface (``PanelSource``), chosen by the configuration's 
   logic (``device.debounce``) with an injectable clock, because gpiozero's mock pins ignore
   ``bounce_time`` and the expander pins never see it.
 - ``MockPanels``: the real ``Panels`` on gpiozero's ``MockFactory`` with a direct pin map: the
-  kiosk's on-screen panels (``hold``/``release`` drive the mock pins), so simulated mode runs
-  the same debounce and long-press code as the wired table.
-- ``SimulatedPanels``: ``trickref sim``'s bot-driven panels; ``press(seat, button)`` turns
-  straight into an event (deterministic, no timer).
+  kiosk's on-screen panels and ``trickref sim``'s bots (``hold``/``release`` drive the mock
+  pins), so simulated mode runs the same debounce and long-press code as the wired table.
 
 Events reach ``on_event`` as ``PanelEvent(seat, button, at)``; ``button`` is "minus", "plus",
 "ok" or "ok_long" (OK held for ``long_press_ms``: undo that seat's last entry). ``-`` and ``+``
@@ -84,41 +82,6 @@ def _check_led(seats: int, seat: int, mode: str) -> None:
         raise PanelError(f"no seat {seat}: the panels have seats 0 to {seats - 1}")
     if mode not in LED_MODES:
         raise PanelError(f"LED mode must be one of {', '.join(LED_MODES)}, not {mode!r}")
-
-
-class SimulatedPanels:
-    """On-screen panels: the kiosk calls ``press``; events go straight to the handler."""
-
-    def __init__(self, seats: int, on_event: EventHandler, clock: Clock = time.monotonic) -> None:
-        self._seats = seats
-        self._on_event = on_event
-        self._clock = clock
-        self._leds = ["off"] * seats
-        self._lock = threading.Lock()
-
-    @property
-    def seats(self) -> int:
-        return self._seats
-
-    def press(self, seat: int, button: str) -> PanelEvent:
-        if not 0 <= seat < self._seats:
-            raise PanelError(f"no seat {seat}: the panels have seats 0 to {self._seats - 1}")
-        if button not in BUTTON_NAMES:
-            raise PanelError(f"button must be one of {', '.join(BUTTON_NAMES)}, not {button!r}")
-        event = PanelEvent(seat, button, self._clock())
-        with self._lock:
-            self._on_event(event)
-        return event
-
-    def set_led(self, seat: int, mode: str) -> None:
-        _check_led(self._seats, seat, mode)
-        self._leds[seat] = mode
-
-    def led(self, seat: int) -> str:
-        return self._leds[seat]
-
-    def close(self) -> None:
-        pass
 
 
 class _Led:
@@ -393,8 +356,8 @@ def mock_pin_map(seats: int) -> tuple[SeatPins, ...]:
 class MockPanels(Panels):
     """The real ``Panels`` on gpiozero's ``MockFactory``: the kiosk's on-screen panels.
 
-    Why not ``SimulatedPanels``: an on-screen press that becomes an event at once bypasses the
-    debounce and long-press code; here a press drives a mock pin low (``hold``) and high
+    An on-screen press or a bot's (``trickref sim``, with a clock it steps) never becomes an
+    event directly, which would bypass the debounce and long-press code: a press drives a mock pin low (``hold``) and high
     (``release``), so holding the on-screen OK for ``long_press`` gives "ok_long" exactly as the
     wired panel does. A release that comes sooner than the debounce window after its hold (a
     mouse click arrives as down and up in the same instant) is put off until the window has
@@ -521,7 +484,7 @@ def open_panels(
     if seats is not None and seats > len(config.panels.seats):
         raise PanelError(f"{seats} seats, but the pin map has {len(config.panels.seats)} seat panels")
     if mode == "simulated":
-        return SimulatedPanels(len(pins), on_event, clock)
+        return MockPanels(len(pins), on_event, timing=timing_of(config.panels), clock=clock)
     uses_expanders = any(p.chip is not None for seat in pins for _, p in seat.pins())
     if uses_expanders and bus is None:
         bus = open_bus(config.panels.i2c_bus)

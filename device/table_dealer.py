@@ -62,7 +62,11 @@ class DealerAdapter:
 
     def read_fed(self) -> int:
         """Read one fed card and hold it in the gate."""
-        card = self.dealer.read_card()
+        return self.read_fed_wait(None)
+
+    def read_fed_wait(self, timeout: float | None) -> int:
+        """Read one fed card and hold it in the gate; DealerTimeout if none was fed in time."""
+        card = self.dealer.read_card(timeout=timeout)
         self.held = card
         return card
 

@@ -1,49 +1,55 @@
-"""The whole table simulated: the referee, the dealer simulator behind a pty (driven through
-the real Dealer driver), on-screen panels, the journal, the games folder and a bot in every seat.
+"""The whole table simulated: ``open_table``'s simulated mode (the table host, the dealer
+simulator behind a pty driven through the real Dealer driver, ``MockPanels`` on gpiozero's mock
+pins, the journal, the games folder) with a bot in every seat.
 
-Bots act the way players do at the real table: bids, the moon and draws are panel presses
-(minus/plus/OK through ``SimulatedPanels``); plays, passes and the Double Nil give are cards
-taken from the seat's tray in the simulator and fed through the dealer's reader. So every card
-the referee believes moved has moved in the simulator too.
+Bots act the way players do at the real table: bids, the moon and draws are presses of the mock
+panels' pins (through the real debounce code, on a clock stepped here, so nothing waits on real
+time); plays, passes and the Double Nil give are cards taken from the seat's tray in the
+simulator and put into its hopper, read by the table's reader loop. So every card the referee
+believes moved has moved in the simulator too. After each entry the driver waits for the table
+(``drain``): the game is the same from run to run with a seed.
 
-After a kill (power cut) the simulator is a fresh machine. ``restore`` puts it back where the
-referee's physical model says the cards are (one deal plan: every tray, the stock in order, the
-card shown to a seat shown again), then the pending dealer step is issued again.
+After a kill (power cut) the simulator is a fresh machine: ``open_table`` puts it back where the
+referee's physical model says the cards are, then the pending dealer step is issued again.
 
 Faults on demand (``faults``: ("jam", hand) / ("unplug", hand)): ten cards into that hand's
-deal the simulator jams, or its cable is out (it falls silent for one and a half link timeouts). The bot "operator" then does what a person
-would: clears the jam and presses Resume (the deal goes on), or plugs the cable back in,
-gathers the cards and presses Resume (the hand is redealt from the same deck order).
+deal the simulator jams, or its cable is out (it falls silent for one and a half link timeouts).
+The bot "operator" then does what a person would: Resume (``TableHost.recover``: the jam is
+cleared and the deal goes on; after the cable, the cards are gathered and the hand is redealt
+from the same deck order).
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from device import dealer_messages as m
-from device.dealer import Dealer
-from device.dealer_errors import DealerError
-from device.dealer_sim import DealerSimulator
-from device.journal import Journal
-from device.panels import SimulatedPanels
-from device.table import Table
-from device.table_dealer import DealerAdapter, plan_bytes
+from device.table_open import OpenTable, open_table
 from engine import cards as C
 from engine.bots import bot_for
-from engine.games import game_class
 from engine.referee import panel
-from engine.referee.commands import Command, NeedShuffle, SaveRecord
-from engine.referee.events import Button, CardRead, DealerFault, DealerReady, NewGame
+from engine.referee.commands import Command, Message, SaveRecord
+
+GUARD_S = 120.0  # waits on the table: only a guard against a hang
 
 
 class TableStuck(RuntimeError):
     """Nobody can act and nothing is pending: a bug, reported with what the table waits for."""
 
 
-class SimTable(Table):
+class _Clock:
+    """The mock panels' clock: it moves when a bot's finger has held a key long enough."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SimTable:
     def __init__(
         self,
         game: str,
@@ -61,49 +67,53 @@ class SimTable(Table):
         self.game_id = game
         self.players = players
         self.options = dict(options or {})
-        self.decks = game_class(game).DECKS
         self.out = out
         self.faults = list(faults)
         self.injected: set[tuple[str, int]] = set()
-        self.sim = DealerSimulator(seats=players, decks=self.decks, seed=seed or 0, speed=speed)
-        self.sim.start()
-        self.driver = Dealer(self.sim.stable_path, link_timeout=link_timeout, stall_timeout=10.0)
-        self.driver.open()
-        adapter = DealerAdapter(self.driver, refeed=self._refeed)
-        self.panels = SimulatedPanels(players, self._on_panel)
-        self.journal_records: list[Any] = []
-        journal = None
-        if journal_path:
-            journal, self.journal_records, _report = Journal.open(journal_path)
-        self._journal = journal
-        super().__init__(adapter, journal=journal, store=store, leds=self.panels, seed=seed,
-                         on_command=self._on_command)
-        self.adapter = adapter
+        self.clock = _Clock()
+        self.opened: OpenTable = open_table(None, "simulated", game=game, players=players, journal_file=journal_path,
+                                            seed=seed, speed=speed, auto_deal=False, link_timeout=link_timeout,
+                                            panel_clock=self.clock)
+        self.host = self.opened.host
+        self.host.store = store
+        self.host.on_commands = self._on_commands
+        self.host.rotate_finished = False
+        self.sim = self.opened.sim
+        self.driver = self.opened.driver
+        self.journal_records: list[Any] = list(self.opened.records)
+        self.messages: list[Message] = []
         self.max_hands: int | None = None
         self.bot = bot_for(game)
-        self.recoveries: list[str] = []
         self.hands_before = 0  # hands finished before a restart (printed by the earlier run)
+        self.replayed = 0
+
+    @property
+    def referee(self) -> Any:
+        return self.host.referee
+
+    @property
+    def finished_record(self) -> dict[str, Any] | None:
+        return self.host.finished_record
+
+    @property
+    def recoveries(self) -> list[str]:
+        return self.host.recoveries
 
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> None:
         """Resume from the journal (physical restore, then resync), or start a new game."""
         if self.journal_records:
-            self.resume(self.journal_records)
+            self.opened.resume()
+            self.replayed = len(self.journal_records)
             g = self.referee.game
             self.hands_before = len(g.hand_results) if g is not None else 0
-            self.restore()
-            self.resync()
         else:
             names = tuple(f"Bot {i + 1}" for i in range(self.players))
-            self.submit(NewGame(self.game_id, names, self.options, 0, tuple(range(self.players))))
+            self.opened.begin(self.game_id, names, self.options, bots=range(self.players))
+        self.settle()
 
     def close(self) -> None:
-        try:
-            self.driver.close()
-        finally:
-            self.sim.stop()
-            if self._journal is not None:
-                self._journal.close()
+        self.opened.close()
 
     def __enter__(self) -> SimTable:
         return self
@@ -111,95 +121,38 @@ class SimTable(Table):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # ------------------------------------------------------------------ physical state
-    def restore(self) -> None:
-        ref = self.referee
-        full = [c for _ in range(self.decks) for c in range(52)]
-        head = ref.steps[0]["op"] if ref.steps else None
-        if ref.game is None or ref.waiting in ("new_game", "shuffle", "over") or head == "deal":
-            self.sim.load_deck(full)
-            return
-        plan, again, _gate = ref.places.restore_plan()
-        self.sim.load_deck([c for c, _ in plan])
-        self.driver.deal(plan_bytes(plan))
-        if again is not None:
-            self.driver.present_top(again)
-
-    def before_shuffle(self) -> None:
-        self.sim.gather_to_hopper()
-
-    def _refeed(self, card: int) -> None:
-        """Put ``card`` back in the hopper (from wherever it lies) to be read again."""
-        with self.sim.lock:
-            b = self.sim.board
-            for cards in b.trays.values():
-                if card in cards:
-                    cards.remove(card)
-                    break
-            b.hopper.append(card)
-
-    def feed(self, card: int, seat: int | None, seat_of_card: int) -> None:
-        """A player takes ``card`` from their tray and feeds it to the reader."""
-        with self.sim.lock:
-            b = self.sim.board
-            tray = b.trays.get(seat_of_card, [])
-            if card in tray:
-                tray.remove(card)
-            else:
-                for cards in b.trays.values():
-                    if card in cards:
-                        cards.remove(card)
-                        break
-            b.hopper.append(card)
-        try:
-            read = self.adapter.read_fed()
-        except DealerError as e:  # the reader failed: the card goes back, the table is told
-            with self.sim.lock:
-                if card in self.sim.board.hopper:
-                    self.sim.board.hopper.remove(card)
-                    self.sim.board.trays.setdefault(seat_of_card, []).append(card)
-            self.submit(DealerFault("timeout" if "answer" in str(e) else "fault", str(e), None))
-            return
-        self.submit(CardRead(C.NAMES[read], seat))
-        self.settle()
-
-    # ------------------------------------------------------------------ the loop
-    def _on_panel(self, event: Any) -> None:
-        self.inbox.append(Button(event.seat, event.button))
-
-    def _on_command(self, cmd: Command) -> None:
-        if isinstance(cmd, SaveRecord) and self.out is not None:
-            g = self.referee.game
-            if g is not None and g.hand_results:
-                row = g.hand_results[-1]
-                self.out(f"hand {len(g.hand_results)}: points {row['points']} totals {row['totals']}")
-
-    def pump(self) -> bool:
-        if not self.inbox and self.todo and isinstance(self.todo[0], NeedShuffle):
-            g = self.referee.game
-            if self.max_hands is not None and g is not None and len(g.hand_results) >= self.max_hands:
-                return False
-        if not self.inbox and self.todo:
-            cmd = self.todo[0]
-            if getattr(cmd, "op", None) == "deal":
-                self._maybe_inject()
-        return super().pump()
+    # ------------------------------------------------------------------ the table
+    def _on_commands(self, cmds: list[Command]) -> None:
+        """The worker's commands: keep the messages; print each hand's points."""
+        for cmd in cmds:
+            if isinstance(cmd, Message):
+                self.messages.append(cmd)
+            elif isinstance(cmd, SaveRecord) and self.out is not None:
+                g = self.referee.game
+                if g is not None and g.hand_results:
+                    row = g.hand_results[-1]
+                    self.out(f"hand {len(g.hand_results)}: points {row['points']} totals {row['totals']}")
 
     def settle(self) -> None:
-        while self.pump():
-            pass
+        """Wait until the table has carried out everything (the worker and the dealer)."""
+        self.host.drain(GUARD_S)
+        if self.host.dead:
+            raise PowerCut("the power went (the table's cut_after said so)")
 
-    def _maybe_inject(self) -> None:
+    def _deal_next(self) -> None:
         g = self.referee.game
-        if g is None:
-            return
-        for kind, hand in self.faults:
-            if hand == g.hand_number and (kind, hand) not in self.injected:
-                self.injected.add((kind, hand))
+        hand = (g.hand_number if g is not None else 0) + 1
+        for kind, at in self.faults:
+            if at == hand and (kind, at) not in self.injected:
+                self.injected.add((kind, at))
                 self._arm(kind)
+        self.host.allow_deal()
+        self.settle()
 
     def _arm(self, kind: str) -> None:
-        """Ten cards into the deal: jam the simulator or pull its cable."""
+        """Ten cards into the deal: jam the simulator or pull its cable (back a little later)."""
+        driver, sim = self.driver, self.sim
+        assert driver is not None and sim is not None
         count = [0]
 
         def listener(ev: Any) -> None:
@@ -207,46 +160,19 @@ class SimTable(Table):
                 return
             count[0] += 1
             if count[0] == 10:
+                driver.remove_listener(listener)
                 if kind == "jam":
-                    self.sim.jam("eject")
-                else:  # the cable out: the dealer goes silent, and is back a little later
-                    self.sim.go_silent(True)
-                    threading.Timer(self.driver.link.link_timeout * 1.5, self.sim.go_silent, (False,)).start()
+                    sim.jam("eject")
+                else:
+                    sim.go_silent(True)
+                    threading.Timer(driver.link.link_timeout * 1.5, sim.go_silent, (False,)).start()
 
-        self.driver.add_listener(listener)
+        driver.add_listener(listener)
 
     def recover(self) -> None:
-        """What the person at the table does after a dealer fault, then Resume."""
-        ref = self.referee
-        fault = ref.dealer_fault or ""
-        self.recoveries.append(fault)
-        if "jammed" in fault:
-            self.sim.clear_jam()
-            self.submit(DealerReady(False))
-            return
-        deadline = time.monotonic() + 30
-        while True:  # wait for the cable to be back
-            try:
-                self.driver.status()
-                break
-            except (DealerError, ValueError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
-        head = ref.steps[0]["op"] if ref.steps else None
-        if head == "deal":
-            try:
-                self.driver.abort()
-                for _ in range(100):  # let the card in flight land before gathering
-                    if self.driver.status().state == 0:
-                        break
-                    time.sleep(0.02)
-            except (DealerError, ValueError):
-                pass
-            self.sim.gather_to_hopper()
-            self.submit(DealerReady(True))
-        else:
-            self.submit(DealerReady(False))
+        """What the person at the table does after a dealer fault: Resume."""
+        self.host.recover()
+        self.settle()
 
     def run(self, max_hands: int | None = None, max_entries: int = 100000) -> None:
         self.max_hands = max_hands
@@ -259,21 +185,56 @@ class SimTable(Table):
             if ref.dealer_fault is not None:
                 self.recover()
                 continue
-            if max_hands is not None and g is not None and len(g.hand_results) >= max_hands \
-                    and ref.waiting == "shuffle":
-                return
-            seats = ref.bot_turns()
+            if ref.waiting == "shuffle":
+                if max_hands is not None and g is not None and len(g.hand_results) >= max_hands:
+                    return
+                self._deal_next()
+                continue
+            seats = ref.bot_turns() or self._human_turns()
             if not seats:
                 raise TableStuck(f"nobody can act: {ref.waiting_text()}")
             self.bot_enter(seats[0])
         raise TableStuck("too many entries")
 
+    def _human_turns(self) -> list[int]:
+        ref = self.referee
+        g = ref.game
+        if g is None or not ref.accepting():
+            return []
+        return [s for s in g.turn_seats() if not ref.fed.get(s)] or list(g.turn_seats())
+
+    # ------------------------------------------------------------------ the bots' hands
+    def press(self, seat: int, button: str) -> None:
+        """A bot's finger on a mock panel key: down for the debounce window, then up."""
+        panels = self.opened.panels
+        host = self.host
+        n = host.presses
+        panels.hold(seat, button)
+        self.clock.now += panels.settle + 0.001
+        panels.tick()
+        panels.release(seat, button)
+        self.clock.now += panels.settle + 0.001
+        panels.tick()
+        if not host.wait(lambda: host.presses > n, GUARD_S):
+            raise TableStuck(f"seat {seat}'s {button} press never reached the table")
+        self.settle()
+
+    def feed(self, card: int, seat: int) -> None:
+        """A bot takes ``card`` from its tray and feeds it; the reader loop reads it."""
+        host = self.host
+        n = host.cards_read
+        self.opened.feed(card, seat)
+        ref = self.referee
+        if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None, GUARD_S):
+            raise TableStuck(f"{C.NAMES[card]} was fed but never read")
+        self.settle()
+
     def bot_enter(self, seat: int) -> None:
         g = self.referee.game
         assert g is not None
-        action = self.bot.choose(g.copy(), seat, self.bot_rng(seat))
+        action = self.bot.choose(g.copy(), seat, self.host.bot_rng(seat))
         k, v = action
-        press = self.panels.press
+        press = self.press
         if k in ("bid", "blind_nil", "moon"):
             choices = panel.choice_list(g.legal_actions(seat))
             target = choices.index(action)
@@ -289,21 +250,26 @@ class SimTable(Table):
         elif k == "double_nil":
             press(seat, "ok")
         elif k == "play":
-            self.feed(v, None, seat)
+            self.feed(v, seat)
         elif k in ("pass", "exchange"):
-            # A feed cut short (a dealer fault) left some cards fed: feed only the rest.
+            # A feed cut short (a dealer fault, a restart) left some cards fed: feed only the rest.
             fed = list(self.referee.fed.get(seat, []))
             cards = list(v if k == "pass" else v[0])
             for c in fed:
                 if c in cards:
                     cards.remove(c)
             need = (len(v) if k == "pass" else 3) - len(fed)
+            if k == "pass" and cards and self.referee.claim != seat:
+                press(seat, "ok")  # "I am feeding now": two decks may put a card in two hands
             for c in [c for c in cards if c in g.hand_of(seat)][:need]:
-                self.feed(c, seat, seat)
+                self.feed(c, seat)
                 if self.referee.dealer_fault is not None:
                     return
             if k == "exchange" and len(fed) + len(cards) < 3:
                 press(seat, "ok")
         else:
             raise TableStuck(f"the bot chose {action!r}, which the simulated table cannot enter")
-        self.settle()
+
+
+class PowerCut(Exception):
+    """Tests: the host's ``cut_after`` stopped the table dead after an event."""

@@ -1,13 +1,13 @@
 """The pygame kiosk: the table's touchscreen.
 
 - ``ui.app``: the main loop (``App``), ``trickref kiosk`` and ``run_default()`` (``trickref``
-  with no arguments), ``post_table_event`` for other threads (GPIO seat panels, the dealer
-  link) to hand events to the loop.
+  with no arguments), ``post_table_event``: the table host's worker says "the table changed"
+  (a redraw). Panel presses and card reads go to the table host, never through the loop.
 - ``ui.scene`` / ``ui.scenes``: the scene state machine, one scene per module.
 - ``ui.session``: one game on the kiosk: routing to scenes, bot pacing, hot-seat privacy.
-- ``ui.referee_table``: the table the kiosk plays on: the referee host loop (device/table.py)
-  with the dealer (simulated on a pty, or the configured port) worked on a thread, the seat
-  panels, the journal and the games folder; ``ui.resume``: starting, resuming (from the
+- ``ui.table_client``: the kiosk's thin client of the table host (device/table_host.py, opened
+  by device/table_open.py with the dealer simulated on a pty, the configured port, or the ideal
+  dealer; the seat panels, the journal and the games folder); ``ui.resume``: starting, resuming (from the
   journal) and saving games, every failure as words on screen.
 - ``ui.local_table``: an in-memory table (engine + bots + a pretend dealer) kept for tests and
   the staged screenshots, which set up exact positions instantly; the kiosk never uses it.

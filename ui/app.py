@@ -81,7 +81,7 @@ class App:
         self.setup = Setup()
         self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
         self.seed: int | None = None  # the table's shuffle seed (None: random)
-        self.table_args: dict[str, Any] = {}  # RefereeTable keywords (tests: a faster simulated dealer)
+        self.table_args: dict[str, Any] = {}  # start_table keywords (tests: a faster simulated dealer)
 
     def end_session(self) -> None:
         """Leave the game on screen: its table stops (the journal keeps an unfinished game)."""

@@ -1,6 +1,6 @@
 """An in-memory table: the rules engine, bots and a pretend dealer, no referee, no journal.
 
-The kiosk plays on ui.referee_table (the referee host loop with the simulated or real dealer,
+The kiosk plays on ui.table_client (the table host with the simulated or real dealer,
 the panels and the journal). This table stays only because tests and the staged screenshots
 need positions set up instantly and synchronously (``state`` driven directly, a dealer that
 deals in one call); it offers the same interface (ui.session.Table):

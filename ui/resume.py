@@ -1,5 +1,5 @@
 """Starting, resuming and saving games on the kiosk: the glue between the scenes and the
-referee-backed table (ui.referee_table), the journal and the games folder.
+referee-backed table (ui.table_client), the journal and the games folder.
 
 Every failure here ends as words on the screen (a ConfirmScene), never a traceback: a dealer
 port that will not open, a journal damaged in the middle, a games folder that cannot be written.
@@ -31,7 +31,7 @@ def _session(app: Any, table: Any) -> None:
 def start_new_game(app: Any, game: str, players: int, names: Sequence[str], options: dict[str, Any],
                    bots: Iterable[int]) -> bool:
     """A new game on the referee path; False (and a message on screen) if the table would not open."""
-    from .referee_table import TableSetupError, start_table
+    from .table_client import TableSetupError, start_table
 
     app.end_session()
     try:
@@ -60,7 +60,7 @@ def resume_saved_game(app: Any) -> bool:
         return False
     from device.journal import JournalCorrupt, JournalError
 
-    from .referee_table import JOURNAL_NAME, TableSetupError, resume_table
+    from .table_client import JOURNAL_NAME, TableSetupError, resume_table
 
     assert path.name == JOURNAL_NAME
     try:
@@ -99,7 +99,7 @@ def save_scorekept(sheet: Any) -> tuple[Path | None, str | None]:
     """A finished scorekept game's record into the games folder: (path, None) or (None, why)."""
     from device.games_store import GamesStore
 
-    from .referee_table import load_config
+    from .table_client import load_config
 
     try:
         store = GamesStore(load_config().storage.games_dir())

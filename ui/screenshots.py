@@ -63,22 +63,21 @@ def real_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,),
     """A game on the referee path (simulated dealer, journal) with a fast simulator; not dealt
     yet (``app.session.start_deal()`` starts the deal). Needs TRICKREF_HOME set to a scratch
     folder (``render_all`` does)."""
-    from .referee_table import start_table
     from .session import Session
+    from .table_client import start_table
 
     st = app.setup
     st.choose_game(game)
     st.players = players
     bots = [s for s in range(players) if s not in humans]
-    table = start_table(game, players, st.seat_names(), st.game_options(), bots, seed=seed, speed=400.0, post=None)
+    table = start_table(game, players, st.seat_names(), st.game_options(), bots, seed=seed, speed=400.0)
     app.session = Session(table, **app.session_args)
     return table
 
 
-def _wait(pred: Callable[[], bool], timeout: float = 60.0) -> bool:
-    from .referee_table import wait_until
-
-    return wait_until(pred, timeout)
+def _wait(table: Any, pred: Callable[[], bool], timeout: float = 60.0) -> bool:
+    """Wait until ``pred()`` holds (the table checks it each time it changes)."""
+    return bool(table.wait(pred, timeout))
 
 
 def auto_step(table: Any) -> tuple[int, Any] | None:
@@ -201,11 +200,11 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
 
         def slow(ev: Any) -> None:
             if table.public_view()["table"]["dealer"]["dealt"] >= 20:
-                table.host.sim.speed = 0.01
+                table.opened.sim.speed = 0.01
 
-        table.host.driver.add_listener(slow)
+        table.opened.driver.add_listener(slow)
         app.session.start_deal()
-        _wait(lambda: table.public_view()["table"]["dealer"]["dealt"] >= 20)
+        _wait(table, lambda: table.public_view()["table"]["dealer"]["dealt"] >= 20)
         sc = show(app)
         table.close()
         return sc
@@ -313,7 +312,7 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         table = real_game(app, "german-whist", 2)
         table.arm_fault("jam", after_cards=12)
         app.session.start_deal()
-        _wait(lambda: table.referee.dealer_fault is not None)
+        _wait(table, lambda: table.referee.dealer_fault is not None)
         sc = show(app)
         table.close()
         return sc
@@ -334,7 +333,7 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
                 action = table.bot.choose(g.copy(), seat, table.host.bot_rng(seat))
                 table.submit(seat, action)
             else:
-                _wait(lambda: table.referee.accepting(), 0.05)
+                table.drain()
         app.end_session()
         from .app import start_home
 

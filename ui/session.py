@@ -16,7 +16,7 @@ from engine.games import game_class
 
 
 class Table(Protocol):
-    """What the kiosk needs from a table: ui.referee_table.RefereeTable (the referee host loop
+    """What the kiosk needs from a table: ui.table_client.TableClient (the table host
     the kiosk plays on), or ui.local_table.LocalTable (an in-memory table for tests and staged
     screenshots). Views have the shape of engine.referee's ``public_view``/``seat_view``."""
 

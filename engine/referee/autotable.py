@@ -40,6 +40,15 @@ from .referee import Referee
 Chooser = Callable[[GameState, int, random.Random], A.Action]
 
 
+def ideal_outcome(cmd: DealerCommand) -> Event:
+    """The one ideal dealer: every step done at once, as planned (a deal checks out, a step
+    that reads a card reads the card due). AutoTable answers with it, and so does the table
+    host's instant mode (device.table_host.IdealDealer)."""
+    if cmd.op == "deal":
+        return DealDone(cmd.args["deal_id"], True)
+    return DealerDone(cmd.step, cmd.args.get("expect"))
+
+
 def random_chooser(state: GameState, seat: int, rng: random.Random) -> A.Action:
     return rng.choice(state.legal_actions(seat))
 
@@ -85,9 +94,7 @@ class AutoTable:
 
     @staticmethod
     def _dealer_answer(cmd: DealerCommand) -> Event:
-        if cmd.op == "deal":
-            return DealDone(cmd.args["deal_id"], True)
-        return DealerDone(cmd.step, cmd.args.get("expect"))
+        return ideal_outcome(cmd)
 
     def drain(self) -> None:
         """Answer every pending dealer command and shuffle request."""

@@ -1,7 +1,7 @@
 """What the referee asks of the table: dealer steps, LEDs, messages, sounds, confirmations.
 
-The referee never performs I/O; ``Referee.handle`` returns these and the host (device/table.py)
-carries them out. Dealer targets are words here; the host maps them to the wire protocol's
+The referee never performs I/O; ``Referee.handle`` returns these and the table host
+(device/table_host.py) carries them out. Dealer targets are words here; the host maps them to the wire protocol's
 target bytes (hardware/PROTOCOL.md): ``"seat:3"``, ``"reject"``, ``"discard"``, ``"centre"``,
 ``"faceup"``, ``"trick"``, ``"stock"`` (the magazine, in plan order), ``"staging"`` (fed cards
 parked until fetched by identity).
@@ -78,6 +78,19 @@ class Message(Command):
     text: str
     seat: int | None = None
     level: str = "info"
+
+
+@dataclass(frozen=True)
+class Refusal(Command):
+    """An entry was refused (nothing changed): ``text`` is the referee's words, as shown on the
+    shared screen; ``seat`` the seat whose entry it was (None: nobody knows, e.g. a card nobody
+    holds). The kiosk tells the person who tapped from this, never from the message log.
+    ``private``: the words name a card in a hand, so they are for that seat's screen only."""
+
+    TYPE: ClassVar[str] = "refusal"
+    seat: int | None
+    text: str
+    private: bool = False
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from .commands import (
     Led,
     Message,
     NeedShuffle,
+    Refusal,
     SaveRecord,
     ShowCommitment,
     Sound,
@@ -361,6 +362,7 @@ class Referee:
         a card still in a hand go to that seat's screen only: ``private`` sends ``text`` there;
         ``secret`` is the seat's own version of a ``text`` that names no card."""
         self._msg(text, seat if private else None, "warn")
+        self._out.append(Refusal(seat, text, private))
         if secret is not None and seat is not None:
             self._msg(secret, seat, "warn")
         self._out.append(Sound("refused"))

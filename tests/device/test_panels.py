@@ -16,10 +16,10 @@ from device.config import PinRef, SeatPins
 from device.debounce import Timing
 from device.mcp23017 import ExpanderError, FakeBus
 from device.panels import (
+    MockPanels,
     PanelError,
     PanelEvent,
     Panels,
-    SimulatedPanels,
     open_panels,
     pin_factory_for,
 )
@@ -276,26 +276,12 @@ def test_expander_pins_without_a_bus_or_expander_are_refused(factory: MockFactor
 
 # ------------------------------------------------------------------ simulated, factory, timer
 
-def test_simulated_panels_deliver_presses() -> None:
-    got: list[PanelEvent] = []
-    clock = FakeClock()
-    sim = SimulatedPanels(4, got.append, clock)
-    assert sim.press(2, "ok_long") == PanelEvent(2, "ok_long", 100.0)
-    sim.press(0, "minus")
-    assert got == [PanelEvent(2, "ok_long", 100.0), PanelEvent(0, "minus", 100.0)]
-    sim.set_led(1, "blink")
-    assert sim.led(1) == "blink" and sim.seats == 4
-    with pytest.raises(PanelError, match="no seat 4"):
-        sim.press(4, "ok")
-    with pytest.raises(PanelError, match="button must be one of"):
-        sim.press(0, "select")
-
-
 def test_open_panels_by_mode(factory: MockFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     config = C.Config()
     got: list[PanelEvent] = []
     sim = open_panels(config, got.append, "simulated", seats=4)
-    assert isinstance(sim, SimulatedPanels) and sim.seats == 4
+    assert isinstance(sim, MockPanels) and sim.seats == 4  # the real panel code on mock pins
+    sim.close()
     bus = FakeBus(0x20, 0x21, 0x22)
     hw = open_panels(config, got.append, "hardware", bus=bus)
     try:

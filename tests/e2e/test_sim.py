@@ -152,10 +152,6 @@ def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int,
     assert again.returncode == 0 and json.loads(again.stdout.strip().splitlines()[-1])["totals"] == clean["totals"]
 
 
-class _Cut(Exception):
-    """The power goes: raised from inside the table loop at a chosen moment."""
-
-
 @pytest.mark.parametrize("game,n,moment", [
     ("partnership-spades", 4, "mid_bid"),   # a panel choice on screen, not yet confirmed
     ("hearts", 4, "mid_pass"),              # one card of a pass fed, two to come
@@ -163,7 +159,7 @@ class _Cut(Exception):
     ("german-whist", 2, "after_trick"),     # stock cards still to move after a trick
 ])
 def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str, tmp_path: Path) -> None:
-    from device.table_sim import SimTable
+    from device.table_sim import PowerCut, SimTable
     from engine.referee.events import Button, CardRead, DealerDone
 
     opts = {"target": 60 if game == "hearts" else 3 if game == "german-whist" else 100}
@@ -173,12 +169,11 @@ def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str
         want = clean.finished_record
     journal = str(tmp_path / "j")
     first = SimTable(game, n, opts, seed=9, journal_path=journal)
-    real_submit = first.submit
     count = [0]
 
-    def submit(ev):  # type: ignore[no-untyped-def]
-        out = real_submit(ev)
-        g, ref = first.referee.game, first.referee
+    def cut(ev, ref):  # type: ignore[no-untyped-def]
+        """On the table's worker, right after ``ev`` was journaled and handled."""
+        g = ref.game
         hit = False
         if g is not None and g.hand_number >= 2:
             if moment == "mid_bid":
@@ -191,14 +186,12 @@ def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str
                 hit = isinstance(ev, CardRead) and len(ref.steps) >= 3
         if hit:
             count[0] += 1
-            if count[0] == 2:
-                raise _Cut()
-        return out
+        return hit and count[0] == 2
 
-    first.submit = submit  # type: ignore[method-assign]
+    first.host.cut_after = cut
     try:
         first.start()
-        with pytest.raises(_Cut):
+        with pytest.raises(PowerCut):
             first.run()
     finally:
         first.close()

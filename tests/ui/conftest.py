@@ -24,10 +24,10 @@ def _close_tables():
     yield
     import gc
 
-    from ui.referee_table import RefereeTable
+    from ui.table_client import TableClient
 
     for obj in gc.get_objects():
-        if isinstance(obj, RefereeTable):
+        if isinstance(obj, TableClient):
             obj.close()
 
 

@@ -1,4 +1,4 @@
-"""Driving the kiosk on the referee path (ui.referee_table): the simulated dealer works on its
+"""Driving the kiosk on the referee path (ui.table_client): the simulated dealer works on its
 own thread and posts pygame events, so the helpers here pump the real event queue and wait on
 it (pygame.event.wait) instead of ticking a pretend dealer. Every wait has a generous limit
 that only guards against a hang; nothing asserts how long anything took."""
@@ -38,13 +38,19 @@ def pump(app: Any, until: Any = None, guard: float = HANG_GUARD_S) -> None:
         app.render()
         if until is not None:
             if until(app):
-                return
+                return _settle(app)
         elif app.session is None or not app.session.busy:
-            return
+            return _settle(app)
         ev = pygame.event.wait(20)  # wakes at once when the worker posts
         if ev.type != pygame.NOEVENT:
             app.dispatch(ev)
     raise AssertionError(f"the kiosk never got there (scene {app.scene.name if app.scene else None})")
+
+
+def _settle(app: Any) -> None:
+    """The table changed on its own thread while the frame was drawn: draw the scene again from
+    the state the condition was met in (the buttons the next tap looks for are laid out there)."""
+    app.render(force=True)
 
 
 def start(app: Any, game: str, players: int, humans: tuple[int, ...], options: dict[str, Any]) -> Any:

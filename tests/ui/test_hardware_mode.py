@@ -1,6 +1,7 @@
 """Hardware mode: the dealer on the configured port (here a dealer simulator's pty, standing in
 for the USB cable) and the wired seat panels (gpiozero's MockFactory), no simulator inside the
-kiosk; a panel press on gpiozero's thread reaches the referee as a posted pygame event."""
+kiosk; a panel press on gpiozero's thread reaches the referee through the table host's inbox,
+never through pygame."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from referee_helpers import pump, referee_app
 
 from device.config import Config, DealerConfig, PanelsConfig, PinRef, SeatPins
 from device.dealer_sim import DealerSimulator
-from ui.referee_table import HardwareHost, start_table
+from device.panels import Panels
 from ui.session import Session
+from ui.table_client import start_table
 
 SEATS = tuple(SeatPins(PinRef(None, 4 * s + 2), PinRef(None, 4 * s + 3), PinRef(None, 4 * s + 4), PinRef(None, 4 * s + 5))
               for s in range(4))
@@ -26,11 +28,9 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
     try:
         config = Config(mode="hardware", dealer=DealerConfig(port=sim.stable_path),
                         panels=PanelsConfig(seats=SEATS, expanders=(), reset=None))
-        from ui.app import post_table_event
-
         table = start_table("partnership-spades", 4, ["A", "B", "C", "D"], {"target": 100}, bots=(1, 2, 3),
-                            config=config, seed=4, post=post_table_event, pin_factory=factory)
-        assert isinstance(table.host, HardwareHost) and table.mode == "hardware"
+                            config=config, seed=4, pin_factory=factory)
+        assert isinstance(table.opened.panels, Panels) and table.opened.sim is None and table.mode == "hardware"
         app.session = Session(table, simulated=False, bot_delay=0.0, trick_hold=0.0)
         app.session.start_deal()
         app.route()
@@ -40,7 +40,7 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
         assert app.scene.name == "bidding" and table.led(0) == "on"
         app.render(force=True)
         assert app.scene.model()["leds"][0] == "on"  # the panel's LED, shown on screen too
-        assert table.host.panels.led(0) == "on"  # and lit on the wired panel
+        assert table.opened.panels.led(0) == "on"  # and lit on the wired panel
         # seat 0's + then OK on the wired panel (mock pins, active low)
         def press(pin: int) -> None:
             factory.pin(pin).drive_low()

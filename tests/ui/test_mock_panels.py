@@ -42,13 +42,13 @@ def test_a_tap_on_the_on_screen_panel_reaches_the_referee_through_the_mock_pins(
     app = referee_app()
     start(app, "partnership-spades", 4, humans=(HUMAN,), options={"target": 100})
     table = _to_the_human_bid(app)
-    panels = table.host.panels
+    panels = table.opened.panels
     assert isinstance(panels, MockPanels)
     # the referee lights the seat on turn: on the mock pin behind the on-screen panel
     assert table.led(HUMAN) == "on" and panels.led(HUMAN) == "on"
     assert panels.factory.pin(panels.pin_map[HUMAN].led.number).state
     tap_button(app, "panel +")  # down and up in one instant: the release waits out the debounce
-    # the release comes after the debounce, on gpiozero's side: wait for it, not for a time
+    # the press counts once the pin has been low for the window; the put-off release follows it
     pump(app, lambda a: HUMAN in table.pending and _pin_levels(panels, HUMAN, "plus")[-1])
     assert _pin_levels(panels, HUMAN, "plus")[-2:] == [False, True]  # driven low, then high
     assert _bid(table) is None
@@ -79,7 +79,7 @@ def test_holding_the_on_screen_ok_past_the_long_press_asks_to_undo_the_bid():
     question = table.public_view()["table"]["undo"]
     assert question is not None and question.startswith("Undo ") and "bid" in question
     app.dispatch(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=ok.rect.center, button=1, touch=True))
-    logic = table.host.panels._buttons[HUMAN]["ok"]
+    logic = table.opened.panels._buttons[HUMAN]["ok"]
     pump(app, lambda a: logic.debouncer.stable is False)  # the release has settled...
     pump(app, lambda a: not pygame.event.peek())
     assert table.referee.undo_pending is not None  # ...and said nothing more (no "ok")

@@ -106,7 +106,7 @@ def test_dealer_jam_mid_deal_shows_the_fault_and_the_deal_goes_on():
     assert "jam" in m["title"].lower() and "jammed" in m["what"] and "Resume" in m["fix"]
     so_far = table.public_view()["table"]["dealer"]["dealt"]
     assert 0 < so_far < 52
-    table.host.sim.speed = 400.0  # the rest of the deal need not be slow
+    table.opened.sim.speed = 400.0  # the rest of the deal need not be slow
     tap_button(app, "Resume")
     pump(app, lambda a: dealt(table))
     assert table.referee.dealer_fault is None
@@ -122,7 +122,7 @@ def test_unplugged_dealer_mid_deal_redeals_the_hand():
     tap_button(app, "Unplug the dealer")
     pump(app, lambda a: a.scene.name == "fault")
     assert app.scene.model()["title"] == "Dealer not answering"
-    table.host.sim.speed = 400.0
+    table.opened.sim.speed = 400.0
     tap_button(app, "Resume")
     pump(app, lambda a: dealt(table))
     assert any("Redealing" in m["text"] for m in table.referee.messages)
@@ -203,7 +203,7 @@ def test_deal_mismatch_shows_the_fault_and_the_hand_is_redealt():
     session = start(app, "hearts", 4, humans=(0,), options={"target": 50})
     table = session.table
     pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
-    sim = table.host.sim
+    sim = table.opened.sim
     with sim.lock:
         missing = sim.board.hopper.pop()
     sim.speed = 400.0
@@ -223,7 +223,7 @@ def test_a_game_over_left_in_the_journal_is_saved_on_resume(monkeypatch):
     """The power went after the game's last entry but before the journal was started afresh:
     the next start saves the record (again, harmlessly) and shows the game over."""
     from device.journal import Journal
-    from ui.referee_table import resume_table, start_table, wait_until
+    from ui.table_client import resume_table, start_table
 
     with monkeypatch.context() as cut:
         cut.setattr(Journal, "rotate", lambda self, finished=None: None)  # the power goes here
@@ -235,8 +235,7 @@ def test_a_game_over_left_in_the_journal_is_saved_on_resume(monkeypatch):
             if table.needs_deal:
                 table.deal()
             if table.step_bot() is None:
-                wait_until(lambda: table.referee.accepting() or table.needs_deal or table.referee.waiting == "over",
-                           0.05)
+                table.drain()
         assert table.referee.waiting == "over"
         table.close()
     store = games_folder()

@@ -98,10 +98,28 @@ class GameScene(Scene):
         D.text_log = self.texts = []
         try:
             super().draw(surface)
+            self.draw_refusal(surface)
         finally:
             if prev is not None:
                 prev.extend(self.texts)
             D.text_log = prev
+
+    def draw_refusal(self, surface: Any) -> None:
+        """Why the last entry (a tap, a panel press, a card fed) was refused, in the referee's
+        words, until an entry is taken: on top, under the bar, for everyone at the table."""
+        words = self.t.get("refusal")
+        if not words:
+            return
+        th = self.theme
+        width = th.width - 4 * th.pad
+        lines = D.wrap(th, str(words), width - 2 * th.pad, "small")[:3]
+        h = th.u(8) + len(lines) * th.text_px("small") * 5 // 4
+        rect = pygame.Rect(2 * th.pad, self.bar_height + th.u(4), width, h)
+        D.panel(surface, rect, T.PANEL, border=T.BAD)
+        y = rect.y + th.u(4)
+        for line in lines:
+            D.text(surface, th, line, (rect.x + th.pad, y), "small", T.TEXT, max_width=width - 2 * th.pad)
+            y += th.text_px("small") * 5 // 4
 
     def draw_bar(self, surface: Any) -> None:
         pygame.draw.rect(surface, T.FELT_DARK, (0, 0, self.theme.width, self.bar_height))

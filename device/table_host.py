@@ -1,0 +1,707 @@
+"""The table host: one inbox, one worker that owns the referee, and the ports it drives.
+
+Everything that happens at the table becomes an event posted to the host's inbox (``post``, safe
+from any thread): a panel press (gpiozero's thread), a card read by the dealer's reader and every
+dealer outcome (the dealer port's thread), a tap on the kiosk (``call``: the UI thread, which waits
+for the referee's answer). One worker thread takes the events in order and, for each one:
+
+1. appends it to the journal and fsyncs it (``device.journal``): durable before anything acts;
+2. hands it to ``Referee.handle`` (under ``lock``, so readers see one consistent state);
+3. carries out the commands: LEDs to the panels, dealer steps to the dealer port (whose outcome
+   comes back later as an event), the game record to the games folder, the shuffle when the next
+   hand may be dealt.
+
+Nothing else touches the referee, so there is no lock order to get wrong: the panels' callback
+only appends to the inbox. The ports differ by mode (``device.table_open.open_table``):
+
+- ``SerialDealer``: the real ``device.dealer.Dealer`` driver on a serial port (the Pi's USB
+  cable, or the dealer simulator's pty), with its own thread: steps run one at a time there, and
+  whenever the referee wants cards from players and no step is pending, the port reads fed cards
+  (``DealerAdapter.read_fed``: FEED with HOLD), posting a ``CardRead`` for each (the reader loop).
+  A card that could not be read is posted as an unreadable ``CardRead`` (the referee says why).
+- ``IdealDealer``: the one in-process ideal dealer (every step done at once,
+  ``engine.referee.autotable.ideal_outcome``): tests and staged screenshots.
+
+``drain()`` waits until the worker and the dealer port have nothing left to do (a reader waiting
+for a card to be fed counts as idle): tests wait on it instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from device.dealer import Dealer
+from device.dealer_errors import DealerError, DealerJam, DealerLinkDown
+from device.dealer_errors import DealerFault as DriverFault
+from device.table_dealer import DealerAdapter
+from engine import cards as C
+from engine.referee.autotable import ideal_outcome
+from engine.referee.commands import Command, DealerCommand, Led, NeedShuffle, Refusal, SaveRecord
+from engine.referee.events import (
+    Button,
+    CardRead,
+    DealerFault,
+    DealerReady,
+    Event,
+    Shuffled,
+    event_from_json,
+    make_shuffle,
+)
+from engine.referee.referee import Referee
+
+UNREADABLE = "unreadable"  # the CardRead.card of a card the reader could not read
+ABORT_RECHECK_S = 0.2  # a read asked to stop that still waits after this is stopped again
+BUSY_RETRY_S = 0.05  # the dealer still stopping a feed when the next read asks: wait this long
+
+
+def shuffle_for(seed: int | None, hand_index: int, decks: int) -> Shuffled:
+    """The hand's shuffle: from ``secrets`` without a seed, else reproducible per hand."""
+    if seed is None:
+        return make_shuffle(decks)
+    return make_shuffle(decks, random.Random(f"trickref-sim/{seed}/shuffle/{hand_index}"))
+
+
+@dataclass(frozen=True)
+class PortDone:
+    """The dealer port finished a job (``kind``: "step" or "job" the host counted, "read", or
+    "free": a job of the port's own); not an event."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Cards dealt so far in the deal in progress (progress bar only; not journaled)."""
+
+    count: int
+
+
+class Post(Protocol):
+    def __call__(self, item: Any) -> None: ...
+
+
+class DealerPort(Protocol):
+    """What the host needs from a dealer. Every method returns at once; outcomes are posted."""
+
+    reads: bool  # whether it has a card reader players feed
+
+    def start(self, post: Post) -> None: ...
+    def run(self, cmd: DealerCommand) -> None: ...
+    def read(self) -> None: ...
+    def stop_read(self) -> None: ...
+    def recover(self, fault: str, dealing: bool) -> None: ...
+    def before_shuffle(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class JournalPort(Protocol):
+    count: int
+
+    def append(self, obj: Any) -> None: ...
+    def rotate(self, finished: Any = None) -> Any: ...
+    def close(self) -> None: ...
+
+
+class LedPort(Protocol):
+    def set_led(self, seat: int, mode: str) -> None: ...
+
+
+class IdealDealer:
+    """The ideal dealer: every step done at once, exactly as planned. No reader."""
+
+    reads = False
+
+    def __init__(self) -> None:
+        self.post: Post | None = None
+
+    def start(self, post: Post) -> None:
+        self.post = post
+
+    def _post(self, item: Any) -> None:
+        assert self.post is not None, "start() first"
+        self.post(item)
+
+    def run(self, cmd: DealerCommand) -> None:
+        self._post(ideal_outcome(cmd))
+        self._post(PortDone("step"))
+
+    def read(self) -> None:
+        self._post(PortDone("read"))
+
+    def stop_read(self) -> None:
+        pass
+
+    def recover(self, fault: str, dealing: bool) -> None:
+        self._post(DealerReady(False))
+        self._post(PortDone("step"))
+
+    def before_shuffle(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class SerialDealer:
+    """The Dealer driver behind its own thread: referee steps, the reader loop, recovery.
+
+    ``sim`` (simulated mode): the ``DealerSimulator`` behind the pty, for what people do by hand
+    at a real table (gather the cards before a shuffle, clear a jam, plug the cable back in)."""
+
+    reads = True
+
+    def __init__(self, driver: Dealer, *, sim: Any = None, refeed: Callable[[int], None] | None = None) -> None:
+        self.driver = driver
+        self.sim = sim
+        self.adapter = DealerAdapter(driver, refeed=refeed)
+        self.post: Post | None = None
+        self._jobs: deque[tuple[str, Any]] = deque()
+        self._cond = threading.Condition()
+        self._closing = False
+        self._reading = False
+        self._want_read = False
+        self._cancel_read = False
+        self._waiting = False  # inside the driver's read, waiting for a card to be fed
+        self._aborted = False
+        self._read_gen = 0
+        self._thread = threading.Thread(target=self._work, name="table-dealer", daemon=True)
+        self._dealt = 0
+        driver.add_listener(self._on_dealer_event)
+
+    # ---------------------------------------------------------------- the host's side (worker)
+    def start(self, post: Post) -> None:
+        self.post = post
+        self._thread.start()
+
+    def run(self, cmd: DealerCommand) -> None:
+        self._enqueue("step", cmd)
+
+    def read(self) -> None:
+        with self._cond:
+            self._want_read = True
+        self._enqueue("read", None)
+
+    def stop_read(self) -> None:
+        """Cards are no longer wanted: stop waiting for one (a read under way ends quietly)."""
+        with self._cond:
+            self._want_read = False
+        self._interrupt()
+
+    def recover(self, fault: str, dealing: bool) -> None:
+        self._enqueue("recover", (fault, dealing))
+
+    def call(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the dealer's thread (fault injection, by-hand moves in simulation)."""
+        self._enqueue("job", fn)
+
+    def before_shuffle(self) -> None:
+        if self.sim is not None:  # the players gather the cards into the hopper
+            self.sim.gather_to_hopper()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        try:
+            self.driver.close()
+        finally:
+            if self._thread.is_alive() and self._thread is not threading.current_thread():
+                self._thread.join(timeout=10)
+
+    def _enqueue(self, kind: str, arg: Any) -> None:
+        with self._cond:
+            self._jobs.append((kind, arg))
+            self._cond.notify_all()
+        if kind != "read":  # a step is wanted: stop waiting for a fed card
+            self._interrupt()
+
+    def _interrupt(self) -> None:
+        """Stop a read that is waiting for a fed card (only then: a card already read is held in
+        the gate, and an ABORT would send it to the reject tray)."""
+        with self._cond:
+            if self._reading:
+                self._cancel_read = True
+            interrupt = self._waiting and not self._aborted
+            if interrupt:
+                self._aborted = True
+            gen = self._read_gen
+        if interrupt:
+            self._abort_read(gen)
+
+    def _abort_read(self, gen: int) -> None:
+        """ABORT the FEED a read waits on. The ABORT can overtake the FEED on the wire (then the
+        dealer was idle and the FEED still starts): so look again a little later."""
+        with self._cond:
+            if not (self._waiting and self._read_gen == gen) or self._closing:
+                return
+        try:
+            self.driver.abort()
+        except (DealerError, ValueError, OSError):
+            pass
+        timer = threading.Timer(ABORT_RECHECK_S, self._abort_read, (gen,))
+        timer.daemon = True
+        timer.start()
+
+    # ---------------------------------------------------------------- the port's thread
+    def _post(self, item: Any) -> None:
+        assert self.post is not None
+        self.post(item)
+
+    def _on_dealer_event(self, ev: Any) -> None:
+        from device import dealer_messages as m
+
+        if getattr(ev, "kind", None) == m.EV_CARD_DEALT and self.post is not None:
+            self._dealt += 1
+            self.post(Progress(self._dealt))
+
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closing and not self._jobs:
+                    self._cond.wait()
+                if self._closing:
+                    return
+                kind, arg = self._jobs.popleft()
+                if kind == "read":
+                    if any(k != "read" for k, _ in self._jobs):
+                        self._jobs.append((kind, arg))  # a step first; read afterwards
+                        continue
+                    self._reading, self._cancel_read = self._want_read, False
+            try:
+                if kind == "step":
+                    self._step(arg)
+                elif kind == "read":
+                    if self._reading:
+                        self._read()
+                elif kind == "recover":
+                    self._recover(*arg)
+                else:
+                    arg()
+            except Exception as e:  # noqa: BLE001 - a driver bug must reach the screen, not kill the thread
+                if self._closing:
+                    return
+                self._post(DealerFault("fault", f"{type(e).__name__}: {e}", None))
+            finally:
+                with self._cond:
+                    self._reading = False
+                    if kind == "read":
+                        self._want_read = False
+                if not self._closing:
+                    self._post(PortDone({"read": "read", "job": "free"}.get(kind, "step")))
+
+    def _step(self, cmd: DealerCommand) -> None:
+        if cmd.op == "deal" and self.adapter.interrupted_deal != cmd.args["deal_id"]:
+            self._dealt = 0
+            self._post(Progress(0))
+        self._post(self.adapter.run(cmd))
+
+    def _read(self) -> None:
+        """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
+        step is wanted or cards no longer are (the host asks again when it wants cards)."""
+        from device import dealer_messages as m
+
+        while True:
+            with self._cond:
+                if self._cancel_read or not self._want_read or self._closing \
+                        or any(k != "read" for k, _ in self._jobs):
+                    return
+                self._waiting, self._aborted = True, False
+                self._read_gen += 1
+            try:
+                card = self.adapter.read_fed()  # as long as it takes a player to feed a card
+            except DealerJam as e:
+                self._post(DealerFault("jam", str(e), None))
+                return
+            except DriverFault as e:
+                if e.name == "MISREAD":
+                    self._post(CardRead(UNREADABLE, None))
+                    return
+                if e.name == m.NAK_REASON_NAMES[m.NAK_BUSY]:  # still stopping the last feed: ask again shortly
+                    time.sleep(BUSY_RETRY_S)
+                    continue
+                with self._cond:
+                    cancelled = self._cancel_read or self._closing
+                if cancelled:
+                    return
+                self._post(DealerFault("fault", str(e), None))
+                return
+            except DealerLinkDown as e:
+                self._post(DealerFault("link_down", str(e), None))
+                return
+            except (DealerError, OSError, ValueError) as e:
+                if self._closing:
+                    return
+                self._post(DealerFault("fault", str(e), None))
+                return
+            finally:
+                with self._cond:
+                    self._waiting = False
+            self._post(CardRead(C.NAMES[card], None))
+            return
+
+    def _recover(self, fault: str, dealing: bool) -> None:
+        """"Fixed, continue": in simulation do by hand what the fault needs (clear the jam, plug
+        the cable back in; a deal that did not jam is gathered and dealt again); then ask the
+        dealer whether it answers and tell the referee."""
+        sim = self.sim
+        jam = "jammed" in fault
+        if sim is not None:
+            sim.clear_jam()
+            sim.go_silent(False)
+        try:
+            self.driver.status()
+        except (DealerError, ValueError, OSError) as e:
+            self._post(DealerFault("link_down", f"the dealer is still not answering: {e}", None))
+            return
+        if sim is not None and dealing and not jam:
+            try:  # stop what is left of the deal and let the card in flight land
+                self.driver.abort()
+                for _ in range(100):
+                    if self.driver.status().state == 0:
+                        break
+                    time.sleep(0.02)
+            except (DealerError, ValueError):
+                pass
+            sim.gather_to_hopper()
+            self._post(DealerReady(True))
+            return
+        self._post(DealerReady(False))
+
+
+class TableHost:
+    """The referee, its journal and its ports, behind one inbox and one worker thread."""
+
+    def __init__(self, dealer: DealerPort, *, journal: JournalPort | None = None, store: Any = None,
+                 leds: LedPort | None = None, seed: int | None = None, auto_deal: bool = True,
+                 on_change: Callable[[], None] | None = None,
+                 after_event: Callable[[Event, dict[str, Any], dict[str, Any]], None] | None = None) -> None:
+        self.referee = Referee()
+        self.lock = threading.RLock()  # held while the referee changes; readers take it too
+        self.dealer = dealer
+        self.journal = journal
+        self.store = store
+        self.leds = leds
+        self.seed = seed
+        self.auto_deal = auto_deal
+        self.on_change = on_change
+        self.after_event = after_event  # simulated mode: mirror cards moved by hand
+        self.changes = 0
+        self.cards_read = 0  # CardRead events handled (tests wait on it after feeding a card)
+        self.presses = 0  # Button events handled
+        self.handled: Counter[str] = Counter()  # events handled (not replayed), by type
+        self.on_commands: Callable[[list[Command]], None] | None = None  # sees every command list
+        # a finished game's journal starts afresh (the kiosk); False keeps it (``trickref sim``
+        # run again on it only prints the result)
+        self.rotate_finished = True
+        # tests: the power goes right after the event this says yes to is journaled and handled
+        # (its commands are not carried out; nothing after it is taken): ``dead`` then
+        self.cut_after: Callable[[Event, Referee], bool] | None = None
+        self.dead = False
+        # the last refused entry: its words for the shared screen, and the game's position then
+        self.refusal: tuple[str, tuple[int, int]] | None = None
+        self.errors: list[str] = []
+        self.recoveries: list[str] = []  # the faults "fixed, continue" was pressed for
+        self.finished_record: dict[str, Any] | None = None
+        self._inbox: deque[Any] = deque()
+        self._cond = threading.Condition()
+        self._active = False
+        self._closing = False
+        self._started = False
+        self._outstanding = 0  # steps and jobs given to the dealer port, not yet done
+        self._reading = False
+        self._shuffle: int | None = None  # decks of a pending NeedShuffle
+        self._deal_allowed = False
+        self._worker = threading.Thread(target=self._work, name="table-host", daemon=True)
+
+    # ---------------------------------------------------------------- lifecycle
+    def resume(self, records: list[Any]) -> None:
+        """Before ``start``: rebuild the referee from journal records (nothing is carried out)."""
+        with self.lock:
+            for obj in records:
+                self.referee.handle(event_from_json(obj))
+
+    def start(self, resync: bool = False) -> None:
+        """Start the ports and the worker; ``resync`` after ``resume``: redo the pending step,
+        set the LEDs, ask for the shuffle."""
+        self.dealer.start(self.post)
+        self._started = True
+        self._worker.start()
+        if resync:
+            self.post(_Resync())
+
+    def close(self) -> None:
+        with self._cond:
+            if self._closing:
+                return
+            self._closing = True
+            self._cond.notify_all()
+        try:
+            self.dealer.close()
+        finally:
+            if self._worker.is_alive() and self._worker is not threading.current_thread():
+                self._worker.join(timeout=10)
+            if self.journal is not None:
+                self.journal.close()
+
+    # ---------------------------------------------------------------- posting (any thread)
+    def post(self, item: Any) -> None:
+        """An event (or a host job) for the worker, in order. Returns at once."""
+        with self._cond:
+            self._inbox.append(item)
+            self._cond.notify_all()
+
+    def call(self, event: Event, timeout: float = 30.0) -> list[Command]:
+        """Post ``event`` and wait for the referee's commands for it (the kiosk's taps)."""
+        c = _Call(event)
+        self.post(c)
+        if not c.done.wait(timeout):
+            raise TimeoutError(f"the table did not handle {event.TYPE} within {timeout:g} s")
+        if c.error is not None:
+            raise c.error
+        return c.out
+
+    def allow_deal(self) -> None:
+        """The kiosk's "deal": the next hand may be shuffled and dealt (``deal_allowed`` is true
+        from now on, until the worker shuffles)."""
+        with self._cond:
+            self._deal_allowed = True
+        self.post(_AllowDeal())
+
+    def read(self, fn: Callable[[Referee], Any]) -> Any:
+        """``fn(referee)`` on one consistent state (under the referee's lock)."""
+        with self.lock:
+            return fn(self.referee)
+
+    @property
+    def deal_allowed(self) -> bool:
+        return self.auto_deal or self._deal_allowed
+
+    def drain(self, timeout: float = 60.0) -> None:
+        """Wait until nothing is left to do: the inbox empty, the worker idle and no dealer step
+        in flight (a reader waiting for a fed card is idle). TimeoutError past ``timeout``."""
+        with self._cond:
+            if not self._cond.wait_for(self._idle, timeout):
+                raise TimeoutError(f"the table was still busy after {timeout:g} s ({self._why_busy()})")
+
+    def wait(self, pred: Callable[[], bool], timeout: float = 60.0) -> bool:
+        """Wait until ``pred()`` holds, checked after every item the worker takes (not by
+        polling); False if it still does not hold after ``timeout``."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._closing or pred(), timeout) and pred()
+
+    def _idle(self) -> bool:
+        if self._closing:
+            return True
+        if self._inbox or self._active:
+            return False
+        if self.dead:
+            return True
+        if self._outstanding:
+            return False
+        if self._reading and not self.wants_cards():
+            return False  # a read being stopped: the shuffle or a step follows
+        return not (self._shuffle is not None and self.deal_allowed)
+
+    def _why_busy(self) -> str:
+        return f"{len(self._inbox)} in the inbox, worker {'busy' if self._active else 'idle'}, {self._outstanding} dealer jobs"
+
+    # ---------------------------------------------------------------- the worker
+    def _work(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closing and not self._inbox:
+                    self._cond.wait()
+                if self._closing:
+                    return
+                item = self._inbox.popleft()
+                self._active = True
+            try:
+                self._take(item)
+            except Exception as e:  # noqa: BLE001 - shown on screen; the table stays up
+                self.errors.append(f"table error: {type(e).__name__}: {e}")
+                if isinstance(item, _Call):
+                    item.error = e
+            finally:
+                if isinstance(item, _Call):
+                    item.done.set()
+                if not self._closing:
+                    try:
+                        self._next()
+                    except Exception as e:  # noqa: BLE001
+                        self.errors.append(f"table error: {type(e).__name__}: {e}")
+                self.changes += 1
+                with self._cond:
+                    self._active = False
+                    self._cond.notify_all()
+                if self.on_change is not None:
+                    self.on_change()
+
+    def _take(self, item: Any) -> None:
+        if self.dead and isinstance(item, (_Call, Event, _Job, _Resync, _AllowDeal)):
+            if isinstance(item, _Call):
+                item.error = RuntimeError("the table has lost power")
+            return
+        if isinstance(item, _Call):
+            item.out = self.handle(item.event)
+        elif isinstance(item, Event):
+            self.handle(item)
+        elif isinstance(item, PortDone):
+            if item.kind == "read":
+                self._reading = False
+            elif item.kind != "free":
+                self._outstanding -= 1
+        elif isinstance(item, Progress):
+            with self.lock:
+                self.referee.note_dealt(item.count)
+        elif isinstance(item, _AllowDeal):
+            pass  # allow_deal set the flag; the worker now looks at the shuffle (``_next``)
+        elif isinstance(item, _Resync):
+            with self.lock:
+                out = self.referee.resync()
+            self._carry_out(out)
+        elif isinstance(item, _Job):
+            item.fn()
+        else:
+            raise TypeError(f"the table host cannot take {item!r}")
+
+    def handle(self, event: Event) -> list[Command]:
+        """On the worker only: journal (durable), referee, carry out."""
+        with self.lock:
+            before = self.referee.places.snapshot()["at"] if self.after_event is not None else None
+            if self.journal is not None:
+                self.journal.append(event.to_json())
+            out = self.referee.handle(event)
+            self.handled[event.TYPE] += 1
+            if isinstance(event, CardRead):
+                self.cards_read += 1
+            elif isinstance(event, Button):
+                self.presses += 1
+            after = self.referee.places.snapshot()["at"] if before is not None else None
+        if self.after_event is not None and before is not None and after is not None:
+            self.after_event(event, before, after)
+        if self.cut_after is not None and self.cut_after(event, self.referee):
+            self.dead = True
+            return out
+        if self.on_commands is not None:
+            self.on_commands(out)
+        self._carry_out(out)
+        return out
+
+    def job(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the worker, in order with the events."""
+        self.post(_Job(fn))
+
+    def recover(self) -> None:
+        """"Fixed, continue": the dealer port checks the dealer and posts what follows."""
+        self.post(_Job(self._recover))
+
+    def _recover(self) -> None:
+        if self.referee.dealer_fault is None:
+            return
+        ref = self.referee
+        assert ref.dealer_fault is not None
+        fault = ref.dealer_fault
+        self.recoveries.append(fault)
+        self._outstanding += 1
+        self.dealer.recover(fault, bool(ref.steps) and ref.steps[0]["op"] == "deal")
+
+    def _carry_out(self, out: list[Command]) -> None:
+        ref = self.referee
+        for c in out:
+            if isinstance(c, Refusal) and not c.private:
+                with self.lock:
+                    self.refusal = (c.text, self.position())
+            if isinstance(c, Led):
+                if self.leds is not None:
+                    self.leds.set_led(c.seat, c.mode)
+            elif isinstance(c, SaveRecord):
+                if c.finished:
+                    self.finished_record = c.record
+                    if self.store is not None:
+                        self.store.save(c.record)
+                    if self.rotate_finished and self.journal is not None and self.journal.count:
+                        self.journal.rotate(None)  # the record is saved: the next start is a new game
+            elif isinstance(c, DealerCommand):
+                if ref.steps and ref.steps[0]["step"] == c.step and ref.dealer_fault is None:
+                    self._outstanding += 1
+                    self.dealer.run(c)
+            elif isinstance(c, NeedShuffle):
+                self._shuffle = c.decks
+
+    def _next(self) -> None:
+        """After each item: shuffle when allowed, or start reading fed cards when wanted."""
+        ref = self.referee
+        if self.dead:
+            return
+        if self._reading and not self.wants_cards():
+            self.dealer.stop_read()  # its PortDone comes back: then the shuffle, or a step
+        if self._shuffle is not None and self._outstanding == 0 and not self._reading:
+            if ref.waiting != "shuffle":
+                self._shuffle = None
+            elif self.deal_allowed:
+                decks, self._shuffle = self._shuffle, None
+                self._deal_allowed = False
+                self.dealer.before_shuffle()
+                self.handle(shuffle_for(self.seed, len(ref.fair), decks))
+        if (self.dealer.reads and not self._reading and self._outstanding == 0 and not self._inbox
+                and self.wants_cards()):
+            self._reading = True
+            self.dealer.read()
+
+    def wants_cards(self) -> bool:
+        """Whether the reader listens now: whenever the table takes entries and the dealer has
+        no step to do. Plays, passes and the Double Nil give are fed; a card fed at any other
+        moment (a bid, a draw) is read too, so the referee can say why it is not wanted and
+        send it back. Not between hands (the cards are gathered into the hopper then), and not
+        while a card is shown to a seat or waits in the reader gate (a spades-2p draw): the
+        mechanism holds it there, and the next step routes it."""
+        ref = self.referee
+        if ref.game is None or not ref.accepting() or ref.steps or ref.presented is not None:
+            return False
+        at = ref.places.at
+        return not at.get("gate") and not at.get("presented")
+
+    def position(self) -> tuple[int, int]:
+        """(hand number, entries taken): where the game is."""
+        g = self.referee.game
+        return (0, 0) if g is None else (g.hand_number, len(g.actions))
+
+    def refusal_shown(self) -> str | None:
+        """The last refusal's words while nothing has been taken since (under ``lock``)."""
+        r = self.refusal
+        return r[0] if r is not None and r[1] == self.position() else None
+
+    def bot_rng(self, seat: int) -> random.Random:
+        """A bot's generator, seeded by the game's position (hand, actions taken), so refused
+        entries, dealer faults and restarts never change what a bot chooses."""
+        where = self.position()
+        return random.Random(f"trickref-sim/{self.seed}/bot/{where[0]}/{where[1]}/{seat}")
+
+
+class _Call:
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self.done = threading.Event()
+        self.out: list[Command] = []
+        self.error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class _AllowDeal:
+    pass
+
+
+@dataclass(frozen=True)
+class _Resync:
+    pass
+
+
+@dataclass(frozen=True)
+class _Job:
+    fn: Callable[[], None]

@@ -1,0 +1,297 @@
+"""``open_table(config, mode)``: one table host with the ports of its mode plugged in.
+
+The modes differ only in the ports (``device.table_host``):
+
+- ``"hardware"``: the real ``Dealer`` driver on the configured serial port and the wired seat
+  panels (``Panels``; gpiozero's default pin factory on the Pi, ``MockFactory`` in tests).
+- ``"simulated"``: the dealer simulator (``DealerSimulator``) behind a pty, driven through the
+  same ``Dealer`` driver, and ``MockPanels`` (the real panel code on gpiozero's mock pins, which
+  the kiosk's on-screen keys hold and release). ``sim`` is the simulator: what people do by
+  hand at a real table (feed a card, move a card a bot played by hand) happens on it.
+- ``"instant"``: the one ideal dealer in-process, no panels (presses go to the inbox as
+  ``Button`` events): tests and staged screenshots.
+
+Every event goes through the host's inbox and journal whatever the mode. ``OpenTable.begin``
+starts a new game; ``OpenTable.resume`` rebuilds the one in the journal (in simulated mode the
+fresh simulator is first put back where the referee's physical model says the cards are).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from device.dealer import Dealer
+from device.dealer_errors import DealerError
+from device.journal import Journal, OpenReport
+from device.table_dealer import plan_bytes, target_byte
+from device.table_host import IdealDealer, SerialDealer, TableHost
+from engine import cards as C
+from engine.games import game_class
+from engine.referee.events import BotAction, Button, Event, NewGame, Touch
+
+MODES = ("hardware", "simulated", "instant")
+SIM_SPEED = 8.0  # the simulated dealer's speed-up: a deal takes a second or two, visible on screen
+
+
+class TableSetupError(ValueError):
+    """The table could not be opened (dealer port, panels, journal): what and why, in words."""
+
+
+class OpenTable:
+    """A host with its ports: what ``open_table`` returns. ``host`` takes the events."""
+
+    def __init__(self, host: TableHost, mode: str, players: int, *, panels: Any = None, driver: Dealer | None = None,
+                 sim: Any = None, records: list[Any] | None = None, report: OpenReport | None = None) -> None:
+        self.host = host
+        self.mode = mode
+        self.players = players
+        self.panels = panels
+        self.driver = driver
+        self.sim = sim
+        self.records = records or []
+        self.report = report
+        self._unplugged = False
+
+    # ---------------------------------------------------------------- lifecycle
+    def begin(self, game: str, names: Sequence[str], options: dict[str, Any], bots: Sequence[int] = (),
+              first_dealer: int = 0) -> None:
+        self.host.start()
+        out = self.host.call(NewGame(game, tuple(names), dict(options), first_dealer, tuple(sorted(bots))))
+        if self.host.referee.game is None:
+            texts = [getattr(c, "text", "") for c in out if getattr(c, "TYPE", "") == "message"]
+            raise TableSetupError("; ".join(t for t in texts if t) or "the game was refused")
+
+    def resume(self) -> None:
+        """Replay the journal, restore the simulator's cards, redo the pending step."""
+        h = self.host
+        h.resume(self.records)
+        if self.driver is not None:
+            self._stop_leftover()
+        if self.sim is not None:
+            self._restore()
+        h.start(resync=True)
+
+    def _stop_leftover(self) -> None:
+        """The dealer may still be doing what the table asked before the power went (waiting
+        for a card to be fed, say): stop it, unless the referee's next step routes a card that
+        was read and waits in the reader gate (an abort would reject it)."""
+        ref, driver = self.host.referee, self.driver
+        assert driver is not None
+        if ref.steps and ref.steps[0]["op"] == "route_fed":
+            return
+        try:
+            driver.abort()
+        except (DealerError, OSError, ValueError):
+            pass  # a dealer that does not answer shows as a fault at the first step
+
+    def close(self) -> None:
+        try:
+            self.host.close()
+        finally:
+            try:
+                if self.panels is not None:
+                    self.panels.close()
+            finally:
+                if self.sim is not None:
+                    self.sim.stop()
+
+    # ---------------------------------------------------------------- the seat panels
+    def press(self, seat: int, button: str) -> None:
+        """A press of a seat panel's key: the mock pins when there are panels, else an event."""
+        if self.panels is not None and hasattr(self.panels, "press"):
+            self.panels.press(seat, button)
+        else:
+            self.host.post(Button(seat, button))
+
+    # ---------------------------------------------------------------- simulated people
+    def feed(self, card: int | str, seat: int | None = None) -> None:
+        """Simulated mode: a player takes ``card`` from their tray (``seat``'s, else wherever it
+        lies) and puts it in the dealer's hopper; the reader loop reads it."""
+        sim = self._need_sim("feed a card")
+        c = C.parse(card) if isinstance(card, str) else card
+        with sim.lock:
+            b = sim.board
+            trays = ([b.trays.get(seat, [])] if seat is not None else []) + list(b.trays.values())
+            for cards in trays:
+                if c in cards:
+                    cards.remove(c)
+                    break
+            b.hopper.append(c)
+
+    def fault(self, kind: str) -> None:
+        """Simulated mode: the simulator jams at its next motion, misreads the next card fed, or
+        its cable is pulled."""
+        sim = self._need_sim("inject a fault")
+        if kind == "jam":
+            sim.jam("eject")
+        elif kind == "misread":
+            sim.misread(1)
+        elif kind in ("unplug", "link"):
+            self._unplugged = True
+            sim.go_silent(True)
+        else:
+            raise ValueError(f"the simulator can jam, misread or be unplugged, not {kind!r}")
+
+    def arm_fault(self, kind: str, after_cards: int = 10) -> None:
+        """Simulated mode: the fault strikes ``after_cards`` cards into the next deal."""
+        from device import dealer_messages as m
+
+        driver = self.driver
+        assert driver is not None
+        count = [0]
+
+        def listener(ev: Any) -> None:
+            if getattr(ev, "kind", None) == m.EV_CARD_DEALT:
+                count[0] += 1
+                if count[0] == after_cards:
+                    driver.remove_listener(listener)
+                    self.fault(kind)
+
+        driver.add_listener(listener)
+
+    def _need_sim(self, what: str) -> Any:
+        if self.sim is None:
+            raise ValueError(f"only the simulated dealer can {what} (this table is {self.mode})")
+        return self.sim
+
+    def _restore(self) -> None:
+        """A fresh simulator after a restart: put every card where the referee says it is."""
+        ref, sim, driver = self.host.referee, self.sim, self.driver
+        assert driver is not None
+        g = ref.game
+        head = ref.steps[0]["op"] if ref.steps else None
+        full = [c for _ in range(g.DECKS if g is not None else 1) for c in range(52)]
+        if g is None or ref.waiting in ("new_game", "shuffle", "over") or head == "deal":
+            sim.load_deck(full)
+            return
+        plan, again, _gate = ref.places.restore_plan()
+        sim.load_deck([c for c, _ in plan])
+        driver.deal(plan_bytes(plan))
+        if again is not None:
+            driver.present_top(again)
+
+    def _mirror(self, event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
+        """Cards moved by hand (a card played on the screen or by a bot goes on the trick pile,
+        passed cards to their receiver): move them in the simulator too, so its trays match."""
+        if not isinstance(event, (Touch, BotAction)):
+            return
+        from device.dealer_sim import SLOTTED
+
+        gone: list[tuple[str, int]] = []
+        came: list[tuple[str, int]] = []
+        for store in set(before) | set(after):
+            b, a = list(before.get(store, [])), list(after.get(store, []))
+            for c in list(b):
+                if c in a:
+                    a.remove(c)
+                    b.remove(c)
+            gone += [(store, C.parse(c)) for c in b]
+            came += [(store, C.parse(c)) for c in a]
+        sim = self.sim
+        with sim.lock:
+            trays = sim.board.trays
+            for store, card in came:
+                try:
+                    dst = target_byte(store)
+                except ValueError:
+                    continue
+                if dst in SLOTTED:
+                    continue
+                src = next((s for s, c in gone if c == card), None)
+                try:
+                    src_b = target_byte(src) if src is not None else None
+                except ValueError:
+                    src_b = None
+                if src_b is not None and card in trays.get(src_b, []):
+                    trays[src_b].remove(card)
+                    trays.setdefault(dst, []).append(card)
+
+
+def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
+               journal_file: str | os.PathLike[str] | None = None, games_dir: str | os.PathLike[str] | None = None,
+               seed: int | None = None, speed: float = SIM_SPEED, fresh: bool = False, auto_deal: bool = True,
+               pin_factory: Any = None, on_change: Any = None, link_timeout: float | None = None,
+               panel_clock: Any = None) -> OpenTable:
+    """The table for ``mode`` (default: the configuration's). Nothing runs until ``begin`` or
+    ``resume``. TableSetupError names what could not be opened and why."""
+    mode = mode or (config.resolved_mode() if config is not None else "simulated")
+    if mode not in MODES:
+        raise TableSetupError(f"unknown table mode {mode!r}: one of {', '.join(MODES)}")
+    from device.games_store import GamesStore
+
+    store = GamesStore(games_dir) if games_dir is not None else None
+    journal: Journal | None = None
+    records: list[Any] = []
+    report: OpenReport | None = None
+    if journal_file is not None:
+        p = Path(journal_file)
+        if fresh and p.exists():
+            p.unlink()
+        journal, records, report = Journal.open(p)
+    holder: dict[str, TableHost] = {}
+
+    def on_panel(ev: Any) -> None:  # the panels' thread: post, nothing else
+        holder["host"].post(Button(ev.seat, ev.button))
+
+    panels: Any = None
+    driver: Dealer | None = None
+    sim: Any = None
+    try:
+        if mode == "instant":
+            port: Any = IdealDealer()
+        elif mode == "simulated":
+            from device.dealer_sim import DealerSimulator
+            from device.panels import MockPanels, timing_of
+
+            sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)
+            sim.start()
+            driver = Dealer(sim.stable_path, link_timeout=link_timeout or 1.0, stall_timeout=10.0)
+            driver.open()
+            panels = MockPanels(players, on_panel, timing=None if config is None else timing_of(config.panels),
+                                **({"clock": panel_clock} if panel_clock is not None else {}))
+        else:
+            from device.panels import open_panels
+
+            driver = Dealer(config.dealer.port, baudrate=config.dealer.baud, link_timeout=link_timeout or 10.0)
+            try:
+                driver.open()
+            except (DealerError, OSError, ValueError) as e:
+                raise TableSetupError(f"cannot open the dealer on {config.dealer.port}: {e}") from None
+            try:
+                panels = open_panels(config, on_panel, "hardware", seats=players, pin_factory=pin_factory,
+                                     **({"clock": panel_clock} if panel_clock is not None else {}))
+            except (ValueError, OSError) as e:
+                raise TableSetupError(f"cannot open the seat panels: {e}") from None
+    except BaseException:
+        try:
+            if driver is not None:
+                driver.close()
+            if sim is not None:
+                sim.stop()
+        except (DealerError, OSError):
+            pass
+        if journal is not None:
+            journal.close()
+        raise
+    parts: dict[str, OpenTable] = {}
+
+    def refeed(card: int) -> None:  # the simulated player feeds the card again
+        parts["table"].feed(card)
+
+    def mirror(event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
+        parts["table"]._mirror(event, before, after)
+
+    if driver is not None:
+        port = SerialDealer(driver, sim=sim, refeed=refeed if sim is not None else None)
+    host = TableHost(port, journal=journal, store=store, leds=panels, seed=seed, auto_deal=auto_deal,
+                     on_change=on_change, after_event=mirror if sim is not None else None)
+    holder["host"] = host
+    table = OpenTable(host, mode, players, panels=panels, driver=driver, sim=sim, records=records, report=report)
+    parts["table"] = table
+    return table
+
+
+__all__ = ["MODES", "SIM_SPEED", "OpenTable", "TableSetupError", "open_table"]

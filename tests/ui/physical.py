@@ -1,0 +1,251 @@
+"""The kiosk in hardware mode with people at the table, for tests.
+
+``Rig`` is the appliance as installed: the kiosk (``App`` + ``Session``) on ``open_table``'s
+hardware mode, the real ``Dealer`` driver on the dealer simulator's pty (standing in for the USB
+cable to the Pico) and the wired ``Panels`` on gpiozero's ``MockFactory`` pins. What the people
+do is physical only: a key press drives the panel's mock pins low and high (through the real
+debounce code, on a clock the test steps, so nothing sleeps), a card is played, passed or given
+by taking it from the seat's tray and putting it into the dealer's hopper (the reader loop reads
+it). Faults are what happens to the machine: a jam, a pulled cable, a misread, a power cut.
+
+Every wait is on the table host (``drain``, or ``wait`` for the card just fed to be read), with a
+generous limit that only guards against a hang.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory
+from kiosk_helpers import tap_button
+
+from device import dealer_messages as m
+from device.config import Config, DealerConfig, PanelsConfig
+from device.dealer_sim import DealerSimulator
+from device.panels import MOCK_REVISION, mock_pin_map
+from engine import cards as C
+from engine.bots import bot_for
+from engine.games import game_class
+from engine.referee import panel
+
+GUARD_S = 60.0
+SPEED = 400.0
+
+
+class FakeClock:
+    """The panels' clock: it moves only when a finger is said to have held a key long enough."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Rig:
+    def __init__(self, game: str, players: int, *, seed: int = 3) -> None:
+        from referee_helpers import referee_app
+
+        self.game, self.players, self.seed = game, players, seed
+        self.sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed, speed=SPEED)
+        self.sim.start()
+        self.factory = MockFactory(revision=MOCK_REVISION)
+        self.pins = mock_pin_map(players)
+        self.clock = FakeClock()
+        self.config = Config(mode="hardware", dealer=DealerConfig(port=self.sim.stable_path),
+                             panels=PanelsConfig(seats=self.pins, expanders=(), reset=None))
+        self.app = referee_app()
+        self.app.seed = seed
+        self.app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}
+        self.app.table_args = {"config": self.config, "mode": "hardware", "pin_factory": self.factory,
+                               "panel_clock": self.clock, "link_timeout": 1.0}
+        self.bot = bot_for(game)
+        self.rng = random.Random(seed)
+        self.log: list[str] = []
+        self.earlier: Counter[str] = Counter()  # events handled by tables before a power cut
+
+    def handled(self) -> Counter[str]:
+        """Events the table handled (not replayed), by type, over every start."""
+        return self.earlier + Counter(self.table.host.handled)
+
+    # ---------------------------------------------------------------- the kiosk
+    @property
+    def table(self) -> Any:
+        return self.app.session.table
+
+    @property
+    def ref(self) -> Any:
+        return self.table.referee
+
+    def start(self, options: dict[str, Any]) -> None:
+        from ui.resume import start_new_game
+
+        st = self.app.setup
+        st.choose_game(self.game)
+        st.players = self.players
+        assert start_new_game(self.app, self.game, self.players, st.seat_names(),
+                              dict(st.game_options(), **options), bots=[])
+        assert self.table.mode == "hardware" and self.table.opened.sim is None
+        self.settle()
+
+    def settle(self) -> None:
+        """Let the table finish, then let the kiosk catch up and draw what it shows."""
+        self.table.drain(GUARD_S)
+        self.app.tick(0.0)
+        self.app.route()
+        self.app.render(force=True)
+
+    def screen_texts(self) -> list[str]:
+        self.app.render(force=True)
+        return [str(t) for t in self.app.scene.model().get("texts", [])]
+
+    def close(self) -> None:
+        try:
+            self.app.end_session()
+        finally:
+            self.sim.stop()
+            self.factory.reset()
+
+    # ---------------------------------------------------------------- people: panels
+    def press(self, seat: int, button: str) -> None:
+        """A finger on a seat's key: the pin low for the debounce window, then high again."""
+        host = self.table.host
+        panels = self.table.opened.panels
+        pin = self.factory.pin(getattr(self.pins[seat], button).number)
+        n = host.presses
+        window = panels._timing.debounce + 0.001
+        pin.drive_low()
+        self.clock.now += window
+        panels.tick()
+        pin.drive_high()
+        self.clock.now += window
+        panels.tick()
+        assert host.wait(lambda: host.presses > n, GUARD_S), f"seat {seat}'s {button} never reached the table"
+        self.settle()
+
+    # ---------------------------------------------------------------- people: cards
+    def tray(self, target: int) -> list[int]:
+        with self.sim.lock:
+            return list(self.sim.board.trays.get(target, []))
+
+    def debug(self) -> str:
+        h = self.table.host
+        p = h.dealer
+        return (f"host reading={h._reading} outstanding={h._outstanding} wants={h.wants_cards()} "
+                f"port reading={p._reading} want={p._want_read} waiting={p._waiting} jobs={list(p._jobs)} "
+                f"errors={h.errors} msgs={self.ref.messages[-4:]} {self.where(self.sim.board.hopper[0]) if self.sim.board.hopper else ''}")
+
+    def where(self, card: int) -> str:
+        """Where the simulated machine has ``card`` (for failure messages)."""
+        with self.sim.lock:
+            b = self.sim.board
+            at = [f"tray {t}" for t, cards in b.trays.items() if card in cards]
+            at += ["hopper"] if card in b.hopper else []
+            at += ["gate"] if b.gate == card else []
+        return f"{C.NAMES[card]} is at {', '.join(at) or 'nowhere'}"
+
+    def feed(self, card: int, source: int) -> None:
+        """Take ``card`` from tray ``source`` (a seat, or a tray byte) into the hopper; the
+        reader loop reads it; wait until the referee has handled it and the dealer routed it."""
+        host = self.table.host
+        n = host.cards_read
+        with self.sim.lock:
+            tray = self.sim.board.trays.get(source, [])
+            assert card in tray, (f"{C.NAMES[card]} is not in tray {source}: {C.names(tray)}; "
+                                  f"{self.where(card)}; last entries {self.log[-6:]}; {self.ref.messages[-6:]}")
+            tray.remove(card)
+            self.sim.board.hopper.append(card)
+        assert host.wait(lambda: host.cards_read > n or self.ref.dealer_fault is not None, GUARD_S), \
+            f"{C.NAMES[card]} was never read; {self.debug()} {self.where(card)}; sim state {self.sim.board.gate, self.sim.board.pending}"
+        self.settle()
+
+    # ---------------------------------------------------------------- one entry
+    def enter(self, seat: int) -> None:
+        """``seat``'s player chooses (the game's bot decides) and enters it physically."""
+        g = self.ref.game
+        action = self.bot.choose(g.copy(), seat, self.rng)
+        k, v = action
+        self.log.append(f"{seat} {action.describe()}")
+        if k in ("bid", "blind_nil", "moon"):
+            choices = panel.choice_list(g.legal_actions(seat))
+            target = choices.index(action)
+            start = self.ref.pending.get(seat)
+            if start is None:
+                self.press(seat, "plus")  # the first press shows the starting choice
+                start = panel.start_index(choices)
+            for _ in range(abs(target - start)):
+                self.press(seat, "plus" if target > start else "minus")
+            self.press(seat, "ok")
+        elif k == "draw":
+            self.press(seat, "plus" if v == "keep" else "minus")
+        elif k == "double_nil":
+            self.press(seat, "ok")
+        elif k == "play":
+            self.feed(v, seat)
+        elif k == "pass":
+            self.press(seat, "ok")  # "I am feeding now": two decks may put a card in two hands
+            for c in v:
+                self.feed(c, seat)
+                if self.ref.dealer_fault is not None:
+                    return
+        elif k == "exchange":
+            for c in v[0]:
+                self.feed(c, seat)
+            if len(v[0]) < 3:
+                self.press(seat, "ok")
+        else:
+            raise AssertionError(f"no physical entry for {action!r}")
+
+    # ---------------------------------------------------------------- the game
+    def step(self) -> str:
+        """One thing the people at the table do next; returns what."""
+        self.settle()
+        ref, sc = self.ref, self.app.scene
+        if ref.dealer_fault is not None:
+            self.fix(ref.dealer_fault)
+            tap_button(self.app, "Resume")
+            self.settle()
+            return "resume"
+        if sc.name == "summary":
+            tap_button(self.app, sc.next.name)  # the next hand: dealt when the table says so
+            self.settle()
+            return "next"
+        g = ref.game
+        if ref.accepting() and g.turn_seats():
+            seats = [s for s in g.turn_seats() if not ref.fed.get(s)] or list(g.turn_seats())
+            self.enter(seats[0])
+            return "entry"
+        if self.table.needs_deal:
+            self.app.session.start_deal()
+            self.settle()
+            return "deal"
+        raise AssertionError(f"nobody can act: {ref.waiting_text()} (scene {sc.name})")
+
+    def fix(self, fault: str) -> None:
+        """What the person at the table does for the dealer's fault before tapping Resume."""
+        self.sim.clear_jam()
+        self.sim.go_silent(False)
+        if "did not check out" in fault or "Gather" in fault:
+            self.sim.gather_to_hopper()
+
+    def check_trays(self) -> None:
+        """The dealer's seat trays hold exactly the hands the referee believes in."""
+        g = self.ref.game
+        for s in range(self.players):
+            assert sorted(self.tray(s)) == sorted(g.hand_of(s)), (s, C.names(self.tray(s)), C.names(g.hand_of(s)))
+
+    def deal_listener(self, after_cards: int, fault: Any) -> None:
+        """``fault()`` once ``after_cards`` cards of the next deal have been dealt."""
+        driver = self.table.opened.driver
+        count = [0]
+
+        def listener(ev: Any) -> None:
+            if getattr(ev, "kind", None) == m.EV_CARD_DEALT:
+                count[0] += 1
+                if count[0] == after_cards:
+                    driver.remove_listener(listener)
+                    fault()
+
+        driver.add_listener(listener)

@@ -1,0 +1,384 @@
+"""The kiosk's side of the table: a thin client of the table host (``device.table_host``).
+
+The kiosk posts what people tap (entries, on-screen panel keys, undo, "deal", "fixed, continue")
+and reads one consistent snapshot of the views; it knows no threads, ports or simulators (those
+are ``device.table_open.open_table``'s). A tap waits for the referee's answer; a refused entry
+comes back as the referee's ``Refusal`` command and is raised as ValueError with its words. The
+wired panels and the card reader post to the host directly, never through the kiosk: a physical
+press or a fed card reaches the referee and the dealer while the pygame loop is busy, or without
+one.
+
+``start_table`` begins a new game (forgetting an unfinished one in the journal);
+``resume_table`` rebuilds the game the journal holds, exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from device.journal import Journal, JournalError, OpenReport
+from device.table_open import SIM_SPEED, OpenTable, TableSetupError, open_table
+from engine import actions as A
+from engine.actions import Action
+from engine.bots import bot_for
+from engine.referee.commands import Command, Refusal
+from engine.referee.events import BotAction, Button, Event, Touch, UndoConfirm, UndoRequest
+
+from .faults import fault_kind
+
+JOURNAL_NAME = "table.journal"
+KEYS = {"-": "minus", "+": "plus", "OK": "ok", "minus": "minus", "plus": "plus", "ok": "ok", "ok_long": "ok_long"}
+_STEP_WORDS = {"present": "showing a card", "route_presented": "routing a card", "turn_up": "turning up",
+               "deal_stock": "dealing from the stock", "fetch": "fetching a card", "route_fed": "routing a card"}
+
+__all__ = ["JOURNAL_NAME", "SIM_SPEED", "TableClient", "TableSetupError", "journal_game", "journal_path",
+           "load_config", "resume_table", "start_table"]
+
+
+def journal_path(config: Any) -> Path:
+    return Path(config.storage.journal_dir()) / JOURNAL_NAME
+
+
+def refusal_of(out: list[Command]) -> str | None:
+    """The referee's words if it refused the entry these commands answer."""
+    return next((c.text for c in out if isinstance(c, Refusal)), None)
+
+
+class TableClient:
+    """``ui.session.Table`` over a table host. Build with ``start_table`` / ``resume_table``."""
+
+    def __init__(self, table: OpenTable, game: str) -> None:
+        self.opened = table
+        self.host = table.host
+        self.game = game
+        self.players = table.players
+        self.mode = table.mode
+        self.bots: set[int] = set()
+        self.notice: str | None = None  # said once on screen (resumed game, journal repaired)
+        self.report: OpenReport | None = table.report
+        self.bot = bot_for(game)
+        self._seen_changes = 0
+
+    # ---------------------------------------------------------------- lifecycle
+    def close(self) -> None:
+        self.opened.close()
+
+    @property
+    def messages(self) -> list[str]:
+        """Errors of the table itself (a journal that cannot be written...), for the screen."""
+        return self.host.errors
+
+    @property
+    def referee(self) -> Any:
+        return self.host.referee
+
+    @property
+    def state(self) -> Any:
+        """The engine game state (read only: tests and scripts)."""
+        return self.host.referee.game
+
+    def drain(self, timeout: float = 60.0) -> None:
+        """Wait until the table has nothing left to do (tests, scripts)."""
+        self.host.drain(timeout)
+
+    def wait(self, pred: Callable[[], bool], timeout: float = 60.0) -> bool:
+        """Wait until ``pred()`` holds (checked each time the table changes)."""
+        return self.host.wait(pred, timeout)
+
+    # ---------------------------------------------------------------- views
+    def _extras(self, v: dict[str, Any], ref: Any) -> dict[str, Any]:
+        t = v["table"]
+        t["mode"] = self.mode
+        t["humans"] = [s for s in range(self.players) if s not in self.bots]
+        t["can_undo"] = self._can_undo(ref)
+        t["refusal"] = self.host.refusal_shown()  # why the last entry was refused, until one is taken
+        d = t["dealer"]
+        d["kind"] = fault_kind(d.get("fault"))
+        if d.get("op") == "deal":
+            d["message"] = "dealing" if d["status"] == "busy" else "stopped"
+        elif d["status"] == "busy":
+            d["message"] = _STEP_WORDS.get(d.get("op") or "", "busy")
+        else:
+            d["message"] = "waiting for the shuffle" if t.get("waiting") == "shuffle" else "ready"
+        return v
+
+    def public_view(self) -> dict[str, Any]:
+        return dict(self.host.read(lambda ref: self._extras(ref.public_view(), ref)))
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        return dict(self.host.read(lambda ref: self._extras(ref.seat_view(seat), ref)))
+
+    def turn(self) -> tuple[int, ...]:
+        def f(ref: Any) -> tuple[int, ...]:
+            return tuple(ref.game.turn_seats()) if ref.game is not None and ref.accepting() else ()
+        return tuple(self.host.read(f))
+
+    def legal(self, seat: int) -> list[Action]:
+        def f(ref: Any) -> list[Action]:
+            return list(ref.game.legal_actions(seat)) if ref.game is not None and ref.accepting() else []
+        return list(self.host.read(f))
+
+    def check(self, seat: int, action: Action) -> str | None:
+        def f(ref: Any) -> str | None:
+            if ref.game is None:
+                return "no game"
+            if not ref.accepting():
+                return str(ref.waiting_text())
+            if action.kind == "exchange":
+                return None
+            r = ref.game.check(action, seat)
+            return None if r is None else str(r)
+        return self.host.read(f)  # type: ignore[no-any-return]
+
+    @property
+    def pending(self) -> dict[int, int]:
+        """Per seat, the panel choice on screen (an index into its choices)."""
+        return dict(self.host.read(lambda ref: dict(ref.pending)))
+
+    def led(self, seat: int) -> str:
+        leds = self.host.read(lambda ref: list(ref.leds))
+        return str(leds[seat]) if seat < len(leds) else "off"
+
+    # ---------------------------------------------------------------- entries
+    def _entry(self, event: Event) -> None:
+        words = refusal_of(self.host.call(event))
+        if words is not None:
+            raise ValueError(words)
+
+    def submit(self, seat: int, action: Action) -> None:
+        """A touch entry; ValueError with the referee's words if it was refused."""
+        rec = A.to_record(seat, _with_get(action))
+        rec.pop("seat")
+        self._entry(Touch(seat, rec))
+
+    def _key(self, key: str) -> str:
+        button = KEYS.get(key)
+        if button is None or button == "ok_long":
+            raise ValueError(f"a seat panel has the keys -, + and OK, not {key!r}")
+        return button
+
+    def panel(self, seat: int, key: str) -> None:
+        """A tap on an on-screen panel key ('-', '+', 'OK'): a press of the seat's panel."""
+        self.opened.press(seat, self._key(key))
+
+    @property
+    def holds_keys(self) -> bool:
+        """Whether the on-screen keys are held and released (the mock pins of simulated mode)."""
+        return self.mode == "simulated"
+
+    def panel_down(self, seat: int, key: str) -> None:
+        """An on-screen key goes down: its mock pin is driven low (held OK asks to undo)."""
+        button = self._key(key)
+        if self.holds_keys:
+            self.opened.panels.hold(seat, button)
+
+    def panel_up(self, seat: int, key: str) -> None:
+        """An on-screen key comes up (wherever the finger is): the pin goes high."""
+        button = self._key(key)
+        if self.holds_keys:
+            self.opened.panels.release(seat, button)
+        else:
+            self.button(seat, button)
+
+    def button(self, seat: int, button: str) -> None:
+        """A panel press as an event (a table without panels)."""
+        self.host.call(Button(seat, button))
+
+    def bot_on_turn(self) -> int | None:
+        def f(ref: Any) -> int | None:
+            seats = ref.bot_turns()
+            return int(seats[0]) if seats else None
+        return self.host.read(f)  # type: ignore[no-any-return]
+
+    def step_bot(self) -> tuple[int, Action] | None:
+        def choose(ref: Any) -> tuple[int, Action] | None:
+            seats = ref.bot_turns()
+            if not seats:
+                return None
+            s = seats[0]
+            return s, self.bot.choose(ref.game.copy(), s, self.host.bot_rng(s))
+        chosen = self.host.read(choose)
+        if chosen is None:
+            return None
+        s, action = chosen
+        rec = A.to_record(s, _with_get(action))
+        rec.pop("seat")
+        self.host.call(BotAction(s, rec))
+        return s, action
+
+    @staticmethod
+    def _can_undo(ref: Any) -> bool:
+        g = ref.game
+        if g is None or not ref.accepting() or not g.actions:
+            return False
+        if ref.blocked and ref.blocked[-1] is not None:
+            return False
+        return any(s not in ref.bots for s, _ in g.actions)
+
+    def can_undo(self) -> bool:
+        return bool(self.host.read(self._can_undo))
+
+    def undo(self) -> list[Action]:
+        """Take back entries up to and including this hand's last human one (as far as the
+        referee allows: routed cards cannot be taken back)."""
+        taken: list[Action] = []
+        while self.can_undo():
+            seat, last = self.host.read(lambda ref: ref.game.actions[-1])
+            self.host.call(UndoRequest(None))
+            if self.host.read(lambda ref: ref.undo_pending) is None:
+                break
+            self.host.call(UndoConfirm())
+            taken.append(last)
+            if seat not in self.bots:
+                break
+        return taken
+
+    # ---------------------------------------------------------------- dealing and faults
+    @property
+    def needs_deal(self) -> bool:
+        return bool(self.host.read(lambda ref: ref.game is not None and ref.waiting == "shuffle")) \
+            and not self.host.deal_allowed
+
+    def deal(self, instant: bool = False) -> None:
+        """The next hand may be shuffled and dealt (the host waits for this after each hand)."""
+        self.host.allow_deal()
+
+    def tick(self, dt: float) -> bool:
+        """True when the table changed since the last tick."""
+        n = self.host.changes
+        changed = n != self._seen_changes
+        self._seen_changes = n
+        return changed
+
+    def fault(self, kind: str) -> None:
+        """Simulated mode only: the simulator jams, misreads or loses its cable."""
+        if kind not in ("jam", "unplug", "link", "misread"):
+            raise ValueError(f"the simulator can jam, misread or be unplugged, not {kind!r}")
+        self.opened.fault(kind)
+
+    def arm_fault(self, kind: str, after_cards: int = 10) -> None:
+        self.opened.arm_fault(kind, after_cards)
+
+    def clear_fault(self) -> None:
+        """"Fixed, continue": the dealer is checked and the referee told it is back."""
+        self.host.recover()
+
+
+def _with_get(action: Action) -> Action:
+    """A Double Nil exchange from the screen names only the cards given; the referee draws the
+    replacements (from the hand's salt), so any placeholder ``get`` is ignored."""
+    if action.kind == "exchange" and (action.value[1] is None):
+        return Action("exchange", (tuple(action.value[0]), ()))
+    return action
+
+
+def load_config() -> Any:
+    from device.config import load
+
+    return load().config
+
+
+def _post_fn() -> Callable[[], None] | None:
+    from . import app as U
+
+    if U.TABLE_EVENT is None:
+        return None
+    return lambda: U.post_table_event("table")
+
+
+def open_client(game: str, players: int, names: Sequence[str] | None = None, options: dict[str, Any] | None = None,
+                bots: Iterable[int] = (), *, mode: str = "instant", config: Any = None, seed: int | None = None,
+                journal_file: Any = None, games_dir: Any = None, auto_deal: bool = False,
+                on_change: Callable[[], None] | None = None, **kw: Any) -> TableClient:
+    """A new game on a table of ``mode`` (default: the ideal dealer, no journal: tests)."""
+    opened = open_table(config, mode, game=game, players=players, journal_file=journal_file, games_dir=games_dir,
+                        seed=seed, fresh=True, auto_deal=auto_deal, on_change=on_change, **kw)
+    client = TableClient(opened, game)
+    client.bots = set(bots)
+    names = list(names) if names is not None else [f"Seat {i + 1}" for i in range(players)]
+    try:
+        opened.begin(game, names, dict(options or {}), sorted(client.bots))
+    except BaseException:
+        opened.close()
+        raise
+    return client
+
+
+def start_table(game: str, players: int, names: Sequence[str], options: dict[str, Any], bots: Iterable[int], *,
+                config: Any = None, seed: int | None = None, speed: float = SIM_SPEED,
+                post: Callable[[], None] | None = None, mode: str | None = None, pin_factory: Any = None,
+                auto_deal: bool = False, link_timeout: float | None = None, **table_kw: Any) -> TableClient:
+    """A new game with the configuration's journal and games folder (an unfinished game left in
+    the journal is dropped)."""
+    config = config or load_config()
+    return open_client(game, players, names, options, bots, mode=mode or config.resolved_mode(), config=config,
+                       seed=seed, journal_file=journal_path(config), games_dir=config.storage.games_dir(),
+                       auto_deal=auto_deal, on_change=post if post is not None else _post_fn(), speed=speed,
+                       pin_factory=pin_factory, link_timeout=link_timeout, **table_kw)
+
+
+def journal_game(config: Any = None) -> tuple[list[Any], OpenReport | None, str | None]:
+    """What the journal holds: its records, the open report, or an error in words."""
+    config = config or load_config()
+    path = journal_path(config)
+    if not path.exists():
+        return [], None, None
+    try:
+        j, records, report = Journal.open(path)
+    except JournalError as e:
+        return [], None, str(e)
+    j.close()
+    return records, report, None
+
+
+def resume_table(config: Any = None, *, seed: int | None = None, speed: float = SIM_SPEED,
+                 post: Callable[[], None] | None = None, mode: str | None = None, pin_factory: Any = None,
+                 auto_deal: bool = False, link_timeout: float | None = None, **table_kw: Any) -> TableClient | None:
+    """The game in the journal, resumed where it stopped; None when there is none.
+    Raises JournalError (JournalCorrupt) for a journal damaged in the middle."""
+    config = config or load_config()
+    path = journal_path(config)
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    j, records, report = Journal.open(path)  # JournalCorrupt: the caller says so on screen
+    j.close()
+    first = records[0] if records else None
+    if not isinstance(first, dict) or first.get("type") != "new_game":
+        return None
+    mode = mode or config.resolved_mode()
+    players = len(first.get("names") or [])
+    game = str(first.get("game"))
+    opened = open_table(config, mode, game=game, players=players, journal_file=path,
+                        games_dir=config.storage.games_dir(), seed=seed, speed=speed, auto_deal=auto_deal,
+                        pin_factory=pin_factory, link_timeout=link_timeout,
+                        on_change=post if post is not None else _post_fn(), **table_kw)
+    client = TableClient(opened, game)
+    try:
+        opened.resume()
+    except BaseException:
+        opened.close()
+        raise
+    client.bots = set(client.referee.bots)
+    g = client.state
+    if g is None:
+        client.close()
+        return None
+    if client.referee.waiting == "over":
+        # the power went between the game's end and the journal's rotation: save the record
+        # (the store finds an earlier save of the same record) and start the journal afresh
+        from device.games_store import GamesStore
+
+        def rotate() -> None:
+            GamesStore(config.storage.games_dir()).save(client.referee.record())
+            if client.host.journal is not None:
+                client.host.journal.rotate(None)
+        client.host.job(rotate)
+        client.drain()
+    where = f"hand {g.hand_number}" + (f", {len(g.actions)} entries in" if g.actions else "")
+    client.notice = f"Resumed the game in progress where it stopped ({where}; {len(records)} events replayed)."
+    if not report.clean:
+        client.notice += (" The journal's last entry was cut off (a power cut while it was being written) and "
+                          "was dropped; it had not been confirmed, so nothing confirmed is lost.")
+    return client
