@@ -37,7 +37,7 @@ from ..widgets import Button, Widget
 
 
 def _folders() -> tuple[Path, Path]:
-    from ..referee_table import load_config
+    from ..table_client import load_config
 
     storage = load_config().storage
     return Path(storage.journal_dir()), Path(storage.games_dir())
