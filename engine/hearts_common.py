@@ -305,10 +305,39 @@ class HeartsFamilyState(GameState):
         """Points added to every hand's score regardless of the moon (Hearts' omnibus)."""
         return [0] * self.n
 
+    # -- where the hands are kept: Cancellation Hearts in sorted lists (``hands``, a card may
+    # be held twice), Hearts in 52-bit masks (``masks``, see masks.py); these hooks are all
+    # the shared machinery needs of them.
+    def _reset_holdings(self) -> None:
+        """Empty hands (before a deal)."""
+        self.hands = [[] for _ in range(self.n)]
+
+    def _hand_of(self, seat: int) -> list[int]:
+        """The sorted cards of ``seat`` (a new list)."""
+        return self.hands[seat][:]
+
+    def _hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
+
+    def _holds_each(self, seat: int, a: int, b: int, c: int) -> bool:
+        """True when ``seat`` holds the three different cards ``a``, ``b`` and ``c``."""
+        h = self.hands[seat]
+        return a in h and b in h and c in h
+
+    def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+
+    def _add_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            insort(hand, c)
+
     # ------------------------------------------------------------------ shared machinery
     def _reset_hand(self) -> None:
         n = self.n
-        self.hands = [[] for _ in range(n)]
+        self._reset_holdings()
         self.passes = [() for _ in range(n)]
         self.received = [() for _ in range(n)]
         self.pass_offset = 0
@@ -363,18 +392,14 @@ class HeartsFamilyState(GameState):
             v = action[1]
             if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
                 a, b, c = v
-                h = self.hands[seat]
                 if (type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52
-                        and a in h and b in h and c in h):
+                        and self._holds_each(seat, a, b, c)):
                     self.actions.append((seat, action))
                     self._apply_pass(seat, v)
                     return
         super().apply(action, seat)
 
-    def _hand_of(self, seat: int) -> list[int]:
-        return self.hands[seat][:]
-
-    def _legal_play(self, seat: int) -> list[Action]:
+    def _legal_play(self, seat: int) -> Sequence[Action]:
         """The cards ``seat`` (on turn) may play now."""
         raise NotImplementedError
 
@@ -407,7 +432,7 @@ class HeartsFamilyState(GameState):
     def _legal_setup(self, seat: int) -> Sequence[Action]:
         """Legal actions outside the play phase: passes or the moon choice."""
         if self.phase == "pass":
-            return PassChoices(self.hands[seat])
+            return PassChoices(self._hand_of(seat))
         if self.phase == "moon":
             return list(MOON_ACTIONS)
         return []
@@ -417,7 +442,7 @@ class HeartsFamilyState(GameState):
         if self.phase == "pass":
             if kind != "pass":
                 return f"everyone passes {PASS_COUNT} cards first"
-            return check_pass(self.hands[seat], action.value)
+            return check_pass(self._hand_of(seat), action.value)
         if self.phase == "moon":
             if kind != "moon":
                 return "the moon shooter must choose \"self\" or \"others\""
@@ -434,9 +459,7 @@ class HeartsFamilyState(GameState):
             self._end_hand(self._moon_result(action.value))
 
     def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
-        hand = self.hands[seat]
-        for c in cards:
-            hand.remove(c)
+        self._remove_cards(seat, cards)
         self.passes[seat] = cards
         waiting = tuple(s for s in self.turn_t if s != seat)
         self.turn_t = waiting
@@ -446,8 +469,7 @@ class HeartsFamilyState(GameState):
         for s in range(n):
             to = (s + off) % n
             self.received[to] = self.passes[s]
-            for c in self.passes[s]:
-                insort(self.hands[to], c)
+            self._add_cards(to, self.passes[s])
         self._begin_play()
 
     def _finish_hand(self) -> None:
@@ -473,7 +495,7 @@ class HeartsFamilyState(GameState):
         cards) and what each game adds ("removed"; "waiting" and "widow")."""
         if self.phase == "deal":
             return None
-        out: dict[str, list[int]] = {f"hand{s}": self.hands[s][:] for s in range(self.n)}
+        out: dict[str, list[int]] = {f"hand{s}": self._hand_of(s) for s in range(self.n)}
         out["passing"] = [c for p in self.passes for c in p] if self.phase == "pass" else []
         out["trick"] = self.trick[:]
         out["taken"] = [c for _, cards, _ in self.tricks for c in cards]
@@ -496,7 +518,7 @@ class HeartsFamilyState(GameState):
             "points_taken": self.points_taken[:],
             "last_trick": last,
             "last_trick_winner": last_winner,
-            "hand_sizes": [len(h) for h in self.hands],
+            "hand_sizes": [self._hand_size(s) for s in range(n)],
             "broken": self.broken,
             "pass_direction": direction_name(self.pass_offset, n),
             "passed": [s for s in range(n) if self.passes[s]] if self.pass_offset else [],

@@ -7,58 +7,25 @@ counter (each time it reaches 10: -100 and the counter drops by 10, the rest car
 never derived from the score, which is one of OpenSpiel's Spades bugs), and end when someone
 reaches the target with the higher total winning and equal totals playing on.
 
-Hands are kept as 52-bit masks (bit ``c`` set when card ``c`` is held): a suit is then 13 bits
-at ``suit * 13``, and the precomputed tables below turn those 13 bits straight into the
+Hands are kept as 52-bit masks (bit ``c`` set when card ``c`` is held, see masks.py): a suit
+is then 13 bits at ``suit * 13``, and precomputed tables turn those 13 bits straight into the
 shared ``PLAY`` actions or card ints. This keeps ``_legal``, ``_check`` and ``_apply`` free of
 per-card loops, which is what the bots and the benchmark live on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, cast
 
 from . import cards as C
-from .actions import PLAY, Action
+from .actions import Action
 from .base import GameState, trick_winner
+from .masks import BIT, FULL_SUIT, SUIT_PLAYS, cards_of, mask_of, plays_of, suit_mask
 
-FULL_SUIT = 0x1FFF
+__all__ = ["BIT", "FULL_SUIT", "SUIT_PLAYS", "cards_of", "mask_of", "plays_of", "suit_mask"]
+
 SEATS: tuple[tuple[int], ...] = tuple((s,) for s in range(8))
-BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-
-
-def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    ranks_of = [tuple(r for r in range(13) if b >> r & 1) for b in range(8192)]
-    plays = tuple(tuple(tuple(PLAY[s * 13 + r] for r in rk) for rk in ranks_of) for s in range(4))
-    cards = tuple(tuple(tuple(s * 13 + r for r in rk) for rk in ranks_of) for s in range(4))
-    return plays, cards
-
-
-# SUIT_PLAYS[suit][13 bits] -> the PLAY actions of those cards, low to high; SUIT_CARDS likewise ints.
-SUIT_PLAYS, SUIT_CARDS = _suit_tables()
-_P0, _P1, _P2, _P3 = SUIT_PLAYS
-_C0, _C1, _C2, _C3 = SUIT_CARDS
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def cards_of(m: int) -> list[int]:
-    """The cards of a mask, spades first, low to high within a suit."""
-    return [*_C0[m & 0x1FFF], *_C1[(m >> 13) & 0x1FFF], *_C2[(m >> 26) & 0x1FFF], *_C3[m >> 39]]
-
-
-def plays_of(m: int) -> list[Action]:
-    return [*_P0[m & 0x1FFF], *_P1[(m >> 13) & 0x1FFF], *_P2[(m >> 26) & 0x1FFF], *_P3[m >> 39]]
-
-
-def suit_mask(suit: int) -> int:
-    return FULL_SUIT << (suit * 13)
-
 
 # ---------------------------------------------------------------------- scoring
 
