@@ -158,7 +158,19 @@ class HeartsState(HeartsFamilyState):
                     if ok:
                         self.masks[on] = m ^ BIT[c]
                         self.actions.append((on, action))
-                        self._put(on, c)
+                        trick = self.trick
+                        trick.append(c)
+                        if led < 0:
+                            self.led = c // 13
+                            self.win_seat, self.win_card = on, c
+                        elif c > self.win_card and c // 13 == led:
+                            self.win_seat, self.win_card = on, c
+                        if POINTS[c]:
+                            self.broken = True
+                        if len(trick) < self.n:
+                            self.turn_t = NEXT_ONE[self.n][on]
+                        else:
+                            self._end_trick()
                         return
         super().apply(action, seat)
 
@@ -206,7 +218,8 @@ class HeartsState(HeartsFamilyState):
         self._put(seat, c)
 
     def _put(self, seat: int, c: int) -> None:
-        """``c`` has left ``seat``'s hand: onto the trick; the trick settled when complete."""
+        """``c`` has left ``seat``'s hand: onto the trick; the trick settled when complete.
+        (``apply`` has these lines written out for its fast path.)"""
         trick = self.trick
         trick.append(c)
         if self.led < 0:
@@ -218,7 +231,12 @@ class HeartsState(HeartsFamilyState):
             self.broken = True
         if len(trick) < self.n:
             self.turn_t = NEXT_ONE[self.n][seat]
-            return
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        """The trick is complete: its winner (tracked as it was played) takes it."""
+        trick = self.trick
         w = self.win_seat
         pts = sum(map(POINTS.__getitem__, trick))
         if pts:

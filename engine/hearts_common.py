@@ -71,13 +71,14 @@ class PassChoices(Sequence[Action]):
 
     hand: tuple[int, ...]
 
-    def __init__(self, hand: Sequence[int]) -> None:
+    def __init__(self, hand: Sequence[int], distinct: bool = False) -> None:
+        """``distinct``: the caller knows the cards are all different (one deck)."""
         if not _PASS_TABLE:
             _pass_table()
         h = tuple(hand)
         self.hand = h
         n = len(h)
-        if len(set(h)) == n:  # distinct cards (one deck): pass i is a triple of positions
+        if distinct or len(set(h)) == n:  # distinct cards (one deck): pass i is a triple of positions
             self._pos = _positions(n)
             self._len = len(self._pos)
             self._vals: tuple[int, ...] = ()
@@ -378,6 +379,8 @@ class HeartsFamilyState(GameState):
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
                 return self._legal_play(on)
+        elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
+            return PassChoices(self._hand_of(seat), self.DECKS == 1)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -432,7 +435,7 @@ class HeartsFamilyState(GameState):
     def _legal_setup(self, seat: int) -> Sequence[Action]:
         """Legal actions outside the play phase: passes or the moon choice."""
         if self.phase == "pass":
-            return PassChoices(self._hand_of(seat))
+            return PassChoices(self._hand_of(seat), self.DECKS == 1)
         if self.phase == "moon":
             return list(MOON_ACTIONS)
         return []

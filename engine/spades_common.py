@@ -16,16 +16,28 @@ per-card loops, which is what the bots and the benchmark live on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from . import cards as C
 from .actions import Action
 from .base import GameState, trick_winner
-from .masks import BIT, FULL_SUIT, SUIT_PLAYS, cards_of, mask_of, plays_of, suit_mask
+from .masks import (
+    ALL_CARDS,
+    BIT,
+    FULL_SUIT,
+    SUIT_MASK,
+    SUIT_PLAYS,
+    cards_of,
+    mask_of,
+    plays_of,
+    suit_mask,
+)
 
 __all__ = ["BIT", "FULL_SUIT", "SUIT_PLAYS", "cards_of", "mask_of", "plays_of", "suit_mask"]
 
 SEATS: tuple[tuple[int], ...] = tuple((s,) for s in range(8))
+SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))  # every card but a suit's
 
 # ---------------------------------------------------------------------- scoring
 
@@ -116,12 +128,27 @@ class SpadesTrickState(GameState):
     def turn_seats(self) -> tuple[int, ...]:
         return self.on_turn  # () between hands and after the game
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
         if self.phase == "play":
             on = self.on_turn[0]
             if seat is None or (seat == on and type(seat) is int):
-                return self._play_legal(on)
-        return cast("list[Action]", super().legal_actions(seat))  # the spades games list theirs
+                if self.must_beat:
+                    return self._play_legal(on)
+                # _play_legal without the duty to beat, written out: following suit returns
+                # the shared tuple of the suit's plays (no allocation)
+                m = self.masks[on]
+                if self.trick:
+                    led = self.led
+                    bits = m >> SHIFT[led] & FULL_SUIT
+                    if bits:
+                        return SUIT_PLAYS[led][bits]
+                    return plays_of(m)
+                if not self.broken:
+                    rest = m & NOT_SUIT[self.trump]
+                    if rest:
+                        return plays_of(rest)
+                return plays_of(m)
+        return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         if type(action) is Action and action[0] == "play" and self.phase == "play":
@@ -133,17 +160,42 @@ class SpadesTrickState(GameState):
                     # the plain cases inline (follow suit, broken trumps); the duty to beat
                     # through _play_check; anything refused goes to the base class for its reason
                     s = card // 13
-                    if self.trick:
+                    trick = self.trick
+                    if trick:
                         led = self.led
-                        ok = s == led or not (m >> (led * 13)) & FULL_SUIT
+                        ok = s == led or not m >> SHIFT[led] & FULL_SUIT
                         if ok and self.must_beat:
                             ok = self._play_check(on, card) is None
                     else:
                         trump = self.trump
-                        ok = s != trump or self.broken or not m & ~(FULL_SUIT << (trump * 13))
+                        ok = s != trump or self.broken or not m & NOT_SUIT[trump]
                     if ok:
                         self.actions.append((on, action))
-                        self._play_apply(on, card)
+                        # _play_apply written out
+                        bit = BIT[card]
+                        self.masks[on] = m ^ bit
+                        self.played |= bit
+                        if not trick:
+                            self.led = s
+                            self.win_seat = on
+                            self.win_card = card
+                            if s == self.trump:
+                                self.broken = True
+                        else:
+                            w = self.win_card
+                            if s == self.trump:
+                                self.broken = True
+                                if w // 13 != s or card > w:
+                                    self.win_seat = on
+                                    self.win_card = card
+                            elif card > w and s == w // 13:
+                                self.win_seat = on
+                                self.win_card = card
+                        trick.append((on, card))
+                        if len(trick) < self.n:
+                            self.on_turn = self.NEXT_SEAT[on]
+                        else:
+                            self._end_trick()
                         return
         super().apply(action, seat)
 
@@ -234,10 +286,13 @@ class SpadesTrickState(GameState):
         trick.append((seat, card))
         if len(trick) < self.n:
             self.on_turn = self.NEXT_SEAT[seat]
-            return
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
         winner = self.win_seat
         self.tricks_taken[winner] += 1
-        self.tricks.append(tuple(trick))
+        self.tricks.append(tuple(self.trick))
         self.trick = []
         self.leader = winner  # led/win_seat/win_card are only read while a trick is open
         if len(self.tricks) == self.HAND_SIZE:
