@@ -10,25 +10,17 @@ trick goes to nobody (or, by option, to its leader).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from . import cards as C
-from .actions import PLAY, Action
-from .hearts_common import (
-    HEARTS_HI,
-    HEARTS_LO,
-    ONE,
-    POINTS,
-    HeartsFamilyState,
-    leads,
-    may_lead_hearts,
-    plays,
-    without_points,
-)
+from .actions import Action
+from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState
+from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, plays_of
 
-_PLAY_OF = PLAY.__getitem__  # card int -> its shared play Action
+SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
+NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
 
 # cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
 CARDS_EACH = {n: 104 // n for n in range(6, 12)}
@@ -54,6 +46,49 @@ class CancellationHeartsState(HeartsFamilyState):
         self.waiting = []  # cards of fully cancelled tricks, waiting for the next won trick
         self.first_lead = True  # the lead of trick 1 is still to come
 
+    # ------------------------------------------------------------------ the hands, as masks
+    # Two 52-bit masks per seat (see masks.py): ``once`` has bit c when the seat holds card c
+    # at least once, ``twice`` when it holds both copies. The distinct cards held, which is
+    # what the legal plays are, are then ``once`` alone.
+    def _reset_holdings(self) -> None:
+        n = self.n
+        self.once: list[int] = [0] * n
+        self.twice: list[int] = [0] * n
+
+    def _hand_of(self, seat: int) -> list[int]:
+        two = self.twice[seat]
+        if not two:
+            return cards_of(self.once[seat])
+        return sorted(cards_of(self.once[seat]) + cards_of(two))
+
+    def _hand_size(self, seat: int) -> int:
+        return self.once[seat].bit_count() + self.twice[seat].bit_count()
+
+    def _holds_each(self, seat: int, a: int, b: int, c: int) -> bool:
+        m = self.once[seat]
+        return bool(m >> a & 1 and m >> b & 1 and m >> c & 1)
+
+    def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        for c in cards:
+            self._take_out(seat, c)
+
+    def _add_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        once, twice = self.once, self.twice
+        for c in cards:
+            bit = BIT[c]
+            if once[seat] & bit:
+                twice[seat] |= bit
+            else:
+                once[seat] |= bit
+
+    def _take_out(self, seat: int, c: int) -> None:
+        """One copy of ``c`` (held) leaves ``seat``'s hand."""
+        bit = BIT[c]
+        if self.twice[seat] & bit:
+            self.twice[seat] ^= bit
+        else:
+            self.once[seat] ^= bit
+
     # ------------------------------------------------------------------ deal and passing
     def _deal(self) -> None:
         n = self.n
@@ -62,7 +97,8 @@ class CancellationHeartsState(HeartsFamilyState):
         dealt = deck[: each * n]
         first = (self.dealer + 1) % n
         # the k-th card dealt goes to seat first + k (mod n)
-        self.hands = [sorted(dealt[(s - first) % n::n]) for s in range(n)]
+        for s in range(n):
+            self._add_cards(s, tuple(dealt[(s - first) % n::n]))
         self.widow = sorted(deck[each * n:])
         self._start_passing()
 
@@ -91,79 +127,76 @@ class CancellationHeartsState(HeartsFamilyState):
         if self.phase == "play":
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
-                h = self.hands[on]
                 if self.trick:
-                    lo = self.led * 13
-                    a = bisect_left(h, lo)
-                    b = bisect_left(h, lo + 13, a)
-                    if a < b:
-                        return [*map(_PLAY_OF, dict.fromkeys(h[a:b]))]
+                    led = self.led
+                    bits = self.once[on] >> SHIFT[led] & FULL_SUIT
+                    if bits:
+                        return SUIT_PLAYS[led][bits]
                 return self._legal_play(on)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if self.phase == "play" and type(action) is Action and action[0] == "play":
+        if type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
-            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int:
-                h = self.hands[on]
-                i = bisect_left(h, c)
+            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
+                m = self.once[on]
                 # the plain cases: following the suit led, or leading after the first lead
                 # while hearts may be led or the card is no heart
-                if i < len(h) and h[i] == c and (
+                if m >> c & 1 and (
                         c // 13 == self.led if self.trick else not self.first_lead and (
-                            not HEARTS_LO <= c < HEARTS_HI or may_lead_hearts(h, self.broken))):
-                    del h[i]
+                            not HEARTS_LO <= c < HEARTS_HI or self.broken or not m & NOT_HEARTS)):
+                    bit = BIT[c]
+                    if self.twice[on] & bit:
+                        self.twice[on] ^= bit
+                    else:
+                        self.once[on] = m ^ bit
                     self.actions.append((on, action))
                     self._after_play(on, c)
                     return
         super().apply(action, seat)
 
-    def _legal_play(self, seat: int) -> list[Action]:
-        h = self.hands[seat]
+    def _legal_play(self, seat: int) -> Sequence[Action]:
+        m = self.once[seat]
         if self.trick:
-            lo = self.led * 13
-            a = bisect_left(h, lo)
-            b = bisect_left(h, lo + 13, a)
-            if a < b:
-                return plays(h[a:b])
-            if self.tricks_played == 0 and self.options["no_points_on_first_trick"]:
-                safe = without_points(h)
-                if safe:
-                    return plays(safe)
-            return plays(h)
+            led = self.led
+            bits = m >> SHIFT[led] & FULL_SUIT
+            if bits:
+                return SUIT_PLAYS[led][bits]
+            if self.tricks_played == 0 and self.options["no_points_on_first_trick"] and m & NO_POINTS:
+                return plays_of(m & NO_POINTS)
+            return plays_of(m)
         if self.first_lead:
-            safe = without_points(h)
-            return plays(safe or h)
-        return plays(leads(h, self.broken))
+            return plays_of(m & NO_POINTS or m)
+        if self.broken or not m & NOT_HEARTS:
+            return plays_of(m)
+        return plays_of(m & NOT_HEARTS)
 
     def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
             return f"not a card: {c!r}"
-        h = self.hands[seat]
-        if c not in h:
+        m = self.once[seat]
+        if not m >> c & 1:
             return f"you do not hold {C.NAMES[c]}"
         if self.trick:
             led = self.led
             if c // 13 != led:
-                lo = led * 13
-                a = bisect_left(h, lo)
-                if a < len(h) and h[a] < lo + 13:
+                if m >> SHIFT[led] & FULL_SUIT:
                     return f"must follow {C.SUIT_NAMES[led]}"
                 if (self.tricks_played == 0 and POINTS[c] and self.options["no_points_on_first_trick"]
-                        and any(not POINTS[x] for x in h)):
+                        and m & NO_POINTS):
                     return "no hearts or QS on the first trick"
             return None
         if self.first_lead:
-            if POINTS[c] and any(not POINTS[x] for x in h):
+            if POINTS[c] and m & NO_POINTS:
                 return "the first lead may not be a heart or QS"
             return None
-        if HEARTS_LO <= c < HEARTS_HI and not may_lead_hearts(h, self.broken):
+        if HEARTS_LO <= c < HEARTS_HI and not self.broken and m & NOT_HEARTS:
             return "hearts are not broken"
         return None
 
     def _apply_play(self, seat: int, c: int) -> None:
-        self.hands[seat].remove(c)
+        self._take_out(seat, c)
         self._after_play(seat, c)
 
     def _after_play(self, seat: int, c: int) -> None:
@@ -188,7 +221,7 @@ class CancellationHeartsState(HeartsFamilyState):
             if lo <= x < hi and x > best and trick.count(x) == 1:
                 best, bi = x, i
         leader = self.leader
-        last = not self.hands[leader]
+        last = not self.once[leader]
         cards = tuple(trick)
         self.trick = []
         self.tricks_played += 1

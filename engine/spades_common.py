@@ -148,6 +148,10 @@ class SpadesTrickState(GameState):
                     if rest:
                         return plays_of(rest)
                 return plays_of(m)
+        elif len(self.on_turn) == 1:  # bids, draws: the one seat on turn, straight to the hook
+            on = self.on_turn[0]
+            if seat is None or (seat == on and type(seat) is int):
+                return self._legal(on)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -197,6 +201,14 @@ class SpadesTrickState(GameState):
                         else:
                             self._end_trick()
                         return
+        elif type(action) is Action and len(self.on_turn) == 1 and self.phase != "play":
+            # bids, draws and the like by the one seat on turn: the hooks without the generic
+            # checks (a refusal goes to the base class for its reason)
+            on = self.on_turn[0]
+            if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
+                self.actions.append((on, action))
+                self._apply(on, action)
+                return
         super().apply(action, seat)
 
     # -- legality ---------------------------------------------------------

@@ -147,17 +147,25 @@ def publicly_known(state: GameState) -> set[int]:
 def put_hand(state: GameState, seat: int, cards: list[int]) -> None:
     """Whitebox, for bot tests that set up one seat's decision: make ``seat`` hold exactly
     ``cards`` now, whichever way the game keeps its hands (52-bit masks in ``masks`` for the
-    one-deck games that use them, sorted lists in ``hands`` otherwise). This is the one place
-    the tests write a hand; the state is not checked for consistency afterwards (the other
-    hands keep their cards), so use it only for a decision that reads the seat's own hand."""
-    from engine.masks import mask_of
+    one-deck games that use them; ``once``/``twice`` masks in Cancellation Hearts; sorted
+    lists in ``hands`` otherwise). This is the one place the tests write a hand; the state is
+    not checked for consistency afterwards (the other hands keep their cards), so use it only
+    for a decision that reads the seat's own hand."""
+    from engine.masks import BIT, mask_of
 
-    masks = state.__dict__.get("masks")
-    if isinstance(masks, list):
-        masks[seat] = mask_of(cards)
+    d = state.__dict__
+    if isinstance(d.get("masks"), list):
+        d["masks"][seat] = mask_of(cards)
+    elif isinstance(d.get("once"), list):
+        once = twice = 0
+        for c in cards:
+            if once & BIT[c]:
+                twice |= BIT[c]
+            else:
+                once |= BIT[c]
+        d["once"][seat], d["twice"][seat] = once, twice
     else:
-        hands = state.__dict__["hands"]
-        hands[seat] = sorted(cards)
+        d["hands"][seat] = sorted(cards)
 
 
 def scrambled(state: GameState, seat: int, rng: random.Random, tries: int = 8) -> GameState:
