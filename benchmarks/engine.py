@@ -26,6 +26,10 @@ are played in the same process, in rounds that alternate with ours (``--rounds``
   from ``state.chance_outcomes()`` with two list comprehensions and ``random.choices`` at each
   of them. It made OpenSpiel look 2.5-3.4x slower than it is; kept only as a labelled figure.
 
+A fourth contestant, ``loop_floor``, runs our side's loop over a stub engine that does
+nothing (56 decisions a hand, the deck still shuffled): the rate an engine costing nothing
+would show, i.e. the ceiling of the ratio.
+
 Both of their games are one hand per episode, so the figures compare hands per second:
 
 - our hearts, 4 players, v their hearts (default parameters: pass_cards, no points on the
@@ -113,6 +117,56 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
     elapsed = _clock() - start
     return {"hands": hands, "actions": actions, "games_finished": games, "seconds": round(elapsed, 3),
             "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed)}
+
+
+class _Stub:
+    """A game that costs nothing: ``decisions`` turns of one seat, each offering the same
+    shared tuple of ``width`` actions (for ``loop_floor``)."""
+
+    def __init__(self, decisions: int, legal: tuple[Action, ...]) -> None:
+        self.left = decisions
+        self.legal = legal
+
+    def turn_seats(self) -> tuple[int, ...]:
+        return (0,) if self.left else ()
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        return self.legal
+
+    def apply(self, action: Action, seat: int) -> None:
+        self.left -= 1
+
+
+def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -> dict[str, Any]:
+    """The benchmark's own loop with an engine that does nothing: a deck shuffled per hand,
+    then ``decisions`` times ``turn_seats``, ``legal_actions``, ``rng.choice``, the exchange
+    test and ``apply`` on a stub (``_Stub``). The rate any engine driven by ``our_hands``
+    could at best reach (a hand of Hearts or partnership Spades is about 56 decisions)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    deck = C.full_deck()
+    legal = tuple(Action("play", c) for c in range(width))
+    hands = 0
+    start = _clock()
+    deadline = start + seconds
+    while True:
+        rng.shuffle(deck)
+        state = _Stub(decisions, legal)
+        while True:
+            seats = state.turn_seats()
+            if not seats:
+                break
+            seat = seats[0] if len(seats) == 1 else choice(seats)
+            action = choice(state.legal_actions(seat))
+            if action.kind == "exchange":
+                raise AssertionError("the stub offers no exchange")
+            state.apply(action, seat)
+        hands += 1
+        if _clock() >= deadline:
+            break
+    elapsed = _clock() - start
+    return {"driver": "loop_floor", "decisions_per_hand": decisions, "hands": hands,
+            "seconds": round(elapsed, 3), "hands_per_second": round(hands / elapsed, 1)}
 
 
 def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed: int) -> None:
@@ -254,13 +308,15 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = ["ours", *drivers]
+        contestants = ["ours", *drivers, "loop_floor"]
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         for r in range(rounds):
             order = contestants[r % len(contestants):] + contestants[:r % len(contestants)]
             for c in order:
                 if c == "ours":
                     runs[c].append(our_hands(ours_name, n, options, seconds, seed + r))
+                elif c == "loop_floor":
+                    runs[c].append(loop_floor(seconds, seed + r))
                 else:
                     got = openspiel_hands(theirs_name, seconds, seed + r, c)
                     if got is None:
@@ -287,6 +343,16 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
             print(f"    ours / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
                   + f"; median {statistics.median(ratios):.2f}x"
                   + ("  (target 1.5x)" if d == "plain" else ""))
+        floor = [x["hands_per_second"] for x in runs["loop_floor"]]
+        plain = [x["hands_per_second"] for x in runs["plain"]]
+        floor_ratios = [f / t for f, t in zip(floor, plain, strict=True)]
+        entry["loop_floor"] = {"how": loop_floor.__doc__, "runs": runs["loop_floor"],
+                               "ratio_v_plain": {"per_round": [round(x, 3) for x in floor_ratios],
+                                                 "median": round(statistics.median(floor_ratios), 3)}}
+        print(f"  {'loop floor':<18}" + "".join(f"{v:>10.0f}" for v in floor)
+              + "   (the same loop over a stub engine that does nothing, 56 decisions a hand)")
+        print("    loop floor / openspiel plain: per round " + ", ".join(f"{x:.2f}" for x in floor_ratios)
+              + f"; median {statistics.median(floor_ratios):.2f}x (the best any engine could show here)")
         comparisons.append(entry)
     return comparisons
 
@@ -309,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--breakdown", metavar="GAME[:PLAYERS]",
                    help="instead of the benchmark, show where a hand's time goes for one game")
     args = p.parse_args(argv)
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)  # progress shows when the output goes to a file
     if args.breakdown:
         game, _, count = args.breakdown.partition(":")
         opts = SPADES_LIKE_OPENSPIEL if game == "partnership-spades" else {}

@@ -5,8 +5,11 @@ for the Q♠, let a player who took every point card choose the moon for themsel
 others, and forbid leading hearts until a heart or the Q♠ has been played. ``HeartsFamilyState``
 holds that shared machinery; the two game modules add their deal, leads and trick winners.
 
-Hands are sorted lists of card ints, so the cards of one suit are a contiguous slice
-(``bisect`` finds it) and a two-deck hand is simply a sorted list with repeats.
+Each game keeps its hands its own way behind a few hooks (``_hand_of``, ``_hand_size``,
+``_holds_each``, ``_remove_cards``, ``_add_cards``): Hearts as one 52-bit mask per seat,
+Cancellation Hearts as two (cards held once, cards held twice); see masks.py. The default
+hooks keep sorted lists in ``hands`` (with repeats for two decks); ``hand_of(seat)`` is the
+public way to read a hand whichever is used.
 """
 
 from __future__ import annotations
@@ -272,8 +275,8 @@ def plays(cards: Sequence[int]) -> list[Action]:
 class HeartsFamilyState(GameState):
     """Passing, the moon choice and the shared per-hand fields of both Hearts games.
 
-    Per-hand fields (plain lists and ints, so the base ``_clone`` copies them):
-    ``hands`` (sorted card ints per seat), ``passes`` (the 3 cards each seat passed, () until
+    Per-hand fields (plain lists and ints, so the base ``_clone`` copies them): the hands
+    (see the hooks below), ``passes`` (the 3 cards each seat passed, () until
     it has), ``received`` (what each seat got, known once everyone has passed), ``pass_offset``
     (pass to seat s + offset; 0 = no pass), ``trick`` (cards of the trick in progress, the
     leader's first), ``leader``, ``led`` (suit of the trick, -1 when empty), ``broken``,
