@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from . import cards as C
 from .actions import PLAY, Action
 from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState
-from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, mask_of, plays_of
+from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, plays_of
 
 # Cards set aside before the deal, by player count.
 REMOVED: dict[int, tuple[int, ...]] = {
@@ -82,10 +82,10 @@ class HeartsState(HeartsFamilyState):
         return bool(m >> a & 1 and m >> b & 1 and m >> c & 1)
 
     def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
-        self.masks[seat] &= ~mask_of(cards)
+        self.masks[seat] &= ~sum(map(BIT.__getitem__, cards))  # different cards: sum is or
 
     def _add_cards(self, seat: int, cards: tuple[int, ...]) -> None:
-        self.masks[seat] |= mask_of(cards)
+        self.masks[seat] |= sum(map(BIT.__getitem__, cards))
 
     # ------------------------------------------------------------------ deal and passing
     def _deal(self) -> None:

@@ -31,6 +31,7 @@ POINTS: tuple[int, ...] = tuple(1 if c // 13 == C.HEARTS else 13 if c == C.QS el
 HEARTS_LO, HEARTS_HI = C.HEARTS * 13, C.HEARTS * 13 + 13  # hearts are the ints 13..25
 
 ONE: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(16))  # (seat,) without allocating
+ALL_SEATS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n)) for n in range(16))  # every seat of n
 MOON_ACTIONS: tuple[Action, ...] = (MOON_SELF, MOON_OTHERS)
 
 _PASS_TABLE: dict[tuple[int, ...], Action] = {}
@@ -362,7 +363,7 @@ class HeartsFamilyState(GameState):
         self.pass_offset = cycle[(self.hand_number - 1) % len(cycle)]
         if self.pass_offset:
             self.phase = "pass"
-            self.turn_t = tuple(range(self.n))
+            self.turn_t = ALL_SEATS[self.n]
         else:
             self._begin_play()
 
@@ -467,7 +468,9 @@ class HeartsFamilyState(GameState):
     def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
         self._remove_cards(seat, cards)
         self.passes[seat] = cards
-        waiting = tuple(s for s in self.turn_t if s != seat)
+        t = self.turn_t
+        i = t.index(seat)
+        waiting = t[:i] + t[i + 1:]
         self.turn_t = waiting
         if waiting:
             return
