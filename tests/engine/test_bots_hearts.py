@@ -21,8 +21,12 @@ CASES = [("hearts", n) for n in (3, 4, 5, 6, 7)] + [("cancellation-hearts", n) f
 
 def position(game: str, n: int, seat: int, hand: list[str], trick: list[str], leader: int,
              tricks_played: int = 1, broken: bool = False, **opts: object) -> HeartsFamilyState:
-    """A play position built directly (whitebox): ``seat`` holds ``hand`` and is on turn after
-    ``trick`` (led by ``leader``). Other hands are irrelevant to a bot that does not peek."""
+    """A play position built directly (whitebox): ``seat`` holds ``hand`` (set with the
+    documented ``engine_helpers.put_hand``) and is on turn after ``trick`` (led by ``leader``).
+    Other hands are irrelevant to a bot that does not peek. Short hands like these cannot be
+    reached through ``start_hand`` and ``apply``, so the trick fields are written here too;
+    the position is for one bot decision only (the engine's trick-winner fields are not set:
+    do not ``apply`` from it)."""
     st = new_game(game, n, {"target": 10**6, **opts})
     assert isinstance(st, HeartsFamilyState)
     d = C.full_deck(st.DECKS)
