@@ -9,7 +9,8 @@ The verbs, after python-chess and OpenSpiel:
 
 - ``turn_seats()``: the seats that may act now (several while passing, none before a deal).
 - ``legal_actions(seat)``: every legal action of that seat, as a read-only sequence of ``Action``
-  objects (a list, or a lazy sequence where there are hundreds, as the Hearts passes).
+  objects: a list, a shared tuple (the plays of one suit when following it) or a lazy sequence
+  where there are hundreds (the Hearts passes). Do not modify it; ``list()`` it for a list.
 - ``check(action, seat)``: ``None`` when legal, else the rule it breaks in words.
 - ``apply(action, seat)``: take it, or raise ``IllegalAction`` and change nothing.
 - ``undo()``: take back the last action (re-deals the hand's deck and replays the rest).
@@ -18,7 +19,10 @@ The verbs, after python-chess and OpenSpiel:
 - ``to_json()`` / ``from_json()``: the state as a game record (RECORDS.md) and back.
 
 Subclasses (one module per game) implement the ``_``-prefixed hooks below and keep their hand
-state in plain lists and ints so that ``copy`` stays cheap.
+state in plain lists and ints (hands as 52-bit masks, see masks.py) so that ``copy`` stays
+cheap; the games override ``turn_seats``, ``legal_actions`` and ``apply`` with fast paths for
+their common actions and defer to these for everything else (test_fast_paths checks that
+both agree).
 """
 
 from __future__ import annotations
