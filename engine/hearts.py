@@ -10,13 +10,14 @@ choose; the omnibus option gives -10 to whoever takes the 10♦ (or J♦).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from . import cards as C
-from .actions import PLAY, Action
-from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState
-from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, plays_of
+from .actions import PLAY, Action, pass_cards
+from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, PASS_COUNT, POINTS, HeartsFamilyState
+from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, mask_of, plays_of
 
 # Cards set aside before the deal, by player count.
 REMOVED: dict[int, tuple[int, ...]] = {
@@ -37,6 +38,8 @@ NEXT_ONE: dict[int, tuple[tuple[int, ...], ...]] = {n: tuple(ONE[(s + 1) % n] fo
 SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
 NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
 NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
+NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
 
 OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
@@ -48,6 +51,11 @@ def omnibus_points(players: int, taker: int, enabled: bool) -> list[int]:
     if enabled and taker >= 0:
         pts[taker] -= 10
     return pts
+
+
+def acts_played(acts: Sequence[tuple[int, Action]]) -> bool:
+    """True when some card has been played in ``acts``."""
+    return any(a.kind == "play" for _, a in acts)
 
 
 class HeartsState(HeartsFamilyState):
@@ -253,6 +261,163 @@ class HeartsState(HeartsFamilyState):
             self.turn_t = ONE[w]
         else:
             self._finish_hand()
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> HeartsState:
+        """A full state of this game that ``seat`` cannot tell from this one: the same
+        ``view(seat)``, every card ``seat`` has not seen dealt at random among the places it
+        may be, consistently with everything ``seat`` knows and nothing else:
+
+        - its own hand, the cards it passed (those the receiver has not played are still
+          with the receiver) and received, every card played, the removed cards;
+        - a void shown by failing to follow suit; a first-trick discard of a point card (the
+          player held only hearts and the Q♠ then); a heart led before hearts were broken
+          (the leader held only hearts then);
+        - the other seats' passes are drawn again too (each from what its receiver has held),
+          and while passing, the cards in flight.
+
+        Built like ``undo``: from the snapshot before this hand's deal, with a deck that deals
+        the sampled hands, the same actions replayed (the other seats' passes replaced), so
+        the result is a legal state of the game in every respect (``to_json``, ``undo``).
+        Every consistent holding can come out (a randomized search over the constraints);
+        the draw is not exactly uniform over them."""
+        if self.phase in ("deal", "over"):
+            return cast("HeartsState", self.copy())
+        n = self.n
+        off = self.pass_offset
+        acts = self.actions
+        played = [0] * n
+        allowed = [ALL_CARDS] * n  # the cards each seat may hold now, from what it has shown
+        led = -1
+        on_trick = 0
+        tricks = 0
+        broken = False
+        for p, a in acts:
+            if a.kind != "play":
+                continue
+            c = a.value
+            played[p] |= BIT[c]
+            if not on_trick:
+                led = c // 13
+                if tricks and HEARTS_LO <= c < HEARTS_HI and not broken:
+                    allowed[p] &= SUIT_MASK[C.HEARTS]  # led a heart unbroken: only hearts
+            elif c // 13 != led:
+                allowed[p] &= NOT_SUIT[led]  # failed to follow: void
+                if tricks == 0 and POINTS[c]:
+                    allowed[p] &= POINT_CARDS  # points on the first trick: only points
+            if POINTS[c]:
+                broken = True
+            on_trick += 1
+            if on_trick == n:
+                on_trick = 0
+                tricks += 1
+        if self.phase == "play" and not acts_played(acts):  # the turn shows who holds the first lead
+            holder = self.turn_t[0]
+            for p in range(n):
+                if p != holder:
+                    allowed[p] &= ~BIT[FIRST_CARD[n]]
+        gone = sum(played) | mask_of(REMOVED[n])
+        own = self.masks[seat]
+        passing = self.phase == "pass"
+        mine = mask_of(self.passes[seat])  # () until passed
+        t = (seat + off) % n
+        # the places of hidden cards: every other seat's hand, and while passing the cards
+        # each other seat has passed (in flight)
+        hand_cap = [self._hand_size(p) for p in range(n)]
+        known = [0] * n
+        if off and not passing:
+            known[t] = mine & ~played[t]  # what this seat passed, still with the receiver
+        hidden = cards_of(ALL_CARDS & ~own & ~gone & ~mine & ~known[t])
+        slots: list[tuple[int, int]] = []  # (seat, 0: hand / 1: pass in flight) per hidden card place
+        for p in range(n):
+            if p == seat:
+                continue
+            slots += [(p, 0)] * (hand_cap[p] - known[p].bit_count())
+            if passing and self.passes[p]:
+                slots += [(p, 1)] * PASS_COUNT
+        got = self._deal_hidden(hidden, slots, allowed, rng)
+        hands = [own if p == seat else known[p] for p in range(n)]
+        flying = [0] * n
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if where:
+                flying[p] |= BIT[c]
+            else:
+                hands[p] |= BIT[c]
+        # each seat's pass: its own, the one it received, or drawn from what its receiver held
+        passes: list[int] = [0] * n
+        if off:
+            for p in range(n):
+                if p == seat:
+                    passes[p] = mine
+                elif passing:
+                    passes[p] = flying[p]
+                elif (p + off) % n == seat:
+                    passes[p] = mask_of(self.received[seat])
+                else:
+                    pool = cards_of(hands[(p + off) % n] | played[(p + off) % n])
+                    passes[p] = mask_of(rng.sample(pool, PASS_COUNT))
+        dealt = [0] * n
+        for p in range(n):
+            dealt[p] = hands[p] | played[p] | passes[p]
+            if off and not passing:
+                dealt[p] &= ~passes[(p - off) % n]  # what it received was not dealt to it
+        return self._rebuilt(dealt, passes, seat, rng)
+
+    @staticmethod
+    def _deal_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[int],
+                     rng: random.Random) -> list[tuple[int, int]]:
+        """A place for every card: each slot used once, a card only in a hand that may hold
+        it (a pass in flight takes anything). A randomized depth-first search, the most
+        constrained cards first, so every consistent placement can come out."""
+        free: dict[tuple[int, int], int] = {}
+        for sl in slots:
+            free[sl] = free.get(sl, 0) + 1
+        places = list(free)
+
+        def fits(c: int, sl: tuple[int, int]) -> bool:
+            return sl[1] == 1 or bool(allowed[sl[0]] >> c & 1)
+
+        order = sorted(range(len(cards)), key=lambda i: (sum(fits(cards[i], sl) for sl in places), rng.random()))
+        out: list[tuple[int, int]] = [(0, 0)] * len(cards)
+
+        def place(k: int) -> bool:
+            if k == len(order):
+                return True
+            i = order[k]
+            options = [sl for sl in places if free[sl] and fits(cards[i], sl)]
+            rng.shuffle(options)
+            for sl in options:
+                free[sl] -= 1
+                out[i] = sl
+                if place(k + 1):
+                    return True
+                free[sl] += 1
+            return False
+
+        if not place(0):
+            raise AssertionError("no placement of the hidden cards fits what has been shown")
+        return out
+
+    def _rebuilt(self, dealt: list[int], passes: list[int], seat: int, rng: random.Random) -> HeartsState:
+        """This hand dealt again with ``dealt`` hands (masks) and its actions replayed, the
+        other seats' passes replaced by ``passes``; from the snapshot before the deal."""
+        n = self.n
+        first = (self.dealer + 1) % n
+        order: list[int] = [0] * (n * CARDS_EACH[n])
+        for p in range(n):
+            cs = cards_of(dealt[p])
+            rng.shuffle(cs)
+            order[(p - first) % n::n] = cs
+        deck = order + list(REMOVED[n])
+        h = len(self.finished_hands)
+        new = cast("HeartsState", self._snaps[h]._clone())
+        new._snaps = self._snaps[:h]
+        new.start_hand(deck)
+        for p, a in self.actions:
+            if a.kind == "pass" and p != seat:
+                a = pass_cards(cards_of(passes[p]))
+            new.apply(a, p)
+        return new
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:
