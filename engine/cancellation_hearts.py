@@ -10,17 +10,28 @@ trick goes to nobody (or, by option, to its leader).
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from . import cards as C
-from .actions import Action
-from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, POINTS, HeartsFamilyState
+from .actions import Action, pass_cards
+from .hearts_common import (
+    HEARTS_HI,
+    HEARTS_LO,
+    ONE,
+    PASS_COUNT,
+    POINTS,
+    HeartsFamilyState,
+    place_hidden,
+)
 from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, plays_of
 
 SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
 NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
 NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
 
 # cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
 CARDS_EACH = {n: 104 // n for n in range(6, 12)}
@@ -258,6 +269,121 @@ class CancellationHeartsState(HeartsFamilyState):
                 pts += POINTS[x]
         self.points_taken[seat] += pts
         self.tricks_taken[seat] += 1
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> CancellationHeartsState:
+        """A full state of this game that ``seat`` cannot tell from this one (as
+        ``HeartsState.sample_world``): the cards it has not seen dealt at random among the
+        other hands, the passes in flight and the face-down widow, consistently with its own
+        hand, its passes, every play, the widow if it took it, the shown voids, a point card
+        led first or discarded on the first trick (only points held then), a heart led before
+        hearts were broken (only hearts then) and, once someone else took the widow, the
+        widow's points (they show in that seat's points). Two decks: cards are counted, a
+        card may be hidden twice. The other seats' passes are drawn again. Rebuilt from the
+        snapshot before this hand's deal by replay."""
+        if self.phase in ("deal", "over"):
+            return cast("CancellationHeartsState", self.copy())
+        n = self.n
+        off = self.pass_offset
+        played: list[Counter[int]] = [Counter() for _ in range(n)]
+        allowed = [ALL_CARDS] * n
+        led = -1
+        on_trick = tricks = 0
+        broken = False
+        first = True
+        no_pts = self.options["no_points_on_first_trick"]
+        for p, a in self.actions:
+            if a.kind != "play":
+                continue
+            c = a.value
+            played[p][c] += 1
+            if not on_trick:
+                led = c // 13
+                if first and POINTS[c]:
+                    allowed[p] &= POINT_CARDS  # a point card led first: only points held
+                elif not first and HEARTS_LO <= c < HEARTS_HI and not broken:
+                    allowed[p] &= SUIT_MASK[C.HEARTS]  # a heart led unbroken: only hearts
+                first = False
+            elif c // 13 != led:
+                allowed[p] &= ~SUIT_MASK[led]  # failed to follow: void
+                if tricks == 0 and no_pts and POINTS[c]:
+                    allowed[p] &= POINT_CARDS
+            if POINTS[c]:
+                broken = True
+            on_trick += 1
+            if on_trick == n:
+                on_trick = 0
+                tricks += 1
+        passing = self.phase == "pass"
+        mine = Counter(self.passes[seat])
+        t = (seat + off) % n
+        known: list[Counter[int]] = [Counter() for _ in range(n)]
+        if off and not passing:
+            known[t] = mine - played[t]  # what this seat passed and the receiver still holds
+        widow_seen = self.widow_taker == seat
+        # what the seat has seen: its hand, every play, its pass (in flight, or what of it the
+        # receiver still holds; the rest is among the plays), the widow if it took it
+        seen = Counter(self._hand_of(seat)) + sum(played, Counter()) + (mine if passing else known[t])
+        if widow_seen:
+            seen += Counter(self.widow)
+        hidden = sorted((Counter({c: 2 for c in range(52)}) - seen).elements())
+        slots: list[tuple[int, int]] = []
+        for p in range(n):
+            if p != seat:
+                slots += [(p, 0)] * (self._hand_size(p) - sum(known[p].values()))
+                if passing and self.passes[p]:
+                    slots += [(p, 1)] * PASS_COUNT
+        if not widow_seen:
+            slots += [(-1, 1)] * len(self.widow)
+        widow_points = sum(POINTS[c] for c in self.widow)
+        for _ in range(10_000):
+            got = place_hidden(hidden, slots, allowed, rng)
+            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+            # once another seat has taken the widow, its points are public (in that seat's points)
+            if widow_seen or self.widow_taker < 0 or sum(POINTS[c] for c in widow) == widow_points:
+                break
+        else:  # pragma: no cover - the real widow is always one of the placements
+            raise AssertionError("no widow with the points shown")
+        if widow_seen:
+            widow = list(self.widow)
+        hands = [Counter(self._hand_of(seat)) if p == seat else Counter(known[p]) for p in range(n)]
+        flying: list[Counter[int]] = [Counter() for _ in range(n)]
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if p >= 0:
+                (flying if where else hands)[p][c] += 1
+        passes: list[Counter[int]] = [Counter() for _ in range(n)]
+        if off:
+            for p in range(n):
+                q = (p + off) % n
+                if p == seat:
+                    passes[p] = mine
+                elif passing:
+                    passes[p] = flying[p]
+                elif q == seat:
+                    passes[p] = Counter(self.received[seat])
+                else:
+                    passes[p] = Counter(rng.sample(sorted((hands[q] + played[q]).elements()), PASS_COUNT))
+        dealt: list[list[int]] = []
+        for p in range(n):
+            d = hands[p] + played[p] + passes[p]
+            if off and not passing:
+                d = d - passes[(p - off) % n]  # what it received was not dealt to it
+            cards = list(d.elements())
+            rng.shuffle(cards)
+            dealt.append(cards)
+        first_seat = (self.dealer + 1) % n
+        order: list[int] = [0] * (n * CARDS_EACH[n])
+        for p in range(n):
+            order[(p - first_seat) % n::n] = dealt[p]
+        h = len(self.finished_hands)
+        new = cast("CancellationHeartsState", self._snaps[h]._clone())
+        new._snaps = self._snaps[:h]
+        new.start_hand(order + widow)
+        for p, a in self.actions:
+            if a.kind == "pass" and p != seat:
+                a = pass_cards(sorted(passes[p].elements()))
+            new.apply(a, p)
+        return new
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:

@@ -16,7 +16,15 @@ from typing import Any, ClassVar, cast
 
 from . import cards as C
 from .actions import PLAY, Action, pass_cards
-from .hearts_common import HEARTS_HI, HEARTS_LO, ONE, PASS_COUNT, POINTS, HeartsFamilyState
+from .hearts_common import (
+    HEARTS_HI,
+    HEARTS_LO,
+    ONE,
+    PASS_COUNT,
+    POINTS,
+    HeartsFamilyState,
+    place_hidden,
+)
 from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, mask_of, plays_of
 
 # Cards set aside before the deal, by player count.
@@ -335,7 +343,7 @@ class HeartsState(HeartsFamilyState):
             slots += [(p, 0)] * (hand_cap[p] - known[p].bit_count())
             if passing and self.passes[p]:
                 slots += [(p, 1)] * PASS_COUNT
-        got = self._deal_hidden(hidden, slots, allowed, rng)
+        got = place_hidden(hidden, slots, allowed, rng)
         hands = [own if p == seat else known[p] for p in range(n)]
         flying = [0] * n
         for c, (p, where) in zip(hidden, got, strict=True):
@@ -362,41 +370,6 @@ class HeartsState(HeartsFamilyState):
             if off and not passing:
                 dealt[p] &= ~passes[(p - off) % n]  # what it received was not dealt to it
         return self._rebuilt(dealt, passes, seat, rng)
-
-    @staticmethod
-    def _deal_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[int],
-                     rng: random.Random) -> list[tuple[int, int]]:
-        """A place for every card: each slot used once, a card only in a hand that may hold
-        it (a pass in flight takes anything). A randomized depth-first search, the most
-        constrained cards first, so every consistent placement can come out."""
-        free: dict[tuple[int, int], int] = {}
-        for sl in slots:
-            free[sl] = free.get(sl, 0) + 1
-        places = list(free)
-
-        def fits(c: int, sl: tuple[int, int]) -> bool:
-            return sl[1] == 1 or bool(allowed[sl[0]] >> c & 1)
-
-        order = sorted(range(len(cards)), key=lambda i: (sum(fits(cards[i], sl) for sl in places), rng.random()))
-        out: list[tuple[int, int]] = [(0, 0)] * len(cards)
-
-        def place(k: int) -> bool:
-            if k == len(order):
-                return True
-            i = order[k]
-            options = [sl for sl in places if free[sl] and fits(cards[i], sl)]
-            rng.shuffle(options)
-            for sl in options:
-                free[sl] -= 1
-                out[i] = sl
-                if place(k + 1):
-                    return True
-                free[sl] += 1
-            return False
-
-        if not place(0):
-            raise AssertionError("no placement of the hidden cards fits what has been shown")
-        return out
 
     def _rebuilt(self, dealt: list[int], passes: list[int], seat: int, rng: random.Random) -> HeartsState:
         """This hand dealt again with ``dealt`` hands (masks) and its actions replayed, the

@@ -15,6 +15,7 @@ public way to read a hand whichever is used.
 from __future__ import annotations
 
 import operator
+import random
 from bisect import bisect_left, insort
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
@@ -271,6 +272,86 @@ def without_points(hand: Sequence[int]) -> list[int]:
 def plays(cards: Sequence[int]) -> list[Action]:
     """The shared play Actions of ``cards`` (sorted, repeats removed)."""
     return list(map(PLAY.__getitem__, dict.fromkeys(cards)))
+
+
+def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[int],
+                 rng: random.Random) -> list[tuple[int, int]]:
+    """For ``sample_world``: a place for every hidden card (``slots``: one (seat, 0) per free
+    card of a seat's hand, (seat, 1) per card of a pass in flight, (-1, 1) per card of a
+    face-down widow), each slot used once, a card in a hand only if ``allowed[seat]`` (a
+    mask) has it; passes in flight and the widow take anything.
+
+    Card by card in random order, each to a random place among those that still leave a
+    placement of the rest (a max-flow check over the cards grouped by where they may go), so
+    it never backtracks and every consistent placement can come out."""
+    free: dict[tuple[int, int], int] = {}
+    for sl in slots:
+        free[sl] = free.get(sl, 0) + 1
+    places = list(free)
+
+    def sig(c: int) -> int:  # the places card c may take, as a bit set over ``places``
+        m = 0
+        for j, (p, where) in enumerate(places):
+            if where == 1 or allowed[p] >> c & 1:
+                m |= 1 << j
+        return m
+
+    sigs = [sig(c) for c in cards]
+    left: dict[int, int] = {}  # cards still to place, by signature
+    for g in sigs:
+        left[g] = left.get(g, 0) + 1
+
+    def feasible() -> bool:
+        """Every card still to place fits (bipartite flow: signatures -> places)."""
+        groups = [g for g in left if left[g]]
+        need = [left[g] for g in groups]
+        cap = [free[sl] for sl in places]
+        flow: dict[tuple[int, int], int] = {}
+        total = 0
+
+        def augment(i: int, seen: set[int]) -> bool:
+            # find a path from group i to a place with spare capacity, through used edges
+            for j in range(len(places)):
+                if not groups[i] >> j & 1 or j in seen:
+                    continue
+                seen.add(j)
+                if cap[j] > 0:
+                    cap[j] -= 1
+                    flow[(i, j)] = flow.get((i, j), 0) + 1
+                    return True
+                for k in range(len(groups)):  # reroute a unit of another group away from j
+                    if flow.get((k, j), 0) and augment(k, seen):
+                        flow[(k, j)] -= 1
+                        flow[(i, j)] = flow.get((i, j), 0) + 1
+                        return True
+            return False
+
+        for i in range(len(groups)):
+            for _ in range(need[i]):
+                if not augment(i, set()):
+                    return False
+                total += 1
+        return True
+
+    if not feasible():
+        raise AssertionError("no placement of the hidden cards fits what has been shown")
+    out: list[tuple[int, int]] = [(0, 0)] * len(cards)
+    order = list(range(len(cards)))
+    rng.shuffle(order)
+    for i in order:
+        g = sigs[i]
+        left[g] -= 1
+        options = [j for j in range(len(places)) if g >> j & 1 and free[places[j]]]
+        rng.shuffle(options)
+        for j in options:
+            free[places[j]] -= 1
+            if feasible():
+                out[i] = places[j]
+                break
+            free[places[j]] += 1
+        else:  # pragma: no cover - feasible() held before this card
+            raise AssertionError("placement lost its way")
+    return out
 
 
 class HeartsFamilyState(GameState):

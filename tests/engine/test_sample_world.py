@@ -1,6 +1,8 @@
-"""``HeartsState.sample_world(seat, rng)``: a determinization of what ``seat`` does not know.
+"""``sample_world(seat, rng)`` of both Hearts games: a determinization of what ``seat`` does
+not know.
 
-Properties, at random moments of random Hearts games (3 to 7 players), for every seat: the
+Properties, at random moments of random Hearts games (3 to 7 players) and Cancellation Hearts
+games (6 to 11, several options), for the seats: the
 sampled state's ``view(seat)`` equals the real one; it is a legal state of the game (its
 record replays to it); the hidden cards are the same cards, spread over the same places with
 the same counts; no seat holds a card of a suit it has shown a void in. And in a small
@@ -21,6 +23,7 @@ from engine_helpers import random_action, random_deck
 
 from engine import cards as C
 from engine.base import GameState
+from engine.cancellation_hearts import CancellationHeartsState
 from engine.games import new_game
 from engine.hearts import HeartsState
 
@@ -49,10 +52,12 @@ def hidden_from(s: GameState, seat: int) -> Counter[int]:
     locs = s.card_locations()
     assert locs is not None
     out.update(locs["passing"])
+    if isinstance(s, CancellationHeartsState) and s.widow_taker != seat:
+        out.update(s.widow)  # face down (on the table, or taken by another seat)
     return out
 
 
-def check_world(s: HeartsState, seat: int, rng: random.Random) -> None:
+def check_world(s: HeartsState | CancellationHeartsState, seat: int, rng: random.Random) -> None:
     w = s.sample_world(seat, rng)
     assert w.view(seat) == s.view(seat)
     assert GameState.from_json(w.to_json()) == w  # a legal state: its record replays to it
@@ -80,6 +85,24 @@ def test_sampled_worlds_look_the_same_to_the_seat(n: int) -> None:
             s.apply(*reversed(random_action(s, rng)))
         for seat in range(n):  # between hands: nothing hidden
             assert s.sample_world(seat, rng) == s
+    assert checked > 20
+
+
+@pytest.mark.parametrize("n,options", [(6, {}), (7, {"passing": "right"}), (8, {"no_points_on_first_trick": False}),
+                                       (9, {}), (10, {"passing": "none"}), (11, {})])
+def test_cancellation_worlds_look_the_same_to_the_seat(n: int, options: dict[str, object]) -> None:
+    rng = random.Random(n)
+    s = new_game("cancellation-hearts", n, {"target": 10**6, **options})
+    assert isinstance(s, CancellationHeartsState)
+    checked = 0
+    for _ in range(2):
+        s.start_hand(random_deck(rng, 2))
+        while s.turn_seats():
+            if rng.random() < 0.1:
+                for seat in rng.sample(range(n), 3):
+                    check_world(s, seat, rng)
+                    checked += 1
+            s.apply(*reversed(random_action(s, rng)))
     assert checked > 20
 
 
