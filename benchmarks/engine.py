@@ -224,6 +224,37 @@ def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed
               f"{spent[key] / calls[key] * 1e6:8.2f} us/call {100 * spent[key] / total:6.1f}%")
 
 
+def sample_world_cost(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """CPU time of ``state.sample_world(seat, rng)`` for seat 0 at three moments of random
+    hands: the first trick, the middle of the hand and two tricks before its end (hidden
+    cards, shown voids and passes all vary); each moment timed for ``seconds`` / 3."""
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"game": game, "players": players}
+    state = new_game(game, players, {"target": 10**6})
+    deck = C.full_deck(state.DECKS)
+    each = len(deck) // players
+    for label, tricks in (("first trick", 0), ("mid-hand", each // 2), ("two tricks left", each - 2)):
+        while True:  # a hand that has reached the moment with seat 0 holding cards
+            if not state.needs_deck:
+                state = new_game(game, players, {"target": 10**6})
+            rng.shuffle(deck)
+            state.start_hand(deck)
+            while state.turn_seats() and (state.phase != "play" or getattr(state, "tricks_played") < tricks):  # noqa: B009
+                seat = rng.choice(state.turn_seats())
+                state.apply(rng.choice(state.legal_actions(seat)), seat)
+            if state.turn_seats():
+                break
+            state = new_game(game, players, {"target": 10**6})
+        sample = getattr(state, "sample_world")  # noqa: B009 - the Hearts games have it
+        calls = 0
+        start = _clock()
+        while _clock() - start < seconds / 3:
+            sample(0, rng)
+            calls += 1
+        out[label] = round((_clock() - start) / calls * 1e3, 3)
+    return out
+
+
 # How OpenSpiel is driven. Both of its games' chance nodes are uniform (the deal, and hearts'
 # pass direction), so a uniformly random legal action samples them exactly.
 OPENSPIEL_DRIVERS: dict[str, str] = {
@@ -381,12 +412,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--old-driving", action="store_true",
                    help="also time OpenSpiel driven the old way (chance_outcomes + random.choices)")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
+    p.add_argument("--sample-world", action="store_true",
+                   help="instead of the benchmark, time sample_world of the Hearts games (updates the "
+                        "sample_world key of the results file)")
     p.add_argument("--breakdown", metavar="GAME[:PLAYERS]",
                    help="instead of the benchmark, show where a hand's time goes for one game")
     args = p.parse_args(argv)
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(line_buffering=True)  # progress shows when the output goes to a file
+    if args.sample_world:
+        rows_sw = [sample_world_cost(g, n, args.seconds * 3, args.seed)
+                   for g, n in (("hearts", 4), ("hearts", 7), ("cancellation-hearts", 6), ("cancellation-hearts", 11))]
+        print("sample_world(0, rng), CPU ms per call:")
+        for r in rows_sw:
+            print(f"  {r['game']:<22}{r['players']:>3} players: first trick {r['first trick']:.2f}, "
+                  f"mid-hand {r['mid-hand']:.2f}, two tricks left {r['two tricks left']:.2f}")
+        path = Path(args.output)
+        old = json.loads(path.read_text()) if path.exists() else {}
+        old["sample_world"] = {"command": "python benchmarks/engine.py " + " ".join(sys.argv[1:] if argv is None else argv),
+                               "unit": "CPU milliseconds per call, seat 0", "results": rows_sw}
+        path.write_text(json.dumps(old, indent=1) + "\n")
+        print(f"written to {path} (key sample_world)")
+        return 0
     if args.breakdown:
         game, _, count = args.breakdown.partition(":")
         opts = SPADES_LIKE_OPENSPIEL if game == "partnership-spades" else {}

@@ -281,9 +281,9 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     face-down widow), each slot used once, a card in a hand only if ``allowed[seat]`` (a
     mask) has it; passes in flight and the widow take anything.
 
-    Card by card in random order, each to a random place among those that still leave a
-    placement of the rest (a max-flow check over the cards grouped by where they may go), so
-    it never backtracks and every consistent placement can come out."""
+    Card by card, the most constrained first, each to a random place among those that still
+    leave a placement of the rest (a max-flow check over the cards grouped by where they may
+    go), so it never backtracks and every consistent placement can come out (not uniformly)."""
     free: dict[tuple[int, int], int] = {}
     for sl in slots:
         free[sl] = free.get(sl, 0) + 1
@@ -301,9 +301,13 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     for g in sigs:
         left[g] = left.get(g, 0) + 1
 
+    everywhere = (1 << len(places)) - 1
+
     def feasible() -> bool:
         """Every card still to place fits (bipartite flow: signatures -> places)."""
         groups = [g for g in left if left[g]]
+        if all(g == everywhere for g in groups):  # unconstrained: any spare capacity will do
+            return True
         need = [left[g] for g in groups]
         cap = [free[sl] for sl in places]
         flow: dict[tuple[int, int], int] = {}
@@ -336,8 +340,9 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     if not feasible():
         raise AssertionError("no placement of the hidden cards fits what has been shown")
     out: list[tuple[int, int]] = [(0, 0)] * len(cards)
-    order = list(range(len(cards)))
-    rng.shuffle(order)
+    # the most constrained cards first (random among equals): once they are placed the rest
+    # go anywhere and need no flow check
+    order = sorted(range(len(cards)), key=lambda i: (sigs[i].bit_count(), rng.random()))
     for i in order:
         g = sigs[i]
         left[g] -= 1
