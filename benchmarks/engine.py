@@ -1,6 +1,7 @@
 """Engine speed: uniformly random legal games through the public API, in hands per second.
 
     .venv/bin/python benchmarks/engine.py [--seconds 1] [--repeat 3] [--seed 1] [--games hearts,...]
+    .venv/bin/python benchmarks/engine.py --only-openspiel [--rounds 3] [--compare-seconds 2] [--old-driving]
     .venv/bin/python benchmarks/engine.py --breakdown hearts:4     # where a hand's time goes
 
 For every game and player count: ``new_game``, then hand after hand ``start_hand`` with a
@@ -11,21 +12,44 @@ does); a finished game (or one still running after 30 hands) is replaced by a ne
 hand counts when it has been scored.
 
 If ``pyspiel`` imports (the ``bench`` extra, open-spiel), OpenSpiel's "hearts" and "spades"
-run the same way in the same process: a Python loop over ``pyspiel`` states choosing
-uniformly random legal actions, chance nodes sampled with their probabilities. Both of their
-games are one hand per episode, so the figures compare hands per second:
+are played in the same process, in rounds that alternate with ours (``--rounds``, each run
+``--compare-seconds`` of CPU time), driven two ways:
 
-- our hearts, 4 players, v their hearts. Their hand starts with a chance node for the pass
-  direction (left, right, across, none: uniform) and passes card by card (12 decisions); ours
-  rotates the direction per hand (left, right, across, none) over whole games, so passing
-  happens in 3 hands of 4 on average in both. Their moon is scored automatically; ours is a
-  decision of the shooter (rare in random play).
+- ``plain``: a Python loop, ``state.apply_action(rng.choice(state.legal_actions()))`` at every
+  node from the initial state to the end, chance nodes included. Both games' chance nodes (the
+  deal, and hearts' pass direction) are uniform, so this samples exactly their distribution.
+  This is the like-for-like figure: ours is a Python loop over a Python engine, theirs a Python
+  loop over a C++ engine.
+- ``cpp``: OpenSpiel's own C++ loop, ``pyspiel.evaluate_bots`` with
+  ``pyspiel.make_uniform_random_bot`` in every seat (one call per hand).
+- ``chance_outcomes`` (``--old-driving``): the old baseline of this script, chance nodes drawn
+  from ``state.chance_outcomes()`` with two list comprehensions and ``random.choices`` at each
+  of them. It made OpenSpiel look 2.5-3.4x slower than it is; kept only as a labelled figure.
+
+A fourth contestant, ``loop_floor``, runs our side's loop over a stub engine that does
+nothing (56 decisions a hand, the deck still shuffled): the rate an engine costing nothing
+would show, i.e. the ceiling of the ratio.
+
+Both of their games are one hand per episode, so the figures compare hands per second:
+
+- our hearts, 4 players, v their hearts (default parameters: pass_cards, no points on the
+  first trick, Q♠ breaks hearts, must break hearts, no J♦ bonus). Their hand starts with a
+  chance node for the pass direction (left, right, across, none: uniform) and passes card by
+  card (12 decisions); ours rotates the direction per hand (left, right, across, none) over
+  whole games and passes three cards as one action, so passing happens in 3 hands of 4 in
+  both. Their moon is scored automatically; ours is a decision of the shooter (rare in random
+  play). Ours also keeps game totals across hands (a game ends at 100).
 - our partnership-spades with options trump=spades, must_beat=false, first_lead=left v their
   spades: deal, four bids, 13 tricks, scoring. Ours also offers Blind Nil when a team trails
   by more than 100, which random play then takes sometimes (plus the two-card exchange).
 
-Rates are per second of this process's CPU time (``time.process_time``), the fastest of
-``--repeat`` runs. Figures are printed and written to benchmarks/results/engine.json.
+Our side is the same in both: a uniformly random player through the public API
+(``turn_seats``, ``legal_actions``, ``rng.choice``, ``apply``), the deck shuffled with
+``random.shuffle`` for ``start_hand``, from the deal to the end of the hand.
+
+Rates are per second of this process's CPU time (``time.process_time``): in the table of every
+game the fastest of ``--repeat`` runs; in the comparison the ratio of ours to theirs round by
+round, the median quoted. Figures are printed and written to benchmarks/results/engine.json.
 """
 
 from __future__ import annotations
@@ -34,6 +58,7 @@ import argparse
 import json
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -94,53 +119,155 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
             "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed)}
 
 
+class _Stub:
+    """A game that costs nothing: ``decisions`` turns of one seat, each offering the same
+    shared tuple of ``width`` actions (for ``loop_floor``)."""
+
+    def __init__(self, decisions: int, legal: tuple[Action, ...]) -> None:
+        self.left = decisions
+        self.legal = legal
+
+    def turn_seats(self) -> tuple[int, ...]:
+        return (0,) if self.left else ()
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        return self.legal
+
+    def apply(self, action: Action, seat: int) -> None:
+        self.left -= 1
+
+
+def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -> dict[str, Any]:
+    """The benchmark's own loop with an engine that does nothing: a deck shuffled per hand,
+    then ``decisions`` times ``turn_seats``, ``legal_actions``, ``rng.choice``, the exchange
+    test and ``apply`` on a stub (``_Stub``). The rate any engine driven by ``our_hands``
+    could at best reach (a hand of Hearts or partnership Spades is about 56 decisions)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    deck = C.full_deck()
+    legal = tuple(Action("play", c) for c in range(width))
+    hands = 0
+    start = _clock()
+    deadline = start + seconds
+    while True:
+        rng.shuffle(deck)
+        state = _Stub(decisions, legal)
+        while True:
+            seats = state.turn_seats()
+            if not seats:
+                break
+            seat = seats[0] if len(seats) == 1 else choice(seats)
+            action = choice(state.legal_actions(seat))
+            if action.kind == "exchange":
+                raise AssertionError("the stub offers no exchange")
+            state.apply(action, seat)
+        hands += 1
+        if _clock() >= deadline:
+            break
+    elapsed = _clock() - start
+    return {"driver": "loop_floor", "decisions_per_hand": decisions, "hands": hands,
+            "seconds": round(elapsed, 3), "hands_per_second": round(hands / elapsed, 1)}
+
+
 def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed: int) -> None:
-    """Where a hand's time goes: CPU microseconds per hand in ``start_hand`` and in
-    ``legal_actions``, the random choice and ``apply`` of each phase (the timer calls add a
-    little to every figure)."""
+    """Where a hand's time goes: microseconds per hand in ``new_game``, ``start_hand`` and in
+    ``legal_actions``, the random choice and ``apply`` of each phase, timed with
+    ``time.perf_counter`` (wall clock, cheap to read) with the timer's own cost subtracted.
+    Wall clock counts the moments another process has the CPU: on a busy machine the figures
+    are inflated, the shares much less so."""
+    clock = time.perf_counter
     rng = random.Random(seed)
     deck = C.full_deck(game_class(game).DECKS)
     spent: dict[str, float] = {}
     calls: dict[str, int] = {}
+    t = clock()
+    for _ in range(100_000):
+        clock()
+    cost = (clock() - t) / 100_000  # one timer read
 
-    def add(key: str, t: float) -> None:
-        spent[key] = spent.get(key, 0.0) + t
+    def add(key: str, dt: float) -> None:
+        spent[key] = spent.get(key, 0.0) + dt - cost
         calls[key] = calls.get(key, 0) + 1
 
     state = new_game(game, players, options)
-    t_all = _clock()
     for _ in range(hands):
         if state.over or state.hand_number >= MAX_HANDS_PER_GAME:
+            t = clock()
             state = new_game(game, players, options)
+            add("new_game", clock() - t)
         rng.shuffle(deck)
-        t = _clock()
+        t = clock()
         state.start_hand(deck)
-        add("start_hand", _clock() - t)
+        add("start_hand", clock() - t)
         while seats := state.turn_seats():
             seat = seats[0] if len(seats) == 1 else rng.choice(seats)
             phase = state.phase
-            t0 = _clock()
+            t0 = clock()
             legal = state.legal_actions(seat)
-            t1 = _clock()
+            t1 = clock()
             action = rng.choice(legal)
             if action.kind == "exchange":
                 pile = getattr(state, "discards")  # noqa: B009
                 action = Action("exchange", (action.value[0], tuple(sorted(rng.sample(pile, len(action.value[0]))))))
-            t2 = _clock()
+            t2 = clock()
             state.apply(action, seat)
-            t3 = _clock()
+            t3 = clock()
             add(f"{phase} legal_actions", t1 - t0)
             add(f"{phase} choice", t2 - t1)
             add(f"{phase} apply", t3 - t2)
-    total = _clock() - t_all
-    print(f"{game}, {players} players {json.dumps(options)}: {total / hands * 1e6:.0f} us per hand "
-          f"({hands / total:.0f} hands/s with the timers)")
+    total = sum(spent.values())
+    engine = sum(v for k, v in spent.items() if not k.endswith(" choice"))
+    print(f"{game}, {players} players {json.dumps(options)}: {total / hands * 1e6:.1f} us per hand timed, "
+          f"{engine / hands * 1e6:.1f} us of it in the engine (timer read {cost * 1e9:.0f} ns, subtracted)")
     for key in sorted(spent, key=lambda k: -spent[k]):
         print(f"  {key:<26}{spent[key] / hands * 1e6:9.1f} us/hand {calls[key] / hands:7.1f} calls/hand "
               f"{spent[key] / calls[key] * 1e6:8.2f} us/call {100 * spent[key] / total:6.1f}%")
 
 
-def openspiel_hands(name: str, seconds: float, seed: int) -> dict[str, Any] | None:
+def sample_world_cost(game: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """CPU time of ``state.sample_world(seat, rng)`` for seat 0 at three moments of random
+    hands: the first trick, the middle of the hand and two tricks before its end (hidden
+    cards, shown voids and passes all vary); each moment timed for ``seconds`` / 3."""
+    rng = random.Random(seed)
+    out: dict[str, Any] = {"game": game, "players": players}
+    state = new_game(game, players, {"target": 10**6})
+    deck = C.full_deck(state.DECKS)
+    each = len(deck) // players
+    for label, tricks in (("first trick", 0), ("mid-hand", each // 2), ("two tricks left", each - 2)):
+        while True:  # a hand that has reached the moment with seat 0 holding cards
+            if not state.needs_deck:
+                state = new_game(game, players, {"target": 10**6})
+            rng.shuffle(deck)
+            state.start_hand(deck)
+            while state.turn_seats() and (state.phase != "play" or getattr(state, "tricks_played") < tricks):  # noqa: B009
+                seat = rng.choice(state.turn_seats())
+                state.apply(rng.choice(state.legal_actions(seat)), seat)
+            if state.turn_seats():
+                break
+            state = new_game(game, players, {"target": 10**6})
+        sample = getattr(state, "sample_world")  # noqa: B009 - the Hearts games have it
+        calls = 0
+        start = _clock()
+        while _clock() - start < seconds / 3:
+            sample(0, rng)
+            calls += 1
+        out[label] = round((_clock() - start) / calls * 1e3, 3)
+    return out
+
+
+# How OpenSpiel is driven. Both of its games' chance nodes are uniform (the deal, and hearts'
+# pass direction), so a uniformly random legal action samples them exactly.
+OPENSPIEL_DRIVERS: dict[str, str] = {
+    "plain": "python loop: state.apply_action(rng.choice(state.legal_actions())) at every node, chance nodes included",
+    "cpp": "C++ loop: pyspiel.evaluate_bots with pyspiel.make_uniform_random_bot in every seat",
+    "chance_outcomes": "python loop, chance nodes drawn with chance_outcomes() and random.choices "
+                       "(the old, handicapped baseline)",
+}
+
+
+def openspiel_hands(name: str, seconds: float, seed: int, driver: str = "plain") -> dict[str, Any] | None:
+    """OpenSpiel's ``name`` played from the initial state to the end of the hand for
+    ``seconds`` of CPU time, driven as ``OPENSPIEL_DRIVERS[driver]`` says."""
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
@@ -149,25 +276,54 @@ def openspiel_hands(name: str, seconds: float, seed: int) -> dict[str, Any] | No
     choice, choices = rng.choice, rng.choices
     game = pyspiel.load_game(name)
     hands = actions = 0
+    counted = driver != "cpp"
     start = _clock()
     deadline = start + seconds
-    while True:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                a = choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                a = choice(state.legal_actions())
+    if driver == "plain":
+        while True:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(choice(state.legal_actions()))
                 actions += 1
-            state.apply_action(a)
-        hands += 1
-        if _clock() >= deadline:
-            break
+            hands += 1
+            if _clock() >= deadline:
+                break
+    elif driver == "cpp":
+        players = game.num_players()
+        bots = [pyspiel.make_uniform_random_bot(p, seed * 100 + p) for p in range(players)]
+        evaluate = pyspiel.evaluate_bots
+        new_state = game.new_initial_state
+        i = 0
+        while True:
+            evaluate(new_state(), bots, seed * 1_000_003 + i)
+            i += 1
+            hands += 1
+            if _clock() >= deadline:
+                break
+    elif driver == "chance_outcomes":
+        while True:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    a = choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+                else:
+                    a = choice(state.legal_actions())
+                state.apply_action(a)
+                actions += 1
+            hands += 1
+            if _clock() >= deadline:
+                break
+    else:
+        raise ValueError(f"unknown OpenSpiel driver {driver!r}")
     elapsed = _clock() - start
-    return {"hands": hands, "actions": actions, "seconds": round(elapsed, 3),
-            "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed),
-            "openspiel_version": getattr(pyspiel, "__version__", None) or _dist_version("open_spiel")}
+    out: dict[str, Any] = {"driver": driver, "hands": hands, "seconds": round(elapsed, 3),
+                           "hands_per_second": round(hands / elapsed, 1)}
+    if counted:  # nodes applied, chance nodes included (the C++ loop does not tell)
+        out["nodes"] = actions
+        out["nodes_per_second"] = round(actions / elapsed)
+    out["openspiel_version"] = getattr(pyspiel, "__version__", None) or _dist_version("open_spiel")
+    return out
 
 
 def _dist_version(dist: str) -> str | None:
@@ -179,6 +335,68 @@ def _dist_version(dist: str) -> str | None:
         return None
 
 
+PAIRS: tuple[tuple[str, int, dict[str, Any], str], ...] = (
+    ("hearts", 4, {}, "hearts"),
+    ("partnership-spades", 4, SPADES_LIKE_OPENSPIEL, "spades"),
+)
+
+
+def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[dict[str, Any]]:
+    """Ours against OpenSpiel, like for like, in rounds: every round runs each contestant once
+    (the order rotating from round to round), so a ratio compares runs made minutes apart at
+    most on the same machine load. Ratios are ours / theirs per round; the median is quoted."""
+    drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
+    comparisons: list[dict[str, Any]] = []
+    for ours_name, n, options, theirs_name in PAIRS:
+        contestants = ["ours", *drivers, "loop_floor"]
+        runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
+        for r in range(rounds):
+            order = contestants[r % len(contestants):] + contestants[:r % len(contestants)]
+            for c in order:
+                if c == "ours":
+                    runs[c].append(our_hands(ours_name, n, options, seconds, seed + r))
+                elif c == "loop_floor":
+                    runs[c].append(loop_floor(seconds, seed + r))
+                else:
+                    got = openspiel_hands(theirs_name, seconds, seed + r, c)
+                    if got is None:
+                        print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
+                        return comparisons
+                    runs[c].append(got)
+        mine = [x["hands_per_second"] for x in runs["ours"]]
+        entry: dict[str, Any] = {
+            "ours": {"game": ours_name, "players": n, "options": options, "runs": runs["ours"]},
+            "openspiel": {"game": theirs_name, "players": 4},
+        }
+        label = json.dumps(options) if options else "defaults"
+        print(f"\nour {ours_name} ({n} players, {label}) v OpenSpiel {theirs_name}, {rounds} rounds of "
+              f"{seconds:g} CPU-s each, hands per CPU second:")
+        print(f"  {'ours':<18}" + "".join(f"{v:>10.0f}" for v in mine))
+        for d in drivers:
+            theirs = [x["hands_per_second"] for x in runs[d]]
+            ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
+            entry["openspiel"][d] = {"how": OPENSPIEL_DRIVERS[d], "runs": runs[d]}
+            entry[f"ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
+                                     "median": round(statistics.median(ratios), 3),
+                                     "best_v_best": round(max(mine) / max(theirs), 3)}
+            print(f"  {'openspiel ' + d:<18}" + "".join(f"{v:>10.0f}" for v in theirs))
+            print(f"    ours / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
+                  + f"; median {statistics.median(ratios):.2f}x"
+                  + ("  (target 1.5x)" if d == "plain" else ""))
+        floor = [x["hands_per_second"] for x in runs["loop_floor"]]
+        plain = [x["hands_per_second"] for x in runs["plain"]]
+        floor_ratios = [f / t for f, t in zip(floor, plain, strict=True)]
+        entry["loop_floor"] = {"how": loop_floor.__doc__, "runs": runs["loop_floor"],
+                               "ratio_v_plain": {"per_round": [round(x, 3) for x in floor_ratios],
+                                                 "median": round(statistics.median(floor_ratios), 3)}}
+        print(f"  {'loop floor':<18}" + "".join(f"{v:>10.0f}" for v in floor)
+              + "   (the same loop over a stub engine that does nothing, 56 decisions a hand)")
+        print("    loop floor / openspiel plain: per round " + ", ".join(f"{x:.2f}" for x in floor_ratios)
+              + f"; median {statistics.median(floor_ratios):.2f}x (the best any engine could show here)")
+        comparisons.append(entry)
+    return comparisons
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=1.0, help="seconds per run (default 1)")
@@ -186,10 +404,37 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="runs per measurement, the fastest is kept (default 3)")
     p.add_argument("--games", default=",".join(GAME_IDS), help="comma-separated game ids (default: all)")
     p.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    p.add_argument("--only-openspiel", action="store_true", help="only the OpenSpiel comparison")
+    p.add_argument("--compare-seconds", type=float, default=2.0,
+                   help="CPU seconds per run in the OpenSpiel comparison (default 2)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="rounds of the OpenSpiel comparison, every contestant once a round (default 3)")
+    p.add_argument("--old-driving", action="store_true",
+                   help="also time OpenSpiel driven the old way (chance_outcomes + random.choices)")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
+    p.add_argument("--sample-world", action="store_true",
+                   help="instead of the benchmark, time sample_world of the Hearts games (updates the "
+                        "sample_world key of the results file)")
     p.add_argument("--breakdown", metavar="GAME[:PLAYERS]",
                    help="instead of the benchmark, show where a hand's time goes for one game")
     args = p.parse_args(argv)
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)  # progress shows when the output goes to a file
+    if args.sample_world:
+        rows_sw = [sample_world_cost(g, n, args.seconds * 3, args.seed)
+                   for g, n in (("hearts", 4), ("hearts", 7), ("cancellation-hearts", 6), ("cancellation-hearts", 11))]
+        print("sample_world(0, rng), CPU ms per call:")
+        for r in rows_sw:
+            print(f"  {r['game']:<22}{r['players']:>3} players: first trick {r['first trick']:.2f}, "
+                  f"mid-hand {r['mid-hand']:.2f}, two tricks left {r['two tricks left']:.2f}")
+        path = Path(args.output)
+        old = json.loads(path.read_text()) if path.exists() else {}
+        old["sample_world"] = {"command": "python benchmarks/engine.py " + " ".join(sys.argv[1:] if argv is None else argv),
+                               "unit": "CPU milliseconds per call, seat 0", "results": rows_sw}
+        path.write_text(json.dumps(old, indent=1) + "\n")
+        print(f"written to {path} (key sample_world)")
+        return 0
     if args.breakdown:
         game, _, count = args.breakdown.partition(":")
         opts = SPADES_LIKE_OPENSPIEL if game == "partnership-spades" else {}
@@ -215,38 +460,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{json.dumps(options) if options else 'defaults'}{label}")
         return row
 
-    wanted = [g for g in args.games.split(",") if g]
+    wanted = [g for g in args.games.split(",") if g] if not args.only_openspiel else []
     for game in wanted:
         for n in game_class(game).PLAYER_COUNTS:
             record(game, n, {})
 
     comparisons: list[dict[str, Any]] = []
     if not args.no_openspiel:
-        # like with like, measured side by side: ours, then theirs, run after run
-        pairs = [("hearts", 4, {}, "hearts"), ("partnership-spades", 4, SPADES_LIKE_OPENSPIEL, "spades")]
-        for ours_name, n, options, theirs_name in pairs:
-            mine_runs: list[dict[str, Any]] = []
-            their_runs: list[dict[str, Any]] = []
-            for i in range(args.repeat):
-                theirs = openspiel_hands(theirs_name, args.seconds, args.seed + i)
-                if theirs is None:
-                    break
-                their_runs.append(theirs)
-                mine_runs.append(our_hands(ours_name, n, options, args.seconds, args.seed + i))
-            if not their_runs:
-                print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
-                break
-            mine = max(mine_runs, key=lambda r: r["hands_per_second"])
-            theirs = max(their_runs, key=lambda r: r["hands_per_second"])
-            ratio = mine["hands_per_second"] / theirs["hands_per_second"]
-            comparisons.append({"ours": {"game": ours_name, "players": n, "options": options, **mine},
-                                "openspiel": {"game": theirs_name, "players": 4, **theirs},
-                                "ratio": round(ratio, 2)})
-            print(f"{ours_name:<22}{n:>8}{mine['hands_per_second']:>11.1f}{mine['actions_per_second']:>11}  "
-                  f"{json.dumps(options) if options else 'defaults'}  (v OpenSpiel)")
-            print(f"openspiel {theirs_name:<12}{4:>8}{theirs['hands_per_second']:>11.1f}"
-                  f"{theirs['actions_per_second']:>11}  python loop over pyspiel")
-            print(f"  ratio: our {ours_name} / OpenSpiel {theirs_name} = {ratio:.2f}x (target 1.5x)")
+        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving)
 
     out = {
         "benchmark": "engine: uniformly random legal hands through the public API",
@@ -258,6 +479,9 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         "results": rows,
+        "openspiel_drivers": OPENSPIEL_DRIVERS,
+        "compare_seconds_per_run": args.compare_seconds,
+        "rounds": args.rounds,
         "openspiel": comparisons,
     }
     path = Path(args.output)

@@ -9,7 +9,8 @@ The verbs, after python-chess and OpenSpiel:
 
 - ``turn_seats()``: the seats that may act now (several while passing, none before a deal).
 - ``legal_actions(seat)``: every legal action of that seat, as a read-only sequence of ``Action``
-  objects (a list, or a lazy sequence where there are hundreds, as the Hearts passes).
+  objects: a list, a shared tuple (the plays of one suit when following it) or a lazy sequence
+  where there are hundreds (the Hearts passes). Do not modify it; ``list()`` it for a list.
 - ``check(action, seat)``: ``None`` when legal, else the rule it breaks in words.
 - ``apply(action, seat)``: take it, or raise ``IllegalAction`` and change nothing.
 - ``undo()``: take back the last action (re-deals the hand's deck and replays the rest).
@@ -18,7 +19,10 @@ The verbs, after python-chess and OpenSpiel:
 - ``to_json()`` / ``from_json()``: the state as a game record (RECORDS.md) and back.
 
 Subclasses (one module per game) implement the ``_``-prefixed hooks below and keep their hand
-state in plain lists and ints so that ``copy`` stays cheap.
+state in plain lists and ints (hands as 52-bit masks, see masks.py) so that ``copy`` stays
+cheap; the games override ``turn_seats``, ``legal_actions`` and ``apply`` with fast paths for
+their common actions and defer to these for everything else (test_fast_paths checks that
+both agree).
 """
 
 from __future__ import annotations
@@ -136,9 +140,7 @@ class GameState:
         if self.phase != "deal":
             raise IllegalAction(None, "deal", "the hand in progress has not ended")
         order = check_deck(deck, self.DECKS)
-        snap = self._clone()
-        snap._snaps = []
-        self._snaps.append(snap)
+        self._snaps.append(self._snapshot())
         self._reset_hand()
         self.deck = order
         self.actions = []
@@ -260,6 +262,23 @@ class GameState:
         self.__dict__.update(restored.__dict__)
         return acts[-1][1]
 
+    # the fields of a game (not of a hand) that change in place from hand to hand
+    _GAME_LISTS: ClassVar[tuple[str, ...]] = ("totals", "bags", "hand_results", "finished_hands", "winners", "names")
+
+    def _snapshot(self) -> GameState:
+        """The state before a deal, for ``undo``: what the game carries from hand to hand.
+        ``undo`` always deals the hand again (``start_hand``, which resets every per-hand
+        field), so the per-hand fields of a snapshot are never read and are not copied."""
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for k in self._GAME_LISTS:
+            v = d[k]
+            if v is not None:
+                d[k] = v[:]
+        d["_snaps"] = []
+        new.__dict__ = d
+        return new
+
     def _clone(self) -> GameState:
         new = object.__new__(type(self))
         d = self.__dict__.copy()
@@ -348,13 +367,14 @@ class GameState:
         return v
 
 
+_INT_ONLY = {int}
 _FULL_SORTED: dict[int, list[int]] = {1: list(range(52)), 2: sorted(list(range(52)) * 2)}
 
 
 def check_deck(deck: Sequence[int | str], decks: int = 1, field: str = "deck") -> list[int]:
     """The deck order as card ints, checked to hold every card exactly ``decks`` times."""
     # fast path (once per hand): a list of card ints that sorts to the full deck
-    if type(deck) is list and len(deck) == 52 * decks and all(type(c) is int for c in deck):
+    if type(deck) is list and len(deck) == 52 * decks and set(map(type, deck)) == _INT_ONLY:
         if sorted(deck) == _FULL_SORTED.get(decks):
             return deck[:]
     try:

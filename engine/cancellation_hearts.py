@@ -10,25 +10,28 @@ trick goes to nobody (or, by option, to its leader).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import random
+from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from . import cards as C
-from .actions import PLAY, Action
+from .actions import Action, pass_cards
 from .hearts_common import (
     HEARTS_HI,
     HEARTS_LO,
     ONE,
+    PASS_COUNT,
     POINTS,
     HeartsFamilyState,
-    leads,
-    may_lead_hearts,
-    plays,
-    without_points,
+    place_hidden,
 )
+from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, plays_of
 
-_PLAY_OF = PLAY.__getitem__  # card int -> its shared play Action
+SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
+NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
 
 # cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
 CARDS_EACH = {n: 104 // n for n in range(6, 12)}
@@ -54,6 +57,49 @@ class CancellationHeartsState(HeartsFamilyState):
         self.waiting = []  # cards of fully cancelled tricks, waiting for the next won trick
         self.first_lead = True  # the lead of trick 1 is still to come
 
+    # ------------------------------------------------------------------ the hands, as masks
+    # Two 52-bit masks per seat (see masks.py): ``once`` has bit c when the seat holds card c
+    # at least once, ``twice`` when it holds both copies. The distinct cards held, which is
+    # what the legal plays are, are then ``once`` alone.
+    def _reset_holdings(self) -> None:
+        n = self.n
+        self.once: list[int] = [0] * n
+        self.twice: list[int] = [0] * n
+
+    def _hand_of(self, seat: int) -> list[int]:
+        two = self.twice[seat]
+        if not two:
+            return cards_of(self.once[seat])
+        return sorted(cards_of(self.once[seat]) + cards_of(two))
+
+    def _hand_size(self, seat: int) -> int:
+        return self.once[seat].bit_count() + self.twice[seat].bit_count()
+
+    def _holds_each(self, seat: int, a: int, b: int, c: int) -> bool:
+        m = self.once[seat]
+        return bool(m >> a & 1 and m >> b & 1 and m >> c & 1)
+
+    def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        for c in cards:
+            self._take_out(seat, c)
+
+    def _add_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        once, twice = self.once, self.twice
+        for c in cards:
+            bit = BIT[c]
+            if once[seat] & bit:
+                twice[seat] |= bit
+            else:
+                once[seat] |= bit
+
+    def _take_out(self, seat: int, c: int) -> None:
+        """One copy of ``c`` (held) leaves ``seat``'s hand."""
+        bit = BIT[c]
+        if self.twice[seat] & bit:
+            self.twice[seat] ^= bit
+        else:
+            self.once[seat] ^= bit
+
     # ------------------------------------------------------------------ deal and passing
     def _deal(self) -> None:
         n = self.n
@@ -62,7 +108,8 @@ class CancellationHeartsState(HeartsFamilyState):
         dealt = deck[: each * n]
         first = (self.dealer + 1) % n
         # the k-th card dealt goes to seat first + k (mod n)
-        self.hands = [sorted(dealt[(s - first) % n::n]) for s in range(n)]
+        for s in range(n):
+            self._add_cards(s, tuple(dealt[(s - first) % n::n]))
         self.widow = sorted(deck[each * n:])
         self._start_passing()
 
@@ -91,79 +138,76 @@ class CancellationHeartsState(HeartsFamilyState):
         if self.phase == "play":
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
-                h = self.hands[on]
                 if self.trick:
-                    lo = self.led * 13
-                    a = bisect_left(h, lo)
-                    b = bisect_left(h, lo + 13, a)
-                    if a < b:
-                        return [*map(_PLAY_OF, dict.fromkeys(h[a:b]))]
+                    led = self.led
+                    bits = self.once[on] >> SHIFT[led] & FULL_SUIT
+                    if bits:
+                        return SUIT_PLAYS[led][bits]
                 return self._legal_play(on)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if self.phase == "play" and type(action) is Action and action[0] == "play":
+        if type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
-            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int:
-                h = self.hands[on]
-                i = bisect_left(h, c)
+            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
+                m = self.once[on]
                 # the plain cases: following the suit led, or leading after the first lead
                 # while hearts may be led or the card is no heart
-                if i < len(h) and h[i] == c and (
+                if m >> c & 1 and (
                         c // 13 == self.led if self.trick else not self.first_lead and (
-                            not HEARTS_LO <= c < HEARTS_HI or may_lead_hearts(h, self.broken))):
-                    del h[i]
+                            not HEARTS_LO <= c < HEARTS_HI or self.broken or not m & NOT_HEARTS)):
+                    bit = BIT[c]
+                    if self.twice[on] & bit:
+                        self.twice[on] ^= bit
+                    else:
+                        self.once[on] = m ^ bit
                     self.actions.append((on, action))
                     self._after_play(on, c)
                     return
         super().apply(action, seat)
 
-    def _legal_play(self, seat: int) -> list[Action]:
-        h = self.hands[seat]
+    def _legal_play(self, seat: int) -> Sequence[Action]:
+        m = self.once[seat]
         if self.trick:
-            lo = self.led * 13
-            a = bisect_left(h, lo)
-            b = bisect_left(h, lo + 13, a)
-            if a < b:
-                return plays(h[a:b])
-            if self.tricks_played == 0 and self.options["no_points_on_first_trick"]:
-                safe = without_points(h)
-                if safe:
-                    return plays(safe)
-            return plays(h)
+            led = self.led
+            bits = m >> SHIFT[led] & FULL_SUIT
+            if bits:
+                return SUIT_PLAYS[led][bits]
+            if self.tricks_played == 0 and self.options["no_points_on_first_trick"] and m & NO_POINTS:
+                return plays_of(m & NO_POINTS)
+            return plays_of(m)
         if self.first_lead:
-            safe = without_points(h)
-            return plays(safe or h)
-        return plays(leads(h, self.broken))
+            return plays_of(m & NO_POINTS or m)
+        if self.broken or not m & NOT_HEARTS:
+            return plays_of(m)
+        return plays_of(m & NOT_HEARTS)
 
     def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
             return f"not a card: {c!r}"
-        h = self.hands[seat]
-        if c not in h:
+        m = self.once[seat]
+        if not m >> c & 1:
             return f"you do not hold {C.NAMES[c]}"
         if self.trick:
             led = self.led
             if c // 13 != led:
-                lo = led * 13
-                a = bisect_left(h, lo)
-                if a < len(h) and h[a] < lo + 13:
+                if m >> SHIFT[led] & FULL_SUIT:
                     return f"must follow {C.SUIT_NAMES[led]}"
                 if (self.tricks_played == 0 and POINTS[c] and self.options["no_points_on_first_trick"]
-                        and any(not POINTS[x] for x in h)):
+                        and m & NO_POINTS):
                     return "no hearts or QS on the first trick"
             return None
         if self.first_lead:
-            if POINTS[c] and any(not POINTS[x] for x in h):
+            if POINTS[c] and m & NO_POINTS:
                 return "the first lead may not be a heart or QS"
             return None
-        if HEARTS_LO <= c < HEARTS_HI and not may_lead_hearts(h, self.broken):
+        if HEARTS_LO <= c < HEARTS_HI and not self.broken and m & NOT_HEARTS:
             return "hearts are not broken"
         return None
 
     def _apply_play(self, seat: int, c: int) -> None:
-        self.hands[seat].remove(c)
+        self._take_out(seat, c)
         self._after_play(seat, c)
 
     def _after_play(self, seat: int, c: int) -> None:
@@ -188,7 +232,7 @@ class CancellationHeartsState(HeartsFamilyState):
             if lo <= x < hi and x > best and trick.count(x) == 1:
                 best, bi = x, i
         leader = self.leader
-        last = not self.hands[leader]
+        last = not self.once[leader]
         cards = tuple(trick)
         self.trick = []
         self.tricks_played += 1
@@ -225,6 +269,121 @@ class CancellationHeartsState(HeartsFamilyState):
                 pts += POINTS[x]
         self.points_taken[seat] += pts
         self.tricks_taken[seat] += 1
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> CancellationHeartsState:
+        """A full state of this game that ``seat`` cannot tell from this one (as
+        ``HeartsState.sample_world``): the cards it has not seen dealt at random among the
+        other hands, the passes in flight and the face-down widow, consistently with its own
+        hand, its passes, every play, the widow if it took it, the shown voids, a point card
+        led first or discarded on the first trick (only points held then), a heart led before
+        hearts were broken (only hearts then) and, once someone else took the widow, the
+        widow's points (they show in that seat's points). Two decks: cards are counted, a
+        card may be hidden twice. The other seats' passes are drawn again. Rebuilt from the
+        snapshot before this hand's deal by replay."""
+        if self.phase in ("deal", "over"):
+            return cast("CancellationHeartsState", self.copy())
+        n = self.n
+        off = self.pass_offset
+        played: list[Counter[int]] = [Counter() for _ in range(n)]
+        allowed = [ALL_CARDS] * n
+        led = -1
+        on_trick = tricks = 0
+        broken = False
+        first = True
+        no_pts = self.options["no_points_on_first_trick"]
+        for p, a in self.actions:
+            if a.kind != "play":
+                continue
+            c = a.value
+            played[p][c] += 1
+            if not on_trick:
+                led = c // 13
+                if first and POINTS[c]:
+                    allowed[p] &= POINT_CARDS  # a point card led first: only points held
+                elif not first and HEARTS_LO <= c < HEARTS_HI and not broken:
+                    allowed[p] &= SUIT_MASK[C.HEARTS]  # a heart led unbroken: only hearts
+                first = False
+            elif c // 13 != led:
+                allowed[p] &= ~SUIT_MASK[led]  # failed to follow: void
+                if tricks == 0 and no_pts and POINTS[c]:
+                    allowed[p] &= POINT_CARDS
+            if POINTS[c]:
+                broken = True
+            on_trick += 1
+            if on_trick == n:
+                on_trick = 0
+                tricks += 1
+        passing = self.phase == "pass"
+        mine = Counter(self.passes[seat])
+        t = (seat + off) % n
+        known: list[Counter[int]] = [Counter() for _ in range(n)]
+        if off and not passing:
+            known[t] = mine - played[t]  # what this seat passed and the receiver still holds
+        widow_seen = self.widow_taker == seat
+        # what the seat has seen: its hand, every play, its pass (in flight, or what of it the
+        # receiver still holds; the rest is among the plays), the widow if it took it
+        seen = Counter(self._hand_of(seat)) + sum(played, Counter()) + (mine if passing else known[t])
+        if widow_seen:
+            seen += Counter(self.widow)
+        hidden = sorted((Counter({c: 2 for c in range(52)}) - seen).elements())
+        slots: list[tuple[int, int]] = []
+        for p in range(n):
+            if p != seat:
+                slots += [(p, 0)] * (self._hand_size(p) - sum(known[p].values()))
+                if passing and self.passes[p]:
+                    slots += [(p, 1)] * PASS_COUNT
+        if not widow_seen:
+            slots += [(-1, 1)] * len(self.widow)
+        widow_points = sum(POINTS[c] for c in self.widow)
+        for _ in range(10_000):
+            got = place_hidden(hidden, slots, allowed, rng)
+            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+            # once another seat has taken the widow, its points are public (in that seat's points)
+            if widow_seen or self.widow_taker < 0 or sum(POINTS[c] for c in widow) == widow_points:
+                break
+        else:  # pragma: no cover - the real widow is always one of the placements
+            raise AssertionError("no widow with the points shown")
+        if widow_seen:
+            widow = list(self.widow)
+        hands = [Counter(self._hand_of(seat)) if p == seat else Counter(known[p]) for p in range(n)]
+        flying: list[Counter[int]] = [Counter() for _ in range(n)]
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if p >= 0:
+                (flying if where else hands)[p][c] += 1
+        passes: list[Counter[int]] = [Counter() for _ in range(n)]
+        if off:
+            for p in range(n):
+                q = (p + off) % n
+                if p == seat:
+                    passes[p] = mine
+                elif passing:
+                    passes[p] = flying[p]
+                elif q == seat:
+                    passes[p] = Counter(self.received[seat])
+                else:
+                    passes[p] = Counter(rng.sample(sorted((hands[q] + played[q]).elements()), PASS_COUNT))
+        dealt: list[list[int]] = []
+        for p in range(n):
+            d = hands[p] + played[p] + passes[p]
+            if off and not passing:
+                d = d - passes[(p - off) % n]  # what it received was not dealt to it
+            cards = list(d.elements())
+            rng.shuffle(cards)
+            dealt.append(cards)
+        first_seat = (self.dealer + 1) % n
+        order: list[int] = [0] * (n * CARDS_EACH[n])
+        for p in range(n):
+            order[(p - first_seat) % n::n] = dealt[p]
+        h = len(self.finished_hands)
+        new = cast("CancellationHeartsState", self._snaps[h]._clone())
+        new._snaps = self._snaps[:h]
+        new.start_hand(order + widow)
+        for p, a in self.actions:
+            if a.kind == "pass" and p != seat:
+                a = pass_cards(sorted(passes[p].elements()))
+            new.apply(a, p)
+        return new
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:

@@ -85,6 +85,31 @@ class GermanWhistState(GameState):
             return _TURN[1 - self.leader]
         return _TURN[self.leader]
 
+    # -- fast paths of the verbs for the play phase (every action of the game is a play):
+    # the seat on turn playing a card skips the generic checks of GameState; anything else,
+    # and every refusal, goes to the base class, which gives the reason.
+    def turn_seats(self) -> tuple[int, ...]:
+        if self.phase == "play":
+            return _TURN[1 - self.leader] if self.trick else _TURN[self.leader]
+        return super().turn_seats()
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        if self.phase == "play":
+            trick = self.trick
+            on = 1 - self.leader if trick else self.leader
+            if seat is None or (seat == on and type(seat) is int):
+                return self._legal(on)
+        return super().legal_actions(seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        if type(action) is Action and self.phase == "play":
+            on = 1 - self.leader if self.trick else self.leader
+            if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
+                self.actions.append((on, action))
+                self._apply(on, action)
+                return
+        super().apply(action, seat)
+
     def _legal(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
         if self.trick:

@@ -10,22 +10,22 @@ choose; the omnibus option gives -10 to whoever takes the 10♦ (or J♦).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from . import cards as C
-from .actions import PLAY, Action
+from .actions import PLAY, Action, pass_cards
 from .hearts_common import (
     HEARTS_HI,
     HEARTS_LO,
     ONE,
+    PASS_COUNT,
     POINTS,
     HeartsFamilyState,
-    leads,
-    may_lead_hearts,
-    without_points,
+    place_hidden,
 )
+from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, mask_of, plays_of
 
 # Cards set aside before the deal, by player count.
 REMOVED: dict[int, tuple[int, ...]] = {
@@ -39,7 +39,15 @@ CARDS_EACH = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
 # The lowest club in play leads the first trick: 2C, or 3C where the 2C is set aside.
 FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
 
-_PLAY_OF = PLAY.__getitem__  # card int -> its shared play Action
+# The first lead, as the one legal action (a shared tuple).
+FIRST_PLAY: dict[int, tuple[Action, ...]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
+# NEXT_ONE[n][s]: the turn after seat s at a table of n, (s + 1) % n as a 1-tuple.
+NEXT_ONE: dict[int, tuple[tuple[int, ...], ...]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
+SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
+NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
+NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
 
 OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
@@ -51,6 +59,11 @@ def omnibus_points(players: int, taker: int, enabled: bool) -> list[int]:
     if enabled and taker >= 0:
         pts[taker] -= 10
     return pts
+
+
+def acts_played(acts: Sequence[tuple[int, Action]]) -> bool:
+    """True when some card has been played in ``acts``."""
+    return any(a.kind == "play" for _, a in acts)
 
 
 class HeartsState(HeartsFamilyState):
@@ -66,6 +79,30 @@ class HeartsState(HeartsFamilyState):
         super()._reset_hand()
         self.omnibus_taker = -1
 
+    # ------------------------------------------------------------------ the hands, as masks
+    def _reset_holdings(self) -> None:
+        self.masks: list[int] = [0] * self.n
+        self.win_seat = -1  # the seat whose card is winning the trick in progress
+        self.win_card = -1  # that card (the highest of the suit led so far)
+        omnibus = self.options
+        self.omnibus_card = OMNIBUS_CARDS[omnibus["omnibus_card"]] if omnibus["omnibus"] else -1
+
+    def _hand_of(self, seat: int) -> list[int]:
+        return cards_of(self.masks[seat])
+
+    def _hand_size(self, seat: int) -> int:
+        return self.masks[seat].bit_count()
+
+    def _holds_each(self, seat: int, a: int, b: int, c: int) -> bool:
+        m = self.masks[seat]
+        return bool(m >> a & 1 and m >> b & 1 and m >> c & 1)
+
+    def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        self.masks[seat] &= ~sum(map(BIT.__getitem__, cards))  # different cards: sum is or
+
+    def _add_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        self.masks[seat] |= sum(map(BIT.__getitem__, cards))
+
     # ------------------------------------------------------------------ deal and passing
     def _deal(self) -> None:
         n = self.n
@@ -73,7 +110,9 @@ class HeartsState(HeartsFamilyState):
         deck = [c for c in self.deck if c not in removed] if removed else self.deck
         first = (self.dealer + 1) % n
         # the k-th card of what is dealt goes to seat first + k (mod n)
-        self.hands = [sorted(deck[(s - first) % n::n]) for s in range(n)]
+        bit = BIT.__getitem__
+        masks = [sum(map(bit, deck[k::n])) for k in range(n)]
+        self.masks = masks[n - first:] + masks[:n - first] if first else masks
         self._start_passing()
 
     def _pass_offsets(self) -> tuple[int, ...]:
@@ -82,7 +121,7 @@ class HeartsState(HeartsFamilyState):
 
     def _begin_play(self) -> None:
         first = FIRST_CARD[self.n]
-        holder = next(s for s in range(self.n) if first in self.hands[s])
+        holder = next(s for s in range(self.n) if self.masks[s] >> first & 1)
         self.leader = holder
         self.phase = "play"
         self.turn_t = ONE[holder]
@@ -92,102 +131,93 @@ class HeartsState(HeartsFamilyState):
 
     # ------------------------------------------------------------------ play
     # legal_actions and apply below are the play phase of HeartsFamilyState's fast paths with
-    # the hooks (_legal_play, _check_play, _apply_play) written out in one frame: a random
-    # hand is 52 plays, and the method calls were a fair share of each. Anything not plainly
-    # a legal play of the seat on turn goes to the general path, which gives the reason.
+    # the hooks (_legal_play, _check_play, _apply_play) written out in one frame on the hand
+    # masks: a random hand is 52 plays, and the method calls were a fair share of each.
+    # Following suit returns the shared tuple of the suit's plays (no allocation). Anything
+    # not plainly a legal play of the seat on turn goes to the general path, which gives the
+    # reason.
     def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
         if self.phase == "play":
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
-                h = self.hands[on]
-                if self.trick:
-                    lo = self.led * 13
-                    a = bisect_left(h, lo)
-                    b = bisect_left(h, lo + 13, a)
-                    if a < b:
-                        return [*map(_PLAY_OF, h[a:b])]
-                    if self.tricks_played == 0:
-                        safe = without_points(h)
-                        if safe:
-                            return [*map(_PLAY_OF, safe)]
-                    return [*map(_PLAY_OF, h)]
-                if self.tricks_played == 0:
-                    return [PLAY[FIRST_CARD[self.n]]]
-                if self.broken or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI):
-                    return [*map(_PLAY_OF, h)]
-                a = bisect_left(h, HEARTS_LO)
-                b = bisect_left(h, HEARTS_HI, a)
-                return [*map(_PLAY_OF, h[:a]), *map(_PLAY_OF, h[b:])]
+                m = self.masks[on]
+                led = self.led
+                if led >= 0:
+                    bits = m >> SHIFT[led] & FULL_SUIT
+                    if bits:
+                        return SUIT_PLAYS[led][bits]
+                    if not self.tricks_played and m & NO_POINTS:
+                        return plays_of(m & NO_POINTS)
+                    return plays_of(m)
+                if not self.tricks_played:
+                    return FIRST_PLAY[self.n]
+                if self.broken or not m & NOT_HEARTS:
+                    return plays_of(m)
+                return plays_of(m & NOT_HEARTS)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if self.phase == "play" and type(action) is Action and action[0] == "play":
+        if type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
-            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int:
-                h = self.hands[on]
-                i = bisect_left(h, c)
-                if i < len(h) and h[i] == c:  # held (a card int 0..51)
-                    trick = self.trick
-                    if trick:  # follow suit; if void, no points on the first trick unless only points
-                        if c // 13 == self.led:
-                            ok = True
-                        else:
-                            lo = self.led * 13
-                            a = bisect_left(h, lo)
-                            ok = not (a < len(h) and h[a] < lo + 13) and (
-                                self.tricks_played > 0 or not POINTS[c] or all(map(POINTS.__getitem__, h)))
+            if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
+                m = self.masks[on]
+                if m >> c & 1:  # held
+                    led = self.led
+                    if led >= 0:  # follow suit; if void, no points on the first trick unless only points
+                        ok = c // 13 == led or not (m >> SHIFT[led] & FULL_SUIT) and (
+                            self.tricks_played > 0 or not POINTS[c] or not m & NO_POINTS)
                     elif self.tricks_played:  # lead: hearts once broken, or when holding only hearts
-                        ok = (not HEARTS_LO <= c < HEARTS_HI or self.broken
-                              or (HEARTS_LO <= h[0] and h[-1] < HEARTS_HI))
+                        ok = not HEARTS_LO <= c < HEARTS_HI or self.broken or not m & NOT_HEARTS
                     else:
                         ok = c == FIRST_CARD[self.n]
                     if ok:
-                        del h[i]
+                        self.masks[on] = m ^ BIT[c]
                         self.actions.append((on, action))
-                        if not trick:
-                            self.led = c // 13
+                        trick = self.trick
                         trick.append(c)
+                        if led < 0:
+                            self.led = c // 13
+                            self.win_seat, self.win_card = on, c
+                        elif c > self.win_card and c // 13 == led:
+                            self.win_seat, self.win_card = on, c
                         if POINTS[c]:
                             self.broken = True
                         if len(trick) < self.n:
-                            self.turn_t = ONE[(on + 1) % self.n]
+                            self.turn_t = NEXT_ONE[self.n][on]
                         else:
                             self._end_trick()
                         return
         super().apply(action, seat)
 
-    def _legal_play(self, seat: int) -> list[Action]:
-        h = self.hands[seat]
-        if self.trick:
-            lo = self.led * 13
-            a = bisect_left(h, lo)
-            b = bisect_left(h, lo + 13, a)
-            if a < b:
-                return list(map(PLAY.__getitem__, h[a:b]))
-            if self.tricks_played == 0:
-                safe = without_points(h)
-                if safe:
-                    return list(map(PLAY.__getitem__, safe))
-            return list(map(PLAY.__getitem__, h))
-        if self.tricks_played == 0:
-            return [PLAY[FIRST_CARD[self.n]]]
-        return list(map(PLAY.__getitem__, leads(h, self.broken)))
+    def _legal_play(self, seat: int) -> Sequence[Action]:
+        m = self.masks[seat]
+        led = self.led
+        if led >= 0:
+            bits = m >> SHIFT[led] & FULL_SUIT
+            if bits:
+                return SUIT_PLAYS[led][bits]
+            if not self.tricks_played and m & NO_POINTS:
+                return plays_of(m & NO_POINTS)
+            return plays_of(m)
+        if not self.tricks_played:
+            return FIRST_PLAY[self.n]
+        if self.broken or not m & NOT_HEARTS:
+            return plays_of(m)
+        return plays_of(m & NOT_HEARTS)
 
     def _check_play(self, seat: int, c: Any) -> str | None:
         if type(c) is not int or not 0 <= c < 52:
             return f"not a card: {c!r}"
-        h = self.hands[seat]
-        if c not in h:
+        m = self.masks[seat]
+        if not m >> c & 1:
             return f"you do not hold {C.NAMES[c]}"
-        if self.trick:
-            led = self.led
+        led = self.led
+        if led >= 0:
             if c // 13 != led:
-                lo = led * 13
-                a = bisect_left(h, lo)
-                if a < len(h) and h[a] < lo + 13:
+                if m >> SHIFT[led] & FULL_SUIT:
                     return f"must follow {C.SUIT_NAMES[led]}"
-                if self.tricks_played == 0 and POINTS[c] and any(not POINTS[x] for x in h):
+                if self.tricks_played == 0 and POINTS[c] and m & NO_POINTS:
                     return "no hearts or QS on the first trick"
             return None
         if self.tricks_played == 0:
@@ -195,52 +225,172 @@ class HeartsState(HeartsFamilyState):
             if c != first:
                 return f"the first lead must be the {C.NAMES[first]}"
             return None
-        if HEARTS_LO <= c < HEARTS_HI and not may_lead_hearts(h, self.broken):
+        if HEARTS_LO <= c < HEARTS_HI and not self.broken and m & NOT_HEARTS:
             return "hearts are not broken"
         return None
 
     def _apply_play(self, seat: int, c: int) -> None:
-        self.hands[seat].remove(c)
+        self.masks[seat] ^= BIT[c]
+        self._put(seat, c)
+
+    def _put(self, seat: int, c: int) -> None:
+        """``c`` has left ``seat``'s hand: onto the trick; the trick settled when complete.
+        (``apply`` has these lines written out for its fast path.)"""
         trick = self.trick
-        if not trick:
-            self.led = c // 13
         trick.append(c)
+        if self.led < 0:
+            self.led = c // 13
+            self.win_seat, self.win_card = seat, c
+        elif c > self.win_card and c // 13 == self.led:  # the highest card of the suit led wins
+            self.win_seat, self.win_card = seat, c
         if POINTS[c]:
             self.broken = True
-        n = self.n
-        if len(trick) < n:
-            self.turn_t = ONE[(seat + 1) % n]
-            return
-        self._end_trick()
+        if len(trick) < self.n:
+            self.turn_t = NEXT_ONE[self.n][seat]
+        else:
+            self._end_trick()
 
     def _end_trick(self) -> None:
-        """The trick is complete: the highest card of the led suit wins it."""
+        """The trick is complete: its winner (tracked as it was played) takes it."""
         trick = self.trick
-        n = self.n
-        lo = self.led * 13
-        hi = lo + 13
-        best = -1
-        bi = 0
-        pts = 0
-        for i, x in enumerate(trick):
-            pts += POINTS[x]
-            if lo <= x < hi and x > best:
-                best, bi = x, i
-        leader = self.leader
-        w = (leader + bi) % n
-        self.points_taken[w] += pts
+        w = self.win_seat
+        pts = sum(map(POINTS.__getitem__, trick))
+        if pts:
+            self.points_taken[w] += pts
         self.tricks_taken[w] += 1
-        if self.options["omnibus"] and OMNIBUS_CARDS[self.options["omnibus_card"]] in trick:
+        if self.omnibus_card >= 0 and self.omnibus_card in trick:
             self.omnibus_taker = w
-        self.tricks.append((leader, tuple(trick), w))
+        self.tricks.append((self.leader, tuple(trick), w))
         self.trick = []
         self.tricks_played += 1
         self.leader = w
         self.led = -1
-        if self.hands[w]:
+        if self.masks[w]:
             self.turn_t = ONE[w]
         else:
             self._finish_hand()
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> HeartsState:
+        """A full state of this game that ``seat`` cannot tell from this one: the same
+        ``view(seat)``, every card ``seat`` has not seen dealt at random among the places it
+        may be, consistently with everything ``seat`` knows and nothing else:
+
+        - its own hand, the cards it passed (those the receiver has not played are still
+          with the receiver) and received, every card played, the removed cards;
+        - a void shown by failing to follow suit; a first-trick discard of a point card (the
+          player held only hearts and the Q♠ then); a heart led before hearts were broken
+          (the leader held only hearts then);
+        - the other seats' passes are drawn again too (each from what its receiver has held),
+          and while passing, the cards in flight.
+
+        Built like ``undo``: from the snapshot before this hand's deal, with a deck that deals
+        the sampled hands, the same actions replayed (the other seats' passes replaced), so
+        the result is a legal state of the game in every respect (``to_json``, ``undo``).
+        Every consistent holding can come out (a randomized search over the constraints);
+        the draw is not exactly uniform over them."""
+        if self.phase in ("deal", "over"):
+            return cast("HeartsState", self.copy())
+        n = self.n
+        off = self.pass_offset
+        acts = self.actions
+        played = [0] * n
+        allowed = [ALL_CARDS] * n  # the cards each seat may hold now, from what it has shown
+        led = -1
+        on_trick = 0
+        tricks = 0
+        broken = False
+        for p, a in acts:
+            if a.kind != "play":
+                continue
+            c = a.value
+            played[p] |= BIT[c]
+            if not on_trick:
+                led = c // 13
+                if tricks and HEARTS_LO <= c < HEARTS_HI and not broken:
+                    allowed[p] &= SUIT_MASK[C.HEARTS]  # led a heart unbroken: only hearts
+            elif c // 13 != led:
+                allowed[p] &= NOT_SUIT[led]  # failed to follow: void
+                if tricks == 0 and POINTS[c]:
+                    allowed[p] &= POINT_CARDS  # points on the first trick: only points
+            if POINTS[c]:
+                broken = True
+            on_trick += 1
+            if on_trick == n:
+                on_trick = 0
+                tricks += 1
+        if self.phase == "play" and not acts_played(acts):  # the turn shows who holds the first lead
+            holder = self.turn_t[0]
+            for p in range(n):
+                if p != holder:
+                    allowed[p] &= ~BIT[FIRST_CARD[n]]
+        gone = sum(played) | mask_of(REMOVED[n])
+        own = self.masks[seat]
+        passing = self.phase == "pass"
+        mine = mask_of(self.passes[seat])  # () until passed
+        t = (seat + off) % n
+        # the places of hidden cards: every other seat's hand, and while passing the cards
+        # each other seat has passed (in flight)
+        hand_cap = [self._hand_size(p) for p in range(n)]
+        known = [0] * n
+        if off and not passing:
+            known[t] = mine & ~played[t]  # what this seat passed, still with the receiver
+        hidden = cards_of(ALL_CARDS & ~own & ~gone & ~mine & ~known[t])
+        slots: list[tuple[int, int]] = []  # (seat, 0: hand / 1: pass in flight) per hidden card place
+        for p in range(n):
+            if p == seat:
+                continue
+            slots += [(p, 0)] * (hand_cap[p] - known[p].bit_count())
+            if passing and self.passes[p]:
+                slots += [(p, 1)] * PASS_COUNT
+        got = place_hidden(hidden, slots, allowed, rng)
+        hands = [own if p == seat else known[p] for p in range(n)]
+        flying = [0] * n
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if where:
+                flying[p] |= BIT[c]
+            else:
+                hands[p] |= BIT[c]
+        # each seat's pass: its own, the one it received, or drawn from what its receiver held
+        passes: list[int] = [0] * n
+        if off:
+            for p in range(n):
+                if p == seat:
+                    passes[p] = mine
+                elif passing:
+                    passes[p] = flying[p]
+                elif (p + off) % n == seat:
+                    passes[p] = mask_of(self.received[seat])
+                else:
+                    pool = cards_of(hands[(p + off) % n] | played[(p + off) % n])
+                    passes[p] = mask_of(rng.sample(pool, PASS_COUNT))
+        dealt = [0] * n
+        for p in range(n):
+            dealt[p] = hands[p] | played[p] | passes[p]
+            if off and not passing:
+                dealt[p] &= ~passes[(p - off) % n]  # what it received was not dealt to it
+        return self._rebuilt(dealt, passes, seat, rng)
+
+    def _rebuilt(self, dealt: list[int], passes: list[int], seat: int, rng: random.Random) -> HeartsState:
+        """This hand dealt again with ``dealt`` hands (masks) and its actions replayed, the
+        other seats' passes replaced by ``passes``; from the snapshot before the deal."""
+        n = self.n
+        first = (self.dealer + 1) % n
+        order: list[int] = [0] * (n * CARDS_EACH[n])
+        for p in range(n):
+            cs = cards_of(dealt[p])
+            rng.shuffle(cs)
+            order[(p - first) % n::n] = cs
+        deck = order + list(REMOVED[n])
+        h = len(self.finished_hands)
+        new = cast("HeartsState", self._snaps[h]._clone())
+        new._snaps = self._snaps[:h]
+        new.start_hand(deck)
+        for p, a in self.actions:
+            if a.kind == "pass" and p != seat:
+                a = pass_cards(cards_of(passes[p]))
+            new.apply(a, p)
+        return new
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:

@@ -5,13 +5,17 @@ for the Q♠, let a player who took every point card choose the moon for themsel
 others, and forbid leading hearts until a heart or the Q♠ has been played. ``HeartsFamilyState``
 holds that shared machinery; the two game modules add their deal, leads and trick winners.
 
-Hands are sorted lists of card ints, so the cards of one suit are a contiguous slice
-(``bisect`` finds it) and a two-deck hand is simply a sorted list with repeats.
+Each game keeps its hands its own way behind a few hooks (``_hand_of``, ``_hand_size``,
+``_holds_each``, ``_remove_cards``, ``_add_cards``): Hearts as one 52-bit mask per seat,
+Cancellation Hearts as two (cards held once, cards held twice); see masks.py. The default
+hooks keep sorted lists in ``hands`` (with repeats for two decks); ``hand_of(seat)`` is the
+public way to read a hand whichever is used.
 """
 
 from __future__ import annotations
 
 import operator
+import random
 from bisect import bisect_left, insort
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
@@ -28,6 +32,7 @@ POINTS: tuple[int, ...] = tuple(1 if c // 13 == C.HEARTS else 13 if c == C.QS el
 HEARTS_LO, HEARTS_HI = C.HEARTS * 13, C.HEARTS * 13 + 13  # hearts are the ints 13..25
 
 ONE: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(16))  # (seat,) without allocating
+ALL_SEATS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n)) for n in range(16))  # every seat of n
 MOON_ACTIONS: tuple[Action, ...] = (MOON_SELF, MOON_OTHERS)
 
 _PASS_TABLE: dict[tuple[int, ...], Action] = {}
@@ -71,13 +76,14 @@ class PassChoices(Sequence[Action]):
 
     hand: tuple[int, ...]
 
-    def __init__(self, hand: Sequence[int]) -> None:
+    def __init__(self, hand: Sequence[int], distinct: bool = False) -> None:
+        """``distinct``: the caller knows the cards are all different (one deck)."""
         if not _PASS_TABLE:
             _pass_table()
         h = tuple(hand)
         self.hand = h
         n = len(h)
-        if len(set(h)) == n:  # distinct cards (one deck): pass i is a triple of positions
+        if distinct or len(set(h)) == n:  # distinct cards (one deck): pass i is a triple of positions
             self._pos = _positions(n)
             self._len = len(self._pos)
             self._vals: tuple[int, ...] = ()
@@ -268,11 +274,96 @@ def plays(cards: Sequence[int]) -> list[Action]:
     return list(map(PLAY.__getitem__, dict.fromkeys(cards)))
 
 
+def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[int],
+                 rng: random.Random) -> list[tuple[int, int]]:
+    """For ``sample_world``: a place for every hidden card (``slots``: one (seat, 0) per free
+    card of a seat's hand, (seat, 1) per card of a pass in flight, (-1, 1) per card of a
+    face-down widow), each slot used once, a card in a hand only if ``allowed[seat]`` (a
+    mask) has it; passes in flight and the widow take anything.
+
+    Card by card, the most constrained first, each to a random place among those that still
+    leave a placement of the rest (a max-flow check over the cards grouped by where they may
+    go), so it never backtracks and every consistent placement can come out (not uniformly)."""
+    free: dict[tuple[int, int], int] = {}
+    for sl in slots:
+        free[sl] = free.get(sl, 0) + 1
+    places = list(free)
+
+    def sig(c: int) -> int:  # the places card c may take, as a bit set over ``places``
+        m = 0
+        for j, (p, where) in enumerate(places):
+            if where == 1 or allowed[p] >> c & 1:
+                m |= 1 << j
+        return m
+
+    sigs = [sig(c) for c in cards]
+    left: dict[int, int] = {}  # cards still to place, by signature
+    for g in sigs:
+        left[g] = left.get(g, 0) + 1
+
+    everywhere = (1 << len(places)) - 1
+
+    def feasible() -> bool:
+        """Every card still to place fits (bipartite flow: signatures -> places)."""
+        groups = [g for g in left if left[g]]
+        if all(g == everywhere for g in groups):  # unconstrained: any spare capacity will do
+            return True
+        need = [left[g] for g in groups]
+        cap = [free[sl] for sl in places]
+        flow: dict[tuple[int, int], int] = {}
+        total = 0
+
+        def augment(i: int, seen: set[int]) -> bool:
+            # find a path from group i to a place with spare capacity, through used edges
+            for j in range(len(places)):
+                if not groups[i] >> j & 1 or j in seen:
+                    continue
+                seen.add(j)
+                if cap[j] > 0:
+                    cap[j] -= 1
+                    flow[(i, j)] = flow.get((i, j), 0) + 1
+                    return True
+                for k in range(len(groups)):  # reroute a unit of another group away from j
+                    if flow.get((k, j), 0) and augment(k, seen):
+                        flow[(k, j)] -= 1
+                        flow[(i, j)] = flow.get((i, j), 0) + 1
+                        return True
+            return False
+
+        for i in range(len(groups)):
+            for _ in range(need[i]):
+                if not augment(i, set()):
+                    return False
+                total += 1
+        return True
+
+    if not feasible():
+        raise AssertionError("no placement of the hidden cards fits what has been shown")
+    out: list[tuple[int, int]] = [(0, 0)] * len(cards)
+    # the most constrained cards first (random among equals): once they are placed the rest
+    # go anywhere and need no flow check
+    order = sorted(range(len(cards)), key=lambda i: (sigs[i].bit_count(), rng.random()))
+    for i in order:
+        g = sigs[i]
+        left[g] -= 1
+        options = [j for j in range(len(places)) if g >> j & 1 and free[places[j]]]
+        rng.shuffle(options)
+        for j in options:
+            free[places[j]] -= 1
+            if feasible():
+                out[i] = places[j]
+                break
+            free[places[j]] += 1
+        else:  # pragma: no cover - feasible() held before this card
+            raise AssertionError("placement lost its way")
+    return out
+
+
 class HeartsFamilyState(GameState):
     """Passing, the moon choice and the shared per-hand fields of both Hearts games.
 
-    Per-hand fields (plain lists and ints, so the base ``_clone`` copies them):
-    ``hands`` (sorted card ints per seat), ``passes`` (the 3 cards each seat passed, () until
+    Per-hand fields (plain lists and ints, so the base ``_clone`` copies them): the hands
+    (see the hooks below), ``passes`` (the 3 cards each seat passed, () until
     it has), ``received`` (what each seat got, known once everyone has passed), ``pass_offset``
     (pass to seat s + offset; 0 = no pass), ``trick`` (cards of the trick in progress, the
     leader's first), ``leader``, ``led`` (suit of the trick, -1 when empty), ``broken``,
@@ -305,10 +396,39 @@ class HeartsFamilyState(GameState):
         """Points added to every hand's score regardless of the moon (Hearts' omnibus)."""
         return [0] * self.n
 
+    # -- where the hands are kept: Cancellation Hearts in sorted lists (``hands``, a card may
+    # be held twice), Hearts in 52-bit masks (``masks``, see masks.py); these hooks are all
+    # the shared machinery needs of them.
+    def _reset_holdings(self) -> None:
+        """Empty hands (before a deal)."""
+        self.hands = [[] for _ in range(self.n)]
+
+    def _hand_of(self, seat: int) -> list[int]:
+        """The sorted cards of ``seat`` (a new list)."""
+        return self.hands[seat][:]
+
+    def _hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
+
+    def _holds_each(self, seat: int, a: int, b: int, c: int) -> bool:
+        """True when ``seat`` holds the three different cards ``a``, ``b`` and ``c``."""
+        h = self.hands[seat]
+        return a in h and b in h and c in h
+
+    def _remove_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            hand.remove(c)
+
+    def _add_cards(self, seat: int, cards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        for c in cards:
+            insort(hand, c)
+
     # ------------------------------------------------------------------ shared machinery
     def _reset_hand(self) -> None:
         n = self.n
-        self.hands = [[] for _ in range(n)]
+        self._reset_holdings()
         self.passes = [() for _ in range(n)]
         self.received = [() for _ in range(n)]
         self.pass_offset = 0
@@ -329,7 +449,7 @@ class HeartsFamilyState(GameState):
         self.pass_offset = cycle[(self.hand_number - 1) % len(cycle)]
         if self.pass_offset:
             self.phase = "pass"
-            self.turn_t = tuple(range(self.n))
+            self.turn_t = ALL_SEATS[self.n]
         else:
             self._begin_play()
 
@@ -349,6 +469,8 @@ class HeartsFamilyState(GameState):
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
                 return self._legal_play(on)
+        elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
+            return PassChoices(self._hand_of(seat), self.DECKS == 1)
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -363,18 +485,14 @@ class HeartsFamilyState(GameState):
             v = action[1]
             if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
                 a, b, c = v
-                h = self.hands[seat]
                 if (type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52
-                        and a in h and b in h and c in h):
+                        and self._holds_each(seat, a, b, c)):
                     self.actions.append((seat, action))
                     self._apply_pass(seat, v)
                     return
         super().apply(action, seat)
 
-    def _hand_of(self, seat: int) -> list[int]:
-        return self.hands[seat][:]
-
-    def _legal_play(self, seat: int) -> list[Action]:
+    def _legal_play(self, seat: int) -> Sequence[Action]:
         """The cards ``seat`` (on turn) may play now."""
         raise NotImplementedError
 
@@ -407,7 +525,7 @@ class HeartsFamilyState(GameState):
     def _legal_setup(self, seat: int) -> Sequence[Action]:
         """Legal actions outside the play phase: passes or the moon choice."""
         if self.phase == "pass":
-            return PassChoices(self.hands[seat])
+            return PassChoices(self._hand_of(seat), self.DECKS == 1)
         if self.phase == "moon":
             return list(MOON_ACTIONS)
         return []
@@ -417,7 +535,7 @@ class HeartsFamilyState(GameState):
         if self.phase == "pass":
             if kind != "pass":
                 return f"everyone passes {PASS_COUNT} cards first"
-            return check_pass(self.hands[seat], action.value)
+            return check_pass(self._hand_of(seat), action.value)
         if self.phase == "moon":
             if kind != "moon":
                 return "the moon shooter must choose \"self\" or \"others\""
@@ -434,11 +552,11 @@ class HeartsFamilyState(GameState):
             self._end_hand(self._moon_result(action.value))
 
     def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
-        hand = self.hands[seat]
-        for c in cards:
-            hand.remove(c)
+        self._remove_cards(seat, cards)
         self.passes[seat] = cards
-        waiting = tuple(s for s in self.turn_t if s != seat)
+        t = self.turn_t
+        i = t.index(seat)
+        waiting = t[:i] + t[i + 1:]
         self.turn_t = waiting
         if waiting:
             return
@@ -446,8 +564,7 @@ class HeartsFamilyState(GameState):
         for s in range(n):
             to = (s + off) % n
             self.received[to] = self.passes[s]
-            for c in self.passes[s]:
-                insort(self.hands[to], c)
+            self._add_cards(to, self.passes[s])
         self._begin_play()
 
     def _finish_hand(self) -> None:
@@ -473,7 +590,7 @@ class HeartsFamilyState(GameState):
         cards) and what each game adds ("removed"; "waiting" and "widow")."""
         if self.phase == "deal":
             return None
-        out: dict[str, list[int]] = {f"hand{s}": self.hands[s][:] for s in range(self.n)}
+        out: dict[str, list[int]] = {f"hand{s}": self._hand_of(s) for s in range(self.n)}
         out["passing"] = [c for p in self.passes for c in p] if self.phase == "pass" else []
         out["trick"] = self.trick[:]
         out["taken"] = [c for _, cards, _ in self.tricks for c in cards]
@@ -496,7 +613,7 @@ class HeartsFamilyState(GameState):
             "points_taken": self.points_taken[:],
             "last_trick": last,
             "last_trick_winner": last_winner,
-            "hand_sizes": [len(h) for h in self.hands],
+            "hand_sizes": [self._hand_size(s) for s in range(n)],
             "broken": self.broken,
             "pass_direction": direction_name(self.pass_offset, n),
             "passed": [s for s in range(n) if self.passes[s]] if self.pass_offset else [],

@@ -49,6 +49,9 @@ from .spades_common import (
 )
 
 _TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
+# One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
+# listed from it without building an Action each).
+_PASS_PAIR: dict[tuple[int, ...], Action] = {p: Action("pass", p) for p in combinations(range(52), 2)}
 
 
 # ---------------------------------------------------------------------- scoring
@@ -179,7 +182,7 @@ class PartnershipSpadesState(SpadesTrickState):
                 out.append(BLIND_NIL)
             return out
         if phase == "pass":
-            return [Action("pass", p) for p in combinations(cards_of(self.masks[seat]), 2)]
+            return list(map(_PASS_PAIR.__getitem__, combinations(cards_of(self.masks[seat]), 2)))
         return []
 
     def _check(self, seat: int, action: Action) -> str | None:

@@ -7,58 +7,37 @@ counter (each time it reaches 10: -100 and the counter drops by 10, the rest car
 never derived from the score, which is one of OpenSpiel's Spades bugs), and end when someone
 reaches the target with the higher total winning and equal totals playing on.
 
-Hands are kept as 52-bit masks (bit ``c`` set when card ``c`` is held): a suit is then 13 bits
-at ``suit * 13``, and the precomputed tables below turn those 13 bits straight into the
+Hands are kept as 52-bit masks (bit ``c`` set when card ``c`` is held, see masks.py): a suit
+is then 13 bits at ``suit * 13``, and precomputed tables turn those 13 bits straight into the
 shared ``PLAY`` actions or card ints. This keeps ``_legal``, ``_check`` and ``_apply`` free of
 per-card loops, which is what the bots and the benchmark live on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import Any
 
 from . import cards as C
-from .actions import PLAY, Action
+from .actions import Action
 from .base import GameState, trick_winner
+from .masks import (
+    ALL_CARDS,
+    BIT,
+    FULL_SUIT,
+    SUIT_MASK,
+    SUIT_PLAYS,
+    cards_of,
+    mask_of,
+    plays_of,
+    suit_mask,
+)
 
-FULL_SUIT = 0x1FFF
+__all__ = ["BIT", "FULL_SUIT", "SUIT_PLAYS", "cards_of", "mask_of", "plays_of", "suit_mask"]
+
 SEATS: tuple[tuple[int], ...] = tuple((s,) for s in range(8))
-BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
-
-
-def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
-    ranks_of = [tuple(r for r in range(13) if b >> r & 1) for b in range(8192)]
-    plays = tuple(tuple(tuple(PLAY[s * 13 + r] for r in rk) for rk in ranks_of) for s in range(4))
-    cards = tuple(tuple(tuple(s * 13 + r for r in rk) for rk in ranks_of) for s in range(4))
-    return plays, cards
-
-
-# SUIT_PLAYS[suit][13 bits] -> the PLAY actions of those cards, low to high; SUIT_CARDS likewise ints.
-SUIT_PLAYS, SUIT_CARDS = _suit_tables()
-_P0, _P1, _P2, _P3 = SUIT_PLAYS
-_C0, _C1, _C2, _C3 = SUIT_CARDS
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def cards_of(m: int) -> list[int]:
-    """The cards of a mask, spades first, low to high within a suit."""
-    return [*_C0[m & 0x1FFF], *_C1[(m >> 13) & 0x1FFF], *_C2[(m >> 26) & 0x1FFF], *_C3[m >> 39]]
-
-
-def plays_of(m: int) -> list[Action]:
-    return [*_P0[m & 0x1FFF], *_P1[(m >> 13) & 0x1FFF], *_P2[(m >> 26) & 0x1FFF], *_P3[m >> 39]]
-
-
-def suit_mask(suit: int) -> int:
-    return FULL_SUIT << (suit * 13)
-
+SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))  # every card but a suit's
 
 # ---------------------------------------------------------------------- scoring
 
@@ -149,12 +128,31 @@ class SpadesTrickState(GameState):
     def turn_seats(self) -> tuple[int, ...]:
         return self.on_turn  # () between hands and after the game
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
         if self.phase == "play":
             on = self.on_turn[0]
             if seat is None or (seat == on and type(seat) is int):
-                return self._play_legal(on)
-        return cast("list[Action]", super().legal_actions(seat))  # the spades games list theirs
+                if self.must_beat:
+                    return self._play_legal(on)
+                # _play_legal without the duty to beat, written out: following suit returns
+                # the shared tuple of the suit's plays (no allocation)
+                m = self.masks[on]
+                if self.trick:
+                    led = self.led
+                    bits = m >> SHIFT[led] & FULL_SUIT
+                    if bits:
+                        return SUIT_PLAYS[led][bits]
+                    return plays_of(m)
+                if not self.broken:
+                    rest = m & NOT_SUIT[self.trump]
+                    if rest:
+                        return plays_of(rest)
+                return plays_of(m)
+        elif len(self.on_turn) == 1:  # bids, draws: the one seat on turn, straight to the hook
+            on = self.on_turn[0]
+            if seat is None or (seat == on and type(seat) is int):
+                return self._legal(on)
+        return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
         if type(action) is Action and action[0] == "play" and self.phase == "play":
@@ -166,18 +164,51 @@ class SpadesTrickState(GameState):
                     # the plain cases inline (follow suit, broken trumps); the duty to beat
                     # through _play_check; anything refused goes to the base class for its reason
                     s = card // 13
-                    if self.trick:
+                    trick = self.trick
+                    if trick:
                         led = self.led
-                        ok = s == led or not (m >> (led * 13)) & FULL_SUIT
+                        ok = s == led or not m >> SHIFT[led] & FULL_SUIT
                         if ok and self.must_beat:
                             ok = self._play_check(on, card) is None
                     else:
                         trump = self.trump
-                        ok = s != trump or self.broken or not m & ~(FULL_SUIT << (trump * 13))
+                        ok = s != trump or self.broken or not m & NOT_SUIT[trump]
                     if ok:
                         self.actions.append((on, action))
-                        self._play_apply(on, card)
+                        # _play_apply written out
+                        bit = BIT[card]
+                        self.masks[on] = m ^ bit
+                        self.played |= bit
+                        if not trick:
+                            self.led = s
+                            self.win_seat = on
+                            self.win_card = card
+                            if s == self.trump:
+                                self.broken = True
+                        else:
+                            w = self.win_card
+                            if s == self.trump:
+                                self.broken = True
+                                if w // 13 != s or card > w:
+                                    self.win_seat = on
+                                    self.win_card = card
+                            elif card > w and s == w // 13:
+                                self.win_seat = on
+                                self.win_card = card
+                        trick.append((on, card))
+                        if len(trick) < self.n:
+                            self.on_turn = self.NEXT_SEAT[on]
+                        else:
+                            self._end_trick()
                         return
+        elif type(action) is Action and len(self.on_turn) == 1 and self.phase != "play":
+            # bids, draws and the like by the one seat on turn: the hooks without the generic
+            # checks (a refusal goes to the base class for its reason)
+            on = self.on_turn[0]
+            if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
+                self.actions.append((on, action))
+                self._apply(on, action)
+                return
         super().apply(action, seat)
 
     # -- legality ---------------------------------------------------------
@@ -267,10 +298,13 @@ class SpadesTrickState(GameState):
         trick.append((seat, card))
         if len(trick) < self.n:
             self.on_turn = self.NEXT_SEAT[seat]
-            return
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
         winner = self.win_seat
         self.tricks_taken[winner] += 1
-        self.tricks.append(tuple(trick))
+        self.tricks.append(tuple(self.trick))
         self.trick = []
         self.leader = winner  # led/win_seat/win_card are only read while a trick is open
         if len(self.tricks) == self.HAND_SIZE:

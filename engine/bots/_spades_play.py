@@ -20,6 +20,7 @@ The play policy, in order of priority:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..actions import PLAY, Action
@@ -113,7 +114,7 @@ def is_top(card: int, others: int) -> bool:
     return not bits >> (card - s * 13 + 1)
 
 
-def choose_play(state: Any, seat: int, legal: list[Action], ctx: dict[str, Any]) -> Action:
+def choose_play(state: Any, seat: int, legal: Sequence[Action], ctx: dict[str, Any]) -> Action:
     """The play of ``seat``. ``ctx`` holds what the game adds: ``partner`` (seat or None),
     ``need`` (tricks still needed toward the seat's contract, or the team's; <= 0 when made),
     ``nil`` (this seat's Nil stands), ``partner_nil`` (the partner's Nil stands), ``others``

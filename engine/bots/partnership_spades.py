@@ -16,6 +16,7 @@ cheaply until the contract is made, then duck).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..actions import BIDS, BLIND_NIL, Action, pass_cards
 from ..base import GameState
@@ -37,7 +38,7 @@ class PartnershipSpadesBot:
         return self._play(state, seat, legal)
 
     # -- bidding --------------------------------------------------------------
-    def _bid(self, state: PartnershipSpadesState, seat: int, legal: list[Action]) -> Action:
+    def _bid(self, state: PartnershipSpadesState, seat: int, legal: Sequence[Action]) -> Action:
         partner = (seat + 2) % 4
         pbid = state.bids[partner]
         if BLIND_NIL in legal:
@@ -66,7 +67,7 @@ class PartnershipSpadesBot:
         return pass_cards(give)
 
     # -- play -----------------------------------------------------------------
-    def _play(self, state: PartnershipSpadesState, seat: int, legal: list[Action]) -> Action:
+    def _play(self, state: PartnershipSpadesState, seat: int, legal: Sequence[Action]) -> Action:
         team = seat % 2
         partner = (seat + 2) % 4
         bids, taken = state.bids, state.tricks_taken

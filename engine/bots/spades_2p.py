@@ -13,6 +13,7 @@ Play: see ``_spades_play``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from .. import cards as C
 from ..actions import BIDS, DISCARD, DOUBLE_NIL, KEEP, Action
@@ -61,7 +62,7 @@ class Spades2PBot:
         # a weak start: after five cards with nothing high, aim for Nil
         return len(held) >= 5 and estimate_tricks(held, C.SPADES, 2) < 0.5 and nil_hand(held, C.SPADES)
 
-    def _draw(self, state: Spades2PState, seat: int, legal: list[Action]) -> Action:
+    def _draw(self, state: Spades2PState, seat: int, legal: Sequence[Action]) -> Action:
         shown = C.parse(state.view(seat)["shown"])
         if DOUBLE_NIL in legal and self._trailing_badly(state, seat) and shown % 13 <= 4 and shown // 13 != C.SPADES:
             return DOUBLE_NIL
@@ -70,7 +71,7 @@ class Spades2PBot:
         return KEEP if v >= (_NIL_KEEP_THRESHOLD if nil_mode else _KEEP_THRESHOLD) else DISCARD
 
     # -- Double Nil exchange: give away the highest cards ---------------------------
-    def _exchange(self, state: Spades2PState, seat: int, legal: list[Action]) -> Action:
+    def _exchange(self, state: Spades2PState, seat: int, legal: Sequence[Action]) -> Action:
         held = hand(state, seat)
         danger = sorted(held, key=lambda c: (c % 13 + (3 if c // 13 == C.SPADES else 0)), reverse=True)
         give = tuple(sorted(c for c in danger[:3] if c % 13 >= 7 or c // 13 == C.SPADES and c % 13 >= 4))
@@ -89,7 +90,7 @@ class Spades2PBot:
         return BIDS[max(1, min(13, int(est + 0.5)))]
 
     # -- play -----------------------------------------------------------------
-    def _play(self, state: Spades2PState, seat: int, legal: list[Action]) -> Action:
+    def _play(self, state: Spades2PState, seat: int, legal: Sequence[Action]) -> Action:
         taken = state.tricks_taken[seat]
         bid = state.bids[seat]
         opp = 1 - seat

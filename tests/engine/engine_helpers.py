@@ -137,3 +137,68 @@ def publicly_known(state: GameState) -> set[int]:
         for t in range(min(done, 12) + 1):
             known.add(state.deck[26 + 2 * t])
     return known
+
+
+# ---------------------------------------------------------------------------- positions
+# Tests build positions through the public API (``start_hand`` with a chosen deck order, then
+# ``apply``). Two helpers cover what that cannot reach directly:
+
+
+def put_hand(state: GameState, seat: int, cards: list[int]) -> None:
+    """Whitebox, for bot tests that set up one seat's decision: make ``seat`` hold exactly
+    ``cards`` now, whichever way the game keeps its hands (52-bit masks in ``masks`` for the
+    one-deck games that use them; ``once``/``twice`` masks in Cancellation Hearts; sorted
+    lists in ``hands`` otherwise). This is the one place the tests write a hand; the state is
+    not checked for consistency afterwards (the other hands keep their cards), so use it only
+    for a decision that reads the seat's own hand."""
+    from engine.masks import BIT, mask_of
+
+    d = state.__dict__
+    if isinstance(d.get("masks"), list):
+        d["masks"][seat] = mask_of(cards)
+    elif isinstance(d.get("once"), list):
+        once = twice = 0
+        for c in cards:
+            if once & BIT[c]:
+                twice |= BIT[c]
+            else:
+                once |= BIT[c]
+        d["once"][seat], d["twice"][seat] = once, twice
+    else:
+        d["hands"][seat] = sorted(cards)
+
+
+def scrambled(state: GameState, seat: int, rng: random.Random, tries: int = 8) -> GameState:
+    """Another state of the same game that ``seat`` cannot tell from ``state``, built through
+    the public API: the game record (``to_json``) with two cards of the current hand's deck
+    swapped, replayed (``from_json``). A swap is kept when the record still replays (every
+    action stays legal) and ``view(seat)`` is unchanged, so only cards hidden from ``seat``
+    move, with every void shown and every public fact kept. ``tries`` swaps of two different
+    cards of one suit (and the same points in the Hearts games), neither named anywhere in the
+    seat's view, are attempted."""
+    from engine.hearts_common import POINTS
+
+    rec = state.to_json()
+    want = state.view(seat)
+    deck = list(rec["hands"][-1]["deck"])
+    seen = set(card_names_in(want))
+    hidden = [i for i, x in enumerate(deck) if x not in seen]  # cards the seat has not seen
+    out = state
+    for _ in range(tries if len(hidden) > 1 else 0):
+        i = rng.choice(hidden)
+        a = C.parse(deck[i])
+        like = [j for j in hidden if (b := C.parse(deck[j])) != a and b // 13 == a // 13 and POINTS[b] == POINTS[a]]
+        if not like:
+            continue
+        j = rng.choice(like)
+        trial = deck[:]
+        trial[i], trial[j] = trial[j], trial[i]
+        rec["hands"][-1]["deck"] = trial
+        try:
+            other = GameState.from_json(rec)
+        except ValueError:  # an action became illegal (IllegalAction or RecordError)
+            continue
+        if other.view(seat) != want:
+            continue
+        deck, out = trial, other
+    return out

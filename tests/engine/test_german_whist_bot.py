@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from engine_helpers import scrambled
 from test_german_whist import P, game, make_deck
 
 from engine import cards as C
@@ -32,7 +33,9 @@ def test_bot_plays_whole_games_legally() -> None:
 
 
 def test_bot_ignores_what_its_seat_cannot_know() -> None:
-    """Swapping the opponent's hidden cards with the face-down stock never changes its choice."""
+    """Moving the cards the seat cannot see (the opponent's hidden cards and the face-down
+    stock) consistently with everything it saw (engine_helpers.scrambled: the record replayed
+    with a changed deck, the seat's view unchanged) never changes its choice."""
     checked = 0
     for seed in range(12):
         rng = random.Random(seed)
@@ -41,18 +44,9 @@ def test_bot_ignores_what_its_seat_cannot_know() -> None:
         g = game(deck)
         while g.phase == "play" and g.stage == 1 and g.stock < 50:
             me = g.turn_seats()[0]
-            opp = 1 - me
-            hidden_opp = [c for c in g.hands[opp] if c not in g.upcards[opp]]
-            i = g.stock + 1 + rng.randrange(51 - g.stock)  # a face-down stock card
-            if hidden_opp:
-                other = g.copy()
+            other = scrambled(g, me, rng)
+            if other.hand_of(1 - me) != g.hand_of(1 - me) or other.deck != g.deck:
                 assert isinstance(other, GermanWhistState)
-                x = rng.choice(hidden_opp)
-                y = other.deck[i]
-                other.hands[opp][other.hands[opp].index(x)] = y
-                other.deck[i] = x
-                if x in other.drawn[opp]:
-                    other.drawn[opp][other.drawn[opp].index(x)] = y
                 assert BOT.choose(g, me, random.Random(1)) == BOT.choose(other, me, random.Random(1))
                 checked += 1
             g.apply(BOT.choose(g, me, rng), me)

@@ -29,8 +29,8 @@ CASES = [("hearts", n) for n in (3, 4, 5, 6, 7)] + [("cancellation-hearts", n) f
 def where_cards_are(s: HeartsFamilyState) -> Counter[int]:
     """Every card's count over all the places a card can be."""
     places: Counter[int] = Counter()
-    for h in s.hands:
-        places.update(h)
+    for seat in range(s.n):
+        places.update(s.hand_of(seat))
     if s.phase == "pass":
         for p in s.passes:
             places.update(p)
@@ -51,21 +51,22 @@ def check_invariants(s: HeartsFamilyState) -> None:
     locs = s.card_locations()
     if locs is not None:
         assert Counter(c for cs in locs.values() for c in cs) == Counter({c: decks for c in range(52)})
-        assert all(locs[f"hand{i}"] == s.hands[i] for i in range(s.n))
+        assert all(locs[f"hand{i}"] == s.hand_of(i) for i in range(s.n))
     each = H_EACH[s.n] if isinstance(s, HeartsState) else CH_EACH[s.n]
     if s.phase == "play":
         played = len(s.trick)
         for i in range(s.n):
             seat = (s.leader + i) % s.n
-            assert len(s.hands[seat]) == each - s.tricks_played - (1 if i < played else 0)
+            assert len(s.hand_of(seat)) == each - s.tricks_played - (1 if i < played else 0)
     if s.phase == "pass":
         for seat in range(s.n):
-            assert len(s.hands[seat]) == each - (3 if s.passes[seat] else 0)
+            assert len(s.hand_of(seat)) == each - (3 if s.passes[seat] else 0)
     assert s.tricks_played == len(s.tricks)
     assert sum(s.tricks_taken) <= s.tricks_played
     total = 26 if isinstance(s, HeartsState) else 52
     assert sum(s.points_taken) <= total
-    for h in s.hands:
+    for seat in range(s.n):
+        h = s.hand_of(seat)
         assert h == sorted(h)
 
 
@@ -78,12 +79,12 @@ def check_views(s: HeartsFamilyState) -> None:
     pub_count = Counter(names)
     for seat in range(s.n):
         v = s.view(seat)
-        own = set(s.hands[seat]) | set(s.passes[seat]) | set(s.received[seat])
+        own = set(s.hand_of(seat)) | set(s.passes[seat]) | set(s.received[seat])
         if isinstance(s, CancellationHeartsState) and s.widow_taker == seat:
             own |= set(s.widow)
         extra = Counter(card_names_in(v)) - pub_count
         assert {C.parse(x) for x in extra} <= own, f"seat {seat} sees another seat's card"
-        assert sorted(v["hand"]) == sorted(C.names(s.hands[seat]))
+        assert sorted(v["hand"]) == sorted(C.names(s.hand_of(seat)))
 
 
 def refused(s: GameState, seat: int, action: A.Action) -> None:
@@ -170,7 +171,7 @@ def play_random_hands(game: str, n: int, seed: int, hands: int, deep: bool) -> G
 def hand_done(s: HeartsFamilyState) -> None:
     """After a hand: as many tricks as cards each, and the points add up."""
     each = H_EACH[s.n] if isinstance(s, HeartsState) else CH_EACH[s.n]
-    assert s.tricks_played == each and all(not h for h in s.hands)
+    assert s.tricks_played == each and all(not s.hand_of(i) for i in range(s.n))
     pts = s.hand_results[-1]["points"]
     if s.moon_shooter >= 0:
         return

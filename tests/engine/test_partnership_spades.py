@@ -201,7 +201,7 @@ def test_a_trump_on_another_suits_lead_wins_and_breaks_trumps() -> None:
     }
     g = to_play(hands)
     g.apply(play("2H"), 0)
-    assert g.legal_actions(1) == [PLAY[C.parse("2C")]]  # must trump (must_beat)
+    assert list(g.legal_actions(1)) == [PLAY[C.parse("2C")]]  # must trump (must_beat)
     g.apply(play("2C"), 1)
     assert g.broken
     g.apply(play("AS"), 2)  # void, no trump: any card

@@ -248,7 +248,7 @@ def test_second_player_leads_the_first_trick_and_must_follow_suit() -> None:
     assert g.tricks_taken == [1, 0]  # off-suit does not win
     g.apply(play("2H"), 0)
     assert g.check(play("3D"), 1) == "must follow hearts"
-    assert g.legal_actions(1) == [play("AH")]
+    assert list(g.legal_actions(1)) == [play("AH")]
 
 
 def test_spades_are_not_led_until_broken_kelly_and_donna() -> None:

@@ -1,0 +1,55 @@
+"""Hands as 52-bit masks: bit ``c`` set when card ``c`` is held.
+
+A suit is then 13 bits at ``suit * 13`` (cards are ``suit * 13 + rank - 2``, see cards.py), so
+"holds a club", "the hearts of this hand" or "every card but the hearts" are one ``&`` each,
+and the precomputed tables below turn a suit's 13 bits straight into the shared ``PLAY``
+actions (``SUIT_PLAYS``) or card ints (``SUIT_CARDS``), low to high. The one-deck games keep
+their hands this way (the Spades games, German Whist's and Hearts'); the two-deck Cancellation
+Hearts keeps sorted lists, a card being held twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .actions import PLAY, Action
+
+FULL_SUIT = 0x1FFF
+ALL_CARDS = (1 << 52) - 1
+BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+# SUIT_MASK[s]: the 13 bits of suit s in a hand mask
+SUIT_MASK: tuple[int, ...] = tuple(FULL_SUIT << (13 * s) for s in range(4))
+
+
+def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    ranks_of = [tuple(r for r in range(13) if b >> r & 1) for b in range(8192)]
+    plays = tuple(tuple(tuple(PLAY[s * 13 + r] for r in rk) for rk in ranks_of) for s in range(4))
+    cards = tuple(tuple(tuple(s * 13 + r for r in rk) for rk in ranks_of) for s in range(4))
+    return plays, cards
+
+
+# SUIT_PLAYS[suit][13 bits] -> the PLAY actions of those cards, low to high; SUIT_CARDS likewise ints.
+SUIT_PLAYS, SUIT_CARDS = _suit_tables()
+_P0, _P1, _P2, _P3 = SUIT_PLAYS
+_C0, _C1, _C2, _C3 = SUIT_CARDS
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(m: int) -> list[int]:
+    """The cards of a mask in ascending order (spades first, low to high within a suit)."""
+    return [*_C0[m & 0x1FFF], *_C1[(m >> 13) & 0x1FFF], *_C2[(m >> 26) & 0x1FFF], *_C3[m >> 39]]
+
+
+def plays_of(m: int) -> list[Action]:
+    """The shared PLAY actions of the cards of a mask, in ascending card order."""
+    return [*_P0[m & 0x1FFF], *_P1[(m >> 13) & 0x1FFF], *_P2[(m >> 26) & 0x1FFF], *_P3[m >> 39]]
+
+
+def suit_mask(suit: int) -> int:
+    return FULL_SUIT << (suit * 13)
