@@ -39,10 +39,12 @@ _PASS_TABLE: dict[tuple[int, ...], Action] = {}
 
 
 def _pass_table() -> dict[tuple[int, ...], Action]:
-    """One shared pass Action per sorted triple (repeats allowed: two decks), built on first use."""
+    """One shared pass Action per sorted triple (repeats allowed: two decks), built on first use.
+    Built aside and published by one dict.update (a single C call under the GIL), so a state
+    used from another thread at the same moment never sees the table half filled."""
     if not _PASS_TABLE:
-        for t in combinations_with_replacement(range(52), PASS_COUNT):
-            _PASS_TABLE[t] = Action("pass", t)
+        built = {t: Action("pass", t) for t in combinations_with_replacement(range(52), PASS_COUNT)}
+        _PASS_TABLE.update(built)
     return _PASS_TABLE
 
 

@@ -87,3 +87,32 @@ def test_a_snapshot_of_the_hand() -> None:
     st_.apply(legal[0], 0)
     assert list(legal) == before and len(legal) == 286
     assert st_.legal_actions(0) == []
+
+
+def test_the_shared_pass_table_is_never_seen_half_built_from_another_thread() -> None:
+    """Club tables run engines on several threads: the first use of the pass table from two
+    threads at once must not raise (it once showed a half-filled table: KeyError)."""
+    import threading
+
+    from engine import hearts_common
+
+    errors: list[BaseException] = []
+    for _ in range(3):
+        hearts_common._PASS_TABLE.clear()
+        start = threading.Barrier(4)
+
+        def use(start: threading.Barrier = start) -> None:
+            try:
+                start.wait()
+                table = hearts_common._pass_table()
+                assert table[(0, 1, 2)].value == (0, 1, 2)
+                assert len(table) == 24804
+            except BaseException as e:  # collected for the assert below
+                errors.append(e)
+
+        threads = [threading.Thread(target=use) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
