@@ -3,14 +3,14 @@
     .venv/bin/python benchmarks/dealer.py [--deals 20] [--seed 1]
 
 1. Deal time per game and player count. The real firmware (firmware.main.Firmware) deals a
-   whole plan on the simulator's board (device/dealer_sim.SimBoard) in simulated time, one
+   whole plan on the simulator's board (device.dealer.sim.SimBoard) in simulated time, one
    loop pass per simulated millisecond. Every motion takes what firmware/timing.py computes
    from firmware/config.py through firmware/motion.py: a feed move is the exact PIO segment
    list board.py sends (ramped, exact step count), a read the reader allowance, the belt its
    real speed to each pocket's mouth, so the time includes the firmware's own waits (a flap
    may rise only once the card before it has passed that mouth, a card is reported only when
    its pocket's sensor saw it). Target (issue 8): 52 cards to 4 seats under 20 s.
-2. Codec: host-side processing per frame (device.dealer_frames + dealer_messages).
+2. Codec: host-side processing per frame (device.dealer.frames + device.dealer.messages).
 3. Line time of a 52-card deal to 4 seats through the simulator's pty with the real Dealer
    driver: every byte each way as 10 bits a byte at 115200 baud (8N1); realistic framing
    (mechanism at 50x real time) and zero-time mechanics (every motion 1 ms).
@@ -40,11 +40,11 @@ RESULTS_JSON = ROOT / "benchmarks" / "results" / "dealer.json"
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
 sys.path.insert(0, str(ROOT))
 
-from device import dealer_frames as fr  # noqa: E402
-from device import dealer_messages as m  # noqa: E402
-from device.dealer import Dealer  # noqa: E402
-from device.dealer_plan import DealPlan  # noqa: E402
-from device.dealer_sim import DealerSimulator  # noqa: E402
+from device.dealer import frames as fr  # noqa: E402
+from device.dealer import messages as m  # noqa: E402
+from device.dealer.driver import Dealer  # noqa: E402
+from device.dealer.plan import DealPlan  # noqa: E402
+from device.dealer.sim import DealerSimulator  # noqa: E402
 
 BYTES_PER_S = 115200 / 10
 LINE_TARGET_S = 0.1

@@ -147,8 +147,8 @@ print(json.dumps({{"cpu": c1 - c0, "wall": w1 - w0, "frames": app.frames - frame
 
 SIM_ALONE = """
 import json, resource, time
-from device.dealer import Dealer
-from device.dealer_sim import DealerSimulator
+from device.dealer.driver import Dealer
+from device.dealer.sim import DealerSimulator
 from ui.table_client import SIM_SPEED
 sim = DealerSimulator(seats=4, speed=SIM_SPEED)
 sim.start()
@@ -257,7 +257,7 @@ def main() -> int:
         "idle_frames_drawn": {w: r["frames"] for w, r in idle.items()},
         "deal_on_worker": {"deal_s": deal["deal_s"], "max_ui_iteration_ms": deal["max_iteration_ms"],
                            "iterations": deal["iterations"]},
-        "path": "table host (referee, journal) + DealerSimulator on a pty via device.dealer.Dealer + MockPanels",
+        "path": "table host (referee, journal) + DealerSimulator on a pty via device.dealer.driver.Dealer + MockPanels",
         "peak_memory_mb": {"value": mb, "target": 150},
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -267,7 +267,7 @@ def main() -> int:
         "## Kiosk",
         "",
         "Measured on the real path: the referee host loop, the dealer simulator behind a pty driven through "
-        "`device.dealer.Dealer` on a worker thread, on-screen panels and the journal. "
+        "`device.dealer.driver.Dealer` on a worker thread, on-screen panels and the journal. "
         f"`benchmarks/kiosk.py` on {platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs), "
         "headless (SDL dummy video driver); figures in `benchmarks/results/kiosk.json`.",
         "",

@@ -8,7 +8,7 @@
 2. A whole partnership-spades game to 500 points is written to a real journal file
    (``device.journal``, one fsync'd record per event), then resumed the way ``trickref sim``
    does: ``Journal.open`` (read and check every record) and replay into a fresh Referee through
-   ``device.table_host.TableHost.resume``. Median of 5.
+   ``device.table.host.TableHost.resume``. Median of 5.
 
 Prints the figures, writes ``benchmarks/results/referee.json`` and the "Referee" section of
 ``benchmarks/RESULTS.md`` (other sections are kept). Targets: p99 < 1 ms, resume < 0.5 s.
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from device.journal import Journal  # noqa: E402
-from device.table_host import IdealDealer, TableHost  # noqa: E402
+from device.table.host import IdealDealer, TableHost  # noqa: E402
 from engine.games import GAME_IDS, player_counts  # noqa: E402
 from engine.referee.autotable import AutoTable  # noqa: E402
 from engine.referee.events import Event  # noqa: E402
@@ -132,7 +132,7 @@ def resume_figures() -> dict[str, Any]:
 def sim_resume_figures() -> dict[str, Any]:
     """Resume from the journal ``trickref sim`` writes for a partnership-spades game to 500 (its
     own shuffles; every dealer step and reader read is an event there)."""
-    from device.table_sim import SimTable
+    from device.table.sim import SimTable
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "sim.journal")
@@ -176,7 +176,7 @@ Event-to-command time: every `Referee.handle` call timed over whole games played
 
 Target p99 < 1 ms: {'met' if a['p99_us'] < 1000 else 'NOT met'} (wall clock; CPU time of the thread p99 {a['cpu_p99_us']} µs). The slowest events are the ones that end a hand (score, reveal the salt, build the record) and the shuffle that starts one (check the deck, hash the commitment, deal, build the plan); the max is a one-off (the first pass of a game builds the engine's table of passes) or the machine's load.
 
-Resume from the journal: a whole {r['game']} game to {r['target']} ({r['hands']} hands, {r['events']:,} events, {r['journal_bytes']:,} bytes of journal) read back with `Journal.open` and replayed into a fresh Referee by `device.table_host.TableHost.resume`: median {r['resume_median_s'] * 1000:.0f} ms, max {r['resume_max_s'] * 1000:.0f} ms of 5 (target < 0.5 s: {'met' if r['resume_max_s'] < 0.5 else 'NOT met'}). Writing that journal (one fsync per event) took {r['journal_write_s']:.2f} s. The journal of a partnership-spades game to 500 played by the simulated table (`SimTable`, as `trickref sim --seed 7 --journal`; every dealer step and card read is an event: {rs['hands']} hands, {rs['events']:,} events, {rs['journal_bytes']:,} bytes) resumes in median {rs['resume_median_s'] * 1000:.0f} ms, max {rs['resume_max_s'] * 1000:.0f} ms of 5 ({'met' if rs['resume_max_s'] < 0.5 else 'NOT met'}).
+Resume from the journal: a whole {r['game']} game to {r['target']} ({r['hands']} hands, {r['events']:,} events, {r['journal_bytes']:,} bytes of journal) read back with `Journal.open` and replayed into a fresh Referee by `device.table.host.TableHost.resume`: median {r['resume_median_s'] * 1000:.0f} ms, max {r['resume_max_s'] * 1000:.0f} ms of 5 (target < 0.5 s: {'met' if r['resume_max_s'] < 0.5 else 'NOT met'}). Writing that journal (one fsync per event) took {r['journal_write_s']:.2f} s. The journal of a partnership-spades game to 500 played by the simulated table (`SimTable`, as `trickref sim --seed 7 --journal`; every dealer step and card read is an event: {rs['hands']} hands, {rs['events']:,} events, {rs['journal_bytes']:,} bytes) resumes in median {rs['resume_median_s'] * 1000:.0f} ms, max {rs['resume_max_s'] * 1000:.0f} ms of 5 ({'met' if rs['resume_max_s'] < 0.5 else 'NOT met'}).
 
 Measured on the development machine (1-minute load average {results['load_average_1min_before']} when the run started: other work shared the CPUs, which shows in the wall-clock max), not on a Raspberry Pi (expect it to be several times slower).
 """

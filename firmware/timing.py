@@ -1,7 +1,7 @@
 """How long each motion of the dealer takes, from config.py's constants through motion.py.
 
 One place for the durations, used by firmware/board.py's choices of speeds, by the dealer
-simulator (device/dealer_sim.py: its stages take exactly these times, never less) and by
+simulator (device/dealer/sim.py: its stages take exactly these times, never less) and by
 benchmarks/dealer.py (deal times per game and player count). Integer milliseconds, rounded up.
 
 The feed move runs the exact PIO segment list board.py sends (motion.segments); the belt runs at

@@ -5,8 +5,8 @@
   (a redraw). Panel presses and card reads go to the table host, never through the loop.
 - ``ui.scene`` / ``ui.scenes``: the scene state machine, one scene per module.
 - ``ui.session``: one game on the kiosk: routing to scenes, bot pacing, hot-seat privacy.
-- ``ui.table_client``: the kiosk's thin client of the table host (device/table_host.py, opened
-  by device/table_open.py with the dealer simulated on a pty, the configured port, or the ideal
+- ``ui.table_client``: the kiosk's thin client of the table host (device/table/host.py, opened
+  by device/table/open.py with the dealer simulated on a pty, the configured port, or the ideal
   dealer; the seat panels, the journal and the games folder); ``ui.resume``: starting, resuming (from the
   journal) and saving games, every failure as words on screen.
 - ``ui.local_table``: an in-memory table (engine + bots + a pretend dealer) kept for tests and

@@ -123,7 +123,7 @@ def _add_optional_commands(sub: argparse._SubParsersAction) -> None:  # type: ig
     """Subcommands whose modules register themselves: each module has ``add_parser(sub)``."""
     import importlib
 
-    for module in ("device.dealer_sim_cli", "device.table_sim_cli", "device.verify_cli", "ui.screenshots", "ui.app",
+    for module in ("device.dealer.sim_cli", "device.table.sim_cli", "device.verify_cli", "ui.screenshots", "ui.app",
                    "device.club.cli"):
         try:
             mod = importlib.import_module(module)

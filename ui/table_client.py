@@ -1,8 +1,8 @@
-"""The kiosk's side of the table: a thin client of the table host (``device.table_host``).
+"""The kiosk's side of the table: a thin client of the table host (``device.table.host``).
 
 The kiosk posts what people tap (entries, on-screen panel keys, undo, "deal", "fixed, continue")
 and reads one consistent snapshot of the views; it knows no threads, ports or simulators (those
-are ``device.table_open.open_table``'s). A tap waits for the referee's answer; a refused entry
+are ``device.table.open.open_table``'s). A tap waits for the referee's answer; a refused entry
 comes back as the referee's ``Refusal`` command and is raised as ValueError with its words. The
 wired panels and the card reader post to the host directly, never through the kiosk: a physical
 press or a fed card reaches the referee and the dealer while the pygame loop is busy, or without
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from device.journal import Journal, JournalError, OpenReport
-from device.table_open import SIM_SPEED, OpenTable, TableSetupError, open_table
+from device.table.open import SIM_SPEED, OpenTable, TableSetupError, open_table
 from engine import actions as A
 from engine.actions import Action
 from engine.bots import bot_for

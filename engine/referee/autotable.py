@@ -43,7 +43,7 @@ Chooser = Callable[[GameState, int, random.Random], A.Action]
 def ideal_outcome(cmd: DealerCommand) -> Event:
     """The one ideal dealer: every step done at once, as planned (a deal checks out, a step
     that reads a card reads the card due). AutoTable answers with it, and so does the table
-    host's instant mode (device.table_host.IdealDealer)."""
+    host's instant mode (device.table.host.IdealDealer)."""
     if cmd.op == "deal":
         return DealDone(cmd.args["deal_id"], True)
     return DealerDone(cmd.step, cmd.args.get("expect"))

@@ -1,7 +1,7 @@
 """What the referee asks of the table: dealer steps, LEDs, messages, sounds, confirmations.
 
 The referee never performs I/O; ``Referee.handle`` returns these and the table host
-(device/table_host.py) carries them out. Dealer targets are words here; the host maps them to the wire protocol's
+(device/table/host.py) carries them out. Dealer targets are words here; the host maps them to the wire protocol's
 target bytes (hardware/PROTOCOL.md): ``"seat:3"``, ``"reject"``, ``"discard"``, ``"centre"``,
 ``"faceup"``, ``"trick"``, ``"stock"`` (the magazine, in plan order), ``"staging"`` (fed cards
 parked until fetched by identity).

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from device import dealer_messages as m
-from device.dealer import Dealer
-from device.dealer_plan import DealPlan
-from device.dealer_sim import DealerSimulator
-from device.dealer_types import Event
+from device.dealer import messages as m
+from device.dealer.driver import Dealer
+from device.dealer.plan import DealPlan
+from device.dealer.sim import DealerSimulator
+from device.dealer.types import Event
 
 SPEED = 1000.0
 GENEROUS = 30.0  # seconds: the bound on any wait in these tests

@@ -23,9 +23,9 @@ from dealer_testkit import (
     wait_until,
 )
 
-from device import dealer_messages as m
-from device.dealer import Dealer, DealerRebooted
-from device.dealer_errors import (
+from device.dealer import messages as m
+from device.dealer.driver import Dealer, DealerRebooted
+from device.dealer.errors import (
     DealerError,
     DealerFault,
     DealerJam,
@@ -33,8 +33,8 @@ from device.dealer_errors import (
     DealerTimeout,
     DealMismatch,
 )
-from device.dealer_plan import DealPlan, DealReport
-from device.dealer_sim import DealerSimulator
+from device.dealer.plan import DealPlan, DealReport
+from device.dealer.sim import DealerSimulator
 
 IDLE, JAMMED, PAUSED, ESTOPPED = 0, 4, 3, 5
 

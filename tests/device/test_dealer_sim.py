@@ -12,7 +12,7 @@ import time
 import pytest
 import serial
 
-from device.dealer_sim import DealerSimulator
+from device.dealer.sim import DealerSimulator
 from firmware import protocol as P
 
 

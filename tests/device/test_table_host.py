@@ -1,4 +1,4 @@
-"""The table host (device/table_host.py) and open_table (device/table_open.py) without a kiosk.
+"""The table host (device/table/host.py) and open_table (device/table/open.py) without a kiosk.
 
 - A wired panel press reaches the dealer with no pygame loop at all: gpiozero's thread -> the
   panels' debounce -> the host's inbox -> the worker (journal, referee) -> the dealer port's
@@ -14,10 +14,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from device.config import Config, DealerConfig, PanelsConfig
-from device.dealer_sim import DealerSimulator
+from device.dealer.sim import DealerSimulator
 from device.journal import Journal
 from device.panels import MOCK_REVISION, mock_pin_map
-from device.table_open import TableSetupError, open_table
+from device.table.open import TableSetupError, open_table
 from engine import actions as A
 from engine.referee.commands import Refusal
 from engine.referee.events import NewGame, Touch

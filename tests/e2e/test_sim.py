@@ -159,7 +159,7 @@ def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int,
     ("german-whist", 2, "after_trick"),     # stock cards still to move after a trick
 ])
 def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str, tmp_path: Path) -> None:
-    from device.table_sim import PowerCut, SimTable
+    from device.table.sim import PowerCut, SimTable
     from engine.referee.events import Button, CardRead, DealerDone
 
     opts = {"target": 60 if game == "hearts" else 3 if game == "german-whist" else 100}
@@ -205,7 +205,7 @@ def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str
 def test_double_nil_exchanges_on_the_simulated_dealer() -> None:
     """Both players declare Double Nil: the given cards go through the reader to staging, the
     replacements (drawn from the salt) are fetched from the discard tray; the record verifies."""
-    from device.table_sim import SimTable
+    from device.table.sim import SimTable
     from engine.bots import bot_for
     from engine.referee import fairness
 

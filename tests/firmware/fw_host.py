@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from device.dealer_sim import DealerSimulator
+from device.dealer.sim import DealerSimulator
 from firmware import protocol as P
 
 

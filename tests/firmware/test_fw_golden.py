@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from device.dealer_sim import DealerSimulator
+from device.dealer.sim import DealerSimulator
 from firmware import commands
 from firmware import protocol as P
 

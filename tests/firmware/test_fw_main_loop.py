@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from device.dealer_sim import DealerSimulator
+from device.dealer.sim import DealerSimulator
 from firmware import protocol as P
 from firmware.main import Firmware
 

@@ -67,7 +67,7 @@ def test_tmc2209_datagrams() -> None:
 
 
 def test_the_simulator_times_its_motions_from_the_firmware_constants() -> None:
-    from device.dealer_sim import SimBoard
+    from device.dealer.sim import SimBoard
     from firmware import config, timing
 
     cfg = config.Settings(SEAT_COUNT=4)

@@ -21,9 +21,9 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 from kiosk_helpers import tap_button
 
-from device import dealer_messages as m
 from device.config import Config, DealerConfig, PanelsConfig
-from device.dealer_sim import DealerSimulator
+from device.dealer import messages as m
+from device.dealer.sim import DealerSimulator
 from device.panels import MOCK_REVISION, mock_pin_map
 from engine import cards as C
 from engine.bots import bot_for

@@ -115,7 +115,7 @@ def _misread(rig: Rig) -> None:
 
 
 def m_reject() -> int:
-    from device import dealer_messages as m
+    from device.dealer import messages as m
 
     return m.REJECT
 
@@ -146,7 +146,7 @@ def _not_wanted(rig: Rig) -> None:
 def _nobody_holds(rig: Rig) -> None:
     """A card already played (taken back out of the trick tray) is fed: it is in nobody's hand,
     so it goes to the reject tray; the player puts it back on the trick pile."""
-    from device import dealer_messages as m
+    from device.dealer import messages as m
 
     played = rig.tray(m.TRICK)
     card = played[0]
@@ -160,7 +160,7 @@ def _nobody_holds(rig: Rig) -> None:
 
 
 def _trick_tray_has_cards(rig: Rig) -> bool:
-    from device import dealer_messages as m
+    from device.dealer import messages as m
 
     g = rig.ref.game
     return rig.ref.accepting() and g.phase == "play" and len(g.trick) == 1 and bool(rig.tray(m.TRICK))

@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory
 from referee_helpers import pump, referee_app
 
 from device.config import Config, DealerConfig, PanelsConfig, PinRef, SeatPins
-from device.dealer_sim import DealerSimulator
+from device.dealer.sim import DealerSimulator
 from device.panels import Panels
 from ui.session import Session
 from ui.table_client import start_table

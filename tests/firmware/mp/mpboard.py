@@ -27,7 +27,7 @@ SHINGLE_MM = 30
 
 class FakeBoard:
     """The v2 mechanism (feed moves, a belt, a sensor at every pocket mouth) with the
-    simulator's slotted stores, timed by firmware/timing.py like device/dealer_sim.py."""
+    simulator's slotted stores, timed by firmware/timing.py like device/dealer/sim.py."""
 
     def __init__(self, cfg, start_ticks=0, boot=0x1234, cause=1):
         self.cfg = cfg

@@ -3,7 +3,7 @@
 Each message type has a schema: an ordered list of (field, layout) pairs, so one table both
 encodes and decodes every body and cannot disagree with itself. Decoded bodies are plain
 dicts with the field names of PROTOCOL.md (the same names as the golden frames' ``fields``);
-``device.dealer_link`` and ``device.dealer`` wrap the ones they use in small dataclasses.
+``device.dealer.link`` and ``device.dealer.driver`` wrap the ones they use in small dataclasses.
 
 Layouts: ``u8``, ``u16`` (big-endian), ``u8*N`` (N bytes as a list), ``list8`` (a u8 count
 then that many bytes), ``pairs`` (the rest of the body as [first, second] byte pairs) and

@@ -12,9 +12,9 @@ for the referee's answer). One worker thread takes the events in order and, for 
    hand may be dealt.
 
 Nothing else touches the referee, so there is no lock order to get wrong: the panels' callback
-only appends to the inbox. The ports differ by mode (``device.table_open.open_table``):
+only appends to the inbox. The ports differ by mode (``device.table.open.open_table``):
 
-- ``SerialDealer``: the real ``device.dealer.Dealer`` driver on a serial port (the Pi's USB
+- ``SerialDealer``: the real ``device.dealer.driver.Dealer`` driver on a serial port (the Pi's USB
   cable, or the dealer simulator's pty), with its own thread: steps run one at a time there, and
   whenever the referee wants cards from players and no step is pending, the port reads fed cards
   (``DealerAdapter.read_fed``: FEED with HOLD), posting a ``CardRead`` for each (the reader loop).
@@ -36,10 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from device.dealer import Dealer
-from device.dealer_errors import DealerError, DealerJam, DealerLinkDown
-from device.dealer_errors import DealerFault as DriverFault
-from device.table_dealer import DealerAdapter
+from device.dealer.driver import Dealer
+from device.dealer.errors import DealerError, DealerJam, DealerLinkDown
+from device.dealer.errors import DealerFault as DriverFault
+from device.table.dealers import DealerAdapter
 from engine import cards as C
 from engine.referee.autotable import ideal_outcome
 from engine.referee.commands import Command, DealerCommand, Led, NeedShuffle, Refusal, SaveRecord
@@ -254,7 +254,7 @@ class SerialDealer:
         self.post(item)
 
     def _on_dealer_event(self, ev: Any) -> None:
-        from device import dealer_messages as m
+        from device.dealer import messages as m
 
         if getattr(ev, "kind", None) == m.EV_CARD_DEALT and self.post is not None:
             self._dealt += 1
@@ -304,7 +304,7 @@ class SerialDealer:
     def _read(self) -> None:
         """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
         step is wanted or cards no longer are (the host asks again when it wants cards)."""
-        from device import dealer_messages as m
+        from device.dealer import messages as m
 
         while True:
             with self._cond:

@@ -25,8 +25,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from device import dealer_messages as m
-from device.table_open import OpenTable, open_table
+from device.dealer import messages as m
+from device.table.open import OpenTable, open_table
 from engine import cards as C
 from engine.bots import bot_for
 from engine.referee import panel

@@ -14,8 +14,8 @@ from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from device import dealer_messages as m
-from device.dealer_types import EV_EVENTS_LOST, Event
+from device.dealer import messages as m
+from device.dealer.types import EV_EVENTS_LOST, Event
 
 PlanEntry = tuple[int, int]
 
@@ -33,7 +33,7 @@ def _card(value: int | str) -> int:
 @dataclass(frozen=True)
 class DealPlan:
     """(card, target) pairs in deck order. Cards are 0..51 (or names like 'QS'); targets are
-    seats 0..10 or tray bytes (``dealer_messages.REJECT``, ``CENTRE``, ``MAGAZINE``...)."""
+    seats 0..10 or tray bytes (``messages.REJECT``, ``CENTRE``, ``MAGAZINE``...)."""
 
     entries: tuple[PlanEntry, ...]
 

@@ -1,4 +1,4 @@
-"""The referee's dealer steps carried out on the dealer driver (device.dealer.Dealer).
+"""The referee's dealer steps carried out on the dealer driver (device.dealer.driver.Dealer).
 
 Maps the referee's target words to the protocol's target bytes, each op to the driver call,
 and every outcome to the event the referee expects: ``DealDone`` (with the host's check of the
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from device import dealer_messages as m
-from device.dealer import Dealer
-from device.dealer_errors import (
+from device.dealer import messages as m
+from device.dealer.driver import Dealer
+from device.dealer.errors import (
     DealerError,
     DealerJam,
     DealerLinkDown,

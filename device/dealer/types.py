@@ -1,7 +1,7 @@
 """Small value types the dealer driver hands to its callers: who the dealer is, its status,
 its events, and a received reply.
 
-They are frozen dataclasses built from the decoded fields of ``device.dealer_messages``, so the
+They are frozen dataclasses built from the decoded fields of ``device.dealer.messages``, so the
 referee and the kiosk never touch raw bytes or field dicts.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from device import dealer_messages as m
+from device.dealer import messages as m
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,7 @@ def _apply(sim: Any, faults: list[str]) -> list[tuple[float, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.dealer_sim import DealerSimulator
+    from device.dealer.sim import DealerSimulator
 
     if not 1 <= args.seats <= 11:
         print("trickref dealer-sim: --seats must be 1..11", file=sys.stderr)

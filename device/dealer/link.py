@@ -34,17 +34,17 @@ from typing import Any, Protocol
 
 import serial
 
-from device import dealer_messages as m
-from device.dealer_errors import (
+from device.dealer import messages as m
+from device.dealer.errors import (
     DealerError,
     DealerFault,
     DealerLinkDown,
     DealerProtocolError,
     DealerTimeout,
 )
-from device.dealer_frames import Frame, FrameReader
-from device.dealer_messages import BodyError
-from device.dealer_types import (
+from device.dealer.frames import Frame, FrameReader
+from device.dealer.messages import BodyError
+from device.dealer.types import (
     EV_EVENTS_LOST,
     EV_LINK_DOWN,
     EV_LINK_UP,

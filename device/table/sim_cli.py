@@ -94,7 +94,7 @@ def _paths_problem(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from device.games_store import GamesStore
     from device.journal import JournalError
-    from device.table_sim import SimTable, TableStuck
+    from device.table.sim import SimTable, TableStuck
     from engine.errors import RecordError
     from engine.games import GAME_IDS, game_class
     from engine.records import parse, summary

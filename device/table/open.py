@@ -1,6 +1,6 @@
 """``open_table(config, mode)``: one table host with the ports of its mode plugged in.
 
-The modes differ only in the ports (``device.table_host``):
+The modes differ only in the ports (``device.table.host``):
 
 - ``"hardware"``: the real ``Dealer`` driver on the configured serial port and the wired seat
   panels (``Panels``; gpiozero's default pin factory on the Pi, ``MockFactory`` in tests).
@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from device.dealer import Dealer
-from device.dealer_errors import DealerError
+from device.dealer.driver import Dealer
+from device.dealer.errors import DealerError
 from device.journal import Journal, OpenReport
-from device.table_dealer import plan_bytes, target_byte
-from device.table_host import IdealDealer, SerialDealer, TableHost
+from device.table.dealers import plan_bytes, target_byte
+from device.table.host import IdealDealer, SerialDealer, TableHost
 from engine import cards as C
 from engine.games import game_class
 from engine.referee.events import BotAction, Button, Event, NewGame, Touch
@@ -137,7 +137,7 @@ class OpenTable:
 
     def arm_fault(self, kind: str, after_cards: int = 10) -> None:
         """Simulated mode: the fault strikes ``after_cards`` cards into the next deal."""
-        from device import dealer_messages as m
+        from device.dealer import messages as m
 
         driver = self.driver
         assert driver is not None
@@ -178,7 +178,7 @@ class OpenTable:
         passed cards to their receiver): move them in the simulator too, so its trays match."""
         if not isinstance(event, (Touch, BotAction)):
             return
-        from device.dealer_sim import SLOTTED
+        from device.dealer.sim import SLOTTED
 
         gone: list[tuple[str, int]] = []
         came: list[tuple[str, int]] = []
@@ -243,7 +243,7 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
         if mode == "instant":
             port: Any = IdealDealer()
         elif mode == "simulated":
-            from device.dealer_sim import DealerSimulator
+            from device.dealer.sim import DealerSimulator
             from device.panels import MockPanels, timing_of
 
             sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)

@@ -6,7 +6,7 @@ Every moving command follows one pattern: register for the dealer's events, send
 watching for the ones that mean trouble (jam, e-stop, fault, abort, reboot, lost events).
 The wait is event-driven; when the dealer is quiet the driver asks STATUS, which also
 recovers events whose frames were lost. A deal is then replayed against its plan on the host
-(``device.dealer_plan.check_deal``) and reported good only if every card is where the plan
+(``device.dealer.plan.check_deal``) and reported good only if every card is where the plan
 put it; otherwise ``DealMismatch`` lists the differences. Any other failure leaves the dealer
 stopped: jams and e-stops stop it by themselves, every other error is followed by an ABORT
 (and if even that cannot get through, the dealer's dead-man timeout stops its motors).
@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from device import dealer_messages as m
-from device.dealer_errors import (
+from device.dealer import messages as m
+from device.dealer.errors import (
     DealerError,
     DealerFault,
     DealerJam,
@@ -36,9 +36,9 @@ from device.dealer_errors import (
     DealerTimeout,
     DealMismatch,
 )
-from device.dealer_link import DealerLink, DealerRebooted, EventCallback
-from device.dealer_plan import DealPlan, DealReport, check_deal
-from device.dealer_types import (
+from device.dealer.link import DealerLink, DealerRebooted, EventCallback
+from device.dealer.plan import DealPlan, DealReport, check_deal
+from device.dealer.types import (
     EV_EVENTS_LOST,
     EV_REBOOTED,
     Event,
