@@ -40,15 +40,15 @@ sys.path.insert(0, str(ROOT))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 
-from device.club import scoring  # noqa: E402
-from device.club import topics as T  # noqa: E402
-from device.club.broker import free_port, port_open  # noqa: E402
-from device.club.hub import Night  # noqa: E402
-from device.club.link import ClubConfig, ClubLink  # noqa: E402
-from device.club.sim import play_round  # noqa: E402
-from engine.records import parse, replay  # noqa: E402
+from trickref.device.club import scoring  # noqa: E402
+from trickref.device.club import topics as T  # noqa: E402
+from trickref.device.club.broker import free_port, port_open  # noqa: E402
+from trickref.device.club.hub import Night  # noqa: E402
+from trickref.device.club.link import ClubConfig, ClubLink  # noqa: E402
+from trickref.device.club.sim import play_round  # noqa: E402
+from trickref.engine.records import parse, replay  # noqa: E402
 
-CLI = [sys.executable, "-m", "device.club.cli", "club"]
+CLI = [sys.executable, "-m", "trickref.device.club.cli", "club"]
 
 
 def pct(values: list[float], p: float) -> float:

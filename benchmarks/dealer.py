@@ -40,19 +40,19 @@ RESULTS_JSON = ROOT / "benchmarks" / "results" / "dealer.json"
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
 sys.path.insert(0, str(ROOT))
 
-from device.dealer import frames as fr  # noqa: E402
-from device.dealer import messages as m  # noqa: E402
-from device.dealer.driver import Dealer  # noqa: E402
-from device.dealer.plan import DealPlan  # noqa: E402
-from device.dealer.sim import DealerSimulator  # noqa: E402
+from trickref.device.dealer import frames as fr  # noqa: E402
+from trickref.device.dealer import messages as m  # noqa: E402
+from trickref.device.dealer.driver import Dealer  # noqa: E402
+from trickref.device.dealer.plan import DealPlan  # noqa: E402
+from trickref.device.dealer.sim import DealerSimulator  # noqa: E402
 
 BYTES_PER_S = 115200 / 10
 LINE_TARGET_S = 0.1
 DEAL_TARGET_S = 20.0
 
-fw_protocol: Any = __import__("firmware.protocol", fromlist=["protocol"])
-fw_config: Any = __import__("firmware.config", fromlist=["config"])
-fw_timing: Any = __import__("firmware.timing", fromlist=["timing"])
+fw_protocol: Any = __import__("trickref.firmware.protocol", fromlist=["protocol"])
+fw_config: Any = __import__("trickref.firmware.config", fromlist=["config"])
+fw_timing: Any = __import__("trickref.firmware.timing", fromlist=["timing"])
 
 CENTRE, LOOP = 0x82, 0x85
 # (game, seats, decks) for every game and player count trickref deals

@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "dealer_protocol.json"
 sys.path.insert(0, str(ROOT))
 
-from device.dealer.sim import DealerSimulator  # noqa: E402
-from firmware import protocol as P  # noqa: E402
+from trickref.device.dealer.sim import DealerSimulator  # noqa: E402
+from trickref.firmware import protocol as P  # noqa: E402
 
 BAUD_BYTES_PER_S = 115200 / 10
 

@@ -36,14 +36,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from device.config import AdminConfig, Config  # noqa: E402
-from device.debounce import ButtonLogic, Timing  # noqa: E402
-from device.games_store import GamesStore  # noqa: E402
-from device.journal import Journal, encode  # noqa: E402
-from device.mcp23017 import FakeBus  # noqa: E402
-from engine import cards, records  # noqa: E402
+from trickref.device.config import AdminConfig, Config  # noqa: E402
+from trickref.device.debounce import ButtonLogic, Timing  # noqa: E402
+from trickref.device.games_store import GamesStore  # noqa: E402
+from trickref.device.journal import Journal, encode  # noqa: E402
+from trickref.device.mcp23017 import FakeBus  # noqa: E402
+from trickref.engine import cards, records  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "results" / "device.json"
+RESULTS = ROOT / "benchmarks" / "results" / "trickref.device.json"
 EVENT = {"type": "press", "seat": 7, "button": "ok", "at": 12345.678901, "hand": 3,
          "action": {"seat": 7, "play": "QS"}, "id": 1234}
 
@@ -107,7 +107,7 @@ def bench_panels() -> dict[str, Any]:
 
     from gpiozero.pins.mock import MockFactory
 
-    from device.panels import Panels
+    from trickref.device.panels import Panels
 
     config = Config()  # the default 11-seat map on three expanders (a fake I2C bus)
     clock = [0.0]

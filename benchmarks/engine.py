@@ -69,11 +69,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import cards as C  # noqa: E402
-from engine.actions import Action  # noqa: E402
-from engine.games import GAME_IDS, game_class, new_game  # noqa: E402
+from trickref.engine import cards as C  # noqa: E402
+from trickref.engine.actions import Action  # noqa: E402
+from trickref.engine.games import GAME_IDS, game_class, new_game  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "results" / "engine.json"
+RESULTS = ROOT / "benchmarks" / "results" / "trickref.engine.json"
 # CPU time of this process, not wall time: the figures then hold on a busy machine (other
 # processes take turns on the cores but not out of our seconds). pyspiel runs in-process.
 _clock = time.process_time

@@ -29,10 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import cards as C  # noqa: E402
-from engine.bots import bot_for  # noqa: E402
-from engine.bots._hearts_play import HeartsBot  # noqa: E402
-from engine.games import new_game  # noqa: E402
+from trickref.engine import cards as C  # noqa: E402
+from trickref.engine.bots import bot_for  # noqa: E402
+from trickref.engine.bots._hearts_play import HeartsBot  # noqa: E402
+from trickref.engine.games import new_game  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "hearts_bots.json"
 

@@ -48,7 +48,7 @@ ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_
 
 FIRST_FRAME = """
 import sys
-from ui.app import App, start_home
+from trickref.ui.app import App, start_home
 app = App((800, 480))
 start_home(app)  # the home screen, after looking for a game in the journal to resume
 app.render(force=True)
@@ -58,7 +58,7 @@ print("frame", flush=True)
 REAL = """
 import sys
 sys.path.insert(0, {tests!r})
-from ui.app import App
+from trickref.ui.app import App
 from referee_helpers import pump, start
 app = App((800, 480))
 app.session_args = {{"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}}
@@ -147,9 +147,9 @@ print(json.dumps({{"cpu": c1 - c0, "wall": w1 - w0, "frames": app.frames - frame
 
 SIM_ALONE = """
 import json, resource, time
-from device.dealer.driver import Dealer
-from device.dealer.sim import DealerSimulator
-from ui.table_client import SIM_SPEED
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.ui.table_client import SIM_SPEED
 sim = DealerSimulator(seats=4, speed=SIM_SPEED)
 sim.start()
 d = Dealer(sim.stable_path, link_timeout=1.0)
@@ -167,7 +167,7 @@ print(json.dumps({"cpu": c1 - c0, "wall": w1 - w0, "frames": 0, "scene": "none"}
 
 MEMORY = REAL + """
 import json, resource, tempfile
-from ui.screenshots import render_all
+from trickref.ui.screenshots import render_all
 from referee_helpers import play_to_end
 start(app, "cancellation-hearts", 11, humans=(0,), options={{"target": 100}})
 play_to_end(app)

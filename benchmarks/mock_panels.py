@@ -33,8 +33,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchm
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from device.debounce import Timing  # noqa: E402
-from device.panels import MockPanels, PanelEvent  # noqa: E402
+from trickref.device.debounce import Timing  # noqa: E402
+from trickref.device.panels import MockPanels, PanelEvent  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "mock_panels.json"
 SECTION = "On-screen seat panels (MockPanels)"

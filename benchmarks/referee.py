@@ -29,11 +29,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from device.journal import Journal  # noqa: E402
-from device.table.host import IdealDealer, TableHost  # noqa: E402
-from engine.games import GAME_IDS, player_counts  # noqa: E402
-from engine.referee.autotable import AutoTable  # noqa: E402
-from engine.referee.events import Event  # noqa: E402
+from trickref.device.journal import Journal  # noqa: E402
+from trickref.device.table.host import IdealDealer, TableHost  # noqa: E402
+from trickref.engine.games import GAME_IDS, player_counts  # noqa: E402
+from trickref.engine.referee.autotable import AutoTable  # noqa: E402
+from trickref.engine.referee.events import Event  # noqa: E402
 
 RUNS_PER_CONFIG = 3
 
@@ -132,7 +132,7 @@ def resume_figures() -> dict[str, Any]:
 def sim_resume_figures() -> dict[str, Any]:
     """Resume from the journal ``trickref sim`` writes for a partnership-spades game to 500 (its
     own shuffles; every dealer step and reader read is an event there)."""
-    from device.table.sim import SimTable
+    from trickref.device.table.sim import SimTable
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "sim.journal")

@@ -25,7 +25,7 @@ sys.path.insert(0, str(_HERE.parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from engine.scorekeeper import ScoreSheet  # noqa: E402
+from trickref.engine.scorekeeper import ScoreSheet  # noqa: E402
 
 HANDS = 100
 OUT = Path(__file__).with_name("results") / "scorekeeper.json"
@@ -78,7 +78,7 @@ def time_cli(sheet: ScoreSheet, repeats: int = 3) -> float:
         best = float("inf")
         for _ in range(repeats):
             t = time.perf_counter()
-            r = subprocess.run([sys.executable, "-m", "ui.cli", "replay", "--json", str(p)], capture_output=True)
+            r = subprocess.run([sys.executable, "-m", "trickref.ui.cli", "replay", "--json", str(p)], capture_output=True)
             best = min(best, time.perf_counter() - t)
             assert r.returncode == 0, r.stderr
     return best * 1000
@@ -86,8 +86,8 @@ def time_cli(sheet: ScoreSheet, repeats: int = 3) -> float:
 
 def time_frames(size: tuple[int, int], frames: int = 200) -> dict[str, float]:
     """Drawing the busiest entry screen (11-seat Cancellation Hearts) after each change."""
-    from ui.scenes.scorekeeper_entry import start_scorekeeping
-    from ui.screenshots import make_app
+    from trickref.ui.scenes.scorekeeper_entry import start_scorekeeping
+    from trickref.ui.screenshots import make_app
 
     app = make_app(size)
     app.setup.choose_game("cancellation-hearts")

@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.actions import Action  # noqa: E402
-from engine.bots import bot_for  # noqa: E402
-from engine.games import new_game  # noqa: E402
+from trickref.engine.actions import Action  # noqa: E402
+from trickref.engine.bots import bot_for  # noqa: E402
+from trickref.engine.games import new_game  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "spades_bots.json"
 GAMES = (("spades-2p", 2), ("partnership-spades", 4))

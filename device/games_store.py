@@ -27,8 +27,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engine import records
-from engine.scorekeeper import ScoreSheet, is_scorekeeper_record
+from trickref.engine import records
+from trickref.engine.scorekeeper import ScoreSheet, is_scorekeeper_record
 
 from .journal import private_dir, private_file, write_atomically
 

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.errors import RecordError
-from engine.scorekeeper import EntryError, ScoreSheet
+from trickref.engine.errors import RecordError
+from trickref.engine.scorekeeper import EntryError, ScoreSheet
 
 from .journal import GameSaver, Journal, JournalError, OpenReport
 

@@ -22,9 +22,9 @@ from typing import Any
 
 
 def run(path: str, as_json: bool = False) -> int:
-    from engine.errors import RecordError
-    from engine.records import load
-    from engine.referee.fairness import verify_record
+    from trickref.engine.errors import RecordError
+    from trickref.engine.records import load
+    from trickref.engine.referee.fairness import verify_record
 
     try:
         record = load(path)

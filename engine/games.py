@@ -11,11 +11,11 @@ from .errors import RecordError
 
 # game id -> (module, class)
 _REGISTRY: dict[str, tuple[str, str]] = {
-    "spades-2p": ("engine.spades_2p", "Spades2PState"),
-    "cancellation-hearts": ("engine.cancellation_hearts", "CancellationHeartsState"),
-    "german-whist": ("engine.german_whist", "GermanWhistState"),
-    "partnership-spades": ("engine.partnership_spades", "PartnershipSpadesState"),
-    "hearts": ("engine.hearts", "HeartsState"),
+    "spades-2p": ("trickref.engine.spades_2p", "Spades2PState"),
+    "cancellation-hearts": ("trickref.engine.cancellation_hearts", "CancellationHeartsState"),
+    "german-whist": ("trickref.engine.german_whist", "GermanWhistState"),
+    "partnership-spades": ("trickref.engine.partnership_spades", "PartnershipSpadesState"),
+    "hearts": ("trickref.engine.hearts", "HeartsState"),
 }
 GAME_IDS: tuple[str, ...] = tuple(_REGISTRY)
 

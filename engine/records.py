@@ -74,7 +74,7 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
         raise RecordError("format", f"must be {FORMAT!r}, not {fmt!r}")
     if obj.get("mode") == "scorekeeper":
         raise RecordError("mode", "a scorekept game (hands of entries, no decks): read it with "
-                                  "engine.scorekeeper.ScoreSheet.from_json (records.load_any does)")
+                                  "trickref.engine.scorekeeper.ScoreSheet.from_json (records.load_any does)")
     game = obj.get("game")
     if game not in GAME_IDS:
         raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})")

@@ -37,8 +37,8 @@ import time
 import machine
 import rp2
 
-from firmware import config, motion, timing
-from firmware.ticks import ticks_add, ticks_diff
+from . import config, motion, timing
+from .ticks import ticks_add, ticks_diff
 
 # ---- Pico pins -------------------------------------------------------------------------------
 PIN_READER_TX, PIN_READER_RX = 0, 1

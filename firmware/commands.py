@@ -7,10 +7,10 @@ slotted stores (stock magazine, discard tray, staging, face-up window). The card
 themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass of the main loop.
 """
 
-from firmware import config
-from firmware import mechanics as M
-from firmware import protocol as P
-from firmware.ticks import ticks_diff
+from . import config
+from . import mechanics as M
+from . import protocol as P
+from .ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
 

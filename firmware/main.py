@@ -11,9 +11,9 @@ then the loop stops feeding the watchdog for good, so the board reboots into a c
 (the host sees a new boot_id and a BOOT event with reason 2).
 """
 
-from firmware import commands
-from firmware import protocol as P
-from firmware.ticks import ticks_diff
+from . import commands
+from . import protocol as P
+from .ticks import ticks_diff
 
 
 class Firmware:
@@ -57,7 +57,7 @@ class Firmware:
 def main():
     import micropython  # MicroPython only; the simulator never calls main()
 
-    from firmware import board as board_module
+    from . import board as board_module
 
     if board_module.escape_jumper():  # GP22 to GND: stay at the REPL (recovery, updates)
         print("trickref dealer: boot-escape jumper fitted, main() skipped")

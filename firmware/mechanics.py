@@ -19,9 +19,9 @@ All hardware goes through the board object (firmware/board.py on the Pico, a sim
 on a PC), and all time through ``board.ticks_ms()`` so the simulator can run it fast.
 """
 
-from firmware import config, timing
-from firmware import protocol as P
-from firmware.ticks import ticks_add, ticks_diff
+from . import config, timing
+from . import protocol as P
+from .ticks import ticks_add, ticks_diff
 
 IDLE = 0  # nothing to do
 RUNNING = 1  # a card is moving

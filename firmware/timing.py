@@ -9,7 +9,7 @@ the speed its PIO delay word really gives (rounding included), so the transit ti
 the hardware as configured, not of the nominal mm/s.
 """
 
-from firmware import config, motion
+from . import config, motion
 
 
 def _hz(cfg, mm_s, mm_per_rev):

@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from engine import cards as C
+from trickref.engine import cards as C
 
 from . import theme as T
 

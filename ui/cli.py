@@ -38,15 +38,15 @@ def version() -> str:
 
 def people(text: str, players: Sequence[str]) -> str:
     """Engine words for people: "seat 2" becomes the player's name ("Bot 3") when known."""
-    from engine.referee.fairness import name_seats
+    from trickref.engine.referee.fairness import name_seats
 
     return name_seats(text, players)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from engine.errors import RecordError
-    from engine.records import ReplayError, load_any, replay, summary
-    from engine.scorekeeper import EntryError, ScoreSheet
+    from trickref.engine.errors import RecordError
+    from trickref.engine.records import ReplayError, load_any, replay, summary
+    from trickref.engine.scorekeeper import EntryError, ScoreSheet
 
     try:
         record = load_any(args.file)
@@ -123,8 +123,8 @@ def _add_optional_commands(sub: argparse._SubParsersAction) -> None:  # type: ig
     """Subcommands whose modules register themselves: each module has ``add_parser(sub)``."""
     import importlib
 
-    for module in ("device.dealer.sim_cli", "device.table.sim_cli", "device.verify_cli", "ui.screenshots", "ui.app",
-                   "device.club.cli"):
+    for module in ("trickref.device.dealer.sim_cli", "trickref.device.table.sim_cli", "trickref.device.verify_cli", "trickref.ui.screenshots", "trickref.ui.app",
+                   "trickref.device.club.cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as e:
@@ -181,7 +181,7 @@ def _main(argv: list[str]) -> int:
         import importlib
 
         try:
-            app = importlib.import_module("ui.app")
+            app = importlib.import_module("trickref.ui.app")
         except ModuleNotFoundError:
             parser.print_help()
             return 0

@@ -29,10 +29,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine import cards as C
-from engine.actions import Action
-from engine.base import GameState
-from engine.games import new_game
+from trickref.engine import cards as C
+from trickref.engine.actions import Action
+from trickref.engine.base import GameState
+from trickref.engine.games import new_game
 
 from .faults import FAULTS
 
@@ -46,7 +46,7 @@ class _RandomBot:
 
 def _bot(game: str) -> Any:
     try:
-        from engine.bots import bot_for
+        from trickref.engine.bots import bot_for
 
         return bot_for(game)
     except (ImportError, AttributeError):

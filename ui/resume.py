@@ -48,7 +48,7 @@ def start_new_game(app: Any, game: str, players: int, names: Sequence[str], opti
 def resume_saved_game(app: Any) -> bool:
     """On start: the game in progress in the journal, resumed and said so; a damaged journal
     explained (and moved aside on request). False when there is nothing to resume."""
-    from device.config import load
+    from trickref.device.config import load
 
     try:
         config = load().config
@@ -58,7 +58,7 @@ def resume_saved_game(app: Any) -> bool:
     except (OSError, ValueError) as e:
         _say(app, "The settings could not be read", str(e))
         return False
-    from device.journal import JournalCorrupt, JournalError
+    from trickref.device.journal import JournalCorrupt, JournalError
 
     from .table_client import JOURNAL_NAME, TableSetupError, resume_table
 
@@ -97,7 +97,7 @@ def resume_saved_game(app: Any) -> bool:
 
 def save_scorekept(sheet: Any) -> tuple[Path | None, str | None]:
     """A finished scorekept game's record into the games folder: (path, None) or (None, why)."""
-    from device.games_store import GamesStore
+    from trickref.device.games_store import GamesStore
 
     from .table_client import load_config
 

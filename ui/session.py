@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from engine.actions import BLIND_NIL, Action
-from engine.games import game_class
+from trickref.engine.actions import BLIND_NIL, Action
+from trickref.engine.games import game_class
 
 
 class Table(Protocol):
@@ -233,8 +233,8 @@ class Session:
         stage2 = list(before.get("tricks_stage2") or [])
         trump = _suit(before.get("trump"))
         if action.kind == "play" and taken:
-            from engine import cards as C
-            from engine.base import trick_winner
+            from trickref.engine import cards as C
+            from trickref.engine.base import trick_winner
 
             trick = [(int(s), C.parse(c)) for s, c in before.get("trick") or []] + [(seat, action.value)]
             if before.get("game") in ("spades-2p", "partnership-spades", "german-whist"):
@@ -252,7 +252,7 @@ class Session:
 
 
 def _suit(value: Any) -> int | None:
-    from engine import cards as C
+    from trickref.engine import cards as C
 
     if value is None:
         return None

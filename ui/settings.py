@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from device import config as dc
+from trickref.device import config as dc
 
 
 class Settings:

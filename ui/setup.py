@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.games import GAME_IDS
-from engine.options import SPECS, defaults, resolve
+from trickref.engine.games import GAME_IDS
+from trickref.engine.options import SPECS, defaults, resolve
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cem", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Joe", "Kim")
 COUNTS: dict[str, tuple[int, ...]] = {

@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from device.journal import Journal, JournalError, OpenReport
-from device.table.open import SIM_SPEED, OpenTable, TableSetupError, open_table
-from engine import actions as A
-from engine.actions import Action
-from engine.bots import bot_for
-from engine.referee.commands import Command, Refusal
-from engine.referee.events import BotAction, Button, Event, Touch, UndoConfirm, UndoRequest
+from trickref.device.journal import Journal, JournalError, OpenReport
+from trickref.device.table.open import SIM_SPEED, OpenTable, TableSetupError, open_table
+from trickref.engine import actions as A
+from trickref.engine.actions import Action
+from trickref.engine.bots import bot_for
+from trickref.engine.referee.commands import Command, Refusal
+from trickref.engine.referee.events import BotAction, Button, Event, Touch, UndoConfirm, UndoRequest
 
 from .faults import fault_kind
 
@@ -275,7 +275,7 @@ def _with_get(action: Action) -> Action:
 
 
 def load_config() -> Any:
-    from device.config import load
+    from trickref.device.config import load
 
     return load().config
 
@@ -368,7 +368,7 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
     if client.referee.waiting == "over":
         # the power went between the game's end and the journal's rotation: save the record
         # (the store finds an earlier save of the same record) and start the journal afresh
-        from device.games_store import GamesStore
+        from trickref.device.games_store import GamesStore
 
         def rotate() -> None:
             GamesStore(config.storage.games_dir()).save(client.referee.record())

@@ -16,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from engine import cards as C
+from trickref.engine import cards as C
 
 from . import card_art as A
 from . import draw as D

@@ -99,7 +99,7 @@ def _served(folder: str) -> dict[str, Any]:
 
 
 def _cmd_new(args: argparse.Namespace) -> int:
-    from engine.errors import RecordError
+    from trickref.engine.errors import RecordError
 
     from .hub import Night
 

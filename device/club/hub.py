@@ -30,10 +30,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from engine import cards as C
-from engine.games import game_class
-from engine.records import parse, replay
-from engine.referee import fairness
+from trickref.engine import cards as C
+from trickref.engine.games import game_class
+from trickref.engine.records import parse, replay
+from trickref.engine.referee import fairness
 
 from . import scoring
 from . import topics as T

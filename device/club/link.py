@@ -25,7 +25,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from engine.records import parse, replay
+from trickref.engine.records import parse, replay
 
 from . import topics as T
 from .outbox import Outbox

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from engine.games import game_class
+from trickref.engine.games import game_class
 
 METHODS = ("average", "matchpoints")
 LOWER_IS_BETTER = ("hearts", "cancellation-hearts")

@@ -13,13 +13,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine.actions import Action
-from engine.base import GameState
-from engine.referee import fairness
-from engine.referee.autotable import AutoTable
-from engine.referee.commands import Command, DealerCommand, NeedShuffle
-from engine.referee.events import Event, Shuffled
-from engine.referee.referee import Referee
+from trickref.engine.actions import Action
+from trickref.engine.base import GameState
+from trickref.engine.referee import fairness
+from trickref.engine.referee.autotable import AutoTable
+from trickref.engine.referee.commands import Command, DealerCommand, NeedShuffle
+from trickref.engine.referee.events import Event, Shuffled
+from trickref.engine.referee.referee import Referee
 
 from .link import ClubLink
 
@@ -69,8 +69,8 @@ def play_game(decks: DeckSource, game: str, players: int, options: dict[str, Any
     table: with probability ``noise`` a seat plays a random legal action instead (seeded)."""
     t = DuplicateTable(decks, seed)
     t.max_hands = boards
-    from engine.referee.autotable import engine_bot
-    from engine.referee.events import NewGame
+    from trickref.engine.referee.autotable import engine_bot
+    from trickref.engine.referee.events import NewGame
 
     bot = engine_bot(game)
 

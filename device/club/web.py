@@ -38,7 +38,7 @@ KEEPALIVE = 15.0
 
 
 def asset(name: str) -> bytes:
-    return (resources.files("device.club") / "web" / name).read_bytes()
+    return (resources.files("trickref.device.club") / "web" / name).read_bytes()
 
 
 class StandingsFeed:

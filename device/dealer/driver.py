@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from device.dealer import messages as m
-from device.dealer.errors import (
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.errors import (
     DealerError,
     DealerFault,
     DealerJam,
@@ -36,9 +36,9 @@ from device.dealer.errors import (
     DealerTimeout,
     DealMismatch,
 )
-from device.dealer.link import DealerLink, DealerRebooted, EventCallback
-from device.dealer.plan import DealPlan, DealReport, check_deal
-from device.dealer.types import (
+from trickref.device.dealer.link import DealerLink, DealerRebooted, EventCallback
+from trickref.device.dealer.plan import DealPlan, DealReport, check_deal
+from trickref.device.dealer.types import (
     EV_EVENTS_LOST,
     EV_REBOOTED,
     Event,

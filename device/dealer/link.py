@@ -34,17 +34,17 @@ from typing import Any, Protocol
 
 import serial
 
-from device.dealer import messages as m
-from device.dealer.errors import (
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.errors import (
     DealerError,
     DealerFault,
     DealerLinkDown,
     DealerProtocolError,
     DealerTimeout,
 )
-from device.dealer.frames import Frame, FrameReader
-from device.dealer.messages import BodyError
-from device.dealer.types import (
+from trickref.device.dealer.frames import Frame, FrameReader
+from trickref.device.dealer.messages import BodyError
+from trickref.device.dealer.types import (
     EV_EVENTS_LOST,
     EV_LINK_DOWN,
     EV_LINK_UP,

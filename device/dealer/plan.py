@@ -14,15 +14,15 @@ from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from device.dealer import messages as m
-from device.dealer.types import EV_EVENTS_LOST, Event
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.types import EV_EVENTS_LOST, Event
 
 PlanEntry = tuple[int, int]
 
 
 def _card(value: int | str) -> int:
     if isinstance(value, str):
-        from engine import cards  # engine is the project's card table; the host may use it
+        from trickref.engine import cards  # engine is the project's card table; the host may use it
 
         return cards.parse(value)
     if isinstance(value, bool) or not isinstance(value, int):

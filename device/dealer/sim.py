@@ -38,10 +38,10 @@ import tty
 from collections.abc import Iterable
 from typing import Any
 
-_fw_main: Any = importlib.import_module("firmware.main")
-_fw_config: Any = importlib.import_module("firmware.config")
+_fw_main: Any = importlib.import_module("trickref.firmware.main")
+_fw_config: Any = importlib.import_module("trickref.firmware.config")
 
-_fw_timing: Any = importlib.import_module("firmware.timing")
+_fw_timing: Any = importlib.import_module("trickref.firmware.timing")
 
 REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
 SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)

@@ -34,7 +34,7 @@ def add_parser(sub: Any) -> None:
 
 def _card(text: str) -> int:
     """A card given as 0..51 or by name ('QS', '10d')."""
-    from engine.cards import parse
+    from trickref.engine.cards import parse
 
     try:
         return int(text) if text.strip().isdigit() else parse(text)
@@ -74,7 +74,7 @@ def _apply(sim: Any, faults: list[str]) -> list[tuple[float, str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.dealer.sim import DealerSimulator
+    from trickref.device.dealer.sim import DealerSimulator
 
     if not 1 <= args.seats <= 11:
         print("trickref dealer-sim: --seats must be 1..11", file=sys.stderr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.dealer import messages as m
+from trickref.device.dealer import messages as m
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from device.dealer import messages as m
-from device.dealer.driver import Dealer
-from device.dealer.errors import (
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.errors import (
     DealerError,
     DealerJam,
     DealerLinkDown,
     DealerTimeout,
     DealMismatch,
 )
-from engine import cards as C
-from engine.referee.commands import DealerCommand
-from engine.referee.events import DealDone, DealerDone, DealerFault, Event
+from trickref.engine import cards as C
+from trickref.engine.referee.commands import DealerCommand
+from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, Event
 
 TRAY_BYTES = {
     "reject": m.REJECT,

@@ -36,14 +36,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from device.dealer.driver import Dealer
-from device.dealer.errors import DealerError, DealerJam, DealerLinkDown
-from device.dealer.errors import DealerFault as DriverFault
-from device.table.dealers import DealerAdapter
-from engine import cards as C
-from engine.referee.autotable import ideal_outcome
-from engine.referee.commands import Command, DealerCommand, Led, NeedShuffle, Refusal, SaveRecord
-from engine.referee.events import (
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.errors import DealerError, DealerJam, DealerLinkDown
+from trickref.device.dealer.errors import DealerFault as DriverFault
+from trickref.device.table.dealers import DealerAdapter
+from trickref.engine import cards as C
+from trickref.engine.referee.autotable import ideal_outcome
+from trickref.engine.referee.commands import (
+    Command,
+    DealerCommand,
+    Led,
+    NeedShuffle,
+    Refusal,
+    SaveRecord,
+)
+from trickref.engine.referee.events import (
     Button,
     CardRead,
     DealerFault,
@@ -53,7 +60,7 @@ from engine.referee.events import (
     event_from_json,
     make_shuffle,
 )
-from engine.referee.referee import Referee
+from trickref.engine.referee.referee import Referee
 
 UNREADABLE = "unreadable"  # the CardRead.card of a card the reader could not read
 ABORT_RECHECK_S = 0.2  # a read asked to stop that still waits after this is stopped again
@@ -254,7 +261,7 @@ class SerialDealer:
         self.post(item)
 
     def _on_dealer_event(self, ev: Any) -> None:
-        from device.dealer import messages as m
+        from trickref.device.dealer import messages as m
 
         if getattr(ev, "kind", None) == m.EV_CARD_DEALT and self.post is not None:
             self._dealt += 1
@@ -304,7 +311,7 @@ class SerialDealer:
     def _read(self) -> None:
         """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
         step is wanted or cards no longer are (the host asks again when it wants cards)."""
-        from device.dealer import messages as m
+        from trickref.device.dealer import messages as m
 
         while True:
             with self._cond:

@@ -23,14 +23,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from device.dealer.driver import Dealer
-from device.dealer.errors import DealerError
-from device.journal import Journal, OpenReport
-from device.table.dealers import plan_bytes, target_byte
-from device.table.host import IdealDealer, SerialDealer, TableHost
-from engine import cards as C
-from engine.games import game_class
-from engine.referee.events import BotAction, Button, Event, NewGame, Touch
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.errors import DealerError
+from trickref.device.journal import Journal, OpenReport
+from trickref.device.table.dealers import plan_bytes, target_byte
+from trickref.device.table.host import IdealDealer, SerialDealer, TableHost
+from trickref.engine import cards as C
+from trickref.engine.games import game_class
+from trickref.engine.referee.events import BotAction, Button, Event, NewGame, Touch
 
 MODES = ("hardware", "simulated", "instant")
 SIM_SPEED = 8.0  # the simulated dealer's speed-up: a deal takes a second or two, visible on screen
@@ -137,7 +137,7 @@ class OpenTable:
 
     def arm_fault(self, kind: str, after_cards: int = 10) -> None:
         """Simulated mode: the fault strikes ``after_cards`` cards into the next deal."""
-        from device.dealer import messages as m
+        from trickref.device.dealer import messages as m
 
         driver = self.driver
         assert driver is not None
@@ -178,7 +178,7 @@ class OpenTable:
         passed cards to their receiver): move them in the simulator too, so its trays match."""
         if not isinstance(event, (Touch, BotAction)):
             return
-        from device.dealer.sim import SLOTTED
+        from trickref.device.dealer.sim import SLOTTED
 
         gone: list[tuple[str, int]] = []
         came: list[tuple[str, int]] = []
@@ -220,7 +220,7 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
     mode = mode or (config.resolved_mode() if config is not None else "simulated")
     if mode not in MODES:
         raise TableSetupError(f"unknown table mode {mode!r}: one of {', '.join(MODES)}")
-    from device.games_store import GamesStore
+    from trickref.device.games_store import GamesStore
 
     store = GamesStore(games_dir) if games_dir is not None else None
     journal: Journal | None = None
@@ -243,8 +243,8 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
         if mode == "instant":
             port: Any = IdealDealer()
         elif mode == "simulated":
-            from device.dealer.sim import DealerSimulator
-            from device.panels import MockPanels, timing_of
+            from trickref.device.dealer.sim import DealerSimulator
+            from trickref.device.panels import MockPanels, timing_of
 
             sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)
             sim.start()
@@ -253,7 +253,7 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
             panels = MockPanels(players, on_panel, timing=None if config is None else timing_of(config.panels),
                                 **({"clock": panel_clock} if panel_clock is not None else {}))
         else:
-            from device.panels import open_panels
+            from trickref.device.panels import open_panels
 
             driver = Dealer(config.dealer.port, baudrate=config.dealer.baud, link_timeout=link_timeout or 10.0)
             try:

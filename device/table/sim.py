@@ -25,12 +25,12 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from device.dealer import messages as m
-from device.table.open import OpenTable, open_table
-from engine import cards as C
-from engine.bots import bot_for
-from engine.referee import panel
-from engine.referee.commands import Command, Message, SaveRecord
+from trickref.device.dealer import messages as m
+from trickref.device.table.open import OpenTable, open_table
+from trickref.engine import cards as C
+from trickref.engine.bots import bot_for
+from trickref.engine.referee import panel
+from trickref.engine.referee.commands import Command, Message, SaveRecord
 
 GUARD_S = 120.0  # waits on the table: only a guard against a hang
 

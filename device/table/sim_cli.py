@@ -72,7 +72,7 @@ def _paths_problem(args: argparse.Namespace) -> str | None:
     0700, if missing.)"""
     import os
 
-    from device.journal import private_dir
+    from trickref.device.journal import private_dir
 
     for flag, folder in (("--records", args.records), ("--journal", os.path.dirname(os.path.abspath(args.journal))
                                                       if args.journal else None)):
@@ -92,13 +92,13 @@ def _paths_problem(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.games_store import GamesStore
-    from device.journal import JournalError
-    from device.table.sim import SimTable, TableStuck
-    from engine.errors import RecordError
-    from engine.games import GAME_IDS, game_class
-    from engine.records import parse, summary
-    from engine.records import replay as replay_record
+    from trickref.device.games_store import GamesStore
+    from trickref.device.journal import JournalError
+    from trickref.device.table.sim import SimTable, TableStuck
+    from trickref.engine.errors import RecordError
+    from trickref.engine.games import GAME_IDS, game_class
+    from trickref.engine.records import parse, summary
+    from trickref.engine.records import replay as replay_record
 
     if args.game not in GAME_IDS:
         print(f"trickref sim: unknown game {args.game!r} (one of {', '.join(GAME_IDS)})", file=sys.stderr)

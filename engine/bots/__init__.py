@@ -15,11 +15,11 @@ from ..actions import Action
 from ..base import GameState
 
 _MODULES = {
-    "spades-2p": "engine.bots.spades_2p",
-    "cancellation-hearts": "engine.bots.cancellation_hearts",
-    "german-whist": "engine.bots.german_whist",
-    "partnership-spades": "engine.bots.partnership_spades",
-    "hearts": "engine.bots.hearts",
+    "spades-2p": "trickref.engine.bots.spades_2p",
+    "cancellation-hearts": "trickref.engine.bots.cancellation_hearts",
+    "german-whist": "trickref.engine.bots.german_whist",
+    "partnership-spades": "trickref.engine.bots.partnership_spades",
+    "hearts": "trickref.engine.bots.hearts",
 }
 
 

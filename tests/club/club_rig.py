@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from device.club import scoring
-from device.club.broker import Broker, find_mosquitto
-from device.club.hub import Hub, Night, broker_for
-from device.club.link import ClubConfig, ClubLink
-from engine.records import parse, replay
+from trickref.device.club import scoring
+from trickref.device.club.broker import Broker, find_mosquitto
+from trickref.device.club.hub import Hub, Night, broker_for
+from trickref.device.club.link import ClubConfig, ClubLink
+from trickref.engine.records import parse, replay
 
 # skipped without Mosquitto on a developer's machine; under CI (CI=true) the tests run and fail
 needs_mosquitto = pytest.mark.skipif(find_mosquitto() is None and os.environ.get("CI", "").lower() != "true",

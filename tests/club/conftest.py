@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from club_rig import ClubRig
 
-from device.club.hub import Night
+from trickref.device.club.hub import Night
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import urllib.request
 
 from club_rig import needs_mosquitto, wait_for
 
-from device.club.broker import free_port, port_open
+from trickref.device.club.broker import free_port, port_open
 
-CMD = [sys.executable, "-m", "device.club.cli", "club"]
+CMD = [sys.executable, "-m", "trickref.device.club.cli", "club"]
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from club_rig import ClubRig, check_against_records, needs_mosquitto
 
-from device.club.link import ClubConfig
-from device.club.sim import play_round
+from trickref.device.club.link import ClubConfig
+from trickref.device.club.sim import play_round
 
 
 @needs_mosquitto

@@ -9,8 +9,8 @@ from typing import Any
 from club_relay import Relay
 from club_rig import ClubRig, check_against_records, needs_mosquitto
 
-from device.club.hub import Hub
-from device.club.sim import play_round
+from trickref.device.club.hub import Hub
+from trickref.device.club.sim import play_round
 
 pytestmark = needs_mosquitto
 

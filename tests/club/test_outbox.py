@@ -2,7 +2,7 @@ import json
 import os
 import stat
 
-from device.club.outbox import Outbox
+from trickref.device.club.outbox import Outbox
 
 
 def test_outbox_survives_a_restart_and_forgets_receipted(tmp_path) -> None:

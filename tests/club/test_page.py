@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
-from device.club.broker import free_port
-from device.club.sim import play_round
-from device.club.web import StandingsFeed, StandingsServer
+from trickref.device.club.broker import free_port
+from trickref.device.club.sim import play_round
+from trickref.device.club.web import StandingsFeed, StandingsServer
 
 pytestmark = needs_mosquitto
 CHROMIUM = "/usr/bin/chromium"

@@ -4,7 +4,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from device.club.scoring import board_scores, night_scores
+from trickref.device.club.scoring import board_scores, night_scores
 
 HEARTS = {"t1": [0, 13, 5, 8], "t2": [4, 9, 13, 0], "t3": [2, 20, 4, 0]}
 

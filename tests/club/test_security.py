@@ -10,9 +10,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
-from device.club import topics as T
-from device.club.link import ClubConfig, ClubLink
-from device.club.sim import play_game
+from trickref.device.club import topics as T
+from trickref.device.club.link import ClubConfig, ClubLink
+from trickref.device.club.sim import play_game
 
 pytestmark = needs_mosquitto
 

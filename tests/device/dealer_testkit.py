@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from device.dealer import messages as m
-from device.dealer.driver import Dealer
-from device.dealer.plan import DealPlan
-from device.dealer.sim import DealerSimulator
-from device.dealer.types import Event
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.plan import DealPlan
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.device.dealer.types import Event
 
 SPEED = 1000.0
 GENEROUS = 30.0  # seconds: the bound on any wait in these tests

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from device import config as C
-from device.config import Config, ConfigError, PinRef
+from trickref.device import config as C
+from trickref.device.config import Config, ConfigError, PinRef
 
 
 def test_default_file_is_the_default_config() -> None:

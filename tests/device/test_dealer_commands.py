@@ -14,11 +14,11 @@ from dealer_testkit import (
     wait_until,
 )
 
-from device.dealer import messages as m
-from device.dealer.driver import Dealer
-from device.dealer.errors import DealerError, DealerFault
-from device.dealer.plan import DealPlan
-from device.dealer.types import Event
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.errors import DealerError, DealerFault
+from trickref.device.dealer.plan import DealPlan
+from trickref.device.dealer.types import Event
 
 
 def test_identify_and_status() -> None:
@@ -285,7 +285,7 @@ def test_plan_checks_before_sending() -> None:
 
 
 def test_typed_errors_share_one_base() -> None:
-    from device.dealer import errors as e
+    from trickref.device.dealer import errors as e
 
     for cls in (e.DealerTimeout, e.DealerJam, e.DealerProtocolError, e.DealerLinkDown,
                 e.DealerFault, e.DealMismatch):

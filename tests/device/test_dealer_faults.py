@@ -23,9 +23,9 @@ from dealer_testkit import (
     wait_until,
 )
 
-from device.dealer import messages as m
-from device.dealer.driver import Dealer, DealerRebooted
-from device.dealer.errors import (
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.driver import Dealer, DealerRebooted
+from trickref.device.dealer.errors import (
     DealerError,
     DealerFault,
     DealerJam,
@@ -33,8 +33,8 @@ from device.dealer.errors import (
     DealerTimeout,
     DealMismatch,
 )
-from device.dealer.plan import DealPlan, DealReport
-from device.dealer.sim import DealerSimulator
+from trickref.device.dealer.plan import DealPlan, DealReport
+from trickref.device.dealer.sim import DealerSimulator
 
 IDLE, JAMMED, PAUSED, ESTOPPED = 0, 4, 3, 5
 

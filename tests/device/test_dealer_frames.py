@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from device.dealer import frames as fr
-from device.dealer import messages as m
+from trickref.device.dealer import frames as fr
+from trickref.device.dealer import messages as m
 
 
 def test_crc_check_value() -> None:

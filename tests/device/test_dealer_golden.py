@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from device.dealer import frames as fr
-from device.dealer import messages as m
+from trickref.device.dealer import frames as fr
+from trickref.device.dealer import messages as m
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_frames" / "frames.json"
 FRAMES: list[dict[str, Any]] = json.loads(GOLDEN.read_text())

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from dealer_testkit import GENEROUS, round_robin_plan, running, table_matches, wait_until
 
-from device.dealer import messages as m
-from device.dealer.driver import Dealer
-from device.dealer.errors import DealerLinkDown, DealerProtocolError, DealerTimeout
-from device.dealer.frames import Frame, FrameReader
-from device.dealer.link import DealerLink, DealerRebooted
-from device.dealer.sim import DealerSimulator
-from device.dealer.types import Event
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.errors import DealerLinkDown, DealerProtocolError, DealerTimeout
+from trickref.device.dealer.frames import Frame, FrameReader
+from trickref.device.dealer.link import DealerLink, DealerRebooted
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.device.dealer.types import Event
 
 # --- a scripted dealer behind a fake port ----------------------------------------------------
 

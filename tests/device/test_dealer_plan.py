@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.dealer import messages as m
-from device.dealer.plan import DealPlan, check_deal
-from device.dealer.types import EV_EVENTS_LOST, Event
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.plan import DealPlan, check_deal
+from trickref.device.dealer.types import EV_EVENTS_LOST, Event
 
 TARGETS = [0, 1, 2, 3, m.REJECT, m.CENTRE, m.MAGAZINE]
 

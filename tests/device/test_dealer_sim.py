@@ -12,8 +12,8 @@ import time
 import pytest
 import serial
 
-from device.dealer.sim import DealerSimulator
-from firmware import protocol as P
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.firmware import protocol as P
 
 
 def crc16(data: bytes) -> int:
@@ -192,7 +192,7 @@ def test_silence_disconnect_and_reboot_are_visible_to_the_host(sim: DealerSimula
 
 
 def test_cli_prints_the_pty_path_and_stops_on_ctrl_c() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "ui.cli", "dealer-sim", "--seats", "2", "--deck-order-seed", "1"],
+    proc = subprocess.Popen([sys.executable, "-m", "trickref.ui.cli", "dealer-sim", "--seats", "2", "--deck-order-seed", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         path = proc.stdout.readline().strip() if proc.stdout else ""

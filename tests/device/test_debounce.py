@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.debounce import ButtonLogic, Debouncer, Timing
+from trickref.device.debounce import ButtonLogic, Debouncer, Timing
 
 T = Timing(debounce=0.020, long_press=1.5, repeat_delay=0.5, repeat_interval=0.1, blink=0.25)
 

@@ -12,25 +12,25 @@ from typing import Any
 
 import pytest
 
-from device.games_store import GamesStore, GamesStoreError, file_name, game_id
-from engine import cards, records
-from engine.base import GameState
+from trickref.device.games_store import GamesStore, GamesStoreError, file_name, game_id
+from trickref.engine import cards, records
+from trickref.engine.base import GameState
 
 
 @pytest.fixture(autouse=True)
 def hearts_importable(monkeypatch: pytest.MonkeyPatch) -> None:
     """``records.parse`` imports the game's module; stand one in while it is being written."""
     try:
-        importlib.import_module("engine.hearts")
+        importlib.import_module("trickref.engine.hearts")
     except Exception:
-        module = types.ModuleType("engine.hearts")
+        module = types.ModuleType("trickref.engine.hearts")
 
         class HeartsState(GameState):
             GAME_ID = "hearts"
             PLAYER_COUNTS = (4,)
 
         module.HeartsState = HeartsState  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "engine.hearts", module)
+        monkeypatch.setitem(sys.modules, "trickref.engine.hearts", module)
 
 
 def a_record(players: list[str] | None = None, target: int = 100) -> dict[str, Any]:
@@ -110,7 +110,7 @@ def test_file_name_without_players() -> None:
 
 def test_journal_rotation_into_the_store_survives_a_repeat(tmp_path: Path) -> None:
     """A cut between saving the record and emptying the journal: the game is saved once."""
-    from device.journal import Journal
+    from trickref.device.journal import Journal
 
     store = GamesStore(tmp_path / "games")
     journal, _, _ = Journal.open(tmp_path / "journal" / "current.bin", games=store)
@@ -127,7 +127,7 @@ def test_journal_rotation_into_the_store_survives_a_repeat(tmp_path: Path) -> No
 
 
 def test_scorekept_games_are_saved_and_read_back(tmp_path: Path) -> None:
-    from engine.scorekeeper import ScoreSheet
+    from trickref.engine.scorekeeper import ScoreSheet
 
     sheet = ScoreSheet("hearts", 4, names=["Ana", "Ben", "Cem", "Dee"])
     sheet.enter({"hearts": [3, 5, 0, 5], "qs": 2})

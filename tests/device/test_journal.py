@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.journal import (
+from trickref.device.journal import (
     HEADER_SIZE,
     Journal,
     JournalCorrupt,
@@ -224,7 +224,7 @@ def test_write_atomically_replaces(tmp_path: Path) -> None:
 CHILD = textwrap.dedent(
     """
     import os, sys
-    from device.journal import Journal
+    from trickref.device.journal import Journal
 
     class Crashing(Journal):
         stop_after = None  # bytes of the next record to write before dying

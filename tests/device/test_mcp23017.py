@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from device import mcp23017 as M
-from device.mcp23017 import MCP23017, ExpanderError, FakeBus
+from trickref.device import mcp23017 as M
+from trickref.device.mcp23017 import MCP23017, ExpanderError, FakeBus
 
 BUTTONS = 0x7777  # default seat map: bits 0-2 of each nibble
 LEDS = 0x8888

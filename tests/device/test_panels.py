@@ -11,11 +11,11 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from device import config as C
-from device.config import PinRef, SeatPins
-from device.debounce import Timing
-from device.mcp23017 import ExpanderError, FakeBus
-from device.panels import (
+from trickref.device import config as C
+from trickref.device.config import PinRef, SeatPins
+from trickref.device.debounce import Timing
+from trickref.device.mcp23017 import ExpanderError, FakeBus
+from trickref.device.panels import (
     MockPanels,
     PanelError,
     PanelEvent,
@@ -290,7 +290,7 @@ def test_open_panels_by_mode(factory: MockFactory, monkeypatch: pytest.MonkeyPat
         hw.close()
     with pytest.raises(PanelError, match="12 seats"):
         open_panels(config, got.append, "hardware", seats=12, bus=bus)
-    import device.panels as P
+    import trickref.device.panels as P
 
     def no_bus(n: int) -> Any:
         raise ExpanderError("the seat panels' MCP23017 expanders need the smbus2 package")
@@ -328,7 +328,7 @@ class MockTable:
     """MockPanels (the kiosk's on-screen panels) with a fake clock, stepped like ``Table``."""
 
     def __init__(self, seats: int = 4) -> None:
-        from device.panels import MockPanels
+        from trickref.device.panels import MockPanels
 
         self.clock = FakeClock()
         self.events: list[PanelEvent] = []
@@ -431,7 +431,7 @@ def test_mock_panels_leds_are_read_back_from_the_mock_pins() -> None:
 
 def test_mock_panels_on_their_own_timer_deliver_a_tap_and_a_long_press() -> None:
     """The real clock and timer thread (as in the kiosk); event-based waits only."""
-    from device.panels import MockPanels
+    from trickref.device.panels import MockPanels
 
     got: list[PanelEvent] = []
     arrived = threading.Event()

@@ -13,14 +13,14 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from device.config import Config, DealerConfig, PanelsConfig
-from device.dealer.sim import DealerSimulator
-from device.journal import Journal
-from device.panels import MOCK_REVISION, mock_pin_map
-from device.table.open import TableSetupError, open_table
-from engine import actions as A
-from engine.referee.commands import Refusal
-from engine.referee.events import NewGame, Touch
+from trickref.device.config import Config, DealerConfig, PanelsConfig
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.device.journal import Journal
+from trickref.device.panels import MOCK_REVISION, mock_pin_map
+from trickref.device.table.open import TableSetupError, open_table
+from trickref.engine import actions as A
+from trickref.engine.referee.commands import Refusal
+from trickref.engine.referee.events import NewGame, Touch
 
 
 class Clock:

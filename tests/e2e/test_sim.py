@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from device.journal import scan
-from engine.games import player_counts
-from ui.cli import main
+from trickref.device.journal import scan
+from trickref.engine.games import player_counts
+from trickref.ui.cli import main
 
 SHORT = {"hearts": 50, "cancellation-hearts": 100, "german-whist": 3, "spades-2p": 100, "partnership-spades": 100}
-TRICKREF = [sys.executable, "-m", "ui.cli"]
+TRICKREF = [sys.executable, "-m", "trickref.ui.cli"]
 
 
 def sim_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
@@ -159,8 +159,8 @@ def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int,
     ("german-whist", 2, "after_trick"),     # stock cards still to move after a trick
 ])
 def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str, tmp_path: Path) -> None:
-    from device.table.sim import PowerCut, SimTable
-    from engine.referee.events import Button, CardRead, DealerDone
+    from trickref.device.table.sim import PowerCut, SimTable
+    from trickref.engine.referee.events import Button, CardRead, DealerDone
 
     opts = {"target": 60 if game == "hearts" else 3 if game == "german-whist" else 100}
     with SimTable(game, n, opts, seed=9) as clean:
@@ -205,9 +205,9 @@ def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str
 def test_double_nil_exchanges_on_the_simulated_dealer() -> None:
     """Both players declare Double Nil: the given cards go through the reader to staging, the
     replacements (drawn from the salt) are fetched from the discard tray; the record verifies."""
-    from device.table.sim import SimTable
-    from engine.bots import bot_for
-    from engine.referee import fairness
+    from trickref.device.table.sim import SimTable
+    from trickref.engine.bots import bot_for
+    from trickref.engine.referee import fairness
 
     base = bot_for("spades-2p")
 

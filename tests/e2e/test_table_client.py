@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from engine import actions as A
-from engine.games import player_counts
-from engine.records import parse, replay
-from engine.referee import fairness
-from engine.referee.events import DealerFault
-from ui.table_client import TableClient, open_client
+from trickref.engine import actions as A
+from trickref.engine.games import player_counts
+from trickref.engine.records import parse, replay
+from trickref.engine.referee import fairness
+from trickref.engine.referee.events import DealerFault
+from trickref.ui.table_client import TableClient, open_client
 
 
 def play(table: TableClient, human: int, rng: random.Random, max_steps: int = 20000) -> None:
@@ -84,8 +84,8 @@ def test_refusal_undo_and_fault() -> None:
 
 
 def test_the_kiosk_session_runs_on_the_referee() -> None:
-    """ui.session.Session (the kiosk's game logic, no drawing) plays whole games on the client."""
-    from ui.session import Session
+    """trickref.ui.session.Session (the kiosk's game logic, no drawing) plays whole games on the client."""
+    from trickref.ui.session import Session
 
     for game, n in [("hearts", 4), ("spades-2p", 2), ("partnership-spades", 4)]:
         t = open_client(game, n, options={"target": 50 if game == "hearts" else 100}, bots=range(1, n), seed=1)

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from engine import cards as C
-from engine.actions import Action
-from engine.base import GameState
-from engine.games import GAME_IDS, game_class
-from engine.options import SPECS
+from trickref.engine import cards as C
+from trickref.engine.actions import Action
+from trickref.engine.base import GameState
+from trickref.engine.games import GAME_IDS, game_class
+from trickref.engine.options import SPECS
 
 settings.register_profile(
     "default", max_examples=8, derandomize=True, deadline=None, print_blob=True,
@@ -55,7 +55,7 @@ def load_class(game: str) -> type[GameState]:
 
 def game_player_counts() -> Iterator[tuple[str, int]]:
     """Every (game, player count) of RULES.md, whether or not the module exists yet."""
-    from engine.games import _REGISTRY
+    from trickref.engine.games import _REGISTRY
 
     known = {g: tuple(HAND_SIZE[g]) for g in _REGISTRY}
     for g in GAME_IDS:
@@ -151,7 +151,7 @@ def put_hand(state: GameState, seat: int, cards: list[int]) -> None:
     lists in ``hands`` otherwise). This is the one place the tests write a hand; the state is
     not checked for consistency afterwards (the other hands keep their cards), so use it only
     for a decision that reads the seat's own hand."""
-    from engine.masks import BIT, mask_of
+    from trickref.engine.masks import BIT, mask_of
 
     d = state.__dict__
     if isinstance(d.get("masks"), list):
@@ -176,7 +176,7 @@ def scrambled(state: GameState, seat: int, rng: random.Random, tries: int = 8) -
     move, with every void shown and every public fact kept. ``tries`` swaps of two different
     cards of one suit (and the same points in the Hearts games), neither named anywhere in the
     seat's view, are attempted."""
-    from engine.hearts_common import POINTS
+    from trickref.engine.hearts_common import POINTS
 
     rec = state.to_json()
     want = state.view(seat)

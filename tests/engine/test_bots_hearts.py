@@ -9,12 +9,12 @@ import random
 import pytest
 from engine_helpers import put_hand, scrambled
 
-from engine import actions as A
-from engine import cards as C
-from engine.bots import bot_for
-from engine.bots._hearts_play import HeartsBot
-from engine.games import new_game
-from engine.hearts_common import ONE, HeartsFamilyState
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.bots import bot_for
+from trickref.engine.bots._hearts_play import HeartsBot
+from trickref.engine.games import new_game
+from trickref.engine.hearts_common import ONE, HeartsFamilyState
 
 CASES = [("hearts", n) for n in (3, 4, 5, 6, 7)] + [("cancellation-hearts", n) for n in range(6, 12)]
 

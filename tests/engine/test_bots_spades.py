@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from engine import cards as C
-from engine.actions import BIDS, BLIND_NIL, DISCARD, DOUBLE_NIL, KEEP, Action, play
-from engine.base import GameState
-from engine.bots import bot_for
-from engine.bots._spades_play import estimate_tricks, nil_hand
-from engine.games import new_game
-from engine.partnership_spades import PartnershipSpadesState
-from engine.spades_2p import Spades2PState
-from engine.spades_common import cards_of, mask_of
+from trickref.engine import cards as C
+from trickref.engine.actions import BIDS, BLIND_NIL, DISCARD, DOUBLE_NIL, KEEP, Action, play
+from trickref.engine.base import GameState
+from trickref.engine.bots import bot_for
+from trickref.engine.bots._spades_play import estimate_tricks, nil_hand
+from trickref.engine.games import new_game
+from trickref.engine.partnership_spades import PartnershipSpadesState
+from trickref.engine.spades_2p import Spades2PState
+from trickref.engine.spades_common import cards_of, mask_of
 
 B2 = bot_for("spades-2p")
 B4 = bot_for("partnership-spades")

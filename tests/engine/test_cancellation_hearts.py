@@ -8,10 +8,10 @@ import pytest
 from engine_helpers import card_names_in
 from test_hearts_support import deck_for, play
 
-from engine import actions as A
-from engine import cards as C
-from engine.cancellation_hearts import CancellationHeartsState
-from engine.games import new_game
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.cancellation_hearts import CancellationHeartsState
+from trickref.engine.games import new_game
 
 GAME = "cancellation-hearts"
 

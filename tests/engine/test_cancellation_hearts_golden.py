@@ -135,8 +135,8 @@ def test_independent_referee_agrees_on_random_games(n: int) -> None:
     """Beyond the goldens: random legal hands (random options) scored by both referees."""
     import random
 
-    from engine import cards as C
-    from engine.games import new_game
+    from trickref.engine import cards as C
+    from trickref.engine.games import new_game
 
     rng = random.Random(n)
     for _ in range(4):

@@ -17,14 +17,21 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out.extend((node.lineno, a.name.split(".")[0]) for a in node.names)
+            out.extend((node.lineno, _top(a.name)) for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            out.append((node.lineno, node.module.split(".")[0]))
+            out.append((node.lineno, _top(node.module)))
         elif isinstance(node, ast.Call) and _is_dynamic_import(node):
             arg = node.args[0] if node.args else None
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                out.append((node.lineno, arg.value.split(".")[0]))
+                out.append((node.lineno, _top(arg.value)))
     return out
+
+
+def _top(module: str) -> str:
+    """The part of the project (or the outside package) a module belongs to: trickref.device.x
+    is 'device', trickref.engine.x is 'engine', json is 'json'."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "trickref" and len(parts) > 1 else parts[0]
 
 
 def _is_dynamic_import(node: ast.Call) -> bool:
@@ -55,7 +62,7 @@ def test_the_walk_catches_outside_imports(tmp_path: Path) -> None:
     pkg.mkdir()
     (pkg / "ok.py").write_text("import json\nfrom . import cards\nfrom engine.base import X\n")
     (pkg / "bad.py").write_text(
-        "import os\n\ndef f():\n    import pygame\n    from device import journal\n"
+        "import os\n\ndef f():\n    import pygame\n    from trickref.device import journal\n"
         "    import importlib\n    importlib.import_module('serial.tools')\n"
     )
     assert outside_imports(pkg) == [

@@ -13,11 +13,11 @@ import random
 import pytest
 from engine_helpers import game_player_counts, random_action
 
-from engine import cards as C
-from engine.actions import PLAY, Action
-from engine.base import GameState
-from engine.errors import IllegalAction
-from engine.games import new_game
+from trickref.engine import cards as C
+from trickref.engine.actions import PLAY, Action
+from trickref.engine.base import GameState
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
 
 
 def same_as_the_base(s: GameState, seat: int, rng: random.Random) -> None:

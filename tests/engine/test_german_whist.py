@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engine import cards as C
-from engine.actions import BIDS, PLAY, Action, pass_cards, play
-from engine.errors import IllegalAction, RecordError
-from engine.games import new_game
-from engine.german_whist import GermanWhistState
+from trickref.engine import cards as C
+from trickref.engine.actions import BIDS, PLAY, Action, pass_cards, play
+from trickref.engine.errors import IllegalAction, RecordError
+from trickref.engine.games import new_game
+from trickref.engine.german_whist import GermanWhistState
 
 
 def P(names: str) -> list[int]:

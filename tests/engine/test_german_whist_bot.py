@@ -7,11 +7,11 @@ import random
 from engine_helpers import scrambled
 from test_german_whist import P, game, make_deck
 
-from engine import cards as C
-from engine.actions import play
-from engine.bots import bot_for
-from engine.games import new_game
-from engine.german_whist import GermanWhistState
+from trickref.engine import cards as C
+from trickref.engine.actions import play
+from trickref.engine.bots import bot_for
+from trickref.engine.games import new_game
+from trickref.engine.german_whist import GermanWhistState
 
 BOT = bot_for("german-whist")
 

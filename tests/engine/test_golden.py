@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.records import load, replay, summary
+from trickref.engine.records import load, replay, summary
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 RECORDS = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json"))

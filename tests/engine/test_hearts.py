@@ -6,11 +6,11 @@ import pytest
 from engine_helpers import card_names_in
 from test_hearts_support import deck_for, names, play
 
-from engine import actions as A
-from engine import cards as C
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.hearts import HeartsState
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.hearts import HeartsState
 
 
 def new(n: int = 4, dealer: int = 0, **options: object) -> HeartsState:

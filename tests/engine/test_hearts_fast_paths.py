@@ -10,13 +10,13 @@ import random
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
-from engine.actions import PLAY, Action
-from engine.base import GameState
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.hearts_common import HeartsFamilyState
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.actions import PLAY, Action
+from trickref.engine.base import GameState
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.hearts_common import HeartsFamilyState
 
 CASES = [("hearts", n) for n in (3, 4, 5, 6, 7)] + [("cancellation-hearts", n) for n in (6, 8, 11)]
 

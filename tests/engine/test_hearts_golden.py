@@ -134,7 +134,7 @@ def test_there_are_hearts_goldens_of_whole_games_and_the_moon() -> None:
 
 def test_the_replay_command_prints_the_expected_object() -> None:
     path = GOLDEN / "hearts-bot-game-4p.json"
-    out = subprocess.run([sys.executable, "-m", "ui.cli", "replay", str(path), "--json"],
+    out = subprocess.run([sys.executable, "-m", "trickref.ui.cli", "replay", str(path), "--json"],
                          capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == json.loads(path.with_name(path.stem + ".expected.json").read_text())
 
@@ -144,8 +144,8 @@ def test_independent_referee_agrees_on_random_games(n: int) -> None:
     """Beyond the goldens: random legal hands (random options) scored by both referees."""
     import random
 
-    from engine import cards as C
-    from engine.games import new_game
+    from trickref.engine import cards as C
+    from trickref.engine.games import new_game
 
     rng = random.Random(n)
     for _ in range(6):

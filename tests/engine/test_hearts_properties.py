@@ -12,16 +12,16 @@ from engine_helpers import card_names_in, random_options
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import actions as A
-from engine import cards as C
-from engine.base import GameState
-from engine.cancellation_hearts import CARDS_EACH as CH_EACH
-from engine.cancellation_hearts import CancellationHeartsState
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.hearts import CARDS_EACH as H_EACH
-from engine.hearts import REMOVED, HeartsState
-from engine.hearts_common import POINTS, HeartsFamilyState
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.base import GameState
+from trickref.engine.cancellation_hearts import CARDS_EACH as CH_EACH
+from trickref.engine.cancellation_hearts import CancellationHeartsState
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.hearts import CARDS_EACH as H_EACH
+from trickref.engine.hearts import REMOVED, HeartsState
+from trickref.engine.hearts_common import POINTS, HeartsFamilyState
 
 CASES = [("hearts", n) for n in (3, 4, 5, 6, 7)] + [("cancellation-hearts", n) for n in range(6, 12)]
 

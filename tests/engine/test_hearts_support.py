@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from engine import cards as C
-from engine.base import GameState
-from engine.cancellation_hearts import CARDS_EACH as CH_EACH
-from engine.hearts import CARDS_EACH as H_EACH
-from engine.hearts import REMOVED
+from trickref.engine import cards as C
+from trickref.engine.base import GameState
+from trickref.engine.cancellation_hearts import CARDS_EACH as CH_EACH
+from trickref.engine.hearts import CARDS_EACH as H_EACH
+from trickref.engine.hearts import REMOVED
 
 
 def _cards(names: Iterable[str]) -> list[int]:
@@ -68,7 +68,7 @@ def deck_for(
 
 def play(state: GameState, *cards: str) -> None:
     """Play ``cards`` in turn order (each by the seat on turn)."""
-    from engine import actions as A
+    from trickref.engine import actions as A
 
     for name in cards:
         state.apply(A.play(name), state.to_move)
@@ -80,7 +80,7 @@ def names(cards: Iterable[int]) -> list[str]:
 
 def test_deck_for_deals_what_it_promises() -> None:
     """The helper itself: the dealt hands hold the requested cards and respect the voids."""
-    from engine.games import new_game
+    from trickref.engine.games import new_game
 
     st = new_game("hearts", 5, first_dealer=2)
     st.start_hand(deck_for("hearts", 5, {3: ["AS", "KS"], 0: ["2H"]}, dealer=2, voids={4: "C"}))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine import cards as C
-from engine.actions import BIDS, BLIND_NIL, KEEP, PLAY, Action, pass_cards, play
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.partnership_spades import PartnershipSpadesState
+from trickref.engine import cards as C
+from trickref.engine.actions import BIDS, BLIND_NIL, KEEP, PLAY, Action, pass_cards, play
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.partnership_spades import PartnershipSpadesState
 
 
 def P(names: str) -> list[int]:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import actions as A
-from engine.games import new_game
-from engine.hearts_common import PassChoices, _pass_table
+from trickref.engine import actions as A
+from trickref.engine.games import new_game
+from trickref.engine.hearts_common import PassChoices, _pass_table
 
 
 def reference(hand: list[int]) -> list[A.Action]:
@@ -94,7 +94,7 @@ def test_the_shared_pass_table_is_never_seen_half_built_from_another_thread() ->
     threads at once must not raise (it once showed a half-filled table: KeyError)."""
     import threading
 
-    from engine import hearts_common
+    from trickref.engine import hearts_common
 
     errors: list[BaseException] = []
     for _ in range(3):

@@ -41,8 +41,8 @@ from engine_helpers import (
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import cards as C
-from engine.actions import (
+from trickref.engine import cards as C
+from trickref.engine.actions import (
     BIDS,
     BLIND_NIL,
     DISCARD,
@@ -55,9 +55,9 @@ from engine.actions import (
     exchange,
     pass_cards,
 )
-from engine.base import GameState
-from engine.errors import IllegalAction
-from engine.options import defaults
+from trickref.engine.base import GameState
+from trickref.engine.errors import IllegalAction
+from trickref.engine.options import defaults
 
 CASES = list(game_player_counts())
 _FIXED_POOL: list[Action] = [*PLAY, *BIDS, KEEP, DISCARD, DOUBLE_NIL, BLIND_NIL, MOON_SELF, MOON_OTHERS]

@@ -16,10 +16,19 @@ from engine_helpers import (
     random_options,
 )
 
-from engine import actions as A
-from engine import cards as C
-from engine.errors import RecordError
-from engine.records import FORMAT, ReplayError, dump, dumps, parse, record_of, replay, summary
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.errors import RecordError
+from trickref.engine.records import (
+    FORMAT,
+    ReplayError,
+    dump,
+    dumps,
+    parse,
+    record_of,
+    replay,
+    summary,
+)
 
 CASES = list(game_player_counts())
 

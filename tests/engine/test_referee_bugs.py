@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from device.journal import Journal
-from engine import cards as C
-from engine.referee.autotable import AutoTable
-from engine.referee.autotable import replay as replay_events
-from engine.referee.commands import Message
-from engine.referee.events import Touch, event_from_json
-from engine.referee.referee import Referee
+from trickref.device.journal import Journal
+from trickref.engine import cards as C
+from trickref.engine.referee.autotable import AutoTable
+from trickref.engine.referee.autotable import replay as replay_events
+from trickref.engine.referee.commands import Message
+from trickref.engine.referee.events import Touch, event_from_json
+from trickref.engine.referee.referee import Referee
 
 
 def in_play(ref: Referee) -> bool:
@@ -87,7 +87,7 @@ def test_a_bug_half_way_through_an_entry_changes_nothing(monkeypatch, caplog, tm
 def test_a_bug_in_a_new_game_keeps_the_finished_game(monkeypatch) -> None:
     """NewGame resets the referee before it builds the new game: a bug after the reset brings
     back the game that was there, not a blank referee."""
-    from engine.referee.events import NewGame
+    from trickref.engine.referee.events import NewGame
 
     t = AutoTable(seed=2, entry="mixed")
     ref = t.run("hearts", 4, {"target": 50})

@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_referee_entries import in_play, table_until, warnings
 
-from engine import actions as A
-from engine import cards as C
-from engine.referee.autotable import AutoTable, engine_bot
-from engine.referee.autotable import replay as replay_events
-from engine.referee.commands import AskConfirm, DealerCommand, Message, SaveRecord
-from engine.referee.events import (
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.referee.autotable import AutoTable, engine_bot
+from trickref.engine.referee.autotable import replay as replay_events
+from trickref.engine.referee.commands import AskConfirm, DealerCommand, Message, SaveRecord
+from trickref.engine.referee.events import (
     Button,
     CardRead,
     DealDone,
@@ -125,7 +125,7 @@ def test_correction_during_a_hand_survives_an_undo() -> None:
 
 
 def test_a_record_with_corrections_replays_to_the_referees_totals() -> None:
-    from engine.records import parse, replay, summary
+    from trickref.engine.records import parse, replay, summary
 
     t = AutoTable(seed=6, entry="touch")
     ref = t.run("hearts", 4, {"target": 100}, max_hands=2)
@@ -267,7 +267,7 @@ _event = st.one_of(
 def test_any_event_sequence_is_survived_and_replays(game: str, events: list, seed: int) -> None:
     """Arbitrary (mostly wrong) events in the middle of a game: the referee never raises, the
     game's rules state stays legal (it replays from its record), and the journal replays."""
-    from engine.records import parse, replay
+    from trickref.engine.records import parse, replay
 
     n = {"hearts": 4, "spades-2p": 2, "german-whist": 2, "partnership-spades": 4, "cancellation-hearts": 6}[game]
     t = AutoTable(seed=seed, entry="mixed")
@@ -289,8 +289,8 @@ def test_any_event_sequence_is_survived_and_replays(game: str, events: list, see
 def test_a_correction_naming_no_seat_is_an_invalid_record() -> None:
     import pytest
 
-    from engine.errors import RecordError
-    from engine.records import parse
+    from trickref.engine.errors import RecordError
+    from trickref.engine.records import parse
 
     t = AutoTable(seed=6, entry="touch")
     ref = t.run("hearts", 4, {"target": 100}, max_hands=1)

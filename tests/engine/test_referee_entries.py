@@ -7,12 +7,12 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import actions as A
-from engine import cards as C
-from engine.referee.autotable import AutoTable, engine_bot
-from engine.referee.commands import DealerCommand, Led, Message, NeedShuffle
-from engine.referee.events import BotAction, Button, CardRead, NewGame, Shuffled, Touch
-from engine.referee.referee import Referee
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.referee.autotable import AutoTable, engine_bot
+from trickref.engine.referee.commands import DealerCommand, Led, Message, NeedShuffle
+from trickref.engine.referee.events import BotAction, Button, CardRead, NewGame, Shuffled, Touch
+from trickref.engine.referee.referee import Referee
 
 
 def table_until(game: str, n: int, cond: Callable[[Referee], bool], seed: int = 3,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import actions as A
-from engine.referee import fairness
-from engine.referee.autotable import AutoTable, engine_bot
-from engine.referee.commands import SaveRecord
-from engine.referee.events import make_shuffle
-from ui.cli import main
+from trickref.engine import actions as A
+from trickref.engine.referee import fairness
+from trickref.engine.referee.autotable import AutoTable, engine_bot
+from trickref.engine.referee.commands import SaveRecord
+from trickref.engine.referee.events import make_shuffle
+from trickref.ui.cli import main
 
 
 def finished_record(game: str = "hearts", n: int = 4, seed: int = 1, chooser=None, **opts) -> dict:  # type: ignore[no-untyped-def]
@@ -125,8 +125,8 @@ def test_verify_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_records_keep_commitment_salt_and_corrections() -> None:
     """The added record fields survive parse/dump; records without them are unchanged."""
-    from engine.errors import RecordError
-    from engine.records import dump, parse
+    from trickref.engine.errors import RecordError
+    from trickref.engine.records import dump, parse
 
     rec = finished_record()
     rec["corrections"] = [{"after_hand": 1, "seat": 0, "points": -3, "reason": "x", "by": "admin"}]
@@ -167,8 +167,8 @@ def test_verify_refuses_salts_under_128_bits(tmp_path: Path, capsys, salt: str, 
 
 
 def test_the_referee_makes_and_requires_128_bit_salts() -> None:
-    from engine.referee.events import NewGame, Shuffled
-    from engine.referee.referee import Referee
+    from trickref.engine.referee.events import NewGame, Shuffled
+    from trickref.engine.referee.referee import Referee
 
     for s in (make_shuffle(1).salt, make_shuffle(2, random.Random(4)).salt, fairness.new_salt()):
         assert fairness.check_salt(s) is None and len(s) >= 32

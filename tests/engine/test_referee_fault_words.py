@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from engine import cards as C
-from engine.referee.autotable import AutoTable
-from engine.referee.commands import DealerCommand, Message
-from engine.referee.events import DealerFault, NewGame
+from trickref.engine import cards as C
+from trickref.engine.referee.autotable import AutoTable
+from trickref.engine.referee.commands import DealerCommand, Message
+from trickref.engine.referee.events import DealerFault, NewGame
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
 

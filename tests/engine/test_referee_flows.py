@@ -8,15 +8,15 @@ import json
 
 import pytest
 
-from engine import cards as C
-from engine.games import player_counts
-from engine.records import parse, replay
-from engine.referee import fairness
-from engine.referee.autotable import AutoTable, engine_bot
-from engine.referee.autotable import replay as replay_events
-from engine.referee.commands import DealerCommand, Led, SaveRecord, ShowCommitment
-from engine.referee.events import Button, DealDone, DealerDone, NewGame, make_shuffle
-from engine.referee.referee import Referee
+from trickref.engine import cards as C
+from trickref.engine.games import player_counts
+from trickref.engine.records import parse, replay
+from trickref.engine.referee import fairness
+from trickref.engine.referee.autotable import AutoTable, engine_bot
+from trickref.engine.referee.autotable import replay as replay_events
+from trickref.engine.referee.commands import DealerCommand, Led, SaveRecord, ShowCommitment
+from trickref.engine.referee.events import Button, DealDone, DealerDone, NewGame, make_shuffle
+from trickref.engine.referee.referee import Referee
 
 SHORT = {"hearts": 50, "cancellation-hearts": 100, "german-whist": 5, "spades-2p": 100, "partnership-spades": 100}
 GAMES = [(g, n) for g in SHORT for n in player_counts(g)]
@@ -179,7 +179,7 @@ def test_german_whist_stock_after_a_stage_one_trick() -> None:
         seat = g.to_move
         assert seat is not None
         card = g.legal_actions(seat)[0].value
-        from engine.referee.events import CardRead
+        from trickref.engine.referee.events import CardRead
 
         out = ref.handle(CardRead(C.NAMES[card]))
         cmds += [c for c in out if isinstance(c, DealerCommand)]
@@ -259,8 +259,8 @@ def test_moon_choice_on_the_panel() -> None:
         if len(fresh.game.finished_hands) > h:
             assert ev == Button(seat, "ok")
             break
-    from engine import actions as A
-    from engine.referee import panel
+    from trickref.engine import actions as A
+    from trickref.engine.referee import panel
 
     assert panel.choice_list([A.MOON_OTHERS, A.MOON_SELF]) == [A.MOON_SELF, A.MOON_OTHERS]
     assert panel.label(A.MOON_SELF) == "moon: themself"

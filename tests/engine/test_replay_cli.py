@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_records import _illegal_follow, gw_record
 
-from ui.cli import main
+from trickref.ui.cli import main
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SCRIPT = Path(sys.executable).parent / "trickref"

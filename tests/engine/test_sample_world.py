@@ -21,11 +21,11 @@ from collections import Counter
 import pytest
 from engine_helpers import random_action, random_deck
 
-from engine import cards as C
-from engine.base import GameState
-from engine.cancellation_hearts import CancellationHeartsState
-from engine.games import new_game
-from engine.hearts import HeartsState
+from trickref.engine import cards as C
+from trickref.engine.base import GameState
+from trickref.engine.cancellation_hearts import CancellationHeartsState
+from trickref.engine.games import new_game
+from trickref.engine.hearts import HeartsState
 
 
 def shown_voids(s: GameState) -> list[set[int]]:

@@ -18,11 +18,11 @@ from engine_helpers import random_action, random_deck, random_options
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import cards as C
-from engine.base import GameState
-from engine.errors import RecordError
-from engine.games import new_game
-from engine.scorekeeper import EntryError, ScoreSheet, is_scorekeeper_record
+from trickref.engine import cards as C
+from trickref.engine.base import GameState
+from trickref.engine.errors import RecordError
+from trickref.engine.games import new_game
+from trickref.engine.scorekeeper import EntryError, ScoreSheet, is_scorekeeper_record
 
 
 def sp(bids: list[int], tricks: list[int], double: list[bool] | None = None) -> dict[str, Any]:
@@ -342,7 +342,7 @@ def test_json_round_trip_and_record_shape() -> None:
 
 
 def _cli(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ui.cli", "replay", "--json", str(path)],
+    return subprocess.run([sys.executable, "-m", "trickref.ui.cli", "replay", "--json", str(path)],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -453,7 +453,7 @@ def test_sheet_scores_random_engine_games_like_the_engine(game: str, players: in
 
 
 def test_a_dealt_game_reader_names_a_scorekept_record_for_what_it_is() -> None:
-    from engine.records import parse
+    from trickref.engine.records import parse
 
     s = ScoreSheet("german-whist", 2)
     s.enter({"tricks": [7, 6]})

@@ -6,12 +6,22 @@ from __future__ import annotations
 
 import pytest
 
-from engine import cards as C
-from engine.actions import BIDS, DISCARD, DOUBLE_NIL, KEEP, PLAY, Action, exchange, pass_cards, play
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.spades_2p import Spades2PState
-from engine.spades_common import add_bags, contract_score, nil_score
+from trickref.engine import cards as C
+from trickref.engine.actions import (
+    BIDS,
+    DISCARD,
+    DOUBLE_NIL,
+    KEEP,
+    PLAY,
+    Action,
+    exchange,
+    pass_cards,
+    play,
+)
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.spades_2p import Spades2PState
+from trickref.engine.spades_common import add_bags, contract_score, nil_score
 
 
 def P(names: str) -> list[int]:

@@ -11,12 +11,12 @@ import random
 import pytest
 from engine_helpers import random_action
 
-from engine import cards as C
-from engine.actions import PLAY, Action
-from engine.base import GameState
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.spades_common import SpadesTrickState
+from trickref.engine import cards as C
+from trickref.engine.actions import PLAY, Action
+from trickref.engine.base import GameState
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.spades_common import SpadesTrickState
 
 CASES = [
     ("spades-2p", 2, {}),

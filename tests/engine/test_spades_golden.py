@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from engine import cards as C
-from engine.actions import Action
-from engine.base import trick_winner
-from engine.bots import bot_for
-from engine.games import new_game
-from engine.records import load, replay, summary
+from trickref.engine import cards as C
+from trickref.engine.actions import Action
+from trickref.engine.base import trick_winner
+from trickref.engine.bots import bot_for
+from trickref.engine.games import new_game
+from trickref.engine.records import load, replay, summary
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(p for p in GOLDEN.glob("*.json") if not p.name.endswith(".expected.json")
@@ -58,7 +58,7 @@ def test_golden_replays_to_its_expected_summary(path: Path) -> None:
 
 def test_cli_replay_json_matches_the_first_golden() -> None:
     path = FILES[0]
-    out = subprocess.run([sys.executable, "-c", "from ui.cli import main; raise SystemExit(main())",
+    out = subprocess.run([sys.executable, "-c", "from trickref.ui.cli import main; raise SystemExit(main())",
                           "replay", str(path), "--json"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == json.loads(path.with_name(path.stem + ".expected.json").read_text())
@@ -203,7 +203,7 @@ def regenerate() -> None:
         state = play_game(game, players, options, seed)
         path = GOLDEN / f"{stem}.json"
         path.write_text(json.dumps(state.to_json(), separators=(",", ":")) + "\n")
-        out = subprocess.run([sys.executable, "-c", "from ui.cli import main; raise SystemExit(main())",
+        out = subprocess.run([sys.executable, "-c", "from trickref.ui.cli import main; raise SystemExit(main())",
                               "replay", str(path), "--json"], capture_output=True, text=True, check=True)
         path.with_name(f"{stem}.expected.json").write_text(json.dumps(json.loads(out.stdout), indent=1) + "\n")
         print(path.name, len(state.hand_results), "hands", state.totals, state.winners)

@@ -11,13 +11,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import cards as C
-from engine.actions import BIDS, BLIND_NIL, DISCARD, DOUBLE_NIL, KEEP, PLAY, Action
-from engine.base import GameState
-from engine.errors import IllegalAction
-from engine.games import new_game
-from engine.partnership_spades import PartnershipSpadesState
-from engine.spades_2p import Spades2PState
+from trickref.engine import cards as C
+from trickref.engine.actions import BIDS, BLIND_NIL, DISCARD, DOUBLE_NIL, KEEP, PLAY, Action
+from trickref.engine.base import GameState
+from trickref.engine.errors import IllegalAction
+from trickref.engine.games import new_game
+from trickref.engine.partnership_spades import PartnershipSpadesState
+from trickref.engine.spades_2p import Spades2PState
 
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from device.dealer.sim import DealerSimulator
-from firmware import protocol as P
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.firmware import protocol as P
 
 
 class Host:

@@ -66,7 +66,7 @@ class Poller:
 
 
 def load_board(fakes: Any) -> Any:
-    spec = importlib.util.spec_from_file_location("fw_board_under_test", BOARD)
+    spec = importlib.util.spec_from_file_location("trickref.firmware.fw_board_under_test", BOARD)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -94,7 +94,7 @@ def test_card_codes_from_the_reader(board: Any) -> None:
 
 
 def test_drivers_are_set_up_over_uart_and_a_silent_one_is_fault_3(board: Any, fakes: Any) -> None:
-    from firmware import motion
+    from trickref.firmware import motion
 
     bus = fakes.machine.tmc_bus
     assert board.drivers_ok and board.fault() is None
@@ -111,7 +111,7 @@ def test_drivers_are_set_up_over_uart_and_a_silent_one_is_fault_3(board: Any, fa
 
 
 def test_a_feed_move_is_exact_steps_through_dma_and_pio(board: Any, fakes: Any) -> None:
-    from firmware import config, motion, timing
+    from trickref.firmware import config, motion, timing
 
     rp2 = fakes.rp2
     sm = rp2.StateMachine.machines[board.mod.SM_F]
@@ -130,7 +130,7 @@ def test_a_feed_move_is_exact_steps_through_dma_and_pio(board: Any, fakes: Any) 
 
 
 def test_the_gate_length_is_counted_in_feed_steps(board: Any, fakes: Any) -> None:
-    from firmware import config, motion, timing
+    from trickref.firmware import config, motion, timing
 
     cfg = config.Settings()
     pins = fakes.machine.Pin.pins
@@ -229,9 +229,9 @@ def test_faults_2_and_4(fakes: Any) -> None:
 
 
 def test_mechanics_report_a_board_fault_and_stop_like_a_jam(board: Any, fakes: Any) -> None:
-    from firmware import config
-    from firmware import mechanics as M
-    from firmware import protocol as P
+    from trickref.firmware import config
+    from trickref.firmware import mechanics as M
+    from trickref.firmware import protocol as P
 
     pins = fakes.machine.Pin.pins
     pins[board.mod.PIN_ESTOP].v = 0

@@ -6,8 +6,8 @@ import random
 
 from fw_host import Host, make_host, plan_body
 
-from firmware import mechanics as M
-from firmware import protocol as P
+from trickref.firmware import mechanics as M
+from trickref.firmware import protocol as P
 
 
 def shuffled(seed: int, decks: int = 1) -> list[int]:

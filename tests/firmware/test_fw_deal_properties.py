@@ -9,7 +9,7 @@ from fw_host import make_host, plan_body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import protocol as P
+from trickref.firmware import protocol as P
 
 TARGETS = [0, 1, 2, 3, 4, 5, P.REJECT, P.CENTRE, P.MAGAZINE, P.TRICK]
 

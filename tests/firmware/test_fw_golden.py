@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from device.dealer.sim import DealerSimulator
-from firmware import commands
-from firmware import protocol as P
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.firmware import commands
+from trickref.firmware import protocol as P
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden_frames"
 FRAMES: list[dict[str, Any]] = json.loads((GOLDEN_DIR / "frames.json").read_text())

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from device.dealer.sim import DealerSimulator
-from firmware import protocol as P
-from firmware.main import Firmware
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.firmware import protocol as P
+from trickref.firmware.main import Firmware
 
 
 def test_healthy_passes_feed_the_watchdog() -> None:
@@ -66,7 +66,7 @@ def test_main_switches_off_keyboard_interrupt() -> None:
     import ast
     import inspect
 
-    from firmware import main
+    from trickref.firmware import main
 
     tree = ast.parse(inspect.getsource(main.main))
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "kbd_intr"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware import motion as m
+from trickref.firmware import motion as m
 
 
 @given(st.integers(0, 200000), st.integers(200, 40000), st.integers(500, 400000), st.integers(1, 2000))
@@ -67,8 +67,8 @@ def test_tmc2209_datagrams() -> None:
 
 
 def test_the_simulator_times_its_motions_from_the_firmware_constants() -> None:
-    from device.dealer.sim import SimBoard
-    from firmware import config, timing
+    from trickref.device.dealer.sim import SimBoard
+    from trickref.firmware import config, timing
 
     cfg = config.Settings(SEAT_COUNT=4)
     board = SimBoard(cfg)

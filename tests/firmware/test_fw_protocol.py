@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import protocol as P
+from trickref.firmware import protocol as P
 
 
 def test_crc_check_value() -> None:

@@ -45,6 +45,8 @@ def problems(path: Path) -> list[str]:
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                continue  # a sibling module of the firmware package (MicroPython resolves it too)
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             for name in names:
                 top = name.split(".")[0]

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import actions as A
-from engine.bots import bot_for
-from engine.games import new_game
-from engine.records import dumps, record_of
+from trickref.engine import actions as A
+from trickref.engine.bots import bot_for
+from trickref.engine.games import new_game
+from trickref.engine.records import dumps, record_of
 
 HERE = Path(__file__).parent
 GAME = "hearts"
@@ -75,7 +75,7 @@ if __name__ == "__main__":
     for name, make in GOLDENS.items():
         path = HERE / f"{name}.json"
         path.write_text(make())
-        out = subprocess.run([sys.executable, "-m", "ui.cli", "replay", str(path), "--json"],
+        out = subprocess.run([sys.executable, "-m", "trickref.ui.cli", "replay", str(path), "--json"],
                              capture_output=True, text=True, check=True).stdout
         (HERE / f"{name}.expected.json").write_text(json.dumps(json.loads(out), indent=1) + "\n")
         print(name, out.strip()[:200])

@@ -24,7 +24,7 @@ def _close_tables():
     yield
     import gc
 
-    from ui.table_client import TableClient
+    from trickref.ui.table_client import TableClient
 
     for obj in gc.get_objects():
         if isinstance(obj, TableClient):
@@ -38,13 +38,13 @@ def size(request):
 
 @pytest.fixture
 def app(size):
-    from ui.screenshots import make_app
+    from trickref.ui.screenshots import make_app
 
     return make_app(size)
 
 
 @pytest.fixture
 def small_app():
-    from ui.screenshots import make_app
+    from trickref.ui.screenshots import make_app
 
     return make_app((800, 480))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pygame
 
-from engine import cards as C
+from trickref.engine import cards as C
 
 
 def tap(app: Any, pos: tuple[int, int]) -> None:

@@ -21,14 +21,14 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 from kiosk_helpers import tap_button
 
-from device.config import Config, DealerConfig, PanelsConfig
-from device.dealer import messages as m
-from device.dealer.sim import DealerSimulator
-from device.panels import MOCK_REVISION, mock_pin_map
-from engine import cards as C
-from engine.bots import bot_for
-from engine.games import game_class
-from engine.referee import panel
+from trickref.device.config import Config, DealerConfig, PanelsConfig
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.device.panels import MOCK_REVISION, mock_pin_map
+from trickref.engine import cards as C
+from trickref.engine.bots import bot_for
+from trickref.engine.games import game_class
+from trickref.engine.referee import panel
 
 GUARD_S = 60.0
 SPEED = 400.0
@@ -80,7 +80,7 @@ class Rig:
         return self.table.referee
 
     def start(self, options: dict[str, Any]) -> None:
-        from ui.resume import start_new_game
+        from trickref.ui.resume import start_new_game
 
         st = self.app.setup
         st.choose_game(self.game)

@@ -10,13 +10,13 @@ from typing import Any
 import pygame
 from kiosk_helpers import tap, tap_button, tap_card
 
-from engine import cards as C
+from trickref.engine import cards as C
 
 HANG_GUARD_S = 120.0
 
 
 def referee_app(size: tuple[int, int] = (800, 480), speed: float = 400.0) -> Any:
-    from ui.screenshots import make_app
+    from trickref.ui.screenshots import make_app
 
     app = make_app(size)
     app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}
@@ -54,7 +54,7 @@ def _settle(app: Any) -> None:
 
 
 def start(app: Any, game: str, players: int, humans: tuple[int, ...], options: dict[str, Any]) -> Any:
-    from ui.resume import start_new_game
+    from trickref.ui.resume import start_new_game
 
     st = app.setup
     st.choose_game(game)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from ui import card_art as A
-from ui import theme as T
+from trickref.ui import card_art as A
+from trickref.ui import theme as T
 
 
 @pytest.fixture(autouse=True)
 def _pygame():
-    from ui.app import init_pygame
+    from trickref.ui.app import init_pygame
 
     init_pygame()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kiosk_helpers import tap_button
 
-from engine.actions import BLIND_NIL, DOUBLE_NIL, MOON_OTHERS, MOON_SELF
-from ui.screenshots import advance, start_game
+from trickref.engine.actions import BLIND_NIL, DOUBLE_NIL, MOON_OTHERS, MOON_SELF
+from trickref.ui.screenshots import advance, start_game
 
 
 def test_moon_choice_buttons_show_the_options_values(small_app, monkeypatch):

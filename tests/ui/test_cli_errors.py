@@ -96,15 +96,15 @@ def test_no_display_is_said_and_exits_instead_of_an_invisible_window(tmp_path: P
         assert "DISPLAY and WAYLAND_DISPLAY are not set" in lines[0] and "SDL_VIDEODRIVER=offscreen" in lines[0]
         assert "Traceback" not in r.stderr and r.stdout == ""
     # asking for a headless driver on purpose still works (tests, screenshots)
-    from ui.app import check_display
+    from trickref.ui.app import check_display
 
     check_display({"SDL_VIDEODRIVER": "dummy"})
 
 
 def test_replay_and_verify_number_hands_and_name_seats_alike(tmp_path: Path) -> None:
     """An illegal play in the second hand: replay said "hand 1 ... seat 2", verify "hand 2"."""
-    from engine.referee.autotable import AutoTable
-    from engine.referee.commands import SaveRecord
+    from trickref.engine.referee.autotable import AutoTable
+    from trickref.engine.referee.commands import SaveRecord
 
     t = AutoTable(seed=1, entry="mixed")
     t.run("hearts", 4, None, max_hands=2)

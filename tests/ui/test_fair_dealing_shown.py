@@ -7,7 +7,7 @@ import re
 
 from referee_helpers import human_step, pump, referee_app, start
 
-from engine.referee import fairness
+from trickref.engine.referee import fairness
 
 HEX = re.compile(r"\b[0-9a-f]{4}(?: [0-9a-f]{4}){5}\b")
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from physical import Rig
 
-from engine.records import parse, replay
-from engine.referee import fairness
-from ui.table_client import resume_table
+from trickref.engine.records import parse, replay
+from trickref.engine.referee import fairness
+from trickref.ui.table_client import resume_table
 
 MAX_STEPS = 6000
 
@@ -71,7 +71,7 @@ def _power_cut(rig: Rig) -> None:
     rig.app.session = None
     table = resume_table(seed=rig.seed, **rig.app.table_args)
     assert table is not None and table.mode == "hardware"
-    from ui.resume import _session
+    from trickref.ui.resume import _session
 
     _session(rig.app, table)
     rig.settle()
@@ -115,7 +115,7 @@ def _misread(rig: Rig) -> None:
 
 
 def m_reject() -> int:
-    from device.dealer import messages as m
+    from trickref.device.dealer import messages as m
 
     return m.REJECT
 
@@ -146,7 +146,7 @@ def _not_wanted(rig: Rig) -> None:
 def _nobody_holds(rig: Rig) -> None:
     """A card already played (taken back out of the trick tray) is fed: it is in nobody's hand,
     so it goes to the reject tray; the player puts it back on the trick pile."""
-    from device.dealer import messages as m
+    from trickref.device.dealer import messages as m
 
     played = rig.tray(m.TRICK)
     card = played[0]
@@ -160,7 +160,7 @@ def _nobody_holds(rig: Rig) -> None:
 
 
 def _trick_tray_has_cards(rig: Rig) -> bool:
-    from device.dealer import messages as m
+    from trickref.device.dealer import messages as m
 
     g = rig.ref.game
     return rig.ref.accepting() and g.phase == "play" and len(g.trick) == 1 and bool(rig.tray(m.TRICK))

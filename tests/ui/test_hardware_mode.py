@@ -10,11 +10,11 @@ import time
 from gpiozero.pins.mock import MockFactory
 from referee_helpers import pump, referee_app
 
-from device.config import Config, DealerConfig, PanelsConfig, PinRef, SeatPins
-from device.dealer.sim import DealerSimulator
-from device.panels import Panels
-from ui.session import Session
-from ui.table_client import start_table
+from trickref.device.config import Config, DealerConfig, PanelsConfig, PinRef, SeatPins
+from trickref.device.dealer.sim import DealerSimulator
+from trickref.device.panels import Panels
+from trickref.ui.session import Session
+from trickref.ui.table_client import start_table
 
 SEATS = tuple(SeatPins(PinRef(None, 4 * s + 2), PinRef(None, 4 * s + 3), PinRef(None, 4 * s + 4), PinRef(None, 4 * s + 5))
               for s in range(4))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 from kiosk_helpers import tap, tap_button
 
-from engine.options import SPECS, defaults
+from trickref.engine.options import SPECS, defaults
 
 
 def test_home_to_a_started_game_with_chosen_options(small_app):
@@ -73,8 +73,8 @@ def test_names_typed_on_the_keyboard_and_bots_toggled(small_app):
 
 
 def test_how_to_play_is_written_for_players_or_a_note(small_app, monkeypatch, tmp_path):
-    from engine.games import GAME_IDS
-    from ui.scenes import rules
+    from trickref.engine.games import GAME_IDS
+    from trickref.ui.scenes import rules
 
     app = small_app
     app.go("rules")
@@ -97,8 +97,8 @@ def test_how_to_play_is_written_for_players_or_a_note(small_app, monkeypatch, tm
 
 
 def test_settings_behind_the_pin():
-    from ui.screenshots import make_app
-    from ui.settings import load_settings
+    from trickref.ui.screenshots import make_app
+    from trickref.ui.settings import load_settings
 
     app = make_app((800, 480), settings=load_settings())  # the table's config file (tmp)
     app.go("home")
@@ -122,7 +122,7 @@ def test_settings_behind_the_pin():
     tap_button(app, "OK")
     tap_button(app, "Done")
     assert app.scene.name == "home"
-    from ui.settings import load_settings
+    from trickref.ui.settings import load_settings
 
     again = load_settings()
     assert again.four_colour is True
@@ -157,14 +157,14 @@ def test_a_tap_that_slides_off_a_button_does_nothing(small_app):
 
 
 def test_default_pin_is_flagged_and_an_unreadable_pin_locks(tmp_path, monkeypatch):
-    from ui.screenshots import make_app
-    from ui.settings import load_settings
+    from trickref.ui.screenshots import make_app
+    from trickref.ui.settings import load_settings
 
     app = make_app((800, 480), settings=load_settings())
     assert app.settings.default_pin
     app.go("settings")
     app.render(force=True)
-    from ui import draw as D
+    from trickref.ui import draw as D
 
     D.text_log = []
     try:
@@ -188,8 +188,8 @@ def test_default_pin_is_flagged_and_an_unreadable_pin_locks(tmp_path, monkeypatc
 
 
 def test_home_screen_tables_match_the_engine():
-    from engine.games import GAME_IDS, game_class
-    from ui.setup import COUNTS, TITLES
+    from trickref.engine.games import GAME_IDS, game_class
+    from trickref.ui.setup import COUNTS, TITLES
 
     for g in GAME_IDS:
         assert COUNTS[g] == game_class(g).PLAYER_COUNTS

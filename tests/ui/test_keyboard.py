@@ -6,7 +6,7 @@ import pygame
 import pytest
 from kiosk_helpers import tap_button
 
-from ui.keyboard import ACCENT_ROWS, KeyboardScene
+from trickref.ui.keyboard import ACCENT_ROWS, KeyboardScene
 
 
 def open_keyboard(app, text: str = "") -> KeyboardScene:

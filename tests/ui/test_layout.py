@@ -6,14 +6,14 @@ import pygame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ui import tableview as TV
-from ui import theme as T
+from trickref.ui import tableview as TV
+from trickref.ui import theme as T
 
 SIZES = st.sampled_from([(800, 480), (1280, 720)])
 
 
 def setup_module() -> None:
-    from ui.app import init_pygame
+    from trickref.ui.app import init_pygame
 
     init_pygame()
 

@@ -6,8 +6,8 @@ import threading
 
 from kiosk_helpers import settle, tap_button
 
-from ui.app import post_table_event
-from ui.screenshots import advance, start_game
+from trickref.ui.app import post_table_event
+from trickref.ui.screenshots import advance, start_game
 
 
 def test_idle_home_blocks_and_does_not_redraw(small_app):
@@ -107,14 +107,14 @@ def test_kiosk_command_starts_and_draws(tmp_path):
     import sys
 
     code = ("import threading, os, pygame\n"
-            "from ui import app as A\n"
+            "from trickref.ui import app as A\n"
             "orig = A.App.render\n"
             "def render(self, force=False):\n"
             "    drew = orig(self, force)\n"
             "    if drew: print('frame', self.scene.name, flush=True); os._exit(0)\n"
             "    return drew\n"
             "A.App.render = render\n"
-            "from ui.cli import main\n"
+            "from trickref.ui.cli import main\n"
             "main(['kiosk', '--size', '1280x720'])\n")
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)

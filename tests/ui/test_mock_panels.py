@@ -9,7 +9,7 @@ import pygame
 from kiosk_helpers import tap_button
 from referee_helpers import pump, referee_app, start
 
-from device.panels import MockPanels
+from trickref.device.panels import MockPanels
 
 HUMAN = 3  # dealer 0: seats 1, 2, 3 bid, then seat 0 (a bot) after the human
 

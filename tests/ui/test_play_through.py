@@ -7,7 +7,7 @@ import random
 import pytest
 from kiosk_helpers import play_whole_game, settle, tap_button
 
-from ui.screenshots import start_game
+from trickref.ui.screenshots import start_game
 
 GAMES = [
     ("hearts", 4, {"target": 50}),
@@ -25,7 +25,7 @@ def random_chooser(seed: int):
         legal = table.legal(seat)
         if legal[0].kind == "exchange":  # the human picks what to give; the dealer the rest
             give = rng.choice(legal).value[0]
-            from engine.actions import Action
+            from trickref.engine.actions import Action
 
             return Action("exchange", (give, ()))
         if legal[0].kind == "bid":
@@ -97,7 +97,7 @@ def test_two_humans_hand_off_and_never_see_each_other(small_app):
         if sc.name == "handoff":
             # nothing private on the hand-off screen
             assert session.revealed is None
-            from ui.tableview import view_hand
+            from trickref.ui.tableview import view_hand
 
             assert view_hand(sc.view) is None
             tap_button(app, "Show my cards")

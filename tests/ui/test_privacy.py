@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from engine import cards as C
-from ui import card_art
-from ui.screenshots import auto_step, start_game
+from trickref.engine import cards as C
+from trickref.ui import card_art
+from trickref.ui.screenshots import auto_step, start_game
 
 GAMES = [("hearts", 4), ("spades-2p", 2), ("german-whist", 2), ("partnership-spades", 4), ("cancellation-hearts", 7)]
 
@@ -38,7 +38,7 @@ def public_cards(obj) -> set[int]:
 @pytest.mark.parametrize("game,players", GAMES, ids=[g for g, _ in GAMES])
 def test_table_mode_draws_only_public_cards(small_app, game, players):
     app = small_app
-    from engine.options import SPECS
+    from trickref.engine.options import SPECS
 
     lowest = next(s.minimum or 1 for s in SPECS[game] if s.name == "target")
     session = start_game(app, game, players, humans=tuple(range(players)), seed=13, options={"target": lowest})

@@ -9,11 +9,11 @@ import pytest
 from kiosk_helpers import tap_button
 from referee_helpers import play_to_end, pump, referee_app, start
 
-from device.config import load
-from device.games_store import GamesStore
-from engine import cards as C
-from ui import card_art
-from ui.app import start_home
+from trickref.device.config import load
+from trickref.device.games_store import GamesStore
+from trickref.engine import cards as C
+from trickref.ui import card_art
+from trickref.ui.app import start_home
 
 GAMES = [
     ("hearts", 4, {"target": 50}),
@@ -161,7 +161,7 @@ def test_privacy_on_the_referee_path():
 
 
 def test_broken_journal_is_explained_on_screen(tmp_path):
-    from device.journal import encode
+    from trickref.device.journal import encode
 
     app = referee_app()
     start(app, "hearts", 4, humans=(0,), options={"target": 50})
@@ -222,8 +222,8 @@ def test_deal_mismatch_shows_the_fault_and_the_hand_is_redealt():
 def test_a_game_over_left_in_the_journal_is_saved_on_resume(monkeypatch):
     """The power went after the game's last entry but before the journal was started afresh:
     the next start saves the record (again, harmlessly) and shows the game over."""
-    from device.journal import Journal
-    from ui.table_client import resume_table, start_table
+    from trickref.device.journal import Journal
+    from trickref.ui.table_client import resume_table, start_table
 
     with monkeypatch.context() as cut:
         cut.setattr(Journal, "rotate", lambda self, finished=None: None)  # the power goes here

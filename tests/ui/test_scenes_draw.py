@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ui import draw as D
-from ui.screenshots import make_app, scenarios
+from trickref.ui import draw as D
+from trickref.ui.screenshots import make_app, scenarios
 
 NAMES = [name for name, _ in scenarios()]
 
@@ -34,7 +34,7 @@ def test_scene_draws_at_both_sizes(name):
 
 
 def test_screenshots_command_writes_pngs(tmp_path):
-    from ui.screenshots import render_all
+    from trickref.ui.screenshots import render_all
 
     files = render_all(tmp_path, only="home")
     assert {"home-800x480.png", "home-1280x720.png"} <= {f.name for f in files}

@@ -17,11 +17,11 @@ import pytest
 from kiosk_helpers import tap_button
 from test_scorekeeper_ui import enter_hearts, start
 
-from device.config import load
-from device.games_store import GamesStore
-from device.journal import Journal, JournalError
-from device.scorekeep_journal import JOURNAL_NAME
-from engine.scorekeeper import ScoreSheet
+from trickref.device.config import load
+from trickref.device.games_store import GamesStore
+from trickref.device.journal import Journal, JournalError
+from trickref.device.scorekeep_journal import JOURNAL_NAME
+from trickref.engine.scorekeeper import ScoreSheet
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,8 +39,8 @@ def records_on_disk() -> list[Any]:
 
 def new_start() -> Any:
     """A new kiosk process's start: a fresh app through ui.app.start_home."""
-    from ui.app import start_home
-    from ui.screenshots import make_app
+    from trickref.ui.app import start_home
+    from trickref.ui.screenshots import make_app
 
     app = make_app((800, 480))
     start_home(app)
@@ -49,7 +49,7 @@ def new_start() -> Any:
 
 
 def test_every_entry_is_on_disk_with_an_fsync_before_the_screen_moves_on(small_app: Any, monkeypatch: Any) -> None:
-    import device.journal as dj
+    import trickref.device.journal as dj
 
     app = small_app
     start(app, "hearts", 4)
@@ -76,7 +76,7 @@ def test_a_killed_kiosk_resumes_the_sheet_and_says_so(tmp_path: Path) -> None:
         sys.path[:0] = [%r, %r]
         from kiosk_helpers import tap_button
         from test_scorekeeper_ui import enter_hearts, start
-        from ui.screenshots import make_app
+        from trickref.ui.screenshots import make_app
         app = make_app((800, 480))
         start(app, "hearts", 4)
         enter_hearts(app, [3, 5, 0, 5], 2)
@@ -209,7 +209,7 @@ def test_every_kind_of_change_replays_and_a_failed_write_is_taken_back(tmp_path:
     """The journal module on its own: start, first dealer, hands, corrections and undos (of a
     hand and of a correction) replay to the same sheet; a change whose record cannot be written
     leaves the sheet as it was."""
-    from device.scorekeep_journal import ScorekeepJournal
+    from trickref.device.scorekeep_journal import ScorekeepJournal
 
     names = ["Ana", "Ben", "Cem", "Dee"]
     j = ScorekeepJournal.open(tmp_path)
@@ -280,7 +280,7 @@ def test_keep_score_on_a_damaged_journal_offers_to_move_it_aside(small_app: Any)
     data = bytearray(path.read_bytes())
     data[20] ^= 0xFF
     path.write_bytes(bytes(data))
-    from ui.screenshots import make_app
+    from trickref.ui.screenshots import make_app
 
     app2 = make_app((800, 480))
     app2.go("home")

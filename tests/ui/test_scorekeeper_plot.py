@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.scorekeeper import ScoreSheet
-from ui import plot
-from ui.scenes.scorekeeper_entry import sheet_view
+from trickref.engine.scorekeeper import ScoreSheet
+from trickref.ui import plot
+from trickref.ui.scenes.scorekeeper_entry import sheet_view
 
 
 def hearts_sheet() -> ScoreSheet:
@@ -41,7 +41,7 @@ def test_a_partnership_correction_moves_its_team_line() -> None:
 
 
 def test_the_drawn_sheet_and_legend_agree(small_app: Any) -> None:
-    from ui.scenes.scorekeeper_sheet import ScorekeeperSheetScene
+    from trickref.ui.scenes.scorekeeper_sheet import ScorekeeperSheetScene
 
     app = small_app
     sheet = hearts_sheet()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from kiosk_helpers import tap_button
 
-from engine.scorekeeper import ScoreSheet
+from trickref.engine.scorekeeper import ScoreSheet
 
 
 def start(app: Any, game: str, players: int, **options: Any) -> None:
@@ -106,8 +106,8 @@ def test_a_whole_scorekept_hearts_game(app: Any) -> None:
     assert app.scene.name == "scorekeeper_over"
     assert app.scene.model()["winners"] == [1]
     # saved at game over: the games folder holds the record, read back to the same sheet
-    from device.config import load
-    from device.games_store import GamesStore
+    from trickref.device.config import load
+    from trickref.device.games_store import GamesStore
 
     store = GamesStore(load().config.storage.games_dir())
     saved = store.list_games()
@@ -196,7 +196,7 @@ def test_entry_screen_layout_fits(screen_size: tuple[int, int], game: str, playe
     whole, in normal and large text, on the 7-inch panel, 1024x600, 1280x720 and Touch
     Display 2's portrait 720x1280 (finding 5: 11-player Cancellation Hearts at 800x480 with
     large text had names cut to one letter, overlapping buttons and 4 off screen)."""
-    from ui.screenshots import make_app
+    from trickref.ui.screenshots import make_app
 
     app = make_app(screen_size)
     app.settings.large_text = large

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from kiosk_helpers import tap_button
 
-from device import config as C
+from trickref.device import config as C
 
 
 def enter_pin(app, pin: str) -> None:
@@ -21,17 +21,17 @@ def enter_pin(app, pin: str) -> None:
 
 def test_every_ui_scene_module_imports():
     """ui/scenes/settings.py once imported ``device.pins``, which does not exist."""
-    import ui.scenes
+    import trickref.ui.scenes
 
-    names = [m.name for m in pkgutil.iter_modules(ui.scenes.__path__)]
+    names = [m.name for m in pkgutil.iter_modules(trickref.ui.scenes.__path__)]
     assert "settings" in names and "pin" in names and len(names) > 10
     for name in names:
-        importlib.import_module(f"ui.scenes.{name}")
+        importlib.import_module(f"trickref.ui.scenes.{name}")
 
 
 def test_a_custom_pin_with_a_broken_pin_map_locks_settings_instead_of_opening_with_0000(monkeypatch, tmp_path):
-    from ui.screenshots import make_app
-    from ui.settings import load_settings
+    from trickref.ui.screenshots import make_app
+    from trickref.ui.settings import load_settings
 
     cfg = tmp_path / "table.toml"
     cfg.write_text(f'[admin]\npin = "{C.hash_pin("2580")}"\n\n[panels.seat0]\nminus = 99\n')
@@ -48,7 +48,7 @@ def test_a_custom_pin_with_a_broken_pin_map_locks_settings_instead_of_opening_wi
     # a page saying which file and why, and no PIN pad: no PIN opens these settings
     assert app.scene.name == "pin" and app.scene.message == settings.lock_reason
     assert [b.text for b in app.scene.buttons()] == ["Back"]
-    from ui import draw as D
+    from trickref.ui import draw as D
 
     D.text_log = []
     try:
@@ -71,7 +71,7 @@ def test_a_custom_pin_with_a_broken_pin_map_locks_settings_instead_of_opening_wi
     ('admin = "0000"\n', "admin: must be a table"),
 ])
 def test_unusable_files_lock_settings_and_say_why(monkeypatch, tmp_path, text, why):
-    from ui.settings import load_settings
+    from trickref.ui.settings import load_settings
 
     cfg = tmp_path / "config.toml"
     cfg.write_text(text)
@@ -82,8 +82,8 @@ def test_unusable_files_lock_settings_and_say_why(monkeypatch, tmp_path, text, w
 
 
 def test_wrong_pins_lock_the_pad_for_a_growing_time(monkeypatch, tmp_path):
-    from ui.screenshots import make_app
-    from ui.settings import load_settings
+    from trickref.ui.screenshots import make_app
+    from trickref.ui.settings import load_settings
 
     now = [500.0]
     cfg = tmp_path / "config.toml"
@@ -118,8 +118,8 @@ def test_wrong_pins_lock_the_pad_for_a_growing_time(monkeypatch, tmp_path):
 def test_the_settings_screen_writes_the_config_file_keeping_its_comments(monkeypatch, tmp_path):
     from kiosk_helpers import tap
 
-    from ui.screenshots import make_app
-    from ui.settings import load_settings
+    from trickref.ui.screenshots import make_app
+    from trickref.ui.settings import load_settings
 
     cfg = tmp_path / "config.toml"
     cfg.write_text('# our table\nmode = "simulated"  # no dealer yet\n\n[display]\nsound = false  # night\n')
@@ -127,7 +127,7 @@ def test_the_settings_screen_writes_the_config_file_keeping_its_comments(monkeyp
     app = make_app((800, 480), settings=load_settings())
     app.go("settings")
     app.render(force=True)
-    from ui.scenes.settings import pin_lines, pin_map
+    from trickref.ui.scenes.settings import pin_lines, pin_map
 
     lines = pin_lines(pin_map(app.settings))
     assert len(lines) == C.MAX_SEATS and lines[0] == "seat 1:   - mcp0:A0    + mcp0:A1    OK mcp0:A2    LED mcp0:A3"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from kiosk_helpers import settle, tap_card
 
-from engine import cards as C
-from ui.screenshots import advance, make_app, start_game
-from ui.settings import Settings
-from ui.sound import CUES, RATE, tone
+from trickref.engine import cards as C
+from trickref.ui.screenshots import advance, make_app, start_game
+from trickref.ui.settings import Settings
+from trickref.ui.sound import CUES, RATE, tone
 
 
 def test_tones_are_the_right_length():

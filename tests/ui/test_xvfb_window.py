@@ -103,13 +103,13 @@ def test_the_kiosk_window_on_a_real_x_display(tmp_path: Path) -> None:
     xvfb, display = start_xvfb()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}  # no dummy driver: the real one
     env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
-    kiosk = subprocess.Popen([sys.executable, "-c", "import sys; from ui.cli import main; sys.exit(main())",
+    kiosk = subprocess.Popen([sys.executable, "-c", "import sys; from trickref.ui.cli import main; sys.exit(main())",
                               "kiosk", "--windowed", "--size", f"{SIZE[0]}x{SIZE[1]}"],
                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         import pygame
 
-        from ui import theme as T
+        from trickref.ui import theme as T
 
         felt = bytes(T.FELT)
         shot = b""
@@ -131,7 +131,7 @@ def test_the_kiosk_window_on_a_real_x_display(tmp_path: Path) -> None:
         assert len(colours) > 50, f"{len(colours)} colours only: a blank window ({png})"
         assert pixels.count(b"\x00\x00\x00") < len(pixels) // 10, f"the window is mostly black ({png})"
         # and it is the kiosk's home screen: the same picture the app draws off-screen
-        from ui.screenshots import make_app
+        from trickref.ui.screenshots import make_app
 
         app = make_app(SIZE)
         app.go("home")

@@ -25,12 +25,12 @@ SCENES: dict[str, tuple[str, str]] = {
     "gameover": ("gameover", "GameOverScene"),
     "fault": ("fault", "FaultScene"),
     "confirm": ("confirm", "ConfirmScene"),
-    "keyboard": ("ui.keyboard", "KeyboardScene"),
+    "keyboard": ("trickref.ui.keyboard", "KeyboardScene"),
 }
 
 
 def make(name: str, app: App, **kw: Any) -> Scene:
     module, cls = SCENES[name]
-    mod = importlib.import_module(module if "." in module else f"ui.scenes.{module}")
+    mod = importlib.import_module(module if "." in module else f"trickref.ui.scenes.{module}")
     scene: Scene = getattr(mod, cls)(app, **kw)
     return scene

@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from engine.actions import BLIND_NIL
+from trickref.engine.actions import BLIND_NIL
 
 from .. import draw as D
 from .. import theme as T

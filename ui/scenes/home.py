@@ -7,7 +7,7 @@ from typing import Any
 
 import pygame
 
-from engine.games import GAME_IDS
+from trickref.engine.games import GAME_IDS
 
 from .. import draw as D
 from .. import theme as T

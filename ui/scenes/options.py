@@ -79,7 +79,7 @@ class OptionsScene(Scene):
         self.widgets = [self.area, self.reset, self.back]
 
     def defaults(self) -> None:
-        from engine.options import defaults
+        from trickref.engine.options import defaults
 
         self.setup.options[self.setup.game] = defaults(self.setup.game)
         self.relayout()

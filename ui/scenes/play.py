@@ -13,8 +13,8 @@ from typing import Any
 
 import pygame
 
-from engine import cards as C
-from engine.actions import Action
+from trickref.engine import cards as C
+from trickref.engine.actions import Action
 
 from .. import card_art as A
 from .. import draw as D
@@ -299,6 +299,6 @@ class PlayScene(GameScene):
 
 
 def A_play(c: int) -> Action:
-    from engine.actions import PLAY
+    from trickref.engine.actions import PLAY
 
     return PLAY[c]

@@ -26,7 +26,7 @@ from typing import Any
 
 import pygame
 
-from engine.scorekeeper import ScoreSheet
+from trickref.engine.scorekeeper import ScoreSheet
 
 from .. import draw as D
 from .. import theme as T
@@ -49,8 +49,8 @@ def keeper(app: Any, create: bool = True) -> Any:
     j = getattr(app, "scorekeep", None)
     if j is not None and not j.journal.closed:
         return j
-    from device.games_store import GamesStore
-    from device.scorekeep_journal import JOURNAL_NAME, ScorekeepJournal
+    from trickref.device.games_store import GamesStore
+    from trickref.device.scorekeep_journal import JOURNAL_NAME, ScorekeepJournal
 
     jdir, gdir = _folders()
     if not create:
@@ -91,7 +91,7 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
     journalled, and its entry screen. An unfinished sheet in the journal is not replaced
     silently: the table is asked (resume it, or save it as an unfinished record and start the
     new one); ``replace=True`` is that second answer."""
-    from device.journal import JournalCorrupt, JournalError
+    from trickref.device.journal import JournalCorrupt, JournalError
 
     st = app.setup
     try:
@@ -136,7 +136,7 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
     """The unfinished keep-score sheet in the journal, on its entry screen (said so with
     ``announce``); a finished one still in the journal is saved and cleared. False when there
     is nothing to resume."""
-    from device.journal import JournalCorrupt, JournalError
+    from trickref.device.journal import JournalCorrupt, JournalError
 
     try:
         j = keeper(app, create=False)
@@ -167,7 +167,7 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
 def finish_sheet(app: Any, sheet: ScoreSheet) -> tuple[Path | None, str | None]:
     """The sheet's record into the games folder, then its journal emptied: (path, None) or
     (None, why)."""
-    from device.journal import JournalError
+    from trickref.device.journal import JournalError
 
     j = getattr(app, "scorekeep", None)
     if j is None or j.sheet is not sheet:

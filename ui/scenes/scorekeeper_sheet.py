@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from engine.scorekeeper import ScoreSheet
+from trickref.engine.scorekeeper import ScoreSheet
 
 from .. import draw as D
 from .. import theme as T
