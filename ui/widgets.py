@@ -77,8 +77,22 @@ class Button(Widget):
             color = self.color
         D.panel(surface, self.rect, color, radius=theme.u(8), border=T.ACCENT if self.selected else None)
         fg = T.TEXT if self.enabled else T.TEXT_DIM
-        D.text(surface, theme, self.text, self.rect.center, self.role, fg, anchor="center",
-               max_width=self.rect.width - theme.u(8))
+        lines = self.lines(theme)
+        step = theme.font(self.role).get_linesize()
+        top = self.rect.centery - step * (len(lines) - 1) // 2
+        for i, line in enumerate(lines):
+            D.text(surface, theme, line, (self.rect.centerx, top + i * step), self.role, fg, anchor="center",
+                   max_width=self.rect.width - theme.u(8))
+
+    def lines(self, theme: T.Theme) -> list[str]:
+        """The label as drawn: one line, or two when it is too wide and the button is tall
+        enough (a long French or Turkish label wraps rather than shrinks)."""
+        room = self.rect.width - theme.u(8)
+        font = theme.font(self.role)
+        if font.size(self.text)[0] <= room or " " not in self.text or self.rect.height < 2 * font.get_linesize():
+            return [self.text]
+        wrapped = D.wrap(theme, self.text, room, self.role)
+        return wrapped if len(wrapped) == 2 else [self.text]
 
 
 class Label(Widget):
