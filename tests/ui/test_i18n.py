@@ -234,6 +234,9 @@ def test_help_pages_for_every_game_in_every_language():
             headings = [t for k, t in blocks if k == "h"]
             # a faithful translation: the same sections, and about as much to read
             assert len(headings) == sum(1 for k, _t in english[game] if k == "h"), (lang, game)
+            text = "\n".join(t for _k, t in blocks)
+            for developer_words in ("seed", ".txt", "`", "_", "0..n"):  # written for players
+                assert developer_words not in text, (lang, game, developer_words)
             words = sum(len(t.split()) for _k, t in blocks)
             english_words = sum(len(t.split()) for _k, t in english[game])
             assert 0.6 * english_words < words < 1.8 * english_words, (lang, game, words, english_words)

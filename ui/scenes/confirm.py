@@ -13,7 +13,8 @@ from ..i18n import N_, _
 from ..scene import Scene
 from ..widgets import Button
 
-ANSWERS = (N_("OK"), N_("Back"), N_("Leave"), N_("Undo"), N_("Cancel"))  # words callers pass as answers
+ANSWERS = (N_("OK"), N_("Back"), N_("Leave"), N_("Undo"), N_("Cancel"), N_("Keep"), N_("Stay"), N_("Move aside"),
+           N_("Continue"))  # words callers pass as answers
 
 
 class ConfirmScene(Scene):
