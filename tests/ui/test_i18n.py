@@ -295,3 +295,27 @@ def test_unicode_player_names_through_journal_record_and_replay(tmp_path):
     assert header.split()[1:] == ["Zoë", "Çağla", "Émile", "Ti", "Jan"]
     state = records.replay(rec)
     assert state.over
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large-text"])
+@pytest.mark.parametrize("lang", OTHER)
+@pytest.mark.parametrize("scene", ["options", "players", "rules", "settings", "pin"])
+def test_marked_scenes_keep_their_buttons_on_screen_in_every_language(scene, lang, large):
+    """The fixed buttons of the marked screens (Done, Defaults, Up, Down, Back, the keys of the
+    PIN pad) stay on an 800x480 screen, apart, with their translated label fitting."""
+    from ui.widgets import Button
+
+    app = _home(lang, large=large)
+    app.setup.choose_game("cancellation-hearts")
+    app.go(scene)
+    app.render(force=True)
+    screen = pygame.Rect(0, 0, 800, 480)
+    buttons = [w for w in app.scene.widgets if isinstance(w, Button) and w.visible]
+    assert buttons, scene
+    for b in buttons:
+        assert screen.contains(b.rect), (scene, lang, b.name, b.rect)
+        for line in b.lines(app.theme):
+            w = app.theme.font(b.role).size(line)[0]
+            assert w <= b.rect.width - 4, (scene, lang, line, w, b.rect.width)
+    for a, b in combinations(buttons, 2):
+        assert not a.rect.colliderect(b.rect), (scene, lang, a.name, b.name)
