@@ -17,6 +17,13 @@ from ..setup import Setup, player_counts, title
 from ..widgets import Button, Stepper
 
 
+def option_words(name: str) -> str:
+    """A rule option's label in the kiosk's language (its id when it has none)."""
+    from .options import LABELS
+
+    return _(LABELS[name]) if name in LABELS else name.replace("_", " ")
+
+
 class HomeScene(Scene):
     name = "home"
 
@@ -126,7 +133,8 @@ class HomeScene(Scene):
         changed = [k for k, v in st.game_options().items() if v != next(s.default for s in st.specs() if s.name == k)]
         target = st.game_options().get("target")
         opt = _("target {target}").format(target=target) + "; " + (
-            _("changed: {names}").format(names=", ".join(changed)) if changed else _("other options as the rules page"))
+            _("changed: {names}").format(names=", ".join(option_words(k) for k in changed)) if changed
+            else _("other options as the rules page"))
         D.text(surface, th, opt, (self._x, self._info_top + th.font("small").get_height() + th.u(2)), "small",
                T.TEXT_DIM, max_width=th.width - self._x - th.pad)
 
