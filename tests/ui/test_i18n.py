@@ -319,3 +319,15 @@ def test_marked_scenes_keep_their_buttons_on_screen_in_every_language(scene, lan
             assert w <= b.rect.width - 4, (scene, lang, line, w, b.rect.width)
     for a, b in combinations(buttons, 2):
         assert not a.rect.colliderect(b.rect), (scene, lang, a.name, b.name)
+
+
+def test_screenshots_in_another_language(tmp_path):
+    from ui.screenshots import render_all
+
+    files = render_all(tmp_path, sizes=((800, 480),), only="home", languages=("en", "tr"))
+    names = sorted(p.name for p in files)
+    assert any(n.endswith("-800x480-tr.png") for n in names) and any(n.endswith("-800x480.png") for n in names)
+    assert all(p.stat().st_size > 0 for p in files)
+    # the Turkish frames differ from the English ones (the words changed)
+    pairs = [(p, p.with_name(p.name.replace("-tr.png", ".png"))) for p in files if p.name.endswith("-tr.png")]
+    assert pairs and all(a.read_bytes() != b.read_bytes() for a, b in pairs)
