@@ -29,10 +29,7 @@ from .scorekeeper_entry import (
     ask_undo,
     finish_sheet,
 )
-from .scoresheet import ScoreSheetScene
-
-# the reasons as a record keeps them -> their words on screen
-REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal": N_("misdeal"), "other": N_("other")}
+from .scoresheet import REASON_WORDS, ScoreSheetScene
 
 
 def correction_lines(sheet: ScoreSheet) -> list[str]:

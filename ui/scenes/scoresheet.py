@@ -9,10 +9,12 @@ import pygame
 from .. import draw as D
 from .. import plot
 from .. import theme as T
-from ..i18n import _
+from ..i18n import N_, _
 from ..widgets import Button
 from .gamebase import GameScene
 
+# a correction's reason as a record keeps it -> its words on screen
+REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal": N_("misdeal"), "other": N_("other")}
 
 def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
     """Column labels and the seat whose figures each column shows (one per team in partnerships)."""
@@ -29,7 +31,7 @@ def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
     who = names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat + 1)
     if g.get("game") == "partnership-spades" and len(names) == 4:
         who += f" & {names[(seat + 2) % 4]}"
-    reason = f" ({c['reason']})" if c.get("reason") else ""
+    reason = f" ({_(REASON_WORDS.get(c['reason'], c['reason']))})" if c.get("reason") else ""
     return _("{who} {points} after hand {hand}").format(who=who, points=f"{int(c.get('points', 0)):+d}",
                                                        hand=c.get("after_hand")) + reason
 
