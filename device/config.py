@@ -54,6 +54,7 @@ MODES = ("auto", "simulated", "hardware")
 BUTTONS = ("minus", "plus", "ok")
 ROLES = (*BUTTONS, "led")
 MAX_SEATS = 11
+LANGUAGES = ("en", "fr", "ht", "tr")  # English, French, Haitian Creole, Turkish (ui/locale)
 DEFAULT_PIN = "0000"
 LOCKED = "locked"  # admin.pin value when the stored hash was unreadable: no PIN opens settings
 PBKDF2_ITERATIONS = 100_000  # what the settings screen writes
@@ -331,6 +332,7 @@ class DisplayConfig:
     sound: bool = True
     four_colour_suits: bool = False
     large_text: bool = False
+    language: str = "en"  # one of LANGUAGES: the kiosk's words and "How to play" pages
     width: int = 800
     height: int = 480
 
@@ -551,9 +553,11 @@ class _Reader:
         names = [f.name for f in fields(DisplayConfig)]
         self.unknown(t, set(names), "display")
         d = DisplayConfig()
-        values = {n: self.value(t, n, "display", getattr(d, n),
-                                _int(240, 8192) if n in ("width", "height") else _bool)
-                  for n in names}
+        def check(n: str) -> Callable[[object], str | None]:
+            if n in ("width", "height"):
+                return _int(240, 8192)
+            return _choice(LANGUAGES) if n == "language" else _bool
+        values = {n: self.value(t, n, "display", getattr(d, n), check(n)) for n in names}
         return DisplayConfig(**values)
 
     def panels(self, data: Mapping[str, Any]) -> PanelsConfig:

@@ -14,6 +14,7 @@ import pygame
 
 from . import draw as D
 from . import theme as T
+from .i18n import _
 from .scene import Scene
 from .widgets import Button, Widget
 
@@ -101,12 +102,12 @@ class KeyboardScene(Scene):
                 for c, ch in enumerate(row):
                     rect = pygame.Rect(x0 + c * (kw + p), top + r * (kh + p), kw, kh)
                     if ch == "<":
-                        keys.append(Button("Del", self.back, rect, color=T.BUTTON_OFF, name="Del"))
+                        keys.append(Button(_("Del"), self.back, rect, color=T.BUTTON_OFF, name="Del"))
                     elif ch == ">":
-                        keys.append(Button("OK", self.ok, rect, color=T.BUTTON_ON, name="OK"))
+                        keys.append(Button(_("OK"), self.ok, rect, color=T.BUTTON_ON, name="OK"))
                     else:
                         keys.append(Button(ch, functools.partial(self.type, ch), rect, role="large", name=ch))
-            keys.append(Button("Cancel", self.cancel, pygame.Rect(p, H - th.touch - p, th.u(140), th.touch),
+            keys.append(Button(_("Cancel"), self.cancel, pygame.Rect(p, H - th.touch - p, th.u(140), th.touch),
                                color=T.BUTTON_OFF))
         else:
             cols = 10
@@ -127,13 +128,13 @@ class KeyboardScene(Scene):
                     x += kw + th.u(4)
             y = top + 4 * (kh + th.u(4))
             unit = kw + th.u(4)
-            keys.append(Button("Shift", self.toggle_shift, pygame.Rect(p, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF))
+            keys.append(Button(_("Shift"), self.toggle_shift, pygame.Rect(p, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF))
             keys.append(Button("ABC" if self.accents else "ÀÉ/", self.toggle_layer,
                                pygame.Rect(p + 2 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF, name="Layer"))
-            keys.append(Button("Space", lambda: self.type(" "), pygame.Rect(p + 4 * unit, y, 2 * unit - th.u(4), kh), name="Space"))
-            keys.append(Button("Del", self.back, pygame.Rect(p + 6 * unit, y, unit * 2 - th.u(4), kh), color=T.BUTTON_OFF))
-            keys.append(Button("OK", self.ok, pygame.Rect(p + 8 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_ON))
-            keys.append(Button("Cancel", self.cancel, pygame.Rect(W - th.u(130) - p, self.field.y, th.u(130), self.field.height),
+            keys.append(Button(_("Space"), lambda: self.type(" "), pygame.Rect(p + 4 * unit, y, 2 * unit - th.u(4), kh), name="Space"))
+            keys.append(Button(_("Del"), self.back, pygame.Rect(p + 6 * unit, y, unit * 2 - th.u(4), kh), color=T.BUTTON_OFF))
+            keys.append(Button(_("OK"), self.ok, pygame.Rect(p + 8 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_ON))
+            keys.append(Button(_("Cancel"), self.cancel, pygame.Rect(W - th.u(130) - p, self.field.y, th.u(130), self.field.height),
                                color=T.BUTTON_OFF))
         self.widgets = keys
 

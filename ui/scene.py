@@ -43,7 +43,9 @@ class Scene:
         """Create or place widgets for the current theme (screen size, text size)."""
 
     def _ensure_layout(self) -> None:
-        key = (self.theme.width, self.theme.height, self.theme.large_text)
+        from .i18n import current
+
+        key = (self.theme.width, self.theme.height, self.theme.large_text, current())
         if self._laid_out_for != key:
             self._laid_out_for = key
             self.layout()

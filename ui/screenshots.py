@@ -457,7 +457,9 @@ def _tricks(st: Any) -> int:
 
 
 def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ...] = SIZES,
-               only: str | None = None) -> list[Path]:
+               only: str | None = None, languages: tuple[str, ...] = ("en",)) -> list[Path]:
+    """Every scenario at every size, in each of ``languages`` (files of a language other than
+    English end in ``-<code>``, e.g. ``home-800x480-fr.png``)."""
     headless()
     import tempfile
 
@@ -473,12 +475,16 @@ def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ..
             for name, fn in scenarios():
                 if only and only not in name:
                     continue
-                for size in sizes:
-                    app = make_app(size)
-                    fn(app)
-                    p = d / f"{name}-{size[0]}x{size[1]}.png"
-                    pygame.image.save(app.screen, str(p))
-                    written.append(p)
+                for lang in languages:
+                    for size in sizes:
+                        from .settings import Settings
+
+                        app = make_app(size, Settings(language=lang))
+                        fn(app)
+                        tail = "" if lang == "en" else f"-{lang}"
+                        p = d / f"{name}-{size[0]}x{size[1]}{tail}.png"
+                        pygame.image.save(app.screen, str(p))
+                        written.append(p)
         finally:
             if old is None:
                 os.environ.pop("TRICKREF_HOME", None)
@@ -488,7 +494,10 @@ def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ..
 
 
 def _cmd(args: argparse.Namespace) -> int:
-    files = render_all(args.dir, only=args.only)
+    from .i18n import LANGUAGES
+
+    languages = tuple(LANGUAGES) if args.language == "all" else (args.language,)
+    files = render_all(args.dir, only=args.only, languages=languages)
     for f in files:
         print(f)
     print(f"{len(files)} screenshots in {args.dir}")
@@ -499,4 +508,6 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("screenshots", help="render every kiosk scene at 800x480 and 1280x720 to PNG files")
     p.add_argument("dir", help="folder for the PNG files (created)")
     p.add_argument("--only", help="only scenarios whose name contains this")
+    p.add_argument("--language", default="en", choices=["en", "fr", "ht", "tr", "all"],
+                   help="the kiosk's language (en, fr, ht, tr), or all four (default: en)")
     p.set_defaults(func=_cmd)

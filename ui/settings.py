@@ -1,8 +1,8 @@
 """The kiosk's settings: a view of the table's configuration file (``device.config``), the one
 settings system.
 
-What the settings screen changes (sound, four-colour suits, large text, the dealer's port, the
-admin PIN) is written back to that file by ``device.config.save``. There is no second store and
+What the settings screen changes (sound, four-colour suits, large text, the language, the
+dealer's port, the admin PIN; the language also from the home screen) is written back to that file by ``device.config.save``. There is no second store and
 no fallback: a configuration the kiosk cannot use (a broken pin map, a PIN that is not a hash,
 a file that is not TOML or cannot be read) locks the settings screen, and ``lock_reason`` names
 the file and the problem. The kiosk then runs on the default display settings, and opening
@@ -23,6 +23,8 @@ from typing import Any
 
 from trickref.device import config as dc
 
+from . import i18n
+
 
 class Settings:
     """The settings the kiosk reads and the settings screen changes, over a ``dc.Config``.
@@ -38,9 +40,10 @@ class Settings:
         self._lock_reason = lock_reason
         self.guard = dc.PinGuard(clock, guard_state)
         for name, value in changes.items():
-            if name not in ("sound", "four_colour", "large_text", "serial_port"):
+            if name not in ("sound", "four_colour", "large_text", "serial_port", "language"):
                 raise TypeError(f"Settings has no setting {name!r}")
             setattr(self, name, value)
+        i18n.set_language(self.language)  # the kiosk speaks the configured language
 
     # ------------------------------------------------------------------ display and dealer
     def _display(self, **kw: Any) -> None:
@@ -69,6 +72,24 @@ class Settings:
     @large_text.setter
     def large_text(self, value: bool) -> None:
         self._display(large_text=bool(value))
+
+    @property
+    def language(self) -> str:
+        """The kiosk's language (``ui.i18n.LANGUAGES``): setting it switches the screens at once."""
+        return self.config.display.language
+
+    @language.setter
+    def language(self, value: str) -> None:
+        if value not in i18n.LANGUAGES:
+            raise ValueError(f"unknown language {value!r}: one of {', '.join(i18n.LANGUAGES)}")
+        i18n.set_language(value)
+        self._display(language=value)
+
+    def next_language(self) -> str:
+        """Switch to the next language of the chooser's cycle and return it."""
+        codes = list(i18n.LANGUAGES)
+        self.language = codes[(codes.index(self.language) + 1) % len(codes)]
+        return self.language
 
     @property
     def serial_port(self) -> str:

@@ -8,14 +8,16 @@ from typing import Any
 from trickref.engine.games import GAME_IDS
 from trickref.engine.options import SPECS, defaults, resolve
 
+from .i18n import N_, _
+
 DEFAULT_NAMES = ("Ana", "Ben", "Cem", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Joe", "Kim")
 COUNTS: dict[str, tuple[int, ...]] = {
     "spades-2p": (2,), "cancellation-hearts": (6, 7, 8, 9, 10, 11), "german-whist": (2,),
     "partnership-spades": (4,), "hearts": (3, 4, 5, 6, 7),
 }
-TITLES: dict[str, str] = {
-    "spades-2p": "Two-player Spades", "cancellation-hearts": "Cancellation Hearts",
-    "german-whist": "German Whist", "partnership-spades": "Partnership Spades", "hearts": "Hearts",
+TITLES: dict[str, str] = {  # translated when shown (title)
+    "spades-2p": N_("Two-player Spades"), "cancellation-hearts": N_("Cancellation Hearts"),
+    "german-whist": N_("German Whist"), "partnership-spades": N_("Partnership Spades"), "hearts": N_("Hearts"),
 }
 
 
@@ -26,7 +28,8 @@ def player_counts(game: str) -> tuple[int, ...]:
 
 
 def title(game: str) -> str:
-    return TITLES[game]
+    """The game's name in the kiosk's language."""
+    return _(TITLES[game])
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import draw as D
 from . import theme as T
+from .i18n import _
 
 
 class Widget:
@@ -44,7 +45,7 @@ class Button(Widget):
         self.on_click = on_click
         self.color = color
         self.role = role
-        self.name = name or text
+        self.name = name or getattr(text, "msgid", text)  # the English name in every language
         self.pressed = False
         self.selected = False
 
@@ -76,8 +77,22 @@ class Button(Widget):
             color = self.color
         D.panel(surface, self.rect, color, radius=theme.u(8), border=T.ACCENT if self.selected else None)
         fg = T.TEXT if self.enabled else T.TEXT_DIM
-        D.text(surface, theme, self.text, self.rect.center, self.role, fg, anchor="center",
-               max_width=self.rect.width - theme.u(8))
+        lines = self.lines(theme)
+        step = theme.font(self.role).get_linesize()
+        top = self.rect.centery - step * (len(lines) - 1) // 2
+        for i, line in enumerate(lines):
+            D.text(surface, theme, line, (self.rect.centerx, top + i * step), self.role, fg, anchor="center",
+                   max_width=self.rect.width - theme.u(8))
+
+    def lines(self, theme: T.Theme) -> list[str]:
+        """The label as drawn: one line, or two when it is too wide and the button is tall
+        enough (a long French or Turkish label wraps rather than shrinks)."""
+        room = self.rect.width - theme.u(8)
+        font = theme.font(self.role)
+        if font.size(self.text)[0] <= room or " " not in self.text or self.rect.height < 2 * font.get_linesize():
+            return [self.text]
+        wrapped = D.wrap(theme, self.text, room, self.role)
+        return wrapped if len(wrapped) == 2 else [self.text]
 
 
 class Label(Widget):
@@ -138,7 +153,7 @@ class Toggle(Widget):
         knob = sw.height // 2 - theme.u(3)
         cx = sw.right - sw.height // 2 if self.value else sw.x + sw.height // 2
         pygame.draw.circle(surface, T.WHITE, (cx, sw.centery), knob)
-        D.text(surface, theme, "on" if self.value else "off", (sw.x - theme.pad, r.centery), "small", T.TEXT_DIM, "midright")
+        D.text(surface, theme, _("on") if self.value else _("off"), (sw.x - theme.pad, r.centery), "small", T.TEXT_DIM, "midright")
 
 
 class Stepper(Widget):
@@ -155,10 +170,10 @@ class Stepper(Widget):
         self.minimum = minimum
         self.maximum = maximum
         self.presets = tuple(presets)
-        self.fmt = fmt or (lambda v: "off" if v is None else str(v))
+        self.fmt = fmt or (lambda v: _("off") if v is None else str(v))
         self.minus = Button("-", functools.partial(self.bump, -1), name=f"{label} -")
         self.plus = Button("+", functools.partial(self.bump, +1), name=f"{label} +")
-        self.preset_buttons = [Button(self.fmt(p), functools.partial(self.set, p), role="small", name=f"{label} = {p}")
+        self.preset_buttons = [Button(self.fmt(p), functools.partial(self.set, p), role="small", name=f"{getattr(label, 'msgid', label)} = {p}")
                                for p in self.presets]
 
     def set(self, v: int | None) -> None:
@@ -226,7 +241,7 @@ class Choice(Widget):
         self.choices = list(choices)
         self.value = value
         self.on_change = on_change
-        self.buttons = [Button(fmt(c), functools.partial(self.set, c), role="small", name=f"{label} = {c}")
+        self.buttons = [Button(fmt(c), functools.partial(self.set, c), role="small", name=f"{getattr(label, 'msgid', label)} = {c}")
                         for c in self.choices]
 
     def set(self, v: Any) -> None:
@@ -306,7 +321,7 @@ class ScrollArea(Widget):
             return True
         pos: Any = getattr(event, "pos", None)
         if pos is None:
-            return any(w.visible and w.handle(event) for _, w in self.rows)
+            return any(w.visible and w.handle(event) for _h, w in self.rows)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(pos):
             self._drag = (pos[1], self.offset)
             self._dragged = False
@@ -314,7 +329,7 @@ class ScrollArea(Widget):
             y0, off0 = self._drag
             if abs(pos[1] - y0) > 12:
                 self._dragged = True
-                for _, w in self.rows:  # a drag is not a tap: release pressed buttons
+                for _h, w in self.rows:  # a drag is not a tap: release pressed buttons
                     for b in _buttons_of(w):
                         b.pressed = False
             if self._dragged:
@@ -326,12 +341,12 @@ class ScrollArea(Widget):
                 return True
         if not self.rect.collidepoint(pos) and event.type == pygame.MOUSEBUTTONDOWN:
             return False
-        return any(w.visible and w.handle(event) for _, w in self.rows)
+        return any(w.visible and w.handle(event) for _h, w in self.rows)
 
     def draw(self, surface: Any, theme: T.Theme) -> None:
         clip = surface.get_clip()
         surface.set_clip(self.rect)
-        for _, w in self.rows:
+        for _h, w in self.rows:
             if w.visible:
                 w.draw(surface, theme)
         surface.set_clip(clip)
@@ -359,7 +374,7 @@ def find_buttons(widgets: Sequence[Widget]) -> list[Button]:
     out: list[Button] = []
     for w in widgets:
         if isinstance(w, ScrollArea):
-            out.extend(find_buttons([x for _, x in w.rows]))
+            out.extend(find_buttons([x for _h, x in w.rows]))
         else:
             out.extend(_buttons_of(w))
     return out

@@ -9,20 +9,26 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import N_, _
 from ..scene import Scene
 from ..widgets import Button
+
+ANSWERS = (N_("OK"), N_("Back"), N_("Leave"), N_("Undo"), N_("Cancel"), N_("Keep"), N_("Stay"), N_("Move aside"),
+           N_("Continue"))  # words callers pass as answers
 
 
 class ConfirmScene(Scene):
     name = "confirm"
     modal = True
 
-    def __init__(self, app: Any, question: str = "Are you sure?", detail: str = "", yes: str = "Yes",
-                 no: str | None = "No", on_yes: Callable[[], Any] | None = None) -> None:
+    def __init__(self, app: Any, question: str | None = None, detail: str = "", yes: str | None = None,
+                 no: str | None = "", on_yes: Callable[[], Any] | None = None) -> None:
         """A question with two answers, or (``no=None``) a message with one button."""
         super().__init__(app)
-        self.question, self.detail, self.on_yes = question, detail, on_yes
-        self.yes_text, self.no_text = yes, no
+        self.question, self.detail, self.on_yes = question or _("Are you sure?"), detail, on_yes
+        # the answers callers pass in English ("OK", "Back") are in the catalog too
+        self.yes_text = _(yes) if yes else _("Yes")
+        self.no_text = None if no is None else (_(no) if no else _("No"))
 
     def layout(self) -> None:
         th = self.theme

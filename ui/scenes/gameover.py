@@ -9,6 +9,7 @@ import pygame
 from .. import draw as D
 from .. import plot
 from .. import theme as T
+from ..i18n import _, ngettext
 from ..widgets import Button
 from .gamebase import GameScene
 from .scoresheet import columns
@@ -23,9 +24,9 @@ class GameOverScene(GameScene):
         w = th.u(220)
         y = th.height - th.touch - th.pad
         self.widgets = [
-            Button("Score sheet", lambda: self.app.push_scene("scoresheet", back="gameover"),
+            Button(_("Score sheet"), lambda: self.app.push_scene("scoresheet", back="gameover"),
                    pygame.Rect(2 * th.pad, y, w, th.touch)),
-            Button("New game", self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
+            Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
         ]
 
     def new_game(self) -> None:
@@ -40,9 +41,9 @@ class GameOverScene(GameScene):
         g = self.g
         names = g.get("names", [])
         winners = g.get("winners", [])
-        who = " & ".join(names[s] for s in winners) or "nobody"
-        D.text(surface, th, "Game over", (th.width // 2, th.pad), "title", T.TEXT_DIM, "midtop")
-        D.text(surface, th, f"{who} win{'s' if len(winners) == 1 else ''}!", (th.width // 2, th.u(56)), "huge", T.ACCENT,
+        who = " & ".join(names[s] for s in winners) or _("nobody")
+        D.text(surface, th, _("Game over"), (th.width // 2, th.pad), "title", T.TEXT_DIM, "midtop")
+        D.text(surface, th, ngettext("{who} wins!", "{who} win!", max(1, len(winners))).format(who=who), (th.width // 2, th.u(56)), "huge", T.ACCENT,
                "midtop", bold=True, max_width=th.width - 4 * th.pad)
         labels, seats = columns(g)
         totals = g.get("totals", [])

@@ -11,9 +11,17 @@ from trickref.engine.games import GAME_IDS
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import LANGUAGES, _, ngettext
 from ..scene import Scene
 from ..setup import Setup, player_counts, title
 from ..widgets import Button, Stepper
+
+
+def option_words(name: str) -> str:
+    """A rule option's label in the kiosk's language (its id when it has none)."""
+    from .options import LABELS
+
+    return _(LABELS[name]) if name in LABELS else name.replace("_", " ")
 
 
 class HomeScene(Scene):
@@ -41,32 +49,49 @@ class HomeScene(Scene):
         x = 2 * p + col_w + 3 * p
         rw = W - x - 2 * p
         counts = player_counts(self.setup.game)
-        self.count = Stepper("Players", self.setup.players, self.set_count, pygame.Rect(x, top + th.u(40), rw, th.touch + p),
+        self.count = Stepper(_("Players"), self.setup.players, self.set_count, pygame.Rect(x, top + th.u(40), rw, th.touch + p),
                              minimum=min(counts), maximum=max(counts))
         self.count.enabled = len(counts) > 1
         half = (rw - p) // 2
         y = top + th.u(40) + th.touch + 3 * p
-        self.seats_btn = Button("Players & bots", lambda: self.app.go("players"), pygame.Rect(x, y, half, th.touch))
-        self.options_btn = Button("Rule options", lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, th.touch))
+        self.seats_btn = Button(_("Players & bots"), lambda: self.app.go("players"), pygame.Rect(x, y, half, th.touch))
+        self.options_btn = Button(_("Rule options"), lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, th.touch))
         y += th.touch + p
-        self.rules_btn = Button("How to play", lambda: self.app.go("rules"), pygame.Rect(x, y, half, th.touch))
-        self.settings_btn = Button("Settings", lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, th.touch),
+        self.rules_btn = Button(_("How to play"), lambda: self.app.go("rules"), pygame.Rect(x, y, half, th.touch))
+        self.settings_btn = Button(_("Settings"), lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, th.touch),
                                    color=T.BUTTON_OFF)
         keep_w = rw * 2 // 5  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
-        self.start_btn = Button("Start game", self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw - keep_w - p, th.u(72)),
+        self.start_btn = Button(_("Start game"), self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw - keep_w - p, th.u(72)),
                                 color=T.BUTTON_ON, role="large")
         from .scorekeeper_entry import pending_sheet
 
         # an unfinished keep-score sheet (left with Menu, or cut by a restart) waits in its journal
         self.pending = pending_sheet(self.app)
-        keep = "Resume score sheet" if self.pending is not None else "Keep score (own cards)"
+        keep = _("Resume score sheet") if self.pending is not None else _("Keep score (own cards)")
         self.keep_btn = Button(keep, self.keep_score,
                                pygame.Rect(x + rw - keep_w, H - 2 * p - th.u(72), keep_w, th.u(72)), role="small",
                                color=T.BUTTON_ON if self.pending is not None else T.BUTTON)
+        # the language chooser: the current language in its own words; a tap moves to the next
+        lang_w = th.u(210)
+        self.language_btn = Button(LANGUAGES[self.app.settings.language], self.next_language,
+                                   pygame.Rect(W - 2 * p - lang_w, p, lang_w, top - 2 * p), name="language",
+                                   role="small", color=T.BUTTON_OFF)
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
-                        self.settings_btn, self.start_btn, self.keep_btn]
+                        self.settings_btn, self.start_btn, self.keep_btn, self.language_btn]
         self._info_top = y + th.touch + p
         self._x = x
+
+    def next_language(self) -> None:
+        """English -> Français -> Kreyòl ayisyen -> Türkçe -> English, kept in the configuration
+        file at once (a table that has no admin at hand still keeps its language)."""
+        settings = self.app.settings
+        settings.next_language()
+        if not settings.locked:
+            try:
+                settings.save()
+            except (OSError, ValueError):
+                pass  # the language still changes for this session; settings say why on Done
+        self.relayout()
 
     def pick(self, game: str) -> None:
         self.setup.choose_game(game)
@@ -96,17 +121,20 @@ class HomeScene(Scene):
     def draw_content(self, surface: Any) -> None:
         th = self.theme
         D.text(surface, th, "trickref", (2 * th.pad, th.pad), "title", T.ACCENT, bold=True)
-        D.text(surface, th, "choose a game", (2 * th.pad, th.u(46)), "small", T.TEXT_DIM)
+        D.text(surface, th, _("choose a game"), (2 * th.pad, th.u(46)), "small", T.TEXT_DIM)
         st = self.setup
         D.text(surface, th, title(st.game), (self._x, th.u(70)), "large", T.TEXT, bold=True,
                max_width=th.width - self._x - th.pad)
         humans = [st.names[s] for s in range(st.players) if s not in st.bots]
         bots = len(st.seat_bots())
-        line = f"{', '.join(humans) or 'no humans'} + {bots} bot{'s' if bots != 1 else ''}"
+        line = ngettext("{humans} + {n} bot", "{humans} + {n} bots", bots).format(
+            humans=", ".join(humans) or _("no humans"), n=bots)
         D.text(surface, th, line, (self._x, self._info_top), "small", T.TEXT_DIM, max_width=th.width - self._x - th.pad)
         changed = [k for k, v in st.game_options().items() if v != next(s.default for s in st.specs() if s.name == k)]
         target = st.game_options().get("target")
-        opt = f"target {target}" + (f"; changed: {', '.join(changed)}" if changed else "; other options as the rules page")
+        opt = _("target {target}").format(target=target) + "; " + (
+            _("changed: {names}").format(names=", ".join(option_words(k) for k in changed)) if changed
+            else _("other options as the rules page"))
         D.text(surface, th, opt, (self._x, self._info_top + th.font("small").get_height() + th.u(2)), "small",
                T.TEXT_DIM, max_width=th.width - self._x - th.pad)
 

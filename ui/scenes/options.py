@@ -8,21 +8,33 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import N_, _
 from ..scene import Scene
 from ..setup import Setup
 from ..widgets import Button, Choice, ScrollArea, Stepper, Toggle, Widget
 
 LABELS = {
-    "target": "Game ends at", "first_bidder": "Who bids first", "failed_nil_tricks_are_bags": "Failed Nil tricks are bags",
-    "passing": "Passing", "no_points_on_first_trick": "No points on the first trick",
-    "last_trick_cancelled": "Cancelled last trick goes to", "moon_self": "Moon: shooter scores",
-    "moon_others": "Moon: others score", "score_all_tricks": "Score tricks over 13 (all 26)",
-    "trump": "Trump suit", "must_beat": "Must beat (head the trick)", "first_lead": "First lead by",
-    "blind_nil_margin": "Blind Nil when trailing by more than", "cap_team_bid_at_13": "Team bid at most 13",
-    "nil_tricks_count_for_partner": "Nil tricks count for partner", "loss_floor": "Lose at or below",
-    "omnibus": "Omnibus card (-10)", "omnibus_card": "Omnibus card",
+    "target": N_("Game ends at"), "first_bidder": N_("Who bids first"), "failed_nil_tricks_are_bags": N_("Failed Nil tricks are bags"),
+    "passing": N_("Passing"), "no_points_on_first_trick": N_("No points on the first trick"),
+    "last_trick_cancelled": N_("Cancelled last trick goes to"), "moon_self": N_("Moon: shooter scores"),
+    "moon_others": N_("Moon: others score"), "score_all_tricks": N_("Score tricks over 13 (all 26)"),
+    "trump": N_("Trump suit"), "must_beat": N_("Must beat (head the trick)"), "first_lead": N_("First lead by"),
+    "blind_nil_margin": N_("Blind Nil when trailing by more than"), "cap_team_bid_at_13": N_("Team bid at most 13"),
+    "nil_tricks_count_for_partner": N_("Nil tricks count for partner"), "loss_floor": N_("Lose at or below"),
+    "omnibus": N_("Omnibus card (-10)"), "omnibus_card": N_("Omnibus card"),
 }
-CHOICE_WORDS = {"TD": "10\u2666", "JD": "J\u2666", "clubs": "\u2663 clubs", "spades": "\u2660 spades"}
+CHOICE_WORDS = {
+    "TD": "10\u2666", "JD": "J\u2666", "clubs": N_("\u2663 clubs"), "spades": N_("\u2660 spades"),
+    "second": N_("second player"), "first": N_("first player"), "dealer": N_("the dealer"),
+    "left": N_("dealer's left"), "nobody": N_("nobody"), "leader": N_("the leader"),
+    "left-right": N_("left, then right"), "right": N_("always right"), "none": N_("no passing"),
+}
+
+
+def choice_words(choice: object) -> str:
+    """A rule option's choice in words, in the kiosk's language."""
+    word = CHOICE_WORDS.get(str(choice))
+    return str(choice) if word is None else _(word)
 
 
 class _Help(Widget):
@@ -50,11 +62,11 @@ class OptionsScene(Scene):
 
     def widget_for(self, spec: Any) -> Widget:
         value = self.setup.options[self.setup.game].get(spec.name, spec.default)
-        label = LABELS.get(spec.name, spec.name.replace("_", " "))
+        label = _(LABELS[spec.name]) if spec.name in LABELS else spec.name.replace("_", " ")
         if spec.kind == "bool":
             return Toggle(label, bool(value), self._setter(spec.name))
         if spec.kind == "choice":
-            return Choice(label, spec.choices, value, self._setter(spec.name), fmt=lambda c: CHOICE_WORDS.get(c, str(c)))
+            return Choice(label, spec.choices, value, self._setter(spec.name), fmt=choice_words)
         step = 50 if spec.name == "target" and spec.default >= 100 else (10 if spec.name in ("blind_nil_margin",) else 1)
         if spec.name == "loss_floor":
             step = 100
@@ -70,12 +82,12 @@ class OptionsScene(Scene):
             w = self.widget_for(spec)
             self.option_widgets[spec.name] = w
             rows.append((th.touch + th.u(6), w))
-            rows.append((th.font("small").get_height() + th.u(8), _Help(spec.help)))
+            rows.append((th.font("small").get_height() + th.u(8), _Help(_(spec.help))))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad
-        self.reset = Button("Defaults", self.defaults, pygame.Rect(2 * th.pad, y, th.u(180), th.touch), color=T.BUTTON_OFF)
-        self.back = Button("Done", lambda: self.app.go("home"), pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), th.touch))
+        self.reset = Button(_("Defaults"), self.defaults, pygame.Rect(2 * th.pad, y, th.u(180), th.touch), color=T.BUTTON_OFF)
+        self.back = Button(_("Done"), lambda: self.app.go("home"), pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), th.touch))
         self.widgets = [self.area, self.reset, self.back]
 
     def defaults(self) -> None:
@@ -87,7 +99,8 @@ class OptionsScene(Scene):
     def draw_content(self, surface: Any) -> None:
         from ..setup import title
 
-        self.title(surface, f"Rule options: {title(self.setup.game)}", "defaults follow the rules page; drag to scroll")
+        self.title(surface, _("Rule options: {game}").format(game=title(self.setup.game)),
+                   _("defaults follow the rules page; drag to scroll"))
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -11,6 +11,7 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import _
 from ..keyboard import KeyboardScene
 from ..widgets import Button
 
@@ -20,7 +21,7 @@ class PinScene(KeyboardScene):
     modal = False
 
     def __init__(self, app: Any, then: str = "settings") -> None:
-        super().__init__(app, title="Admin PIN", digits=True, secret=True, max_len=8)
+        super().__init__(app, title=_("Admin PIN"), digits=True, secret=True, max_len=8)
         self.then = then
         self.tries = 0
 
@@ -32,7 +33,7 @@ class PinScene(KeyboardScene):
         super().enter()
         s = self.app.settings
         if s.locked:
-            self.message = s.lock_reason or "settings locked"
+            self.message = s.lock_reason or _("settings locked")
         elif s.guard.wait_left() > 0:
             self.message = s.try_pin("")[1]  # "too many wrong PINs: try again in ..." (not a try)
 
@@ -42,7 +43,7 @@ class PinScene(KeyboardScene):
             return
         th = self.theme
         self.field = pygame.Rect(2 * th.pad, th.u(44), th.width - 4 * th.pad, th.u(56))
-        self.back_btn = Button("Back", self.cancel, pygame.Rect(th.width - th.u(180) - 2 * th.pad,
+        self.back_btn = Button(_("Back"), self.cancel, pygame.Rect(th.width - th.u(180) - 2 * th.pad,
                                                                 th.height - th.touch - th.pad, th.u(180), th.touch))
         self.widgets = [self.back_btn]
 
@@ -52,13 +53,13 @@ class PinScene(KeyboardScene):
             return
         th = self.theme
         surface.fill(T.PANEL)
-        y = self.title(surface, "Settings locked")
+        y = self.title(surface, _("Settings locked"))
         width = th.width - 4 * th.pad
         for line in D.wrap(th, self.message, width, "body"):
             r = D.text(surface, th, line, (2 * th.pad, y), "body", T.TEXT, max_width=width)
             y = r.bottom + th.u(4)
-        hint = ("No PIN opens the settings until the configuration file is fixed or deleted "
-                "(deleting it restores the defaults and the PIN 0000).")
+        hint = _("No PIN opens the settings until the configuration file is fixed or deleted "
+                 "(deleting it restores the defaults and the PIN 0000).")
         y += th.pad
         for line in D.wrap(th, hint, width, "small"):
             r = D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT_DIM, max_width=width)

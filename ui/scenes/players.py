@@ -8,6 +8,7 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import _
 from ..scene import Scene
 from ..setup import Setup
 from ..widgets import Button, ScrollArea, Toggle, Widget
@@ -20,7 +21,7 @@ class _SeatRow(Widget):
         self.seat = seat
         st = scene.setup
         self.name_btn = Button(st.names[seat], self.edit, name=f"name {seat}")
-        self.bot = Toggle("bot", seat in st.bots, self.set_bot)
+        self.bot = Toggle(_("bot"), seat in st.bots, self.set_bot)
 
     def edit(self) -> None:
         self.scene.app.push(self.scene.app_make_keyboard(self.seat))
@@ -47,7 +48,7 @@ class _SeatRow(Widget):
 
     def draw(self, surface: Any, theme: T.Theme) -> None:
         self._place(theme)
-        D.text(surface, theme, f"Seat {self.seat + 1}", (self.rect.x + theme.pad, self.rect.centery), "body",
+        D.text(surface, theme, _("Seat {n}").format(n=self.seat + 1), (self.rect.x + theme.pad, self.rect.centery), "body",
                T.TEXT_DIM, "midleft")
         self.name_btn.text = self.scene.setup.names[self.seat]
         self.name_btn.draw(surface, theme)
@@ -69,7 +70,7 @@ class PlayersScene(Scene):
                 self.setup.names[seat] = text.strip()[:14]
             self.needs_redraw = True
 
-        return KeyboardScene(self.app, title=f"Name for seat {seat + 1}", text=self.setup.names[seat], on_done=done,
+        return KeyboardScene(self.app, title=_("Name for seat {n}").format(n=seat + 1), text=self.setup.names[seat], on_done=done,
                              max_len=14)
 
     def layout(self) -> None:
@@ -78,16 +79,16 @@ class PlayersScene(Scene):
         self.rows = [_SeatRow(self, s) for s in range(self.setup.players)]
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows([(th.touch + th.pad, r) for r in self.rows])
-        self.back = Button("Done", lambda: self.app.go("home"),
+        self.back = Button(_("Done"), lambda: self.app.go("home"),
                            pygame.Rect(th.width - th.u(180) - 2 * th.pad, th.height - th.touch - th.pad, th.u(180), th.touch))
         self.widgets = [self.area, self.back]
 
     def draw_content(self, surface: Any) -> None:
-        sub = "tap a name to change it; bots play the seats marked bot"
+        sub = _("tap a name to change it; bots play the seats marked bot")
         if "partnership" in self.setup.game:
-            sub += "; partners sit opposite (seats 1+3, 2+4)"
-        self.title(surface, "Players", sub)
+            sub += "; " + _("partners sit opposite (seats 1+3, 2+4)")
+        self.title(surface, _("Players"), sub)
         if not [s for s in range(self.setup.players) if s not in self.setup.bots]:
             th = self.theme
-            D.text(surface, th, "no human seat: the bots will play a whole game to watch", (2 * th.pad, th.height - th.touch),
+            D.text(surface, th, _("no human seat: the bots will play a whole game to watch"), (2 * th.pad, th.height - th.touch),
                    "small", T.ACCENT, "midleft", max_width=th.width - th.u(220))

@@ -11,6 +11,7 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import _, current
 from ..scene import Scene
 from ..widgets import Button, ScrollArea, Widget
 
@@ -31,7 +32,8 @@ def rules_blocks(game: str, language: str = "en") -> list[tuple[str, str]]:
     try:
         raw = p.read_text(encoding="utf-8")
     except OSError:
-        return [("p", f"The page on how to play {game} is missing from this installation ({p.name}).")]
+        return [("p", _("The page on how to play {game} is missing from this installation ({file}).").format(
+            game=game, file=p.name))]
     blocks: list[tuple[str, str]] = []
     para: list[str] = []
 
@@ -88,7 +90,7 @@ class RulesScene(Scene):
         game = self.app.setup.game
         rows: list[tuple[int, Widget]] = []
         width = th.width - 4 * th.pad
-        for kind, text in rules_blocks(game):
+        for kind, text in rules_blocks(game, current()):
             if kind == "h":
                 rows.append((th.u(6), Widget()))
                 for ln in D.wrap(th, text, width, "large"):
@@ -103,16 +105,16 @@ class RulesScene(Scene):
         self.area.set_rows(rows)
         b = th.touch
         y = th.height - b - th.pad
-        self.up = Button("Up", lambda: self.area.scroll(-self.area.rect.height + 40), pygame.Rect(2 * th.pad, y, th.u(120), b))
-        self.down = Button("Down", lambda: self.area.scroll(self.area.rect.height - 40),
+        self.up = Button(_("Up"), lambda: self.area.scroll(-self.area.rect.height + 40), pygame.Rect(2 * th.pad, y, th.u(120), b))
+        self.down = Button(_("Down"), lambda: self.area.scroll(self.area.rect.height - 40),
                            pygame.Rect(2 * th.pad + th.u(130), y, th.u(120), b))
-        self.back = Button("Done", lambda: self.app.go("home"), pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), b))
+        self.back = Button(_("Done"), lambda: self.app.go("home"), pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), b))
         self.widgets = [self.area, self.up, self.down, self.back]
 
     def draw_content(self, surface: Any) -> None:
         from ..setup import title
 
-        self.title(surface, f"How to play: {title(self.app.setup.game)}")
+        self.title(surface, _("How to play: {game}").format(game=title(self.app.setup.game)))
 
     def model(self) -> dict[str, Any]:
         m = super().model()

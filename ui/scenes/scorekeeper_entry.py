@@ -30,8 +30,13 @@ from trickref.engine.scorekeeper import ScoreSheet
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import N_, _, ngettext
 from ..scene import Scene
 from ..widgets import Button, Widget
+
+# the entry fields' labels (engine.scorekeeper), translated where they are drawn
+FIELD_LABELS = (N_("Bid"), N_("Double Nil"), N_("Blind Nil"), N_("Tricks"), N_("Hearts"), N_("Hearts nobody took"),
+                N_("Q\u2660 nobody took"), N_("Tricks (all)"), N_("Stage-two tricks"))
 
 # ---------------------------------------------------------------------- the journal
 
@@ -73,11 +78,14 @@ def pending_sheet(app: Any) -> ScoreSheet | None:
 
 def describe(sheet: ScoreSheet) -> str:
     """'Hearts, 4 players, 2 hands entered: Ana 12, Ben 5, ...' for resume messages."""
-    hands = f"{sheet.hand_number} hand{'s' if sheet.hand_number != 1 else ''} entered"
+    from ..setup import title
+
+    hands = ngettext("{n} hand entered", "{n} hands entered", sheet.hand_number).format(n=sheet.hand_number)
+    what = _("{game}, {n} players, {hands}").format(game=title(sheet.GAME_ID), n=sheet.n, hands=hands)
     if sheet.n > 6:  # too many to read in a message: the sheet shows them
-        return f"{sheet.TITLE}, {sheet.n} players, {hands}."
+        return f"{what}."
     totals = ", ".join(f"{sheet.names[s]} {sheet.totals[s]}" for s in range(sheet.n))
-    return f"{sheet.TITLE}, {sheet.n} players, {hands}: {totals}."
+    return f"{what}: {totals}."
 
 
 def _say(app: Any, title: str, detail: str, **kw: Any) -> None:
@@ -109,7 +117,7 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
         explain_damage(app, e)
         return None
     except (JournalError, OSError, ValueError) as e:
-        _say(app, "The score sheet could not start", str(e))
+        _say(app, _("The score sheet could not start"), str(e))
         return None
     app.end_session()  # no dealt game runs meanwhile (its own journal keeps it)
     scene = ScorekeeperEntryScene(app, sheet)
@@ -125,11 +133,12 @@ def explain_damage(app: Any, e: Any) -> None:
     def aside() -> None:
         moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         path.rename(moved)
-        _say(app, "Damaged journal moved aside", f"It is kept as {moved.name} for inspection.")
+        _say(app, _("Damaged journal moved aside"), _("It is kept as {file} for inspection.").format(file=moved.name))
 
-    _say(app, "The score sheet could not be read",
-         f"Its journal is damaged in the middle ({e.reason}, at byte {e.offset}; {e.good_records} entries "
-         "before it are intact). Move it aside to keep score again.", yes="Move aside", no="Back", on_yes=aside)
+    _say(app, _("The score sheet could not be read"),
+         _("Its journal is damaged in the middle ({reason}, at byte {offset}; {good} entries before it are "
+           "intact). Move it aside to keep score again.").format(reason=e.reason, offset=e.offset, good=e.good_records),
+         yes="Move aside", no="Back", on_yes=aside)
 
 
 def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
@@ -144,7 +153,7 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
         explain_damage(app, e)
         return False
     except (JournalError, OSError, ValueError) as e:
-        _say(app, "The score sheet could not be resumed", str(e))
+        _say(app, _("The score sheet could not be resumed"), str(e))
         return False
     if j is None or j.sheet is None:
         return False
@@ -153,14 +162,14 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
         try:
             j.finish()
         except (JournalError, OSError, ValueError) as e:
-            _say(app, "A finished score sheet could not be saved", str(e))
+            _say(app, _("A finished score sheet could not be saved"), str(e))
         return False
     app.end_session()
     app.switch(ScorekeeperEntryScene(app, sheet))
     if announce:
-        dropped = "" if j.report.clean else " (a last entry cut short by the power going was dropped)"
-        _say(app, "Score sheet resumed", f"{describe(sheet)} Every entry is saved as it is made{dropped}.",
-             yes="Continue")
+        said = (_("Every entry is saved as it is made.") if j.report.clean else
+                _("Every entry is saved as it is made (a last entry cut short by the power going was dropped)."))
+        _say(app, _("Score sheet resumed"), f"{describe(sheet)} {said}", yes="Continue")
     return True
 
 
@@ -225,7 +234,7 @@ class PendingSheetScene(Scene):
     def __init__(self, app: Any, sheet: ScoreSheet) -> None:
         super().__init__(app)
         self.sheet = sheet
-        self.question = "An unfinished score sheet"
+        self.question = _("An unfinished score sheet")
 
     def layout(self) -> None:
         th = self.theme
@@ -234,8 +243,8 @@ class PendingSheetScene(Scene):
         bw = (w - 4 * th.pad) // 3
         y = self.box.bottom - th.touch - th.pad
         x = self.box.x + th.pad
-        specs = (("Back", self.app.pop, T.BUTTON_OFF, "no"), ("New sheet", self.new, T.BAD, "New sheet"),
-                 ("Resume it", self.resume, T.BUTTON_ON, "yes"))
+        specs = ((_("Back"), self.app.pop, T.BUTTON_OFF, "no"), (_("New sheet"), self.new, T.BAD, "New sheet"),
+                 (_("Resume it"), self.resume, T.BUTTON_ON, "yes"))
         self.widgets = [Button(t, fn, pygame.Rect(x + i * (bw + th.pad), y, bw, th.touch), color=c, name=n)
                         for i, (t, fn, c, n) in enumerate(specs)]
 
@@ -256,8 +265,8 @@ class PendingSheetScene(Scene):
         D.text(surface, th, self.question, (self.box.centerx, self.box.y + th.pad), "large", T.TEXT, "midtop",
                bold=True, max_width=self.box.width - 4 * th.pad)
         y = self.box.y + th.pad + th.font("large").get_height() + th.u(4)
-        detail = (f"{describe(self.sheet)} Resume it, or start a new sheet: this one is then saved to the games "
-                  "folder as an unfinished record.")
+        detail = describe(self.sheet) + " " + _("Resume it, or start a new sheet: this one is then saved to the "
+                                                "games folder as an unfinished record.")
         bottom = self.box.bottom - th.touch - 2 * th.pad
         for line in D.wrap(th, detail, self.box.width - 4 * th.pad, "body"):
             if y + th.font("body").get_height() > bottom:
@@ -472,7 +481,7 @@ class ScorekeeperEntryScene(Scene):
             y = top + r * row_h
             self.name_rects.append(pygame.Rect(x0, y, name_w, row_h))
             ws: dict[str, Widget] = {}
-            for f, (_, x, w) in zip(fields, self.col_x[c], strict=True):
+            for f, (_label, x, w) in zip(fields, self.col_x[c], strict=True):
                 rect = pygame.Rect(x, y + (row_h - th.touch) // 2, w, th.touch)
                 ws[f["key"]] = self._make(f, s, rect)
             self.row_widgets.append(ws)
@@ -494,10 +503,10 @@ class ScorekeeperEntryScene(Scene):
         bw = th.u(112)
         x = W - p
         self.bar_buttons: list[Button] = []
-        middle = ("Undo", self.ask_undo, "Undo hand")
+        middle = (_("Undo"), self.ask_undo, "Undo hand")
         if not sheet.can_undo():  # before the first hand: who deals it (tap to pass it on)
-            middle = (f"Dealer: {sheet.names[sheet.dealer]}", self.next_dealer, "First dealer")
-        for text, fn, name in (("Menu", self.menu, "Menu"), middle, ("Sheet", self.show_sheet, "Sheet")):
+            middle = (_("Dealer: {name}").format(name=sheet.names[sheet.dealer]), self.next_dealer, "First dealer")
+        for text, fn, name in ((_("Menu"), self.menu, "Menu"), middle, (_("Sheet"), self.show_sheet, "Sheet")):
             x -= bw
             b = Button(text, fn, pygame.Rect(x, th.u(3), bw, th.touch), color=T.BUTTON_OFF, role="small", name=name)
             self.bar_buttons.append(b)
@@ -506,9 +515,9 @@ class ScorekeeperEntryScene(Scene):
         # the bottom row: moon choices (when a moon is entered) or the check line, Clear, Enter hand
         by = H - th.touch - p
         enter_w = th.u(190)
-        self.enter_btn = Button("Enter hand", self.enter_hand, pygame.Rect(W - p - enter_w, by, enter_w, th.touch),
+        self.enter_btn = Button(_("Enter hand"), self.enter_hand, pygame.Rect(W - p - enter_w, by, enter_w, th.touch),
                                 color=T.BUTTON_ON, name="Enter hand")
-        self.clear_btn = Button("Clear", self.clear, pygame.Rect(self.enter_btn.rect.x - p - th.u(100), by, th.u(100),
+        self.clear_btn = Button(_("Clear"), self.clear, pygame.Rect(self.enter_btn.rect.x - p - th.u(100), by, th.u(100),
                                                                  th.touch), color=T.BUTTON_OFF, name="Clear")
         self.line_w = self.clear_btn.rect.x - 3 * p
         mw = (self.clear_btn.rect.x - 3 * p) // 2
@@ -528,9 +537,9 @@ class ScorekeeperEntryScene(Scene):
             self.cells[(key, seat)] = cell
             return cell
         if f["kind"] == "toggle":
-            return Button(f["label"], functools.partial(self._toggle, key, seat), rect, role="small",
+            return Button(_(f["label"]), functools.partial(self._toggle, key, seat), rect, role="small",
                           name=f"{who} {f['label']}")
-        return Button(f["label"], functools.partial(self._hold, key, seat), rect, role="small",
+        return Button(_(f["label"]), functools.partial(self._hold, key, seat), rect, role="small",
                       name=f"{who} {f['label']}", color=T.BUTTON_OFF)
 
     # ------------------------------------------------------------------ changes
@@ -654,7 +663,7 @@ class ScorekeeperEntryScene(Scene):
         if shooter is not None:
             who = sheet.names[shooter]
             self.moon_self.text = f"{who} {sheet.options['moon_self']:+d}"
-            self.moon_others.text = f"Everyone else {sheet.options['moon_others']:+d}"
+            self.moon_others.text = _("Everyone else {points}").format(points=f"{sheet.options['moon_others']:+d}")
             self.moon_self.selected = e.get("moon") == "self"
             self.moon_others.selected = e.get("moon") == "others"
         self.enter_btn.enabled = not sheet.over
@@ -667,7 +676,7 @@ class ScorekeeperEntryScene(Scene):
             self.refusal = str(e)
         for b in self.bar_buttons:
             if b.name == "First dealer":
-                b.text = f"Dealer: {sheet.names[sheet.dealer]}"
+                b.text = _("Dealer: {name}").format(name=sheet.names[sheet.dealer])
         self.needs_redraw = True
 
     def clear(self) -> None:
@@ -696,7 +705,7 @@ class ScorekeeperEntryScene(Scene):
 
             self.app.switch(ScorekeeperOverScene(self.app, sheet))
             return
-        self.last_hand = f"Hand {sheet.hand_number}: " + ", ".join(
+        self.last_hand = _("Hand {n}:").format(n=sheet.hand_number) + " " + ", ".join(
             f"{who} {p:+d}" for who, p in self._shown_points(pts))
         self.last_points = pts
         self._reset(None)
@@ -712,9 +721,9 @@ class ScorekeeperEntryScene(Scene):
 
     def _missing_text(self, missing: list[Key]) -> str:
         key, seat = missing[0]
-        label = self._field(key)["label"].lower()
+        label = _(self._field(key)["label"])
         who = ", ".join(self.sheet.names[s] for k, s in missing if k == key)
-        return f"still to enter: {label} of {who} (tap a number)"
+        return _("still to enter: {what} of {who} (tap a number)").format(what=label, who=who)
 
     def show_sheet(self) -> None:
         from .scorekeeper_sheet import ScorekeeperSheetScene
@@ -753,15 +762,19 @@ class ScorekeeperEntryScene(Scene):
         th, sheet = self.theme, self.sheet
         pygame.draw.rect(surface, T.FELT_DARK, (0, 0, th.width, self.bar_h))
         head_w = th.width - self._bar_right - 3 * th.pad
-        D.text(surface, th, f"{sheet.TITLE}: hand {sheet.hand_number + 1}", (2 * th.pad, th.u(4)), "body", T.TEXT,
+        from ..setup import title
+
+        D.text(surface, th, _("{game}: hand {n}").format(game=title(sheet.GAME_ID), n=sheet.hand_number + 1), (2 * th.pad, th.u(4)), "body", T.TEXT,
                bold=True, max_width=head_w)
         shooter = sheet.moon_shooter(self.entries)
         if shooter is not None and not sheet.over:
-            sub, colour = f"{sheet.names[shooter]} shot the moon: scored as chosen below", T.ACCENT
+            sub, colour = _("{name} shot the moon: scored as chosen below").format(name=sheet.names[shooter]), T.ACCENT
         elif self.last_hand:
-            sub, colour = f"Hand {sheet.hand_number} entered; {sheet.names[sheet.dealer]} deals", T.GOOD
+            sub, colour = _("Hand {n} entered; {dealer} deals").format(n=sheet.hand_number,
+                                                                         dealer=sheet.names[sheet.dealer]), T.GOOD
         else:
-            sub, colour = f"{sheet.names[sheet.dealer]} deals; keeping score for your own cards", T.TEXT_DIM
+            sub, colour = _("{dealer} deals; keeping score for your own cards").format(
+                dealer=sheet.names[sheet.dealer]), T.TEXT_DIM
         D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
         hy = self.bar_h + th.u(2)
         shown_toggles = any(w.visible for ws in self.row_widgets for k, w in ws.items() if k in ("double_nil", "blind_nil"))
@@ -769,14 +782,14 @@ class ScorekeeperEntryScene(Scene):
             for label, x, w in heads:
                 if label in ("Double Nil", "Blind Nil") and not shown_toggles:
                     continue
-                D.text(surface, th, label, (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w + th.pad)
+                D.text(surface, th, _(label), (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w + th.pad)
         # what the pad fills
         if self.focus is not None:
             key, seat = self.focus
-            who = "nobody" if seat < 0 else sheet.names[seat]
-            ask = f"{self._field(key)['label']}: {who}"
+            who = _("nobody") if seat < 0 else sheet.names[seat]
+            ask = f"{_(self._field(key)['label'])}: {who}"
         else:
-            ask = "tap a box to change it"
+            ask = _("tap a box to change it")
         ask_y = hy if self.pad_rect.y <= self.top else self.pad_rect.y - th.u(4) - th.font("small").get_height()
         D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
                "midtop", max_width=self.pad_rect.width)
@@ -786,7 +799,7 @@ class ScorekeeperEntryScene(Scene):
         for s, r in enumerate(self.name_rects):
             if s % 2:
                 pygame.draw.rect(surface, T.FELT_DARK, (r.x, r.y, self.col_w, r.height))
-            total = f"total {sheet.totals[s]}"
+            total = _("total {n}").format(n=sheet.totals[s])
             if self.last_points is not None:
                 total += f" ({self.last_points[s]:+d})"
             if stacked:
@@ -801,9 +814,9 @@ class ScorekeeperEntryScene(Scene):
                 D.text(surface, th, total, (r.right, r.centery), "small", T.TEXT_DIM, "midright", max_width=tw)
         if self.nobody_rect is not None:
             r = self.nobody_rect
-            D.text(surface, th, "Nobody", (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
+            D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
                    max_width=r.width - th.pad)
-            D.text(surface, th, "cancelled last trick", (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
+            D.text(surface, th, _("cancelled last trick"), (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
                    "topleft", max_width=r.width - th.pad)
         # the check line and the reason, beside the buttons (the moon choice takes their place)
         if self.moon_self.visible and not sheet.over:
@@ -814,9 +827,9 @@ class ScorekeeperEntryScene(Scene):
         y += small_h + th.u(2)
         reason = self.reason()
         if sheet.over:
-            D.text(surface, th, "The game is over: see the score sheet.", (2 * th.pad, y), "small", T.ACCENT)
+            D.text(surface, th, _("The game is over: see the score sheet."), (2 * th.pad, y), "small", T.ACCENT)
         elif reason is None:
-            D.text(surface, th, "Ready: tap Enter hand", (2 * th.pad, y), "body", T.GOOD, max_width=self.line_w)
+            D.text(surface, th, _("Ready: tap Enter hand"), (2 * th.pad, y), "body", T.GOOD, max_width=self.line_w)
         else:
             colour = T.BAD if self.refusal else T.ACCENT
             room = max(1, (th.height - y) // small_h)
@@ -851,7 +864,7 @@ def ask_undo(app: Any, sheet: ScoreSheet) -> None:
 
     what = sheet.last_undo_text()
     if what is None:
-        app.push(ConfirmScene(app, "Nothing to undo", "No hand has been entered yet.", yes="OK", no="Back"))
+        app.push(ConfirmScene(app, _("Nothing to undo"), _("No hand has been entered yet."), yes="OK", no="Back"))
         return
 
     def undo() -> None:
@@ -863,10 +876,11 @@ def ask_undo(app: Any, sheet: ScoreSheet) -> None:
         try:
             undo()
         except ValueError as e:  # the journal could not record it: nothing was taken back
-            app.push(ConfirmScene(app, "Could not undo", str(e), yes="OK", no=None))
+            app.push(ConfirmScene(app, _("Could not undo"), str(e), yes="OK", no=None))
 
-    app.push(ConfirmScene(app, f"Undo {what}?", "Its scores come off the sheet; a hand's entries come back "
-                          "to be corrected and entered again.", yes="Undo", no="Keep", on_yes=safe_undo))
+    app.push(ConfirmScene(app, _("Undo {what}?").format(what=what),
+                          _("Its scores come off the sheet; a hand's entries come back to be corrected and "
+                            "entered again."), yes="Undo", no="Keep", on_yes=safe_undo))
 
 
 def ask_leave(app: Any, sheet: ScoreSheet | None = None) -> None:
@@ -877,6 +891,7 @@ def ask_leave(app: Any, sheet: ScoreSheet | None = None) -> None:
         app.session = None
         app.go("home")
 
-    app.push(ConfirmScene(app, "Leave this score sheet?", "It is kept: \"Resume score sheet\" on the home screen "
-                          "brings it back. Starting a new sheet saves this one as an unfinished record.",
+    app.push(ConfirmScene(app, _("Leave this score sheet?"),
+                          _("It is kept: \"Resume score sheet\" on the home screen brings it back. Starting a new "
+                            "sheet saves this one as an unfinished record."),
                           yes="Leave", no="Stay", on_yes=leave))

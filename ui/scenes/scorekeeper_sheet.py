@@ -17,7 +17,9 @@ from trickref.engine.scorekeeper import ScoreSheet
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import N_, _, ngettext
 from ..scene import Scene
+from ..setup import title
 from ..widgets import Button, Stepper
 from .gameover import GameOverScene
 from .scorekeeper_entry import (
@@ -27,7 +29,7 @@ from .scorekeeper_entry import (
     ask_undo,
     finish_sheet,
 )
-from .scoresheet import ScoreSheetScene
+from .scoresheet import REASON_WORDS, ScoreSheetScene
 
 
 def correction_lines(sheet: ScoreSheet) -> list[str]:
@@ -36,8 +38,9 @@ def correction_lines(sheet: ScoreSheet) -> list[str]:
         who = sheet.names[c["seat"]]
         if sheet.TEAMS:
             who += f" & {sheet.names[(c['seat'] + 2) % sheet.n]}"
-        reason = f" ({c['reason']})" if c.get("reason") else ""
-        out.append(f"{who} {c['points']:+d} after hand {c['after_hand']}{reason}")
+        reason = f" ({_(REASON_WORDS.get(c['reason'], c['reason']))})" if c.get("reason") else ""
+        out.append(_("{who} {points} after hand {hand}").format(who=who, points=f"{c['points']:+d}",
+                                                                  hand=c["after_hand"]) + reason)
     return out
 
 
@@ -55,25 +58,28 @@ class ScorekeeperSheetScene(ScoreSheetScene):
         bw, p = th.u(112), th.pad
         x = th.width - p
         self.widgets = []
-        specs: list[tuple[str, Any, Any]] = [("Menu", self.menu, T.BUTTON_OFF), ("Correct", self.correct, T.BUTTON_OFF),
-                                             ("Undo", self.ask_undo, T.BUTTON_OFF)]
+        specs: list[tuple[str, Any, Any]] = [(N_("Menu"), self.menu, T.BUTTON_OFF),
+                                             (N_("Correct"), self.correct, T.BUTTON_OFF),
+                                             (N_("Undo"), self.ask_undo, T.BUTTON_OFF)]
         if self.sheet.over:
-            specs.append(("Game over", self.game_over, T.BUTTON_ON))
+            specs.append((N_("Game over"), self.game_over, T.BUTTON_ON))
         else:
-            specs.append(("Next hand", self.next_hand, T.BUTTON_ON))
+            specs.append((N_("Next hand"), self.next_hand, T.BUTTON_ON))
         for text, fn, color in specs:
             x -= bw
-            self.widgets.append(Button(text, fn, pygame.Rect(x, th.u(3), bw, th.touch), color=color, role="small",
+            self.widgets.append(Button(_(text), fn, pygame.Rect(x, th.u(3), bw, th.touch), color=color, role="small",
                                        name="Undo hand" if text == "Undo" else text))
             x -= th.u(6)
         self._buttons_left = x
 
     def title(self, surface: Any, text: str, sub: str | None = None) -> int:
         th = self.theme
-        r = D.text(surface, th, f"Score sheet: {self.sheet.TITLE}", (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
+        r = D.text(surface, th, _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID)), (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
                    max_width=self._buttons_left - 3 * th.pad)
-        r2 = D.text(surface, th, f"{self.sheet.hand_number} hand(s) entered; {self.sheet.names[self.sheet.dealer]} "
-                    "deals next", (th.pad * 2, r.bottom), "small", T.TEXT_DIM, max_width=self._buttons_left - 3 * th.pad)
+        said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
+                        self.sheet.hand_number).format(n=self.sheet.hand_number,
+                                                       dealer=self.sheet.names[self.sheet.dealer])
+        r2 = D.text(surface, th, said, (th.pad * 2, r.bottom), "small", T.TEXT_DIM, max_width=self._buttons_left - 3 * th.pad)
         return r2.bottom + th.pad
 
     @property
@@ -125,8 +131,8 @@ class ScorekeeperOverScene(GameOverScene):
     def draw_content(self, surface: Any) -> None:
         super().draw_content(surface)
         th = self.theme
-        words = (f"saved as {self.saved.name}" if self.saved is not None
-                 else f"could not save the game: {self.save_error}")
+        words = (_("saved as {file}").format(file=self.saved.name) if self.saved is not None
+                 else _("could not save the game: {error}").format(error=self.save_error))
         D.text(surface, th, words, (th.width // 2, th.height - th.touch - 2 * th.pad), "small",
                T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
 
@@ -142,11 +148,11 @@ class ScorekeeperOverScene(GameOverScene):
         y = th.height - th.touch - th.pad
         mid = (th.width - w) // 2
         self.widgets = [
-            Button("Score sheet", lambda: self.app.switch(ScorekeeperSheetScene(self.app, self.sheet)),
+            Button(_("Score sheet"), lambda: self.app.switch(ScorekeeperSheetScene(self.app, self.sheet)),
                    pygame.Rect(2 * th.pad, y, w, th.touch)),
-            Button("Undo last hand", lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, th.touch),
+            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, th.touch),
                    color=T.BUTTON_OFF),
-            Button("New game", self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
+            Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
         ]
 
 
@@ -182,19 +188,19 @@ class ScorekeeperCorrectScene(Scene):
                        name=f"seat {self.sheet.names[s]}")
             self.seat_buttons.append(b)
         y = top + (-(-n // per_row)) * (th.touch + p) + p
-        self.stepper = Stepper("Points", self.points, self.set_points, pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
+        self.stepper = Stepper(_("Points"), self.points, self.set_points, pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
                                presets=(-10, -5, 5, 10), minimum=-999, maximum=999,
                                fmt=lambda v: f"{(v or 0):+d}")
         y += th.touch + 3 * p
         rw = (W - 4 * p - p * (len(self.REASONS) - 1)) // len(self.REASONS)
-        self.reason_buttons = [Button(r, functools.partial(self.pick_reason, r),
+        self.reason_buttons = [Button(_(REASON_WORDS[r]), functools.partial(self.pick_reason, r),
                                       pygame.Rect(2 * p + i * (rw + p), y, rw, th.touch), role="small",
                                       name=f"reason {r}")
                                for i, r in enumerate(self.REASONS)]
         by = H - th.touch - p
-        self.apply_btn = Button("Apply correction", self.apply, pygame.Rect(W - p - th.u(260), by, th.u(260), th.touch),
+        self.apply_btn = Button(_("Apply correction"), self.apply, pygame.Rect(W - p - th.u(260), by, th.u(260), th.touch),
                                 color=T.BUTTON_ON)
-        self.cancel_btn = Button("Cancel", self.cancel, pygame.Rect(p, by, th.u(160), th.touch), color=T.BUTTON_OFF)
+        self.cancel_btn = Button(_("Cancel"), self.cancel, pygame.Rect(p, by, th.u(160), th.touch), color=T.BUTTON_OFF)
         self.widgets = [*self.seat_buttons, self.stepper, *self.reason_buttons, self.apply_btn, self.cancel_btn]
         self._sync()
 
@@ -220,7 +226,7 @@ class ScorekeeperCorrectScene(Scene):
 
     def apply(self) -> None:
         if self.seat is None:
-            self.error = "Tap whose score to correct."
+            self.error = _("Tap whose score to correct.")
             return
         try:
             self.sheet.correct(self.seat, self.points, self.reason)
@@ -234,7 +240,7 @@ class ScorekeeperCorrectScene(Scene):
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
-        self.title(surface, "Score correction", "kept on the score sheet and in the record, with its reason")
+        self.title(surface, _("Score correction"), _("kept on the score sheet and in the record, with its reason"))
         if self.error:
             D.text(surface, th, self.error, (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
                    max_width=th.width - 4 * th.pad)

@@ -9,9 +9,12 @@ import pygame
 from .. import draw as D
 from .. import plot
 from .. import theme as T
+from ..i18n import N_, _
 from ..widgets import Button
 from .gamebase import GameScene
 
+# a correction's reason as a record keeps it -> its words on screen
+REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal": N_("misdeal"), "other": N_("other")}
 
 def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
     """Column labels and the seat whose figures each column shows (one per team in partnerships)."""
@@ -25,11 +28,12 @@ def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
     """'Ben -5 after hand 3 (revoke)'; in partnerships the team's names."""
     names = list(g.get("names", []))
     seat = int(c.get("seat", 0))
-    who = names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    who = names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat + 1)
     if g.get("game") == "partnership-spades" and len(names) == 4:
         who += f" & {names[(seat + 2) % 4]}"
-    reason = f" ({c['reason']})" if c.get("reason") else ""
-    return f"{who} {int(c.get('points', 0)):+d} after hand {c.get('after_hand')}{reason}"
+    reason = f" ({_(REASON_WORDS.get(c['reason'], c['reason']))})" if c.get("reason") else ""
+    return _("{who} {points} after hand {hand}").format(who=who, points=f"{int(c.get('points', 0)):+d}",
+                                                       hand=c.get("after_hand")) + reason
 
 
 class ScoreSheetScene(GameScene):
@@ -45,7 +49,7 @@ class ScoreSheetScene(GameScene):
     def layout(self) -> None:
         th = self.theme
         self.widgets = []
-        self.back = Button("Back", self.go_back, pygame.Rect(th.width - th.u(150) - th.pad, th.u(3), th.u(150), th.touch))
+        self.back = Button(_("Back"), self.go_back, pygame.Rect(th.width - th.u(150) - th.pad, th.u(3), th.u(150), th.touch))
         self.widgets.append(self.back)
 
     def go_back(self) -> None:
@@ -57,7 +61,7 @@ class ScoreSheetScene(GameScene):
     def draw_content(self, surface: Any) -> None:
         th = self.theme
         g = self.g
-        title_bottom = self.title(surface, f"Score sheet: {self.session.title}")
+        title_bottom = self.title(surface, _("Score sheet: {game}").format(game=self.session.title))
         labels, seats = columns(g)
         results = g.get("hand_results", [])
         has_bags = g.get("bags") is not None
@@ -72,7 +76,7 @@ class ScoreSheetScene(GameScene):
         avail_h = (th.height - top - th.pad) // (2 if wide else 1)
         x0 = th.pad
         # header
-        D.text(surface, th, "hand", (x0 + th.u(4), top), "small", T.TEXT_DIM)
+        D.text(surface, th, _("hand"), (x0 + th.u(4), top), "small", T.TEXT_DIM)
         for k, lab in enumerate(labels):
             D.text(surface, th, lab, (x0 + hand_w + k * colw + colw // 2, top), "small", T.ACCENT, "midtop",
                    max_width=colw - th.u(4))
@@ -105,7 +109,7 @@ class ScoreSheetScene(GameScene):
                 if c.get("after_hand") != first + i + 1:
                     continue
                 pygame.draw.rect(surface, T.PANEL, (x0, y, table_w, line_h))
-                D.text(surface, th, "fix", (x0 + th.u(6), y + th.u(2)), "small", T.ACCENT)
+                D.text(surface, th, _("fix"), (x0 + th.u(6), y + th.u(2)), "small", T.ACCENT)
                 k = seats.index(c["seat"]) if c["seat"] in seats else c["seat"] % 2
                 cx = x0 + hand_w + k * colw + colw // 2
                 D.text(surface, th, f"{int(c['points']):+d}", (cx, y + th.u(2)), "small", T.ACCENT, "midtop",
@@ -113,24 +117,24 @@ class ScoreSheetScene(GameScene):
                 self.rows.append(["fix", *[f"{int(c['points']):+d}" if j == k else "" for j in range(len(seats))]])
                 y += line_h
         if first:
-            D.text(surface, th, f"(hands 1-{first} above)", (x0 + th.u(4), y), "small", T.TEXT_DIM)
+            D.text(surface, th, _("(hands 1-{n} above)").format(n=first), (x0 + th.u(4), y), "small", T.TEXT_DIM)
             y += line_h
         pygame.draw.line(surface, T.TEXT_DIM, (x0, y + 1), (x0 + table_w, y + 1), 2)
         y += th.u(4)
         totals = g.get("totals", [])
-        D.text(surface, th, "total", (x0 + th.u(4), y), "small", T.TEXT_DIM)
+        D.text(surface, th, _("total"), (x0 + th.u(4), y), "small", T.TEXT_DIM)
         for k, s in enumerate(seats):
             D.text(surface, th, str(totals[s] if s < len(totals) else 0), (x0 + hand_w + k * colw + colw // 2, y), "body",
                    T.ACCENT, "midtop", bold=True)
         y += line_h + th.u(4)
         if has_bags:
             bags = g.get("bags") or []
-            D.text(surface, th, "bags", (x0 + th.u(4), y), "small", T.TEXT_DIM)
+            D.text(surface, th, _("bags"), (x0 + th.u(4), y), "small", T.TEXT_DIM)
             for k, s in enumerate(seats):
                 D.text(surface, th, str(bags[s]), (x0 + hand_w + k * colw + colw // 2, y), "small", T.TEXT, "midtop")
             y += line_h
         if fixes:  # what each correction was for, under the totals
-            words = "Corrections: " + "; ".join(correction_words(g, c) for c in fixes)
+            words = _("Corrections:") + " " + "; ".join(correction_words(g, c) for c in fixes)
             for text in D.wrap(th, words, table_w - th.u(8), "small")[:2]:
                 D.text(surface, th, text, (x0 + th.u(4), y), "small", T.ACCENT, max_width=table_w - th.u(8))
                 y += line_h

@@ -8,6 +8,7 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import LANGUAGES, _
 from ..keyboard import KeyboardScene
 from ..scene import Scene
 from ..widgets import Button, ScrollArea, Toggle, Widget
@@ -31,7 +32,7 @@ def pin_lines(pins: dict[str, object]) -> list[str]:
             seats.setdefault(int(parts[1]), []).append(f"{ROLE_WORDS.get(parts[2], parts[2])} {pin}")
         else:
             other.append(f"{name}: {pin}")
-    return [f"seat {k + 1}:   " + "    ".join(v) for k, v in sorted(seats.items())] + other
+    return [_("seat {n}:").format(n=k + 1) + "   " + "    ".join(v) for k, v in sorted(seats.items())] + other
 
 
 class _Text(Widget):
@@ -72,32 +73,39 @@ class SettingsScene(Scene):
         s = self.app.settings
         top = th.u(64)
         self.port_btn = Button(s.serial_port, self.edit_port, name="serial port")
-        self.pin_btn = Button("Change PIN", self.change_pin)
+        self.pin_btn = Button(_("Change PIN"), self.change_pin)
         self.toggles = {
-            "sound": Toggle("Sound", s.sound, lambda v: self.set("sound", v)),
-            "four_colour": Toggle("Four-colour suits", s.four_colour, lambda v: self.set("four_colour", v)),
-            "large_text": Toggle("Large text", s.large_text, lambda v: self.set("large_text", v)),
+            "sound": Toggle(_("Sound"), s.sound, lambda v: self.set("sound", v)),
+            "four_colour": Toggle(_("Four-colour suits"), s.four_colour, lambda v: self.set("four_colour", v)),
+            "large_text": Toggle(_("Large text"), s.large_text, lambda v: self.set("large_text", v)),
         }
+        self.language_btn = Button(LANGUAGES[s.language], self.next_language, name="language")
         rows: list[tuple[int, Widget]] = [
-            (th.touch + th.u(6), _Row("Dealer serial port", self.port_btn)),
+            (th.touch + th.u(6), _Row(_("Language"), self.language_btn)),
+            (th.touch + th.u(6), _Row(_("Dealer serial port"), self.port_btn)),
             *[(th.touch + th.u(6), t) for t in self.toggles.values()],
-            (th.touch + th.u(6), _Row("Admin PIN", self.pin_btn)),
-            (th.u(40), _Text("GPIO pin map (seat panels)", T.ACCENT, "body")),
+            (th.touch + th.u(6), _Row(_("Admin PIN"), self.pin_btn)),
+            (th.u(40), _Text(_("GPIO pin map (seat panels)"), T.ACCENT, "body")),
         ]
         pins = pin_map(s)
         if not pins:
-            rows.append((th.u(30), _Text("no pin map configured")))
+            rows.append((th.u(30), _Text(_("no pin map configured"))))
         for line in pin_lines(pins):
             rows.append((th.u(26), _Text(line)))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad
-        self.done = Button("Done", self.close, pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), th.touch))
+        self.done = Button(_("Done"), self.close, pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), th.touch))
         self.widgets = [self.area, self.done]
 
     def set(self, name: str, value: Any) -> None:
         setattr(self.app.settings, name, value)
         self.app.apply_settings()
+
+    def next_language(self) -> None:
+        """English -> Français -> Kreyòl ayisyen -> Türkçe: saved with the others on Done."""
+        self.app.settings.next_language()
+        self.relayout()
 
     def edit_port(self) -> None:
         def done(text: str) -> None:
@@ -108,7 +116,7 @@ class SettingsScene(Scene):
             self.port_btn.text = self.app.settings.serial_port
             self.needs_redraw = True
 
-        kb = KeyboardScene(self.app, title="Serial port (auto, /dev/ttyACM0, socket://host:port)",
+        kb = KeyboardScene(self.app, title=_("Serial port (auto, /dev/ttyACM0, socket://host:port)"),
                            text=self.app.settings.serial_port, on_done=done, max_len=60)
         kb.shift = False
         self.app.push(kb)
@@ -117,12 +125,12 @@ class SettingsScene(Scene):
         def done(text: str) -> None:
             try:
                 self.app.settings.set_pin(text)
-                self.message = "PIN changed"
+                self.message = _("PIN changed")
             except ValueError as e:
                 self.message = str(e)
             self.needs_redraw = True
 
-        self.app.push(KeyboardScene(self.app, title="New admin PIN (4 to 8 digits)", on_done=done, digits=True,
+        self.app.push(KeyboardScene(self.app, title=_("New admin PIN (4 to 8 digits)"), on_done=done, digits=True,
                                     secret=True, max_len=8))
 
     message = ""
@@ -131,13 +139,13 @@ class SettingsScene(Scene):
         try:
             self.app.settings.save()
         except (OSError, ValueError) as e:
-            self.message = f"could not save: {e}"
+            self.message = _("could not save: {error}").format(error=e)
             self.needs_redraw = True
             return
         self.app.go("home")
 
     def draw_content(self, surface: Any) -> None:
-        note = self.message or "saved when you tap Done"
+        note = self.message or _("saved when you tap Done")
         if not self.message and self.app.settings.default_pin:
-            note = "the admin PIN is still 0000: please change it"
-        self.title(surface, "Settings", note)
+            note = _("the admin PIN is still 0000: please change it")
+        self.title(surface, _("Settings"), note)
