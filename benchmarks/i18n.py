@@ -18,13 +18,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ui import i18n  # noqa: E402
+from trickref.ui import i18n  # noqa: E402
 
 RUNS = 50
 
 
 def main() -> int:
-    lines = [f"ui.i18n: .po -> .mo bytes -> gettext.GNUTranslations, median of {RUNS} runs"]
+    lines = [f"trickref.ui.i18n: .po -> .mo bytes -> gettext.GNUTranslations, median of {RUNS} runs"]
     figures: dict[str, dict[str, float | int]] = {}
     for lang in [code for code in i18n.LANGUAGES if code != "en"]:
         path = i18n.po_path(lang)

@@ -41,7 +41,7 @@ def template() -> Catalog:
     for rel in MARKED:
         for lineno, message, comments, _ctx in extract_from_file("python", str(ROOT / rel), keywords=KEYWORDS):
             cat.add(message, locations=[(rel, lineno)], auto_comments=comments)
-    from engine.options import SPECS
+    from trickref.engine.options import SPECS
 
     for game, specs in SPECS.items():
         for spec in specs:

@@ -17,12 +17,12 @@ import pytest
 from babel.messages.pofile import read_po as babel_read_po
 from kiosk_helpers import tap_button
 
-from device import config as dc
-from engine.games import GAME_IDS
-from ui import i18n
-from ui.scenes.rules import HELP, rules_blocks
-from ui.settings import Settings, load_settings
-from ui.theme import Theme
+from trickref.device import config as dc
+from trickref.engine.games import GAME_IDS
+from trickref.ui import i18n
+from trickref.ui.scenes.rules import HELP, rules_blocks
+from trickref.ui.settings import Settings, load_settings
+from trickref.ui.theme import Theme
 
 ROOT = Path(__file__).resolve().parents[2]
 OTHER = [lang for lang in i18n.LANGUAGES if lang != "en"]
@@ -73,7 +73,7 @@ def test_every_marked_string_is_translated(lang):
 
 @pytest.mark.parametrize("lang", OTHER)
 def test_the_run_time_reader_agrees_with_babel(lang):
-    """ui.i18n compiles the .po itself; it reads every message as Babel does."""
+    """trickref.ui.i18n compiles the .po itself; it reads every message as Babel does."""
     text = i18n.po_path(lang).read_text(encoding="utf-8")
     ours = i18n.read_po(text)
     with open(i18n.po_path(lang), "rb") as f:
@@ -140,8 +140,8 @@ def test_no_missing_glyph_in_any_translation(size, large):
 
 
 def _home(lang: str, size=(800, 480), large: bool = False):
-    from ui.app import start_home
-    from ui.screenshots import make_app
+    from trickref.ui.app import start_home
+    from trickref.ui.screenshots import make_app
 
     app = make_app(size, Settings(language=lang, large_text=large))
     app.setup.names[:4] = NAMES
@@ -153,7 +153,7 @@ def _home(lang: str, size=(800, 480), large: bool = False):
 @pytest.mark.parametrize("large", [False, True], ids=["normal", "large-text"])
 @pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
 def test_home_screen_in_every_language_fits_800x480(lang, large):
-    from ui.widgets import find_buttons
+    from trickref.ui.widgets import find_buttons
 
     app = _home(lang, large=large)
     assert app.scene.name == "home"
@@ -176,8 +176,8 @@ def test_home_screen_in_every_language_fits_800x480(lang, large):
 
 
 def test_the_language_chosen_on_home_is_kept_across_a_restart(tmp_path):
-    from ui.app import start_home
-    from ui.screenshots import make_app
+    from trickref.ui.app import start_home
+    from trickref.ui.screenshots import make_app
 
     path = tmp_path / "config.toml"
     app = make_app((800, 480), load_settings(path))
@@ -200,8 +200,8 @@ def test_the_language_chosen_on_home_is_kept_across_a_restart(tmp_path):
 
 
 def test_the_settings_screen_cycles_the_language_and_saves_on_done(tmp_path):
-    from ui.app import start_home
-    from ui.screenshots import make_app
+    from trickref.ui.app import start_home
+    from trickref.ui.screenshots import make_app
 
     path = tmp_path / "config.toml"
     app = make_app((800, 480), load_settings(path))
@@ -258,9 +258,9 @@ def test_unicode_player_names_through_journal_record_and_replay(tmp_path):
     prints them."""
     from referee_helpers import play_to_end, pump, referee_app, start
 
-    from device.journal import Journal
-    from engine import records
-    from ui.app import start_home
+    from trickref.device.journal import Journal
+    from trickref.engine import records
+    from trickref.ui.app import start_home
 
     app = referee_app()
     app.setup.names[:4] = NAMES
@@ -288,7 +288,7 @@ def test_unicode_player_names_through_journal_record_and_replay(tmp_path):
     rec = records.load(str(saved[0]))
     assert list(rec.players) == NAMES
     assert json.loads(saved[0].read_text(encoding="utf-8"))["players"] == NAMES
-    done = subprocess.run([sys.executable, "-m", "ui.cli", "replay", str(saved[0])], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "trickref.ui.cli", "replay", str(saved[0])], capture_output=True,
                           text=True, encoding="utf-8", cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     header = next(line for line in done.stdout.splitlines() if line.startswith("hand "))
@@ -303,7 +303,7 @@ def test_unicode_player_names_through_journal_record_and_replay(tmp_path):
 def test_marked_scenes_keep_their_buttons_on_screen_in_every_language(scene, lang, large):
     """The fixed buttons of the marked screens (Done, Defaults, Up, Down, Back, the keys of the
     PIN pad) stay on an 800x480 screen, apart, with their translated label fitting."""
-    from ui.widgets import Button
+    from trickref.ui.widgets import Button
 
     app = _home(lang, large=large)
     app.setup.choose_game("cancellation-hearts")
@@ -322,7 +322,7 @@ def test_marked_scenes_keep_their_buttons_on_screen_in_every_language(scene, lan
 
 
 def test_screenshots_in_another_language(tmp_path):
-    from ui.screenshots import render_all
+    from trickref.ui.screenshots import render_all
 
     files = render_all(tmp_path, sizes=((800, 480),), only="home", languages=("en", "tr"))
     names = sorted(p.name for p in files)
