@@ -44,7 +44,9 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
         # seat 0's + then OK on the wired panel (mock pins, active low)
         def press(pin: int) -> None:
             factory.pin(pin).drive_low()
-            time.sleep(0.05)  # held past the 20 ms debounce
+            # held well past the 20 ms debounce (a loaded machine delays gpiozero's thread) and
+            # released before the 0.5 s auto-repeat
+            time.sleep(0.2)
             factory.pin(pin).drive_high()
 
         def bid_of_seat_0():

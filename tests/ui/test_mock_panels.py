@@ -5,9 +5,11 @@ seat's last entry), as on the wired table. Waits are on events with generous han
 
 from __future__ import annotations
 
+import time
+
 import pygame
 from kiosk_helpers import tap_button
-from referee_helpers import pump, referee_app, start
+from referee_helpers import HANG_GUARD_S, pump, referee_app, start
 
 from trickref.device.panels import MockPanels
 
@@ -16,8 +18,11 @@ HUMAN = 3  # dealer 0: seats 1, 2, 3 bid, then seat 0 (a bot) after the human
 
 def _to_the_human_bid(app):
     table = app.session.table
-    for _ in range(100):
+    deadline = time.monotonic() + HANG_GUARD_S  # a guard against a hang, not a timing assertion
+    while time.monotonic() < deadline:
         pump(app)
+        if app.scene.name == "dealing":  # the deal is on the dealer's thread: wait for it
+            pump(app, lambda a: a.scene.name != "dealing")
         sc = app.scene
         if sc.name == "bidding" and sc.acting_seat == HUMAN:
             return table
