@@ -9,6 +9,7 @@ import pygame
 from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
+from ..i18n import _
 from ..scene import Scene
 from ..widgets import Button, Widget
 
@@ -63,9 +64,11 @@ class GameScene(Scene):
             self.app.end_session()
             self.app.go("home")
 
-        self.app.push(ConfirmScene(self.app, "Leave this game?", "An unfinished game stays in the journal: the "
-                                   "kiosk resumes it when it starts again, until a new game is started.",
-                                   yes="Leave", no="Stay", on_yes=leave))
+        self.app.push(ConfirmScene(self.app, _("Leave this game?"),
+                                   _("It is kept: \"Resume game\" on the home screen brings it back, and the kiosk "
+                                     "resumes it when it starts again. Starting another game asks first and saves "
+                                     "this one as an unfinished record."),
+                                   yes=_("Leave"), no=_("Stay"), on_yes=leave))
 
     def ask_undo(self) -> None:
         from .confirm import ConfirmScene
