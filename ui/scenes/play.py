@@ -216,18 +216,24 @@ class PlayScene(GameScene):
         self._draw_extras(surface, trick_area, table, shown)
         msg_h = th.font("body").get_height()
         cards_area = pygame.Rect(trick_area.x, trick_area.y + msg_h, trick_area.width, trick_area.height - msg_h)
-        TV.draw_trick(surface, th, g, trick, cards_area, winner)
+        marks = TV.draw_trick(surface, th, g, trick, cards_area, winner, complete=bool(self.review or holding))
         shown["trick"] = [(s, c) for s, c in trick]
         shown["reviewing"] = bool(self.review or holding)
+        shown["trick_leader"], shown["trick_winning"] = marks["leader"], marks["winning"]
+        shown["cancelled"] = marks["cancelled"]
+        shown["plate_rects"] = [tuple(r) for r in plates]
 
-        # a one-line message above the trick: whose turn, or who won
+        # a one-line message above the trick: whose turn, or who won; a card refused takes its
+        # place (in red, between the plates, over nothing: the turn is the player's own anyway)
         msg = self._message(turn, holding or self.review, winner)
         shown["message"] = msg
-        D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
-               max_width=trick_area.width)
         if self.error:
-            D.text(surface, th, self.error, (table.centerx, table.bottom), "small", T.BAD, "midbottom",
-                   max_width=table.width)
+            er = D.text(surface, th, self.error, (trick_area.centerx, trick_area.y), "body", T.BAD, "midtop",
+                        bold=True, max_width=trick_area.width)
+            shown["error"], shown["error_rect"] = self.error, tuple(er)
+        else:
+            D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
+                   max_width=trick_area.width)
 
         # last-trick button, the hand and the actions
         self.last_btn.enabled = bool(g.get("last_trick")) and not holding
@@ -236,8 +242,11 @@ class PlayScene(GameScene):
         if own is not None:
             self._sync_hand()
             self.hand.place(th, hand_area)
+            self.hand.received = {TV.card(c) for c in g.get("received_cards") or []} if g.get("phase") != "pass" else set()
             self.hand.draw(surface, th, dim_unplayable=bool(self.hand.playable))
             shown["hand"] = own
+            shown["received_marked"] = sorted(TV.C.NAMES[c] for c in self.hand.received if c in self.hand.cards)
+            shown["hand_rects"] = [tuple(r) for r in self.hand.rects]
         self.action_buttons = self._action_buttons(trick_area) if not holding else []
         for b in self.action_buttons:
             b.draw(surface, th)
