@@ -109,3 +109,22 @@ def test_received_pass_cards_marked() -> None:
     m = sc.model()
     assert m["received_marked"] == sorted(c for c in got if C.parse(c) in sc.hand.cards)
     assert m["received_marked"]
+
+
+def test_hearts_summary_says_who_took_what() -> None:
+    app = referee_app()
+    start(app, "hearts", 4, (0,), {})
+    for _ in range(200):
+        pump(app, lambda a: a.scene.name in ("play", "bidding", "summary", "handoff", "gameover"))
+        if app.scene.name == "summary":
+            break
+        human_step(app)
+    app.render(force=True)
+    m = app.scene.model()
+    taken = m["taken"]
+    assert sum(t["tricks"] for t in taken) == 13
+    assert sum(t["hearts"] for t in taken) == 13 and sum(t["queens"] for t in taken) == 1
+    for line, t in zip(m["lines"], taken, strict=True):
+        assert "took" in line and f"{t['tricks']} trick" in line
+        if t["hearts"]:
+            assert f"{t['hearts']} \u2665" in line

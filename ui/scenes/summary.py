@@ -10,6 +10,7 @@ from .. import draw as D
 from .. import plot
 from .. import theme as T
 from ..fairshow import commitment_lines
+from ..i18n import _, ngettext
 from ..widgets import Button
 from .gamebase import GameScene
 from .scoresheet import columns
@@ -90,8 +91,60 @@ class SummaryScene(GameScene):
             labs, series = plot.series_from(g)
             plot.draw_plot(surface, th, room, labs, series, g.get("options", {}).get("target"))
 
+    def hearts_taken(self, g: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Hearts games: per seat, the tricks, hearts and queens of spades the hand just scored
+        took (waiting cancelled tricks and the widow go to whoever took them), from a replay of
+        the finished hands; None when the table cannot say (kept per hand)."""
+        n_hands = len(g.get("hand_results", []))
+        cache = getattr(self, "_taken_cache", None)
+        if cache is not None and cache[0] == n_hands:
+            return cache[1]
+        out: list[dict[str, Any]] | None = None
+        try:
+            from trickref.engine import records
+
+            rec = dict(self.session.table.referee.record())
+            rec["hands"] = rec["hands"][:n_hands]
+            rec.pop("corrections", None)
+            state = records.replay(records.parse(rec))
+            n = len(state.names)
+            out = [{"tricks": 0, "hearts": 0, "queens": 0} for _ in range(n)]
+            waiting: list[int] = []
+            for _lead, cards, w in getattr(state, "tricks", []):
+                if w < 0:
+                    waiting.extend(cards)
+                    continue
+                got = [*cards, *waiting]
+                waiting = []
+                out[w]["tricks"] += 1
+                out[w]["hearts"] += sum(1 for c in got if c // 13 == 1)
+                out[w]["queens"] += sum(1 for c in got if c == 10)
+            taker = getattr(state, "widow_taker", -1)
+            if taker is not None and taker >= 0:
+                widow = getattr(state, "widow", [])
+                out[taker]["hearts"] += sum(1 for c in widow if c // 13 == 1)
+                out[taker]["queens"] += sum(1 for c in widow if c == 10)
+        except (AttributeError, ValueError, KeyError, IndexError, TypeError):
+            out = None
+        self._taken_cache = (n_hands, out)
+        return out
+
     def figures(self, g: dict[str, Any], s: int) -> str:
-        """Bids and tricks of the hand just played (spades games, German Whist), if known."""
+        """Bids and tricks of the hand just played (spades games, German Whist), if known;
+        in the Hearts games who took what (tricks, hearts, the queen of spades)."""
+        if g.get("game") in ("hearts", "cancellation-hearts"):
+            taken = self.hearts_taken(g)
+            if not taken or s >= len(taken):
+                return ""
+            t = taken[s]
+            bits = [ngettext("{n} trick", "{n} tricks", t["tricks"]).format(n=t["tricks"])]
+            if t["hearts"]:
+                bits.append(f"{t['hearts']} \u2665")
+            if t["queens"]:
+                bits.append("Q\u2660" if t["queens"] == 1 else f"{t['queens']} \u00d7 Q\u2660")
+            if not (t["hearts"] or t["queens"]):
+                bits.append(_("no points"))
+            return _("took {what}").format(what=", ".join(bits))
         end = self.session.hand_end
         if not end or end.get("hand") != len(g.get("hand_results", [])):
             return ""
@@ -120,5 +173,7 @@ class SummaryScene(GameScene):
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["lines"] = list(self.lines)
+        if self.g.get("game") in ("hearts", "cancellation-hearts"):
+            m["taken"] = self.hearts_taken(self.g)
         m["commitment"] = commitment_lines(self.t, after=True)
         return m
