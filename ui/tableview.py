@@ -21,6 +21,7 @@ from trickref.engine import cards as C
 from . import card_art as A
 from . import draw as D
 from . import theme as T
+from .i18n import N_
 
 
 def card(name: str) -> int:
@@ -350,33 +351,39 @@ class HandView:
                 pygame.draw.rect(surface, T.ACCENT, tab, border_radius=theme.u(3))
 
 
+PASS_WORDS = {"left": N_("left"), "right": N_("right"), "across": N_("across"), "none": N_("none")}
+
+
 def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, right_space: int) -> list[str]:
     """Game title, hand number, trump and broken-suit markers; returns the texts drawn."""
+    from .i18n import _
+
     out = []
     x = theme.pad * 2
     y = theme.u(4)
     D.text(surface, theme, title, (x, y), "body", T.TEXT, bold=True, max_width=theme.width - x - right_space)
     out.append(title)
     y = theme.u(30)
-    bits = [f"hand {g['hand_number']}"] if g.get("hand_number") else []
+    bits = [_("hand {n}").format(n=g["hand_number"])] if g.get("hand_number") else []
     trump = suit_index(g.get("trump"))
     if trump is not None:
-        bits.append(f"trump {symbol(trump)}")
+        bits.append(_("trump {suit}").format(suit=symbol(trump)))
     elif g.get("game") in ("hearts", "cancellation-hearts"):
-        bits.append("no trump")
+        bits.append(_("no trump"))
     if g.get("broken"):
         if g.get("game") in ("hearts", "cancellation-hearts"):
-            bits.append(f"{symbol(1)} broken")
+            bits.append(_("{suit} broken").format(suit=symbol(1)))
         elif trump is not None:
-            bits.append(f"{symbol(trump)} broken")
+            bits.append(_("{suit} broken").format(suit=symbol(trump)))
     if g.get("game") == "german-whist" and g.get("stage"):
-        bits.append(f"stage {g['stage']}")
+        bits.append(_("stage {n}").format(n=g["stage"]))
     waiting = g.get("waiting") or []
     if waiting:
-        bits.append(f"{len(waiting)} cards waiting" + (" + widow" if g.get("widow_on_table") else ""))
+        bits.append((_("{n} cards waiting + widow") if g.get("widow_on_table") else _("{n} cards waiting")).format(
+            n=len(waiting)))
     pd = g.get("pass_direction")
     if g.get("phase") == "pass" and pd:
-        bits.append(f"pass {pd}")
+        bits.append(_("pass {direction}").format(direction=_(PASS_WORDS.get(str(pd), str(pd)))))
     line = "   ".join(bits)
     D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
     out.append(line)
