@@ -128,3 +128,26 @@ def test_hearts_summary_says_who_took_what() -> None:
         assert "took" in line and f"{t['tricks']} trick" in line
         if t["hearts"]:
             assert f"{t['hearts']} \u2665" in line
+
+
+def test_table_scenes_speak_the_chosen_language() -> None:
+    """The play scene in French: the bar, the plates, the turn line and the trick tags."""
+    from trickref.ui.screenshots import make_app
+    from trickref.ui.settings import Settings
+
+    app = make_app((800, 480), Settings(language="fr"))
+    app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}
+    app.table_args = {"speed": 400.0}
+    app.seed = 5
+    try:
+        start(app, "hearts", 4, (0,), {})
+        sc = _until_own_play(app)
+        texts = sc.model()["texts"]
+        assert "Dernier pli" in texts and "Menu" in texts  # the bar
+        assert any(t.startswith("donne 1") for t in texts)  # the status line
+        assert "total 0" in texts and any("levée" in t for t in texts)  # the plates
+        assert any(t.startswith("À vous, Ana") for t in texts) and "entame" in texts
+    finally:
+        from trickref.ui import i18n
+
+        i18n.set_language("en")
