@@ -29,7 +29,9 @@ MARKED = [
     "ui/setup.py", "ui/keyboard.py", "ui/widgets.py", "ui/scenes/home.py", "ui/scenes/options.py",
     "ui/scenes/players.py", "ui/scenes/rules.py", "ui/scenes/settings.py", "ui/scenes/pin.py",
     "ui/scenes/confirm.py", "ui/scenes/gameover.py", "ui/scenes/scoresheet.py", "ui/scenes/scorekeeper_entry.py",
-    "ui/scenes/scorekeeper_sheet.py",
+    "ui/scenes/scorekeeper_sheet.py", "ui/resume.py", "ui/scenes/gamebase.py",
+    "ui/tableview.py", "ui/scenes/play.py", "ui/scenes/summary.py", "ui/scenes/dealing.py", "ui/scenes/fault.py",
+    "ui/scenes/handoff.py", "ui/scenes/bidding.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 PLURALS = {"fr": "nplurals=2; plural=(n > 1);", "ht": "nplurals=2; plural=(n != 1);",

@@ -106,3 +106,107 @@ def save_scorekept(sheet: Any) -> tuple[Path | None, str | None]:
         return store.save(sheet.to_json()), None
     except (OSError, ValueError) as e:
         return None, str(e)
+
+
+class Unfinished:
+    """The refereed game an unfinished journal holds, rebuilt offline (no dealer, no threads):
+    enough to name it on the home screen and to save it as a partial record."""
+
+    def __init__(self, referee: Any, path: Path, games_dir: str) -> None:
+        self.referee = referee
+        self.path = path
+        self.games_dir = games_dir
+
+    @property
+    def game(self) -> str:
+        return str(self.referee.game.GAME_ID)
+
+    def describe(self) -> str:
+        """'Hearts, 4 players, hand 3' for the home screen and the question before replacing it."""
+        from .i18n import _
+        from .setup import title
+
+        g = self.referee.game
+        return _("{game}, {n} players, hand {hand}").format(game=title(g.GAME_ID), n=len(g.names),
+                                                          hand=g.hand_number)
+
+    def played(self) -> bool:
+        """Anything worth keeping: a finished hand or a move in the hand in progress."""
+        g = self.referee.game
+        return bool(g.finished_hands) or bool(g.actions)
+
+    def save_partial(self) -> Path | None:
+        """The game so far into the games folder (replay reads it as an unfinished game) and
+        the journal emptied; None when nothing had been played (the journal is simply emptied)."""
+        from trickref.device.games_store import GamesStore
+        from trickref.device.journal import Journal
+
+        saved = GamesStore(self.games_dir).save(self.referee.record()) if self.played() else None
+        j, _records, _report = Journal.open(self.path)
+        try:
+            j.rotate(None)
+        finally:
+            j.close()
+        return saved
+
+
+def unfinished_game(app: Any = None) -> Unfinished | None:
+    """The unfinished refereed game waiting in the journal (none while a game is on screen):
+    read without opening the table. None for no journal, a finished game or a damaged journal
+    (that one is explained when the kiosk resumes it)."""
+    if app is not None and getattr(app, "session", None) is not None:
+        return None
+    from trickref.device.journal import Journal, JournalError
+    from trickref.engine.referee.events import event_from_json
+    from trickref.engine.referee.referee import Referee
+
+    from .table_client import journal_path, load_config
+
+    try:
+        config = load_config()
+        path = journal_path(config)
+        if not path.exists() or path.stat().st_size == 0:
+            return None
+        j, records, _report = Journal.open(path)
+        j.close()
+        first = records[0] if records else None
+        if not isinstance(first, dict) or first.get("type") != "new_game":
+            return None
+        ref = Referee()
+        for obj in records:
+            ref.handle(event_from_json(obj))
+    except (JournalError, OSError, ValueError, KeyError, TypeError):
+        return None
+    if ref.game is None or ref.waiting == "over":
+        return None
+    return Unfinished(ref, path, config.storage.games_dir())
+
+
+def resume_left_game(app: Any) -> bool:
+    """Home's Resume: the game left with Menu -> Leave, back where it stopped."""
+    return resume_saved_game(app)
+
+
+def ask_new_game(app: Any, start: Any) -> None:
+    """Start game while the journal holds an unfinished game: asked first; on yes the old
+    game is saved as an unfinished record in the games folder, then ``start()`` runs."""
+    from .i18n import _
+
+    left = unfinished_game(app)
+    if left is None:
+        start()
+        return
+
+    def replace() -> None:
+        try:
+            saved = left.save_partial()
+        except (OSError, ValueError) as e:
+            _say(app, _("The unfinished game could not be saved"), str(e))
+            return
+        app.last_partial = saved
+        start()
+
+    _say(app, _("Start a new game?"),
+         _("The unfinished game ({what}) is saved in the games folder as an unfinished record, and the new game "
+           "takes its place. \"Resume game\" brings the unfinished one back instead.").format(what=left.describe()),
+         yes=_("Start new"), no=_("Back"), on_yes=replace)

@@ -21,6 +21,7 @@ from trickref.engine import cards as C
 from . import card_art as A
 from . import draw as D
 from . import theme as T
+from .i18n import N_
 
 
 def card(name: str) -> int:
@@ -84,28 +85,44 @@ def teams(g: dict[str, Any]) -> bool:
 
 
 def seat_line(g: dict[str, Any], s: int) -> str:
-    """The second line of a seat plate: tricks taken / bid, or points taken this hand."""
+    """The second line of a seat plate: this hand's tricks taken and bid, or points taken."""
+    from .i18n import _, ngettext
+
     tb = g.get("taken_bid")
     if isinstance(tb, list) and s < len(tb):
         bids = g.get("bids") or []
         blind = g.get("blind_nil") or g.get("double_nil") or []
-        extra = ""
+        took, _sep, bid = str(tb[s]).partition("/")
         if s < len(bids) and bids[s] == 0:
-            extra = " blind nil" if (s < len(blind) and blind[s] and g["game"] == "partnership-spades") else (
-                " double nil" if (s < len(blind) and blind[s]) else " nil")
-        return f"{tb[s]} tricks{extra}"
+            bid = _("blind nil") if (s < len(blind) and blind[s] and g["game"] == "partnership-spades") else (
+                _("double nil") if (s < len(blind) and blind[s]) else _("nil"))
+        if bid in ("", "-"):
+            return _("took {n}, no bid yet").format(n=took)
+        return _("took {n}, bid {bid}").format(n=took, bid=bid)
     taken = g.get("tricks_taken") or []
     pts = g.get("points_taken")
     if isinstance(pts, list) and s < len(pts):
         k = taken[s] if s < len(taken) else 0
-        return f"{k} trick{'' if k == 1 else 's'}, {pts[s]} pts"
+        return ngettext("{n} trick, {pts} pts", "{n} tricks, {pts} pts", k).format(n=k, pts=pts[s])
     if g.get("game") == "german-whist":
         t1 = (g.get("tricks_stage1") or [0, 0])[s]
         t2 = (g.get("tricks_stage2") or [0, 0])[s]
-        return f"stage 1: {t1}  stage 2: {t2}" if g.get("stage") == 2 else f"{t1} tricks"
+        if g.get("stage") == 2:
+            return _("stage 1: {a}  stage 2: {b}").format(a=t1, b=t2)
+        return ngettext("{n} trick", "{n} tricks", t1).format(n=t1)
     if s < len(taken):
-        return f"{taken[s]} tricks"
+        return ngettext("{n} trick", "{n} tricks", taken[s]).format(n=taken[s])
     return ""
+
+
+def total_words(g: dict[str, Any], s: int) -> str:
+    """'total 34': the seat's (team's) score so far, shown on its plate during play."""
+    from .i18n import _
+
+    totals = g.get("totals") or []
+    if s >= len(totals) or totals[s] is None:
+        return ""
+    return _("total {n}").format(n=totals[s])
 
 
 @dataclass
@@ -177,40 +194,100 @@ def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any
     if s in bots:
         marks.append("bot")
     head = name + (f"  [{' '.join(marks)}]" if marks else "")
+    total = total_words(g, s)
+    tw = 0
+    if total:  # the score so far, right of the name: standings stay in view during play
+        tr = D.text(surface, theme, total, (rect.right - theme.u(6), rect.y + theme.u(3)), "small", T.ACCENT,
+                    "topright", bold=True, max_width=rect.width // 2)
+        tw = tr.width + theme.u(6)
     D.text(surface, theme, head, (rect.x + theme.u(6), rect.y + theme.u(3)), "small", T.ACCENT if active else T.TEXT,
-           bold=True, max_width=rect.width - theme.u(10))
+           bold=True, max_width=rect.width - theme.u(10) - tw)
     line = seat_line(g, s)
     D.text(surface, theme, line, (rect.x + theme.u(6), rect.bottom - theme.u(3)), "small", T.TEXT_DIM, "bottomleft",
            max_width=rect.width - theme.u(10))
-    return f"{head} | {line}"
+    return f"{head} | {total} | {line}" if total else f"{head} | {line}"
+
+
+def cancelled_cards(g: dict[str, Any], trick: list[list[Any]]) -> set[str]:
+    """Cancellation Hearts: the cards played twice in ``trick`` (identical cards cancel)."""
+    if g.get("game") != "cancellation-hearts":
+        return set()
+    names = [str(c) for _s, c in trick]
+    return {c for c in names if names.count(c) > 1}
+
+
+def trick_leader_and_winner(g: dict[str, Any], trick: list[list[Any]]) -> tuple[int | None, int | None]:
+    """(the seat that led ``trick``, the seat its cards so far give it to): the highest trump,
+    else the highest card of the suit led; in Cancellation Hearts only cards played once count,
+    and when every led-suit card is cancelled nobody is winning (None)."""
+    if not trick:
+        return None, None
+    leader = int(trick[0][0])
+    played = [(int(s), card(str(c))) for s, c in trick]
+    if g.get("game") == "cancellation-hearts":
+        led = played[0][1] // 13
+        cards = [c for _s, c in played]
+        best: tuple[int, int] | None = None
+        for seat, c in played:
+            if c // 13 == led and cards.count(c) == 1 and (best is None or c > best[1]):
+                best = (seat, c)
+        return leader, None if best is None else best[0]
+    from trickref.engine.base import trick_winner
+
+    return leader, trick_winner(played, suit_index(g.get("trump")))
 
 
 def trick_layout(theme: T.Theme, count: int, n: int, area: pygame.Rect) -> tuple[int, list[tuple[int, int]]]:
     """Card height and top-left positions for a trick of ``count`` cards in a row of ``n`` slots."""
     gap = theme.u(6)
     slots = max(1, n)
-    hmax = min(theme.card_height("table"), area.height - theme.font("small").get_height() - theme.u(4))
+    hmax = min(theme.card_height("table"), area.height - 3 * theme.font("small").get_height() - theme.u(6))
     w = min(A.card_size(hmax)[0], (area.width - gap * (slots - 1)) // slots)
     h = min(hmax, int(w / A.ASPECT))
     w = A.card_size(h)[0]
     total = slots * w + (slots - 1) * gap
     x0 = area.centerx - total // 2
-    y = area.centery - (h + theme.font("small").get_height()) // 2
+    y = area.centery - (h - theme.font("small").get_height()) // 2  # two tag lines above, the names below
     return h, [(x0 + i * (w + gap), y) for i in range(count)]
 
 
 def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list[Any]], area: pygame.Rect,
-               winner: int | None = None) -> list[pygame.Rect]:
-    """The trick as a row of face-up cards with each player's name below, leader first."""
+               winner: int | None = None, *, complete: bool = False) -> dict[str, Any]:
+    """The trick as a row of face-up cards with each player's name below, leader first; above
+    the cards, "led" over the leader's and "winning" (or "won", for a ``complete`` trick) over
+    the card taking it, which is highlighted; in Cancellation Hearts cancelled pairs are
+    dimmed, struck through and marked "cancelled". Returns what it marked."""
+    from .i18n import _
+
     n = int(g["players"])
     h, pos = trick_layout(theme, len(trick), n, area)
+    leader, winning = trick_leader_and_winner(g, trick)
+    if winner is not None:
+        winning = winner
+    cancelled = cancelled_cards(g, trick)
     rects = []
+    tag_h = theme.font("small").get_height()
     for (s, name), p in zip(trick, pos, strict=False):
-        r = A.draw_card(surface, card(name), p, h, theme, highlight=(winner == s))
+        gone = str(name) in cancelled
+        r = A.draw_card(surface, card(name), p, h, theme, highlight=(winning == s), dim=gone)
         rects.append(r)
+        if gone:
+            pygame.draw.line(surface, T.BAD, r.topleft, r.bottomright, max(2, theme.u(3)))
+            pygame.draw.line(surface, T.BAD, r.bottomleft, r.topright, max(2, theme.u(3)))
         D.text(surface, theme, g["names"][s], (r.centerx, r.bottom + theme.u(2)), "small",
-               T.ACCENT if winner == s else T.TEXT, "midtop", max_width=r.width + theme.u(20))
-    return rects
+               T.ACCENT if winning == s else T.TEXT, "midtop", max_width=r.width + theme.u(20))
+        tags = []
+        if s == leader:
+            tags.append((_("led"), T.TEXT_DIM))
+        if s == winning:
+            tags.append((_("won") if complete else _("winning"), T.ACCENT))
+        elif gone:
+            tags.append((_("cancelled"), T.BAD))
+        y = r.y - theme.u(2)
+        for word, colour in tags[::-1]:
+            D.text(surface, theme, word, (r.centerx, y), "small", colour, "midbottom", max_width=r.width + theme.u(20))
+            y -= tag_h
+    return {"rects": rects, "leader": leader, "winning": winning, "cancelled": sorted(cancelled)}
 
 
 def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None) -> tuple[int, list[pygame.Rect]]:
@@ -234,6 +311,7 @@ class HandView:
         self.rects: list[pygame.Rect] = []
         self.playable: set[int] = set()
         self.selected: list[int] = []  # indexes into cards
+        self.received: set[int] = set()  # cards passed to this player this hand: marked
         self.height = 0
         self.lift = 0
 
@@ -264,37 +342,48 @@ class HandView:
     def draw(self, surface: Any, theme: T.Theme, dim_unplayable: bool = True) -> None:
         for i, (c, r) in enumerate(zip(self.cards, self.rects, strict=True)):
             y = r.y - self.lift if self.lifted(i) else r.y
-            A.draw_card(surface, c, (r.x, y), self.height, theme, highlight=i in self.selected,
-                        dim=dim_unplayable and bool(self.playable) and c not in self.playable and i not in self.selected)
+            cr = A.draw_card(surface, c, (r.x, y), self.height, theme, highlight=i in self.selected,
+                             dim=dim_unplayable and bool(self.playable) and c not in self.playable and i not in self.selected)
+            if c in self.received:  # a received card: a gold tab on its top edge, in the visible part
+                right = self.rects[i + 1].x if i + 1 < len(self.rects) else cr.right
+                tab = pygame.Rect(cr.x + theme.u(3), cr.y - theme.u(7), max(theme.u(12), right - cr.x - theme.u(6)),
+                                  theme.u(7))
+                pygame.draw.rect(surface, T.ACCENT, tab, border_radius=theme.u(3))
+
+
+PASS_WORDS = {"left": N_("left"), "right": N_("right"), "across": N_("across"), "none": N_("none")}
 
 
 def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, right_space: int) -> list[str]:
     """Game title, hand number, trump and broken-suit markers; returns the texts drawn."""
+    from .i18n import _
+
     out = []
     x = theme.pad * 2
     y = theme.u(4)
     D.text(surface, theme, title, (x, y), "body", T.TEXT, bold=True, max_width=theme.width - x - right_space)
     out.append(title)
     y = theme.u(30)
-    bits = [f"hand {g['hand_number']}"] if g.get("hand_number") else []
+    bits = [_("hand {n}").format(n=g["hand_number"])] if g.get("hand_number") else []
     trump = suit_index(g.get("trump"))
     if trump is not None:
-        bits.append(f"trump {symbol(trump)}")
+        bits.append(_("trump {suit}").format(suit=symbol(trump)))
     elif g.get("game") in ("hearts", "cancellation-hearts"):
-        bits.append("no trump")
+        bits.append(_("no trump"))
     if g.get("broken"):
         if g.get("game") in ("hearts", "cancellation-hearts"):
-            bits.append(f"{symbol(1)} broken")
+            bits.append(_("{suit} broken").format(suit=symbol(1)))
         elif trump is not None:
-            bits.append(f"{symbol(trump)} broken")
+            bits.append(_("{suit} broken").format(suit=symbol(trump)))
     if g.get("game") == "german-whist" and g.get("stage"):
-        bits.append(f"stage {g['stage']}")
+        bits.append(_("stage {n}").format(n=g["stage"]))
     waiting = g.get("waiting") or []
     if waiting:
-        bits.append(f"{len(waiting)} cards waiting" + (" + widow" if g.get("widow_on_table") else ""))
+        bits.append((_("{n} cards waiting + widow") if g.get("widow_on_table") else _("{n} cards waiting")).format(
+            n=len(waiting)))
     pd = g.get("pass_direction")
     if g.get("phase") == "pass" and pd:
-        bits.append(f"pass {pd}")
+        bits.append(_("pass {direction}").format(direction=_(PASS_WORDS.get(str(pd), str(pd)))))
     line = "   ".join(bits)
     D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
     out.append(line)

@@ -14,6 +14,7 @@ from trickref.engine.actions import BLIND_NIL
 from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
+from ..i18n import _
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -69,7 +70,7 @@ class BiddingScene(GameScene):
         self.minus = self._key("-", role="huge", name="panel -")
         self.plus = self._key("+", role="huge", name="panel +")
         self.ok = self._key("OK", color=T.BUTTON_ON, role="large", name="panel OK")
-        self.blind = Button("Blind Nil", self.blind_nil, color=T.BAD, role="small")
+        self.blind = Button(_("Blind Nil"), self.blind_nil, color=T.BAD, role="small", name="Blind Nil")
         self.panel_buttons = [self.minus, self.plus, self.ok, self.blind]
         for w in self.panel_buttons:
             w.rect = pygame.Rect(0, 0, b, b)
@@ -154,7 +155,7 @@ class BiddingScene(GameScene):
         x0 = 2 * th.pad
         colw = th.u(360)
         row_h = th.u(40)
-        D.text(surface, th, "Bids", (x0, top), "large", T.TEXT, bold=True)
+        D.text(surface, th, _("Bids"), (x0, top), "large", T.TEXT, bold=True)
         y = top + th.u(40)
         self.rows = []
         blind = g.get("blind_nil") or g.get("double_nil") or [False] * n
@@ -162,14 +163,14 @@ class BiddingScene(GameScene):
             b = bids[s] if s < len(bids) else None
             if b is None:
                 if pending[s] is not None:
-                    txt, color = f"entering {pending[s]}", T.ACCENT
+                    txt, color = _("entering {bid}").format(bid=pending[s]), T.ACCENT
                 elif s in turn:
-                    txt, color = "bidding...", T.ACCENT
+                    txt, color = _("bidding..."), T.ACCENT
                 else:
                     txt, color = "-", T.TEXT_DIM
             else:
-                txt = ("Blind Nil" if g.get("game") == "partnership-spades" else "Double Nil") if (b == 0 and s < len(blind) and blind[s]) else (
-                    "Nil" if b == 0 else str(b))
+                txt = (_("Blind Nil") if g.get("game") == "partnership-spades" else _("Double Nil")) if (
+                    b == 0 and s < len(blind) and blind[s]) else (_("Nil") if b == 0 else str(b))
                 color = T.GOOD
             mark = " (D)" if g.get("dealer") == s else ""
             bot = " [bot]" if s in t.get("bots", []) else ""
@@ -187,14 +188,15 @@ class BiddingScene(GameScene):
             totals = g.get("totals", [0] * n)
             y += th.u(4)
             for team in (0, 1):
-                line = (f"{names[team]} & {names[team + 2]}: contract {contracts[team]}, score {totals[team]}"
-                        f", bags {(g.get('bags') or [0, 0])[team]}")
+                line = _("{a} & {b}: contract {contract}, score {score}, bags {bags}").format(
+                    a=names[team], b=names[team + 2], contract=contracts[team], score=totals[team],
+                    bags=(g.get("bags") or [0, 0])[team])
                 D.text(surface, th, line, (x0, y), "small", T.TEXT)
                 self.rows.append(line)
                 y += th.font("small").get_height() + th.u(2)
         else:
             totals = g.get("totals", [0] * n)
-            line = "score: " + ", ".join(f"{names[s]} {totals[s]}" for s in range(n))
+            line = _("score: {totals}").format(totals=", ".join(f"{names[s]} {totals[s]}" for s in range(n)))
             D.text(surface, th, line, (x0, y + th.u(4)), "small", T.TEXT_DIM, max_width=colw)
             self.rows.append(line)
 
@@ -206,10 +208,11 @@ class BiddingScene(GameScene):
             w.visible = seat is not None
         if seat is not None:
             # the referee's panel shows nothing until the first press (which shows bid 1)
-            val = pending[seat] or ("?" if "waiting" in self.t else "Nil")
+            val = pending[seat] or ("?" if "waiting" in self.t else _("Nil"))
             if seat != self.acting_seat:
                 val = str(bids[seat])
-            title = f"{names[seat]}, your bid" if seat == self.acting_seat else f"{names[seat]}: hold OK to undo"
+            title = (_("{name}, your bid") if seat == self.acting_seat else _("{name}: hold OK to undo")).format(
+                name=names[seat])
             D.text(surface, th, title, (px + pw // 2, top), "large", T.TEXT, "midtop", max_width=pw)
             b = th.u(72)
             cy = top + th.u(50)
@@ -222,8 +225,8 @@ class BiddingScene(GameScene):
             self.blind.rect = pygame.Rect(px + th.pad, self.ok.rect.bottom + th.pad, pw - 2 * th.pad, th.touch)
         elif turn:
             who = ", ".join(names[s] for s in sorted(turn))
-            D.text(surface, th, f"{who} to bid", (px + pw // 2, top + th.u(60)), "large", T.ACCENT, "midtop", max_width=pw)
-            D.text(surface, th, "on the seat panel: - / + then OK", (px + pw // 2, top + th.u(100)), "small", T.TEXT_DIM,
+            D.text(surface, th, _("{who} to bid").format(who=who), (px + pw // 2, top + th.u(60)), "large", T.ACCENT, "midtop", max_width=pw)
+            D.text(surface, th, _("on the seat panel: - / + then OK"), (px + pw // 2, top + th.u(100)), "small", T.TEXT_DIM,
                    "midtop", max_width=pw)
         if self.error:
             D.text(surface, th, self.error, (px, th.height - hand_h - th.u(30)), "small", T.BAD, max_width=pw)

@@ -10,6 +10,7 @@ from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
 from ..fairshow import commitment_lines
+from ..i18n import _
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -25,9 +26,9 @@ class DealingScene(GameScene):
     def layout(self) -> None:
         th = self.theme
         self.widgets = self.top_buttons()
-        self.jam = Button("Simulate a jam", self.simulate_jam, pygame.Rect(th.width - th.u(220) - 2 * th.pad,
+        self.jam = Button(_("Simulate a jam"), self.simulate_jam, name="Simulate a jam", rect= pygame.Rect(th.width - th.u(220) - 2 * th.pad,
                           th.height - th.touch - 2 * th.pad, th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
-        self.unplug = Button("Unplug the dealer", self.simulate_unplug,
+        self.unplug = Button(_("Unplug the dealer"), self.simulate_unplug, name="Unplug the dealer", rect=
                              pygame.Rect(th.width - 2 * th.u(220) - 3 * th.pad, th.height - th.touch - 2 * th.pad,
                                          th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
         self.widgets += [self.jam, self.unplug]
@@ -59,9 +60,9 @@ class DealingScene(GameScene):
         dealer = g.get("dealer", 0)
         # the referee starts the hand's rules before dealing it; the in-memory table after
         hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
-        D.text(surface, th, f"Dealing hand {hand}", (th.width // 2, th.height // 2 - th.u(90)),
+        D.text(surface, th, _("Dealing hand {hand}").format(hand=hand), (th.width // 2, th.height // 2 - th.u(90)),
                "title", T.TEXT, "midbottom", bold=True)
-        D.text(surface, th, f"dealer: {names[dealer] if names else ''}", (th.width // 2, th.height // 2 - th.u(84)),
+        D.text(surface, th, _("dealer: {name}").format(name=names[dealer] if names else ""), (th.width // 2, th.height // 2 - th.u(84)),
                "body", T.TEXT_DIM, "midtop")
         bar = pygame.Rect(th.u(80), th.height // 2 - th.u(20), th.width - th.u(160), th.u(40))
         pygame.draw.rect(surface, T.PANEL, bar, border_radius=th.u(8))
@@ -69,8 +70,8 @@ class DealingScene(GameScene):
         fill.width = round(bar.width * dealt / total)
         pygame.draw.rect(surface, T.GOOD, fill, border_radius=th.u(8))
         pygame.draw.rect(surface, T.TEXT_DIM, bar, width=2, border_radius=th.u(8))
-        D.text(surface, th, f"{dealt} / {total} cards", bar.center, "body", T.TEXT, "center")
-        D.text(surface, th, f"status: {d.get('message', '')}", (th.width // 2, bar.bottom + th.u(16)), "body",
+        D.text(surface, th, _("{dealt} / {total} cards").format(dealt=dealt, total=total), bar.center, "body", T.TEXT, "center")
+        D.text(surface, th, _("status: {message}").format(message=d.get("message", "")), (th.width // 2, bar.bottom + th.u(16)), "body",
                T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
         y = bar.bottom + th.u(56)
         for line in commitment_lines(t, after=False):  # fair dealing: shown before the cards are out

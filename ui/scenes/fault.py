@@ -9,6 +9,7 @@ import pygame
 from .. import draw as D
 from .. import theme as T
 from ..faults import FAULTS
+from ..i18n import _
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -21,7 +22,7 @@ class FaultScene(GameScene):
         th = self.theme
         self.widgets = self.top_buttons()
         w = th.u(260)
-        self.resume = Button("Resume", self.do_resume, pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
+        self.resume = Button(_("Resume"), self.do_resume, name="Resume", rect= pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
                              w, th.u(72)), color=T.BUTTON_ON, role="large")
         self.widgets.append(self.resume)
 
@@ -38,9 +39,9 @@ class FaultScene(GameScene):
                 out["what"] = str(d["fault"])
             return out
         # the referee's fault text says what happened and what to do, in one paragraph
-        return {"title": "The dealer needs attention", "what": str(d.get("fault") or "The dealer stopped."),
-                "fix": "Fix what the message says (clear a jam, reseat the dealer's cable, refill the "
-                       "feeder), then tap Resume."}
+        return {"title": _("The dealer needs attention"), "what": str(d.get("fault") or _("The dealer stopped.")),
+                "fix": _("Fix what the message says (clear a jam, reseat the dealer's cable, refill the "
+                         "feeder), then tap Resume.")}
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
@@ -52,12 +53,12 @@ class FaultScene(GameScene):
         D.text(surface, th, info["title"], (box.x + 2 * th.pad, box.y + th.pad), "title", T.TEXT, bold=True,
                max_width=box.width - 4 * th.pad)
         y = box.y + th.u(60)
-        D.text(surface, th, "What happened", (box.x + 2 * th.pad, y), "small", T.ACCENT)
+        D.text(surface, th, _("What happened"), (box.x + 2 * th.pad, y), "small", T.ACCENT)
         y += th.u(24)
         for ln in D.wrap(th, info["what"], box.width - 4 * th.pad):
             y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom
         y += th.u(12)
-        D.text(surface, th, "What to do", (box.x + 2 * th.pad, y), "small", T.ACCENT)
+        D.text(surface, th, _("What to do"), (box.x + 2 * th.pad, y), "small", T.ACCENT)
         y += th.u(24)
         for ln in D.wrap(th, info["fix"], box.width - 4 * th.pad):
             y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom

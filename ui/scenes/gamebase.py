@@ -9,6 +9,7 @@ import pygame
 from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
+from ..i18n import N_, _
 from ..scene import Scene
 from ..widgets import Button, Widget
 
@@ -40,12 +41,13 @@ class GameScene(Scene):
         x = th.width - th.pad
         out: list[Widget] = []
         self.bar_buttons: list[Button] = []
-        specs = [("Menu", self.menu), ("Undo", self.ask_undo), ("Scores", self.scores), *self.extra_buttons()]
+        specs = [(N_("Menu"), self.menu), (N_("Undo"), self.ask_undo), (N_("Scores"), self.scores),
+                 *self.extra_buttons()]
         if not self.show_undo:
             specs = [s for s in specs if s[0] != "Undo"]
         for text, fn in specs:
             x -= w
-            b = Button(text, fn, pygame.Rect(x, th.u(3), w, h), color=T.BUTTON_OFF, role="small")
+            b = Button(_(text), fn, pygame.Rect(x, th.u(3), w, h), color=T.BUTTON_OFF, role="small", name=text)
             out.append(b)
             self.bar_buttons.append(b)
             x -= th.u(6)
@@ -63,16 +65,19 @@ class GameScene(Scene):
             self.app.end_session()
             self.app.go("home")
 
-        self.app.push(ConfirmScene(self.app, "Leave this game?", "An unfinished game stays in the journal: the "
-                                   "kiosk resumes it when it starts again, until a new game is started.",
-                                   yes="Leave", no="Stay", on_yes=leave))
+        self.app.push(ConfirmScene(self.app, _("Leave this game?"),
+                                   _("It is kept: \"Resume game\" on the home screen brings it back, and the kiosk "
+                                     "resumes it when it starts again. Starting another game asks first and saves "
+                                     "this one as an unfinished record."),
+                                   yes=_("Leave"), no=_("Stay"), on_yes=leave))
 
     def ask_undo(self) -> None:
         from .confirm import ConfirmScene
 
         table = self.session.table
         if not table.can_undo():
-            self.app.push(ConfirmScene(self.app, "Nothing to undo", "No player has acted yet in this hand.", yes="OK", no="Back"))
+            self.app.push(ConfirmScene(self.app, _("Nothing to undo"), _("No player has acted yet in this hand."), yes=_("OK"),
+                                       no=_("Back")))
             return
 
         def undo() -> None:
@@ -80,8 +85,8 @@ class GameScene(Scene):
             self.session.conceal()
             self.app.route()
 
-        self.app.push(ConfirmScene(self.app, "Undo the last move?", "Takes back the last human move of this hand "
-                                   "(and the bots' moves after it).", yes="Undo", no="Keep", on_yes=undo))
+        self.app.push(ConfirmScene(self.app, _("Undo the last move?"), _("Takes back the last human move of this "
+                                   "hand (and the bots' moves after it)."), yes=_("Undo"), no=_("Keep"), on_yes=undo))
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
         return []

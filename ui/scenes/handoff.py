@@ -14,6 +14,7 @@ from trickref.engine.actions import BLIND_NIL
 
 from .. import draw as D
 from .. import theme as T
+from ..i18n import _
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -30,14 +31,14 @@ class HandoffScene(GameScene):
         th = self.theme
         self.widgets = self.top_buttons()
         bw, bh = th.u(320), th.u(80)
-        self.show = Button("Show my cards", self.reveal, pygame.Rect((th.width - bw) // 2, th.height // 2 + th.u(20), bw, bh),
-                           color=T.BUTTON_ON, role="large")
+        self.show = Button(_("Show my cards"), self.reveal, pygame.Rect((th.width - bw) // 2, th.height // 2 + th.u(20), bw, bh),
+                           color=T.BUTTON_ON, role="large", name="Show my cards")
         self.widgets.append(self.show)
         self.blind = None
         if self.seat is not None and BLIND_NIL in self.session.table.legal(self.seat):
-            self.blind = Button("Blind Nil (without looking)", self.blind_nil,
+            self.blind = Button(_("Blind Nil (without looking)"), self.blind_nil,
                                 pygame.Rect((th.width - bw) // 2, self.show.rect.bottom + th.pad * 2, bw, th.touch),
-                                color=T.BAD)
+                                color=T.BAD, name="Blind Nil (without looking)")
             self.widgets.append(self.blind)
 
     def reveal(self) -> None:
@@ -54,11 +55,11 @@ class HandoffScene(GameScene):
     def draw_content(self, surface: Any) -> None:
         th = self.theme
         self.draw_bar(surface)
-        name = self.g["names"][self.seat] if self.seat is not None else "the next player"
-        D.text(surface, th, "Pass the device to", (th.width // 2, th.height // 2 - th.u(110)), "large", T.TEXT_DIM, "midbottom")
+        name = self.g["names"][self.seat] if self.seat is not None else _("the next player")
+        D.text(surface, th, _("Pass the device to"), (th.width // 2, th.height // 2 - th.u(110)), "large", T.TEXT_DIM, "midbottom")
         D.text(surface, th, name, (th.width // 2, th.height // 2 - th.u(20)), "huge", T.ACCENT, "midbottom", bold=True,
                max_width=th.width - 4 * th.pad)
-        D.text(surface, th, "everyone else: look away", (th.width // 2, th.height // 2 - th.u(12)), "small", T.TEXT_DIM,
+        D.text(surface, th, _("everyone else: look away"), (th.width // 2, th.height // 2 - th.u(12)), "small", T.TEXT_DIM,
                "midtop")
 
     def model(self) -> dict[str, Any]:

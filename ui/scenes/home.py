@@ -30,6 +30,7 @@ class HomeScene(Scene):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.pending: Any = None  # the unfinished keep-score sheet, if any
+        self.left_game: Any = None  # the unfinished refereed game in the journal (ui.resume.Unfinished)
         if not isinstance(app.setup, Setup):
             app.setup = Setup()
         self.setup: Setup = app.setup
@@ -79,6 +80,17 @@ class HomeScene(Scene):
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
                         self.settings_btn, self.start_btn, self.keep_btn, self.language_btn]
         self._info_top = y + th.touch + p
+        from ..resume import unfinished_game
+
+        # a refereed game left with Menu -> Leave (or kept by a failed resume) waits in its journal
+        self.left_game = unfinished_game(self.app)
+        self.resume_btn: Button | None = None
+        if self.left_game is not None:
+            ry = self.start_btn.rect.y - p - th.touch
+            self.resume_btn = Button(_("Resume game") + ": " + self.left_game.describe(), self.resume,
+                                     pygame.Rect(x, ry, rw, th.touch), name="Resume game", color=T.BUTTON_ON,
+                                     role="small")
+            self.widgets.append(self.resume_btn)
         self._x = x
 
     def next_language(self) -> None:
@@ -108,10 +120,18 @@ class HomeScene(Scene):
         self.count.value = n
 
     def start(self) -> None:
-        from ..resume import start_new_game
+        """Start game; an unfinished game in the journal is not replaced silently (asked first,
+        then saved as an unfinished record)."""
+        from ..resume import ask_new_game, start_new_game
 
         st = self.setup
-        start_new_game(self.app, st.game, st.players, st.seat_names(), st.game_options(), st.seat_bots())
+        ask_new_game(self.app, lambda: start_new_game(self.app, st.game, st.players, st.seat_names(),
+                                                      st.game_options(), st.seat_bots()))
+
+    def resume(self) -> None:
+        from ..resume import resume_left_game
+
+        resume_left_game(self.app)
 
     def keep_score(self) -> None:
         from .scorekeeper_entry import start_scorekeeping
@@ -130,16 +150,20 @@ class HomeScene(Scene):
         line = ngettext("{humans} + {n} bot", "{humans} + {n} bots", bots).format(
             humans=", ".join(humans) or _("no humans"), n=bots)
         D.text(surface, th, line, (self._x, self._info_top), "small", T.TEXT_DIM, max_width=th.width - self._x - th.pad)
+        y2 = self._info_top + th.font("small").get_height() + th.u(2)
+        if self.resume_btn is not None and y2 + th.font("small").get_height() > self.resume_btn.rect.y:
+            return  # the Resume button takes the options line's place
         changed = [k for k, v in st.game_options().items() if v != next(s.default for s in st.specs() if s.name == k)]
         target = st.game_options().get("target")
         opt = _("target {target}").format(target=target) + "; " + (
             _("changed: {names}").format(names=", ".join(option_words(k) for k in changed)) if changed
             else _("other options as the rules page"))
-        D.text(surface, th, opt, (self._x, self._info_top + th.font("small").get_height() + th.u(2)), "small",
+        D.text(surface, th, opt, (self._x, y2), "small",
                T.TEXT_DIM, max_width=th.width - self._x - th.pad)
 
     def model(self) -> dict[str, Any]:
         m = super().model()
         m.update(game=self.setup.game, players=self.setup.players,
-                 pending_sheet=None if self.pending is None else self.pending.TITLE)
+                 pending_sheet=None if self.pending is None else self.pending.TITLE,
+                 left_game=None if self.left_game is None else self.left_game.game)
         return m

@@ -20,6 +20,7 @@ from .. import card_art as A
 from .. import draw as D
 from .. import tableview as TV
 from .. import theme as T
+from ..i18n import N_, _, ngettext
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -38,8 +39,7 @@ class PlayScene(GameScene):
     def layout(self) -> None:
         th = self.theme
         self.widgets = self.top_buttons()
-        self.last_btn = next(b for b in self.bar_buttons if b.text == "Last trick")
-        self.last_btn.name = "Last trick"
+        self.last_btn = next(b for b in self.bar_buttons if b.name == "Last trick")
         self.action_buttons: list[Button] = []
         self._hand_h = th.card_height("hand") + th.u(22)
 
@@ -52,7 +52,7 @@ class PlayScene(GameScene):
         return seat
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
-        return [("Last trick", self.toggle_review)]
+        return [(N_("Last trick"), self.toggle_review)]
 
     def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
         """(table area, trick area, hand area)."""
@@ -157,38 +157,48 @@ class PlayScene(GameScene):
         if not legal:
             return out
         kinds = {a.kind for a in legal}
-        specs: list[tuple[str, Any, T.Color]] = []
+        # (the button's English name, which tests tap; its words in the kiosk's language; action; colour)
+        specs: list[tuple[str, str, Any, T.Color]] = []
         if "pass" in kinds:
             need = len(legal[0].value)
             have = len(self.hand.selected)
-            specs.append((f"Pass {need} cards" if have == need else f"Select {need - have} more", self.confirm_selection,
-                          T.BUTTON_ON if have == need else T.BUTTON_OFF))
+            if have == need:
+                specs.append((f"Pass {need} cards", _("Pass {n} cards").format(n=need), self.confirm_selection,
+                              T.BUTTON_ON))
+            else:
+                specs.append((f"Select {need - have} more", _("Select {n} more").format(n=need - have),
+                              self.confirm_selection, T.BUTTON_OFF))
         if "exchange" in kinds:
             k = len(self.hand.selected)
-            specs.append((f"Exchange {k} card{'s' if k != 1 else ''}", self.confirm_selection, T.BUTTON_ON))
+            specs.append((f"Exchange {k} card{'s' if k != 1 else ''}",
+                          ngettext("Exchange {n} card", "Exchange {n} cards", k).format(n=k), self.confirm_selection,
+                          T.BUTTON_ON))
         if "draw" in kinds:
-            specs.append(("Keep it", lambda: self.submit(Action("draw", "keep")), T.BUTTON_ON))
-            specs.append(("Discard it", lambda: self.submit(Action("draw", "discard")), T.BUTTON))
+            specs.append(("Keep it", _("Keep it"), lambda: self.submit(Action("draw", "keep")), T.BUTTON_ON))
+            specs.append(("Discard it", _("Discard it"), lambda: self.submit(Action("draw", "discard")), T.BUTTON))
         if "double_nil" in kinds:
-            specs.append(("Double Nil", lambda: self.submit(Action("double_nil", True)), T.BAD))
+            specs.append(("Double Nil", _("Double Nil"), lambda: self.submit(Action("double_nil", True)), T.BAD))
         if "moon" in kinds:
             o = self.g.get("options", {})
-            specs.append((f"Me {o.get('moon_self', -26):+d}", lambda: self.submit(Action("moon", "self")), T.BUTTON_ON))
-            specs.append((f"Others {o.get('moon_others', 26):+d}", lambda: self.submit(Action("moon", "others")), T.BUTTON))
+            me, others = f"{o.get('moon_self', -26):+d}", f"{o.get('moon_others', 26):+d}"
+            specs.append((f"Me {me}", _("Me {points}").format(points=me), lambda: self.submit(Action("moon", "self")),
+                          T.BUTTON_ON))
+            specs.append((f"Others {others}", _("Others {points}").format(points=others),
+                          lambda: self.submit(Action("moon", "others")), T.BUTTON))
         if TV.presented(self.view):
             # the draw: buttons stacked to the right of the shown card
             x = trick_area.centerx + th.u(60)
             y = trick_area.y + th.u(30)
-            for text, fn, color in specs:
-                out.append(Button(text, fn, pygame.Rect(x, y, th.u(190), th.touch), color=color))
+            for name, text, fn, color in specs:
+                out.append(Button(text, fn, pygame.Rect(x, y, th.u(190), th.touch), color=color, name=name))
                 y += th.touch + th.pad
             return out
         bw = min(th.u(190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
         total = len(specs) * bw + (len(specs) - 1) * th.pad
         x = trick_area.centerx - total // 2
         y = trick_area.bottom - th.touch
-        for text, fn, color in specs:
-            out.append(Button(text, fn, pygame.Rect(x, y, bw, th.touch), color=color))
+        for name, text, fn, color in specs:
+            out.append(Button(text, fn, pygame.Rect(x, y, bw, th.touch), color=color, name=name))
             x += bw + th.pad
         return out
 
@@ -216,28 +226,37 @@ class PlayScene(GameScene):
         self._draw_extras(surface, trick_area, table, shown)
         msg_h = th.font("body").get_height()
         cards_area = pygame.Rect(trick_area.x, trick_area.y + msg_h, trick_area.width, trick_area.height - msg_h)
-        TV.draw_trick(surface, th, g, trick, cards_area, winner)
+        marks = TV.draw_trick(surface, th, g, trick, cards_area, winner, complete=bool(self.review or holding))
         shown["trick"] = [(s, c) for s, c in trick]
         shown["reviewing"] = bool(self.review or holding)
+        shown["trick_leader"], shown["trick_winning"] = marks["leader"], marks["winning"]
+        shown["cancelled"] = marks["cancelled"]
+        shown["plate_rects"] = [tuple(r) for r in plates]
 
-        # a one-line message above the trick: whose turn, or who won
+        # a one-line message above the trick: whose turn, or who won; a card refused takes its
+        # place (in red, between the plates, over nothing: the turn is the player's own anyway)
         msg = self._message(turn, holding or self.review, winner)
         shown["message"] = msg
-        D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
-               max_width=trick_area.width)
         if self.error:
-            D.text(surface, th, self.error, (table.centerx, table.bottom), "small", T.BAD, "midbottom",
-                   max_width=table.width)
+            er = D.text(surface, th, self.error, (trick_area.centerx, trick_area.y), "body", T.BAD, "midtop",
+                        bold=True, max_width=trick_area.width)
+            shown["error"], shown["error_rect"] = self.error, tuple(er)
+        else:
+            D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
+                   max_width=trick_area.width)
 
         # last-trick button, the hand and the actions
         self.last_btn.enabled = bool(g.get("last_trick")) and not holding
-        self.last_btn.text = "Back" if self.review else "Last trick"
+        self.last_btn.text = _("Back") if self.review else _("Last trick")
         own = TV.view_hand(self.view)
         if own is not None:
             self._sync_hand()
             self.hand.place(th, hand_area)
+            self.hand.received = {TV.card(c) for c in g.get("received_cards") or []} if g.get("phase") != "pass" else set()
             self.hand.draw(surface, th, dim_unplayable=bool(self.hand.playable))
             shown["hand"] = own
+            shown["received_marked"] = sorted(TV.C.NAMES[c] for c in self.hand.received if c in self.hand.cards)
+            shown["hand_rects"] = [tuple(r) for r in self.hand.rects]
         self.action_buttons = self._action_buttons(trick_area) if not holding else []
         for b in self.action_buttons:
             b.draw(surface, th)
@@ -248,24 +267,31 @@ class PlayScene(GameScene):
         names = g.get("names", [])
         if reviewing:
             if winner is not None:
-                return f"{names[winner]} wins the trick"
+                return _("{name} wins the trick").format(name=names[winner])
             if g.get("game") == "cancellation-hearts" and g.get("waiting"):
-                return "all cancelled: the cards wait for the next trick"
-            return "last trick"
-        phase = g.get("phase")
+                return _("all cancelled: the cards wait for the next trick")
+            return _("last trick")
+        phase = str(g.get("phase"))
         who = ", ".join(names[s] for s in sorted(turn))
-        verb = {"play": "to play", "pass": "to pass 3 cards", "draw": "to draw", "exchange": "to exchange",
-                "moon": "shot the moon: choose", "bid": "to bid"}.get(str(phase), "")
-        if phase == "pass":
-            verb = f"to pass {'2' if g.get('game') == 'partnership-spades' else '3'} cards"
-            done = [names[s] for s in g.get("passed", []) if isinstance(s, int)]
-            if done:
-                verb += f" ({len(done)} passed)"
+        k = 2 if g.get("game") == "partnership-spades" else 3
         if self.acting_seat is not None:
             if phase == "draw":
-                return "Your draw: keep the shown card, or discard it and keep the next"
-            return f"Your turn, {names[self.acting_seat]}: {verb.replace('to ', '')}"
-        return f"{who} {verb}" if who else ""
+                return _("Your draw: keep the shown card, or discard it and keep the next")
+            mine = {"play": _("Your turn, {name}: play"), "pass": _("Your turn, {name}: pass {n} cards"),
+                    "exchange": _("Your turn, {name}: exchange"), "moon": _("Your turn, {name}: shot the moon: choose"),
+                    "bid": _("Your turn, {name}: bid")}.get(phase, _("Your turn, {name}"))
+            text = mine.format(name=names[self.acting_seat], n=k)
+        elif who:
+            theirs = {"play": _("{who} to play"), "pass": _("{who} to pass {n} cards"), "draw": _("{who} to draw"),
+                      "exchange": _("{who} to exchange"), "moon": _("{who} shot the moon: choose"),
+                      "bid": _("{who} to bid")}.get(phase, "{who}")
+            text = theirs.format(who=who, n=k)
+        else:
+            return ""
+        done = [s for s in g.get("passed", []) if isinstance(s, int)] if phase == "pass" else []
+        if done:
+            text = _("{text} ({n} passed)").format(text=text, n=len(done))
+        return text
 
     def _draw_extras(self, surface: Any, trick_area: pygame.Rect, table: pygame.Rect, shown: dict[str, Any]) -> None:
         """German Whist's stock, Cancellation Hearts' waiting cards, the spades-2p draw card."""
@@ -277,7 +303,7 @@ class PlayScene(GameScene):
             A.draw_card(surface, None, (x + th.u(6), y + th.u(4)), small, th)
             A.draw_card(surface, TV.card(g["stock_card"]), (x, y), small, th)
             shown["face_up"].append(g["stock_card"])
-            D.text(surface, th, f"stock {g.get('stock_size', 0)}", (x, y + small + th.u(6)), "small", T.TEXT_DIM)
+            D.text(surface, th, _("stock {n}").format(n=g.get("stock_size", 0)), (x, y + small + th.u(6)), "small", T.TEXT_DIM)
         card = TV.presented(self.view)
         if card and self.acting_seat is not None:
             h = th.card_height("table")

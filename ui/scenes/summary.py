@@ -10,6 +10,7 @@ from .. import draw as D
 from .. import plot
 from .. import theme as T
 from ..fairshow import commitment_lines
+from ..i18n import _, ngettext
 from ..widgets import Button
 from .gamebase import GameScene
 from .scoresheet import columns
@@ -28,8 +29,8 @@ class SummaryScene(GameScene):
         th = self.theme
         self.widgets = self.top_buttons()
         w = th.u(260)
-        self.next = Button("Next hand", self.next_hand, pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
-                           w, th.u(72)), color=T.BUTTON_ON, role="large")
+        self.next = Button(_("Next hand"), self.next_hand, pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
+                           w, th.u(72)), color=T.BUTTON_ON, role="large", name="Next hand")
         self.widgets.append(self.next)
 
     def next_hand(self) -> None:
@@ -41,7 +42,7 @@ class SummaryScene(GameScene):
         th = self.theme
         g = self.g
         self.draw_bar(surface)
-        self.next.text = "Final scores" if g.get("over") else "Next hand"
+        self.next.text = _("Final scores") if g.get("over") else _("Next hand")
         results = g.get("hand_results", [])
         if not results:
             return
@@ -49,7 +50,7 @@ class SummaryScene(GameScene):
         labels, seats = columns(g)
         low_wins = g.get("game") in ("hearts", "cancellation-hearts")
         top = self.bar_height + th.pad
-        D.text(surface, th, f"Hand {len(results)} scored", (2 * th.pad, top), "title", T.TEXT, bold=True)
+        D.text(surface, th, _("Hand {n} scored").format(n=len(results)), (2 * th.pad, top), "title", T.TEXT, bold=True)
         y = top + th.u(56)
         self.lines = []
         n = len(seats)
@@ -57,8 +58,8 @@ class SummaryScene(GameScene):
         line_h = th.u(48) if few else max(th.u(26), min(th.u(40), (th.height - y - th.u(90)) // max(1, n)))
         role = "large" if few else ("body" if line_h >= th.u(34) else "small")
         x_pts, x_tot = th.u(250), th.u(360)
-        D.text(surface, th, "this hand", (x_pts, y - th.u(22)), "small", T.TEXT_DIM)
-        D.text(surface, th, "total", (x_tot, y - th.u(22)), "small", T.TEXT_DIM)
+        D.text(surface, th, _("this hand"), (x_pts, y - th.u(22)), "small", T.TEXT_DIM)
+        D.text(surface, th, _("total"), (x_tot, y - th.u(22)), "small", T.TEXT_DIM)
         x_extra = th.u(460)
         for k, s in enumerate(seats):
             pts, tot = last["points"][s], last["totals"][s]
@@ -69,7 +70,7 @@ class SummaryScene(GameScene):
             D.text(surface, th, str(tot), (x_tot, y), role, T.ACCENT, bold=True)
             extra = self.figures(g, s)
             if "bags" in last:
-                extra = (extra + ", " if extra else "") + f"bags {last['bags'][s]}"
+                extra = (extra + ", " if extra else "") + _("bags {n}").format(n=last["bags"][s])
             D.text(surface, th, extra, (x_extra, y + th.u(4)), "body" if few else "small", T.TEXT_DIM,
                    max_width=th.width - x_extra - th.pad)
             self.lines.append(f"{labels[k]}: {pts:+d} -> {tot}" + (f" ({extra})" if extra else ""))
@@ -90,8 +91,60 @@ class SummaryScene(GameScene):
             labs, series = plot.series_from(g)
             plot.draw_plot(surface, th, room, labs, series, g.get("options", {}).get("target"))
 
+    def hearts_taken(self, g: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Hearts games: per seat, the tricks, hearts and queens of spades the hand just scored
+        took (waiting cancelled tricks and the widow go to whoever took them), from a replay of
+        the finished hands; None when the table cannot say (kept per hand)."""
+        n_hands = len(g.get("hand_results", []))
+        cache = getattr(self, "_taken_cache", None)
+        if cache is not None and cache[0] == n_hands:
+            return cache[1]
+        out: list[dict[str, Any]] | None = None
+        try:
+            from trickref.engine import records
+
+            rec = dict(self.session.table.referee.record())
+            rec["hands"] = rec["hands"][:n_hands]
+            rec.pop("corrections", None)
+            state = records.replay(records.parse(rec))
+            n = len(state.names)
+            out = [{"tricks": 0, "hearts": 0, "queens": 0} for _ in range(n)]
+            waiting: list[int] = []
+            for _lead, cards, w in getattr(state, "tricks", []):
+                if w < 0:
+                    waiting.extend(cards)
+                    continue
+                got = [*cards, *waiting]
+                waiting = []
+                out[w]["tricks"] += 1
+                out[w]["hearts"] += sum(1 for c in got if c // 13 == 1)
+                out[w]["queens"] += sum(1 for c in got if c == 10)
+            taker = getattr(state, "widow_taker", -1)
+            if taker is not None and taker >= 0:
+                widow = getattr(state, "widow", [])
+                out[taker]["hearts"] += sum(1 for c in widow if c // 13 == 1)
+                out[taker]["queens"] += sum(1 for c in widow if c == 10)
+        except (AttributeError, ValueError, KeyError, IndexError, TypeError):
+            out = None
+        self._taken_cache = (n_hands, out)
+        return out
+
     def figures(self, g: dict[str, Any], s: int) -> str:
-        """Bids and tricks of the hand just played (spades games, German Whist), if known."""
+        """Bids and tricks of the hand just played (spades games, German Whist), if known;
+        in the Hearts games who took what (tricks, hearts, the queen of spades)."""
+        if g.get("game") in ("hearts", "cancellation-hearts"):
+            taken = self.hearts_taken(g)
+            if not taken or s >= len(taken):
+                return ""
+            t = taken[s]
+            bits = [ngettext("{n} trick", "{n} tricks", t["tricks"]).format(n=t["tricks"])]
+            if t["hearts"]:
+                bits.append(f"{t['hearts']} \u2665")
+            if t["queens"]:
+                bits.append("Q\u2660" if t["queens"] == 1 else f"{t['queens']} \u00d7 Q\u2660")
+            if not (t["hearts"] or t["queens"]):
+                bits.append(_("no points"))
+            return _("took {what}").format(what=", ".join(bits))
         end = self.session.hand_end
         if not end or end.get("hand") != len(g.get("hand_results", [])):
             return ""
@@ -104,21 +157,23 @@ class SummaryScene(GameScene):
             if b is None:
                 return "-"
             if b == 0:
-                return ("blind nil" if g.get("game") == "partnership-spades" else "double nil") if (
-                    k < len(blind) and blind[k]) else "nil"
+                return (_("blind nil") if g.get("game") == "partnership-spades" else _("double nil")) if (
+                    k < len(blind) and blind[k]) else _("nil")
             return str(b)
 
         if g.get("game") == "partnership-spades" and len(taken) == 4:
             p = s + 2
-            return (f"bids {bid_words(s)} + {bid_words(p)}, took {taken[s]} + {taken[p]}")
+            return _("bids {a} + {b}, took {x} + {y}").format(a=bid_words(s), b=bid_words(p), x=taken[s], y=taken[p])
         if g.get("game") == "spades-2p" and taken:
-            return f"bid {bid_words(s)}, took {taken[s]}"
+            return _("bid {bid}, took {n}").format(bid=bid_words(s), n=taken[s])
         if g.get("game") == "german-whist" and end.get("tricks_stage2"):
-            return f"stage two: {end['tricks_stage2'][s]} tricks"
+            return _("stage two: {n} tricks").format(n=end["tricks_stage2"][s])
         return ""
 
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["lines"] = list(self.lines)
+        if self.g.get("game") in ("hearts", "cancellation-hearts"):
+            m["taken"] = self.hearts_taken(self.g)
         m["commitment"] = commitment_lines(self.t, after=True)
         return m
