@@ -183,6 +183,8 @@ class SimTable:
             if ref.waiting == "over":
                 return
             if ref.dealer_fault is not None:
+                if ref.deal_stuck:  # the deck itself is wrong: a person must count it, not Resume
+                    raise TableStuck(ref.dealer_fault)
                 self.recover()
                 continue
             if ref.waiting == "shuffle":
