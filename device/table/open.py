@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trickref.device.dealer import messages as dm
 from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.errors import DealerError
 from trickref.device.journal import Journal, OpenReport
@@ -173,7 +174,14 @@ class OpenTable:
             rest = list(full)
             for c in gate[:1]:
                 rest.remove(c)
-            sim.load_deck(rest)
+            if gate and ref.waiting == "shuffle":
+                # the hand just ended with its last card in the gate: the others lie played on
+                # the table (gathered after that card is routed), none in the hopper yet
+                sim.load_deck([])
+                with sim.lock:
+                    sim.board.trays.setdefault(dm.TRICK, []).extend(rest)
+            else:
+                sim.load_deck(rest)
         else:
             sim.load_deck([c for c, _ in plan])
             driver.deal(plan_bytes(plan))
