@@ -13,7 +13,9 @@ The modes differ only in the ports (``device.table.host``):
 
 Every event goes through the host's inbox and journal whatever the mode. ``OpenTable.begin``
 starts a new game; ``OpenTable.resume`` rebuilds the one in the journal (in simulated mode the
-fresh simulator is first put back where the referee's physical model says the cards are).
+fresh simulator is first put back where the referee's physical model says the cards are). A card
+read just before the power went, not yet routed, is still in the reader gate (the simulator keeps
+it there as the hardware does): the resumed dealer reads it where it is, then routes it.
 """
 
 from __future__ import annotations
