@@ -57,6 +57,10 @@ class DealerAdapter:
         self.dealer = dealer
         self.refeed = refeed
         self.held: int | None = None  # the card held in the reader gate, if we know it
+        # after a restart: the card the referee's model says waits in the reader gate (read
+        # before a power cut, not yet routed); the dealer has forgotten it, so route_fed reads
+        # it again where it is (FEED with HOLD reads the card already in the gate) first
+        self.in_gate: int | None = None
         self.interrupted_deal: int | None = None
         self.faults: list[str] = []
 
@@ -119,6 +123,12 @@ class DealerAdapter:
         elif op == "route_fed":
             if a.get("card") is not None:
                 want = C.parse(a["card"])
+                if self.held != want and self.in_gate == want:
+                    self.in_gate = None
+                    self.read_fed()  # the card is in the gate: this reads it there, no feeding
+                    if self.held != want:
+                        raise DealerJam("the reader gate held another card than the one read before the "
+                                        "power went: take the card out of the gate, then Resume")
                 if self.held != want:
                     if self.refeed is None:
                         raise DealerJam(f"{a['card']} is not in the reader gate: feed it again")

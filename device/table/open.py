@@ -13,7 +13,9 @@ The modes differ only in the ports (``device.table.host``):
 
 Every event goes through the host's inbox and journal whatever the mode. ``OpenTable.begin``
 starts a new game; ``OpenTable.resume`` rebuilds the one in the journal (in simulated mode the
-fresh simulator is first put back where the referee's physical model says the cards are).
+fresh simulator is first put back where the referee's physical model says the cards are). A card
+read just before the power went, not yet routed, is still in the reader gate (the simulator keeps
+it there as the hardware does): the resumed dealer reads it where it is, then routes it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trickref.device.dealer import messages as dm
 from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.errors import DealerError
 from trickref.device.journal import Journal, OpenReport
@@ -81,6 +84,10 @@ class OpenTable:
         ref, driver = self.host.referee, self.driver
         assert driver is not None
         if ref.steps and ref.steps[0]["op"] == "route_fed":
+            card = ref.steps[0]["args"].get("card")
+            port = self.host.dealer
+            if card is not None and isinstance(port, SerialDealer):
+                port.adapter.in_gate = C.parse(card)  # read it where it is before routing it
             return
         try:
             driver.abort()
@@ -164,14 +171,30 @@ class OpenTable:
         g = ref.game
         head = ref.steps[0]["op"] if ref.steps else None
         full = [c for _ in range(g.DECKS if g is not None else 1) for c in range(52)]
+        plan, again, gate = ref.places.restore_plan()
         if g is None or ref.waiting in ("new_game", "shuffle", "over") or head == "deal":
-            sim.load_deck(full)
-            return
-        plan, again, _gate = ref.places.restore_plan()
-        sim.load_deck([c for c, _ in plan])
-        driver.deal(plan_bytes(plan))
-        if again is not None:
-            driver.present_top(again)
+            rest = list(full)
+            for c in gate[:1]:
+                rest.remove(c)
+            if gate and ref.waiting == "shuffle":
+                # the hand just ended with its last card in the gate: the others lie played on
+                # the table (gathered after that card is routed), none in the hopper yet
+                sim.load_deck([])
+                with sim.lock:
+                    sim.board.trays.setdefault(dm.TRICK, []).extend(rest)
+            else:
+                sim.load_deck(rest)
+        else:
+            sim.load_deck([c for c, _ in plan])
+            driver.deal(plan_bytes(plan))
+            if again is not None:
+                driver.present_top(again)
+        if gate:
+            # The card read just before the power went stays in the reader gate (a second one,
+            # which a healthy table never has, goes back on the hopper to be fed again).
+            with sim.lock:
+                sim.board.gate = gate[0]
+                sim.board.hopper[:0] = gate[1:]
 
     def _mirror(self, event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
         """Cards moved by hand (a card played on the screen or by a bot goes on the trick pile,

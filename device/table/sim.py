@@ -16,7 +16,9 @@ Faults on demand (``faults``: ("jam", hand) / ("unplug", hand)): ten cards into 
 deal the simulator jams, or its cable is out (it falls silent for one and a half link timeouts).
 The bot "operator" then does what a person would: Resume (``TableHost.recover``: the jam is
 cleared and the deal goes on; after the cable, the cards are gathered and the hand is redealt
-from the same deck order).
+from the same deck order). A deal that fails its check twice the same way is not resumed again:
+the deck itself is wrong (a card missing or extra), so the run stops with ``TableStuck`` and the
+referee's words.
 """
 
 from __future__ import annotations
@@ -183,6 +185,8 @@ class SimTable:
             if ref.waiting == "over":
                 return
             if ref.dealer_fault is not None:
+                if ref.deal_stuck:  # the deck itself is wrong: a person must count it, not Resume
+                    raise TableStuck(ref.dealer_fault)
                 self.recover()
                 continue
             if ref.waiting == "shuffle":

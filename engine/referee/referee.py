@@ -91,6 +91,49 @@ def _public_fault_words(message: str) -> str:
     return _CARD_WORD.sub("a card", text)
 
 
+def deal_problem_counts(problems: tuple[str, ...] | list[str]) -> dict[str, int]:
+    """How many cards a failed deal check found missing, extra (read more often than the plan
+    holds them), in the wrong place and unreadable: counted from the driver's problem lines
+    (``device.dealer.plan.check_deal``), so the shared screen can say it without a card's name."""
+    counts = {"missing": 0, "extra": 0, "misplaced": 0, "unreadable": 0}
+    ran_out = 0
+    for p in problems:
+        if p.startswith("missing from the deal:"):
+            counts["missing"] += len(p.split(":", 1)[1].split())
+        elif "read more often than the plan holds" in p or "plan holds no (more) copies" in p:
+            counts["extra"] += 1
+        elif "the plan says" in p:
+            counts["misplaced"] += 1
+        elif "could not be read" in p:
+            counts["unreadable"] += 1
+        else:
+            m = re.search(r"ran out with (\d+) cards", p)
+            if m:
+                ran_out = max(ran_out, int(m.group(1)))
+    counts["missing"] = max(counts["missing"], ran_out)
+    return counts
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n} card{'' if n == 1 else 's'} {what}"
+
+
+def _stuck_deal_words(problems: tuple[str, ...] | list[str]) -> str:
+    """The shared screen's words for a deal that failed its check twice the same way: counts
+    only (never a card's name: the deal is hidden), and what the people at the table do."""
+    counts = deal_problem_counts(problems)
+    found = [_plural(counts["missing"], "missing"), _plural(counts["extra"], "too many")]
+    if counts["misplaced"]:
+        found.append(_plural(counts["misplaced"], "in the wrong place"))
+    if counts["unreadable"]:
+        found.append(_plural(counts["unreadable"], "unreadable"))
+    return (f"The deal did not check out twice in a row, the same way ({', '.join(found)}): dealing "
+            "again would fail again, so the table stops here. Gather every card from every tray, look "
+            "in the reject tray and around the dealer, and count the deck: take out any extra card, find "
+            "or replace a missing or unreadable one. Then put all the cards into the dealer and press "
+            "Resume: the hand is redealt from the same deck order (same commitment).")
+
+
 _log = logging.getLogger("trickref.referee")
 MESSAGES_KEPT = 12
 NON_GATING = ("route_fed",)
@@ -119,6 +162,10 @@ class Referee:
         self.next_step: int = 1
         self.deal_id: int = 0
         self.deal_failed: bool = False
+        # the hand's last failed deal check (its problems), and whether the deal failed twice in
+        # a row the same way: then redealing cannot help and the table says so instead
+        self.deal_failure: tuple[str, ...] | None = None
+        self.deal_stuck: bool = False
         self.dealer_fault: str | None = None
         self.messages: list[dict[str, Any]] = []
         self.pending: dict[int, int] = {}  # seat -> index into its panel choices
@@ -465,6 +512,7 @@ class Referee:
         self.fair.append({"commitment": full, "salt": ev.salt})
         g.start_hand(deck)
         self._reset_hand_table()
+        self.deal_failure, self.deal_stuck = None, False
         hand = g.hand_number
         self.waiting = "deal"
         self._out.append(ShowCommitment(hand, fairness.short(full), full))
@@ -499,6 +547,14 @@ class Referee:
             return
         if not ev.ok:
             self.deal_failed = True
+            same = self.deal_failure == tuple(ev.problems)
+            self.deal_failure = tuple(ev.problems)
+            self.deal_stuck = same
+            if same:
+                self.dealer_fault = _stuck_deal_words(ev.problems)
+                self._msg(self.dealer_fault, level="error")
+                self._out.append(Sound("alarm"))
+                return
             problems = "; ".join(ev.problems) or "the dealt cards did not match the plan"
             self.dealer_fault = (
                 f"The deal did not check out ({problems}). Gather all the cards into the dealer and "
@@ -508,6 +564,7 @@ class Referee:
             self._out.append(Sound("alarm"))
             return
         g = self._g()
+        self.deal_failure, self.deal_stuck = None, False
         self.places.deal(head["args"]["plan"])
         self.steps.pop(0)
         self.waiting = "turn"
