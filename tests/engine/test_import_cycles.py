@@ -5,7 +5,9 @@ Every import counts: module level, inside functions and methods, and under ``TYP
 (a ring that only closes inside a function still means the two modules cannot be understood
 or changed apart). Relative (``from .x``, ``from ..x``) and absolute (``trickref.engine.x``)
 imports are both resolved; ``from . import cards`` is an edge to the module ``cards``.
-``importlib.import_module("trickref.engine.x")`` with a literal name counts too."""
+``importlib.import_module("trickref.engine.x")`` with a literal name counts too; a name built at
+run time (games.py's registry of game modules) cannot be seen. An import of a module's own
+enclosing package (``from . import name`` where ``name`` is no submodule) is not an edge."""
 
 from __future__ import annotations
 
