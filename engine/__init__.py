@@ -4,5 +4,6 @@ from .actions import Action
 from .base import GameState
 from .errors import IllegalAction, RecordError
 from .games import GAME_IDS, game_class, new_game
+from .records import Record  # installs the record codec GameState.to_json / from_json use
 
-__all__ = ["Action", "GameState", "IllegalAction", "RecordError", "GAME_IDS", "game_class", "new_game"]
+__all__ = ["Action", "GameState", "IllegalAction", "RecordError", "GAME_IDS", "game_class", "new_game", "Record"]

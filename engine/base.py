@@ -27,13 +27,13 @@ both agree).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from . import cards as C
 from .actions import Action
 from .errors import IllegalAction, RecordError
-from .options import non_defaults, resolve
+from .options import resolve
 
 Seat = int
 
@@ -316,18 +316,11 @@ class GameState:
 
     def to_json(self) -> dict[str, Any]:
         """The game as a record (RECORDS.md): enough to rebuild this exact state."""
-        from .records import Record, dump
-
-        return dump(
-            Record(self.GAME_ID, list(self.names), non_defaults(self.GAME_ID, self.options),
-                   self.first_dealer, self.record_hands())
-        )
+        return _record_codec().to_json(self)
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> GameState:
-        from .records import parse, replay
-
-        return replay(parse(obj))
+        return _record_codec().from_json(obj)
 
     def hand_of(self, seat: int) -> list[int]:
         """The cards ``seat`` holds now (ints), in the order the engine keeps them."""
@@ -365,6 +358,34 @@ class GameState:
         if self.phase != "deal":
             v.update(self._private_extra(seat))
         return v
+
+
+class RecordCodec:
+    """How a state becomes a game record and back: records.py installs its own with
+    ``use_record_codec`` when it is imported, and trickref.engine's ``__init__`` imports it,
+    so it is in place whenever this module is. records imports base (and the games, and the
+    score keeper), so base must not import records: that ring is what this breaks (issue #9)."""
+
+    def __init__(
+        self,
+        to_json: Callable[[GameState], dict[str, Any]],
+        from_json: Callable[[Mapping[str, Any]], GameState],
+    ) -> None:
+        self.to_json = to_json
+        self.from_json = from_json
+
+
+_CODEC: list[RecordCodec] = []
+
+
+def use_record_codec(codec: RecordCodec) -> None:
+    _CODEC[:] = [codec]
+
+
+def _record_codec() -> RecordCodec:
+    if not _CODEC:
+        raise RuntimeError("no record codec: import trickref.engine.records (trickref.engine does)")
+    return _CODEC[0]
 
 
 _INT_ONLY = {int}

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import actions as A
-from .base import GameState, check_deck
+from .base import GameState, RecordCodec, check_deck, use_record_codec
 from .errors import IllegalAction, RecordError
 from .games import GAME_IDS, game_class
 
@@ -247,3 +247,14 @@ def summary(state: GameState) -> dict[str, Any]:
         "over": state.over,
         "winners": state.winners[:],
     }
+
+
+def _state_to_json(state: GameState) -> dict[str, Any]:
+    return dump(record_of(state))
+
+
+def _state_from_json(obj: Mapping[str, Any]) -> GameState:
+    return replay(parse(obj))
+
+
+use_record_codec(RecordCodec(_state_to_json, _state_from_json))

@@ -38,11 +38,9 @@ from typing import Any
 
 from .. import actions as A
 from .. import cards as C
-from ..base import GameState, check_deck
+from ..base import check_deck
 from ..errors import IllegalAction, RecordError
 from ..games import GAME_IDS, new_game
-from ..options import non_defaults
-from ..records import FORMAT, Record, dump
 from . import fairness, flows, panel
 from .commands import (
     AskConfirm,
@@ -74,7 +72,8 @@ from .events import (
     UndoConfirm,
     UndoRequest,
 )
-from .places import Places
+from .state import MESSAGES_KEPT
+from .views import _PHASE_WORDS, RefereeViews, public_words
 
 # A card name in a driver's words ("4H", "10S", "QD"): never shown on the shared screen.
 _CARD_WORD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
@@ -135,64 +134,10 @@ def _stuck_deal_words(problems: tuple[str, ...] | list[str]) -> str:
 
 
 _log = logging.getLogger("trickref.referee")
-MESSAGES_KEPT = 12
-NON_GATING = ("route_fed",)
-
-_BUSY_WORDS = {
-    "deal": "dealing",
-    "present": "showing a card",
-    "route_presented": "routing a card",
-    "turn_up": "turning up the stock card",
-    "deal_stock": "dealing from the stock",
-    "route_faceup": "routing the face-up card",
-    "route_fed": "routing a card",
-    "fetch": "fetching cards",
-}
 
 
-class Referee:
+class Referee(RefereeViews):
     """One table's referee. Build it empty, then feed events (the first is NewGame)."""
-
-    def __init__(self) -> None:
-        self.game: GameState | None = None
-        self.bots: tuple[int, ...] = ()
-        self.waiting: str = "new_game"  # new_game | shuffle | deal | turn | over
-        self.fair: list[dict[str, str]] = []  # per hand dealt: commitment and salt
-        self.steps: list[dict[str, Any]] = []  # pending dealer steps; the first is outstanding
-        self.next_step: int = 1
-        self.deal_id: int = 0
-        self.deal_failed: bool = False
-        # the hand's last failed deal check (its problems), and whether the deal failed twice in
-        # a row the same way: then redealing cannot help and the table says so instead
-        self.deal_failure: tuple[str, ...] | None = None
-        self.deal_stuck: bool = False
-        self.dealer_fault: str | None = None
-        self.messages: list[dict[str, Any]] = []
-        self.pending: dict[int, int] = {}  # seat -> index into its panel choices
-        self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)
-        self.claim: int | None = None  # a seat that pressed OK to say "I am feeding now"
-        self.pass_snap: list[list[int]] | None = None
-        self.given: dict[int, tuple[tuple[int, ...], str]] = {}  # pass stage: seat -> (cards, source)
-        self.sources: list[str] = []  # per action of the hand in progress
-        self.blocked: list[str | None] = []  # per action: why it cannot be undone (None: it can)
-        self.undo_pending: dict[str, Any] | None = None
-        self.corrections: list[dict[str, Any]] = []
-        self.leds: list[str] = []
-        self.blinking: list[int] = []  # seats whose LED blinks after a refused entry
-        self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card
-        self.presented: tuple[int, int] | None = None  # (seat, card) shown to one seat
-        self.faceup: int | None = None
-        self.places = Places()  # where the cards physically are (updated as steps complete)
-        self.events_handled: int = 0
-        # cards the dealer reported dealt in the deal in progress: fed by the host from the
-        # dealer's progress events (``note_dealt``), for the kiosk's progress bar; not an event,
-        # not journaled, not compared (a replay starts the count again)
-        self.deal_progress: int = 0
-        self._out: list[Command] = []
-        self._record_cache: list[dict[str, Any]] = []
-        # the events handled since the last NewGame reset: what rebuilds the state if a
-        # handler fails part way (see ``handle``); not compared (it is the same on a replay)
-        self._history: list[Event] = []
 
     # ================================================================== the API
     def handle(self, event: Event) -> list[Command]:
@@ -260,123 +205,6 @@ class Referee:
             out.append(Message(self.dealer_fault, None, "error"))
         return out
 
-    @property
-    def busy(self) -> bool:
-        """True while a dealer step that gates the table is pending (or the dealer is down)."""
-        return self.dealer_fault is not None or any(s["op"] not in NON_GATING for s in self.steps)
-
-    def accepting(self) -> bool:
-        """True when the table takes entries (a hand is in play and the dealer is not busy)."""
-        return self.waiting == "turn" and not self.busy and self.undo_pending is None
-
-    def bot_turns(self) -> list[int]:
-        """Bot seats the host should ask for an action now."""
-        if self.game is None or not self.accepting():
-            return []
-        return [s for s in self.game.turn_seats() if s in self.bots]
-
-    def public_view(self) -> dict[str, Any]:
-        """The shared screen: the engine's public view plus the table's state. No hidden card."""
-        g = self.game
-        table: dict[str, Any] = {
-            "waiting": self.waiting,
-            "waiting_for": self.waiting_text(),
-            "turn": list(g.turn_seats()) if g is not None and self.waiting == "turn" else [],
-            "pending": self._pending_labels(),
-            "dealer": {
-                "status": "fault" if self.dealer_fault else ("busy" if self.steps else "idle"),
-                "op": self.steps[0]["op"] if self.steps else None,
-                "fault": self.dealer_fault,
-                **self._deal_counts(),
-            },
-            "messages": [m for m in self.messages if m["seat"] is None][-MESSAGES_KEPT:],
-            "commitment": self._commitment_view(),
-            "corrections": [dict(c) for c in self.corrections],
-            "pass_progress": self._pass_progress(),
-            "undo": None if self.undo_pending is None else self.undo_pending["text"],
-            "leds": self.leds[:],
-            "bots": list(self.bots),
-            "faceup": None if self.faceup is None else C.NAMES[self.faceup],
-            "presented_to": None if self.presented is None else self.presented[0],
-            "hands_revealed": [dict(f) for f in self.fair if "revealed" in f],
-        }
-        return {"game": None if g is None else g.public_view(), "table": table}
-
-    def _deal_counts(self) -> dict[str, int]:
-        """``dealt`` / ``total`` cards of the deal in progress (both 0 when none is)."""
-        head = self.steps[0] if self.steps else None
-        if head is None or head["op"] != "deal":
-            return {"dealt": 0, "total": 0}
-        total = len(head["args"]["plan"])
-        return {"dealt": min(self.deal_progress, total), "total": total}
-
-    def seat_view(self, seat: int) -> dict[str, Any]:
-        """One seat's private screen (hot-seat mode): its hand, the card shown to it, its own
-        fed cards and its own messages, on top of the public view."""
-        v = self.public_view()
-        if self.game is None:
-            return v
-        v["game"] = self.game.view(seat)
-        t = v["table"]
-        t["seat"] = seat
-        t["presented"] = C.NAMES[self.presented[1]] if self.presented and self.presented[0] == seat else None
-        t["fed"] = C.names(self.fed.get(seat, []))
-        t["messages"] = [m for m in self.messages if m["seat"] in (None, seat)][-MESSAGES_KEPT:]
-        t["choices"] = [panel.label(a) for a in self._choices(seat)]
-        return v
-
-    def waiting_text(self) -> str:
-        g = self.game
-        if g is None:
-            return "waiting for a new game"
-        if self.waiting == "over":
-            return "the game is over"
-        if self.dealer_fault:
-            return "the dealer needs attention"
-        if self.waiting == "shuffle":
-            return "waiting for the shuffle"
-        if self.undo_pending is not None:
-            return "waiting for the undo to be confirmed or cancelled"
-        if self.busy:
-            return f"wait: the dealer is {_BUSY_WORDS.get(self.steps[0]['op'], 'busy')}"
-        seats = g.turn_seats()
-        if not seats:
-            return "waiting"
-        who = ", ".join(g.names[s] for s in seats)
-        return f"waiting for {who} to {_PHASE_WORDS.get(g.phase, 'act')}"
-
-    def record(self) -> dict[str, Any]:
-        """The game record so far: finished hands with their commitment and revealed salt (the
-        hand in progress, if any, with its commitment only). Finished hands never change, so
-        their JSON is built once and kept (a record is written after every hand)."""
-        g = self._g()
-        finished = g.finished_hands
-        cache = self._record_cache
-        while len(cache) < len(finished):
-            h = len(cache)
-            deck, acts = finished[h]
-            hand: dict[str, Any] = {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
-            f = self.fair[h] if h < len(self.fair) else {}
-            hand.update({k: f[k] for k in ("commitment", "salt") if k in f})
-            cache.append(hand)
-        hands = [dict(h) for h in cache]
-        if g.phase not in ("deal", "over"):
-            rec = dump(Record(g.GAME_ID, [], {}, 0, [(g.deck, g.actions)], [{}], []))
-            current = rec["hands"][0]
-            if len(self.fair) > len(cache):
-                current["commitment"] = self.fair[len(cache)]["commitment"]
-            hands.append(current)
-        out: dict[str, Any] = {
-            "format": FORMAT,
-            "game": g.GAME_ID,
-            "players": list(g.names),
-            "options": non_defaults(g.GAME_ID, g.options),
-            "first_dealer": g.first_dealer,
-            "hands": hands,
-        }
-        if self.corrections:
-            out["corrections"] = [dict(c) for c in self.corrections]
-        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Referee):
@@ -389,11 +217,6 @@ class Referee:
     __hash__ = None  # type: ignore[assignment]
 
     # ================================================================== output helpers
-    def _g(self) -> GameState:
-        if self.game is None:
-            raise RuntimeError("no game")
-        return self.game
-
     def _msg(self, text: str, seat: int | None = None, level: str = "info") -> None:
         self.messages.append({"text": text, "seat": seat, "level": level})
         if len(self.messages) > 4 * MESSAGES_KEPT:
@@ -1163,62 +986,6 @@ class Referee:
                     self._finish_or_next()
             else:
                 self._out.append(SaveRecord(self.record(), over))
-
-    # ------------------------------------------------------------------ views
-    def _choices(self, seat: int) -> list[A.Action]:
-        g = self.game
-        if g is None or self.waiting != "turn" or seat not in g.turn_seats() or g.phase in ("pass", "play", "exchange", "draw"):
-            return []
-        return panel.choice_list(g.legal_actions(seat))
-
-    def _pending_labels(self) -> list[str | None]:
-        g = self.game
-        if g is None:
-            return []
-        out: list[str | None] = [None] * g.n
-        for s, i in self.pending.items():
-            ch = self._choices(s)
-            if ch:
-                out[s] = panel.label(ch[min(i, len(ch) - 1)])
-        return out
-
-    def _pass_progress(self) -> list[int] | None:
-        g = self.game
-        if g is None or g.phase != "pass":
-            return None
-        return [len(self.given[s][0]) if s in self.given else len(self.fed.get(s, [])) for s in range(g.n)]
-
-    def _commitment_view(self) -> dict[str, Any] | None:
-        if not self.fair:
-            return None
-        f = self.fair[-1]
-        return {
-            "hand": len(self.fair),
-            "short": fairness.short(f["commitment"]),
-            "full": f["commitment"],
-            "salt": f["salt"] if "revealed" in f else None,
-        }
-
-
-def public_words(action: A.Action) -> str:
-    """An action in words the shared screen may show: passes and exchanges without cards."""
-    if action.kind == "pass":
-        return f"pass of {len(action.value)} cards"
-    if action.kind == "exchange":
-        return f"Double Nil exchange of {len(action.value[0])} card(s)"
-    if action.kind == "draw":
-        return "draw"
-    return action.describe()
-
-
-_PHASE_WORDS = {
-    "draw": "draw (+ keep, - discard)",
-    "exchange": "give up to 3 cards for Double Nil",
-    "bid": "bid",
-    "pass": "pass",
-    "play": "play",
-    "moon": "choose the moon",
-}
 
 _HANDLERS: dict[type, Any] = {
     NewGame: Referee._on_new_game,

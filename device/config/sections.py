@@ -1,0 +1,106 @@
+"""The typed, frozen configuration: ``Config`` and its sections (dealer, storage, admin,
+display, panels)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .admin import LOCKED, AdminConfig
+from .pins import DEFAULT_EXPANDERS, Expander, SeatPins, default_seats
+
+MODES = ("auto", "simulated", "hardware")
+LANGUAGES = ("en", "fr", "ht", "tr")  # English, French, Haitian Creole, Turkish (ui/locale)
+
+
+@dataclass(frozen=True)
+class DealerConfig:
+    port: str = "/dev/trickref-dealer"  # a device, a pyserial URL, or "sim"
+    baud: int = 115200
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    """Folders; empty strings mean the defaults, resolved when asked (so $TRICKREF_HOME works)."""
+
+    home: str = ""
+    journal: str = ""
+    games: str = ""
+
+    def home_dir(self, env: Mapping[str, str] | None = None) -> Path:
+        env = os.environ if env is None else env
+        if self.home:
+            return Path(self.home).expanduser()
+        if env.get("TRICKREF_HOME"):
+            return Path(env["TRICKREF_HOME"]).expanduser()
+        data = env.get("XDG_DATA_HOME") or str(Path("~/.local/share").expanduser())
+        return Path(data) / "trickref"
+
+    def journal_dir(self, env: Mapping[str, str] | None = None) -> Path:
+        return self._under_home(self.journal, "journal", env)
+
+    def games_dir(self, env: Mapping[str, str] | None = None) -> Path:
+        return self._under_home(self.games, "games", env)
+
+    def _under_home(self, value: str, default: str, env: Mapping[str, str] | None) -> Path:
+        home = self.home_dir(env)
+        return home / default if not value else home / Path(value).expanduser()
+
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    sound: bool = True
+    four_colour_suits: bool = False
+    large_text: bool = False
+    language: str = "en"  # one of LANGUAGES: the kiosk's words and "How to play" pages
+    width: int = 800
+    height: int = 480
+
+
+@dataclass(frozen=True)
+class PanelsConfig:
+    seats: tuple[SeatPins, ...] = field(default_factory=default_seats)
+    expanders: tuple[Expander, ...] = DEFAULT_EXPANDERS
+    i2c_bus: int = 1
+    reset: int | None = 23  # GPIO that resets the expanders (active low)
+    debounce_ms: int = 20
+    long_press_ms: int = 1500
+    repeat_delay_ms: int = 500
+    repeat_interval_ms: int = 150  # 0: no auto-repeat
+    blink_ms: int = 250
+
+    def expander(self, name: str) -> Expander:
+        for e in self.expanders:
+            if e.name == name:
+                return e
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Config:
+    mode: str = "auto"
+    dealer: DealerConfig = DealerConfig()
+    storage: StorageConfig = StorageConfig()
+    admin: AdminConfig = AdminConfig()
+    display: DisplayConfig = DisplayConfig()
+    panels: PanelsConfig = PanelsConfig()
+
+    def resolved_mode(self, exists: Callable[[str], bool] = os.path.exists) -> str:
+        """"simulated" or "hardware": auto means hardware when the dealer port and GPIO exist."""
+        if self.mode != "auto":
+            return self.mode
+        port = self.dealer.port
+        if port != "sim" and exists(port) and exists("/dev/gpiochip0"):
+            return "hardware"
+        return "simulated"
+
+    def replace(self, **changes: Any) -> Config:
+        return replace(self, **changes)
+
+
+_UNREADABLE = Config(admin=AdminConfig(LOCKED))  # a file we cannot read: defaults, settings locked
+

@@ -1,0 +1,96 @@
+"""What a referee holds: every attribute (``RefereeState.__init__``), the game it referees
+and whether the table is busy. The handling is in referee.py, the views in views.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import GameState
+from .commands import (
+    Command,
+)
+from .events import (
+    Event,
+)
+from .places import Places
+
+MESSAGES_KEPT = 12
+NON_GATING = ("route_fed",)
+
+_BUSY_WORDS = {
+    "deal": "dealing",
+    "present": "showing a card",
+    "route_presented": "routing a card",
+    "turn_up": "turning up the stock card",
+    "deal_stock": "dealing from the stock",
+    "route_faceup": "routing the face-up card",
+    "route_fed": "routing a card",
+    "fetch": "fetching cards",
+}
+
+
+class RefereeState:
+    """The state of one table's referee; ``Referee`` adds the handling of events."""
+
+    def __init__(self) -> None:
+        self.game: GameState | None = None
+        self.bots: tuple[int, ...] = ()
+        self.waiting: str = "new_game"  # new_game | shuffle | deal | turn | over
+        self.fair: list[dict[str, str]] = []  # per hand dealt: commitment and salt
+        self.steps: list[dict[str, Any]] = []  # pending dealer steps; the first is outstanding
+        self.next_step: int = 1
+        self.deal_id: int = 0
+        self.deal_failed: bool = False
+        # the hand's last failed deal check (its problems), and whether the deal failed twice in
+        # a row the same way: then redealing cannot help and the table says so instead
+        self.deal_failure: tuple[str, ...] | None = None
+        self.deal_stuck: bool = False
+        self.dealer_fault: str | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.pending: dict[int, int] = {}  # seat -> index into its panel choices
+        self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)
+        self.claim: int | None = None  # a seat that pressed OK to say "I am feeding now"
+        self.pass_snap: list[list[int]] | None = None
+        self.given: dict[int, tuple[tuple[int, ...], str]] = {}  # pass stage: seat -> (cards, source)
+        self.sources: list[str] = []  # per action of the hand in progress
+        self.blocked: list[str | None] = []  # per action: why it cannot be undone (None: it can)
+        self.undo_pending: dict[str, Any] | None = None
+        self.corrections: list[dict[str, Any]] = []
+        self.leds: list[str] = []
+        self.blinking: list[int] = []  # seats whose LED blinks after a refused entry
+        self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card
+        self.presented: tuple[int, int] | None = None  # (seat, card) shown to one seat
+        self.faceup: int | None = None
+        self.places = Places()  # where the cards physically are (updated as steps complete)
+        self.events_handled: int = 0
+        # cards the dealer reported dealt in the deal in progress: fed by the host from the
+        # dealer's progress events (``note_dealt``), for the kiosk's progress bar; not an event,
+        # not journaled, not compared (a replay starts the count again)
+        self.deal_progress: int = 0
+        self._out: list[Command] = []
+        self._record_cache: list[dict[str, Any]] = []
+        # the events handled since the last NewGame reset: what rebuilds the state if a
+        # handler fails part way (see ``handle``); not compared (it is the same on a replay)
+        self._history: list[Event] = []
+
+
+    @property
+    def busy(self) -> bool:
+        """True while a dealer step that gates the table is pending (or the dealer is down)."""
+        return self.dealer_fault is not None or any(s["op"] not in NON_GATING for s in self.steps)
+
+    def accepting(self) -> bool:
+        """True when the table takes entries (a hand is in play and the dealer is not busy)."""
+        return self.waiting == "turn" and not self.busy and self.undo_pending is None
+
+    def bot_turns(self) -> list[int]:
+        """Bot seats the host should ask for an action now."""
+        if self.game is None or not self.accepting():
+            return []
+        return [s for s in self.game.turn_seats() if s in self.bots]
+
+    def _g(self) -> GameState:
+        if self.game is None:
+            raise RuntimeError("no game")
+        return self.game
+
