@@ -133,6 +133,19 @@ def _stuck_deal_words(problems: tuple[str, ...] | list[str]) -> str:
             "Resume: the hand is redealt from the same deck order (same commitment).")
 
 
+def _public_deal_problems(problems: tuple[str, ...] | list[str]) -> str:
+    """A failed deal check in words for the shared screen: counts, never a card's name (the
+    deal is hidden; the names stay in the driver's log)."""
+    counts = deal_problem_counts(problems)
+    found = [_plural(n, what) for n, what in ((counts["missing"], "missing"), (counts["extra"], "too many"),
+                                              (counts["misplaced"], "in the wrong place"),
+                                              (counts["unreadable"], "unreadable")) if n]
+    if found:
+        return ", ".join(found)
+    text = "; ".join(problems) or "the dealt cards did not match the plan"
+    return _CARD_WORD.sub("a card", text)
+
+
 _log = logging.getLogger("trickref.referee")
 
 
@@ -378,7 +391,7 @@ class Referee(RefereeViews):
                 self._msg(self.dealer_fault, level="error")
                 self._out.append(Sound("alarm"))
                 return
-            problems = "; ".join(ev.problems) or "the dealt cards did not match the plan"
+            problems = _public_deal_problems(ev.problems)
             self.dealer_fault = (
                 f"The deal did not check out ({problems}). Gather all the cards into the dealer and "
                 f"press Resume: the hand is redealt from the same deck order (same commitment)."
