@@ -102,6 +102,11 @@ class TableClient:
             d["message"] = _STEP_WORDS.get(d.get("op") or "", "busy")
         else:
             d["message"] = "waiting for the shuffle" if t.get("waiting") == "shuffle" else "ready"
+        club = self.host.club
+        if club is not None and club.words:  # a club night: which board, or what it waits for
+            t["club"] = club.words
+            if t.get("waiting") == "shuffle":
+                d["message"] = club.words
         return v
 
     def public_view(self) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,6 +44,49 @@ REFUSED = {
 }
 # paho 2 reports MQTT 3.1.1 refusals with MQTT 5 reason codes
 REFUSED.update({132: REFUSED[1], 133: REFUSED[2], 136: REFUSED[3], 134: REFUSED[4], 135: REFUSED[5]})
+BAD_CREDENTIALS = (4, 5, 134, 135)  # retrying will not help: the link stops until told otherwise
+
+# What went wrong, for the kiosk (``ClubLink.error_kind``; the words are in ``error``):
+PASSWORD = "password"  # the broker refused the user name or password
+TABLE = "table"  # the credentials are good, but not for this table (the ACL refuses its topics)
+UNREACHABLE = "unreachable"  # no broker at that address (wrong address, hub down, no network)
+TLS = "tls"  # the hub's certificate is not the club's, or TLS itself failed
+REFUSED_KIND = "refused"  # any other refusal (protocol version, client id, server unavailable)
+
+
+def diagnose(host: str, port: int, ca: str = "", timeout: float = 2.0) -> tuple[str, str]:
+    """Why a connection to the broker fails, in words: (kind, words). paho only says that it
+    failed, so the link asks the network itself (a TCP connection, then TLS if configured)."""
+    where = f"{host}:{port}"
+    try:
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        return UNREACHABLE, f"cannot find the club hub's address {host!r} on the network"
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except ConnectionRefusedError:
+        return UNREACHABLE, f"nothing answers at {where}: is the club hub running?"
+    except TimeoutError:
+        return UNREACHABLE, f"no answer from {where} within {timeout:g} s (wrong address, or no network)"
+    except OSError as e:
+        return UNREACHABLE, f"cannot reach {where}: {e.strerror or e}"
+    try:
+        if not ca:
+            return UNREACHABLE, f"the connection to {where} failed (the club hub closed it)"
+        try:
+            ctx = ssl.create_default_context(cafile=ca)
+        except (OSError, ssl.SSLError) as e:
+            return TLS, f"cannot read the club's CA certificate {ca}: {getattr(e, 'strerror', None) or e}"
+        try:
+            with ctx.wrap_socket(sock, server_hostname=host):
+                pass
+        except ssl.SSLCertVerificationError as e:
+            return TLS, f"the hub at {where} is not the club's: its certificate fails the check ({e.verify_message})"
+        except (ssl.SSLError, OSError) as e:
+            return TLS, f"TLS with the hub at {where} failed ({getattr(e, 'reason', None) or e}): is it the TLS port?"
+        return UNREACHABLE, f"the connection to {where} failed (the club hub closed it)"
+    finally:
+        sock.close()
 
 
 @dataclass
@@ -54,10 +99,18 @@ class ClubConfig:
     outbox: str = "club-outbox.jsonl"
     retry: float = 10.0  # seconds before a message without a receipt is sent again
     keepalive: int = 15
+    user: str = ""  # the broker user name; empty: the table's name (what ``trickref club new`` makes)
+    ca: str = ""  # the club's CA certificate: TLS, the hub's certificate checked against it
 
     def __post_init__(self) -> None:
         T.check_name("night", self.night)
         T.check_name("table", self.table)
+        if self.user:
+            T.check_name("user", self.user)
+
+    @property
+    def username(self) -> str:
+        return self.user or self.table
 
     @classmethod
     def from_settings(cls, club: Mapping[str, Any], outbox: str) -> ClubConfig:
@@ -72,8 +125,14 @@ class ClubConfig:
         if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
             raise ValueError(f"club.port must be a port number from 1 to 65535, not {port!r}")
         night, table, password, host = text("night"), text("table"), text("password"), text("host")
+        extra: dict[str, str] = {}
+        for key in ("user", "ca"):
+            v = club.get(key, "")
+            if not isinstance(v, str):
+                raise ValueError(f"club.{key} must be text, not {v!r}")
+            extra[key] = v
         try:
-            return cls(night, table, password, host, port, outbox)
+            return cls(night, table, password, host, port, outbox, user=extra["user"], ca=extra["ca"])
         except ValueError as e:
             raise ValueError(f"club: {e}") from None
 
@@ -87,24 +146,40 @@ class ClubLink:
         self.clock = clock
         self.round: int | None = None
         self.error: str | None = None
+        self.error_kind: str | None = None  # PASSWORD, TABLE, UNREACHABLE, TLS or REFUSED_KIND
         self.connected = False
+        self.stopped = False  # refused for good (credentials): no more tries
         self.decks: dict[tuple[int, int], list[str]] = {}
+        self.night_info: dict[str, Any] | None = None  # the hub's public/night (game, boards...)
+        self.last_receipt: float | None = None  # when the hub last acknowledged (clock())
+        self.acknowledged = 0  # messages the hub acknowledged since the link started
+        self._listeners: list[Callable[[], None]] = []
+        self._sub_mid: int | None = None
         self._sent: dict[str, float] = {}
         self._wake = threading.Condition()
         self._stop = False
         self._deck_event = threading.Condition()
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-{config.night}-{config.table}",
                         clean_session=False, protocol=mqtt.MQTTv311)
-        c.username_pw_set(config.table, config.password)
+        c.username_pw_set(config.username, config.password)
         c.reconnect_delay_set(1, 5)
         c.on_connect = self._on_connect
+        c.on_connect_fail = self._on_connect_fail
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        c.on_subscribe = self._on_subscribe
         self.client = c
         self._sender = threading.Thread(target=self._send_loop, name=f"club-{config.table}", daemon=True)
+        self._sender.start()
+        if config.ca:
+            try:  # the hub's certificate must be signed by the club's CA and name its address
+                c.tls_set(ca_certs=config.ca, cert_reqs=ssl.CERT_REQUIRED)
+            except (OSError, ssl.SSLError) as e:
+                self._fail(TLS, f"cannot read the club's CA certificate {config.ca}: "
+                                f"{getattr(e, 'strerror', None) or e}", stop=True)
+                return
         c.connect_async(config.host, config.port, keepalive=config.keepalive)
         c.loop_start()
-        self._sender.start()
 
     # ------------------------------------------------------------------ what the table calls
     def game_started(self, round_: int, game: str, players: Sequence[str],
@@ -144,7 +219,31 @@ class ClubLink:
             return list(self.decks[(round_, board)])
 
     def status(self) -> dict[str, Any]:
-        return {"connected": self.connected, "pending": len(self.outbox), "error": self.error}
+        """What the kiosk shows: connected, results waiting for the hub's receipt, the last
+        receipt's time, and what went wrong (kind and words) if anything."""
+        return {"connected": self.connected, "pending": len(self.outbox), "error": self.error,
+                "error_kind": self.error_kind, "last_receipt": self.last_receipt,
+                "acknowledged": self.acknowledged, "stopped": self.stopped}
+
+    def add_listener(self, fn: Callable[[], None]) -> None:
+        """``fn()`` whenever a deal or the night's description arrives (on the network thread)."""
+        self._listeners.append(fn)
+
+    def remove_listener(self, fn: Callable[[], None]) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def _tell(self) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn()
+            except Exception:  # a listener's bug must not stop the link's network loop
+                log.exception("club: a listener failed")
+
+    def released_rounds(self) -> list[int]:
+        """Rounds whose decks have arrived (the director started them), in order."""
+        with self._deck_event:
+            return sorted({r for r, _ in self.decks})
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until the hub has acknowledged everything (tests, shutdown); True if it has."""
@@ -158,6 +257,7 @@ class ClubLink:
             self._stop = True
             self._wake.notify_all()
         self._sender.join(2)
+        self.stopped = True
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.close()
@@ -201,23 +301,50 @@ class ClubLink:
                 else:
                     break
 
+    def _fail(self, kind: str, words: str, stop: bool = False) -> None:
+        text = f"club night {self.config.night}: {words} (table {self.config.table!r})"
+        if text != self.error:
+            log.error("%s", text)
+        self.error, self.error_kind = text, kind
+        if stop:
+            self.stopped = True
+
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, rc: Any,
                     props: object = None) -> None:
         code = rc.value if hasattr(rc, "value") else int(rc)
         if code != 0:
-            words = REFUSED.get(code, str(rc))
-            self.error = f"club night {self.config.night}: {words} (table {self.config.table!r})"
-            log.error("%s", self.error)
-            if code in (4, 5, 134, 135):  # bad credentials: retrying will not help
+            bad = code in BAD_CREDENTIALS
+            self._fail(PASSWORD if bad else REFUSED_KIND, REFUSED.get(code, str(rc)), stop=bad)
+            if bad:  # retrying will not help
                 client.disconnect()
             return
-        self.error = None
+        self.error = self.error_kind = None
         self.connected = True
         root = T.night_root(self.config.night)
-        client.subscribe(f"{root}/{T.TO}/{self.config.table}/#", qos=1)
+        # its deals and receipts, and the night's description; a SUBACK refusal means these
+        # credentials are not this table's (``_on_subscribe``)
+        res, self._sub_mid = client.subscribe([(f"{root}/{T.TO}/{self.config.table}/#", 1),
+                                               (T.public_topic(self.config.night, "night"), 1)])
         self._sent.clear()  # send everything not yet receipted again
         with self._wake:
             self._wake.notify_all()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: object) -> None:
+        cfg = self.config
+        kind, words = diagnose(cfg.host, cfg.port, cfg.ca)
+        self._fail(kind, words + "; trying again every few seconds")
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int, codes: Any,
+                      props: object = None) -> None:
+        if mid != self._sub_mid:
+            return
+        if any(getattr(c, "is_failure", False) or getattr(c, "value", c) == 0x80 for c in codes):
+            cfg = self.config
+            self._fail(TABLE, f"user {cfg.username!r} is not authorised for table {cfg.table!r} "
+                              "(the broker refuses its topics): these credentials are another table's",
+                       stop=True)
+            self.connected = False
+            client.disconnect()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, rc: Any,
                        props: object = None) -> None:
@@ -232,7 +359,14 @@ class ClubLink:
             return
         if msg.topic == T.receipts_topic(cfg.night, cfg.table):
             if isinstance(body, dict) and isinstance(body.get("keys"), list):
-                self.outbox.done(str(k) for k in body["keys"])
+                hit = self.outbox.done(str(k) for k in body["keys"])
+                self.acknowledged += len(hit)
+                self.last_receipt = self.clock()
+            return
+        if msg.topic == T.public_topic(cfg.night, "night"):
+            if isinstance(body, dict):
+                self.night_info = body
+                self._tell()
             return
         parts = msg.topic.split("/")
         if len(parts) >= 3 and parts[-3] == "deal" and parts[-2].isdigit() and parts[-1].isdigit():
@@ -246,3 +380,4 @@ class ClubLink:
                 self._deck_event.notify_all()
             if self.on_deal is not None:
                 self.on_deal(key[0], key[1], list(deck))
+            self._tell()

@@ -415,6 +415,9 @@ class TableHost:
         self.errors: list[str] = []
         self.recoveries: list[str] = []  # the faults "fixed, continue" was pressed for
         self.finished_record: dict[str, Any] | None = None
+        # a club night's hook (device.club.table.ClubTable): the hub's boards as shuffles, every
+        # hand's result reported; None for a table on its own
+        self.club: Any = None
         self._inbox: deque[Any] = deque()
         self._cond = threading.Condition()
         self._active = False
@@ -423,6 +426,7 @@ class TableHost:
         self._outstanding = 0  # steps and jobs given to the dealer port, not yet done
         self._reading = False
         self._shuffle: int | None = None  # decks of a pending NeedShuffle
+        self._club_waits = False  # the club hook has no deck for the next hand yet
         self._deal_allowed = False
         self._worker = threading.Thread(target=self._work, name="table-host", daemon=True)
 
@@ -455,6 +459,8 @@ class TableHost:
                 self._worker.join(timeout=10)
             if self.journal is not None:
                 self.journal.close()
+            if self.club is not None:
+                self.club.close()
 
     # ---------------------------------------------------------------- posting (any thread)
     def post(self, item: Any) -> None:
@@ -513,7 +519,7 @@ class TableHost:
             return False
         if self._reading and not self.wants_cards():
             return False  # a read being stopped: the shuffle or a step follows
-        return not (self._shuffle is not None and self.deal_allowed)
+        return not (self._shuffle is not None and self.deal_allowed and not self._club_waits)
 
     def _why_busy(self) -> str:
         return f"{len(self._inbox)} in the inbox, worker {'busy' if self._active else 'idle'}, {self._outstanding} dealer jobs"
@@ -598,6 +604,8 @@ class TableHost:
         if self.on_commands is not None:
             self.on_commands(out)
         self._carry_out(out)
+        if self.club is not None:
+            self.club.after(event, self.referee, out)
         return out
 
     def job(self, fn: Callable[[], None]) -> None:
@@ -652,10 +660,15 @@ class TableHost:
             if ref.waiting != "shuffle":
                 self._shuffle = None
             elif self.deal_allowed:
-                decks, self._shuffle = self._shuffle, None
-                self._deal_allowed = False
-                self.dealer.before_shuffle()
-                self.handle(shuffle_for(self.seed, len(ref.fair), decks))
+                decks = self._shuffle
+                shuffled = shuffle_for(self.seed, len(ref.fair), decks) if self.club is None else \
+                    self.club.shuffle(ref, decks, lambda: shuffle_for(self.seed, len(ref.fair), decks))
+                self._club_waits = shuffled is None  # the club's deck: looked for again when it comes
+                if shuffled is not None:
+                    self._shuffle = None
+                    self._deal_allowed = False
+                    self.dealer.before_shuffle()
+                    self.handle(shuffled)
         if (self.dealer.reads and not self._reading and self._outstanding == 0 and not self._inbox
                 and self.wants_cards()):
             self._reading = True

@@ -312,6 +312,10 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
     host = TableHost(port, journal=journal, store=store, leds=panels, seed=seed, auto_deal=auto_deal,
                      on_change=on_change, after_event=mirror if sim is not None else None)
     holder["host"] = host
+    if config is not None and (config.storage.home_dir() / "club.toml").exists():
+        from trickref.device.club.table import attach  # joined to a club night: the hub's boards
+
+        attach(host, config.storage.home_dir())
     table = OpenTable(host, mode, players, panels=panels, driver=driver, sim=sim, records=records, report=report)
     parts["table"] = table
     return table
