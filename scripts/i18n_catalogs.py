@@ -31,7 +31,7 @@ MARKED = [
     "ui/scenes/confirm.py", "ui/scenes/gameover.py", "ui/scenes/scoresheet.py", "ui/scenes/scorekeeper_entry.py",
     "ui/scenes/scorekeeper_sheet.py", "ui/resume.py", "ui/scenes/gamebase.py",
     "ui/tableview.py", "ui/scenes/play.py", "ui/scenes/summary.py", "ui/scenes/dealing.py", "ui/scenes/fault.py",
-    "ui/scenes/handoff.py", "ui/scenes/bidding.py",
+    "ui/scenes/handoff.py", "ui/scenes/bidding.py", "ui/scenes/club.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 PLURALS = {"fr": "nplurals=2; plural=(n > 1);", "ht": "nplurals=2; plural=(n != 1);",

@@ -44,6 +44,7 @@ REFUSED = {
 }
 # paho 2 reports MQTT 3.1.1 refusals with MQTT 5 reason codes
 REFUSED.update({132: REFUSED[1], 133: REFUSED[2], 136: REFUSED[3], 134: REFUSED[4], 135: REFUSED[5]})
+RECEIPT_WAIT = 2.0  # seconds after the night's description for this table's receipt (``_check_authorised``)
 BAD_CREDENTIALS = (4, 5, 134, 135)  # retrying will not help: the link stops until told otherwise
 
 # What went wrong, for the kiosk (``ClubLink.error_kind``; the words are in ``error``):
@@ -149,12 +150,14 @@ class ClubLink:
         self.error_kind: str | None = None  # PASSWORD, TABLE, UNREACHABLE, TLS or REFUSED_KIND
         self.connected = False
         self.stopped = False  # refused for good (credentials): no more tries
+        self.closed = False  # closed: nothing more is queued (the outbox file stays)
         self.decks: dict[tuple[int, int], list[str]] = {}
         self.night_info: dict[str, Any] | None = None  # the hub's public/night (game, boards...)
         self.last_receipt: float | None = None  # when the hub last acknowledged (clock())
         self.acknowledged = 0  # messages the hub acknowledged since the link started
         self._listeners: list[Callable[[], None]] = []
         self._sub_mid: int | None = None
+        self._got_receipts = False  # the hub's retained receipt for this table came (readable)
         self._sent: dict[str, float] = {}
         self._wake = threading.Condition()
         self._stop = False
@@ -257,7 +260,7 @@ class ClubLink:
             self._stop = True
             self._wake.notify_all()
         self._sender.join(2)
-        self.stopped = True
+        self.stopped = self.closed = True
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.close()
@@ -334,6 +337,20 @@ class ClubLink:
         kind, words = diagnose(cfg.host, cfg.port, cfg.ca)
         self._fail(kind, words + "; trying again every few seconds")
 
+    def _check_authorised(self) -> None:
+        """The hub keeps a retained receipt for every table of the night: the night's
+        description came but this table's receipt did not, so the broker's ACL does not let
+        these credentials read this table's topics (Mosquitto grants an MQTT 3.1.1 subscription
+        it will never deliver to, and drops unauthorised publishes silently)."""
+        if self._got_receipts or not self.connected or self.closed:
+            return
+        cfg = self.config
+        self._fail(TABLE, f"user {cfg.username!r} is not authorised for table {cfg.table!r} "
+                          "(the broker does not let it read the table's deals): these credentials are another table's",
+                   stop=True)
+        self.connected = False
+        self.client.disconnect()
+
     def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int, codes: Any,
                       props: object = None) -> None:
         if mid != self._sub_mid:
@@ -358,15 +375,21 @@ class ClubLink:
             log.warning("club: unreadable message on %s dropped", msg.topic)
             return
         if msg.topic == T.receipts_topic(cfg.night, cfg.table):
+            self._got_receipts = True
             if isinstance(body, dict) and isinstance(body.get("keys"), list):
                 hit = self.outbox.done(str(k) for k in body["keys"])
-                self.acknowledged += len(hit)
-                self.last_receipt = self.clock()
+                if hit:  # (a retained receipt seen again on reconnecting acknowledges nothing new)
+                    self.acknowledged += len(hit)
+                    self.last_receipt = self.clock()
             return
         if msg.topic == T.public_topic(cfg.night, "night"):
             if isinstance(body, dict):
                 self.night_info = body
                 self._tell()
+                if not self._got_receipts:
+                    t = threading.Timer(RECEIPT_WAIT, self._check_authorised)
+                    t.daemon = True
+                    t.start()
             return
         parts = msg.topic.split("/")
         if len(parts) >= 3 and parts[-3] == "deal" and parts[-2].isdigit() and parts[-1].isdigit():

@@ -242,6 +242,9 @@ class ClubTable:
     def shuffle(self, ref: Any, decks: int, own: Callable[[], Shuffled]) -> Shuffled | None:
         """The next hand's shuffle: the hub's board for a club game, ``own()`` otherwise; None
         while the table must wait (the round's deck is not here yet, or the round is over)."""
+        if self.link.closed:  # the table left the night: it deals its own decks again
+            self.words = ""
+            return own()
         if self.club_game is None:
             self.club_game = self._is_club_game(ref)
             if self.club_game is None:
@@ -283,6 +286,8 @@ class ClubTable:
             self._seen = None
             return
         g = ref.game
+        if self.link.closed:
+            return
         if self.club_game is None and g is not None:  # a game resumed from the journal
             self.club_game = self._is_club_game(ref)
         if not self.club_game or self.round is None or g is None:

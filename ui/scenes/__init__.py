@@ -15,6 +15,7 @@ SCENES: dict[str, tuple[str, str]] = {
     "options": ("options", "OptionsScene"),
     "rules": ("rules", "RulesScene"),
     "settings": ("settings", "SettingsScene"),
+    "club": ("club", "ClubScene"),
     "pin": ("pin", "PinScene"),
     "dealing": ("dealing", "DealingScene"),
     "handoff": ("handoff", "HandoffScene"),

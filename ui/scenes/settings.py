@@ -85,6 +85,7 @@ class SettingsScene(Scene):
             (th.touch + th.u(6), _Row(_("Dealer serial port"), self.port_btn)),
             *[(th.touch + th.u(6), t) for t in self.toggles.values()],
             (th.touch + th.u(6), _Row(_("Admin PIN"), self.pin_btn)),
+            (th.touch + th.u(6), _Row(_("Club night"), Button(_("Club night..."), self.club, name="club night"))),
             (th.u(40), _Text(_("GPIO pin map (seat panels)"), T.ACCENT, "body")),
         ]
         pins = pin_map(s)
@@ -134,6 +135,16 @@ class SettingsScene(Scene):
                                     secret=True, max_len=8))
 
     message = ""
+
+    def club(self) -> None:
+        """The club night scene (join, leave, status); these settings are saved first."""
+        try:
+            self.app.settings.save()
+        except (OSError, ValueError) as e:
+            self.message = _("could not save: {error}").format(error=e)
+            self.needs_redraw = True
+            return
+        self.app.go("club")
 
     def close(self) -> None:
         try:
