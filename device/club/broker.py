@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import topics as T
+from .tls import TlsFiles, listener_conf
 
 MOSQUITTO = "mosquitto"
 MOSQUITTO_PASSWD = "mosquitto_passwd"
+TLS_CONF = "trickref-tls.conf"  # in conf.d: the TLS listener, written when the night has TLS
 
 
 class BrokerError(RuntimeError):
@@ -86,6 +88,10 @@ class Broker:
     host: str = "127.0.0.1"
     port: int = 0
     max_packet: int = T.MAX_PAYLOAD + 1024
+    # a TLS listener too (``device.club.tls``): its port (0: a free one), address and files
+    tls_port: int | None = None
+    tls_host: str = ""
+    tls_files: TlsFiles | None = None
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     _configured: bool = field(default=False, repr=False)
 
@@ -101,6 +107,13 @@ class Broker:
         (self.folder / "conf.d").mkdir(exist_ok=True)
         if not self.port:
             self.port = free_port(self.host)
+        tls_conf = self.folder / "conf.d" / TLS_CONF
+        if self.tls_files is not None:
+            if not self.tls_port:
+                self.tls_port = free_port(self.tls_host or self.host)
+            _write_private(tls_conf, listener_conf(self.tls_port, self.tls_host or self.host, self.tls_files))
+        else:
+            tls_conf.unlink(missing_ok=True)
         pw = self.folder / "passwd"
         _write_private(pw, "".join(f"{u}:{p}\n" for u, p in self.users.items()))
         r = subprocess.run([passwd_tool, "-U", str(pw)], capture_output=True, text=True)
@@ -158,7 +171,8 @@ class Broker:
             if self.proc.poll() is not None:
                 raise BrokerError(f"mosquitto exited with code {self.proc.returncode}: "
                                   f"{self.log_tail()}")
-            if port_open(self.host, self.port):
+            if port_open(self.host, self.port) and (
+                    not self.tls_port or port_open(self.tls_host or self.host, self.tls_port)):
                 return self
             time.sleep(0.05)
         self.stop()

@@ -22,6 +22,7 @@ from . import topics as T
 
 NIGHT_FILE = "night.json"
 SERVE_FILE = "serve.json"
+TLS_DIR = "tls"
 
 
 class CliError(Exception):
@@ -43,6 +44,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     n.add_argument("--method", default="average", help="average or matchpoints")
     n.add_argument("--move", default="", help="seats (from 1, comma-separated) whose players move to "
                    "the next table after each round, e.g. 2,4; default: nobody moves")
+    n.add_argument("--tls", action="store_true", help="make the night's CA and the hub's certificate "
+                   "(NIGHT_DIR/tls, with openssl): tables then connect over TLS")
+    n.add_argument("--tls-name", action="append", default=[], metavar="NAME",
+                   help="a host name or address tables use to reach the hub (repeatable; implies --tls; "
+                   "localhost and 127.0.0.1 are always in)")
     n.set_defaults(func=run, club_func=_cmd_new)
 
     s = csub.add_parser("serve", help="run the broker, the hub and the standings page until Ctrl+C")
@@ -50,6 +56,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--host", default="127.0.0.1", help="address for the broker and the page (0.0.0.0: the club's network)")
     s.add_argument("--port", type=int, default=1883, help="MQTT port")
     s.add_argument("--web-port", type=int, default=8080)
+    s.add_argument("--tls-port", type=int, default=8883,
+                   help="with a TLS night (new --tls): the TLS port tables use on --host; the plain "
+                   "--port then listens on 127.0.0.1 only (the hub and the page)")
     s.add_argument("--use-broker", action="store_true",
                    help="use a Mosquitto already running at --host:--port (configured with <dir>/broker's passwd and acl)")
     s.set_defaults(func=run, club_func=_cmd_serve)
@@ -88,11 +97,22 @@ def _night(folder: str) -> Any:
         raise CliError(str(e)) from None
 
 
+def _tls(folder: str) -> Any:
+    """The night's TLS files when it was made with --tls, else None."""
+    from .tls import TlsFiles
+
+    files = TlsFiles.in_folder(Path(folder) / TLS_DIR)
+    return files if files.exist() else None
+
+
 def _served(folder: str) -> dict[str, Any]:
     path = Path(folder) / SERVE_FILE
     try:
         obj = json.loads(path.read_text())
-        return {"host": str(obj["host"]), "port": int(obj["port"])}
+        out = {"host": str(obj["host"]), "port": int(obj["port"])}
+        if obj.get("tls_port"):
+            out["tls_port"] = int(obj["tls_port"])
+        return out
     except (OSError, ValueError, KeyError, TypeError):
         raise CliError(f"the night in {folder} is not being served (no readable {SERVE_FILE}): "
                        f"run 'trickref club serve {folder}' first") from None
@@ -117,10 +137,20 @@ def _cmd_new(args: argparse.Namespace) -> int:
                       args.rounds, args.boards, args.method, moving_seats=move)
     except (ValueError, RecordError) as e:
         raise CliError(str(e)) from None
+    files = None
+    if args.tls or args.tls_name:
+        from .tls import TlsError, make_certs
+
+        try:
+            files = make_certs(folder / TLS_DIR, args.tls_name, night.name)
+        except TlsError as e:
+            raise CliError(str(e)) from None
     night.save(folder / NIGHT_FILE)
     print(f"club night {night.name}: {night.game}, {len(night.tables)} tables of {night.players}, "
           f"{night.rounds} rounds of {night.boards} boards, scored {night.method}")
     print(f"written {folder / NIGHT_FILE} (0600: it holds every password)")
+    if files is not None:
+        print(f"TLS: the club's CA {files.ca} (give it to every table) and the hub's certificate {files.cert}")
     print(f"next: trickref club serve {folder}; each table's settings: trickref club table {folder} t1")
     return 0
 
@@ -138,7 +168,12 @@ def _cmd_table(args: argparse.Namespace) -> int:
     print(f'table = "{args.table}"')
     print(f'password = "{night.passwords[args.table]}"')
     print(f'host = "{served["host"]}"')
-    print(f"port = {served['port']}")
+    files = _tls(args.dir)
+    if files is not None:
+        print(f"port = {served.get('tls_port', 8883)}")
+        print(f'ca = "{files.ca.resolve()}"  # copy this file to the table and name it here')
+    else:
+        print(f"port = {served['port']}")
     return 0
 
 
@@ -149,10 +184,11 @@ def _director(args: argparse.Namespace) -> Any:
     served = _served(args.dir)
     c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-director-{time.time_ns()}")
     c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
+    host = "127.0.0.1" if "tls_port" in served else served["host"]  # (with TLS plain MQTT is local)
     try:
-        c.connect(served["host"], served["port"], keepalive=10)
+        c.connect(host, served["port"], keepalive=10)
     except OSError as e:
-        raise CliError(f"cannot reach the broker at {served['host']}:{served['port']}: {e.strerror or e}") from None
+        raise CliError(f"cannot reach the broker at {host}:{served['port']}: {e.strerror or e}") from None
     return night, c
 
 
@@ -179,6 +215,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     night = _night(args.dir)
     folder = Path(args.dir)
     broker: Broker | None = None
+    files = _tls(args.dir)
+    local = "127.0.0.1" if files is not None else args.host  # with TLS, plain MQTT stays on this machine
     if args.use_broker:
         if not port_open(args.host, args.port):
             raise CliError(f"--use-broker: nothing listens at {args.host}:{args.port}")
@@ -187,25 +225,31 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"using the broker already running at {args.host}:{args.port}; give it "
               f"{folder / 'broker' / 'passwd'} and {folder / 'broker' / 'acl'}")
     else:
-        if port_open(args.host, args.port):
-            raise CliError(f"port {args.port} on {args.host} is taken (a broker already running? "
+        if port_open(local, args.port):
+            raise CliError(f"port {args.port} on {local} is taken (a broker already running? "
                            "then add --use-broker, or choose another --port)")
-        broker = broker_for(night, folder / "broker", args.port, args.host)
+        broker = broker_for(night, folder / "broker", args.port, local)
+        if files is not None:
+            broker.tls_files, broker.tls_port, broker.tls_host = files, args.tls_port, args.host
         try:
             broker.start()
         except BrokerError as e:
             raise CliError(str(e)) from None
-        print(f"Mosquitto listening at {args.host}:{broker.port} (log: {folder / 'broker' / 'mosquitto.log'})")
-    write_private(folder / SERVE_FILE, json.dumps({"host": args.host, "port": args.port,
-                                                   "web_port": args.web_port}) + "\n")
+        print(f"Mosquitto listening at {local}:{broker.port} (log: {folder / 'broker' / 'mosquitto.log'})")
+        if files is not None:
+            print(f"TLS: tables connect to {args.host}:{broker.tls_port} with the club's CA {files.ca}")
+    served = {"host": args.host, "port": args.port, "web_port": args.web_port}
+    if files is not None:
+        served["tls_port"] = args.tls_port
+    write_private(folder / SERVE_FILE, json.dumps(served) + "\n")
     hub = feed = web = None
     try:
         try:
-            hub = Hub(night, folder / "hub", args.host, args.port).start()
+            hub = Hub(night, folder / "hub", local, args.port).start()
         except RuntimeError as e:
             raise CliError(str(e)) from None
         hub.commit_all()
-        feed = StandingsFeed(night.name, night.passwords[T.VIEWER_USER], args.host, args.port)
+        feed = StandingsFeed(night.name, night.passwords[T.VIEWER_USER], local, args.port)
         try:
             web = StandingsServer(feed, args.host, args.web_port).start()
         except OSError as e:
@@ -248,9 +292,14 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     r = args.round - 1
     errors: list[str] = []
 
+    files = _tls(args.dir)
+    host = "127.0.0.1" if served["host"] in ("0.0.0.0", "::", "") else served["host"]
+
     def one(i: int, t: str) -> None:
-        cfg = ClubConfig(night.name, t, night.passwords[t], served["host"], served["port"],
-                         str(Path(args.dir) / "sim" / f"{t}-outbox.jsonl"), retry=5)
+        cfg = ClubConfig(night.name, t, night.passwords[t], host,
+                         served["tls_port"] if files is not None else served["port"],
+                         str(Path(args.dir) / "sim" / f"{t}-outbox.jsonl"), retry=5,
+                         ca=str(files.ca) if files is not None else "")
         link = ClubLink(cfg)
         try:
             ref = play_round(link, r, night.game, night.players, night.options, night.boards,

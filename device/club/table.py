@@ -104,7 +104,10 @@ def settings_path(home: str | os.PathLike[str]) -> Path:
 
 def load_settings(home: str | os.PathLike[str]) -> Loaded:
     """The table's club settings (not joined when there is no file); never raises."""
-    path = settings_path(home)
+    return load_settings_at(settings_path(home))
+
+
+def load_settings_at(path: Path) -> Loaded:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -329,6 +332,36 @@ class ClubTable:
         self.link.remove_listener(self._on_change)
 
 
+def read_settings_file(path: str | os.PathLike[str]) -> Loaded:
+    """Club settings from any file (``trickref club table``'s output saved, for ``trickref sim
+    --club``): joined unless it says ``joined = false``."""
+    p = Path(path)
+    if not p.is_file():
+        return Loaded(ClubSettings(), f"{p}: no such file")
+    loaded = load_settings_at(p)
+    if loaded.problem is None and not loaded.settings.joined:
+        try:
+            says = tomllib.loads(p.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            says = {}
+        if "joined" not in says.get("club", says):
+            joined = replace(loaded.settings, joined=True)
+            bad = joined.problems()
+            return Loaded(joined) if not bad else Loaded(loaded.settings, f"{p}: " + "; ".join(bad))
+    return loaded
+
+
+def attach_settings(host: Any, settings: ClubSettings, home: str | os.PathLike[str],
+                    retry: float = 10.0) -> ClubTable:
+    """Join ``host`` to the night of ``settings`` (its outbox and round state under ``home``);
+    ValueError naming the setting when they cannot be used."""
+    link = links.open(home, settings, retry)
+    club = ClubTable(link, Path(home) / FOLDER / f"state-{settings.night}-{settings.table}.json",
+                     wake=lambda: host.job(lambda: None))
+    host.club = club
+    return club
+
+
 def attach(host: Any, home: str | os.PathLike[str]) -> ClubTable | None:
     """Join ``host`` to the club night of ``home``'s club settings, if the table has joined
     one; None otherwise (or when the settings cannot be used: the club scene says why)."""
@@ -336,12 +369,7 @@ def attach(host: Any, home: str | os.PathLike[str]) -> ClubTable | None:
     if not loaded.settings.joined:
         return None
     try:
-        link = links.open(home, loaded.settings)
+        return attach_settings(host, loaded.settings, home)
     except ValueError as e:
         log.error("club: %s", e)
         return None
-    s = loaded.settings
-    club = ClubTable(link, Path(home) / FOLDER / f"state-{s.night}-{s.table}.json",
-                     wake=lambda: host.job(lambda: None))
-    host.club = club
-    return club

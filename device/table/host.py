@@ -492,6 +492,11 @@ class TableHost:
             return fn(self.referee)
 
     @property
+    def club_waits(self) -> bool:
+        """The next hand waits for the club hub's deck (``club.words`` says what for)."""
+        return self._club_waits
+
+    @property
     def deal_allowed(self) -> bool:
         return self.auto_deal or self._deal_allowed
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from typing import Any
 
@@ -115,11 +116,33 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickref sim: {problem}", file=sys.stderr)
         return 2
     say = (lambda s: None) if args.json else print
+    club_settings = None
+    club_table: Any = None  # device.club.simtable.ClubSimTable with --club
+    table: SimTable
+    if args.club:  # a table of a club night: the hub's boards (device.club.simtable)
+        from trickref.device.club.table import read_settings_file
+
+        loaded = read_settings_file(args.club)
+        if loaded.problem is not None:
+            print(f"trickref sim: --club {loaded.problem}", file=sys.stderr)
+            return 2
+        club_settings = loaded.settings
     try:
-        table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
-                         store=store, speed=args.speed, faults=args.fault or [], out=say)
+        if club_settings is not None:
+            from trickref.device.club.simtable import ClubSimTable
+
+            table = club_table = ClubSimTable(args.game, args.players, options, club_settings,
+                                 os.path.dirname(os.path.abspath(args.club)), wait=args.club_wait,
+                                 seed=args.seed, journal_path=args.journal, store=store, speed=args.speed,
+                                 faults=args.fault or [], out=say)
+        else:
+            table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
+                             store=store, speed=args.speed, faults=args.fault or [], out=say)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print(f"trickref sim: --club {e}", file=sys.stderr)
         return 2
     try:
         table.start()
@@ -131,7 +154,14 @@ def run(args: argparse.Namespace) -> int:
         if table.replayed:
             say(f"resumed from {args.journal}: {table.replayed} events replayed")
         try:
-            table.run(max_hands=None if args.to_end else args.hands)
+            max_hands = None if args.to_end else args.hands
+            if club_settings is not None:
+                max_hands = club_table.night_boards(args.club_wait)  # the round's boards, no more
+                club = club_table.club
+                if not club.club_game and club.club_game is not None:
+                    print(f"trickref sim: --club: {club.words}", file=sys.stderr)
+                    return 2
+            table.run(max_hands=max_hands)
         except TableStuck as e:
             print(f"trickref sim: {e}", file=sys.stderr)
             return 1
@@ -144,13 +174,22 @@ def run(args: argparse.Namespace) -> int:
         except RecordError as e:  # pragma: no cover - the referee only writes valid records
             print(f"trickref sim: the record does not replay: {e}", file=sys.stderr)
             return 1
+        club_line = None
+        if club_settings is not None:
+            link = club_table.club.link
+            acked = link.flush(args.club_wait)
+            r = club_table.club.round
+            club_line = (f"club night {club_settings.night}, table {club_settings.table}: round "
+                         f"{'?' if r is None else r + 1}, " + ("every result acknowledged by the hub" if acked else
+                         f"{len(link.outbox)} results not yet acknowledged (kept in the outbox, sent when the hub "
+                         "is back)"))
         faults = [m.text for m in table.messages if m.level == "error"]
         recoveries = [m.text for m in table.messages
                       if m.text.startswith(("Redealing", "The dealer is back"))]
         if args.json:
             print(json.dumps({**result, "players": list(g.names), "record": str(path) if path else None,
                               "corrections": ref.corrections, "dealer_faults": faults, "recoveries": recoveries,
-                              "replayed": table.replayed}))
+                              "replayed": table.replayed, "club": club_line}))
             return 0
         for text in faults:
             print(f"dealer: {text}")
@@ -162,9 +201,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"stopped after {len(g.hand_results)} hand(s); totals {g.totals}")
         if path is not None:
             print(f"record: {path}")
+        if club_line is not None:
+            print(club_line)
         return 0
     finally:
         table.close()
+        if club_settings is not None:
+            from trickref.device.club.table import links
+
+            links.close()
 
 
 def add_parser(sub: Any) -> None:
@@ -183,4 +228,9 @@ def add_parser(sub: Any) -> None:
                    help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
     p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the replay summary and more)")
+    p.add_argument("--club", default=None, metavar="FILE",
+                   help="join a club night: FILE holds the table's [club] settings (trickref club table "
+                   "prints them); the table plays the round's boards from the hub and reports them")
+    p.add_argument("--club-wait", type=float, default=600.0, metavar="SECONDS",
+                   help="with --club: how long to wait for the hub (the round's start, its receipts)")
     p.set_defaults(func=run)
