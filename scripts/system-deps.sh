@@ -6,7 +6,7 @@
 # As root: 'apt-get update' once, then 'apt-get install -y' only what is missing. Not root:
 # say what is missing and carry on (those tests skip, saying why).
 set -euo pipefail
-want=(xvfb libx11-6 mosquitto mosquitto-clients)
+want=(xvfb libx11-6 mosquitto mosquitto-clients openssl)
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     want+=(nodejs npm)
 fi

@@ -161,3 +161,101 @@ def test_browser_shows_the_night_live(club, tmp_path) -> None:
     finally:
         web.stop()
         feed.close()
+
+
+@pytest.mark.timeout(300)
+def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> None:
+    """20 simulated tables (the light kind: engine referee and bots behind a real ClubLink each)
+    against the real broker, the page in real Chromium: the page's own record of what it showed
+    goes up as the tables report, wave by wave, and ends equal to what the records replay to."""
+    import threading
+
+    sync_playwright = _playwright()
+    tables = [f"t{i + 1}" for i in range(20)]
+    rig: ClubRig = club(tables=tables, rounds=1, boards=3)
+    feed, web = serve(rig)
+    links = {t: rig.link(t) for t in tables}
+    records: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def wave(names: list[str]) -> None:
+        errors: list[BaseException] = []
+
+        def one(t: str) -> None:
+            try:
+                records[(t, 0)] = play_round(links[t], 0, "hearts", 4, {}, 3, seed=tables.index(t)).record()
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=one, args=(t,)) for t in names]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(120)
+        assert not errors, errors
+        for t in names:
+            assert links[t].flush(30), (t, links[t].status())
+
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"])
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            page.goto(web.url)
+            page.wait_for_selector("#live.on")
+            # the page's own log of every standings it rendered: (seq, hands in, tables done)
+            page.evaluate("""() => {
+                window.seen = [];
+                const note = () => window.seen.push([Number(document.body.dataset.seq),
+                    Number((document.getElementById('subtitle').textContent.match(/(\\d+) hands in/) || [0, -1])[1]),
+                    document.querySelectorAll('#tables li.done').length]);
+                new MutationObserver(note).observe(document.getElementById('subtitle'),
+                                                   {childList: true, characterData: true, subtree: true});
+                note();
+            }""")
+            assert page.locator("#tables li").count() == 20
+            rig.hub.commit_round(0)
+            rig.hub.start_round(0)
+            wave(tables[:10])
+            assert rig.hub.settle(20)
+            page.wait_for_function("s => document.body.dataset.seq === s", arg=str(rig.hub.standings["seq"]),
+                                   timeout=20000)
+            # half the night in: ten tables done, ten waiting, 30 hands in, 40 players ranked
+            assert "30 hands in" in page.inner_text("#subtitle")
+            done = page.locator("#tables li.done").all_inner_texts()
+            assert sorted(x.split("\n")[0] for x in done) == sorted(tables[:10])
+            for t in tables[10:]:
+                assert page.inner_text(f"#tables li[data-table={t}]").split("\n")[-1] == "waiting"
+            assert page.locator("#standings tbody tr").count() == 40
+            wave(tables[10:])
+            assert rig.hub.settle(20)
+            page.wait_for_function("s => document.body.dataset.seq === s", arg=str(rig.hub.standings["seq"]),
+                                   timeout=20000)
+            check_against_records(rig, records)
+            assert "60 hands in" in page.inner_text("#subtitle")
+            assert page.locator("#tables li.done").count() == 20
+            seen = page.evaluate("window.seen")
+            hands = [h for _s, h, _d in seen]
+            seqs = [s for s, _h, _d in seen]
+            assert hands[0] == 0 and hands[-1] == 60
+            assert hands == sorted(hands) and seqs == sorted(seqs)  # never back, never out of order
+            assert len({h for h in hands if 0 < h < 60}) >= 2  # it moved while the tables played
+            shown = []
+            for tr in page.locator("#standings tbody tr").all():
+                cells = tr.locator("td").all_inner_texts()
+                shown.append((tr.get_attribute("data-table"), int(tr.get_attribute("data-seat") or -1), cells[3]))
+            want = []
+            for pl in rig.hub.standings["players"]:
+                v = pl["score"]
+                s = str(int(v)) if v == int(v) else f"{v:.2f}"
+                want.append((pl["table"], pl["seat"], ("+" + s) if v > 0 else s))
+            assert shown == want and len(shown) == 80
+            assert page.locator("#boards .board").count() == 3
+            assert page.locator("#boards .board[data-board='2'] tr[data-table]").count() == 20
+            page.screenshot(path=str(tmp_path / "wall-20.png"), full_page=True)
+            browser.close()
+        out = os.environ.get("CLUB_SCREENSHOTS")
+        if out:
+            shutil.copy(tmp_path / "wall-20.png", os.path.join(out, "wall-20.png"))
+    finally:
+        web.stop()
+        feed.close()
