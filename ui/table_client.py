@@ -104,9 +104,11 @@ class TableClient:
             d["message"] = "waiting for the shuffle" if t.get("waiting") == "shuffle" else "ready"
         club = self.host.club
         if club is not None and club.words:  # a club night: which board, or what it waits for
-            t["club"] = club.words
+            from .scenes.club import club_words
+
+            t["club"] = club_words(club.said)
             if t.get("waiting") == "shuffle":
-                d["message"] = club.words
+                d["message"] = t["club"]
         return v
 
     def public_view(self) -> dict[str, Any]:

@@ -198,7 +198,7 @@ class ClubTable:
         self.wake = wake  # the host's "look again" (a deck arrived)
         self.state = self._load_state()
         self.club_game: bool | None = None  # None: not decided yet (no game, or night unknown)
-        self.words = ""
+        self.said: tuple[str, dict[str, Any]] = ("", {})  # (English words, their values): the kiosk translates
         self._seen: tuple[int, bool] | None = None  # (hands ended, over) at the last report
         link.add_listener(self._on_change)
 
@@ -227,6 +227,15 @@ class ClubTable:
         b = info.get("boards") if info else None
         return b if isinstance(b, int) and b > 0 else None
 
+    @property
+    def words(self) -> str:
+        """What the table waits for or plays now, in English (the kiosk translates ``said``)."""
+        text, values = self.said
+        return text.format(**values)
+
+    def _say(self, text: str, **values: Any) -> None:
+        self.said = (text, values)
+
     # ---------------------------------------------------------------- the host's calls
     def _is_club_game(self, ref: Any) -> bool | None:
         g = ref.game
@@ -234,11 +243,11 @@ class ClubTable:
         if g is None:
             return None
         if info is None:
-            self.words = f"waiting for club night {self.link.config.night}'s description from the hub"
+            self._say("waiting for club night {night}'s description from the hub", night=self.link.config.night)
             return None
         if info.get("game") != g.GAME_ID or info.get("players") != len(g.names):
-            self.words = (f"not a club game: night {self.link.config.night} plays {info.get('game')} for "
-                          f"{info.get('players')} players")
+            self._say("not a club game: night {night} plays {game} for {players} players",
+                      night=self.link.config.night, game=str(info.get("game")), players=str(info.get("players")))
             return False
         return True
 
@@ -246,7 +255,7 @@ class ClubTable:
         """The next hand's shuffle: the hub's board for a club game, ``own()`` otherwise; None
         while the table must wait (the round's deck is not here yet, or the round is over)."""
         if self.link.closed:  # the table left the night: it deals its own decks again
-            self.words = ""
+            self._say("")
             return own()
         if self.club_game is None:
             self.club_game = self._is_club_game(ref)
@@ -262,30 +271,35 @@ class ClubTable:
             if not fresh:
                 done = self.state.get("played", [])
                 nxt = (max(done) + 2) if done else 1
-                self.words = f"waiting for the director to start round {nxt}"
+                self._say("waiting for the director to start round {round}", round=nxt)
                 return None
             r = fresh[0]
             self.state.update(round=r)
             self._save_state()
         boards = self.boards()
         if boards is not None and hand >= boards:
-            self.words = f"round {r + 1} done: all {boards} boards played; the next round is a new game"
+            self._say("round {round} done: all {boards} boards played; the next round is a new game",
+                      round=r + 1, boards=boards)
             return None
         deck = self.link.deck_for(r, hand)
         if deck is None:
-            self.words = f"waiting for board {hand + 1} of round {r + 1} from the club hub"
+            self._say("waiting for board {board} of round {round} from the club hub", board=hand + 1, round=r + 1)
             return None
         if hand == 0:
             self.link.game_started(r, g.GAME_ID, list(g.names), dict(g.options))
-        self.words = f"club night {self.link.config.night}: round {r + 1}, board {hand + 1}" + (
-            f" of {boards}" if boards else "")
+        if boards:
+            self._say("club night {night}: round {round}, board {board} of {boards}", night=self.link.config.night,
+                      round=r + 1, board=hand + 1, boards=boards)
+        else:
+            self._say("club night {night}: round {round}, board {board}", night=self.link.config.night,
+                      round=r + 1, board=hand + 1)
         return Shuffled(tuple(deck), fairness.new_salt())
 
     def after(self, event: Event, ref: Any, out: list[Any]) -> None:
         """After every event the host handled: report the hands that ended (and the game)."""
         if isinstance(event, NewGame):
             self.club_game = None
-            self.words = ""
+            self._say("")
             self._seen = None
             return
         g = ref.game
@@ -321,8 +335,11 @@ class ClubTable:
             if r not in self.state.get("played", []):
                 self.state.setdefault("played", []).append(r)
                 self._save_state()
-            self.words = f"round {r + 1} done" + (f": all {boards} boards played" if boards else "") + \
-                "; the next round is a new game"
+            if boards:
+                self._say("round {round} done: all {boards} boards played; the next round is a new game",
+                          round=r + 1, boards=boards)
+            else:
+                self._say("round {round} done; the next round is a new game", round=r + 1)
 
     def _on_change(self) -> None:
         if self.wake is not None:

@@ -48,8 +48,20 @@ def tap(app: Any, name: str) -> None:
     app.render()
 
 
+def scroll_to(app: Any, name: str) -> None:
+    """Scroll the scene's list so the row holding button ``name`` is on screen (a finger's drag)."""
+    app.render(force=True)
+    area = app.scene.area
+    b = app.scene.button(name)
+    row = next(i for i, (_h, w) in enumerate(area.rows) if b in w.children())
+    area.offset = 0
+    area.scroll(sum(h for h, _w in area.rows[:row]))
+    app.render(force=True)
+
+
 def enter(app: Any, field: str, text: str) -> None:
     """Tap the field, type on the on-screen keyboard, OK."""
+    scroll_to(app, f"club {field}")
     tap(app, f"club {field}")
     kb = app.scene
     assert kb.name == "keyboard"
@@ -78,11 +90,7 @@ def test_join_shows_the_status_and_leave_forgets_nothing(club, kiosk) -> None:
     rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=1)
     app = kiosk
     app.go("settings")
-    app.render(force=True)
-    area = app.scene.area
-    row = next(i for i, (_h, w) in enumerate(area.rows) if app.scene.button("club night") in w.children())
-    area.scroll(sum(h for h, _w in area.rows[:row]))  # scrolled to the club night row
-    app.render(force=True)
+    scroll_to(app, "club night")
     tap(app, "club night")  # from the admin settings
     assert app.scene.name == "club"
     assert lines(app)[0] == "Not joined to a club night"

@@ -11,6 +11,7 @@ from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
 from trickref.device.club import table as CT
 from trickref.device.config import Config, StorageConfig
+from trickref.ui import i18n
 from trickref.ui.table_client import TableClient, journal_path, open_client, resume_table
 
 pytestmark = needs_mosquitto
@@ -61,6 +62,11 @@ def test_a_table_host_plays_the_hubs_boards_and_reports_every_hand(club, tmp_pat
         assert wait_for(lambda c=c: words(c) == "waiting for the director to start round 1", 10), words(c)
         assert c.host.referee.waiting == "shuffle"
         assert c.public_view()["table"]["dealer"]["message"] == "waiting for the director to start round 1"
+        i18n.set_language("fr")  # the dealing screen says it in the kiosk's language
+        try:
+            assert c.public_view()["table"]["dealer"]["message"] == "en attente du directeur pour commencer la manche 1"
+        finally:
+            i18n.set_language("en")
     rig.hub.start_round(0)
     for t, c in clients.items():
         play(c, lambda c=c: words(c).startswith("round 1 done"))

@@ -14,12 +14,12 @@ from typing import Any
 
 import pygame
 
+from .. import draw as D
 from .. import theme as T
-from ..i18n import _
+from ..i18n import N_, _
 from ..keyboard import KeyboardScene
 from ..scene import Scene
-from ..widgets import Button, ScrollArea, Widget
-from .settings import _Row, _Text
+from ..widgets import Button, Label, ScrollArea, Widget
 
 STATUS_TICK_MS = 500
 
@@ -28,6 +28,25 @@ FIELDS: list[tuple[str, str, int]] = [  # (setting, label, longest entry)
     ("table", "Table", 32), ("user", "User (empty: the table)", 32), ("password", "Password", 64),
     ("ca", "CA certificate (TLS)", 120),
 ]
+
+
+# the club hook's words (device.club.table.ClubTable.said), shown on the dealing screen
+CLUB_WORDS = (
+    N_("waiting for club night {night}'s description from the hub"),
+    N_("not a club game: night {night} plays {game} for {players} players"),
+    N_("waiting for the director to start round {round}"),
+    N_("waiting for board {board} of round {round} from the club hub"),
+    N_("club night {night}: round {round}, board {board} of {boards}"),
+    N_("club night {night}: round {round}, board {board}"),
+    N_("round {round} done: all {boards} boards played; the next round is a new game"),
+    N_("round {round} done; the next round is a new game"),
+)
+
+
+def club_words(said: tuple[str, dict[str, Any]]) -> str:
+    """The club hook's words in the kiosk's language."""
+    text, values = said
+    return _(text).format(**values) if text else ""
 
 
 def _label(key: str) -> str:
@@ -48,6 +67,32 @@ def problem_words(kind: str | None, table: str, host: str, port: int) -> str:
     if kind == "tls":
         return _("The club hub's certificate is not trusted: check the CA certificate.")
     return _("The club hub refused this table.")
+
+
+class _Field(Widget):
+    """A setting: its name at the left, a button showing its value at the right (tap: edit)."""
+
+    def __init__(self, label: str, button: Button) -> None:
+        super().__init__()
+        self.label, self.button = label, button
+
+    def children(self) -> list[Widget]:
+        return [self.button]
+
+    def handle(self, event: Any) -> bool:
+        return self.button.handle(event)
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        r = self.rect
+        w = theme.u(300)
+        self.button.rect = pygame.Rect(r.right - w, r.y + (r.height - theme.touch) // 2, w, theme.touch)
+        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
+               max_width=r.width - w - 2 * theme.pad)
+        self.button.draw(surface, theme)
+
+
+def _line(role: str, color: T.Color) -> Label:
+    return Label("", role=role, color=color)
 
 
 class ClubScene(Scene):
@@ -92,19 +137,25 @@ class ClubScene(Scene):
         th = self.theme
         top = th.u(64)
         self.field_buttons: dict[str, Button] = {}
-        rows: list[tuple[int, Widget]] = []
+        self.state_text = _line("body", T.ACCENT)
+        self.problem_text = _line("small", T.BAD)
+        self.detail_text = _line("small", T.TEXT_DIM)
+        self.pending_text = _line("small", T.TEXT_DIM)
+        self.receipt_text = _line("small", T.TEXT_DIM)
+        self._refresh()
+        # the status first (on screen without scrolling: what is wrong must be seen), then only
+        # the lines that say something; the settings below
+        rows: list[tuple[int, Widget]] = [(th.u(34), self.state_text)]
+        for w, h in ((self.problem_text, 28), (self.detail_text, 26), (self.pending_text, 28),
+                     (self.receipt_text, 28)):
+            if w.text:
+                rows.append((th.u(h), w))
+        self._shown_lines = self._filled()
         for key, _label_en, _n in FIELDS:
             b = Button(self._shown(key), self._editor(key), name=f"club {key}", role="small")
             b.enabled = not self.club.joined
             self.field_buttons[key] = b
-            rows.append((th.touch + th.u(6), _Row(_label(key), b)))
-        self.state_text = _Text("", T.ACCENT, "body")
-        self.problem_text = _Text("", T.BAD)
-        self.detail_text = _Text("", T.TEXT_DIM)
-        self.pending_text = _Text("")
-        self.receipt_text = _Text("")
-        rows += [(th.u(34), self.state_text), (th.u(28), self.problem_text), (th.u(26), self.detail_text),
-                 (th.u(28), self.pending_text), (th.u(28), self.receipt_text)]
+            rows.append((th.touch + th.u(6), _Field(_label(key), b)))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad
@@ -115,7 +166,10 @@ class ClubScene(Scene):
                                color=T.BUTTON if self.club.joined else T.BUTTON_ON)
         self.done = Button(_("Done"), self.close, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), name="Done")
         self.widgets = [self.area, self.join_btn, self.done]
-        self._refresh()
+
+    def _filled(self) -> tuple[bool, ...]:
+        return tuple(bool(w.text) for w in (self.problem_text, self.detail_text, self.pending_text,
+                                             self.receipt_text))
 
     def _shown(self, key: str) -> str:
         v = getattr(self.club, key)
@@ -203,6 +257,8 @@ class ClubScene(Scene):
     def update(self, dt: float) -> None:
         if self._refresh():
             self.needs_redraw = True
+            if self._filled() != self._shown_lines:  # a line came or went: rows again
+                self.relayout()
 
     def _refresh(self) -> bool:
         """Status lines from the link; True when they changed."""
@@ -231,6 +287,8 @@ class ClubScene(Scene):
 
     def draw_content(self, surface: Any) -> None:
         self._refresh()
+        if self._filled() != self._shown_lines:
+            self.relayout()  # drawn again at once with the status lines that say something
         self.title(surface, _("Club night"), _("the next game on this table plays the night's boards")
                    if self.club.joined else _("join a club night: the director gives these settings"))
 
