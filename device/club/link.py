@@ -153,6 +153,8 @@ class ClubLink:
         self.closed = False  # closed: nothing more is queued (the outbox file stays)
         self.decks: dict[tuple[int, int], list[str]] = {}
         self.night_info: dict[str, Any] | None = None  # the hub's public/night (game, boards...)
+        self.commitments: dict[int, list[str]] = {}  # round -> the boards' commitments (before it)
+        self.salts: dict[int, list[str]] = {}  # round -> the boards' salts (revealed after it)
         self.last_receipt: float | None = None  # when the hub last acknowledged (clock())
         self.acknowledged = 0  # messages the hub acknowledged since the link started
         self._listeners: list[Callable[[], None]] = []
@@ -327,7 +329,9 @@ class ClubLink:
         # its deals and receipts, and the night's description; a SUBACK refusal means these
         # credentials are not this table's (``_on_subscribe``)
         res, self._sub_mid = client.subscribe([(f"{root}/{T.TO}/{self.config.table}/#", 1),
-                                               (T.public_topic(self.config.night, "night"), 1)])
+                                               (T.public_topic(self.config.night, "night"), 1),
+                                               (T.public_topic(self.config.night, "commit") + "/+", 1),
+                                               (T.public_topic(self.config.night, "salt") + "/+", 1)])
         self._sent.clear()  # send everything not yet receipted again
         with self._wake:
             self._wake.notify_all()
@@ -392,6 +396,15 @@ class ClubLink:
                     t.start()
             return
         parts = msg.topic.split("/")
+        for what, into, field in (("commit", self.commitments, "commitments"), ("salt", self.salts, "salts")):
+            if msg.topic.startswith(T.public_topic(cfg.night, what) + "/") and parts[-1].isdigit():
+                got = body.get(field) if isinstance(body, dict) else None
+                if isinstance(got, list) and all(isinstance(x, str) for x in got):
+                    into[int(parts[-1])] = list(got)
+                    self._tell()
+                else:
+                    log.warning("club: %s without %s dropped", msg.topic, field)
+                return
         if len(parts) >= 3 and parts[-3] == "deal" and parts[-2].isdigit() and parts[-1].isdigit():
             deck = body.get("deck") if isinstance(body, dict) else None
             if not isinstance(deck, list):

@@ -187,6 +187,30 @@ class _Links:
 links = _Links()
 
 
+Said = tuple[str, dict[str, Any]]  # English words with {fields}, and their values (the kiosk translates)
+
+
+def check_round(link: ClubLink, r: int) -> tuple[bool, Said] | None:
+    """Once round ``r``'s salts are revealed: whether every deck the hub gave this table is the
+    deck it committed to before the round (``fairness.commitment``, the hash the table's own
+    fair dealing uses). None until the commitments and salts are both here."""
+    commits, salts = link.commitments.get(r), link.salts.get(r)
+    if commits is None or salts is None:
+        return None
+    bad: list[str] = []
+    for b in range(len(commits)):
+        deck = link.deck_for(r, b)
+        if deck is None:
+            continue  # never released to this table
+        if b >= len(salts) or fairness.commitment(deck, salts[b]) != commits[b]:
+            bad.append(str(b + 1))
+    if bad:
+        return False, ("round {round}: the hub's deck for board {boards} is not the deck it committed to before "
+                       "the round", {"round": r + 1, "boards": ", ".join(bad)})
+    return True, ("round {round}: every deck the hub gave matches the commitment it published before the round",
+                  {"round": r + 1})
+
+
 class ClubTable:
     """The table host's club hook (see the module's docstring). ``shuffle`` and ``after`` run on
     the host's worker; ``words`` is what the screen shows."""
@@ -198,8 +222,9 @@ class ClubTable:
         self.wake = wake  # the host's "look again" (a deck arrived)
         self.state = self._load_state()
         self.club_game: bool | None = None  # None: not decided yet (no game, or night unknown)
-        self.said: tuple[str, dict[str, Any]] = ("", {})  # (English words, their values): the kiosk translates
+        self.said: Said = ("", {})  # (English words, their values): the kiosk translates
         self._seen: tuple[int, bool] | None = None  # (hands ended, over) at the last report
+        self.checked: dict[int, tuple[bool, Said]] = {}  # round -> (decks match commitments, words)
         link.add_listener(self._on_change)
 
     # ---------------------------------------------------------------- state (which round)
@@ -342,6 +367,14 @@ class ClubTable:
                 self._say("round {round} done; the next round is a new game", round=r + 1)
 
     def _on_change(self) -> None:
+        for r in list(self.link.salts):
+            if r not in self.checked:
+                verdict = check_round(self.link, r)
+                if verdict is not None:
+                    self.checked[r] = verdict
+                    if not verdict[0]:
+                        text, values = verdict[1]
+                        log.error("club: %s", text.format(**values))
         if self.wake is not None:
             self.wake()
 

@@ -102,7 +102,7 @@ def test_join_shows_the_status_and_leave_forgets_nothing(club, kiosk) -> None:
     assert CT.load_settings(home).settings.joined
     assert oct((home / "club.toml").stat().st_mode & 0o777) == "0o600"
     assert wait_for(lambda: lines(app)[0] == "Connected to club night n1 as table t1", 10), lines(app)
-    assert lines(app)[3:] == ["Results waiting for the hub: 0", "Last receipt from the hub: none yet"]
+    assert lines(app)[3:] == ["Results waiting for the hub: 0", "Last receipt from the hub: none yet", ""]
     assert not app.scene.button("club host").enabled  # joined: leave before changing the settings
     link = CT.links.get(home)
     assert link is not None
@@ -110,6 +110,13 @@ def test_join_shows_the_status_and_leave_forgets_nothing(club, kiosk) -> None:
     assert wait_for(lambda: lines(app)[4].startswith("Last receipt from the hub: ") and
                     lines(app)[4] != "Last receipt from the hub: none yet", 10), lines(app)
     assert lines(app)[3] == "Results waiting for the hub: 0"
+    # the round's salts revealed: the decks the hub gave this table are checked against the
+    # commitments it published before the round
+    rig.hub.commit_round(0)
+    rig.hub.start_round(0)
+    rig.hub.reveal_round(0)
+    assert wait_for(lambda: lines(app)[5] == "round 1: every deck the hub gave matches the commitment it published "
+                    "before the round", 10), lines(app)
     rig.broker.stop()
     assert wait_for(lambda: lines(app)[0] == "Not connected to the club hub", 10)
     tap(app, "Leave")

@@ -81,6 +81,16 @@ def test_a_table_host_plays_the_hubs_boards_and_reports_every_hand(club, tmp_pat
         link = CT.links.get(tmp_path / t)
         assert link is not None and link.flush(20), link.status()
         assert link.status()["last_receipt"] is not None and link.status()["acknowledged"] == 4
+    # the round ends: its salts are revealed, and each table checks that the decks it dealt are
+    # the ones the hub committed to before the round
+    rig.hub.reveal_round(0)
+    for t in rig.night.tables:
+        link = CT.links.get(tmp_path / t)
+        assert link is not None
+        assert wait_for(lambda link=link: CT.check_round(link, 0) is not None, 10)
+        assert CT.check_round(link, 0) == (True, (
+            "round {round}: every deck the hub gave matches the commitment it published before the round",
+            {"round": 1}))
     # (the engine's bots play the same deck the same way at both tables: every score is 0)
     check_against_records(rig, records, any_nonzero=False)
     # a new game on the same table plays the next round once the director starts it
@@ -136,3 +146,36 @@ def test_results_survive_the_broker_down_and_a_power_cut(club, tmp_path) -> None
     link = CT.links.get(home)
     assert link is not None and link.flush(30), link.status()
     check_against_records(rig, {("t1", 0): rec}, any_nonzero=False)
+
+
+def test_a_deck_that_is_not_the_committed_one_is_caught(club, tmp_path, caplog) -> None:
+    """The hub (or someone with its password) swaps a salt: the table's check says which board."""
+    import paho.mqtt.client as mqtt
+
+    from trickref.device.club import topics as T
+
+    rig: ClubRig = club(tables=["t1"], rounds=1, boards=2)
+    rig.hub.commit_round(0)
+    rig.hub.start_round(0)
+    config = join(rig, tmp_path / "t1", "t1")
+    c = open_client("hearts", 4, ["a", "b", "c", "d"], {}, bots=range(4), mode="instant", config=config, seed=2,
+                    auto_deal=True)
+    try:
+        club_hook = c.host.club
+        assert wait_for(lambda: len(club_hook.link.released_rounds()) == 1 and club_hook.link.deck_for(0, 1), 10)
+        salts = [b["salt"] for b in rig.hub.deals["0"]]
+        forged = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="forger")
+        forged.username_pw_set(T.HUB_USER, rig.night.passwords[T.HUB_USER])
+        forged.connect("127.0.0.1", rig.broker.port)
+        forged.loop_start()
+        body = {"round": 0, "salts": [salts[0], "0" * 32], "decks": []}
+        forged.publish(T.public_topic("n1", "salt", 0), T.encode(body), qos=1, retain=True).wait_for_publish(5)
+        forged.loop_stop()
+        forged.disconnect()
+        assert wait_for(lambda: 0 in club_hook.checked, 10)
+        ok, (text, values) = club_hook.checked[0]
+        assert not ok and text.format(**values) == (
+            "round 1: the hub's deck for board 2 is not the deck it committed to before the round")
+        assert "the hub's deck for board 2 is not the deck it committed to" in caplog.text
+    finally:
+        c.close()

@@ -40,6 +40,8 @@ CLUB_WORDS = (
     N_("club night {night}: round {round}, board {board}"),
     N_("round {round} done: all {boards} boards played; the next round is a new game"),
     N_("round {round} done; the next round is a new game"),
+    N_("round {round}: every deck the hub gave matches the commitment it published before the round"),
+    N_("round {round}: the hub's deck for board {boards} is not the deck it committed to before the round"),
 )
 
 
@@ -130,6 +132,9 @@ class ClubScene(Scene):
                "last_receipt": st["last_receipt"], "error_kind": st["error_kind"], "error": st["error"]}
         if st["error_kind"] and not st["connected"]:
             out["problem"] = problem_words(st["error_kind"], self.club.table, self.club.host, self.club.port)
+        revealed = sorted(self.link.salts)  # the last round whose salts are out: its decks checked
+        if revealed:
+            out["fairness"] = self.CT.check_round(self.link, revealed[-1])
         return out
 
     # ------------------------------------------------------------------ layout
@@ -142,12 +147,13 @@ class ClubScene(Scene):
         self.detail_text = _line("small", T.TEXT_DIM)
         self.pending_text = _line("small", T.TEXT_DIM)
         self.receipt_text = _line("small", T.TEXT_DIM)
+        self.fair_text = _line("small", T.GOOD)
         self._refresh()
         # the status first (on screen without scrolling: what is wrong must be seen), then only
         # the lines that say something; the settings below
         rows: list[tuple[int, Widget]] = [(th.u(34), self.state_text)]
         for w, h in ((self.problem_text, 28), (self.detail_text, 26), (self.pending_text, 28),
-                     (self.receipt_text, 28)):
+                     (self.receipt_text, 28), (self.fair_text, 28)):
             if w.text:
                 rows.append((th.u(h), w))
         self._shown_lines = self._filled()
@@ -169,7 +175,7 @@ class ClubScene(Scene):
 
     def _filled(self) -> tuple[bool, ...]:
         return tuple(bool(w.text) for w in (self.problem_text, self.detail_text, self.pending_text,
-                                             self.receipt_text))
+                                             self.receipt_text, self.fair_text))
 
     def _shown(self, key: str) -> str:
         v = getattr(self.club, key)
@@ -278,11 +284,16 @@ class ClubScene(Scene):
             when = st["last_receipt"]
             receipt = _("Last receipt from the hub: {time}").format(time=time.strftime("%H:%M:%S", time.localtime(when))) \
                 if when else _("Last receipt from the hub: none yet")
-        new = (state, problem, detail, pending, receipt)
+        fair = ""
+        verdict = st.get("fairness")
+        if verdict is not None:
+            fair = club_words(verdict[1])
+            self.fair_text.color = T.GOOD if verdict[0] else T.BAD
+        new = (state, problem, detail, pending, receipt, fair)
         old = (self.state_text.text, self.problem_text.text, self.detail_text.text, self.pending_text.text,
-               self.receipt_text.text)
+               self.receipt_text.text, self.fair_text.text)
         self.state_text.text, self.problem_text.text, self.detail_text.text, self.pending_text.text, \
-            self.receipt_text.text = new
+            self.receipt_text.text, self.fair_text.text = new
         return new != old
 
     def draw_content(self, surface: Any) -> None:
@@ -296,5 +307,5 @@ class ClubScene(Scene):
         m = super().model()
         m.update(club={k: getattr(self.club, k) for k in ("joined", "host", "port", "night", "table", "user", "ca")},
                  status=self.status(), lines=[self.state_text.text, self.problem_text.text, self.detail_text.text,
-                                              self.pending_text.text, self.receipt_text.text])
+                                              self.pending_text.text, self.receipt_text.text, self.fair_text.text])
         return m
