@@ -128,6 +128,9 @@ def lat_summary(values: dict[str, float]) -> dict[str, Any]:
             "max_ms": round(max(v), 1), "mean_ms": round(statistics.mean(v), 1)}
 
 
+CA = ""  # --tls: the night's CA certificate; the tables then connect to the TLS port
+
+
 def play_tables(night: Night, d: Path, port: int, r: int, tag: str, connect: bool = True,
                 pace: float = 0.0) -> tuple[dict[str, Any], list[ClubLink]]:
     records: dict[str, Any] = {}
@@ -136,7 +139,7 @@ def play_tables(night: Night, d: Path, port: int, r: int, tag: str, connect: boo
 
     def one(i: int, t: str) -> None:
         cfg = ClubConfig(night.name, t, night.passwords[t], "127.0.0.1", port if connect else 9,
-                         str(d / "tables" / f"{t}-{tag}.jsonl"), retry=10)
+                         str(d / "tables" / f"{t}-{tag}.jsonl"), retry=10, ca=CA)
         link = ClubLink(cfg)
         if not connect:  # offline: the decks come from the released retained topics later; use the hub's file
             deals = json.loads((d / "hub" / "deals.json").read_text())
@@ -164,14 +167,24 @@ def main() -> int:
     ap.add_argument("--boards", type=int, default=4)
     ap.add_argument("--game", default="hearts")
     ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--tls", action="store_true", help="tables connect over TLS (the night's own CA, "
+                    "checked); figures go to results/club-tls.json and the 'Club night over TLS' section")
     args = ap.parse_args()
+    global CA
     tmp = Path(tempfile.mkdtemp(prefix="club-bench-"))
     d = tmp / "night"
     night = Night("bench", args.game, 4 if args.game in ("hearts", "partnership-spades") else 2,
                   [f"t{i + 1}" for i in range(args.tables)], 3, args.boards)
     night.save(d / "night.json")
-    port, web_port = free_port(), free_port()
-    serve = subprocess.Popen([*CLI, "serve", str(d), "--port", str(port), "--web-port", str(web_port)],
+    port, web_port, tls_port = free_port(), free_port(), free_port()
+    table_port = port
+    if args.tls:
+        from trickref.device.club.tls import make_certs
+
+        CA = str(make_certs(d / "tls", night=night.name).ca)
+        table_port = tls_port
+    serve = subprocess.Popen([*CLI, "serve", str(d), "--port", str(port), "--web-port", str(web_port),
+                              "--tls-port", str(tls_port)],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     results: dict[str, Any] = {}
     ok = True
@@ -192,7 +205,7 @@ def main() -> int:
             watcher.sse_lat.clear()
             t0 = time.monotonic()
             cpu0 = os.times()
-            recs, links = play_tables(night, d, port, r, f"live{r}", pace=pace)
+            recs, links = play_tables(night, d, table_port, r, f"live{r}", pace=pace)
             for lk in links:
                 lk.flush(60)
             live_s = time.monotonic() - t0
@@ -216,15 +229,15 @@ def main() -> int:
         # 2. catch-up: a round played offline, then everyone connects at once
         r = 2
         subprocess.run([*CLI, "round", str(d), "start", str(r + 1)], check=True, cwd=ROOT, capture_output=True)
-        recs, offline = play_tables(night, d, port, r, "offline", connect=False)
+        recs, offline = play_tables(night, d, table_port, r, "offline", connect=False)
         queued = sum(len(lk.outbox) for lk in offline)
         for lk in offline:
             lk.close()
         t1 = time.monotonic()
         links = []
         for t in night.tables:
-            links.append(ClubLink(ClubConfig(night.name, t, night.passwords[t], "127.0.0.1", port,
-                                             str(d / "tables" / f"{t}-offline.jsonl"), retry=10)))
+            links.append(ClubLink(ClubConfig(night.name, t, night.passwords[t], "127.0.0.1", table_port,
+                                             str(d / "tables" / f"{t}-offline.jsonl"), retry=10, ca=CA)))
         for lk in links:
             lk.flush(120)
         catch_s = time.monotonic() - t1
@@ -267,11 +280,11 @@ def main() -> int:
             serve.wait(20)
         except subprocess.TimeoutExpired:
             serve.kill()
-    results.update({"platform": platform.platform(), "python": platform.python_version(),
+    results.update({"tls": bool(args.tls), "platform": platform.platform(), "python": platform.python_version(),
                     "cpus": os.cpu_count(), "load_average_1min_at_end": round(os.getloadavg()[0], 2)})
     print(json.dumps(results, indent=2))
     if not args.no_write:
-        out = ROOT / "benchmarks" / "results" / "club.json"
+        out = ROOT / "benchmarks" / "results" / ("club-tls.json" if args.tls else "club.json")
         out.write_text(json.dumps(results, indent=2) + "\n")
         write_section(results)
     return 0 if ok else 1
@@ -291,9 +304,14 @@ def write_section(res: dict[str, Any]) -> None:
     def lat(x: dict[str, Any]) -> str:
         return f"p50 **{x.get('p50_ms')} ms**, p99 **{x.get('p99_ms')} ms**, max {x.get('max_ms')} ms ({x.get('samples')} hands)"
 
-    section = f"""## Club night
+    tls = bool(res.get("tls"))
+    title = "Club night over TLS" if tls else "Club night"
+    how = (" The tables connect over TLS (`--tls`: the night's own CA from `trickref club new --tls`, the "
+           "hub's certificate checked by every table; the hub and the page read the broker on 127.0.0.1 "
+           "in plain MQTT)." if tls else "")
+    section = f"""## {title}
 
-`benchmarks/club.py` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs, 1-minute load {res['load_average_1min_at_end']} at the end: other work shared the machine); figures in `benchmarks/results/club.json`. Real Mosquitto on 127.0.0.1, `trickref club serve` (hub and page) in its own process, {b['tables']} simulated tables of {b['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's one process), {b['boards']} boards a round.
+`benchmarks/club.py{' --tls' if tls else ''}` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs, 1-minute load {res['load_average_1min_at_end']} at the end: other work shared the machine); figures in `benchmarks/results/{'club-tls.json' if tls else 'club.json'}`. Real Mosquitto on 127.0.0.1, `trickref club serve` (hub and page) in its own process, {b['tables']} simulated tables of {b['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's one process), {b['boards']} boards a round.{how}
 
 | what | burst round (tables play back to back) | paced round (each table waits {p['pace_s']} s after a hand) |
 |---|---|---|
@@ -310,7 +328,7 @@ def write_section(res: dict[str, Any]) -> None:
 
 A real night is far slower than either round (a hand takes minutes: 20 tables send a result every few seconds). The latency includes the tables' side in one shared Python process (20 bots and 20 paho loops under one interpreter lock, on 2 cores shared with the hub and the broker) and one fsync per result at the hub; the hub recomputes the standings once per burst of results on its own thread.
 """
-    start = text.find("## Club night")
+    start = text.find(f"## {title}\n")
     if start >= 0:
         end = text.find("\n## ", start + 1)
         text = text[:start] + section + (text[end + 1:] if end >= 0 else "")

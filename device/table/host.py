@@ -664,6 +664,7 @@ class TableHost:
         if self._shuffle is not None and self._outstanding == 0 and not self._reading:
             if ref.waiting != "shuffle":
                 self._shuffle = None
+                self._club_waits = False
             elif self.deal_allowed:
                 decks = self._shuffle
                 shuffled = shuffle_for(self.seed, len(ref.fair), decks) if self.club is None else \
