@@ -159,3 +159,42 @@ def test_a_refusal_is_named_on_screen_and_not_retried(club, kiosk, case) -> None
     app.scene.relayout()
     fr = lines(app)
     assert fr[1] and fr[1] != want and fr[0] != "Not connected to the club hub"
+
+
+def test_a_game_started_on_a_joined_kiosk_plays_the_hubs_boards(club, kiosk) -> None:
+    """Home -> start a game on a joined table: the dealing screen says what it waits for (in the
+    kiosk's language), and the first hand is the hub's board once the director starts the round."""
+    import time
+
+    from trickref.ui.resume import start_new_game
+
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=2)
+    rig.hub.commit_all()
+    app = kiosk
+    CT.save_settings(Path(os.environ["TRICKREF_HOME"]), CT.ClubSettings(
+        joined=True, host="127.0.0.1", port=rig.broker.port, night="n1", table="t1",
+        password=rig.night.passwords["t1"]))
+    app.table_args = {"mode": "instant"}  # the ideal dealer: the club part is what is tested
+    i18n.set_language("fr")
+    assert start_new_game(app, "hearts", 4, ["Ana", "Ben", "Cem", "Dia"], {}, bots=range(4))
+    table = app.session.table
+    assert table.host.club is not None
+
+    def dealing_status() -> str:
+        app.tick(0.05)
+        app.render(force=True)
+        return str(app.scene.model().get("status")) if app.scene.name == "dealing" else app.scene.name
+
+    assert wait_for(lambda: dealing_status() == "en attente du directeur pour commencer la manche 1", 15), \
+        dealing_status()
+    rig.hub.start_round(0)
+    deadline = time.monotonic() + 20
+    while table.referee.waiting == "shuffle" and time.monotonic() < deadline:
+        dealing_status()
+        time.sleep(0.05)
+    assert table.referee.record()["hands"][0]["deck"] == rig.hub.deals["0"][0]["deck"]
+    assert wait_for(lambda: dealing_status() in ("play", "handoff", "bidding", "summary"), 10)  # dealt: on it goes
+    link = CT.links.get(Path(os.environ["TRICKREF_HOME"]))
+    assert link is not None and wait_for(lambda: link.acknowledged >= 1, 10)  # the game's start reached the hub
+    assert "n1/t1/start/0" in rig.hub.messages
+    app.end_session()
