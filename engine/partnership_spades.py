@@ -72,26 +72,32 @@ def score_hand(
     tricks (and the Nil bidder's with ``nil_tricks_count_for_partner``), bags per team."""
     out_bags = list(bags)
     points = [0, 0, 0, 0]
+    nil_for_partner = opts["nil_tricks_count_for_partner"]
+    failed_nil_bags = opts["failed_nil_tricks_are_bags"]
     for team in (0, 1):
-        seats = (team, team + 2)
-        nilers = [s for s in seats if bids[s] == 0]
-        bidders = [s for s in seats if bids[s] > 0]
         pts = 0
         new_bags = 0
-        for s in nilers:
-            pts += nil_score(taken[s], 200 if blind[s] else 100)
-        nil_counted = bool(bidders) and opts["nil_tricks_count_for_partner"]
+        contract = counted = nil_taken = 0
+        bidders = False
+        for s in (team, team + 2):  # without generators: this runs at every hand's end
+            b = bids[s]
+            if b == 0:
+                pts += nil_score(taken[s], 200 if blind[s] else 100)
+                nil_taken += taken[s]
+            elif b > 0:
+                bidders = True
+                contract += b
+                counted += taken[s]
+        nil_counted = bidders and nil_for_partner
         if bidders:
-            counted = sum(taken[s] for s in bidders)
             if nil_counted:
-                counted += sum(taken[s] for s in nilers)
-            p, b = contract_score(sum(bids[s] for s in bidders), counted)
+                counted += nil_taken
+            p, made_bags = contract_score(contract, counted)
             pts += p
-            new_bags += b
-        if opts["failed_nil_tricks_are_bags"] and not nil_counted:
-            extra = sum(taken[s] for s in nilers)
-            pts += extra
-            new_bags += extra
+            new_bags += made_bags
+        if failed_nil_bags and not nil_counted:
+            pts += nil_taken
+            new_bags += nil_taken
         out_bags[team], penalty = add_bags(out_bags[team], new_bags)
         out_bags[team + 2] = out_bags[team]
         points[team] = points[team + 2] = pts + penalty
