@@ -23,9 +23,20 @@ from .hearts_common import (
     PASS_COUNT,
     POINTS,
     HeartsFamilyState,
+    distinct_pass_choices,
     place_hidden,
 )
-from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, mask_of, plays_of
+from .masks import (
+    ALL_CARDS,
+    BIT,
+    FULL_SUIT,
+    SUIT_CARDS,
+    SUIT_MASK,
+    SUIT_PLAYS,
+    cards_of,
+    mask_of,
+    plays_of,
+)
 
 # Cards set aside before the deal, by player count.
 REMOVED: dict[int, tuple[int, ...]] = {
@@ -51,6 +62,7 @@ NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
 POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
 NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
 SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
+_C0, _C1, _C2, _C3 = SUIT_CARDS
 
 OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
@@ -179,10 +191,25 @@ class HeartsState(HeartsFamilyState):
                 if self.broken or not m & NOT_HEARTS:
                     return plays_of(m)
                 return plays_of(m & NOT_HEARTS)
+        elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
+            m = self.masks[seat]
+            return distinct_pass_choices((*_C0[m & FULL_SUIT], *_C1[m >> 13 & FULL_SUIT],
+                                          *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39]))
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is Action and action[0] == "play" and self.phase == "play":
+        if type(action) is Action and action[0] == "pass" and self.phase == "pass" and type(seat) is int:
+            # the plain pass: three different cards (ints, ascending) that the seat holds
+            v = action[1]
+            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
+                a, b, c = v
+                if type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52:
+                    m = self.masks[seat]
+                    if m >> a & 1 and m >> b & 1 and m >> c & 1:
+                        self.actions.append((seat, action))
+                        self._apply_pass(seat, v)
+                        return
+        elif type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
