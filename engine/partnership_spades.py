@@ -52,6 +52,9 @@ _TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
 # One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
 # listed from it without building an Action each).
 _PASS_PAIR: dict[tuple[int, ...], Action] = {p: Action("pass", p) for p in combinations(range(52), 2)}
+# The bids up to each highest bid, without and with Blind Nil (for legal_actions).
+BIDS_UPTO: tuple[tuple[Action, ...], ...] = tuple(BIDS[: top + 1] for top in range(14))
+BIDS_BLIND: tuple[tuple[Action, ...], ...] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
 
 
 # ---------------------------------------------------------------------- scoring
@@ -182,11 +185,9 @@ class PartnershipSpadesState(SpadesTrickState):
         phase = self.phase
         if phase == "play":
             return self._play_legal(seat)
-        if phase == "bid":
-            out = list(BIDS[: self._max_bid(seat) + 1])
-            if self.blind_nil_allowed(seat):
-                out.append(BLIND_NIL)
-            return out
+        if phase == "bid":  # 0 to the highest bid allowed (then Blind Nil), as a list
+            top = self._max_bid(seat)
+            return list(BIDS_BLIND[top] if self.blind_nil_allowed(seat) else BIDS_UPTO[top])
         if phase == "pass":
             return list(map(_PASS_PAIR.__getitem__, combinations(cards_of(self.masks[seat]), 2)))
         return []

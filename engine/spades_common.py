@@ -198,8 +198,19 @@ class SpadesTrickState(GameState):
                         trick.append((on, card))
                         if len(trick) < self.n:
                             self.on_turn = self.NEXT_SEAT[on]
+                            return
+                        # _end_trick written out
+                        winner = self.win_seat
+                        self.tricks_taken[winner] += 1
+                        tricks = self.tricks
+                        tricks.append(tuple(trick))
+                        self.trick = []
+                        self.leader = winner
+                        if len(tricks) == self.HAND_SIZE:
+                            self.on_turn = ()
+                            self._score_hand()
                         else:
-                            self._end_trick()
+                            self.on_turn = SEATS[winner]
                         return
         elif type(action) is Action and len(self.on_turn) == 1 and self.phase != "play":
             # bids, draws and the like by the one seat on turn: the hooks without the generic
