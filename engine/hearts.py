@@ -90,17 +90,19 @@ class HeartsState(HeartsFamilyState):
     TEAMS: ClassVar[bool] = False
     MOON_TOTAL: ClassVar[int] = 26
 
-    def _reset_hand(self) -> None:
-        super()._reset_hand()
-        self.omnibus_taker = -1
+    # The omnibus fields are instance fields only with the omnibus option (see GameState.bags).
+    omnibus_card: int = -1  # the omnibus card, -1 without the option
+    omnibus_taker: int = -1  # who took it this hand, -1 if nobody (yet)
 
     # ------------------------------------------------------------------ the hands, as masks
     def _reset_holdings(self) -> None:
         self.masks: list[int] = [0] * self.n
         self.win_seat = -1  # the seat whose card is winning the trick in progress
         self.win_card = -1  # that card (the highest of the suit led so far)
-        omnibus = self.options
-        self.omnibus_card = OMNIBUS_CARDS[omnibus["omnibus_card"]] if omnibus["omnibus"] else -1
+        opts = self.options
+        if opts["omnibus"]:
+            self.omnibus_card = OMNIBUS_CARDS[opts["omnibus_card"]]
+            self.omnibus_taker = -1
 
     def _hand_of(self, seat: int) -> list[int]:
         return cards_of(self.masks[seat])
@@ -183,10 +185,10 @@ class HeartsState(HeartsFamilyState):
                     bits = m >> SHIFT[led] & FULL_SUIT
                     if bits:
                         return SUIT_PLAYS[led][bits]
-                    if not self.tricks_played and m & NO_POINTS:
+                    if not self.tricks and m & NO_POINTS:
                         return plays_of(m & NO_POINTS)
                     return plays_of(m)
-                if not self.tricks_played:
+                if not self.tricks:
                     return FIRST_PLAY[self.n]
                 if self.broken or not m & NOT_HEARTS:
                     return plays_of(m)
@@ -219,8 +221,8 @@ class HeartsState(HeartsFamilyState):
                     s = SUIT_OF[c]
                     if led >= 0:  # follow suit; if void, no points on the first trick unless only points
                         ok = s == led or not m & SUIT_MASK[led] and (
-                            self.tricks_played > 0 or not POINTS[c] or not m & NO_POINTS)
-                    elif self.tricks_played:  # lead: hearts once broken, or when holding only hearts
+                            self.tricks or not POINTS[c] or not m & NO_POINTS)
+                    elif self.tricks:  # lead: hearts once broken, or when holding only hearts
                         ok = s != C.HEARTS or self.broken or not m & NOT_HEARTS
                     else:
                         ok = c == FIRST_CARD[self.n]
@@ -252,7 +254,6 @@ class HeartsState(HeartsFamilyState):
                             self.omnibus_taker = w
                         self.tricks.append((self.leader, tuple(trick), w))
                         self.trick = []
-                        self.tricks_played += 1
                         self.leader = w
                         self.led = -1
                         if self.masks[w]:
@@ -334,7 +335,6 @@ class HeartsState(HeartsFamilyState):
             self.omnibus_taker = w
         self.tricks.append((self.leader, tuple(trick), w))
         self.trick = []
-        self.tricks_played += 1
         self.leader = w
         self.led = -1
         if self.masks[w]:

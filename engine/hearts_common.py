@@ -394,6 +394,12 @@ class HeartsFamilyState(GameState):
     """
 
     MOON_TOTAL: ClassVar[int] = 26  # points a moon shooter has taken (every point card)
+    moon_shooter: int = -1  # the seat that took every point card this hand (an instance field only then)
+
+    @property
+    def tricks_played(self) -> int:
+        """Tricks finished this hand (a property, not a field: see GameState.bags)."""
+        return len(self.tricks)
 
     hands: list[list[int]]
     passes: list[tuple[int, ...]]
@@ -457,11 +463,11 @@ class HeartsFamilyState(GameState):
         self.leader = 0
         self.led = -1
         self.broken = False
-        self.tricks_played = 0
         self.tricks_taken = [0] * n
         self.points_taken = [0] * n
         self.tricks = []
-        self.moon_shooter = -1
+        if self.moon_shooter >= 0:  # back to the class default (no instance field, see GameState.bags)
+            del self.moon_shooter
         self.turn_t = ()
 
     def _start_passing(self) -> None:
