@@ -151,9 +151,14 @@ class PartnershipSpadesState(SpadesTrickState):
         self._reset_trick_play()
         self.bids: list[int] = [-1] * 4
         self.blind: list[bool] = [False] * 4
-        self.bid_count: int = 0
         self.passes: list[tuple[int, ...] | None] = [None] * 4  # each seat's Blind Nil pass
-        self.received: list[tuple[int, ...] | None] = [None] * 4
+
+    @property
+    def received(self) -> list[tuple[int, ...] | None]:
+        """What each seat received in the Blind Nil passes: its partner's pass, once both
+        have passed (worked out when read, not a field: see GameState.bags)."""
+        p = self.passes
+        return [p[(s + 2) % 4] if p[s] is not None and p[(s + 2) % 4] is not None else None for s in range(4)]
 
     def _deal(self) -> None:
         deck = self.deck
@@ -243,8 +248,7 @@ class PartnershipSpadesState(SpadesTrickState):
                 self.bids[seat] = 0
             else:
                 self.bids[seat] = value
-            self.bid_count += 1
-            if self.bid_count < 4:
+            if -1 in self.bids:  # someone has still to bid
                 self.on_turn = SEATS[(seat + 1) % 4]
             elif any(self.blind):
                 self.phase = "pass"
@@ -259,8 +263,6 @@ class PartnershipSpadesState(SpadesTrickState):
             if got is not None:
                 self.masks[seat] |= mask_of(got)
                 self.masks[partner] |= mask_of(value)
-                self.received[seat] = got
-                self.received[partner] = value
             self._pass_turn()
 
     def _pass_turn(self) -> None:

@@ -60,7 +60,7 @@ def test_fast_paths_agree_with_the_base_class(game: str, n: int) -> None:
     assert steps > 10
 
 
-@pytest.mark.parametrize("game,n", [("hearts", 3), ("hearts", 4), ("hearts", 7), ("german-whist", 2)])
+@pytest.mark.parametrize("game,n", [("hearts", 3), ("hearts", 4), ("hearts", 7), ("german-whist", 2), ("partnership-spades", 4)])
 def test_few_enough_fields_to_stay_inline(game: str, n: int) -> None:
     """CPython (3.11) keeps an instance's fields inline, where attribute access is fastest,
     only while its class has at most 29 of them (the 30th moved them into a dict here); the
