@@ -14,7 +14,8 @@ asking. Before timing, it plays ``--check`` hands next to our engine from the sa
 with the same choices and asserts the same seats on turn and the same legal actions at every
 step, so it is the same game.
 
-Then, in rounds that alternate like engine.py's: BareHearts, our engine (``hearts``, 4
+Then, in rounds that alternate like engine.py's: BareHearts, ``BareHeartsDict`` (the same,
+its ``__dict__`` read once a hand: what that costs on CPython 3.11), our engine (``hearts``, 4
 players), OpenSpiel's hearts driven the plain way (if pyspiel imports) and the loop floor (the
 loop over an engine that does nothing). Ratios round by round, the median quoted. Figures
 printed and written to benchmarks/results/hearts_ceiling.json.
@@ -210,6 +211,17 @@ class BareHearts:
         raise ValueError("illegal action")
 
 
+class BareHeartsDict(BareHearts):
+    """BareHearts whose ``start_hand`` reads ``self.__dict__`` once (as our engine's undo
+    snapshot used to): on CPython 3.11 that moves the instance's fields out of its inline
+    values into a dict for good, and every attribute access after that is slower."""
+
+    def start_hand(self, deck: list[int]) -> None:
+        super().start_hand(deck)
+        if not self.__dict__:  # the read is the point; the test only keeps it from looking idle
+            raise AssertionError("no fields")
+
+
 def same_game(hands: int, seed: int) -> int:
     """Play ``hands`` hands of BareHearts and our hearts side by side (same decks, same random
     choices): the same seats on turn and the same legal actions at every step. Returns the
@@ -285,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"BareHearts and our hearts agreed on {args.check} hands ({steps} decisions): same turns, same legal actions")
     contestants: dict[str, Callable[[int], dict[str, Any] | None]] = {
         "bare": lambda seed: run(BareHearts, args.seconds, seed),
+        "bare_dict": lambda seed: run(BareHeartsDict, args.seconds, seed),
         "ours": lambda seed: B.our_hands("hearts", 4, {}, args.seconds, seed),
         "openspiel_plain": lambda seed: B.openspiel_hands("hearts", args.seconds, seed, "plain"),
         "loop_floor": lambda seed: B.loop_floor(args.seconds, seed),
@@ -306,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {c:<16}" + "".join(f"{v:>10.0f}" for v in runs[c]))
     ratios: dict[str, Any] = {}
     if "openspiel_plain" in runs:
-        for c in ("bare", "ours", "loop_floor"):
+        for c in ("bare", "bare_dict", "ours", "loop_floor"):
             rs = [a / b for a, b in zip(runs[c], runs["openspiel_plain"], strict=True)]
             ratios[f"{c}_v_openspiel_plain"] = {"per_round": [round(x, 3) for x in rs], "median": round(statistics.median(rs), 3)}
             print(f"    {c} / openspiel plain: " + ", ".join(f"{x:.2f}" for x in rs) + f"; median {statistics.median(rs):.2f}x")
