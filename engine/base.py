@@ -45,6 +45,13 @@ class GameState:
     DECKS: ClassVar[int] = 1
     HAS_BAGS: ClassVar[bool] = False
     TEAMS: ClassVar[bool] = False  # partnership games: seats s and s+2 share totals and bags
+    # Each bag counter per seat in the games with bags (HAS_BAGS), else None (this default,
+    # no instance field). Why fields are few: CPython 3.11 keeps an instance's fields inline
+    # (the fastest attribute access) while its class has at most 29 of them; with a 30th,
+    # or once anything reads the instance's ``__dict__``, they move into a dict of their own
+    # for good and every attribute access takes a slower path (a random Hearts hand took
+    # 1.15-1.4x as long). test_fast_paths checks the count; _snapshot avoids __dict__.
+    bags: list[int] | None = None
 
     # ------------------------------------------------------------------ construction
     def __init__(
@@ -67,7 +74,8 @@ class GameState:
         self.dealer: int = first_dealer
         self.hand_number: int = 0  # hands dealt so far (the one in progress included)
         self.totals: list[int] = [0] * players
-        self.bags: list[int] | None = [0] * players if self.HAS_BAGS else None
+        if self.HAS_BAGS:  # the other games keep no field: bags is the class default None
+            self.bags = [0] * players
         self.hand_results: list[dict[str, Any]] = []  # {"points": [...], "totals": [...]} per finished hand
         self.over: bool = False
         self.winners: list[int] = []
@@ -262,21 +270,37 @@ class GameState:
         self.__dict__.update(restored.__dict__)
         return acts[-1][1]
 
+    # The fields of a game (not of a hand): all a snapshot keeps. Every other field is a
+    # hand's, set by ``_reset_hand`` (which ``__init__`` and ``start_hand`` both call) and by
+    # the hand's actions. A game that carried a field of its own from hand to hand would add
+    # it here (none does).
+    _GAME_FIELDS: ClassVar[tuple[str, ...]] = (
+        "n", "options", "first_dealer", "names", "dealer", "hand_number", "totals", "bags",
+        "hand_results", "over", "winners", "phase", "deck", "actions", "finished_hands",
+    )
     # the fields of a game (not of a hand) that change in place from hand to hand
     _GAME_LISTS: ClassVar[tuple[str, ...]] = ("totals", "bags", "hand_results", "finished_hands", "winners", "names")
 
     def _snapshot(self) -> GameState:
         """The state before a deal, for ``undo``: what the game carries from hand to hand.
         ``undo`` always deals the hand again (``start_hand``, which resets every per-hand
-        field), so the per-hand fields of a snapshot are never read and are not copied."""
+        field), so only the game's fields (``_GAME_FIELDS``) are copied.
+
+        Field by field, never through ``self.__dict__``: on CPython 3.11 reading an
+        instance's ``__dict__`` moves its fields out of the inline values into a dict of
+        their own for good, and every attribute access after that takes the slow,
+        unspecialized path (a random Hearts hand then took about 1.4x as long; see
+        benchmarks/RESULTS.md). start_hand calls this every hand."""
         new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        for k in self._GAME_LISTS:
-            v = d[k]
-            if v is not None:
-                d[k] = v[:]
-        d["_snaps"] = []
-        new.__dict__ = d
+        lists = self._GAME_LISTS
+        for k in self._GAME_FIELDS:
+            v = getattr(self, k)
+            if v is None:  # bags in a game without bags: the class default, no field
+                continue
+            if k in lists:
+                v = v[:]
+            setattr(new, k, v)
+        new._snaps = []
         return new
 
     def _clone(self) -> GameState:

@@ -235,7 +235,6 @@ class CancellationHeartsState(HeartsFamilyState):
         last = not self.once[leader]
         cards = tuple(trick)
         self.trick = []
-        self.tricks_played += 1
         self.led = -1
         if bi < 0:  # every led-suit card cancelled: nobody wins, the cards wait on the table
             self.tricks.append((leader, cards, -1))

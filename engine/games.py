@@ -20,12 +20,20 @@ _REGISTRY: dict[str, tuple[str, str]] = {
 GAME_IDS: tuple[str, ...] = tuple(_REGISTRY)
 
 
+_CLASSES: dict[str, type[GameState]] = {}  # the classes imported so far
+
+
 def game_class(game: str) -> type[GameState]:
+    cls = _CLASSES.get(game)
+    if cls is not None:
+        return cls
     try:
         module, name = _REGISTRY[game]
     except KeyError:
         raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})") from None
-    cls: type[GameState] = getattr(importlib.import_module(module), name)
+    cls = getattr(importlib.import_module(module), name)
+    assert cls is not None
+    _CLASSES[game] = cls
     return cls
 
 

@@ -23,9 +23,20 @@ from .hearts_common import (
     PASS_COUNT,
     POINTS,
     HeartsFamilyState,
+    distinct_pass_choices,
     place_hidden,
 )
-from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, mask_of, plays_of
+from .masks import (
+    ALL_CARDS,
+    BIT,
+    FULL_SUIT,
+    SUIT_CARDS,
+    SUIT_MASK,
+    SUIT_PLAYS,
+    cards_of,
+    mask_of,
+    plays_of,
+)
 
 # Cards set aside before the deal, by player count.
 REMOVED: dict[int, tuple[int, ...]] = {
@@ -43,11 +54,15 @@ FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r 
 FIRST_PLAY: dict[int, tuple[Action, ...]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
 # NEXT_ONE[n][s]: the turn after seat s at a table of n, (s + 1) % n as a 1-tuple.
 NEXT_ONE: dict[int, tuple[tuple[int, ...], ...]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
+# The passing cycle as seat offsets by player count (four players: left, right, across, none).
+PASS_CYCLE: dict[int, tuple[int, ...]] = {n: (1, n - 1, 2, 0) if n == 4 else (1, n - 1) for n in REMOVED}
 SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
 NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
 NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
 POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
 NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
+SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
+_C0, _C1, _C2, _C3 = SUIT_CARDS
 
 OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
@@ -75,17 +90,19 @@ class HeartsState(HeartsFamilyState):
     TEAMS: ClassVar[bool] = False
     MOON_TOTAL: ClassVar[int] = 26
 
-    def _reset_hand(self) -> None:
-        super()._reset_hand()
-        self.omnibus_taker = -1
+    # The omnibus fields are instance fields only with the omnibus option (see GameState.bags).
+    omnibus_card: int = -1  # the omnibus card, -1 without the option
+    omnibus_taker: int = -1  # who took it this hand, -1 if nobody (yet)
 
     # ------------------------------------------------------------------ the hands, as masks
     def _reset_holdings(self) -> None:
         self.masks: list[int] = [0] * self.n
         self.win_seat = -1  # the seat whose card is winning the trick in progress
         self.win_card = -1  # that card (the highest of the suit led so far)
-        omnibus = self.options
-        self.omnibus_card = OMNIBUS_CARDS[omnibus["omnibus_card"]] if omnibus["omnibus"] else -1
+        opts = self.options
+        if opts["omnibus"]:
+            self.omnibus_card = OMNIBUS_CARDS[opts["omnibus_card"]]
+            self.omnibus_taker = -1
 
     def _hand_of(self, seat: int) -> list[int]:
         return cards_of(self.masks[seat])
@@ -116,15 +133,37 @@ class HeartsState(HeartsFamilyState):
         self._start_passing()
 
     def _pass_offsets(self) -> tuple[int, ...]:
-        n = self.n
-        return (1, n - 1, 2, 0) if n == 4 else (1, n - 1)
+        return PASS_CYCLE[self.n]
 
     def _begin_play(self) -> None:
         first = FIRST_CARD[self.n]
-        holder = next(s for s in range(self.n) if self.masks[s] >> first & 1)
+        holder = 0
+        for m in self.masks:  # the holder of the first lead
+            if m >> first & 1:
+                break
+            holder += 1
         self.leader = holder
         self.phase = "play"
         self.turn_t = ONE[holder]
+
+    def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
+        # HeartsFamilyState._apply_pass on the masks (three different cards, checked)
+        masks = self.masks
+        masks[seat] &= ~sum(map(BIT.__getitem__, cards))
+        self.passes[seat] = cards
+        t = self.turn_t
+        i = t.index(seat)
+        waiting = t[:i] + t[i + 1:]
+        self.turn_t = waiting
+        if waiting:
+            return
+        n, off = self.n, self.pass_offset
+        passes, received = self.passes, self.received
+        for s, given in enumerate(passes):
+            to = (s + off) % n
+            received[to] = given
+            masks[to] |= sum(map(BIT.__getitem__, given))
+        self._begin_play()
 
     def _extra_points(self) -> list[int]:
         return omnibus_points(self.n, self.omnibus_taker, self.options["omnibus"])
@@ -146,29 +185,45 @@ class HeartsState(HeartsFamilyState):
                     bits = m >> SHIFT[led] & FULL_SUIT
                     if bits:
                         return SUIT_PLAYS[led][bits]
-                    if not self.tricks_played and m & NO_POINTS:
+                    if not self.tricks and m & NO_POINTS:
                         return plays_of(m & NO_POINTS)
                     return plays_of(m)
-                if not self.tricks_played:
+                if not self.tricks:
                     return FIRST_PLAY[self.n]
                 if self.broken or not m & NOT_HEARTS:
                     return plays_of(m)
                 return plays_of(m & NOT_HEARTS)
+        elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
+            m = self.masks[seat]
+            return distinct_pass_choices((*_C0[m & FULL_SUIT], *_C1[m >> 13 & FULL_SUIT],
+                                          *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39]))
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is Action and action[0] == "play" and self.phase == "play":
+        if type(action) is Action and action[0] == "pass" and self.phase == "pass" and type(seat) is int:
+            # the plain pass: three different cards (ints, ascending) that the seat holds
+            v = action[1]
+            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
+                a, b, c = v
+                if type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52:
+                    m = self.masks[seat]
+                    if m >> a & 1 and m >> b & 1 and m >> c & 1:
+                        self.actions.append((seat, action))
+                        self._apply_pass(seat, v)
+                        return
+        elif type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
                 m = self.masks[on]
                 if m >> c & 1:  # held
                     led = self.led
+                    s = SUIT_OF[c]
                     if led >= 0:  # follow suit; if void, no points on the first trick unless only points
-                        ok = c // 13 == led or not (m >> SHIFT[led] & FULL_SUIT) and (
-                            self.tricks_played > 0 or not POINTS[c] or not m & NO_POINTS)
-                    elif self.tricks_played:  # lead: hearts once broken, or when holding only hearts
-                        ok = not HEARTS_LO <= c < HEARTS_HI or self.broken or not m & NOT_HEARTS
+                        ok = s == led or not m & SUIT_MASK[led] and (
+                            self.tricks or not POINTS[c] or not m & NO_POINTS)
+                    elif self.tricks:  # lead: hearts once broken, or when holding only hearts
+                        ok = s != C.HEARTS or self.broken or not m & NOT_HEARTS
                     else:
                         ok = c == FIRST_CARD[self.n]
                     if ok:
@@ -177,16 +232,34 @@ class HeartsState(HeartsFamilyState):
                         trick = self.trick
                         trick.append(c)
                         if led < 0:
-                            self.led = c // 13
-                            self.win_seat, self.win_card = on, c
-                        elif c > self.win_card and c // 13 == led:
-                            self.win_seat, self.win_card = on, c
+                            self.led = s
+                            self.win_seat = on
+                            self.win_card = c
+                        elif s == led and c > self.win_card:
+                            self.win_seat = on
+                            self.win_card = c
                         if POINTS[c]:
                             self.broken = True
-                        if len(trick) < self.n:
-                            self.turn_t = NEXT_ONE[self.n][on]
+                        n = self.n
+                        if len(trick) < n:
+                            self.turn_t = NEXT_ONE[n][on]
+                            return
+                        # the trick is complete: _end_trick written out
+                        w = self.win_seat
+                        pts = sum(map(POINTS.__getitem__, trick))
+                        if pts:
+                            self.points_taken[w] += pts
+                        self.tricks_taken[w] += 1
+                        if self.omnibus_card >= 0 and self.omnibus_card in trick:
+                            self.omnibus_taker = w
+                        self.tricks.append((self.leader, tuple(trick), w))
+                        self.trick = []
+                        self.leader = w
+                        self.led = -1
+                        if self.masks[w]:
+                            self.turn_t = ONE[w]
                         else:
-                            self._end_trick()
+                            self._finish_hand()
                         return
         super().apply(action, seat)
 
@@ -262,7 +335,6 @@ class HeartsState(HeartsFamilyState):
             self.omnibus_taker = w
         self.tricks.append((self.leader, tuple(trick), w))
         self.trick = []
-        self.tricks_played += 1
         self.leader = w
         self.led = -1
         if self.masks[w]:

@@ -200,6 +200,25 @@ class PassChoices(Sequence[Action]):
         return f"PassChoices({C.names(self.hand)}: {self._len} passes)"
 
 
+def distinct_pass_choices(hand: tuple[int, ...]) -> PassChoices:
+    """``PassChoices(hand, distinct=True)`` for a tuple of different cards, built without
+    ``__init__``'s generality (Hearts lists its passes this way, every hand)."""
+    if not _PASS_TABLE:
+        _pass_table()
+    pc = _new_pass_choices(PassChoices)
+    pos = _positions(len(hand))
+    pc.hand = hand
+    pc._pos = pos
+    pc._len = len(pos)
+    pc._vals = pc._mult = ()
+    pc._c2 = _NO_C2
+    return pc
+
+
+_new_pass_choices = object.__new__
+_NO_C2: list[int] = []  # shared, never modified (read only when _pos is empty and _len is not)
+
+
 def pass_actions(hand: Sequence[int]) -> PassChoices:
     """Every way to pass 3 cards from the sorted ``hand`` (each multiset of cards once), as a
     lazy sequence (``PassChoices``); ``list()`` it for a list."""
@@ -375,6 +394,12 @@ class HeartsFamilyState(GameState):
     """
 
     MOON_TOTAL: ClassVar[int] = 26  # points a moon shooter has taken (every point card)
+    moon_shooter: int = -1  # the seat that took every point card this hand (an instance field only then)
+
+    @property
+    def tricks_played(self) -> int:
+        """Tricks finished this hand (a property, not a field: see GameState.bags)."""
+        return len(self.tricks)
 
     hands: list[list[int]]
     passes: list[tuple[int, ...]]
@@ -438,11 +463,11 @@ class HeartsFamilyState(GameState):
         self.leader = 0
         self.led = -1
         self.broken = False
-        self.tricks_played = 0
         self.tricks_taken = [0] * n
         self.points_taken = [0] * n
         self.tricks = []
-        self.moon_shooter = -1
+        if self.moon_shooter >= 0:  # back to the class default (no instance field, see GameState.bags)
+            del self.moon_shooter
         self.turn_t = ()
 
     def _start_passing(self) -> None:

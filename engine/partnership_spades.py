@@ -52,6 +52,9 @@ _TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
 # One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
 # listed from it without building an Action each).
 _PASS_PAIR: dict[tuple[int, ...], Action] = {p: Action("pass", p) for p in combinations(range(52), 2)}
+# The bids up to each highest bid, without and with Blind Nil (for legal_actions).
+BIDS_UPTO: tuple[tuple[Action, ...], ...] = tuple(BIDS[: top + 1] for top in range(14))
+BIDS_BLIND: tuple[tuple[Action, ...], ...] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
 
 
 # ---------------------------------------------------------------------- scoring
@@ -72,26 +75,32 @@ def score_hand(
     tricks (and the Nil bidder's with ``nil_tricks_count_for_partner``), bags per team."""
     out_bags = list(bags)
     points = [0, 0, 0, 0]
+    nil_for_partner = opts["nil_tricks_count_for_partner"]
+    failed_nil_bags = opts["failed_nil_tricks_are_bags"]
     for team in (0, 1):
-        seats = (team, team + 2)
-        nilers = [s for s in seats if bids[s] == 0]
-        bidders = [s for s in seats if bids[s] > 0]
         pts = 0
         new_bags = 0
-        for s in nilers:
-            pts += nil_score(taken[s], 200 if blind[s] else 100)
-        nil_counted = bool(bidders) and opts["nil_tricks_count_for_partner"]
+        contract = counted = nil_taken = 0
+        bidders = False
+        for s in (team, team + 2):  # without generators: this runs at every hand's end
+            b = bids[s]
+            if b == 0:
+                pts += nil_score(taken[s], 200 if blind[s] else 100)
+                nil_taken += taken[s]
+            elif b > 0:
+                bidders = True
+                contract += b
+                counted += taken[s]
+        nil_counted = bidders and nil_for_partner
         if bidders:
-            counted = sum(taken[s] for s in bidders)
             if nil_counted:
-                counted += sum(taken[s] for s in nilers)
-            p, b = contract_score(sum(bids[s] for s in bidders), counted)
+                counted += nil_taken
+            p, made_bags = contract_score(contract, counted)
             pts += p
-            new_bags += b
-        if opts["failed_nil_tricks_are_bags"] and not nil_counted:
-            extra = sum(taken[s] for s in nilers)
-            pts += extra
-            new_bags += extra
+            new_bags += made_bags
+        if failed_nil_bags and not nil_counted:
+            pts += nil_taken
+            new_bags += nil_taken
         out_bags[team], penalty = add_bags(out_bags[team], new_bags)
         out_bags[team + 2] = out_bags[team]
         points[team] = points[team + 2] = pts + penalty
@@ -142,9 +151,14 @@ class PartnershipSpadesState(SpadesTrickState):
         self._reset_trick_play()
         self.bids: list[int] = [-1] * 4
         self.blind: list[bool] = [False] * 4
-        self.bid_count: int = 0
         self.passes: list[tuple[int, ...] | None] = [None] * 4  # each seat's Blind Nil pass
-        self.received: list[tuple[int, ...] | None] = [None] * 4
+
+    @property
+    def received(self) -> list[tuple[int, ...] | None]:
+        """What each seat received in the Blind Nil passes: its partner's pass, once both
+        have passed (worked out when read, not a field: see GameState.bags)."""
+        p = self.passes
+        return [p[(s + 2) % 4] if p[s] is not None and p[(s + 2) % 4] is not None else None for s in range(4)]
 
     def _deal(self) -> None:
         deck = self.deck
@@ -176,11 +190,9 @@ class PartnershipSpadesState(SpadesTrickState):
         phase = self.phase
         if phase == "play":
             return self._play_legal(seat)
-        if phase == "bid":
-            out = list(BIDS[: self._max_bid(seat) + 1])
-            if self.blind_nil_allowed(seat):
-                out.append(BLIND_NIL)
-            return out
+        if phase == "bid":  # 0 to the highest bid allowed (then Blind Nil), as a list
+            top = self._max_bid(seat)
+            return list(BIDS_BLIND[top] if self.blind_nil_allowed(seat) else BIDS_UPTO[top])
         if phase == "pass":
             return list(map(_PASS_PAIR.__getitem__, combinations(cards_of(self.masks[seat]), 2)))
         return []
@@ -236,8 +248,7 @@ class PartnershipSpadesState(SpadesTrickState):
                 self.bids[seat] = 0
             else:
                 self.bids[seat] = value
-            self.bid_count += 1
-            if self.bid_count < 4:
+            if -1 in self.bids:  # someone has still to bid
                 self.on_turn = SEATS[(seat + 1) % 4]
             elif any(self.blind):
                 self.phase = "pass"
@@ -252,8 +263,6 @@ class PartnershipSpadesState(SpadesTrickState):
             if got is not None:
                 self.masks[seat] |= mask_of(got)
                 self.masks[partner] |= mask_of(value)
-                self.received[seat] = got
-                self.received[partner] = value
             self._pass_turn()
 
     def _pass_turn(self) -> None:

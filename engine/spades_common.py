@@ -105,18 +105,45 @@ class SpadesTrickState(GameState):
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[tuple[tuple[int, int], ...]] = []  # finished tricks, in order
         self.tricks_taken: list[int] = [0] * self.n
-        self.leader: int = -1
         self.led: int = -1
-        self.win_seat: int = -1
         self.win_card: int = -1
         self.broken: bool = False
-        self.played: int = 0  # mask of every card played this hand (public)
         self.on_turn: tuple[int, ...] = ()
 
     def _start_play(self, leader: int) -> None:
         self.phase = "play"
-        self.leader = leader
         self.on_turn = SEATS[leader]
+
+    # ``leader``, ``win_seat`` and ``played`` are worked out when read (the bots and the
+    # views read them), not kept as fields: fewer fields, and a play writes less (see
+    # GameState.bags for why the count of fields matters).
+    @property
+    def leader(self) -> int:
+        """The seat that led the trick in progress, or leads the next one; -1 outside play."""
+        if self.trick:
+            return self.trick[0][0]
+        t = self.on_turn
+        return t[0] if t and self.phase == "play" else -1
+
+    @property
+    def win_seat(self) -> int:
+        """The seat whose card (``win_card``) is winning the trick in progress; -1 if none."""
+        w = self.win_card
+        for seat, card in self.trick:
+            if card == w:
+                return seat
+        return -1
+
+    @property
+    def played(self) -> int:
+        """The mask of every card played this hand (public)."""
+        m = 0
+        for t in self.tricks:
+            for _, c in t:
+                m |= BIT[c]
+        for _, c in self.trick:
+            m |= BIT[c]
+        return m
 
     def _score_hand(self) -> None:
         raise NotImplementedError
@@ -176,12 +203,9 @@ class SpadesTrickState(GameState):
                     if ok:
                         self.actions.append((on, action))
                         # _play_apply written out
-                        bit = BIT[card]
-                        self.masks[on] = m ^ bit
-                        self.played |= bit
+                        self.masks[on] = m ^ BIT[card]
                         if not trick:
                             self.led = s
-                            self.win_seat = on
                             self.win_card = card
                             if s == self.trump:
                                 self.broken = True
@@ -190,16 +214,29 @@ class SpadesTrickState(GameState):
                             if s == self.trump:
                                 self.broken = True
                                 if w // 13 != s or card > w:
-                                    self.win_seat = on
                                     self.win_card = card
                             elif card > w and s == w // 13:
-                                self.win_seat = on
                                 self.win_card = card
                         trick.append((on, card))
                         if len(trick) < self.n:
                             self.on_turn = self.NEXT_SEAT[on]
+                            return
+                        # _end_trick written out
+                        w = self.win_card
+                        winner = -1
+                        for p, c in trick:  # the seat of the winning card
+                            if c == w:
+                                winner = p
+                                break
+                        self.tricks_taken[winner] += 1
+                        tricks = self.tricks
+                        tricks.append(tuple(trick))
+                        self.trick = []
+                        if len(tricks) == self.HAND_SIZE:
+                            self.on_turn = ()
+                            self._score_hand()
                         else:
-                            self._end_trick()
+                            self.on_turn = SEATS[winner]
                         return
         elif type(action) is Action and len(self.on_turn) == 1 and self.phase != "play":
             # bids, draws and the like by the one seat on turn: the hooks without the generic
@@ -274,14 +311,11 @@ class SpadesTrickState(GameState):
 
     # -- taking a play ----------------------------------------------------
     def _play_apply(self, seat: int, card: int) -> None:
-        bit = BIT[card]
-        self.masks[seat] ^= bit
-        self.played |= bit
+        self.masks[seat] ^= BIT[card]
         s = card // 13
         trick = self.trick
         if not trick:
             self.led = s
-            self.win_seat = seat
             self.win_card = card
             if s == self.trump:
                 self.broken = True
@@ -290,10 +324,8 @@ class SpadesTrickState(GameState):
             if s == self.trump:
                 self.broken = True
                 if w // 13 != s or card > w:
-                    self.win_seat = seat
                     self.win_card = card
             elif card > w and s == w // 13:
-                self.win_seat = seat
                 self.win_card = card
         trick.append((seat, card))
         if len(trick) < self.n:
@@ -305,8 +337,7 @@ class SpadesTrickState(GameState):
         winner = self.win_seat
         self.tricks_taken[winner] += 1
         self.tricks.append(tuple(self.trick))
-        self.trick = []
-        self.leader = winner  # led/win_seat/win_card are only read while a trick is open
+        self.trick = []  # led and win_card are only read while a trick is open
         if len(self.tricks) == self.HAND_SIZE:
             self.on_turn = ()
             self._score_hand()

@@ -36,7 +36,6 @@ def position(game: str, n: int, seat: int, hand: list[str], trick: list[str], le
     st.trick = C.parse_all(trick)
     st.leader = leader
     st.led = st.trick[0] // 13 if st.trick else -1
-    st.tricks_played = tricks_played
     st.tricks = [(0, tuple(range(n)), 0)] * tricks_played  # filler history: low spades
     st.broken = broken
     st.turn_t = ONE[seat]

@@ -58,3 +58,19 @@ def test_fast_paths_agree_with_the_base_class(game: str, n: int) -> None:
         s.apply(action, seat)
         steps += 1
     assert steps > 10
+
+
+@pytest.mark.parametrize("game,n", [("hearts", 3), ("hearts", 4), ("hearts", 7), ("german-whist", 2), ("partnership-spades", 4)])
+def test_few_enough_fields_to_stay_inline(game: str, n: int) -> None:
+    """CPython (3.11) keeps an instance's fields inline, where attribute access is fastest,
+    only while its class has at most 29 of them (the 30th moved them into a dict here); the
+    games below that limit stay below it through a whole hand (GameState.bags says why)."""
+    rng = random.Random(3)
+    s = new_game(game, n)
+    deck = C.full_deck(s.DECKS)
+    rng.shuffle(deck)
+    s.start_hand(deck)
+    while s.turn_seats():
+        seat, action = random_action(s, rng)
+        s.apply(action, seat)
+    assert len(vars(s)) <= 29, sorted(vars(s))
