@@ -1,6 +1,7 @@
 """``trickref sim``: the whole table without a screen, a bot in every seat.
 
     trickref sim --game hearts --players 4 --seed 7 --to-end --journal /tmp/t.journal --records games/
+    trickref sim --game partnership-spades --players 4 --seed 7 --bot-level strong
 
 Runs the referee, the dealer simulator (the real firmware behind a pty, driven through the real
 driver), simulated panels and bots; prints each hand's scores and the winner, and writes the
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     say = (lambda s: None) if args.json else print
     try:
         table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
-                         store=store, speed=args.speed, faults=args.fault or [], out=say)
+                         store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
         return 2
@@ -182,5 +183,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--fault", type=_fault, action="append", metavar="KIND:HAND",
                    help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
     p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
+    p.add_argument("--bot-level", default="rule", choices=("rule", "search", "strong"),
+                   help="the bots' level: the rule bot, or a search over sampled deals (search, strong: "
+                        "a fixed number of deals per decision, so --seed still replays the same game)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the replay summary and more)")
     p.set_defaults(func=run)

@@ -33,16 +33,21 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..actions import BIDS, Action
 from ..base import GameState
+from ..cards import QS
+from ..masks import BIT, mask_of
 from . import bot_for
 
 # the levels the kiosk and ``trickref sim --bot-level`` offer: name -> search budget per
-# decision in seconds (None: the rule bot)
+# decision in seconds (None: the rule bot); and the worlds searched per decision where a
+# reproducible bot is wanted (``trickref sim``: the same seed plays the same game, and a
+# journal resumes to the same end, whatever the machine's speed)
 LEVELS: dict[str, float | None] = {"rule": None, "search": 0.1, "strong": 0.2}
+LEVEL_WORLDS: dict[str, int] = {"search": 6, "strong": 12}
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
 
@@ -62,17 +67,25 @@ def _value(state: GameState, seat: int) -> float:
     return -float(pts[seat])
 
 
+def _omnibus(state: GameState, lo: int, hi: int) -> bool:
+    """True when the omnibus card of Hearts (its own -10) is ``lo`` or ``hi``."""
+    card = getattr(state, "omnibus_card", -1)
+    return card >= 0 and card in (lo, hi)
+
+
 class SearchBot:
     """``choose(state, seat, rng)`` like the rule bots, by determinized search."""
 
     def __init__(self, game: str, budget: float = 0.2, iterations: int | None = None,
-                 min_worlds: int = 1, search_bids: bool = True) -> None:
+                 min_worlds: int = 1, search_bids: bool = True,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.game = game
         self.rule = bot_for(game)
         self.budget = budget
         self.iterations = iterations
         self.min_worlds = min_worlds
         self.search_bids = search_bids
+        self.clock = clock  # wall time by default; benchmarks on a shared machine use CPU time
         self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
 
     # ------------------------------------------------------------------ candidates
@@ -81,7 +94,7 @@ class SearchBot:
         phase = state.phase
         if phase == "play":
             # in card order: the engine's order of a hand is not part of what the seat knows
-            return sorted(dict.fromkeys(legal), key=lambda a: a.value)
+            return self._distinct(state, seat, sorted(dict.fromkeys(legal), key=lambda a: a.value))
         if phase == "bid" and self.search_bids:
             rule = self.rule.choose(state, seat, rng)
             if rule.kind != "bid":
@@ -92,6 +105,30 @@ class SearchBot:
                 want = [b for b in want if b != 0]  # Nil is the rule bot's call only
             return [BIDS[b] for b in dict.fromkeys(want)]
         return None
+
+    def _distinct(self, state: GameState, seat: int, plays: list[Action]) -> list[Action]:
+        """One play per run of equivalent cards: cards of one suit with nothing between them
+        but cards already played or held by the seat win and lose the same tricks (the lowest
+        stands for the run). Not in Cancellation Hearts (identical cards cancel), and cards
+        with their own points (the Q♠, the omnibus card) stand alone."""
+        if self.game == "cancellation-hearts" or len(plays) < 2:
+            return plays
+        known = mask_of(state.hand_of(seat))
+        for _, a in state.actions:
+            if a.kind == "play":
+                known |= BIT[a.value]
+        special = -1
+        if self.game == "hearts":
+            special = QS
+        out = [plays[0]]
+        for prev, a in zip(plays, plays[1:], strict=False):
+            lo, hi = prev.value, a.value
+            if lo // 13 == hi // 13 and lo != special and hi != special and not _omnibus(state, lo, hi):
+                between = ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)
+                if between & known == between:
+                    continue
+            out.append(a)
+        return out
 
     # ------------------------------------------------------------------ the search
     def choose(self, state: GameState, seat: int, rng: random.Random) -> Action:
@@ -112,11 +149,11 @@ class SearchBot:
 
     def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
         sample = getattr(state, "sample_world")  # noqa: B009 - every game has it
-        start = time.perf_counter()
+        clock = self.clock
+        start = clock()
         deadline = start + self.budget
         k = len(cands)
-        sums = [0.0] * k
-        counts = [0] * k
+        vals: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
         alive = list(range(k))
         worlds = 0
         rule = self.rule
@@ -127,7 +164,7 @@ class SearchBot:
                 if worlds >= self.iterations:  # type: ignore[operator]
                     break
             elif worlds >= self.min_worlds:
-                now = time.perf_counter()
+                now = clock()
                 # stop when the next world would likely end past the budget
                 if now + (now - start) / worlds > deadline:
                     break
@@ -144,28 +181,54 @@ class SearchBot:
                         if w.phase in ("deal", "over"):
                             break
                 got.append(_value(w, seat))
-                if timed and worlds and time.perf_counter() > hard:
+                if timed and worlds and clock() > hard:
                     break
             if len(got) < len(alive):
                 break
             for i, v in zip(alive, got, strict=True):
-                sums[i] += v
-                counts[i] += 1
+                vals[i].append(v)
             worlds += 1
             if len(alive) > 2 and worlds in (4, 8, 16):
                 # successive halving: keep the better half for the rest of the budget
-                alive.sort(key=lambda i: -sums[i] / counts[i])
+                alive.sort(key=lambda i: -sum(vals[i]) / len(vals[i]))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
+            if timed and worlds >= 8 and _settled(vals, alive, worlds):
+                break
         self.last_worlds = worlds
-        best = max(alive, key=lambda i: (sums[i] / counts[i], -i))
+        best = max(alive, key=lambda i: (sum(vals[i]) / len(vals[i]), -i))
         return cands[best]
 
 
-def search_bot(game: str, level: str = "strong", **kw: Any) -> Any:
-    """The bot of ``game`` at ``level`` (one of ``LEVELS``): the rule bot, or a SearchBot."""
+def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
+    """True when the best candidate leads every other by 2.5 standard errors of the paired
+    difference over the worlds they share (every alive candidate saw every world), or when
+    all results have been identical for 12 worlds: more worlds would hardly change the
+    choice, so the rest of the budget is not spent."""
+    means = {i: sum(vals[i][-worlds:]) / worlds for i in alive}
+    best = max(alive, key=lambda i: means[i])
+    for j in alive:
+        if j == best:
+            continue
+        d = [a - b for a, b in zip(vals[best][-worlds:], vals[j][-worlds:], strict=True)]
+        m = sum(d) / worlds
+        var = sum((x - m) ** 2 for x in d) / (worlds - 1)
+        if var == 0.0:
+            if m == 0.0 and worlds < 12:
+                return False
+            continue
+        if m < 2.5 * (var / worlds) ** 0.5:
+            return False
+    return True
+
+
+def search_bot(game: str, level: str = "strong", reproducible: bool = False, **kw: Any) -> Any:
+    """The bot of ``game`` at ``level`` (one of ``LEVELS``): the rule bot, or a SearchBot with
+    the level's time budget (``reproducible``: its fixed number of worlds instead)."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVEL_NAMES)})")
     budget = LEVELS[level]
     if budget is None:
         return bot_for(game)
+    if reproducible:
+        kw.setdefault("iterations", LEVEL_WORLDS[level])
     return SearchBot(game, budget=budget, **kw)
