@@ -88,11 +88,14 @@ def _hall_ok(counts: dict[int, int], caps: list[int]) -> bool:
     return True
 
 
-def place(cards: Sequence[int], allowed: Sequence[int], caps: Sequence[int], rng: random.Random) -> list[int]:
+def place(cards: Sequence[int], allowed: Sequence[int], caps: Sequence[int], rng: random.Random,
+          favour: Sequence[tuple[int, float]] | None = None) -> list[int]:
     """A group for each card: ``allowed[g]`` is the mask of cards group ``g`` may take and
     ``caps[g]`` how many it takes (``sum(caps) == len(cards)``). Each feasible placement can
-    come out; unconstrained cards are placed uniformly. Raises ValueError when none fits (the
-    position contradicts itself)."""
+    come out; unconstrained cards are placed uniformly, unless ``favour[g] = (mask, factor)``
+    makes the cards of ``mask`` ``factor`` times likelier to go to group ``g`` (a prior: see
+    ``sample_spades_2p``). Raises ValueError when none fits (the position contradicts
+    itself)."""
     caps = list(caps)
     if sum(caps) != len(cards):
         raise ValueError(f"{len(cards)} hidden cards for {sum(caps)} places")
@@ -119,12 +122,7 @@ def place(cards: Sequence[int], allowed: Sequence[int], caps: Sequence[int], rng
         options = [j for j in range(g) if s >> j & 1 and caps[j]]
         while True:
             # weighted by spare capacity: uniform when nothing else constrains the card
-            total = sum(caps[j] for j in options)
-            r = rng.randrange(total)
-            for j in options:
-                r -= caps[j]
-                if r < 0:
-                    break
+            j = _pick(options, caps, cards[i], favour, rng)
             caps[j] -= 1
             if _hall_ok(counts, caps):
                 out[i] = j
@@ -133,12 +131,39 @@ def place(cards: Sequence[int], allowed: Sequence[int], caps: Sequence[int], rng
             options.remove(j)
     rest = [i for i in range(len(cards)) if sigs[i] == full]
     rng.shuffle(rest)
+    if favour is not None:
+        every = list(range(g))
+        for i in rest:
+            j = _pick([x for x in every if caps[x]], caps, cards[i], favour, rng)
+            caps[j] -= 1
+            out[i] = j
+        return out
     k = 0
     for j in range(g):
         for i in rest[k:k + caps[j]]:
             out[i] = j
         k += caps[j]
     return out
+
+
+def _pick(options: list[int], caps: list[int], card: int, favour: Sequence[tuple[int, float]] | None,
+          rng: random.Random) -> int:
+    """One of ``options`` (groups with spare places) for ``card``, with probability in
+    proportion to its spare places (times its ``favour`` factor for the card)."""
+    if favour is None:
+        r = rng.randrange(sum(caps[j] for j in options))
+        for j in options:
+            r -= caps[j]
+            if r < 0:
+                return j
+        return options[-1]
+    ws = [caps[j] * (favour[j][1] if favour[j][0] >> card & 1 else 1.0) for j in options]
+    x = rng.random() * sum(ws)
+    for j, w in zip(options, ws, strict=True):
+        x -= w
+        if x < 0:
+            return j
+    return options[-1]
 
 
 def _interval_ok(items: dict[tuple[int, int], int], caps: list[int]) -> bool:
@@ -364,7 +389,17 @@ def sample_partnership_spades(state: PartnershipSpadesState, seat: int, rng: ran
 # ---------------------------------------------------------------------- spades-2p
 
 
-def sample_spades_2p(state: Spades2PState, seat: int, rng: random.Random) -> Spades2PState:
+# Cards a spades-2p player usually keeps when shown them: spades from the five up, and queens,
+# kings and aces (the rule bot's draw keeps exactly these; people keep much the same).
+KEEPERS = mask_of(c for c in range(52) if (c // 13 == 0 and c % 13 >= 3) or c % 13 >= 10)
+
+
+def sample_spades_2p(state: Spades2PState, seat: int, rng: random.Random, keep_bias: float = 1.0) -> Spades2PState:
+    """A world of spades-2p for ``seat``. ``keep_bias`` > 1 is a prior on how the opponent
+    drew (for search bots; ``sample_world`` draws without one): the cards it usually keeps
+    (``KEEPERS``) are that many times likelier to be in its hand than in the discard pile or
+    the stock, as they are when the opponent keeps good cards (with the rule bot's draw, about
+    nine times). Every consistent holding can still come out."""
     if state.phase in ("deal", "over"):
         return cast("Spades2PState", state.copy())
     opp = 1 - seat
@@ -407,7 +442,10 @@ def sample_spades_2p(state: Spades2PState, seat: int, rng: random.Random) -> Spa
         # the seat knows every card of its own turns and where it is
         hidden = cards_of(ALL_CARDS & ~seat_turn_cards & ~r_s & ~gone & ~(BIT[shown] if shown >= 0 else 0))
         caps = [hsize, opp_turns - unseen_got.bit_count(), stock_left]
-        where = place(hidden, [allowed, ALL_CARDS, ALL_CARDS], caps, rng)
+        favour = None
+        if keep_bias != 1.0 and not state.double[opp]:
+            favour = [(KEEPERS, keep_bias), (0, 1.0), (0, 1.0)]
+        where = place(hidden, [allowed, ALL_CARDS, ALL_CARDS], caps, rng, favour)
         held = played[opp]
         pile = unseen_got
         stock: list[int] = []

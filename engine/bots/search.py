@@ -78,13 +78,14 @@ class SearchBot:
 
     def __init__(self, game: str, budget: float = 0.2, iterations: int | None = None,
                  min_worlds: int = 1, search_bids: bool = True,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, keep_bias: float = 6.0) -> None:
         self.game = game
         self.rule = bot_for(game)
         self.budget = budget
         self.iterations = iterations
         self.min_worlds = min_worlds
         self.search_bids = search_bids
+        self.keep_bias = keep_bias
         self.clock = clock  # wall time by default; benchmarks on a shared machine use CPU time
         self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
 
@@ -147,8 +148,18 @@ class SearchBot:
             return cands[0]
         return self._search(state, seat, cands, rng)
 
+    def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
+        """The worlds to search: ``sample_world``; in spades-2p with the prior that the
+        opponent kept good cards (``worlds.sample_spades_2p``'s ``keep_bias``)."""
+        if self.game == "spades-2p":
+            from ..worlds import sample_spades_2p
+
+            return lambda seat, rng: sample_spades_2p(state, seat, rng, keep_bias=self.keep_bias)  # type: ignore[arg-type]
+        sample: Callable[[int, random.Random], GameState] = getattr(state, "sample_world")  # noqa: B009
+        return sample
+
     def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
-        sample = getattr(state, "sample_world")  # noqa: B009 - every game has it
+        sample = self._sampler(state)
         clock = self.clock
         start = clock()
         deadline = start + self.budget

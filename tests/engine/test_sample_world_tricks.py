@@ -285,3 +285,31 @@ def test_every_german_whist_holding_comes_out() -> None:
     assert 1 < len(consistent)
     seen = _sampled(s, seat, lambda w: w.deck[51], rng, 40 * len(hidden))
     assert seen == consistent
+
+
+def test_spades_2p_keep_prior() -> None:
+    """``keep_bias`` (the search bots' prior that the opponent kept good cards) draws worlds
+    that are just as consistent, and puts more of the usual keepers in the opponent's hand."""
+    from trickref.engine.masks import mask_of
+    from trickref.engine.worlds import KEEPERS, sample_spades_2p
+
+    rng = random.Random(15)
+    s = new_game("spades-2p", 2, {"target": 10**6})
+    assert isinstance(s, Spades2PState)
+    plain = biased = 0
+    for _ in range(4):
+        s.start_hand(random_deck(rng, 1))
+        while s.turn_seats():
+            seat, action = random_action(s, rng)
+            if action == DOUBLE_NIL:
+                continue
+            if s.phase == "play" and rng.random() < 0.2:
+                for _ in range(5):
+                    w = sample_spades_2p(s, 0, rng, keep_bias=6.0)
+                    assert w.view(0) == s.view(0)
+                    assert GameState.from_json(w.to_json()) == w
+                    assert hidden_places(w, 0) == hidden_places(s, 0)
+                    biased += (mask_of(w.hand_of(1)) & KEEPERS).bit_count()
+                    plain += (mask_of(s.sample_world(0, rng).hand_of(1)) & KEEPERS).bit_count()
+            s.apply(action, seat)
+    assert biased > 1.2 * plain > 0
