@@ -44,17 +44,14 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .actions import Action, exchange, pass_cards
 from .base import GameState
 from .masks import ALL_CARDS, BIT, SUIT_MASK, cards_of, mask_of
 
-if TYPE_CHECKING:
-    from .german_whist import GermanWhistState
-    from .partnership_spades import PartnershipSpadesState
-    from .spades_2p import Spades2PState
-
+# The games' states are typed ``Any`` here: this module must not import the game modules
+# (they import it, and tests/engine/test_import_cycles.py counts type-only imports too).
 S = TypeVar("S", bound=GameState)
 
 __all__ = ["place", "rebuild", "sample_german_whist", "sample_partnership_spades", "sample_spades_2p",
@@ -307,9 +304,10 @@ def _played_by(tricks: Sequence[Sequence[tuple[int, int]]], n: int) -> list[int]
 # ---------------------------------------------------------------------- partnership-spades
 
 
-def sample_partnership_spades(state: PartnershipSpadesState, seat: int, rng: random.Random) -> PartnershipSpadesState:
+def sample_partnership_spades(state: Any, seat: int, rng: random.Random) -> Any:
+    """A world of partnership-spades for ``seat`` (a ``PartnershipSpadesState``)."""
     if state.phase in ("deal", "over"):
-        return cast("PartnershipSpadesState", state.copy())
+        return state.copy()
     n = 4
     partner = (seat + 2) % 4
     tricks = [*state.tricks, state.trick]
@@ -394,14 +392,14 @@ def sample_partnership_spades(state: PartnershipSpadesState, seat: int, rng: ran
 KEEPERS = mask_of(c for c in range(52) if (c // 13 == 0 and c % 13 >= 3) or c % 13 >= 10)
 
 
-def sample_spades_2p(state: Spades2PState, seat: int, rng: random.Random, keep_bias: float = 1.0) -> Spades2PState:
+def sample_spades_2p(state: Any, seat: int, rng: random.Random, keep_bias: float = 1.0) -> Any:
     """A world of spades-2p for ``seat``. ``keep_bias`` > 1 is a prior on how the opponent
     drew (for search bots; ``sample_world`` draws without one): the cards it usually keeps
     (``KEEPERS``) are that many times likelier to be in its hand than in the discard pile or
     the stock, as they are when the opponent keeps good cards (with the rule bot's draw, about
     nine times). Every consistent holding can still come out."""
     if state.phase in ("deal", "over"):
-        return cast("Spades2PState", state.copy())
+        return state.copy()
     opp = 1 - seat
     deck = state.deck
     # the draw turns so far: (turn index, seat, kept top card?)
@@ -525,9 +523,10 @@ def sample_spades_2p(state: Spades2PState, seat: int, rng: random.Random, keep_b
 # ---------------------------------------------------------------------- german-whist
 
 
-def sample_german_whist(state: GermanWhistState, seat: int, rng: random.Random) -> GermanWhistState:
+def sample_german_whist(state: Any, seat: int, rng: random.Random) -> Any:
+    """A world of German Whist for ``seat`` (a ``GermanWhistState``)."""
     if state.phase in ("deal", "over"):
-        return cast("GermanWhistState", state.copy())
+        return state.copy()
     opp = 1 - seat
     deck = state.deck
     # the plays, by trick: (trick index, seat, card), and who won each finished trick

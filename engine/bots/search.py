@@ -154,7 +154,7 @@ class SearchBot:
         if self.game == "spades-2p":
             from ..worlds import sample_spades_2p
 
-            return lambda seat, rng: sample_spades_2p(state, seat, rng, keep_bias=self.keep_bias)  # type: ignore[arg-type]
+            return lambda seat, rng: sample_spades_2p(state, seat, rng, keep_bias=self.keep_bias)
         sample: Callable[[int, random.Random], GameState] = getattr(state, "sample_world")  # noqa: B009
         return sample
 
