@@ -7,8 +7,9 @@ every candidate action followed by the rest of the hand with the rule bots in ev
 (the same random numbers for every candidate: common random numbers, so the comparison is
 between the actions, not between lucky and unlucky rollouts). The candidate with the best
 average result is played. Worlds are drawn until the time budget is spent (``budget``
-seconds; at least ``min_worlds``), or exactly ``iterations`` worlds when that is given (tests
-and reproducible benchmarks). Candidates that keep losing by a wide margin are dropped after a
+seconds: no new world when it would likely end past it; a world still running at 1.25 times
+the budget is dropped, and when not one world fitted the rule bot decides), or exactly
+``iterations`` worlds when that is given (tests and ``trickref sim``). Candidates that keep losing by a wide margin are dropped after a
 few worlds (successive halving), so the budget goes to the close calls.
 
 What is searched: card play in every game, and (``search_bids``) the bid in the Spades games
@@ -169,7 +170,7 @@ class SearchBot:
         worlds = 0
         rule = self.rule
         timed = self.iterations is None
-        hard = start + 1.25 * self.budget  # a world still running then is dropped
+        hard = start + 1.25 * self.budget  # a world still running then is dropped (even the first)
         while True:
             if not timed:
                 if worlds >= self.iterations:  # type: ignore[operator]
@@ -192,7 +193,7 @@ class SearchBot:
                         if w.phase in ("deal", "over"):
                             break
                 got.append(_value(w, seat))
-                if timed and worlds and clock() > hard:
+                if timed and clock() > hard:
                     break
             if len(got) < len(alive):
                 break
@@ -206,6 +207,8 @@ class SearchBot:
             if timed and worlds >= 8 and _settled(vals, alive, worlds):
                 break
         self.last_worlds = worlds
+        if not worlds:  # not one world fitted in the time: the rule bot's choice
+            return self.rule.choose(state, seat, rng)
         best = max(alive, key=lambda i: (sum(vals[i]) / len(vals[i]), -i))
         return cands[best]
 
