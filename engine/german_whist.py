@@ -16,12 +16,14 @@ so the face-down cards still in the stock are simply ``deck[stock + 1:]``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from . import cards as C
 from .actions import PLAY, Action
 from .base import GameState
+from .worlds import sample_german_whist
 
 _TURN: tuple[tuple[int, ...], ...] = ((0,), (1,))
 _SUIT = tuple(c // 13 for c in range(52))
@@ -216,3 +218,8 @@ class GermanWhistState(GameState):
 
     def _private_extra(self, seat: int) -> dict[str, Any]:
         return {"drawn": C.names(self.drawn[seat])}
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> GermanWhistState:
+        """A full state ``seat`` cannot tell from this one (engine/worlds.py)."""
+        return sample_german_whist(self, seat, rng)

@@ -29,6 +29,7 @@ Totals and bag counters are kept per seat; both partners always show their team'
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -47,6 +48,7 @@ from .spades_common import (
     nil_score,
     wrong_kind,
 )
+from .worlds import sample_partnership_spades
 
 _TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
 # One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
@@ -332,3 +334,8 @@ class PartnershipSpadesState(SpadesTrickState):
         if got is not None:
             v["received_cards"] = C.names(got)
         return v
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> PartnershipSpadesState:
+        """A full state ``seat`` cannot tell from this one (engine/worlds.py)."""
+        return sample_partnership_spades(self, seat, rng)

@@ -32,6 +32,7 @@ own give/get.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -48,6 +49,7 @@ from .spades_common import (
     nil_score,
     wrong_kind,
 )
+from .worlds import sample_spades_2p
 
 _DRAW_FIRST = [KEEP, DISCARD, DOUBLE_NIL]
 _DRAW = [KEEP, DISCARD]
@@ -299,3 +301,8 @@ class Spades2PState(SpadesTrickState):
             give, get = self.exchange_log[seat]
             v["exchange"] = {"give": C.names(give), "get": C.names(get)}
         return v
+
+    # ------------------------------------------------------------------ determinization
+    def sample_world(self, seat: int, rng: random.Random) -> Spades2PState:
+        """A full state ``seat`` cannot tell from this one (engine/worlds.py)."""
+        return sample_spades_2p(self, seat, rng)

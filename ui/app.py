@@ -79,6 +79,7 @@ class App:
         from .setup import Setup
 
         self.setup = Setup()
+        self.setup.bot_levels = self.settings.bot_levels  # remembered per seat
         self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
         self.seed: int | None = None  # the table's shuffle seed (None: random)
         self.table_args: dict[str, Any] = {}  # start_table keywords (tests: a faster simulated dealer)

@@ -28,6 +28,13 @@ def _session(app: Any, table: Any) -> None:
     app.session = Session(table, **kw)
 
 
+def _levels(app: Any, table: Any) -> None:
+    """The bot seats play at the levels chosen on the players screen."""
+    set_levels = getattr(table, "set_bot_levels", None)
+    if set_levels is not None:
+        set_levels(app.setup.bot_levels)
+
+
 def start_new_game(app: Any, game: str, players: int, names: Sequence[str], options: dict[str, Any],
                    bots: Iterable[int]) -> bool:
     """A new game on the referee path; False (and a message on screen) if the table would not open."""
@@ -39,6 +46,7 @@ def start_new_game(app: Any, game: str, players: int, names: Sequence[str], opti
     except (TableSetupError, OSError, ValueError) as e:
         _say(app, "The table could not start", str(e))
         return False
+    _levels(app, table)
     _session(app, table)
     app.session.start_deal()
     app.route()
@@ -84,6 +92,7 @@ def resume_saved_game(app: Any) -> bool:
         return False
     if table is None:
         return False
+    _levels(app, table)
     _session(app, table)
     s = app.session
     g = table.state

@@ -9,11 +9,14 @@ the file and the problem. The kiosk then runs on the default display settings, a
 settings takes fixing (or deleting) the file.
 
 Wrong PINs are limited by ``device.config.PinGuard`` (a growing lock-out), counted in
-``<storage home>/pin-tries.json`` so that a restart does not reset them.
+``<storage home>/pin-tries.json`` so that a restart does not reset them. The bot level chosen
+for each seat (rule bot, search bot, strong bot) is remembered in
+``<storage home>/bot-levels.json``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable
@@ -34,8 +37,11 @@ class Settings:
 
     def __init__(self, config: dc.Config | None = None, path: str | os.PathLike[str] | None = None, *,
                  lock_reason: str | None = None, clock: Callable[[], float] = time.time,
-                 guard_state: str | os.PathLike[str] | None = None, **changes: Any) -> None:
+                 guard_state: str | os.PathLike[str] | None = None,
+                 levels_state: str | os.PathLike[str] | None = None, **changes: Any) -> None:
         self.config = config if config is not None else dc.Config()
+        self.levels_path = Path(levels_state) if levels_state is not None else None
+        self._levels: dict[int, str] = self._read_levels()
         self.path = Path(path) if path is not None else None
         self._lock_reason = lock_reason
         self.guard = dc.PinGuard(clock, guard_state)
@@ -107,6 +113,46 @@ class Settings:
         return {f"seat {i} {role}": str(ref)
                 for i, seat in enumerate(self.config.panels.seats) for role, ref in seat.pins()}
 
+    # ------------------------------------------------------------------ bot levels
+    @property
+    def bot_levels(self) -> dict[int, str]:
+        """The remembered bot level of each seat (seats numbered from 0)."""
+        return dict(self._levels)
+
+    def set_bot_level(self, seat: int, level: str) -> bool:
+        """Remember ``seat``'s bot level; False when the file could not be written (the level
+        then holds until the kiosk stops)."""
+        from .setup import BOT_LEVELS
+
+        if level not in BOT_LEVELS:
+            raise ValueError(f"unknown bot level {level!r}: one of {', '.join(BOT_LEVELS)}")
+        self._levels[seat] = level
+        if self.levels_path is None:
+            return True
+        try:
+            self.levels_path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.levels_path.with_name(self.levels_path.name + ".tmp")
+            tmp.write_text(json.dumps({str(k): v for k, v in sorted(self._levels.items())}) + "\n")
+            tmp.replace(self.levels_path)
+        except OSError:
+            return False
+        return True
+
+    def _read_levels(self) -> dict[int, str]:
+        """The remembered levels; a missing or unreadable file (or an unknown level in it) is
+        forgotten: the seats play at the rule bot's level."""
+        from .setup import BOT_LEVELS
+
+        if self.levels_path is None:
+            return {}
+        try:
+            raw = json.loads(self.levels_path.read_text())
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(raw, dict):
+            return {}
+        return {int(k): v for k, v in raw.items() if str(k).isdigit() and v in BOT_LEVELS}
+
     # ------------------------------------------------------------------ the admin PIN
     @property
     def default_pin(self) -> bool:
@@ -149,6 +195,7 @@ class Settings:
 
 
 PIN_TRIES_FILE = "pin-tries.json"  # in the storage home: wrong PINs survive a restart
+BOT_LEVELS_FILE = "bot-levels.json"  # in the storage home: each seat's bot level
 
 
 def load_settings(path: str | os.PathLike[str] | None = None, *,
@@ -166,5 +213,6 @@ def load_settings(path: str | os.PathLike[str] | None = None, *,
     if loaded.config.admin.locked:
         why = next((p for p in loaded.problems if p.field in ("", "admin", "admin.pin")), None)
         reason = f"settings locked: {where}: {why or 'the stored admin PIN is unreadable'}"
-    state = loaded.config.storage.home_dir() / PIN_TRIES_FILE
-    return Settings(loaded.config, where, lock_reason=reason, clock=clock, guard_state=state)
+    home = loaded.config.storage.home_dir()
+    return Settings(loaded.config, where, lock_reason=reason, clock=clock, guard_state=home / PIN_TRIES_FILE,
+                    levels_state=home / BOT_LEVELS_FILE)

@@ -21,6 +21,19 @@ TITLES: dict[str, str] = {  # translated when shown (title)
 }
 
 
+# The bot levels a bot seat can play at (engine.bots.search.LEVELS, checked by a test; kept
+# here so that the home screens do not import the search): the rule bot and two searches.
+BOT_LEVELS: tuple[str, ...] = ("rule", "search", "strong")
+LEVEL_TITLES: dict[str, str] = {  # translated when shown (level_title)
+    "rule": N_("rule bot"), "search": N_("search bot"), "strong": N_("strong bot"),
+}
+
+
+def level_title(level: str) -> str:
+    """A bot level's name in the kiosk's language."""
+    return _(LEVEL_TITLES[level])
+
+
 def player_counts(game: str) -> tuple[int, ...]:
     """The allowed player counts. A table kept here (checked against the engine by a test)
     so that the home screen does not import every game module at start-up."""
@@ -39,6 +52,7 @@ class Setup:
     names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
     bots: set[int] = field(default_factory=lambda: set(range(1, 11)))
     options: dict[str, dict[str, Any]] = field(default_factory=lambda: {g: defaults(g) for g in GAME_IDS})
+    bot_levels: dict[int, str] = field(default_factory=dict)  # seat -> level; missing: "rule"
 
     def choose_game(self, game: str) -> None:
         self.game = game
@@ -57,3 +71,17 @@ class Setup:
 
     def seat_bots(self) -> list[int]:
         return sorted(s for s in self.bots if s < self.players)
+
+    def level_of(self, seat: int) -> str:
+        level = self.bot_levels.get(seat, BOT_LEVELS[0])
+        return level if level in BOT_LEVELS else BOT_LEVELS[0]
+
+    def next_level(self, seat: int) -> str:
+        """The seat's bot level after the current one (a cycle), set and returned."""
+        level = BOT_LEVELS[(BOT_LEVELS.index(self.level_of(seat)) + 1) % len(BOT_LEVELS)]
+        self.bot_levels[seat] = level
+        return level
+
+    def seat_levels(self) -> dict[int, str]:
+        """The level of each bot seat of this game."""
+        return {s: self.level_of(s) for s in self.seat_bots()}

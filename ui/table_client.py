@@ -59,6 +59,8 @@ class TableClient:
         self.notice: str | None = None  # said once on screen (resumed game, journal repaired)
         self.report: OpenReport | None = table.report
         self.bot = bot_for(game)
+        self.levels: dict[int, str] = {}  # seat -> bot level (engine.bots.search); missing: the rule bot
+        self._searchers: dict[str, Any] = {}
         self._seen_changes = 0
 
     # ---------------------------------------------------------------- lifecycle
@@ -199,17 +201,33 @@ class TableClient:
             return int(seats[0]) if seats else None
         return self.host.read(f)  # type: ignore[no-any-return]
 
+    def set_bot_levels(self, levels: dict[int, str]) -> None:
+        """Each bot seat's level ("rule", "search", "strong"); seats not named: the rule bot."""
+        self.levels = dict(levels)
+
+    def bot_of(self, seat: int) -> Any:
+        level = self.levels.get(seat, "rule")
+        if level == "rule":
+            return self.bot
+        if level not in self._searchers:
+            from trickref.engine.bots.search import search_bot
+
+            self._searchers[level] = search_bot(self.game, level)
+        return self._searchers[level]
+
     def step_bot(self) -> tuple[int, Action] | None:
-        def choose(ref: Any) -> tuple[int, Action] | None:
+        def grab(ref: Any) -> tuple[int, Any, Any] | None:
             seats = ref.bot_turns()
             if not seats:
                 return None
             s = seats[0]
-            return s, self.bot.choose(ref.game.copy(), s, self.host.bot_rng(s))
-        chosen = self.host.read(choose)
-        if chosen is None:
+            return s, ref.game.copy(), self.host.bot_rng(s)
+        grabbed = self.host.read(grab)
+        if grabbed is None:
             return None
-        s, action = chosen
+        # the decision on a copy, outside the referee's lock (a search takes a while)
+        s, game, rng = grabbed
+        action = self.bot_of(s).choose(game, s, rng)
         rec = A.to_record(s, _with_get(action))
         rec.pop("seat")
         self.host.call(BotAction(s, rec))

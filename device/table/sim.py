@@ -31,6 +31,7 @@ from trickref.device.dealer import messages as m
 from trickref.device.table.open import OpenTable, open_table
 from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
+from trickref.engine.bots.search import search_bot
 from trickref.engine.referee import panel
 from trickref.engine.referee.commands import Command, Message, SaveRecord
 
@@ -65,6 +66,7 @@ class SimTable:
         faults: Sequence[tuple[str, int]] = (),
         out: Callable[[str], None] | None = None,
         link_timeout: float = 2.0,
+        bot_level: str = "rule",
     ) -> None:
         self.game_id = game
         self.players = players
@@ -85,7 +87,9 @@ class SimTable:
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
         self.max_hands: int | None = None
-        self.bot = bot_for(game)
+        # every seat's bot at ``bot_level`` (engine.bots.search.LEVELS); a search bot searches a
+        # fixed number of worlds, so a seed (and a journal's resume) replays the same game
+        self.bot = bot_for(game) if bot_level == "rule" else search_bot(game, bot_level, reproducible=True)
         self.hands_before = 0  # hands finished before a restart (printed by the earlier run)
         self.replayed = 0
 

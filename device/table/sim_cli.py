@@ -1,6 +1,7 @@
 """``trickref sim``: the whole table without a screen, a bot in every seat.
 
     trickref sim --game hearts --players 4 --seed 7 --to-end --journal /tmp/t.journal --records games/
+    trickref sim --game partnership-spades --players 4 --seed 7 --bot-level strong
 
 Runs the referee, the dealer simulator (the real firmware behind a pty, driven through the real
 driver), simulated panels and bots; prints each hand's scores and the winner, and writes the
@@ -134,10 +135,10 @@ def run(args: argparse.Namespace) -> int:
             table = club_table = ClubSimTable(args.game, args.players, options, club_settings,
                                  os.path.dirname(os.path.abspath(args.club)), wait=args.club_wait,
                                  seed=args.seed, journal_path=args.journal, store=store, speed=args.speed,
-                                 faults=args.fault or [], out=say)
+                                 faults=args.fault or [], out=say, bot_level=args.bot_level)
         else:
             table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
-                             store=store, speed=args.speed, faults=args.fault or [], out=say)
+                             store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
         return 2
@@ -227,6 +228,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--fault", type=_fault, action="append", metavar="KIND:HAND",
                    help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
     p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
+    p.add_argument("--bot-level", default="rule", choices=("rule", "search", "strong"),
+                   help="the bots' level: the rule bot, or a search over sampled deals (search, strong: "
+                        "a fixed number of deals per decision, so --seed still replays the same game)")
     p.add_argument("--json", action="store_true", help="print one JSON object (the replay summary and more)")
     p.add_argument("--club", default=None, metavar="FILE",
                    help="join a club night: FILE holds the table's [club] settings (trickref club table "

@@ -1,4 +1,5 @@
-"""Seats: each seat's name (typed on the on-screen keyboard) and whether a bot plays it."""
+"""Seats: each seat's name (typed on the on-screen keyboard), whether a bot plays it, and at which
+level (rule bot, search bot, strong bot: tap to change; remembered in the settings)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .. import draw as D
 from .. import theme as T
 from ..i18n import _
 from ..scene import Scene
-from ..setup import Setup
+from ..setup import Setup, level_title
 from ..widgets import Button, ScrollArea, Toggle, Widget
 
 
@@ -22,6 +23,7 @@ class _SeatRow(Widget):
         st = scene.setup
         self.name_btn = Button(st.names[seat], self.edit, name=f"name {seat}")
         self.bot = Toggle(_("bot"), seat in st.bots, self.set_bot)
+        self.level = Button(level_title(st.level_of(seat)), self.next_level, name=f"level {seat}")
 
     def edit(self) -> None:
         self.scene.app.push(self.scene.app_make_keyboard(self.seat))
@@ -33,18 +35,33 @@ class _SeatRow(Widget):
         else:
             st.bots.discard(self.seat)
 
+    def next_level(self) -> None:
+        st = self.scene.setup
+        level = st.next_level(self.seat)
+        settings = getattr(self.scene.app, "settings", None)
+        if settings is not None:
+            settings.set_bot_level(self.seat, level)
+        self.level.text = level_title(level)
+
+    def _is_bot(self) -> bool:
+        return self.seat in self.scene.setup.bots
+
     def _place(self, theme: T.Theme) -> None:
         r = self.rect
         h = theme.touch
         y = r.y + (r.height - h) // 2
-        self.name_btn.rect = pygame.Rect(r.x + theme.u(80), y, r.width - theme.u(80) - theme.u(230), h)
+        lw = theme.u(190)
+        self.name_btn.rect = pygame.Rect(r.x + theme.u(80), y, r.width - theme.u(80) - theme.u(240) - lw, h)
+        self.level.rect = pygame.Rect(r.right - theme.u(230) - lw, y, lw, h)
         self.bot.rect = pygame.Rect(r.right - theme.u(220), y, theme.u(210), h)
 
     def children(self) -> list[Widget]:
-        return [self.name_btn, self.bot]
+        return [self.name_btn, self.level, self.bot] if self._is_bot() else [self.name_btn, self.bot]
 
     def handle(self, event: Any) -> bool:
-        return self.name_btn.handle(event) or self.bot.handle(event)
+        if self.name_btn.handle(event) or self.bot.handle(event):
+            return True
+        return self._is_bot() and self.level.handle(event)
 
     def draw(self, surface: Any, theme: T.Theme) -> None:
         self._place(theme)
@@ -52,6 +69,9 @@ class _SeatRow(Widget):
                T.TEXT_DIM, "midleft")
         self.name_btn.text = self.scene.setup.names[self.seat]
         self.name_btn.draw(surface, theme)
+        if self._is_bot():
+            self.level.text = level_title(self.scene.setup.level_of(self.seat))
+            self.level.draw(surface, theme)
         self.bot.draw(surface, theme)
 
 

@@ -1,0 +1,248 @@
+"""Search bots for all five games: determinized Monte Carlo search with rule-bot rollouts.
+
+At a decision the bot draws worlds from what its seat knows (``state.sample_world(seat,
+rng)``: every card it has not seen dealt at random among the places it may be, consistently
+with the play so far; engine/worlds.py and the Hearts games' own), and in each world plays
+every candidate action followed by the rest of the hand with the rule bots in every seat
+(the same random numbers for every candidate: common random numbers, so the comparison is
+between the actions, not between lucky and unlucky rollouts). The candidate with the best
+average result is played. Worlds are drawn until the time budget is spent (``budget``
+seconds: no new world when it would likely end past it; a world still running at 1.25 times
+the budget is dropped, and when not one world fitted the rule bot decides), or exactly
+``iterations`` worlds when that is given (tests and ``trickref sim``). Candidates that keep losing by a wide margin are dropped after a
+few worlds (successive halving), so the budget goes to the close calls.
+
+What is searched: card play in every game, and (``search_bids``) the bid in the Spades games
+among the rule bot's bid and its neighbours. Passing, Blind/Double Nil, the spades-2p draw and
+the moon choice are the rule bot's.
+
+A rollout is scored when the hand ends, from the seat's side:
+
+- Spades games: the side's total minus 10 per bag in its counter, minus the same for the other
+  side (a bag costs 10 points in the long run: +1 now, -100 per 10);
+- German Whist: the seat's points minus the opponent's, plus a tenth of the trick difference;
+- Hearts games: minus the seat's points for the hand.
+
+The bot reads nothing but ``state.legal_actions(seat)``, ``state.view(seat)`` (through the
+rule bot on its own seat, which reads its hand and the public play) and
+``state.sample_world(seat, rng)``; the rollouts run in the sampled worlds only.
+``tests/engine/test_bots_search.py`` checks it: states that differ only in cards hidden from
+the seat get the same decision for the same random numbers.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..actions import BIDS, Action
+from ..base import GameState
+from ..cards import QS
+from ..masks import BIT, mask_of
+from . import bot_for
+
+# the levels the kiosk and ``trickref sim --bot-level`` offer: name -> search budget per
+# decision in seconds (None: the rule bot); and the worlds searched per decision where a
+# reproducible bot is wanted (``trickref sim``: the same seed plays the same game, and a
+# journal resumes to the same end, whatever the machine's speed)
+LEVELS: dict[str, float | None] = {"rule": None, "search": 0.1, "strong": 0.2}
+LEVEL_WORLDS: dict[str, int] = {"search": 6, "strong": 12}
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+
+
+def _value(state: GameState, seat: int) -> float:
+    """The finished hand's result for ``seat``'s side (see the module docstring)."""
+    g = state.GAME_ID
+    row = state.hand_results[-1]
+    pts = row["points"]
+    if g in ("spades-2p", "partnership-spades"):
+        tot = row["totals"]
+        bags = row["bags"]
+        opp = (seat + 1) % state.n
+        return float((tot[seat] - 10 * bags[seat]) - (tot[opp] - 10 * bags[opp]))
+    if g == "german-whist":
+        t2 = getattr(state, "tricks2")  # noqa: B009 - per-hand counters, still set after the hand
+        return float(pts[seat] - pts[1 - seat]) + 0.1 * (t2[seat] - t2[1 - seat])
+    return -float(pts[seat])
+
+
+def _omnibus(state: GameState, lo: int, hi: int) -> bool:
+    """True when the omnibus card of Hearts (its own -10) is ``lo`` or ``hi``."""
+    card = getattr(state, "omnibus_card", -1)
+    return card >= 0 and card in (lo, hi)
+
+
+class SearchBot:
+    """``choose(state, seat, rng)`` like the rule bots, by determinized search."""
+
+    def __init__(self, game: str, budget: float = 0.2, iterations: int | None = None,
+                 min_worlds: int = 1, search_bids: bool = True,
+                 clock: Callable[[], float] = time.perf_counter, keep_bias: float = 6.0) -> None:
+        self.game = game
+        self.rule = bot_for(game)
+        self.budget = budget
+        self.iterations = iterations
+        self.min_worlds = min_worlds
+        self.search_bids = search_bids
+        self.keep_bias = keep_bias
+        self.clock = clock  # wall time by default; benchmarks on a shared machine use CPU time
+        self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
+
+    # ------------------------------------------------------------------ candidates
+    def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
+                    rng: random.Random) -> list[Action] | None:
+        phase = state.phase
+        if phase == "play":
+            # in card order: the engine's order of a hand is not part of what the seat knows
+            return self._distinct(state, seat, sorted(dict.fromkeys(legal), key=lambda a: a.value))
+        if phase == "bid" and self.search_bids:
+            rule = self.rule.choose(state, seat, rng)
+            if rule.kind != "bid":
+                return None
+            bids = {a.value for a in legal if a.kind == "bid"}
+            want = [b for b in (rule.value, rule.value - 1, rule.value + 1) if b in bids]
+            if rule.value > 0 and rule.value - 1 == 0:
+                want = [b for b in want if b != 0]  # Nil is the rule bot's call only
+            return [BIDS[b] for b in dict.fromkeys(want)]
+        return None
+
+    def _distinct(self, state: GameState, seat: int, plays: list[Action]) -> list[Action]:
+        """One play per run of equivalent cards: cards of one suit with nothing between them
+        but cards already played or held by the seat win and lose the same tricks (the lowest
+        stands for the run). Not in Cancellation Hearts (identical cards cancel), and cards
+        with their own points (the Q♠, the omnibus card) stand alone."""
+        if self.game == "cancellation-hearts" or len(plays) < 2:
+            return plays
+        known = mask_of(state.hand_of(seat))
+        for _, a in state.actions:
+            if a.kind == "play":
+                known |= BIT[a.value]
+        special = -1
+        if self.game == "hearts":
+            special = QS
+        out = [plays[0]]
+        for prev, a in zip(plays, plays[1:], strict=False):
+            lo, hi = prev.value, a.value
+            if lo // 13 == hi // 13 and lo != special and hi != special and not _omnibus(state, lo, hi):
+                between = ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)
+                if between & known == between:
+                    continue
+            out.append(a)
+        return out
+
+    # ------------------------------------------------------------------ the search
+    def choose(self, state: GameState, seat: int, rng: random.Random) -> Action:
+        legal = state.legal_actions(seat)
+        if not legal:
+            raise ValueError(f"seat {seat} has nothing to do now (phase {state.phase})")
+        if len(legal) == 1:
+            self.last_worlds = 0
+            return legal[0]
+        cands = self._candidates(state, seat, legal, rng)
+        if cands is None:
+            self.last_worlds = 0
+            return self.rule.choose(state, seat, rng)
+        if len(cands) == 1:
+            self.last_worlds = 0
+            return cands[0]
+        return self._search(state, seat, cands, rng)
+
+    def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
+        """The worlds to search: ``sample_world``; in spades-2p with the prior that the
+        opponent kept good cards (``worlds.sample_spades_2p``'s ``keep_bias``)."""
+        if self.game == "spades-2p":
+            from ..worlds import sample_spades_2p
+
+            return lambda seat, rng: sample_spades_2p(state, seat, rng, keep_bias=self.keep_bias)
+        sample: Callable[[int, random.Random], GameState] = getattr(state, "sample_world")  # noqa: B009
+        return sample
+
+    def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
+        sample = self._sampler(state)
+        clock = self.clock
+        start = clock()
+        deadline = start + self.budget
+        k = len(cands)
+        vals: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
+        alive = list(range(k))
+        worlds = 0
+        rule = self.rule
+        timed = self.iterations is None
+        hard = start + 1.25 * self.budget  # a world still running then is dropped (even the first)
+        while True:
+            if not timed:
+                if worlds >= self.iterations:  # type: ignore[operator]
+                    break
+            elif worlds >= self.min_worlds:
+                now = clock()
+                # stop when the next world would likely end past the budget
+                if now + (now - start) / worlds > deadline:
+                    break
+            world = sample(seat, rng)
+            seed = rng.randrange(1 << 30)
+            got: list[float] = []
+            for i in alive:
+                w = world.copy()
+                w.apply(cands[i], seat)
+                r = random.Random(seed)
+                while w.phase not in ("deal", "over"):
+                    for p in w.turn_seats():
+                        w.apply(rule.choose(w, p, r), p)
+                        if w.phase in ("deal", "over"):
+                            break
+                got.append(_value(w, seat))
+                if timed and clock() > hard:
+                    break
+            if len(got) < len(alive):
+                break
+            for i, v in zip(alive, got, strict=True):
+                vals[i].append(v)
+            worlds += 1
+            if len(alive) > 2 and worlds in (4, 8, 16):
+                # successive halving: keep the better half for the rest of the budget
+                alive.sort(key=lambda i: -sum(vals[i]) / len(vals[i]))
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+            if timed and worlds >= 8 and _settled(vals, alive, worlds):
+                break
+        self.last_worlds = worlds
+        if not worlds:  # not one world fitted in the time: the rule bot's choice
+            return self.rule.choose(state, seat, rng)
+        best = max(alive, key=lambda i: (sum(vals[i]) / len(vals[i]), -i))
+        return cands[best]
+
+
+def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
+    """True when the best candidate leads every other by 2.5 standard errors of the paired
+    difference over the worlds they share (every alive candidate saw every world), or when
+    all results have been identical for 12 worlds: more worlds would hardly change the
+    choice, so the rest of the budget is not spent."""
+    means = {i: sum(vals[i][-worlds:]) / worlds for i in alive}
+    best = max(alive, key=lambda i: means[i])
+    for j in alive:
+        if j == best:
+            continue
+        d = [a - b for a, b in zip(vals[best][-worlds:], vals[j][-worlds:], strict=True)]
+        m = sum(d) / worlds
+        var = sum((x - m) ** 2 for x in d) / (worlds - 1)
+        if var == 0.0:
+            if m == 0.0 and worlds < 12:
+                return False
+            continue
+        if m < 2.5 * (var / worlds) ** 0.5:
+            return False
+    return True
+
+
+def search_bot(game: str, level: str = "strong", reproducible: bool = False, **kw: Any) -> Any:
+    """The bot of ``game`` at ``level`` (one of ``LEVELS``): the rule bot, or a SearchBot with
+    the level's time budget (``reproducible``: its fixed number of worlds instead)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVEL_NAMES)})")
+    budget = LEVELS[level]
+    if budget is None:
+        return bot_for(game)
+    if reproducible:
+        kw.setdefault("iterations", LEVEL_WORLDS[level])
+    return SearchBot(game, budget=budget, **kw)
