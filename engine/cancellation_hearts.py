@@ -403,6 +403,17 @@ class CancellationHeartsState(HeartsFamilyState):
             out["widow"] = self.widow[:]
         return out
 
+    def _cards_taken(self) -> tuple[list[list[int]], list[int]]:
+        """As for Hearts, plus the widow for whoever took it; cancelled tricks at the end of the
+        hand went to the last leader when the engine took them (``last_trick_cancelled``)."""
+        got, left = super()._cards_taken()
+        if left and not self.waiting and self.tricks:
+            got[self.tricks[-1][0]].extend(left)
+            left = []
+        if self.widow_taker >= 0:
+            got[self.widow_taker].extend(self.widow)
+        return got, left
+
     def _public_extra(self) -> dict[str, Any]:
         v = super()._public_extra()
         v["waiting"] = C.names(self.waiting)

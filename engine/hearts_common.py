@@ -587,6 +587,27 @@ class HeartsFamilyState(GameState):
         return [p + e for p, e in zip(pts, extra, strict=True)]
 
     # ------------------------------------------------------------------ views
+    def _hand_figures(self) -> dict[str, Any]:
+        """Per seat: tricks taken, and the hearts and queens of spades among the cards taken
+        (cancelled tricks go with the next trick won, as ``_cards_taken`` says)."""
+        got, _left = self._cards_taken()
+        return {"tricks_taken": self.tricks_taken[:],
+                "hearts": [sum(1 for c in cards if c // 13 == C.HEARTS) for cards in got],
+                "queens": [sum(1 for c in cards if c == C.QS) for cards in got]}
+
+    def _cards_taken(self) -> tuple[list[list[int]], list[int]]:
+        """The cards each seat took this hand, from the trick history (a trick won by nobody,
+        -1, waits for the next trick won), and the cards of trailing tricks nobody won.
+        Cancellation Hearts adds the widow and the end of the hand."""
+        got: list[list[int]] = [[] for _ in range(self.n)]
+        waiting: list[int] = []
+        for _lead, cards, w in self.tricks:
+            waiting.extend(cards)
+            if w >= 0:
+                got[w].extend(waiting)
+                waiting = []
+        return got, waiting
+
     def card_locations(self) -> dict[str, list[int]] | None:
         """Hands ("hand0".."), "passing" (passed, not yet received), "trick", "taken" (won
         cards) and what each game adds ("removed"; "waiting" and "widow")."""
