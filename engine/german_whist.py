@@ -209,6 +209,7 @@ class GermanWhistState(GameState):
             "stage": self.stage,
             "leader": self.leader,
             "trick": [[s, C.NAMES[c]] for s, c in self.trick],
+            "trick_winning": self.trick[0][0] if self.trick else None,  # a trick of two ends at once
             "last_trick": [[s, C.NAMES[c]] for s, c in self.last_trick],
             "last_trick_winner": self.leader if self.last_trick else None,  # the winner leads next
             "tricks_stage1": self.tricks1[:],

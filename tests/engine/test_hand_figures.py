@@ -78,3 +78,41 @@ def test_german_whist_names_the_last_tricks_winner():
         st.apply(bot.choose(st, seat, rng), seat)
     v = st.public_view()
     assert v["last_trick"] and v["last_trick_winner"] == v["leader"] == st.turn_seats()[0]
+
+
+@pytest.mark.parametrize("game,players", [("hearts", 4), ("hearts", 5), ("cancellation-hearts", 7), ("spades-2p", 2),
+                                          ("partnership-spades", 4), ("german-whist", 2)])
+def test_the_view_names_who_is_taking_the_trick_in_progress(game, players):
+    """``trick_winning``: the seat whose card takes the trick so far (the highest trump, else the
+    highest of the suit led; in Cancellation Hearts a card played twice cancels)."""
+    from trickref.engine.base import trick_winner
+
+    st = new_game(game, players, None, 0, None)
+    rng = random.Random(5)
+    bot = bot_for(game)
+    seen = 0
+    while len(st.hand_results) < 1:
+        if st.needs_deck:
+            deck = C.full_deck(st.DECKS)
+            rng.shuffle(deck)
+            st.start_hand(deck)
+            continue
+        seat = st.turn_seats()[0]
+        st.apply(bot.choose(st, seat, rng), seat)
+        v = st.public_view()
+        trick = [(int(s), C.parse(c)) for s, c in v.get("trick") or []]
+        if not trick:
+            assert v.get("trick_winning") is None
+            continue
+        seen += 1
+        if game == "cancellation-hearts":
+            led = trick[0][1] // 13
+            cards = [c for _, c in trick]
+            live = [(c, s) for s, c in trick if c // 13 == led and cards.count(c) == 1]
+            expect = max(live)[1] if live else None
+        else:
+            trump = v.get("trump")
+            suit = None if trump is None else ("SHDC".index(trump) if len(trump) == 1 else C.SUIT_NAMES.index(trump))
+            expect = trick_winner(trick, suit)
+        assert v["trick_winning"] == expect, (trick, v.get("trump"))
+    assert seen > 5
