@@ -156,7 +156,7 @@ class Session:
             self.table.bot_on_turn() is not None and self.route() in ("play", "bidding"))
 
     def update(self, dt: float) -> bool:
-        """Advance time: the pretend dealer, the trick hold, one paced bot action."""
+        """Advance time: what the table did since the last tick, the trick hold, one paced bot action."""
         changed = bool(self.table.tick(dt))
         if self.hold > 0:
             self.hold = max(0.0, self.hold - dt)

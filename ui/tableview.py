@@ -3,8 +3,8 @@
 Scenes draw the view they were given, in the shape of engine.referee's views: a public view
 ``{"game": <engine public view>, "table": {...}}`` or a seat view, where ``game`` is the
 engine's ``view(seat)`` (with that seat's ``hand``) and ``table["seat"]`` says whose it is.
-Nothing here looks at engine objects, so the same code draws the local table and the
-referee-backed one. Only cards in the public view are drawn face up, except a seat view's
+Nothing here looks at engine objects: what the rules say (who is taking the trick, who took
+the last one) comes in the view from the engine. Only cards in the public view are drawn face up, except a seat view's
 hand and presented card, which exist only in simulated mode after that player asked to see
 them.
 """
