@@ -122,7 +122,7 @@ def auto_step(table: Any) -> tuple[int, Any] | None:
         table.submit(s, action)
         taken = (s, action)
     table.drain()
-    return taken  # type: ignore[no-any-return]
+    return taken
 
 
 def advance(session: Any, until: Callable[[Any], bool], limit: int = 20000) -> None:

@@ -23,7 +23,9 @@ class Table(Protocol):
     game: str  # the game id
     bots: set[int]  # seats played by bots
     players: int  # seats at the table
-    messages: list[str]  # notes for the shared screen
+
+    @property
+    def messages(self) -> list[str]: ...  # notes for the shared screen
 
     def public_view(self) -> dict[str, Any]: ...
     def seat_view(self, seat: int) -> dict[str, Any]: ...
