@@ -44,7 +44,20 @@ def pump(app: Any, until: Any = None, guard: float = HANG_GUARD_S) -> None:
         ev = pygame.event.wait(20)  # wakes at once when the worker posts
         if ev.type != pygame.NOEVENT:
             app.dispatch(ev)
-    raise AssertionError(f"the kiosk never got there (scene {app.scene.name if app.scene else None})")
+    raise AssertionError(f"the kiosk never got there (scene {app.scene.name if app.scene else None}; "
+                         f"{_table_state(app)})")
+
+
+def _table_state(app: Any) -> str:
+    """Where the table stands, for a failure message: the dealer's fault and the last messages."""
+    table = getattr(app.session, "table", None)
+    ref = getattr(table, "referee", None)
+    if ref is None:
+        return "no table"
+    last = [m["text"] for m in ref.messages[-6:]]
+    host = table.host
+    return (f"waiting {ref.waiting!r}, dealer fault {ref.dealer_fault!r}, steps {[s['op'] for s in ref.steps]}, "
+            f"recoveries {host.recoveries}, errors {host.errors}, last messages {last}")
 
 
 def _settle(app: Any) -> None:

@@ -29,6 +29,22 @@ def dealt(table) -> bool:
     return table.referee.accepting()
 
 
+def crawl_from_the_next_card(table) -> None:
+    """The simulated dealer slows to a crawl as soon as it deals its next card (set on the
+    driver's thread, as the card's event comes in), so a deal is still under way when the test
+    makes its next tap, however long a loaded machine takes to get there."""
+    from trickref.device.dealer import messages as m
+
+    driver, sim = table.opened.driver, table.opened.sim
+
+    def listener(ev) -> None:
+        if getattr(ev, "kind", None) == m.EV_CARD_DEALT:
+            sim.speed = 0.01
+            driver.remove_listener(listener)
+
+    driver.add_listener(listener)
+
+
 def games_folder() -> GamesStore:
     return GamesStore(load().config.storage.games_dir())
 
@@ -98,9 +114,11 @@ def test_dealer_jam_mid_deal_shows_the_fault_and_the_deal_goes_on():
     app = referee_app(speed=3.0)  # a slow deal, so the jam lands in the middle of it
     session = start(app, "partnership-spades", 4, humans=(0,), options={"target": 100})
     table = session.table
+    crawl_from_the_next_card(table)
     pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
     assert table.public_view()["table"]["dealer"]["total"] == 52
-    tap_button(app, "Simulate a jam")
+    tap_button(app, "Simulate a jam")  # armed: the next card jams
+    table.opened.sim.speed = 3.0  # so the next card comes
     pump(app, lambda a: a.scene.name == "fault")
     m = app.scene.model()
     assert "jam" in m["title"].lower() and "jammed" in m["what"] and "Resume" in m["fix"]
@@ -118,8 +136,9 @@ def test_unplugged_dealer_mid_deal_redeals_the_hand():
     app = referee_app(speed=3.0)
     session = start(app, "hearts", 4, humans=(0,), options={"target": 50})
     table = session.table
+    crawl_from_the_next_card(table)
     pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
-    tap_button(app, "Unplug the dealer")
+    tap_button(app, "Unplug the dealer")  # mid-deal: the dealer crawls until the cable is back
     pump(app, lambda a: a.scene.name == "fault")
     assert app.scene.model()["title"] == "Dealer not answering"
     table.opened.sim.speed = 400.0
