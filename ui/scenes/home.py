@@ -55,13 +55,15 @@ class HomeScene(Scene):
         self.count.enabled = len(counts) > 1
         half = (rw - p) // 2
         y = top + th.u(40) + th.touch + 3 * p
-        self.seats_btn = Button(_("Players & bots"), lambda: self.app.go("players"), pygame.Rect(x, y, half, th.touch))
-        self.options_btn = Button(_("Rule options"), lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, th.touch))
-        y += th.touch + p
-        self.rules_btn = Button(_("How to play"), lambda: self.app.go("rules"), pygame.Rect(x, y, half, th.touch))
-        self.settings_btn = Button(_("Settings"), lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, th.touch),
+        # tall enough for a label on two lines (long French and Turkish words, large text)
+        mh = max(th.touch, 2 * th.font("body").get_linesize() + th.u(2))
+        self.seats_btn = Button(_("Players & bots"), lambda: self.app.go("players"), pygame.Rect(x, y, half, mh))
+        self.options_btn = Button(_("Rule options"), lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, mh))
+        y += mh + p
+        self.rules_btn = Button(_("How to play"), lambda: self.app.go("rules"), pygame.Rect(x, y, half, mh))
+        self.settings_btn = Button(_("Settings"), lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, mh),
                                    color=T.BUTTON_OFF)
-        keep_w = rw * 2 // 5  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
+        keep_w = (rw - p) // 2  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
         self.start_btn = Button(_("Start game"), self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw - keep_w - p, th.u(72)),
                                 color=T.BUTTON_ON, role="large")
         from .scorekeeper_entry import pending_sheet
@@ -79,7 +81,7 @@ class HomeScene(Scene):
                                    role="small", color=T.BUTTON_OFF)
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
                         self.settings_btn, self.start_btn, self.keep_btn, self.language_btn]
-        self._info_top = y + th.touch + p
+        self._info_top = y + mh + p
         from ..resume import unfinished_game
 
         # a refereed game left with Menu -> Leave (or kept by a failed resume) waits in its journal

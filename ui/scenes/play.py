@@ -58,9 +58,11 @@ class PlayScene(GameScene):
         """(table area, trick area, hand area)."""
         th = self.theme
         top = self.bar_height
-        hand_h = self._hand_h if TV.view_hand(self.view) is not None else 0
-        table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
         n = int(self.g.get("players", 4))
+        # from 7 players on (two rows of trick) and with large text the hand is lower
+        compact = n >= 7 or th.large_text
+        hand_h = (th.u(80) + th.u(20) if compact else self._hand_h) if TV.view_hand(self.view) is not None else 0
+        table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
         pw, ph = TV.plate_size(th, n, table)
         inset_x = pw + th.pad if n > 2 else th.pad
         trick = table.inflate(-2 * inset_x, -2 * (ph + th.u(4)))

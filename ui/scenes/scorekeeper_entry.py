@@ -296,15 +296,16 @@ class Cell(Button):
         color = T.BUTTON_DOWN if self.pressed else T.BUTTON_ON if self.selected else T.FELT_DARK
         D.panel(surface, self.rect, color, radius=th.u(8), border=T.ACCENT if self.selected else T.TEXT_DIM)
         fg = T.TEXT_DIM if self.blank else T.TEXT if self.note else T.ACCENT
-        if self.note:
-            small_h = th.font("small").get_height()
-            mid = (self.rect.centerx, self.rect.centery - small_h // 2 + th.u(2))
-            D.text(surface, th, self.text, mid, "body", fg, "center", bold=True, max_width=self.rect.width - th.u(6))
-            D.text(surface, th, self.note, (self.rect.centerx, self.rect.bottom - th.u(1)), "small", T.TEXT_DIM,
-                   "midbottom", max_width=self.rect.width - th.u(6))
-        else:
-            D.text(surface, th, self.text, self.rect.center, "large", fg, "center", bold=True,
-                   max_width=self.rect.width - th.u(6))
+        with D.owning("button", surface, self.rect, self.text):
+            if self.note:
+                small_h = th.font("small").get_height()
+                mid = (self.rect.centerx, self.rect.centery - small_h // 2 + th.u(2))
+                D.text(surface, th, self.text, mid, "body", fg, "center", bold=True, max_width=self.rect.width - th.u(6))
+                D.text(surface, th, self.note, (self.rect.centerx, self.rect.bottom - th.u(1)), "small", T.TEXT_DIM,
+                       "midbottom", max_width=self.rect.width - th.u(6))
+            else:
+                D.text(surface, th, self.text, self.rect.center, "large", fg, "center", bold=True,
+                       max_width=self.rect.width - th.u(6))
 
 
 Key = tuple[str, int]  # (entry key, seat); seat -1 for what nobody took
