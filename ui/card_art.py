@@ -280,7 +280,7 @@ def index_px(height: int, theme: T.Theme) -> int:
     """The font size of a card's corner index: large enough to read across the table (a card
     54 layout units high or more has capitals of 2.4 mm or more on each supported screen)."""
     least = round(28 * theme.scale)
-    return max(9, round(height * 0.5)) if height < 2 * least else max(least, round(height * 0.26))
+    return max(9, round(height * 0.52)) if height < 2 * least else max(least, round(height * 0.26))
 
 
 # ---------------------------------------------------------------------- text with suits

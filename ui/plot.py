@@ -79,7 +79,6 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
                max_width=rect.width - th.u(8))
         return
     legend_w = min(th.u(200), rect.width * 2 // 5)
-    inner = pygame.Rect(rect.x + th.u(46), rect.y + th.u(10), rect.width - th.u(56) - legend_w, rect.height - th.u(34))
     lo = min(0, *(v for s in lines for _, v in s))
     hi = max(1, *(v for s in lines for _, v in s))
     if target is not None and target <= hi * 1.5:
@@ -87,6 +86,11 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
     step = nice_step(hi - lo)
     lo = (lo // step) * step
     hi = -((-hi) // step) * step
+    small = th.font("small")
+    left = max(th.u(46), max(small.size(str(v))[0] for v in (lo, hi)) + th.u(10))  # room for the axis numbers
+    inner = pygame.Rect(rect.x + left, rect.y + max(th.u(10), small.get_height() // 2 + th.u(2)),
+                        rect.width - left - th.u(10) - legend_w, 0)
+    inner.height = rect.bottom - inner.y - small.get_height() - th.u(10)
     hands = max(x for s in lines for x, _ in s)
 
     def pt(i: int, v: int) -> tuple[int, int]:

@@ -149,7 +149,7 @@ def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int
     side_cap = max(0, (side_range + gap) // (h + gap))
     counts = _edge_counts(n, max(1, side_cap))
     k = max(counts[0], counts[2], 1)
-    w = min(theme.u(168 if n > 4 else 200), (area.width - (k - 1) * gap) // k)
+    w = min(theme.u(168 if n > 4 else 200 if n > 2 else 300), (area.width - (k - 1) * gap) // k)
     return w, h, gap, counts
 
 
@@ -262,21 +262,22 @@ def trick_layout(theme: T.Theme, count: int, n: int, area: pygame.Rect, tag_line
     the names go below each row."""
     gap = theme.u(6)
     rows = trick_rows(n)
+    vgap = theme.u(3)  # between two rows
     per = -(-max(1, n) // rows)
     line_h = theme.font("small").get_height() + theme.u(2)
     row_extra = (tag_lines + 1) * line_h if rows == 1 else line_h  # one row: tag lines and names; two: names
     top_extra = 0 if rows == 1 else line_h + theme.u(3)  # two rows: one legend line above them
-    room = (area.height - top_extra - rows * row_extra - (rows - 1) * gap - theme.u(2)) // rows
+    room = (area.height - top_extra - rows * row_extra - (rows - 1) * vgap - theme.u(2)) // rows
     hmax = min(theme.card_height("table"), room)
     w = min(A.card_size(hmax)[0], (area.width - gap * (per - 1)) // per)
     h = max(8, min(hmax, int(w / A.ASPECT)))
     w = A.card_size(h)[0]
     row_w = per * w + (per - 1) * gap
     row_h = h + row_extra
-    block = top_extra + rows * row_h + (rows - 1) * gap
+    block = top_extra + rows * row_h + (rows - 1) * vgap
     y0 = area.centery - block // 2 + top_extra + (row_extra - line_h)
     x0 = area.centerx - row_w // 2
-    return h, [(x0 + (i % per) * (w + gap), y0 + (i // per) * (row_h + gap)) for i in range(count)]
+    return h, [(x0 + (i % per) * (w + gap), y0 + (i // per) * (row_h + vgap)) for i in range(count)]
 
 
 def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list[Any]], area: pygame.Rect,
@@ -435,6 +436,10 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
     if g.get("phase") == "pass" and pd:
         bits.append(_("pass {direction}").format(direction=_(PASS_WORDS.get(str(pd), str(pd)))))
     line = "  ".join(bits)
+    room = theme.width - x - right_space
+    if theme.font("small").size(line)[0] > room and _("no trump") in bits:  # hearts games never have one
+        bits.remove(_("no trump"))
+        line = "  ".join(bits)
     D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
     out.append(line)
     return out

@@ -151,17 +151,24 @@ class HomeScene(Scene):
         bots = len(st.seat_bots())
         line = ngettext("{humans} + {n} bot", "{humans} + {n} bots", bots).format(
             humans=", ".join(humans) or _("no humans"), n=bots)
+        below = self.resume_btn.rect.y if self.resume_btn is not None else self.start_btn.rect.y
+        if self._info_top + th.font("small").get_height() > below:
+            return  # the Resume button takes the place of the seats and options lines
         D.text(surface, th, line, (self._x, self._info_top), "small", T.TEXT_DIM, max_width=th.width - self._x - th.pad)
         y2 = self._info_top + th.font("small").get_height() + th.u(2)
-        if self.resume_btn is not None and y2 + th.font("small").get_height() > self.resume_btn.rect.y:
+        if y2 + th.font("small").get_height() > below:
             return  # the Resume button takes the options line's place
         changed = [k for k, v in st.game_options().items() if v != next(s.default for s in st.specs() if s.name == k)]
         target = st.game_options().get("target")
         opt = _("target {target}").format(target=target) + "; " + (
             _("changed: {names}").format(names=", ".join(option_words(k) for k in changed)) if changed
             else _("other options as the rules page"))
-        D.text(surface, th, opt, (self._x, y2), "small",
-               T.TEXT_DIM, max_width=th.width - self._x - th.pad)
+        room = th.width - self._x - th.pad
+        for line in D.wrap(th, opt, room, "small"):  # on two lines when it is long and there is room
+            if y2 + th.font("small").get_height() > below:
+                break
+            D.text(surface, th, line, (self._x, y2), "small", T.TEXT_DIM, max_width=room)
+            y2 += th.font("small").get_height()
 
     def model(self) -> dict[str, Any]:
         m = super().model()

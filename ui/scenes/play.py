@@ -195,7 +195,7 @@ class PlayScene(GameScene):
                 out.append(Button(text, fn, pygame.Rect(x, y, th.u(190), th.touch), color=color, name=name))
                 y += th.touch + th.pad
             return out
-        bw = min(th.u(190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
+        bw = min(th.u(240 if len(specs) == 1 else 190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
         total = len(specs) * bw + (len(specs) - 1) * th.pad
         x = trick_area.centerx - total // 2
         y = trick_area.bottom - th.touch
@@ -227,7 +227,8 @@ class PlayScene(GameScene):
             winner = g.get("last_trick_winner")
         self._draw_extras(surface, trick_area, table, shown)
         msg_h = th.font("body").get_height()
-        cards_area = pygame.Rect(trick_area.x, trick_area.y + msg_h, trick_area.width, trick_area.height - msg_h)
+        gap = msg_h + th.u(4)  # (an accent can reach above a line's box: a little air)
+        cards_area = pygame.Rect(trick_area.x, trick_area.y + gap, trick_area.width, trick_area.height - gap)
         marks = TV.draw_trick(surface, th, g, trick, cards_area, winner, complete=bool(self.review or holding))
         shown["trick"] = [(s, c) for s, c in trick]
         shown["reviewing"] = bool(self.review or holding)
