@@ -374,6 +374,7 @@ class MockPanels(Panels):
         self.pin_map = mock_pin_map(seats)
         self._held: dict[tuple[int, str], float] = {}  # (seat, button) -> when the pin went low
         self._releases: dict[tuple[int, str], float] = {}  # put-off releases: when they are due
+        self._edge_at: dict[tuple[int, str], float] = {}  # a put-off release's edge: when it was due
         self._mock_lock = threading.Lock()
         super().__init__(self.pin_map, on_event, timing=timing, pin_factory=factory, clock=clock,
                          run_timer=run_timer)
@@ -428,19 +429,38 @@ class MockPanels(Panels):
             return mode
         return "on" if self.factory.pin(self.pin_map[seat].led.number).state else "off"
 
+    def _line(self, seat: int, role: str, pressed: bool) -> None:
+        """As ``Panels``; a put-off release's edge is dated when it was due (``tick``)."""
+        at = self._edge_at.pop((seat, role), None)
+        if at is None:
+            super()._line(seat, role, pressed)
+            return
+        with self._lock:
+            if self._closed:
+                return
+            self._deliver(seat, self._buttons[seat][role].feed(pressed, at))
+        self._wake.set()
+
     def tick(self) -> None:
         if self._closed:
             return
-        super().tick()  # first: a press whose window has just passed counts before its release
         now = self._clock()
         with self._mock_lock:
-            due = [key for key, at in self._releases.items() if now >= at]
-            for key in due:
+            due = sorted((at, key) for key, at in self._releases.items() if now >= at)
+            for _at, key in due:
                 del self._releases[key]
-        for seat, button in due:
+        for at, (seat, button) in due:
+            # A click's release was due at ``at``: its press counts then and the pin goes up
+            # then, however late this tick runs (a loaded machine), so a click never turns into
+            # a held key (an auto-repeat of - or +, or a long OK).
+            with self._lock:
+                if self._closed:
+                    return
+                self._deliver(seat, self._buttons[seat][button].tick(at))
+                self._edge_at[(seat, button)] = at
             self._pin(seat, button).drive_high()
-        if due:
-            super().tick()
+            self._edge_at.pop((seat, button), None)
+        super().tick()
 
     def next_deadline(self) -> float | None:
         with self._mock_lock:

@@ -68,7 +68,9 @@ class GameState:
         self.hand_number: int = 0  # hands dealt so far (the one in progress included)
         self.totals: list[int] = [0] * players
         self.bags: list[int] | None = [0] * players if self.HAS_BAGS else None
-        self.hand_results: list[dict[str, Any]] = []  # {"points": [...], "totals": [...]} per finished hand
+        # per finished hand: {"points": [...], "totals": [...], "bags": [...] (spades games),
+        # "figures": {...}} (``_hand_figures``: what each seat bid and took in that hand)
+        self.hand_results: list[dict[str, Any]] = []
         self.over: bool = False
         self.winners: list[int] = []
         self.phase: str = "deal"
@@ -101,6 +103,12 @@ class GameState:
         raise NotImplementedError
 
     def _public_extra(self) -> dict[str, Any]:
+        return {}
+
+    def _hand_figures(self) -> dict[str, Any]:
+        """The hand just finished in figures, per seat (bids, tricks taken, point cards taken):
+        kept in its ``hand_results`` row as ``figures``, since the next deal resets the hand's
+        fields. Called once, when the hand is booked. Games add theirs."""
         return {}
 
     def _private_extra(self, seat: int) -> dict[str, Any]:
@@ -215,6 +223,9 @@ class GameState:
         row: dict[str, Any] = {"points": pts, "totals": self.totals[:]}
         if self.bags is not None:
             row["bags"] = self.bags[:]
+        figures = self._hand_figures()
+        if figures:
+            row["figures"] = figures
         self.hand_results.append(row)
         self.finished_hands.append((self.deck, self.actions))
         self.over, self.winners = self._game_end()
@@ -341,7 +352,7 @@ class GameState:
             "turn": list(self.turn_seats()),
             "totals": self.totals[:],
             "bags": None if self.bags is None else self.bags[:],
-            "hand_results": [dict(r) for r in self.hand_results],
+            "hand_results": [_row_view(r) for r in self.hand_results],
             "over": self.over,
             "winners": self.winners[:],
         }
@@ -444,3 +455,12 @@ def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
         elif not best_trump and s == led and card > best:
             best_seat, best = seat, card
     return best_seat
+
+
+def _row_view(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a ``hand_results`` row for a view (its lists and figures copied)."""
+    out: dict[str, Any] = {k: (v[:] if type(v) is list else v) for k, v in row.items()}
+    fig = out.get("figures")
+    if fig is not None:
+        out["figures"] = {k: (v[:] if type(v) is list else v) for k, v in fig.items()}
+    return out

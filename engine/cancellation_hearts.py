@@ -403,6 +403,29 @@ class CancellationHeartsState(HeartsFamilyState):
             out["widow"] = self.widow[:]
         return out
 
+    def _trick_winning(self) -> int | None:
+        """Only a led-suit card played once can take the trick: None when the trick is empty
+        or every led-suit card so far is cancelled by its twin."""
+        trick = self.trick
+        if not trick:
+            return None
+        led = trick[0] // 13
+        once = [i for i, c in enumerate(trick) if c // 13 == led and trick.count(c) == 1]
+        if not once:
+            return None
+        return (self.leader + max(once, key=trick.__getitem__)) % self.n
+
+    def _cards_taken(self) -> tuple[list[list[int]], list[int]]:
+        """As for Hearts, plus the widow for whoever took it; cancelled tricks at the end of the
+        hand went to the last leader when the engine took them (``last_trick_cancelled``)."""
+        got, left = super()._cards_taken()
+        if left and not self.waiting and self.tricks:
+            got[self.tricks[-1][0]].extend(left)
+            left = []
+        if self.widow_taker >= 0:
+            got[self.widow_taker].extend(self.widow)
+        return got, left
+
     def _public_extra(self) -> dict[str, Any]:
         v = super()._public_extra()
         v["waiting"] = C.names(self.waiting)

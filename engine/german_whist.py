@@ -195,6 +195,10 @@ class GermanWhistState(GameState):
             "stock": self.deck[self.stock:] if self.phase == "play" else [],
         }
 
+    def _hand_figures(self) -> dict[str, Any]:
+        return {"tricks_taken": [self.tricks1[s] + self.tricks2[s] for s in (0, 1)],
+                "tricks_stage1": self.tricks1[:], "tricks_stage2": self.tricks2[:]}
+
     def _public_extra(self) -> dict[str, Any]:
         up = self.deck[self.stock] if self.stock < 52 and self.phase == "play" else None
         return {
@@ -205,7 +209,9 @@ class GermanWhistState(GameState):
             "stage": self.stage,
             "leader": self.leader,
             "trick": [[s, C.NAMES[c]] for s, c in self.trick],
+            "trick_winning": self.trick[0][0] if self.trick else None,  # a trick of two ends at once
             "last_trick": [[s, C.NAMES[c]] for s, c in self.last_trick],
+            "last_trick_winner": self.leader if self.last_trick else None,  # the winner leads next
             "tricks_stage1": self.tricks1[:],
             "tricks_stage2": self.tricks2[:],
             "tricks_taken": [self.tricks1[s] + self.tricks2[s] for s in (0, 1)],

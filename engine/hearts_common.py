@@ -587,6 +587,37 @@ class HeartsFamilyState(GameState):
         return [p + e for p, e in zip(pts, extra, strict=True)]
 
     # ------------------------------------------------------------------ views
+    def _hand_figures(self) -> dict[str, Any]:
+        """Per seat: tricks taken, and the hearts and queens of spades among the cards taken
+        (cancelled tricks go with the next trick won, as ``_cards_taken`` says)."""
+        got, _left = self._cards_taken()
+        return {"tricks_taken": self.tricks_taken[:],
+                "hearts": [sum(1 for c in cards if c // 13 == C.HEARTS) for cards in got],
+                "queens": [sum(1 for c in cards if c == C.QS) for cards in got]}
+
+    def _trick_winning(self) -> int | None:
+        """The seat whose card is taking the trick in progress (the highest of the suit led);
+        None while the trick is empty."""
+        trick = self.trick
+        if not trick:
+            return None
+        led = trick[0] // 13
+        best = max(range(len(trick)), key=lambda i: trick[i] if trick[i] // 13 == led else -1)
+        return (self.leader + best) % self.n
+
+    def _cards_taken(self) -> tuple[list[list[int]], list[int]]:
+        """The cards each seat took this hand, from the trick history (a trick won by nobody,
+        -1, waits for the next trick won), and the cards of trailing tricks nobody won.
+        Cancellation Hearts adds the widow and the end of the hand."""
+        got: list[list[int]] = [[] for _ in range(self.n)]
+        waiting: list[int] = []
+        for _lead, cards, w in self.tricks:
+            waiting.extend(cards)
+            if w >= 0:
+                got[w].extend(waiting)
+                waiting = []
+        return got, waiting
+
     def card_locations(self) -> dict[str, list[int]] | None:
         """Hands ("hand0".."), "passing" (passed, not yet received), "trick", "taken" (won
         cards) and what each game adds ("removed"; "waiting" and "widow")."""
@@ -608,6 +639,7 @@ class HeartsFamilyState(GameState):
             last_winner = None if w < 0 else w
         return {
             "trick": [[(self.leader + i) % n, C.NAMES[c]] for i, c in enumerate(self.trick)],
+            "trick_winning": self._trick_winning(),
             "leader": self.leader,
             "led": None if self.led < 0 else C.SUIT_NAMES[self.led],
             "tricks_played": self.tricks_played,

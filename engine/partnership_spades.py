@@ -300,6 +300,10 @@ class PartnershipSpadesState(SpadesTrickState):
         ]
         return out
 
+    def _hand_figures(self) -> dict[str, Any]:
+        return {"bids": [None if b < 0 else b for b in self.bids], "blind_nil": self.blind[:],
+                "tricks_taken": self.tricks_taken[:]}
+
     def _public_extra(self) -> dict[str, Any]:
         v = self._trick_public()
         v.update({

@@ -273,6 +273,10 @@ class Spades2PState(SpadesTrickState):
         out["discards"] = self.discards[:]
         return out
 
+    def _hand_figures(self) -> dict[str, Any]:
+        return {"bids": [None if b < 0 else b for b in self.bids], "double_nil": self.double[:],
+                "tricks_taken": self.tricks_taken[:]}
+
     def _public_extra(self) -> dict[str, Any]:
         v = self._trick_public()
         v.update({

@@ -329,6 +329,7 @@ class SpadesTrickState(GameState):
             "trump": C.SUITS[self.trump],
             "broken": self.broken,
             "trick": [[s, C.NAMES[c]] for s, c in self.trick],
+            "trick_winning": self.win_seat if self.trick else None,  # tracked as the cards are played
             "leader": self.leader if self.phase == "play" else None,
             "tricks_taken": self.tricks_taken[:],
             "last_trick": [[s, C.NAMES[c]] for s, c in last],

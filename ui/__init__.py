@@ -9,10 +9,9 @@
   by device/table/open.py with the dealer simulated on a pty, the configured port, or the ideal
   dealer; the seat panels, the journal and the games folder); ``ui.resume``: starting, resuming (from the
   journal) and saving games, every failure as words on screen.
-- ``ui.local_table``: an in-memory table (engine + bots + a pretend dealer) kept for tests and
-  the staged screenshots, which set up exact positions instantly; the kiosk never uses it.
 - ``ui.card_art``, ``ui.theme``, ``ui.widgets``, ``ui.keyboard``, ``ui.plot``: drawing.
-- ``ui.screenshots``: ``trickref screenshots DIR``.
+- ``ui.screenshots``: ``trickref screenshots DIR``, and the staging API tests use to reach any
+  scene through the public path (an instant-mode table host driven by the referee's own events).
 
 Nothing here touches pygame at import time: modules import it inside functions or are only
 imported once the app runs.

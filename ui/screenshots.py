@@ -2,10 +2,30 @@
 
 Games are played by bots (the human seats too) from fixed seeds to realistic points: dealing
 under way, mid-bidding, mid-trick for every game, a pass being chosen, a score sheet after
-several hands, game over, a dealer fault, a game resumed from the journal. Dealing, the fault
-and the resume run on the real path (referee, simulated dealer on a pty, journal in a scratch
-folder); the staged positions use the in-memory table (ui.local_table). Runs headless
+several hands, game over, a dealer fault, a game resumed from the journal. Every game runs on
+the one path to a table, the table host through ui.table_client: dealing, the fault and the
+resume in simulated mode (the simulated dealer on a pty, a journal in a scratch folder); the
+staged positions in instant mode (the ideal dealer, no journal). Runs headless
 (SDL_VIDEODRIVER=dummy).
+
+Staging a position (this module's API; the kiosk tests use it too). A position is reached only
+through the referee's own events, never by writing state:
+
+- ``start_game(app, game, players, humans, seed, options, deal, names)``: a new seeded game on
+  an instant-mode table (``open_client(mode="instant")``), the session on ``app``; dealt unless
+  ``deal=False``. Shuffles and bot choices follow from ``seed``, so a scene is the same on
+  every run.
+- ``advance(session, until)``: every seat played by the game's bot (a human seat's choice goes
+  in as a touch entry, a bot seat's as a bot action), new hands shuffled and dealt by the host,
+  until ``until(state)`` holds for the engine state (read only).
+- ``auto_step(table)``: one such decision; ``press(table, seat, key, times)``: seat-panel
+  presses ('-', '+', 'OK'; a bid being entered); ``correct(table, seat, points)``: an admin's
+  score correction (the referee's ``ScoreCorrection``).
+- ``scenarios()``: (name, setup) for every screenshot; the names are stable (other tests run
+  over them).
+
+Every helper returns with the table idle (``TableClient.drain``), so what is read next is the
+state the step left.
 """
 
 from __future__ import annotations
@@ -43,8 +63,10 @@ def make_app(size: tuple[int, int], settings: Any = None) -> Any:
 
 def start_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,), seed: int = 7,
                options: dict[str, Any] | None = None, deal: bool = True, names: list[str] | None = None) -> Any:
-    from .local_table import LocalTable
+    """A new seeded game on an instant-mode table host (the referee with the ideal dealer, no
+    journal), its session on ``app``; the first hand dealt unless ``deal`` is False."""
     from .session import Session
+    from .table_client import open_client
 
     st = app.setup
     st.choose_game(game)
@@ -52,10 +74,13 @@ def start_game(app: Any, game: str, players: int, humans: tuple[int, ...] = (0,)
     if names:
         st.names[: len(names)] = names
     bots = [s for s in range(players) if s not in humans]
-    table = LocalTable(game, players, st.seat_names(), dict(st.game_options(), **(options or {})), bots=bots, seed=seed)
+    table = open_client(game, players, st.seat_names(), dict(st.game_options(), **(options or {})), bots,
+                        mode="instant", seed=seed)
+    app.end_session()
     app.session = Session(table, **app.session_args)
     if deal:
         app.session.start_deal()
+        table.drain()
     return app.session
 
 
@@ -81,35 +106,55 @@ def _wait(table: Any, pred: Callable[[], bool], timeout: float = 60.0) -> bool:
 
 
 def auto_step(table: Any) -> tuple[int, Any] | None:
-    """One decision by the bot for whichever seat is on turn (humans included)."""
+    """One decision by the game's bot for the first seat on turn (human seats too), entered
+    through the referee: a touch entry for a human seat, a bot action for a bot seat. The bot
+    draws from the host's generator for that position, so a seed always stages the same game.
+    Returns (seat, action), None when nobody is on turn; the table is idle afterwards."""
+    table.drain()
     turn = table.turn()
     if not turn:
         return None
     s = turn[0]
-    action = table.bot.choose(table.state, s, table.rng)
-    if action.kind == "exchange":
-        action = table.exchange_for(s, action.value[0])
-    table.submit(s, action)
-    return s, action
+    if s in table.bots:
+        taken = table.step_bot()
+    else:
+        action = table.host.read(lambda ref: table.bot.choose(ref.game.copy(), s, table.host.bot_rng(s)))
+        table.submit(s, action)
+        taken = (s, action)
+    table.drain()
+    return taken  # type: ignore[no-any-return]
 
 
 def advance(session: Any, until: Callable[[Any], bool], limit: int = 20000) -> None:
-    """Play with bots for every seat (dealing new hands as needed) until ``until(state)``."""
+    """Play with bots for every seat (each new hand shuffled and dealt by the host) until
+    ``until(state)`` holds for the engine state, or the game is over."""
     t = session.table
     for _ in range(limit):
+        t.drain()
         st = t.state
-        if until(st):
+        if until(st) or st.over:
             return
-        if st.over:
-            return
-        if st.needs_deck:
-            t.deal(instant=True)
+        if t.needs_deal:
+            t.deal()
             continue
-        before = st.public_view()
-        taken = auto_step(t)
-        if taken:
-            session.note_action(before, *taken)
+        if auto_step(t) is None:
+            raise RuntimeError(f"the scripted game is stuck: {t.public_view()['table']['waiting_for']}")
     raise RuntimeError("the scripted game never reached the wanted point")
+
+
+def press(table: Any, seat: int, key: str, times: int = 1) -> None:
+    """``times`` presses of a seat panel's key ('-', '+' or 'OK'), as the panel sends them."""
+    for _ in range(times):
+        table.panel(seat, key)
+    table.drain()
+
+
+def correct(table: Any, seat: int, points: int, reason: str = "") -> None:
+    """An admin's score correction of ``seat``'s total (the referee's ScoreCorrection)."""
+    from trickref.engine.referee.events import ScoreCorrection
+
+    table.host.call(ScoreCorrection(seat, points, reason))
+    table.drain()
 
 
 def show(app: Any, reveal: int | None = None, scene: str | None = None, **kw: Any) -> Any:
@@ -219,14 +264,14 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
     def _bid2(app: Any) -> Any:
         s = start_game(app, "spades-2p", 2, humans=(0,), names=["Ana", "Ben"])
         advance(s, lambda st: st.phase == "bid" and 0 in st.turn_seats())
-        s.table.pending[0] = 3
+        press(s.table, 0, "+", 3)  # bid 3 being entered on the panel
         return show(app, reveal=0)
 
     @add("bidding-partnership-spades")
     def _bid4(app: Any) -> Any:
         s = start_game(app, "partnership-spades", 4, humans=(0,))
         advance(s, lambda st: st.phase == "bid" and 0 in st.turn_seats() and sum(b >= 0 for b in st.bids) >= 2)
-        s.table.pending[0] = 4
+        press(s.table, 0, "+", 4)  # bid 4 being entered on the panel
         return show(app, reveal=0)
 
     @add("draw-spades-2p")
@@ -484,6 +529,7 @@ def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ..
                         tail = "" if lang == "en" else f"-{lang}"
                         p = d / f"{name}-{size[0]}x{size[1]}{tail}.png"
                         pygame.image.save(app.screen, str(p))
+                        app.end_session()  # its table's worker and ports stop
                         written.append(p)
         finally:
             if old is None:

@@ -16,9 +16,9 @@ from trickref.engine.games import game_class
 
 
 class Table(Protocol):
-    """What the kiosk needs from a table: ui.table_client.TableClient (the table host
-    the kiosk plays on), or ui.local_table.LocalTable (an in-memory table for tests and staged
-    screenshots). Views have the shape of engine.referee's ``public_view``/``seat_view``."""
+    """What the kiosk needs from a table: ui.table_client.TableClient, the one way to a table
+    (the table host, in hardware, simulated or instant mode). Views have the shape of
+    engine.referee's ``public_view``/``seat_view``."""
 
     game: str  # the game id
     bots: set[int]  # seats played by bots
@@ -57,9 +57,6 @@ class Session:
         self._bot_wait = 0.0
         self.hold = 0.0  # seconds left showing a finished trick
         self._tricks_seen = 0
-        # the figures of the hand just finished (bids, tricks), for the summary: the engine
-        # clears them when it books the hand, so they are worked out from the view before
-        self.hand_end: dict[str, Any] | None = None
         self.cues: list[str] = []  # sound cues for the app: 'turn', 'trick'
         self._announced: tuple[Any, ...] | None = None
 
@@ -178,10 +175,7 @@ class Session:
         if self._bot_wait < self.bot_delay:
             return changed
         self._bot_wait = 0.0
-        before = self._views()[0]
-        taken = self.table.step_bot()
-        if taken:
-            self._note_hand_end(before, taken)
+        self.table.step_bot()
         self.after_action()
         return True
 
@@ -213,53 +207,20 @@ class Session:
         return (seat, g.get("hand_number"), g.get("phase"), _tricks_done(g), len(g.get("trick") or []))
 
     def submit(self, seat: int, action: Any) -> None:
-        before = self._views()[0]
         self.table.submit(seat, action)
-        self._note_hand_end(before, (seat, action))
         self.after_action()
 
-    def note_action(self, before: dict[str, Any], seat: int, action: Any) -> None:
-        """Tell the session about an action taken behind its back (scripts, tests)."""
-        self._note_hand_end(before, (seat, action))
-
-    def _note_hand_end(self, before: dict[str, Any], last: tuple[int, Any]) -> None:
-        """If ``last`` ended the hand, keep its bids and final trick counts for the summary
-        (the engine clears them when it books the hand)."""
-        g = self._views()[0]
-        if g.get("phase") not in ("deal", "over") or before.get("phase") in ("deal", "over", None):
-            return
-        seat, action = last
-        taken = list(before.get("tricks_taken") or [])
-        stage2 = list(before.get("tricks_stage2") or [])
-        trump = _suit(before.get("trump"))
-        if action.kind == "play" and taken:
-            from trickref.engine import cards as C
-            from trickref.engine.base import trick_winner
-
-            trick = [(int(s), C.parse(c)) for s, c in before.get("trick") or []] + [(seat, action.value)]
-            if before.get("game") in ("spades-2p", "partnership-spades", "german-whist"):
-                w = trick_winner(trick, trump)
-                taken[w] += 1
-                if stage2:
-                    stage2[w] += 1
-        self.hand_end = {"hand": g.get("hand_number"), "bids": before.get("bids"), "tricks_taken": taken,
-                         "tricks_stage2": stage2 or None, "blind": before.get("blind_nil") or before.get("double_nil")}
+    def last_hand(self) -> dict[str, Any] | None:
+        """The engine's row for the hand just finished: ``points``, ``totals`` (``bags``) and
+        ``figures`` (what each seat bid and took: the engine keeps them when it books the
+        hand); None before the first hand ends."""
+        rows = self._views()[0].get("hand_results") or []
+        return dict(rows[-1]) if rows else None
 
     def undo(self) -> None:
         self.table.undo()
         self.hold = 0.0
         self._tricks_seen = _tricks_done(self._views()[0])
-
-
-def _suit(value: Any) -> int | None:
-    from trickref.engine import cards as C
-
-    if value is None:
-        return None
-    v = str(value)
-    if len(v) == 1 and v.upper() in C.SUITS:
-        return C.SUITS.index(v.upper())
-    return C.SUIT_NAMES.index(v.lower()) if v.lower() in C.SUIT_NAMES else None
 
 
 def _tricks_done(g: dict[str, Any]) -> int:

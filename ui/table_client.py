@@ -163,8 +163,13 @@ class TableClient:
         return button
 
     def panel(self, seat: int, key: str) -> None:
-        """A tap on an on-screen panel key ('-', '+', 'OK'): a press of the seat's panel."""
-        self.opened.press(seat, self._key(key))
+        """A tap on an on-screen panel key ('-', '+', 'OK'): a press of the seat's panel (its
+        mock pins when the table has panels; else the press as an event, answered before this
+        returns, like every other tap)."""
+        if self.opened.panels is None:
+            self.button(seat, self._key(key))
+        else:
+            self.opened.press(seat, self._key(key))
 
     @property
     def holds_keys(self) -> bool:

@@ -231,24 +231,16 @@ def cancelled_cards(g: dict[str, Any], trick: list[list[Any]]) -> set[str]:
 
 
 def trick_leader_and_winner(g: dict[str, Any], trick: list[list[Any]]) -> tuple[int | None, int | None]:
-    """(the seat that led ``trick``, the seat its cards so far give it to): the highest trump,
-    else the highest card of the suit led; in Cancellation Hearts only cards played once count,
-    and when every led-suit card is cancelled nobody is winning (None)."""
+    """(the seat that led ``trick``, the seat taking it so far, as the engine says:
+    ``trick_winning`` of the trick in progress; None for any other trick, whose winner the
+    caller passes, and when nobody is winning, as in Cancellation Hearts when every led-suit
+    card is cancelled)."""
     if not trick:
         return None, None
     leader = int(trick[0][0])
-    played = [(int(s), card(str(c))) for s, c in trick]
-    if g.get("game") == "cancellation-hearts":
-        led = played[0][1] // 13
-        cards = [c for _s, c in played]
-        best: tuple[int, int] | None = None
-        for seat, c in played:
-            if c // 13 == led and cards.count(c) == 1 and (best is None or c > best[1]):
-                best = (seat, c)
-        return leader, None if best is None else best[0]
-    from trickref.engine.base import trick_winner
-
-    return leader, trick_winner(played, suit_index(g.get("trump")))
+    current = g.get("trick") or []
+    winning = g.get("trick_winning") if [list(x) for x in trick] == [list(x) for x in current] else None
+    return leader, None if winning is None else int(winning)
 
 
 def trick_rows(n: int) -> int:

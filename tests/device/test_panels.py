@@ -378,6 +378,25 @@ def test_mock_panels_held_ok_gives_ok_long_and_the_release_nothing_more() -> Non
         t.panels.close()
 
 
+def test_mock_panels_click_is_one_press_however_late_the_timer_runs() -> None:
+    """A loaded machine runs the timer late: a click (down and up at once) still gives one
+    press, never an auto-repeat of + or a long OK (its release counts when it was due)."""
+    t = MockTable()
+    try:
+        t.panels.press(2, "plus")
+        t.clock.t += TIMING.repeat_delay + 1.0  # the first tick comes long after the click
+        t.panels.tick()
+        t.advance(1.0)
+        assert t.names() == [(2, "plus")]
+        t.panels.press(3, "ok")
+        t.clock.t += TIMING.long_press + 1.0
+        t.panels.tick()
+        t.advance(1.0)
+        assert t.names() == [(2, "plus"), (3, "ok")]
+    finally:
+        t.panels.close()
+
+
 def test_mock_panels_bounce_storm_via_hold_and_release_gives_one_press() -> None:
     t = MockTable()
     try:

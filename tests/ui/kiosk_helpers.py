@@ -36,14 +36,23 @@ def tap_card(app: Any, name: str) -> None:
 
 
 def settle(app: Any, seconds: float = 0.0) -> None:
-    """Let time pass: bots act, the dealer deals, held tricks clear."""
+    """Let time pass: bots act, the dealer deals, held tricks clear (each step waits until the
+    table has carried out what the last one asked: ``drain``)."""
     for _ in range(2000):
+        drain(app)
         app.tick(0.05)
         app.render()
         s = app.session
         if s is None or not s.busy:
             return
     raise AssertionError("the table never settled")
+
+
+def drain(app: Any) -> None:
+    """Wait until the session's table has nothing left to do (the table host's worker)."""
+    s = app.session
+    if s is not None:
+        s.table.drain()
 
 
 def play_whole_game(app: Any, chooser: Any, max_steps: int = 20000) -> list[str]:
@@ -85,10 +94,15 @@ def act(app: Any, chooser: Any) -> None:
         assert sc.model()["hand"] == table.seat_view(seat)["game"]["hand"]
         tap_card(app, C.NAMES[v])
     elif k == "bid":
-        cur = table.pending.get(seat, 0)
-        for _ in range(abs(v - cur)):
-            tap_button(app, "panel +" if v > cur else "panel -")
-        assert table.pending.get(seat, 0) == v
+        # the panel walks the referee's choices (Blind Nil, Nil, 1..13); the first press shows 1
+        choices = table.seat_view(seat)["table"]["choices"]
+        want = choices.index("Nil" if v == 0 else str(v))
+        for _ in range(2 * len(choices) + 2):
+            cur = table.public_view()["table"]["pending"][seat]
+            if cur is not None and choices.index(cur) == want:
+                break
+            tap_button(app, "panel -" if cur is not None and choices.index(cur) > want else "panel +")
+        assert table.public_view()["table"]["pending"][seat] == choices[want]
         tap_button(app, "panel OK")
     elif k == "pass":
         for c in v:

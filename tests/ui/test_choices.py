@@ -5,7 +5,7 @@ from __future__ import annotations
 from kiosk_helpers import tap_button
 
 from trickref.engine.actions import BLIND_NIL, DOUBLE_NIL, MOON_OTHERS, MOON_SELF
-from trickref.ui.screenshots import advance, start_game
+from trickref.ui.screenshots import advance, correct, start_game
 
 
 def test_moon_choice_buttons_show_the_options_values(small_app, monkeypatch):
@@ -44,8 +44,11 @@ def test_blind_nil_for_the_trailing_team(small_app):
     session = start_game(app, "partnership-spades", 4, humans=(0, 1, 2, 3), seed=8, options={"blind_nil_margin": 0},
                          deal=False)
     st = session.table.state
-    st.totals = [0, 50, 0, 50] if st.dealer % 2 == 1 else [50, 0, 50, 0]  # the first bidder's team trails
+    leading = st.dealer % 2  # the first bidder (left of the dealer) must trail: the dealer's team leads
+    correct(session.table, leading, 50, "staged: the first bidder's team trails")
+    assert st.totals[leading] == st.totals[leading + 2] == 50
     session.start_deal()
+    session.table.drain()
     app.route()
     app.render(force=True)
     assert app.scene.name == "handoff"

@@ -5,8 +5,6 @@ never through pygame."""
 
 from __future__ import annotations
 
-import time
-
 from gpiozero.pins.mock import MockFactory
 from referee_helpers import pump, referee_app
 
@@ -20,6 +18,16 @@ SEATS = tuple(SeatPins(PinRef(None, 4 * s + 2), PinRef(None, 4 * s + 3), PinRef(
               for s in range(4))
 
 
+class PanelClock:
+    """The panels' clock, stepped by the test (the debounce and auto-repeat windows are on it)."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
 def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
     sim = DealerSimulator(seats=4, speed=400.0)
     sim.start()
@@ -28,8 +36,9 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
     try:
         config = Config(mode="hardware", dealer=DealerConfig(port=sim.stable_path),
                         panels=PanelsConfig(seats=SEATS, expanders=(), reset=None))
+        clock = PanelClock()
         table = start_table("partnership-spades", 4, ["A", "B", "C", "D"], {"target": 100}, bots=(1, 2, 3),
-                            config=config, seed=4, pin_factory=factory)
+                            config=config, seed=4, pin_factory=factory, panel_clock=clock)
         assert isinstance(table.opened.panels, Panels) and table.opened.sim is None and table.mode == "hardware"
         app.session = Session(table, simulated=False, bot_delay=0.0, trick_hold=0.0)
         app.session.start_deal()
@@ -42,12 +51,17 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
         assert app.scene.model()["leds"][0] == "on"  # the panel's LED, shown on screen too
         assert table.opened.panels.led(0) == "on"  # and lit on the wired panel
         # seat 0's + then OK on the wired panel (mock pins, active low)
+        panels = table.opened.panels
+
         def press(pin: int) -> None:
+            # held 0.2 s on the panels' clock: past the 20 ms debounce, released before the 0.5 s
+            # auto-repeat, however long the machine takes between the two edges
             factory.pin(pin).drive_low()
-            # held well past the 20 ms debounce (a loaded machine delays gpiozero's thread) and
-            # released before the 0.5 s auto-repeat
-            time.sleep(0.2)
+            clock.t += 0.2
+            panels.tick()
             factory.pin(pin).drive_high()
+            clock.t += 0.2
+            panels.tick()
 
         def bid_of_seat_0():
             return next((a.value for s, a in table.state.actions if s == 0 and a.kind == "bid"), None)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 
-from kiosk_helpers import settle, tap_button
+from kiosk_helpers import settle
 
 from trickref.ui.app import post_table_event
-from trickref.ui.screenshots import advance, start_game
+from trickref.ui.screenshots import advance, press, real_game, start_game
 
 
 def test_idle_home_blocks_and_does_not_redraw(small_app):
@@ -21,22 +21,27 @@ def test_idle_home_blocks_and_does_not_redraw(small_app):
 def test_bots_and_dealing_ask_for_ticks(small_app):
     app = small_app
     app.session_args = {"bot_delay": 0.5, "trick_hold": 0.0, "deal_delay": True}
-    start_game(app, "hearts", 4, humans=(), deal=False)
+    table = real_game(app, "hearts", 4, humans=())  # the simulated dealer takes its time
+    sim = table.opened.sim
+    sim.speed = 0.01  # slowed right down: the deal stays under way while the frames are checked
     app.route()
+    assert app.scene.name == "dealing"  # entering it asks for the deal
+    assert table.wait(lambda: table.public_view()["table"]["dealer"]["dealt"] >= 1)
+    app.tick(0.05)
     assert app.scene.name == "dealing"
-    assert 0 < app.wait_ms() <= 50
-    for _ in range(200):
-        app.tick(0.1)
-        if app.scene.name != "dealing":
-            break
-    assert app.scene.name in ("play",)
+    assert 0 < app.wait_ms() <= 50  # a progress bar to move
+    sim.speed = 400.0
+    assert table.wait(lambda: table.public_view()["table"]["dealer"]["status"] != "busy" and bool(table.turn()))
+    app.tick(0.05)
+    assert app.scene.name == "play"
     assert app.wait_ms() > 0  # bots still to move
     # a modal confirmation pauses the bots
     app.scene.menu()
-    n = len(app.session.table.state.actions)
+    n = len(table.state.actions)
     for _ in range(20):
         app.tick(0.5)
-    assert len(app.session.table.state.actions) == n
+    table.drain()
+    assert len(table.state.actions) == n
     assert app.wait_ms() == 0
 
 
@@ -59,6 +64,7 @@ def test_panel_presses_from_another_thread(small_app):
 
     for e in pygame.event.get():
         app.dispatch(e)
+    session.table.drain()
     assert session.table.state.bids[seat] == 2
     settle(app)
 
@@ -70,8 +76,7 @@ def test_pending_bid_is_shown_as_it_is_entered(small_app):
     advance(session, lambda st: st.phase == "bid")
     app.route()
     seat = session.table.turn()[0]
-    session.table.panel(seat, "+")
-    session.table.panel(seat, "+")
+    press(session.table, seat, "+", 2)
     app.render(force=True)
     rows = app.scene.model()["rows"]
     name = session.table.state.names[seat]
@@ -79,25 +84,6 @@ def test_pending_bid_is_shown_as_it_is_entered(small_app):
     # no hand on the shared screen in table mode, and no on-screen panel
     assert app.scene.model()["hand"] is None
     assert "panel OK" not in app.scene.model()["buttons"]
-
-
-def test_dealer_fault_scene_and_resume(small_app):
-    app = small_app
-    app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}
-    start_game(app, "hearts", 4, humans=(0,), deal=False)
-    app.route()
-    app.tick(0.2)
-    tap_button(app, "Simulate a jam")
-    assert app.scene.name == "fault"
-    m = app.scene.model()
-    assert "jam" in m["title"].lower() and "cover" in m["fix"]
-    dealt = app.session.table.dealer["dealt"]
-    app.tick(1.0)
-    assert app.session.table.dealer["dealt"] == dealt  # the dealer waits
-    tap_button(app, "Resume")
-    assert app.scene.name == "dealing"
-    settle(app)
-    assert app.session.table.state.hand_number == 1
 
 
 def test_kiosk_command_starts_and_draws(tmp_path):

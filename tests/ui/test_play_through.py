@@ -118,27 +118,36 @@ def test_two_humans_hand_off_and_never_see_each_other(small_app):
 
 
 def test_undo_asks_first_then_takes_back_the_human_move(small_app):
+    from kiosk_helpers import act
+
     app = small_app
     session = start_game(app, "hearts", 4, humans=(0,), seed=4)
     app.route()
     settle(app)
-    sc = app.scene
-    assert sc.name == "play"  # the only human: no hand-off screen
-    # pass three cards
-    from kiosk_helpers import act
-
-    act(app, random_chooser(3))
-    settle(app)
-    n_before = len(session.table.state.actions)
-    assert n_before >= 4
+    assert app.scene.name == "play"  # the only human: no hand-off screen
+    chooser = random_chooser(3)
+    st = session.table.state
+    # pass, then play until seat 0 has played a card into the trick and bots followed it
+    for _ in range(40):
+        act(app, chooser)
+        settle(app)
+        plays = [i for i, (s, a) in enumerate(st.actions) if s == 0 and a.kind == "play"]
+        if plays and plays[-1] < len(st.actions) - 1 and st.trick:
+            break
+    n_before = len(st.actions)
+    mine = plays[-1]
+    held = len(st.hand_of(0))
     tap_button(app, "Undo")
     assert app.scene.name == "confirm"
     tap_button(app, "no")
-    assert len(session.table.state.actions) == n_before
+    assert len(st.actions) == n_before
     tap_button(app, "Undo")
     tap_button(app, "yes")
-    assert not any(s == 0 for s, _ in session.table.state.actions)
-    assert session.table.state.phase == "pass"
+    settle(app)
+    # seat 0's card is back in its hand, the bots' cards after it too; the pass stays (the
+    # passed cards were handed over: the referee cannot take that back)
+    assert len(st.actions) == mine and len(st.hand_of(0)) == held + 1
+    assert any(s == 0 and a.kind == "pass" for s, a in st.actions)
 
 
 def test_last_trick_review_on_a_tap(small_app):

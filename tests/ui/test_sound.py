@@ -5,7 +5,7 @@ from __future__ import annotations
 from kiosk_helpers import settle, tap_card
 
 from trickref.engine import cards as C
-from trickref.ui.screenshots import advance, make_app, start_game
+from trickref.ui.screenshots import advance, make_app, real_game, start_game
 from trickref.ui.settings import Settings
 from trickref.ui.sound import CUES, RATE, tone
 
@@ -43,9 +43,10 @@ def test_cues_during_a_game():
 
 def test_alarm_on_a_dealer_fault_and_silence_when_off():
     app = make_app((800, 480), settings=Settings(sound=False))
-    session = start_game(app, "german-whist", 2, deal=False)
-    session.table.deal()
-    session.table.fault("link")
+    table = real_game(app, "german-whist", 2)  # the simulated dealer: its cable comes out
+    table.fault("link")
+    app.session.start_deal()
+    assert table.wait(lambda: table.referee.dealer_fault is not None)
     app.route()
     assert app.scene.name == "fault" and app.sounds.log == ["alarm"]
     assert app.sounds._ready is None  # sound off: the audio device was never opened

@@ -91,43 +91,21 @@ class SummaryScene(GameScene):
             labs, series = plot.series_from(g)
             plot.draw_plot(surface, th, room, labs, series, g.get("options", {}).get("target"))
 
+    @staticmethod
+    def hand_figures(g: dict[str, Any]) -> dict[str, Any]:
+        """What each seat bid and took in the hand just scored, as the engine booked it (the
+        ``figures`` of its ``hand_results`` row); {} when the game keeps none."""
+        results = g.get("hand_results") or []
+        return dict(results[-1].get("figures") or {}) if results else {}
+
     def hearts_taken(self, g: dict[str, Any]) -> list[dict[str, Any]] | None:
         """Hearts games: per seat, the tricks, hearts and queens of spades the hand just scored
-        took (waiting cancelled tricks and the widow go to whoever took them), from a replay of
-        the finished hands; None when the table cannot say (kept per hand)."""
-        n_hands = len(g.get("hand_results", []))
-        cache = getattr(self, "_taken_cache", None)
-        if cache is not None and cache[0] == n_hands:
-            return cache[1]
-        out: list[dict[str, Any]] | None = None
-        try:
-            from trickref.engine import records
-
-            rec = dict(self.session.table.referee.record())
-            rec["hands"] = rec["hands"][:n_hands]
-            rec.pop("corrections", None)
-            state = records.replay(records.parse(rec))
-            n = len(state.names)
-            out = [{"tricks": 0, "hearts": 0, "queens": 0} for _ in range(n)]
-            waiting: list[int] = []
-            for _lead, cards, w in getattr(state, "tricks", []):
-                if w < 0:
-                    waiting.extend(cards)
-                    continue
-                got = [*cards, *waiting]
-                waiting = []
-                out[w]["tricks"] += 1
-                out[w]["hearts"] += sum(1 for c in got if c // 13 == 1)
-                out[w]["queens"] += sum(1 for c in got if c == 10)
-            taker = getattr(state, "widow_taker", -1)
-            if taker is not None and taker >= 0:
-                widow = getattr(state, "widow", [])
-                out[taker]["hearts"] += sum(1 for c in widow if c // 13 == 1)
-                out[taker]["queens"] += sum(1 for c in widow if c == 10)
-        except (AttributeError, ValueError, KeyError, IndexError, TypeError):
-            out = None
-        self._taken_cache = (n_hands, out)
-        return out
+        took (from the engine's figures); None when the table cannot say."""
+        f = self.hand_figures(g)
+        tricks, hearts, queens = f.get("tricks_taken"), f.get("hearts"), f.get("queens")
+        if not (tricks and hearts and queens):
+            return None
+        return [{"tricks": t, "hearts": h, "queens": q} for t, h, q in zip(tricks, hearts, queens, strict=True)]
 
     def figures(self, g: dict[str, Any], s: int) -> str:
         """Bids and tricks of the hand just played (spades games, German Whist), if known;
@@ -145,12 +123,10 @@ class SummaryScene(GameScene):
             if not (t["hearts"] or t["queens"]):
                 bits.append(_("no points"))
             return _("took {what}").format(what=", ".join(bits))
-        end = self.session.hand_end
-        if not end or end.get("hand") != len(g.get("hand_results", [])):
-            return ""
+        end = self.hand_figures(g)
         taken = end.get("tricks_taken") or []
         bids = end.get("bids") or []
-        blind = end.get("blind") or []
+        blind = end.get("blind_nil") or end.get("double_nil") or []
 
         def bid_words(k: int) -> str:
             b = bids[k] if k < len(bids) else None
