@@ -133,7 +133,7 @@ def _render_face(card: int, w: int, h: int, theme: T.Theme) -> Any:
     rank_text = RANK_TEXT.get(rank, str(rank))
 
     # corner index: rank over a small suit, top left (and mirrored bottom right when big)
-    idx_px = max(9, round(h * (0.3 if h < 90 else 0.17)))
+    idx_px = index_px(h, theme)
     font = theme.font_px(idx_px, bold=True)
     txt = font.render(rank_text, True, colour)
     if rank == 10:  # keep "10" narrow
@@ -142,7 +142,7 @@ def _render_face(card: int, w: int, h: int, theme: T.Theme) -> Any:
     iy = max(1, round(h * 0.03))
     cx = ix + max(txt.get_width(), round(idx_px * 0.6)) // 2
     surf.blit(txt, txt.get_rect(midtop=(cx, iy)))
-    small = max(5, round(idx_px * (0.5 if h < 90 else 0.62)))
+    small = max(5, round(idx_px * 0.5))
     sy = iy + txt.get_height() - round(idx_px * 0.1) + small // 2
     draw_suit(surf, suit, (cx, sy), small, colour)
     index_w = cx + max(txt.get_width() // 2, small // 2)
@@ -156,7 +156,7 @@ def _render_face(card: int, w: int, h: int, theme: T.Theme) -> Any:
 
     if rank <= 10 and big_enough:
         pip = max(6, round(w * 0.18))
-        x0, x1 = w * 0.35, w * 0.65
+        x0, x1 = w * 0.38, w * 0.66
         y0, y1 = h * 0.2, h * 0.8
         up = suit_surface(suit, pip, colour)
         down = pygame.transform.flip(up, False, True)
@@ -182,7 +182,7 @@ def _draw_court(surf: Any, rank: int, suit: int, w: int, h: int, colour: tuple[i
 
     tint = tuple(min(255, c // 4 + 200) for c in colour)
     if big:
-        frame = pygame.Rect(round(w * 0.2), round(h * 0.14), round(w * 0.6), round(h * 0.72))
+        frame = pygame.Rect(round(w * 0.26), round(h * 0.14), round(w * 0.52), round(h * 0.72))
     else:
         frame = pygame.Rect(round(w * 0.32), round(h * 0.36), round(w * 0.6), round(h * 0.58))
     pygame.draw.rect(surf, tint, frame, border_radius=max(2, w // 25))
@@ -236,7 +236,7 @@ def _render_back(w: int, h: int) -> Any:
 def card_surface(card: int | None, height: int, theme: T.Theme) -> Any:
     """The cached surface of ``card`` (None: the back) at ``height`` pixels."""
     w, h = card_size(height)
-    key = (card, w, h, theme.four_colour)
+    key = (card, w, h, theme.four_colour, theme.scale)
     surf = _card_cache.get(key)
     if surf is None:
         surf = _render_back(w, h) if card is None else _render_face(card, w, h, theme)
@@ -255,6 +255,10 @@ def draw_card(surface: Any, card: int | None, topleft: tuple[int, int], height: 
         face_up_log.append(card)
     img = card_surface(card, height, theme)
     r = surface.blit(img, topleft)
+    from . import draw as D
+
+    if D.layout_log is not None:  # the corner index's capital height, for the text size rule
+        D.log("card", surface, r, text="" if card is None else card_text(card), cap=index_cap(height, theme))
     if dim:
         shade = pygame.Surface(img.get_size(), pygame.SRCALPHA)
         pygame.draw.rect(shade, (0, 0, 0, 110), shade.get_rect(), border_radius=max(2, round(r.width * 0.08)))
@@ -263,6 +267,20 @@ def draw_card(surface: Any, card: int | None, topleft: tuple[int, int], height: 
         pygame.draw.rect(surface, T.HIGHLIGHT, r.inflate(4, 4), width=max(2, height // 40),
                          border_radius=max(2, round(r.width * 0.1)))
     return r
+
+
+def index_cap(height: int, theme: T.Theme) -> float:
+    """The capital height, in pixels, of the rank in a card's corner index at ``height``."""
+    from . import draw as D
+
+    return D.cap_height(theme.font_px(index_px(height, theme), bold=True))
+
+
+def index_px(height: int, theme: T.Theme) -> int:
+    """The font size of a card's corner index: large enough to read across the table (a card
+    54 layout units high or more has capitals of 2.4 mm or more on each supported screen)."""
+    least = round(28 * theme.scale)
+    return max(9, round(height * 0.52)) if height < 2 * least else max(least, round(height * 0.26))
 
 
 # ---------------------------------------------------------------------- text with suits

@@ -14,17 +14,20 @@ from typing import Any
 def commitment_lines(table_view: dict[str, Any], *, after: bool) -> list[str]:
     """The words for the dealing screen (``after`` False) or the hand summary (True); empty
     when the table deals no committed deck (scorekeeping, the in-memory test table)."""
+    from .i18n import _
+
     c = table_view.get("commitment") if isinstance(table_view, dict) else None
     if not c or not c.get("short"):
         return []
     hand = c.get("hand")
     if not after:
-        return [f"Deck commitment for hand {hand}: {c['short']}",
-                "Note it down or photograph it: after the hand the secret salt is shown, and "
-                "anyone can check that this deck was dealt (trickref verify on the game record)."]
+        return [_("Deck commitment for hand {hand}: {code}").format(hand=hand, code=c["short"]),
+                _("Note it down or photograph it: after the hand the secret salt is shown, and "
+                  "anyone can check that this deck was dealt (trickref verify on the game record).")]
     salt = c.get("salt")
     if not salt:
-        return [f"Deck commitment for hand {hand}: {c['short']} (the salt is shown when the hand is over)"]
+        return [_("Deck commitment for hand {hand}: {code} (the salt is shown when the hand is over)").format(
+            hand=hand, code=c["short"])]
     grouped = " ".join(salt[i:i + 8] for i in range(0, len(salt), 8))
-    return [f"Hand {hand} commitment {c['short']}, salt {grouped}",
-            "Check the deal: trickref verify <game record> (the records folder) recomputes it."]
+    return [_("Hand {hand} commitment {code}, salt {salt}").format(hand=hand, code=c["short"], salt=grouped),
+            _("Check the deal: trickref verify <game record> (the records folder) recomputes it.")]

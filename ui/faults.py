@@ -1,30 +1,33 @@
-"""The dealer faults the kiosk explains: a title, what happened and what to do, per kind.
+"""The dealer faults the kiosk explains: a title, what happened and what to do, per kind
+(marked with ``N_``: the fault screen shows them in the kiosk's language).
 
 Shared by the referee-backed table (which maps the referee's fault words to a kind) and the
 in-memory test table."""
 
 from __future__ import annotations
 
+from .i18n import N_
+
 FAULTS: dict[str, dict[str, str]] = {
     "jam": {
-        "title": "Card jam in the dealer",
-        "what": "A card stuck between the reader and the turntable.",
-        "fix": "Open the top cover, pull the stuck card out gently, put it back on top of the stack, close the cover and tap Resume.",
+        "title": N_("Card jam in the dealer"),
+        "what": N_("A card stuck between the reader and the turntable."),
+        "fix": N_("Open the top cover, pull the stuck card out gently, put it back on top of the stack, close the cover and tap Resume."),
     },
     "misread": {
-        "title": "Card not recognised",
-        "what": "The reader could not read the card in the throat three times.",
-        "fix": "Take the card out, wipe its face, check it is the right way up and put it back on top of the stack, then tap Resume.",
+        "title": N_("Card not recognised"),
+        "what": N_("The reader could not read the card in the throat three times."),
+        "fix": N_("Take the card out, wipe its face, check it is the right way up and put it back on top of the stack, then tap Resume."),
     },
     "link": {
-        "title": "Dealer not answering",
-        "what": "The dealer stopped answering on the serial link.",
-        "fix": "Check the USB cable between the dealer and the screen (reseat it at both ends) and that the dealer's power light is on, then tap Resume.",
+        "title": N_("Dealer not answering"),
+        "what": N_("The dealer stopped answering on the serial link."),
+        "fix": N_("Check the USB cable between the dealer and the screen (reseat it at both ends) and that the dealer's power light is on, then tap Resume."),
     },
     "empty": {
-        "title": "Dealer ran out of cards",
-        "what": "The feeder is empty but the hand needs more cards.",
-        "fix": "Put the remaining cards face down in the feeder, then tap Resume.",
+        "title": N_("Dealer ran out of cards"),
+        "what": N_("The feeder is empty but the hand needs more cards."),
+        "fix": N_("Put the remaining cards face down in the feeder, then tap Resume."),
     },
 }
 
@@ -32,16 +35,16 @@ FAULTS: dict[str, dict[str, str]] = {
 FAULTS["link_down"] = FAULTS["link"]
 FAULTS["timeout"] = FAULTS["link"]
 FAULTS["fault"] = {
-    "title": "The dealer reported a fault",
-    "what": "The dealer stopped and reported a fault.",
-    "fix": "Read the dealer's words above, fix what they say (a full tray, the stop button pressed, "
-           "a card out of place), then tap Resume.",
+    "title": N_("The dealer reported a fault"),
+    "what": N_("The dealer stopped and reported a fault."),
+    "fix": N_("Read the dealer's words above, fix what they say (a full tray, the stop button pressed, "
+           "a card out of place), then tap Resume."),
 }
 FAULTS["mismatch"] = {
-    "title": "The deal did not check out",
-    "what": "The cards the dealer routed did not match the deal plan.",
-    "fix": "Gather all the cards from every tray into the dealer's feeder, then tap Resume: the hand "
-           "is dealt again from the same deck order.",
+    "title": N_("The deal did not check out"),
+    "what": N_("The cards the dealer routed did not match the deal plan."),
+    "fix": N_("Gather all the cards from every tray into the dealer's feeder, then tap Resume: the hand "
+           "is dealt again from the same deck order."),
 }
 
 

@@ -73,10 +73,12 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
     D.panel(surface, rect, T.PANEL, th.u(8))
     lines = [points_of(s) for s in series]
     if not lines or len(lines[0]) < 2:
-        D.text(surface, th, "the plot starts after the first hand", rect.center, "small", T.TEXT_DIM, "center")
+        from .i18n import _
+
+        D.text(surface, th, _("the plot starts after the first hand"), rect.center, "small", T.TEXT_DIM, "center",
+               max_width=rect.width - th.u(8))
         return
-    legend_w = min(th.u(150), rect.width // 3)
-    inner = pygame.Rect(rect.x + th.u(46), rect.y + th.u(10), rect.width - th.u(56) - legend_w, rect.height - th.u(34))
+    legend_w = min(th.u(200), rect.width * 2 // 5)
     lo = min(0, *(v for s in lines for _, v in s))
     hi = max(1, *(v for s in lines for _, v in s))
     if target is not None and target <= hi * 1.5:
@@ -84,6 +86,11 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
     step = nice_step(hi - lo)
     lo = (lo // step) * step
     hi = -((-hi) // step) * step
+    small = th.font("small")
+    left = max(th.u(46), max(small.size(str(v))[0] for v in (lo, hi)) + th.u(10))  # room for the axis numbers
+    inner = pygame.Rect(rect.x + left, rect.y + max(th.u(10), small.get_height() // 2 + th.u(2)),
+                        rect.width - left - th.u(10) - legend_w, 0)
+    inner.height = rect.bottom - inner.y - small.get_height() - th.u(10)
     hands = max(x for s in lines for x, _ in s)
 
     def pt(i: int, v: int) -> tuple[int, int]:
@@ -114,7 +121,7 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
         for p in pts:
             pygame.draw.circle(surface, color, p, width + 1)
     ly = rect.y + th.u(8)
-    lh = max(th.u(14), min(th.u(24), (rect.height - th.u(16)) // max(1, len(labels))))
+    lh = max(th.font("small").get_height(), min(th.u(24), (rect.height - th.u(16)) // max(1, len(labels))))
     for k, lab in enumerate(labels):
         color = PALETTE[k % len(PALETTE)]
         x = rect.right - legend_w

@@ -12,12 +12,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .i18n import _
 
-def _say(app: Any, title: str, detail: str, *, yes: str = "OK", no: str | None = None, on_yes: Any = None) -> None:
-    """A message (one button) or, with ``no``, a question."""
+
+def _say(app: Any, title: str, detail: str, *, yes: str | None = None, no: str | None = None, on_yes: Any = None) -> None:
+    """A message (one button, "OK" unless ``yes`` says otherwise) or, with ``no``, a question."""
     from .scenes.confirm import ConfirmScene
 
-    app.push(ConfirmScene(app, title, detail, yes=yes, no=no, on_yes=on_yes))
+    app.push(ConfirmScene(app, title, detail, yes=_("OK") if yes is None else yes, no=no, on_yes=on_yes))
 
 
 def _session(app: Any, table: Any) -> None:
@@ -44,7 +46,7 @@ def start_new_game(app: Any, game: str, players: int, names: Sequence[str], opti
     try:
         table = start_table(game, players, names, options, bots, seed=app.seed, **app.table_args)
     except (TableSetupError, OSError, ValueError) as e:
-        _say(app, "The table could not start", str(e))
+        _say(app, _("The table could not start"), str(e))
         return False
     _levels(app, table)
     _session(app, table)
@@ -64,7 +66,7 @@ def resume_saved_game(app: Any) -> bool:
         if not path.exists() or path.stat().st_size == 0:
             return False  # the usual start: nothing to resume, and no dealer stack to import
     except (OSError, ValueError) as e:
-        _say(app, "The settings could not be read", str(e))
+        _say(app, _("The settings could not be read"), str(e))
         return False
     from trickref.device.journal import JournalCorrupt, JournalError
 
@@ -79,16 +81,16 @@ def resume_saved_game(app: Any) -> bool:
         def aside() -> None:
             moved = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
             path.rename(moved)
-            _say(app, "Damaged journal moved aside", f"It is kept as {moved.name} for inspection. "
-                 "Start a new game from this screen.")
+            _say(app, _("Damaged journal moved aside"),
+                 _("It is kept as {name} for inspection. Start a new game from this screen.").format(name=moved.name))
 
-        _say(app, "The saved game could not be read",
-             f"The journal is damaged in the middle ({e.reason}, at byte {e.offset}; {e.good_records} entries "
-             f"before it are intact), so the game cannot be resumed safely. Move the journal aside to start "
-             "a new game.", yes="Move aside", no="Back", on_yes=aside)
+        _say(app, _("The saved game could not be read"),
+             _("The journal is damaged in the middle ({reason}, at byte {offset}; {good} entries before it are "
+               "intact), so the game cannot be resumed safely. Move the journal aside to start a new game.").format(
+                 reason=e.reason, offset=e.offset, good=e.good_records), yes=_("Move aside"), no=_("Back"), on_yes=aside)
         return False
     except (JournalError, TableSetupError, OSError, ValueError) as e:
-        _say(app, "The saved game could not be resumed", str(e))
+        _say(app, _("The saved game could not be resumed"), str(e))
         return False
     if table is None:
         return False
@@ -100,7 +102,7 @@ def resume_saved_game(app: Any) -> bool:
     # a hand that ended just before it gets its summary again
     s.summary_seen = max(0, g.hand_number - 1) if g is not None else 0
     app.route()
-    _say(app, "Game resumed", table.notice or "Resumed the game in progress.", yes="Continue")
+    _say(app, _("Game resumed"), table.notice or _("Resumed the game in progress."), yes=_("Continue"))
     return True
 
 

@@ -70,6 +70,7 @@ class Scene:
         return None
 
     def draw(self, surface: Any) -> None:
+        D.log_scene(self.name)
         self._ensure_layout()
         if not self.modal:
             surface.fill(T.FELT)
@@ -82,16 +83,31 @@ class Scene:
         """Everything the scene shows besides its widgets."""
 
     # helpers
-    def title(self, surface: Any, text: str, sub: str | None = None) -> int:
-        """Draw the title bar; returns its bottom y."""
+    def title(self, surface: Any, text: str, sub: str | None = None, right: int | None = None) -> int:
+        """Draw the title bar (``right`` pixels at the right kept free for buttons; the line
+        under the title wraps to two lines rather than shrink); returns its bottom y."""
         th = self.theme
-        r = D.text(surface, th, text, (th.pad * 2, th.pad), "title", T.TEXT, bold=True,
-                   max_width=th.width - th.u(240))
+        room = th.width - (th.u(240) if right is None else right) - 2 * th.pad
+        r = D.text(surface, th, text, (th.pad * 2, th.pad), "title", T.TEXT, bold=True, max_width=room)
         bottom = r.bottom
-        if sub:
-            r2 = D.text(surface, th, sub, (th.pad * 2, bottom), "small", T.TEXT_DIM, max_width=th.width - th.u(240))
+        for line in self._sub_lines(sub, room):
+            r2 = D.text(surface, th, line, (th.pad * 2, bottom), "small", T.TEXT_DIM, max_width=room)
             bottom = r2.bottom
         return bottom + th.pad
+
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        if not sub:
+            return []
+        lines = D.wrap(self.theme, sub, room, "small")
+        return lines if len(lines) <= 2 else [sub]
+
+    def header_bottom(self, sub: str | None = None, right: int | None = None) -> int:
+        """Where ``title(surface, ..., sub, right)`` ends, without drawing it (at least 64 units,
+        where the scenes' content used to start)."""
+        th = self.theme
+        room = th.width - (th.u(240) if right is None else right) - 2 * th.pad
+        h = th.pad + th.font("title", bold=True).get_height() + len(self._sub_lines(sub, room)) * th.font("small").get_height()
+        return max(th.u(64), h + th.pad)
 
     def buttons(self) -> list[Button]:
         return find_buttons(self.widgets)

@@ -27,11 +27,14 @@ from trickref.engine.referee.commands import Command, Refusal
 from trickref.engine.referee.events import BotAction, Button, Event, Touch, UndoConfirm, UndoRequest
 
 from .faults import fault_kind
+from .i18n import N_, _
 
 JOURNAL_NAME = "table.journal"
 KEYS = {"-": "minus", "+": "plus", "OK": "ok", "minus": "minus", "plus": "plus", "ok": "ok", "ok_long": "ok_long"}
-_STEP_WORDS = {"present": "showing a card", "route_presented": "routing a card", "turn_up": "turning up",
-               "deal_stock": "dealing from the stock", "fetch": "fetching a card", "route_fed": "routing a card"}
+# the dealer's status words (translated where the dealing screen shows them)
+_STEP_WORDS = {"present": N_("showing a card"), "route_presented": N_("routing a card"), "turn_up": N_("turning up"),
+               "deal_stock": N_("dealing from the stock"), "fetch": N_("fetching a card"), "route_fed": N_("routing a card")}
+_STATUS_WORDS = (N_("dealing"), N_("stopped"), N_("waiting for the shuffle"), N_("ready"), N_("busy"))
 
 __all__ = ["JOURNAL_NAME", "SIM_SPEED", "TableClient", "TableSetupError", "journal_game", "journal_path",
            "load_config", "resume_table", "start_table"]
@@ -406,8 +409,10 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
                 client.host.journal.rotate(None)
         client.host.job(rotate)
         client.drain()
-    where = f"hand {g.hand_number}" + (f", {len(g.actions)} entries in" if g.actions else "")
-    client.notice = f"Resumed the game in progress where it stopped ({where}; {len(records)} events replayed)."
+    where = (_("hand {n}, {k} entries in").format(n=g.hand_number, k=len(g.actions)) if g.actions
+             else _("hand {n}").format(n=g.hand_number))
+    client.notice = _("Resumed the game in progress where it stopped ({where}; {n} events replayed).").format(
+        where=where, n=len(records))
     if not report.clean:
         client.notice += (" The journal's last entry was cut off (a power cut while it was being written) and "
                           "was dropped; it had not been confirmed, so nothing confirmed is lost.")

@@ -115,14 +115,15 @@ def seat_line(g: dict[str, Any], s: int) -> str:
     return ""
 
 
-def total_words(g: dict[str, Any], s: int) -> str:
-    """'total 34': the seat's (team's) score so far, shown on its plate during play."""
+def total_words(g: dict[str, Any], s: int, bare: bool = False) -> str:
+    """'total 34': the seat's (team's) score so far, shown on its plate during play ('34' when
+    ``bare``)."""
     from .i18n import _
 
     totals = g.get("totals") or []
     if s >= len(totals) or totals[s] is None:
         return ""
-    return _("total {n}").format(n=totals[s])
+    return str(totals[s]) if bare else _("total {n}").format(n=totals[s])
 
 
 @dataclass
@@ -142,13 +143,13 @@ def _edge_counts(n: int, side_cap: int) -> tuple[int, int, int]:
 
 
 def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int, int, tuple[int, int, int]]:
-    h = theme.u(48)
+    h = max(theme.u(48), plate_lines(n, theme) * theme.font("small").get_height() + theme.u(6))
     gap = theme.u(8)
     side_range = area.height - 2 * h - 2 * gap
     side_cap = max(0, (side_range + gap) // (h + gap))
     counts = _edge_counts(n, max(1, side_cap))
     k = max(counts[0], counts[2], 1)
-    w = min(theme.u(168), (area.width - (k - 1) * gap) // k)
+    w = min(theme.u(168 if n > 4 else 200 if n > 2 else 300), (area.width - (k - 1) * gap) // k)
     return w, h, gap, counts
 
 
@@ -181,9 +182,16 @@ def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int) -> 
     return [slots[(s - bottom_seat) % n] for s in range(n)]
 
 
+def plate_lines(n: int, theme: T.Theme | None = None) -> int:
+    """Lines on a seat plate: name, this hand and "total N" up to 6 players; from 7 on, or with
+    large text, two (the total's number at the right of the name) so the trick keeps its room."""
+    return 3 if n <= 6 and not (theme is not None and theme.large_text) else 2
+
+
 def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, rect: pygame.Rect,
                *, active: bool) -> str:
-    """One seat's plate: name, dealer and bot marks, tricks taken / bid. Returns its text."""
+    """One seat's plate: name with dealer and bot marks, this hand's tricks taken / bid, and the
+    total so far (standings stay in view during play). Returns its text."""
     bots = t.get("bots", [])
     color = T.PANEL_LIGHT if not active else (92, 78, 20)
     D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
@@ -195,16 +203,22 @@ def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any
         marks.append("bot")
     head = name + (f"  [{' '.join(marks)}]" if marks else "")
     total = total_words(g, s)
-    tw = 0
-    if total:  # the score so far, right of the name: standings stay in view during play
-        tr = D.text(surface, theme, total, (rect.right - theme.u(6), rect.y + theme.u(3)), "small", T.ACCENT,
-                    "topright", bold=True, max_width=rect.width // 2)
-        tw = tr.width + theme.u(6)
-    D.text(surface, theme, head, (rect.x + theme.u(6), rect.y + theme.u(3)), "small", T.ACCENT if active else T.TEXT,
-           bold=True, max_width=rect.width - theme.u(10) - tw)
     line = seat_line(g, s)
-    D.text(surface, theme, line, (rect.x + theme.u(6), rect.bottom - theme.u(3)), "small", T.TEXT_DIM, "bottomleft",
-           max_width=rect.width - theme.u(10))
+    step = theme.font("small").get_height()
+    x = rect.x + theme.u(6)
+    room = rect.width - theme.u(12)
+    three = plate_lines(int(g.get("players", 4)), theme) == 3
+    y = rect.y + (rect.height - step * (3 if three else 2)) // 2
+    if total and not three:  # two lines: the total's number at the right of the name
+        number = total_words(g, s, bare=True)
+        tr = D.text(surface, theme, number, (rect.right - theme.u(6), y), "small", T.ACCENT, "topright", bold=True)
+        room_head = room - tr.width - theme.u(6)
+    else:
+        room_head = room
+    D.text(surface, theme, head, (x, y), "small", T.ACCENT if active else T.TEXT, bold=True, max_width=room_head)
+    D.text(surface, theme, line, (x, y + step), "small", T.TEXT_DIM, max_width=room)
+    if total and three:
+        D.text(surface, theme, total, (x, y + 2 * step), "small", T.ACCENT, bold=True, max_width=room)
     return f"{head} | {total} | {line}" if total else f"{head} | {line}"
 
 
@@ -229,36 +243,62 @@ def trick_leader_and_winner(g: dict[str, Any], trick: list[list[Any]]) -> tuple[
     return leader, None if winning is None else int(winning)
 
 
-def trick_layout(theme: T.Theme, count: int, n: int, area: pygame.Rect) -> tuple[int, list[tuple[int, int]]]:
-    """Card height and top-left positions for a trick of ``count`` cards in a row of ``n`` slots."""
+def trick_rows(n: int) -> int:
+    """The trick is drawn in one row of ``n`` slots, or two rows from 7 players on."""
+    return 1 if n <= 6 else 2
+
+
+def trick_layout(theme: T.Theme, count: int, n: int, area: pygame.Rect, tag_lines: int = 2) -> tuple[int, list[tuple[int, int]]]:
+    """Card height and top-left positions for a trick of ``count`` cards in ``n`` slots: one row
+    with ``tag_lines`` lines above it, or two rows (from 7 players on) with one line above them;
+    the names go below each row."""
     gap = theme.u(6)
-    slots = max(1, n)
-    hmax = min(theme.card_height("table"), area.height - 3 * theme.font("small").get_height() - theme.u(6))
-    w = min(A.card_size(hmax)[0], (area.width - gap * (slots - 1)) // slots)
-    h = min(hmax, int(w / A.ASPECT))
+    rows = trick_rows(n)
+    vgap = theme.u(3)  # between two rows
+    per = -(-max(1, n) // rows)
+    line_h = theme.font("small").get_height() + theme.u(2)
+    row_extra = (tag_lines + 1) * line_h if rows == 1 else line_h  # one row: tag lines and names; two: names
+    top_extra = 0 if rows == 1 else line_h + theme.u(3)  # two rows: one legend line above them
+    room = (area.height - top_extra - rows * row_extra - (rows - 1) * vgap - theme.u(2)) // rows
+    hmax = min(theme.card_height("table"), room)
+    w = min(A.card_size(hmax)[0], (area.width - gap * (per - 1)) // per)
+    h = max(8, min(hmax, int(w / A.ASPECT)))
     w = A.card_size(h)[0]
-    total = slots * w + (slots - 1) * gap
-    x0 = area.centerx - total // 2
-    y = area.centery - (h - theme.font("small").get_height()) // 2  # two tag lines above, the names below
-    return h, [(x0 + i * (w + gap), y) for i in range(count)]
+    row_w = per * w + (per - 1) * gap
+    row_h = h + row_extra
+    block = top_extra + rows * row_h + (rows - 1) * vgap
+    y0 = area.centery - block // 2 + top_extra + (row_extra - line_h)
+    x0 = area.centerx - row_w // 2
+    return h, [(x0 + (i % per) * (w + gap), y0 + (i // per) * (row_h + vgap)) for i in range(count)]
 
 
 def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list[Any]], area: pygame.Rect,
                winner: int | None = None, *, complete: bool = False) -> dict[str, Any]:
-    """The trick as a row of face-up cards with each player's name below, leader first; above
-    the cards, "led" over the leader's and "winning" (or "won", for a ``complete`` trick) over
-    the card taking it, which is highlighted; in Cancellation Hearts cancelled pairs are
-    dimmed, struck through and marked "cancelled". Returns what it marked."""
+    """The trick as face-up cards with each player's name below, leader first; the card taking
+    the trick is highlighted and its player's name is gold; in Cancellation Hearts cancelled
+    pairs are dimmed and struck through. Words mark them too: above the cards, "led" over the
+    leader's and "winning" (or "won", for a ``complete`` trick) over the winner's, "cancelled"
+    over cancelled ones; when a tag would be wider than a card (many players), one line above
+    the trick says it instead ("led: Fay   winning: Joe   cancelled: 2♥"). Returns what it
+    marked."""
     from .i18n import _
 
     n = int(g["players"])
     h, pos = trick_layout(theme, len(trick), n, area)
+    small = theme.font("small")
+    won = _("won") if complete else _("winning")
+    words = [_("led"), won] + ([_("cancelled")] if cancelled_cards(g, trick) else [])
+    legend = trick_rows(n) > 1 or max(small.size(x)[0] for x in words) > A.card_size(h)[0] + theme.u(4)
+    if legend and trick_rows(n) == 1:  # one line of words above the row, not two
+        h, pos = trick_layout(theme, len(trick), n, area, tag_lines=1)
     leader, winning = trick_leader_and_winner(g, trick)
     if winner is not None:
         winning = winner
     cancelled = cancelled_cards(g, trick)
+    w = A.card_size(h)[0]
     rects = []
-    tag_h = theme.font("small").get_height()
+    tag_h = small.get_height()
+    names = g["names"]
     for (s, name), p in zip(trick, pos, strict=False):
         gone = str(name) in cancelled
         r = A.draw_card(surface, card(name), p, h, theme, highlight=(winning == s), dim=gone)
@@ -266,20 +306,31 @@ def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list
         if gone:
             pygame.draw.line(surface, T.BAD, r.topleft, r.bottomright, max(2, theme.u(3)))
             pygame.draw.line(surface, T.BAD, r.bottomleft, r.topright, max(2, theme.u(3)))
-        D.text(surface, theme, g["names"][s], (r.centerx, r.bottom + theme.u(2)), "small",
-               T.ACCENT if winning == s else T.TEXT, "midtop", max_width=r.width + theme.u(20))
+        D.text(surface, theme, names[s], (r.centerx, r.bottom + theme.u(1)), "small",
+               T.ACCENT if winning == s else T.TEXT, "midtop", max_width=w + theme.u(5))
+        if legend:
+            continue
         tags = []
         if s == leader:
             tags.append((_("led"), T.TEXT_DIM))
         if s == winning:
-            tags.append((_("won") if complete else _("winning"), T.ACCENT))
+            tags.append((won, T.ACCENT))
         elif gone:
             tags.append((_("cancelled"), T.BAD))
         y = r.y - theme.u(2)
         for word, colour in tags[::-1]:
-            D.text(surface, theme, word, (r.centerx, y), "small", colour, "midbottom", max_width=r.width + theme.u(20))
+            D.text(surface, theme, word, (r.centerx, y), "small", colour, "midbottom", max_width=w + theme.u(4))
             y -= tag_h
-    return {"rects": rects, "leader": leader, "winning": winning, "cancelled": sorted(cancelled)}
+    if legend and trick:
+        bits = [_("led: {name}").format(name=names[leader])] if leader is not None else []
+        if winning is not None:
+            bits.append((_("won: {name}") if complete else _("winning: {name}")).format(name=names[winning]))
+        if cancelled:
+            bits.append(_("cancelled: {cards}").format(cards=" ".join(A.card_text(card(c)) for c in sorted(cancelled))))
+        top = min(r.y for r in rects) - theme.u(2)
+        D.text(surface, theme, "   ".join(bits), (area.centerx, top), "small", T.TEXT_DIM, "midbottom",
+               max_width=area.width)
+    return {"rects": rects, "leader": leader, "winning": winning, "cancelled": sorted(cancelled), "legend": legend}
 
 
 def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None) -> tuple[int, list[pygame.Rect]]:
@@ -376,7 +427,11 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
     pd = g.get("pass_direction")
     if g.get("phase") == "pass" and pd:
         bits.append(_("pass {direction}").format(direction=_(PASS_WORDS.get(str(pd), str(pd)))))
-    line = "   ".join(bits)
+    line = "  ".join(bits)
+    room = theme.width - x - right_space
+    if theme.font("small").size(line)[0] > room and _("no trump") in bits:  # hearts games never have one
+        bits.remove(_("no trump"))
+        line = "  ".join(bits)
     D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
     out.append(line)
     return out

@@ -80,9 +80,10 @@ class Button(Widget):
         lines = self.lines(theme)
         step = theme.font(self.role).get_linesize()
         top = self.rect.centery - step * (len(lines) - 1) // 2
-        for i, line in enumerate(lines):
-            D.text(surface, theme, line, (self.rect.centerx, top + i * step), self.role, fg, anchor="center",
-                   max_width=self.rect.width - theme.u(8))
+        with D.owning("button", surface, self.rect, str(self.text)):
+            for i, line in enumerate(lines):
+                D.text(surface, theme, line, (self.rect.centerx, top + i * step), self.role, fg, anchor="center",
+                       max_width=self.rect.width - theme.u(8))
 
     def lines(self, theme: T.Theme) -> list[str]:
         """The label as drawn: one line, or two when it is too wide and the button is tall
@@ -145,6 +146,7 @@ class Toggle(Widget):
         if not self.visible:
             return
         r = self.rect
+        D.log("target", surface, r, text=str(self.label))
         sw = pygame.Rect(0, 0, theme.u(72), theme.u(36))
         sw.midright = (r.right - theme.pad, r.centery)
         D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",

@@ -71,12 +71,19 @@ class DealingScene(GameScene):
         pygame.draw.rect(surface, T.GOOD, fill, border_radius=th.u(8))
         pygame.draw.rect(surface, T.TEXT_DIM, bar, width=2, border_radius=th.u(8))
         D.text(surface, th, _("{dealt} / {total} cards").format(dealt=dealt, total=total), bar.center, "body", T.TEXT, "center")
-        D.text(surface, th, _("status: {message}").format(message=d.get("message", "")), (th.width // 2, bar.bottom + th.u(16)), "body",
-               T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
-        y = bar.bottom + th.u(56)
-        for line in commitment_lines(t, after=False):  # fair dealing: shown before the cards are out
-            for ln in D.wrap(th, line, th.width - 4 * th.pad):
-                y = D.text(surface, th, ln, (th.width // 2, y), "body", T.TEXT, "midtop").bottom + th.u(2)
+        status = _("status: {message}").format(message=_(str(d["message"]))) if d.get("message") else ""
+        sr = D.text(surface, th, status, (th.width // 2, bar.bottom + th.u(12)), "body",
+                    T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
+        y = max(sr.bottom, bar.bottom + th.u(12) + th.font("body").get_height()) + th.u(10)
+        # the words stop above the simulated dealer's buttons when they show
+        end = self.jam.rect.y - th.u(4) if self.session.simulated and TV.dealer_status(t) == "busy" else th.height
+        for k, line in enumerate(commitment_lines(t, after=False)):  # fair dealing: shown before the cards are out
+            role = "body" if k == 0 else "small"  # the code itself, then how to use it
+            for ln in D.wrap(th, line, th.width - 4 * th.pad, role):
+                if y + th.font(role).get_height() > end:
+                    break
+                y = D.text(surface, th, ln, (th.width // 2, y), role, T.TEXT if k == 0 else T.TEXT_DIM, "midtop",
+                           max_width=th.width - 4 * th.pad).bottom + th.u(2)
         self.jam.visible = self.unplug.visible = self.session.simulated and TV.dealer_status(t) == "busy"
 
     def model(self) -> dict[str, Any]:

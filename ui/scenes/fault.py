@@ -9,7 +9,7 @@ import pygame
 from .. import draw as D
 from .. import theme as T
 from ..faults import FAULTS
-from ..i18n import _
+from ..i18n import _, current
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -34,9 +34,12 @@ class FaultScene(GameScene):
         d = self.t.get("dealer", {})
         known = FAULTS.get(d.get("kind") or "")
         if known is not None:
-            out = dict(known)
+            out = {k: _(v) for k, v in known.items()}
             if d.get("fault"):  # the referee's words: what the dealer said, and what follows Resume
-                out["what"] = str(d["fault"])
+                if current() == "en":
+                    out["what"] = str(d["fault"])
+                else:  # the referee speaks English: its words go below, as the dealer's details
+                    out["details"] = str(d["fault"])
             return out
         # the referee's fault text says what happened and what to do, in one paragraph
         return {"title": _("The dealer needs attention"), "what": str(d.get("fault") or _("The dealer stopped.")),
@@ -62,6 +65,13 @@ class FaultScene(GameScene):
         y += th.u(24)
         for ln in D.wrap(th, info["fix"], box.width - 4 * th.pad):
             y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom
+        if info.get("details"):
+            y += th.u(8)
+            for ln in D.wrap(th, _("The dealer's words: {words}").format(words=info["details"]), box.width - 4 * th.pad,
+                             "small"):
+                if y + th.font("small").get_height() > box.bottom - th.pad:
+                    break
+                y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "small", T.TEXT_DIM).bottom
 
     def model(self) -> dict[str, Any]:
         m = super().model()

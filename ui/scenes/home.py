@@ -55,13 +55,15 @@ class HomeScene(Scene):
         self.count.enabled = len(counts) > 1
         half = (rw - p) // 2
         y = top + th.u(40) + th.touch + 3 * p
-        self.seats_btn = Button(_("Players & bots"), lambda: self.app.go("players"), pygame.Rect(x, y, half, th.touch))
-        self.options_btn = Button(_("Rule options"), lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, th.touch))
-        y += th.touch + p
-        self.rules_btn = Button(_("How to play"), lambda: self.app.go("rules"), pygame.Rect(x, y, half, th.touch))
-        self.settings_btn = Button(_("Settings"), lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, th.touch),
+        # tall enough for a label on two lines (long French and Turkish words, large text)
+        mh = max(th.touch, 2 * th.font("body").get_linesize() + th.u(2))
+        self.seats_btn = Button(_("Players & bots"), lambda: self.app.go("players"), pygame.Rect(x, y, half, mh))
+        self.options_btn = Button(_("Rule options"), lambda: self.app.go("options"), pygame.Rect(x + half + p, y, half, mh))
+        y += mh + p
+        self.rules_btn = Button(_("How to play"), lambda: self.app.go("rules"), pygame.Rect(x, y, half, mh))
+        self.settings_btn = Button(_("Settings"), lambda: self.app.go("pin"), pygame.Rect(x + half + p, y, half, mh),
                                    color=T.BUTTON_OFF)
-        keep_w = rw * 2 // 5  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
+        keep_w = (rw - p) // 2  # "Keep score (own cards)": the kiosk keeps the sheet for a table's own cards
         self.start_btn = Button(_("Start game"), self.start, pygame.Rect(x, H - 2 * p - th.u(72), rw - keep_w - p, th.u(72)),
                                 color=T.BUTTON_ON, role="large")
         from .scorekeeper_entry import pending_sheet
@@ -79,7 +81,7 @@ class HomeScene(Scene):
                                    role="small", color=T.BUTTON_OFF)
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
                         self.settings_btn, self.start_btn, self.keep_btn, self.language_btn]
-        self._info_top = y + th.touch + p
+        self._info_top = y + mh + p
         from ..resume import unfinished_game
 
         # a refereed game left with Menu -> Leave (or kept by a failed resume) waits in its journal
@@ -149,17 +151,24 @@ class HomeScene(Scene):
         bots = len(st.seat_bots())
         line = ngettext("{humans} + {n} bot", "{humans} + {n} bots", bots).format(
             humans=", ".join(humans) or _("no humans"), n=bots)
+        below = self.resume_btn.rect.y if self.resume_btn is not None else self.start_btn.rect.y
+        if self._info_top + th.font("small").get_height() > below:
+            return  # the Resume button takes the place of the seats and options lines
         D.text(surface, th, line, (self._x, self._info_top), "small", T.TEXT_DIM, max_width=th.width - self._x - th.pad)
         y2 = self._info_top + th.font("small").get_height() + th.u(2)
-        if self.resume_btn is not None and y2 + th.font("small").get_height() > self.resume_btn.rect.y:
+        if y2 + th.font("small").get_height() > below:
             return  # the Resume button takes the options line's place
         changed = [k for k, v in st.game_options().items() if v != next(s.default for s in st.specs() if s.name == k)]
         target = st.game_options().get("target")
         opt = _("target {target}").format(target=target) + "; " + (
             _("changed: {names}").format(names=", ".join(option_words(k) for k in changed)) if changed
             else _("other options as the rules page"))
-        D.text(surface, th, opt, (self._x, y2), "small",
-               T.TEXT_DIM, max_width=th.width - self._x - th.pad)
+        room = th.width - self._x - th.pad
+        for line in D.wrap(th, opt, room, "small"):  # on two lines when it is long and there is room
+            if y2 + th.font("small").get_height() > below:
+                break
+            D.text(surface, th, line, (self._x, y2), "small", T.TEXT_DIM, max_width=room)
+            y2 += th.font("small").get_height()
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -42,9 +42,15 @@ class _Help(Widget):
         super().__init__()
         self.text = text
 
+    def lines(self, theme: T.Theme, width: int) -> list[str]:
+        return D.wrap(theme, self.text, width - theme.u(24), "small")
+
     def draw(self, surface: Any, theme: T.Theme) -> None:
-        D.text(surface, theme, self.text, (self.rect.x + theme.u(16), self.rect.y), "small", T.TEXT_DIM,
-               max_width=self.rect.width - theme.u(24))
+        y = self.rect.y
+        for line in self.lines(theme, self.rect.width):
+            D.text(surface, theme, line, (self.rect.x + theme.u(16), y), "small", T.TEXT_DIM,
+                   max_width=self.rect.width - theme.u(24))
+            y += theme.font("small").get_height()
 
 
 class OptionsScene(Scene):
@@ -82,7 +88,9 @@ class OptionsScene(Scene):
             w = self.widget_for(spec)
             self.option_widgets[spec.name] = w
             rows.append((th.touch + th.u(6), w))
-            rows.append((th.font("small").get_height() + th.u(8), _Help(_(spec.help))))
+            help_row = _Help(_(spec.help))
+            k = len(help_row.lines(th, th.width - 2 * th.pad - 12))  # the scroll list's row width
+            rows.append((k * th.font("small").get_height() + th.u(8), help_row))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad

@@ -58,9 +58,11 @@ class PlayScene(GameScene):
         """(table area, trick area, hand area)."""
         th = self.theme
         top = self.bar_height
-        hand_h = self._hand_h if TV.view_hand(self.view) is not None else 0
-        table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
         n = int(self.g.get("players", 4))
+        # from 7 players on (two rows of trick) and with large text the hand is lower
+        compact = n >= 7 or th.large_text
+        hand_h = (th.u(80) + th.u(20) if compact else self._hand_h) if TV.view_hand(self.view) is not None else 0
+        table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
         pw, ph = TV.plate_size(th, n, table)
         inset_x = pw + th.pad if n > 2 else th.pad
         trick = table.inflate(-2 * inset_x, -2 * (ph + th.u(4)))
@@ -193,7 +195,7 @@ class PlayScene(GameScene):
                 out.append(Button(text, fn, pygame.Rect(x, y, th.u(190), th.touch), color=color, name=name))
                 y += th.touch + th.pad
             return out
-        bw = min(th.u(190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
+        bw = min(th.u(240 if len(specs) == 1 else 190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
         total = len(specs) * bw + (len(specs) - 1) * th.pad
         x = trick_area.centerx - total // 2
         y = trick_area.bottom - th.touch
@@ -225,7 +227,8 @@ class PlayScene(GameScene):
             winner = g.get("last_trick_winner")
         self._draw_extras(surface, trick_area, table, shown)
         msg_h = th.font("body").get_height()
-        cards_area = pygame.Rect(trick_area.x, trick_area.y + msg_h, trick_area.width, trick_area.height - msg_h)
+        gap = msg_h + th.u(4)  # (an accent can reach above a line's box: a little air)
+        cards_area = pygame.Rect(trick_area.x, trick_area.y + gap, trick_area.width, trick_area.height - gap)
         marks = TV.draw_trick(surface, th, g, trick, cards_area, winner, complete=bool(self.review or holding))
         shown["trick"] = [(s, c) for s, c in trick]
         shown["reviewing"] = bool(self.review or holding)

@@ -50,8 +50,9 @@ class _SeatRow(Widget):
         r = self.rect
         h = theme.touch
         y = r.y + (r.height - h) // 2
+        label_w = max(theme.u(80), theme.font("body").size(_("Seat {n}").format(n=88))[0] + 2 * theme.pad)
         lw = theme.u(190)
-        self.name_btn.rect = pygame.Rect(r.x + theme.u(80), y, r.width - theme.u(80) - theme.u(240) - lw, h)
+        self.name_btn.rect = pygame.Rect(r.x + label_w, y, r.width - label_w - theme.u(240) - lw, h)
         self.level.rect = pygame.Rect(r.right - theme.u(230) - lw, y, lw, h)
         self.bot.rect = pygame.Rect(r.right - theme.u(220), y, theme.u(210), h)
 
@@ -93,9 +94,15 @@ class PlayersScene(Scene):
         return KeyboardScene(self.app, title=_("Name for seat {n}").format(n=seat + 1), text=self.setup.names[seat], on_done=done,
                              max_len=14)
 
+    def _sub(self) -> str:
+        sub = _("tap a name to change it; bots play the seats marked bot")
+        if "partnership" in self.setup.game:
+            sub += "; " + _("partners sit opposite (seats 1+3, 2+4)")
+        return sub
+
     def layout(self) -> None:
         th = self.theme
-        top = th.u(64)
+        top = self.header_bottom(self._sub(), right=0)
         self.rows = [_SeatRow(self, s) for s in range(self.setup.players)]
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows([(th.touch + th.pad, r) for r in self.rows])
@@ -104,10 +111,7 @@ class PlayersScene(Scene):
         self.widgets = [self.area, self.back]
 
     def draw_content(self, surface: Any) -> None:
-        sub = _("tap a name to change it; bots play the seats marked bot")
-        if "partnership" in self.setup.game:
-            sub += "; " + _("partners sit opposite (seats 1+3, 2+4)")
-        self.title(surface, _("Players"), sub)
+        self.title(surface, _("Players"), self._sub(), right=0)
         if not [s for s in range(self.setup.players) if s not in self.setup.bots]:
             th = self.theme
             D.text(surface, th, _("no human seat: the bots will play a whole game to watch"), (2 * th.pad, th.height - th.touch),

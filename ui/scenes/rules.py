@@ -99,7 +99,7 @@ class RulesScene(Scene):
                 rows.append((th.u(8), Widget()))
             else:
                 for ln in D.wrap(th, text, width):
-                    rows.append((th.font("body").get_height() + th.u(2), _Line(ln, False)))
+                    rows.append((th.font("body").get_height() + th.u(4), _Line(ln, False)))
         self.lines = [w.text for _, w in rows if isinstance(w, _Line)]
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 2 * th.pad))
         self.area.set_rows(rows)

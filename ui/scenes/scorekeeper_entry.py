@@ -296,15 +296,16 @@ class Cell(Button):
         color = T.BUTTON_DOWN if self.pressed else T.BUTTON_ON if self.selected else T.FELT_DARK
         D.panel(surface, self.rect, color, radius=th.u(8), border=T.ACCENT if self.selected else T.TEXT_DIM)
         fg = T.TEXT_DIM if self.blank else T.TEXT if self.note else T.ACCENT
-        if self.note:
-            small_h = th.font("small").get_height()
-            mid = (self.rect.centerx, self.rect.centery - small_h // 2 + th.u(2))
-            D.text(surface, th, self.text, mid, "body", fg, "center", bold=True, max_width=self.rect.width - th.u(6))
-            D.text(surface, th, self.note, (self.rect.centerx, self.rect.bottom - th.u(1)), "small", T.TEXT_DIM,
-                   "midbottom", max_width=self.rect.width - th.u(6))
-        else:
-            D.text(surface, th, self.text, self.rect.center, "large", fg, "center", bold=True,
-                   max_width=self.rect.width - th.u(6))
+        with D.owning("button", surface, self.rect, self.text):
+            if self.note:
+                small_h = th.font("small").get_height()
+                mid = (self.rect.centerx, self.rect.centery - small_h // 2 + th.u(2))
+                D.text(surface, th, self.text, mid, "body", fg, "center", bold=True, max_width=self.rect.width - th.u(6))
+                D.text(surface, th, self.note, (self.rect.centerx, self.rect.bottom - th.u(1)), "small", T.TEXT_DIM,
+                       "midbottom", max_width=self.rect.width - th.u(6))
+            else:
+                D.text(surface, th, self.text, self.rect.center, "large", fg, "center", bold=True,
+                       max_width=self.rect.width - th.u(6))
 
 
 Key = tuple[str, int]  # (entry key, seat); seat -1 for what nobody took
@@ -463,6 +464,11 @@ class ScorekeeperEntryScene(Scene):
         widths = {"count": cw, "toggle": max(th.touch, th.u(100)), "holder": max(th.touch, th.u(64))}
         fw = [widths[f["kind"]] for f in fields]
         name_w = col_w - sum(fw) - p * len(fw)
+        for i, f in enumerate(fields):  # a count column as wide as its heading, while the names keep room
+            need = th.font("small").size(_(f["label"]))[0] + th.u(4)
+            if f["kind"] == "count" and need > fw[i] and name_w - (need - fw[i]) >= th.u(110):
+                name_w -= need - fw[i]
+                fw[i] = need
         self.col_x: list[list[tuple[str, int, int]]] = []
         for c in range(cols):
             x = p + c * (col_w + p) + name_w + p
@@ -791,8 +797,13 @@ class ScorekeeperEntryScene(Scene):
         else:
             ask = _("tap a box to change it")
         ask_y = hy if self.pad_rect.y <= self.top else self.pad_rect.y - th.u(4) - th.font("small").get_height()
-        D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
-               "midtop", max_width=self.pad_rect.width)
+        if self.focus is None and self.pad_rect.y <= self.top:  # no pad showing: room below for two lines
+            for k, line in enumerate(D.wrap(th, ask, self.pad_rect.width, "small")[:2]):
+                D.text(surface, th, line, (self.pad_rect.centerx, ask_y + k * th.font("small").get_height()), "small",
+                       T.TEXT_DIM, "midtop", max_width=self.pad_rect.width)
+        else:
+            D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
+                   "midtop", max_width=self.pad_rect.width)
         small_h = th.font("small").get_height()
         body_h = th.font("body", bold=True).get_height()
         stacked = body_h + small_h <= self.row_h
@@ -816,15 +827,22 @@ class ScorekeeperEntryScene(Scene):
             r = self.nobody_rect
             D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
                    max_width=r.width - th.pad)
-            D.text(surface, th, _("cancelled last trick"), (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
+            D.text(surface, th, _("cancelled trick"), (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
                    "topleft", max_width=r.width - th.pad)
         # the check line and the reason, beside the buttons (the moon choice takes their place)
         if self.moon_self.visible and not sheet.over:
             return
         y = self.bottom_y + th.u(2)
-        line = "   ".join(sheet.tally(self.entries))
-        D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
-        y += small_h + th.u(2)
+        parts = sheet.tally(self.entries)
+        line = "   ".join(parts)
+        if len(parts) > 1 and th.font("small").size(line)[0] > self.line_w:  # one check a line
+            for part in parts[:2]:
+                D.text(surface, th, part, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
+                y += small_h
+            y += th.u(2)
+        else:
+            D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
+            y += small_h + th.u(2)
         reason = self.reason()
         if sheet.over:
             D.text(surface, th, _("The game is over: see the score sheet."), (2 * th.pad, y), "small", T.ACCENT)

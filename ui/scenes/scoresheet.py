@@ -81,7 +81,8 @@ class ScoreSheetScene(GameScene):
             D.text(surface, th, lab, (x0 + hand_w + k * colw + colw // 2, top), "small", T.ACCENT, "midtop",
                    max_width=colw - th.u(4))
         y = top + line_h
-        per_hand = 2 if not wide else 1
+        # one line per hand ("+28 = 37") when it fits the column, else points over total
+        per_hand = 1 if wide and th.font("small").size("+26 = 126")[0] <= colw - th.u(4) else 2
         fixes_n = len(g.get("corrections") or self.t.get("corrections") or [])
         fit = max(1, (avail_h - (3 + fixes_n + min(2, fixes_n)) * line_h) // (line_h * per_hand))
         shown = results[-fit:]
@@ -95,7 +96,7 @@ class ScoreSheetScene(GameScene):
             for k, s in enumerate(seats):
                 pts, tot = r["points"][s], r["totals"][s]
                 cx = x0 + hand_w + k * colw + colw // 2
-                if wide:
+                if per_hand == 1:
                     txt = f"{pts:+d} = {tot}"
                     D.text(surface, th, txt, (cx, y + th.u(2)), "small", T.TEXT, "midtop", max_width=colw - th.u(4))
                 else:

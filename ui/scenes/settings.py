@@ -71,7 +71,7 @@ class SettingsScene(Scene):
     def layout(self) -> None:
         th = self.theme
         s = self.app.settings
-        top = th.u(64)
+        top = self.header_bottom(self._note())
         self.port_btn = Button(s.serial_port, self.edit_port, name="serial port")
         self.pin_btn = Button(_("Change PIN"), self.change_pin)
         self.toggles = {
@@ -155,8 +155,11 @@ class SettingsScene(Scene):
             return
         self.app.go("home")
 
-    def draw_content(self, surface: Any) -> None:
+    def _note(self) -> str:
         note = self.message or _("saved when you tap Done")
         if not self.message and self.app.settings.default_pin:
             note = _("the admin PIN is still 0000: please change it")
-        self.title(surface, _("Settings"), note)
+        return note
+
+    def draw_content(self, surface: Any) -> None:
+        self.title(surface, _("Settings"), self._note())

@@ -1,0 +1,195 @@
+"""Every scene ``trickref screenshots`` stages, at 800x480, 1024x600, 1280x720 and Touch
+Display 2's 720x1280 portrait, normal and large text, follows ui.layoutcheck's rules: nothing
+overlapping, nothing off screen or clipped, labels inside their buttons, touch targets and text
+large enough in millimetres on the screen each size is sold as.
+
+The scenes come from ``screenshots.scenarios()`` by name, so a new scene added there is checked
+here too. Each scenario is staged once (at 800x480) and then drawn again at every size and text
+size (``layoutcheck.resize``). English is checked everywhere; French, Haitian Creole and Turkish
+(longer words) at 800x480, the smallest landscape screen, both text sizes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trickref.ui import layoutcheck as L
+from trickref.ui import screenshots as S
+from trickref.ui.i18n import set_language
+from trickref.ui.settings import Settings
+
+NAMES = [name for name, _fn in S.scenarios()]
+
+# The portrait panel (8.2 px/mm) would need a portrait layout at a larger scale for the
+# millimetre rules; it is checked for geometry (overlaps, off screen, labels in their buttons).
+GEOMETRY_ONLY = {(720, 1280)}
+
+# (scenario, language, size, large text) -> the rules it still breaks. All are large text (3.0 mm
+# capitals): the keep-score screens' header lines and column headings, the trick at 5 or more
+# players with the player's own hand shown (cards under 10 mm), the score sheet at 10 players, a
+# few long option descriptions and plate lines in French, Haitian Creole and Turkish. Anything
+# not listed fails the test; a listed one that passes is only reported (a staging change can move
+# a scenario to a position that happens to fit), so trim the list when refreshing the screenshots.
+KNOWN: dict[tuple[str, str, tuple[int, int], bool], str] = {
+    ("draw-spades-2p", "fr", (800, 480), True): "text too small",
+    ("draw-spades-2p", "ht", (800, 480), True): "text too small",
+    ("gameover-partnership-spades", "en", (1280, 720), True): "text too small",
+    ("keep-score-blind-nil", "en", (1024, 600), True): "text too small",
+    ("keep-score-blind-nil", "en", (1280, 720), True): "text too small",
+    ("keep-score-blind-nil", "en", (800, 480), True): "text too small",
+    ("keep-score-blind-nil", "fr", (800, 480), True): "text too small",
+    ("keep-score-blind-nil", "ht", (800, 480), True): "text too small",
+    ("keep-score-cancellation-11", "en", (1024, 600), True): "off screen, text too small",
+    ("keep-score-cancellation-11", "en", (1280, 720), True): "off screen, text too small",
+    ("keep-score-cancellation-11", "en", (720, 1280), True): "off screen",
+    ("keep-score-cancellation-11", "en", (800, 480), True): "off screen, text too small",
+    ("keep-score-cancellation-11", "fr", (800, 480), True): "off screen",
+    ("keep-score-cancellation-11", "ht", (800, 480), True): "off screen, text too small",
+    ("keep-score-cancellation-11", "tr", (800, 480), True): "off screen",
+    ("keep-score-gameover", "en", (1024, 600), True): "text too small",
+    ("keep-score-gameover", "en", (1280, 720), True): "text too small",
+    ("keep-score-gameover", "en", (800, 480), True): "text too small",
+    ("keep-score-gameover", "fr", (800, 480), True): "text too small",
+    ("keep-score-gameover", "ht", (800, 480), True): "text too small",
+    ("keep-score-gameover", "tr", (800, 480), True): "text too small",
+    ("keep-score-german-whist", "en", (1024, 600), True): "text too small",
+    ("keep-score-german-whist", "en", (1280, 720), True): "text too small",
+    ("keep-score-german-whist", "en", (800, 480), True): "text too small",
+    ("keep-score-german-whist", "ht", (800, 480), True): "text too small",
+    ("keep-score-hearts", "en", (1024, 600), True): "text too small",
+    ("keep-score-hearts", "en", (1280, 720), True): "text too small",
+    ("keep-score-hearts", "en", (800, 480), True): "text too small",
+    ("keep-score-hearts", "ht", (800, 480), True): "text too small",
+    ("keep-score-moon", "en", (1024, 600), True): "text too small",
+    ("keep-score-moon", "en", (1280, 720), True): "text too small",
+    ("keep-score-moon", "en", (800, 480), True): "text too small",
+    ("keep-score-moon", "fr", (800, 480), True): "text too small",
+    ("keep-score-moon", "ht", (800, 480), True): "text too small",
+    ("keep-score-moon", "tr", (800, 480), True): "text too small",
+    ("keep-score-refused", "en", (1024, 600), True): "text too small",
+    ("keep-score-refused", "en", (1280, 720), True): "text too small",
+    ("keep-score-refused", "en", (800, 480), True): "text too small",
+    ("keep-score-refused", "ht", (800, 480), True): "text too small",
+    ("keep-score-sheet", "en", (1024, 600), True): "text too small",
+    ("keep-score-sheet", "en", (1280, 720), True): "text too small",
+    ("keep-score-sheet", "en", (800, 480), True): "text too small",
+    ("keep-score-sheet", "fr", (800, 480), True): "text too small",
+    ("keep-score-sheet", "ht", (800, 480), True): "text too small",
+    ("keep-score-sheet", "tr", (800, 480), True): "text too small",
+    ("keep-score-spades-2p", "en", (1024, 600), True): "text too small",
+    ("keep-score-spades-2p", "en", (1280, 720), True): "text too small",
+    ("keep-score-spades-2p", "en", (800, 480), True): "text too small",
+    ("keep-score-spades-2p", "ht", (800, 480), True): "text too small",
+    ("last-trick-cancellation", "en", (1024, 600), True): "text too small",
+    ("last-trick-cancellation", "en", (1280, 720), True): "text too small",
+    ("last-trick-cancellation", "en", (800, 480), True): "text too small",
+    ("last-trick-cancellation", "fr", (800, 480), True): "text too small",
+    ("last-trick-cancellation", "ht", (800, 480), True): "text too small",
+    ("options-partnership-spades", "fr", (800, 480), True): "text across a panel's edge, text over a button, texts overlap",
+    ("options-partnership-spades", "ht", (800, 480), True): "text across a panel's edge, text over a button, text too small, texts overlap",
+    ("options-partnership-spades", "tr", (800, 480), True): "text across a panel's edge, text over a button, texts overlap",
+    ("play-cancellation-hearts-11", "en", (1024, 600), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-11", "en", (1280, 720), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-11", "en", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-11", "fr", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-11", "ht", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-11", "tr", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-8", "en", (1024, 600), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-8", "en", (1280, 720), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-8", "en", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-8", "fr", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-8", "ht", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-cancellation-hearts-8", "tr", (800, 480), True): "card index too small, card too small, text too small",
+    ("play-hearts-5", "en", (1280, 720), True): "text too small",
+    ("play-partnership-spades-4", "fr", (800, 480), True): "text too small",
+    ("scoresheet-cancellation-10", "en", (1024, 600), True): "off screen",
+    ("scoresheet-cancellation-10", "en", (1280, 720), True): "off screen, text across a panel's edge",
+    ("scoresheet-cancellation-10", "en", (800, 480), True): "text across a panel's edge",
+    ("scoresheet-cancellation-10", "fr", (800, 480), True): "text across a panel's edge, texts overlap",
+    ("scoresheet-cancellation-10", "ht", (800, 480), True): "text across a panel's edge",
+    ("scoresheet-cancellation-10", "tr", (800, 480), True): "text across a panel's edge",
+    ("summary-hearts", "fr", (800, 480), True): "texts overlap",
+    ("summary-partnership-spades", "en", (1280, 720), True): "text too small",
+    ("summary-partnership-spades", "fr", (800, 480), True): "text too small, texts overlap",
+}
+
+
+def _problems(app, size, large):
+    L.resize(app, size, large)
+    return L.render_checked(app, physical=size not in GEOMETRY_ONLY)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_size_and_text_size(name, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRICKREF_HOME", str(tmp_path))
+    fn = dict(S.scenarios())[name]
+    app = S.make_app((800, 480), Settings())
+    try:
+        fn(app)
+        failures: dict[tuple[tuple[int, int], bool], list[str]] = {}
+        for size in L.LAYOUT_SIZES:
+            for large in (False, True):
+                found = _problems(app, size, large)
+                known = KNOWN.get((name, "en", size, large))
+                if known is not None and not found:
+                    print(f"{name} {size} large={large} passes now: take it off KNOWN ({known})")
+                elif known is None and found:
+                    failures[(size, large)] = found
+        assert not failures, "\n".join(f"{size} large={large}: {p}" for (size, large), ps in failures.items() for p in ps)
+    finally:
+        app.end_session()
+
+
+@pytest.mark.parametrize("language", ["fr", "ht", "tr"])
+@pytest.mark.parametrize("name", NAMES)
+def test_translations_fit_the_small_screen(name, language, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRICKREF_HOME", str(tmp_path))
+    fn = dict(S.scenarios())[name]
+    app = S.make_app((800, 480), Settings(language=language))
+    try:
+        fn(app)
+        failures = []
+        for large in (False, True):
+            found = _problems(app, (800, 480), large)
+            known = KNOWN.get((name, language, (800, 480), large))
+            if known is not None:
+                if not found:
+                    print(f"{name} {language} large={large} passes now: take it off KNOWN ({known})")
+            else:
+                failures += [f"large={large}: {p}" for p in found]
+        assert not failures, "\n".join(failures)
+    finally:
+        app.end_session()
+        set_language("en")
+
+
+def test_the_checker_sees_an_overlap_a_small_text_and_an_offscreen_button():
+    """The rules themselves, on a frame drawn for the purpose."""
+    import pygame
+
+    from trickref.ui import draw as D
+    from trickref.ui import theme as T
+    from trickref.ui.app import init_pygame
+    from trickref.ui.widgets import Button
+
+    init_pygame()
+    th = T.Theme(800, 480)
+    surf = pygame.Surface((800, 480))
+    with L.recording() as log:
+        D.log_scene("test")
+        D.text(surf, th, "Hello table", (10, 10), "body")
+        D.text(surf, th, "Hello again", (20, 12), "body")  # over the first
+        D.text(surf, th, "a long line squeezed into a tiny box", (10, 100), "body", max_width=60)
+        Button("Off", rect=pygame.Rect(780, 400, 80, 52)).draw(surf, th)
+        Button("Tiny", rect=pygame.Rect(300, 300, 20, 20)).draw(surf, th)
+        Button("Under", rect=pygame.Rect(500, 100, 120, 52)).draw(surf, th)
+        D.text(surf, th, "over it", (510, 110), "body")
+    found = L.check(log, (800, 480))
+    kinds = {p.split(": ")[1] for p in found}
+    assert {"texts overlap", "text too small", "off screen", "touch target too small",
+            "text over a button"} <= kinds, found
+    with L.recording() as log:
+        D.log_scene("test")
+        D.text(surf, th, "Hello table", (10, 10), "body")
+        Button("OK", rect=pygame.Rect(300, 300, 120, 52)).draw(surf, th)
+    assert L.check(log, (800, 480)) == []
