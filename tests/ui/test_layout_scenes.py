@@ -193,3 +193,37 @@ def test_the_checker_sees_an_overlap_a_small_text_and_an_offscreen_button():
         D.text(surf, th, "Hello table", (10, 10), "body")
         Button("OK", rect=pygame.Rect(300, 300, 120, 52)).draw(surf, th)
     assert L.check(log, (800, 480)) == []
+
+
+def test_the_screenshots_command_checks_every_frame_it_writes(tmp_path):
+    """``trickref screenshots`` writes every language at every size and checks each frame:
+    here the home screens (normal and large text), all of which pass."""
+    problems: list[str] = []
+    files = S.render_all(tmp_path, only="home", languages=("en", "fr", "ht", "tr"), problems=problems)
+    homes = [n for n in NAMES if "home" in n]
+    assert len(files) == len(homes) * 4 * len(L.LAYOUT_SIZES)
+    assert {"home-720x1280-tr.png", "large-text-home-1024x600-fr.png"} <= {f.name for f in files}
+    assert problems == []
+
+
+def test_the_screenshots_command_reports_a_broken_frame(tmp_path, monkeypatch, capsys):
+    from trickref.ui import cli
+    from trickref.ui import draw as D
+    from trickref.ui.scene import Scene
+
+    class Broken(Scene):
+        name = "broken"
+
+        def draw_content(self, surface):
+            D.text(surface, self.theme, "half off the screen", (self.theme.width - 40, 10), "body")
+
+    def stage(app):
+        app.switch(Broken(app))
+        app.render(force=True)
+        return app.scene
+
+    monkeypatch.setattr(S, "scenarios", lambda: [("broken", stage)])
+    assert cli.main(["screenshots", str(tmp_path), "--language", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "broken-800x480.png: broken: off screen: text 'half off the screen'" in out
+    assert "layout check: 0 of 4 frames pass" in out
