@@ -115,6 +115,9 @@ class GameScene(Scene):
         words = self.t.get("refusal")
         if not words:
             return
+        from ..referee_words import translate
+
+        words = translate(str(words))
         th = self.theme
         width = th.width - 4 * th.pad
         lines = D.wrap(th, str(words), width - 2 * th.pad, "small")[:3]
