@@ -814,6 +814,11 @@ class ScorekeeperEntryScene(Scene):
         else:
             sub, colour = _("{dealer} deals; keeping score for your own cards").format(
                 dealer=sheet.names[sheet.dealer]), T.TEXT_DIM
+        if th.font("small").size(sub)[0] > head_w:  # too long for the bar: the short form
+            if shooter is not None and not sheet.over:
+                sub = _("{name} shot the moon").format(name=sheet.names[shooter])
+            elif ";" in sub:
+                sub = sub.split(";")[0].strip()
         D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
         hy = self.bar_h + th.u(2)
         shown_toggles = any(w.visible for ws in self.row_widgets for k, w in ws.items() if k in ("double_nil", "blind_nil"))
