@@ -120,12 +120,15 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
         pygame.draw.lines(surface, color, False, pts, width)
         for p in pts:
             pygame.draw.circle(surface, color, p, width + 1)
-    ly = rect.y + th.u(8)
-    lh = max(th.font("small").get_height(), min(th.u(24), (rect.height - th.u(16)) // max(1, len(labels))))
+    room = rect.height - th.u(16)
+    lh = max(th.font("small").get_height(), min(th.u(24), room // max(1, len(labels))))
+    cols = 1 if len(labels) * lh <= room else 2  # many players: the legend in two columns
+    per = -(-len(labels) // cols)
+    col_w = legend_w // cols
     for k, lab in enumerate(labels):
         color = PALETTE[k % len(PALETTE)]
-        x = rect.right - legend_w
+        x = rect.right - legend_w + (k // per) * col_w
+        ly = rect.y + th.u(8) + (k % per) * lh
         pygame.draw.line(surface, color, (x, ly + lh // 2), (x + th.u(18), ly + lh // 2), width)
         D.text(surface, th, f"{lab} {lines[k][-1][1]}", (x + th.u(24), ly + lh // 2), "small", T.TEXT, "midleft",
-               max_width=legend_w - th.u(28))
-        ly += lh
+               max_width=col_w - th.u(28))

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-SIZES = ((800, 480), (1280, 720))
+SIZES = ((800, 480), (1024, 600), (1280, 720), (720, 1280))  # as ui.layoutcheck.LAYOUT_SIZES
 
 
 def headless() -> None:
@@ -501,36 +501,54 @@ def _tricks(st: Any) -> int:
     return sum(v.get("tricks_taken") or [0])
 
 
-def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ...] = SIZES,
-               only: str | None = None, languages: tuple[str, ...] = ("en",)) -> list[Path]:
-    """Every scenario at every size, in each of ``languages`` (files of a language other than
-    English end in ``-<code>``, e.g. ``home-800x480-fr.png``)."""
+def render_all(out_dir: str | os.PathLike[str], sizes: tuple[tuple[int, int], ...] | None = None,
+               only: str | None = None, languages: tuple[str, ...] = ("en",),
+               problems: list[str] | None = None) -> list[Path]:
+    """Every scenario at every size (default: ``layoutcheck.LAYOUT_SIZES``), in each of
+    ``languages`` (files of a language other than English end in ``-<code>``, e.g.
+    ``home-800x480-fr.png``). Each scenario is staged once per language, in a scratch folder of
+    its own, then drawn at each size (``layoutcheck.resize``); every frame written is checked
+    by ``layoutcheck.check`` and what it finds is appended to ``problems`` (file: problem)."""
     headless()
     import tempfile
 
     import pygame
+
+    from . import layoutcheck as L
+    from .i18n import set_language
+    from .settings import Settings
 
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
     written = []
     old = os.environ.get("TRICKREF_HOME")
     with tempfile.TemporaryDirectory() as scratch:  # the real-path games' journal and games folder
-        os.environ["TRICKREF_HOME"] = scratch
         try:
             for name, fn in scenarios():
                 if only and only not in name:
                     continue
                 for lang in languages:
-                    for size in sizes:
-                        from .settings import Settings
-
-                        app = make_app(size, Settings(language=lang))
+                    home = Path(scratch) / f"{name}-{lang}"
+                    home.mkdir()
+                    os.environ["TRICKREF_HOME"] = str(home)
+                    app = make_app((800, 480), Settings(language=lang))
+                    try:
                         fn(app)
-                        tail = "" if lang == "en" else f"-{lang}"
-                        p = d / f"{name}-{size[0]}x{size[1]}{tail}.png"
-                        pygame.image.save(app.screen, str(p))
+                        for size in sizes or L.LAYOUT_SIZES:
+                            L.resize(app, size)
+                            with L.recording() as log:
+                                app.render(force=True)
+                            tail = "" if lang == "en" else f"-{lang}"
+                            p = d / f"{name}-{size[0]}x{size[1]}{tail}.png"
+                            pygame.image.save(app.screen, str(p))
+                            written.append(p)
+                            if problems is not None:
+                                found = L.check(log, size, bool(app.theme.large_text),
+                                                physical=size not in L.GEOMETRY_ONLY)
+                                problems.extend(f"{p.name}: {x}" for x in found)
+                    finally:
                         app.end_session()  # its table's worker and ports stop
-                        written.append(p)
+                        set_language("en")
         finally:
             if old is None:
                 os.environ.pop("TRICKREF_HOME", None)
@@ -543,17 +561,26 @@ def _cmd(args: argparse.Namespace) -> int:
     from .i18n import LANGUAGES
 
     languages = tuple(LANGUAGES) if args.language == "all" else (args.language,)
-    files = render_all(args.dir, only=args.only, languages=languages)
+    problems: list[str] = []
+    files = render_all(args.dir, only=args.only, languages=languages, problems=None if args.no_check else problems)
     for f in files:
         print(f)
     print(f"{len(files)} screenshots in {args.dir}")
-    return 0
+    if args.no_check:
+        return 0
+    for x in problems:
+        print(x)
+    bad = len({x.split(": ")[0] for x in problems})
+    print(f"layout check: {len(files) - bad} of {len(files)} frames pass" + (f"; {len(problems)} problems in {bad}" if bad else ""))
+    return 1 if problems else 0
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("screenshots", help="render every kiosk scene at 800x480 and 1280x720 to PNG files")
+    p = sub.add_parser("screenshots", help="render every kiosk scene at 800x480, 1024x600, 1280x720 and 720x1280 to "
+                                          "PNG files, each checked by the layout rules (exit status 1 if one fails)")
     p.add_argument("dir", help="folder for the PNG files (created)")
     p.add_argument("--only", help="only scenarios whose name contains this")
-    p.add_argument("--language", default="en", choices=["en", "fr", "ht", "tr", "all"],
-                   help="the kiosk's language (en, fr, ht, tr), or all four (default: en)")
+    p.add_argument("--language", default="all", choices=["en", "fr", "ht", "tr", "all"],
+                   help="the kiosk's language (en, fr, ht, tr), or all four (default: all)")
+    p.add_argument("--no-check", action="store_true", help="write the files without checking their layout")
     p.set_defaults(func=_cmd)

@@ -288,9 +288,12 @@ def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list
     small = theme.font("small")
     won = _("won") if complete else _("winning")
     words = [_("led"), won] + ([_("cancelled")] if cancelled_cards(g, trick) else [])
-    legend = trick_rows(n) > 1 or max(small.size(x)[0] for x in words) > A.card_size(h)[0] + theme.u(4)
+    h1, pos1 = trick_layout(theme, len(trick), n, area, tag_lines=1)
+    # the words go on one line over the trick when tags would not fit over a card, or when the
+    # second line of tags would cost the cards some height
+    legend = trick_rows(n) > 1 or max(small.size(x)[0] for x in words) > A.card_size(h)[0] + theme.u(4) or h < h1
     if legend and trick_rows(n) == 1:  # one line of words above the row, not two
-        h, pos = trick_layout(theme, len(trick), n, area, tag_lines=1)
+        h, pos = h1, pos1
     leader, winning = trick_leader_and_winner(g, trick)
     if winner is not None:
         winning = winner

@@ -257,7 +257,8 @@ class Choice(Widget):
 
         r = self.rect
         b = theme.touch
-        bw = theme.u(118)
+        font = theme.font("small")  # as wide as the longest choice needs, up to 200 units
+        bw = max(theme.u(118), min(theme.u(200), max((font.size(x.text)[0] for x in self.buttons), default=0) + theme.u(12)))
         x = r.right
         for btn in reversed(self.buttons):
             btn.rect = pygame.Rect(x - bw, r.y + (r.height - b) // 2, bw, b)

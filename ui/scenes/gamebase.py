@@ -115,6 +115,9 @@ class GameScene(Scene):
         words = self.t.get("refusal")
         if not words:
             return
+        from ..referee_words import translate
+
+        words = translate(str(words))
         th = self.theme
         width = th.width - 4 * th.pad
         lines = D.wrap(th, str(words), width - 2 * th.pad, "small")[:3]
@@ -128,7 +131,15 @@ class GameScene(Scene):
 
     def draw_bar(self, surface: Any) -> None:
         pygame.draw.rect(surface, T.FELT_DARK, (0, 0, self.theme.width, self.bar_height))
-        TV.status_bar(surface, self.theme, self.g, self.session.title, self._bar_right)
+        TV.status_bar(surface, self.theme, self.g, self.game_title, self._bar_right)
+
+    @property
+    def game_title(self) -> str:
+        """The game's name in the kiosk's language (the session's own title is the engine's)."""
+        from ..setup import TITLES, title
+
+        game = getattr(self.session, "game_id", None)
+        return title(game) if isinstance(game, str) and game in TITLES else str(self.session.title)
 
     def model(self) -> dict[str, Any]:
         m = super().model()

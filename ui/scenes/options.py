@@ -81,7 +81,7 @@ class OptionsScene(Scene):
 
     def layout(self) -> None:
         th = self.theme
-        top = th.u(64)
+        top = self.header_bottom(_("defaults follow the rules page; drag to scroll"))
         rows: list[tuple[int, Widget]] = []
         self.option_widgets: dict[str, Widget] = {}
         for spec in self.setup.specs():

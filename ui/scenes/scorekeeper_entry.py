@@ -20,6 +20,7 @@ The scenes are built directly (not through ``ui.scenes.make``) because they carr
 from __future__ import annotations
 
 import functools
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ from trickref.engine.scorekeeper import ScoreSheet
 
 from .. import draw as D
 from .. import theme as T
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, current, ngettext
 from ..scene import Scene
 from ..widgets import Button, Widget
 
@@ -206,12 +207,44 @@ def sheet_view(sheet: ScoreSheet) -> dict[str, Any]:
     }
 
 
+_TALLY = re.compile(r"(.+): (\d+) of (\d+)( \(nobody's included\))?")
+
+
+def tally_words(lines: list[str]) -> list[str]:
+    """The sheet's check lines ('tricks: 12 of 13', 'Q\u2660: Ana') in the kiosk's language."""
+    out = []
+    for line in lines:
+        m = _TALLY.fullmatch(line)
+        if m is not None:
+            label = m.group(1)
+            words = _(label[:1].upper() + label[1:])  # the column heading, as translated
+            if label[:1].islower():
+                first = words[:1]
+                if current() == "tr":  # Turkish dotted and dotless i: İ -> i, I -> ı
+                    first = {"\u0130": "i", "I": "\u0131"}.get(first, first)
+                words = first.lower() + words[1:]
+            text = _("{label}: {got} of {want}").format(label=words, got=m.group(2), want=m.group(3))
+            out.append(text + (_(" (nobody's included)") if m.group(4) else ""))
+        elif line.endswith(": not chosen"):
+            out.append(_("{label}: not chosen").format(label=line[: -len(": not chosen")]))
+        else:
+            out.append(line)
+    return out
+
+
 class SheetSession:
     """Stands in for ui.session.Session where the shared scenes read one (view, title)."""
 
     def __init__(self, sheet: ScoreSheet) -> None:
         self.sheet = sheet
-        self.title = f"{sheet.TITLE} (keeping score)"
+
+    @property
+    def title(self) -> str:
+        """The game's name in the kiosk's language, marked as a kept sheet."""
+        from ..setup import TITLES, title
+
+        game = title(self.sheet.GAME_ID) if self.sheet.GAME_ID in TITLES else self.sheet.TITLE
+        return _("{game} (keeping score)").format(game=game)
 
     def view(self) -> dict[str, Any]:
         return {"game": sheet_view(self.sheet), "table": {}}
@@ -781,6 +814,11 @@ class ScorekeeperEntryScene(Scene):
         else:
             sub, colour = _("{dealer} deals; keeping score for your own cards").format(
                 dealer=sheet.names[sheet.dealer]), T.TEXT_DIM
+        if th.font("small").size(sub)[0] > head_w:  # too long for the bar: the short form
+            if shooter is not None and not sheet.over:
+                sub = _("{name} shot the moon").format(name=sheet.names[shooter])
+            elif ";" in sub:
+                sub = sub.split(";")[0].strip()
         D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
         hy = self.bar_h + th.u(2)
         shown_toggles = any(w.visible for ws in self.row_widgets for k, w in ws.items() if k in ("double_nil", "blind_nil"))
@@ -833,7 +871,7 @@ class ScorekeeperEntryScene(Scene):
         if self.moon_self.visible and not sheet.over:
             return
         y = self.bottom_y + th.u(2)
-        parts = sheet.tally(self.entries)
+        parts = tally_words(sheet.tally(self.entries))
         line = "   ".join(parts)
         if len(parts) > 1 and th.font("small").size(line)[0] > self.line_w:  # one check a line
             for part in parts[:2]:

@@ -79,7 +79,10 @@ class ScorekeeperSheetScene(ScoreSheetScene):
         said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
                         self.sheet.hand_number).format(n=self.sheet.hand_number,
                                                        dealer=self.sheet.names[self.sheet.dealer])
-        r2 = D.text(surface, th, said, (th.pad * 2, r.bottom), "small", T.TEXT_DIM, max_width=self._buttons_left - 3 * th.pad)
+        room = self._buttons_left - 3 * th.pad
+        if th.font("small").size(said)[0] > room and ";" in said:  # too long beside the buttons: who deals next
+            said = said.split(";")[1].strip()
+        r2 = D.text(surface, th, said, (th.pad * 2, r.bottom), "small", T.TEXT_DIM, max_width=room)
         return r2.bottom + th.pad
 
     @property

@@ -61,7 +61,7 @@ class ScoreSheetScene(GameScene):
     def draw_content(self, surface: Any) -> None:
         th = self.theme
         g = self.g
-        title_bottom = self.title(surface, _("Score sheet: {game}").format(game=self.session.title))
+        title_bottom = self.title(surface, _("Score sheet: {game}").format(game=self.game_title))
         labels, seats = columns(g)
         results = g.get("hand_results", [])
         has_bags = g.get("bags") is not None
