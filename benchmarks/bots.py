@@ -1,0 +1,291 @@
+"""Strength, speed and memory of the search bots (engine/bots/search.py) against the rule bots.
+
+    .venv/bin/python benchmarks/bots.py [--games 20] [--hands 12] [--level strong]
+        [--clock cpu|wall] [--only GAME ...] [--seed 1]
+
+Targets (issue 11), each with fixed seeds:
+
+- partnership-spades and spades-2p: whole games to 500, the search bot's side against the
+  rule bot's side; german-whist: whole games to 15. Games come in pairs with the same deck
+  orders, the sides swapped in the second (so each side gets the same cards): the search
+  side's share of games won, with a 95% Wilson interval; target >= 65%.
+- hearts (3 to 7 players) and cancellation-hearts (6 to 11): one search bot among rule bots,
+  consecutive hands of one game per player count (every pass direction), the search bot's
+  seat moving one place left each hand: its points per hand against the rule bots' average
+  at the same table; target: at least 25% fewer. The interval is a 95% normal interval of the
+  mean per-hand difference, divided by the rule bots' mean.
+- time per searched decision (wall and process CPU; mean, p95, max) at the level, and memory:
+  the tracemalloc peak of single searched decisions (a first lead, the costliest) and the
+  process's ru_maxrss at the end; targets 0.25 s and 100 MB.
+
+The level's budget is a time per decision. On a machine shared with other work a wall-clock
+budget measures the other work too, so by default (``--clock cpu``) the bots' budget runs on
+this process's CPU time; ``--clock wall`` is what the kiosk does. Only decisions with more
+than one choice are searched (and timed). Figures are printed and written to
+benchmarks/results/bots.json (each game's section replaced; others kept, so games can run in
+separate processes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import random
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from trickref.engine import cards as C  # noqa: E402
+from trickref.engine.actions import Action  # noqa: E402
+from trickref.engine.base import GameState  # noqa: E402
+from trickref.engine.bots import bot_for  # noqa: E402
+from trickref.engine.bots.search import LEVELS, SearchBot  # noqa: E402
+from trickref.engine.games import new_game  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
+WHOLE = {"partnership-spades": 4, "spades-2p": 2, "german-whist": 2}
+TABLES = {"hearts": (3, 4, 5, 6, 7), "cancellation-hearts": (6, 7, 8, 9, 10, 11)}
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+class Timed:
+    """A search bot that records the wall and CPU time and worlds of its searched decisions."""
+
+    def __init__(self, bot: SearchBot) -> None:
+        self.bot = bot
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+        self.worlds: list[int] = []
+
+    def choose(self, state: GameState, seat: int, rng: random.Random) -> Action:
+        t, c = time.perf_counter(), time.process_time()
+        a = self.bot.choose(state, seat, rng)
+        if self.bot.last_worlds:
+            self.wall.append(time.perf_counter() - t)
+            self.cpu.append(time.process_time() - c)
+            self.worlds.append(self.bot.last_worlds)
+        return a
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, mid - half), min(1.0, mid + half))
+
+
+def run_hand(st: GameState, players: list[Any], rng: random.Random, ref: random.Random) -> None:
+    """Play the hand in progress to its end; a Double Nil exchange's replacements are drawn at
+    random from the discard pile, as the referee does."""
+    while st.turn_seats():
+        for seat in st.turn_seats():
+            a = players[seat].choose(st, seat, rng)
+            if a.kind == "exchange":
+                give = a.value[0]
+                pile = getattr(st, "discards")  # noqa: B009 - spades-2p
+                a = Action("exchange", (give, tuple(sorted(ref.sample(pile, len(give))))))
+            st.apply(a, seat)
+            if not st.turn_seats():
+                break
+
+
+def whole_games(game: str, pairs: int, search: Timed, seed: int, target: int | None) -> dict[str, Any]:
+    n = WHOLE[game]
+    rule = bot_for(game)
+    won = 0
+    games = 0
+    hands = 0
+    diffs: list[float] = []  # per hand: search side's points minus the other side's
+    for i in range(pairs):
+        for swap in (0, 1):
+            sides = {s for s in range(n) if s % 2 == swap}  # 0+2 / 1+3, or seat 0 / seat 1
+            players = [search if s in sides else rule for s in range(n)]
+            st = new_game(game, n, {"target": target} if target else None)
+            decks = random.Random(seed * 1000 + i)
+            rng = random.Random(seed * 1000 + i + 500)
+            ref = random.Random(seed * 1000 + i + 900)
+            while not st.over and st.hand_number < 200:
+                deck = C.full_deck()
+                decks.shuffle(deck)
+                st.start_hand(deck)
+                run_hand(st, players, rng, ref)
+                pts = st.hand_results[-1]["points"]
+                me = min(sides)
+                diffs.append(pts[me] - pts[(me + 1) % n])
+                hands += 1
+            games += 1
+            won += bool(set(st.winners) & sides)
+            print(f"  {game} pair {i} {'swapped' if swap else 'first'}: "
+                  f"{'search' if set(st.winners) & sides else 'rule'} side won {st.totals} after {st.hand_number} hands",
+                  flush=True)
+    lo, hi = wilson(won, games)
+    return {
+        "games": games, "search_won": won, "share": won / games, "ci95": [lo, hi],
+        "hands": hands, "mean_hand_points_diff": statistics.mean(diffs),
+        "hand_points_diff_ci95": _mean_ci(diffs), "target": 0.65,
+        "met": won / games >= 0.65, "met_with_confidence": lo >= 0.65,
+    }
+
+
+def _mean_ci(xs: list[float]) -> list[float]:
+    m = statistics.mean(xs)
+    if len(xs) < 2:
+        return [m, m]
+    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+    return [m - h, m + h]
+
+
+def table_hands(game: str, hands: int, search: Timed, seed: int) -> dict[str, Any]:
+    rule = bot_for(game)
+    decks_n = 2 if game == "cancellation-hearts" else 1
+    per_n: dict[str, Any] = {}
+    all_s: list[float] = []
+    all_r: list[float] = []
+    for n in TABLES[game]:
+        st = new_game(game, n, {"target": 10**9})
+        decks = random.Random(seed * 100 + n)
+        rng = random.Random(seed * 100 + n + 50)
+        s_pts: list[float] = []
+        r_pts: list[float] = []
+        for h in range(hands):
+            me = h % n
+            players = [search if s == me else rule for s in range(n)]
+            deck = C.full_deck(decks_n)
+            decks.shuffle(deck)
+            st.start_hand(deck)
+            run_hand(st, players, rng, rng)
+            pts = st.hand_results[-1]["points"]
+            s_pts.append(pts[me])
+            r_pts.append(sum(pts[s] for s in range(n) if s != me) / (n - 1))
+        all_s += s_pts
+        all_r += r_pts
+        per_n[str(n)] = _reduction(s_pts, r_pts)
+        print(f"  {game} {n} players: {per_n[str(n)]}", flush=True)
+    out = _reduction(all_s, all_r)
+    out["per_player_count"] = per_n
+    out["target"] = 0.25
+    out["met"] = out["reduction"] >= 0.25
+    out["met_with_confidence"] = out["reduction_ci95"][0] >= 0.25
+    return out
+
+
+def _reduction(s: list[float], r: list[float]) -> dict[str, Any]:
+    ms, mr = statistics.mean(s), statistics.mean(r)
+    d = [a - b for a, b in zip(s, r, strict=True)]
+    lo, hi = _mean_ci(d)
+    red = (1 - ms / mr) if mr else 0.0
+    ci = [-hi / mr, -lo / mr] if mr else [0.0, 0.0]
+    return {"hands": len(s), "search_points_per_hand": round(ms, 3), "rule_points_per_hand": round(mr, 3),
+            "reduction": round(red, 4), "reduction_ci95": [round(ci[0], 4), round(ci[1], 4)]}
+
+
+def memory_peak(game: str, level: str, clock: str, seed: int) -> dict[str, Any]:
+    """tracemalloc peak of one searched first lead of a hand (every card a candidate)."""
+    n = WHOLE.get(game) or 4
+    st = new_game(game, n if game != "cancellation-hearts" else 8)
+    rng = random.Random(seed)
+    deck = C.full_deck(2 if game == "cancellation-hearts" else 1)
+    rng.shuffle(deck)
+    st.start_hand(deck)
+    rule = bot_for(game)
+    # to the first searched decision of play
+    while st.phase != "play" or len(st.legal_actions(st.turn_seats()[0])) < 2:
+        for seat in st.turn_seats():
+            a = rule.choose(st, seat, rng)
+            if a.kind == "exchange":
+                a = Action("exchange", (a.value[0], tuple(sorted(rng.sample(getattr(st, "discards"), len(a.value[0]))))))  # noqa: B009
+            st.apply(a, seat)
+    budget = LEVELS[level]
+    assert budget is not None
+    bot = SearchBot(game, budget=budget, clock=CLOCKS[clock])
+    tracemalloc.start()
+    bot.choose(st, st.turn_seats()[0], rng)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"tracemalloc_peak_mb": round(peak / 2**20, 2), "worlds": bot.last_worlds}
+
+
+def timing(t: Timed) -> dict[str, Any]:
+    if not t.wall:
+        return {}
+    w = sorted(t.wall)
+    c = sorted(t.cpu)
+
+    def p95(xs: list[float]) -> float:
+        return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+    return {
+        "decisions": len(w), "wall_mean_s": round(statistics.mean(w), 4), "wall_p95_s": round(p95(w), 4),
+        "wall_max_s": round(w[-1], 4), "cpu_mean_s": round(statistics.mean(c), 4), "cpu_p95_s": round(p95(c), 4),
+        "cpu_max_s": round(c[-1], 4), "worlds_mean": round(statistics.mean(t.worlds), 1),
+        "worlds_min": min(t.worlds),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10, help="pairs of whole games per Spades/German Whist game")
+    ap.add_argument("--hands", type=int, default=12, help="hands per Hearts player count")
+    ap.add_argument("--level", default="strong", choices=[k for k, v in LEVELS.items() if v is not None])
+    ap.add_argument("--clock", default="cpu", choices=sorted(CLOCKS))
+    ap.add_argument("--only", action="append", choices=[*WHOLE, *TABLES])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--target", type=int, help="smoke runs only: another game target than the rules' default")
+    args = ap.parse_args()
+    budget = LEVELS[args.level]
+    assert budget is not None
+    games = args.only or [*WHOLE, *TABLES]
+    started = time.time()
+    sections: dict[str, Any] = {}
+    for game in games:
+        t0, c0 = time.perf_counter(), time.process_time()
+        search = Timed(SearchBot(game, budget=budget, clock=CLOCKS[args.clock]))
+        print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
+        if game in WHOLE:
+            res = whole_games(game, args.games, search, args.seed, args.target)
+        else:
+            res = table_hands(game, args.hands, search, args.seed)
+        res["timing"] = timing(search)
+        res["memory"] = memory_peak(game, args.level, args.clock, args.seed)
+        res["run_wall_s"] = round(time.perf_counter() - t0, 1)
+        res["run_cpu_s"] = round(time.process_time() - c0, 1)
+        print(json.dumps({game: res}, indent=1), flush=True)
+        sections[game] = res
+    maxrss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    meta = {
+        "machine": f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)",
+        "load_average_at_end": os.getloadavg(), "level": args.level, "budget_s": budget, "clock": args.clock,
+        "seed": args.seed, "target_override": args.target, "pairs_of_games": args.games, "hands_per_table": args.hands,
+        "ru_maxrss_mb": round(maxrss_mb, 1), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
+    }
+    for res in sections.values():
+        res["run"] = meta
+    print(f"process ru_maxrss {maxrss_mb:.1f} MB")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    old: dict[str, Any] = {}
+    if args.out.exists():
+        old = json.loads(args.out.read_text())
+    old.update(sections)
+    tmp = args.out.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(old, indent=1) + "\n")
+    tmp.replace(args.out)
+    print(f"written to {args.out}")
+
+
+if __name__ == "__main__":
+    main()
