@@ -73,7 +73,7 @@ from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.games import GAME_IDS, game_class, new_game  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "results" / "trickref.engine.json"
+RESULTS = ROOT / "benchmarks" / "results" / "engine.json"
 # CPU time of this process, not wall time: the figures then hold on a busy machine (other
 # processes take turns on the cores but not out of our seconds). pyspiel runs in-process.
 _clock = time.process_time
@@ -486,6 +486,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     path = Path(args.output)
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():  # keep the figures of --sample-world
+        kept = json.loads(path.read_text()).get("sample_world")
+        if kept is not None:
+            out["sample_world"] = kept
     path.write_text(json.dumps(out, indent=1) + "\n")
     print(f"written to {path}")
     return 0

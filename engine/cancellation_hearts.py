@@ -174,7 +174,7 @@ class CancellationHeartsState(HeartsFamilyState):
             bits = m >> SHIFT[led] & FULL_SUIT
             if bits:
                 return SUIT_PLAYS[led][bits]
-            if self.tricks_played == 0 and self.options["no_points_on_first_trick"] and m & NO_POINTS:
+            if not self.tricks and self.options["no_points_on_first_trick"] and m & NO_POINTS:
                 return plays_of(m & NO_POINTS)
             return plays_of(m)
         if self.first_lead:
@@ -194,7 +194,7 @@ class CancellationHeartsState(HeartsFamilyState):
             if c // 13 != led:
                 if m >> SHIFT[led] & FULL_SUIT:
                     return f"must follow {C.SUIT_NAMES[led]}"
-                if (self.tricks_played == 0 and POINTS[c] and self.options["no_points_on_first_trick"]
+                if (not self.tricks and POINTS[c] and self.options["no_points_on_first_trick"]
                         and m & NO_POINTS):
                     return "no hearts or QS on the first trick"
             return None
