@@ -191,7 +191,10 @@ def main() -> int:
     ap.add_argument("--sim-tables", type=int, default=0, metavar="N",
                     help="instead: N real 'trickref sim --club' processes play one round; results/club-sim.json")
     ap.add_argument("--sim-boards", type=int, default=2, help="--sim-tables: boards in the round")
-    ap.add_argument("--sim-speed", type=float, default=1e6, help="--sim-tables: the dealer simulator's speed")
+    ap.add_argument("--sim-speed", type=float, default=20000.0,
+                    help="--sim-tables: the dealer simulator's speed (trickref sim's default)")
+    ap.add_argument("--sim-timeout", type=float, default=600.0,
+                    help="--sim-tables: processes still running after this many seconds are killed and reported")
     args = ap.parse_args()
     host = {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count(),
             "game": args.game}
@@ -667,9 +670,16 @@ def sim_tables(args: argparse.Namespace) -> dict[str, Any]:
                                       "--records", str(s.tmp / t / "games")],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=s.tmp)
                  for i, t in enumerate(s.night.tables)}
-        failed = {}
+        failed: dict[str, Any] = {}
+        deadline = t0 + args.sim_timeout
         for t, p in procs.items():
-            out, err = p.communicate(timeout=3600)
+            try:
+                out, err = p.communicate(timeout=max(1.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()  # stuck: said in the results, its hands left out of the checks
+                out, err = p.communicate(timeout=30)
+                failed[t] = [f"still running after {args.sim_timeout:g} s: killed"] + (out or "").strip().splitlines()[-3:]
+                continue
             if p.returncode != 0 or "every result acknowledged by the hub" not in out:
                 failed[t] = (err or out).strip().splitlines()[-3:]
         seconds = time.monotonic() - t0
