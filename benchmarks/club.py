@@ -539,18 +539,25 @@ def fault_broker(args: argparse.Namespace) -> dict[str, Any]:
 
         th = threading.Thread(target=crash, daemon=True)
         th.start()
+        left0 = [0]
         for r in range(2):
             s.start_round(r)
             recs, lks = play_tables(s.night, s.d, s.port, r, f"r{r}", pace=args.fault_pace, hook=hook)
             if r == 0:
                 th.join()
-            for lk in lks:  # the round's results are in before the director starts the next
-                lk.flush(180)
-            links += lks
+            if r == 0:  # the round's results are in before the director starts the next
+                for lk in lks:
+                    if not lk.flush(180):
+                        left0[0] += len(lk.outbox)
+                    lk.close()  # (the next round's links use the same client ids)
+            else:
+                links += lks
             records.update({(t, r): rec for t, rec in recs.items()})
         seconds = time.monotonic() - t0
         out = finish(s, w, records, seconds, links)
         w.close()
+        out["left_unreceived"] += left0[0]
+        out["checks"]["ok"] = out["checks"]["ok"] and not left0[0]
         out.update(ev, pace_s=args.fault_pace, down_s=args.down, uptime_at_start=start_uptime)
         return out
     finally:
