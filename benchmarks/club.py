@@ -481,6 +481,10 @@ class Served:
         if self.restarted is not None and self.restarted.poll() is None:
             self.restarted.terminate()
             self.restarted.wait(10)
+        if not os.environ.get("CLUB_BENCH_KEEP"):  # CLUB_BENCH_KEEP=1 keeps the night's files
+            import shutil
+
+            shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def messages_in(records: dict[tuple[str, int], Any]) -> int:
