@@ -188,3 +188,24 @@ def test_a_table_reads_its_decks_only_once_the_round_starts(club) -> None:
     for cl in (c, c2):
         cl.loop_stop()
         cl.disconnect()
+
+
+def test_a_message_over_the_brokers_packet_limit_never_reaches_the_hub(club) -> None:
+    """Mosquitto's max_packet_size cuts a 1 MiB publish (it closes that client's connection);
+    the hub hears nothing of it and goes on storing the table's next, good message."""
+    rig: ClubRig = club(tables=["t1"], rounds=1, boards=1)
+    c, _ = raw_client(rig, "t1")
+    gone: list[Any] = []
+    c.on_disconnect = lambda *a: gone.append(a)
+    c.publish(T.table_topic("n1", "t1", "start", 0), b"{" + b" " * (1 << 20) + b"}", qos=1)
+    assert wait_for(lambda: bool(gone), 10)  # the broker closed the connection
+    c.loop_stop()
+    c.disconnect()
+    assert "n1/t1/start/0" not in rig.hub.messages and rig.hub.client.is_connected()
+    c2, _ = raw_client(rig, "t1")
+    start = {"v": 1, "night": "n1", "table": "t1", "kind": "start", "round": 0, "players": ["a", "b", "c", "d"]}
+    c2.publish(T.table_topic("n1", "t1", "start", 0), T.encode(start), qos=1).wait_for_publish(5)
+    assert wait_for(lambda: "n1/t1/start/0" in rig.hub.messages, 10)
+    assert rig.hub.messages["n1/t1/start/0"]["players"] == ["a", "b", "c", "d"]
+    c2.loop_stop()
+    c2.disconnect()
