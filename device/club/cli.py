@@ -291,6 +291,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         raise CliError(f"--round must be from 1 to {night.rounds}, not {args.round}")
     r = args.round - 1
     errors: list[str] = []
+    done: dict[str, str] = {}
 
     files = _tls(args.dir)
     host = "127.0.0.1" if served["host"] in ("0.0.0.0", "::", "") else served["host"]
@@ -306,7 +307,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
                              seed=args.seed * 1000 + 100 * r + i, names=night.seating(r)[t])
             hands = len(ref.record()["hands"])
             ok = link.flush(60)
-            print(f"{t}: round {args.round}, {hands} hands" + ("" if ok else f", {len(link.outbox)} not yet received"))
+            # said after every table is done: two threads printing at once interleave their lines
+            done[t] = f"{t}: round {args.round}, {hands} hands" + ("" if ok else f", {len(link.outbox)} not yet received")
         except NoDeck as e:
             errors.append(f"{t}: {e} (has the round been started? trickref club round {args.dir} start {args.round})")
         finally:
@@ -319,6 +321,9 @@ def _cmd_sim(args: argparse.Namespace) -> int:
         th.start()
     for th in threads:
         th.join()
+    for t in names:
+        if t in done:
+            print(done[t])
     for e in errors:
         print(e, file=sys.stderr)
     return 1 if errors else 0

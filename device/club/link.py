@@ -387,6 +387,14 @@ class ClubLink:
                     self.last_receipt = self.clock()
             return
         if msg.topic == T.public_topic(cfg.night, "night"):
+            if not msg.retain:
+                # the hub has just (re)connected and subscribed (it republishes the night right
+                # after): what it has not acknowledged may have gone to nobody (a broker that
+                # restarted without its sessions, a hub started after the table), so send it
+                # again now rather than after ``retry`` seconds
+                self._sent.clear()
+                with self._wake:
+                    self._wake.notify_all()
             if isinstance(body, dict):
                 self.night_info = body
                 self._tell()

@@ -157,3 +157,55 @@ def test_a_hand_whose_points_differ_from_the_record_is_not_scored(club, tmp_path
     assert all("differ from the game record's" in v for v in bad.values())
     scored = {(b["round"], b["board"]): set(b["tables"]) for b in rig.hub.standings["board_results"]}
     assert scored == {(0, 0): {"t2"}, (0, 1): {"t1"}}
+
+
+def test_a_table_reads_its_decks_only_once_the_round_starts(club) -> None:
+    """Before a round starts a table sees its commitments (hashes) and nothing of its decks,
+    also after a hub restart; starting round 1 releases round 1's decks only."""
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=2, boards=2)
+    c, got = raw_client(rig, "t1")
+    c.subscribe([(f"{T.night_root('n1')}/#", 1), ("#", 1)])
+    rig.hub.commit_all()
+    rig.hub.republish()
+    assert wait_for(lambda: any("/public/commit/1" in t for t, _ in got), 10)
+    time.sleep(0.5)
+    decks = {json.dumps(b["deck"], separators=(",", ":")).encode() for r in rig.hub.deals.values() for b in r}
+    assert got and not any("/deal/" in t for t, _ in got)
+    assert not any(d in p for d in decks for _, p in got)  # no deck in anything t1 can read
+    commits = [json.loads(p) for t, p in got if "/public/commit/" in t]
+    assert all(set(x) == {"round", "commitments"} for x in commits)
+    rig.hub.start_round(0)
+    assert wait_for(lambda: sum("/deal/" in t for t, _ in got) == 2, 10)
+    deals = {t for t, _ in got if "/deal/" in t}
+    assert deals == {T.deal_topic("n1", "t1", 0, 0), T.deal_topic("n1", "t1", 0, 1)}
+    # a new subscriber (a table that joins late) gets round 0's retained decks, not round 1's
+    c2, got2 = raw_client(rig, "t1")
+    c2.subscribe(f"{T.night_root('n1')}/to/t1/#", qos=1)
+    assert wait_for(lambda: sum("/deal/" in t for t, _ in got2) == 2, 10)
+    time.sleep(0.3)
+    assert {t for t, _ in got2 if "/deal/" in t} == deals
+    assert any(d in p for d in decks for _, p in got)  # (the check above would see one)
+    for cl in (c, c2):
+        cl.loop_stop()
+        cl.disconnect()
+
+
+def test_a_message_over_the_brokers_packet_limit_never_reaches_the_hub(club) -> None:
+    """Mosquitto's max_packet_size cuts a 1 MiB publish (it closes that client's connection);
+    the hub hears nothing of it and goes on storing the table's next, good message."""
+    rig: ClubRig = club(tables=["t1"], rounds=1, boards=1)
+    c, _ = raw_client(rig, "t1")
+    gone: list[Any] = []
+    c.on_disconnect = lambda *a: gone.append(a)
+    c.publish(T.table_topic("n1", "t1", "start", 0), b"{" + b" " * (1 << 20) + b"}", qos=1)
+    assert wait_for(lambda: bool(gone), 10)  # the broker closed the connection
+    c.loop_stop()
+    c.disconnect()
+    assert "n1/t1/start/0" not in rig.hub.messages and rig.hub.client.is_connected()
+    c2, _ = raw_client(rig, "t1")
+    start = {"v": 1, "night": "n1", "table": "t1", "kind": "start", "round": 0, "players": ["a", "b", "c", "d"]}
+    c2.publish(T.table_topic("n1", "t1", "start", 0), T.encode(start), qos=1).wait_for_publish(5)
+    assert wait_for(lambda: "n1/t1/start/0" in rig.hub.messages, 10)
+    assert rig.hub.messages["n1/t1/start/0"]["players"] == ["a", "b", "c", "d"]
+    c2.loop_stop()
+    c2.disconnect()

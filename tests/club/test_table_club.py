@@ -3,6 +3,7 @@ through ClubLink, the outbox kept across a power cut (real Mosquitto, the real t
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
 from trickref.device.club import table as CT
+from trickref.device.club.link import ClubConfig, ClubLink
 from trickref.device.config import Config, StorageConfig
 from trickref.ui import i18n
 from trickref.ui.table_client import TableClient, journal_path, open_client, resume_table
@@ -179,3 +181,29 @@ def test_a_deck_that_is_not_the_committed_one_is_caught(club, tmp_path, caplog) 
         assert "the hub's deck for board 2 is not the deck it committed to" in caplog.text
     finally:
         c.close()
+
+
+def test_results_sent_before_the_hub_listened_go_again_when_it_comes(tmp_path) -> None:
+    """A hub that starts (or comes back after a broker restart without its sessions) after a
+    table sent results: those went to nobody; the hub's republished night tells the table to
+    send them again at once, not after its retry time."""
+    from trickref.device.club.hub import Hub, Night, broker_for
+
+    night = Night("n2", "hearts", 4, ["t1"], 1, 1)
+    broker = broker_for(night, tmp_path / "broker").start()
+    hub = None
+    lk = ClubLink(ClubConfig("n2", "t1", night.passwords["t1"], port=broker.port,
+                             outbox=str(tmp_path / "t1.jsonl"), retry=120))
+    try:
+        assert wait_for(lambda: lk.connected, 10)
+        lk.game_started(0, "hearts", ["a", "b", "c", "d"])
+        time.sleep(1.0)  # sent (QoS 1, the broker acknowledged it) to a topic nobody reads yet
+        assert len(lk.outbox) == 1
+        hub = Hub(night, tmp_path / "hub", port=broker.port).start()
+        assert lk.flush(20), lk.status()  # well before the 120 s retry
+        assert list(hub.messages) == ["n2/t1/start/0"]
+    finally:
+        lk.close()
+        if hub is not None:
+            hub.stop()
+        broker.stop()
