@@ -174,10 +174,11 @@ def test_a_silent_dealer_is_a_timeout_with_a_clear_message() -> None:
         link.close()
 
 
-def test_a_command_waiting_for_the_link_keeps_its_whole_budget() -> None:
+def test_a_command_that_waited_for_the_link_is_still_sent() -> None:
     """The supervisor may hold the link for up to its own budget (retrying a pending ABORT on a
-    silent link): a command waiting meanwhile gets its full time once the link is its own, so it
-    is sent and answered when the dealer is back, never failed unsent ("after 0 tries")."""
+    silent link): a command whose budget ran out meanwhile still gets one retransmit timeout
+    once the link is its own, so it is sent and answered when the dealer is back, never failed
+    unsent ("after 0 tries")."""
     fake = FakeDealer(standard)
     link = open_link(fake, keepalive=False)
     result: list[Any] = []
