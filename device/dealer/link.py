@@ -470,6 +470,12 @@ class DealerLink:
         body = m.encode_body(ftype, fields)
         deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
         with self._request_lock:
+            # The supervisor may have held the link for up to its own budget, retrying a
+            # command of its own on a silent link (a pending ABORT). A command that spent its
+            # time waiting for the link still gets one retransmit timeout to be sent and
+            # answered, so it never fails unsent just as the dealer comes back; a dealer that
+            # is really silent is still found out about that long after the budget.
+            deadline = max(deadline, time.monotonic() + self._base_rto())
             reply = self._transact(ftype, body, deadline)
             if self._need_recovery and ftype != m.EVENTS_SINCE:
                 with contextlib.suppress(DealerError):

@@ -174,6 +174,36 @@ def test_a_silent_dealer_is_a_timeout_with_a_clear_message() -> None:
         link.close()
 
 
+def test_a_command_that_waited_for_the_link_is_still_sent() -> None:
+    """The supervisor may hold the link for up to its own budget (retrying a pending ABORT on a
+    silent link): a command whose budget ran out meanwhile still gets one retransmit timeout
+    once the link is its own, so it is sent and answered when the dealer is back, never failed
+    unsent ("after 0 tries")."""
+    fake = FakeDealer(standard)
+    link = open_link(fake, keepalive=False)
+    result: list[Any] = []
+    started = threading.Event()
+
+    def command() -> None:
+        started.set()
+        try:
+            result.append(link.request(m.PING, timeout=0.3))
+        except Exception as e:  # noqa: BLE001 - reported by the assertion below
+            result.append(e)
+
+    try:
+        link._request_lock.acquire()  # another command on the wire, for longer than 0.3 s
+        t = threading.Thread(target=command)
+        t.start()
+        started.wait(GENEROUS)
+        time.sleep(0.5)
+        link._request_lock.release()
+        t.join(GENEROUS)
+        assert len(result) == 1 and getattr(result[0], "type", None) == m.OK, result
+    finally:
+        link.close()
+
+
 def test_event_gap_is_recovered_in_order() -> None:
     fake = FakeDealer(standard)
     link = open_link(fake, keepalive=False)
