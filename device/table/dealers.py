@@ -24,7 +24,18 @@ from trickref.device.dealer.errors import (
     DealMismatch,
 )
 from trickref.engine import cards as C
-from trickref.engine.referee.commands import DealerCommand
+from trickref.engine.referee.commands import (
+    Abort,
+    DealerCommand,
+    DealPlan,
+    DealStock,
+    Fetch,
+    Present,
+    RouteFaceup,
+    RouteFed,
+    RoutePresented,
+    TurnUp,
+)
 from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, Event
 
 TRAY_BYTES = {
@@ -78,8 +89,8 @@ class DealerAdapter:
         try:
             return self._run(cmd)
         except DealerJam as e:
-            if cmd.op == "deal":
-                self.interrupted_deal = cmd.args["deal_id"]
+            if isinstance(cmd, DealPlan):
+                self.interrupted_deal = cmd.deal_id
             return self._fault("jam", e, cmd)
         except DealerLinkDown as e:
             return self._fault("link_down", e, cmd)
@@ -95,54 +106,60 @@ class DealerAdapter:
         return DealerFault(kind, str(e), cmd.step)
 
     def _run(self, cmd: DealerCommand) -> Event:
-        d, a = self.dealer, cmd.args
-        op = cmd.op
-        if op == "deal":
-            plan = [(C.parse(c), target_byte(t)) for c, t in a["plan"]]
+        d = self.dealer
+        if isinstance(cmd, DealPlan):
+            plan = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
             try:
-                if self.interrupted_deal == a["deal_id"]:
+                if self.interrupted_deal == cmd.deal_id:
                     self.interrupted_deal = None
                     d.resume_deal()
                 else:
                     self.interrupted_deal = None
                     d.deal(plan)
             except DealMismatch as e:
-                return DealDone(a["deal_id"], False, tuple(e.problems) or (str(e),))
-            return DealDone(a["deal_id"], True)
+                return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
+            return DealDone(cmd.deal_id, True)
         card: int | None = None
-        if op == "present":
-            card = d.present_top(a["seat"])
-        elif op == "route_presented":
-            card = d.route_presented(target_byte(a["target"]))
-        elif op == "turn_up":
+        if isinstance(cmd, Present):
+            card = d.present_top(cmd.seat)
+        elif isinstance(cmd, RoutePresented):
+            card = d.route_presented(target_byte(cmd.target))
+        elif isinstance(cmd, TurnUp):
             card = d.turn_up()
-        elif op == "deal_stock":
-            card = d.deal_stock(target_byte(a["target"]))
-        elif op == "route_faceup":
-            card = d.route_faceup(target_byte(a["target"]))
-        elif op == "route_fed":
-            if a.get("card") is not None:
-                want = C.parse(a["card"])
-                if self.held != want and self.in_gate == want:
-                    self.in_gate = None
-                    self.read_fed()  # the card is in the gate: this reads it there, no feeding
-                    if self.held != want:
-                        raise DealerJam("the reader gate held another card than the one read before the "
-                                        "power went: take the card out of the gate, then Resume")
-                if self.held != want:
-                    if self.refeed is None:
-                        raise DealerJam(f"{a['card']} is not in the reader gate: feed it again")
-                    self.refeed(want)
-                    self.read_fed()
-                card = d.route_presented(target_byte(a["target"]))
-                self.held = None
-        elif op == "fetch":
-            card = d.fetch(target_byte(a["source"]), C.parse(a["card"]), target_byte(a["target"]))
-        elif op == "abort":
+        elif isinstance(cmd, DealStock):
+            card = d.deal_stock(target_byte(cmd.target))
+        elif isinstance(cmd, RouteFaceup):
+            card = d.route_faceup(target_byte(cmd.target))
+        elif isinstance(cmd, RouteFed):
+            card = self._route_fed(cmd)
+        elif isinstance(cmd, Fetch):
+            card = d.fetch(target_byte(cmd.source), C.parse(cmd.card), target_byte(cmd.target))
+        elif isinstance(cmd, Abort):
             d.abort()
         else:
-            raise ValueError(f"unknown dealer op {op!r}")
+            raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
+
+    def _route_fed(self, cmd: RouteFed) -> int | None:
+        """The card read and held in the reader gate, to its target (read again where it is
+        after a restart; fed again by the simulated player if it is gone)."""
+        if cmd.card is None:
+            return None
+        want = C.parse(cmd.card)
+        if self.held != want and self.in_gate == want:
+            self.in_gate = None
+            self.read_fed()  # the card is in the gate: this reads it there, no feeding
+            if self.held != want:
+                raise DealerJam("the reader gate held another card than the one read before the "
+                                "power went: take the card out of the gate, then Resume")
+        if self.held != want:
+            if self.refeed is None:
+                raise DealerJam(f"{cmd.card} is not in the reader gate: feed it again")
+            self.refeed(want)
+            self.read_fed()
+        card = self.dealer.route_presented(target_byte(cmd.target))
+        self.held = None
+        return card
 
 
 def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:

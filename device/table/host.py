@@ -45,6 +45,7 @@ from trickref.engine.referee.autotable import ideal_outcome
 from trickref.engine.referee.commands import (
     Command,
     DealerCommand,
+    DealPlan,
     Led,
     NeedShuffle,
     Refusal,
@@ -303,7 +304,7 @@ class SerialDealer:
                     self._post(PortDone({"read": "read", "job": "free"}.get(kind, "step")))
 
     def _step(self, cmd: DealerCommand) -> None:
-        if cmd.op == "deal" and self.adapter.interrupted_deal != cmd.args["deal_id"]:
+        if isinstance(cmd, DealPlan) and self.adapter.interrupted_deal != cmd.deal_id:
             self._dealt = 0
             self._post(Progress(0))
         self._post(self.adapter.run(cmd))
@@ -616,7 +617,7 @@ class TableHost:
         fault = ref.dealer_fault
         self.recoveries.append(fault)
         self._outstanding += 1
-        self.dealer.recover(fault, bool(ref.steps) and ref.steps[0]["op"] == "deal")
+        self.dealer.recover(fault, bool(ref.steps) and isinstance(ref.steps[0], DealPlan))
 
     def _carry_out(self, out: list[Command]) -> None:
         ref = self.referee
@@ -635,7 +636,7 @@ class TableHost:
                     if self.rotate_finished and self.journal is not None and self.journal.count:
                         self.journal.rotate(None)  # the record is saved: the next start is a new game
             elif isinstance(c, DealerCommand):
-                if ref.steps and ref.steps[0]["step"] == c.step and ref.dealer_fault is None:
+                if ref.steps and ref.steps[0].step == c.step and ref.dealer_fault is None:
                     self._outstanding += 1
                     self.dealer.run(c)
             elif isinstance(c, NeedShuffle):

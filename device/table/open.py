@@ -33,6 +33,7 @@ from trickref.device.table.dealers import plan_bytes, target_byte
 from trickref.device.table.host import IdealDealer, SerialDealer, TableHost
 from trickref.engine import cards as C
 from trickref.engine.games import game_class
+from trickref.engine.referee.commands import DealPlan, RouteFed
 from trickref.engine.referee.events import BotAction, Button, Event, NewGame, Touch
 
 MODES = ("hardware", "simulated", "instant")
@@ -83,8 +84,9 @@ class OpenTable:
         was read and waits in the reader gate (an abort would reject it)."""
         ref, driver = self.host.referee, self.driver
         assert driver is not None
-        if ref.steps and ref.steps[0]["op"] == "route_fed":
-            card = ref.steps[0]["args"].get("card")
+        head = ref.steps[0] if ref.steps else None
+        if isinstance(head, RouteFed):
+            card = head.card
             port = self.host.dealer
             if card is not None and isinstance(port, SerialDealer):
                 port.adapter.in_gate = C.parse(card)  # read it where it is before routing it
@@ -169,10 +171,10 @@ class OpenTable:
         ref, sim, driver = self.host.referee, self.sim, self.driver
         assert driver is not None
         g = ref.game
-        head = ref.steps[0]["op"] if ref.steps else None
+        head = ref.steps[0] if ref.steps else None
         full = [c for _ in range(g.DECKS if g is not None else 1) for c in range(52)]
         plan, again, gate = ref.places.restore_plan()
-        if g is None or ref.waiting in ("new_game", "shuffle", "over") or head == "deal":
+        if g is None or ref.waiting in ("new_game", "shuffle", "over") or isinstance(head, DealPlan):
             rest = list(full)
             for c in gate[:1]:
                 rest.remove(c)

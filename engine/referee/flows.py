@@ -20,12 +20,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from ..base import GameState
-from .commands import seat_target
-
-Step = tuple[str, dict[str, Any]]
+from .commands import (
+    DealerCommand,
+    DealStock,
+    Present,
+    RouteFaceup,
+    RoutePresented,
+    TurnUp,
+    seat_target,
+)
 
 LEFTOVER = {
     "hearts": "reject",
@@ -39,63 +44,63 @@ PASS_COUNT = {"partnership-spades": 2}  # cards per pass; the hearts games pass 
 WHIST_FIRST_STOCK = 26  # German Whist: the 27th card of the deck order is turned up first
 
 
-def deal_plan(state: GameState) -> list[list[Any]]:
-    """[[card name, target], ...] in deck order, right after ``state.start_hand``."""
+def deal_plan(state: GameState) -> tuple[tuple[str, str], ...]:
+    """((card name, target), ...) in deck order, right after ``state.start_hand``."""
     from .. import cards as C
 
     want = [Counter(state.hand_of(s)) for s in range(state.n)]
     leftover = LEFTOVER[state.GAME_ID]
-    plan: list[list[Any]] = []
+    plan: list[tuple[str, str]] = []
     for c in state.deck:
         for s in range(state.n):
             if want[s][c] > 0:
                 want[s][c] -= 1
-                plan.append([C.NAMES[c], seat_target(s)])
+                plan.append((C.NAMES[c], seat_target(s)))
                 break
         else:
-            plan.append([C.NAMES[c], leftover])
-    return plan
+            plan.append((C.NAMES[c], leftover))
+    return tuple(plan)
 
 
-def after_deal_steps(state: GameState) -> list[Step]:
+def after_deal_steps(state: GameState) -> list[DealerCommand]:
     """What the dealer does once the deal is verified, before anyone acts."""
     from .. import cards as C
 
     if state.GAME_ID == "german-whist":
-        return [("turn_up", {"expect": C.NAMES[state.deck[WHIST_FIRST_STOCK]]})]
+        return [TurnUp(C.NAMES[state.deck[WHIST_FIRST_STOCK]])]
     if state.GAME_ID == "spades-2p":
         seat = state.to_move
         assert seat is not None
-        return [("present", {"seat": seat, "expect": C.NAMES[state.deck[0]]})]
+        return [Present(seat, C.NAMES[state.deck[0]])]
     return []
 
 
-def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: int | None) -> list[Step]:
+def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: int | None) -> list[DealerCommand]:
     """A spades-2p draw turn at stock position ``pos`` (the card shown is ``deck[pos]``)."""
     from .. import cards as C
 
     me, discard = seat_target(seat), "discard"
     first, second = (me, discard) if keep else (discard, me)
-    steps: list[Step] = [
-        ("route_presented", {"target": first}),
-        ("present", {"seat": seat, "expect": C.NAMES[deck[pos + 1]]}),
-        ("route_presented", {"target": second}),
+    steps: list[DealerCommand] = [
+        RoutePresented(first),
+        Present(seat, C.NAMES[deck[pos + 1]]),
+        RoutePresented(second),
     ]
     if next_seat is not None and pos + 2 < len(deck):
-        steps.append(("present", {"seat": next_seat, "expect": C.NAMES[deck[pos + 2]]}))
+        steps.append(Present(next_seat, C.NAMES[deck[pos + 2]]))
     return steps
 
 
-def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int) -> list[Step]:
+def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int) -> list[DealerCommand]:
     """German Whist after a stage-one trick; ``deck[pos]`` is the face-up card."""
     from .. import cards as C
 
-    steps: list[Step] = [
-        ("route_faceup", {"target": seat_target(winner)}),
-        ("deal_stock", {"target": seat_target(loser), "expect": C.NAMES[deck[pos + 1]]}),
+    steps: list[DealerCommand] = [
+        RouteFaceup(seat_target(winner)),
+        DealStock(seat_target(loser), C.NAMES[deck[pos + 1]]),
     ]
     if pos + 2 < len(deck):
-        steps.append(("turn_up", {"expect": C.NAMES[deck[pos + 2]]}))
+        steps.append(TurnUp(C.NAMES[deck[pos + 2]]))
     return steps
 
 

@@ -15,6 +15,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import cards as C
+from .commands import (
+    DealerCommand,
+    DealStock,
+    Fetch,
+    Present,
+    RouteFaceup,
+    RouteFed,
+    RoutePresented,
+    TurnUp,
+)
 
 STORES = ("stock", "presented", "faceup", "gate", "discard", "staging", "trick", "reject", "centre")
 
@@ -73,31 +83,31 @@ class Places:
             self.put(dst, card)
         return card
 
-    def step_done(self, op: str, args: dict[str, Any]) -> None:
-        """The dealer finished ``op``: move its card."""
-        if op == "present":
+    def step_done(self, step: DealerCommand) -> None:
+        """The dealer finished ``step``: move its card."""
+        if isinstance(step, Present):
             if self.at.get("presented"):  # cannot happen on a healthy table; keep it findable
                 self.put("stock", self.at["presented"].pop())
             self.from_stock("presented")
-            self.presented_to = args["seat"]
-        elif op == "route_presented":
+            self.presented_to = step.seat
+        elif isinstance(step, RoutePresented):
             card = self._take("presented")
             if card is not None:
-                self.put(args["target"], card)
+                self.put(step.target, card)
             self.presented_to = None
-        elif op == "turn_up":
+        elif isinstance(step, TurnUp):
             self.from_stock("faceup")
-        elif op == "deal_stock":
-            self.from_stock(args["target"])
-        elif op == "route_faceup":
+        elif isinstance(step, DealStock):
+            self.from_stock(step.target)
+        elif isinstance(step, RouteFaceup):
             card = self._take("faceup")
             if card is not None:
-                self.put(args["target"], card)
-        elif op == "route_fed":
-            if args.get("card") is not None:
-                self.move(C.parse(args["card"]), "gate", args["target"])
-        elif op == "fetch":
-            self.move(C.parse(args["card"]), args["source"], args["target"])
+                self.put(step.target, card)
+        elif isinstance(step, RouteFed):
+            if step.card is not None:
+                self.move(C.parse(step.card), "gate", step.target)
+        elif isinstance(step, Fetch):
+            self.move(C.parse(step.card), step.source, step.target)
 
     def restore_plan(self) -> tuple[list[tuple[int, str]], int | None, list[int]]:
         """What a fresh dealer needs to be put back in this state: a deal plan of every card

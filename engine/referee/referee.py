@@ -31,6 +31,7 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections import Counter
@@ -46,13 +47,20 @@ from .commands import (
     AskConfirm,
     Command,
     DealerCommand,
+    DealPlan,
+    Fetch,
     Led,
     Message,
     NeedShuffle,
+    Present,
     Refusal,
+    RouteFaceup,
+    RouteFed,
+    RoutePresented,
     SaveRecord,
     ShowCommitment,
     Sound,
+    TurnUp,
     seat_target,
 )
 from .events import (
@@ -209,7 +217,7 @@ class Referee(RefereeViews):
         if self.waiting == "shuffle" and self.game is not None:
             out.append(NeedShuffle(self.game.DECKS))
         if self.steps and self.dealer_fault is None:
-            out.append(self._command(self.steps[0]))
+            out.append(self.steps[0])
         for s, mode in enumerate(self.leds):
             out.append(Led(s, mode))
         if self.undo_pending is not None:
@@ -266,27 +274,25 @@ class Referee(RefereeViews):
             self._set_led(s, "blink" if s in self.blinking else "on" if s in want_on else "off")
 
     # ------------------------------------------------------------------ dealer steps
-    def _push(self, op: str, args: dict[str, Any]) -> None:
-        step = {"op": op, "args": args, "step": self.next_step}
+    def _push(self, step: DealerCommand) -> None:
+        """Queue a dealer step (numbered here); issue it at once when nothing is pending."""
+        step = dataclasses.replace(step, step=self.next_step)
         self.next_step += 1
         self.steps.append(step)
         if len(self.steps) == 1 and self.dealer_fault is None:
-            self._out.append(self._command(step))
-
-    def _command(self, step: dict[str, Any]) -> DealerCommand:
-        return DealerCommand(step["op"], dict(step["args"]), step["step"])
+            self._out.append(step)
 
     def _step_done(self) -> None:
         self.steps.pop(0)
         if self.steps and self.dealer_fault is None:
-            self._out.append(self._command(self.steps[0]))
+            self._out.append(self.steps[0])
         if not self.busy:
             self._prompt()
 
     def _route_fed(self, card: int, target: str, fed_by: int | None = None) -> None:
         """A card read by the reader waits in its gate until this step routes it."""
         self._to_gate(card, fed_by)
-        self._push("route_fed", {"card": C.NAMES[card], "target": target})
+        self._push(RouteFed(C.NAMES[card], target))
 
     def _to_gate(self, card: int, fed_by: int | None) -> None:
         at = self.places.at
@@ -373,12 +379,12 @@ class Referee(RefereeViews):
         self.deal_id += 1
         self.deal_failed = False
         self.deal_progress = 0
-        self._push("deal", {"deal_id": self.deal_id, "plan": flows.deal_plan(g)})
+        self._push(DealPlan(self.deal_id, flows.deal_plan(g)))
         self._msg(f"Dealing hand {g.hand_number}")
 
     def _on_deal_done(self, ev: DealDone) -> None:
         head = self.steps[0] if self.steps else None
-        if head is None or head["op"] != "deal" or head["args"]["deal_id"] != ev.deal_id:
+        if not isinstance(head, DealPlan) or head.deal_id != ev.deal_id:
             self._msg(f"the dealer reported deal {ev.deal_id}, which is not the deal in progress: ignored", level="warn")
             return
         if not ev.ok:
@@ -401,45 +407,45 @@ class Referee(RefereeViews):
             return
         g = self._g()
         self.deal_failure, self.deal_stuck = None, False
-        self.places.deal(head["args"]["plan"])
+        self.places.deal(head.plan)
         self.steps.pop(0)
         self.waiting = "turn"
         self._msg(f"Hand {g.hand_number} dealt and checked")
         if self.steps:  # steps queued behind the deal (a card read meanwhile): run the next
-            self._out.append(self._command(self.steps[0]))
-        for op, args in flows.after_deal_steps(g):
-            self._push(op, args)
+            self._out.append(self.steps[0])
+        for step in flows.after_deal_steps(g):
+            self._push(step)
         if not self.busy:
             self._prompt()
 
     def _on_dealer_done(self, ev: DealerDone) -> None:
         head = self.steps[0] if self.steps else None
-        if head is None or head["step"] != ev.step or head["op"] == "deal":
+        if head is None or head.step != ev.step or isinstance(head, DealPlan):
             self._msg(f"the dealer finished step {ev.step}, which is not the step in progress: ignored", level="warn")
             return
-        op, args = head["op"], head["args"]
         card = None
         if ev.card is not None:
             try:
                 card = C.parse(ev.card)
             except ValueError:
                 card = None
-        expect = C.parse(args["expect"]) if "expect" in args else None
+        due = getattr(head, "expect", None)
+        expect = C.parse(due) if due is not None else None
         if expect is not None and card is not None and card != expect:
             self._msg(f"the dealer showed {C.NAMES[card]} where {C.NAMES[expect]} was due: the referee "
                       f"goes by the deck order ({C.NAMES[expect]})", level="error")
         shown = expect if expect is not None else card
-        if op == "present" and shown is not None:
-            self.presented = (args["seat"], shown)
-            self._msg(f"{self._name(args['seat'])}: your card is {C.NAMES[shown]}", seat=args["seat"])
-        elif op == "route_presented":
+        if isinstance(head, Present) and shown is not None:
+            self.presented = (head.seat, shown)
+            self._msg(f"{self._name(head.seat)}: your card is {C.NAMES[shown]}", seat=head.seat)
+        elif isinstance(head, RoutePresented):
             self.presented = None
-        elif op == "turn_up" and shown is not None:
+        elif isinstance(head, TurnUp) and shown is not None:
             self.faceup = shown
             self._msg(f"Turned up: {C.NAMES[shown]}")
-        elif op == "route_faceup":
+        elif isinstance(head, RouteFaceup):
             self.faceup = None
-        self.places.step_done(op, args)
+        self.places.step_done(head)
         self._step_done()
 
     def _on_dealer_fault(self, ev: DealerFault) -> None:
@@ -455,7 +461,7 @@ class Referee(RefereeViews):
             what = detail  # "a card jammed at the reader stage": the driver's words say more
         elif detail:
             what = f"{what} ({detail})"
-        if head is not None and head["op"] == "deal":
+        if isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
         elif head is not None:
@@ -475,7 +481,7 @@ class Referee(RefereeViews):
             self._msg("The dealer is back")
             self._prompt()
             return
-        if head["op"] == "deal" and (ev.redeal or self.deal_failed):
+        if isinstance(head, DealPlan) and (ev.redeal or self.deal_failed):
             self.steps.pop(0)
             rest = self.steps
             self.steps = []
@@ -484,7 +490,7 @@ class Referee(RefereeViews):
             self.steps.extend(rest)
             return
         self._msg("The dealer is back: carrying on")
-        self._out.append(self._command(head))
+        self._out.append(head)
 
     # ------------------------------------------------------------------ entries
     def _entry_ok(self, seat: int | None) -> bool:
@@ -618,7 +624,7 @@ class Referee(RefereeViews):
             self._route_fed(card, self._home(card, ev.seat), ev.seat)
 
     def _route_fed_any(self, card: int | None, target: str) -> None:
-        self._push("route_fed", {"card": None if card is None else C.NAMES[card], "target": target})
+        self._push(RouteFed(None if card is None else C.NAMES[card], target))
 
     def _holders(self, card: int, seats: list[int] | None = None) -> list[int]:
         """Seats holding ``card`` not yet fed (a two-deck card may be in two hands)."""
@@ -764,7 +770,7 @@ class Referee(RefereeViews):
                 self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
             if hidden and source == "reader":
                 for c in self.fed.pop(seat, []):
-                    self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(seat)})
+                    self._push(Fetch("staging", C.NAMES[c], seat_target(seat)))
             return False
         before = [list(g.hand_of(s)) for s in range(g.n)]
         if action.kind == "pass" and self.pass_snap is None:
@@ -790,17 +796,17 @@ class Referee(RefereeViews):
         if kind == "draw":
             self.blocked[-1] = "the drawn cards have already been routed"
             nxt = g.to_move if g.phase == "draw" else None
-            for op, args in flows.draw_steps(g.deck, pos, seat, action.value == "keep", nxt):
-                self._push(op, args)
+            for step in flows.draw_steps(g.deck, pos, seat, action.value == "keep", nxt):
+                self._push(step)
             self.stock_pos = pos + 2
         elif kind == "exchange":
             self.blocked[-1] = "the exchanged cards have already been routed"
             give, get = action.value
             for c in get:
-                self._push("fetch", {"source": "discard", "card": C.NAMES[c], "target": seat_target(seat)})
+                self._push(Fetch("discard", C.NAMES[c], seat_target(seat)))
             fed = self.fed.pop(seat, [])
             for c in fed:
-                self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": "discard"})
+                self._push(Fetch("staging", C.NAMES[c], "discard"))
             if source != "reader" and give:
                 self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard tray", seat=seat)
             self._msg(f"{self._name(seat)}: your replacements are {' '.join(C.names(get)) or 'none'}", seat=seat)
@@ -817,8 +823,8 @@ class Referee(RefereeViews):
             if any(got):
                 winner = next((s for s in range(g.n) if g.deck[pos] in got[s]), 0)
                 loser = 1 - winner
-                for op, args in flows.whist_steps(g.deck, pos, winner, loser):
-                    self._push(op, args)
+                for step in flows.whist_steps(g.deck, pos, winner, loser):
+                    self._push(step)
                 self.stock_pos = pos + 2
                 self.blocked[-1] = "the stock cards have been drawn"
         if g.phase in ("deal", "over"):
@@ -852,7 +858,7 @@ class Referee(RefereeViews):
                 continue
             if source == "reader":
                 for c in cards:
-                    self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(to)})
+                    self._push(Fetch("staging", C.NAMES[c], seat_target(to)))
             else:
                 for c in cards:
                     self.places.move(c, seat_target(giver), seat_target(to))

@@ -37,7 +37,7 @@ def warnings(out: list) -> list[str]:
 
 
 def routes(out: list) -> list[tuple[str | None, str]]:
-    return [(c.args.get("card"), c.args["target"]) for c in out if isinstance(c, DealerCommand) and c.op == "route_fed"]
+    return [(c.card, c.target) for c in out if isinstance(c, DealerCommand) and c.OP == "route_fed"]
 
 
 def mid_trick(ref: Referee) -> bool:
@@ -208,7 +208,7 @@ def test_pass_through_the_reader_is_held_until_everyone_has_passed() -> None:
         for c in hands[s][:3]:
             out = t.feed(CardRead(C.NAMES[c], s))
             assert routes(out) == [] or routes(out) == [(C.NAMES[c], "staging")]
-            fetches += [(x.args["card"], x.args["target"]) for x in out if isinstance(x, DealerCommand) and x.op == "fetch"]
+            fetches += [(x.card, x.target) for x in out if isinstance(x, DealerCommand) and x.OP == "fetch"]
             if s < 3:
                 assert not fetches
                 assert C.NAMES[c] not in str(ref.public_view())
@@ -216,7 +216,7 @@ def test_pass_through_the_reader_is_held_until_everyone_has_passed() -> None:
         if s < 3:
             assert ref.public_view()["table"]["pass_progress"][s] == 3
     t.drain()
-    fetched = [(x.args["card"], x.args["target"]) for x in t.commands if isinstance(x, DealerCommand) and x.op == "fetch"]
+    fetched = [(x.card, x.target) for x in t.commands if isinstance(x, DealerCommand) and x.OP == "fetch"]
     to = g.view(0)["pass_to"]
     assert sorted(c for c, tgt in fetched if tgt == f"seat:{to}") == sorted(C.names(hands[0][:3]))
     assert len(fetched) == 12
@@ -239,7 +239,7 @@ def test_blind_nil_pass_goes_to_the_partner() -> None:
         t.step()
         if g.phase == "play" and any(a.kind == "pass" for _, a in g.actions):
             break
-    fetched = [(x.args["card"], x.args["target"]) for x in t.commands if isinstance(x, DealerCommand) and x.op == "fetch"]
+    fetched = [(x.card, x.target) for x in t.commands if isinstance(x, DealerCommand) and x.OP == "fetch"]
     passes = [(s, a) for s, a in g.actions if a.kind == "pass"]
     assert len(passes) == 2 and len(fetched) == 4
     for s, a in passes:

@@ -5,6 +5,7 @@ commitments that verify, and a journal replay that rebuilds an equal referee."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,17 @@ from trickref.engine.records import parse, replay
 from trickref.engine.referee import fairness
 from trickref.engine.referee.autotable import AutoTable, engine_bot
 from trickref.engine.referee.autotable import replay as replay_events
-from trickref.engine.referee.commands import DealerCommand, Led, SaveRecord, ShowCommitment
+from trickref.engine.referee.commands import (
+    DealerCommand,
+    DealStock,
+    Led,
+    Present,
+    RouteFaceup,
+    RoutePresented,
+    SaveRecord,
+    ShowCommitment,
+    TurnUp,
+)
 from trickref.engine.referee.events import Button, DealDone, DealerDone, NewGame, make_shuffle
 from trickref.engine.referee.referee import Referee
 
@@ -70,23 +81,23 @@ def _start(game: str, n: int, seed: int = 1, options: dict | None = None) -> tup
 
 
 def _deal_cmd(out: list) -> DealerCommand:
-    return [c for c in out if isinstance(c, DealerCommand) and c.op == "deal"][-1]
+    return [c for c in out if isinstance(c, DealerCommand) and c.OP == "deal"][-1]
 
 
 def test_deal_plans_follow_each_game() -> None:
     ref, out = _start("hearts", 3)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     assert [c for c, t in plan if t == "reject"] == ["2D"]
     assert len(plan) == 52
     ref, out = _start("cancellation-hearts", 7)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     assert sum(t == "centre" for _, t in plan) == 6 and len(plan) == 104
     ref, out = _start("spades-2p", 2)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     assert all(t == "stock" for _, t in plan)
     assert [c for c, _ in plan] == C.names(ref.game.deck)  # type: ignore[union-attr]
     ref, out = _start("german-whist", 2)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     g = ref.game
     assert g is not None
     assert [c for c, t in plan if t == "stock"] == C.names(g.deck[26:])
@@ -105,7 +116,7 @@ def test_commitment_shown_before_the_deal_and_salt_revealed_after() -> None:
     t = AutoTable(seed=2, entry="touch", referee=ref)
     t.chooser = engine_bot("hearts")
     t.drain()
-    t.queue.append(DealDone(ref.steps[0]["args"]["deal_id"]))
+    t.queue.append(DealDone(ref.steps[0].deal_id))
     t.max_hands = 1
     while ref.waiting == "turn" or ref.busy:
         if not t.step():
@@ -124,7 +135,7 @@ def test_nothing_happens_before_the_verified_deal() -> None:
     assert any("dealing" in getattr(c, "text", "") for c in out)
     assert ref.game == before
     deal = _deal_cmd(_start("hearts", 4)[1])
-    assert deal.args["deal_id"] == 1
+    assert deal.deal_id == 1
 
 
 def test_spades_2p_draw_flow_and_privacy() -> None:
@@ -132,11 +143,11 @@ def test_spades_2p_draw_flow_and_privacy() -> None:
     g = ref.game
     assert g is not None
     deal = _deal_cmd(out)
-    out = ref.handle(DealDone(deal.args["deal_id"]))
+    out = ref.handle(DealDone(deal.deal_id))
     first = g.to_move
     assert first == 1  # the player left of the dealer (seat 0) draws first
     pres = [c for c in out if isinstance(c, DealerCommand)]
-    assert pres[0].op == "present" and pres[0].args == {"seat": first, "expect": C.NAMES[g.deck[0]]}
+    assert replace(pres[0], step=0) == Present(first, C.NAMES[g.deck[0]])
     out = ref.handle(DealerDone(pres[0].step, C.NAMES[g.deck[0]]))
     top = C.NAMES[g.deck[0]]
     assert ref.seat_view(first)["table"]["presented"] == top
@@ -150,29 +161,29 @@ def test_spades_2p_draw_flow_and_privacy() -> None:
         if not cmds:
             break
         c = cmds[0]
-        ops.append((c.op, c.args))
-        out = ref.handle(DealerDone(c.step, c.args.get("expect")))
+        ops.append(replace(c, step=0))
+        out = ref.handle(DealerDone(c.step, getattr(c, "expect", None)))
     assert ops == [
-        ("route_presented", {"target": f"seat:{first}"}),
-        ("present", {"seat": first, "expect": C.NAMES[g.deck[1]]}),
-        ("route_presented", {"target": "discard"}),
-        ("present", {"seat": 1 - first, "expect": C.NAMES[g.deck[2]]}),
+        RoutePresented(f"seat:{first}"),
+        Present(first, C.NAMES[g.deck[1]]),
+        RoutePresented("discard"),
+        Present(1 - first, C.NAMES[g.deck[2]]),
     ]
     assert g.hand_of(first) == [g.deck[0]]
     # - discards: the shown card to the discard tray and the next one kept.
     out = ref.handle(Button(1 - first, "minus"))
     c = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert (c.op, c.args) == ("route_presented", {"target": "discard"})
+    assert replace(c, step=0) == RoutePresented("discard")
 
 
 def test_german_whist_stock_after_a_stage_one_trick() -> None:
     ref, out = _start("german-whist", 2, seed=4)
     g = ref.game
     assert g is not None
-    out = ref.handle(DealDone(_deal_cmd(out).args["deal_id"]))
+    out = ref.handle(DealDone(_deal_cmd(out).deal_id))
     up = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert up.op == "turn_up" and up.args["expect"] == C.NAMES[g.deck[26]]
-    ref.handle(DealerDone(up.step, up.args["expect"]))
+    assert up.OP == "turn_up" and up.expect == C.NAMES[g.deck[26]]
+    ref.handle(DealerDone(up.step, up.expect))
     assert ref.public_view()["table"]["faceup"] == C.NAMES[g.deck[26]]
     cmds: list = []
     for _ in range(2):
@@ -185,27 +196,27 @@ def test_german_whist_stock_after_a_stage_one_trick() -> None:
         cmds += [c for c in out if isinstance(c, DealerCommand)]
         while cmds:
             c = cmds.pop(0)
-            out = ref.handle(DealerDone(c.step, c.args.get("expect")))
+            out = ref.handle(DealerDone(c.step, getattr(c, "expect", None)))
             cmds += [x for x in out if isinstance(x, DealerCommand)]
-            if c.op != "route_fed":
+            if c.OP != "route_fed":
                 last_ops = getattr(ref, "_test_ops", [])
-                last_ops.append((c.op, c.args))
+                last_ops.append(replace(c, step=0))
                 ref._test_ops = last_ops  # type: ignore[attr-defined]
     ops = ref._test_ops  # type: ignore[attr-defined]
     winner = g.leader
     assert ops == [
-        ("route_faceup", {"target": f"seat:{winner}"}),
-        ("deal_stock", {"target": f"seat:{1 - winner}", "expect": C.NAMES[g.deck[27]]}),
-        ("turn_up", {"expect": C.NAMES[g.deck[28]]}),
+        RouteFaceup(f"seat:{winner}"),
+        DealStock(f"seat:{1 - winner}", C.NAMES[g.deck[27]]),
+        TurnUp(C.NAMES[g.deck[28]]),
     ]
     assert g.deck[26] in g.hand_of(winner) and g.deck[27] in g.hand_of(1 - winner)
 
 
 def test_leds_follow_the_turn() -> None:
     ref, out = _start("spades-2p", 2, seed=3)
-    out = ref.handle(DealDone(_deal_cmd(out).args["deal_id"]))
+    out = ref.handle(DealDone(_deal_cmd(out).deal_id))
     p = [c for c in out if isinstance(c, DealerCommand)][0]
-    out = ref.handle(DealerDone(p.step, p.args["expect"]))
+    out = ref.handle(DealerDone(p.step, p.expect))
     leds = {c.seat: c.mode for c in out if isinstance(c, Led)}
     assert leds == {1: "on"}
     assert ref.public_view()["table"]["leds"] == ["off", "on"]
