@@ -1,7 +1,7 @@
 """Back-compat: journals written by the referee of the v1 dealer steps still restore.
 
 The journal holds events, never dealer steps: a replay rebuilds the steps from the events, and
-each ``dealer_done`` names its step by number only. tests/golden/referee-v1-journals.json holds
+each ``dealer_done`` names its step by number only. tests/engine/data/referee-v1-journals.json holds
 journals recorded by the last v1 referee (see referee-v1-journals-make.py); replaying them must
 rebuild the same game (hands, scores, record). Dealer steps also have a JSON form
 (``step_to_json``); ``step_from_json`` reads the older string form (``op`` + ``args``) or says
@@ -26,7 +26,7 @@ from trickref.engine.referee.commands import (
 from trickref.engine.referee.events import event_from_json
 from trickref.engine.referee.referee import Referee
 
-V1 = json.loads((Path(__file__).parent.parent / "golden" / "referee-v1-journals.json").read_text())
+V1 = json.loads((Path(__file__).parent / "data" / "referee-v1-journals.json").read_text())
 
 
 @pytest.mark.parametrize("game", sorted(V1))

@@ -1,11 +1,11 @@
-"""How tests/golden/referee-v1-journals.json was made: journals (event lists, exactly what the table
+"""How tests/engine/data/referee-v1-journals.json was made: journals (event lists, exactly what the table
 host journals) recorded by the referee of commit b4ea534, the last one with the v1 dealer steps
 (present, turn_up, deal_stock, route_faceup, staging), for the back-compat test
 tests/engine/test_referee_v1_journals.py. Each game: two finished hands and part of a third.
 
 Run on a checkout of that commit (``git archive b4ea534 | tar -x -C /tmp/v1tree``)::
 
-    python tests/golden/referee-v1-journals-make.py /tmp/v1tree > tests/golden/referee-v1-journals.json
+    python tests/engine/data/referee-v1-journals-make.py /tmp/v1tree > tests/engine/data/referee-v1-journals.json
 """
 
 from __future__ import annotations
