@@ -2,9 +2,17 @@
 
 ``Dealer`` owns the link (parser, sequence numbers, the reply cache that makes retransmitted
 commands harmless), the event log the host can re-read by index, the deal plans it has seen
-(so a plan re-sent after a lost reply is not dealt twice), and what it knows is parked in its
-slotted stores (stock magazine, discard tray, staging, face-up window). The card movements
-themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass of the main loop.
+(so a plan re-sent after a lost reply is not dealt twice), and its model of the return loop:
+the cards it sent round the loop, in the order they will come back to the read window (the
+hopper is fed from the bottom, the loop drops cards on its top: one first-in first-out queue).
+The card movements themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass
+of the main loop.
+
+v1 commands kept until the referee moves to v2 (PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP,
+FETCH from the simulator's discard/staging racks) run on boards that have racks (the
+simulator's); PRESENT, TURN_UP, DEAL_STOCK and ROUTE_FACEUP take the stock from the loop by
+identity (the stock order is the plan order of the loop entries), the face-up card is a mark
+on a loop card (the screen shows it).
 """
 
 from . import config
@@ -14,7 +22,7 @@ from .ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
 
-RACK_COMMANDS = (P.PRESENT, P.TURN_UP, P.DEAL_STOCK, P.ROUTE_FACEUP, P.FETCH)
+RACK_COMMANDS = (P.PRESENT, P.TURN_UP, P.DEAL_STOCK, P.ROUTE_FACEUP)
 
 MOVING_COMMANDS = (P.DEAL_PLAN, P.PRESENT, P.ROUTE_PRESENTED, P.TURN_UP, P.DEAL_STOCK,
                    P.ROUTE_FACEUP, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
@@ -47,56 +55,87 @@ class Plan:
 
 
 class DealJob:
-    """Deals the hopper by card identity against a plan; parks stock cards by stock position."""
+    """Deals the hopper by card identity against a plan.
+
+    Entries to the loop (0x85) are read once and sent round the loop in read order: the
+    dealer's loop model (``Dealer.loop``) gets them in that order. The deal stops after
+    ``total`` filled entries, so a card it sent round is not fed again; a card that comes back
+    round with no entry left for it means every card of the hopper was read (the deck lacks
+    some): it goes round again and the deal ends as if the hopper were empty."""
 
     def __init__(self, dealer, plan):
         self.dealer = dealer
         self.plan = plan
         self.by_card = {}
-        self.stock_pos = {}
-        pos = 0
         e = plan.entries
         for i in range(plan.total):
             c = e[2 * i]
             if c not in self.by_card:
                 self.by_card[c] = []
             self.by_card[c].append(i)
-            if e[2 * i + 1] == P.MAGAZINE:
-                self.stock_pos[i] = pos
-                pos += 1
         self.used = bytearray(plan.total)
         self.routed = 0  # cards given a target (some may still be on the belt)
         self.last_index = -1
         self.filled = 0
         self.rejected = 0
         self.dups = []
+        self.wrapped = False
+        self.returning = []  # cards that missed their pocket and come back round the loop
 
     def next_op(self):
-        if self.routed >= self.plan.total:
-            gate = self.dealer.mech.gate
-            if gate.run and self.dealer.mech.belt:
-                return M.WAIT  # the last card is just leaving the window: wait for a settled gate
-            if gate.state and self.dealer.mech.belt:
-                # the last feed move brought one more card to the window: a card beyond the
-                # plan (a duplicate) goes to the reject pocket, and so does each one after it
-                return M.Op("hopper", self.route, self.done, undo=self.undo)
-            return None
-        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
-            if self.dealer.mech.flights:
+        d = self.dealer
+        mech = d.mech
+        if self.wrapped and self.routed < self.plan.total:
+            if mech.flights:
                 return None  # the HOPPER_EMPTY count waits for the cards on the belt
-            self.dealer.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
+            d.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
+            self.routed = self.plan.total
+            return None
+        if self.routed >= self.plan.total:
+            gate = mech.gate
+            if gate.run and mech.belt:
+                return M.WAIT  # the last card is just leaving the window: wait for a settled gate
+            if gate.state and mech.belt and not d.loop:
+                # the last feed move brought one more card to the window: a card beyond the
+                # plan (a duplicate) goes to the reject pocket, and so does each one after it.
+                # (With cards in the loop it is the loop's first card: it waits there.)
+                return self._op()
+            return None
+        if not d.board.hopper_has_card() and not mech.gate.state:
+            if mech.flights:
+                return None  # the HOPPER_EMPTY count waits for the cards on the belt
+            d.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
             self.routed = self.plan.total  # nothing more to feed: finish
             return None
-        return M.Op("hopper", self.route, self.done, undo=self.undo)
+        return self._op()
+
+    def _op(self):
+        op = M.Op("hopper", self.route, self.done, undo=self.undo)
+        op.misrouted = self.misrouted
+        return op
 
     def undo(self):
         """The card just routed was part of a double feed: it goes back on the hopper."""
-        if self.last_index >= 0 and self.used[self.last_index]:
-            self.used[self.last_index] = 0
+        i = self.last_index
+        if i >= 0 and self.used[i]:
+            self.used[i] = 0
             self.routed -= 1
+            if self.plan.entries[2 * i + 1] == self.dealer.cfg.LOOP:
+                self.dealer.loop_forget_last(self.plan.entries[2 * i])
         self.last_index = -1
 
+    def misrouted(self, op):
+        """A card of this deal passed its pocket and goes round the loop: its entry is open
+        again and it is dealt when it comes back to the window."""
+        i = getattr(op, "index", -1)
+        if i >= 0 and self.used[i]:
+            self.used[i] = 0
+            self.routed -= 1
+        self.returning.append(op.card)
+        self.dealer.loop.append(op.card)
+
     def route(self, card, conf):
+        d = self.dealer
         self.last_index = -1
         if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1, P.EV_MISREAD)
@@ -105,15 +144,30 @@ class DealJob:
                 self.used[i] = 1
                 self.routed += 1
                 self.last_index = i
+                if card in self.returning:
+                    self.returning.remove(card)
+                    d.loop_take(card)
                 target = self.plan.entries[2 * i + 1]
-                if target == P.MAGAZINE:
-                    return (target, self.stock_pos[i], P.EV_CARD_DEALT)
-                return (target, self.dealer.free_slot(target), P.EV_CARD_DEALT)
+                if target == d.cfg.LOOP:
+                    d.loop.append(card)
+                    return (target, -1, P.EV_CARD_DEALT)
+                if target == P.FACEUP:  # v1 (a restored German Whist): a loop card, marked
+                    d.loop.append(card)
+                    d.faceup = card
+                    return (d.cfg.LOOP, -1, "faceup")
+                return (target, d.free_slot(target), P.EV_CARD_DEALT)
+        if card in d.loop:  # it came back round the loop: every card in the hopper was read
+            d.loop_take(card)
+            d.loop.append(card)
+            self.wrapped = True
+            return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
 
     def done(self, card, target, conf):
         d = self.dealer
         kind = d.mech.last_op.tag  # the op being reported (others may be on the belt)
+        if kind == "cycle":
+            return
         if kind == P.EV_MISREAD:
             self.rejected += 1
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
@@ -121,6 +175,9 @@ class DealJob:
             self.rejected += 1
             self.dups.append(card)
             d.emit(P.EV_DUPLICATE, bytes((card, target)))
+        elif kind == "faceup":
+            self.filled += 1
+            d.emit(P.EV_CARD_DEALT, bytes((card, P.FACEUP, conf)))
         else:
             self.filled += 1
             d.landed(card, target, conf, P.EV_CARD_DEALT)
@@ -138,6 +195,103 @@ class DealJob:
         self.dealer.emit(P.EV_ABORTED, P.u16(self.plan.deal_id))
 
 
+class FetchJob:
+    """FETCH from the loop: feed loop cards (each read, and sent round the loop again) until
+    ``card`` is in the read window, then route it to ``target``; target HOLD (stage) keeps it
+    there (event STAGED). A card read that is not the one the model predicts resyncs the
+    model (it is re-queued where it really is); a card not in the model at all is a stray
+    (DUPLICATE, reject pocket). ``present``: the v1 PRESENT (hold, event PRESENTED)."""
+
+    def __init__(self, dealer, card, target, kind=P.EV_CARD_ROUTED, present=None):
+        self.dealer = dealer
+        self.card = card
+        self.target = target
+        self.kind = kind
+        self.present = present
+        self.passes = 0
+        self.found = False
+        self.failed = False
+        self.limit = 2 * len(dealer.loop) + dealer.cfg.LOOP_SLACK
+
+    def next_op(self):
+        d = self.dealer
+        mech = d.mech
+        if self.found or self.failed:
+            return None
+        if mech.gate.run:
+            return M.WAIT
+        if not d.board.hopper_has_card() and not mech.gate.state:
+            if mech.flights:
+                return M.WAIT  # the loop is bringing cards back to the hopper
+            self.failed = True
+            return None
+        if self.passes > self.limit:
+            self.failed = True
+            return None
+        op = M.Op("hopper", self.route, self.done)
+        op.misrouted = self.misrouted
+        return op
+
+    def route(self, card, conf):
+        d = self.dealer
+        loop = d.cfg.LOOP
+        if card == P.UNKNOWN_CARD:  # unreadable: taken to be the predicted card, sent round
+            self.passes += 1
+            d.loop_valid = False
+            if d.loop:
+                d.loop.append(d.loop.pop(0))
+            return (loop, -1, "cycle")
+        if d.loop and d.loop[0] != card:
+            d.resyncs += 1
+        if card == self.card:
+            self.found = True
+            if self.target == P.HOLD:  # staged: it stays the loop's first card, in the window
+                d.loop_take(card)
+                d.loop.insert(0, card)
+                return (P.HOLD, -1, "stage")
+            d.loop_take(card)
+            if self.present is not None:
+                return (self.present | M.PRESENT_FLAG, -1, "present")
+            return (self.target, d.free_slot(self.target), "fetch")
+        if card in d.loop:
+            d.loop_take(card)
+            d.loop.append(card)
+            self.passes += 1
+            return (loop, -1, "cycle")
+        return (P.REJECT, -1, "stray")
+
+    def done(self, card, target, conf):
+        d = self.dealer
+        tag = d.mech.last_op.tag
+        if tag == "cycle":
+            return
+        if tag == "stray":
+            d.emit(P.EV_DUPLICATE, bytes((card, target)))
+            return
+        if tag == "stage":
+            d.staged = card
+            d.emit(P.EV_STAGED, bytes((card, min(255, self.passes))))
+            d.mech.job = None
+            return
+        if tag == "present":
+            d.emit(P.EV_PRESENTED, bytes((self.present, card, conf)))
+            d.mech.job = None
+            return
+        d.landed(card, target, conf, self.kind)
+
+    def misrouted(self, op):
+        self.dealer.loop.append(op.card)  # it missed its pocket and comes back round
+
+    def finish(self):
+        if self.failed:  # the card never came: the model no longer matches the hopper
+            d = self.dealer
+            d.loop_valid = False
+            d.mech.stop_for(M.ST_LOOP, self.card)
+
+    def cancel(self):
+        self.dealer.emit(P.EV_ABORTED, P.u16(0))
+
+
 def counts_payload(head, missing, dups):
     """head + n_missing, missing, n_dup, dups, lists cut so the event fits one frame."""
     room = P.MAX_BODY - 2 - 2 - len(head) - 2
@@ -147,34 +301,92 @@ def counts_payload(head, missing, dups):
 
 
 class FeedJob:
-    """Reads cards players feed into the hopper and routes them (or holds each one)."""
+    """Reads cards players feed and routes them (or holds each one).
 
-    def __init__(self, dealer, count, target):
+    With cards parked in the loop the hopper holds them, so fed cards come through the play
+    slot (opto S): the job waits for a card there; a loop card waiting in the read window is
+    sent round the loop by the feed move that brings the slot card in (the model re-queues
+    it). A card already in the window is read first (it may be a fed card left there, by a
+    power cut say, or the loop's first card: then it stays until a card is in the slot).
+    Target 0x85 parks the fed cards in the loop (passes)."""
+
+    def __init__(self, dealer, count, target, window_known=False):
         self.dealer = dealer
         self.count = count
         self.target = target
         self.fed = 0
         self.routed = 0
+        self.expect_fed = False  # the next card in the window is the one from the slot
+        self.window_known = window_known  # the window's card was read: the loop's first
 
     def next_op(self):
+        d = self.dealer
+        mech = d.mech
+        board = d.board
         if self.count and self.routed >= self.count:
             return None
-        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
+        if d.loop and hasattr(board, "slot_has_card"):
+            if mech.gate.run:
+                return M.WAIT
+            if mech.gate.state and not self.expect_fed:
+                if not self.window_known:
+                    return M.Op("hopper", self.route, self.done)  # what is in the window?
+                if not board.slot_has_card():
+                    return M.WAIT
+                # the loop's first card waits in the window: this feed move sends it round
+                # and brings the slot card in
+                card = d.loop.pop(0)
+                d.loop.append(card)
+                self.expect_fed = True
+                self.window_known = False
+                return M.Op("gate", self.cycle, self.cycle_done, card=card)
+            if not mech.gate.state:
+                if not board.slot_has_card():
+                    return M.WAIT
+                self.expect_fed = True
+            return M.Op("hopper", self.route, self.done)
+        if not board.hopper_has_card() and not mech.gate.state:
             return M.WAIT
         return M.Op("hopper", self.route, self.done)
 
+    def cycle(self, card, conf):
+        return (self.dealer.cfg.LOOP, -1, "cycle")
+
+    def cycle_done(self, card, target, conf):
+        pass
+
     def route(self, card, conf):
+        d = self.dealer
+        expected = self.expect_fed
+        self.expect_fed = False
+        if card != P.UNKNOWN_CARD and card in d.loop and self.target != d.cfg.LOOP:
+            d.loop_take(card)
+            if not expected:  # the loop's first card in the window: it waits there
+                d.loop.insert(0, card)
+                self.window_known = True
+                return (P.HOLD, -1, "leave")
+            # a loop card, not the fed one (the slot card did not come): round the loop again
+            d.loop.append(card)
+            return (d.cfg.LOOP, -1, "cycle")
         self.routed += 1
         if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1, True)
         if self.target == P.HOLD:
             return (P.HOLD, -1, False)
-        return (self.target, self.dealer.free_slot(self.target), False)
+        if self.target == d.cfg.LOOP:
+            d.loop.append(card)
+        return (self.target, d.free_slot(self.target), False)
 
     def done(self, card, target, conf):
         d = self.dealer
+        tag = d.mech.last_op.tag
+        if tag == "cycle":
+            return
+        if tag == "leave":
+            d.mech.held = None  # not held for the host: the loop's card, left in the window
+            return
         self.fed += 1
-        if d.mech.last_op.tag:  # misread
+        if tag:  # misread
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
         elif target == P.HOLD:
             d.emit(P.EV_PRESENTED, bytes((P.HOLD, card, conf)))
@@ -189,7 +401,9 @@ class FeedJob:
 
 
 class SelftestJob:
-    """Reads every card in the hopper; mode 0 rejects them all, mode 1 deals round robin."""
+    """Reads every card in the hopper: mode 0 sends each round the loop (the deck ends back
+    in the hopper, in the same order; the job stops when the first card comes back round: a
+    duplicate of that very card would be taken for it), mode 1 deals round robin."""
 
     def __init__(self, dealer, mode):
         self.dealer = dealer
@@ -198,21 +412,39 @@ class SelftestJob:
         self.read = 0
         self.misreads = 0
         self.next_seat = 0
+        self.wrapped = False
+        if mode == 0:
+            dealer.loop = []
 
     def next_op(self):
-        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
+        d = self.dealer
+        if self.wrapped:
+            return None
+        if not d.board.hopper_has_card() and not d.mech.gate.state:
+            if self.mode == 0 and d.mech.flights:
+                return M.WAIT  # the loop is bringing cards back
             return None
         return M.Op("hopper", self.route, self.done)
 
     def route(self, card, conf):
-        if card == P.UNKNOWN_CARD or self.mode == 0:
+        d = self.dealer
+        if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1)
+        if self.mode == 0:
+            if d.loop and card == d.loop[0]:  # back round the loop: every card was read
+                self.wrapped = True
+                d.loop.append(d.loop.pop(0))
+                return (d.cfg.LOOP, -1, "cycle")
+            d.loop.append(card)
+            return (d.cfg.LOOP, -1)
         seat = self.next_seat
         self.next_seat = (seat + 1) % self.dealer.cfg.SEAT_COUNT
         return (seat, -1)
 
     def done(self, card, target, conf):
         d = self.dealer
+        if d.mech.last_op.tag == "cycle":
+            return
         if card == P.UNKNOWN_CARD:
             self.misreads += 1
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
@@ -259,9 +491,20 @@ class Dealer:
         self.plans = []
         self.partial = None
         self.deal_job = None
-        self.stores = {}  # the slotted stores this board has (v2: only the loop's queue)
-        for s in getattr(board, "STORES", cfg.SLOTTED):
-            self.stores[s] = {}
+        self.stores = {}  # the v1 racks this board has (the simulator's, until the referee is v2)
+        for s in getattr(board, "STORES", ()):
+            if s != cfg.LOOP:
+                self.stores[s] = {}
+        self.racks = getattr(board, "HAS_RACKS", False)
+        # The loop model: the cards sent round the loop, first one to come back to the read
+        # window first (it may be in the window already). Reset by every DEAL_PLAN.
+        self.loop = []
+        self.loop_valid = True
+        self.resyncs = 0  # cards read where the model expected another (each re-queued)
+        self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
+        self.stock = []  # v1: the loop entries of the last plan, in plan order (stock order)
+        self.faceup = None  # v1: the loop card TURN_UP marked face up (shown on the screen)
+        self.mech.window_is_loop = self.window_is_loop
         self.reboot_pending = False
         self.txq = bytearray()  # frames waiting for room on the USB link
         self.tx_dropped = 0  # frames dropped because the host stopped reading
@@ -434,24 +677,71 @@ class Dealer:
             raise Refused(P.NAK_BAD_BODY)
 
     def check_target(self, t, allow_hold=False):
+        """A card can go to a seat pocket, a tray pocket, the loop, or a v1 rack this board
+        still has (face-up 0x83 is a mark, never a place: BAD_BODY)."""
         if t == P.HOLD and allow_hold:
             return
-        if not P.valid_target(t, self.cfg.SEAT_COUNT):
-            raise Refused(P.NAK_BAD_BODY)
+        if 0 <= t < self.cfg.SEAT_COUNT or t in self.cfg.V2_TRAYS or t in self.stores:
+            return
+        raise Refused(P.NAK_BAD_BODY)
 
-    def check_idle(self):
-        """Moving commands need a mechanism at rest with no card waiting in the gate."""
-        if self.mech.busy() or self.mech.held is not None:
+    def check_idle(self, unstage=False):
+        """Moving commands need a mechanism at rest with no card waiting in the gate (a staged
+        loop card may stay there when ``unstage``: it is the loop's first card again)."""
+        if self.mech.busy():
             raise Refused(P.NAK_BUSY)
+        if self.mech.held is not None:
+            if not (unstage and self.staged is not None):
+                raise Refused(P.NAK_BUSY)
+            self.unstage()
+
+    def unstage(self):
+        if self.staged is not None:
+            self.mech.held = None
+            self.staged = None
+
+    def window_is_loop(self):
+        """The card in the read window belongs to the loop (the last feed move brought the
+        loop's first card in, or it is staged), so ABORT must not reject it."""
+        if self.staged is not None:
+            return True
+        return bool(self.loop) and self.mech.held is None
+
+    def loop_take(self, card):
+        """Take ``card`` out of the loop model (it was read, wherever the model had it)."""
+        for i in range(len(self.loop)):
+            if self.loop[i] == card:
+                self.loop.pop(i)
+                return True
+        return False
+
+    def loop_forget_last(self, card):
+        for i in range(len(self.loop) - 1, -1, -1):
+            if self.loop[i] == card:
+                self.loop.pop(i)
+                return
+
+    def next_stock(self):
+        """v1: the first stock card (plan order) still in the loop."""
+        for c in self.stock:
+            if c in self.loop and c != self.faceup:
+                return c
+        raise Refused(P.NAK_EMPTY)
 
     def identify_body(self):
         cfg = self.cfg
         fw = cfg.FIRMWARE_VERSION
-        trays = sorted(cfg.TRAY_ANGLES)
+        trays = list(cfg.V2_TRAYS)
+        if self.racks:  # v1 targets the simulator still serves: face-up (a mark), its racks
+            for t in [P.FACEUP] + list(self.stores):
+                if t not in trays:
+                    trays.append(t)
+        trays.sort()
         out = bytearray((P.VERSION, fw[0], fw[1], fw[2]))
         out.extend(P.u16(self.boot_id))
         out.extend(P.u16(self.config_crc))
-        out.extend(bytes((cfg.SEAT_COUNT, cfg.READER_KIND, cfg.MAGAZINE_SLOTS, min(255, cfg.MAX_PLAN))))
+        out.extend(bytes((cfg.SEAT_COUNT, cfg.READER_KIND, min(255, cfg.LOOP_CAPACITY),
+                          min(255, cfg.MAX_PLAN))))
         out.extend(P.u16(self.deadman_ms))
         out.extend(P.u16(self.next_event))
         out.append(cfg.FLAGS)
@@ -473,8 +763,10 @@ class Dealer:
                 return 2
             if isinstance(job, FeedJob):
                 return 3 if m.held is not None else 5
+            if isinstance(job, FetchJob):
+                return 4
             return 9
-        if m.state == M.RUNNING:
+        if m.state == M.RUNNING or m.flights:
             return 4
         if m.held is not None:
             return 3
@@ -508,8 +800,8 @@ class Dealer:
             flags |= 2
         if self.mech.held is not None:
             flags |= 4
-        if self.stores.get(P.FACEUP):
-            flags |= 8
+        if self.loop_valid:
+            flags |= 8  # the loop model is valid
         if self.mech.state == M.PAUSED:
             flags |= 16
         if b.estop_pressed():
@@ -521,7 +813,7 @@ class Dealer:
         out.append(min(255, done))
         out.extend(P.u16(self.next_event))
         out.append(flags)
-        out.append(len(self.stores.get(P.MAGAZINE, {})))
+        out.append(min(255, len(self.loop)))  # loop_count
         out.extend(P.u16(self.boot_id))
         return bytes(out)
 
@@ -556,12 +848,6 @@ class Dealer:
             self.emit(kind, bytes((card, target, conf)))
         else:
             self.emit(kind, bytes((card, target)))
-
-    def next_stock(self):
-        mag = self.stores[P.MAGAZINE]
-        if not mag:
-            raise Refused(P.NAK_EMPTY)
-        return min(mag)
 
     def store_op(self, store, slot, target_fn, kind):
         """Take the card in ``slot`` of ``store`` and send it where target_fn(card) says."""
@@ -624,7 +910,8 @@ def cmd_deal_plan(d, body, resumed):
     for i in range(k):
         if chunk[2 * i] >= 52 or chunk[2 * i + 1] == P.HOLD:
             raise Refused(P.NAK_BAD_BODY)
-        d.check_target(chunk[2 * i + 1])
+        if not (d.racks and chunk[2 * i + 1] == P.FACEUP):  # (v1: the face-up card's mark)
+            d.check_target(chunk[2 * i + 1])
     plan = None
     for p in d.plans:
         if p.deal_id == deal_id:
@@ -648,30 +935,24 @@ def cmd_deal_plan(d, body, resumed):
         plan = Plan(deal_id, total)
     last = offset + k == total
     if last:
-        d.check_idle()
-        stock = 0
-        for i in range(k):
-            if chunk[2 * i + 1] == P.MAGAZINE:
-                stock += 1
+        d.check_idle(unstage=True)
+        counts = {}  # cards per target over the whole plan
         for i in range(plan.received()):
-            if plan.entries[2 * i + 1] == P.MAGAZINE:
-                stock += 1
-        if stock > d.cfg.MAGAZINE_SLOTS:
+            t = plan.entries[2 * i + 1]
+            counts[t] = counts.get(t, 0) + 1
+        for i in range(k):
+            t = chunk[2 * i + 1]
+            counts[t] = counts.get(t, 0) + 1
+        if counts.get(d.cfg.LOOP, 0) + counts.get(P.FACEUP, 0) > d.cfg.LOOP_CAPACITY:
             raise Refused(P.NAK_TOO_BIG)
-        caps = d.cfg.POCKET_CAP if getattr(d.board, "COUNTS_POCKETS", False) else {}
-        for target in caps:  # tray pockets: the plan must fit (counted per deal)
-            n = 0
-            for i in range(plan.received()):
-                if plan.entries[2 * i + 1] == target:
-                    n += 1
-            for i in range(k):
-                if chunk[2 * i + 1] == target:
-                    n += 1
-            if n > caps[target]:
-                raise Refused(P.NAK_TOO_BIG)
-        for store in d.stores:  # the stores are emptied for a deal: each holds SLOTS
-            if store == P.MAGAZINE:
-                continue
+        if getattr(d.board, "COUNTS_POCKETS", False):  # every pocket must hold its share
+            for t in counts:
+                cap = d.cfg.POCKET_CAP.get(t)
+                if t < d.cfg.SEAT_COUNT:
+                    cap = d.cfg.SEAT_POCKET_CAP
+                if cap is not None and counts[t] > cap:
+                    raise Refused(P.NAK_TOO_BIG)
+        for store in d.stores:  # the v1 racks are emptied for a deal: each holds SLOTS
             n = 0
             for i in range(plan.received()):
                 if plan.entries[2 * i + 1] == store:
@@ -692,6 +973,13 @@ def cmd_deal_plan(d, body, resumed):
     for s in d.stores:
         d.stores[s] = {}
     d.mech.pocket_count = {}  # the players gathered every card before this deal
+    d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
+    d.loop_valid = True
+    d.faceup = None
+    d.stock = []
+    for i in range(plan.total):
+        if plan.entries[2 * i + 1] == d.cfg.LOOP:
+            d.stock.append(plan.entries[2 * i])
     plan.started = True
     job = DealJob(d, plan)
     d.deal_job = job
@@ -700,23 +988,33 @@ def cmd_deal_plan(d, body, resumed):
 
 
 def cmd_present(d, body, resumed):
+    """v1: show the next stock card to one seat (held in the read window, event PRESENTED)."""
     d.need(body, 1)
     seat = body[0]
     if seat >= d.cfg.SEAT_COUNT:
         raise Refused(P.NAK_BAD_BODY)
-    d.check_idle()
-    slot = d.next_stock()
-    card = d.stores[P.MAGAZINE][slot]
+    d.check_idle(unstage=True)
+    card = d.next_stock()
+    d.stock.remove(card)
+    d.mech.start_job(FetchJob(d, card, seat, present=seat))
+    return d.ok(P.PRESENT)
+
+
+def route_held(d, target, kind):
+    """Route the card held in the read window (fed with HOLD, staged, or presented)."""
+    m = d.mech
+    card = m.held[0]
+    if d.staged is not None:
+        d.loop_take(card)  # it leaves the loop now
+        d.staged = None
 
     def route(c, conf):
-        del d.stores[P.MAGAZINE][slot]
-        return (seat | M.PRESENT_FLAG, -1)
+        return (target, d.free_slot(target))
 
-    def done(c, target, conf):
-        d.emit(P.EV_PRESENTED, bytes((seat, c, conf)))
+    def done(c, t, conf):
+        d.landed(c, t, conf, kind)
 
-    d.mech.run_op(M.Op("store", route, done, store=P.MAGAZINE, slot=slot, card=card))
-    return d.ok(P.PRESENT)
+    m.run_op(M.Op("gate", route, done, card=card, conf=m.held[1]))
 
 
 def cmd_route_presented(d, body, resumed):
@@ -729,63 +1027,97 @@ def cmd_route_presented(d, body, resumed):
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
     d.check_room(target)
-    card = m.held[0]
-
-    def route(c, conf):
-        return (target, d.free_slot(target))
-
-    def done(c, t, conf):
-        d.landed(c, t, conf, P.EV_CARD_ROUTED)
-
-    m.run_op(M.Op("gate", route, done, card=card, conf=m.held[1]))
+    route_held(d, target, P.EV_CARD_ROUTED)
     return d.ok(P.ROUTE_PRESENTED)
 
 
 def cmd_turn_up(d, body, resumed):
+    """v1: the next stock card becomes the face-up card. v2 keeps it in the loop (the referee's
+    screen shows it): only a mark moves, CARD_DEALT to 0x83 at once."""
     d.need(body, 0)
-    d.check_idle()
-    if d.stores[P.FACEUP]:
+    d.check_idle(unstage=True)
+    if d.faceup is not None:
         raise Refused(P.NAK_BUSY)
-    slot = d.next_stock()
-    d.store_op(P.MAGAZINE, slot, d.plain_target(P.FACEUP), P.EV_CARD_DEALT)
+    card = d.next_stock()
+    d.stock.remove(card)
+    d.faceup = card
+    d.emit(P.EV_CARD_DEALT, bytes((card, P.FACEUP, 100)))
     return d.ok(P.TURN_UP)
 
 
 def cmd_deal_stock(d, body, resumed):
+    """v1: the next stock card to a target (a FETCH from the loop, event CARD_DEALT)."""
     d.need(body, 1)
     d.check_target(body[0])
-    d.check_idle()
+    if body[0] in (P.FACEUP, d.cfg.LOOP):
+        raise Refused(P.NAK_BAD_BODY)
+    d.check_idle(unstage=True)
     d.check_room(body[0])
-    slot = d.next_stock()
-    d.store_op(P.MAGAZINE, slot, d.plain_target(body[0]), P.EV_CARD_DEALT)
+    card = d.next_stock()
+    d.stock.remove(card)
+    d.mech.start_job(FetchJob(d, card, body[0], kind=P.EV_CARD_DEALT))
     return d.ok(P.DEAL_STOCK)
 
 
 def cmd_route_faceup(d, body, resumed):
+    """v1: the face-up card to a target (a FETCH of the marked loop card, CARD_ROUTED)."""
     d.need(body, 1)
     d.check_target(body[0])
-    d.check_idle()
-    if not d.stores[P.FACEUP]:
+    if body[0] in (P.FACEUP, d.cfg.LOOP):
+        raise Refused(P.NAK_BAD_BODY)
+    d.check_idle(unstage=True)
+    if d.faceup is None:
         raise Refused(P.NAK_EMPTY)
-    if body[0] != P.FACEUP:
-        d.check_room(body[0])
-    d.store_op(P.FACEUP, 0, d.plain_target(body[0]), P.EV_CARD_ROUTED)
+    d.check_room(body[0])
+    card = d.faceup
+    d.faceup = None
+    if d.staged == card:
+        route_held(d, body[0], P.EV_CARD_ROUTED)
+    else:
+        d.unstage()
+        d.mech.start_job(FetchJob(d, card, body[0]))
     return d.ok(P.ROUTE_FACEUP)
 
 
 def cmd_feed(d, body, resumed):
     d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
-    d.check_idle()
-    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): TRAY_FULL when it fills
-    d.mech.start_job(FeedJob(d, body[0], body[1]))
+    known = d.staged is not None  # a staged card in the window was read: the loop's first
+    d.check_idle(unstage=True)
+    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): POCKET_FULL when it fills
+    if body[1] == d.cfg.LOOP and len(d.loop) + max(1, body[0]) > d.cfg.LOOP_CAPACITY:
+        raise Refused(P.NAK_FULL)
+    d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known))
     return d.ok(P.FEED)
 
 
 def cmd_fetch(d, body, resumed):
     d.need(body, 3)
     source, card, target = body[0], body[1], body[2]
-    if source not in (P.DISCARD, P.STAGING):
+    if source == d.cfg.LOOP:
+        if card >= 52 or target == d.cfg.LOOP or target == P.FACEUP:
+            raise Refused(P.NAK_BAD_BODY)
+        d.check_target(target, allow_hold=True)
+        if card not in d.loop:
+            raise Refused(P.NAK_EMPTY)
+        if d.mech.busy():
+            raise Refused(P.NAK_BUSY)
+        if d.mech.held is not None and d.staged is None:
+            raise Refused(P.NAK_BUSY)  # a fed card waits in the window for ROUTE_PRESENTED
+        if target != P.HOLD:
+            d.check_room(target)
+        if d.faceup == card:
+            d.faceup = None
+        if d.staged == card:  # staged: routed at once (staging it again: STAGED, 0 passes)
+            if target == P.HOLD:
+                d.emit(P.EV_STAGED, bytes((card, 0)))
+            else:
+                route_held(d, target, P.EV_CARD_ROUTED)
+            return d.ok(P.FETCH)
+        d.unstage()
+        d.mech.start_job(FetchJob(d, card, target))
+        return d.ok(P.FETCH)
+    if source not in d.stores or source not in (P.DISCARD, P.STAGING):
         raise Refused(P.NAK_BAD_BODY)
     d.check_target(target)
     d.check_idle()
@@ -807,7 +1139,8 @@ def cmd_abort(d, body, resumed):
     d.need(body, 0)
     if d.mech.state != M.ESTOPPED:
         d.partial = None
-        d.mech.abort()
+        d.mech.abort()  # (a staged card stays in the window: the loop's first card)
+        d.staged = None
     return d.ok(P.ABORT)
 
 
@@ -824,6 +1157,7 @@ def cmd_reset(d, body, resumed):
         raise Refused(P.NAK_BAD_BODY)
     if not d.mech.reset():
         raise Refused(P.NAK_ESTOPPED)
+    d.staged = None
     d.partial = None
     return d.ok(P.RESET)
 
@@ -843,7 +1177,7 @@ def cmd_selftest(d, body, resumed):
     d.need(body, 1)
     if body[0] not in (0, 1):
         raise Refused(P.NAK_BAD_BODY)
-    d.check_idle()
+    d.check_idle(unstage=True)
     if hasattr(d.board, "reader_probe"):
         d.board.reader_probe()  # FAULT 2 if the reader does not answer (firmware/board.py)
     d.mech.start_job(SelftestJob(d, body[0]))

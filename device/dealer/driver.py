@@ -261,9 +261,9 @@ class Dealer:
             if target >= 0x80 and ident.trays and target not in ident.trays:
                 raise ValueError(f"the plan sends {m.card_name(card)} to the "
                                  f"{m.target_name(target)}, which this dealer lacks")
-        if sum(1 for _, t in plan.entries if t == m.MAGAZINE) > ident.magazine_slots:
-            raise ValueError(f"the plan parks more stock cards than the {ident.magazine_slots} "
-                             "magazine slots")
+        if sum(1 for _, t in plan.entries if t == m.LOOP) > ident.loop_capacity:
+            raise ValueError(f"the plan sends more cards round the loop than the dealer's "
+                             f"{ident.loop_capacity} (its loop capacity)")
 
     def _plan_chunk(self) -> int:
         """Plan entries per DEAL_PLAN frame. One frame holds 123, but on a noisy line a
@@ -360,11 +360,35 @@ class Dealer:
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout)
         return int(ev["card"])
 
+    def fetch_loop(self, card: int, target: int, *, timeout: float | None = None) -> int:
+        """FETCH ``card`` from the loop to ``target`` (a seat or pocket): the dealer cycles the
+        loop's cards (each read and sent round again) until ``card`` is in the read window,
+        then routes it (at once if it was staged). Returns the card. DealerFault EMPTY if the
+        dealer's loop model does not hold it."""
+        m.check_card(card)
+        m.check_target(target)
+        if target == m.LOOP:
+            raise ValueError("fetch_loop sends a card out of the loop, not into it")
+        return self.fetch(m.LOOP, card, target, timeout=timeout)
+
+    def stage(self, card: int, *, timeout: float | None = None) -> int:
+        """Stage ``card`` (FETCH from the loop to 0xFE): the dealer cycles the loop until it
+        is in the read window and keeps it there, so a later ``fetch_loop(card, target)`` (or
+        ``route_presented(target)``) routes it at once. Returns the loop passes it took (the
+        STAGED event). A FEED before that sends the staged card round the loop again."""
+        m.check_card(card)
+        ev = self._single(m.FETCH, {"source": m.LOOP, "card": card, "target": m.HOLD},
+                          f"staging {m.card_name(card)}",
+                          lambda e: e.kind == m.EV_STAGED and e["card"] == card, timeout)
+        return int(ev["passes"])
+
     def fetch(self, source: int, card: int, target: int, *,
               timeout: float | None = None) -> int:
-        """Take ``card`` out of the discard tray or staging and route it to ``target``."""
-        if source not in (m.DISCARD, m.STAGING):
-            raise ValueError("fetch source must be the discard tray (0x81) or staging (0x86)")
+        """Take ``card`` out of the loop (0x85; see ``fetch_loop``), or, on a v1 dealer, out of
+        the discard tray or staging rack, and route it to ``target``; returns the card."""
+        if source not in (m.LOOP, m.DISCARD, m.STAGING):
+            raise ValueError("fetch source must be the loop (0x85), or on a v1 dealer the "
+                             "discard tray (0x81) or staging (0x86)")
         m.check_card(card)
         m.check_target(target)
         ev = self._single(m.FETCH, {"source": source, "card": card, "target": target},
@@ -540,10 +564,10 @@ class Dealer:
             return DealerJam(f"{what}: a card jammed at the {stage} stage (card "
                              f"{m.card_name(f['card'])}); the dealer stopped: clear the path, "
                              "then resume", code=m.EV_JAM, name="JAM")
-        if ev.kind == m.EV_TRAY_FULL:
-            return DealerJam(f"{what}: the {m.target_name(f['target'])} is full; the dealer "
-                             "stopped: empty it, then resume", code=m.EV_TRAY_FULL,
-                             name="TRAY_FULL")
+        if ev.kind == m.EV_POCKET_FULL:
+            return DealerJam(f"{what}: the {m.target_name(f['target'])} pocket is full; the "
+                             "dealer stopped: empty it, then resume", code=m.EV_POCKET_FULL,
+                             name="POCKET_FULL")
         if ev.kind == m.EV_DOUBLE_FEED:
             how = "longer than one card at the gate" if f["how"] == 1 else "too thick"
             return DealerJam(f"{what}: two cards were fed together ({how}); the dealer stopped: "

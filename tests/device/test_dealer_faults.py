@@ -208,7 +208,7 @@ def test_full_tray_stops_like_a_jam() -> None:
         sim.tray_full(2)
         plan = round_robin_plan(4)
         outcome = deal_outcome(sim, dealer, plan)
-        assert isinstance(outcome, DealerJam) and outcome.name == "TRAY_FULL", outcome
+        assert isinstance(outcome, DealerJam) and outcome.name == "POCKET_FULL", outcome
         sim.tray_full(2, False)
         dealer.resume_deal(timeout=GENEROUS)
         assert table_matches(sim, plan) == []

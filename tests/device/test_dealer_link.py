@@ -81,7 +81,7 @@ class FakeDealer:
     def identify(self, ack: int) -> Frame:
         return self.frame(m.IDENTIFY, {
             "protocol_version": 1, "firmware_version": [1, 0, 0], "boot_id": self.boot_id,
-            "config_crc": 0, "seat_count": 4, "reader_kind": 2, "magazine_slots": 52,
+            "config_crc": 0, "seat_count": 4, "reader_kind": 2, "loop_capacity": 120,
             "max_plan": 208, "deadman_ms": 3000, "next_event_index": self.events_next,
             "flags": 15, "trays": [0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86]}, ack)
 

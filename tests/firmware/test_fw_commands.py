@@ -65,7 +65,7 @@ def test_repeated_seq_replays_the_cached_reply_without_acting_twice() -> None:
     order = shuffled(4)
     host = make_host(deck=order)
     stock = [(c, 0x85) for c in order[:10]]
-    host.command(P.DEAL_PLAN, plan_body(1, stock + [(c, 0) for c in order[10:]]))
+    host.command(P.DEAL_PLAN, plan_body(1, stock + [(c, 2 + i % 2) for i, c in enumerate(order[10:])]))
     host.until(P.EV_DEAL_DONE)
     first = host.command(P.DEAL_STOCK, b"\x01", seq=77, ms=6000)
     wire_before = first
@@ -256,13 +256,15 @@ def test_german_whist_turn_up_and_stock_to_winner_and_loser() -> None:
     host.command(P.DEAL_PLAN, plan_body(9, plan))
     host.until(P.EV_DEAL_DONE)
     host.command(P.TURN_UP, ms=6000)
-    assert host.board.tray(P.FACEUP) == [order[26]]
+    # v2: the face-up card is a mark on a loop card (the referee's screen shows it)
+    assert host.until(P.EV_CARD_DEALT)[2] == bytes((order[26], P.FACEUP, 100))
+    assert order[26] in host.board.tray(P.LOOP)
     assert host.command(P.TURN_UP).body[1] == P.NAK_BUSY
     host.command(P.ROUTE_FACEUP, b"\x01", ms=6000)
     host.command(P.DEAL_STOCK, b"\x00", ms=6000)
     host.command(P.TURN_UP, ms=6000)
     assert order[26] in host.board.seat(1) and order[27] in host.board.seat(0)
-    assert host.board.tray(P.FACEUP) == [order[28]]
+    assert host.sim.firmware.dealer.faceup == order[28]
 
 
 def test_passing_through_staging_then_fetch_to_receivers() -> None:

@@ -90,8 +90,12 @@ def test_identify_and_status_bodies_follow_the_golden_layout() -> None:
     sim.reboot()
     sim.board.boot = 0xBEEF
     d = commands.Dealer(sim.board, sim.cfg)
-    golden = next(f for f in FRAMES if f["type"] == P.IDENTIFY)["fields"]
-    fields = dict(golden, config_crc=d.config_crc, next_event_index=d.next_event, reader_kind=2)
+    golden = next(f for f in FRAMES if f["name"].startswith("identify v2"))["fields"]
+    # the simulator still serves the v1 targets face-up (0x83) and staging (0x86) until the
+    # referee has moved to v2
+    trays = sorted(set(golden["trays"]) | {P.FACEUP, P.STAGING})
+    fields = dict(golden, config_crc=d.config_crc, next_event_index=d.next_event, reader_kind=2,
+                  boot_id=0xBEEF, trays=trays)
     assert d.identify_body() == mf.pack(mf.LAYOUTS["IDENTIFY"], fields)
     status = d.status_body()
     assert len(status) == len(bytes.fromhex(next(f for f in FRAMES if f["type"] == P.STATUS_REPLY)["body"]))
