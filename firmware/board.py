@@ -74,6 +74,7 @@ PCA_MODE1, PCA_PRESCALE, PCA_LED0 = 0x00, 0xFE, 0x06
 PCA_PRESCALE_50HZ = 121  # round(25 MHz / (4096 * 50 Hz)) - 1
 FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
 POCKETS = 15
+HOPPER_LIFT = 15  # PCA9685 channel of the hopper lift servo (hold_hopper)
 
 VBUS_LIVE_U16 = 10000  # motor bus over ~3 V (100k/22k divider): still powered
 BUS_DROP_MS = 200  # the relay must have dropped the bus this long after an e-stop (FAULT 5)
@@ -428,7 +429,8 @@ class Board:
         self.aim = target
         if k is None:
             for j in list(self.flaps.up):
-                self.flaps.set(j, False)
+                if j != HOPPER_LIFT:
+                    self.flaps.set(j, False)
         else:
             self.flaps.set(k, True)
 
@@ -559,6 +561,13 @@ class Board:
         """A card to feed: in the hopper, or dropped into the play slot S (F1 takes a slot card
         first; players feed plays and passes there one at a time)."""
         return self.hopper.value() == 0 or self.slot_in.value() == 0
+
+    def hold_hopper(self, on):
+        """Hold the hopper's pickup: the next feed moves take only a play-slot card, the stack
+        stays (its bottom card, a staged one say, is still the next). PCA9685 channel 15: a
+        micro servo lifting the stack off the pickup roller P (the design's "hopper feeding
+        pauses while S sees a card"; the part is to add on the build)."""
+        self.flaps.set(HOPPER_LIFT, on)
 
     def slot_has_card(self):
         """A card in the play slot (opto S): the next feed move takes it, not the hopper's."""

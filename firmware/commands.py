@@ -148,14 +148,17 @@ class DealJob:
                     self.returning.remove(card)
                     d.loop_take(card)
                 target = self.plan.entries[2 * i + 1]
+                last = self.routed >= self.plan.total
                 if target == d.cfg.LOOP:
                     d.loop.append(card)
-                    return (target, -1, P.EV_CARD_DEALT)
+                    return (target, -1, P.EV_CARD_DEALT, not last)
                 if target == P.FACEUP:  # v1 (a restored German Whist): a loop card, marked
                     d.loop.append(card)
                     d.faceup = card
-                    return (d.cfg.LOOP, -1, "faceup")
-                return (target, d.free_slot(target), P.EV_CARD_DEALT)
+                    return (d.cfg.LOOP, -1, "faceup", not last)
+                # the last card: with cards in the loop the feed move brings none of them to
+                # the window (the hopper's pickup is held): the loop's first stays next
+                return (target, d.free_slot(target), P.EV_CARD_DEALT, not (last and d.loop))
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
             d.loop.append(card)
@@ -211,11 +214,16 @@ class FetchJob:
         self.passes = 0
         self.found = False
         self.failed = False
+        self.ready = False  # staging: the card before it has gone, it is next in the hopper
+        self.staged = False
         self.limit = 2 * len(dealer.loop) + dealer.cfg.LOOP_SLACK
 
     def next_op(self):
         d = self.dealer
         mech = d.mech
+        if self.ready:
+            self.staged = True
+            return None
         if self.found or self.failed:
             return None
         if mech.gate.run:
@@ -245,18 +253,23 @@ class FetchJob:
             d.resyncs += 1
         if card == self.card:
             self.found = True
-            if self.target == P.HOLD:  # staged: it stays the loop's first card, in the window
+            if self.target == P.HOLD:  # read already: staged where it is, in the window
                 d.loop_take(card)
                 d.loop.insert(0, card)
                 return (P.HOLD, -1, "stage")
             d.loop_take(card)
             if self.present is not None:
                 return (self.present | M.PRESENT_FLAG, -1, "present")
-            return (self.target, d.free_slot(self.target), "fetch")
+            return (self.target, d.free_slot(self.target), "fetch", False)
         if card in d.loop:
             d.loop_take(card)
             d.loop.append(card)
             self.passes += 1
+            if self.target == P.HOLD and d.loop[0] == self.card:
+                # staging: this card goes round without bringing the next one (the staged
+                # card) to the window: it waits at the bottom of the hopper, next to be fed
+                self.ready = True
+                return (loop, -1, "cycle", False)
             return (loop, -1, "cycle")
         return (P.REJECT, -1, "stray")
 
@@ -283,8 +296,11 @@ class FetchJob:
         self.dealer.loop.append(op.card)  # it missed its pocket and comes back round
 
     def finish(self):
+        d = self.dealer
+        if self.staged:
+            d.staged = self.card
+            d.emit(P.EV_STAGED, bytes((self.card, min(255, self.passes))))
         if self.failed:  # the card never came: the model no longer matches the hopper
-            d = self.dealer
             d.loop_valid = False
             d.mech.stop_for(M.ST_LOOP, self.card)
 
@@ -339,12 +355,16 @@ class FeedJob:
                 d.loop.append(card)
                 self.expect_fed = True
                 self.window_known = False
-                return M.Op("gate", self.cycle, self.cycle_done, card=card)
+                op = M.Op("gate", self.cycle, self.cycle_done, card=card)
+                op.hold = True  # the feed move brings the slot card in, no hopper card
+                return op
             if not mech.gate.state:
                 if not board.slot_has_card():
                     return M.WAIT
                 self.expect_fed = True
-            return M.Op("hopper", self.route, self.done)
+            op = M.Op("hopper", self.route, self.done)
+            op.hold = True  # the hopper holds parked cards: only the slot's card moves
+            return op
         if not board.hopper_has_card() and not mech.gate.state:
             return M.WAIT
         return M.Op("hopper", self.route, self.done)
@@ -375,7 +395,7 @@ class FeedJob:
             return (P.HOLD, -1, False)
         if self.target == d.cfg.LOOP:
             d.loop.append(card)
-        return (self.target, d.free_slot(self.target), False)
+        return (self.target, d.free_slot(self.target), False, not d.loop)
 
     def done(self, card, target, conf):
         d = self.dealer
@@ -413,6 +433,7 @@ class SelftestJob:
         self.misreads = 0
         self.next_seat = 0
         self.wrapped = False
+        dealer.staged = None
         if mode == 0:
             dealer.loop = []
 
@@ -690,14 +711,19 @@ class Dealer:
         loop card may stay there when ``unstage``: it is the loop's first card again)."""
         if self.mech.busy():
             raise Refused(P.NAK_BUSY)
-        if self.mech.held is not None:
-            if not (unstage and self.staged is not None):
+        held = self.mech.held
+        if held is not None:
+            if not (unstage and held[0] == self.staged):
                 raise Refused(P.NAK_BUSY)
             self.unstage()
 
     def unstage(self):
+        """Forget a staging: a card staged in the window is no longer held for the host (it
+        is the loop's first card there); one staged in the hopper stays next anyway."""
         if self.staged is not None:
-            self.mech.held = None
+            held = self.mech.held
+            if held is not None and held[0] == self.staged:
+                self.mech.held = None
             self.staged = None
 
     def window_is_loop(self):
@@ -974,6 +1000,7 @@ def cmd_deal_plan(d, body, resumed):
         d.stores[s] = {}
     d.mech.pocket_count = {}  # the players gathered every card before this deal
     d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
+    d.staged = None
     d.loop_valid = True
     d.faceup = None
     d.stock = []
@@ -1004,17 +1031,22 @@ def route_held(d, target, kind):
     """Route the card held in the read window (fed with HOLD, staged, or presented)."""
     m = d.mech
     card = m.held[0]
-    if d.staged is not None:
+    if d.staged is not None and d.staged == card:
         d.loop_take(card)  # it leaves the loop now
         d.staged = None
+    if target == d.cfg.LOOP:
+        d.loop.append(card)  # parked (a pass): it comes back on top of the hopper
 
     def route(c, conf):
-        return (target, d.free_slot(target))
+        # with cards in the loop the feed move brings none of them to the window
+        return (target, d.free_slot(target), None, not d.loop)
 
     def done(c, t, conf):
         d.landed(c, t, conf, kind)
 
-    m.run_op(M.Op("gate", route, done, card=card, conf=m.held[1]))
+    op = M.Op("gate", route, done, card=card, conf=m.held[1])
+    op.hold = bool(d.loop)
+    m.run_op(op)
 
 
 def cmd_route_presented(d, body, resumed):
@@ -1082,8 +1114,12 @@ def cmd_route_faceup(d, body, resumed):
 def cmd_feed(d, body, resumed):
     d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
-    known = d.staged is not None  # a staged card in the window was read: the loop's first
+    held = d.mech.held
+    known = held is not None and held[0] == d.staged  # staged in the window: read already
+    staged = d.staged
     d.check_idle(unstage=True)
+    if not known:
+        d.staged = staged  # staged in the hopper: fed cards come from the slot, it stays next
     d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): POCKET_FULL when it fills
     if body[1] == d.cfg.LOOP and len(d.loop) + max(1, body[0]) > d.cfg.LOOP_CAPACITY:
         raise Refused(P.NAK_FULL)
@@ -1102,17 +1138,22 @@ def cmd_fetch(d, body, resumed):
             raise Refused(P.NAK_EMPTY)
         if d.mech.busy():
             raise Refused(P.NAK_BUSY)
-        if d.mech.held is not None and d.staged is None:
+        if d.mech.held is not None and d.mech.held[0] != d.staged:
             raise Refused(P.NAK_BUSY)  # a fed card waits in the window for ROUTE_PRESENTED
         if target != P.HOLD:
             d.check_room(target)
         if d.faceup == card:
             d.faceup = None
-        if d.staged == card:  # staged: routed at once (staging it again: STAGED, 0 passes)
+        held = d.mech.held
+        if d.staged == card and held is not None and held[0] == card:  # staged in the window
             if target == P.HOLD:
                 d.emit(P.EV_STAGED, bytes((card, 0)))
             else:
                 route_held(d, target, P.EV_CARD_ROUTED)
+            return d.ok(P.FETCH)
+        if target == P.HOLD and held is None and not d.mech.gate.state and d.loop[0] == card:
+            d.staged = card  # already the next card the hopper gives
+            d.emit(P.EV_STAGED, bytes((card, 0)))
             return d.ok(P.FETCH)
         d.unstage()
         d.mech.start_job(FetchJob(d, card, target))

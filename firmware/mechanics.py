@@ -112,6 +112,11 @@ class Op:
         self.dest_slot = -1
         self.index = -1  # the plan entry a deal gave it
         self.misrouted = None  # told (with the op) when the card missed its pocket
+        # The hopper's pickup (board.hold_hopper): ``hold`` takes no hopper card at all (a fed
+        # card comes from the play slot); ``pull_next`` False: the feed move that takes this
+        # card onto the belt brings no hopper card to the window (it stays next in the hopper).
+        self.hold = False
+        self.pull_next = True
 
 
 class Mechanics:
@@ -386,6 +391,9 @@ class Mechanics:
         board = self.board
         name = stage[0]
         self.stage_start = board.ticks_ms()
+        if name in ("feed", "eject") and hasattr(board, "hold_hopper") and self.op is not None:
+            op = self.op
+            board.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
         elif name == "read":
@@ -510,6 +518,8 @@ class Mechanics:
         op.index = getattr(self.job, "last_index", -1)
         target, slot = r[0], r[1]
         op.tag = r[2] if len(r) > 2 else None
+        if len(r) > 3:
+            op.pull_next = r[3]
         op.target = target
         self._place(target, slot)
 

@@ -127,6 +127,7 @@ class SimBoard:
         self.double_next = False  # the next feed takes two cards at once (shingled)
         self.lose_next = False  # the next card put on the belt never reaches its pocket
         self.misroute_next = False  # the next card for a pocket passes it: to E, round the loop
+        self.hopper_held = False  # the pickup is held: a feed move takes only a play-slot card
         self.full: set[int] = set()
         self.moves: list[tuple[str, int]] = []  # (motion, sim time) for inspection
         self.durations = {
@@ -241,7 +242,7 @@ class SimBoard:
         if self.slot:
             self.gate = self.slot.pop(0)
             self.gate_double = None
-        elif self._hopper:
+        elif self._hopper and not self.hopper_held:
             self.gate = self._hopper.pop(0)
             self.gate_double = None
             if self.double_next and self._hopper:
@@ -301,6 +302,11 @@ class SimBoard:
             self._start("feed", self.durations["feed"])
         else:
             self.pending.pop("feed", None)
+
+    def hold_hopper(self, on: bool) -> None:
+        """Hold the hopper's pickup: the next feed moves take only a card in the play slot
+        (the stack stays; its bottom card is still the next one)."""
+        self.hopper_held = on
 
     def read_start(self) -> None:
         self.read_result = None

@@ -49,6 +49,7 @@ class FakeBoard:
         self.collisions = []
         self.loop_passes = 0
         self.misroute_next = False
+        self.hopper_held = False
         self.loop_due = timing.loop_station_ms(cfg)
         self.switch_ms = timing.loop_switch_ms(cfg)
         self.gate = None
@@ -178,7 +179,7 @@ class FakeBoard:
             self.thick = False
             self.gate_unreadable = False
             return
-        if not self.hopper:
+        if not self.hopper or self.hopper_held:
             return
         self.gate = self.hopper.pop(0)
         self.gate_double = None
@@ -238,6 +239,9 @@ class FakeBoard:
             self._start("feed", self.durations["feed"])
         elif "feed" in self.pending:
             del self.pending["feed"]
+
+    def hold_hopper(self, on):
+        self.hopper_held = on
 
     def read_start(self):
         self.read_result = None

@@ -287,9 +287,10 @@ def loop_deal():
 
 def fetch_cycle():
     """FETCH from the loop cycles loop cards (each read, sent round again) until the card is in
-    the window, then routes it; a card read out of the model's order resyncs it; stage keeps a
-    card in the window (STAGED with the passes) and a later FETCH routes it at once; a FEED
-    while a card is staged sends it round; POCKET_FULL stops a fetch to a full pocket."""
+    the window, then routes it; a card read out of the model's order resyncs it; stage cycles
+    until the card is the next one the hopper gives and stops with the window empty (STAGED
+    with the passes); plays fed through the slot meanwhile leave it there (the hopper's pickup
+    is held); a later FETCH routes it with one feed move."""
     hopper = shuffled(81)
     host = new_host(2, deck=list(hopper))
     entries = [(c, LOOP) for c in hopper]  # spades-2p: the whole deck round the loop
@@ -315,13 +316,23 @@ def fetch_cycle():
     assert host.until(P.EV_CARD_ROUTED)[2] == bytes((a, 1)) and d.resyncs == 1
     host.run(3000)
     assert host.board.tray(LOOP) == d.loop
-    # stage: 5 cards on, the card waits in the window
+    # stage: 5 cards on, the card is next in the hopper (the window left empty)
     s = d.loop[5]
     assert host.command(P.FETCH, bytes((LOOP, s, 0xFE))).type == P.OK
     assert host.until(P.EV_STAGED)[2] == bytes((s, 5))
-    assert host.board.gate == s and d.staged == s
+    assert host.board.gate is None and host.board.hopper[0] == s and d.staged == s
     host.run(3000)  # the cards it cycled land on the hopper
-    assert host.command(P.STATUS).body[0] == 3  # holding a card
+    assert host.command(P.STATUS).body[0] == 0 and d.loop[0] == s
+    # two plays through the slot while it is staged: it stays next (the pickup is held)
+    sent = host.board.loop_passes
+    for _ in range(2):
+        played = host.board.trays[0 if host.board.trays.get(0) else 1].pop()
+        host.board.slot.append(played)
+        assert host.command(P.FEED, bytes((1, TRICK))).type == P.OK
+        host.until(P.EV_FEED_DONE)
+        assert host.board.seat(TRICK)[-1] == played
+    host.run(3000)
+    assert host.board.hopper[0] == s and d.staged == s and host.board.loop_passes == sent
     t1 = host.board.now
     assert host.command(P.FETCH, bytes((LOOP, s, 1))).type == P.OK
     while s not in host.board.seat(1) and ticks_diff(host.board.now, t1) < 5000:
@@ -330,27 +341,19 @@ def fetch_cycle():
     assert host.until(P.EV_CARD_ROUTED)[2] == bytes((s, 1))
     assert fast < 1000 and host.board.seat(1)[-1] == s, fast
     host.run(3000)
-    # a FEED (a play in the slot) while a card is staged: the staged card goes round
-    s = d.loop[2]
-    assert host.command(P.FETCH, bytes((LOOP, s, 0xFE))).type == P.OK
-    host.until(P.EV_STAGED)
-    host.board.slot.append(hopper[0] if hopper[0] not in d.loop else host.board.trays[0][0])
-    played = host.board.slot[0]
-    assert host.command(P.FEED, bytes((1, TRICK))).type == P.OK
-    host.until(P.EV_FEED_DONE)
-    host.run(3000)
-    assert host.board.seat(TRICK) == [played] and d.staged is None and d.loop[-1] == s
-    assert host.board.tray(LOOP) == d.loop
-    # ROUTE_PRESENTED routes a staged card too
+    # staging the loop's first card costs nothing; FETCH of another one cycles past it
     s = d.loop[0]
     assert host.command(P.FETCH, bytes((LOOP, s, 0xFE))).type == P.OK
     assert host.until(P.EV_STAGED)[2] == bytes((s, 0))
-    assert host.command(P.ROUTE_PRESENTED, bytes((DISCARD,))).type == P.OK
-    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((s, DISCARD)) and s not in d.loop
+    other = d.loop[1]
+    assert host.command(P.FETCH, bytes((LOOP, other, DISCARD))).type == P.OK
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((other, DISCARD)) and d.staged is None
+    host.run(3000)
+    assert d.loop[-1] == s and host.board.tray(LOOP) == d.loop
     assert host.board.collisions == [] and host.fw.failed is False
-    print("PASS fetch_cycle: FETCH by cycling (10 passes, %d ms), a resync, stage (STAGED, then "
-          "routed in %d ms), a FEED sends a staged card round, ROUTE_PRESENTED of a staged card" % (
-              cycle_ms, fast))
+    print("PASS fetch_cycle: FETCH by cycling (10 passes, %d ms), a resync, stage (STAGED: next "
+          "in the hopper; two plays through the slot leave it there; then routed in %d ms), "
+          "FETCH of another card cycles past a staged one" % (cycle_ms, fast))
 
 
 def misroute():
