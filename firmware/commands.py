@@ -379,15 +379,14 @@ class FeedJob:
         d = self.dealer
         expected = self.expect_fed
         self.expect_fed = False
-        if card != P.UNKNOWN_CARD and card in d.loop and self.target != d.cfg.LOOP:
+        if not expected and card != P.UNKNOWN_CARD and card in d.loop:
+            # the loop's first card in the window (not a fed one): it waits there. A card the
+            # feed brought from the slot is a fed card whatever the model holds (its twin of a
+            # second deck, or the same card fed twice: the referee decides)
             d.loop_take(card)
-            if not expected:  # the loop's first card in the window: it waits there
-                d.loop.insert(0, card)
-                self.window_known = True
-                return (P.HOLD, -1, "leave")
-            # a loop card, not the fed one (the slot card did not come): round the loop again
-            d.loop.append(card)
-            return (d.cfg.LOOP, -1, "cycle")
+            d.loop.insert(0, card)
+            self.window_known = True
+            return (P.HOLD, -1, "leave")
         self.routed += 1
         if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1, True)

@@ -388,3 +388,25 @@ def test_double_feed_and_a_card_lost_on_the_belt_in_the_simulator() -> None:
     stage, lost = host.until(P.EV_JAM)[2]
     assert stage == M.ST_EJECT and lost not in [c for c, _ in dealt(host)]
     assert all(lost not in host.board.seat(s) for s in range(4))
+
+
+def test_a_fed_card_is_fed_even_when_its_twin_is_parked_in_the_loop() -> None:
+    """Passes parked in the loop (FEED HOLD, ROUTE_PRESENTED to 0x85); then a card dropped in
+    the play slot that is also in the loop model (a second deck's twin, or fed twice) is read
+    and held as fed: the hopper's pickup is held, so the window's card came from the slot."""
+    host = make_host(deck=[], seats=4)
+    for card in (12, 3, 20):
+        host.board.slot.append(card)
+        host.command(P.FEED, bytes((1, P.HOLD)))
+        host.until(P.EV_PRESENTED)
+        host.command(P.ROUTE_PRESENTED, bytes((P.LOOP,)))
+        host.until(P.EV_CARD_ROUTED)
+    host.run(3000)
+    assert host.sim.firmware.dealer.loop == [12, 3, 20] == list(host.board.hopper)
+    host.board.slot.append(12)
+    host.command(P.FEED, bytes((1, P.HOLD)))
+    assert host.until(P.EV_PRESENTED, max_ms=20000)[2][:2] == bytes((P.HOLD, 12))
+    host.command(P.ROUTE_PRESENTED, bytes((P.REJECT,)))
+    host.until(P.EV_CARD_ROUTED)
+    host.run(3000)
+    assert host.board.tray(P.REJECT) == [12] and list(host.board.hopper) == [12, 3, 20]
