@@ -30,8 +30,9 @@ from .faults import fault_kind
 
 JOURNAL_NAME = "table.journal"
 KEYS = {"-": "minus", "+": "plus", "OK": "ok", "minus": "minus", "plus": "plus", "ok": "ok", "ok_long": "ok_long"}
-_STEP_WORDS = {"present": "showing a card", "route_presented": "routing a card", "turn_up": "turning up",
-               "deal_stock": "dealing from the stock", "fetch": "fetching a card", "route_fed": "routing a card"}
+_STEP_WORDS = {"fetch": "fetching a card", "stage": "getting the next stock card ready",
+               "feed_back": "waiting for the drawn card", "release": "handing the passed cards over",
+               "route_fed": "routing a card", "abort": "stopping", "v1": "stopped on an old dealer step"}
 
 __all__ = ["JOURNAL_NAME", "SIM_SPEED", "TableClient", "TableSetupError", "journal_game", "journal_path",
            "load_config", "resume_table", "start_table"]

@@ -46,6 +46,7 @@ from trickref.engine.referee.commands import (
     Command,
     DealerCommand,
     DealPlan,
+    FeedBack,
     Led,
     NeedShuffle,
     Refusal,
@@ -78,7 +79,8 @@ def shuffle_for(seed: int | None, hand_index: int, decks: int) -> Shuffled:
 @dataclass(frozen=True)
 class PortDone:
     """The dealer port finished a job (``kind``: "step" or "job" the host counted, "read", or
-    "free": a job of the port's own); not an event."""
+    "free": a job of the port's own), or (``"feeding"``) its step now waits for a person to feed
+    a card back; not an event."""
 
     kind: str
 
@@ -106,6 +108,7 @@ class DealerPort(Protocol):
     def recover(self, fault: str, dealing: bool) -> None: ...
     def before_shuffle(self) -> None: ...
     def close(self) -> None: ...
+    def waiting_for_person(self) -> bool: ...
 
 
 class JournalPort(Protocol):
@@ -154,6 +157,9 @@ class IdealDealer:
 
     def close(self) -> None:
         pass
+
+    def waiting_for_person(self) -> bool:
+        return False
 
 
 class SerialDealer:
@@ -211,6 +217,10 @@ class SerialDealer:
     def before_shuffle(self) -> None:
         if self.sim is not None:  # the players gather the cards into the hopper
             self.sim.gather_to_hopper()
+
+    def waiting_for_person(self) -> bool:
+        """A FeedBack step waits for a player to feed the drawn card back: the table is idle."""
+        return self.adapter.feeding
 
     def close(self) -> None:
         with self._cond:
@@ -307,6 +317,9 @@ class SerialDealer:
         if isinstance(cmd, DealPlan) and self.adapter.interrupted_deal != cmd.deal_id:
             self._dealt = 0
             self._post(Progress(0))
+        if isinstance(cmd, FeedBack) and not self.adapter.auto_feed_back:
+            self.adapter.feeding = True  # a person feeds the card back: the host is idle meanwhile
+            self._post(PortDone("feeding"))
         self._post(self.adapter.run(cmd))
 
     def _read(self) -> None:
@@ -511,7 +524,8 @@ class TableHost:
         if self.dead:
             return True
         if self._outstanding:
-            return False
+            # the one step in flight waits for a person (a drawn card fed back): idle
+            return self._outstanding == 1 and self.dealer.waiting_for_person()
         if self._reading and not self.wants_cards():
             return False  # a read being stopped: the shuffle or a step follows
         return not (self._shuffle is not None and self.deal_allowed)
@@ -562,7 +576,7 @@ class TableHost:
         elif isinstance(item, PortDone):
             if item.kind == "read":
                 self._reading = False
-            elif item.kind != "free":
+            elif item.kind not in ("free", "feeding"):
                 self._outstanding -= 1
         elif isinstance(item, Progress):
             with self.lock:
@@ -665,15 +679,15 @@ class TableHost:
     def wants_cards(self) -> bool:
         """Whether the reader listens now: whenever the table takes entries and the dealer has
         no step to do. Plays, passes and the Double Nil give are fed; a card fed at any other
-        moment (a bid, a draw) is read too, so the referee can say why it is not wanted and
-        send it back. Not between hands (the cards are gathered into the hopper then), and not
-        while a card is shown to a seat or waits in the reader gate (a spades-2p draw): the
-        mechanism holds it there, and the next step routes it."""
+        moment (a bid) is read too, so the referee can say why it is not wanted and send it
+        back. Not between hands (the cards are gathered into the hopper then), not while a
+        spades-2p player decides on the card in their pocket (the panel answers; a drawn card
+        fed back is read by its own step), and not while a card waits in the reader gate (the
+        next step routes it)."""
         ref = self.referee
         if ref.game is None or not ref.accepting() or ref.steps or ref.presented is not None:
             return False
-        at = ref.places.at
-        return not at.get("gate") and not at.get("presented")
+        return not ref.places.at.get("gate")
 
     def position(self) -> tuple[int, int]:
         """(hand number, entries taken): where the game is."""

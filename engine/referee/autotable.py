@@ -23,7 +23,7 @@ from .. import actions as A
 from .. import cards as C
 from ..base import GameState
 from . import panel
-from .commands import Command, DealerCommand, DealPlan, NeedShuffle
+from .commands import Command, DealerCommand, DealPlan, NeedShuffle, V1Step
 from .events import (
     BotAction,
     Button,
@@ -46,7 +46,9 @@ def ideal_outcome(cmd: DealerCommand) -> Event:
     host's instant mode (device.table.host.IdealDealer)."""
     if isinstance(cmd, DealPlan):
         return DealDone(cmd.deal_id, True)
-    return DealerDone(cmd.step, getattr(cmd, "expect", None))
+    if isinstance(cmd, V1Step):
+        return DealerDone(cmd.step, cmd.args.get("expect"))
+    return DealerDone(cmd.step, getattr(cmd, "card", None))
 
 
 def random_chooser(state: GameState, seat: int, rng: random.Random) -> A.Action:

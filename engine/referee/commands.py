@@ -1,33 +1,37 @@
 """What the referee asks of the table: dealer steps, LEDs, messages, sounds, confirmations.
 
 The referee never performs I/O; ``Referee.handle`` returns these and the table host
-(device/table/host.py) carries them out. Dealer targets are words here; the host maps them to the wire protocol's
-target bytes (hardware/PROTOCOL.md): ``"seat:3"``, ``"reject"``, ``"discard"``, ``"centre"``,
-``"faceup"``, ``"trick"``, ``"stock"`` (the magazine, in plan order), ``"staging"`` (fed cards
-parked until fetched by identity).
+(device/table/host.py) carries them out. Dealer targets are words here; the host maps them to the
+wire protocol's target bytes (hardware/PROTOCOL.md section 11, the v2 dealer): ``"seat:3"`` (that
+seat's pocket), ``"reject"``, ``"discard"``, ``"centre"``, ``"trick"`` (pockets) and ``"loop"``
+(the return loop: the card goes round onto the top of the hopper, and the dealer keeps it in its
+queue model, so the referee can FETCH it by identity later).
 
 Dealer steps are typed: one small frozen dataclass per step (all ``DealerCommand``s), one
 outstanding at a time, each answered by a ``DealDone`` (for ``DealPlan``) or ``DealerDone(step)``
 event, or a ``DealerFault``. ``step`` numbers it. The device layer dispatches on the type
 (device/table/dealers.py):
 
-==================  ==========================================  ===========================
-step                fields                                      protocol
-==================  ==========================================  ===========================
-``DealPlan``        deal_id, plan: ((card, target), ...)        DEAL_PLAN
-``Present``         seat, expect (the card due)                 PRESENT
-``RoutePresented``  target                                      ROUTE_PRESENTED
-``TurnUp``          expect                                      TURN_UP
-``DealStock``       target, expect                              DEAL_STOCK
-``RouteFaceup``     target                                      ROUTE_FACEUP
-``RouteFed``        card, target (the card waiting in the gate) ROUTE_PRESENTED after FEED HOLD
-``Fetch``           source ("discard"/"staging"), card, target  FETCH
-``Abort``           (none)                                      ABORT
-==================  ==========================================  ===========================
+================  =========================================  ==========================================
+step              fields                                     protocol (v2)
+================  =========================================  ==========================================
+``DealPlan``      deal_id, plan: ((card, target), ...)       DEAL_PLAN (checked deal of the deck order)
+``Release``       plan: ((card, target), ...)                DEAL_PLAN over cards parked in the loop
+``RouteFed``      card, target (the card read, in the gate)  ROUTE_PRESENTED after FEED HOLD
+``Fetch``         card, target                               FETCH 0x85 card target (by identity)
+``Stage``         card                                       FETCH 0x85 card 0xFE (next in the hopper)
+``FeedBack``      seat, card, target                         FEED HOLD, check the card, ROUTE_PRESENTED
+``Abort``         (none)                                     ABORT
+``V1Step``        op, args                                   none: a v1 step, kept to replay v1 journals
+================  =========================================  ==========================================
 
-``step_to_json`` / ``step_from_json`` give a step's JSON form; ``step_from_json`` also reads the
-older string form ``{"op": "present", "args": {...}, "step": 3}`` and says in words what is wrong
-with anything it cannot read (``StepError``).
+``step_to_json`` / ``step_from_json`` give a step's JSON form. ``step_from_json`` also reads the
+string form of the v1 referee (``{"op": "present", "args": {...}, "step": 3}``) and maps each v1
+op: ``deal`` -> DealPlan (stock entries to the loop), ``route_fed`` -> RouteFed (staging -> the
+loop, where v2 parks fed cards), ``fetch`` from staging -> Fetch (from the loop), ``abort`` ->
+Abort; ``present``, ``route_presented``, ``turn_up``, ``deal_stock``, ``route_faceup`` and a
+``fetch`` from the discard tray have no v2 counterpart and become a ``V1Step`` naming the op, which
+the device layer refuses in words (never runs). Anything else is a ``StepError`` in words.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ def seat_target(seat: int) -> str:
     return f"seat:{seat}"
 
 
-TRAYS = ("reject", "discard", "centre", "faceup", "trick", "stock", "staging")
+TRAYS = ("reject", "discard", "centre", "trick", "loop")
 
 
 @dataclass(frozen=True)
@@ -82,40 +86,13 @@ class DealPlan(DealerCommand):
 
 
 @dataclass(frozen=True)
-class Present(DealerCommand):
-    OP: ClassVar[str] = "present"
-    BUSY: ClassVar[str] = "showing a card"
-    seat: int
-    expect: str
+class Release(DealerCommand):
+    """Send cards parked in the loop to their receivers (passes, the Blind Nil exchange): one
+    plan over the parked cards, each read and routed by identity."""
 
-
-@dataclass(frozen=True)
-class RoutePresented(DealerCommand):
-    OP: ClassVar[str] = "route_presented"
-    BUSY: ClassVar[str] = "routing a card"
-    target: str
-
-
-@dataclass(frozen=True)
-class TurnUp(DealerCommand):
-    OP: ClassVar[str] = "turn_up"
-    BUSY: ClassVar[str] = "turning up the stock card"
-    expect: str
-
-
-@dataclass(frozen=True)
-class DealStock(DealerCommand):
-    OP: ClassVar[str] = "deal_stock"
-    BUSY: ClassVar[str] = "dealing from the stock"
-    target: str
-    expect: str
-
-
-@dataclass(frozen=True)
-class RouteFaceup(DealerCommand):
-    OP: ClassVar[str] = "route_faceup"
-    BUSY: ClassVar[str] = "routing the face-up card"
-    target: str
+    OP: ClassVar[str] = "release"
+    BUSY: ClassVar[str] = "handing the passed cards over"
+    plan: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -132,9 +109,35 @@ class RouteFed(DealerCommand):
 
 @dataclass(frozen=True)
 class Fetch(DealerCommand):
+    """Take ``card`` out of the loop by identity (the dealer cycles the loop until it comes
+    round) and route it to ``target``."""
+
     OP: ClassVar[str] = "fetch"
-    BUSY: ClassVar[str] = "fetching cards"
-    source: str
+    BUSY: ClassVar[str] = "fetching a card"
+    card: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Stage(DealerCommand):
+    """Cycle the loop until ``card`` is the next card the hopper feeds, without feeding it: the
+    Fetch that follows is then quick. In the background (players need not wait)."""
+
+    OP: ClassVar[str] = "stage"
+    GATES: ClassVar[bool] = False
+    BUSY: ClassVar[str] = "getting the next stock card ready"
+    card: str
+
+
+@dataclass(frozen=True)
+class FeedBack(DealerCommand):
+    """Wait for ``seat`` to feed ``card`` back (a spades-2p draw: the card shown and not kept);
+    the reader checks it is that card, then it goes to ``target``. Answered by DealerDone with
+    the card read: another card stays in the gate (the referee sends it where it belongs)."""
+
+    OP: ClassVar[str] = "feed_back"
+    BUSY: ClassVar[str] = "waiting for the drawn card to be fed back"
+    seat: int
     card: str
     target: str
 
@@ -145,8 +148,30 @@ class Abort(DealerCommand):
     BUSY: ClassVar[str] = "stopping"
 
 
+@dataclass(frozen=True)
+class V1Step(DealerCommand):
+    """A step of the v1 dealer (``op``: present, route_presented, turn_up, deal_stock,
+    route_faceup, or a fetch from the discard tray) with no v2 counterpart. The referee queues
+    it only while replaying a game journaled with the v1 steps, so that the journal's step
+    numbers still match; the device layer refuses to run it, naming the op."""
+
+    OP: ClassVar[str] = "v1"
+    BUSY: ClassVar[str] = "stopped on a step of the old dealer"
+    op: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
 STEP_TYPES: dict[str, type[DealerCommand]] = {
-    cls.OP: cls for cls in (DealPlan, Present, RoutePresented, TurnUp, DealStock, RouteFaceup, RouteFed, Fetch, Abort)
+    cls.OP: cls for cls in (DealPlan, Release, RouteFed, Fetch, Stage, FeedBack, Abort)
+}
+V1_ONLY = ("present", "route_presented", "turn_up", "deal_stock", "route_faceup")
+V1_WORDS = {
+    "present": "show the next stock card to one seat (PRESENT)",
+    "route_presented": "route the card shown to a seat (ROUTE_PRESENTED)",
+    "turn_up": "turn up the stock card in the face-up window (TURN_UP)",
+    "deal_stock": "deal the next stock card from the magazine (DEAL_STOCK)",
+    "route_faceup": "route the face-up card (ROUTE_FACEUP)",
+    "fetch": "fetch a card from the discard tray (FETCH 0x81)",
 }
 
 
@@ -155,6 +180,8 @@ class StepError(ValueError):
 
 
 def step_to_json(step: DealerCommand) -> dict[str, Any]:
+    if isinstance(step, V1Step):
+        return {"type": DealerCommand.TYPE, "op": step.op, "args": dict(step.args), "step": step.step}
     out: dict[str, Any] = {"type": DealerCommand.TYPE, "op": step.OP, "step": step.step}
     for f in dataclasses.fields(step):
         if f.name != "step":
@@ -163,17 +190,28 @@ def step_to_json(step: DealerCommand) -> dict[str, Any]:
     return out
 
 
+_V1_TARGETS = {"staging": "loop", "stock": "loop"}
+
+
 def step_from_json(obj: Any) -> DealerCommand:
-    """A step from ``step_to_json``'s form or the older string form (``op`` + ``args``)."""
+    """A step from ``step_to_json``'s form or the v1 string form (``op`` + ``args``)."""
     if not isinstance(obj, dict):
         raise StepError(f"a dealer step is a JSON object, not {type(obj).__name__}")
     op = obj.get("op")
-    cls = STEP_TYPES.get(op) if isinstance(op, str) else None
-    if cls is None:
-        raise StepError(f"unknown dealer step {op!r} (one of {', '.join(STEP_TYPES)})")
     args = obj.get("args", obj)
     if not isinstance(args, dict):
         raise StepError(f"dealer step {op!r}: its args are not a JSON object")
+    step = obj.get("step", 0)
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise StepError(f"dealer step {op!r}: step number {step!r} is not a whole number")
+    if op in V1_ONLY or (op == "fetch" and args.get("source") == "discard"):
+        return V1Step(str(op), {k: v for k, v in args.items() if k not in ("type", "op", "step")}, step=step)
+    cls = STEP_TYPES.get(op) if isinstance(op, str) else None
+    if cls is None:
+        raise StepError(f"unknown dealer step {op!r} (one of {', '.join(STEP_TYPES)}, or a v1 step: "
+                        f"{', '.join(V1_ONLY)})")
+    if op == "fetch" and args.get("source", "loop") not in ("loop", "staging", "stock"):
+        raise StepError(f"dealer step 'fetch' from {args.get('source')!r}: the v2 dealer fetches from the loop only")
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name == "step":
@@ -181,10 +219,13 @@ def step_from_json(obj: Any) -> DealerCommand:
         if f.name not in args:
             raise StepError(f"dealer step {op!r} lacks {f.name!r}")
         v = args[f.name]
-        kwargs[f.name] = tuple(tuple(e) for e in v) if f.name == "plan" else v
-    step = obj.get("step", 0)
-    if not isinstance(step, int) or isinstance(step, bool):
-        raise StepError(f"dealer step {op!r}: step number {step!r} is not a whole number")
+        if f.name == "plan":
+            if not isinstance(v, list | tuple) or not all(isinstance(e, list | tuple) and len(e) == 2 for e in v):
+                raise StepError(f"dealer step {op!r}: its plan is not a list of [card, target] pairs")
+            v = tuple((e[0], _V1_TARGETS.get(e[1], e[1])) for e in v)
+        elif f.name == "target" and isinstance(v, str):
+            v = _V1_TARGETS.get(v, v)
+        kwargs[f.name] = v
     try:
         return cls(**kwargs, step=step)
     except TypeError as e:

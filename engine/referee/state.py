@@ -45,8 +45,9 @@ class RefereeState:
         self.leds: list[str] = []
         self.blinking: list[int] = []  # seats whose LED blinks after a refused entry
         self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card
-        self.presented: tuple[int, int] | None = None  # (seat, card) shown to one seat
-        self.faceup: int | None = None
+        self.presented: tuple[int, int] | None = None  # spades-2p: (seat, card) in that seat's pocket to decide on
+        self.faceup: int | None = None  # German Whist: the turned-up card, on the screen (it stays in the loop)
+        self.dealer_version: int = 2  # the game's dealer steps: 2, or 1 for a game journaled with the v1 steps
         self.places = Places()  # where the cards physically are (updated as steps complete)
         self.events_handled: int = 0
         # cards the dealer reported dealt in the deal in progress: fed by the host from the

@@ -10,7 +10,7 @@ from .. import cards as C
 from ..options import non_defaults
 from ..records import FORMAT, Record, dump
 from . import fairness, panel
-from .commands import DealPlan
+from .commands import DealPlan, FeedBack
 from .state import MESSAGES_KEPT, RefereeState
 
 
@@ -80,7 +80,10 @@ class RefereeViews(RefereeState):
         if self.undo_pending is not None:
             return "waiting for the undo to be confirmed or cancelled"
         if self.busy:
-            return f"wait: the dealer is {self.steps[0].BUSY}"
+            head = self.steps[0]
+            if isinstance(head, FeedBack):
+                return f"wait: {g.names[head.seat]} feeds the drawn card back into the dealer"
+            return f"wait: the dealer is {head.BUSY}"
         seats = g.turn_seats()
         if not seats:
             return "waiting"

@@ -181,7 +181,7 @@ def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() 
     assert replay_events(t.events) == t.ref
 
 
-def test_fault_during_a_present_step_repeats_the_step() -> None:
+def test_fault_during_a_fetch_step_repeats_the_step() -> None:
     t = AutoTable(seed=3, entry="touch")
     t.start("spades-2p", 2)
     g = t.ref.game
@@ -191,18 +191,18 @@ def test_fault_during_a_present_step_repeats_the_step() -> None:
     out = t.feed(Touch(seat, {"draw": "keep"}))
     t.queue.clear()
     cmd = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert cmd.OP == "route_presented"
+    assert cmd.OP == "fetch" and cmd.card == C.NAMES[g.deck[1]]  # type: ignore[attr-defined]
     steps = [s.step for s in t.ref.steps]
     t.feed(DealerFault("timeout", "no answer", cmd.step))
     assert t.ref.busy and [s.step for s in t.ref.steps] == steps
     assert warnings(t.feed(Touch(1 - seat, {"draw": "keep"})))
     out = t.feed(DealerReady(False))
     assert [c for c in out if isinstance(c, DealerCommand)] == [cmd]
-    out = t.feed(DealerDone(cmd.step))
+    out = t.feed(DealerDone(cmd.step, cmd.card))  # type: ignore[attr-defined]
     nxt = [c for c in out if isinstance(c, DealerCommand)]
-    assert nxt[0].OP == "present" and nxt[0].step == cmd.step + 1
+    assert nxt[0].OP == "feed_back" and nxt[0].step == cmd.step + 1
     t.queue.clear()
-    t.feed(DealerDone(nxt[0].step, nxt[0].expect))
+    t.feed(DealerDone(nxt[0].step, nxt[0].card))  # type: ignore[attr-defined]
     t.drain()
     assert g.hand_of(seat) == [g.deck[0]] and t.ref.accepting()
 
