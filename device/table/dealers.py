@@ -157,10 +157,17 @@ class DealerAdapter:
                 return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
             return DealDone(cmd.deal_id, True)
         card: int | None = None
+        if self.relearn is not None and not isinstance(cmd, Abort):
+            # before anything else: a rebooted dealer that does not know the cards parked in the
+            # hopper would feed one of them as if it were a played card. A card read before the
+            # power went and still in the read window goes in the same plan, to its target.
+            if isinstance(cmd, RouteFed) and cmd.card is not None and self.in_gate == C.parse(cmd.card):
+                self.in_gate = None
+                self._relearn((C.parse(cmd.card), target_byte(cmd.target)))
+                return DealerDone(cmd.step, cmd.card)
+            self._relearn()
         if isinstance(cmd, RouteFed):
             card = self._route_fed(cmd)
-            if self.relearn is not None and cmd.card is not None and cmd.target == "loop":
-                self.relearn.append(C.parse(cmd.card))
         elif isinstance(cmd, Fetch):
             self._relearn()
             card = d.fetch_loop(C.parse(cmd.card), target_byte(cmd.target))
@@ -179,11 +186,13 @@ class DealerAdapter:
             raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
 
-    def _relearn(self) -> None:
-        """After a restart: deal the loop's cards back to the loop, so the dealer knows them."""
+    def _relearn(self, gate: tuple[int, int] | None = None) -> None:
+        """After a restart: deal the loop's cards back to the loop, so the dealer knows them
+        (``gate``: the card waiting in the read window, with its target, read first)."""
         cards, self.relearn = self.relearn, None
-        if cards:
-            self.dealer.deal([(c, LOOP) for c in cards])
+        plan = ([gate] if gate is not None else []) + [(c, LOOP) for c in cards or []]
+        if plan:
+            self.dealer.deal(plan)
 
     def _feed_back(self, cmd: FeedBack) -> int | None:
         """The player feeds the card back; the card due goes on to its target, another one
@@ -204,8 +213,6 @@ class DealerAdapter:
         if card == due:
             self.dealer.route_presented(target_byte(cmd.target))
             self.held = None
-            if self.relearn is not None and cmd.target == "loop":
-                self.relearn.append(card)
         return card
 
     def _route_fed(self, cmd: RouteFed) -> int | None:

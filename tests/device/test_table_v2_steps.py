@@ -108,3 +108,26 @@ def test_a_v1_step_is_refused_in_words(dealer) -> None:  # type: ignore[no-untyp
     assert isinstance(out, DealerFault) and out.step == 4
     assert "'present'" in out.message and "v1 dealer" in out.message and "PRESENT" in out.message
     assert LOOP == 0x85
+
+
+def test_after_a_reboot_the_card_in_the_gate_goes_in_the_relearn_plan(dealer) -> None:  # type: ignore[no-untyped-def]
+    """A rebooted dealer does not know the cards parked in its hopper: the card read before the
+    power went (still in the read window) and the loop's cards are dealt in one plan, the
+    former to its target, before anything is fed."""
+    sim, driver = dealer
+    loop = [N(c) for c in ("3S", "9H", "KD", "4S", "QS", "7C")]
+    sim.load_deck(loop)
+    with sim.lock:
+        sim.board.trays[0] = [N("2S"), N("5H")]
+        sim.board.gate = N("AS")
+    adapter = DealerAdapter(driver)
+    adapter.in_gate, adapter.relearn = N("AS"), list(loop)
+    assert adapter.run(RouteFed("AS", "trick", step=1)) == DealerDone(1, "AS")
+    assert adapter.relearn is None and _pocket(sim, m.TRICK) == [N("AS")]
+    sim.play(N("2S"))  # the next play, while the loop's cards wait in the hopper
+    with sim.lock:
+        sim.board.trays[0].remove(N("2S"))
+    assert adapter.read_fed() == N("2S")
+    assert adapter.run(RouteFed("2S", "trick", step=2)) == DealerDone(2, "2S")
+    assert adapter.run(Fetch("QS", "seat:1", step=3)) == DealerDone(3, "QS")
+    assert _pocket(sim, 1) == [N("QS")] and sorted(_pocket(sim, m.TRICK)) == sorted([N("AS"), N("2S")])

@@ -101,11 +101,8 @@ def _journal_events(path: Path) -> list:
     # step: how far (in journaled events) the game runs between two cuts, at most; these games
     # journal about 480, 400 and 960 events, so the cuts spread over the whole game.
     ("partnership-spades", 4, 200, 4, 21, 110),
-    pytest.param("spades-2p", 2, 100, 3, 22, 120, marks=pytest.mark.xfail(
-        reason="v2 resume with cards parked in the loop (relearn) fails; see the v2ref report", strict=False)),
-    pytest.param("hearts", 4, 60, 3, 23, 290, marks=pytest.mark.xfail(
-        reason="v2 resume with passes parked in the loop (relearn, then Release) fails; see the v2ref report",
-        strict=False)),
+    ("spades-2p", 2, 100, 3, 22, 120),
+    ("hearts", 4, 60, 3, 23, 290),
 ])
 def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int, seed: int, step: int,
                                       tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
