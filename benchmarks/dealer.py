@@ -96,7 +96,7 @@ def timed_deal(game: str, seats: int, decks: int, seed: int) -> dict[str, Any]:
         seq = (seq + 1) & 0xFF
         board.rx.extend(P.encode_frame(ftype, seq, 0, body))
 
-    send(P.HELLO, bytes((1,)) + P.u16(60000))  # a long dead-man: the host is this loop
+    send(P.HELLO, bytes((2,)) + P.u16(60000))  # a long dead-man: the host is this loop
     sim.step(5)
     start = None
     done = None
@@ -144,7 +144,7 @@ class _Bench:
         self.seq = 0
         self.events: list[tuple[int, bytes]] = []
         self.replies: list[Any] = []
-        self.send(fw_protocol.HELLO, bytes((1,)) + fw_protocol.u16(60000))
+        self.send(fw_protocol.HELLO, bytes((2,)) + fw_protocol.u16(60000))
         self.run(20)
 
     def send(self, ftype: int, body: bytes = b"") -> None:

@@ -8,11 +8,8 @@ hopper is fed from the bottom, the loop drops cards on its top: one first-in fir
 The card movements themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass
 of the main loop.
 
-v1 commands kept until the referee moves to v2 (PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP,
-FETCH from the simulator's discard/staging racks) run on boards that have racks (the
-simulator's); PRESENT, TURN_UP, DEAL_STOCK and ROUTE_FACEUP take the stock from the loop by
-identity (the stock order is the plan order of the loop entries), the face-up card is a mark
-on a loop card (the screen shows it).
+Protocol version 2: the v1 commands PRESENT, TURN_UP, DEAL_STOCK and ROUTE_FACEUP are unknown
+types, the targets 0x83 (face-up) and 0x86 (staging) are gone (hardware/PROTOCOL.md section 11).
 """
 
 from . import config
@@ -22,10 +19,7 @@ from .ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
 
-RACK_COMMANDS = (P.PRESENT, P.TURN_UP, P.DEAL_STOCK, P.ROUTE_FACEUP)
-
-MOVING_COMMANDS = (P.DEAL_PLAN, P.PRESENT, P.ROUTE_PRESENTED, P.TURN_UP, P.DEAL_STOCK,
-                   P.ROUTE_FACEUP, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
+MOVING_COMMANDS = (P.DEAL_PLAN, P.ROUTE_PRESENTED, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
 
 
 class Refused(Exception):
@@ -152,10 +146,6 @@ class DealJob:
                 if target == d.cfg.LOOP:
                     d.loop.append(card)
                     return (target, -1, P.EV_CARD_DEALT, not last)
-                if target == P.FACEUP:  # v1 (a restored German Whist): a loop card, marked
-                    d.loop.append(card)
-                    d.faceup = card
-                    return (d.cfg.LOOP, -1, "faceup", not last)
                 # the last card: with cards in the loop the feed move brings none of them to
                 # the window (the hopper's pickup is held): the loop's first stays next
                 return (target, d.free_slot(target), P.EV_CARD_DEALT, not (last and d.loop))
@@ -178,9 +168,6 @@ class DealJob:
             self.rejected += 1
             self.dups.append(card)
             d.emit(P.EV_DUPLICATE, bytes((card, target)))
-        elif kind == "faceup":
-            self.filled += 1
-            d.emit(P.EV_CARD_DEALT, bytes((card, P.FACEUP, conf)))
         else:
             self.filled += 1
             d.landed(card, target, conf, P.EV_CARD_DEALT)
@@ -203,14 +190,12 @@ class FetchJob:
     ``card`` is in the read window, then route it to ``target``; target HOLD (stage) keeps it
     there (event STAGED). A card read that is not the one the model predicts resyncs the
     model (it is re-queued where it really is); a card not in the model at all is a stray
-    (DUPLICATE, reject pocket). ``present``: the v1 PRESENT (hold, event PRESENTED)."""
+    (DUPLICATE, reject pocket)."""
 
-    def __init__(self, dealer, card, target, kind=P.EV_CARD_ROUTED, present=None):
+    def __init__(self, dealer, card, target):
         self.dealer = dealer
         self.card = card
         self.target = target
-        self.kind = kind
-        self.present = present
         self.passes = 0
         self.found = False
         self.failed = False
@@ -258,9 +243,7 @@ class FetchJob:
                 d.loop.insert(0, card)
                 return (P.HOLD, -1, "stage")
             d.loop_take(card)
-            if self.present is not None:
-                return (self.present | M.PRESENT_FLAG, -1, "present")
-            return (self.target, d.free_slot(self.target), "fetch", False)
+            return (self.target, -1, "fetch", False)
         if card in d.loop:
             d.loop_take(card)
             d.loop.append(card)
@@ -286,11 +269,7 @@ class FetchJob:
             d.emit(P.EV_STAGED, bytes((card, min(255, self.passes))))
             d.mech.job = None
             return
-        if tag == "present":
-            d.emit(P.EV_PRESENTED, bytes((self.present, card, conf)))
-            d.mech.job = None
-            return
-        d.landed(card, target, conf, self.kind)
+        d.landed(card, target, conf, P.EV_CARD_ROUTED)
 
     def misrouted(self, op):
         self.dealer.loop.append(op.card)  # it missed its pocket and comes back round
@@ -511,19 +490,13 @@ class Dealer:
         self.plans = []
         self.partial = None
         self.deal_job = None
-        self.stores = {}  # the v1 racks this board has (the simulator's, until the referee is v2)
-        for s in getattr(board, "STORES", ()):
-            if s != cfg.LOOP:
-                self.stores[s] = {}
-        self.racks = getattr(board, "HAS_RACKS", False)
+        self.stores = {}  # (no slotted stores in v2: kept empty for mechanics' store path)
         # The loop model: the cards sent round the loop, first one to come back to the read
         # window first (it may be in the window already). Reset by every DEAL_PLAN.
         self.loop = []
         self.loop_valid = True
         self.resyncs = 0  # cards read where the model expected another (each re-queued)
         self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
-        self.stock = []  # v1: the loop entries of the last plan, in plan order (stock order)
-        self.faceup = None  # v1: the loop card TURN_UP marked face up (shown on the screen)
         self.mech.window_is_loop = self.window_is_loop
         self.reboot_pending = False
         self.txq = bytearray()  # frames waiting for room on the USB link
@@ -679,8 +652,8 @@ class Dealer:
 
     def dispatch(self, ftype, body, resumed=False):
         handler = HANDLERS.get(ftype)
-        if handler is None or (ftype in RACK_COMMANDS and not getattr(self.board, "HAS_RACKS", True)):
-            raise Refused(P.NAK_UNKNOWN_TYPE)  # (v2 board: no racks, no presenter)
+        if handler is None:
+            raise Refused(P.NAK_UNKNOWN_TYPE)  # (v1 PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP too)
         if ftype in MOVING_COMMANDS and ftype != P.RESUME:
             state = self.mech.state
             if state == M.ESTOPPED:
@@ -697,11 +670,11 @@ class Dealer:
             raise Refused(P.NAK_BAD_BODY)
 
     def check_target(self, t, allow_hold=False):
-        """A card can go to a seat pocket, a tray pocket, the loop, or a v1 rack this board
-        still has (face-up 0x83 is a mark, never a place: BAD_BODY)."""
+        """A card can go to a seat pocket, a tray pocket or the loop (v1 face-up 0x83 and
+        staging 0x86: BAD_BODY)."""
         if t == P.HOLD and allow_hold:
             return
-        if 0 <= t < self.cfg.SEAT_COUNT or t in self.cfg.V2_TRAYS or t in self.stores:
+        if 0 <= t < self.cfg.SEAT_COUNT or t in self.cfg.V2_TRAYS:
             return
         raise Refused(P.NAK_BAD_BODY)
 
@@ -746,23 +719,12 @@ class Dealer:
                 self.loop.pop(i)
                 return
 
-    def next_stock(self):
-        """v1: the first stock card (plan order) still in the loop."""
-        for c in self.stock:
-            if c in self.loop and c != self.faceup:
-                return c
-        raise Refused(P.NAK_EMPTY)
 
     def identify_body(self):
         cfg = self.cfg
         fw = cfg.FIRMWARE_VERSION
-        trays = list(cfg.V2_TRAYS)
-        if self.racks:  # v1 targets the simulator still serves: face-up (a mark), its racks
-            for t in [P.FACEUP] + list(self.stores):
-                if t not in trays:
-                    trays.append(t)
-        trays.sort()
-        out = bytearray((P.VERSION, fw[0], fw[1], fw[2]))
+        trays = sorted(cfg.V2_TRAYS)
+        out = bytearray((P.PROTOCOL, fw[0], fw[1], fw[2]))
         out.extend(P.u16(self.boot_id))
         out.extend(P.u16(self.config_crc))
         out.extend(bytes((cfg.SEAT_COUNT, cfg.READER_KIND, min(255, cfg.LOOP_CAPACITY),
@@ -897,8 +859,8 @@ class Dealer:
 def cmd_hello(d, body, resumed):
     if len(body) < 3:
         raise Refused(P.NAK_BAD_BODY)
-    if body[0] != P.VERSION:
-        raise Refused(P.NAK_BAD_VERSION)
+    if body[0] != P.PROTOCOL:
+        raise Refused(P.NAK_BAD_VERSION)  # a version-1 host
     ms = P.get_u16(body, 1)
     if ms:
         d.deadman_ms = max(d.cfg.DEADMAN_MIN, min(d.cfg.DEADMAN_MAX, ms))
@@ -935,8 +897,7 @@ def cmd_deal_plan(d, body, resumed):
     for i in range(k):
         if chunk[2 * i] >= 52 or chunk[2 * i + 1] == P.HOLD:
             raise Refused(P.NAK_BAD_BODY)
-        if not (d.racks and chunk[2 * i + 1] == P.FACEUP):  # (v1: the face-up card's mark)
-            d.check_target(chunk[2 * i + 1])
+        d.check_target(chunk[2 * i + 1])
     plan = None
     for p in d.plans:
         if p.deal_id == deal_id:
@@ -968,7 +929,7 @@ def cmd_deal_plan(d, body, resumed):
         for i in range(k):
             t = chunk[2 * i + 1]
             counts[t] = counts.get(t, 0) + 1
-        if counts.get(d.cfg.LOOP, 0) + counts.get(P.FACEUP, 0) > d.cfg.LOOP_CAPACITY:
+        if counts.get(d.cfg.LOOP, 0) > d.cfg.LOOP_CAPACITY:
             raise Refused(P.NAK_TOO_BIG)
         if getattr(d.board, "COUNTS_POCKETS", False):  # every pocket must hold its share
             for t in counts:
@@ -1001,29 +962,11 @@ def cmd_deal_plan(d, body, resumed):
     d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
     d.staged = None
     d.loop_valid = True
-    d.faceup = None
-    d.stock = []
-    for i in range(plan.total):
-        if plan.entries[2 * i + 1] == d.cfg.LOOP:
-            d.stock.append(plan.entries[2 * i])
     plan.started = True
     job = DealJob(d, plan)
     d.deal_job = job
     d.mech.start_job(job)
     return d.ok(P.DEAL_PLAN, P.OK_STARTED)
-
-
-def cmd_present(d, body, resumed):
-    """v1: show the next stock card to one seat (held in the read window, event PRESENTED)."""
-    d.need(body, 1)
-    seat = body[0]
-    if seat >= d.cfg.SEAT_COUNT:
-        raise Refused(P.NAK_BAD_BODY)
-    d.check_idle(unstage=True)
-    card = d.next_stock()
-    d.stock.remove(card)
-    d.mech.start_job(FetchJob(d, card, seat, present=seat))
-    return d.ok(P.PRESENT)
 
 
 def route_held(d, target, kind):
@@ -1062,54 +1005,6 @@ def cmd_route_presented(d, body, resumed):
     return d.ok(P.ROUTE_PRESENTED)
 
 
-def cmd_turn_up(d, body, resumed):
-    """v1: the next stock card becomes the face-up card. v2 keeps it in the loop (the referee's
-    screen shows it): only a mark moves, CARD_DEALT to 0x83 at once."""
-    d.need(body, 0)
-    d.check_idle(unstage=True)
-    if d.faceup is not None:
-        raise Refused(P.NAK_BUSY)
-    card = d.next_stock()
-    d.stock.remove(card)
-    d.faceup = card
-    d.emit(P.EV_CARD_DEALT, bytes((card, P.FACEUP, 100)))
-    return d.ok(P.TURN_UP)
-
-
-def cmd_deal_stock(d, body, resumed):
-    """v1: the next stock card to a target (a FETCH from the loop, event CARD_DEALT)."""
-    d.need(body, 1)
-    d.check_target(body[0])
-    if body[0] in (P.FACEUP, d.cfg.LOOP):
-        raise Refused(P.NAK_BAD_BODY)
-    d.check_idle(unstage=True)
-    d.check_room(body[0])
-    card = d.next_stock()
-    d.stock.remove(card)
-    d.mech.start_job(FetchJob(d, card, body[0], kind=P.EV_CARD_DEALT))
-    return d.ok(P.DEAL_STOCK)
-
-
-def cmd_route_faceup(d, body, resumed):
-    """v1: the face-up card to a target (a FETCH of the marked loop card, CARD_ROUTED)."""
-    d.need(body, 1)
-    d.check_target(body[0])
-    if body[0] in (P.FACEUP, d.cfg.LOOP):
-        raise Refused(P.NAK_BAD_BODY)
-    d.check_idle(unstage=True)
-    if d.faceup is None:
-        raise Refused(P.NAK_EMPTY)
-    d.check_room(body[0])
-    card = d.faceup
-    d.faceup = None
-    if d.staged == card:
-        route_held(d, body[0], P.EV_CARD_ROUTED)
-    else:
-        d.unstage()
-        d.mech.start_job(FetchJob(d, card, body[0]))
-    return d.ok(P.ROUTE_FACEUP)
-
-
 def cmd_feed(d, body, resumed):
     d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
@@ -1130,7 +1025,7 @@ def cmd_fetch(d, body, resumed):
     d.need(body, 3)
     source, card, target = body[0], body[1], body[2]
     if source == d.cfg.LOOP:
-        if card >= 52 or target == d.cfg.LOOP or target == P.FACEUP:
+        if card >= 52 or target == d.cfg.LOOP:
             raise Refused(P.NAK_BAD_BODY)
         d.check_target(target, allow_hold=True)
         if card not in d.loop:
@@ -1141,8 +1036,6 @@ def cmd_fetch(d, body, resumed):
             raise Refused(P.NAK_BUSY)  # a fed card waits in the window for ROUTE_PRESENTED
         if target != P.HOLD:
             d.check_room(target)
-        if d.faceup == card:
-            d.faceup = None
         held = d.mech.held
         if d.staged == card and held is not None and held[0] == card:  # staged in the window
             if target == P.HOLD:
@@ -1157,22 +1050,7 @@ def cmd_fetch(d, body, resumed):
         d.unstage()
         d.mech.start_job(FetchJob(d, card, target))
         return d.ok(P.FETCH)
-    if source not in d.stores or source not in (P.DISCARD, P.STAGING):
-        raise Refused(P.NAK_BAD_BODY)
-    d.check_target(target)
-    d.check_idle()
-    store = d.stores[source]
-    slot = None
-    for s in sorted(store):
-        if store[s] == card:
-            slot = s
-            break
-    if slot is None:
-        raise Refused(P.NAK_EMPTY)
-    if target != source:
-        d.check_room(target)
-    d.store_op(source, slot, d.plain_target(target), P.EV_CARD_ROUTED)
-    return d.ok(P.FETCH)
+    raise Refused(P.NAK_BAD_BODY)  # the loop is the only source (v1 discard/staging racks are gone)
 
 
 def cmd_abort(d, body, resumed):
@@ -1226,8 +1104,6 @@ def cmd_selftest(d, body, resumed):
 
 HANDLERS = {
     P.HELLO: cmd_hello, P.PING: cmd_ping, P.STATUS: cmd_status, P.EVENTS_SINCE: cmd_events_since,
-    P.DEAL_PLAN: cmd_deal_plan, P.PRESENT: cmd_present, P.ROUTE_PRESENTED: cmd_route_presented,
-    P.TURN_UP: cmd_turn_up, P.DEAL_STOCK: cmd_deal_stock, P.ROUTE_FACEUP: cmd_route_faceup,
-    P.FEED: cmd_feed, P.FETCH: cmd_fetch, P.ABORT: cmd_abort, P.ESTOP: cmd_estop,
+    P.DEAL_PLAN: cmd_deal_plan, P.ROUTE_PRESENTED: cmd_route_presented, P.FEED: cmd_feed, P.FETCH: cmd_fetch, P.ABORT: cmd_abort, P.ESTOP: cmd_estop,
     P.RESET: cmd_reset, P.RESUME: cmd_resume, P.SELFTEST: cmd_selftest,
 }

@@ -7,7 +7,8 @@ are checked against tests/golden_frames/frames.json, so a mistake in one shows u
 disagreement instead of being copied into both.
 """
 
-VERSION = 1
+VERSION = 1  # the frame format (byte 0 of every frame), unchanged in protocol 2
+PROTOCOL = 2  # HELLO host_protocol_version and IDENTIFY protocol_version (dealer v2)
 MAX_BODY = 250
 MIN_FRAME = 6
 MAX_FRAME = 4 + MAX_BODY + 2
@@ -72,7 +73,7 @@ LOOP = 0x85  # v2: the return loop (the card goes round onto the top of the hopp
 STAGING = 0x86
 HOLD = 0xFE
 UNKNOWN_CARD = 0xFF
-TRAYS = (REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING)
+TRAYS = (REJECT, DISCARD, CENTRE, TRICK, LOOP)  # v2: 0x83 and 0x86 are gone
 
 # Event kinds: fixed payload sizes for 0x01..0x3F; 0x40..0x7F carry a length byte.
 EV_CARD_DEALT = 0x01

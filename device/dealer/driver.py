@@ -320,12 +320,6 @@ class Dealer:
 
     # --- single-card commands -------------------------------------------------------------
 
-    def present_top(self, seat: int, *, timeout: float | None = None) -> int:
-        """Show the next stock card to ``seat`` only; returns the card."""
-        ev = self._single(m.PRESENT, {"seat": seat}, f"presenting the stock card to seat {seat}",
-                          lambda e: e.kind == m.EV_PRESENTED and e["seat"] == seat, timeout)
-        return int(ev["card"])
-
     def route_presented(self, target: int, *, timeout: float | None = None) -> int:
         """Send the presented (or held) card to ``target``; returns the card."""
         m.check_target(target)
@@ -335,29 +329,6 @@ class Dealer:
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout,
                           then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None)
         self._feed_hold = False
-        return int(ev["card"])
-
-    def turn_up(self, *, timeout: float | None = None) -> int:
-        """Turn the next stock card face up in the face-up window; returns the card."""
-        ev = self._single(m.TURN_UP, None, "turning up the stock card",
-                          lambda e: e.kind == m.EV_CARD_DEALT and e["target"] == m.FACEUP,
-                          timeout)
-        return int(ev["card"])
-
-    def deal_stock(self, target: int, *, timeout: float | None = None) -> int:
-        """Deal the next stock card face down to ``target``; returns the card."""
-        m.check_target(target)
-        ev = self._single(m.DEAL_STOCK, {"target": target},
-                          f"dealing the stock card to the {m.target_name(target)}",
-                          lambda e: e.kind == m.EV_CARD_DEALT, timeout)
-        return int(ev["card"])
-
-    def route_faceup(self, target: int, *, timeout: float | None = None) -> int:
-        """Send the face-up card to ``target``; returns the card."""
-        m.check_target(target)
-        ev = self._single(m.ROUTE_FACEUP, {"target": target},
-                          f"routing the face-up card to the {m.target_name(target)}",
-                          lambda e: e.kind == m.EV_CARD_ROUTED, timeout)
         return int(ev["card"])
 
     def fetch_loop(self, card: int, target: int, *, timeout: float | None = None) -> int:
@@ -384,11 +355,10 @@ class Dealer:
 
     def fetch(self, source: int, card: int, target: int, *,
               timeout: float | None = None) -> int:
-        """Take ``card`` out of the loop (0x85; see ``fetch_loop``), or, on a v1 dealer, out of
-        the discard tray or staging rack, and route it to ``target``; returns the card."""
-        if source not in (m.LOOP, m.DISCARD, m.STAGING):
-            raise ValueError("fetch source must be the loop (0x85), or on a v1 dealer the "
-                             "discard tray (0x81) or staging (0x86)")
+        """Take ``card`` out of the loop (0x85; see ``fetch_loop``) and route it to ``target``;
+        returns the card."""
+        if source != m.LOOP:
+            raise ValueError("fetch source must be the loop (0x85)")
         m.check_card(card)
         m.check_target(target)
         ev = self._single(m.FETCH, {"source": source, "card": card, "target": target},

@@ -19,16 +19,14 @@ Fields = dict[str, Any]
 
 # --- message types -------------------------------------------------------------------------
 
+PROTOCOL_VERSION = 2  # HELLO / IDENTIFY (the frame format's version byte stays 1)
+
 HELLO = 0x01
 PING = 0x02
 STATUS = 0x03
 EVENTS_SINCE = 0x04
 DEAL_PLAN = 0x05
-PRESENT = 0x06
-ROUTE_PRESENTED = 0x07
-TURN_UP = 0x08
-DEAL_STOCK = 0x09
-ROUTE_FACEUP = 0x0A
+ROUTE_PRESENTED = 0x07  # (0x06 PRESENT, 0x08 TURN_UP, 0x09 DEAL_STOCK, 0x0A ROUTE_FACEUP: v1)
 FEED = 0x0B
 FETCH = 0x0C
 ABORT = 0x0D
@@ -47,8 +45,7 @@ EVENT = 0x87
 
 TYPE_NAMES: dict[int, str] = {
     HELLO: "HELLO", PING: "PING", STATUS: "STATUS", EVENTS_SINCE: "EVENTS_SINCE",
-    DEAL_PLAN: "DEAL_PLAN", PRESENT: "PRESENT", ROUTE_PRESENTED: "ROUTE_PRESENTED",
-    TURN_UP: "TURN_UP", DEAL_STOCK: "DEAL_STOCK", ROUTE_FACEUP: "ROUTE_FACEUP", FEED: "FEED",
+    DEAL_PLAN: "DEAL_PLAN", ROUTE_PRESENTED: "ROUTE_PRESENTED", FEED: "FEED",
     FETCH: "FETCH", ABORT: "ABORT", ESTOP: "ESTOP", RESET: "RESET", RESUME: "RESUME",
     SELFTEST: "SELFTEST",
     IDENTIFY: "IDENTIFY", OK: "OK", NAK: "NAK", STATUS_REPLY: "STATUS_REPLY", EVENTS: "EVENTS",
@@ -79,7 +76,7 @@ NAK_REASON_NAMES = {
 }
 
 STATE_NAMES = {
-    0: "IDLE", 1: "PLAN", 2: "DEALING", 3: "PRESENTING", 4: "MOVING", 5: "FEEDING",
+    0: "IDLE", 1: "PLAN", 2: "DEALING", 3: "HOLDING", 4: "MOVING", 5: "FEEDING",
     6: "PAUSED", 7: "JAMMED", 8: "ESTOPPED", 9: "SELFTEST", 10: "FAULT",
 }
 
@@ -89,17 +86,17 @@ MAX_SEATS = 11
 REJECT = 0x80
 DISCARD = 0x81
 CENTRE = 0x82
-FACEUP = 0x83
+FACEUP = 0x83  # v1
 TRICK = 0x84
 MAGAZINE = 0x85  # v1 name of 0x85
 LOOP = 0x85  # v2: the return loop (onto the top of the hopper; FETCH takes cards back by identity)
-STAGING = 0x86
+STAGING = 0x86  # v1
 HOLD = 0xFE
 UNKNOWN_CARD = 0xFF
+# FACEUP 0x83 and STAGING 0x86 are v1 targets, gone in protocol 2 (check_target refuses them)
 TRAY_NAMES = {
     REJECT: "reject tray", DISCARD: "discard tray", CENTRE: "centre/widow",
-    FACEUP: "face-up stock", TRICK: "trick tray", LOOP: "loop",
-    STAGING: "staging", HOLD: "hold at the reader",
+    TRICK: "trick tray", LOOP: "loop", HOLD: "hold at the reader",
 }
 
 _RANKS = "23456789TJQKA"
@@ -196,11 +193,7 @@ SCHEMAS: dict[int, Schema] = {
     STATUS: (),
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
     DEAL_PLAN: (("deal_id", "u16"), ("total", "u8"), ("offset", "u8"), ("entries", "pairs")),
-    PRESENT: (("seat", "u8"),),
     ROUTE_PRESENTED: (("target", "u8"),),
-    TURN_UP: (),
-    DEAL_STOCK: (("target", "u8"),),
-    ROUTE_FACEUP: (("target", "u8"),),
     FEED: (("count", "u8"), ("target", "u8")),
     FETCH: (("source", "u8"), ("card", "u8"), ("target", "u8")),
     ABORT: (),

@@ -46,7 +46,7 @@ _fw_timing: Any = importlib.import_module("trickref.firmware.timing")
 REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
 LOOP = 0x85
 SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)  # the v1 stores' bytes (the table's mirror skips them)
-RACKS = (DISCARD, STAGING)  # v1 racks the simulator still has, until the referee is v2
+RACKS: tuple[int, ...] = ()  # (the v1 discard and staging racks are gone)
 UNKNOWN = 0xFF
 SHINGLE_MM = 30  # how far the second card of a shingled double feed trails the first
 E, RV, D = 0, 1, 2  # the loop's sensors: end of run, switchback inner opto, drop on the hopper
@@ -81,12 +81,11 @@ class SimBoard:
     of the hopper (D): ``loop_seen`` reports each card at each of the three. Every motion
     takes the time firmware/timing.py computes from firmware/config.py (the constants board.py
     drives the motors with), never less; the switchback takes one card at a time (a card at E
-    while it is busy is recorded in ``collisions``: the firmware must space loop cards). The
-    discard and staging racks of v1 (FETCH from 0x81/0x86) remain until the referee is v2.
+    while it is busy is recorded in ``collisions``: the firmware must space loop cards).
     """
 
     HAS_LOOP = True
-    HAS_RACKS = True  # v1: PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP served on the loop
+    HAS_RACKS = False
     STORES = RACKS
     COUNTS_POCKETS = True  # pockets have no full sensor: the firmware counts (POCKET_CAP)
 

@@ -24,11 +24,10 @@ from trickref.device.dealer.types import Event
 def test_identify_and_status() -> None:
     with running(seats=5) as (sim, dealer):
         ident = dealer.identify()
-        assert ident.protocol_version == 1
+        assert ident.protocol_version == 2
         assert ident.seat_count == 5
         assert ident.boot_id == sim.board.boot
-        assert set(ident.trays) >= {m.REJECT, m.DISCARD, m.CENTRE, m.FACEUP, m.TRICK,
-                                    m.MAGAZINE, m.STAGING}
+        assert set(ident.trays) == {m.REJECT, m.DISCARD, m.CENTRE, m.TRICK, m.LOOP}
         assert ident.max_plan >= 104
         st = dealer.status()
         assert st.state_name == "IDLE"
@@ -77,44 +76,6 @@ def test_two_decks_and_a_plan_split_over_two_frames() -> None:
         assert table_matches(sim, plan) == []
 
 
-def test_spades_2p_present_keep_and_discard() -> None:
-    plan = round_robin_plan(2, extra={i: m.MAGAZINE for i in range(52)})
-    stock = plan.stock
-    with running(seats=2) as (sim, dealer):
-        dealer.deal(plan)
-        assert sorted(sim.board.tray(m.LOOP)) == sorted(stock)  # in the order they were read
-        assert dealer.present_top(0) == stock[0]  # the stock order is the plan's (by identity)
-        assert sim.board.shown
-        assert dealer.route_presented(0) == stock[0]          # keep
-        assert dealer.present_top(1) == stock[1]
-        assert dealer.route_presented(m.DISCARD) == stock[1]  # discard
-        assert sim.board.seat(0) == [stock[0]]
-        assert sim.board.tray(m.DISCARD) == [stock[1]]
-        assert dealer.status().stock_left == 50
-        # Double Nil: a replacement comes back from the discard tray by identity.
-        assert dealer.fetch(m.DISCARD, stock[1], 1) == stock[1]
-        assert sim.board.seat(1) == [stock[1]]
-        assert sim.board.tray(m.DISCARD) == []
-
-
-def test_german_whist_turn_up_route_faceup_and_deal_stock() -> None:
-    targets = {i: m.MAGAZINE for i in range(26, 52)}
-    plan = round_robin_plan(2, extra=targets)
-    stock = plan.stock
-    with running(seats=2) as (sim, dealer):
-        dealer.deal(plan)
-        assert len(sim.board.seat(0)) == 13 and len(sim.board.seat(1)) == 13
-        assert dealer.turn_up() == stock[0]
-        # v2: the face-up card stays in the loop (the referee's screen shows it)
-        assert stock[0] in sim.board.tray(m.LOOP) and dealer.status().loop_count == 26
-        # After a trick won by seat 1: the face-up card to the winner, the next to the loser.
-        assert dealer.route_faceup(1) == stock[0]
-        assert dealer.deal_stock(0) == stock[1]
-        assert dealer.turn_up() == stock[2]
-        assert sim.board.seat(1)[-1] == stock[0]
-        assert sim.board.seat(0)[-1] == stock[1]
-
-
 def test_v2_loop_fetch_and_stage_through_the_driver() -> None:
     """German Whist with the v2 calls: the stock round the loop, FETCH by identity, a staged
     card routed at once, a play fed through the slot while the next card is staged."""
@@ -154,15 +115,6 @@ def test_v2_loop_fetch_and_stage_through_the_driver() -> None:
         assert sim.board.collisions == []
 
 
-def test_present_with_an_empty_stock_is_a_clear_fault() -> None:
-    with running(seats=4) as (_sim, dealer):
-        dealer.deal(round_robin_plan(4))
-        with pytest.raises(DealerFault) as info:
-            dealer.present_top(0)
-        assert info.value.name == "EMPTY"
-        assert "no card" in str(info.value)
-
-
 def test_read_and_route_fed_cards() -> None:
     with running(seats=4, deck_seed=None) as (sim, dealer):
         sim.load_deck([10, 20, 30])
@@ -172,15 +124,17 @@ def test_read_and_route_fed_cards() -> None:
         assert sim.board.tray(m.TRICK) == [10, 20, 30]
 
 
-def test_passing_through_staging_then_fetch_to_the_receiver() -> None:
+def test_passing_through_the_loop_then_fetch_to_the_receiver() -> None:
     with running(seats=4, deck_seed=None) as (sim, dealer):
-        sim.load_deck([5, 6, 7])
-        dealer.read_and_route(3, m.STAGING)
-        assert sorted(sim.board.tray(m.STAGING)) == [5, 6, 7]
+        sim.load_deck([])
         for card in (5, 6, 7):
-            dealer.fetch(m.STAGING, card, 2)
+            sim.play(card)
+        dealer.read_and_route(3, m.LOOP)
+        wait_until(lambda: sim.board.tray(m.LOOP) == [5, 6, 7])
+        for card in (5, 6, 7):
+            dealer.fetch_loop(card, 2)
         assert sorted(sim.board.seat(2)) == [5, 6, 7]
-        assert sim.board.tray(m.STAGING) == []
+        assert sim.board.tray(m.LOOP) == []
 
 
 def test_read_card_holds_it_until_routed() -> None:

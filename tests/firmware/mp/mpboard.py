@@ -23,7 +23,7 @@ from firmware.ticks import ticks_add, ticks_diff
 
 REJECT = 0x80
 LOOP = 0x85
-SLOTTED = (0x81, 0x86)  # the v1 racks the simulator keeps until the referee is v2
+SLOTTED = ()  # (the v1 racks are gone)
 UNKNOWN = 0xFF
 POCKET = -1  # belt_cards station: a pocket; 0, 1, 2: the loop's E, Rv, D
 
@@ -35,7 +35,7 @@ class FakeBoard:
     with the simulator's v1 racks, timed by firmware/timing.py like device/dealer/sim.py."""
 
     HAS_LOOP = True
-    HAS_RACKS = True
+    HAS_RACKS = False
     STORES = SLOTTED
     COUNTS_POCKETS = True
 

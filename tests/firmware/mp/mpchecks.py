@@ -49,7 +49,7 @@ def new_host(seats=4, deck=None, start_ticks=0, decks=1):
         deck = shuffled(seats * 7 + decks, decks)
     board.hopper = list(deck)
     host = Host(fw_main, board, cfg)
-    r = host.command(P.HELLO, b"\x01\x0b\xb8")
+    r = host.command(P.HELLO, b"\x02\x0b\xb8")
     assert r.type == P.IDENTIFY, r
     return host
 
@@ -145,26 +145,19 @@ def deals():
             assert host.until(P.EV_CARD_ROUTED)[2] == bytes((stock[0], 1))
             assert host.command(P.FETCH, bytes((LOOP, stock[1], 0))).type == P.OK
             assert host.until(P.EV_CARD_ROUTED)[2] == bytes((stock[1], 0))
-            # v1 (until the referee is v2): TURN_UP marks, ROUTE_FACEUP / DEAL_STOCK fetch
-            r = host.command(P.TURN_UP)
-            assert r.type == P.OK, r
-            assert host.until(P.EV_CARD_DEALT)[2][:2] == bytes((stock[2], FACEUP))
-            assert host.command(P.ROUTE_FACEUP, b"\x00").type == P.OK
-            host.until(P.EV_CARD_ROUTED)
-            assert host.command(P.DEAL_STOCK, b"\x01").type == P.OK
-            assert host.until(P.EV_CARD_DEALT)[2][:2] == bytes((stock[3], 1))
-            assert len(host.board.seat(0)) == 15 and len(host.board.seat(1)) == 15
+            assert len(host.board.seat(0)) == 14 and len(host.board.seat(1)) == 14
             host.run(3000)
-            assert sorted(host.fw.dealer.loop) == sorted(stock[4:]) == sorted(host.board.tray(LOOP))
+            assert sorted(host.fw.dealer.loop) == sorted(stock[2:]) == sorted(host.board.tray(LOOP))
         if game == "spades-2p":
             card = host.fw.dealer.loop[7]  # drawn to seat 0, fed back through the slot, parked
             assert host.command(P.FETCH, bytes((LOOP, card, 0))).type == P.OK
             assert host.until(P.EV_CARD_ROUTED)[2] == bytes((card, 0))
             host.board.slot.append(host.board.trays[0].pop())
-            assert host.command(P.FEED, bytes((1, STAGING))).type == P.OK
+            assert host.command(P.FEED, bytes((1, LOOP))).type == P.OK
             host.until(P.EV_FEED_DONE)
-            assert list(host.board.slots[STAGING].values()) == [card]
-            assert host.command(P.FETCH, bytes((STAGING, card, 1))).type == P.OK
+            host.run(3000)
+            assert host.fw.dealer.loop[-1] == card == host.board.hopper[-1]
+            assert host.command(P.FETCH, bytes((LOOP, card, 1))).type == P.OK
             host.until(P.EV_CARD_ROUTED)
             assert host.board.seat(1)[-1] == card
         assert host.fw.failed is False and host.board.wdt_feeds > 0
@@ -198,16 +191,17 @@ def naks():
     assert r and r[0].body[1] == P.NAK_BAD_VERSION
     seen[P.NAK_BAD_VERSION] = "bad version"
     nak(0x55, b"", P.NAK_UNKNOWN_TYPE, "unknown type")
-    nak(P.PRESENT, b"", P.NAK_BAD_BODY, "present without seat")
-    nak(P.HELLO, b"\x02\x00\x00", P.NAK_BAD_VERSION, "hello v2")
-    nak(P.PRESENT, b"\x00", P.NAK_EMPTY, "empty stock")
+    nak(P.PRESENT, b"\x00", P.NAK_UNKNOWN_TYPE, "v1 PRESENT")
+    nak(P.HELLO, b"\x01\x00\x00", P.NAK_BAD_VERSION, "hello from a v1 host")
+    nak(P.FEED, bytes((1,)), P.NAK_BAD_BODY, "feed without target")
     nak(P.FETCH, bytes((LOOP, 5, 0)), P.NAK_EMPTY, "card not in the loop")
     nak(P.FETCH, bytes((TRICK, 5, 0)), P.NAK_BAD_BODY, "fetch from a pocket")
     nak(P.FEED, bytes((1, FACEUP)), P.NAK_BAD_BODY, "face-up is no place (v2)")
     nak(P.ROUTE_PRESENTED, b"\x00", P.NAK_EMPTY, "nothing presented")
-    nak(P.FETCH, bytes((DISCARD, 5, 0)), P.NAK_EMPTY, "card not in discard")
+    nak(P.FETCH, bytes((DISCARD, 5, 0)), P.NAK_BAD_BODY, "fetch from the discard pocket")
     nak(P.RESUME, b"", P.NAK_BAD_STATE, "nothing to resume")
-    nak(P.FEED, bytes((53, STAGING)), P.NAK_FULL, "53 cards for 52 staging slots")
+    nak(P.FEED, bytes((121, LOOP)), P.NAK_FULL, "121 cards for a loop of 120")
+    nak(P.FEED, bytes((1, STAGING)), P.NAK_BAD_BODY, "v1 staging")
     nak(P.DEAL_PLAN, P.u16(3) + bytes((10, 4, 1, 0)), P.NAK_BAD_STATE, "chunk out of order")
     big = plan_chunks(4, [(c, 0 if c < 25 else 1) for c in range(52)])[0]
     nak(P.DEAL_PLAN, big, P.NAK_TOO_BIG, "25 cards for a 24-card seat pocket")
@@ -236,27 +230,6 @@ def naks():
     assert missing == [], missing
     assert host.fw.failed is False
     print("PASS naks: all %d NAK reasons answered, none rebooted the loop" % len(seen))
-
-
-def full_store():
-    """A full v1 rack is refused, never overwritten (it used to get slot 0 again): staging holds
-    52 (the simulator's rack, until the referee is v2)."""
-    host = new_host(4, deck=list(range(52)) + [5, 6])
-    assert host.command(P.FEED, bytes((0, STAGING))).type == P.OK  # until stopped
-    host.until(P.EV_POCKET_FULL)
-    mech = host.fw.dealer.mech
-    assert mech.state == M.JAMMED and len(host.board.slots[STAGING]) == 52
-    assert host.board.gate == 5 and host.board.pending == {}  # the 53rd card waits in the gate
-    assert host.command(P.RESUME).type == P.OK  # still full: stops again, nothing overwritten
-    host.run(200)
-    assert mech.state == M.JAMMED and len(host.board.slots[STAGING]) == 52
-    assert [k for _, k, _ in host.events].count(P.EV_POCKET_FULL) == 2
-    assert host.command(P.RESET, b"\x00").type == P.OK  # the waiting card goes to reject
-    host.until(P.EV_CARD_ROUTED)
-    host.run(500)
-    assert host.board.seat(REJECT) == [5] and len(host.board.slots[STAGING]) == 52
-    assert host.command(P.FEED, bytes((1, STAGING))).body[1] == P.NAK_FULL
-    print("PASS full_store: a full rack stops with POCKET_FULL and is never overwritten; commands get NAK_FULL")
 
 
 def loop_deal():
@@ -434,7 +407,7 @@ def gate_debounce():
         board = FakeBoard(cfg)
         board.bounce_on_feed = 2
         host = Host(fw_main, board, cfg)
-        host.command(P.HELLO, b"\x01\x0b\xb8")
+        host.command(P.HELLO, b"\x02\x0b\xb8")
         for card in range(10 if samples > 1 else 1):
             board.hopper = [card]
             assert host.command(P.FEED, bytes((1, 0x84))).type == P.OK
@@ -507,7 +480,7 @@ def pocket_count():
     board = FakeBoard(cfg)
     board.COUNTS_POCKETS = True
     host = Host(fw_main, board, cfg)
-    host.command(P.HELLO, b"\x01\x0b\xb8")
+    host.command(P.HELLO, b"\x02\x0b\xb8")
     order = shuffled(44)
     cap = cfg.POCKET_CAP[CENTRE]
     over = [(c, CENTRE if i < cap + 1 else i % 4) for i, c in enumerate(order)]
@@ -565,7 +538,7 @@ def deadman():
     assert P.EV_DEADMAN in host.kinds() and host.fw.dealer.mech.state == M.PAUSED
     assert host.board.pending == {}
     # a restarted host says HELLO first: that must not restart the motors
-    assert host.command(P.HELLO, b"\x01\x0b\xb8").type == P.IDENTIFY
+    assert host.command(P.HELLO, b"\x02\x0b\xb8").type == P.IDENTIFY
     assert host.fw.dealer.mech.state == M.PAUSED, "HELLO resumed a paused motion"
     assert host.command(P.STATUS).body[0] == 6
     host.keepalive = True
@@ -806,7 +779,7 @@ def rp2_board():
           "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["golden", "deals", "naks", "full_store", "loop_deal", "fetch_cycle", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["golden", "deals", "naks", "loop_deal", "fetch_cycle", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
