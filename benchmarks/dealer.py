@@ -1,6 +1,6 @@
 """Dealer figures: deal times from the firmware's real motion constants, line time, noise.
 
-    .venv/bin/python benchmarks/dealer.py [--deals 20] [--seed 1]
+    .venv/bin/python benchmarks/dealer.py [--deals 20] [--seed 1] [--stock-hands 8]
 
 1. Deal time per game and player count. The real firmware (firmware.main.Firmware) deals a
    whole plan on the simulator's board (device.dealer.sim.SimBoard) in simulated time, one
@@ -16,6 +16,11 @@
    (mechanism at 50x real time) and zero-time mechanics (every motion 1 ms).
 4. Noise: N deals on a link corrupting 1% of the bytes in both directions; every deal must
    complete with every card where its plan put it (checked on the simulator's trays).
+5. Stock costs (dealer v2, the return loop): whole hands of German Whist's stage one and of
+   two-player Spades' draw, played on the real firmware in simulated time: the deal, then
+   every FETCH by identity from the loop and every card a player feeds back through the play
+   slot. Loop passes (cards sent round the loop) and seconds per hand, compared with the Monte
+   Carlo of hardware/loop_cost.py (fetches only, a pure FIFO model).
 
 Figures are printed and written to benchmarks/results/dealer.json; the "Dealer" section of
 benchmarks/RESULTS.md is rewritten (other sections are kept).
@@ -54,7 +59,7 @@ fw_protocol: Any = __import__("trickref.firmware.protocol", fromlist=["protocol"
 fw_config: Any = __import__("trickref.firmware.config", fromlist=["config"])
 fw_timing: Any = __import__("trickref.firmware.timing", fromlist=["timing"])
 
-CENTRE, LOOP = 0x82, 0x85
+CENTRE, LOOP, TRICK, DISCARD = 0x82, 0x85, 0x84, 0x81
 # (game, seats, decks) for every game and player count trickref deals
 GAMES = [("spades-2p", 2, 1), ("german-whist", 2, 1), ("partnership-spades", 4, 1)]
 GAMES += [("hearts", n, 1) for n in range(3, 8)]
@@ -68,6 +73,8 @@ def game_entries(game: str, seats: int, decks: int, seed: int) -> list[tuple[int
     random.Random(seed).shuffle(order)
     if game == "german-whist":
         return [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, LOOP) for c in order[26:]]
+    if game == "spades-2p":  # the whole deck round the loop: the players draw from it
+        return [(c, LOOP) for c in order]
     per = len(order) // seats
     return [(c, i % seats if i < per * seats else CENTRE) for i, c in enumerate(order)]
 
@@ -89,7 +96,7 @@ def timed_deal(game: str, seats: int, decks: int, seed: int) -> dict[str, Any]:
         seq = (seq + 1) & 0xFF
         board.rx.extend(P.encode_frame(ftype, seq, 0, body))
 
-    send(P.HELLO, bytes((1,)) + P.u16(60000))  # a long dead-man: the host is this loop
+    send(P.HELLO, bytes((2,)) + P.u16(60000))  # a long dead-man: the host is this loop
     sim.step(5)
     start = None
     done = None
@@ -123,6 +130,203 @@ def timed_deal(game: str, seats: int, decks: int, seed: int) -> dict[str, Any]:
             "placed_as_planned": placed}
 
 
+class _Bench:
+    """The real firmware on the simulator's board in simulated time, driven frame by frame
+    (no pty): every motion takes what firmware/timing.py says; the loop passes are the cards
+    the board sent from the read window round the loop (``SimBoard.loop_sent``)."""
+
+    def __init__(self, seats: int, hopper: list[int], step_ms: int = 1) -> None:
+        self.sim = DealerSimulator(seats=seats, deck=hopper, speed=1.0, max_step_ms=step_ms)
+        self.sim.firmware.dealer.stores = {}  # the v2 board: no v1 racks (0x81 is a pocket)
+        self.board = self.sim.board
+        self.step_ms = step_ms
+        self.parser = fw_protocol.Parser()
+        self.seq = 0
+        self.events: list[tuple[int, bytes]] = []
+        self.replies: list[Any] = []
+        self.send(fw_protocol.HELLO, bytes((2,)) + fw_protocol.u16(60000))
+        self.run(20)
+
+    def send(self, ftype: int, body: bytes = b"") -> None:
+        self.seq = (self.seq + 1) & 0xFF
+        self.board.rx.extend(fw_protocol.encode_frame(ftype, self.seq, 0, body))
+
+    def run(self, ms: int) -> None:
+        self.sim.step(ms)
+        self._pump()
+
+    def _pump(self) -> None:
+        P = fw_protocol
+        for f in self.parser.feed_bytes(bytes(self.board.tx)):
+            if f.type in (P.EVENT, P.EVENTS):
+                for _, kind, payload in P.parse_event_block(f.body):
+                    self.events.append((kind, bytes(payload)))
+            else:
+                self.replies.append(f)
+        self.board.tx.clear()
+
+    def command(self, ftype: int, body: bytes = b"") -> Any:
+        n = len(self.replies)
+        self.send(ftype, body)
+        for _ in range(1000):
+            self.run(self.step_ms)
+            if len(self.replies) > n:
+                r = self.replies[n]
+                if r.type != fw_protocol.OK:
+                    raise RuntimeError(f"command {ftype:#04x} refused: {r.body.hex()}")
+                return r
+        raise RuntimeError(f"no reply to {ftype:#04x}")
+
+    def until(self, done: Any, limit_ms: int = 3_600_000) -> int:
+        """Step until ``done()``; the simulated ms it took."""
+        t0 = self.board.now
+        while not done():
+            if self.board.now - t0 > limit_ms:
+                raise RuntimeError("the dealer did not finish in simulated time")
+            self.run(self.step_ms)
+        return self.board.now - t0
+
+    def event(self, kind: int) -> bool:
+        return any(k == kind for k, _ in self.events)
+
+
+def _stock_deal(bench: _Bench, entries: list[tuple[int, int]]) -> int:
+    P = fw_protocol
+    bench.events.clear()
+    body = P.u16(1) + bytes((len(entries), 0)) + bytes(b for e in entries for b in e)
+    bench.command(P.DEAL_PLAN, body)
+    return bench.until(lambda: bench.event(P.EV_DEAL_DONE))
+
+
+def _timed(bench: _Bench, card: int, target: int, kind: int) -> int:
+    """Step until the dealer reports the command done (``kind``); the simulated ms until
+    ``card`` was in ``target``'s pocket (the report may wait up to a second to share a
+    frame)."""
+    b = bench.board
+    t0 = b.now
+    arrived: list[int] = []
+
+    def done() -> bool:
+        if not arrived and card in b.trays.get(target, []):
+            arrived.append(b.now - t0)
+        return bench.event(kind)
+
+    bench.until(done)
+    return arrived[0] if arrived else b.now - t0
+
+
+def _fetch(bench: _Bench, card: int, target: int) -> tuple[int, int]:
+    """FETCH card from the loop; (loop passes, ms until it is in its pocket)."""
+    P = fw_protocol
+    sent = bench.board.loop_sent
+    bench.events.clear()
+    bench.command(P.FETCH, bytes((P.LOOP, card, target)))
+    ms = _timed(bench, card, target, P.EV_CARD_ROUTED)
+    bench.until(lambda: not bench.sim.firmware.dealer.mech.busy())
+    return bench.board.loop_sent - sent, ms
+
+
+def _feed_back(bench: _Bench, card: int, seat: int, target: int) -> tuple[int, int]:
+    """A player drops ``card`` (from their pocket) into the play slot; FEED routes it."""
+    P = fw_protocol
+    b = bench.board
+    b.trays[seat].remove(card)
+    b.slot.append(card)
+    sent = b.loop_sent
+    bench.events.clear()
+    bench.command(P.FEED, bytes((1, target)))
+    ms = _timed(bench, card, target, P.EV_FEED_DONE)
+    return b.loop_sent - sent, ms
+
+
+def german_whist_hand(seed: int) -> dict[str, Any]:
+    """Deal (13 + 13 to the hands, 26 round the loop), then the 13 stage-one tricks: two plays
+    fed through the slot, the winner gets the top stock card, the loser the next (FETCH)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)  # the referee's deck order
+    hopper = list(deck)
+    rng.shuffle(hopper)  # the order the players gathered the cards in
+    bench = _Bench(2, hopper, step_ms=2)
+    entries = [(c, i % 2) for i, c in enumerate(deck[:26])] + [(c, LOOP) for c in deck[26:]]
+    deal_ms = _stock_deal(bench, entries)
+    fetch_passes = play_passes = fetch_ms = play_ms = 0
+    b = bench.board
+    for k in range(13):
+        leader = rng.randrange(2)
+        for seat in (leader, 1 - leader):
+            p, ms = _feed_back(bench, rng.choice(b.trays[seat]), seat, TRICK)
+            play_passes += p
+            play_ms += ms
+        winner = rng.randrange(2)
+        for card, seat in ((deck[26 + 2 * k], winner), (deck[27 + 2 * k], 1 - winner)):
+            p, ms = _fetch(bench, card, seat)
+            fetch_passes += p
+            fetch_ms += ms
+    assert not bench.sim.firmware.dealer.loop and b.collisions == []
+    return {"deal_s": deal_ms / 1000, "fetch_passes": fetch_passes, "play_passes": play_passes,
+            "fetch_s": fetch_ms / 1000, "play_s": play_ms / 1000}
+
+
+def spades_2p_hand(seed: int) -> dict[str, Any]:
+    """Deal all 52 round the loop, then 26 draw turns: the player gets deck[p] (FETCH to
+    their pocket); keeps it (FETCH deck[p+1], looked at and fed back to the discard pocket)
+    or not (feeds deck[p] back to the discard pocket, FETCH deck[p+1], kept)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    bench = _Bench(2, hopper, step_ms=2)
+    deal_ms = _stock_deal(bench, [(c, LOOP) for c in deck])
+    fetch_passes = feed_passes = fetch_ms = feed_ms = 0
+    for turn in range(26):
+        seat = turn % 2
+        first, second = deck[2 * turn], deck[2 * turn + 1]
+        steps: list[tuple[str, int]] = [("fetch", first)]
+        if rng.random() < 0.5:  # keep the first: see the second, feed it back
+            steps += [("fetch", second), ("discard", second)]
+        else:
+            steps += [("discard", first), ("fetch", second)]
+        for what, card in steps:
+            if what == "fetch":
+                p, ms = _fetch(bench, card, seat)
+                fetch_passes += p
+                fetch_ms += ms
+            else:
+                p, ms = _feed_back(bench, card, seat, DISCARD)
+                feed_passes += p
+                feed_ms += ms
+    assert not bench.sim.firmware.dealer.loop and bench.board.collisions == []
+    return {"deal_s": deal_ms / 1000, "fetch_passes": fetch_passes, "play_passes": feed_passes,
+            "fetch_s": fetch_ms / 1000, "play_s": feed_ms / 1000}
+
+
+def stock_costs(hands: int, seed: int) -> dict[str, Any]:
+    """Measured per hand on the firmware, next to hardware/loop_cost.py's Monte Carlo."""
+    sys.path.insert(0, str(ROOT / "hardware"))
+    loop_cost: Any = __import__("loop_cost")  # the hardware script, not a package
+
+    cfg = fw_config.Settings()
+    out: dict[str, Any] = {"hands": hands, "pass_ms": fw_timing.loop_pass_ms(cfg),
+                           "switchback_ms": fw_timing.loop_switch_ms(cfg),
+                           "loop_station_ms": list(fw_timing.loop_station_ms(cfg))}
+    for name, fn, n_stock in (("german-whist", german_whist_hand, 26), ("spades-2p", spades_2p_hand, 52)):
+        runs = [fn(seed * 7919 + i) for i in range(hands)]
+        mc = loop_cost.mean_passes(n_stock, False, 2000, 1)
+        out[name] = {
+            "fetch_passes_mean": round(statistics.mean(r["fetch_passes"] for r in runs), 1),
+            "fetch_passes_min": min(r["fetch_passes"] for r in runs),
+            "fetch_passes_max": max(r["fetch_passes"] for r in runs),
+            "play_passes_mean": round(statistics.mean(r["play_passes"] for r in runs), 1),
+            "fetch_s_mean": round(statistics.mean(r["fetch_s"] for r in runs), 1),
+            "play_s_mean": round(statistics.mean(r["play_s"] for r in runs), 1),
+            "deal_s_mean": round(statistics.mean(r["deal_s"] for r in runs), 1),
+            "monte_carlo_passes": round(mc, 1),
+        }
+    return out
+
+
 def deal_times(seed: int) -> dict[str, Any]:
     cfg = fw_config.Settings()
     per_card = fw_timing.feed_ms(cfg) + fw_timing.read_ms(cfg)
@@ -148,7 +352,7 @@ def sample_frames() -> dict[str, tuple[int, dict[str, Any]]]:
         "OK": (m.OK, {"command_type": m.DEAL_PLAN, "code": m.OK_STARTED}),
         "STATUS reply": (m.STATUS_REPLY, {"state": 2, "deal_id": 1, "plan_total": 52,
                                           "done": 17, "next_event_index": 18, "flags": 2,
-                                          "stock_left": 0, "boot_id": 48879}),
+                                          "loop_count": 0, "boot_id": 48879}),
         "DEAL_DONE event": (m.EVENT, {"first_index": 53, "events": [
             {"index": 53, "kind": m.EV_DEAL_DONE, "deal_id": 1, "dealt": 52, "rejected": 0,
              "missing": [], "duplicates": []}]}),
@@ -325,9 +529,9 @@ def write_markdown(res: dict[str, Any]) -> None:
         "running, plus the firmware's waits (a flap rises only after the card before it has "
         "passed that mouth; a card counts only when its pocket's sensor saw it). The read "
         "allowance is an estimate to measure on the build (hardware/README.md, riskiest parts); "
-        "every figure here moves with it. German Whist's 26 stock cards go to the simulator's "
-        "stock store (the v1 magazine, kept until the referee uses the v2 loop flows), so its "
-        "stock half is timed as a flap set plus a feed move per card, not as a loop pass. "
+        "every figure here moves with it. German Whist's 26 stock cards and all 52 of "
+        "two-player Spades go round the return loop (read once, back on top of the hopper): "
+        "the deal ends when the last of them is back (the drop sensor D saw it). "
         "Nothing here was measured on hardware.",
         "",
         "Line time counts every byte the driver sent and received during the deal (plan, "
@@ -340,6 +544,46 @@ def write_markdown(res: dict[str, Any]) -> None:
         "events with EVENTS_SINCE, so every deal is still checked card by card.",
         "",
     ]
+    st = res.get("stock_costs")
+    if st:
+        lines += [
+            "### Stock costs (the return loop)",
+            "",
+            f"`benchmarks/dealer.py` plays {st['hands']} hands of each stock game on the real "
+            "firmware in simulated time (2 ms a loop pass), every motion timed from "
+            "`firmware/config.py`: the deal, then every FETCH by identity from the loop and every "
+            "card a player feeds back through the play slot. A loop pass is a card sent from the "
+            "read window round the loop; passes are pipelined (one card leaves the window every "
+            f"feed move + read, {dt['steady_per_card_ms']} ms, and the switchback takes one every "
+            f"{st['switchback_ms']} ms; a card is back on the hopper {st['loop_station_ms'][2]} ms "
+            "after it left). The Monte Carlo column is `python hardware/loop_cost.py` (2000 hands, "
+            "a pure FIFO queue, fetches only).",
+            "",
+            "| game, per hand | FETCH passes: mean (min-max) | Monte Carlo | fetch time | passes "
+            "caused by fed cards | their time | deal |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for name, what in (("german-whist", "German Whist, 13 stage-one tricks (26 fetches, "
+                                            "26 plays)"),
+                           ("spades-2p", "two-player Spades draw, discards to the pocket (52 "
+                                         "fetches, 26 cards fed back)")):
+            g = st[name]
+            lines.append(
+                f"| {what} | {g['fetch_passes_mean']} ({g['fetch_passes_min']}-"
+                f"{g['fetch_passes_max']}) | {g['monte_carlo_passes']} | {g['fetch_s_mean']} s | "
+                f"{g['play_passes_mean']} | {g['play_s_mean']} s | {g['deal_s_mean']} s |")
+        lines += [
+            "",
+            "Fetch time is from each FETCH to its card being in the pocket, summed over the hand; "
+            "the time of fed cards is from each FEED to the card in its pocket (the player's "
+            "own time is not counted). While cards are parked the firmware holds the hopper's "
+            "pickup for fed cards (only the play slot's card moves; `board.hold_hopper`, a lift "
+            "on PCA9685 channel 15, a part to add on the build), so they cost no pass and the "
+            "loop stays the pure FIFO queue of the Monte Carlo: the measured passes agree with "
+            "it within the spread of the hands played. The Double Nil case (discards kept in "
+            "the loop, 973.1 passes in the Monte Carlo) is not played here.",
+            "",
+        ]
     section = "\n".join(lines)
     text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n\n"
     pattern = re.compile(r"^## Dealer\n.*?(?=^## |\Z)", re.S | re.M)
@@ -354,7 +598,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=20, help="deals on the noisy link")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--stock-hands", type=int, default=8, help="hands per stock game")
+    ap.add_argument("--only-stock", action="store_true", help="print the stock costs only")
     args = ap.parse_args()
+    if args.only_stock:
+        print(json.dumps(stock_costs(args.stock_hands, args.seed), indent=1))
+        return
     res: dict[str, Any] = {
         "platform": platform.platform(), "python": platform.python_version(),
         "cpus": os.cpu_count(),
@@ -374,6 +623,13 @@ def main() -> None:
         print(f"{key}: {d['bytes_host_to_dealer']} B out, {d['bytes_dealer_to_host']} B in, "
               f"line {d['line_s_total'] * 1000:.1f} ms (target < 100 ms), wall "
               f"{d['wall_s'] * 1000:.1f} ms, placed as planned: {d['cards_placed_as_planned']}")
+    res["stock_costs"] = stock_costs(args.stock_hands, args.seed)
+    for name in ("german-whist", "spades-2p"):
+        g = res["stock_costs"][name]
+        print(f"stock {name}: {g['fetch_passes_mean']} fetch passes a hand "
+              f"({g['fetch_passes_min']}-{g['fetch_passes_max']}; Monte Carlo "
+              f"{g['monte_carlo_passes']}), {g['fetch_s_mean']} s fetching; fed cards "
+              f"{g['play_passes_mean']} passes, {g['play_s_mean']} s; deal {g['deal_s_mean']} s")
     res["noise_1pct"] = noisy(args.deals, args.seed)
     n = res["noise_1pct"]
     print(f"1% corrupted: {n['completed_as_planned']}/{n['deals']} deals as planned, "

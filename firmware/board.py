@@ -74,6 +74,7 @@ PCA_MODE1, PCA_PRESCALE, PCA_LED0 = 0x00, 0xFE, 0x06
 PCA_PRESCALE_50HZ = 121  # round(25 MHz / (4096 * 50 Hz)) - 1
 FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
 POCKETS = 15
+HOPPER_LIFT = 15  # PCA9685 channel of the hopper lift servo (hold_hopper)
 
 VBUS_LIVE_U16 = 10000  # motor bus over ~3 V (100k/22k divider): still powered
 BUS_DROP_MS = 200  # the relay must have dropped the bus this long after an e-stop (FAULT 5)
@@ -259,6 +260,8 @@ class Board:
         self.seen = 0  # pockets whose opto went dark and has not cleared yet
         self.arrived = {}  # pocket -> cards confirmed in, not yet taken by confirmed()
         self.loop_arrived = 0
+        self.loop_hits = [0, 0, 0]  # cards E, Rv, D saw arrive, not yet taken by loop_seen()
+        self.loop_dark = [False, False, False]
         try:
             self.i2c.writeto_mem(TCA_ADDR, 0x06, b"\xff\xff")  # all inputs
         except OSError:
@@ -426,7 +429,8 @@ class Board:
         self.aim = target
         if k is None:
             for j in list(self.flaps.up):
-                self.flaps.set(j, False)
+                if j != HOPPER_LIFT:
+                    self.flaps.set(j, False)
         else:
             self.flaps.set(k, True)
 
@@ -461,8 +465,22 @@ class Board:
             return True
         return False
 
+    def loop_seen(self, station):
+        """True once per card the loop sensor ``station`` (0 E, 1 Rv, 2 D) saw arrive."""
+        self._service()
+        if self.loop_hits[station] > 0:
+            self.loop_hits[station] -= 1
+            return True
+        return False
+
     def _service(self):
-        """Poll the pocket optos and run the switchback; called from the firmware's polls."""
+        """Poll the pocket optos and the loop's sensors, run the switchback; called from the
+        firmware's polls."""
+        for i, pin in ((0, self.end), (1, self.rv), (2, self.drop)):
+            dark = pin.value() == 0
+            if dark and not self.loop_dark[i]:
+                self.loop_hits[i] += 1  # a card's leading edge
+            self.loop_dark[i] = dark
         if self.tca_ok and (self.tca_int.value() == 0 or self.seen):
             try:
                 data = self.i2c.readfrom_mem(TCA_ADDR, 0x00, 2)
@@ -543,6 +561,17 @@ class Board:
         """A card to feed: in the hopper, or dropped into the play slot S (F1 takes a slot card
         first; players feed plays and passes there one at a time)."""
         return self.hopper.value() == 0 or self.slot_in.value() == 0
+
+    def hold_hopper(self, on):
+        """Hold the hopper's pickup: the next feed moves take only a play-slot card, the stack
+        stays (its bottom card, a staged one say, is still the next). PCA9685 channel 15: a
+        micro servo lifting the stack off the pickup roller P (the design's "hopper feeding
+        pauses while S sees a card"; the part is to add on the build)."""
+        self.flaps.set(HOPPER_LIFT, on)
+
+    def slot_has_card(self):
+        """A card in the play slot (opto S): the next feed move takes it, not the hopper's."""
+        return self.slot_in.value() == 0
 
     def gate_has_card(self):
         return self.gate.value() == 0

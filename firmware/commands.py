@@ -2,9 +2,14 @@
 
 ``Dealer`` owns the link (parser, sequence numbers, the reply cache that makes retransmitted
 commands harmless), the event log the host can re-read by index, the deal plans it has seen
-(so a plan re-sent after a lost reply is not dealt twice), and what it knows is parked in its
-slotted stores (stock magazine, discard tray, staging, face-up window). The card movements
-themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass of the main loop.
+(so a plan re-sent after a lost reply is not dealt twice), and its model of the return loop:
+the cards it sent round the loop, in the order they will come back to the read window (the
+hopper is fed from the bottom, the loop drops cards on its top: one first-in first-out queue).
+The card movements themselves are jobs and ops handed to mechanics.py. ``tick()`` is one pass
+of the main loop.
+
+Protocol version 2: the v1 commands PRESENT, TURN_UP, DEAL_STOCK and ROUTE_FACEUP are unknown
+types, the targets 0x83 (face-up) and 0x86 (staging) are gone (hardware/PROTOCOL.md section 11).
 """
 
 from . import config
@@ -14,10 +19,7 @@ from .ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
 
-RACK_COMMANDS = (P.PRESENT, P.TURN_UP, P.DEAL_STOCK, P.ROUTE_FACEUP, P.FETCH)
-
-MOVING_COMMANDS = (P.DEAL_PLAN, P.PRESENT, P.ROUTE_PRESENTED, P.TURN_UP, P.DEAL_STOCK,
-                   P.ROUTE_FACEUP, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
+MOVING_COMMANDS = (P.DEAL_PLAN, P.ROUTE_PRESENTED, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
 
 
 class Refused(Exception):
@@ -47,56 +49,87 @@ class Plan:
 
 
 class DealJob:
-    """Deals the hopper by card identity against a plan; parks stock cards by stock position."""
+    """Deals the hopper by card identity against a plan.
+
+    Entries to the loop (0x85) are read once and sent round the loop in read order: the
+    dealer's loop model (``Dealer.loop``) gets them in that order. The deal stops after
+    ``total`` filled entries, so a card it sent round is not fed again; a card that comes back
+    round with no entry left for it means every card of the hopper was read (the deck lacks
+    some): it goes round again and the deal ends as if the hopper were empty."""
 
     def __init__(self, dealer, plan):
         self.dealer = dealer
         self.plan = plan
         self.by_card = {}
-        self.stock_pos = {}
-        pos = 0
         e = plan.entries
         for i in range(plan.total):
             c = e[2 * i]
             if c not in self.by_card:
                 self.by_card[c] = []
             self.by_card[c].append(i)
-            if e[2 * i + 1] == P.MAGAZINE:
-                self.stock_pos[i] = pos
-                pos += 1
         self.used = bytearray(plan.total)
         self.routed = 0  # cards given a target (some may still be on the belt)
         self.last_index = -1
         self.filled = 0
         self.rejected = 0
         self.dups = []
+        self.wrapped = False
+        self.returning = []  # cards that missed their pocket and come back round the loop
 
     def next_op(self):
-        if self.routed >= self.plan.total:
-            gate = self.dealer.mech.gate
-            if gate.run and self.dealer.mech.belt:
-                return M.WAIT  # the last card is just leaving the window: wait for a settled gate
-            if gate.state and self.dealer.mech.belt:
-                # the last feed move brought one more card to the window: a card beyond the
-                # plan (a duplicate) goes to the reject pocket, and so does each one after it
-                return M.Op("hopper", self.route, self.done, undo=self.undo)
-            return None
-        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
-            if self.dealer.mech.flights:
+        d = self.dealer
+        mech = d.mech
+        if self.wrapped and self.routed < self.plan.total:
+            if mech.flights:
                 return None  # the HOPPER_EMPTY count waits for the cards on the belt
-            self.dealer.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
+            d.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
+            self.routed = self.plan.total
+            return None
+        if self.routed >= self.plan.total:
+            gate = mech.gate
+            if gate.run and mech.belt:
+                return M.WAIT  # the last card is just leaving the window: wait for a settled gate
+            if gate.state and mech.belt and not d.loop:
+                # the last feed move brought one more card to the window: a card beyond the
+                # plan (a duplicate) goes to the reject pocket, and so does each one after it.
+                # (With cards in the loop it is the loop's first card: it waits there.)
+                return self._op()
+            return None
+        if not d.board.hopper_has_card() and not mech.gate.state:
+            if mech.flights:
+                return None  # the HOPPER_EMPTY count waits for the cards on the belt
+            d.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
             self.routed = self.plan.total  # nothing more to feed: finish
             return None
-        return M.Op("hopper", self.route, self.done, undo=self.undo)
+        return self._op()
+
+    def _op(self):
+        op = M.Op("hopper", self.route, self.done, undo=self.undo)
+        op.misrouted = self.misrouted
+        return op
 
     def undo(self):
         """The card just routed was part of a double feed: it goes back on the hopper."""
-        if self.last_index >= 0 and self.used[self.last_index]:
-            self.used[self.last_index] = 0
+        i = self.last_index
+        if i >= 0 and self.used[i]:
+            self.used[i] = 0
             self.routed -= 1
+            if self.plan.entries[2 * i + 1] == self.dealer.cfg.LOOP:
+                self.dealer.loop_forget_last(self.plan.entries[2 * i])
         self.last_index = -1
 
+    def misrouted(self, op):
+        """A card of this deal passed its pocket and goes round the loop: its entry is open
+        again and it is dealt when it comes back to the window."""
+        i = getattr(op, "index", -1)
+        if i >= 0 and self.used[i]:
+            self.used[i] = 0
+            self.routed -= 1
+        self.returning.append(op.card)
+        self.dealer.loop.append(op.card)
+
     def route(self, card, conf):
+        d = self.dealer
         self.last_index = -1
         if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1, P.EV_MISREAD)
@@ -105,15 +138,29 @@ class DealJob:
                 self.used[i] = 1
                 self.routed += 1
                 self.last_index = i
+                if card in self.returning:
+                    self.returning.remove(card)
+                    d.loop_take(card)
                 target = self.plan.entries[2 * i + 1]
-                if target == P.MAGAZINE:
-                    return (target, self.stock_pos[i], P.EV_CARD_DEALT)
-                return (target, self.dealer.free_slot(target), P.EV_CARD_DEALT)
+                last = self.routed >= self.plan.total
+                if target == d.cfg.LOOP:
+                    d.loop.append(card)
+                    return (target, -1, P.EV_CARD_DEALT, not last)
+                # the last card: with cards in the loop the feed move brings none of them to
+                # the window (the hopper's pickup is held): the loop's first stays next
+                return (target, d.free_slot(target), P.EV_CARD_DEALT, not (last and d.loop))
+        if card in d.loop:  # it came back round the loop: every card in the hopper was read
+            d.loop_take(card)
+            d.loop.append(card)
+            self.wrapped = True
+            return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
 
     def done(self, card, target, conf):
         d = self.dealer
         kind = d.mech.last_op.tag  # the op being reported (others may be on the belt)
+        if kind == "cycle":
+            return
         if kind == P.EV_MISREAD:
             self.rejected += 1
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
@@ -138,6 +185,108 @@ class DealJob:
         self.dealer.emit(P.EV_ABORTED, P.u16(self.plan.deal_id))
 
 
+class FetchJob:
+    """FETCH from the loop: feed loop cards (each read, and sent round the loop again) until
+    ``card`` is in the read window, then route it to ``target``; target HOLD (stage) keeps it
+    there (event STAGED). A card read that is not the one the model predicts resyncs the
+    model (it is re-queued where it really is); a card not in the model at all is a stray
+    (DUPLICATE, reject pocket)."""
+
+    def __init__(self, dealer, card, target):
+        self.dealer = dealer
+        self.card = card
+        self.target = target
+        self.passes = 0
+        self.found = False
+        self.failed = False
+        self.ready = False  # staging: the card before it has gone, it is next in the hopper
+        self.staged = False
+        self.limit = 2 * len(dealer.loop) + dealer.cfg.LOOP_SLACK
+
+    def next_op(self):
+        d = self.dealer
+        mech = d.mech
+        if self.ready:
+            self.staged = True
+            return None
+        if self.found or self.failed:
+            return None
+        if mech.gate.run:
+            return M.WAIT
+        if not d.board.hopper_has_card() and not mech.gate.state:
+            if mech.flights:
+                return M.WAIT  # the loop is bringing cards back to the hopper
+            self.failed = True
+            return None
+        if self.passes > self.limit:
+            self.failed = True
+            return None
+        op = M.Op("hopper", self.route, self.done)
+        op.misrouted = self.misrouted
+        return op
+
+    def route(self, card, conf):
+        d = self.dealer
+        loop = d.cfg.LOOP
+        if card == P.UNKNOWN_CARD:  # unreadable: taken to be the predicted card, sent round
+            self.passes += 1
+            d.loop_valid = False
+            if d.loop:
+                d.loop.append(d.loop.pop(0))
+            return (loop, -1, "cycle")
+        if d.loop and d.loop[0] != card:
+            d.resyncs += 1
+        if card == self.card:
+            self.found = True
+            if self.target == P.HOLD:  # read already: staged where it is, in the window
+                d.loop_take(card)
+                d.loop.insert(0, card)
+                return (P.HOLD, -1, "stage")
+            d.loop_take(card)
+            return (self.target, -1, "fetch", False)
+        if card in d.loop:
+            d.loop_take(card)
+            d.loop.append(card)
+            self.passes += 1
+            if self.target == P.HOLD and d.loop[0] == self.card:
+                # staging: this card goes round without bringing the next one (the staged
+                # card) to the window: it waits at the bottom of the hopper, next to be fed
+                self.ready = True
+                return (loop, -1, "cycle", False)
+            return (loop, -1, "cycle")
+        return (P.REJECT, -1, "stray")
+
+    def done(self, card, target, conf):
+        d = self.dealer
+        tag = d.mech.last_op.tag
+        if tag == "cycle":
+            return
+        if tag == "stray":
+            d.emit(P.EV_DUPLICATE, bytes((card, target)))
+            return
+        if tag == "stage":
+            d.staged = card
+            d.emit(P.EV_STAGED, bytes((card, min(255, self.passes))))
+            d.mech.job = None
+            return
+        d.landed(card, target, conf, P.EV_CARD_ROUTED)
+
+    def misrouted(self, op):
+        self.dealer.loop.append(op.card)  # it missed its pocket and comes back round
+
+    def finish(self):
+        d = self.dealer
+        if self.staged:
+            d.staged = self.card
+            d.emit(P.EV_STAGED, bytes((self.card, min(255, self.passes))))
+        if self.failed:  # the card never came: the model no longer matches the hopper
+            d.loop_valid = False
+            d.mech.stop_for(M.ST_LOOP, self.card)
+
+    def cancel(self):
+        self.dealer.emit(P.EV_ABORTED, P.u16(0))
+
+
 def counts_payload(head, missing, dups):
     """head + n_missing, missing, n_dup, dups, lists cut so the event fits one frame."""
     room = P.MAX_BODY - 2 - 2 - len(head) - 2
@@ -147,34 +296,95 @@ def counts_payload(head, missing, dups):
 
 
 class FeedJob:
-    """Reads cards players feed into the hopper and routes them (or holds each one)."""
+    """Reads cards players feed and routes them (or holds each one).
 
-    def __init__(self, dealer, count, target):
+    With cards parked in the loop the hopper holds them, so fed cards come through the play
+    slot (opto S): the job waits for a card there; a loop card waiting in the read window is
+    sent round the loop by the feed move that brings the slot card in (the model re-queues
+    it). A card already in the window is read first (it may be a fed card left there, by a
+    power cut say, or the loop's first card: then it stays until a card is in the slot).
+    Target 0x85 parks the fed cards in the loop (passes)."""
+
+    def __init__(self, dealer, count, target, window_known=False):
         self.dealer = dealer
         self.count = count
         self.target = target
         self.fed = 0
         self.routed = 0
+        self.expect_fed = False  # the next card in the window is the one from the slot
+        self.window_known = window_known  # the window's card was read: the loop's first
 
     def next_op(self):
+        d = self.dealer
+        mech = d.mech
+        board = d.board
         if self.count and self.routed >= self.count:
             return None
-        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
+        if d.loop and hasattr(board, "slot_has_card"):
+            if mech.gate.run:
+                return M.WAIT
+            if mech.gate.state and not self.expect_fed:
+                if not self.window_known:
+                    return M.Op("hopper", self.route, self.done)  # what is in the window?
+                if not board.slot_has_card():
+                    return M.WAIT
+                # the loop's first card waits in the window: this feed move sends it round
+                # and brings the slot card in
+                card = d.loop.pop(0)
+                d.loop.append(card)
+                self.expect_fed = True
+                self.window_known = False
+                op = M.Op("gate", self.cycle, self.cycle_done, card=card)
+                op.hold = True  # the feed move brings the slot card in, no hopper card
+                return op
+            if not mech.gate.state:
+                if not board.slot_has_card():
+                    return M.WAIT
+                self.expect_fed = True
+            op = M.Op("hopper", self.route, self.done)
+            op.hold = True  # the hopper holds parked cards: only the slot's card moves
+            return op
+        if not board.hopper_has_card() and not mech.gate.state:
             return M.WAIT
         return M.Op("hopper", self.route, self.done)
 
+    def cycle(self, card, conf):
+        return (self.dealer.cfg.LOOP, -1, "cycle")
+
+    def cycle_done(self, card, target, conf):
+        pass
+
     def route(self, card, conf):
+        d = self.dealer
+        expected = self.expect_fed
+        self.expect_fed = False
+        if not expected and card != P.UNKNOWN_CARD and card in d.loop:
+            # the loop's first card in the window (not a fed one): it waits there. A card the
+            # feed brought from the slot is a fed card whatever the model holds (its twin of a
+            # second deck, or the same card fed twice: the referee decides)
+            d.loop_take(card)
+            d.loop.insert(0, card)
+            self.window_known = True
+            return (P.HOLD, -1, "leave")
         self.routed += 1
         if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1, True)
         if self.target == P.HOLD:
             return (P.HOLD, -1, False)
-        return (self.target, self.dealer.free_slot(self.target), False)
+        if self.target == d.cfg.LOOP:
+            d.loop.append(card)
+        return (self.target, d.free_slot(self.target), False, not d.loop)
 
     def done(self, card, target, conf):
         d = self.dealer
+        tag = d.mech.last_op.tag
+        if tag == "cycle":
+            return
+        if tag == "leave":
+            d.mech.held = None  # not held for the host: the loop's card, left in the window
+            return
         self.fed += 1
-        if d.mech.last_op.tag:  # misread
+        if tag:  # misread
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
         elif target == P.HOLD:
             d.emit(P.EV_PRESENTED, bytes((P.HOLD, card, conf)))
@@ -189,7 +399,9 @@ class FeedJob:
 
 
 class SelftestJob:
-    """Reads every card in the hopper; mode 0 rejects them all, mode 1 deals round robin."""
+    """Reads every card in the hopper: mode 0 sends each round the loop (the deck ends back
+    in the hopper, in the same order; the job stops when the first card comes back round: a
+    duplicate of that very card would be taken for it), mode 1 deals round robin."""
 
     def __init__(self, dealer, mode):
         self.dealer = dealer
@@ -198,21 +410,40 @@ class SelftestJob:
         self.read = 0
         self.misreads = 0
         self.next_seat = 0
+        self.wrapped = False
+        dealer.staged = None
+        if mode == 0:
+            dealer.loop = []
 
     def next_op(self):
-        if not self.dealer.board.hopper_has_card() and not self.dealer.mech.gate.state:
+        d = self.dealer
+        if self.wrapped:
+            return None
+        if not d.board.hopper_has_card() and not d.mech.gate.state:
+            if self.mode == 0 and d.mech.flights:
+                return M.WAIT  # the loop is bringing cards back
             return None
         return M.Op("hopper", self.route, self.done)
 
     def route(self, card, conf):
-        if card == P.UNKNOWN_CARD or self.mode == 0:
+        d = self.dealer
+        if card == P.UNKNOWN_CARD:
             return (P.REJECT, -1)
+        if self.mode == 0:
+            if d.loop and card == d.loop[0]:  # back round the loop: every card was read
+                self.wrapped = True
+                d.loop.append(d.loop.pop(0))
+                return (d.cfg.LOOP, -1, "cycle")
+            d.loop.append(card)
+            return (d.cfg.LOOP, -1)
         seat = self.next_seat
         self.next_seat = (seat + 1) % self.dealer.cfg.SEAT_COUNT
         return (seat, -1)
 
     def done(self, card, target, conf):
         d = self.dealer
+        if d.mech.last_op.tag == "cycle":
+            return
         if card == P.UNKNOWN_CARD:
             self.misreads += 1
             d.emit(P.EV_MISREAD, bytes((target, d.mech.op_attempts())))
@@ -259,9 +490,14 @@ class Dealer:
         self.plans = []
         self.partial = None
         self.deal_job = None
-        self.stores = {}  # the slotted stores this board has (v2: only the loop's queue)
-        for s in getattr(board, "STORES", cfg.SLOTTED):
-            self.stores[s] = {}
+        self.stores = {}  # (no slotted stores in v2: kept empty for mechanics' store path)
+        # The loop model: the cards sent round the loop, first one to come back to the read
+        # window first (it may be in the window already). Reset by every DEAL_PLAN.
+        self.loop = []
+        self.loop_valid = True
+        self.resyncs = 0  # cards read where the model expected another (each re-queued)
+        self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
+        self.mech.window_is_loop = self.window_is_loop
         self.reboot_pending = False
         self.txq = bytearray()  # frames waiting for room on the USB link
         self.tx_dropped = 0  # frames dropped because the host stopped reading
@@ -416,8 +652,8 @@ class Dealer:
 
     def dispatch(self, ftype, body, resumed=False):
         handler = HANDLERS.get(ftype)
-        if handler is None or (ftype in RACK_COMMANDS and not getattr(self.board, "HAS_RACKS", True)):
-            raise Refused(P.NAK_UNKNOWN_TYPE)  # (v2 board: no racks, no presenter)
+        if handler is None:
+            raise Refused(P.NAK_UNKNOWN_TYPE)  # (v1 PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP too)
         if ftype in MOVING_COMMANDS and ftype != P.RESUME:
             state = self.mech.state
             if state == M.ESTOPPED:
@@ -434,24 +670,65 @@ class Dealer:
             raise Refused(P.NAK_BAD_BODY)
 
     def check_target(self, t, allow_hold=False):
+        """A card can go to a seat pocket, a tray pocket or the loop (v1 face-up 0x83 and
+        staging 0x86: BAD_BODY)."""
         if t == P.HOLD and allow_hold:
             return
-        if not P.valid_target(t, self.cfg.SEAT_COUNT):
-            raise Refused(P.NAK_BAD_BODY)
+        if 0 <= t < self.cfg.SEAT_COUNT or t in self.cfg.V2_TRAYS:
+            return
+        raise Refused(P.NAK_BAD_BODY)
 
-    def check_idle(self):
-        """Moving commands need a mechanism at rest with no card waiting in the gate."""
-        if self.mech.busy() or self.mech.held is not None:
+    def check_idle(self, unstage=False):
+        """Moving commands need a mechanism at rest with no card waiting in the gate (a staged
+        loop card may stay there when ``unstage``: it is the loop's first card again)."""
+        if self.mech.busy():
             raise Refused(P.NAK_BUSY)
+        held = self.mech.held
+        if held is not None:
+            if not (unstage and held[0] == self.staged):
+                raise Refused(P.NAK_BUSY)
+            self.unstage()
+
+    def unstage(self):
+        """Forget a staging: a card staged in the window is no longer held for the host (it
+        is the loop's first card there); one staged in the hopper stays next anyway."""
+        if self.staged is not None:
+            held = self.mech.held
+            if held is not None and held[0] == self.staged:
+                self.mech.held = None
+            self.staged = None
+
+    def window_is_loop(self):
+        """The card in the read window belongs to the loop (the last feed move brought the
+        loop's first card in, or it is staged), so ABORT must not reject it."""
+        if self.staged is not None:
+            return True
+        return bool(self.loop) and self.mech.held is None
+
+    def loop_take(self, card):
+        """Take ``card`` out of the loop model (it was read, wherever the model had it)."""
+        for i in range(len(self.loop)):
+            if self.loop[i] == card:
+                self.loop.pop(i)
+                return True
+        return False
+
+    def loop_forget_last(self, card):
+        for i in range(len(self.loop) - 1, -1, -1):
+            if self.loop[i] == card:
+                self.loop.pop(i)
+                return
+
 
     def identify_body(self):
         cfg = self.cfg
         fw = cfg.FIRMWARE_VERSION
-        trays = sorted(cfg.TRAY_ANGLES)
-        out = bytearray((P.VERSION, fw[0], fw[1], fw[2]))
+        trays = sorted(cfg.V2_TRAYS)
+        out = bytearray((P.PROTOCOL, fw[0], fw[1], fw[2]))
         out.extend(P.u16(self.boot_id))
         out.extend(P.u16(self.config_crc))
-        out.extend(bytes((cfg.SEAT_COUNT, cfg.READER_KIND, cfg.MAGAZINE_SLOTS, min(255, cfg.MAX_PLAN))))
+        out.extend(bytes((cfg.SEAT_COUNT, cfg.READER_KIND, min(255, cfg.LOOP_CAPACITY),
+                          min(255, cfg.MAX_PLAN))))
         out.extend(P.u16(self.deadman_ms))
         out.extend(P.u16(self.next_event))
         out.append(cfg.FLAGS)
@@ -473,8 +750,10 @@ class Dealer:
                 return 2
             if isinstance(job, FeedJob):
                 return 3 if m.held is not None else 5
+            if isinstance(job, FetchJob):
+                return 4
             return 9
-        if m.state == M.RUNNING:
+        if m.state == M.RUNNING or m.flights:
             return 4
         if m.held is not None:
             return 3
@@ -508,8 +787,8 @@ class Dealer:
             flags |= 2
         if self.mech.held is not None:
             flags |= 4
-        if self.stores.get(P.FACEUP):
-            flags |= 8
+        if self.loop_valid:
+            flags |= 8  # the loop model is valid
         if self.mech.state == M.PAUSED:
             flags |= 16
         if b.estop_pressed():
@@ -521,7 +800,7 @@ class Dealer:
         out.append(min(255, done))
         out.extend(P.u16(self.next_event))
         out.append(flags)
-        out.append(len(self.stores.get(P.MAGAZINE, {})))
+        out.append(min(255, len(self.loop)))  # loop_count
         out.extend(P.u16(self.boot_id))
         return bytes(out)
 
@@ -557,12 +836,6 @@ class Dealer:
         else:
             self.emit(kind, bytes((card, target)))
 
-    def next_stock(self):
-        mag = self.stores[P.MAGAZINE]
-        if not mag:
-            raise Refused(P.NAK_EMPTY)
-        return min(mag)
-
     def store_op(self, store, slot, target_fn, kind):
         """Take the card in ``slot`` of ``store`` and send it where target_fn(card) says."""
         card = self.stores[store][slot]
@@ -586,8 +859,8 @@ class Dealer:
 def cmd_hello(d, body, resumed):
     if len(body) < 3:
         raise Refused(P.NAK_BAD_BODY)
-    if body[0] != P.VERSION:
-        raise Refused(P.NAK_BAD_VERSION)
+    if body[0] != P.PROTOCOL:
+        raise Refused(P.NAK_BAD_VERSION)  # a version-1 host
     ms = P.get_u16(body, 1)
     if ms:
         d.deadman_ms = max(d.cfg.DEADMAN_MIN, min(d.cfg.DEADMAN_MAX, ms))
@@ -648,30 +921,24 @@ def cmd_deal_plan(d, body, resumed):
         plan = Plan(deal_id, total)
     last = offset + k == total
     if last:
-        d.check_idle()
-        stock = 0
-        for i in range(k):
-            if chunk[2 * i + 1] == P.MAGAZINE:
-                stock += 1
+        d.check_idle(unstage=True)
+        counts = {}  # cards per target over the whole plan
         for i in range(plan.received()):
-            if plan.entries[2 * i + 1] == P.MAGAZINE:
-                stock += 1
-        if stock > d.cfg.MAGAZINE_SLOTS:
+            t = plan.entries[2 * i + 1]
+            counts[t] = counts.get(t, 0) + 1
+        for i in range(k):
+            t = chunk[2 * i + 1]
+            counts[t] = counts.get(t, 0) + 1
+        if counts.get(d.cfg.LOOP, 0) > d.cfg.LOOP_CAPACITY:
             raise Refused(P.NAK_TOO_BIG)
-        caps = d.cfg.POCKET_CAP if getattr(d.board, "COUNTS_POCKETS", False) else {}
-        for target in caps:  # tray pockets: the plan must fit (counted per deal)
-            n = 0
-            for i in range(plan.received()):
-                if plan.entries[2 * i + 1] == target:
-                    n += 1
-            for i in range(k):
-                if chunk[2 * i + 1] == target:
-                    n += 1
-            if n > caps[target]:
-                raise Refused(P.NAK_TOO_BIG)
-        for store in d.stores:  # the stores are emptied for a deal: each holds SLOTS
-            if store == P.MAGAZINE:
-                continue
+        if getattr(d.board, "COUNTS_POCKETS", False):  # every pocket must hold its share
+            for t in counts:
+                cap = d.cfg.POCKET_CAP.get(t)
+                if t < d.cfg.SEAT_COUNT:
+                    cap = d.cfg.SEAT_POCKET_CAP
+                if cap is not None and counts[t] > cap:
+                    raise Refused(P.NAK_TOO_BIG)
+        for store in d.stores:  # the v1 racks are emptied for a deal: each holds SLOTS
             n = 0
             for i in range(plan.received()):
                 if plan.entries[2 * i + 1] == store:
@@ -692,6 +959,9 @@ def cmd_deal_plan(d, body, resumed):
     for s in d.stores:
         d.stores[s] = {}
     d.mech.pocket_count = {}  # the players gathered every card before this deal
+    d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
+    d.staged = None
+    d.loop_valid = True
     plan.started = True
     job = DealJob(d, plan)
     d.deal_job = job
@@ -699,24 +969,26 @@ def cmd_deal_plan(d, body, resumed):
     return d.ok(P.DEAL_PLAN, P.OK_STARTED)
 
 
-def cmd_present(d, body, resumed):
-    d.need(body, 1)
-    seat = body[0]
-    if seat >= d.cfg.SEAT_COUNT:
-        raise Refused(P.NAK_BAD_BODY)
-    d.check_idle()
-    slot = d.next_stock()
-    card = d.stores[P.MAGAZINE][slot]
+def route_held(d, target, kind):
+    """Route the card held in the read window (fed with HOLD, staged, or presented)."""
+    m = d.mech
+    card = m.held[0]
+    if d.staged is not None and d.staged == card:
+        d.loop_take(card)  # it leaves the loop now
+        d.staged = None
+    if target == d.cfg.LOOP:
+        d.loop.append(card)  # parked (a pass): it comes back on top of the hopper
 
     def route(c, conf):
-        del d.stores[P.MAGAZINE][slot]
-        return (seat | M.PRESENT_FLAG, -1)
+        # with cards in the loop the feed move brings none of them to the window
+        return (target, d.free_slot(target), None, not d.loop)
 
-    def done(c, target, conf):
-        d.emit(P.EV_PRESENTED, bytes((seat, c, conf)))
+    def done(c, t, conf):
+        d.landed(c, t, conf, kind)
 
-    d.mech.run_op(M.Op("store", route, done, store=P.MAGAZINE, slot=slot, card=card))
-    return d.ok(P.PRESENT)
+    op = M.Op("gate", route, done, card=card, conf=m.held[1])
+    op.hold = bool(d.loop)
+    m.run_op(op)
 
 
 def cmd_route_presented(d, body, resumed):
@@ -729,85 +1001,64 @@ def cmd_route_presented(d, body, resumed):
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
     d.check_room(target)
-    card = m.held[0]
-
-    def route(c, conf):
-        return (target, d.free_slot(target))
-
-    def done(c, t, conf):
-        d.landed(c, t, conf, P.EV_CARD_ROUTED)
-
-    m.run_op(M.Op("gate", route, done, card=card, conf=m.held[1]))
+    route_held(d, target, P.EV_CARD_ROUTED)
     return d.ok(P.ROUTE_PRESENTED)
-
-
-def cmd_turn_up(d, body, resumed):
-    d.need(body, 0)
-    d.check_idle()
-    if d.stores[P.FACEUP]:
-        raise Refused(P.NAK_BUSY)
-    slot = d.next_stock()
-    d.store_op(P.MAGAZINE, slot, d.plain_target(P.FACEUP), P.EV_CARD_DEALT)
-    return d.ok(P.TURN_UP)
-
-
-def cmd_deal_stock(d, body, resumed):
-    d.need(body, 1)
-    d.check_target(body[0])
-    d.check_idle()
-    d.check_room(body[0])
-    slot = d.next_stock()
-    d.store_op(P.MAGAZINE, slot, d.plain_target(body[0]), P.EV_CARD_DEALT)
-    return d.ok(P.DEAL_STOCK)
-
-
-def cmd_route_faceup(d, body, resumed):
-    d.need(body, 1)
-    d.check_target(body[0])
-    d.check_idle()
-    if not d.stores[P.FACEUP]:
-        raise Refused(P.NAK_EMPTY)
-    if body[0] != P.FACEUP:
-        d.check_room(body[0])
-    d.store_op(P.FACEUP, 0, d.plain_target(body[0]), P.EV_CARD_ROUTED)
-    return d.ok(P.ROUTE_FACEUP)
 
 
 def cmd_feed(d, body, resumed):
     d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
-    d.check_idle()
-    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): TRAY_FULL when it fills
-    d.mech.start_job(FeedJob(d, body[0], body[1]))
+    held = d.mech.held
+    known = held is not None and held[0] == d.staged  # staged in the window: read already
+    staged = d.staged
+    d.check_idle(unstage=True)
+    if not known:
+        d.staged = staged  # staged in the hopper: fed cards come from the slot, it stays next
+    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): POCKET_FULL when it fills
+    if body[1] == d.cfg.LOOP and len(d.loop) + max(1, body[0]) > d.cfg.LOOP_CAPACITY:
+        raise Refused(P.NAK_FULL)
+    d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known))
     return d.ok(P.FEED)
 
 
 def cmd_fetch(d, body, resumed):
     d.need(body, 3)
     source, card, target = body[0], body[1], body[2]
-    if source not in (P.DISCARD, P.STAGING):
-        raise Refused(P.NAK_BAD_BODY)
-    d.check_target(target)
-    d.check_idle()
-    store = d.stores[source]
-    slot = None
-    for s in sorted(store):
-        if store[s] == card:
-            slot = s
-            break
-    if slot is None:
-        raise Refused(P.NAK_EMPTY)
-    if target != source:
-        d.check_room(target)
-    d.store_op(source, slot, d.plain_target(target), P.EV_CARD_ROUTED)
-    return d.ok(P.FETCH)
+    if source == d.cfg.LOOP:
+        if card >= 52 or target == d.cfg.LOOP:
+            raise Refused(P.NAK_BAD_BODY)
+        d.check_target(target, allow_hold=True)
+        if card not in d.loop:
+            raise Refused(P.NAK_EMPTY)
+        if d.mech.busy():
+            raise Refused(P.NAK_BUSY)
+        if d.mech.held is not None and d.mech.held[0] != d.staged:
+            raise Refused(P.NAK_BUSY)  # a fed card waits in the window for ROUTE_PRESENTED
+        if target != P.HOLD:
+            d.check_room(target)
+        held = d.mech.held
+        if d.staged == card and held is not None and held[0] == card:  # staged in the window
+            if target == P.HOLD:
+                d.emit(P.EV_STAGED, bytes((card, 0)))
+            else:
+                route_held(d, target, P.EV_CARD_ROUTED)
+            return d.ok(P.FETCH)
+        if target == P.HOLD and held is None and not d.mech.gate.state and d.loop[0] == card:
+            d.staged = card  # already the next card the hopper gives
+            d.emit(P.EV_STAGED, bytes((card, 0)))
+            return d.ok(P.FETCH)
+        d.unstage()
+        d.mech.start_job(FetchJob(d, card, target))
+        return d.ok(P.FETCH)
+    raise Refused(P.NAK_BAD_BODY)  # the loop is the only source (v1 discard/staging racks are gone)
 
 
 def cmd_abort(d, body, resumed):
     d.need(body, 0)
     if d.mech.state != M.ESTOPPED:
         d.partial = None
-        d.mech.abort()
+        d.mech.abort()  # (a staged card stays in the window: the loop's first card)
+        d.staged = None
     return d.ok(P.ABORT)
 
 
@@ -824,6 +1075,7 @@ def cmd_reset(d, body, resumed):
         raise Refused(P.NAK_BAD_BODY)
     if not d.mech.reset():
         raise Refused(P.NAK_ESTOPPED)
+    d.staged = None
     d.partial = None
     return d.ok(P.RESET)
 
@@ -843,7 +1095,7 @@ def cmd_selftest(d, body, resumed):
     d.need(body, 1)
     if body[0] not in (0, 1):
         raise Refused(P.NAK_BAD_BODY)
-    d.check_idle()
+    d.check_idle(unstage=True)
     if hasattr(d.board, "reader_probe"):
         d.board.reader_probe()  # FAULT 2 if the reader does not answer (firmware/board.py)
     d.mech.start_job(SelftestJob(d, body[0]))
@@ -852,8 +1104,6 @@ def cmd_selftest(d, body, resumed):
 
 HANDLERS = {
     P.HELLO: cmd_hello, P.PING: cmd_ping, P.STATUS: cmd_status, P.EVENTS_SINCE: cmd_events_since,
-    P.DEAL_PLAN: cmd_deal_plan, P.PRESENT: cmd_present, P.ROUTE_PRESENTED: cmd_route_presented,
-    P.TURN_UP: cmd_turn_up, P.DEAL_STOCK: cmd_deal_stock, P.ROUTE_FACEUP: cmd_route_faceup,
-    P.FEED: cmd_feed, P.FETCH: cmd_fetch, P.ABORT: cmd_abort, P.ESTOP: cmd_estop,
+    P.DEAL_PLAN: cmd_deal_plan, P.ROUTE_PRESENTED: cmd_route_presented, P.FEED: cmd_feed, P.FETCH: cmd_fetch, P.ABORT: cmd_abort, P.ESTOP: cmd_estop,
     P.RESET: cmd_reset, P.RESUME: cmd_resume, P.SELFTEST: cmd_selftest,
 }

@@ -5,7 +5,7 @@ file; ``config_crc()`` is reported in IDENTIFY so the referee notices a changed 
 (The v1 turntable angles below remain for the simulator's slotted stores only.)
 """
 
-FIRMWARE_VERSION = (1, 0, 0)
+FIRMWARE_VERSION = (1, 1, 0)  # 1.1: the v2 loop (FETCH by identity, STAGED, POCKET_FULL)
 READER_KIND = 1  # 0 none, 1 UART barcode/2D scanner, 2 simulated (the simulator overrides)
 
 SEAT_COUNT = 11
@@ -44,7 +44,15 @@ CARD_TOL_MM = 4  # blocked length at the gate over CARD_LEN_MM + this: a shingle
 # pocket index of every target: seats 0..10, then trick, discard, centre, reject
 POCKET = {0x84: 11, 0x81: 12, 0x82: 13, 0x80: 14}
 POCKET_CAP = {0x84: 110, 0x81: 32, 0x82: 8, 0x80: 24}  # trick, discard, centre, reject (cards)
+# A seat pocket holds 24 cards: a plan giving one seat more is refused (NAK TOO_BIG). Seat
+# pockets are not counted after the deal (their owners take the cards out as they play).
+SEAT_POCKET_CAP = 24
 LOOP = 0x85  # the return loop (0x85, the old stock magazine's number)
+LOOP_CAPACITY = 120  # cards the hopper and the loop may hold together (IDENTIFY loop_capacity)
+# A FETCH gives up (JAM stage 5, loop) after cycling this many times the loop model's length
+# plus LOOP_SLACK cards without seeing the card: the model no longer matches the hopper.
+LOOP_SLACK = 4
+V2_TRAYS = (0x80, 0x81, 0x82, 0x84, 0x85)  # reject, discard, centre, trick pockets, the loop
 
 
 def steps_per_mm(mm_per_rev):
@@ -124,7 +132,9 @@ WATCHDOG_MS = 2000
 LINK_TX_BUDGET = 512
 LINK_TX_QUEUE = 2048
 
-FLAGS = 0x0F  # e-stop button, jam sensor, face-up window, presenter shutters
+# IDENTIFY flags: bit0 e-stop button, bit1 jam sensing, bit2/bit3 (v1 face-up window,
+# presenter shutters) 0, bit4 return loop, bit5 double-feed sensing
+FLAGS = 0x33
 EVENT_LOG = 256
 REPLY_CACHE = 8
 DEAL_MEMORY = 8
@@ -158,7 +168,7 @@ def angle_of(cfg, target):
 
 def config_bytes(cfg):
     """A canonical byte string of everything that defines this table's geometry and timing."""
-    out = bytearray((cfg.SEAT_COUNT, cfg.READER_KIND, cfg.MAGAZINE_SLOTS, cfg.MAX_PLAN & 0xFF))
+    out = bytearray((cfg.SEAT_COUNT, cfg.READER_KIND, min(255, cfg.LOOP_CAPACITY), cfg.MAX_PLAN & 0xFF))
     for a in cfg.SEAT_ANGLES:
         out.append((a >> 8) & 0xFF)
         out.append(a & 0xFF)

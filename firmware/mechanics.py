@@ -32,13 +32,16 @@ ESTOPPED = 5  # latched until RESET
 
 PRESENT_FLAG = 0x100  # route() result: show the card to seat (target & 0xFF) and keep it
 
-# Stage codes as reported in JAM/DEADMAN events.
-ST_TRAY = 0
-ST_FEED = 1
+# Stage codes as reported in JAM/DEADMAN events (hardware/PROTOCOL.md section 11).
+ST_TRAY = 0  # a pocket full (POCKET_FULL) or a v1 store without a free slot
+ST_FEED = 1  # no card at the read gate in time
 ST_READ = 2
-ST_TURN = 3
-ST_EJECT = 4
-ST_FETCH = 5
+ST_TRANSPORT = 3  # the card missed its pocket sensor's window (or its feed move stuck)
+ST_MISROUTE = 4  # the card reached the end-of-run sensor E instead of its pocket
+ST_LOOP = 5  # a loop card missed the switchback (Rv) or drop (D) sensor
+ST_TURN = ST_TRANSPORT  # v1 names, for the simulator's racks (removed with them)
+ST_EJECT = ST_TRANSPORT
+ST_FETCH = ST_LOOP
 
 DF_LENGTH = 1  # DOUBLE_FEED how: the gate was blocked longer than a card
 DF_THICK = 2  # the thickness sensor saw two cards
@@ -72,14 +75,21 @@ class Debounced:
 
 
 class Flight:
-    """A card on the belt: left the feed section, not yet confirmed by its station's sensor."""
+    """A card on the belt: left the feed section, not yet confirmed by its station's sensor.
 
-    def __init__(self, op, target, pocket, left, deadline):
+    A loop card (pocket None) passes three sensors in turn: the end of run E, the switchback's
+    inner opto Rv, the drop D onto the hopper; ``station`` is the next one it must reach (0, 1,
+    2; 3 = back on the hopper) and ``due`` when each is due after ``left``."""
+
+    def __init__(self, op, target, pocket, left, deadline, due=None):
         self.op = op
         self.target = target
         self.pocket = pocket  # pocket index, None for the return loop
         self.left = left  # tick when the feed move that put it on the belt ended
-        self.deadline = deadline
+        self.deadline = deadline  # its pocket's sensor should have seen it (paces the next cards)
+        self.late = deadline  # past this unconfirmed: JAM (a pocket card: once it would be at E)
+        self.station = 0
+        self.due = due
 
 
 class Op:
@@ -100,6 +110,13 @@ class Op:
         self.tag = None
         self.target = None
         self.dest_slot = -1
+        self.index = -1  # the plan entry a deal gave it
+        self.misrouted = None  # told (with the op) when the card missed its pocket
+        # The hopper's pickup (board.hold_hopper): ``hold`` takes no hopper card at all (a fed
+        # card comes from the play slot); ``pull_next`` False: the feed move that takes this
+        # card onto the belt brings no hopper card to the window (it stays next in the hopper).
+        self.hold = False
+        self.pull_next = True
 
 
 class Mechanics:
@@ -129,6 +146,10 @@ class Mechanics:
         # with TRAY_FULL; RESUME means it was emptied.
         self.pocket_count = {}
         self.full_target = None
+        # set by commands.Dealer: True when the card in the read window is the loop model's
+        # head (a loop card the last feed move brought in, not a fed card): ABORT leaves it.
+        self.window_is_loop = None
+        self.loop_sensors = hasattr(board, "loop_seen")  # E, Rv, D reported one by one
 
     @property
     def last_slot(self):
@@ -194,8 +215,12 @@ class Mechanics:
         return job
 
     def clear_gate(self):
-        """If a card sits in the gate, send it to the reject tray (it is reported routed)."""
+        """If a card sits in the gate, send it to the reject tray (it is reported routed); a
+        loop card waiting there (brought by the last feed move, or staged) stays."""
         if not self.gate.state:
+            self.held = None
+            return
+        if self.window_is_loop is not None and self.window_is_loop():
             self.held = None
             return
         card = P.UNKNOWN_CARD
@@ -237,6 +262,7 @@ class Mechanics:
             for f in self.flights:
                 f.left = ticks_add(f.left, gap)
                 f.deadline = ticks_add(f.deadline, gap)
+                f.late = ticks_add(f.late, gap)
             self.stopped_at = None
         if self.flights and hasattr(self.board, "belt"):
             self.board.belt(True)
@@ -314,8 +340,10 @@ class Mechanics:
             return
         op = job.next_op()
         if op is None:
-            if self.flights:
-                return  # the job is done once its last card is confirmed
+            for f in self.flights:
+                if f.op.tag != "cycle":
+                    return  # the job is done once its last card is confirmed
+            # (cards it only sent round the loop land on their own; the loop model has them)
             self.job = None
             self.state = IDLE
             job.finish()
@@ -363,6 +391,9 @@ class Mechanics:
         board = self.board
         name = stage[0]
         self.stage_start = board.ticks_ms()
+        if name in ("feed", "eject") and hasattr(board, "hold_hopper") and self.op is not None:
+            op = self.op
+            board.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
         elif name == "read":
@@ -381,7 +412,7 @@ class Mechanics:
             cap = self.cfg.POCKET_CAP.get(target) if getattr(board, "COUNTS_POCKETS", False) else None
             counted = cap is not None and self.pocket_count.get(target, 0) >= cap
             if board.tray_full(target) or counted:
-                self.emit(P.EV_TRAY_FULL, bytes((target,)))
+                self.emit(P.EV_POCKET_FULL, bytes((target,)))
                 board.stop_all()
                 self.stopped_at = board.ticks_ms()
                 self.state = JAMMED
@@ -413,7 +444,9 @@ class Mechanics:
                 self._double_feed(DF_THICK)
                 return False
             return True
-        if name == "pull":
+        if name == "pull":  # (v1 racks, the simulator's: its pull says when the card is in)
+            if hasattr(board, "pull_done") and not board.pull_done():
+                return False
             return self.gate.state
         if name == "read":
             result = board.read_poll()
@@ -482,8 +515,11 @@ class Mechanics:
         """Ask the op's owner where the card goes and queue the stages that take it there."""
         op = self.op
         r = op.route(op.card, op.conf)  # (target, slot) or (target, slot, tag for done())
+        op.index = getattr(self.job, "last_index", -1)
         target, slot = r[0], r[1]
         op.tag = r[2] if len(r) > 2 else None
+        if len(r) > 3:
+            op.pull_next = r[3]
         op.target = target
         self._place(target, slot)
 
@@ -514,18 +550,22 @@ class Mechanics:
             self.stages = [("turn", ST_TURN, cfg.TURN_MS, target)]
             if slot is not None and slot >= 0:
                 self.stages.append(("slot", ST_TURN, cfg.SLOT_MS, (target, slot)))
-            self.stages.append(("eject", ST_EJECT, cfg.EJECT_MS, None))
+            self.stages.append(("eject", ST_TRANSPORT, cfg.EJECT_MS, None))
 
     def _complete(self):
         op = self.op
-        loop = op.target == self.cfg.LOOP and getattr(self.board, "HAS_LOOP", False)
+        loop = op.target == self.cfg.LOOP
         if self.belt and op.target is not None and op.target != P.HOLD \
                 and not (op.target & PRESENT_FLAG) and (op.dest_slot < 0 or loop):
             # on the belt: reported when its station's sensor sees it (_check_flights)
             now = self.board.ticks_ms()
             limit = timing.transit_ms(self.cfg, op.target) + self.cfg.CONFIRM_MARGIN_MS
-            self.flights.append(Flight(op, op.target, config.pocket_of(self.cfg, op.target),
-                                       now, ticks_add(now, limit)))
+            due = timing.loop_station_ms(self.cfg)
+            f = Flight(op, op.target, config.pocket_of(self.cfg, op.target), now,
+                       ticks_add(now, limit), due if loop else None)
+            if not loop and self.loop_sensors:  # a card that passed its pocket shows at E first
+                f.late = ticks_add(now, max(limit, due[0] + self.cfg.CONFIRM_MARGIN_MS))
+            self.flights.append(f)
             self.op = None
             self.stage = None
             return
@@ -548,7 +588,17 @@ class Mechanics:
         """Confirm cards their station saw arrive; a card past its window is a JAM. False if
         the mechanism stopped."""
         board = self.board
+        if self.loop_sensors and not self._check_loop(now):
+            return False
         for f in list(self.flights):
+            if f.pocket is None and self.loop_sensors:
+                if f.station < 3:
+                    continue
+                self.flights.remove(f)
+                if f.op.tag != "misrouted":  # (its job was told when it missed its pocket)
+                    self.last_op = f.op
+                    f.op.done(f.op.card, f.op.target, f.op.conf)
+                continue
             if board.confirmed(f.target):
                 self.flights.remove(f)
                 if f.pocket is not None and not any(g.pocket == f.pocket for g in self.flights) \
@@ -556,14 +606,71 @@ class Mechanics:
                     board.lower(f.target)
                 self.last_op = f.op
                 f.op.done(f.op.card, f.op.target, f.op.conf)
-            elif ticks_diff(now, f.deadline) > 0:
+            elif ticks_diff(now, f.late) > 0:
                 self.flights.remove(f)
                 self.board.stop_all()
                 self.stopped_at = now
                 self.state = JAMMED
-                self.emit(P.EV_JAM, bytes((ST_EJECT, f.op.card)))  # never reported dealt
+                self.emit(P.EV_JAM, bytes((ST_TRANSPORT, f.op.card)))  # never reported dealt
                 return False
         return True
+
+    def _check_loop(self, now):
+        """Every loop card is checked at E, then Rv, then D, each within its window (JAM 3 if
+        it never reached E, 5 if it missed Rv or D); a card at E that no loop card explains is
+        a card that missed its pocket (JAM 4, misroute): it goes round the loop, so it is
+        kept as a loop card (``misrouted``) and its job is told (``op.misrouted``)."""
+        board = self.board
+        for s in (0, 1, 2):
+            while board.loop_seen(s):
+                f = None
+                for g in self.flights:
+                    if g.pocket is None and g.station == s:
+                        f = g
+                        break
+                if f is not None:
+                    f.station = s + 1
+                    continue
+                if s != 0:
+                    continue  # a flicker at Rv or D with no card due: nothing to check
+                for g in self.flights:
+                    if g.pocket is not None:
+                        f = g
+                        break
+                if f is None:
+                    continue
+                card = f.op.card
+                self.flights.remove(f)
+                due = timing.loop_station_ms(self.cfg)
+                left = ticks_add(now, -due[0])
+                g = Flight(f.op, self.cfg.LOOP, None, left,
+                           ticks_add(left, due[2] + self.cfg.CONFIRM_MARGIN_MS), due)
+                g.station = 1
+                g.op.target = self.cfg.LOOP
+                g.op.tag = "misrouted"
+                self.flights.append(g)
+                if f.op.misrouted is not None:
+                    f.op.misrouted(f.op)
+                self._stop_for(ST_MISROUTE, card, now)
+                return False
+        for f in self.flights:
+            if f.pocket is None and f.station < 3 and f.due is not None:
+                late = ticks_add(f.left, f.due[f.station] + self.cfg.CONFIRM_MARGIN_MS)
+                if ticks_diff(now, late) > 0:
+                    self.flights.remove(f)
+                    self._stop_for(ST_TRANSPORT if f.station == 0 else ST_LOOP, f.op.card, now)
+                    return False
+        return True
+
+    def stop_for(self, stage_code, card):
+        """Stop as for a jam at ``stage_code`` (a job found the mechanism not as expected)."""
+        self._stop_for(stage_code, card, self.board.ticks_ms())
+
+    def _stop_for(self, stage_code, card, now):
+        self.board.stop_all()
+        self.stopped_at = now
+        self.state = JAMMED
+        self.emit(P.EV_JAM, bytes((stage_code, card)))
 
     def _lost_flights(self):
         """A stop while cards were on the belt: where they went is unknown, none is reported."""

@@ -7,7 +7,8 @@ are checked against tests/golden_frames/frames.json, so a mistake in one shows u
 disagreement instead of being copied into both.
 """
 
-VERSION = 1
+VERSION = 1  # the frame format (byte 0 of every frame), unchanged in protocol 2
+PROTOCOL = 2  # HELLO host_protocol_version and IDENTIFY protocol_version (dealer v2)
 MAX_BODY = 250
 MIN_FRAME = 6
 MAX_FRAME = 4 + MAX_BODY + 2
@@ -67,11 +68,12 @@ DISCARD = 0x81
 CENTRE = 0x82
 FACEUP = 0x83
 TRICK = 0x84
-MAGAZINE = 0x85
+MAGAZINE = 0x85  # v1 name of 0x85
+LOOP = 0x85  # v2: the return loop (the card goes round onto the top of the hopper)
 STAGING = 0x86
 HOLD = 0xFE
 UNKNOWN_CARD = 0xFF
-TRAYS = (REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING)
+TRAYS = (REJECT, DISCARD, CENTRE, TRICK, LOOP)  # v2: 0x83 and 0x86 are gone
 
 # Event kinds: fixed payload sizes for 0x01..0x3F; 0x40..0x7F carry a length byte.
 EV_CARD_DEALT = 0x01
@@ -81,7 +83,8 @@ EV_MISREAD = 0x04
 EV_DUPLICATE = 0x05
 EV_JAM = 0x06
 EV_HOPPER_EMPTY = 0x07
-EV_TRAY_FULL = 0x08
+EV_POCKET_FULL = 0x08  # u8 target: the pocket's card count reached its capacity (v1 TRAY_FULL)
+EV_TRAY_FULL = EV_POCKET_FULL
 EV_FAULT = 0x09
 EV_ESTOP = 0x0A
 EV_DEADMAN = 0x0B
@@ -89,6 +92,7 @@ EV_ABORTED = 0x0C
 EV_BOOT = 0x0D
 EV_FEED_DONE = 0x0E
 EV_RESUMED = 0x0F
+EV_STAGED = 0x10  # u8 card, u8 passes (capped 255): the card waits at the read window
 EV_DOUBLE_FEED = 0x11  # u8 card read (0xFF unknown), u8 how: 1 length at the gate, 2 thickness
 EV_DEAL_DONE = 0x40
 EV_SELFTEST_DONE = 0x41
@@ -96,7 +100,7 @@ EV_SELFTEST_DONE = 0x41
 EVENT_SIZES = {
     EV_CARD_DEALT: 3, EV_PRESENTED: 3, EV_CARD_ROUTED: 2, EV_MISREAD: 2, EV_DUPLICATE: 2,
     EV_JAM: 2, EV_HOPPER_EMPTY: 1, EV_TRAY_FULL: 1, EV_FAULT: 2, EV_ESTOP: 1, EV_DEADMAN: 1,
-    EV_ABORTED: 2, EV_BOOT: 1, EV_FEED_DONE: 1, EV_RESUMED: 1, EV_DOUBLE_FEED: 2,
+    EV_ABORTED: 2, EV_BOOT: 1, EV_FEED_DONE: 1, EV_RESUMED: 1, EV_STAGED: 2, EV_DOUBLE_FEED: 2,
 }
 
 # The firmware's own card table (it must not import engine): suit*13 + rank-2, suits SHDC.

@@ -84,14 +84,25 @@ def transit_ms(cfg, target):
     return belt_ms(cfg, max(0, config.pocket_x(cfg, k) - front) + cfg.CARD_LEN_MM)
 
 
-def loop_switch_ms(cfg):
-    """The switchback R: pull the card in, stop, reverse it out onto the diagonal."""
+def _r_move_ms(cfg, mm):
     hz = _hz(cfg, cfg.R_V, cfg.R_MM_PER_REV)
     acc = _hz(cfg, cfg.R_ACCEL, cfg.R_MM_PER_REV)
-    n_in = config.mm_to_steps(cfg.R_IN_MM, cfg.R_MM_PER_REV)
-    n_out = config.mm_to_steps(cfg.R_OUT_MM, cfg.R_MM_PER_REV)
     v0 = _hz(cfg, cfg.V_START, cfg.R_MM_PER_REV)
-    return motion.move_ms(n_in, hz, acc, v0) + motion.move_ms(n_out, hz, acc, v0)
+    return motion.move_ms(config.mm_to_steps(mm, cfg.R_MM_PER_REV), hz, acc, v0)
+
+
+def loop_switch_ms(cfg):
+    """The switchback R: pull the card in, stop, reverse it out onto the diagonal."""
+    return _r_move_ms(cfg, cfg.R_IN_MM) + _r_move_ms(cfg, cfg.R_OUT_MM)
+
+
+def loop_station_ms(cfg):
+    """When a loop card reaches each loop sensor, in ms after the feed move that put it on the
+    belt: (end of run E, switchback inner opto Rv, drop D on the hopper)."""
+    front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
+    e = belt_ms(cfg, cfg.END_X_MM - front)
+    rv = e + _r_move_ms(cfg, cfg.R_IN_MM)
+    return (e, rv, transit_ms(cfg, cfg.LOOP))
 
 
 def eject_ms(cfg, target):

@@ -32,8 +32,9 @@ from .i18n import N_, _
 JOURNAL_NAME = "table.journal"
 KEYS = {"-": "minus", "+": "plus", "OK": "ok", "minus": "minus", "plus": "plus", "ok": "ok", "ok_long": "ok_long"}
 # the dealer's status words (translated where the dealing screen shows them)
-_STEP_WORDS = {"present": N_("showing a card"), "route_presented": N_("routing a card"), "turn_up": N_("turning up"),
-               "deal_stock": N_("dealing from the stock"), "fetch": N_("fetching a card"), "route_fed": N_("routing a card")}
+_STEP_WORDS = {"fetch": N_("fetching a card"), "stage": N_("getting the next stock card ready"),
+               "feed_back": N_("waiting for the drawn card"), "release": N_("handing the passed cards over"),
+               "route_fed": N_("routing a card"), "abort": N_("stopping"), "v1": N_("stopped on an old dealer step")}
 _STATUS_WORDS = (N_("dealing"), N_("stopped"), N_("waiting for the shuffle"), N_("ready"), N_("busy"))
 
 __all__ = ["JOURNAL_NAME", "SIM_SPEED", "TableClient", "TableSetupError", "journal_game", "journal_path",

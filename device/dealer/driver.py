@@ -261,9 +261,9 @@ class Dealer:
             if target >= 0x80 and ident.trays and target not in ident.trays:
                 raise ValueError(f"the plan sends {m.card_name(card)} to the "
                                  f"{m.target_name(target)}, which this dealer lacks")
-        if sum(1 for _, t in plan.entries if t == m.MAGAZINE) > ident.magazine_slots:
-            raise ValueError(f"the plan parks more stock cards than the {ident.magazine_slots} "
-                             "magazine slots")
+        if sum(1 for _, t in plan.entries if t == m.LOOP) > ident.loop_capacity:
+            raise ValueError(f"the plan sends more cards round the loop than the dealer's "
+                             f"{ident.loop_capacity} (its loop capacity)")
 
     def _plan_chunk(self) -> int:
         """Plan entries per DEAL_PLAN frame. One frame holds 123, but on a noisy line a
@@ -320,12 +320,6 @@ class Dealer:
 
     # --- single-card commands -------------------------------------------------------------
 
-    def present_top(self, seat: int, *, timeout: float | None = None) -> int:
-        """Show the next stock card to ``seat`` only; returns the card."""
-        ev = self._single(m.PRESENT, {"seat": seat}, f"presenting the stock card to seat {seat}",
-                          lambda e: e.kind == m.EV_PRESENTED and e["seat"] == seat, timeout)
-        return int(ev["card"])
-
     def route_presented(self, target: int, *, timeout: float | None = None) -> int:
         """Send the presented (or held) card to ``target``; returns the card."""
         m.check_target(target)
@@ -337,34 +331,34 @@ class Dealer:
         self._feed_hold = False
         return int(ev["card"])
 
-    def turn_up(self, *, timeout: float | None = None) -> int:
-        """Turn the next stock card face up in the face-up window; returns the card."""
-        ev = self._single(m.TURN_UP, None, "turning up the stock card",
-                          lambda e: e.kind == m.EV_CARD_DEALT and e["target"] == m.FACEUP,
-                          timeout)
-        return int(ev["card"])
-
-    def deal_stock(self, target: int, *, timeout: float | None = None) -> int:
-        """Deal the next stock card face down to ``target``; returns the card."""
+    def fetch_loop(self, card: int, target: int, *, timeout: float | None = None) -> int:
+        """FETCH ``card`` from the loop to ``target`` (a seat or pocket): the dealer cycles the
+        loop's cards (each read and sent round again) until ``card`` is in the read window,
+        then routes it (at once if it was staged). Returns the card. DealerFault EMPTY if the
+        dealer's loop model does not hold it."""
+        m.check_card(card)
         m.check_target(target)
-        ev = self._single(m.DEAL_STOCK, {"target": target},
-                          f"dealing the stock card to the {m.target_name(target)}",
-                          lambda e: e.kind == m.EV_CARD_DEALT, timeout)
-        return int(ev["card"])
+        if target == m.LOOP:
+            raise ValueError("fetch_loop sends a card out of the loop, not into it")
+        return self.fetch(m.LOOP, card, target, timeout=timeout)
 
-    def route_faceup(self, target: int, *, timeout: float | None = None) -> int:
-        """Send the face-up card to ``target``; returns the card."""
-        m.check_target(target)
-        ev = self._single(m.ROUTE_FACEUP, {"target": target},
-                          f"routing the face-up card to the {m.target_name(target)}",
-                          lambda e: e.kind == m.EV_CARD_ROUTED, timeout)
-        return int(ev["card"])
+    def stage(self, card: int, *, timeout: float | None = None) -> int:
+        """Stage ``card`` (FETCH from the loop to 0xFE): the dealer cycles the loop until it
+        is in the read window and keeps it there, so a later ``fetch_loop(card, target)`` (or
+        ``route_presented(target)``) routes it at once. Returns the loop passes it took (the
+        STAGED event). A FEED before that sends the staged card round the loop again."""
+        m.check_card(card)
+        ev = self._single(m.FETCH, {"source": m.LOOP, "card": card, "target": m.HOLD},
+                          f"staging {m.card_name(card)}",
+                          lambda e: e.kind == m.EV_STAGED and e["card"] == card, timeout)
+        return int(ev["passes"])
 
     def fetch(self, source: int, card: int, target: int, *,
               timeout: float | None = None) -> int:
-        """Take ``card`` out of the discard tray or staging and route it to ``target``."""
-        if source not in (m.DISCARD, m.STAGING):
-            raise ValueError("fetch source must be the discard tray (0x81) or staging (0x86)")
+        """Take ``card`` out of the loop (0x85; see ``fetch_loop``) and route it to ``target``;
+        returns the card."""
+        if source != m.LOOP:
+            raise ValueError("fetch source must be the loop (0x85)")
         m.check_card(card)
         m.check_target(target)
         ev = self._single(m.FETCH, {"source": source, "card": card, "target": target},
@@ -540,10 +534,10 @@ class Dealer:
             return DealerJam(f"{what}: a card jammed at the {stage} stage (card "
                              f"{m.card_name(f['card'])}); the dealer stopped: clear the path, "
                              "then resume", code=m.EV_JAM, name="JAM")
-        if ev.kind == m.EV_TRAY_FULL:
-            return DealerJam(f"{what}: the {m.target_name(f['target'])} is full; the dealer "
-                             "stopped: empty it, then resume", code=m.EV_TRAY_FULL,
-                             name="TRAY_FULL")
+        if ev.kind == m.EV_POCKET_FULL:
+            return DealerJam(f"{what}: the {m.target_name(f['target'])} pocket is full; the "
+                             "dealer stopped: empty it, then resume", code=m.EV_POCKET_FULL,
+                             name="POCKET_FULL")
         if ev.kind == m.EV_DOUBLE_FEED:
             how = "longer than one card at the gate" if f["how"] == 1 else "too thick"
             return DealerJam(f"{what}: two cards were fed together ({how}); the dealer stopped: "

@@ -61,8 +61,7 @@ REPLY_TYPES = frozenset((m.IDENTIFY, m.OK, m.NAK, m.STATUS_REPLY, m.EVENTS))
 # rebooted while one was outstanding, resending it to the new boot would act on a state the
 # referee no longer knows, so the command fails instead.
 STATEFUL_COMMANDS = frozenset((
-    m.DEAL_PLAN, m.PRESENT, m.ROUTE_PRESENTED, m.TURN_UP, m.DEAL_STOCK, m.ROUTE_FACEUP,
-    m.FEED, m.FETCH, m.RESUME, m.SELFTEST,
+    m.DEAL_PLAN, m.ROUTE_PRESENTED, m.FEED, m.FETCH, m.RESUME, m.SELFTEST,
 ))
 
 
@@ -630,20 +629,22 @@ class DealerLink:
         self._need_hello = False
         try:
             reply = self._transact(
-                m.HELLO, m.encode_body(m.HELLO, {"host_version": 1, "deadman_ms": self.deadman_ms}),
+                m.HELLO, m.encode_body(m.HELLO, {"host_version": m.PROTOCOL_VERSION, "deadman_ms": self.deadman_ms}),
                 deadline)
         except DealerError:
             self._need_hello = True
             raise
         if reply.type == m.NAK:
             reason = m.NAK_REASON_NAMES.get(reply.fields["reason"], str(reply.fields["reason"]))
-            raise DealerProtocolError(f"the dealer refused HELLO (protocol version 1): {reason}")
+            raise DealerProtocolError(
+                f"the dealer refused HELLO (protocol version {m.PROTOCOL_VERSION}): {reason}")
         if reply.type != m.IDENTIFY:
             raise DealerProtocolError(f"the dealer answered HELLO with {reply.name}, not IDENTIFY")
         identity = Identity.from_fields(reply.fields)
-        if identity.protocol_version != 1:
+        if identity.protocol_version != m.PROTOCOL_VERSION:
             raise DealerProtocolError(
-                f"the dealer speaks protocol version {identity.protocol_version}, the host 1")
+                f"the dealer speaks protocol version {identity.protocol_version}, the host "
+                f"{m.PROTOCOL_VERSION}")
         self.stats.handshakes += 1
         old = self.identity
         self.identity = identity

@@ -19,16 +19,14 @@ Fields = dict[str, Any]
 
 # --- message types -------------------------------------------------------------------------
 
+PROTOCOL_VERSION = 2  # HELLO / IDENTIFY (the frame format's version byte stays 1)
+
 HELLO = 0x01
 PING = 0x02
 STATUS = 0x03
 EVENTS_SINCE = 0x04
 DEAL_PLAN = 0x05
-PRESENT = 0x06
-ROUTE_PRESENTED = 0x07
-TURN_UP = 0x08
-DEAL_STOCK = 0x09
-ROUTE_FACEUP = 0x0A
+ROUTE_PRESENTED = 0x07  # (0x06 PRESENT, 0x08 TURN_UP, 0x09 DEAL_STOCK, 0x0A ROUTE_FACEUP: v1)
 FEED = 0x0B
 FETCH = 0x0C
 ABORT = 0x0D
@@ -47,8 +45,7 @@ EVENT = 0x87
 
 TYPE_NAMES: dict[int, str] = {
     HELLO: "HELLO", PING: "PING", STATUS: "STATUS", EVENTS_SINCE: "EVENTS_SINCE",
-    DEAL_PLAN: "DEAL_PLAN", PRESENT: "PRESENT", ROUTE_PRESENTED: "ROUTE_PRESENTED",
-    TURN_UP: "TURN_UP", DEAL_STOCK: "DEAL_STOCK", ROUTE_FACEUP: "ROUTE_FACEUP", FEED: "FEED",
+    DEAL_PLAN: "DEAL_PLAN", ROUTE_PRESENTED: "ROUTE_PRESENTED", FEED: "FEED",
     FETCH: "FETCH", ABORT: "ABORT", ESTOP: "ESTOP", RESET: "RESET", RESUME: "RESUME",
     SELFTEST: "SELFTEST",
     IDENTIFY: "IDENTIFY", OK: "OK", NAK: "NAK", STATUS_REPLY: "STATUS_REPLY", EVENTS: "EVENTS",
@@ -79,7 +76,7 @@ NAK_REASON_NAMES = {
 }
 
 STATE_NAMES = {
-    0: "IDLE", 1: "PLAN", 2: "DEALING", 3: "PRESENTING", 4: "MOVING", 5: "FEEDING",
+    0: "IDLE", 1: "PLAN", 2: "DEALING", 3: "HOLDING", 4: "MOVING", 5: "FEEDING",
     6: "PAUSED", 7: "JAMMED", 8: "ESTOPPED", 9: "SELFTEST", 10: "FAULT",
 }
 
@@ -89,16 +86,17 @@ MAX_SEATS = 11
 REJECT = 0x80
 DISCARD = 0x81
 CENTRE = 0x82
-FACEUP = 0x83
+FACEUP = 0x83  # v1
 TRICK = 0x84
-MAGAZINE = 0x85
-STAGING = 0x86
+MAGAZINE = 0x85  # v1 name of 0x85
+LOOP = 0x85  # v2: the return loop (onto the top of the hopper; FETCH takes cards back by identity)
+STAGING = 0x86  # v1
 HOLD = 0xFE
 UNKNOWN_CARD = 0xFF
+# FACEUP 0x83 and STAGING 0x86 are v1 targets, gone in protocol 2 (check_target refuses them)
 TRAY_NAMES = {
     REJECT: "reject tray", DISCARD: "discard tray", CENTRE: "centre/widow",
-    FACEUP: "face-up stock", TRICK: "trick tray", MAGAZINE: "stock magazine",
-    STAGING: "staging", HOLD: "hold at the reader",
+    TRICK: "trick tray", LOOP: "loop", HOLD: "hold at the reader",
 }
 
 _RANKS = "23456789TJQKA"
@@ -140,7 +138,8 @@ EV_MISREAD = 0x04
 EV_DUPLICATE = 0x05
 EV_JAM = 0x06
 EV_HOPPER_EMPTY = 0x07
-EV_TRAY_FULL = 0x08
+EV_POCKET_FULL = 0x08
+EV_TRAY_FULL = EV_POCKET_FULL  # v1 name
 EV_FAULT = 0x09
 EV_ESTOP = 0x0A
 EV_DEADMAN = 0x0B
@@ -148,6 +147,7 @@ EV_ABORTED = 0x0C
 EV_BOOT = 0x0D
 EV_FEED_DONE = 0x0E
 EV_RESUMED = 0x0F
+EV_STAGED = 0x10
 EV_DOUBLE_FEED = 0x11
 EV_DEAL_DONE = 0x40
 EV_SELFTEST_DONE = 0x41
@@ -162,7 +162,7 @@ EVENT_SCHEMAS: dict[int, tuple[str, Schema]] = {
     EV_DUPLICATE: ("DUPLICATE", (("card", "u8"), ("target", "u8"))),
     EV_JAM: ("JAM", (("stage", "u8"), ("card", "u8"))),
     EV_HOPPER_EMPTY: ("HOPPER_EMPTY", (("remaining", "u8"),)),
-    EV_TRAY_FULL: ("TRAY_FULL", (("target", "u8"),)),
+    EV_POCKET_FULL: ("POCKET_FULL", (("target", "u8"),)),
     EV_FAULT: ("FAULT", (("code", "u8"), ("detail", "u8"))),
     EV_ESTOP: ("ESTOP", (("source", "u8"),)),
     EV_DEADMAN: ("DEADMAN", (("stage", "u8"),)),
@@ -170,6 +170,7 @@ EVENT_SCHEMAS: dict[int, tuple[str, Schema]] = {
     EV_BOOT: ("BOOT", (("reason", "u8"),)),
     EV_FEED_DONE: ("FEED_DONE", (("count", "u8"),)),
     EV_RESUMED: ("RESUMED", (("stage", "u8"),)),
+    EV_STAGED: ("STAGED", (("card", "u8"), ("passes", "u8"))),
     EV_DOUBLE_FEED: ("DOUBLE_FEED", (("card", "u8"), ("how", "u8"))),
     EV_DEAL_DONE: ("DEAL_DONE", (("deal_id", "u16"), ("dealt", "u8"), ("rejected", "u8"),
                                  ("missing", "list8"), ("duplicates", "list8"))),
@@ -178,7 +179,8 @@ EVENT_SCHEMAS: dict[int, tuple[str, Schema]] = {
 }
 EVENT_KINDS = {name: kind for kind, (name, _) in EVENT_SCHEMAS.items()}
 
-JAM_STAGES = {0: "tray full", 1: "feed", 2: "read", 3: "turn", 4: "eject", 5: "fetch"}
+JAM_STAGES = {0: "pocket full", 1: "feed", 2: "read", 3: "transport", 4: "misroute (the card passed its pocket; it comes back round the loop)",
+              5: "loop"}
 FAULT_CODES = {1: "home not found (detail: 0 turntable, 1 magazine, 2 discard rack, 3 staging rack)", 2: "reader not responding",
                3: "a stepper driver did not answer on its UART (detail: its address)",
                4: "internal error", 5: "the motor bus stayed live after the e-stop (welded relay)"}
@@ -191,11 +193,7 @@ SCHEMAS: dict[int, Schema] = {
     STATUS: (),
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
     DEAL_PLAN: (("deal_id", "u16"), ("total", "u8"), ("offset", "u8"), ("entries", "pairs")),
-    PRESENT: (("seat", "u8"),),
     ROUTE_PRESENTED: (("target", "u8"),),
-    TURN_UP: (),
-    DEAL_STOCK: (("target", "u8"),),
-    ROUTE_FACEUP: (("target", "u8"),),
     FEED: (("count", "u8"), ("target", "u8")),
     FETCH: (("source", "u8"), ("card", "u8"), ("target", "u8")),
     ABORT: (),
@@ -205,12 +203,12 @@ SCHEMAS: dict[int, Schema] = {
     SELFTEST: (("mode", "u8"),),
     IDENTIFY: (("protocol_version", "u8"), ("firmware_version", "u8*3"), ("boot_id", "u16"),
                ("config_crc", "u16"), ("seat_count", "u8"), ("reader_kind", "u8"),
-               ("magazine_slots", "u8"), ("max_plan", "u8"), ("deadman_ms", "u16"),
+               ("loop_capacity", "u8"), ("max_plan", "u8"), ("deadman_ms", "u16"),
                ("next_event_index", "u16"), ("flags", "u8"), ("trays", "list8")),
     OK: (("command_type", "u8"), ("code", "u8")),
     NAK: (("command_type", "u8"), ("reason", "u8")),
     STATUS_REPLY: (("state", "u8"), ("deal_id", "u16"), ("plan_total", "u8"), ("done", "u8"),
-                   ("next_event_index", "u16"), ("flags", "u8"), ("stock_left", "u8"),
+                   ("next_event_index", "u16"), ("flags", "u8"), ("loop_count", "u8"),
                    ("boot_id", "u16")),
     EVENTS: (("first_index", "u16"), ("events", "events")),
     BUSY: (("state", "u8"), ("done", "u8"), ("total", "u8")),

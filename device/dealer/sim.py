@@ -44,39 +44,74 @@ _fw_config: Any = importlib.import_module("trickref.firmware.config")
 _fw_timing: Any = importlib.import_module("trickref.firmware.timing")
 
 REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
-SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)
+LOOP = 0x85
+SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)  # the v1 stores' bytes (the table's mirror skips them)
+RACKS: tuple[int, ...] = ()  # (the v1 discard and staging racks are gone)
 UNKNOWN = 0xFF
 SHINGLE_MM = 30  # how far the second card of a shingled double feed trails the first
+E, RV, D = 0, 1, 2  # the loop's sensors: end of run, switchback inner opto, drop on the hopper
+POCKET = -1
+
+
+class Hopper(list[int]):
+    """The hopper's stack, bottom card (fed first) at index 0. ``append`` is a player putting
+    a card in: it goes into the play slot (opto S), which the feed takes before the stack, so
+    a played card never lands behind cards parked in the loop; the loop drops its cards onto
+    the top with ``drop``."""
+
+    def __init__(self, cards: Iterable[int] = (), slot: list[int] | None = None) -> None:
+        super().__init__(cards)
+        self.slot: list[int] = slot if slot is not None else []
+
+    def append(self, card: int) -> None:
+        self.slot.append(card)
+
+    def drop(self, card: int) -> None:
+        super().append(card)
 
 
 class SimBoard:
     """The dealer's mechanism in memory; implements the methods firmware/board.py provides.
 
-    The v2 mechanism (hardware/README.md): a feed move carries the card at the read window onto
-    the belt and brings the next hopper card to the window; the belt carries each card to its
-    pocket, whose mouth sensor reports it (``confirmed``). Every motion takes the time
-    firmware/timing.py computes from firmware/config.py (the constants board.py drives the
-    motors with), never less. The slotted stores (stock magazine, discard and staging racks,
-    face-up cradle) of the v1 mechanism are kept for PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP
-    and FETCH, which the referee still uses; a card taken from a store costs one loop pass.
+    The v2 mechanism (hardware/README.md): a hopper fed from the bottom (``hopper``, index 0 the
+    next card), a play slot beside it fed first (``slot``), a feed move that carries the card
+    at the read window onto the belt and brings the next card to the window, the belt to each
+    pocket (whose mouth sensor reports the card, ``confirmed``) or past them all to the end of
+    run E, the switchback (its inner opto Rv) and the return loop that drops the card on top
+    of the hopper (D): ``loop_seen`` reports each card at each of the three. Every motion
+    takes the time firmware/timing.py computes from firmware/config.py (the constants board.py
+    drives the motors with), never less; the switchback takes one card at a time (a card at E
+    while it is busy is recorded in ``collisions``: the firmware must space loop cards).
     """
+
+    HAS_LOOP = True
+    HAS_RACKS = False
+    STORES = RACKS
+    COUNTS_POCKETS = True  # pockets have no full sensor: the firmware counts (POCKET_CAP)
 
     def __init__(self, cfg: Any, seed: int = 0) -> None:
         self.cfg = cfg
         self.now = 0  # the simulated mechanism clock, ms
-        self.hopper: list[int] = []
-        self.gate: int | None = None
+        self.slot: list[int] = []
+        self._hopper = Hopper((), self.slot)
+        self._gate: int | None = None
         self.gate_double: int | None = None  # the second card of a double feed, under the first
-        self.aim = -1  # the target whose flap is up (or store the v1 cradle points at)
-        self.selected: tuple[int, int] = (MAGAZINE, 0)
+        self.aim = -1  # the target whose flap is up (or the v1 rack the cradle points at)
+        self.selected: tuple[int, int] = (STAGING, 0)
         self.trays: dict[int, list[int]] = {}
-        self.slots: dict[int, dict[int, int]] = {s: {} for s in SLOTTED}
+        self.slots: dict[int, dict[int, int]] = {s: {} for s in RACKS}
         self.shown = False
         self.pending: dict[str, int] = {}
         self.started: dict[str, int] = {}
-        self.belt_cards: list[tuple[int, int, int]] = []  # (due ms, card, target) on the belt
+        # cards on the belt or in the loop: (due ms, card, target, station: POCKET or E/RV/D)
+        self.belt_cards: list[tuple[int, int, int, int]] = []
         self.belt_stopped_at: int | None = None
-        self.arrived: dict[int, int] = {}  # cards each station's sensor saw, not yet confirmed
+        self.arrived: dict[int, int] = {}  # cards each pocket's sensor saw, not yet confirmed
+        self.loop_hits = [0, 0, 0]  # cards E, Rv, D saw, not yet taken by loop_seen
+        self.switch_free = 0  # when the switchback can take the next card
+        self.collisions: list[tuple[int, int]] = []  # (card, ms): reached E with R busy
+        self.loop_passes = 0  # cards dropped back on the hopper
+        self.loop_sent = 0  # cards sent from the read window round the loop
         self.read_result: tuple[int, int] | None = None
         self.rx = bytearray()
         self.tx = bytearray()
@@ -90,6 +125,8 @@ class SimBoard:
         self.gate_unreadable = False
         self.double_next = False  # the next feed takes two cards at once (shingled)
         self.lose_next = False  # the next card put on the belt never reaches its pocket
+        self.misroute_next = False  # the next card for a pocket passes it: to E, round the loop
+        self.hopper_held = False  # the pickup is held: a feed move takes only a play-slot card
         self.full: set[int] = set()
         self.moves: list[tuple[str, int]] = []  # (motion, sim time) for inspection
         self.durations = {
@@ -97,9 +134,33 @@ class SimBoard:
             "turn": _fw_timing.aim_ms(cfg), "eject": _fw_timing.feed_ms(cfg),
             "pull": _fw_timing.loop_pass_ms(cfg), "slot": _fw_timing.aim_ms(cfg),
         }
+        self.loop_due = _fw_timing.loop_station_ms(cfg)  # E, Rv, D after the feed move
+        self.switch_ms = _fw_timing.loop_switch_ms(cfg)
         self.zero_time = False  # benchmarks: every motion takes 1 ms (protocol cost alone)
         self._t0 = time.monotonic()
         self.link_skew = 0  # tests add to it to make the host's silence last longer
+
+    @property
+    def hopper(self) -> Hopper:
+        return self._hopper
+
+    @hopper.setter
+    def hopper(self, cards: Iterable[int]) -> None:
+        self._hopper = Hopper(cards, self.slot)
+
+    @property
+    def gate(self) -> int | None:
+        """The card in the read window."""
+        return self._gate
+
+    @gate.setter
+    def gate(self, card: int | None) -> None:
+        """A card put in the read window by hand (a restored table) pushes out the one waiting
+        there (the loop's first card, after a deal with a stock): it goes under the stack, so
+        it is still the next card the hopper gives."""
+        if card is not None and self._gate is not None and card != self._gate:
+            self._hopper.insert(0, self._gate)
+        self._gate = card
 
     # ---- clocks and link -----------------------------------------------------------------------
 
@@ -140,27 +201,54 @@ class SimBoard:
             elif name == "eject" and self.gate is not None:
                 self._leave_window()
                 self._to_window()
-            elif name == "pull" and self.gate is None:
+            elif name == "pull":
                 store, slot = self.selected
-                if self.aim == store and slot in self.slots[store]:
+                if self.aim == store and slot in self.slots.get(store, {}):
+                    if self.gate is not None:
+                        # (a v1 fiction, gone with the racks: the loop card waiting in the
+                        # window steps back to the bottom of the hopper for the rack's card)
+                        self._hopper.insert(0, self.gate)
+                        self._gate = None
                     self.gate = self.slots[store].pop(slot)
                     self.gate_unreadable = False
         if self.belt_stopped_at is None:
             for item in sorted(self.belt_cards):
                 if item[0] <= self.now:
                     self.belt_cards.remove(item)
-                    self._put(item[1], item[2])
-                    self.arrived[item[2]] = self.arrived.get(item[2], 0) + 1
+                    self._arrive(item)
+
+    def _arrive(self, item: tuple[int, int, int, int]) -> None:
+        due, card, target, station = item
+        if station == POCKET:
+            self._put(card, target)
+            self.arrived[target] = self.arrived.get(target, 0) + 1
+            return
+        self.loop_hits[station] += 1
+        if station == E:
+            if due < self.switch_free:
+                self.collisions.append((card, due))
+            self.switch_free = due + (1 if self.zero_time else self.switch_ms)
+        elif station == D:
+            self._hopper.drop(card)
+            self.loop_passes += 1
+            self.moves.append((f"card {card} -> loop -> hopper", self.now))
 
     def _to_window(self) -> None:
-        """A feed move brought the next hopper card (or two, stuck together) to the window."""
-        if self.gate is not None or not self.hopper:
+        """A feed move brought the next card to the window: the play slot's first (a card a
+        player dropped in), else the hopper's bottom card (or two, stuck together)."""
+        if self.gate is not None:
             return
-        self.gate = self.hopper.pop(0)
-        self.gate_double = None
-        if self.double_next and self.hopper:
-            self.double_next = False
-            self.gate_double = self.hopper.pop(0)
+        if self.slot:
+            self.gate = self.slot.pop(0)
+            self.gate_double = None
+        elif self._hopper and not self.hopper_held:
+            self.gate = self._hopper.pop(0)
+            self.gate_double = None
+            if self.double_next and self._hopper:
+                self.double_next = False
+                self.gate_double = self._hopper.pop(0)
+        else:
+            return
         self.gate_unreadable = self.unreadable > 0
         if self.gate_unreadable:
             self.unreadable -= 1
@@ -169,21 +257,31 @@ class SimBoard:
         card, self.gate = self.gate, None
         assert card is not None
         self.gate_unreadable = False
-        if self.aim in SLOTTED and self.selected[0] == self.aim:
-            self._put(card, self.aim)  # a v1 store: straight into its slot
+        if self.aim in RACKS and self.selected[0] == self.aim:
+            self._put(card, self.aim)  # a v1 rack: straight into its slot
             return
         if self.lose_next:
             self.lose_next = False
             self.moves.append((f"card {card} lost on the belt", self.now))
             return
-        due = self.now + (1 if self.zero_time else _fw_timing.transit_ms(self.cfg, self.aim))
-        self.belt_cards.append((due, card, self.aim))
-        if self.gate_double is not None:  # both went (only when the firmware let it)
-            self.belt_cards.append((due, self.gate_double, self.aim))
-            self.gate_double = None
+        cards = [card] + ([self.gate_double] if self.gate_double is not None else [])
+        self.gate_double = None  # both went (only when the firmware let it)
+        for c in cards:
+            if self.aim == LOOP:
+                self.loop_sent += 1
+            if self.aim == LOOP or (self.misroute_next and self.aim != LOOP):
+                if self.aim != LOOP:
+                    self.misroute_next = False
+                    self.moves.append((f"card {c} missed its pocket 0x{self.aim:02x}", self.now))
+                for station in (E, RV, D):
+                    due = self.now + (1 + station if self.zero_time else self.loop_due[station])
+                    self.belt_cards.append((due, c, LOOP, station))
+            else:
+                due = self.now + (1 if self.zero_time else _fw_timing.transit_ms(self.cfg, self.aim))
+                self.belt_cards.append((due, c, self.aim, POCKET))
 
     def _put(self, card: int, target: int) -> None:
-        if target in SLOTTED and self.selected[0] == target:
+        if target in RACKS and self.selected[0] == target:
             slot = self.selected[1]
             if slot in self.slots[target]:
                 raise AssertionError(f"simulated dealer: slot {slot} of store 0x{target:02x} is already full")
@@ -204,6 +302,11 @@ class SimBoard:
         else:
             self.pending.pop("feed", None)
 
+    def hold_hopper(self, on: bool) -> None:
+        """Hold the hopper's pickup: the next feed moves take only a card in the play slot
+        (the stack stays; its bottom card is still the next one)."""
+        self.hopper_held = on
+
     def read_start(self) -> None:
         self.read_result = None
         self._start("read", self.durations["read"])
@@ -216,9 +319,9 @@ class SimBoard:
 
     def turn_start(self, target: int) -> None:
         """Raise the target's deflector: done at once, as on board.py (the flap swings during
-        the feed move that follows, which is longer: timing.flap_in_time). A v1 store: the
+        the feed move that follows, which is longer: timing.flap_in_time). A v1 rack: the
         cradle takes DEFLECT_MS to point at it."""
-        if target != self.aim and target in SLOTTED:
+        if target != self.aim and target in RACKS:
             self._start("turn", self.durations["turn"])
         self.aim = target
 
@@ -254,6 +357,14 @@ class SimBoard:
             return True
         return False
 
+    def loop_seen(self, station: int) -> bool:
+        """True once per card the loop sensor ``station`` (E 0, Rv 1, D 2) saw."""
+        self._update()
+        if self.loop_hits[station] > 0:
+            self.loop_hits[station] -= 1
+            return True
+        return False
+
     def gate_len_mm(self) -> int | None:
         """The blocked length at the gate of the card(s) leaving during a feed move, so far."""
         if self.gate is None or "eject" not in self.pending:
@@ -266,7 +377,8 @@ class SimBoard:
     def belt(self, on: bool) -> None:
         if on and self.belt_stopped_at is not None:
             gap = self.now - self.belt_stopped_at
-            self.belt_cards = [(due + gap, c, t) for due, c, t in self.belt_cards]
+            self.belt_cards = [(due + gap, c, t, s) for due, c, t, s in self.belt_cards]
+            self.switch_free += gap
             self.belt_stopped_at = None
 
     def pull(self, on: bool) -> None:
@@ -274,6 +386,10 @@ class SimBoard:
             self._start("pull", self.durations["pull"])
         else:
             self.pending.pop("pull", None)
+
+    def pull_done(self) -> bool:
+        self._update()
+        return "pull" not in self.pending
 
     def show(self, on: bool) -> None:
         self.shown = on
@@ -288,7 +404,10 @@ class SimBoard:
     # ---- sensors -------------------------------------------------------------------------------
 
     def hopper_has_card(self) -> bool:
-        return bool(self.hopper)
+        return bool(self._hopper) or bool(self.slot)
+
+    def slot_has_card(self) -> bool:
+        return bool(self.slot)
 
     def gate_has_card(self) -> bool:
         self._update()
@@ -323,22 +442,31 @@ class SimBoard:
         return list(self.trays.get(seat, []))
 
     def tray(self, target: int) -> list[int]:
-        """The cards a plain tray or seat received, in order; for a slotted store, by slot."""
-        if target in SLOTTED:
+        """The cards a pocket received, in order; for a v1 rack, by slot; for the loop, the
+        card in the read window, the hopper's (bottom first), those on their way back."""
+        if target in RACKS:
             return [self.slots[target][s] for s in sorted(self.slots[target])]
+        if target == LOOP:  # the window's card first (the loop's head, when one waits there)
+            window = [self.gate] if self.gate is not None else []
+            return window + list(self._hopper) + [c for _, c, _, s in sorted(self.belt_cards) if s == D]
         return list(self.trays.get(target, []))
 
     def gather(self) -> list[int]:
-        """Every card out of trays and stores, as the players gather them for the next deal."""
+        """Every card out of the pockets, racks, play slot and path, as the players gather them
+        for the next deal (the hopper's own cards stay where they are)."""
         cards: list[int] = []
         for t in sorted(self.trays):
             cards.extend(self.trays[t])
-        for s in SLOTTED:
+        for s in RACKS:
             cards.extend(self.slots[s][k] for k in sorted(self.slots[s]))
             self.slots[s].clear()
-        for _, c, _ in sorted(self.belt_cards):
-            cards.append(c)
+        for _, c, _, station in sorted(self.belt_cards):
+            if station in (POCKET, D):
+                cards.append(c)
         self.belt_cards.clear()
+        self.loop_hits = [0, 0, 0]
+        cards.extend(self.slot)
+        self.slot.clear()
         if self.gate is not None:
             cards.append(self.gate)
             self.gate = None
@@ -539,7 +667,8 @@ class DealerSimulator:
 
     def _active(self) -> bool:
         """True while the simulated dealer has something to do before the next host byte."""
-        return bool(self.firmware.dealer.mech.busy() or self.board.rx or self.board.tx or self._out
+        mech = self.firmware.dealer.mech
+        return bool(mech.busy() or mech.flights or self.board.rx or self.board.tx or self._out
                     or self.to_dealer.held or self.to_host.held or self.firmware.dealer.pending)
 
     def _run_firmware(self, real_elapsed: float) -> None:
@@ -554,7 +683,8 @@ class DealerSimulator:
             steps += 1
             if self.board.reboot_requested:
                 self._reboot(cause=3)
-            if not self.board.tx and not self.firmware.dealer.mech.busy() and not self.board.rx:
+            mech = self.firmware.dealer.mech
+            if not self.board.tx and not mech.busy() and not mech.flights and not self.board.rx:
                 break
 
     def step(self, sim_ms: int = 20) -> None:
@@ -581,6 +711,17 @@ class DealerSimulator:
             if order_seed is not None:
                 random.Random(order_seed).shuffle(cards)
             self.board.hopper = cards
+
+    def play(self, card: int) -> None:
+        """A player drops ``card`` into the play slot (fed before the hopper's cards)."""
+        with self.lock:
+            self.board.slot.append(int(card))
+
+    def misroute(self) -> None:
+        """The next card sent to a pocket passes it: it reaches the end of run and goes round
+        the loop back onto the hopper (the firmware reports JAM 4, misroute)."""
+        with self.lock:
+            self.board.misroute_next = True
 
     def remove_card(self, card: int) -> None:
         """A card goes missing from the deck in the hopper."""

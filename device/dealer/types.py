@@ -24,7 +24,7 @@ class Identity:
     config_crc: int
     seat_count: int
     reader_kind: int
-    magazine_slots: int
+    loop_capacity: int
     max_plan: int
     deadman_ms: int
     next_event_index: int
@@ -37,7 +37,7 @@ class Identity:
         return cls(
             protocol_version=f["protocol_version"], firmware=(fw[0], fw[1], fw[2]),
             boot_id=f["boot_id"], config_crc=f["config_crc"], seat_count=f["seat_count"],
-            reader_kind=f["reader_kind"], magazine_slots=f["magazine_slots"],
+            reader_kind=f["reader_kind"], loop_capacity=f["loop_capacity"],
             max_plan=f["max_plan"], deadman_ms=f["deadman_ms"],
             next_event_index=f["next_event_index"], flags=f["flags"],
             trays=tuple(f["trays"]),
@@ -55,6 +55,20 @@ class Identity:
     def has_jam_sensor(self) -> bool:
         return bool(self.flags & 0x02)
 
+    @property
+    def has_loop(self) -> bool:
+        """The return loop (target 0x85, FETCH from it by identity)."""
+        return bool(self.flags & 0x10)
+
+    @property
+    def senses_double_feed(self) -> bool:
+        return bool(self.flags & 0x20)
+
+    @property
+    def magazine_slots(self) -> int:
+        """v1 name of ``loop_capacity``."""
+        return self.loop_capacity
+
 
 @dataclass(frozen=True)
 class Status:
@@ -66,14 +80,14 @@ class Status:
     done: int
     next_event_index: int
     flags: int
-    stock_left: int
+    loop_count: int
     boot_id: int
 
     @classmethod
     def from_fields(cls, f: dict[str, Any]) -> Status:
         return cls(**{k: f[k] for k in (
             "state", "deal_id", "plan_total", "done", "next_event_index", "flags",
-            "stock_left", "boot_id")})
+            "loop_count", "boot_id")})
 
     @property
     def state_name(self) -> str:
@@ -92,8 +106,15 @@ class Status:
         return bool(self.flags & 0x04)
 
     @property
-    def faceup_holds_card(self) -> bool:
+    def loop_model_valid(self) -> bool:
+        """The dealer's model of the cards in its loop matches what it read (v1: bit 3 was
+        "the face-up window holds a card")."""
         return bool(self.flags & 0x08)
+
+    @property
+    def stock_left(self) -> int:
+        """v1 name of ``loop_count``: the cards the dealer believes are queued in its hopper."""
+        return self.loop_count
 
     @property
     def deadman_paused(self) -> bool:

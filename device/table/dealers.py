@@ -1,12 +1,29 @@
 """The referee's dealer steps carried out on the dealer driver (device.dealer.driver.Dealer).
 
-Maps the referee's target words to the protocol's target bytes, each op to the driver call,
-and every outcome to the event the referee expects: ``DealDone`` (with the host's check of the
-deal), ``DealerDone`` (with the card the dealer read), or ``DealerFault`` (jam, link down,
-timeout, fault) whose message is the driver's own words.
+Maps the referee's target words to the protocol's target bytes (hardware/PROTOCOL.md section
+11), each typed step to the driver call, and every outcome to the event the referee expects:
+``DealDone`` (with the host's check of the deal), ``DealerDone`` (with the card the dealer
+read), or ``DealerFault`` (jam, link down, timeout, fault) whose message is the driver's own
+words.
 
-A deal the referee issues again under the SAME deal id after a jam continues the interrupted
-deal (``resume_deal``); a new deal id deals the plan afresh.
+==============  ==================================================================
+step            driver
+==============  ==================================================================
+DealPlan        ``deal(plan)`` (a jam, then the same deal id: ``resume_deal``)
+Release         ``deal(plan)`` over the cards parked in the loop
+RouteFed        ``route_presented(target)`` for the card held in the reader gate
+Fetch           ``fetch_loop(card, target)``
+Stage           ``stage(card)``
+FeedBack        ``read_card()`` (FEED HOLD: the player feeds the card back), then
+                ``route_presented(target)`` if it is the card due (else it stays held)
+Abort           ``abort()``
+V1Step          refused in words (a step of the v1 dealer): a DealerFault naming it
+==============  ==================================================================
+
+After a restart the dealer may have lost its loop model (it rebooted): ``relearn`` holds the
+cards the referee's model parks in the loop, and the first step that needs the loop first deals
+them all back to the loop (a plan of ``card -> LOOP``: each read once and returned), so the
+dealer knows them again.
 """
 
 from __future__ import annotations
@@ -23,46 +40,69 @@ from trickref.device.dealer.errors import (
     DealerTimeout,
     DealMismatch,
 )
+from trickref.device.dealer.errors import (
+    DealerFault as DriverFault,
+)
 from trickref.engine import cards as C
-from trickref.engine.referee.commands import DealerCommand
+from trickref.engine.referee.commands import (
+    V1_WORDS,
+    Abort,
+    DealerCommand,
+    DealPlan,
+    FeedBack,
+    Fetch,
+    Release,
+    RouteFed,
+    Stage,
+    V1Step,
+)
 from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, Event
+
+LOOP = getattr(m, "LOOP", 0x85)
 
 TRAY_BYTES = {
     "reject": m.REJECT,
     "discard": m.DISCARD,
     "centre": m.CENTRE,
-    "faceup": m.FACEUP,
     "trick": m.TRICK,
-    "stock": m.MAGAZINE,
-    "staging": m.STAGING,
+    "loop": LOOP,
 }
 
 
 def target_byte(target: str) -> int:
-    """'seat:3' -> 3, 'discard' -> 0x81..."""
+    """'seat:3' -> 3, 'discard' -> 0x81, 'loop' -> 0x85..."""
     if target.startswith("seat:"):
         return int(target[5:])
     try:
         return TRAY_BYTES[target]
     except KeyError:
-        raise ValueError(f"unknown dealer target {target!r}") from None
+        raise ValueError(f"unknown dealer target {target!r} (a seat, or one of {', '.join(TRAY_BYTES)})") from None
+
+
+class V1StepRefused(DealerError):
+    """A step of the v1 dealer, from a game journaled before the v2 dealer."""
 
 
 class DealerAdapter:
-    """Runs referee DealerCommands on a Dealer. ``refeed`` (optional) puts a card back in the
-    hopper when a step needs a card in the reader gate that is no longer there (after a
-    restart); the simulator provides it, a real table asks a player to feed the card again."""
+    """Runs the referee's typed dealer steps on a Dealer. ``refeed`` (optional, the simulator)
+    puts a card into the play slot as a player would: when a step needs a card in the reader
+    gate that is no longer there (after a restart), and, with ``auto_feed_back``, for a
+    ``FeedBack`` (the simulated player feeds the drawn card back; ``trickref sim``'s bots do
+    it themselves and turn it off)."""
 
     def __init__(self, dealer: Dealer, refeed: Callable[[int], None] | None = None) -> None:
         self.dealer = dealer
         self.refeed = refeed
+        self.auto_feed_back = refeed is not None
         self.held: int | None = None  # the card held in the reader gate, if we know it
         # after a restart: the card the referee's model says waits in the reader gate (read
         # before a power cut, not yet routed); the dealer has forgotten it, so route_fed reads
         # it again where it is (FEED with HOLD reads the card already in the gate) first
         self.in_gate: int | None = None
         self.interrupted_deal: int | None = None
+        self.relearn: list[int] | None = None  # after a restart: the loop cards to deal back to the loop
         self.faults: list[str] = []
+        self.feeding = False  # inside a FeedBack, waiting for a person to feed the card back
 
     def read_fed(self) -> int:
         """Read one fed card and hold it in the gate."""
@@ -78,13 +118,15 @@ class DealerAdapter:
         try:
             return self._run(cmd)
         except DealerJam as e:
-            if cmd.op == "deal":
-                self.interrupted_deal = cmd.args["deal_id"]
+            if isinstance(cmd, DealPlan):
+                self.interrupted_deal = cmd.deal_id
             return self._fault("jam", e, cmd)
         except DealerLinkDown as e:
             return self._fault("link_down", e, cmd)
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
+        except DealMismatch as e:  # a Release that did not check out
+            return self._fault("mismatch", e, cmd)
         except DealerError as e:
             return self._fault("fault", e, cmd)
         except (ValueError, OSError) as e:  # a driver bug or a dead port must not stop the table
@@ -95,58 +137,108 @@ class DealerAdapter:
         return DealerFault(kind, str(e), cmd.step)
 
     def _run(self, cmd: DealerCommand) -> Event:
-        d, a = self.dealer, cmd.args
-        op = cmd.op
-        if op == "deal":
-            plan = [(C.parse(c), target_byte(t)) for c, t in a["plan"]]
+        d = self.dealer
+        if isinstance(cmd, V1Step):
+            raise V1StepRefused(
+                f"this game was journaled with the v1 dealer's steps, and its next step, '{cmd.op}' "
+                f"({V1_WORDS.get(cmd.op, 'a v1 step')}), has no counterpart on this dealer; the hand in "
+                f"progress cannot go on here: finish it on a v1 dealer, or start a new game")
+        if isinstance(cmd, DealPlan):
+            plan = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
             try:
-                if self.interrupted_deal == a["deal_id"]:
+                if self.interrupted_deal == cmd.deal_id:
                     self.interrupted_deal = None
                     d.resume_deal()
                 else:
                     self.interrupted_deal = None
+                    self.relearn = None  # a new deal starts the dealer's loop model afresh
                     d.deal(plan)
             except DealMismatch as e:
-                return DealDone(a["deal_id"], False, tuple(e.problems) or (str(e),))
-            return DealDone(a["deal_id"], True)
+                return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
+            return DealDone(cmd.deal_id, True)
         card: int | None = None
-        if op == "present":
-            card = d.present_top(a["seat"])
-        elif op == "route_presented":
-            card = d.route_presented(target_byte(a["target"]))
-        elif op == "turn_up":
-            card = d.turn_up()
-        elif op == "deal_stock":
-            card = d.deal_stock(target_byte(a["target"]))
-        elif op == "route_faceup":
-            card = d.route_faceup(target_byte(a["target"]))
-        elif op == "route_fed":
-            if a.get("card") is not None:
-                want = C.parse(a["card"])
-                if self.held != want and self.in_gate == want:
-                    self.in_gate = None
-                    self.read_fed()  # the card is in the gate: this reads it there, no feeding
-                    if self.held != want:
-                        raise DealerJam("the reader gate held another card than the one read before the "
-                                        "power went: take the card out of the gate, then Resume")
-                if self.held != want:
-                    if self.refeed is None:
-                        raise DealerJam(f"{a['card']} is not in the reader gate: feed it again")
-                    self.refeed(want)
-                    self.read_fed()
-                card = d.route_presented(target_byte(a["target"]))
-                self.held = None
-        elif op == "fetch":
-            card = d.fetch(target_byte(a["source"]), C.parse(a["card"]), target_byte(a["target"]))
-        elif op == "abort":
+        if self.relearn is not None and not isinstance(cmd, Abort):
+            # before anything else: a rebooted dealer that does not know the cards parked in the
+            # hopper would feed one of them as if it were a played card. A card read before the
+            # power went and still in the read window goes in the same plan, to its target.
+            if isinstance(cmd, RouteFed) and cmd.card is not None and self.in_gate == C.parse(cmd.card):
+                self.in_gate = None
+                self._relearn((C.parse(cmd.card), target_byte(cmd.target)))
+                return DealerDone(cmd.step, cmd.card)
+            self._relearn()
+        if isinstance(cmd, RouteFed):
+            card = self._route_fed(cmd)
+        elif isinstance(cmd, Fetch):
+            self._relearn()
+            card = d.fetch_loop(C.parse(cmd.card), target_byte(cmd.target))
+        elif isinstance(cmd, Stage):
+            self._relearn()
+            d.stage(C.parse(cmd.card))
+            card = C.parse(cmd.card)
+        elif isinstance(cmd, Release):
+            self._relearn()
+            d.deal([(C.parse(c), target_byte(t)) for c, t in cmd.plan])
+        elif isinstance(cmd, FeedBack):
+            card = self._feed_back(cmd)
+        elif isinstance(cmd, Abort):
             d.abort()
         else:
-            raise ValueError(f"unknown dealer op {op!r}")
+            raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
+
+    def _relearn(self, gate: tuple[int, int] | None = None) -> None:
+        """After a restart: deal the loop's cards back to the loop, so the dealer knows them
+        (``gate``: the card waiting in the read window, with its target, read first)."""
+        cards, self.relearn = self.relearn, None
+        plan = ([gate] if gate is not None else []) + [(c, LOOP) for c in cards or []]
+        if plan:
+            self.dealer.deal(plan)
+
+    def _feed_back(self, cmd: FeedBack) -> int | None:
+        """The player feeds the card back; the card due goes on to its target, another one
+        stays held in the gate (the referee routes it); an unreadable one went to the reject
+        pocket (None)."""
+        due = C.parse(cmd.card)
+        if self.auto_feed_back and self.refeed is not None:
+            self.refeed(due)
+        self.feeding = True
+        try:
+            card = self.read_fed()
+        except DriverFault as e:
+            if e.name == "MISREAD":
+                return None
+            raise
+        finally:
+            self.feeding = False
+        if card == due:
+            self.dealer.route_presented(target_byte(cmd.target))
+            self.held = None
+        return card
+
+    def _route_fed(self, cmd: RouteFed) -> int | None:
+        """The card read and held in the reader gate, to its target (read again where it is
+        after a restart; fed again by the simulated player if it is gone)."""
+        if cmd.card is None:
+            return None
+        want = C.parse(cmd.card)
+        if self.held != want and self.in_gate == want:
+            self.in_gate = None
+            self.read_fed()  # the card is in the gate: this reads it there, no feeding
+            if self.held != want:
+                raise DealerJam("the reader gate held another card than the one read before the "
+                                "power went: take the card out of the gate, then Resume")
+        if self.held != want:
+            if self.refeed is None:
+                raise DealerJam(f"{cmd.card} is not in the reader gate: feed it again")
+            self.refeed(want)
+            self.read_fed()
+        card = self.dealer.route_presented(target_byte(cmd.target))
+        self.held = None
+        return card
 
 
 def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:
     return [(c, target_byte(t)) for c, t in plan]
 
 
-__all__: list[Any] = ["DealerAdapter", "target_byte", "TRAY_BYTES", "plan_bytes"]
+__all__: list[Any] = ["DealerAdapter", "LOOP", "TRAY_BYTES", "V1StepRefused", "plan_bytes", "target_byte"]

@@ -45,6 +45,8 @@ from trickref.engine.referee.autotable import ideal_outcome
 from trickref.engine.referee.commands import (
     Command,
     DealerCommand,
+    DealPlan,
+    FeedBack,
     Led,
     NeedShuffle,
     Refusal,
@@ -77,7 +79,8 @@ def shuffle_for(seed: int | None, hand_index: int, decks: int) -> Shuffled:
 @dataclass(frozen=True)
 class PortDone:
     """The dealer port finished a job (``kind``: "step" or "job" the host counted, "read", or
-    "free": a job of the port's own); not an event."""
+    "free": a job of the port's own), or (``"feeding"``) its step now waits for a person to feed
+    a card back; not an event."""
 
     kind: str
 
@@ -105,6 +108,7 @@ class DealerPort(Protocol):
     def recover(self, fault: str, dealing: bool) -> None: ...
     def before_shuffle(self) -> None: ...
     def close(self) -> None: ...
+    def waiting_for_person(self) -> bool: ...
 
 
 class JournalPort(Protocol):
@@ -153,6 +157,9 @@ class IdealDealer:
 
     def close(self) -> None:
         pass
+
+    def waiting_for_person(self) -> bool:
+        return False
 
 
 class SerialDealer:
@@ -210,6 +217,10 @@ class SerialDealer:
     def before_shuffle(self) -> None:
         if self.sim is not None:  # the players gather the cards into the hopper
             self.sim.gather_to_hopper()
+
+    def waiting_for_person(self) -> bool:
+        """A FeedBack step waits for a player to feed the drawn card back: the table is idle."""
+        return self.adapter.feeding
 
     def close(self) -> None:
         with self._cond:
@@ -303,9 +314,12 @@ class SerialDealer:
                     self._post(PortDone({"read": "read", "job": "free"}.get(kind, "step")))
 
     def _step(self, cmd: DealerCommand) -> None:
-        if cmd.op == "deal" and self.adapter.interrupted_deal != cmd.args["deal_id"]:
+        if isinstance(cmd, DealPlan) and self.adapter.interrupted_deal != cmd.deal_id:
             self._dealt = 0
             self._post(Progress(0))
+        if isinstance(cmd, FeedBack) and not self.adapter.auto_feed_back:
+            self.adapter.feeding = True  # a person feeds the card back: the host is idle meanwhile
+            self._post(PortDone("feeding"))
         self._post(self.adapter.run(cmd))
 
     def _read(self) -> None:
@@ -521,7 +535,8 @@ class TableHost:
         if self.dead:
             return True
         if self._outstanding:
-            return False
+            # the one step in flight waits for a person (a drawn card fed back): idle
+            return self._outstanding == 1 and self.dealer.waiting_for_person()
         if self._reading and not self.wants_cards():
             return False  # a read being stopped: the shuffle or a step follows
         return not (self._shuffle is not None and self.deal_allowed and not self._club_waits)
@@ -572,7 +587,7 @@ class TableHost:
         elif isinstance(item, PortDone):
             if item.kind == "read":
                 self._reading = False
-            elif item.kind != "free":
+            elif item.kind not in ("free", "feeding"):
                 self._outstanding -= 1
         elif isinstance(item, Progress):
             with self.lock:
@@ -629,7 +644,7 @@ class TableHost:
         fault = ref.dealer_fault
         self.recoveries.append(fault)
         self._outstanding += 1
-        self.dealer.recover(fault, bool(ref.steps) and ref.steps[0]["op"] == "deal")
+        self.dealer.recover(fault, bool(ref.steps) and isinstance(ref.steps[0], DealPlan))
 
     def _carry_out(self, out: list[Command]) -> None:
         ref = self.referee
@@ -648,7 +663,7 @@ class TableHost:
                     if self.rotate_finished and self.journal is not None and self.journal.count:
                         self.journal.rotate(None)  # the record is saved: the next start is a new game
             elif isinstance(c, DealerCommand):
-                if ref.steps and ref.steps[0]["step"] == c.step and ref.dealer_fault is None:
+                if ref.steps and ref.steps[0].step == c.step and ref.dealer_fault is None:
                     self._outstanding += 1
                     self.dealer.run(c)
             elif isinstance(c, NeedShuffle):
@@ -683,15 +698,15 @@ class TableHost:
     def wants_cards(self) -> bool:
         """Whether the reader listens now: whenever the table takes entries and the dealer has
         no step to do. Plays, passes and the Double Nil give are fed; a card fed at any other
-        moment (a bid, a draw) is read too, so the referee can say why it is not wanted and
-        send it back. Not between hands (the cards are gathered into the hopper then), and not
-        while a card is shown to a seat or waits in the reader gate (a spades-2p draw): the
-        mechanism holds it there, and the next step routes it."""
+        moment (a bid) is read too, so the referee can say why it is not wanted and send it
+        back. Not between hands (the cards are gathered into the hopper then), not while a
+        spades-2p player decides on the card in their pocket (the panel answers; a drawn card
+        fed back is read by its own step), and not while a card waits in the reader gate (the
+        next step routes it)."""
         ref = self.referee
         if ref.game is None or not ref.accepting() or ref.steps or ref.presented is not None:
             return False
-        at = ref.places.at
-        return not at.get("gate") and not at.get("presented")
+        return not ref.places.at.get("gate")
 
     def position(self) -> tuple[int, int]:
         """(hand number, entries taken): where the game is."""

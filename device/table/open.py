@@ -13,9 +13,12 @@ The modes differ only in the ports (``device.table.host``):
 
 Every event goes through the host's inbox and journal whatever the mode. ``OpenTable.begin``
 starts a new game; ``OpenTable.resume`` rebuilds the one in the journal (in simulated mode the
-fresh simulator is first put back where the referee's physical model says the cards are). A card
-read just before the power went, not yet routed, is still in the reader gate (the simulator keeps
-it there as the hardware does): the resumed dealer reads it where it is, then routes it.
+fresh simulator is first put back where the referee's physical model says the cards are: the
+pockets, the loop's cards in the hopper). A card read just before the power went, not yet
+routed, is still in the reader gate (the simulator keeps it there as the hardware does): the
+resumed dealer reads it where it is, then routes it. The dealer may have rebooted and forgotten
+its loop model: before the first step that needs the loop, the cards the referee parks there are
+dealt back to the loop (read once each), so the dealer knows them again.
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from trickref.device.dealer import messages as dm
 from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.errors import DealerError
 from trickref.device.journal import Journal, OpenReport
-from trickref.device.table.dealers import plan_bytes, target_byte
+from trickref.device.table.dealers import target_byte
 from trickref.device.table.host import IdealDealer, SerialDealer, TableHost
 from trickref.engine import cards as C
 from trickref.engine.games import game_class
+from trickref.engine.referee.commands import DealPlan, RouteFed
 from trickref.engine.referee.events import BotAction, Button, Event, NewGame, Touch
 
 MODES = ("hardware", "simulated", "instant")
@@ -73,6 +77,10 @@ class OpenTable:
         h.resume(self.records)
         if self.driver is not None:
             self._stop_leftover()
+            ref, port = h.referee, h.dealer
+            loop = ref.places.at.get("loop", [])
+            if loop and isinstance(port, SerialDealer) and ref.waiting == "turn":
+                port.adapter.relearn = list(loop)
         if self.sim is not None:
             self._restore()
         h.start(resync=True)
@@ -83,8 +91,9 @@ class OpenTable:
         was read and waits in the reader gate (an abort would reject it)."""
         ref, driver = self.host.referee, self.driver
         assert driver is not None
-        if ref.steps and ref.steps[0]["op"] == "route_fed":
-            card = ref.steps[0]["args"].get("card")
+        head = ref.steps[0] if ref.steps else None
+        if isinstance(head, RouteFed):
+            card = head.card
             port = self.host.dealer
             if card is not None and isinstance(port, SerialDealer):
                 port.adapter.in_gate = C.parse(card)  # read it where it is before routing it
@@ -126,7 +135,7 @@ class OpenTable:
                 if c in cards:
                     cards.remove(c)
                     break
-            b.hopper.append(c)
+        sim.play(c)  # into the play slot: read before the hopper's (the loop's) cards
 
     def fault(self, kind: str) -> None:
         """Simulated mode: the simulator jams at its next motion, misreads the next card fed, or
@@ -169,10 +178,10 @@ class OpenTable:
         ref, sim, driver = self.host.referee, self.sim, self.driver
         assert driver is not None
         g = ref.game
-        head = ref.steps[0]["op"] if ref.steps else None
+        head = ref.steps[0] if ref.steps else None
         full = [c for _ in range(g.DECKS if g is not None else 1) for c in range(52)]
-        plan, again, gate = ref.places.restore_plan()
-        if g is None or ref.waiting in ("new_game", "shuffle", "over") or head == "deal":
+        pockets, loop, gate = ref.places.restore()
+        if g is None or ref.waiting in ("new_game", "shuffle", "over") or isinstance(head, DealPlan):
             rest = list(full)
             for c in gate[:1]:
                 rest.remove(c)
@@ -184,11 +193,11 @@ class OpenTable:
                     sim.board.trays.setdefault(dm.TRICK, []).extend(rest)
             else:
                 sim.load_deck(rest)
-        else:
-            sim.load_deck([c for c, _ in plan])
-            driver.deal(plan_bytes(plan))
-            if again is not None:
-                driver.present_top(again)
+        else:  # the cards lie where they were: the pockets, and the loop's in the hopper
+            sim.load_deck(loop)
+            with sim.lock:
+                for target, cards in pockets.items():
+                    sim.board.trays[target_byte(target)] = list(cards)
         if gate:
             # The card read just before the power went stays in the reader gate (a second one,
             # which a healthy table never has, goes back on the hopper to be fed again).
@@ -201,8 +210,7 @@ class OpenTable:
         passed cards to their receiver): move them in the simulator too, so its trays match."""
         if not isinstance(event, (Touch, BotAction)):
             return
-        from trickref.device.dealer.sim import SLOTTED
-
+        inside = {target_byte("loop")}  # inside the dealer: nobody puts a card there by hand
         gone: list[tuple[str, int]] = []
         came: list[tuple[str, int]] = []
         for store in set(before) | set(after):
@@ -221,7 +229,7 @@ class OpenTable:
                     dst = target_byte(store)
                 except ValueError:
                     continue
-                if dst in SLOTTED:
+                if dst in inside:
                     continue
                 src = next((s for s, c in gone if c == card), None)
                 try:

@@ -4,8 +4,9 @@ pins, the journal, the games folder) with a bot in every seat.
 
 Bots act the way players do at the real table: bids, the moon and draws are presses of the mock
 panels' pins (through the real debounce code, on a clock stepped here, so nothing waits on real
-time); plays, passes and the Double Nil give are cards taken from the seat's tray in the
-simulator and put into its hopper, read by the table's reader loop. So every card the referee
+time); plays, passes and the Double Nil give are cards taken from the seat's pocket in the
+simulator and dropped into its play slot, read by the table's reader loop; a spades-2p drawn card
+that is not kept is fed back the same way when the dealer waits for it (``FeedBack``). So every card the referee
 believes moved has moved in the simulator too. After each entry the driver waits for the table
 (``drain``): the game is the same from run to run with a seed.
 
@@ -23,6 +24,7 @@ referee's words.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,7 +35,7 @@ from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.search import search_bot
 from trickref.engine.referee import panel
-from trickref.engine.referee.commands import Command, Message, SaveRecord
+from trickref.engine.referee.commands import Command, FeedBack, Message, SaveRecord
 
 GUARD_S = 120.0  # waits on the table: only a guard against a hang
 
@@ -81,6 +83,9 @@ class SimTable:
         self.host = self.opened.host
         self.host.store = store
         self.host.on_commands = self._on_commands
+        port = self.host.dealer
+        if hasattr(port, "adapter"):
+            port.adapter.auto_feed_back = False  # the bots feed drawn cards back themselves
         self.host.rotate_finished = False
         self.sim = self.opened.sim
         self.driver = self.opened.driver
@@ -182,6 +187,7 @@ class SimTable:
 
     def run(self, max_hands: int | None = None, max_entries: int = 100000) -> None:
         self.max_hands = max_hands
+        repeats: list[str] = []  # the same fault after each Resume: Resume cannot fix it
         for _ in range(max_entries):
             self.settle()
             ref = self.referee
@@ -191,12 +197,21 @@ class SimTable:
             if ref.dealer_fault is not None:
                 if ref.deal_stuck:  # the deck itself is wrong: a person must count it, not Resume
                     raise TableStuck(ref.dealer_fault)
+                same = re.sub(r"\d+", "#", ref.dealer_fault)  # the same fault, whatever the deal id
+                repeats = [*repeats, same][-3:] if not repeats or repeats[-1] == same else [same]
+                if len(repeats) == 3:
+                    raise TableStuck(f"the same dealer fault three times, Resume does not fix it: {ref.dealer_fault}")
                 self.recover()
                 continue
+            repeats = []
             if ref.waiting == "shuffle":
                 if max_hands is not None and g is not None and len(g.hand_results) >= max_hands:
                     return
                 self._deal_next()
+                continue
+            head = ref.steps[0] if ref.steps else None
+            if isinstance(head, FeedBack):
+                self.feed_back(head)
                 continue
             seats = ref.bot_turns() or self._human_turns()
             if not seats:
@@ -235,6 +250,15 @@ class SimTable:
         ref = self.referee
         if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None, GUARD_S):
             raise TableStuck(f"{C.NAMES[card]} was fed but never read")
+        self.settle()
+
+    def feed_back(self, step: FeedBack) -> None:
+        """The drawing bot feeds the card the dealer waits for back (from its pocket)."""
+        host, ref = self.host, self.referee
+        self.opened.feed(C.parse(step.card), step.seat)
+        if not host.wait(lambda: not ref.steps or ref.steps[0].step != step.step or ref.dealer_fault is not None,
+                         GUARD_S):
+            raise TableStuck(f"{step.card} was fed back but never read")
         self.settle()
 
     def bot_enter(self, seat: int) -> None:

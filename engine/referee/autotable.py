@@ -23,7 +23,7 @@ from .. import actions as A
 from .. import cards as C
 from ..base import GameState
 from . import panel
-from .commands import Command, DealerCommand, NeedShuffle
+from .commands import Command, DealerCommand, DealPlan, NeedShuffle, V1Step
 from .events import (
     BotAction,
     Button,
@@ -44,9 +44,11 @@ def ideal_outcome(cmd: DealerCommand) -> Event:
     """The one ideal dealer: every step done at once, as planned (a deal checks out, a step
     that reads a card reads the card due). AutoTable answers with it, and so does the table
     host's instant mode (device.table.host.IdealDealer)."""
-    if cmd.op == "deal":
-        return DealDone(cmd.args["deal_id"], True)
-    return DealerDone(cmd.step, cmd.args.get("expect"))
+    if isinstance(cmd, DealPlan):
+        return DealDone(cmd.deal_id, True)
+    if isinstance(cmd, V1Step):
+        return DealerDone(cmd.step, cmd.args.get("expect"))
+    return DealerDone(cmd.step, getattr(cmd, "card", None))
 
 
 def random_chooser(state: GameState, seat: int, rng: random.Random) -> A.Action:

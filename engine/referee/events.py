@@ -39,7 +39,10 @@ class Event:
 
 @dataclass(frozen=True)
 class NewGame(Event):
-    """Start a game: ``bots`` lists the seats the host fills with engine bots."""
+    """Start a game: ``bots`` lists the seats the host fills with engine bots. ``dealer`` is the
+    dealer-step vocabulary the game is refereed with: 2 (the v2 dealer, PROTOCOL.md section 11);
+    a journaled ``new_game`` without it was written with the v1 steps and reads as 1
+    (``event_from_json``; see referee/legacy.py)."""
 
     TYPE: ClassVar[str] = "new_game"
     game: str
@@ -47,6 +50,7 @@ class NewGame(Event):
     options: dict[str, Any] = field(default_factory=dict)
     first_dealer: int = 0
     bots: tuple[int, ...] = ()
+    dealer: int = 2
 
 
 @dataclass(frozen=True)
@@ -109,8 +113,9 @@ class DealDone(Event):
 
 @dataclass(frozen=True)
 class DealerDone(Event):
-    """A single-card dealer step finished (present, route, turn up, fetch...). ``card`` is
-    what the dealer read, when the step reads one."""
+    """A dealer step other than a deal finished (route, fetch, stage, feed back, release...).
+    ``card`` is what the dealer read, when the step reads one (for ``FeedBack``: the card the
+    player fed, which may not be the one due)."""
 
     TYPE: ClassVar[str] = "dealer_done"
     step: int
@@ -186,6 +191,8 @@ def event_from_json(obj: Any) -> Event:
     if cls is None:
         raise EventError(f"unknown event type {kind!r} (one of {', '.join(EVENT_TYPES)})")
     kwargs: dict[str, Any] = {}
+    if cls is NewGame and "dealer" not in obj:
+        kwargs["dealer"] = 1  # journaled before the v2 dealer: its steps are the v1 ones
     for f in dataclasses.fields(cls):
         if f.name not in obj:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:

@@ -1,101 +1,116 @@
-"""The physical side of each game's flow: where the dealer sends each card.
+"""The physical side of each game's flow on the v2 dealer: where each card goes.
 
 Pure helpers used by the referee. The rules engine decides who holds what; these functions turn
-that into dealer steps (see commands.py for the ops) following RULES.md, "What the referee needs
-physically for each game":
+that into dealer steps (commands.py) following hardware/PROTOCOL.md section 11 and RULES.md, "What
+the referee needs physically for each game". The dealer has a pocket per seat, trick, discard,
+centre and reject pockets, and a return loop that parks cards in the hopper (a queue the dealer
+knows), from which the referee FETCHes cards by identity:
 
-- ``deal_plan``: every card of the deck order with its target, by card identity: the cards of
-  each seat's dealt hand to that seat, Hearts' removed cards to the reject tray, the Cancellation
-  Hearts widow to the centre, and stock cards (spades-2p: all 52; German Whist: the 26 after the
-  deal) to the stock magazine in deck order, so the magazine presents them in that order.
-- ``draw_steps``: a spades-2p draw turn (the card shown, then kept or discarded; the second card
-  shown, then discarded or kept).
-- ``whist_steps``: German Whist after a stage-one trick (face-up card to the winner, the next
-  face down to the loser, the next turned up).
+- ``deal_plan``: every card of the deck order with its target, by identity: each seat's dealt
+  hand to its pocket, Hearts' removed cards to the reject pocket, the Cancellation Hearts widow
+  to the centre pocket; German Whist's stock (the 26 after the deal) and spades-2p's 52 cards
+  to the loop (spades-2p's top card straight to the first player's pocket: it is shown to them).
+- ``after_deal_steps``: German Whist stages its turned-up card (shown on the referee's screen,
+  it stays in the loop); spades-2p stages the second card (the first decision fetches it).
+- ``draw_steps``: a spades-2p draw turn: the second card is fetched to the player (it was
+  staged); keep = the player feeds that second card back (checked) to the discards; discard = the
+  player feeds the shown card back (checked); then the next player's card is fetched and the one
+  after it staged.
+- ``whist_steps``: German Whist after a stage-one trick: the face-up card fetched to the winner,
+  the next to the loser, the new face-up card (on the referee's screen) staged: it waits as the
+  next card the hopper gives while the next trick is played (cards fed through the play slot take
+  no hopper card, PROTOCOL.md 11.1), so its fetch after that trick is quick.
 - ``pass_moves``: who receives each seat's passed cards, from the engine's hands before and
-  after the passes (so it works for every pass direction and the Blind Nil exchange).
+  after the passes (so it works for every pass direction and the Blind Nil exchange); the cards
+  parked in the loop then go to their receivers in one ``Release``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from ..base import GameState
-from .commands import seat_target
-
-Step = tuple[str, dict[str, Any]]
+from .commands import DealerCommand, FeedBack, Fetch, Stage, seat_target
 
 LEFTOVER = {
     "hearts": "reject",
     "cancellation-hearts": "centre",
-    "spades-2p": "stock",
-    "german-whist": "stock",
+    "spades-2p": "loop",
+    "german-whist": "loop",
     "partnership-spades": "reject",
 }
 
 PASS_COUNT = {"partnership-spades": 2}  # cards per pass; the hearts games pass 3
 WHIST_FIRST_STOCK = 26  # German Whist: the 27th card of the deck order is turned up first
+PARK = "loop"  # where fed passes and gives wait until everyone has passed
 
 
-def deal_plan(state: GameState) -> list[list[Any]]:
-    """[[card name, target], ...] in deck order, right after ``state.start_hand``."""
+def deal_plan(state: GameState) -> tuple[tuple[str, str], ...]:
+    """((card name, target), ...) in deck order, right after ``state.start_hand``."""
     from .. import cards as C
 
     want = [Counter(state.hand_of(s)) for s in range(state.n)]
     leftover = LEFTOVER[state.GAME_ID]
-    plan: list[list[Any]] = []
+    plan: list[tuple[str, str]] = []
     for c in state.deck:
         for s in range(state.n):
             if want[s][c] > 0:
                 want[s][c] -= 1
-                plan.append([C.NAMES[c], seat_target(s)])
+                plan.append((C.NAMES[c], seat_target(s)))
                 break
         else:
-            plan.append([C.NAMES[c], leftover])
-    return plan
+            plan.append((C.NAMES[c], leftover))
+    if state.GAME_ID == "spades-2p" and state.to_move is not None:
+        plan[0] = (plan[0][0], seat_target(state.to_move))  # the first card shown: to its pocket
+    return tuple(plan)
 
 
-def after_deal_steps(state: GameState) -> list[Step]:
-    """What the dealer does once the deal is verified, before anyone acts."""
+def after_deal_steps(state: GameState) -> list[DealerCommand]:
+    """What the dealer does once the deal is verified, in the background."""
     from .. import cards as C
 
     if state.GAME_ID == "german-whist":
-        return [("turn_up", {"expect": C.NAMES[state.deck[WHIST_FIRST_STOCK]]})]
+        return [Stage(C.NAMES[state.deck[WHIST_FIRST_STOCK]])]
     if state.GAME_ID == "spades-2p":
-        seat = state.to_move
-        assert seat is not None
-        return [("present", {"seat": seat, "expect": C.NAMES[state.deck[0]]})]
+        return [Stage(C.NAMES[state.deck[1]])]
     return []
 
 
-def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: int | None) -> list[Step]:
-    """A spades-2p draw turn at stock position ``pos`` (the card shown is ``deck[pos]``)."""
+def discard_target(state: GameState) -> str:
+    """spades-2p, after a draw is applied: the discards go to the loop while a Double Nil is
+    declared or still possible (until the second player's first decision: the pile is drawn
+    from), else to the discard pocket."""
+    double = getattr(state, "double", ())
+    pos = getattr(state, "pos", 52)
+    return PARK if any(double) or pos < 4 else "discard"
+
+
+def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: int | None,
+               discard_to: str) -> list[DealerCommand]:
+    """A spades-2p draw turn at stock position ``pos``: ``deck[pos]`` is in ``seat``'s pocket."""
     from .. import cards as C
 
-    me, discard = seat_target(seat), "discard"
-    first, second = (me, discard) if keep else (discard, me)
-    steps: list[Step] = [
-        ("route_presented", {"target": first}),
-        ("present", {"seat": seat, "expect": C.NAMES[deck[pos + 1]]}),
-        ("route_presented", {"target": second}),
-    ]
+    me, shown, second = seat_target(seat), C.NAMES[deck[pos]], C.NAMES[deck[pos + 1]]
+    # the second card first: it is the staged one
+    steps: list[DealerCommand] = [Fetch(second, me), FeedBack(seat, second if keep else shown, discard_to)]
     if next_seat is not None and pos + 2 < len(deck):
-        steps.append(("present", {"seat": next_seat, "expect": C.NAMES[deck[pos + 2]]}))
+        steps.append(Fetch(C.NAMES[deck[pos + 2]], seat_target(next_seat)))
+        if pos + 3 < len(deck):
+            steps.append(Stage(C.NAMES[deck[pos + 3]]))
     return steps
 
 
-def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int) -> list[Step]:
-    """German Whist after a stage-one trick; ``deck[pos]`` is the face-up card."""
+def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int) -> list[DealerCommand]:
+    """German Whist after a stage-one trick; ``deck[pos]`` is the face-up card (on the screen)."""
     from .. import cards as C
 
-    steps: list[Step] = [
-        ("route_faceup", {"target": seat_target(winner)}),
-        ("deal_stock", {"target": seat_target(loser), "expect": C.NAMES[deck[pos + 1]]}),
+    steps: list[DealerCommand] = [
+        Fetch(C.NAMES[deck[pos]], seat_target(winner)),
+        Fetch(C.NAMES[deck[pos + 1]], seat_target(loser)),
     ]
     if pos + 2 < len(deck):
-        steps.append(("turn_up", {"expect": C.NAMES[deck[pos + 2]]}))
+        steps.append(Stage(C.NAMES[deck[pos + 2]]))
     return steps
 
 

@@ -1,12 +1,14 @@
 """Where every physical card is, as far as the referee knows: the table's physical model.
 
-The rules engine knows who holds what; the table also needs to know where the cards ARE: in
-the stock magazine (in order), shown to one seat, face up, in the reader gate, in the discard
-tray, parked in staging, on the trick pile, in a seat's tray. The referee updates this model
-only when the dealer reports a step done (and for the few moves players make by hand: a card
-played on the touchscreen is put on the trick pile), so after a power cut the model says
-exactly what the dealer had done, and the host can put a fresh dealer back in that state
-(``restore_plan``) before re-issuing the step that was pending.
+The rules engine knows who holds what; the table also needs to know where the cards ARE on the
+v2 dealer (hardware/PROTOCOL.md section 11): in a seat's pocket, in the trick, discard, centre or
+reject pocket, parked in the return loop (the hopper's queue: German Whist's and spades-2p's
+stock, passes waiting for everyone, spades-2p discards that may still be drawn), or in the reader
+gate (read, not yet routed). The referee updates this model only when the dealer reports a step
+done (and for the few moves players make by hand: a card played on the touchscreen is put on the
+trick pile), so after a power cut the model says exactly what the dealer had done, and the host
+can put a fresh dealer back in that state (``restore``) before re-issuing the step that was
+pending.
 """
 
 from __future__ import annotations
@@ -15,14 +17,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import cards as C
+from .commands import DealerCommand, FeedBack, Fetch, Release, RouteFed
 
-STORES = ("stock", "presented", "faceup", "gate", "discard", "staging", "trick", "reject", "centre")
+STORES = ("loop", "gate", "discard", "trick", "reject", "centre")  # and "seat:<k>", the pockets
 
 
 class Places:
     def __init__(self) -> None:
         self.at: dict[str, list[int]] = {}
-        self.presented_to: int | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Places):
@@ -32,25 +34,17 @@ class Places:
     __hash__ = None  # type: ignore[assignment]
 
     def snapshot(self) -> dict[str, Any]:
-        return {
-            "at": {k: C.names(v) for k, v in sorted(self.at.items()) if v},
-            "presented_to": self.presented_to,
-        }
+        return {"at": {k: C.names(v) for k, v in sorted(self.at.items()) if v}}
 
     def deal(self, plan: Iterable[tuple[str, str]]) -> None:
-        """A verified deal: every card where its plan entry sent it (the stock in plan order)."""
+        """A verified deal: every card where its plan entry sent it (the loop in read order)."""
         self.at = {}
-        self.presented_to = None
         for name, target in plan:
             self.at.setdefault(target, []).append(C.parse(name))
 
-    def _take(self, store: str, card: int | None = None) -> int | None:
+    def _take(self, store: str, card: int) -> int | None:
         cards = self.at.get(store)
-        if not cards:
-            return None
-        if card is None:
-            return cards.pop(0)
-        if card in cards:
+        if cards and card in cards:
             cards.remove(card)
             return card
         return None
@@ -67,48 +61,26 @@ class Places:
                     break
         self.put(dst, card)
 
-    def from_stock(self, dst: str) -> int | None:
-        card = self._take("stock")
-        if card is not None:
-            self.put(dst, card)
-        return card
+    def step_done(self, step: DealerCommand, card: int | None = None) -> None:
+        """The dealer finished ``step`` (``card``: the card it read, for a FeedBack)."""
+        if isinstance(step, RouteFed):
+            if step.card is not None:
+                self.move(C.parse(step.card), "gate", step.target)
+        elif isinstance(step, Fetch):
+            self.move(C.parse(step.card), "loop", step.target)
+        elif isinstance(step, Release):
+            for name, target in step.plan:
+                self.move(C.parse(name), "loop", target)
+        elif isinstance(step, FeedBack):
+            due = C.parse(step.card)
+            if card == due:
+                self.move(due, f"seat:{step.seat}", step.target)
+            elif card is not None:  # another card was fed: it waits in the gate
+                self.move(card, f"seat:{step.seat}", "gate")
 
-    def step_done(self, op: str, args: dict[str, Any]) -> None:
-        """The dealer finished ``op``: move its card."""
-        if op == "present":
-            if self.at.get("presented"):  # cannot happen on a healthy table; keep it findable
-                self.put("stock", self.at["presented"].pop())
-            self.from_stock("presented")
-            self.presented_to = args["seat"]
-        elif op == "route_presented":
-            card = self._take("presented")
-            if card is not None:
-                self.put(args["target"], card)
-            self.presented_to = None
-        elif op == "turn_up":
-            self.from_stock("faceup")
-        elif op == "deal_stock":
-            self.from_stock(args["target"])
-        elif op == "route_faceup":
-            card = self._take("faceup")
-            if card is not None:
-                self.put(args["target"], card)
-        elif op == "route_fed":
-            if args.get("card") is not None:
-                self.move(C.parse(args["card"]), "gate", args["target"])
-        elif op == "fetch":
-            self.move(C.parse(args["card"]), args["source"], args["target"])
-
-    def restore_plan(self) -> tuple[list[tuple[int, str]], int | None, list[int]]:
-        """What a fresh dealer needs to be put back in this state: a deal plan of every card
-        not in the reader gate (the stock in order, the card shown to a seat on top of it),
-        the seat to show the top card to again (or None), and the gate cards to feed again."""
-        plan: list[tuple[int, str]] = []
-        stock = list(self.at.get("presented", [])) + list(self.at.get("stock", []))
-        for target, cards in sorted(self.at.items()):
-            if target in ("stock", "presented", "gate"):
-                continue
-            plan.extend((c, target) for c in cards)
-        plan.extend((c, "stock") for c in stock)
-        again = self.presented_to if self.at.get("presented") else None
-        return plan, again, list(self.at.get("gate", []))
+    def restore(self) -> tuple[dict[str, list[int]], list[int], list[int]]:
+        """What a fresh dealer needs to be put back in this state: the cards in each pocket
+        (by target word), the cards parked in the loop (the hopper), and the card(s) in the
+        reader gate."""
+        pockets = {t: list(cs) for t, cs in sorted(self.at.items()) if t not in ("loop", "gate") and cs}
+        return pockets, list(self.at.get("loop", [])), list(self.at.get("gate", []))

@@ -31,6 +31,7 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections import Counter
@@ -41,18 +42,24 @@ from .. import cards as C
 from ..base import check_deck
 from ..errors import IllegalAction, RecordError
 from ..games import GAME_IDS, new_game
-from . import fairness, flows, panel
+from . import fairness, flows, legacy, panel
 from .commands import (
     AskConfirm,
     Command,
     DealerCommand,
+    DealPlan,
+    FeedBack,
+    Fetch,
     Led,
     Message,
     NeedShuffle,
     Refusal,
+    Release,
+    RouteFed,
     SaveRecord,
     ShowCommitment,
     Sound,
+    V1Step,
     seat_target,
 )
 from .events import (
@@ -209,7 +216,7 @@ class Referee(RefereeViews):
         if self.waiting == "shuffle" and self.game is not None:
             out.append(NeedShuffle(self.game.DECKS))
         if self.steps and self.dealer_fault is None:
-            out.append(self._command(self.steps[0]))
+            out.append(self.steps[0])
         for s, mode in enumerate(self.leds):
             out.append(Led(s, mode))
         if self.undo_pending is not None:
@@ -266,27 +273,25 @@ class Referee(RefereeViews):
             self._set_led(s, "blink" if s in self.blinking else "on" if s in want_on else "off")
 
     # ------------------------------------------------------------------ dealer steps
-    def _push(self, op: str, args: dict[str, Any]) -> None:
-        step = {"op": op, "args": args, "step": self.next_step}
+    def _push(self, step: DealerCommand) -> None:
+        """Queue a dealer step (numbered here); issue it at once when nothing is pending."""
+        step = dataclasses.replace(step, step=self.next_step)
         self.next_step += 1
         self.steps.append(step)
         if len(self.steps) == 1 and self.dealer_fault is None:
-            self._out.append(self._command(step))
-
-    def _command(self, step: dict[str, Any]) -> DealerCommand:
-        return DealerCommand(step["op"], dict(step["args"]), step["step"])
+            self._out.append(step)
 
     def _step_done(self) -> None:
         self.steps.pop(0)
         if self.steps and self.dealer_fault is None:
-            self._out.append(self._command(self.steps[0]))
+            self._out.append(self.steps[0])
         if not self.busy:
             self._prompt()
 
     def _route_fed(self, card: int, target: str, fed_by: int | None = None) -> None:
         """A card read by the reader waits in its gate until this step routes it."""
         self._to_gate(card, fed_by)
-        self._push("route_fed", {"card": C.NAMES[card], "target": target})
+        self._push(RouteFed(C.NAMES[card], target))
 
     def _to_gate(self, card: int, fed_by: int | None) -> None:
         at = self.places.at
@@ -318,6 +323,7 @@ class Referee(RefereeViews):
         self.__init__()  # type: ignore[misc]
         self.events_handled = 1
         self.game = g
+        self.dealer_version = 1 if ev.dealer == 1 else 2
         self.bots = tuple(sorted(set(ev.bots)))
         self.leds = ["off"] * g.n
         self._msg(f"New game: {g.TITLE or g.GAME_ID}, {', '.join(g.names)}")
@@ -373,12 +379,12 @@ class Referee(RefereeViews):
         self.deal_id += 1
         self.deal_failed = False
         self.deal_progress = 0
-        self._push("deal", {"deal_id": self.deal_id, "plan": flows.deal_plan(g)})
+        self._push(DealPlan(self.deal_id, flows.deal_plan(g)))
         self._msg(f"Dealing hand {g.hand_number}")
 
     def _on_deal_done(self, ev: DealDone) -> None:
         head = self.steps[0] if self.steps else None
-        if head is None or head["op"] != "deal" or head["args"]["deal_id"] != ev.deal_id:
+        if not isinstance(head, DealPlan) or head.deal_id != ev.deal_id:
             self._msg(f"the dealer reported deal {ev.deal_id}, which is not the deal in progress: ignored", level="warn")
             return
         if not ev.ok:
@@ -401,46 +407,105 @@ class Referee(RefereeViews):
             return
         g = self._g()
         self.deal_failure, self.deal_stuck = None, False
-        self.places.deal(head["args"]["plan"])
+        self.places.deal(head.plan)
         self.steps.pop(0)
         self.waiting = "turn"
         self._msg(f"Hand {g.hand_number} dealt and checked")
         if self.steps:  # steps queued behind the deal (a card read meanwhile): run the next
-            self._out.append(self._command(self.steps[0]))
-        for op, args in flows.after_deal_steps(g):
-            self._push(op, args)
+            self._out.append(self.steps[0])
+        if self.dealer_version == 1:
+            after = legacy.after_deal_steps(g)
+        else:
+            after = flows.after_deal_steps(g)
+            self._show_stock()
+        for step in after:
+            self._push(step)
         if not self.busy:
             self._prompt()
 
     def _on_dealer_done(self, ev: DealerDone) -> None:
         head = self.steps[0] if self.steps else None
-        if head is None or head["step"] != ev.step or head["op"] == "deal":
+        if head is None or head.step != ev.step or isinstance(head, DealPlan):
             self._msg(f"the dealer finished step {ev.step}, which is not the step in progress: ignored", level="warn")
             return
-        op, args = head["op"], head["args"]
         card = None
         if ev.card is not None:
             try:
                 card = C.parse(ev.card)
             except ValueError:
                 card = None
-        expect = C.parse(args["expect"]) if "expect" in args else None
-        if expect is not None and card is not None and card != expect:
-            self._msg(f"the dealer showed {C.NAMES[card]} where {C.NAMES[expect]} was due: the referee "
-                      f"goes by the deck order ({C.NAMES[expect]})", level="error")
-        shown = expect if expect is not None else card
-        if op == "present" and shown is not None:
-            self.presented = (args["seat"], shown)
-            self._msg(f"{self._name(args['seat'])}: your card is {C.NAMES[shown]}", seat=args["seat"])
-        elif op == "route_presented":
+        if isinstance(head, V1Step):
+            self._v1_step_done(head)
+        elif isinstance(head, FeedBack) and card != C.parse(head.card):
+            self._wrong_feed_back(head, card)
+            return
+        self.places.step_done(head, card)
+        if isinstance(head, Fetch) and self.presented is None:
+            self._fetched(head)
+        self._step_done()
+
+    def _v1_step_done(self, head: V1Step) -> None:
+        """A v1 step done while replaying a v1 journal: what the v1 referee showed."""
+        due = head.args.get("expect")
+        shown = C.parse(due) if isinstance(due, str) else None
+        if head.op == "present" and shown is not None:
+            self.presented = (head.args["seat"], shown)
+            self._msg(f"{self._name(head.args['seat'])}: your card is {C.NAMES[shown]}", seat=head.args["seat"])
+        elif head.op == "route_presented":
             self.presented = None
-        elif op == "turn_up" and shown is not None:
+        elif head.op == "turn_up" and shown is not None:
             self.faceup = shown
             self._msg(f"Turned up: {C.NAMES[shown]}")
-        elif op == "route_faceup":
+        elif head.op == "route_faceup":
             self.faceup = None
-        self.places.step_done(op, args)
-        self._step_done()
+
+    def _show_stock(self) -> None:
+        """German Whist: the turned-up card on the screen (it stays in the loop); spades-2p: the
+        card in the first player's pocket after the deal."""
+        g = self._g()
+        pos = self.stock_pos
+        if g.GAME_ID == "german-whist":
+            self.faceup = g.deck[pos] if g.phase == "play" and pos < len(g.deck) else None
+            if self.faceup is not None:
+                self._msg(f"Turned up: {C.NAMES[self.faceup]}")
+        elif g.GAME_ID == "spades-2p" and g.phase == "draw" and g.to_move is not None and pos == 0:
+            self.presented = (g.to_move, g.deck[0])
+            self._msg(f"{self._name(g.to_move)}: your card is {C.NAMES[g.deck[0]]} (in your pocket)", seat=g.to_move)
+
+    def _fetched(self, head: Fetch) -> None:
+        """spades-2p: the card on offer reached the player's pocket: it is theirs to decide on."""
+        g = self._g()
+        if g.GAME_ID != "spades-2p" or g.phase != "draw" or not head.target.startswith("seat:"):
+            return
+        card, seat = C.parse(head.card), int(head.target[5:])
+        if self.stock_pos < len(g.deck) and card == g.deck[self.stock_pos] and seat == g.to_move:
+            self.presented = (seat, card)
+            self._msg(f"{self._name(seat)}: your card is {C.NAMES[card]} (in your pocket)", seat=seat)
+
+    def _wrong_feed_back(self, head: FeedBack, card: int | None) -> None:
+        """The card fed back is not the one due (or could not be read): it goes where it
+        belongs, and the dealer waits for the right one again."""
+        seat, due = head.seat, head.card
+        self.steps.pop(0)
+        again: list[DealerCommand] = []
+        if card is None:
+            self._refuse(seat, f"{self._name(seat)}: the card fed back could not be read; it went to the reject "
+                               f"pocket: take it and feed it back again")
+        else:
+            self._refuse(seat, f"{self._name(seat)}: that is not the card to feed back; it goes back",
+                         secret=f"{self._name(seat)}: {C.NAMES[card]} is not the card to feed back ({due}): "
+                                f"it goes back")
+            parked = card in self.places.at.get("loop", [])  # a loop card came out instead: it goes back in
+            self._to_gate(card, seat)
+            again.append(RouteFed(C.NAMES[card], flows.PARK if parked else self._home(card, seat)))
+        again.append(FeedBack(seat, due, head.target))
+        numbered = []
+        for step in again:
+            numbered.append(dataclasses.replace(step, step=self.next_step))
+            self.next_step += 1
+        self.steps[:0] = numbered
+        if self.dealer_fault is None:
+            self._out.append(self.steps[0])
 
     def _on_dealer_fault(self, ev: DealerFault) -> None:
         head = self.steps[0] if self.steps else None
@@ -455,7 +520,7 @@ class Referee(RefereeViews):
             what = detail  # "a card jammed at the reader stage": the driver's words say more
         elif detail:
             what = f"{what} ({detail})"
-        if head is not None and head["op"] == "deal":
+        if isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
         elif head is not None:
@@ -475,7 +540,7 @@ class Referee(RefereeViews):
             self._msg("The dealer is back")
             self._prompt()
             return
-        if head["op"] == "deal" and (ev.redeal or self.deal_failed):
+        if isinstance(head, DealPlan) and (ev.redeal or self.deal_failed):
             self.steps.pop(0)
             rest = self.steps
             self.steps = []
@@ -484,7 +549,7 @@ class Referee(RefereeViews):
             self.steps.extend(rest)
             return
         self._msg("The dealer is back: carrying on")
-        self._out.append(self._command(head))
+        self._out.append(head)
 
     # ------------------------------------------------------------------ entries
     def _entry_ok(self, seat: int | None) -> bool:
@@ -618,7 +683,7 @@ class Referee(RefereeViews):
             self._route_fed(card, self._home(card, ev.seat), ev.seat)
 
     def _route_fed_any(self, card: int | None, target: str) -> None:
-        self._push("route_fed", {"card": None if card is None else C.NAMES[card], "target": target})
+        self._push(RouteFed(None if card is None else C.NAMES[card], target))
 
     def _holders(self, card: int, seats: list[int] | None = None) -> list[int]:
         """Seats holding ``card`` not yet fed (a two-deck card may be in two hands)."""
@@ -713,7 +778,7 @@ class Referee(RefereeViews):
         need = self._pass_need(seat)
         fed = self.fed.setdefault(seat, [])
         fed.append(card)
-        self._route_fed(card, "staging", seat)
+        self._route_fed(card, flows.PARK, seat)
         self._msg(f"{self._name(seat)}: {C.NAMES[card]} to pass ({len(fed)} of {need})", seat=seat)
         if len(fed) >= need:
             self.claim = None if self.claim == seat else self.claim
@@ -735,7 +800,7 @@ class Referee(RefereeViews):
             return
         fed = self.fed.setdefault(seat, [])
         fed.append(card)
-        self._route_fed(card, "staging", seat)
+        self._route_fed(card, flows.PARK if self.dealer_version == 1 else "discard", seat)
         self._msg(f"{self._name(seat)}: {C.NAMES[card]} to give ({len(fed)} of up to 3)", seat=seat)
         if len(fed) >= 3:
             self._finish_give(seat, "reader")
@@ -763,8 +828,16 @@ class Referee(RefereeViews):
             else:
                 self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
             if hidden and source == "reader":
-                for c in self.fed.pop(seat, []):
-                    self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(seat)})
+                fed = self.fed.pop(seat, [])
+                if action.kind == "exchange" and self.dealer_version != 1:  # fed to the discard pocket
+                    for c in fed:
+                        self.places.move(c, "discard", seat_target(seat))
+                    if fed:
+                        self._msg(f"{self._name(seat)}: take the {len(fed)} card(s) you fed back from the discard "
+                                  f"pocket", seat=seat)
+                else:  # parked in the loop: fetched back to the seat
+                    for c in fed:
+                        self._push(Fetch(C.NAMES[c], seat_target(seat)))
             return False
         before = [list(g.hand_of(s)) for s in range(g.n)]
         if action.kind == "pass" and self.pass_snap is None:
@@ -790,19 +863,32 @@ class Referee(RefereeViews):
         if kind == "draw":
             self.blocked[-1] = "the drawn cards have already been routed"
             nxt = g.to_move if g.phase == "draw" else None
-            for op, args in flows.draw_steps(g.deck, pos, seat, action.value == "keep", nxt):
-                self._push(op, args)
+            keep = action.value == "keep"
+            self.presented = None
+            if self.dealer_version == 1:
+                steps = legacy.draw_steps(g.deck, pos, seat, keep, nxt)
+            else:
+                steps = flows.draw_steps(g.deck, pos, seat, keep, nxt, flows.discard_target(g))
+                due = g.deck[pos + 1] if keep else g.deck[pos]
+                self._msg(f"{self._name(seat)}: " + (f"your second card {C.NAMES[due]} comes to your pocket: look at "
+                                                      f"it and feed it back" if keep else
+                                                      f"feed {C.NAMES[due]} back; you keep the card that comes to "
+                                                      f"your pocket") + " (the discards)", seat=seat)
+            for step in steps:
+                self._push(step)
             self.stock_pos = pos + 2
         elif kind == "exchange":
             self.blocked[-1] = "the exchanged cards have already been routed"
             give, get = action.value
-            for c in get:
-                self._push("fetch", {"source": "discard", "card": C.NAMES[c], "target": seat_target(seat)})
             fed = self.fed.pop(seat, [])
-            for c in fed:
-                self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": "discard"})
+            if self.dealer_version == 1:
+                for step in legacy.exchange_steps(seat, get, fed):
+                    self._push(step)
+            else:  # the replacements come out of the loop; the fed cards are in the discard pocket
+                for c in get:
+                    self._push(Fetch(C.NAMES[c], seat_target(seat)))
             if source != "reader" and give:
-                self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard tray", seat=seat)
+                self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard pocket", seat=seat)
             self._msg(f"{self._name(seat)}: your replacements are {' '.join(C.names(get)) or 'none'}", seat=seat)
         elif kind == "pass":
             self.given[seat] = (action.value, source)
@@ -817,9 +903,15 @@ class Referee(RefereeViews):
             if any(got):
                 winner = next((s for s in range(g.n) if g.deck[pos] in got[s]), 0)
                 loser = 1 - winner
-                for op, args in flows.whist_steps(g.deck, pos, winner, loser):
-                    self._push(op, args)
+                if self.dealer_version == 1:
+                    steps = legacy.whist_steps(g.deck, pos, winner, loser)
+                else:
+                    steps = flows.whist_steps(g.deck, pos, winner, loser)
+                for step in steps:
+                    self._push(step)
                 self.stock_pos = pos + 2
+                if self.dealer_version != 1:
+                    self._show_stock()
                 self.blocked[-1] = "the stock cards have been drawn"
         if g.phase in ("deal", "over"):
             self._end_of_hand()
@@ -840,23 +932,29 @@ class Referee(RefereeViews):
             self._msg(f"{name}: {action.describe()}")
 
     def _release_passes(self) -> None:
-        """Everyone has passed: the fed cards leave staging for their receivers."""
+        """Everyone has passed: the fed cards parked in the loop go to their receivers' pockets in
+        one Release (a v1 game: one fetch per card, as the v1 referee did)."""
         g = self._g()
         snap = self.pass_snap or [list(g.hand_of(s)) for s in range(g.n)]
         after = [list(g.hand_of(s)) for s in range(g.n)]
         given = {s: tuple(v[0]) for s, v in self.given.items()}
         moves = flows.pass_moves(snap, after, given)
+        parked: list[tuple[int, int]] = []
         for giver, (cards, source) in sorted(self.given.items()):
             to = moves.get(giver)
             if to is None:
                 continue
             if source == "reader":
-                for c in cards:
-                    self._push("fetch", {"source": "staging", "card": C.NAMES[c], "target": seat_target(to)})
+                parked += [(c, to) for c in cards]
             else:
                 for c in cards:
                     self.places.move(c, seat_target(giver), seat_target(to))
                 self._msg(f"{self._name(giver)}: hand your passed cards face down to {self._name(to)}", seat=giver)
+        if parked and self.dealer_version == 1:
+            for step in legacy.release_steps(parked):
+                self._push(step)
+        elif parked:
+            self._push(Release(tuple((C.NAMES[c], seat_target(to)) for c, to in parked)))
         if self.blocked:
             self.blocked[-1] = "the passed cards have been handed over"
         self._msg("Everyone has passed: pick up the cards you received")

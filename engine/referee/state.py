@@ -6,27 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import GameState
-from .commands import (
-    Command,
-)
+from .commands import Command, DealerCommand
 from .events import (
     Event,
 )
 from .places import Places
 
 MESSAGES_KEPT = 12
-NON_GATING = ("route_fed",)
-
-_BUSY_WORDS = {
-    "deal": "dealing",
-    "present": "showing a card",
-    "route_presented": "routing a card",
-    "turn_up": "turning up the stock card",
-    "deal_stock": "dealing from the stock",
-    "route_faceup": "routing the face-up card",
-    "route_fed": "routing a card",
-    "fetch": "fetching cards",
-}
 
 
 class RefereeState:
@@ -37,7 +23,7 @@ class RefereeState:
         self.bots: tuple[int, ...] = ()
         self.waiting: str = "new_game"  # new_game | shuffle | deal | turn | over
         self.fair: list[dict[str, str]] = []  # per hand dealt: commitment and salt
-        self.steps: list[dict[str, Any]] = []  # pending dealer steps; the first is outstanding
+        self.steps: list[DealerCommand] = []  # pending dealer steps; the first is outstanding
         self.next_step: int = 1
         self.deal_id: int = 0
         self.deal_failed: bool = False
@@ -59,8 +45,9 @@ class RefereeState:
         self.leds: list[str] = []
         self.blinking: list[int] = []  # seats whose LED blinks after a refused entry
         self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card
-        self.presented: tuple[int, int] | None = None  # (seat, card) shown to one seat
-        self.faceup: int | None = None
+        self.presented: tuple[int, int] | None = None  # spades-2p: (seat, card) in that seat's pocket to decide on
+        self.faceup: int | None = None  # German Whist: the turned-up card, on the screen (it stays in the loop)
+        self.dealer_version: int = 2  # the game's dealer steps: 2, or 1 for a game journaled with the v1 steps
         self.places = Places()  # where the cards physically are (updated as steps complete)
         self.events_handled: int = 0
         # cards the dealer reported dealt in the deal in progress: fed by the host from the
@@ -77,7 +64,7 @@ class RefereeState:
     @property
     def busy(self) -> bool:
         """True while a dealer step that gates the table is pending (or the dealer is down)."""
-        return self.dealer_fault is not None or any(s["op"] not in NON_GATING for s in self.steps)
+        return self.dealer_fault is not None or any(s.GATES for s in self.steps)
 
     def accepting(self) -> bool:
         """True when the table takes entries (a hand is in play and the dealer is not busy)."""

@@ -10,7 +10,8 @@ from .. import cards as C
 from ..options import non_defaults
 from ..records import FORMAT, Record, dump
 from . import fairness, panel
-from .state import _BUSY_WORDS, MESSAGES_KEPT, RefereeState
+from .commands import DealPlan, FeedBack
+from .state import MESSAGES_KEPT, RefereeState
 
 
 class RefereeViews(RefereeState):
@@ -26,7 +27,7 @@ class RefereeViews(RefereeState):
             "pending": self._pending_labels(),
             "dealer": {
                 "status": "fault" if self.dealer_fault else ("busy" if self.steps else "idle"),
-                "op": self.steps[0]["op"] if self.steps else None,
+                "op": self.steps[0].OP if self.steps else None,
                 "fault": self.dealer_fault,
                 **self._deal_counts(),
             },
@@ -46,9 +47,9 @@ class RefereeViews(RefereeState):
     def _deal_counts(self) -> dict[str, int]:
         """``dealt`` / ``total`` cards of the deal in progress (both 0 when none is)."""
         head = self.steps[0] if self.steps else None
-        if head is None or head["op"] != "deal":
+        if not isinstance(head, DealPlan):
             return {"dealt": 0, "total": 0}
-        total = len(head["args"]["plan"])
+        total = len(head.plan)
         return {"dealt": min(self.deal_progress, total), "total": total}
 
     def seat_view(self, seat: int) -> dict[str, Any]:
@@ -79,7 +80,10 @@ class RefereeViews(RefereeState):
         if self.undo_pending is not None:
             return "waiting for the undo to be confirmed or cancelled"
         if self.busy:
-            return f"wait: the dealer is {_BUSY_WORDS.get(self.steps[0]['op'], 'busy')}"
+            head = self.steps[0]
+            if isinstance(head, FeedBack):
+                return f"wait: {g.names[head.seat]} feeds the drawn card back into the dealer"
+            return f"wait: the dealer is {head.BUSY}"
         seats = g.turn_seats()
         if not seats:
             return "waiting"

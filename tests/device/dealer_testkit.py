@@ -58,23 +58,20 @@ def round_robin_plan(seats: int, *, shuffle_seed: int = 1, decks: int = 1,
 
 
 def table_matches(sim: DealerSimulator, plan: DealPlan) -> list[str]:
-    """Differences between the simulator's physical trays and the plan (empty: a match).
-    Seats and plain trays hold the planned multiset; the stock magazine holds the planned
-    stock in stock order, slot by slot."""
+    """Differences between the simulator's physical pockets and the plan (empty: a match).
+    Seats and pockets hold the planned multiset; the loop (hopper, read window and the cards
+    on their way back) holds the planned loop cards, in whatever order they were read."""
     problems = []
     planned = plan.hands()
-    targets = set(planned) | set(sim.board.trays) | {
-        s for s in (m.DISCARD, m.FACEUP, m.MAGAZINE, m.STAGING) if sim.board.slots[s]}
+    b = sim.board
+    targets = set(planned) | set(b.trays) | {s for s in b.slots if b.slots[s]}
     for target in sorted(targets):
         want = planned.get(target, [])
-        have = sim.board.tray(target)
-        if target == m.MAGAZINE:
-            if have != want:
-                problems.append(f"magazine {have} != {want}")
-        elif sorted(have) != sorted(want):
+        have = b.tray(target)
+        if sorted(have) != sorted(want):
             problems.append(f"{m.target_name(target)}: {sorted(have)} != {sorted(want)}")
-    if sim.board.gate is not None:
-        problems.append(f"card {sim.board.gate} left in the gate")
+    if b.gate is not None and m.LOOP not in planned:
+        problems.append(f"card {b.gate} left in the gate")
     return problems
 
 

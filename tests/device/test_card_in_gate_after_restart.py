@@ -12,7 +12,7 @@ from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.sim import DealerSimulator
 from trickref.device.table.dealers import DealerAdapter
 from trickref.engine import cards as C
-from trickref.engine.referee.commands import DealerCommand
+from trickref.engine.referee.commands import RouteFed
 from trickref.engine.referee.events import DealerDone, DealerFault
 
 
@@ -37,7 +37,7 @@ def test_the_card_in_the_gate_is_read_there_and_routed(rebooted) -> None:  # typ
     sim, driver = rebooted
     adapter = DealerAdapter(driver)  # no refeed: as on hardware
     adapter.in_gate = C.parse("QS")
-    out = adapter.run(DealerCommand("route_fed", {"card": "QS", "target": "trick"}, step=7))
+    out = adapter.run(RouteFed("QS", "trick", step=7))
     assert out == DealerDone(7, "QS")
     with sim.lock:
         assert sim.board.tray(m.TRICK) == [C.parse("QS")] and sim.board.gate is None
@@ -49,7 +49,7 @@ def test_another_card_in_the_gate_is_a_fault_in_words(rebooted) -> None:  # type
     sim, driver = rebooted
     adapter = DealerAdapter(driver)
     adapter.in_gate = C.parse("2H")  # the journal says 2H; the gate holds QS
-    out = adapter.run(DealerCommand("route_fed", {"card": "2H", "target": "trick"}, step=3))
+    out = adapter.run(RouteFed("2H", "trick", step=3))
     assert isinstance(out, DealerFault) and out.kind == "jam"
     assert "take the card out of the gate" in out.message
     with sim.lock:

@@ -24,11 +24,10 @@ from trickref.device.dealer.types import Event
 def test_identify_and_status() -> None:
     with running(seats=5) as (sim, dealer):
         ident = dealer.identify()
-        assert ident.protocol_version == 1
+        assert ident.protocol_version == 2
         assert ident.seat_count == 5
         assert ident.boot_id == sim.board.boot
-        assert set(ident.trays) >= {m.REJECT, m.DISCARD, m.CENTRE, m.FACEUP, m.TRICK,
-                                    m.MAGAZINE, m.STAGING}
+        assert set(ident.trays) == {m.REJECT, m.DISCARD, m.CENTRE, m.TRICK, m.LOOP}
         assert ident.max_plan >= 104
         st = dealer.status()
         assert st.state_name == "IDLE"
@@ -68,59 +67,52 @@ def test_deal_removed_cards_to_reject_and_widow_to_centre() -> None:
 
 
 def test_two_decks_and_a_plan_split_over_two_frames() -> None:
-    # 156 cards: more than the 123 entries one DEAL_PLAN frame holds.
-    with running(seats=6, decks=3) as (sim, dealer):
-        plan = round_robin_plan(6, decks=3)
+    # 156 cards: more than the 123 entries one DEAL_PLAN frame holds (23 a seat: a seat
+    # pocket holds 24).
+    with running(seats=7, decks=3) as (sim, dealer):
+        plan = round_robin_plan(7, decks=3)
         report = dealer.deal(plan)
         assert len(report.placements) == 156
         assert table_matches(sim, plan) == []
 
 
-def test_spades_2p_present_keep_and_discard() -> None:
-    plan = round_robin_plan(2, extra={i: m.MAGAZINE for i in range(52)})
-    stock = plan.stock
-    with running(seats=2) as (sim, dealer):
-        dealer.deal(plan)
-        assert sim.board.tray(m.MAGAZINE) == stock
-        assert dealer.present_top(0) == stock[0]
-        assert sim.board.shown
-        assert dealer.route_presented(0) == stock[0]          # keep
-        assert dealer.present_top(1) == stock[1]
-        assert dealer.route_presented(m.DISCARD) == stock[1]  # discard
-        assert sim.board.seat(0) == [stock[0]]
-        assert sim.board.tray(m.DISCARD) == [stock[1]]
-        assert dealer.status().stock_left == 50
-        # Double Nil: a replacement comes back from the discard tray by identity.
-        assert dealer.fetch(m.DISCARD, stock[1], 1) == stock[1]
-        assert sim.board.seat(1) == [stock[1]]
-        assert sim.board.tray(m.DISCARD) == []
-
-
-def test_german_whist_turn_up_route_faceup_and_deal_stock() -> None:
-    targets = {i: m.MAGAZINE for i in range(26, 52)}
+def test_v2_loop_fetch_and_stage_through_the_driver() -> None:
+    """German Whist with the v2 calls: the stock round the loop, FETCH by identity, a staged
+    card routed at once, a play fed through the slot while the next card is staged."""
+    targets = {i: m.LOOP for i in range(26, 52)}
     plan = round_robin_plan(2, extra=targets)
     stock = plan.stock
     with running(seats=2) as (sim, dealer):
+        ident = dealer.identify()
+        assert ident.has_loop and ident.senses_double_feed and ident.loop_capacity == 120
         dealer.deal(plan)
-        assert len(sim.board.seat(0)) == 13 and len(sim.board.seat(1)) == 13
-        assert dealer.turn_up() == stock[0]
-        assert sim.board.tray(m.FACEUP) == [stock[0]]
-        assert dealer.status().faceup_holds_card
-        # After a trick won by seat 1: the face-up card to the winner, the next to the loser.
-        assert dealer.route_faceup(1) == stock[0]
-        assert dealer.deal_stock(0) == stock[1]
-        assert dealer.turn_up() == stock[2]
+        st = dealer.status()
+        assert st.loop_count == 26 and st.loop_model_valid
+        assert sorted(sim.board.tray(m.LOOP)) == sorted(stock)
+        assert dealer.fetch_loop(stock[0], 1) == stock[0]
         assert sim.board.seat(1)[-1] == stock[0]
+        passes = dealer.stage(stock[1])
+        assert 0 <= passes <= 25
+        # staged: the next card the hopper gives (the window left empty)
+        assert sim.board.gate is None and sim.board.hopper[0] == stock[1]
+        assert dealer.fetch_loop(stock[1], 0) == stock[1]
         assert sim.board.seat(0)[-1] == stock[1]
-
-
-def test_present_with_an_empty_stock_is_a_clear_fault() -> None:
-    with running(seats=4) as (_sim, dealer):
-        dealer.deal(round_robin_plan(4))
+        # plays through the slot while a card is staged: it stays next in the hopper
+        dealer.stage(stock[2])
+        for seat in (0, 1):
+            played = sim.board.seat(seat)[0]
+            sim.board.trays[seat].remove(played)
+            sim.play(played)
+            report = dealer.read_and_route(1, m.TRICK)
+            assert report.cards == [played] and sim.board.tray(m.TRICK)[-1] == played
+        assert sim.board.hopper[0] == stock[2]
+        assert dealer.fetch_loop(stock[2], 1) == stock[2]
+        assert dealer.status().loop_count == 23
         with pytest.raises(DealerFault) as info:
-            dealer.present_top(0)
+            dealer.fetch_loop(stock[0], 1)  # no longer in the loop
         assert info.value.name == "EMPTY"
-        assert "no card" in str(info.value)
+        wait_until(lambda: sorted(sim.board.tray(m.LOOP)) == sorted(stock[3:]), GENEROUS)
+        assert sim.board.collisions == []
 
 
 def test_read_and_route_fed_cards() -> None:
@@ -132,15 +124,17 @@ def test_read_and_route_fed_cards() -> None:
         assert sim.board.tray(m.TRICK) == [10, 20, 30]
 
 
-def test_passing_through_staging_then_fetch_to_the_receiver() -> None:
+def test_passing_through_the_loop_then_fetch_to_the_receiver() -> None:
     with running(seats=4, deck_seed=None) as (sim, dealer):
-        sim.load_deck([5, 6, 7])
-        dealer.read_and_route(3, m.STAGING)
-        assert sorted(sim.board.tray(m.STAGING)) == [5, 6, 7]
+        sim.load_deck([])
         for card in (5, 6, 7):
-            dealer.fetch(m.STAGING, card, 2)
+            sim.play(card)
+        dealer.read_and_route(3, m.LOOP)
+        wait_until(lambda: sim.board.tray(m.LOOP) == [5, 6, 7])
+        for card in (5, 6, 7):
+            dealer.fetch_loop(card, 2)
         assert sorted(sim.board.seat(2)) == [5, 6, 7]
-        assert sim.board.tray(m.STAGING) == []
+        assert sim.board.tray(m.LOOP) == []
 
 
 def test_read_card_holds_it_until_routed() -> None:
@@ -230,10 +224,14 @@ def test_resume_with_nothing_to_resume() -> None:
 
 def test_self_test_reads_a_full_deck() -> None:
     with running(seats=4) as (sim, dealer):
+        before = list(sim.board.hopper)
         report = dealer.self_test(0)
         assert report.ok
         assert report.read == 52
-        assert sorted(sim.board.tray(m.REJECT)) == list(range(52))
+        # round the loop, back in the hopper in the same order (the first card, read again to
+        # see the deck had come round, went round once more)
+        assert sim.board.tray(m.LOOP) == before[1:] + before[:1]
+        assert sim.board.loop_passes == 53 and sim.board.collisions == []
         sim.gather_to_hopper(order_seed=3)
         sim.remove_card(12)
         report = dealer.self_test(1)

@@ -87,13 +87,12 @@ def test_dealer_acts_once_on_retransmitted_commands() -> None:
     # must deal each plan once (a second deal of the same plan would find an empty hopper).
     with running(seats=2, seed=5) as (sim, dealer):
         sim.set_link_faults(delay_s=0.25, direction="to_host")
-        plan = round_robin_plan(2, extra={i: m.MAGAZINE for i in range(40, 52)})
+        plan = round_robin_plan(2, extra={i: m.LOOP for i in range(40, 52)})
         assert isinstance(deal_outcome(sim, dealer, plan), DealReport)
-        card = dealer.present_top(1)
-        assert card == plan.stock[0]
-        assert dealer.route_presented(1) == card
+        card = plan.stock[0]
+        assert dealer.fetch_loop(card, 1) == card
         assert sim.board.seat(1).count(card) == 1
-        assert dealer.status().stock_left == 11
+        assert dealer.status().loop_count == 11
         assert dealer.link.stats.retransmits > 0
 
 
@@ -208,7 +207,7 @@ def test_full_tray_stops_like_a_jam() -> None:
         sim.tray_full(2)
         plan = round_robin_plan(4)
         outcome = deal_outcome(sim, dealer, plan)
-        assert isinstance(outcome, DealerJam) and outcome.name == "TRAY_FULL", outcome
+        assert isinstance(outcome, DealerJam) and outcome.name == "POCKET_FULL", outcome
         sim.tray_full(2, False)
         dealer.resume_deal(timeout=GENEROUS)
         assert table_matches(sim, plan) == []

@@ -106,7 +106,7 @@ def test_body_errors() -> None:
     with pytest.raises(m.BodyError, match="odd"):
         m.decode_body(m.DEAL_PLAN, b"\x00\x01\x02\x00\x05")
     with pytest.raises(m.BodyError, match="missing"):
-        m.encode_body(m.PRESENT, {})
+        m.encode_body(m.ROUTE_PRESENTED, {})
     with pytest.raises(m.BodyError, match="unknown fixed-size"):
         m.decode_body(m.EVENT, b"\x00\x00\x3f")
     with pytest.raises(m.BodyError, match="unknown message type"):

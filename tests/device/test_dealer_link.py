@@ -80,8 +80,8 @@ class FakeDealer:
 
     def identify(self, ack: int) -> Frame:
         return self.frame(m.IDENTIFY, {
-            "protocol_version": 1, "firmware_version": [1, 0, 0], "boot_id": self.boot_id,
-            "config_crc": 0, "seat_count": 4, "reader_kind": 2, "magazine_slots": 52,
+            "protocol_version": 2, "firmware_version": [1, 1, 0], "boot_id": self.boot_id,
+            "config_crc": 0, "seat_count": 4, "reader_kind": 2, "loop_capacity": 120,
             "max_plan": 208, "deadman_ms": 3000, "next_event_index": self.events_next,
             "flags": 15, "trays": [0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86]}, ack)
 
@@ -146,19 +146,19 @@ def test_nak_for_a_damaged_frame_resends_identical_bytes() -> None:
 
 def test_stale_replies_are_ignored_and_a_nak_with_our_seq_is_an_answer() -> None:
     def handler(fake: FakeDealer, cmd: Frame) -> list[Frame]:
-        if cmd.type == m.PRESENT:
-            stale = fake.frame(m.OK, {"command_type": m.PRESENT, "code": 0}, (cmd.seq - 1) & 0xFF)
-            nak = fake.frame(m.NAK, {"command_type": m.PRESENT, "reason": m.NAK_EMPTY}, cmd.seq)
+        if cmd.type == m.FETCH:
+            stale = fake.frame(m.OK, {"command_type": m.FETCH, "code": 0}, (cmd.seq - 1) & 0xFF)
+            nak = fake.frame(m.NAK, {"command_type": m.FETCH, "reason": m.NAK_EMPTY}, cmd.seq)
             return [stale, nak]
         return standard(fake, cmd)
 
     fake = FakeDealer(handler)
     link = open_link(fake, keepalive=False)
     try:
-        reply = link.request(m.PRESENT, {"seat": 1})
+        reply = link.request(m.FETCH, {"source": m.LOOP, "card": 5, "target": 1})
         assert reply.type == m.NAK and reply.fields["reason"] == m.NAK_EMPTY
         assert link.stats.stale_replies >= 1
-        assert sum(1 for f in fake.received if f.type == m.PRESENT) == 1
+        assert sum(1 for f in fake.received if f.type == m.FETCH) == 1
     finally:
         link.close()
 
@@ -260,7 +260,7 @@ def test_reboot_under_a_stateful_command_fails_it() -> None:
         if cmd.type == m.HELLO:
             fake.boot_id = state["boot"]
             return [fake.identify(cmd.seq)]
-        if cmd.type == m.TURN_UP:
+        if cmd.type == m.FEED:
             state["calls"] += 1
             state["boot"] = 0x2222  # the dealer reboots and never answers
             return None
@@ -269,8 +269,8 @@ def test_reboot_under_a_stateful_command_fails_it() -> None:
     fake = FakeDealer(handler)
     link = open_link(fake, keepalive=False, retries=2, link_timeout=2.0)
     try:
-        with pytest.raises(DealerRebooted, match="rebooted while TURN_UP"):
-            link.request(m.TURN_UP)
+        with pytest.raises(DealerRebooted, match="rebooted while FEED"):
+            link.request(m.FEED, {"count": 1, "target": m.HOLD})
         assert link.identity is not None and link.identity.boot_id == 0x2222
     finally:
         link.close()

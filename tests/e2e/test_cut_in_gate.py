@@ -40,8 +40,8 @@ def _cut_when(moment: str):  # type: ignore[no-untyped-def]
         """On the host's worker, right after ``ev`` was journaled and handled (its commands,
         the routing of the card, are not carried out)."""
         g = ref.game
-        if not (isinstance(ev, CardRead) and g is not None and ref.steps and ref.steps[0]["op"] == "route_fed"
-                and ref.steps[0]["args"]["target"] == "trick"):
+        if not (isinstance(ev, CardRead) and g is not None and ref.steps and ref.steps[0].OP == "route_fed"
+                and ref.steps[0].target == "trick"):
             return False  # a played card, read and waiting in the gate
         if moment == "last_card":
             return bool(ref.waiting == "shuffle")
@@ -74,7 +74,7 @@ def test_a_cut_with_a_card_in_the_reader_gate_resumes_exactly(game: str, n: int,
         with pytest.raises(PowerCut):
             first.run()
         ref = first.referee
-        in_gate = ref.steps[0]["args"]["card"]
+        in_gate = ref.steps[0].card
         assert ref.places.snapshot()["at"]["gate"] == [in_gate]
     finally:
         first.close()

@@ -159,18 +159,18 @@ def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() 
     assert "unplugged" in [c.text for c in out if isinstance(c, Message)][0]
     out = t.feed(DealerReady(True))  # the dealer lost the deal: redeal the same order
     redeal = [c for c in out if isinstance(c, DealerCommand)]
-    assert redeal[0].op == "deal" and redeal[0].args["deal_id"] == deal.args["deal_id"] + 1
-    assert redeal[0].args["plan"] == deal.args["plan"]
+    assert redeal[0].OP == "deal" and redeal[0].deal_id == deal.deal_id + 1
+    assert redeal[0].plan == deal.plan
     # A report for the old deal is ignored; a failed check asks for a redeal.
-    out = t.feed(DealDone(deal.args["deal_id"]))
+    out = t.feed(DealDone(deal.deal_id))
     assert warnings(out) and t.ref.busy
-    out = t.feed(DealDone(redeal[0].args["deal_id"], False, ("QS missing",)))
+    out = t.feed(DealDone(redeal[0].deal_id, False, ("QS missing",)))
     shown = [c.text for c in out if isinstance(c, Message) and c.level == "error"][0]
     assert "a card missing" in shown and "QS" not in shown  # never a hidden card's name
     out = t.feed(DealerReady(False))
     third = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert third.args["deal_id"] == deal.args["deal_id"] + 2 and third.args["plan"] == deal.args["plan"]
-    t.feed(DealDone(third.args["deal_id"]))
+    assert third.deal_id == deal.deal_id + 2 and third.plan == deal.plan
+    t.feed(DealDone(third.deal_id))
     assert t.ref.accepting() and t.ref.public_view()["table"]["commitment"]["hand"] == 1
     # The game goes on to its end from here, uncorrupted.
     t.chooser = engine_bot("hearts")
@@ -181,7 +181,7 @@ def test_jam_mid_deal_then_resume_and_a_lost_deal_redealt_from_the_same_order() 
     assert replay_events(t.events) == t.ref
 
 
-def test_fault_during_a_present_step_repeats_the_step() -> None:
+def test_fault_during_a_fetch_step_repeats_the_step() -> None:
     t = AutoTable(seed=3, entry="touch")
     t.start("spades-2p", 2)
     g = t.ref.game
@@ -191,18 +191,18 @@ def test_fault_during_a_present_step_repeats_the_step() -> None:
     out = t.feed(Touch(seat, {"draw": "keep"}))
     t.queue.clear()
     cmd = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert cmd.op == "route_presented"
-    steps = [s["step"] for s in t.ref.steps]
+    assert cmd.OP == "fetch" and cmd.card == C.NAMES[g.deck[1]]  # type: ignore[attr-defined]
+    steps = [s.step for s in t.ref.steps]
     t.feed(DealerFault("timeout", "no answer", cmd.step))
-    assert t.ref.busy and [s["step"] for s in t.ref.steps] == steps
+    assert t.ref.busy and [s.step for s in t.ref.steps] == steps
     assert warnings(t.feed(Touch(1 - seat, {"draw": "keep"})))
     out = t.feed(DealerReady(False))
     assert [c for c in out if isinstance(c, DealerCommand)] == [cmd]
-    out = t.feed(DealerDone(cmd.step))
+    out = t.feed(DealerDone(cmd.step, cmd.card))  # type: ignore[attr-defined]
     nxt = [c for c in out if isinstance(c, DealerCommand)]
-    assert nxt[0].op == "present" and nxt[0].step == cmd.step + 1
+    assert nxt[0].OP == "feed_back" and nxt[0].step == cmd.step + 1
     t.queue.clear()
-    t.feed(DealerDone(nxt[0].step, nxt[0].args["expect"]))
+    t.feed(DealerDone(nxt[0].step, nxt[0].card))  # type: ignore[attr-defined]
     t.drain()
     assert g.hand_of(seat) == [g.deck[0]] and t.ref.accepting()
 

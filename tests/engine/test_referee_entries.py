@@ -10,7 +10,7 @@ import pytest
 from trickref.engine import actions as A
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import AutoTable, engine_bot
-from trickref.engine.referee.commands import DealerCommand, Led, Message, NeedShuffle
+from trickref.engine.referee.commands import DealerCommand, Led, Message, NeedShuffle, Release
 from trickref.engine.referee.events import BotAction, Button, CardRead, NewGame, Shuffled, Touch
 from trickref.engine.referee.referee import Referee
 
@@ -37,7 +37,7 @@ def warnings(out: list) -> list[str]:
 
 
 def routes(out: list) -> list[tuple[str | None, str]]:
-    return [(c.args.get("card"), c.args["target"]) for c in out if isinstance(c, DealerCommand) and c.op == "route_fed"]
+    return [(c.card, c.target) for c in out if isinstance(c, DealerCommand) and c.OP == "route_fed"]
 
 
 def mid_trick(ref: Referee) -> bool:
@@ -203,23 +203,26 @@ def test_pass_through_the_reader_is_held_until_everyone_has_passed() -> None:
     ref, g = t.ref, t.ref.game
     assert g is not None
     hands = [g.hand_of(s) for s in range(4)]
-    fetches: list[tuple[str, str]] = []
     for s in range(4):
         for c in hands[s][:3]:
             out = t.feed(CardRead(C.NAMES[c], s))
-            assert routes(out) == [] or routes(out) == [(C.NAMES[c], "staging")]
-            fetches += [(x.args["card"], x.args["target"]) for x in out if isinstance(x, DealerCommand) and x.op == "fetch"]
+            assert routes(out) == [] or routes(out) == [(C.NAMES[c], "loop")]  # parked in the loop
             if s < 3:
-                assert not fetches
+                assert not [x for x in t.commands if isinstance(x, Release)]
                 assert C.NAMES[c] not in str(ref.public_view())
             t.drain()
         if s < 3:
             assert ref.public_view()["table"]["pass_progress"][s] == 3
     t.drain()
-    fetched = [(x.args["card"], x.args["target"]) for x in t.commands if isinstance(x, DealerCommand) and x.op == "fetch"]
+    # once everyone has passed, one plan over the 12 parked cards sends each to its receiver
+    releases = [x for x in t.commands if isinstance(x, Release)]
+    assert len(releases) == 1 and len(releases[0].plan) == 12
+    fetched = releases[0].plan
     to = g.view(0)["pass_to"]
     assert sorted(c for c, tgt in fetched if tgt == f"seat:{to}") == sorted(C.names(hands[0][:3]))
-    assert len(fetched) == 12
+    assert not ref.places.at.get("loop")
+    for s in range(4):
+        assert sorted(ref.places.at[f"seat:{s}"]) == sorted(g.hand_of(s))
     # A card of a seat that has already passed is sent back with its own message.
 
 
@@ -239,7 +242,7 @@ def test_blind_nil_pass_goes_to_the_partner() -> None:
         t.step()
         if g.phase == "play" and any(a.kind == "pass" for _, a in g.actions):
             break
-    fetched = [(x.args["card"], x.args["target"]) for x in t.commands if isinstance(x, DealerCommand) and x.op == "fetch"]
+    fetched = [e for x in t.commands if isinstance(x, Release) for e in x.plan]
     passes = [(s, a) for s, a in g.actions if a.kind == "pass"]
     assert len(passes) == 2 and len(fetched) == 4
     for s, a in passes:

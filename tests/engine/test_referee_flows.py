@@ -5,6 +5,7 @@ commitments that verify, and a journal replay that rebuilds an equal referee."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,16 @@ from trickref.engine.records import parse, replay
 from trickref.engine.referee import fairness
 from trickref.engine.referee.autotable import AutoTable, engine_bot
 from trickref.engine.referee.autotable import replay as replay_events
-from trickref.engine.referee.commands import DealerCommand, Led, SaveRecord, ShowCommitment
+from trickref.engine.referee.commands import (
+    DealerCommand,
+    FeedBack,
+    Fetch,
+    Led,
+    RouteFed,
+    SaveRecord,
+    ShowCommitment,
+    Stage,
+)
 from trickref.engine.referee.events import Button, DealDone, DealerDone, NewGame, make_shuffle
 from trickref.engine.referee.referee import Referee
 
@@ -70,26 +80,27 @@ def _start(game: str, n: int, seed: int = 1, options: dict | None = None) -> tup
 
 
 def _deal_cmd(out: list) -> DealerCommand:
-    return [c for c in out if isinstance(c, DealerCommand) and c.op == "deal"][-1]
+    return [c for c in out if isinstance(c, DealerCommand) and c.OP == "deal"][-1]
 
 
 def test_deal_plans_follow_each_game() -> None:
     ref, out = _start("hearts", 3)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     assert [c for c, t in plan if t == "reject"] == ["2D"]
     assert len(plan) == 52
     ref, out = _start("cancellation-hearts", 7)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     assert sum(t == "centre" for _, t in plan) == 6 and len(plan) == 104
     ref, out = _start("spades-2p", 2)
-    plan = _deal_cmd(out).args["plan"]
-    assert all(t == "stock" for _, t in plan)
+    plan = _deal_cmd(out).plan
+    assert plan[0][1] == f"seat:{ref.game.to_move}"  # type: ignore[union-attr]  # the first card shown: to its pocket
+    assert all(t == "loop" for _, t in plan[1:])
     assert [c for c, _ in plan] == C.names(ref.game.deck)  # type: ignore[union-attr]
     ref, out = _start("german-whist", 2)
-    plan = _deal_cmd(out).args["plan"]
+    plan = _deal_cmd(out).plan
     g = ref.game
     assert g is not None
-    assert [c for c, t in plan if t == "stock"] == C.names(g.deck[26:])
+    assert [c for c, t in plan if t == "loop"] == C.names(g.deck[26:])
     for s in range(2):
         assert sorted(C.parse(c) for c, t in plan if t == f"seat:{s}") == sorted(g.hand_of(s))
 
@@ -105,7 +116,7 @@ def test_commitment_shown_before_the_deal_and_salt_revealed_after() -> None:
     t = AutoTable(seed=2, entry="touch", referee=ref)
     t.chooser = engine_bot("hearts")
     t.drain()
-    t.queue.append(DealDone(ref.steps[0]["args"]["deal_id"]))
+    t.queue.append(DealDone(ref.steps[0].deal_id))
     t.max_hands = 1
     while ref.waiting == "turn" or ref.busy:
         if not t.step():
@@ -124,7 +135,19 @@ def test_nothing_happens_before_the_verified_deal() -> None:
     assert any("dealing" in getattr(c, "text", "") for c in out)
     assert ref.game == before
     deal = _deal_cmd(_start("hearts", 4)[1])
-    assert deal.args["deal_id"] == 1
+    assert deal.deal_id == 1
+
+
+def _run_steps(ref: Referee, fed: dict[int, str] | None = None) -> list[DealerCommand]:
+    """Answer every pending dealer step as the ideal dealer would (a FeedBack reads ``fed[step]``
+    when given: a player feeding another card); returns the steps, numbers set to 0."""
+    done: list[DealerCommand] = []
+    while ref.steps and ref.dealer_fault is None:
+        c = ref.steps[0]
+        done.append(replace(c, step=0))
+        card = (fed or {}).pop(c.step, None) or getattr(c, "card", None)
+        ref.handle(DealerDone(c.step, card))
+    return done
 
 
 def test_spades_2p_draw_flow_and_privacy() -> None:
@@ -132,80 +155,95 @@ def test_spades_2p_draw_flow_and_privacy() -> None:
     g = ref.game
     assert g is not None
     deal = _deal_cmd(out)
-    out = ref.handle(DealDone(deal.args["deal_id"]))
+    out = ref.handle(DealDone(deal.deal_id))
     first = g.to_move
     assert first == 1  # the player left of the dealer (seat 0) draws first
-    pres = [c for c in out if isinstance(c, DealerCommand)]
-    assert pres[0].op == "present" and pres[0].args == {"seat": first, "expect": C.NAMES[g.deck[0]]}
-    out = ref.handle(DealerDone(pres[0].step, C.NAMES[g.deck[0]]))
-    top = C.NAMES[g.deck[0]]
+    top, d = C.NAMES[g.deck[0]], C.names(g.deck)
+    # the top card was dealt straight into the first player's pocket; the next one is staged
+    assert [replace(c, step=0) for c in out if isinstance(c, DealerCommand)] == [Stage(d[1])]
+    assert ref.places.at[f"seat:{first}"] == [g.deck[0]]
     assert ref.seat_view(first)["table"]["presented"] == top
     assert ref.seat_view(1 - first)["table"]["presented"] is None
     assert top not in json.dumps(ref.public_view())
-    # + keeps: route to the seat, show the next card, discard it, then show the opponent's card.
+    assert ref.accepting()  # staging runs in the background
+    # + keeps: the next card is fetched to the player, who feeds it back (checked) to the loop
+    # (a Double Nil is still possible); then the opponent's card is fetched, the next staged.
     out = ref.handle(Button(first, "plus"))
-    ops = []
-    while True:
-        cmds = [c for c in out if isinstance(c, DealerCommand)]
-        if not cmds:
-            break
-        c = cmds[0]
-        ops.append((c.op, c.args))
-        out = ref.handle(DealerDone(c.step, c.args.get("expect")))
-    assert ops == [
-        ("route_presented", {"target": f"seat:{first}"}),
-        ("present", {"seat": first, "expect": C.NAMES[g.deck[1]]}),
-        ("route_presented", {"target": "discard"}),
-        ("present", {"seat": 1 - first, "expect": C.NAMES[g.deck[2]]}),
+    assert "feeds the drawn card back" not in ref.waiting_text()
+    assert _run_steps(ref) == [
+        Stage(d[1]),
+        Fetch(d[1], f"seat:{first}"),
+        FeedBack(first, d[1], "loop"),
+        Fetch(d[2], f"seat:{1 - first}"),
+        Stage(d[3]),
     ]
     assert g.hand_of(first) == [g.deck[0]]
-    # - discards: the shown card to the discard tray and the next one kept.
+    assert ref.places.at[f"seat:{first}"] == [g.deck[0]] and g.deck[1] in ref.places.at["loop"]
+    assert ref.seat_view(1 - first)["table"]["presented"] == d[2]
+    # - discards (the second player's first decision: no Double Nil any more, so the discard
+    # pocket): the shown card fed back (checked), the next one fetched and kept.
     out = ref.handle(Button(1 - first, "minus"))
-    c = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert (c.op, c.args) == ("route_presented", {"target": "discard"})
+    steps = _run_steps(ref)
+    assert steps[:2] == [Fetch(d[3], f"seat:{1 - first}"), FeedBack(1 - first, d[2], "discard")]
+    assert g.hand_of(1 - first) == [g.deck[3]] and ref.places.at["discard"] == [g.deck[2]]
+
+
+def test_a_wrong_card_fed_back_goes_back_and_the_dealer_waits_again() -> None:
+    ref, out = _start("spades-2p", 2, seed=9)
+    g = ref.game
+    assert g is not None
+    ref.handle(DealDone(_deal_cmd(out).deal_id))
+    first = g.to_move
+    assert first is not None
+    ref.handle(Button(first, "minus"))  # feed the top card back
+    for _ in range(2):  # the stage, the fetch of the second card
+        head = ref.steps[0]
+        out = ref.handle(DealerDone(head.step, head.card))  # type: ignore[attr-defined]
+    fb = [c for c in out if isinstance(c, DealerCommand)][0]
+    assert isinstance(fb, FeedBack) and fb.card == C.NAMES[g.deck[0]]
+    wrong = C.NAMES[g.deck[5]]  # a stock card (in the loop) came out instead: it goes back round
+    out = ref.handle(DealerDone(fb.step, wrong))
+    assert any("not the card to feed back" in getattr(c, "text", "") for c in out)
+    again = [replace(c, step=0) for c in ref.steps[:2]]
+    assert again == [RouteFed(wrong, "loop"), FeedBack(first, C.NAMES[g.deck[0]], "loop")]
+    assert ref.busy
+    _run_steps(ref)
+    assert not ref.steps and ref.accepting() and g.hand_of(first) == [g.deck[1]]
 
 
 def test_german_whist_stock_after_a_stage_one_trick() -> None:
     ref, out = _start("german-whist", 2, seed=4)
     g = ref.game
     assert g is not None
-    out = ref.handle(DealDone(_deal_cmd(out).args["deal_id"]))
-    up = [c for c in out if isinstance(c, DealerCommand)][0]
-    assert up.op == "turn_up" and up.args["expect"] == C.NAMES[g.deck[26]]
-    ref.handle(DealerDone(up.step, up.args["expect"]))
-    assert ref.public_view()["table"]["faceup"] == C.NAMES[g.deck[26]]
-    cmds: list = []
+    out = ref.handle(DealDone(_deal_cmd(out).deal_id))
+    d = C.names(g.deck)
+    # the turned-up card is on the screen at once (it stays in the loop), staged in the background
+    assert ref.public_view()["table"]["faceup"] == d[26]
+    assert [replace(c, step=0) for c in out if isinstance(c, DealerCommand)] == [Stage(d[26])]
+    assert ref.accepting()
+    steps: list[DealerCommand] = _run_steps(ref)
+    from trickref.engine.referee.events import CardRead
+
     for _ in range(2):
         seat = g.to_move
         assert seat is not None
         card = g.legal_actions(seat)[0].value
-        from trickref.engine.referee.events import CardRead
-
-        out = ref.handle(CardRead(C.NAMES[card]))
-        cmds += [c for c in out if isinstance(c, DealerCommand)]
-        while cmds:
-            c = cmds.pop(0)
-            out = ref.handle(DealerDone(c.step, c.args.get("expect")))
-            cmds += [x for x in out if isinstance(x, DealerCommand)]
-            if c.op != "route_fed":
-                last_ops = getattr(ref, "_test_ops", [])
-                last_ops.append((c.op, c.args))
-                ref._test_ops = last_ops  # type: ignore[attr-defined]
-    ops = ref._test_ops  # type: ignore[attr-defined]
+        steps += (ref.handle(CardRead(C.NAMES[card])), _run_steps(ref))[1]
     winner = g.leader
-    assert ops == [
-        ("route_faceup", {"target": f"seat:{winner}"}),
-        ("deal_stock", {"target": f"seat:{1 - winner}", "expect": C.NAMES[g.deck[27]]}),
-        ("turn_up", {"expect": C.NAMES[g.deck[28]]}),
+    assert [s for s in steps if not isinstance(s, RouteFed)] == [
+        Stage(d[26]),
+        Fetch(d[26], f"seat:{winner}"),
+        Fetch(d[27], f"seat:{1 - winner}"),
+        Stage(d[28]),
     ]
     assert g.deck[26] in g.hand_of(winner) and g.deck[27] in g.hand_of(1 - winner)
+    assert ref.public_view()["table"]["faceup"] == d[28]
+    assert d[27] not in json.dumps(ref.public_view())
 
 
 def test_leds_follow_the_turn() -> None:
     ref, out = _start("spades-2p", 2, seed=3)
-    out = ref.handle(DealDone(_deal_cmd(out).args["deal_id"]))
-    p = [c for c in out if isinstance(c, DealerCommand)][0]
-    out = ref.handle(DealerDone(p.step, p.args["expect"]))
+    out = ref.handle(DealDone(_deal_cmd(out).deal_id))
     leds = {c.seat: c.mode for c in out if isinstance(c, Led)}
     assert leds == {1: "on"}
     assert ref.public_view()["table"]["leds"] == ["off", "on"]
@@ -238,8 +276,8 @@ def test_physical_model_tracks_the_cards(game: str, n: int) -> None:
                 assert Counter(ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s))
             checked += 1
     assert checked > 20
-    plan, again, gate = ref.places.restore_plan()
-    assert len(plan) + len(gate) == 52 * decks
+    pockets, loop, gate = ref.places.restore()
+    assert sum(map(len, pockets.values())) + len(loop) + len(gate) == 52 * decks
 
 
 def test_moon_choice_on_the_panel() -> None:

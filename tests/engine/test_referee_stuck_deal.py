@@ -21,7 +21,7 @@ def _dealing() -> tuple[AutoTable, int]:
     out = t.feed(t.queue.popleft())
     deal = [c for c in out if isinstance(c, DealerCommand)][0]
     t.queue.clear()
-    return t, deal.args["deal_id"]
+    return t, deal.deal_id
 
 
 def _fail(t: AutoTable, deal_id: int, problems: tuple[str, ...]) -> list[str]:
@@ -32,7 +32,7 @@ def _fail(t: AutoTable, deal_id: int, problems: tuple[str, ...]) -> list[str]:
 def _redeal(t: AutoTable) -> int:
     out = t.feed(DealerReady(True))
     t.queue.clear()
-    return [c for c in out if isinstance(c, DealerCommand)][0].args["deal_id"]
+    return [c for c in out if isinstance(c, DealerCommand)][0].deal_id
 
 
 def test_the_same_failure_twice_stops_with_counts_and_what_to_do() -> None:

@@ -26,11 +26,11 @@ def dealt(host: Host) -> list[tuple[int, int]]:
 
 def test_hello_identifies_the_dealer() -> None:
     host = make_host(seats=6)
-    r = host.command(P.HELLO, b"\x01\x07\xd0")
+    r = host.command(P.HELLO, b"\x02\x07\xd0")
     assert r.type == P.IDENTIFY
-    assert r.body[0] == 1 and r.body[8] == 6  # protocol version, seat count
+    assert r.body[0] == 2 and r.body[8] == 6  # protocol version, seat count
     assert P.get_u16(r.body, 12) == 2000  # the dead-man time HELLO asked for
-    assert host.command(P.HELLO, b"\x02\x00\x00").body == bytes((P.HELLO, P.NAK_BAD_VERSION))
+    assert host.command(P.HELLO, b"\x01\x00\x00").body == bytes((P.HELLO, P.NAK_BAD_VERSION))  # v1
 
 
 def test_plan_routes_every_card_by_identity_whatever_the_hopper_order() -> None:
@@ -65,14 +65,14 @@ def test_repeated_seq_replays_the_cached_reply_without_acting_twice() -> None:
     order = shuffled(4)
     host = make_host(deck=order)
     stock = [(c, 0x85) for c in order[:10]]
-    host.command(P.DEAL_PLAN, plan_body(1, stock + [(c, 0) for c in order[10:]]))
+    host.command(P.DEAL_PLAN, plan_body(1, stock + [(c, 2 + i % 2) for i, c in enumerate(order[10:])]))
     host.until(P.EV_DEAL_DONE)
-    first = host.command(P.DEAL_STOCK, b"\x01", seq=77, ms=6000)
+    first = host.command(P.FETCH, bytes((P.LOOP, order[0], 1)), seq=77, ms=6000)
     wire_before = first
-    second = host.command(P.DEAL_STOCK, b"\x01", seq=77, ms=6000)
+    second = host.command(P.FETCH, bytes((P.LOOP, order[0], 1)), seq=77, ms=6000)
     assert (second.seq, second.body) == (wire_before.seq, wire_before.body)  # byte-for-byte replay
     assert host.board.seat(1) == [order[0]]  # one card moved, not two
-    third = host.command(P.DEAL_STOCK, b"\x01", seq=78, ms=6000)
+    third = host.command(P.FETCH, bytes((P.LOOP, order[1], 1)), seq=78, ms=6000)
     assert third.seq != first.seq and host.board.seat(1) == [order[0], order[1]]
 
 
@@ -98,7 +98,7 @@ def test_estop_is_handled_before_anything_else_and_latches() -> None:
     # the stop happens while the frame is parsed: put a PING, ESTOP and DEAL_STOCK in one read
     host.send(P.PING)
     host.send(P.ESTOP)
-    host.send(P.DEAL_STOCK, b"\x00")
+    host.send(P.FETCH, bytes((P.LOOP, 5, 0)))
     host.sim.firmware.dealer.tick()  # one loop pass, no simulated time
     assert host.board.pending == {}  # every motor stopped
     frames = host.collect()
@@ -107,7 +107,7 @@ def test_estop_is_handled_before_anything_else_and_latches() -> None:
                        if t == P.EVENT and any(k == P.EV_ESTOP for _, k, _ in P.parse_event_block(b)))
     ok = kinds.index((P.OK, bytes((P.ESTOP, 0))))
     assert estop_event < ok
-    assert (P.NAK, bytes((P.DEAL_STOCK, P.NAK_ESTOPPED))) in kinds
+    assert (P.NAK, bytes((P.FETCH, P.NAK_ESTOPPED))) in kinds
     assert P.EV_ABORTED in host.kinds()
     assert host.command(P.FEED, b"\x01\x00").body[1] == P.NAK_ESTOPPED
     status = host.command(P.STATUS)
@@ -143,7 +143,7 @@ def test_deadman_stops_motors_and_only_resume_restarts_them() -> None:
     host.run(5000)
     assert len(dealt(host)) == count  # nothing moves while paused
     assert host.command(P.PING).type == P.OK
-    assert host.command(P.HELLO, b"\x01\x0b\xb8").type == P.IDENTIFY  # a restarted host
+    assert host.command(P.HELLO, b"\x02\x0b\xb8").type == P.IDENTIFY  # a restarted host
     host.run(2000)
     assert mech.state == M.PAUSED and len(dealt(host)) == count  # neither restarts the motors
     assert P.EV_RESUMED not in host.kinds()
@@ -187,7 +187,7 @@ def test_jam_times_out_reports_and_resumes() -> None:
     stage, card = host.until(P.EV_JAM)[2]
     assert stage == M.ST_EJECT and card == order[0]
     assert host.command(P.STATUS).body[0] == 7
-    assert host.command(P.DEAL_STOCK, b"\x00").body[1] == P.NAK_JAMMED
+    assert host.command(P.FETCH, bytes((P.LOOP, 5, 0))).body[1] == P.NAK_JAMMED
     host.sim.clear_jam()
     assert host.command(P.RESUME).body == bytes((P.RESUME, P.OK_DONE))
     host.until(P.EV_DEAL_DONE)
@@ -227,54 +227,61 @@ def test_misread_missing_and_duplicate_cards_in_a_deal() -> None:
     assert sorted(host.board.tray(P.REJECT)) == sorted([order[9], order[20]])
 
 
-def test_spades_2p_draw_flow_and_double_nil_fetch() -> None:
+def test_spades_2p_draw_flow() -> None:
+    """The whole deck round the loop; a draw turn: FETCH the top card to the player's pocket,
+    the player feeds it back through the slot (checked, to the discard pocket), FETCH the
+    next one; the discard pocket is no FETCH source."""
     order = shuffled(11)
     host = make_host(deck=order, seats=2)
-    host.command(P.DEAL_PLAN, plan_body(8, [(c, 0x85) for c in order]))
+    host.command(P.DEAL_PLAN, plan_body(8, [(c, P.LOOP) for c in order]))
     host.until(P.EV_DEAL_DONE)
-    assert host.board.tray(P.MAGAZINE) == order
-    assert host.command(P.PRESENT, b"\x01").type == P.OK
-    seat, card, _ = host.until(P.EV_PRESENTED)[2]
-    assert (seat, card) == (1, order[0]) and host.board.shown
-    assert host.command(P.PRESENT, b"\x00").body[1] == P.NAK_BUSY  # one card shown at a time
-    host.command(P.ROUTE_PRESENTED, bytes((P.DISCARD,)))
-    host.until(P.EV_CARD_ROUTED)
-    host.command(P.PRESENT, b"\x01")
-    host.until(P.EV_PRESENTED)
-    host.command(P.ROUTE_PRESENTED, b"\x01")
+    assert host.board.tray(P.LOOP) == order and host.sim.firmware.dealer.loop == order
+    assert host.command(P.FETCH, bytes((P.LOOP, order[0], 0))).type == P.OK
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((order[0], 0))
+    host.run(500)
+    host.board.trays[0].remove(order[0])
+    host.sim.play(order[0])
+    host.command(P.FEED, bytes((1, P.DISCARD)))
+    assert host.until(P.EV_FEED_DONE)[2] == b"\x01"
+    host.run(500)
+    assert host.command(P.FETCH, bytes((P.LOOP, order[1], 0))).type == P.OK
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((order[1], 0))
     host.run(3000)
-    assert host.board.seat(1) == [order[1]] and host.board.tray(P.DISCARD) == [order[0]]
-    assert host.command(P.FETCH, bytes((P.DISCARD, order[0], 0)), ms=6000).type == P.OK
-    assert host.board.seat(0) == [order[0]] and host.board.tray(P.DISCARD) == []
-    assert host.command(P.FETCH, bytes((P.DISCARD, order[0], 0))).body[1] == P.NAK_EMPTY
+    assert host.board.seat(0) == [order[1]] and host.board.tray(P.DISCARD) == [order[0]]
+    assert host.board.tray(P.LOOP) == order[2:] and host.command(P.STATUS).body[8] == 50
+    assert host.command(P.FETCH, bytes((P.DISCARD, order[0], 1))).body[1] == P.NAK_BAD_BODY
 
 
-def test_german_whist_turn_up_and_stock_to_winner_and_loser() -> None:
+def test_german_whist_stock_to_winner_and_loser_and_the_next_staged() -> None:
     order = shuffled(12)
     host = make_host(deck=order, seats=2)
-    plan = [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, 0x85) for c in order[26:]]
+    plan = [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, P.LOOP) for c in order[26:]]
     host.command(P.DEAL_PLAN, plan_body(9, plan))
     host.until(P.EV_DEAL_DONE)
-    host.command(P.TURN_UP, ms=6000)
-    assert host.board.tray(P.FACEUP) == [order[26]]
-    assert host.command(P.TURN_UP).body[1] == P.NAK_BUSY
-    host.command(P.ROUTE_FACEUP, b"\x01", ms=6000)
-    host.command(P.DEAL_STOCK, b"\x00", ms=6000)
-    host.command(P.TURN_UP, ms=6000)
-    assert order[26] in host.board.seat(1) and order[27] in host.board.seat(0)
-    assert host.board.tray(P.FACEUP) == [order[28]]
+    stock = order[26:]
+    host.command(P.FETCH, bytes((P.LOOP, stock[0], 1)))
+    host.until(P.EV_CARD_ROUTED)
+    host.command(P.FETCH, bytes((P.LOOP, stock[1], 0)))
+    host.until(P.EV_CARD_ROUTED)
+    host.command(P.FETCH, bytes((P.LOOP, stock[2], P.HOLD)))
+    assert host.until(P.EV_STAGED)[2][0] == stock[2]
+    assert stock[0] in host.board.seat(1) and stock[1] in host.board.seat(0)
+    assert host.board.gate is None and host.board.hopper[0] == stock[2]
 
 
-def test_passing_through_staging_then_fetch_to_receivers() -> None:
+def test_passing_through_the_loop_then_a_release_plan() -> None:
     host = make_host(deck=[])
-    host.command(P.FEED, bytes((3, P.STAGING)))
+    host.command(P.FEED, bytes((3, P.LOOP)))
     host.run(2000)
     assert host.command(P.STATUS).body[0] == 5  # feeding, waiting for cards
-    host.sim.load_deck([10, 20, 30])
+    for c in (10, 20, 30):
+        host.sim.play(c)
     host.until(P.EV_FEED_DONE)
-    assert host.board.tray(P.STAGING) == [10, 20, 30]
-    host.command(P.FETCH, bytes((P.STAGING, 20, 2)), ms=6000)
-    assert host.board.seat(2) == [20]
+    host.run(3000)
+    assert host.board.tray(P.LOOP) == [10, 20, 30] == host.sim.firmware.dealer.loop
+    host.command(P.DEAL_PLAN, plan_body(3, [(10, 1), (20, 2), (30, 3)]))
+    host.until(P.EV_DEAL_DONE)
+    assert [host.board.seat(s) for s in (1, 2, 3)] == [[10], [20], [30]]
 
 
 def test_feed_and_hold_then_route() -> None:
@@ -325,18 +332,22 @@ def test_bad_crc_is_naked_and_garbage_is_skipped() -> None:
 def test_unknown_type_and_bad_bodies() -> None:
     host = make_host()
     assert host.command(0x3E).body == bytes((0x3E, P.NAK_UNKNOWN_TYPE))
-    assert host.command(P.PRESENT, b"").body[1] == P.NAK_BAD_BODY
+    for v1 in (0x06, 0x08, 0x09, 0x0A):  # PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP: gone
+        assert host.command(v1, b"\x00").body[1] == P.NAK_UNKNOWN_TYPE
     assert host.command(P.DEAL_PLAN, plan_body(1, [(52, 0)])).body[1] == P.NAK_BAD_BODY
     assert host.command(P.DEAL_PLAN, plan_body(1, [(3, 9)])).body[1] == P.NAK_BAD_BODY  # seat 9 of 4
-    assert host.command(P.PRESENT, b"\x00").body[1] == P.NAK_EMPTY  # no stock
+    for gone in (P.FACEUP, P.STAGING):  # v1 targets
+        assert host.command(P.FEED, bytes((1, gone))).body[1] == P.NAK_BAD_BODY
+    assert host.command(P.FETCH, bytes((P.DISCARD, 5, 0))).body[1] == P.NAK_BAD_BODY
+    assert host.command(P.FETCH, bytes((P.LOOP, 5, 0))).body[1] == P.NAK_EMPTY  # not in the loop
 
 
 def test_reset_reboot_gives_a_new_boot_id() -> None:
     host = make_host()
-    before = P.get_u16(host.command(P.HELLO, b"\x01\x00\x00").body, 4)
+    before = P.get_u16(host.command(P.HELLO, b"\x02\x00\x00").body, 4)
     assert host.command(P.RESET, b"\x01").type == P.OK
     host.run(20)
-    after = host.command(P.HELLO, b"\x01\x00\x00").body
+    after = host.command(P.HELLO, b"\x02\x00\x00").body
     assert P.get_u16(after, 4) != before
     assert (0, P.EV_BOOT, b"\x03") in host.events
 
@@ -386,3 +397,25 @@ def test_double_feed_and_a_card_lost_on_the_belt_in_the_simulator() -> None:
     stage, lost = host.until(P.EV_JAM)[2]
     assert stage == M.ST_EJECT and lost not in [c for c, _ in dealt(host)]
     assert all(lost not in host.board.seat(s) for s in range(4))
+
+
+def test_a_fed_card_is_fed_even_when_its_twin_is_parked_in_the_loop() -> None:
+    """Passes parked in the loop (FEED HOLD, ROUTE_PRESENTED to 0x85); then a card dropped in
+    the play slot that is also in the loop model (a second deck's twin, or fed twice) is read
+    and held as fed: the hopper's pickup is held, so the window's card came from the slot."""
+    host = make_host(deck=[], seats=4)
+    for card in (12, 3, 20):
+        host.board.slot.append(card)
+        host.command(P.FEED, bytes((1, P.HOLD)))
+        host.until(P.EV_PRESENTED)
+        host.command(P.ROUTE_PRESENTED, bytes((P.LOOP,)))
+        host.until(P.EV_CARD_ROUTED)
+    host.run(3000)
+    assert host.sim.firmware.dealer.loop == [12, 3, 20] == list(host.board.hopper)
+    host.board.slot.append(12)
+    host.command(P.FEED, bytes((1, P.HOLD)))
+    assert host.until(P.EV_PRESENTED, max_ms=20000)[2][:2] == bytes((P.HOLD, 12))
+    host.command(P.ROUTE_PRESENTED, bytes((P.REJECT,)))
+    host.until(P.EV_CARD_ROUTED)
+    host.run(3000)
+    assert host.board.tray(P.REJECT) == [12] and list(host.board.hopper) == [12, 3, 20]

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from trickref.firmware import protocol as P
 
-TARGETS = [0, 1, 2, 3, 4, 5, P.REJECT, P.CENTRE, P.MAGAZINE, P.TRICK]
+TARGETS = [0, 1, 2, 3, 4, 5, P.REJECT, P.CENTRE, P.LOOP, P.TRICK]
+CAPS = {P.REJECT: 24, P.CENTRE: 8, **{seat: 24 for seat in range(6)}}  # trick 110, loop 120 hold any
 
 
 @settings(max_examples=25, deadline=None)
@@ -25,20 +26,26 @@ def test_every_card_reaches_its_planned_target(order_seed: int, hopper_seed: int
     random.Random(hopper_seed).shuffle(hopper)
     host = make_host(deck=hopper, seats=6)
     entries = list(zip(order, targets[:len(order)], strict=True))
+    over = [t for t in CAPS if sum(x == t for _, x in entries) > CAPS[t]]
     reply = host.command(P.DEAL_PLAN, plan_body(1, entries))
-    if sum(t == P.MAGAZINE for _, t in entries) > 52:
-        assert reply.body[1] == P.NAK_TOO_BIG  # more stock than magazine slots
-        return
+    if over:
+        assert reply.body[1] == P.NAK_TOO_BIG  # more than the pocket holds: refused
+        seen = Counter(t for _, t in entries)
+        entries = []
+        for c, t in zip(order, targets[:len(order)], strict=True):
+            seen[t] -= 1
+            entries.append((c, P.TRICK if t in over and seen[t] >= CAPS[t] else t))
+        reply = host.command(P.DEAL_PLAN, plan_body(2, entries))
     assert reply.body[1] == P.OK_STARTED
     payload = host.until(P.EV_DEAL_DONE, max_ms=600000)[2]
     assert payload[2:] == bytes((len(order), 0, 0, 0))
-    for target in set(targets[:len(order)]):
+    for target in {t for _, t in entries}:
         want = [c for c, t in entries if t == target]
         got = host.board.tray(target)
-        if target == P.MAGAZINE:
-            assert got == want  # parked in stock order
-        else:
-            assert Counter(got) == Counter(want)
+        assert Counter(got) == Counter(want)
+        if target == P.LOOP and decks == 1:  # in the loop in the order they were read
+            assert got == [c for c in hopper if c in want]
+    assert host.board.collisions == []
 
 
 @settings(max_examples=25, deadline=None)

@@ -5,8 +5,8 @@ hardware mode, the real ``Dealer`` driver on the dealer simulator's pty (standin
 cable to the Pico) and the wired ``Panels`` on gpiozero's ``MockFactory`` pins. What the people
 do is physical only: a key press drives the panel's mock pins low and high (through the real
 debounce code, on a clock the test steps, so nothing sleeps), a card is played, passed or given
-by taking it from the seat's tray and putting it into the dealer's hopper (the reader loop reads
-it). Faults are what happens to the machine: a jam, a pulled cable, a misread, a power cut.
+by taking it from the seat's pocket and dropping it into the dealer's play slot (the reader loop
+reads it); a spades-2p drawn card not kept is fed back the same way when the dealer waits for it. Faults are what happens to the machine: a jam, a pulled cable, a misread, a power cut.
 
 Every wait is on the table host (``drain``, or ``wait`` for the card just fed to be read), with a
 generous limit that only guards against a hang.
@@ -151,14 +151,26 @@ class Rig:
         reader loop reads it; wait until the referee has handled it and the dealer routed it."""
         host = self.table.host
         n = host.cards_read
+        self._take_out(card, source)
+        self.sim.play(card)
+        assert host.wait(lambda: host.cards_read > n or self.ref.dealer_fault is not None, GUARD_S), \
+            f"{C.NAMES[card]} was never read; {self.debug()} {self.where(card)}; sim state {self.sim.board.gate, self.sim.board.pending}"
+        self.settle()
+
+    def _take_out(self, card: int, source: int) -> None:
         with self.sim.lock:
             tray = self.sim.board.trays.get(source, [])
             assert card in tray, (f"{C.NAMES[card]} is not in tray {source}: {C.names(tray)}; "
                                   f"{self.where(card)}; last entries {self.log[-6:]}; {self.ref.messages[-6:]}")
             tray.remove(card)
-            self.sim.board.hopper.append(card)
-        assert host.wait(lambda: host.cards_read > n or self.ref.dealer_fault is not None, GUARD_S), \
-            f"{C.NAMES[card]} was never read; {self.debug()} {self.where(card)}; sim state {self.sim.board.gate, self.sim.board.pending}"
+
+    def feed_back(self, step: Any) -> None:
+        """The drawing player feeds the card the dealer waits for back (from their pocket)."""
+        ref = self.ref
+        self._take_out(C.parse(step.card), step.seat)
+        self.sim.play(C.parse(step.card))
+        assert self.table.wait(lambda: not ref.steps or ref.steps[0].step != step.step
+                               or ref.dealer_fault is not None, GUARD_S), f"{step.card} fed back, never read"
         self.settle()
 
     # ---------------------------------------------------------------- one entry
@@ -213,6 +225,11 @@ class Rig:
             self.settle()
             return "next"
         g = ref.game
+        head = ref.steps[0] if ref.steps else None
+        if type(head).__name__ == "FeedBack":
+            self.log.append(f"{head.seat} feeds {head.card} back")
+            self.feed_back(head)
+            return "feed back"
         if ref.accepting() and g.turn_seats():
             seats = [s for s in g.turn_seats() if not ref.fed.get(s)] or list(g.turn_seats())
             self.enter(seats[0])

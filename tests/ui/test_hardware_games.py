@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from physical import Rig
 
+from trickref.engine import cards as C
 from trickref.engine.records import parse, replay
 from trickref.engine.referee import fairness
 from trickref.ui.table_client import resume_table
@@ -159,6 +160,19 @@ def _nobody_holds(rig: Rig) -> None:
         rig.sim.board.trays.setdefault(m.TRICK, []).append(card)
 
 
+def _faceup_shown(rig: Rig) -> None:
+    """German Whist's turned-up card stays in the dealer's loop: the shared screen shows it (the
+    referee's faceup, the engine's stock card), and only it, among the stock."""
+    ref = rig.ref
+    up = ref.public_view()["table"]["faceup"]
+    assert up is not None and up == ref.game.public_view()["stock_card"]
+    rig.app.render(force=True)
+    assert rig.app.scene.name == "play" and rig.app.scene.model()["face_up"] == [up]
+    with rig.sim.lock:
+        loop = rig.sim.board.tray(0x85)  # the read window's card, the hopper, cards on their way back
+    assert C.parse(up) in loop  # physically still in the dealer
+
+
 def _trick_tray_has_cards(rig: Rig) -> bool:
     from trickref.device.dealer import messages as m
 
@@ -178,6 +192,8 @@ RUNS = {
     }),
     "german-whist": (2, {"target": 1}, {
         "nobody holds": (_trick_tray_has_cards, _nobody_holds),
+        "face-up card on the screen": (lambda r: r.ref.accepting() and r.ref.game.phase == "play"
+                                       and r.ref.faceup is not None and len(r.ref.game.actions) > 2, _faceup_shown),
         "power cut": (lambda r: r.ref.accepting() and r.ref.game.phase == "play" and len(r.ref.game.trick) == 1
                       and len(r.ref.game.actions) > 6, _power_cut),
     }),

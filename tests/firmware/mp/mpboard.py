@@ -3,10 +3,13 @@
 
 Runs unchanged on MicroPython (the WebAssembly port, driven by run.mjs) and on CPython (the
 same checks through pytest), so one set of checks proves the firmware on both interpreters.
-``FakeBoard`` implements the methods firmware/board.py gives the firmware, on a modelled
-mechanism: a hopper, a gate with a debounced opto, a reader, a turntable, slotted stores, an
-exit opto, trays; its one clock is a tick counter (``firmware.ticks``: time.ticks_add/diff on
-MicroPython) that can start just below the 2**30 wrap.
+``FakeBoard`` implements the methods firmware/board.py gives the firmware, on the modelled
+mechanism of device/dealer/sim.py's SimBoard (kept in step with it): a hopper fed from the
+bottom and a play slot fed first, a gate with a debounced opto, a reader, feed moves, a belt,
+a pocket per seat and tray with its mouth sensor, the return loop with its sensors E, Rv and D
+dropping cards back on top of the hopper, the v1 discard and staging racks; its one clock is
+a tick counter (``firmware.ticks``: time.ticks_add/diff on MicroPython) that can start just
+below the 2**30 wrap.
 
 Mechanism faults on demand: a stage that sticks (``jam_stage``), unreadable cards, a full tray,
 the e-stop button, a card that stops between the gate and the exit (``stuck_in_path``), two
@@ -19,24 +22,40 @@ from firmware import timing
 from firmware.ticks import ticks_add, ticks_diff
 
 REJECT = 0x80
-SLOTTED = (0x81, 0x83, 0x85, 0x86)
+LOOP = 0x85
+SLOTTED = ()  # (the v1 racks are gone)
 UNKNOWN = 0xFF
+POCKET = -1  # belt_cards station: a pocket; 0, 1, 2: the loop's E, Rv, D
 
 SHINGLE_MM = 30
 
 
 class FakeBoard:
-    """The v2 mechanism (feed moves, a belt, a sensor at every pocket mouth) with the
-    simulator's slotted stores, timed by firmware/timing.py like device/dealer/sim.py."""
+    """The v2 mechanism (feed moves, a belt, a sensor at every pocket mouth, the return loop)
+    with the simulator's v1 racks, timed by firmware/timing.py like device/dealer/sim.py."""
+
+    HAS_LOOP = True
+    HAS_RACKS = False
+    STORES = SLOTTED
+    COUNTS_POCKETS = True
 
     def __init__(self, cfg, start_ticks=0, boot=0x1234, cause=1):
         self.cfg = cfg
         self.now = start_ticks
-        self.hopper = []
+        self.hopper = []  # bottom (fed first) at 0; the loop drops cards at the end
+        self.slot = []  # the play slot: fed before the hopper
+        self.loop_hits = [0, 0, 0]
+        self.switch_free = start_ticks
+        self.collisions = []
+        self.loop_passes = 0
+        self.misroute_next = False
+        self.hopper_held = False
+        self.loop_due = timing.loop_station_ms(cfg)
+        self.switch_ms = timing.loop_switch_ms(cfg)
         self.gate = None
         self.gate_double = None
         self.aim = -1
-        self.selected = (0x85, 0)
+        self.selected = (0x86, 0)
         self.trays = {}
         self.slots = {}
         for s in SLOTTED:
@@ -122,20 +141,45 @@ class FakeBoard:
             elif name == "eject" and self.gate is not None:
                 self._leave_window()
                 self._to_window()
-            elif name == "pull" and self.gate is None:
+            elif name == "pull":
                 store, slot = self.selected
                 if self.aim == store and slot in self.slots[store]:
+                    if self.gate is not None:  # (v1 fiction, as in SimBoard)
+                        self.hopper.insert(0, self.gate)
                     self.gate = self.slots[store].pop(slot)
                     self.gate_unreadable = False
         if self.belt_stopped_at is None:
-            for item in list(self.belt_cards):
+            items = sorted(self.belt_cards, key=lambda it: ticks_diff(it[0], self.now))
+            for item in items:
                 if self._due(item[0]):
                     self.belt_cards.remove(item)
-                    self._put(item[1], item[2])
-                    self.arrived[item[2]] = self.arrived.get(item[2], 0) + 1
+                    self._arrive(item)
+
+    def _arrive(self, item):
+        due, card, target, station = item
+        if station == POCKET:
+            self._put(card, target)
+            self.arrived[target] = self.arrived.get(target, 0) + 1
+            return
+        self.loop_hits[station] += 1
+        if station == 0:
+            if ticks_diff(due, self.switch_free) < 0:
+                self.collisions.append((card, due))
+            self.switch_free = ticks_add(due, self.switch_ms)
+        elif station == 2:
+            self.hopper.append(card)
+            self.loop_passes += 1
 
     def _to_window(self):
-        if self.gate is not None or not self.hopper:
+        if self.gate is not None:
+            return
+        if self.slot:
+            self.gate = self.slot.pop(0)
+            self.gate_double = None
+            self.thick = False
+            self.gate_unreadable = False
+            return
+        if not self.hopper or self.hopper_held:
             return
         self.gate = self.hopper.pop(0)
         self.gate_double = None
@@ -159,11 +203,19 @@ class FakeBoard:
         if self.lose_next:
             self.lose_next = False  # stuck between the gate and its pocket
             return
-        due = ticks_add(self.now, timing.transit_ms(self.cfg, self.aim))
-        self.belt_cards.append([due, card, self.aim])
-        if self.gate_double is not None:
-            self.belt_cards.append([due, self.gate_double, self.aim])
+        cards = [card]
+        if self.gate_double is not None:  # both went (only when the firmware let it)
+            cards.append(self.gate_double)
             self.gate_double = None
+        for c in cards:
+            if self.aim == LOOP or self.misroute_next:
+                if self.aim != LOOP:
+                    self.misroute_next = False  # it passes its pocket: to E, round the loop
+                for station in (0, 1, 2):
+                    self.belt_cards.append([ticks_add(self.now, self.loop_due[station]), c, LOOP, station])
+            else:
+                due = ticks_add(self.now, timing.transit_ms(self.cfg, self.aim))
+                self.belt_cards.append([due, c, self.aim, POCKET])
 
     def _put(self, card, target):
         if target in SLOTTED and self.selected[0] == target:
@@ -187,6 +239,9 @@ class FakeBoard:
             self._start("feed", self.durations["feed"])
         elif "feed" in self.pending:
             del self.pending["feed"]
+
+    def hold_hopper(self, on):
+        self.hopper_held = on
 
     def read_start(self):
         self.read_result = None
@@ -235,6 +290,17 @@ class FakeBoard:
             return True
         return False
 
+    def loop_seen(self, station):
+        self._update()
+        if self.loop_hits[station] > 0:
+            self.loop_hits[station] -= 1
+            return True
+        return False
+
+    def pull_done(self):
+        self._update()
+        return "pull" not in self.pending
+
     def gate_len_mm(self):
         if self.gate is None or "eject" not in self.pending:
             return None
@@ -251,6 +317,7 @@ class FakeBoard:
             gap = ticks_diff(self.now, self.belt_stopped_at)
             for item in self.belt_cards:
                 item[0] = ticks_add(item[0], gap)
+            self.switch_free = ticks_add(self.switch_free, gap)
             self.belt_stopped_at = None
 
     def pull(self, on):
@@ -271,7 +338,10 @@ class FakeBoard:
     # ---- sensors ----------------------------------------------------------------------------
 
     def hopper_has_card(self):
-        return len(self.hopper) > 0
+        return len(self.hopper) > 0 or len(self.slot) > 0
+
+    def slot_has_card(self):
+        return len(self.slot) > 0
 
     def gate_has_card(self):
         self._update()
@@ -314,6 +384,19 @@ class FakeBoard:
     def seat(self, target):
         return list(self.trays.get(target, []))
 
+    def tray(self, target):
+        """A pocket's cards; the loop's: the window's card, the hopper's, those on their way."""
+        if target == LOOP:
+            out = [self.gate] if self.gate is not None else []
+            out.extend(self.hopper)
+            for item in sorted(self.belt_cards, key=lambda it: ticks_diff(it[0], self.now)):
+                if item[3] == 2:
+                    out.append(item[1])
+            return out
+        if target in SLOTTED:
+            return [self.slots[target][k] for k in sorted(self.slots[target])]
+        return list(self.trays.get(target, []))
+
     def put_back_double(self):
         back = [c for c in (self.gate, self.gate_double) if c is not None]
         self.gate = None
@@ -329,8 +412,12 @@ class FakeBoard:
                 cards.append(self.slots[s][k])
             self.slots[s] = {}
         for item in self.belt_cards:
-            cards.append(item[1])
+            if item[3] in (POCKET, 2):
+                cards.append(item[1])
         self.belt_cards = []
+        self.loop_hits = [0, 0, 0]
+        cards.extend(self.slot)
+        self.slot = []
         if self.gate is not None:
             cards.append(self.gate)
             self.gate = None

@@ -26,7 +26,8 @@ from firmware.ticks import PERIOD, ticks_diff
 
 FRAMES_PATH = "/data/frames.json"
 
-SEAT, CENTRE, MAGAZINE, FACEUP, STAGING, DISCARD, REJECT = 0, 0x82, 0x85, 0x83, 0x86, 0x81, 0x80
+SEAT, CENTRE, LOOP, FACEUP, STAGING, DISCARD, REJECT, TRICK = 0, 0x82, 0x85, 0x83, 0x86, 0x81, 0x80, 0x84
+MAGAZINE = LOOP
 
 # (game, seats, decks) for every game and player count trickref deals.
 GAMES = [("spades-2p", 2, 1), ("german-whist", 2, 1), ("partnership-spades", 4, 1)]
@@ -48,15 +49,17 @@ def new_host(seats=4, deck=None, start_ticks=0, decks=1):
         deck = shuffled(seats * 7 + decks, decks)
     board.hopper = list(deck)
     host = Host(fw_main, board, cfg)
-    r = host.command(P.HELLO, b"\x01\x0b\xb8")
+    r = host.command(P.HELLO, b"\x02\x0b\xb8")
     assert r.type == P.IDENTIFY, r
     return host
 
 
 def game_plan(game, seats, decks, order):
     """(card, target) entries as trickref plans the game: hands round robin, the rest where
-    the game keeps it (German Whist's stock in the magazine, hearts' odd cards in the centre)."""
+    the game keeps it (German Whist's stock in the loop, hearts' odd cards in the centre)."""
     n = len(order)
+    if game == "spades-2p":  # the whole deck round the loop: the players draw from it
+        return [(c, LOOP) for c in order]
     if game == "german-whist":
         return [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, MAGAZINE) for c in order[26:]]
     per = n // seats
@@ -76,7 +79,9 @@ def deal(host, deal_id, entries):
     return done
 
 
-def check_hands(host, entries):
+def check_hands(host, entries, hopper=None):
+    """Every pocket holds its planned cards; the loop holds its cards (in read order, when the
+    hopper's order before the deal is given), and so does the firmware's loop model."""
     want = {}
     for card, target in entries:
         if target not in want:
@@ -84,11 +89,16 @@ def check_hands(host, entries):
         want[target].append(card)
     b = host.board
     for target in want:
-        if target == MAGAZINE:
-            got = [b.slots[MAGAZINE][k] for k in sorted(b.slots[MAGAZINE])]
-            assert got == want[target], ("stock order", got, want[target])
+        if target == LOOP:
+            got = b.tray(LOOP)
+            assert sorted(got) == sorted(want[target]), ("loop", got, want[target])
+            if hopper is not None:
+                read = [c for c in hopper if c in want[target]]
+                assert got == read, ("loop order", got, read)
+            assert host.fw.dealer.loop == got, ("loop model", host.fw.dealer.loop, got)
         else:
             assert sorted(b.seat(target)) == sorted(want[target]), ("target", target)
+    assert b.collisions == [], b.collisions
 
 
 # ---- the checks ------------------------------------------------------------------------------
@@ -122,28 +132,32 @@ def deals():
     n = 0
     for game, seats, decks in GAMES:
         order = shuffled(seats * 31 + decks + len(game), decks)
-        host = new_host(seats, deck=shuffled(seats + 99, decks), decks=decks)
+        hopper = shuffled(seats + 99, decks)
+        host = new_host(seats, deck=list(hopper), decks=decks)
         entries = game_plan(game, seats, decks, order)
         done = deal(host, n + 1, entries)
         assert done[2][:5] == P.u16(n + 1) + bytes((len(entries), 0, 0)), (game, seats, done)
-        check_hands(host, entries)
+        check_hands(host, entries, hopper if decks == 1 else None)
         if game == "german-whist":
-            r = host.command(P.TURN_UP)
-            assert r.type == P.OK, r
-            host.until(P.EV_CARD_DEALT)
-            assert host.board.seat(FACEUP) == [] and len(host.board.slots[FACEUP]) == 1
-            assert host.command(P.ROUTE_FACEUP, b"\x00").type == P.OK
-            host.until(P.EV_CARD_ROUTED)
-            assert host.command(P.DEAL_STOCK, b"\x01").type == P.OK
-            host.until(P.EV_CARD_DEALT)
+            stock = [c for c, t in entries if t == LOOP]
+            # v2: FETCH the stock by identity (the winner's and the loser's card of a trick)
+            assert host.command(P.FETCH, bytes((LOOP, stock[0], 1))).type == P.OK
+            assert host.until(P.EV_CARD_ROUTED)[2] == bytes((stock[0], 1))
+            assert host.command(P.FETCH, bytes((LOOP, stock[1], 0))).type == P.OK
+            assert host.until(P.EV_CARD_ROUTED)[2] == bytes((stock[1], 0))
             assert len(host.board.seat(0)) == 14 and len(host.board.seat(1)) == 14
+            host.run(3000)
+            assert sorted(host.fw.dealer.loop) == sorted(stock[2:]) == sorted(host.board.tray(LOOP))
         if game == "spades-2p":
-            card = host.board.trays[0].pop()  # a card fed back through the reader, parked, fetched
-            host.board.hopper = [card]
-            assert host.command(P.FEED, bytes((1, STAGING))).type == P.OK
+            card = host.fw.dealer.loop[7]  # drawn to seat 0, fed back through the slot, parked
+            assert host.command(P.FETCH, bytes((LOOP, card, 0))).type == P.OK
+            assert host.until(P.EV_CARD_ROUTED)[2] == bytes((card, 0))
+            host.board.slot.append(host.board.trays[0].pop())
+            assert host.command(P.FEED, bytes((1, LOOP))).type == P.OK
             host.until(P.EV_FEED_DONE)
-            assert list(host.board.slots[STAGING].values()) == [card]
-            assert host.command(P.FETCH, bytes((STAGING, card, 1))).type == P.OK
+            host.run(3000)
+            assert host.fw.dealer.loop[-1] == card == host.board.hopper[-1]
+            assert host.command(P.FETCH, bytes((LOOP, card, 1))).type == P.OK
             host.until(P.EV_CARD_ROUTED)
             assert host.board.seat(1)[-1] == card
         assert host.fw.failed is False and host.board.wdt_feeds > 0
@@ -177,16 +191,20 @@ def naks():
     assert r and r[0].body[1] == P.NAK_BAD_VERSION
     seen[P.NAK_BAD_VERSION] = "bad version"
     nak(0x55, b"", P.NAK_UNKNOWN_TYPE, "unknown type")
-    nak(P.PRESENT, b"", P.NAK_BAD_BODY, "present without seat")
-    nak(P.HELLO, b"\x02\x00\x00", P.NAK_BAD_VERSION, "hello v2")
-    nak(P.PRESENT, b"\x00", P.NAK_EMPTY, "empty stock")
+    nak(P.PRESENT, b"\x00", P.NAK_UNKNOWN_TYPE, "v1 PRESENT")
+    nak(P.HELLO, b"\x01\x00\x00", P.NAK_BAD_VERSION, "hello from a v1 host")
+    nak(P.FEED, bytes((1,)), P.NAK_BAD_BODY, "feed without target")
+    nak(P.FETCH, bytes((LOOP, 5, 0)), P.NAK_EMPTY, "card not in the loop")
+    nak(P.FETCH, bytes((TRICK, 5, 0)), P.NAK_BAD_BODY, "fetch from a pocket")
+    nak(P.FEED, bytes((1, FACEUP)), P.NAK_BAD_BODY, "face-up is no place (v2)")
     nak(P.ROUTE_PRESENTED, b"\x00", P.NAK_EMPTY, "nothing presented")
-    nak(P.FETCH, bytes((DISCARD, 5, 0)), P.NAK_EMPTY, "card not in discard")
+    nak(P.FETCH, bytes((DISCARD, 5, 0)), P.NAK_BAD_BODY, "fetch from the discard pocket")
     nak(P.RESUME, b"", P.NAK_BAD_STATE, "nothing to resume")
-    nak(P.FEED, bytes((53, STAGING)), P.NAK_FULL, "53 cards for 52 staging slots")
+    nak(P.FEED, bytes((121, LOOP)), P.NAK_FULL, "121 cards for a loop of 120")
+    nak(P.FEED, bytes((1, STAGING)), P.NAK_BAD_BODY, "v1 staging")
     nak(P.DEAL_PLAN, P.u16(3) + bytes((10, 4, 1, 0)), P.NAK_BAD_STATE, "chunk out of order")
-    big = plan_chunks(4, [(c % 52, MAGAZINE) for c in range(60)])[0]
-    nak(P.DEAL_PLAN, big, P.NAK_TOO_BIG, "stock beyond the magazine")
+    big = plan_chunks(4, [(c, 0 if c < 25 else 1) for c in range(52)])[0]
+    nak(P.DEAL_PLAN, big, P.NAK_TOO_BIG, "25 cards for a 24-card seat pocket")
     order = shuffled(5)
     entries = [(c, i % 4) for i, c in enumerate(order)]
     assert host.command(P.DEAL_PLAN, plan_chunks(7, entries)[0]).body[1] == P.OK_STARTED
@@ -214,24 +232,122 @@ def naks():
     print("PASS naks: all %d NAK reasons answered, none rebooted the loop" % len(seen))
 
 
-def full_store():
-    """A full slotted store is refused, never overwritten (it used to get slot 0 again)."""
-    host = new_host(4, deck=[5, 6, 7])
-    assert host.command(P.FEED, bytes((0, FACEUP))).type == P.OK  # until stopped, one slot
-    host.until(P.EV_TRAY_FULL)
-    mech = host.fw.dealer.mech
-    assert mech.state == M.JAMMED and host.board.slots[FACEUP] == {0: 5}
-    assert host.board.gate == 6 and host.board.pending == {}  # the second card waits in the gate
-    assert host.command(P.RESUME).type == P.OK  # still full: stops again, nothing overwritten
-    host.run(200)
-    assert mech.state == M.JAMMED and host.board.slots[FACEUP] == {0: 5}
-    assert [k for _, k, _ in host.events].count(P.EV_TRAY_FULL) == 2
-    assert host.command(P.RESET, b"\x00").type == P.OK  # the waiting card goes to reject
-    host.until(P.EV_CARD_ROUTED)
-    host.run(500)
-    assert host.board.seat(REJECT) == [6] and host.board.slots[FACEUP] == {0: 5}
-    assert host.command(P.DEAL_STOCK, bytes((FACEUP,))).body[1] in (P.NAK_EMPTY, P.NAK_FULL)
-    print("PASS full_store: a full store stops with TRAY_FULL and is never overwritten; commands get NAK_FULL")
+def loop_deal():
+    """German Whist: 26 cards to the hands, 26 round the loop, read once in read order; the
+    firmware's loop model matches the hopper; a plan over cards parked in the loop (a pass
+    release) deals them out."""
+    hopper = shuffled(71)
+    order = shuffled(72)
+    host = new_host(2, deck=list(hopper))
+    entries = game_plan("german-whist", 2, 1, order)
+    done = deal(host, 1, entries)
+    assert done[2][2:] == bytes((52, 0, 0, 0)), done
+    check_hands(host, entries, hopper)
+    st = host.command(P.STATUS).body
+    assert st[7] & 8 and st[8] == 26, st  # loop model valid, 26 in the loop
+    assert host.board.loop_passes == 26
+    # players gather the hands on top: a plan over the 26 parked cards sends them to seat 1
+    parked = host.board.tray(LOOP)
+    release = [(c, i % 2) for i, c in enumerate(parked[::-1])]
+    host.board.trays = {}
+    done = deal(host, 2, release)
+    assert done[2][2:] == bytes((26, 0, 0, 0)), done
+    assert sorted(host.board.seat(0) + host.board.seat(1)) == sorted(parked)
+    assert host.fw.dealer.loop == [] and host.board.tray(LOOP) == []
+    print("PASS loop_deal: 26 to the hands, 26 round the loop in read order (model = hopper), "
+          "then a plan over the parked cards dealt them all")
+
+
+def fetch_cycle():
+    """FETCH from the loop cycles loop cards (each read, sent round again) until the card is in
+    the window, then routes it; a card read out of the model's order resyncs it; stage cycles
+    until the card is the next one the hopper gives and stops with the window empty (STAGED
+    with the passes); plays fed through the slot meanwhile leave it there (the hopper's pickup
+    is held); a later FETCH routes it with one feed move."""
+    hopper = shuffled(81)
+    host = new_host(2, deck=list(hopper))
+    entries = [(c, LOOP) for c in hopper]  # spades-2p: the whole deck round the loop
+    deal(host, 1, entries)
+    d = host.fw.dealer
+    assert d.loop == hopper
+    want = hopper[10]
+    t0 = host.board.now
+    passes0 = host.board.loop_passes
+    assert host.command(P.FETCH, bytes((LOOP, want, 0))).type == P.OK
+    while want not in host.board.seat(0) and ticks_diff(host.board.now, t0) < 20000:
+        host.run(10, 10)
+    cycle_ms = ticks_diff(host.board.now, t0)  # 10 cards cycled, the 11th in its pocket
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((want, 0))
+    assert host.board.seat(0) == [want]
+    host.run(3000)
+    assert host.board.loop_passes - passes0 == 10 and d.loop == hopper[11:] + hopper[:10]
+    assert host.board.tray(LOOP) == d.loop
+    # the model is wrong about the order (someone swapped two cards): read, resynced
+    a, b = d.loop[0], d.loop[1]
+    d.loop[0], d.loop[1] = b, a
+    assert host.command(P.FETCH, bytes((LOOP, a, 1))).type == P.OK
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((a, 1)) and d.resyncs == 1
+    host.run(3000)
+    assert host.board.tray(LOOP) == d.loop
+    # stage: 5 cards on, the card is next in the hopper (the window left empty)
+    s = d.loop[5]
+    assert host.command(P.FETCH, bytes((LOOP, s, 0xFE))).type == P.OK
+    assert host.until(P.EV_STAGED)[2] == bytes((s, 5))
+    assert host.board.gate is None and host.board.hopper[0] == s and d.staged == s
+    host.run(3000)  # the cards it cycled land on the hopper
+    assert host.command(P.STATUS).body[0] == 0 and d.loop[0] == s
+    # two plays through the slot while it is staged: it stays next (the pickup is held)
+    sent = host.board.loop_passes
+    for _ in range(2):
+        played = host.board.trays[0 if host.board.trays.get(0) else 1].pop()
+        host.board.slot.append(played)
+        assert host.command(P.FEED, bytes((1, TRICK))).type == P.OK
+        host.until(P.EV_FEED_DONE)
+        assert host.board.seat(TRICK)[-1] == played
+    host.run(3000)
+    assert host.board.hopper[0] == s and d.staged == s and host.board.loop_passes == sent
+    t1 = host.board.now
+    assert host.command(P.FETCH, bytes((LOOP, s, 1))).type == P.OK
+    while s not in host.board.seat(1) and ticks_diff(host.board.now, t1) < 5000:
+        host.run(10, 10)
+    fast = ticks_diff(host.board.now, t1)  # in its pocket (the event may wait for a batch)
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((s, 1))
+    assert fast < 1000 and host.board.seat(1)[-1] == s, fast
+    host.run(3000)
+    # staging the loop's first card costs nothing; FETCH of another one cycles past it
+    s = d.loop[0]
+    assert host.command(P.FETCH, bytes((LOOP, s, 0xFE))).type == P.OK
+    assert host.until(P.EV_STAGED)[2] == bytes((s, 0))
+    other = d.loop[1]
+    assert host.command(P.FETCH, bytes((LOOP, other, DISCARD))).type == P.OK
+    assert host.until(P.EV_CARD_ROUTED)[2] == bytes((other, DISCARD)) and d.staged is None
+    host.run(3000)
+    assert d.loop[-1] == s and host.board.tray(LOOP) == d.loop
+    assert host.board.collisions == [] and host.fw.failed is False
+    print("PASS fetch_cycle: FETCH by cycling (10 passes, %d ms), a resync, stage (STAGED: next "
+          "in the hopper; two plays through the slot leave it there; then routed in %d ms), "
+          "FETCH of another card cycles past a staged one" % (cycle_ms, fast))
+
+
+def misroute():
+    """A card that passes its pocket reaches the end of run E: JAM 4 (misroute) with the card;
+    it goes round the loop back onto the hopper, and after RESUME the deal reads it again and
+    puts it where the plan says."""
+    order = shuffled(91)
+    host = new_host(4, deck=list(order))
+    entries = [(c, i % 4) for i, c in enumerate(order)]
+    assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
+    host.run(2000)
+    host.board.misroute_next = True
+    jam = host.until(P.EV_JAM)
+    assert jam[2][0] == M.ST_MISROUTE, jam
+    card = jam[2][1]
+    assert host.fw.dealer.mech.state == M.JAMMED
+    assert host.command(P.RESUME).type == P.OK
+    done = host.until(P.EV_DEAL_DONE)
+    assert done[2][2:] == bytes((52, 0, 0, 0)), done
+    check_hands(host, entries)
+    print("PASS misroute: card %d passed its pocket: JAM 4, round the loop, dealt on its way back" % card)
 
 
 def ejection():
@@ -246,7 +362,7 @@ def ejection():
     host.board.lose_next = True
     jam = host.until(P.EV_JAM)
     lost = jam[2][1]
-    assert jam[2][0] == M.ST_EJECT and lost in order, jam
+    assert jam[2][0] == M.ST_TRANSPORT and lost in order, jam
     dealt = [p[0] for _, k, p in host.events if k == P.EV_CARD_DEALT]
     assert lost not in dealt and len(dealt) >= len(dealt_before)
     assert host.fw.dealer.mech.state == M.JAMMED and host.board.pending == {}
@@ -291,7 +407,7 @@ def gate_debounce():
         board = FakeBoard(cfg)
         board.bounce_on_feed = 2
         host = Host(fw_main, board, cfg)
-        host.command(P.HELLO, b"\x01\x0b\xb8")
+        host.command(P.HELLO, b"\x02\x0b\xb8")
         for card in range(10 if samples > 1 else 1):
             board.hopper = [card]
             assert host.command(P.FEED, bytes((1, 0x84))).type == P.OK
@@ -359,12 +475,12 @@ def usb_stall():
 def pocket_count():
     """On a board without tray-full sensors (board.py: COUNTS_POCKETS) the firmware counts the
     cards sent to each tray pocket since the deal began: a plan over a pocket's capacity is
-    NAK TOO_BIG, a card for a full one stops with TRAY_FULL; RESUME means it was emptied."""
+    NAK TOO_BIG, a card for a full one stops with POCKET_FULL; RESUME means it was emptied."""
     cfg = config.Settings(SEAT_COUNT=4, READER_KIND=2)
     board = FakeBoard(cfg)
     board.COUNTS_POCKETS = True
     host = Host(fw_main, board, cfg)
-    host.command(P.HELLO, b"\x01\x0b\xb8")
+    host.command(P.HELLO, b"\x02\x0b\xb8")
     order = shuffled(44)
     cap = cfg.POCKET_CAP[CENTRE]
     over = [(c, CENTRE if i < cap + 1 else i % 4) for i, c in enumerate(order)]
@@ -375,14 +491,14 @@ def pocket_count():
         assert host.command(P.FEED, bytes((1, CENTRE))).type == P.OK
         if n < cap:
             host.until(P.EV_FEED_DONE)
-    host.until(P.EV_TRAY_FULL)
+    host.until(P.EV_POCKET_FULL)
     assert len(board.seat(CENTRE)) == cap and host.fw.dealer.mech.state == M.JAMMED
     board.trays[CENTRE] = []  # emptied
     assert host.command(P.RESUME).type == P.OK
     host.until(P.EV_FEED_DONE)
     assert board.seat(CENTRE) == [cap]
     print("PASS pocket_count: the centre pocket (%d cards) refuses a plan over it and stops with "
-          "TRAY_FULL on card %d; RESUME after emptying it goes on" % (cap, cap + 1))
+          "POCKET_FULL on card %d; RESUME after emptying it goes on" % (cap, cap + 1))
 
 
 def estop():
@@ -422,7 +538,7 @@ def deadman():
     assert P.EV_DEADMAN in host.kinds() and host.fw.dealer.mech.state == M.PAUSED
     assert host.board.pending == {}
     # a restarted host says HELLO first: that must not restart the motors
-    assert host.command(P.HELLO, b"\x01\x0b\xb8").type == P.IDENTIFY
+    assert host.command(P.HELLO, b"\x02\x0b\xb8").type == P.IDENTIFY
     assert host.fw.dealer.mech.state == M.PAUSED, "HELLO resumed a paused motion"
     assert host.command(P.STATUS).body[0] == 6
     host.keepalive = True
@@ -495,9 +611,20 @@ def heap(deals_count=60):
     order = shuffled(40)
     entries = [(c, i % 4) for i, c in enumerate(order)]
     figures = {}
+    whist = game_plan("german-whist", 2, 1, order)
+    stock = [c for c, t in whist if t == LOOP]
     for n in range(deals_count):
         host.board.hopper = host.board.gather() + host.board.hopper
-        deal(host, n + 1, entries)
+        if n % 3 == 2:  # every third hand German Whist: 26 round the loop, each FETCHed back
+            deal(host, n + 1, whist)
+            for i, c in enumerate(stock):
+                assert host.command(P.FETCH, bytes((LOOP, c, i % 2))).type == P.OK
+                host.until(P.EV_CARD_ROUTED)
+                while host.fw.dealer.mech.busy():
+                    host.run(20)
+            assert host.fw.dealer.loop == []
+        else:
+            deal(host, n + 1, entries)
         host.frames = []
         host.events = []
         host.cursor = 0
@@ -511,9 +638,9 @@ def heap(deals_count=60):
     print("FIGURE heap_after_10_deals_bytes %d" % figures[10])
     print("FIGURE heap_after_%d_deals_bytes %d" % (deals_count, used))
     assert used - figures[10] < 4096, ("heap grows with deals", figures[10], used)
-    print("PASS heap: %d deals of 52 cards; heap in use %d bytes (%d before the dealer and its "
-          "fake board existed; %+d from deal 10 to deal %d)" % (
-              deals_count, used, base, used - figures[10], deals_count))
+    print("PASS heap: %d deals of 52 cards (every third a German Whist hand: 26 round the loop, "
+          "26 FETCHes); heap in use %d bytes (%d before the dealer and its fake board existed; "
+          "%+d from deal 10 to deal %d)" % (deals_count, used, base, used - figures[10], deals_count))
 
 
 # ---- the three crashes of issue 8, run in the real firmware path ------------------------------
@@ -652,7 +779,7 @@ def rp2_board():
           "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["golden", "deals", "naks", "full_store", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["golden", "deals", "naks", "loop_deal", "fetch_cycle", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
