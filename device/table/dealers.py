@@ -186,6 +186,16 @@ class DealerAdapter:
             raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
 
+    def relearn_now(self) -> None:
+        """Deal the loop's cards back to the loop now (resume, before anything is read); kept
+        pending if the dealer fails."""
+        cards = self.relearn
+        try:
+            self._relearn()
+        except BaseException:
+            self.relearn = cards
+            raise
+
     def _relearn(self, gate: tuple[int, int] | None = None) -> None:
         """After a restart: deal the loop's cards back to the loop, so the dealer knows them
         (``gate``: the card waiting in the read window, with its target, read first)."""

@@ -83,6 +83,14 @@ class OpenTable:
                 port.adapter.relearn = list(loop)
         if self.sim is not None:
             self._restore()
+        port = h.dealer
+        if isinstance(port, SerialDealer) and port.adapter.relearn is not None and port.adapter.in_gate is None:
+            # now, before the reader loop feeds anything: a dealer that does not know the cards
+            # parked in its hopper would give one of them as the next card fed
+            try:
+                port.adapter.relearn_now()
+            except (DealerError, OSError, ValueError):
+                pass  # the adapter keeps it pending: the first step does it (or shows the fault)
         h.start(resync=True)
 
     def _stop_leftover(self) -> None:

@@ -1,0 +1,238 @@
+"""The dealer steps: queued one at a time (numbered, the first outstanding), their outcomes
+(a deal checked or failed, a step done, a fault, the dealer back) and where each card then is;
+the stock shown (German Whist's turned-up card, spades-2p's card on offer), a drawn card fed back
+wrong."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import cards as C
+from . import flows, legacy
+from .commands import (
+    DealerCommand,
+    DealPlan,
+    FeedBack,
+    Fetch,
+    RouteFed,
+    Sound,
+    V1Step,
+    seat_target,
+)
+from .events import (
+    DealDone,
+    DealerDone,
+    DealerFault,
+    DealerReady,
+)
+from .fault_words import _public_deal_problems, _public_fault_words, _stuck_deal_words
+from .output import RefereeOutput
+
+
+class DealerSteps(RefereeOutput):
+    def _push(self, step: DealerCommand) -> None:
+        """Queue a dealer step (numbered here); issue it at once when nothing is pending."""
+        step = dataclasses.replace(step, step=self.next_step)
+        self.next_step += 1
+        self.steps.append(step)
+        if len(self.steps) == 1 and self.dealer_fault is None:
+            self._out.append(step)
+
+    def _step_done(self) -> None:
+        self.steps.pop(0)
+        if self.steps and self.dealer_fault is None:
+            self._out.append(self.steps[0])
+        if not self.busy:
+            self._prompt()
+
+    def _route_fed(self, card: int, target: str, fed_by: int | None = None) -> None:
+        """A card read by the reader waits in its gate until this step routes it."""
+        self._to_gate(card, fed_by)
+        self._push(RouteFed(C.NAMES[card], target))
+
+    def _to_gate(self, card: int, fed_by: int | None) -> None:
+        at = self.places.at
+        order = ([seat_target(fed_by)] if fed_by is not None else []) + sorted(
+            k for k in at if k.startswith("seat:")) + ["trick", "centre", "reject"]
+        for src in order:
+            if card in at.get(src, []):
+                self.places.move(card, src, "gate")
+                return
+        self.places.move(card, "", "gate")
+
+    def _start_deal(self) -> None:
+        g = self._g()
+        self.deal_id += 1
+        self.deal_failed = False
+        self.deal_progress = 0
+        self._push(DealPlan(self.deal_id, flows.deal_plan(g)))
+        self._msg(f"Dealing hand {g.hand_number}")
+
+    def _on_deal_done(self, ev: DealDone) -> None:
+        head = self.steps[0] if self.steps else None
+        if not isinstance(head, DealPlan) or head.deal_id != ev.deal_id:
+            self._msg(f"the dealer reported deal {ev.deal_id}, which is not the deal in progress: ignored", level="warn")
+            return
+        if not ev.ok:
+            self.deal_failed = True
+            same = self.deal_failure == tuple(ev.problems)
+            self.deal_failure = tuple(ev.problems)
+            self.deal_stuck = same
+            if same:
+                self.dealer_fault = _stuck_deal_words(ev.problems)
+                self._msg(self.dealer_fault, level="error")
+                self._out.append(Sound("alarm"))
+                return
+            problems = _public_deal_problems(ev.problems)
+            self.dealer_fault = (
+                f"The deal did not check out ({problems}). Gather all the cards into the dealer and "
+                f"press Resume: the hand is redealt from the same deck order (same commitment)."
+            )
+            self._msg(self.dealer_fault, level="error")
+            self._out.append(Sound("alarm"))
+            return
+        g = self._g()
+        self.deal_failure, self.deal_stuck = None, False
+        self.places.deal(head.plan)
+        self.steps.pop(0)
+        self.waiting = "turn"
+        self._msg(f"Hand {g.hand_number} dealt and checked")
+        if self.steps:  # steps queued behind the deal (a card read meanwhile): run the next
+            self._out.append(self.steps[0])
+        if self.dealer_version == 1:
+            after = legacy.after_deal_steps(g)
+        else:
+            after = flows.after_deal_steps(g)
+            self._show_stock()
+        for step in after:
+            self._push(step)
+        if not self.busy:
+            self._prompt()
+
+    def _on_dealer_done(self, ev: DealerDone) -> None:
+        head = self.steps[0] if self.steps else None
+        if head is None or head.step != ev.step or isinstance(head, DealPlan):
+            self._msg(f"the dealer finished step {ev.step}, which is not the step in progress: ignored", level="warn")
+            return
+        card = None
+        if ev.card is not None:
+            try:
+                card = C.parse(ev.card)
+            except ValueError:
+                card = None
+        if isinstance(head, V1Step):
+            self._v1_step_done(head)
+        elif isinstance(head, FeedBack) and card != C.parse(head.card):
+            self._wrong_feed_back(head, card)
+            return
+        self.places.step_done(head, card)
+        if isinstance(head, Fetch) and self.presented is None:
+            self._fetched(head)
+        self._step_done()
+
+    def _v1_step_done(self, head: V1Step) -> None:
+        """A v1 step done while replaying a v1 journal: what the v1 referee showed."""
+        due = head.args.get("expect")
+        shown = C.parse(due) if isinstance(due, str) else None
+        if head.op == "present" and shown is not None:
+            self.presented = (head.args["seat"], shown)
+            self._msg(f"{self._name(head.args['seat'])}: your card is {C.NAMES[shown]}", seat=head.args["seat"])
+        elif head.op == "route_presented":
+            self.presented = None
+        elif head.op == "turn_up" and shown is not None:
+            self.faceup = shown
+            self._msg(f"Turned up: {C.NAMES[shown]}")
+        elif head.op == "route_faceup":
+            self.faceup = None
+
+    def _show_stock(self) -> None:
+        """German Whist: the turned-up card on the screen (it stays in the loop); spades-2p: the
+        card in the first player's pocket after the deal."""
+        g = self._g()
+        pos = self.stock_pos
+        if g.GAME_ID == "german-whist":
+            self.faceup = g.deck[pos] if g.phase == "play" and pos < len(g.deck) else None
+            if self.faceup is not None:
+                self._msg(f"Turned up: {C.NAMES[self.faceup]}")
+        elif g.GAME_ID == "spades-2p" and g.phase == "draw" and g.to_move is not None and pos == 0:
+            self.presented = (g.to_move, g.deck[0])
+            self._msg(f"{self._name(g.to_move)}: your card is {C.NAMES[g.deck[0]]} (in your pocket)", seat=g.to_move)
+
+    def _fetched(self, head: Fetch) -> None:
+        """spades-2p: the card on offer reached the player's pocket: it is theirs to decide on."""
+        g = self._g()
+        if g.GAME_ID != "spades-2p" or g.phase != "draw" or not head.target.startswith("seat:"):
+            return
+        card, seat = C.parse(head.card), int(head.target[5:])
+        if self.stock_pos < len(g.deck) and card == g.deck[self.stock_pos] and seat == g.to_move:
+            self.presented = (seat, card)
+            self._msg(f"{self._name(seat)}: your card is {C.NAMES[card]} (in your pocket)", seat=seat)
+
+    def _wrong_feed_back(self, head: FeedBack, card: int | None) -> None:
+        """The card fed back is not the one due (or could not be read): it goes where it
+        belongs, and the dealer waits for the right one again."""
+        seat, due = head.seat, head.card
+        self.steps.pop(0)
+        again: list[DealerCommand] = []
+        if card is None:
+            self._refuse(seat, f"{self._name(seat)}: the card fed back could not be read; it went to the reject "
+                               f"pocket: take it and feed it back again")
+        else:
+            self._refuse(seat, f"{self._name(seat)}: that is not the card to feed back; it goes back",
+                         secret=f"{self._name(seat)}: {C.NAMES[card]} is not the card to feed back ({due}): "
+                                f"it goes back")
+            parked = card in self.places.at.get("loop", [])  # a loop card came out instead: it goes back in
+            self._to_gate(card, seat)
+            again.append(RouteFed(C.NAMES[card], flows.PARK if parked else self._home(card, seat)))
+        again.append(FeedBack(seat, due, head.target))
+        numbered = []
+        for step in again:
+            numbered.append(dataclasses.replace(step, step=self.next_step))
+            self.next_step += 1
+        self.steps[:0] = numbered
+        if self.dealer_fault is None:
+            self._out.append(self.steps[0])
+
+    def _on_dealer_fault(self, ev: DealerFault) -> None:
+        head = self.steps[0] if self.steps else None
+        what = {
+            "jam": "a card jammed",
+            "link_down": "the dealer's cable is unplugged or the link is down",
+            "timeout": "the dealer stopped answering",
+            "mismatch": "the dealer's cards do not match the plan",
+        }.get(ev.kind, "the dealer reported a fault")
+        detail = _public_fault_words(ev.message)
+        if detail and ev.kind == "jam" and "jam" in detail:
+            what = detail  # "a card jammed at the reader stage": the driver's words say more
+        elif detail:
+            what = f"{what} ({detail})"
+        if isinstance(head, DealPlan):
+            after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
+                     "gather all the cards into it and the hand is redealt from the same deck order.")
+        elif head is not None:
+            after = "Clear it and press Resume: the step is done again."
+        else:
+            after = "Press Resume when it is back."
+        self.dealer_fault = f"Dealer stopped: {what}. {after}"
+        self._msg(self.dealer_fault, level="error")
+        self._out.append(Sound("alarm"))
+
+    def _on_dealer_ready(self, ev: DealerReady) -> None:
+        if self.dealer_fault is None and not ev.redeal:
+            return
+        self.dealer_fault = None
+        head = self.steps[0] if self.steps else None
+        if head is None:
+            self._msg("The dealer is back")
+            self._prompt()
+            return
+        if isinstance(head, DealPlan) and (ev.redeal or self.deal_failed):
+            self.steps.pop(0)
+            rest = self.steps
+            self.steps = []
+            self._msg("Redealing the hand from the same deck order (the commitment stands)")
+            self._start_deal()
+            self.steps.extend(rest)
+            return
+        self._msg("The dealer is back: carrying on")
+        self._out.append(head)

@@ -1,0 +1,205 @@
+"""Taking an action: checked and applied to the game, then its physical consequences (the dealer
+steps of a draw, an exchange, a German Whist stage-one trick, the release of passes), the end
+of a hand and of the game."""
+
+from __future__ import annotations
+
+from .. import actions as A
+from .. import cards as C
+from ..errors import IllegalAction
+from . import fairness, flows, legacy
+from .commands import (
+    Fetch,
+    NeedShuffle,
+    Release,
+    SaveRecord,
+    ShowCommitment,
+    Sound,
+    seat_target,
+)
+from .steps import DealerSteps
+
+
+class Taking(DealerSteps):
+    def _take(self, seat: int, action: A.Action, source: str) -> bool:
+        """Check and apply one action; then its physical consequences. False if refused."""
+        g = self._g()
+        hand_index = g.hand_number - 1
+        if action.kind == "exchange":
+            give = action.value[0]
+            pool = fairness.discard_pool(g)
+            get = fairness.replacements(self.fair[hand_index]["salt"], hand_index, seat, pool, len(give))
+            action = A.Action("exchange", (tuple(give), get))
+        reason = g.check(action, seat)
+        if reason is not None:
+            hidden = action.kind in ("pass", "exchange")
+            if action.kind == "play":
+                self._refuse(seat, f"{self._name(seat)} cannot play that card: {reason}",
+                             secret=f"{self._name(seat)} cannot {action.describe()}: {reason}")
+            else:
+                self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
+            if hidden and source == "reader":
+                fed = self.fed.pop(seat, [])
+                if action.kind == "exchange" and self.dealer_version != 1:  # fed to the discard pocket
+                    for c in fed:
+                        self.places.move(c, "discard", seat_target(seat))
+                    if fed:
+                        self._msg(f"{self._name(seat)}: take the {len(fed)} card(s) you fed back from the discard "
+                                  f"pocket", seat=seat)
+                else:  # parked in the loop: fetched back to the seat
+                    for c in fed:
+                        self._push(Fetch(C.NAMES[c], seat_target(seat)))
+            return False
+        before = [list(g.hand_of(s)) for s in range(g.n)]
+        if action.kind == "pass" and self.pass_snap is None:
+            self.pass_snap = before
+        pos = self.stock_pos
+        try:
+            g.apply(action, seat)
+        except IllegalAction as e:  # check() said yes; keep the table safe anyway
+            self._refuse(seat, str(e))
+            return False
+        self.sources.append(source)
+        self.blocked.append(None)
+        self.pending.pop(seat, None)
+        self.blinking = []
+        self._announce(seat, action)
+        kind = action.kind
+        if source != "reader":  # cards players move by hand
+            if kind == "play":
+                self.places.move(action.value, seat_target(seat), "trick")
+            elif kind == "exchange":
+                for c in action.value[0]:
+                    self.places.move(c, seat_target(seat), "discard")
+        if kind == "draw":
+            self.blocked[-1] = "the drawn cards have already been routed"
+            nxt = g.to_move if g.phase == "draw" else None
+            keep = action.value == "keep"
+            self.presented = None
+            if self.dealer_version == 1:
+                steps = legacy.draw_steps(g.deck, pos, seat, keep, nxt)
+            else:
+                steps = flows.draw_steps(g.deck, pos, seat, keep, nxt, flows.discard_target(g))
+                due = g.deck[pos + 1] if keep else g.deck[pos]
+                self._msg(f"{self._name(seat)}: " + (f"your second card {C.NAMES[due]} comes to your pocket: look at "
+                                                      f"it and feed it back" if keep else
+                                                      f"feed {C.NAMES[due]} back; you keep the card that comes to "
+                                                      f"your pocket") + " (the discards)", seat=seat)
+            for step in steps:
+                self._push(step)
+            self.stock_pos = pos + 2
+        elif kind == "exchange":
+            self.blocked[-1] = "the exchanged cards have already been routed"
+            give, get = action.value
+            fed = self.fed.pop(seat, [])
+            if self.dealer_version == 1:
+                for step in legacy.exchange_steps(seat, get, fed):
+                    self._push(step)
+            else:  # the replacements come out of the loop; the fed cards are in the discard pocket
+                for c in get:
+                    self._push(Fetch(C.NAMES[c], seat_target(seat)))
+            if source != "reader" and give:
+                self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard pocket", seat=seat)
+            self._msg(f"{self._name(seat)}: your replacements are {' '.join(C.names(get)) or 'none'}", seat=seat)
+        elif kind == "pass":
+            self.given[seat] = (action.value, source)
+            self.fed.pop(seat, None)
+            if source == "reader":
+                self.blocked[-1] = "the passed cards are in the dealer"
+            if g.phase != "pass":
+                self._release_passes()
+        elif kind == "play" and g.GAME_ID == "german-whist":
+            after = [list(g.hand_of(s)) for s in range(g.n)]
+            got = [flows.gained(before[s], after[s], [action.value] if s == seat else []) for s in range(g.n)]
+            if any(got):
+                winner = next((s for s in range(g.n) if g.deck[pos] in got[s]), 0)
+                loser = 1 - winner
+                if self.dealer_version == 1:
+                    steps = legacy.whist_steps(g.deck, pos, winner, loser)
+                else:
+                    steps = flows.whist_steps(g.deck, pos, winner, loser)
+                for step in steps:
+                    self._push(step)
+                self.stock_pos = pos + 2
+                if self.dealer_version != 1:
+                    self._show_stock()
+                self.blocked[-1] = "the stock cards have been drawn"
+        if g.phase in ("deal", "over"):
+            self._end_of_hand()
+        elif not self.busy:
+            self._prompt()
+        return True
+
+    def _announce(self, seat: int, action: A.Action) -> None:
+        name = self._name(seat)
+        k = action.kind
+        if k == "pass":
+            self._msg(f"{name} has passed")
+        elif k == "exchange":
+            self._msg(f"{name} exchanged {len(action.value[0])} card(s)")
+        elif k == "draw":
+            self._msg(f"{name} drew")
+        else:
+            self._msg(f"{name}: {action.describe()}")
+
+    def _release_passes(self) -> None:
+        """Everyone has passed: the fed cards parked in the loop go to their receivers' pockets in
+        one Release (a v1 game: one fetch per card, as the v1 referee did)."""
+        g = self._g()
+        snap = self.pass_snap or [list(g.hand_of(s)) for s in range(g.n)]
+        after = [list(g.hand_of(s)) for s in range(g.n)]
+        given = {s: tuple(v[0]) for s, v in self.given.items()}
+        moves = flows.pass_moves(snap, after, given)
+        parked: list[tuple[int, int]] = []
+        for giver, (cards, source) in sorted(self.given.items()):
+            to = moves.get(giver)
+            if to is None:
+                continue
+            if source == "reader":
+                parked += [(c, to) for c in cards]
+            else:
+                for c in cards:
+                    self.places.move(c, seat_target(giver), seat_target(to))
+                self._msg(f"{self._name(giver)}: hand your passed cards face down to {self._name(to)}", seat=giver)
+        if parked and self.dealer_version == 1:
+            for step in legacy.release_steps(parked):
+                self._push(step)
+        elif parked:
+            self._push(Release(tuple((C.NAMES[c], seat_target(to)) for c, to in parked)))
+        if self.blocked:
+            self.blocked[-1] = "the passed cards have been handed over"
+        self._msg("Everyone has passed: pick up the cards you received")
+        self.pass_snap = None
+        self.given = {}
+        self.claim = None
+
+    def _end_of_hand(self) -> None:
+        g = self._g()
+        h = g.hand_number - 1
+        f = self.fair[h]
+        f["revealed"] = "yes"
+        row = g.hand_results[-1] if g.hand_results else {"points": [], "totals": []}
+        pts = ", ".join(f"{g.names[s]} {p:+d}" for s, p in enumerate(row["points"]))
+        self._msg(f"Hand {g.hand_number} over: {pts}")
+        self._out.append(ShowCommitment(g.hand_number, fairness.short(f["commitment"]), f["commitment"], f["salt"]))
+        self.pending.clear()
+        self.presented = None
+        self.faceup = None
+        self._finish_or_next()
+
+    def _finish_or_next(self) -> None:
+        g = self._g()
+        if g.over:
+            self.waiting = "over"
+            names = " and ".join(g.names[w] for w in g.winners)
+            self._msg(f"Game over: {names} {'win' if len(g.winners) > 1 else 'wins'}")
+            self._out.append(Sound("game_over"))
+            self._out.append(SaveRecord(self.record(), True))
+        else:
+            self._out.append(SaveRecord(self.record(), False))
+            self._ask_shuffle()
+
+    def _ask_shuffle(self) -> None:
+        g = self._g()
+        self.waiting = "shuffle"
+        self._out.append(NeedShuffle(g.DECKS))
