@@ -208,7 +208,7 @@ class Mechanics:
         self.stage = None
         self.stages = []
         self.state = IDLE
-        self._lost_flights()
+        self._park_flights()
         if job is not None and hasattr(job, "cancel"):
             job.cancel()
         self.clear_gate()
@@ -243,6 +243,8 @@ class Mechanics:
             return False
         self.gate.reseed(self.board.gate_has_card())
         self.abort()
+        self._lost_flights()  # RESET forgets everything, the loop cards in flight too
+        self.stopped_at = None
         return True
 
     def resume(self):
@@ -257,13 +259,7 @@ class Mechanics:
         if self.full_target is not None:
             self.pocket_count[self.full_target] = 0  # the operator emptied it
             self.full_target = None
-        if self.stopped_at is not None:  # the belt stood still: the cards on it are late by that
-            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at)
-            for f in self.flights:
-                f.left = ticks_add(f.left, gap)
-                f.deadline = ticks_add(f.deadline, gap)
-                f.late = ticks_add(f.late, gap)
-            self.stopped_at = None
+        self._shift_flights()
         if self.flights and hasattr(self.board, "belt"):
             self.board.belt(True)
         self.emit(P.EV_RESUMED, bytes((stage,)))
@@ -307,7 +303,8 @@ class Mechanics:
                 self.fault(found[0], found[1])
                 return
         now = board.ticks_ms()
-        if self.flights and self.state in (RUNNING, WAITING, IDLE) and not self._check_flights(now):
+        if self.flights and self.stopped_at is None and self.state in (RUNNING, WAITING, IDLE) \
+                and not self._check_flights(now):
             return
         if self.state != RUNNING:
             if self.state == WAITING and self.job is not None and self.held is None:
@@ -356,6 +353,11 @@ class Mechanics:
     def _begin(self, op):
         self.op = op
         self.state = RUNNING
+        if self.flights and self.stopped_at is not None:
+            # cards an ABORT froze on the loop: the belt runs again and takes them home
+            self._shift_flights()
+            if hasattr(self.board, "belt"):
+                self.board.belt(True)
         cfg = self.cfg
         if op.source == "hopper":
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
@@ -675,6 +677,29 @@ class Mechanics:
     def _lost_flights(self):
         """A stop while cards were on the belt: where they went is unknown, none is reported."""
         self.flights = []
+
+    def _park_flights(self):
+        """ABORT stopped every motor: a card the aborted job sent to a pocket is forgotten (as
+        for any stop), but the cards a finished FETCH only cycled round the loop are still
+        on the loop, frozen where they stood; they stay in flight and their windows move on by
+        the time the belt stood still (``_shift_flights``, when motion starts again). Before
+        this, a FEED HOLD aborted while cycled cards were still on the loop made the next card
+        to a pocket a "misroute" (E saw a loop card nothing explained)."""
+        self.flights = [f for f in self.flights if f.pocket is None and f.op.tag == "cycle"]
+        if not self.flights:
+            self.stopped_at = None
+        elif self.stopped_at is None:  # (a second ABORT: the belt has stood still since the first)
+            self.stopped_at = self.board.ticks_ms()
+
+    def _shift_flights(self):
+        """The belt stood still since ``stopped_at``: the cards on it are late by that."""
+        if self.stopped_at is not None:
+            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at)
+            for f in self.flights:
+                f.left = ticks_add(f.left, gap)
+                f.deadline = ticks_add(f.deadline, gap)
+                f.late = ticks_add(f.late, gap)
+            self.stopped_at = None
 
     def _lane(self, target):
         """(order along the path, mouth x in mm) of a target: pockets 0..14, then the loop

@@ -531,6 +531,10 @@ class Dealer:
         f = ev.fields
         if ev.kind == m.EV_JAM:
             stage = m.JAM_STAGES.get(f["stage"], f"stage {f['stage']}")
+            if f["stage"] == 4:  # misroute: the card is not stuck, it went on round the loop
+                return DealerJam(f"{what}: a card passed its pocket and went round the loop (card "
+                                 f"{m.card_name(f['card'])}); the dealer stopped: check the pocket's "
+                                 "flap, then resume", code=m.EV_JAM, name="JAM")
             return DealerJam(f"{what}: a card jammed at the {stage} stage (card "
                              f"{m.card_name(f['card'])}); the dealer stopped: clear the path, "
                              "then resume", code=m.EV_JAM, name="JAM")

@@ -179,7 +179,7 @@ EVENT_SCHEMAS: dict[int, tuple[str, Schema]] = {
 }
 EVENT_KINDS = {name: kind for kind, (name, _) in EVENT_SCHEMAS.items()}
 
-JAM_STAGES = {0: "pocket full", 1: "feed", 2: "read", 3: "transport", 4: "misroute (the card passed its pocket; it comes back round the loop)",
+JAM_STAGES = {0: "pocket full", 1: "feed", 2: "read", 3: "transport", 4: "misroute",
               5: "loop"}
 FAULT_CODES = {1: "home not found (detail: 0 turntable, 1 magazine, 2 discard rack, 3 staging rack)", 2: "reader not responding",
                3: "a stepper driver did not answer on its UART (detail: its address)",
