@@ -578,7 +578,7 @@ def write_markdown(res: dict[str, Any]) -> None:
             "the time of fed cards is from each FEED to the card in its pocket (the player's "
             "own time is not counted). While cards are parked the firmware holds the hopper's "
             "pickup for fed cards (only the play slot's card moves; `board.hold_hopper`, a lift "
-            "on PCA9685 channel 15, a part to add on the build), so they cost no pass and the "
+            "servo on PCA9685 channel 15, in hardware/BOM.md), so they cost no pass and the "
             "loop stays the pure FIFO queue of the Monte Carlo: the measured passes agree with "
             "it within the spread of the hands played. The Double Nil case (discards kept in "
             "the loop, 973.1 passes in the Monte Carlo) is not played here.",
