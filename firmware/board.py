@@ -232,8 +232,6 @@ class _Flaps:
 
 class Board:
     HAS_LOOP = True  # the return loop lane (target 0x85)
-    HAS_RACKS = False  # no v1 racks / presenter: PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP, FETCH refused
-    STORES = (0x85,)  # the only "slotted" store: the loop's queue, kept by the firmware
     COUNTS_POCKETS = True  # tray pockets have no full sensor: the firmware counts (POCKET_CAP)
 
     def __init__(self):
