@@ -232,8 +232,6 @@ class _Flaps:
 
 class Board:
     HAS_LOOP = True  # the return loop lane (target 0x85)
-    HAS_RACKS = False  # no v1 racks / presenter: PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP, FETCH refused
-    STORES = (0x85,)  # the only "slotted" store: the loop's queue, kept by the firmware
     COUNTS_POCKETS = True  # tray pockets have no full sensor: the firmware counts (POCKET_CAP)
 
     def __init__(self):
@@ -444,12 +442,6 @@ class Board:
         if k is not None:
             self.flaps.set(k, False)
 
-    def slot_start(self, store, slot):
-        pass  # the loop is a queue: its "slot" is the card's place in it, kept by the firmware
-
-    def slot_done(self):
-        return True
-
     def confirmed(self, target):
         """True once per card the station of ``target`` saw go in (pocket opto, or the drop D
         for the loop)."""
@@ -539,9 +531,6 @@ class Board:
 
     def double_thick(self):
         return self.gate.value() == 0 and self.thick.read_u16() > THICK_DOUBLE_U16
-
-    def pull(self, on):
-        pass  # no racks in v2 (commands that need one are refused)
 
     def show(self, on):
         pass  # no presenter in v2

@@ -148,7 +148,7 @@ class DealJob:
                     return (target, -1, P.EV_CARD_DEALT, not last)
                 # the last card: with cards in the loop the feed move brings none of them to
                 # the window (the hopper's pickup is held): the loop's first stays next
-                return (target, d.free_slot(target), P.EV_CARD_DEALT, not (last and d.loop))
+                return (target, -1, P.EV_CARD_DEALT, not (last and d.loop))
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
             d.loop.append(card)
@@ -373,7 +373,7 @@ class FeedJob:
             return (P.HOLD, -1, False)
         if self.target == d.cfg.LOOP:
             d.loop.append(card)
-        return (self.target, d.free_slot(self.target), False, not d.loop)
+        return (self.target, -1, False, not d.loop)
 
     def done(self, card, target, conf):
         d = self.dealer
@@ -471,7 +471,6 @@ class Dealer:
         self.board = board
         self.cfg = cfg
         self.mech = M.Mechanics(board, cfg, self.emit)
-        self.mech.slot_for = self.free_slot
         self.parser = P.Parser()
         self.tx_seq = 0
         self.last_host_seq = 0
@@ -490,7 +489,6 @@ class Dealer:
         self.plans = []
         self.partial = None
         self.deal_job = None
-        self.stores = {}  # (no slotted stores in v2: kept empty for mechanics' store path)
         # The loop model: the cards sent round the loop, first one to come back to the read
         # window first (it may be in the window already). Reset by every DEAL_PLAN.
         self.loop = []
@@ -804,56 +802,12 @@ class Dealer:
         out.extend(P.u16(self.boot_id))
         return bytes(out)
 
-    # ---- stores ------------------------------------------------------------------------------
-
-    def free_slot(self, target):
-        """The lowest empty slot of a slotted store, -1 for plain trays and seats, None when
-        the store is full (a full store is refused, never overwritten)."""
-        store = self.stores.get(target)
-        if store is None:
-            return -1
-        for s in range(self.cfg.SLOTS.get(target, 0)):
-            if s not in store:
-                return s
-        return None
-
-    def check_room(self, target, count=1):
-        """NAK_FULL unless a slotted ``target`` has ``count`` free slots (plain targets pass)."""
-        store = self.stores.get(target)
-        if store is None:
-            return
-        if self.cfg.SLOTS.get(target, 0) - len(store) < count:
-            raise Refused(P.NAK_FULL)
-
     def landed(self, card, target, conf, kind):
-        """A card reached target: remember it if target is a slotted store, report it."""
-        op_slot = self.mech.last_slot
-        store = self.stores.get(target)
-        if store is not None and op_slot is not None and op_slot >= 0:
-            store[op_slot] = card
+        """A card reached target: report it."""
         if kind == P.EV_CARD_DEALT:
             self.emit(kind, bytes((card, target, conf)))
         else:
             self.emit(kind, bytes((card, target)))
-
-    def store_op(self, store, slot, target_fn, kind):
-        """Take the card in ``slot`` of ``store`` and send it where target_fn(card) says."""
-        card = self.stores[store][slot]
-        dealer = self
-
-        def route(c, conf):
-            del dealer.stores[store][slot]
-            return target_fn(c)
-
-        def done(c, target, conf):
-            dealer.landed(c, target, conf, kind)
-
-        self.mech.run_op(M.Op("store", route, done, store=store, slot=slot, card=card))
-
-    def plain_target(self, target):
-        def fn(card):
-            return (target, self.free_slot(target))
-        return fn
 
 
 def cmd_hello(d, body, resumed):
@@ -938,16 +892,6 @@ def cmd_deal_plan(d, body, resumed):
                     cap = d.cfg.SEAT_POCKET_CAP
                 if cap is not None and counts[t] > cap:
                     raise Refused(P.NAK_TOO_BIG)
-        for store in d.stores:  # the v1 racks are emptied for a deal: each holds SLOTS
-            n = 0
-            for i in range(plan.received()):
-                if plan.entries[2 * i + 1] == store:
-                    n += 1
-            for i in range(k):
-                if chunk[2 * i + 1] == store:
-                    n += 1
-            if n > d.cfg.SLOTS.get(store, 0):
-                raise Refused(P.NAK_TOO_BIG)
     plan.entries.extend(chunk)
     if not last:
         d.partial = plan
@@ -956,8 +900,6 @@ def cmd_deal_plan(d, body, resumed):
     d.plans.append(plan)
     if len(d.plans) > d.cfg.DEAL_MEMORY:
         d.plans.pop(0)
-    for s in d.stores:
-        d.stores[s] = {}
     d.mech.pocket_count = {}  # the players gathered every card before this deal
     d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
     d.staged = None
@@ -981,7 +923,7 @@ def route_held(d, target, kind):
 
     def route(c, conf):
         # with cards in the loop the feed move brings none of them to the window
-        return (target, d.free_slot(target), None, not d.loop)
+        return (target, -1, None, not d.loop)
 
     def done(c, t, conf):
         d.landed(c, t, conf, kind)
@@ -1000,7 +942,6 @@ def cmd_route_presented(d, body, resumed):
         raise Refused(P.NAK_EMPTY)
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
-    d.check_room(target)
     route_held(d, target, P.EV_CARD_ROUTED)
     return d.ok(P.ROUTE_PRESENTED)
 
@@ -1014,7 +955,7 @@ def cmd_feed(d, body, resumed):
     d.check_idle(unstage=True)
     if not known:
         d.staged = staged  # staged in the hopper: fed cards come from the slot, it stays next
-    d.check_room(body[1], max(1, body[0]))  # count 0 (until stopped): POCKET_FULL when it fills
+    # (count 0: until stopped; a pocket that fills stops the job with POCKET_FULL)
     if body[1] == d.cfg.LOOP and len(d.loop) + max(1, body[0]) > d.cfg.LOOP_CAPACITY:
         raise Refused(P.NAK_FULL)
     d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known))
@@ -1034,8 +975,6 @@ def cmd_fetch(d, body, resumed):
             raise Refused(P.NAK_BUSY)
         if d.mech.held is not None and d.mech.held[0] != d.staged:
             raise Refused(P.NAK_BUSY)  # a fed card waits in the window for ROUTE_PRESENTED
-        if target != P.HOLD:
-            d.check_room(target)
         held = d.mech.held
         if d.staged == card and held is not None and held[0] == card:  # staged in the window
             if target == P.HOLD:

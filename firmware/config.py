@@ -76,8 +76,9 @@ def pocket_x(cfg, k):
     return cfg.POCKET_X0_MM + cfg.POCKET_PITCH_MM * k
 
 
-# v1 stations, kept for the simulator's slotted stores (PRESENT, TURN_UP, DEAL_STOCK, FETCH from
-# the discard/staging racks) until the referee uses the v2 flows; the v2 board has no racks.
+# v1 turntable angles and v1 stage timeouts (SLOT_MS, PULL_MS): nothing aims by them any more
+# (the v2 board has no turntable or racks), but they stay inputs of config_bytes() so
+# config_crc (HELLO/IDENTIFY) keeps its value for the same table.
 
 
 def seat_angles(n):
@@ -95,9 +96,6 @@ TRAY_ANGLES = {
     0x85: 3300,  # stock magazine (slot rack)
     0x86: 3450,  # staging (slot rack)
 }
-SLOTTED = (0x81, 0x83, 0x85, 0x86)
-SLOTS = {0x81: 52, 0x83: 1, 0x85: 52, 0x86: 52}
-MAGAZINE_SLOTS = 52
 MAX_PLAN = 208
 
 # The gate opto is debounced: its state changes only after this many consecutive loop-pass
@@ -108,10 +106,10 @@ GATE_SAMPLES = 3
 FEED_MS = 1500
 READ_MS = 700
 READ_ATTEMPTS = 3
-TURN_MS = 4000  # includes homing (up to one slow turn) after boot or a stop
-SLOT_MS = 4000
+TURN_MS = 4000  # the "turn" (aim) stage: the flap of the target's pocket swings up
+SLOT_MS = 4000  # (v1, a config_bytes input only)
 EJECT_MS = 1000
-PULL_MS = 4000  # the simulator's v1 stores: a card back from a store costs a loop pass (2.3 s)
+PULL_MS = 4000  # (v1, a config_bytes input only)
 # Reader probe (FAULT 2): after boot and at SELFTEST the board sends the scanner a serial query
 # and expects some answer within this time; 0 switches the probe off (a reader that cannot
 # answer serial commands). Not part of config_bytes(), so it does not change config_crc.
@@ -157,13 +155,6 @@ class Settings:
         if "SEAT_COUNT" in overrides and "SEAT_ANGLES" not in overrides:
             n = self.SEAT_COUNT
             self.SEAT_ANGLES = seat_angles(n)
-
-
-def angle_of(cfg, target):
-    """The turntable angle of a seat or tray, or None for a target this table lacks."""
-    if 0 <= target < cfg.SEAT_COUNT:
-        return cfg.SEAT_ANGLES[target]
-    return cfg.TRAY_ANGLES.get(target)
 
 
 def config_bytes(cfg):

@@ -1,7 +1,7 @@
 """The per-card state machine: feed, read, aim (the "turn" stage), eject, each with a timeout.
 
-Every card movement is an ``Op``: where the card comes from (the hopper, a slot of a slotted
-store, or the gate where a presented/held card waits) and two callbacks from its owner in
+Every card movement is an ``Op``: where the card comes from (the hopper, or the gate where a
+presented/held card waits) and two callbacks from its owner in
 commands.py: ``route(card, conf)`` says where the card goes once it has been read, ``done``
 is told when it got there. The op becomes a list of stages; ``Mechanics.step()`` runs one
 stage at a time without blocking (the main loop must keep polling the link), starting a stage,
@@ -33,7 +33,7 @@ ESTOPPED = 5  # latched until RESET
 PRESENT_FLAG = 0x100  # route() result: show the card to seat (target & 0xFF) and keep it
 
 # Stage codes as reported in JAM/DEADMAN events (hardware/PROTOCOL.md section 11).
-ST_TRAY = 0  # a pocket full (POCKET_FULL) or a v1 store without a free slot
+ST_TRAY = 0  # a pocket full (POCKET_FULL)
 ST_FEED = 1  # no card at the read gate in time
 ST_READ = 2
 ST_TRANSPORT = 3  # the card missed its pocket sensor's window (or its feed move stuck)
@@ -41,7 +41,6 @@ ST_MISROUTE = 4  # the card reached the end-of-run sensor E instead of its pocke
 ST_LOOP = 5  # a loop card missed the switchback (Rv) or drop (D) sensor
 ST_TURN = ST_TRANSPORT  # v1 names, for the simulator's racks (removed with them)
 ST_EJECT = ST_TRANSPORT
-ST_FETCH = ST_LOOP
 
 DF_LENGTH = 1  # DOUBLE_FEED how: the gate was blocked longer than a card
 DF_THICK = 2  # the thickness sensor saw two cards
@@ -93,23 +92,19 @@ class Flight:
 
 
 class Op:
-    """One card movement. source: 'hopper', 'store' (store target + slot) or 'gate'."""
+    """One card movement. source: 'hopper' or 'gate'."""
 
-    def __init__(self, source, route, done, store=0, slot=0, card=P.UNKNOWN_CARD, conf=0,
-                 empty=None, undo=None):
+    def __init__(self, source, route, done, card=P.UNKNOWN_CARD, conf=0, empty=None, undo=None):
         self.source = source
         self.route = route
         self.done = done
         self.empty = empty
         self.undo = undo  # called when a routed card is taken back (a double feed)
-        self.store = store
-        self.slot = slot
         self.card = card
         self.conf = conf
         self.attempts = 0
         self.tag = None
         self.target = None
-        self.dest_slot = -1
         self.index = -1  # the plan entry a deal gave it
         self.misrouted = None  # told (with the op) when the card missed its pocket
         # The hopper's pickup (board.hold_hopper): ``hold`` takes no hopper card at all (a fed
@@ -133,7 +128,6 @@ class Mechanics:
         self.held = None  # (card, conf, seat) of the card waiting in the gate
         self.last_op = None
         self.gate = Debounced(getattr(cfg, "GATE_SAMPLES", 1), bool(board.gate_has_card()))
-        self.slot_for = None  # set by commands.Dealer: the free slot of a store, None if full
         # A board with a belt (firmware/board.py, the simulator's board) reports each card's
         # arrival at its station: the card is "in flight" from the end of its feed move until
         # that confirmation, while the next card is read. Without one, ejection is sequential.
@@ -150,13 +144,6 @@ class Mechanics:
         # head (a loop card the last feed move brought in, not a fed card): ABORT leaves it.
         self.window_is_loop = None
         self.loop_sensors = hasattr(board, "loop_seen")  # E, Rv, D reported one by one
-
-    @property
-    def last_slot(self):
-        """The store slot the last finished op put its card in (-1: not a slotted store)."""
-        if self.last_op is None:
-            return None
-        return self.last_op.dest_slot
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
@@ -361,13 +348,6 @@ class Mechanics:
         cfg = self.cfg
         if op.source == "hopper":
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
-        elif op.source == "store":
-            self.stages = [
-                ("turn", ST_TURN, cfg.TURN_MS, op.store),
-                ("slot", ST_FETCH, cfg.SLOT_MS, (op.store, op.slot)),
-                ("pull", ST_FETCH, cfg.PULL_MS, None),
-                ("read", ST_READ, cfg.READ_MS, None),
-            ]
         else:
             self.board.show(False)
             self.held = None
@@ -405,10 +385,6 @@ class Mechanics:
             if self._aim_safe(stage[3]):
                 board.turn_start(stage[3])
                 self.aimed = True
-        elif name == "slot":
-            board.slot_start(stage[3][0], stage[3][1])
-        elif name == "pull":
-            board.pull(True)
         elif name == "eject":
             target = self.op.target
             cap = self.cfg.POCKET_CAP.get(target) if getattr(board, "COUNTS_POCKETS", False) else None
@@ -428,8 +404,6 @@ class Mechanics:
                 self.ejecting = True
         elif name == "show":
             board.show(True)
-        elif name == "reslot":
-            self._place(self.op.target)
 
     def _stage_complete(self, name):
         board = self.board
@@ -446,10 +420,6 @@ class Mechanics:
                 self._double_feed(DF_THICK)
                 return False
             return True
-        if name == "pull":  # (v1 racks, the simulator's: its pull says when the card is in)
-            if hasattr(board, "pull_done") and not board.pull_done():
-                return False
-            return self.gate.state
         if name == "read":
             result = board.read_poll()
             if result is None:
@@ -472,8 +442,6 @@ class Mechanics:
                 board.turn_start(self.stage[3])
                 self.aimed = True
             return board.turn_done()
-        if name == "slot":
-            return board.slot_done()
         if name == "eject":
             if not self.ejecting:
                 if not self._eject_safe(self.op.target):
@@ -495,8 +463,6 @@ class Mechanics:
         name = stage[0]
         if name == "feed":
             board.feed(False)
-        elif name == "pull":
-            board.pull(False)
         elif name == "eject":
             board.eject(False)
         elif name == "route":
@@ -504,8 +470,6 @@ class Mechanics:
 
     def _read_result(self, card, conf):
         op = self.op
-        if op.source == "store" and card == P.UNKNOWN_CARD:
-            card = op.card  # the slot's recorded card: the store knows what it parked
         op.card = card
         op.conf = conf
         self._route()
@@ -516,32 +480,19 @@ class Mechanics:
     def _route(self):
         """Ask the op's owner where the card goes and queue the stages that take it there."""
         op = self.op
-        r = op.route(op.card, op.conf)  # (target, slot) or (target, slot, tag for done())
+        # (target, slot) or (target, slot, tag for done()[, pull_next]); slot is -1 in v2
+        r = op.route(op.card, op.conf)
         op.index = getattr(self.job, "last_index", -1)
-        target, slot = r[0], r[1]
+        target = r[0]
         op.tag = r[2] if len(r) > 2 else None
         if len(r) > 3:
             op.pull_next = r[3]
         op.target = target
-        self._place(target, slot)
+        self._place(target)
 
-    def _place(self, target, slot=None):
-        """Queue the stages that take the routed card to ``target`` (slot: in a store).
-
-        A slotted store with no free slot is never overwritten: TRAY_FULL, the mechanism stops
-        (JAMMED) with the card where it is, and RESUME asks for a free slot again."""
-        op = self.op
+    def _place(self, target):
+        """Queue the stages that take the routed card to ``target``."""
         cfg = self.cfg
-        if slot is None and target in cfg.SLOTTED and self.slot_for is not None:
-            slot = self.slot_for(target)
-            if slot is None:
-                self.emit(P.EV_TRAY_FULL, bytes((target,)))
-                self.board.stop_all()
-                self.state = JAMMED
-                self.stage = ("reslot", ST_TRAY, 0, None)
-                self.stages = []
-                return
-        op.dest_slot = slot if slot is not None else -1
         if target == P.HOLD:
             self.stages = []
         elif target & PRESENT_FLAG:
@@ -549,16 +500,14 @@ class Mechanics:
             self.stages = [("turn", ST_TURN, cfg.TURN_MS, seat),
                            ("show", ST_TURN, 0, None)]
         else:
-            self.stages = [("turn", ST_TURN, cfg.TURN_MS, target)]
-            if slot is not None and slot >= 0:
-                self.stages.append(("slot", ST_TURN, cfg.SLOT_MS, (target, slot)))
-            self.stages.append(("eject", ST_TRANSPORT, cfg.EJECT_MS, None))
+            self.stages = [("turn", ST_TURN, cfg.TURN_MS, target),
+                           ("eject", ST_TRANSPORT, cfg.EJECT_MS, None)]
 
     def _complete(self):
         op = self.op
         loop = op.target == self.cfg.LOOP
         if self.belt and op.target is not None and op.target != P.HOLD \
-                and not (op.target & PRESENT_FLAG) and (op.dest_slot < 0 or loop):
+                and not (op.target & PRESENT_FLAG):
             # on the belt: reported when its station's sensor sees it (_check_flights)
             now = self.board.ticks_ms()
             limit = timing.transit_ms(self.cfg, op.target) + self.cfg.CONFIRM_MARGIN_MS

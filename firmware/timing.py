@@ -68,11 +68,6 @@ def read_ms(cfg):
     return cfg.READ_ALLOW_MS
 
 
-def aim_ms(cfg):
-    """Set the target's deflector flap (the others down)."""
-    return cfg.DEFLECT_MS
-
-
 def transit_ms(cfg, target):
     """After the feed move: the card's leading edge is at WINDOW_X + F_MOVE on the belt; it is
     confirmed when its pocket's mouth opto has seen all of it go in (the leading edge to the

@@ -3,8 +3,7 @@
 ``DealerSimulator`` runs firmware.main.Firmware (hence firmware.protocol, .commands and
 .mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism (v2: a hopper holding
 a physical deck in some order, a reader at a fixed window, feed moves, a belt, a pocket per
-seat and per tray with its mouth sensor; plus the v1 slotted stores the referee still uses)
-whose every motion takes what firmware/timing.py computes from firmware/config.py, so tests
+seat and per tray with its mouth sensor) whose every motion takes what firmware/timing.py computes from firmware/config.py, so tests
 can check where every card ended up and benchmarks can time whole deals. The firmware talks through a
 pty (os.openpty, raw mode) pumped by a thread, so the host opens the slave path with pyserial
 exactly as it opens /dev/trickref-dealer (the OctoPrint "virtual printer" idea).
@@ -45,8 +44,6 @@ _fw_timing: Any = importlib.import_module("trickref.firmware.timing")
 
 REJECT, DISCARD, CENTRE, FACEUP, TRICK, MAGAZINE, STAGING = 0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86
 LOOP = 0x85
-SLOTTED = (DISCARD, FACEUP, MAGAZINE, STAGING)  # the v1 stores' bytes (the table's mirror skips them)
-RACKS: tuple[int, ...] = ()  # (the v1 discard and staging racks are gone)
 UNKNOWN = 0xFF
 SHINGLE_MM = 30  # how far the second card of a shingled double feed trails the first
 E, RV, D = 0, 1, 2  # the loop's sensors: end of run, switchback inner opto, drop on the hopper
@@ -85,8 +82,6 @@ class SimBoard:
     """
 
     HAS_LOOP = True
-    HAS_RACKS = False
-    STORES = RACKS
     COUNTS_POCKETS = True  # pockets have no full sensor: the firmware counts (POCKET_CAP)
 
     def __init__(self, cfg: Any, seed: int = 0) -> None:
@@ -96,10 +91,8 @@ class SimBoard:
         self._hopper = Hopper((), self.slot)
         self._gate: int | None = None
         self.gate_double: int | None = None  # the second card of a double feed, under the first
-        self.aim = -1  # the target whose flap is up (or the v1 rack the cradle points at)
-        self.selected: tuple[int, int] = (STAGING, 0)
+        self.aim = -1  # the target whose flap is up
         self.trays: dict[int, list[int]] = {}
-        self.slots: dict[int, dict[int, int]] = {s: {} for s in RACKS}
         self.shown = False
         self.pending: dict[str, int] = {}
         self.started: dict[str, int] = {}
@@ -131,8 +124,7 @@ class SimBoard:
         self.moves: list[tuple[str, int]] = []  # (motion, sim time) for inspection
         self.durations = {
             "feed": _fw_timing.feed_ms(cfg), "read": _fw_timing.read_ms(cfg),
-            "turn": _fw_timing.aim_ms(cfg), "eject": _fw_timing.feed_ms(cfg),
-            "pull": _fw_timing.loop_pass_ms(cfg), "slot": _fw_timing.aim_ms(cfg),
+            "eject": _fw_timing.feed_ms(cfg),
         }
         self.loop_due = _fw_timing.loop_station_ms(cfg)  # E, Rv, D after the feed move
         self.switch_ms = _fw_timing.loop_switch_ms(cfg)
@@ -201,16 +193,6 @@ class SimBoard:
             elif name == "eject" and self.gate is not None:
                 self._leave_window()
                 self._to_window()
-            elif name == "pull":
-                store, slot = self.selected
-                if self.aim == store and slot in self.slots.get(store, {}):
-                    if self.gate is not None:
-                        # (a v1 fiction, gone with the racks: the loop card waiting in the
-                        # window steps back to the bottom of the hopper for the rack's card)
-                        self._hopper.insert(0, self.gate)
-                        self._gate = None
-                    self.gate = self.slots[store].pop(slot)
-                    self.gate_unreadable = False
         if self.belt_stopped_at is None:
             for item in sorted(self.belt_cards):
                 if item[0] <= self.now:
@@ -257,9 +239,6 @@ class SimBoard:
         card, self.gate = self.gate, None
         assert card is not None
         self.gate_unreadable = False
-        if self.aim in RACKS and self.selected[0] == self.aim:
-            self._put(card, self.aim)  # a v1 rack: straight into its slot
-            return
         if self.lose_next:
             self.lose_next = False
             self.moves.append((f"card {card} lost on the belt", self.now))
@@ -281,13 +260,7 @@ class SimBoard:
                 self.belt_cards.append((due, c, self.aim, POCKET))
 
     def _put(self, card: int, target: int) -> None:
-        if target in RACKS and self.selected[0] == target:
-            slot = self.selected[1]
-            if slot in self.slots[target]:
-                raise AssertionError(f"simulated dealer: slot {slot} of store 0x{target:02x} is already full")
-            self.slots[target][slot] = card
-        else:
-            self.trays.setdefault(target, []).append(card)
+        self.trays.setdefault(target, []).append(card)
         self.moves.append((f"card {card} -> 0x{target:02x}", self.now))
 
     def _start(self, name: str, duration: float) -> None:
@@ -319,10 +292,7 @@ class SimBoard:
 
     def turn_start(self, target: int) -> None:
         """Raise the target's deflector: done at once, as on board.py (the flap swings during
-        the feed move that follows, which is longer: timing.flap_in_time). A v1 rack: the
-        cradle takes DEFLECT_MS to point at it."""
-        if target != self.aim and target in RACKS:
-            self._start("turn", self.durations["turn"])
+        the feed move that follows, which is longer: timing.flap_in_time)."""
         self.aim = target
 
     def turn_done(self) -> bool:
@@ -331,14 +301,6 @@ class SimBoard:
 
     def lower(self, target: int) -> None:
         pass  # the flap of a confirmed card drops; the next aim raises another
-
-    def slot_start(self, store: int, slot: int) -> None:
-        self.selected = (store, slot)
-        self._start("slot", self.durations["slot"])
-
-    def slot_done(self) -> bool:
-        self._update()
-        return "slot" not in self.pending
 
     def eject(self, on: bool) -> None:
         if on:
@@ -380,16 +342,6 @@ class SimBoard:
             self.belt_cards = [(due + gap, c, t, s) for due, c, t, s in self.belt_cards]
             self.switch_free += gap
             self.belt_stopped_at = None
-
-    def pull(self, on: bool) -> None:
-        if on:
-            self._start("pull", self.durations["pull"])
-        else:
-            self.pending.pop("pull", None)
-
-    def pull_done(self) -> bool:
-        self._update()
-        return "pull" not in self.pending
 
     def show(self, on: bool) -> None:
         self.shown = on
@@ -442,24 +394,19 @@ class SimBoard:
         return list(self.trays.get(seat, []))
 
     def tray(self, target: int) -> list[int]:
-        """The cards a pocket received, in order; for a v1 rack, by slot; for the loop, the
-        card in the read window, the hopper's (bottom first), those on their way back."""
-        if target in RACKS:
-            return [self.slots[target][s] for s in sorted(self.slots[target])]
+        """The cards a pocket received, in order; for the loop, the card in the read window,
+        the hopper's (bottom first), those on their way back."""
         if target == LOOP:  # the window's card first (the loop's head, when one waits there)
             window = [self.gate] if self.gate is not None else []
             return window + list(self._hopper) + [c for _, c, _, s in sorted(self.belt_cards) if s == D]
         return list(self.trays.get(target, []))
 
     def gather(self) -> list[int]:
-        """Every card out of the pockets, racks, play slot and path, as the players gather them
+        """Every card out of the pockets, play slot and path, as the players gather them
         for the next deal (the hopper's own cards stay where they are)."""
         cards: list[int] = []
         for t in sorted(self.trays):
             cards.extend(self.trays[t])
-        for s in RACKS:
-            cards.extend(self.slots[s][k] for k in sorted(self.slots[s]))
-            self.slots[s].clear()
         for _, c, _, station in sorted(self.belt_cards):
             if station in (POCKET, D):
                 cards.append(c)

@@ -64,7 +64,7 @@ def table_matches(sim: DealerSimulator, plan: DealPlan) -> list[str]:
     problems = []
     planned = plan.hands()
     b = sim.board
-    targets = set(planned) | set(b.trays) | {s for s in b.slots if b.slots[s]}
+    targets = set(planned) | set(b.trays)
     for target in sorted(targets):
         want = planned.get(target, [])
         have = b.tray(target)

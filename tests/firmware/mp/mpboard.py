@@ -23,7 +23,6 @@ from firmware.ticks import ticks_add, ticks_diff
 
 REJECT = 0x80
 LOOP = 0x85
-SLOTTED = ()  # (the v1 racks are gone)
 UNKNOWN = 0xFF
 POCKET = -1  # belt_cards station: a pocket; 0, 1, 2: the loop's E, Rv, D
 
@@ -32,11 +31,9 @@ SHINGLE_MM = 30
 
 class FakeBoard:
     """The v2 mechanism (feed moves, a belt, a sensor at every pocket mouth, the return loop)
-    with the simulator's v1 racks, timed by firmware/timing.py like device/dealer/sim.py."""
+    timed by firmware/timing.py like device/dealer/sim.py."""
 
     HAS_LOOP = True
-    HAS_RACKS = False
-    STORES = SLOTTED
     COUNTS_POCKETS = True
 
     def __init__(self, cfg, start_ticks=0, boot=0x1234, cause=1):
@@ -55,11 +52,7 @@ class FakeBoard:
         self.gate = None
         self.gate_double = None
         self.aim = -1
-        self.selected = (0x86, 0)
         self.trays = {}
-        self.slots = {}
-        for s in SLOTTED:
-            self.slots[s] = {}
         self.shown = False
         self.pending = {}
         self.started = {}
@@ -88,8 +81,7 @@ class FakeBoard:
         self.gate_bounce = 0  # the gate opto reads the opposite for this many polls
         self.bounce_on_feed = 0  # every feed start makes the gate flicker this many polls
         self.durations = {"feed": timing.feed_ms(cfg), "read": timing.read_ms(cfg),
-                          "turn": timing.aim_ms(cfg), "eject": timing.feed_ms(cfg),
-                          "pull": timing.loop_pass_ms(cfg), "slot": timing.aim_ms(cfg)}
+                          "eject": timing.feed_ms(cfg)}
 
     # ---- clocks and link ------------------------------------------------------------------
 
@@ -141,13 +133,6 @@ class FakeBoard:
             elif name == "eject" and self.gate is not None:
                 self._leave_window()
                 self._to_window()
-            elif name == "pull":
-                store, slot = self.selected
-                if self.aim == store and slot in self.slots[store]:
-                    if self.gate is not None:  # (v1 fiction, as in SimBoard)
-                        self.hopper.insert(0, self.gate)
-                    self.gate = self.slots[store].pop(slot)
-                    self.gate_unreadable = False
         if self.belt_stopped_at is None:
             items = sorted(self.belt_cards, key=lambda it: ticks_diff(it[0], self.now))
             for item in items:
@@ -197,9 +182,6 @@ class FakeBoard:
         card = self.gate
         self.gate = None
         self.gate_unreadable = False
-        if self.aim in SLOTTED and self.selected[0] == self.aim:
-            self._put(card, self.aim)
-            return
         if self.lose_next:
             self.lose_next = False  # stuck between the gate and its pocket
             return
@@ -218,15 +200,9 @@ class FakeBoard:
                 self.belt_cards.append([due, c, self.aim, POCKET])
 
     def _put(self, card, target):
-        if target in SLOTTED and self.selected[0] == target:
-            slot = self.selected[1]
-            if slot in self.slots[target]:
-                raise AssertionError("slot already full")
-            self.slots[target][slot] = card
-        else:
-            if target not in self.trays:
-                self.trays[target] = []
-            self.trays[target].append(card)
+        if target not in self.trays:
+            self.trays[target] = []
+        self.trays[target].append(card)
 
     def _start(self, name, duration):
         self.belt(True)
@@ -254,8 +230,6 @@ class FakeBoard:
         return r
 
     def turn_start(self, target):
-        if target != self.aim and target in SLOTTED:
-            self._start("turn", self.durations["turn"])
         self.aim = target
 
     def turn_done(self):
@@ -264,14 +238,6 @@ class FakeBoard:
 
     def lower(self, target):
         pass
-
-    def slot_start(self, store, slot):
-        self.selected = (store, slot)
-        self._start("slot", self.durations["slot"])
-
-    def slot_done(self):
-        self._update()
-        return "slot" not in self.pending
 
     def eject(self, on):
         if on:
@@ -297,10 +263,6 @@ class FakeBoard:
             return True
         return False
 
-    def pull_done(self):
-        self._update()
-        return "pull" not in self.pending
-
     def gate_len_mm(self):
         if self.gate is None or "eject" not in self.pending:
             return None
@@ -319,12 +281,6 @@ class FakeBoard:
                 item[0] = ticks_add(item[0], gap)
             self.switch_free = ticks_add(self.switch_free, gap)
             self.belt_stopped_at = None
-
-    def pull(self, on):
-        if on:
-            self._start("pull", self.durations["pull"])
-        elif "pull" in self.pending:
-            del self.pending["pull"]
 
     def show(self, on):
         self.shown = on
@@ -393,8 +349,6 @@ class FakeBoard:
                 if item[3] == 2:
                     out.append(item[1])
             return out
-        if target in SLOTTED:
-            return [self.slots[target][k] for k in sorted(self.slots[target])]
         return list(self.trays.get(target, []))
 
     def put_back_double(self):
@@ -407,10 +361,6 @@ class FakeBoard:
         cards = []
         for t in sorted(self.trays):
             cards.extend(self.trays[t])
-        for s in SLOTTED:
-            for k in sorted(self.slots[s]):
-                cards.append(self.slots[s][k])
-            self.slots[s] = {}
         for item in self.belt_cards:
             if item[3] in (POCKET, 2):
                 cards.append(item[1])
