@@ -327,15 +327,22 @@ class ClubTable:
             self._say("")
             self._seen = None
             return
-        g = ref.game
-        if self.link.closed:
+        self.catch_up(ref)  # (a game resumed from the journal is decided here too)
+
+    def catch_up(self, ref: Any) -> None:
+        """On the host's worker when the link heard something (a deal, the night's
+        description): the hands that ended while the night was not known yet are reported
+        now. (A table resumed after a power cut can play a whole hand, the round's last,
+        before the hub's description comes back; no event follows it to report it.)"""
+        if self.link.closed or ref.game is None:
             return
-        if self.club_game is None and g is not None:  # a game resumed from the journal
+        if self.club_game is None:
             self.club_game = self._is_club_game(ref)
-        if not self.club_game or self.round is None or g is None:
+        if not self.club_game or self.round is None:
             return
+        g = ref.game
         seen = (len(g.hand_results), bool(g.over))
-        if seen != self._seen:  # a hand ended (the record is built only then)
+        if seen != self._seen:
             self._seen = seen
             self.report(ref)
 
@@ -407,7 +414,7 @@ def attach_settings(host: Any, settings: ClubSettings, home: str | os.PathLike[s
     ValueError naming the setting when they cannot be used."""
     link = links.open(home, settings, retry)
     club = ClubTable(link, Path(home) / FOLDER / f"state-{settings.night}-{settings.table}.json",
-                     wake=lambda: host.job(lambda: None))
+                     wake=lambda: host.job(lambda: club.catch_up(host.referee)))
     host.club = club
     return club
 
