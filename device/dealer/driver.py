@@ -386,21 +386,9 @@ class Dealer:
         if not 1 <= count <= 255:
             raise ValueError(f"count must be 1..255, not {count}")
         m.check_target(target)
-        with self._op_lock:
-            watch = _Watch()
-            self.link.add_listener(watch)
-            try:
-                self._expect_ok(self.link.request(m.FEED, {"count": count, "target": target}),
-                                "FEED")
-                self._wait(watch, lambda e: e.kind == m.EV_FEED_DONE,
-                           f"reading {count} fed cards", timeout)
-            except DealerJam:
-                raise
-            except DealerError:
-                self._make_safe()
-                raise
-            finally:
-                self.link.remove_listener(watch)
+        watch = _Watch()
+        self._single(m.FEED, {"count": count, "target": target}, f"reading {count} fed cards",
+                     lambda e: e.kind == m.EV_FEED_DONE, timeout, watch=watch)
         placements = tuple((e["card"], e["target"]) for e in watch.events
                            if e.kind == m.EV_CARD_DEALT)
         misreads = sum(1 for e in watch.events if e.kind == m.EV_MISREAD)
@@ -411,20 +399,9 @@ class Dealer:
         the seats) and report what a 52-card deck is missing or has twice."""
         if mode not in (0, 1):
             raise ValueError("self-test mode is 0 (reject tray) or 1 (round robin)")
-        with self._op_lock:
-            watch = _Watch()
-            self.link.add_listener(watch)
-            try:
-                self._expect_ok(self.link.request(m.SELFTEST, {"mode": mode}), "SELFTEST")
-                ev = self._wait(watch, lambda e: e.kind == m.EV_SELFTEST_DONE, "the self-test",
-                                timeout)
-            except DealerJam:
-                raise
-            except DealerError:
-                self._make_safe()
-                raise
-            finally:
-                self.link.remove_listener(watch)
+        watch = _Watch()
+        ev = self._single(m.SELFTEST, {"mode": mode}, "the self-test",
+                          lambda e: e.kind == m.EV_SELFTEST_DONE, timeout, watch=watch)
         placements = tuple((e["card"], e["target"]) for e in watch.events
                            if e.kind == m.EV_CARD_DEALT)
         return SelfTestReport(ev["read"], ev["misreads"], tuple(ev["missing"]),
@@ -487,9 +464,11 @@ class Dealer:
 
     def _single(self, ftype: int, fields: dict[str, int] | None, what: str,
                 done: Callable[[Event], bool], timeout: float | None, *,
-                then: Callable[[Event], bool] | None = None) -> Event:
+                then: Callable[[Event], bool] | None = None, watch: _Watch | None = None) -> Event:
+        """Send one command and wait for the event ``done`` names (and then ``then``), making
+        the dealer safe on failure. ``watch``: the caller's, to read every event seen."""
         with self._op_lock:
-            watch = _Watch()
+            watch = watch if watch is not None else _Watch()
             self.link.add_listener(watch)
             try:
                 self._expect_ok(self.link.request(ftype, fields), m.TYPE_NAMES[ftype])
