@@ -7,18 +7,46 @@ import socket
 import threading
 
 
-class Relay:
-    def __init__(self, upstream_port: int, host: str = "127.0.0.1") -> None:
+def _shut(socks: list[socket.socket] | tuple[socket.socket, ...], close: bool = False) -> None:
+    """Shut both directions of each socket (and close it), ignoring ones already gone."""
+    for s in socks:
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+            if close:
+                s.close()
+        except OSError:
+            pass
+
+
+class _Listener:
+    """A loopback listening socket in front of ``upstream_port`` and the sockets it opened."""
+
+    def __init__(self, upstream_port: int, host: str) -> None:
         self.upstream = (host, upstream_port)
         self.srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.srv.bind((host, 0))
         self.srv.listen(16)
         self.port: int = self.srv.getsockname()[1]
-        self.down = False
         self.closed = False
         self.socks: list[socket.socket] = []
         self.lock = threading.Lock()
+
+    def _drop_all(self) -> None:
+        with self.lock:
+            _shut(self.socks, close=True)
+            self.socks.clear()
+
+    def close(self) -> None:
+        self.closed = True
+        self._drop_all()
+        self.srv.close()
+
+
+class Relay(_Listener):
+    def __init__(self, upstream_port: int, host: str = "127.0.0.1") -> None:
+        super().__init__(upstream_port, host)
+        self.down = False
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -50,30 +78,14 @@ class Relay:
                 b.sendall(data)
         except OSError:
             pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        _shut((a, b))
 
     def cut(self) -> None:
         self.down = True
-        with self.lock:
-            for s in self.socks:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                    s.close()
-                except OSError:
-                    pass
-            self.socks.clear()
+        self._drop_all()
 
     def restore(self) -> None:
         self.down = False
-
-    def close(self) -> None:
-        self.closed = True
-        self.cut()
-        self.srv.close()
 
 
 def _packets(buf: bytearray) -> list[bytes]:
@@ -119,7 +131,7 @@ def qos0_copy(packet: bytes) -> bytes:
     return bytes([0x30 | (packet[0] & 0x01)]) + _remaining_length(len(rest)) + rest
 
 
-class MangleRelay:
+class MangleRelay(_Listener):
     """A loopback relay that speaks enough MQTT to mangle a table's publishes on their way to
     the broker: they are held ``window`` seconds and sent on shuffled (reordered), each copied
     with probability ``dup`` into the same batch, and with probability ``late`` copied again
@@ -133,20 +145,12 @@ class MangleRelay:
                  late: float = 0.3, late_s: tuple[float, float] = (2.0, 6.0), host: str = "127.0.0.1") -> None:
         import random
 
+        super().__init__(upstream_port, host)
         self.rng = random.Random(seed)
-        self.upstream = (host, upstream_port)
         self.window, self.dup, self.late, self.late_s = window, dup, late, late_s
-        self.srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.srv.bind((host, 0))
-        self.srv.listen(16)
-        self.port: int = self.srv.getsockname()[1]
-        self.closed = False
-        self.lock = threading.Lock()
         self.seen: list[bytes] = []
         self.counts = {"publishes": 0, "copies": 0, "late_copies": 0, "batches_reordered": 0, "replayed": 0}
         self.up: socket.socket | None = None
-        self.socks: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
@@ -223,11 +227,7 @@ class MangleRelay:
         except OSError:
             pass
         self._flush(u, held)
-        for s in (c, u):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        _shut((c, u))
 
     def replay_all(self) -> int:
         """Every publish seen so far once more (QoS 0), newest first; how many."""
@@ -238,14 +238,3 @@ class MangleRelay:
         self._send(u, b"".join(copies))
         self.counts["replayed"] += len(copies)
         return len(copies)
-
-    def close(self) -> None:
-        self.closed = True
-        with self.lock:
-            for s in self.socks:
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                    s.close()
-                except OSError:
-                    pass
-        self.srv.close()
