@@ -112,6 +112,19 @@ class _Interrupted:
     timeout: float | None
 
 
+@dataclass
+class _Stopped:
+    """A single-card command a jam stopped: what ``resume_step`` needs to finish waiting."""
+
+    what: str
+    done: Callable[[Event], bool]
+    then: Callable[[Event], bool] | None
+    watch: _Watch
+    timeout: float | None
+    ev: Event | None  # the ``done`` event, when the jam came after it (waiting for ``then``)
+    after: Callable[[Event], None] | None
+
+
 class Dealer:
     """High-level dealer API over a DealerLink (see the module docstring)."""
 
@@ -140,6 +153,7 @@ class Dealer:
         self._op_lock = threading.Lock()
         self._deal_ids = itertools.count(int.from_bytes(os.urandom(2), "big") or 1)
         self._interrupted: _Interrupted | None = None
+        self._stopped: _Stopped | None = None
         self._feed_hold = False
         self.last_report: DealReport | None = None
         if on_event is not None:
@@ -244,10 +258,51 @@ class Dealer:
                     self.link.remove_listener(job.watch)
 
     def _drop_interrupted(self) -> None:
-        """Forget a jammed deal that will not be resumed (and stop collecting its events)."""
+        """Forget a jammed deal or step that will not be resumed (and stop collecting its
+        events)."""
         job, self._interrupted = self._interrupted, None
         if job is not None:
             self.link.remove_listener(job.watch)
+        self._drop_stopped()
+
+    def _drop_stopped(self) -> None:
+        stopped, self._stopped = self._stopped, None
+        if stopped is not None:
+            self.link.remove_listener(stopped.watch)
+
+    def resume_step(self, timeout: float | None = None) -> Event:
+        """After a jam cleared by hand: RESUME the single-card command it stopped (a routing,
+        a fetch, a stage, a read) and wait for its end; returns the event that ended it (the
+        same one the command's own call returns)."""
+        with self._op_lock:
+            job = self._stopped
+            if job is None:
+                raise DealerFault("there is no interrupted step to resume", name="BAD_STATE")
+            self._stopped = None
+            keep = False
+            try:
+                skip = len(job.watch.since(0))  # past the jam, already handled
+                self._expect_ok(self.link.request(m.RESUME), "RESUME")
+                wait = timeout if timeout is not None else job.timeout
+                ev = job.ev
+                if ev is None:
+                    ev = self._wait(job.watch, job.done, job.what, wait, skip=skip)
+                    skip = job.watch.events.index(ev) + 1
+                if job.then is not None:
+                    self._wait(job.watch, job.then, job.what, wait, skip=skip)
+            except DealerJam:
+                self._stopped = job
+                keep = True
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                if not keep:
+                    self.link.remove_listener(job.watch)
+        if job.after is not None:
+            job.after(ev)
+        return ev
 
     def _check_plan(self, plan: DealPlan) -> None:
         ident = self.identity
@@ -324,11 +379,15 @@ class Dealer:
         """Send the presented (or held) card to ``target``; returns the card."""
         m.check_target(target)
         wait_feed = self._feed_hold
+
+        def after(_ev: Event) -> None:
+            self._feed_hold = False
+
         ev = self._single(m.ROUTE_PRESENTED, {"target": target},
                           f"routing the presented card to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout,
-                          then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None)
-        self._feed_hold = False
+                          then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None,
+                          after=after)
         return int(ev["card"])
 
     def fetch_loop(self, card: int, target: int, *, timeout: float | None = None) -> int:
@@ -372,12 +431,16 @@ class Dealer:
         the reject tray)."""
         ev = self._single(m.FEED, {"count": 1, "target": m.HOLD}, "reading a fed card",
                           lambda e: (e.kind == m.EV_PRESENTED and e["seat"] == m.HOLD)
-                          or e.kind == m.EV_MISREAD, timeout)
+                          or e.kind == m.EV_MISREAD, timeout, after=self._held)
+        return int(ev["card"])
+
+    def _held(self, ev: Event) -> None:
+        """A FEED HOLD ended: the card is held in the read window (or went to the reject
+        pocket, unread)."""
         if ev.kind == m.EV_MISREAD:
-            raise DealerFault("the fed card could not be read; it went to the reject tray",
+            raise DealerFault("the fed card could not be read; it went to the reject pocket",
                               code=m.EV_MISREAD, name="MISREAD")
         self._feed_hold = True
-        return int(ev["card"])
 
     def read_and_route(self, count: int, target: int, *,
                        timeout: float | None = None) -> FeedReport:
@@ -464,25 +527,37 @@ class Dealer:
 
     def _single(self, ftype: int, fields: dict[str, int] | None, what: str,
                 done: Callable[[Event], bool], timeout: float | None, *,
-                then: Callable[[Event], bool] | None = None, watch: _Watch | None = None) -> Event:
+                then: Callable[[Event], bool] | None = None, watch: _Watch | None = None,
+                after: Callable[[Event], None] | None = None) -> Event:
         """Send one command and wait for the event ``done`` names (and then ``then``), making
-        the dealer safe on failure. ``watch``: the caller's, to read every event seen."""
+        the dealer safe on failure; ``after(event)`` once it ended. ``watch``: the caller's, to
+        read every event seen. A jam leaves the dealer waiting: ``resume_step`` finishes it."""
         with self._op_lock:
+            self._drop_stopped()
             watch = watch if watch is not None else _Watch()
             self.link.add_listener(watch)
+            keep = sent = False
+            ev: Event | None = None
             try:
                 self._expect_ok(self.link.request(ftype, fields), m.TYPE_NAMES[ftype])
+                sent = True
                 ev = self._wait(watch, done, what, timeout)
                 if then is not None:
-                    self._wait(watch, then, what, timeout)
-                return ev
+                    self._wait(watch, then, what, timeout, skip=watch.events.index(ev) + 1)
             except DealerJam:
+                if sent:  # (not a command refused because an earlier jam still waits)
+                    self._stopped = _Stopped(what, done, then, watch, timeout, ev, after)
+                    keep = True
                 raise
             except DealerError:
                 self._make_safe()
                 raise
             finally:
-                self.link.remove_listener(watch)
+                if not keep:
+                    self.link.remove_listener(watch)
+        if after is not None:
+            after(ev)
+        return ev
 
     def _expect_ok(self, reply: Reply, what: str) -> int:
         if reply.type == m.OK:
