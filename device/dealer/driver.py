@@ -190,7 +190,7 @@ class Dealer:
     # --- queries --------------------------------------------------------------------------
 
     def identify(self) -> Identity:
-        """HELLO again and return IDENTIFY (firmware version, seats, trays, boot id)."""
+        """HELLO again and return IDENTIFY (firmware version, seats, pockets, boot id)."""
         return self.link.handshake()
 
     def status(self) -> Status:
@@ -428,7 +428,7 @@ class Dealer:
     def read_card(self, *, timeout: float | None = None) -> int:
         """Read one card a player feeds and hold it at the reader; route it with
         ``route_presented``. Raises DealerFault MISREAD if it could not be read (it went to
-        the reject tray)."""
+        the reject pocket)."""
         ev = self._single(m.FEED, {"count": 1, "target": m.HOLD}, "reading a fed card",
                           lambda e: (e.kind == m.EV_PRESENTED and e["seat"] == m.HOLD)
                           or e.kind == m.EV_MISREAD, timeout, after=self._held)
@@ -445,7 +445,7 @@ class Dealer:
     def read_and_route(self, count: int, target: int, *,
                        timeout: float | None = None) -> FeedReport:
         """Read ``count`` cards players feed and route each to ``target`` (a seat, the trick
-        tray, staging...). Waits for the cards without a time limit unless ``timeout``."""
+        pocket, the loop...). Waits for the cards without a time limit unless ``timeout``."""
         if not 1 <= count <= 255:
             raise ValueError(f"count must be 1..255, not {count}")
         m.check_target(target)
@@ -458,10 +458,10 @@ class Dealer:
         return FeedReport(placements, misreads)
 
     def self_test(self, mode: int = 0, *, timeout: float | None = None) -> SelfTestReport:
-        """Read every card in the hopper (mode 0: all to the reject tray, 1: round robin over
+        """Read every card in the hopper (mode 0: all round the loop, 1: round robin over
         the seats) and report what a 52-card deck is missing or has twice."""
         if mode not in (0, 1):
-            raise ValueError("self-test mode is 0 (reject tray) or 1 (round robin)")
+            raise ValueError("self-test mode is 0 (round the loop) or 1 (round robin over the seats)")
         watch = _Watch()
         ev = self._single(m.SELFTEST, {"mode": mode}, "the self-test",
                           lambda e: e.kind == m.EV_SELFTEST_DONE, timeout, watch=watch)
@@ -473,7 +473,7 @@ class Dealer:
     # --- stopping -------------------------------------------------------------------------
 
     def abort(self) -> None:
-        """Stop what the dealer is doing (the card in flight goes to the reject tray)."""
+        """Stop what the dealer is doing (the card in flight goes to the reject pocket)."""
         self._drop_interrupted()
         self._feed_hold = False
         self._expect_ok(self.link.request(m.ABORT), "ABORT")
@@ -498,7 +498,7 @@ class Dealer:
                 raise DealerFault("the e-stop button is still pressed: release it (twist) and "
                                   "reset again", code=m.NAK_ESTOPPED, name="ESTOPPED")
             self._expect_ok(reply, "RESET")
-            # A card left in the gate is first carried to the reject tray: wait for rest.
+            # A card left in the gate is first carried to the reject pocket: wait for rest.
             deadline = time.monotonic() + (timeout if timeout is not None else
                                            self.link.link_timeout)
             while self.status().state_name == "MOVING":
@@ -568,7 +568,7 @@ class Dealer:
         name = m.NAK_REASON_NAMES.get(reason, f"reason {reason}")
         text = {
             m.NAK_BUSY: "the dealer is busy with another action",
-            m.NAK_EMPTY: "there is no card for it (empty stock, window or tray)",
+            m.NAK_EMPTY: "there is no card for it (not in the loop, nothing held at the reader)",
             m.NAK_ESTOPPED: "the emergency stop is latched: release the button and reset",
             m.NAK_JAMMED: "a jam is waiting to be cleared",
             m.NAK_BAD_STATE: "there is nothing to resume",
@@ -593,7 +593,9 @@ class Dealer:
                              f"{m.card_name(f['card'])}); the dealer stopped: clear the path, "
                              "then resume", code=m.EV_JAM, name="JAM")
         if ev.kind == m.EV_POCKET_FULL:
-            return DealerJam(f"{what}: the {m.target_name(f['target'])} pocket is full; the "
+            t = f["target"]
+            pocket = f"seat {t}'s pocket" if t < m.MAX_SEATS else f"the {m.target_name(t)}"
+            return DealerJam(f"{what}: {pocket} is full; the "
                              "dealer stopped: empty it, then resume", code=m.EV_POCKET_FULL,
                              name="POCKET_FULL")
         if ev.kind == m.EV_DOUBLE_FEED:

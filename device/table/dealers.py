@@ -60,7 +60,7 @@ from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, Ev
 
 LOOP = getattr(m, "LOOP", 0x85)
 
-TRAY_BYTES = {
+TARGET_BYTES = {
     "reject": m.REJECT,
     "discard": m.DISCARD,
     "centre": m.CENTRE,
@@ -74,9 +74,9 @@ def target_byte(target: str) -> int:
     if target.startswith("seat:"):
         return int(target[5:])
     try:
-        return TRAY_BYTES[target]
+        return TARGET_BYTES[target]
     except KeyError:
-        raise ValueError(f"unknown dealer target {target!r} (a seat, or one of {', '.join(TRAY_BYTES)})") from None
+        raise ValueError(f"unknown dealer target {target!r} (a seat, or one of {', '.join(TARGET_BYTES)})") from None
 
 
 class V1StepRefused(DealerError):
@@ -350,4 +350,4 @@ def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:
     return [(c, target_byte(t)) for c, t in plan]
 
 
-__all__: list[Any] = ["DealerAdapter", "LOOP", "TRAY_BYTES", "V1StepRefused", "plan_bytes", "target_byte"]
+__all__: list[Any] = ["DealerAdapter", "LOOP", "TARGET_BYTES", "V1StepRefused", "plan_bytes", "target_byte"]

@@ -241,7 +241,7 @@ class SerialDealer:
 
     def _interrupt(self) -> None:
         """Stop a read that is waiting for a fed card (only then: a card already read is held in
-        the gate, and an ABORT would send it to the reject tray)."""
+        the gate, and an ABORT would send it to the reject pocket)."""
         with self._cond:
             if self._reading:
                 self._cancel_read = True

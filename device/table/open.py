@@ -148,7 +148,7 @@ class OpenTable:
 
     # ---------------------------------------------------------------- simulated people
     def feed(self, card: int | str, seat: int | None = None) -> None:
-        """Simulated mode: a player takes ``card`` from their tray (``seat``'s, else wherever it
+        """Simulated mode: a player takes ``card`` from their pocket (``seat``'s, else wherever it
         lies) and puts it in the dealer's hopper; the reader loop reads it."""
         sim = self._need_sim("feed a card")
         c = C.parse(card) if isinstance(card, str) else card
@@ -231,7 +231,7 @@ class OpenTable:
 
     def _mirror(self, event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
         """Cards moved by hand (a card played on the screen or by a bot goes on the trick pile,
-        passed cards to their receiver): move them in the simulator too, so its trays match."""
+        passed cards to their receiver): move them in the simulator too, so its pockets match."""
         if not isinstance(event, (Touch, BotAction)):
             return
         inside = {target_byte("loop")}  # inside the dealer: nobody puts a card there by hand
