@@ -106,3 +106,27 @@ def test_the_host_loses_power_after_a_release_stopped_partway(game: str, players
         again.run(max_hands=1)
         g = again.referee.game
         assert g is not None and len(g.hand_results) == 1
+
+
+def test_resume_after_the_e_stop_resets_its_latch() -> None:
+    """The e-stop button pressed in the middle of a deal: Resume (the button twisted out again)
+    RESETs the dealer's latch, and the hand is dealt again and played to its end (before, every
+    step after Resume was refused: the latch stays until RESET)."""
+    with SimTable("hearts", 4, seed=3) as table:
+        sim = table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        landed, count = fw.landed, [0]
+
+        def press(card: int, target: int, conf: int, kind: int) -> None:
+            landed(card, target, conf, kind)
+            count[0] += 1
+            if count[0] == 10:
+                sim.board.estop_button = True  # (the simulator's thread: at the tenth card)
+
+        fw.landed = press
+        table.start()
+        table.run(max_hands=1)
+        g = table.referee.game
+        assert g is not None and len(g.hand_results) == 1
+        assert len(table.recoveries) == 1 and "emergency stop" in table.recoveries[0]
