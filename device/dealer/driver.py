@@ -154,6 +154,9 @@ class Dealer:
         self._deal_ids = itertools.count(int.from_bytes(os.urandom(2), "big") or 1)
         self._interrupted: _Interrupted | None = None
         self._stopped: _Stopped | None = None
+        # an operation failed (the link may have missed events it logged meanwhile): the next
+        # one first fetches them, so they are not taken for its own
+        self._unsure = False
         self._feed_hold = False
         self.last_report: DealReport | None = None
         if on_event is not None:
@@ -212,6 +215,7 @@ class Dealer:
         self._check_plan(plan)
         with self._op_lock:
             self._drop_interrupted()
+            self._catch_up()
             deal_id = next(self._deal_ids) & 0xFFFF or 1
             watch = _Watch()
             self.link.add_listener(watch)
@@ -534,6 +538,7 @@ class Dealer:
         read every event seen. A jam leaves the dealer waiting: ``resume_step`` finishes it."""
         with self._op_lock:
             self._drop_stopped()
+            self._catch_up()
             watch = watch if watch is not None else _Watch()
             self.link.add_listener(watch)
             keep = sent = False
@@ -693,8 +698,19 @@ class Dealer:
             return  # already running again (a retransmitted RESUME, or nothing was paused)
         self._expect_ok(reply, "RESUME")
 
+    def _catch_up(self) -> None:
+        """After a failed operation: fetch the events the dealer logged that the host has not
+        seen (a deal that went on while the link was down, say) before the next operation
+        registers for its own: those events are not its."""
+        if not self._unsure:
+            return
+        if self.status().next_event_index != self.link.next_event_index:
+            self.link.recover_events()
+        self._unsure = False
+
     def _make_safe(self) -> None:
         """After a failure: make sure the dealer is not moving (best effort)."""
+        self._unsure = True
         self._feed_hold = False
         try:
             self.link.request(m.ABORT, timeout=min(2.0, self.link.link_timeout))

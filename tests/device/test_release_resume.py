@@ -130,3 +130,18 @@ def test_resume_after_the_e_stop_resets_its_latch() -> None:
         g = table.referee.game
         assert g is not None and len(g.hand_results) == 1
         assert len(table.recoveries) == 1 and "emergency stop" in table.recoveries[0]
+
+
+def test_a_deal_after_the_cable_came_back_is_not_checked_against_the_old_deals_events() -> None:
+    """The cable out ten cards into a deal: the driver gives up while the dealer deals on (its
+    events logged, never received), the cards are gathered and the hand is dealt again. That
+    deal first fetches the old deal's events: recovered during it, they counted as its own (every
+    card of the old deal 'too many') and the redeal failed its check once more."""
+    with SimTable("hearts", 3, seed=23, faults=[("unplug", 2)]) as table:
+        table.start()
+        table.run(max_hands=2)
+        g = table.referee.game
+        assert g is not None and len(g.hand_results) == 2
+        # (one fault, the cable; under a heavy load the silence can end before the driver gives up)
+        assert len(table.recoveries) <= 1, table.recoveries
+        assert not any("did not check out" in r for r in table.recoveries)
