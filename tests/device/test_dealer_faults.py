@@ -310,4 +310,3 @@ def test_a_new_deal_after_an_unresumed_jam_drops_the_old_one() -> None:
         assert len(dealer.link._listeners) == listeners - 1  # the jammed deal's watch is gone
         with pytest.raises(DealerFault):
             dealer.resume_deal()
-
