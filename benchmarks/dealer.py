@@ -17,10 +17,12 @@
 4. Noise: N deals on a link corrupting 1% of the bytes in both directions; every deal must
    complete with every card where its plan put it (checked on the simulator's trays).
 5. Stock costs (dealer v2, the return loop): whole hands of German Whist's stage one and of
-   two-player Spades' draw, played on the real firmware in simulated time: the deal, then
-   every FETCH by identity from the loop and every card a player feeds back through the play
-   slot. Loop passes (cards sent round the loop) and seconds per hand, compared with the Monte
-   Carlo of hardware/loop_cost.py (fetches only, a pure FIFO model).
+   two-player Spades' draw (discards to the pocket, and kept in the loop for a Double Nil),
+   played on the real firmware in simulated time: the deal, then every FETCH by identity from
+   the loop and every card a player feeds back through the play slot; then the Double Nil
+   exchange (3 cards fed to the discard pocket, 3 replacements fetched from the loop). Loop
+   passes (cards sent round the loop) and seconds per hand, compared with the Monte Carlo of
+   hardware/loop_cost.py (fetches only, a pure FIFO model).
 
 Figures are printed and written to benchmarks/results/dealer.json; the "Dealer" section of
 benchmarks/RESULTS.md is rewritten (other sections are kept).
@@ -50,6 +52,7 @@ from trickref.device.dealer import messages as m  # noqa: E402
 from trickref.device.dealer.driver import Dealer  # noqa: E402
 from trickref.device.dealer.plan import DealPlan  # noqa: E402
 from trickref.device.dealer.sim import DealerSimulator  # noqa: E402
+from trickref.engine.referee import fairness  # noqa: E402
 
 BYTES_PER_S = 115200 / 10
 LINE_TARGET_S = 0.1
@@ -268,10 +271,15 @@ def german_whist_hand(seed: int) -> dict[str, Any]:
             "fetch_s": fetch_ms / 1000, "play_s": play_ms / 1000}
 
 
-def spades_2p_hand(seed: int) -> dict[str, Any]:
+def spades_2p_hand(seed: int, double_nil: bool = False) -> dict[str, Any]:
     """Deal all 52 round the loop, then 26 draw turns: the player gets deck[p] (FETCH to
-    their pocket); keeps it (FETCH deck[p+1], looked at and fed back to the discard pocket)
-    or not (feeds deck[p] back to the discard pocket, FETCH deck[p+1], kept)."""
+    their pocket); keeps it (FETCH deck[p+1], looked at and fed back) or not (feeds deck[p]
+    back, FETCH deck[p+1], kept). The card fed back goes to the discard pocket; with
+    ``double_nil`` (a Double Nil declared at the first decision, as engine/referee/flows.py's
+    ``discard_target`` routes it) it goes round the loop instead, where the replacements are
+    drawn from. Then the Double Nil exchange: the declarer feeds 3 cards of their hand through
+    the play slot to the discard pocket, and 3 replacements (``fairness.replacements`` over the
+    discards, as the referee draws them) are FETCHed from the loop to their pocket."""
     rng = random.Random(seed)
     deck = list(range(52))
     rng.shuffle(deck)
@@ -280,6 +288,8 @@ def spades_2p_hand(seed: int) -> dict[str, Any]:
     bench = _Bench(2, hopper, step_ms=2)
     deal_ms = _stock_deal(bench, [(c, LOOP) for c in deck])
     fetch_passes = feed_passes = fetch_ms = feed_ms = 0
+    discard_to = LOOP if double_nil else DISCARD
+    discards: list[int] = []
     for turn in range(26):
         seat = turn % 2
         first, second = deck[2 * turn], deck[2 * turn + 1]
@@ -294,12 +304,35 @@ def spades_2p_hand(seed: int) -> dict[str, Any]:
                 fetch_passes += p
                 fetch_ms += ms
             else:
-                p, ms = _feed_back(bench, card, seat, DISCARD)
+                p, ms = _feed_back(bench, card, seat, discard_to)
+                discards.append(card)
                 feed_passes += p
                 feed_ms += ms
-    assert not bench.sim.firmware.dealer.loop and bench.board.collisions == []
-    return {"deal_s": deal_ms / 1000, "fetch_passes": fetch_passes, "play_passes": feed_passes,
-            "fetch_s": fetch_ms / 1000, "play_s": feed_ms / 1000}
+    out: dict[str, Any] = {"deal_s": deal_ms / 1000, "fetch_passes": fetch_passes, "play_passes": feed_passes,
+                           "fetch_s": fetch_ms / 1000, "play_s": feed_ms / 1000}
+    if not double_nil:
+        assert not bench.sim.firmware.dealer.loop and bench.board.collisions == []
+        return out
+    assert sorted(bench.sim.firmware.dealer.loop) == sorted(discards), "the discards are not all in the loop"
+    seat = rng.randrange(2)
+    hand = list(bench.board.trays[seat])
+    give = rng.sample(hand, 3)
+    get = fairness.replacements(f"{seed:032x}", 0, seat, discards, 3)
+    x_passes = x_ms = 0
+    for card in give:  # fed through the play slot to the discard pocket
+        p, ms = _feed_back(bench, card, seat, DISCARD)
+        x_passes += p
+        x_ms += ms
+    fed_passes, fed_ms = x_passes, x_ms
+    for card in get:  # the replacements, by identity out of the loop
+        p, ms = _fetch(bench, card, seat)
+        x_passes += p
+        x_ms += ms
+    assert sorted(c for c in bench.board.trays[seat]) == sorted([c for c in hand if c not in give] + list(get))
+    assert bench.board.collisions == []
+    out.update({"exchange_passes": x_passes, "exchange_s": x_ms / 1000, "exchange_feed_s": fed_ms / 1000,
+                "exchange_feed_passes": fed_passes, "loop_at_exchange": len(discards)})
+    return out
 
 
 def stock_costs(hands: int, seed: int) -> dict[str, Any]:
@@ -311,10 +344,25 @@ def stock_costs(hands: int, seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": hands, "pass_ms": fw_timing.loop_pass_ms(cfg),
                            "switchback_ms": fw_timing.loop_switch_ms(cfg),
                            "loop_station_ms": list(fw_timing.loop_station_ms(cfg))}
-    for name, fn, n_stock in (("german-whist", german_whist_hand, 26), ("spades-2p", spades_2p_hand, 52)):
+    cases: list[tuple[str, Any, int, bool]] = [
+        ("german-whist", german_whist_hand, 26, False), ("spades-2p", spades_2p_hand, 52, False),
+        ("spades-2p-double-nil", lambda sd: spades_2p_hand(sd, double_nil=True), 52, True)]
+    for name, fn, n_stock, back in cases:
         runs = [fn(seed * 7919 + i) for i in range(hands)]
-        mc = loop_cost.mean_passes(n_stock, False, 2000, 1)
-        out[name] = {
+        mc = loop_cost.mean_passes(n_stock, back, 2000, 1)
+        if back:
+            out[name] = {
+                "exchange_passes_mean": round(statistics.mean(r["exchange_passes"] for r in runs), 1),
+                "exchange_passes_min": min(r["exchange_passes"] for r in runs),
+                "exchange_passes_max": max(r["exchange_passes"] for r in runs),
+                "exchange_s_mean": round(statistics.mean(r["exchange_s"] for r in runs), 1),
+                "exchange_s_max": round(max(r["exchange_s"] for r in runs), 1),
+                "exchange_feed_s_mean": round(statistics.mean(r["exchange_feed_s"] for r in runs), 1),
+                "loop_at_exchange": runs[0]["loop_at_exchange"],
+            }
+        else:
+            out[name] = {}
+        out[name].update({
             "fetch_passes_mean": round(statistics.mean(r["fetch_passes"] for r in runs), 1),
             "fetch_passes_min": min(r["fetch_passes"] for r in runs),
             "fetch_passes_max": max(r["fetch_passes"] for r in runs),
@@ -323,7 +371,7 @@ def stock_costs(hands: int, seed: int) -> dict[str, Any]:
             "play_s_mean": round(statistics.mean(r["play_s"] for r in runs), 1),
             "deal_s_mean": round(statistics.mean(r["deal_s"] for r in runs), 1),
             "monte_carlo_passes": round(mc, 1),
-        }
+        })
     return out
 
 
@@ -566,7 +614,10 @@ def write_markdown(res: dict[str, Any]) -> None:
         for name, what in (("german-whist", "German Whist, 13 stage-one tricks (26 fetches, "
                                             "26 plays)"),
                            ("spades-2p", "two-player Spades draw, discards to the pocket (52 "
-                                         "fetches, 26 cards fed back)")):
+                                         "fetches, 26 cards fed back)"),
+                           ("spades-2p-double-nil", "two-player Spades draw with a Double Nil "
+                                                    "declared: discards kept in the loop (52 "
+                                                    "fetches, 26 cards fed back round the loop)")):
             g = st[name]
             lines.append(
                 f"| {what} | {g['fetch_passes_mean']} ({g['fetch_passes_min']}-"
@@ -580,10 +631,26 @@ def write_markdown(res: dict[str, Any]) -> None:
             "pickup for fed cards (only the play slot's card moves; `board.hold_hopper`, a lift "
             "servo on PCA9685 channel 15, in hardware/BOM.md), so they cost no pass and the "
             "loop stays the pure FIFO queue of the Monte Carlo: the measured passes agree with "
-            "it within the spread of the hands played. The Double Nil case (discards kept in "
-            "the loop, 973.1 passes in the Monte Carlo) is not played here.",
+            "it within the spread of the hands played.",
             "",
         ]
+        dn = st.get("spades-2p-double-nil")
+        if dn:
+            lines += [
+                f"The Double Nil exchange, measured the same way after that draw ({dn['loop_at_exchange']} "
+                "discards in the loop): the declarer feeds 3 cards through the play slot to the "
+                "discard pocket, then the 3 replacements the referee draws from the discards "
+                "(`engine/referee/fairness.py`, `replacements`) are FETCHed by identity from the "
+                f"loop to their pocket: {dn['exchange_passes_mean']} loop passes a hand "
+                f"({dn['exchange_passes_min']}-{dn['exchange_passes_max']}), "
+                f"{dn['exchange_s_mean']} s (at most {dn['exchange_s_max']} s), of which "
+                f"{dn['exchange_feed_s_mean']} s feeding the 3 cards. Keeping the discards in "
+                f"the loop for a possible Double Nil is the expensive part: "
+                f"{dn['fetch_passes_mean']} passes and {dn['fetch_s_mean']} s of fetching in "
+                "the draw, against the row above without it, and each discard fed back goes "
+                f"round the loop once ({dn['play_passes_mean']} passes, {dn['play_s_mean']} s).",
+                "",
+            ]
     section = "\n".join(lines)
     text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n\n"
     pattern = re.compile(r"^## Dealer\n.*?(?=^## |\Z)", re.S | re.M)
@@ -624,12 +691,16 @@ def main() -> None:
               f"line {d['line_s_total'] * 1000:.1f} ms (target < 100 ms), wall "
               f"{d['wall_s'] * 1000:.1f} ms, placed as planned: {d['cards_placed_as_planned']}")
     res["stock_costs"] = stock_costs(args.stock_hands, args.seed)
-    for name in ("german-whist", "spades-2p"):
+    for name in ("german-whist", "spades-2p", "spades-2p-double-nil"):
         g = res["stock_costs"][name]
         print(f"stock {name}: {g['fetch_passes_mean']} fetch passes a hand "
               f"({g['fetch_passes_min']}-{g['fetch_passes_max']}; Monte Carlo "
               f"{g['monte_carlo_passes']}), {g['fetch_s_mean']} s fetching; fed cards "
               f"{g['play_passes_mean']} passes, {g['play_s_mean']} s; deal {g['deal_s_mean']} s")
+    dn = res["stock_costs"]["spades-2p-double-nil"]
+    print(f"Double Nil exchange (3 cards given, 3 fetched from {dn['loop_at_exchange']} in the loop): "
+          f"{dn['exchange_passes_mean']} loop passes ({dn['exchange_passes_min']}-{dn['exchange_passes_max']}), "
+          f"{dn['exchange_s_mean']} s (max {dn['exchange_s_max']} s)")
     res["noise_1pct"] = noisy(args.deals, args.seed)
     n = res["noise_1pct"]
     print(f"1% corrupted: {n['completed_as_planned']}/{n['deals']} deals as planned, "

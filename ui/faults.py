@@ -37,13 +37,13 @@ FAULTS["timeout"] = FAULTS["link"]
 FAULTS["fault"] = {
     "title": N_("The dealer reported a fault"),
     "what": N_("The dealer stopped and reported a fault."),
-    "fix": N_("Read the dealer's words above, fix what they say (a full tray, the stop button pressed, "
+    "fix": N_("Read the dealer's words above, fix what they say (a full pocket, the stop button pressed, "
            "a card out of place), then tap Resume."),
 }
 FAULTS["mismatch"] = {
     "title": N_("The deal did not check out"),
     "what": N_("The cards the dealer routed did not match the deal plan."),
-    "fix": N_("Gather all the cards from every tray into the dealer's feeder, then tap Resume: the hand "
+    "fix": N_("Gather all the cards from every pocket into the dealer's feeder, then tap Resume: the hand "
            "is dealt again from the same deck order."),
 }
 

@@ -112,6 +112,19 @@ class _Interrupted:
     timeout: float | None
 
 
+@dataclass
+class _Stopped:
+    """A single-card command a jam stopped: what ``resume_step`` needs to finish waiting."""
+
+    what: str
+    done: Callable[[Event], bool]
+    then: Callable[[Event], bool] | None
+    watch: _Watch
+    timeout: float | None
+    ev: Event | None  # the ``done`` event, when the jam came after it (waiting for ``then``)
+    after: Callable[[Event], None] | None
+
+
 class Dealer:
     """High-level dealer API over a DealerLink (see the module docstring)."""
 
@@ -140,6 +153,10 @@ class Dealer:
         self._op_lock = threading.Lock()
         self._deal_ids = itertools.count(int.from_bytes(os.urandom(2), "big") or 1)
         self._interrupted: _Interrupted | None = None
+        self._stopped: _Stopped | None = None
+        # an operation failed (the link may have missed events it logged meanwhile): the next
+        # one first fetches them, so they are not taken for its own
+        self._unsure = False
         self._feed_hold = False
         self.last_report: DealReport | None = None
         if on_event is not None:
@@ -176,7 +193,7 @@ class Dealer:
     # --- queries --------------------------------------------------------------------------
 
     def identify(self) -> Identity:
-        """HELLO again and return IDENTIFY (firmware version, seats, trays, boot id)."""
+        """HELLO again and return IDENTIFY (firmware version, seats, pockets, boot id)."""
         return self.link.handshake()
 
     def status(self) -> Status:
@@ -198,6 +215,7 @@ class Dealer:
         self._check_plan(plan)
         with self._op_lock:
             self._drop_interrupted()
+            self._catch_up()
             deal_id = next(self._deal_ids) & 0xFFFF or 1
             watch = _Watch()
             self.link.add_listener(watch)
@@ -244,10 +262,51 @@ class Dealer:
                     self.link.remove_listener(job.watch)
 
     def _drop_interrupted(self) -> None:
-        """Forget a jammed deal that will not be resumed (and stop collecting its events)."""
+        """Forget a jammed deal or step that will not be resumed (and stop collecting its
+        events)."""
         job, self._interrupted = self._interrupted, None
         if job is not None:
             self.link.remove_listener(job.watch)
+        self._drop_stopped()
+
+    def _drop_stopped(self) -> None:
+        stopped, self._stopped = self._stopped, None
+        if stopped is not None:
+            self.link.remove_listener(stopped.watch)
+
+    def resume_step(self, timeout: float | None = None) -> Event:
+        """After a jam cleared by hand: RESUME the single-card command it stopped (a routing,
+        a fetch, a stage, a read) and wait for its end; returns the event that ended it (the
+        same one the command's own call returns)."""
+        with self._op_lock:
+            job = self._stopped
+            if job is None:
+                raise DealerFault("there is no interrupted step to resume", name="BAD_STATE")
+            self._stopped = None
+            keep = False
+            try:
+                skip = len(job.watch.since(0))  # past the jam, already handled
+                self._expect_ok(self.link.request(m.RESUME), "RESUME")
+                wait = timeout if timeout is not None else job.timeout
+                ev = job.ev
+                if ev is None:
+                    ev = self._wait(job.watch, job.done, job.what, wait, skip=skip)
+                    skip = job.watch.events.index(ev) + 1
+                if job.then is not None:
+                    self._wait(job.watch, job.then, job.what, wait, skip=skip)
+            except DealerJam:
+                self._stopped = job
+                keep = True
+                raise
+            except DealerError:
+                self._make_safe()
+                raise
+            finally:
+                if not keep:
+                    self.link.remove_listener(job.watch)
+        if job.after is not None:
+            job.after(ev)
+        return ev
 
     def _check_plan(self, plan: DealPlan) -> None:
         ident = self.identity
@@ -324,11 +383,15 @@ class Dealer:
         """Send the presented (or held) card to ``target``; returns the card."""
         m.check_target(target)
         wait_feed = self._feed_hold
+
+        def after(_ev: Event) -> None:
+            self._feed_hold = False
+
         ev = self._single(m.ROUTE_PRESENTED, {"target": target},
                           f"routing the presented card to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout,
-                          then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None)
-        self._feed_hold = False
+                          then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None,
+                          after=after)
         return int(ev["card"])
 
     def fetch_loop(self, card: int, target: int, *, timeout: float | None = None) -> int:
@@ -369,20 +432,24 @@ class Dealer:
     def read_card(self, *, timeout: float | None = None) -> int:
         """Read one card a player feeds and hold it at the reader; route it with
         ``route_presented``. Raises DealerFault MISREAD if it could not be read (it went to
-        the reject tray)."""
+        the reject pocket)."""
         ev = self._single(m.FEED, {"count": 1, "target": m.HOLD}, "reading a fed card",
                           lambda e: (e.kind == m.EV_PRESENTED and e["seat"] == m.HOLD)
-                          or e.kind == m.EV_MISREAD, timeout)
+                          or e.kind == m.EV_MISREAD, timeout, after=self._held)
+        return int(ev["card"])
+
+    def _held(self, ev: Event) -> None:
+        """A FEED HOLD ended: the card is held in the read window (or went to the reject
+        pocket, unread)."""
         if ev.kind == m.EV_MISREAD:
-            raise DealerFault("the fed card could not be read; it went to the reject tray",
+            raise DealerFault("the fed card could not be read; it went to the reject pocket",
                               code=m.EV_MISREAD, name="MISREAD")
         self._feed_hold = True
-        return int(ev["card"])
 
     def read_and_route(self, count: int, target: int, *,
                        timeout: float | None = None) -> FeedReport:
         """Read ``count`` cards players feed and route each to ``target`` (a seat, the trick
-        tray, staging...). Waits for the cards without a time limit unless ``timeout``."""
+        pocket, the loop...). Waits for the cards without a time limit unless ``timeout``."""
         if not 1 <= count <= 255:
             raise ValueError(f"count must be 1..255, not {count}")
         m.check_target(target)
@@ -395,10 +462,10 @@ class Dealer:
         return FeedReport(placements, misreads)
 
     def self_test(self, mode: int = 0, *, timeout: float | None = None) -> SelfTestReport:
-        """Read every card in the hopper (mode 0: all to the reject tray, 1: round robin over
+        """Read every card in the hopper (mode 0: all round the loop, 1: round robin over
         the seats) and report what a 52-card deck is missing or has twice."""
         if mode not in (0, 1):
-            raise ValueError("self-test mode is 0 (reject tray) or 1 (round robin)")
+            raise ValueError("self-test mode is 0 (round the loop) or 1 (round robin over the seats)")
         watch = _Watch()
         ev = self._single(m.SELFTEST, {"mode": mode}, "the self-test",
                           lambda e: e.kind == m.EV_SELFTEST_DONE, timeout, watch=watch)
@@ -410,7 +477,7 @@ class Dealer:
     # --- stopping -------------------------------------------------------------------------
 
     def abort(self) -> None:
-        """Stop what the dealer is doing (the card in flight goes to the reject tray)."""
+        """Stop what the dealer is doing (the card in flight goes to the reject pocket)."""
         self._drop_interrupted()
         self._feed_hold = False
         self._expect_ok(self.link.request(m.ABORT), "ABORT")
@@ -435,7 +502,7 @@ class Dealer:
                 raise DealerFault("the e-stop button is still pressed: release it (twist) and "
                                   "reset again", code=m.NAK_ESTOPPED, name="ESTOPPED")
             self._expect_ok(reply, "RESET")
-            # A card left in the gate is first carried to the reject tray: wait for rest.
+            # A card left in the gate is first carried to the reject pocket: wait for rest.
             deadline = time.monotonic() + (timeout if timeout is not None else
                                            self.link.link_timeout)
             while self.status().state_name == "MOVING":
@@ -464,25 +531,38 @@ class Dealer:
 
     def _single(self, ftype: int, fields: dict[str, int] | None, what: str,
                 done: Callable[[Event], bool], timeout: float | None, *,
-                then: Callable[[Event], bool] | None = None, watch: _Watch | None = None) -> Event:
+                then: Callable[[Event], bool] | None = None, watch: _Watch | None = None,
+                after: Callable[[Event], None] | None = None) -> Event:
         """Send one command and wait for the event ``done`` names (and then ``then``), making
-        the dealer safe on failure. ``watch``: the caller's, to read every event seen."""
+        the dealer safe on failure; ``after(event)`` once it ended. ``watch``: the caller's, to
+        read every event seen. A jam leaves the dealer waiting: ``resume_step`` finishes it."""
         with self._op_lock:
+            self._drop_stopped()
+            self._catch_up()
             watch = watch if watch is not None else _Watch()
             self.link.add_listener(watch)
+            keep = sent = False
+            ev: Event | None = None
             try:
                 self._expect_ok(self.link.request(ftype, fields), m.TYPE_NAMES[ftype])
+                sent = True
                 ev = self._wait(watch, done, what, timeout)
                 if then is not None:
-                    self._wait(watch, then, what, timeout)
-                return ev
+                    self._wait(watch, then, what, timeout, skip=watch.events.index(ev) + 1)
             except DealerJam:
+                if sent:  # (not a command refused because an earlier jam still waits)
+                    self._stopped = _Stopped(what, done, then, watch, timeout, ev, after)
+                    keep = True
                 raise
             except DealerError:
                 self._make_safe()
                 raise
             finally:
-                self.link.remove_listener(watch)
+                if not keep:
+                    self.link.remove_listener(watch)
+        if after is not None:
+            after(ev)
+        return ev
 
     def _expect_ok(self, reply: Reply, what: str) -> int:
         if reply.type == m.OK:
@@ -493,7 +573,7 @@ class Dealer:
         name = m.NAK_REASON_NAMES.get(reason, f"reason {reason}")
         text = {
             m.NAK_BUSY: "the dealer is busy with another action",
-            m.NAK_EMPTY: "there is no card for it (empty stock, window or tray)",
+            m.NAK_EMPTY: "there is no card for it (not in the loop, nothing held at the reader)",
             m.NAK_ESTOPPED: "the emergency stop is latched: release the button and reset",
             m.NAK_JAMMED: "a jam is waiting to be cleared",
             m.NAK_BAD_STATE: "there is nothing to resume",
@@ -518,7 +598,9 @@ class Dealer:
                              f"{m.card_name(f['card'])}); the dealer stopped: clear the path, "
                              "then resume", code=m.EV_JAM, name="JAM")
         if ev.kind == m.EV_POCKET_FULL:
-            return DealerJam(f"{what}: the {m.target_name(f['target'])} pocket is full; the "
+            t = f["target"]
+            pocket = f"seat {t}'s pocket" if t < m.MAX_SEATS else f"the {m.target_name(t)}"
+            return DealerJam(f"{what}: {pocket} is full; the "
                              "dealer stopped: empty it, then resume", code=m.EV_POCKET_FULL,
                              name="POCKET_FULL")
         if ev.kind == m.EV_DOUBLE_FEED:
@@ -616,8 +698,19 @@ class Dealer:
             return  # already running again (a retransmitted RESUME, or nothing was paused)
         self._expect_ok(reply, "RESUME")
 
+    def _catch_up(self) -> None:
+        """After a failed operation: fetch the events the dealer logged that the host has not
+        seen (a deal that went on while the link was down, say) before the next operation
+        registers for its own: those events are not its."""
+        if not self._unsure:
+            return
+        if self.status().next_event_index != self.link.next_event_index:
+            self.link.recover_events()
+        self._unsure = False
+
     def _make_safe(self) -> None:
         """After a failure: make sure the dealer is not moving (best effort)."""
+        self._unsure = True
         self._feed_hold = False
         try:
             self.link.request(m.ABORT, timeout=min(2.0, self.link.link_timeout))

@@ -95,8 +95,8 @@ HOLD = 0xFE
 UNKNOWN_CARD = 0xFF
 # FACEUP 0x83 and STAGING 0x86 are v1 targets, gone in protocol 2 (check_target refuses them)
 TRAY_NAMES = {
-    REJECT: "reject tray", DISCARD: "discard tray", CENTRE: "centre/widow",
-    TRICK: "trick tray", LOOP: "loop", HOLD: "hold at the reader",
+    REJECT: "reject pocket", DISCARD: "discard pocket", CENTRE: "centre pocket",
+    TRICK: "trick pocket", LOOP: "loop", HOLD: "hold at the reader",
 }
 
 _RANKS = "23456789TJQKA"
@@ -125,7 +125,7 @@ def check_card(card: int) -> int:
 def check_target(target: int, *, allow_hold: bool = False) -> int:
     ok = 0 <= target < MAX_SEATS or target in TRAY_NAMES
     if not ok or (target == HOLD and not allow_hold):
-        raise ValueError(f"target {target!r} is neither a seat 0..10 nor a tray byte")
+        raise ValueError(f"target {target!r} is neither a seat 0..10 nor a pocket or loop byte")
     return target
 
 

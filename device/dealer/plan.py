@@ -33,7 +33,7 @@ def _card(value: int | str) -> int:
 @dataclass(frozen=True)
 class DealPlan:
     """(card, target) pairs in deck order. Cards are 0..51 (or names like 'QS'); targets are
-    seats 0..10 or tray bytes (``messages.REJECT``, ``CENTRE``, ``MAGAZINE``...)."""
+    seats 0..10 or pocket bytes (``messages.REJECT``, ``CENTRE``, ``MAGAZINE``...)."""
 
     entries: tuple[PlanEntry, ...]
 

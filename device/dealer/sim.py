@@ -3,7 +3,7 @@
 ``DealerSimulator`` runs firmware.main.Firmware (hence firmware.protocol, .commands and
 .mechanics, unchanged) on ``SimBoard``, a model of the dealer's mechanism (v2: a hopper holding
 a physical deck in some order, a reader at a fixed window, feed moves, a belt, a pocket per
-seat and per tray with its mouth sensor) whose every motion takes what firmware/timing.py computes from firmware/config.py, so tests
+seat and for the reject, discard, centre and trick cards, with its mouth sensor) whose every motion takes what firmware/timing.py computes from firmware/config.py, so tests
 can check where every card ended up and benchmarks can time whole deals. The firmware talks through a
 pty (os.openpty, raw mode) pumped by a thread, so the host opens the slave path with pyserial
 exactly as it opens /dev/trickref-dealer (the OctoPrint "virtual printer" idea).
@@ -15,7 +15,7 @@ use real time, because the host on the other end of the pty lives in real time.
 Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), going
 silent, disconnecting (and coming back on a new pty, with a stable symlink), rebooting
 mid-deal, jams, a card lost on the belt, double feeds, misreads, a missing or duplicate card
-in the deck, an empty hopper, a full tray, the e-stop button.
+in the deck, an empty hopper, a full pocket, the e-stop button.
 
 The firmware is MicroPython code without annotations; it is imported through importlib so the
 type checker treats it as an opaque module instead of checking MicroPython code as typed
@@ -652,7 +652,7 @@ class DealerSimulator:
             self.board.hopper = [int(c) for c in cards]
 
     def gather_to_hopper(self, order_seed: int | None = None) -> None:
-        """Players collect every card from the trays into the hopper (shuffled if seeded)."""
+        """Players collect every card from the pockets into the hopper (shuffled if seeded)."""
         with self.lock:
             cards = self.board.gather() + self.board.hopper
             if order_seed is not None:
@@ -714,7 +714,7 @@ class DealerSimulator:
             self.board.jam_stage = None
 
     def misread(self, count: int = 1) -> None:
-        """The next ``count`` cards cannot be read (they go to the reject tray)."""
+        """The next ``count`` cards cannot be read (they go to the reject pocket)."""
         with self.lock:
             self.board.unreadable += count
 

@@ -60,7 +60,7 @@ from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, Ev
 
 LOOP = getattr(m, "LOOP", 0x85)
 
-TRAY_BYTES = {
+TARGET_BYTES = {
     "reject": m.REJECT,
     "discard": m.DISCARD,
     "centre": m.CENTRE,
@@ -74,9 +74,9 @@ def target_byte(target: str) -> int:
     if target.startswith("seat:"):
         return int(target[5:])
     try:
-        return TRAY_BYTES[target]
+        return TARGET_BYTES[target]
     except KeyError:
-        raise ValueError(f"unknown dealer target {target!r} (a seat, or one of {', '.join(TRAY_BYTES)})") from None
+        raise ValueError(f"unknown dealer target {target!r} (a seat, or one of {', '.join(TARGET_BYTES)})") from None
 
 
 class V1StepRefused(DealerError):
@@ -103,6 +103,16 @@ class DealerAdapter:
         self.relearn: list[int] | None = None  # after a restart: the loop cards to deal back to the loop
         self.faults: list[str] = []
         self.feeding = False  # inside a FeedBack, waiting for a person to feed the card back
+        # a Release a jam stopped (its step number): RESUME finishes the dealer's own deal of it
+        self.interrupted_release: int | None = None
+        # a single-card step a jam stopped (its step number): RESUME finishes it where it stopped
+        self.jammed_step: int | None = None
+        # the Release under way (its step number) and the cards the dealer reported delivered
+        # (CARD_DEALT, in order) that no DealerFault has reported yet: a Release done again
+        # leaves them out (they are no longer in the loop)
+        self._release: int | None = None
+        self._delivered: list[tuple[int, int]] = []
+        dealer.add_listener(self._on_event)
 
     def read_fed(self) -> int:
         """Read one fed card and hold it in the gate."""
@@ -114,12 +124,25 @@ class DealerAdapter:
         self.held = card
         return card
 
+    def _on_event(self, ev: Any) -> None:
+        """The link's reader thread: note each card a Release delivered (also the events the
+        link recovers after a reconnect)."""
+        if self._release is not None and getattr(ev, "kind", None) == m.EV_CARD_DEALT:
+            self._delivered.append((int(ev["card"]), int(ev["target"])))
+
     def run(self, cmd: DealerCommand) -> Event:
         try:
-            return self._run(cmd)
+            out = self._run(cmd)
+            if isinstance(cmd, Release):
+                self._release, self._delivered = None, []
+            return out
         except DealerJam as e:
             if isinstance(cmd, DealPlan):
                 self.interrupted_deal = cmd.deal_id
+            elif isinstance(cmd, Release):
+                self.interrupted_release = cmd.step
+            elif e.name != m.NAK_REASON_NAMES.get(m.NAK_JAMMED):  # it stopped this step's motion
+                self.jammed_step = cmd.step
             return self._fault("jam", e, cmd)
         except DealerLinkDown as e:
             return self._fault("link_down", e, cmd)
@@ -134,7 +157,31 @@ class DealerAdapter:
 
     def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
         self.faults.append(f"{kind}: {e}")
-        return DealerFault(kind, str(e), cmd.step)
+        delivered: tuple[tuple[str, str], ...] = ()
+        if isinstance(cmd, Release):
+            delivered = self._take_delivered(cmd)
+        return DealerFault(kind, str(e), cmd.step, delivered)
+
+    def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:
+        """The plan entries of ``cmd`` the dealer reported delivered since the last report."""
+        words = {(C.parse(c), target_byte(t)): (c, t) for c, t in cmd.plan}
+        rest = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
+        out: list[tuple[str, str]] = []
+        for entry in list(self._delivered):
+            if entry in rest:
+                rest.remove(entry)
+                self._delivered.remove(entry)
+                out.append(words[entry])
+        return tuple(out)
+
+    def _release_rest(self, cmd: Release) -> list[tuple[int, int]]:
+        """``cmd``'s plan less the cards delivered that no fault reported yet (a card delivered
+        while the link was down, its event recovered afterwards)."""
+        rest = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
+        for entry in self._delivered:
+            if entry in rest:
+                rest.remove(entry)
+        return rest
 
     def _run(self, cmd: DealerCommand) -> Event:
         d = self.dealer
@@ -166,6 +213,11 @@ class DealerAdapter:
                 self._relearn((C.parse(cmd.card), target_byte(cmd.target)))
                 return DealerDone(cmd.step, cmd.card)
             self._relearn()
+        if self.jammed_step is not None:
+            jammed, self.jammed_step = self.jammed_step, None
+            if jammed == cmd.step and not isinstance(cmd, (Release, Abort)):
+                card = self._resume_step(cmd)
+                return DealerDone(cmd.step, None if card is None else C.NAMES[card])
         if isinstance(cmd, RouteFed):
             card = self._route_fed(cmd)
         elif isinstance(cmd, Fetch):
@@ -177,7 +229,7 @@ class DealerAdapter:
             card = C.parse(cmd.card)
         elif isinstance(cmd, Release):
             self._relearn()
-            d.deal([(C.parse(c), target_byte(t)) for c, t in cmd.plan])
+            self._run_release(cmd)
         elif isinstance(cmd, FeedBack):
             card = self._feed_back(cmd)
         elif isinstance(cmd, Abort):
@@ -185,6 +237,53 @@ class DealerAdapter:
         else:
             raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
+
+    def _resume_step(self, cmd: DealerCommand) -> int | None:
+        """The step a jam stopped, once the jam is cleared: RESUME, and the dealer finishes the
+        motion where it stopped (sending the step again would be refused: the dealer waits for
+        RESUME, the card is still in its path)."""
+        d = self.dealer
+        try:
+            ev = d.resume_step()
+        except DriverFault as e:
+            if e.name == "MISREAD":  # the card fed back could not be read
+                return None
+            raise
+        if isinstance(cmd, RouteFed):
+            self.held = None
+            return int(ev["card"])
+        if isinstance(cmd, Stage):
+            return C.parse(cmd.card)
+        if isinstance(cmd, FeedBack) and ev.kind == m.EV_PRESENTED:  # stopped while reading it
+            card = int(ev["card"])
+            self.held = card
+            if card == C.parse(cmd.card):
+                d.route_presented(target_byte(cmd.target))
+                self.held = None
+            return card
+        return int(ev["card"])
+
+    def _run_release(self, cmd: Release) -> None:
+        """Hand the parked cards over: one DEAL_PLAN over the loop's cards. After a jam the
+        dealer's own deal goes on (RESUME: it knows which entries are done); after any other
+        stop (link down, e-stop, a reboot, a restarted host) the step comes back with only the
+        cards still in the loop, and those are dealt."""
+        d = self.dealer
+        again = self._release == cmd.step
+        if not again:
+            self._release, self._delivered = cmd.step, []
+        if self.interrupted_release == cmd.step:
+            self.interrupted_release = None
+            d.resume_deal()
+            return
+        self.interrupted_release = None
+        if again and d.status().next_event_index != d.link.next_event_index:
+            # done again after a link that went down: the events the dealer logged meanwhile
+            # (cards it delivered before it stopped) first, so that they are left out
+            d.link.recover_events()
+        rest = self._release_rest(cmd)
+        if rest:
+            d.deal(rest)
 
     def relearn_now(self) -> None:
         """Deal the loop's cards back to the loop now (resume, before anything is read); kept
@@ -251,4 +350,4 @@ def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:
     return [(c, target_byte(t)) for c, t in plan]
 
 
-__all__: list[Any] = ["DealerAdapter", "LOOP", "TRAY_BYTES", "V1StepRefused", "plan_bytes", "target_byte"]
+__all__: list[Any] = ["DealerAdapter", "LOOP", "TARGET_BYTES", "V1StepRefused", "plan_bytes", "target_byte"]

@@ -241,7 +241,7 @@ class SerialDealer:
 
     def _interrupt(self) -> None:
         """Stop a read that is waiting for a fed card (only then: a card already read is held in
-        the gate, and an ABORT would send it to the reject tray)."""
+        the gate, and an ABORT would send it to the reject pocket)."""
         with self._cond:
             if self._reading:
                 self._cancel_read = True
@@ -375,10 +375,18 @@ class SerialDealer:
         if sim is not None:
             sim.clear_jam()
             sim.go_silent(False)
+            if "fed together" in fault:  # a double feed: both cards back on top of the hopper
+                sim.put_back_double()
+            if "emergency stop" in fault:  # the button twisted out again
+                sim.press_estop(False)
         try:
-            self.driver.status()
+            st = self.driver.status()
+            if st.estop_latched:  # the latch stays until RESET (refused while the button is in)
+                self.driver.reset()
         except (DealerError, ValueError, OSError) as e:
-            self._post(DealerFault("link_down", f"the dealer is still not answering: {e}", None))
+            kind = "fault" if isinstance(e, DriverFault) else "link_down"
+            self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
+                                   else str(e), None))
             return
         if sim is not None and dealing and not jam:
             try:  # stop what is left of the deal and let the card in flight land

@@ -17,8 +17,10 @@ fresh simulator is first put back where the referee's physical model says the ca
 pockets, the loop's cards in the hopper). A card read just before the power went, not yet
 routed, is still in the reader gate (the simulator keeps it there as the hardware does): the
 resumed dealer reads it where it is, then routes it. The dealer may have rebooted and forgotten
-its loop model: before the first step that needs the loop, the cards the referee parks there are
-dealt back to the loop (read once each), so the dealer knows them again.
+its loop model: then (and only then: a dealer whose loop model is still valid and holds as many
+cards as the referee parks there only saw the host restart) the cards the referee parks in the
+loop are dealt back to the loop before anything is fed (read once each), so the dealer knows them
+again.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class OpenTable:
             self._stop_leftover()
             ref, port = h.referee, h.dealer
             loop = ref.places.at.get("loop", [])
-            if loop and isinstance(port, SerialDealer) and ref.waiting == "turn":
+            if loop and isinstance(port, SerialDealer) and ref.waiting == "turn" and not self._knows_loop(loop):
                 port.adapter.relearn = list(loop)
         if self.sim is not None:
             self._restore()
@@ -92,6 +94,20 @@ class OpenTable:
             except (DealerError, OSError, ValueError):
                 pass  # the adapter keeps it pending: the first step does it (or shows the fault)
         h.start(resync=True)
+
+    def _knows_loop(self, loop: list[int]) -> bool:
+        """Whether the dealer still knows the cards the journal parks in its loop (only the host
+        restarted): its loop model valid and holding as many cards. A dealer that rebooted (a
+        fresh simulator too) has an empty model; one that lost track says so (model invalid):
+        then the loop is relearned."""
+        if self.sim is not None:
+            return False  # a fresh simulator: it knows nothing yet
+        assert self.driver is not None
+        try:
+            st = self.driver.status()
+        except (DealerError, OSError, ValueError):
+            return False  # the first step shows the fault; the loop is relearned then
+        return st.loop_model_valid and st.loop_count == len(loop)
 
     def _stop_leftover(self) -> None:
         """The dealer may still be doing what the table asked before the power went (waiting
@@ -132,7 +148,7 @@ class OpenTable:
 
     # ---------------------------------------------------------------- simulated people
     def feed(self, card: int | str, seat: int | None = None) -> None:
-        """Simulated mode: a player takes ``card`` from their tray (``seat``'s, else wherever it
+        """Simulated mode: a player takes ``card`` from their pocket (``seat``'s, else wherever it
         lies) and puts it in the dealer's hopper; the reader loop reads it."""
         sim = self._need_sim("feed a card")
         c = C.parse(card) if isinstance(card, str) else card
@@ -215,7 +231,7 @@ class OpenTable:
 
     def _mirror(self, event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
         """Cards moved by hand (a card played on the screen or by a bot goes on the trick pile,
-        passed cards to their receiver): move them in the simulator too, so its trays match."""
+        passed cards to their receiver): move them in the simulator too, so its pockets match."""
         if not isinstance(event, (Touch, BotAction)):
             return
         inside = {target_byte("loop")}  # inside the dealer: nobody puts a card there by hand

@@ -171,7 +171,7 @@ V1_WORDS = {
     "turn_up": "turn up the stock card in the face-up window (TURN_UP)",
     "deal_stock": "deal the next stock card from the magazine (DEAL_STOCK)",
     "route_faceup": "route the face-up card (ROUTE_FACEUP)",
-    "fetch": "fetch a card from the discard tray (FETCH 0x81)",
+    "fetch": "fetch a card from the v1 dealer's discard tray (FETCH 0x81; v2 has a discard pocket)",
 }
 
 

@@ -133,7 +133,7 @@ class Entries(UndoAndCorrections):
         try:
             card = C.parse(ev.card)
         except ValueError:
-            self._refuse(None, f"the reader could not read the card ({ev.card!r}): it went to the reject tray; feed it again")
+            self._refuse(None, f"the reader could not read the card ({ev.card!r}): it went to the reject pocket; feed it again")
             self._route_fed_any(None, "reject")
             return
         back = seat_target(ev.seat) if isinstance(ev.seat, int) and g is not None and 0 <= ev.seat < g.n else "reject"
@@ -180,7 +180,7 @@ class Entries(UndoAndCorrections):
                          secret=f"{self._name(owner)}: {C.NAMES[card]} was fed out of turn and goes back to you")
             self._route_fed(card, seat_target(owner), owner)
             return
-        self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
+        self._refuse(None, f"{self._not_held(card)}: it went to the reject pocket")
         self._route_fed(card, "reject")
 
     def _fed_pass(self, card: int, fed_by: int | None) -> None:
@@ -203,7 +203,7 @@ class Entries(UndoAndCorrections):
                 seat = holders[0]
             elif holders:
                 self._refuse(None, "the card fed to pass is in more than one hand: press OK on your panel "
-                                   "before feeding; the card went to the reject tray")
+                                   "before feeding; the card went to the reject pocket")
                 self._route_fed(card, "reject")
                 return
             else:
@@ -213,7 +213,7 @@ class Entries(UndoAndCorrections):
                                  private=True)
                     self._route_fed(card, seat_target(others[0]), others[0])
                 else:
-                    self._refuse(None, f"{self._not_held(card)}: it went to the reject tray")
+                    self._refuse(None, f"{self._not_held(card)}: it went to the reject pocket")
                     self._route_fed(card, "reject")
                 return
         assert seat is not None

@@ -124,12 +124,24 @@ class DealerDone(Event):
 
 @dataclass(frozen=True)
 class DealerFault(Event):
-    """The dealer stopped: ``kind`` is one of FAULT_KINDS; ``message`` is the driver's words."""
+    """The dealer stopped: ``kind`` is one of FAULT_KINDS; ``message`` is the driver's words.
+    ``delivered``: for a step that moves several cards (a ``Release``), the (card, target) of
+    each card the dealer reported in its pocket before it stopped (CARD_DEALT), so the journal
+    knows them: the step, done again, hands over only the cards still in the loop."""
 
     TYPE: ClassVar[str] = "dealer_fault"
     kind: str
     message: str = ""
     step: int | None = None
+    delivered: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        if self.delivered:
+            out["delivered"] = [list(e) for e in self.delivered]
+        else:
+            del out["delivered"]  # a journal line as before the field existed
+        return out
 
 
 @dataclass(frozen=True)

@@ -58,8 +58,8 @@ def _stuck_deal_words(problems: tuple[str, ...] | list[str]) -> str:
     if counts["unreadable"]:
         found.append(_plural(counts["unreadable"], "unreadable"))
     return (f"The deal did not check out twice in a row, the same way ({', '.join(found)}): dealing "
-            "again would fail again, so the table stops here. Gather every card from every tray, look "
-            "in the reject tray and around the dealer, and count the deck: take out any extra card, find "
+            "again would fail again, so the table stops here. Gather every card from every pocket, look "
+            "in the reject pocket and around the dealer, and count the deck: take out any extra card, find "
             "or replace a missing or unreadable one. Then put all the cards into the dealer and press "
             "Resume: the hand is redealt from the same deck order (same commitment).")
 

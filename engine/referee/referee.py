@@ -9,7 +9,7 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
   -> the deal plan goes to the dealer -> nobody acts until the dealer reports a verified deal.
 - Dealer steps run one at a time (``DealerCommand(step=k)`` answered by ``DealerDone(k)``). A
   step that moves cards a player needs before acting "gates" the table: entries are refused
-  ("wait: the dealer is ...") until it is done. Routing a played card to the trick tray does not
+  ("wait: the dealer is ...") until it is done. Routing a played card to the trick pocket does not
   gate.
 - Dealer faults. A fault stops the steps and shows a clear message; ``DealerReady`` re-issues
   the pending step. A deal that failed its check, or that the dealer lost (``redeal=True``), is
@@ -20,7 +20,7 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
 - Entries come from the panels (bids, the moon, draws), the reader (plays, passes, the Double
   Nil give), the touchscreen and bots. Refused entries change nothing: the reason is shown, the
   seat's LED blinks and a card read by the reader is routed back to the seat that fed it (a card
-  that belongs to nobody goes to the reject tray).
+  that belongs to nobody goes to the reject pocket).
 - Undo takes back the last entry of the hand in progress after a confirmation, unless cards
   have physically moved because of it (a spades-2p draw, a Double Nil exchange, passes fed
   through the reader, a German Whist stage-one trick that drew from the stock).

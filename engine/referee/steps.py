@@ -14,6 +14,7 @@ from .commands import (
     DealPlan,
     FeedBack,
     Fetch,
+    Release,
     RouteFed,
     Sound,
     V1Step,
@@ -206,9 +207,14 @@ class DealerSteps(RefereeOutput):
             what = detail  # "a card jammed at the reader stage": the driver's words say more
         elif detail:
             what = f"{what} ({detail})"
+        if isinstance(head, Release) and ev.delivered:
+            head = self._release_delivered(head, ev.delivered)
         if isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
+        elif isinstance(head, Release):
+            after = ("Clear it and press Resume: the passed cards still in the dealer go on to their "
+                     "pockets.")
         elif head is not None:
             after = "Clear it and press Resume: the step is done again."
         else:
@@ -216,6 +222,19 @@ class DealerSteps(RefereeOutput):
         self.dealer_fault = f"Dealer stopped: {what}. {after}"
         self._msg(self.dealer_fault, level="error")
         self._out.append(Sound("alarm"))
+
+    def _release_delivered(self, head: Release, delivered: tuple[tuple[str, str], ...]) -> Release:
+        """A Release stopped partway: the cards the dealer reported in their pockets are there
+        (the physical model says so), and the step, done again, hands over only the rest."""
+        rest = list(head.plan)
+        for entry in delivered:
+            card, target = str(entry[0]), str(entry[1])
+            if (card, target) in rest:
+                rest.remove((card, target))
+                self.places.move(C.parse(card), "loop", target)
+        trimmed = dataclasses.replace(head, plan=tuple(rest))
+        self.steps[0] = trimmed
+        return trimmed
 
     def _on_dealer_ready(self, ev: DealerReady) -> None:
         if self.dealer_fault is None and not ev.redeal:

@@ -71,7 +71,7 @@ class UndoAndCorrections(Taking):
         if last.kind == "play":
             self.places.move(last.value, "trick", seat_target(seat))
         if last.kind == "play" and source == "reader":
-            self._msg(f"{self._name(seat)}: take {C.NAMES[last.value]} back from the trick tray")
+            self._msg(f"{self._name(seat)}: take {C.NAMES[last.value]} back from the trick pocket")
         self._prompt()
 
     def _on_undo_cancel(self, ev: UndoCancel) -> None:

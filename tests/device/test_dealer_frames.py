@@ -138,7 +138,7 @@ def test_names() -> None:
     assert m.card_name(51) == "AC"
     assert m.card_name(0xFF) == "??"
     assert m.target_name(3) == "seat 3"
-    assert m.target_name(m.CENTRE) == "centre/widow"
+    assert m.target_name(m.CENTRE) == "centre pocket"
 
 
 def _fields_for(schema: m.Schema, draw: st.DrawFn) -> dict[str, object]:

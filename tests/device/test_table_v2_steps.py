@@ -131,3 +131,102 @@ def test_after_a_reboot_the_card_in_the_gate_goes_in_the_relearn_plan(dealer) ->
     assert adapter.run(RouteFed("2S", "trick", step=2)) == DealerDone(2, "2S")
     assert adapter.run(Fetch("QS", "seat:1", step=3)) == DealerDone(3, "QS")
     assert _pocket(sim, 1) == [N("QS")] and sorted(_pocket(sim, m.TRICK)) == sorted([N("AS"), N("2S")])
+
+
+def _park(sim, adapter: DealerAdapter, names: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Players feed ``names`` (their passes): each read and parked in the loop."""
+    sim.load_deck([])
+    for step, card in enumerate(names, start=100):
+        sim.play(N(card))
+        assert adapter.read_fed() == N(card)
+        assert adapter.run(RouteFed(card, "loop", step=step)) == DealerDone(step, card)
+
+
+def _jam_after(sim, cards: int) -> None:  # type: ignore[no-untyped-def]
+    """The simulator jams at its next motion once its firmware reported ``cards`` cards in
+    their pockets (on the simulator's thread: the same card whatever the machine's load)."""
+    fw = sim.firmware.dealer
+    landed, seen = fw.landed, [0]
+
+    def jam_at(card, target, conf, kind) -> None:  # type: ignore[no-untyped-def]
+        landed(card, target, conf, kind)
+        seen[0] += 1
+        if seen[0] == cards:
+            sim.board.jam_stage = "eject"
+
+    fw.landed = jam_at
+
+
+PASSES = (("AH", "seat:1"), ("3D", "seat:1"), ("JC", "seat:0"), ("5S", "seat:0"), ("9D", "seat:1"),
+          ("KC", "seat:0"))
+
+
+def test_a_release_a_jam_stopped_goes_on_where_it_stopped(dealer) -> None:  # type: ignore[no-untyped-def]
+    """A jam in the middle of the hand-over: the fault names the cards already in their pockets
+    (for the journal), and Resume finishes the dealer's own deal (RESUME), not a new one over
+    cards that are no longer in the loop."""
+    sim, driver = dealer
+    adapter = DealerAdapter(driver)
+    _park(sim, adapter, [c for c, _ in PASSES])
+    _jam_after(sim, 2)
+    out = adapter.run(Release(PASSES, step=9))
+    assert isinstance(out, DealerFault) and out.kind == "jam", out
+    assert 2 <= len(out.delivered) < len(PASSES)
+    assert all(e in PASSES for e in out.delivered)
+    sim.clear_jam()
+    assert adapter.run(Release(PASSES, step=9)) == DealerDone(9, None)
+    assert sorted(_pocket(sim, 1)) == sorted(N(c) for c, t in PASSES if t == "seat:1")
+    assert sorted(_pocket(sim, 0)) == sorted(N(c) for c, t in PASSES if t == "seat:0")
+
+
+def test_a_release_the_link_lost_is_done_again_over_the_cards_left(dealer) -> None:  # type: ignore[no-untyped-def]
+    """The cable out in the middle of the hand-over (the driver gives up and stops the dealer):
+    done again, only the cards still in the loop are dealt; those delivered while the link was
+    down are found in the dealer's event log and left out too."""
+    sim, driver = dealer
+    adapter = DealerAdapter(driver)
+    _park(sim, adapter, [c for c, _ in PASSES])
+    fw = sim.firmware.dealer
+    landed, seen = fw.landed, [0]
+
+    def unplug(card, target, conf, kind) -> None:  # type: ignore[no-untyped-def]
+        landed(card, target, conf, kind)  # (the simulator's thread: the cable goes at this card)
+        seen[0] += 1
+        if seen[0] == 2:
+            sim.silent = True
+
+    fw.landed = unplug
+    out = adapter.run(Release(PASSES, step=9))
+    assert isinstance(out, DealerFault) and out.kind in ("link_down", "timeout", "fault"), out
+    # (the dealer batches per-card events: the two cards' events had not left it yet)
+    assert len(out.delivered) < 2
+    sim.go_silent(False)
+    rest = tuple(e for e in PASSES if e not in out.delivered)  # what the referee sends again
+    assert adapter.run(Release(rest, step=9)) == DealerDone(9, None)
+    assert sorted(_pocket(sim, 1)) == sorted(N(c) for c, t in PASSES if t == "seat:1")
+    assert sorted(_pocket(sim, 0)) == sorted(N(c) for c, t in PASSES if t == "seat:0")
+    with sim.lock:
+        assert not sim.board.hopper and sim.board.gate is None and not sim.board.trays.get(m.REJECT)
+
+
+def test_a_single_card_step_a_jam_stopped_is_resumed_not_sent_again(dealer) -> None:  # type: ignore[no-untyped-def]
+    """A jam while a played card goes to the trick pocket, then while a card is fetched from
+    the loop: Resume finishes each motion (sent again, the dealer would refuse it: it waits for
+    RESUME with the card in its path)."""
+    sim, driver = dealer
+    adapter = DealerAdapter(driver)
+    _deal_to_loop(sim, adapter, ["2C", "9H", "KD"])
+    sim.play(N("AS"))
+    assert adapter.read_fed() == N("AS")
+    sim.jam("eject")
+    out = adapter.run(RouteFed("AS", "trick", step=5))
+    assert isinstance(out, DealerFault) and out.kind == "jam", out
+    sim.clear_jam()
+    assert adapter.run(RouteFed("AS", "trick", step=5)) == DealerDone(5, "AS")
+    assert _pocket(sim, m.TRICK) == [N("AS")]
+    sim.jam("eject")
+    out = adapter.run(Fetch("KD", "seat:1", step=6))
+    assert isinstance(out, DealerFault) and out.kind == "jam", out
+    sim.clear_jam()
+    assert adapter.run(Fetch("KD", "seat:1", step=6)) == DealerDone(6, "KD")
+    assert _pocket(sim, 1) == [N("KD")]

@@ -108,7 +108,7 @@ def test_a_deal_that_fails_the_same_way_twice_stops_and_says_what_to_do() -> Non
         assert t.host.handled["deal_done"] == 3  # hand 1, the failed deal, its failed redeal
         words = str(stuck.value)
         assert "1 card missing" in words and "0 cards too many" in words
-        assert "reject tray" in words and "Gather every card" in words and "Resume" in words
+        assert "reject pocket" in words and "Gather every card" in words and "Resume" in words
         shown = str(ref.public_view()["table"]["dealer"].get("fault") or "")
         for text in (words, shown, *[m.text for m in t.messages if "twice" in m.text]):
             assert not CARD.search(text), text

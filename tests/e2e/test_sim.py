@@ -204,7 +204,7 @@ def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str
 
 def test_double_nil_exchanges_on_the_simulated_dealer() -> None:
     """Both players declare Double Nil: the given cards go through the reader to staging, the
-    replacements (drawn from the salt) are fetched from the discard tray; the record verifies."""
+    replacements (drawn from the salt) are fetched from the loop; the record verifies."""
     from trickref.device.table.sim import SimTable
     from trickref.engine.bots import bot_for
     from trickref.engine.referee import fairness

@@ -12,7 +12,7 @@ from trickref.engine.referee.referee import deal_problem_counts
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
 MISSING = ("missing from the deal: QS 7H",)
-EXTRA = ("AS was read more often than the plan holds it (sent to the reject tray)",)
+EXTRA = ("AS was read more often than the plan holds it (sent to the reject pocket)",)
 
 
 def _dealing() -> tuple[AutoTable, int]:
@@ -45,7 +45,7 @@ def test_the_same_failure_twice_stops_with_counts_and_what_to_do() -> None:
     stop = t.ref.dealer_fault
     assert stop is not None and stop in texts
     assert "2 cards missing" in stop and "0 cards too many" in stop
-    assert "reject tray" in stop and "Gather every card" in stop and "Resume" in stop
+    assert "reject pocket" in stop and "Gather every card" in stop and "Resume" in stop
     shown = str(t.ref.public_view()["table"]["dealer"].get("fault") or "")
     for text in (stop, shown):
         assert not CARD.search(text), text
@@ -69,8 +69,8 @@ def test_problem_lines_are_counted() -> None:
     assert deal_problem_counts([
         "missing from the deal: QS 7H 2C",
         "AS went to seat 1 but the plan holds no (more) copies of it",
-        "KD was read more often than the plan holds it (sent to the reject tray)",
+        "KD was read more often than the plan holds it (sent to the reject pocket)",
         "JH went to seat 2, the plan says seat 3",
-        "a card could not be read after 3 tries (sent to the reject tray)",
+        "a card could not be read after 3 tries (sent to the reject pocket)",
     ]) == {"missing": 3, "extra": 2, "misplaced": 1, "unreadable": 1}
     assert deal_problem_counts(["the hopper ran out with 4 cards of the plan still to deal"])["missing"] == 4

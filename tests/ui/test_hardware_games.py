@@ -100,7 +100,7 @@ def _unplug_while_reading(rig: Rig) -> None:
 
 
 def _misread(rig: Rig) -> None:
-    """The reader cannot read the next card fed: it goes to the reject tray, the screen says to
+    """The reader cannot read the next card fed: it goes to the reject pocket, the screen says to
     feed it again, nothing changes; the player feeds it again."""
     g = rig.ref.game
     seat = g.to_move
@@ -109,9 +109,9 @@ def _misread(rig: Rig) -> None:
     rig.sim.misread(1)
     rig.feed(card, seat)
     assert len(rig.ref.game.actions) == actions
-    assert card in rig.tray(m_reject()), "the unreadable card is in the reject tray"
+    assert card in rig.tray(m_reject()), "the unreadable card is in the reject pocket"
     assert any("could not read" in t for t in rig.screen_texts()), rig.screen_texts()
-    rig.feed(card, m_reject())  # picked up from the reject tray, fed again
+    rig.feed(card, m_reject())  # picked up from the reject pocket, fed again
     assert len(rig.ref.game.actions) == actions + 1
 
 
@@ -145,8 +145,8 @@ def _not_wanted(rig: Rig) -> None:
 
 
 def _nobody_holds(rig: Rig) -> None:
-    """A card already played (taken back out of the trick tray) is fed: it is in nobody's hand,
-    so it goes to the reject tray; the player puts it back on the trick pile."""
+    """A card already played (taken back out of the trick pocket) is fed: it is in nobody's hand,
+    so it goes to the reject pocket; the player puts it back on the trick pile."""
     from trickref.device.dealer import messages as m
 
     played = rig.tray(m.TRICK)
@@ -154,7 +154,7 @@ def _nobody_holds(rig: Rig) -> None:
     n = len(rig.ref.game.actions)
     rig.feed(card, m.TRICK)
     assert len(rig.ref.game.actions) == n and card in rig.tray(m.REJECT)
-    assert any("reject tray" in t for t in rig.screen_texts()), rig.screen_texts()
+    assert any("reject pocket" in t for t in rig.screen_texts()), rig.screen_texts()
     with rig.sim.lock:
         rig.sim.board.trays[m.REJECT].remove(card)
         rig.sim.board.trays.setdefault(m.TRICK, []).append(card)

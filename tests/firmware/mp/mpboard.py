@@ -11,7 +11,7 @@ dropping cards back on top of the hopper, the v1 discard and staging racks; its 
 a tick counter (``firmware.ticks``: time.ticks_add/diff on MicroPython) that can start just
 below the 2**30 wrap.
 
-Mechanism faults on demand: a stage that sticks (``jam_stage``), unreadable cards, a full tray,
+Mechanism faults on demand: a stage that sticks (``jam_stage``), unreadable cards, a full pocket,
 the e-stop button, a card that stops between the gate and the exit (``stuck_in_path``), two
 cards fed together (``double_next``), a bouncing gate opto (``gate_bounce``), a host that
 stops reading (``tx_room``).

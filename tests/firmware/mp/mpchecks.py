@@ -514,7 +514,7 @@ def estop():
     assert host.command(P.RESET, b"\x00").body[1] == P.NAK_ESTOPPED
     host.board.estop_button = False
     assert host.command(P.RESET, b"\x00").type == P.OK
-    for _ in range(100):  # a card left in the gate is carried to the reject tray first
+    for _ in range(100):  # a card left in the gate is carried to the reject pocket first
         if host.fw.dealer.mech.state == M.IDLE:
             break
         host.run(100)
