@@ -39,6 +39,8 @@ class Watch:
     def __init__(self, rig: Rig) -> None:
         self.rig = rig
         self.steps: list[Any] = []
+        self.shown = 0  # bot plays seen on the screen's trick
+        self.first = len(rig.ref.game.actions)  # actions taken before the watch began (while the kiosk started)
         self.attach()
 
     def attach(self) -> None:
@@ -60,7 +62,13 @@ def _hand(rig: Rig, watch: Watch, checks: dict[str, Any]) -> None:
             if name not in rig.done and ref.dealer_fault is None and when(rig):
                 rig.done.add(name)
                 what(rig, watch)
+        n = len(g.actions)
         rig.step()
+        g = rig.ref.game
+        shown = rig.app.scene.model().get("trick", []) if rig.app.scene.name == "play" else []
+        for seat, action in g.actions[n:] if g.hand_number == 1 else []:
+            if seat in rig.bots and action.kind == "play" and (seat, C.NAMES[action.value]) in shown:
+                watch.shown += 1  # the shared screen shows the bot's card on the trick
     raise AssertionError(f"hand 1 did not end: {rig.ref.waiting_text()}; {rig.ref.messages[-5:]}")
 
 
@@ -156,10 +164,13 @@ def _check_hand(rig: Rig, watch: Watch) -> None:
     said = [t["text"] for t in rig.ref.messages if t["seat"] is None]
     deck, actions = g.finished_hands[0]
     plays = [(s, a.value) for s, a in actions if a.kind == "play" and s in rig.bots]
-    assert len(plays) == 13 * len(rig.bots)
-    assert not Counter((c, "trick") for _, c in plays) - fetched, "a bot's card was not fetched to the trick pocket"
+    assert len(plays) == (26 if rig.game == "german-whist" else 13) * len(rig.bots)
+    watched = [(s, a.value) for s, a in actions[watch.first:] if a.kind == "play" and s in rig.bots]
+    assert len(watched) >= len(plays) - 1
+    assert not Counter((c, "trick") for _, c in watched) - fetched, "a bot's card was not fetched to the trick pocket"
     assert any(f"plays {C.NAMES[plays[-1][1]]}: the dealer takes it" in t for t in said), said
     assert set(rig.tray(m.TRICK)) >= {c for _, c in plays}
+    assert watch.shown >= 3 * len(rig.bots), watch.shown
     assert rig.app.session.table.messages == []  # no table error on the way
 
 
@@ -193,6 +204,29 @@ def test_a_hand_of_partnership_spades_with_a_bot_in_hardware_mode() -> None:
         _check_hand(rig, watch)
         g = rig.ref.game
         assert any(s == 2 and a.kind == "bid" for s, a in g.finished_hands[0][1])
+    finally:
+        rig.close()
+
+
+def test_a_hand_of_german_whist_against_a_bot_in_hardware_mode() -> None:
+    """One person against the bot: the bot's hand and the stock share the loop; a stock card the
+    bot wins or gets stays there (no fetch), the person's come to their pocket; every card of
+    the hand ends in the trick pocket."""
+    rig = Rig("german-whist", 2, seed=7, bots=(1,))
+    rig.done = set()
+    try:
+        rig.start({"target": 15})
+        watch = Watch(rig)
+        rig.table.drain()
+        g = rig.ref.game
+        led = [a.value for s, a in g.actions if s == 1]  # the bot may have led already: in the trick pocket
+        assert rig.tray(1) == [] and sorted(rig.tray(0)) == sorted(g.hand_of(0)) and rig.tray(m.TRICK) == led
+        assert Counter(_loop(rig)) == Counter(list(g.hand_of(1)) + list(g.deck[26:]))
+        _hand(rig, watch, {})
+        _check_hand(rig, watch)
+        assert sorted(rig.tray(m.TRICK)) == list(range(52)) and _loop(rig) == []
+        to_bot = [s for s in watch.steps if isinstance(s, Fetch) and s.target == "seat:1"]
+        assert to_bot == [], "a stock card for the bot was fetched out of the loop"
     finally:
         rig.close()
 
