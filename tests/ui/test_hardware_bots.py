@@ -231,6 +231,23 @@ def test_a_hand_of_german_whist_against_a_bot_in_hardware_mode() -> None:
         rig.close()
 
 
+def test_the_kiosk_says_why_two_player_spades_has_no_bot_seat_at_the_dealer() -> None:
+    from trickref.ui.resume import start_new_game
+
+    rig = Rig("spades-2p", 2, seed=8, bots=(1,))
+    try:
+        st = rig.app.setup
+        st.choose_game("spades-2p")
+        st.players = 2
+        assert not start_new_game(rig.app, "spades-2p", 2, st.seat_names(), st.game_options(), bots=[1])
+        rig.app.render(force=True)
+        scene = rig.app.scene
+        assert scene.name == "confirm" and scene.model()["question"] == "The table could not start"
+        assert "bot seat at the dealer is not offered for two-player Spades" in scene.detail, scene.detail
+    finally:
+        rig.close()
+
+
 def test_bot_hands_in_the_loop_are_refused_for_two_player_spades_with_a_reason() -> None:
     ref = Referee()
     ref.handle(NewGame("spades-2p", ("A", "B"), {}, 0, (1,), bot_hands="loop"))
