@@ -707,13 +707,17 @@ class TableHost:
         """Whether the reader listens now: whenever the table takes entries and the dealer has
         no step to do. Plays, passes and the Double Nil give are fed; a card fed at any other
         moment (a bid) is read too, so the referee can say why it is not wanted and send it
-        back. Not between hands (the cards are gathered into the hopper then), not while a
+        back. Not between hands (the cards are gathered into the hopper then), not while only bot
+        seats whose cards are in the dealer's loop are to act (their plays are fetched), not while a
         spades-2p player decides on the card in their pocket (the panel answers; a drawn card
         fed back is read by its own step), and not while a card waits in the reader gate (the
         next step routes it)."""
         ref = self.referee
         if ref.game is None or not ref.accepting() or ref.steps or ref.presented is not None:
             return False
+        turn = ref.game.turn_seats()
+        if turn and all(s in ref.loop_bots for s in turn):
+            return False  # only bots whose cards are inside the dealer act: nobody feeds a card
         return not ref.places.at.get("gate")
 
     def position(self) -> tuple[int, int]:

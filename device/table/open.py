@@ -66,9 +66,15 @@ class OpenTable:
 
     # ---------------------------------------------------------------- lifecycle
     def begin(self, game: str, names: Sequence[str], options: dict[str, Any], bots: Sequence[int] = (),
-              first_dealer: int = 0) -> None:
+              first_dealer: int = 0, bot_hands: str | None = None) -> None:
+        """Start a new game. ``bot_hands``: where the bot seats' cards go (``NewGame.bot_hands``);
+        by default "loop" at a physical table (hardware mode: nobody may see a bot's hand, and
+        nobody is there to play its cards), "pocket" otherwise (the simulator's person moves a
+        bot's card by hand)."""
         self.host.start()
-        out = self.host.call(NewGame(game, tuple(names), dict(options), first_dealer, tuple(sorted(bots))))
+        hands = bot_hands or ("loop" if self.mode == "hardware" else "pocket")
+        out = self.host.call(NewGame(game, tuple(names), dict(options), first_dealer, tuple(sorted(bots)),
+                                     bot_hands=hands))
         if self.host.referee.game is None:
             texts = [getattr(c, "text", "") for c in out if getattr(c, "TYPE", "") == "message"]
             raise TableSetupError("; ".join(t for t in texts if t) or "the game was refused")

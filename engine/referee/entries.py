@@ -123,6 +123,10 @@ class Entries(UndoAndCorrections):
         except RecordError as e:
             self._refuse(ev.seat, f"{self._name(ev.seat)}: not an entry the table understands ({e})")
             return
+        if action.kind == "pass" and source == "touch" and self.loop_bots and ev.seat not in self.loop_bots:
+            self._refuse(ev.seat, f"{self._name(ev.seat)}: feed the cards you pass into the dealer's play slot: the "
+                                  f"bot seats' cards are inside the dealer, so every pass goes through it")
+            return
         if action.kind == "exchange" and ev.seat in self.fed and self.fed[ev.seat]:
             self._refuse(ev.seat, f"{self._name(ev.seat)}: you are feeding the cards to give; press OK to finish")
             return

@@ -42,7 +42,11 @@ class NewGame(Event):
     """Start a game: ``bots`` lists the seats the host fills with engine bots. ``dealer`` is the
     dealer-step vocabulary the game is refereed with: 2 (the v2 dealer, PROTOCOL.md section 11);
     a journaled ``new_game`` without it was written with the v1 steps and reads as 1
-    (``event_from_json``; see referee/legacy.py)."""
+    (``event_from_json``; see referee/legacy.py). ``bot_hands`` says where the bot seats' cards
+    are: "pocket" (dealt to the seat's pocket; the bot's plays are moved by hand: simulated
+    mode, scripted tables) or "loop" (a physical table: dealt into the dealer's return loop,
+    where nobody sees them; each play is fetched from the loop to the trick pocket, passes to
+    and from a bot stay in the loop: hardware/README.md, "Bot seats")."""
 
     TYPE: ClassVar[str] = "new_game"
     game: str
@@ -51,6 +55,7 @@ class NewGame(Event):
     first_dealer: int = 0
     bots: tuple[int, ...] = ()
     dealer: int = 2
+    bot_hands: str = "pocket"
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,33 @@ WHIST_FIRST_STOCK = 26  # German Whist: the 27th card of the deck order is turne
 PARK = "loop"  # where fed passes and gives wait until everyone has passed
 
 
-def deal_plan(state: GameState) -> tuple[tuple[str, str], ...]:
-    """((card name, target), ...) in deck order, right after ``state.start_hand``."""
+BOT_HANDS = ("pocket", "loop")
+LOOP_CAPACITY = 120  # cards the hopper and the loop may hold (PROTOCOL.md, IDENTIFY loop_capacity)
+
+
+def loop_bots_refused(state: GameState, bot_hands: str, bots: Sequence[int], dealer: int = 2) -> str | None:
+    """Why bot seats cannot keep their cards in the dealer's loop for this game (None: they can,
+    or the bots' cards go to their pockets)."""
+    if bot_hands not in BOT_HANDS:
+        return f"bot hands go to {' or '.join(BOT_HANDS)}, not {bot_hands!r}"
+    if bot_hands != "loop" or not bots:
+        return None
+    if dealer == 1:
+        return "bot seats inside the dealer need the v2 dealer's return loop"
+    if state.GAME_ID == "spades-2p":
+        return ("a bot seat at the dealer is not offered for two-player Spades: its 13 draws would be decided "
+                "inside the dealer, with every card it keeps or discards cycled past in the 52-card stock loop "
+                "that already costs about 4 minutes of fetching a hand, and the draw steps only know a player "
+                "who takes the card shown from their pocket and feeds back the one not kept; play it with two "
+                "people, or against the bot in simulated mode")
+    if state.DECKS * 52 > LOOP_CAPACITY:  # even every seat a bot fits: 52 or 104 cards
+        return f"the bot seats' cards could exceed the dealer's loop ({LOOP_CAPACITY} cards)"
+    return None
+
+
+def deal_plan(state: GameState, loop_seats: Sequence[int] = ()) -> tuple[tuple[str, str], ...]:
+    """((card name, target), ...) in deck order, right after ``state.start_hand``. The seats in
+    ``loop_seats`` (bots at a physical table) are dealt into the loop: nobody sees their cards."""
     from .. import cards as C
 
     want = [Counter(state.hand_of(s)) for s in range(state.n)]
@@ -57,7 +82,7 @@ def deal_plan(state: GameState) -> tuple[tuple[str, str], ...]:
         for s in range(state.n):
             if want[s][c] > 0:
                 want[s][c] -= 1
-                plan.append((C.NAMES[c], seat_target(s)))
+                plan.append((C.NAMES[c], PARK if s in loop_seats else seat_target(s)))
                 break
         else:
             plan.append((C.NAMES[c], leftover))
@@ -101,13 +126,16 @@ def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: 
     return steps
 
 
-def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int) -> list[DealerCommand]:
-    """German Whist after a stage-one trick; ``deck[pos]`` is the face-up card (on the screen)."""
+def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int,
+                loop_seats: Sequence[int] = ()) -> list[DealerCommand]:
+    """German Whist after a stage-one trick; ``deck[pos]`` is the face-up card (on the screen).
+    A seat in ``loop_seats`` (a bot whose hand is in the loop) takes its stock card where it is:
+    no fetch."""
     from .. import cards as C
 
     steps: list[DealerCommand] = [
-        Fetch(C.NAMES[deck[pos]], seat_target(winner)),
-        Fetch(C.NAMES[deck[pos + 1]], seat_target(loser)),
+        Fetch(C.NAMES[deck[pos + k]], seat_target(s))
+        for k, s in ((0, winner), (1, loser)) if s not in loop_seats
     ]
     if pos + 2 < len(deck):
         steps.append(Stage(C.NAMES[deck[pos + 2]]))

@@ -161,11 +161,17 @@ class Referee(Entries):
         if bad:
             self._refuse(None, f"cannot start {ev.game}: no seat {bad[0]!r} for a bot at a table of {g.n}")
             return
+        bot_hands = getattr(ev, "bot_hands", "pocket")
+        why = flows.loop_bots_refused(g, bot_hands, ev.bots, ev.dealer)
+        if why is not None:
+            self._refuse(None, f"cannot start {ev.game}: {why}")
+            return
         self.__init__()  # type: ignore[misc]
         self.events_handled = 1
         self.game = g
         self.dealer_version = 1 if ev.dealer == 1 else 2
         self.bots = tuple(sorted(set(ev.bots)))
+        self.loop_bots = self.bots if bot_hands == "loop" else ()
         self.leds = ["off"] * g.n
         self._msg(f"New game: {g.TITLE or g.GAME_ID}, {', '.join(g.names)}")
         self._ask_shuffle()

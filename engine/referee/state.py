@@ -21,6 +21,9 @@ class RefereeState:
     def __init__(self) -> None:
         self.game: GameState | None = None
         self.bots: tuple[int, ...] = ()
+        # bot seats whose cards live in the dealer's return loop (NewGame.bot_hands "loop"): dealt
+        # there, fetched to the trick pocket when played, passed to and from inside the loop
+        self.loop_bots: tuple[int, ...] = ()
         self.waiting: str = "new_game"  # new_game | shuffle | deal | turn | over
         self.fair: list[dict[str, str]] = []  # per hand dealt: commitment and salt
         self.steps: list[DealerCommand] = []  # pending dealer steps; the first is outstanding

@@ -66,7 +66,7 @@ class DealerSteps(RefereeOutput):
         self.deal_id += 1
         self.deal_failed = False
         self.deal_progress = 0
-        self._push(DealPlan(self.deal_id, flows.deal_plan(g)))
+        self._push(DealPlan(self.deal_id, flows.deal_plan(g, self.loop_bots)))
         self._msg(f"Dealing hand {g.hand_number}")
 
     def _on_deal_done(self, ev: DealDone) -> None:

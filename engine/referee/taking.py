@@ -4,6 +4,8 @@ of a hand and of the game."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from .. import actions as A
 from .. import cards as C
 from ..errors import IllegalAction
@@ -65,7 +67,15 @@ class Taking(DealerSteps):
         self.blinking = []
         self._announce(seat, action)
         kind = action.kind
-        if source != "reader":  # cards players move by hand
+        if seat in self.loop_bots and source != "reader":  # the bot's cards are in the dealer's loop
+            if kind == "play":
+                self._push(Fetch(C.NAMES[action.value], "trick"))
+                self.blocked[-1] = "the dealer has put the bot's card in the trick pocket"
+                self._msg(f"{self._name(seat)} plays {C.NAMES[action.value]}: the dealer takes it from its loop to "
+                          f"the trick pocket")
+            elif kind == "pass":
+                source = "loop"  # parked already: the Release hands them over with the others
+        elif source != "reader":  # cards players move by hand
             if kind == "play":
                 self.places.move(action.value, seat_target(seat), "trick")
             elif kind == "exchange":
@@ -117,7 +127,7 @@ class Taking(DealerSteps):
                 if self.dealer_version == 1:
                     steps = legacy.whist_steps(g.deck, pos, winner, loser)
                 else:
-                    steps = flows.whist_steps(g.deck, pos, winner, loser)
+                    steps = flows.whist_steps(g.deck, pos, winner, loser, self.loop_bots)
                 for step in steps:
                     self._push(step)
                 self.stock_pos = pos + 2
@@ -155,7 +165,7 @@ class Taking(DealerSteps):
             to = moves.get(giver)
             if to is None:
                 continue
-            if source == "reader":
+            if source in ("reader", "loop"):
                 parked += [(c, to) for c in cards]
             else:
                 for c in cards:
@@ -165,7 +175,12 @@ class Taking(DealerSteps):
             for step in legacy.release_steps(parked):
                 self._push(step)
         elif parked:
-            self._push(Release(tuple((C.NAMES[c], seat_target(to)) for c, to in parked)))
+            plan = [(C.NAMES[c], flows.PARK if to in self.loop_bots else seat_target(to)) for c, to in parked]
+            if self.loop_bots:  # the bots' hands share the loop: each is read once and goes round again
+                stay = Counter(self.places.at.get(flows.PARK, []))
+                stay.subtract(c for c, _ in parked)
+                plan += [(C.NAMES[c], flows.PARK) for c in sorted(stay.elements())]
+            self._push(Release(tuple(plan)))
         if self.blocked:
             self.blocked[-1] = "the passed cards have been handed over"
         self._msg("Everyone has passed: pick up the cards you received")

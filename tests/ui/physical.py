@@ -45,10 +45,11 @@ class FakeClock:
 
 
 class Rig:
-    def __init__(self, game: str, players: int, *, seed: int = 3) -> None:
+    def __init__(self, game: str, players: int, *, seed: int = 3, bots: tuple[int, ...] = ()) -> None:
         from referee_helpers import referee_app
 
         self.game, self.players, self.seed = game, players, seed
+        self.bots = tuple(bots)  # seats the kiosk's bots play (their cards inside the dealer)
         self.sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed, speed=SPEED)
         self.sim.start()
         self.factory = MockFactory(revision=MOCK_REVISION)
@@ -86,7 +87,7 @@ class Rig:
         st.choose_game(self.game)
         st.players = self.players
         assert start_new_game(self.app, self.game, self.players, st.seat_names(),
-                              dict(st.game_options(), **options), bots=[])
+                              dict(st.game_options(), **options), bots=list(self.bots))
         assert self.table.mode == "hardware" and self.table.opened.sim is None
         self.settle()
 
@@ -134,7 +135,7 @@ class Rig:
         h = self.table.host
         p = h.dealer
         return (f"host reading={h._reading} outstanding={h._outstanding} wants={h.wants_cards()} "
-                f"port reading={p._reading} want={p._want_read} waiting={p._waiting} jobs={list(p._jobs)} "
+                f"port reading={p._reading} feeding={p.adapter.feeding} want={p._want_read} waiting={p._waiting} jobs={list(p._jobs)} "
                 f"errors={h.errors} msgs={self.ref.messages[-4:]} {self.where(self.sim.board.hopper[0]) if self.sim.board.hopper else ''}")
 
     def where(self, card: int) -> str:
@@ -230,15 +231,25 @@ class Rig:
             self.log.append(f"{head.seat} feeds {head.card} back")
             self.feed_back(head)
             return "feed back"
-        if ref.accepting() and g.turn_seats():
-            seats = [s for s in g.turn_seats() if not ref.fed.get(s)] or list(g.turn_seats())
+        people = [s for s in g.turn_seats() if s not in self.bots] if g is not None else []
+        if ref.accepting() and people:
+            seats = [s for s in people if not ref.fed.get(s)] or people
             self.enter(seats[0])
             return "entry"
+        if ref.accepting() and g.turn_seats():  # only bots act: the kiosk asks them (its tick)
+            n = self.table.host.handled["bot_action"]
+            self.settle()
+            assert self.table.host.handled["bot_action"] > n, f"the bot on turn did not act: {self.debug()}"
+            return "bot"
+        if self.bots and ref.steps and ref.dealer_fault is None:
+            self.settle()  # the kiosk's tick let a bot play: the dealer fetches its card
+            return "bot"
         if self.table.needs_deal:
             self.app.session.start_deal()
             self.settle()
             return "deal"
-        raise AssertionError(f"nobody can act: {ref.waiting_text()} (scene {sc.name})")
+        raise AssertionError(f"nobody can act: {ref.waiting_text()} (scene {sc.name}); {self.debug()}; "
+                             f"steps {ref.steps}; faults {self.table.host.dealer.adapter.faults}")
 
     def fix(self, fault: str) -> None:
         """What the person at the table does for the dealer's fault before tapping Resume."""
@@ -248,10 +259,17 @@ class Rig:
             self.sim.gather_to_hopper()
 
     def check_trays(self) -> None:
-        """The dealer's seat trays hold exactly the hands the referee believes in."""
+        """The dealer's seat trays hold exactly the hands the referee believes in (a bot seat's
+        pocket is empty: its hand is in the dealer's loop)."""
         g = self.ref.game
         for s in range(self.players):
-            assert sorted(self.tray(s)) == sorted(g.hand_of(s)), (s, C.names(self.tray(s)), C.names(g.hand_of(s)))
+            want = [] if s in self.bots else g.hand_of(s)
+            assert sorted(self.tray(s)) == sorted(want), (s, C.names(self.tray(s)), C.names(want))
+        if self.bots:
+            with self.sim.lock:
+                loop = self.sim.board.tray(m.LOOP)
+            held = [c for s in self.bots for c in g.hand_of(s)]
+            assert not Counter(held) - Counter(loop), (C.names(held), C.names(loop))
 
     def deal_listener(self, after_cards: int, fault: Any) -> None:
         """``fault()`` once ``after_cards`` cards of the next deal have been dealt."""
