@@ -325,19 +325,190 @@ def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list
             D.text(surface, theme, word, (r.centerx, y), "small", colour, "midbottom", max_width=w + theme.u(4))
             y -= tag_h
     if legend and trick:
-        bits = [_("led: {name}").format(name=names[leader])] if leader is not None else []
-        if winning is not None:
-            bits.append((_("won: {name}") if complete else _("winning: {name}")).format(name=names[winning]))
-        if cancelled:
-            bits.append(_("cancelled: {cards}").format(cards=" ".join(A.card_text(card(c)) for c in sorted(cancelled))))
         top = min(r.y for r in rects) - theme.u(2)
-        D.text(surface, theme, "   ".join(bits), (area.centerx, top), "small", T.TEXT_DIM, "midbottom",
-               max_width=area.width)
+        D.text(surface, theme, trick_legend(g, leader, winning, cancelled, complete), (area.centerx, top), "small",
+               T.TEXT_DIM, "midbottom", max_width=area.width)
     return {"rects": rects, "leader": leader, "winning": winning, "cancelled": sorted(cancelled), "legend": legend}
 
 
-def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None) -> tuple[int, list[pygame.Rect]]:
-    """Overlapping card rects for a hand of ``count`` cards centred in ``area``."""
+def trick_legend(g: dict[str, Any], leader: int | None, winning: int | None, cancelled: set[str],
+                 complete: bool) -> str:
+    """The trick's marks in one line: "led: Fay   winning: Joe   cancelled: 2♥"."""
+    from .i18n import _
+
+    names = g["names"]
+    bits = [_("led: {name}").format(name=names[leader])] if leader is not None else []
+    if winning is not None:
+        bits.append((_("won: {name}") if complete else _("winning: {name}")).format(name=names[winning]))
+    if cancelled:
+        bits.append(_("cancelled: {cards}").format(cards=" ".join(A.card_text(card(c)) for c in sorted(cancelled))))
+    return "   ".join(bits)
+
+
+# ---------------------------------------------------------------------- seat cells
+# A portrait screen (and a landscape one from 7 players on) shows the table as a grid of seat
+# cells, in seat order: each cell is the seat's plate with the card it played in the trick beside
+# its words, as the cards lie in front of the players at the table. The trick then needs no
+# row of its own, and each card is as large as its cell allows.
+
+def cell_text_room(theme: T.Theme) -> int:
+    """The width a cell keeps for its words beside the card: a name with its marks, or
+    "0 tricks," / "0 pts" at the text size in use."""
+    return theme.u(150 if theme.large_text else 124)
+
+
+def seat_grid(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[list[pygame.Rect], int]:
+    """The cells of ``n`` seats in ``area`` (seat order, row by row) and the card height in
+    them: the number of columns that gives the largest card while leaving each cell its words'
+    room (``cell_text_room``) and two lines of text; the last row is centred when short."""
+    gap = theme.u(6)
+    inner = theme.u(5)
+    line = theme.font("small").get_height()
+    room = cell_text_room(theme)
+    best: tuple[int, int, int, int, int] | None = None  # (card h, -cols, cols, cell w, cell h)
+    for cols in range(1, min(n, 4) + 1):
+        rows = -(-n // cols)
+        cw = (area.width - (cols - 1) * gap) // cols
+        ch = (area.height - (rows - 1) * gap) // rows
+        if ch < 2 * line + 2 * inner or cw < room + 3 * inner:
+            continue
+        h = min(theme.card_height("table"), ch - 2 * inner, int((cw - 3 * inner - room) / A.ASPECT))
+        key = (h, -cols, cols, cw, ch)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    if best is None:  # nothing leaves room for the words: one column, cards as they come
+        cols = 1
+        rows = n
+        cw, ch = area.width, max(1, (area.height - (rows - 1) * gap) // max(1, rows))
+        h = max(8, ch - 2 * inner)
+    else:
+        h, _neg, cols, cw, ch = best
+    rows = -(-n // cols)
+    ch = min(ch, h + 2 * inner + theme.u(30))  # no taller than the card and a little air
+    block = rows * ch + (rows - 1) * gap
+    y0 = area.y + (area.height - block) // 2
+    out = []
+    for s in range(n):
+        r, c = divmod(s, cols)
+        in_row = min(cols, n - r * cols)
+        x0 = area.x + (area.width - (in_row * cw + (in_row - 1) * gap)) // 2
+        out.append(pygame.Rect(x0 + c * (cw + gap), y0 + r * (ch + gap), cw, ch))
+    return out, h
+
+
+def cell_lines(theme: T.Theme, g: dict[str, Any], s: int, room: int, lines: int) -> list[str]:
+    """The seat line ("0 tricks, 0 pts") in at most ``lines`` lines of ``room`` pixels."""
+    line = seat_line(g, s)
+    if not line:
+        return []
+    wrapped = D.wrap(theme, line, room, "small")
+    return wrapped if len(wrapped) <= lines else [line]
+
+
+def cell_needs(theme: T.Theme, g: dict[str, Any], cells: list[pygame.Rect], card_h: int) -> tuple[int, int]:
+    """(the lines each cell has, the most any cell's words need without a tag line; more than
+    the lines when the tags "led winning" would not fit on one line): the caller puts the
+    trick's marks in the cells when every cell has a line to spare."""
+    from .i18n import _
+
+    if not cells:
+        return 0, 0
+    step = theme.font("small").get_height()
+    inner = theme.u(5)
+    avail = (cells[0].height - 2 * inner) // step
+    room = cells[0].width - A.card_size(card_h)[0] - 4 * inner
+    need = max(1 + len(cell_lines(theme, g, s, room, max(1, avail - 1))) for s in range(len(cells)))
+    bold = theme.font("small", bold=True)
+    widest = max(bold.size(w)[0] for w in (_("won"), _("winning"), _("cancelled")))
+    if theme.font("small").size(_("led"))[0] + theme.u(8) + widest > room:
+        need = avail
+    return avail, need
+
+
+def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, rect: pygame.Rect,
+                   card_h: int, *, active: bool, played: str | None, leader: int | None, winning: int | None,
+                   cancelled: set[str], complete: bool, tag_line: bool) -> str:
+    """One seat's cell: its plate (name, dealer and bot marks, this hand, the total) with the
+    card it played in the trick at its left (the card taking the trick highlighted, a cancelled
+    one dimmed and crossed), and, when ``tag_line``, the words "led" / "winning" / "cancelled"
+    under the rest. Returns its text."""
+    from .i18n import _
+
+    bots = t.get("bots", [])
+    inner = theme.u(5)
+    color = T.PANEL_LIGHT if not active else (92, 78, 20)
+    D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
+    cw = A.card_size(card_h)[0]
+    slot = pygame.Rect(rect.x + inner, rect.centery - card_h // 2, cw, card_h)
+    gone = played is not None and str(played) in cancelled
+    if played is not None:
+        r = A.draw_card(surface, card(played), slot.topleft, card_h, theme, highlight=(winning == s), dim=gone)
+        if gone:
+            pygame.draw.line(surface, T.BAD, r.topleft, r.bottomright, max(2, theme.u(3)))
+            pygame.draw.line(surface, T.BAD, r.bottomleft, r.topright, max(2, theme.u(3)))
+    elif g.get("phase") == "play":  # the place the card will go
+        pygame.draw.rect(surface, T.FELT_DARK, slot, border_radius=max(2, round(cw * 0.08)))
+        pygame.draw.rect(surface, T.TEXT_DIM, slot, width=1, border_radius=max(2, round(cw * 0.08)))
+    x = slot.right + 2 * inner
+    room = rect.right - inner - x
+    step = theme.font("small").get_height()
+    avail = max(1, (rect.height - 2 * inner) // step)
+    marks = []
+    if g.get("dealer") == s:
+        marks.append("D")
+    if s in bots:
+        marks.append("bot")
+    head = g["names"][s] + (f"  [{' '.join(marks)}]" if marks else "")
+    tags = []
+    if played is not None:
+        if s == leader:
+            tags.append((_("led"), T.TEXT_DIM))
+        if s == winning:
+            tags.append((_("won") if complete else _("winning"), T.ACCENT))
+        elif gone:
+            tags.append((_("cancelled"), T.BAD))
+    body = cell_lines(theme, g, s, room, max(1, avail - 1 - (1 if tag_line else 0)))
+    total = total_words(g, s)
+    used = 1 + len(body) + (1 if tag_line else 0)
+    total_own_line = bool(total) and used < avail
+    count = used + (1 if total_own_line else 0)
+    y = rect.y + (rect.height - count * step) // 2
+    room_head = room
+    if total and not total_own_line:
+        tr = D.text(surface, theme, total_words(g, s, bare=True), (rect.right - inner, y), "small", T.ACCENT,
+                    "topright", bold=True)
+        room_head = room - tr.width - theme.u(6)
+    D.text(surface, theme, head, (x, y), "small", T.ACCENT if active else T.TEXT, bold=True, max_width=room_head)
+    for ln in body:
+        y += step
+        D.text(surface, theme, ln, (x, y), "small", T.TEXT_DIM, max_width=room)
+    if total_own_line:
+        y += step
+        D.text(surface, theme, total, (x, y), "small", T.ACCENT, bold=True, max_width=room)
+    if tag_line and tags:
+        y += step
+        tx = x
+        for word, colour in tags:
+            tr = D.text(surface, theme, word, (tx, y), "small", colour, bold=colour == T.ACCENT,
+                        max_width=max(1, rect.right - inner - tx))
+            tx = tr.right + theme.u(8)
+    text = f"{head} | {total} | {' '.join(body)}" if total else f"{head} | {' '.join(body)}"
+    return text
+
+
+def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None,
+               rows: int = 1) -> tuple[int, list[pygame.Rect]]:
+    """Overlapping card rects for a hand of ``count`` cards centred in ``area``; with ``rows``
+    2 (a narrow portrait screen) the first half of the hand is a row behind the second, showing
+    the top of its cards (their corner index), so each card keeps a wide strip to tap."""
+    if rows > 1 and count > 1:
+        front = count // 2
+        back = count - front
+        rise = hand_row_rise(theme)
+        h = height or min(theme.card_height("hand"), area.height - theme.u(14) - rise)
+        _h, top = hand_rects(theme, back, pygame.Rect(area.x, area.y, area.width, area.height - rise), h)
+        _h, low = hand_rects(theme, front, area, h)
+        return h, top + low
     h = height or min(theme.card_height("hand"), area.height - theme.u(14))
     w = A.card_size(h)[0]
     if count <= 0:
@@ -347,6 +518,17 @@ def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None
     x0 = area.centerx - total / 2
     y = area.bottom - h
     return h, [pygame.Rect(round(x0 + i * step), y, w, h) for i in range(count)]
+
+
+def hand_row_rise(theme: T.Theme) -> int:
+    """How far the back row of a two-row hand stands above the front row."""
+    return theme.u(62)
+
+
+def hand_rows(theme: T.Theme, count: int, width: int) -> int:
+    """Two rows when one would leave each card a strip under 40 units (7.7 mm) wide."""
+    w = A.card_size(theme.card_height("hand"))[0]
+    return 2 if count > 1 and (width - w) / (count - 1) < theme.u(40) else 1
 
 
 class HandView:
@@ -367,9 +549,9 @@ class HandView:
             self.cards = new
             self.selected = []
 
-    def place(self, theme: T.Theme, area: pygame.Rect) -> None:
+    def place(self, theme: T.Theme, area: pygame.Rect, rows: int = 1) -> None:
         self.lift = theme.u(14)
-        self.height, self.rects = hand_rects(theme, len(self.cards), area)
+        self.height, self.rects = hand_rects(theme, len(self.cards), area, rows=rows)
 
     def lifted(self, i: int) -> bool:
         """Selected cards, and playable ones while nothing is selected, stand a little higher."""
@@ -391,7 +573,8 @@ class HandView:
             cr = A.draw_card(surface, c, (r.x, y), self.height, theme, highlight=i in self.selected,
                              dim=dim_unplayable and bool(self.playable) and c not in self.playable and i not in self.selected)
             if c in self.received:  # a received card: a gold tab on its top edge, in the visible part
-                right = self.rects[i + 1].x if i + 1 < len(self.rects) else cr.right
+                nxt = self.rects[i + 1] if i + 1 < len(self.rects) else None
+                right = nxt.x if nxt is not None and nxt.y == r.y else cr.right
                 tab = pygame.Rect(cr.x + theme.u(3), cr.y - theme.u(7), max(theme.u(12), right - cr.x - theme.u(6)),
                                   theme.u(7))
                 pygame.draw.rect(surface, T.ACCENT, tab, border_radius=theme.u(3))

@@ -17,6 +17,7 @@ from ..widgets import Button, Widget
 class GameScene(Scene):
     name = "game"
     show_undo = True
+    portrait_layout = True  # on a portrait screen: the bar on two rows, the scene stacked (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -36,6 +37,8 @@ class GameScene(Scene):
         self.view = self.session.view()
 
     def top_buttons(self) -> list[Widget]:
+        """Menu, Undo, Scores and the scene's own buttons: at the right of the bar, or on a
+        portrait screen in a row of their own under the title, across the screen."""
         th = self.theme
         w, h = th.u(100), th.touch
         x = th.width - th.pad
@@ -45,18 +48,32 @@ class GameScene(Scene):
                  *self.extra_buttons()]
         if not self.show_undo:
             specs = [s for s in specs if s[0] != "Undo"]
+        gap = th.u(6)
+        y = th.u(3)
+        if th.portrait:
+            w = (th.width - 2 * th.pad - (len(specs) - 1) * gap) // len(specs)
+            y = self._portrait_buttons_y
         for text, fn in specs:
             x -= w
-            b = Button(_(text), fn, pygame.Rect(x, th.u(3), w, h), color=T.BUTTON_OFF, role="small", name=text)
+            b = Button(_(text), fn, pygame.Rect(x, y, w, h), color=T.BUTTON_OFF, role="small", name=text)
             out.append(b)
             self.bar_buttons.append(b)
-            x -= th.u(6)
-        self._bar_right = th.width - x
+            x -= gap
+        self._bar_right = 0 if th.portrait else th.width - x
         return out
 
     @property
+    def _portrait_buttons_y(self) -> int:
+        """Portrait: the bar's buttons go under the title and the status line."""
+        th = self.theme
+        return th.u(30) + th.font("small").get_height() + th.u(6)
+
+    @property
     def bar_height(self) -> int:
-        return self.theme.touch + self.theme.u(8)
+        th = self.theme
+        if th.portrait:
+            return self._portrait_buttons_y + th.touch + th.u(6)
+        return th.touch + th.u(8)
 
     def menu(self) -> None:
         from .confirm import ConfirmScene
