@@ -48,6 +48,7 @@ class PanelKey(Button):
 
 class BiddingScene(GameScene):
     name = "bidding"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)

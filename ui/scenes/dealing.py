@@ -17,6 +17,7 @@ from .gamebase import GameScene
 
 class DealingScene(GameScene):
     name = "dealing"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
     show_undo = False
 
     def enter(self) -> None:

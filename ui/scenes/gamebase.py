@@ -17,7 +17,6 @@ from ..widgets import Button, Widget
 class GameScene(Scene):
     name = "game"
     show_undo = True
-    portrait_layout = True  # on a portrait screen: the bar on two rows, the scene stacked (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)

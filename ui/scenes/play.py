@@ -27,6 +27,7 @@ from .gamebase import GameScene
 
 class PlayScene(GameScene):
     name = "play"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
