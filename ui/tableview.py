@@ -142,28 +142,59 @@ def _edge_counts(n: int, side_cap: int) -> tuple[int, int, int]:
     return bottom, sides, rest - bottom
 
 
-def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int, int, tuple[int, int, int]]:
+def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect, need: int = 0) -> tuple[int, int, int, tuple[int, int, int]]:
     h = max(theme.u(48), plate_lines(n, theme) * theme.font("small").get_height() + theme.u(6))
     gap = theme.u(8)
     side_range = area.height - 2 * h - 2 * gap
     side_cap = max(0, (side_range + gap) // (h + gap))
     counts = _edge_counts(n, max(1, side_cap))
     k = max(counts[0], counts[2], 1)
-    w = min(theme.u(168 if n > 4 else 200 if n > 2 else 300), (area.width - (k - 1) * gap) // k)
+    w = min(max(theme.u(168 if n > 4 else 200 if n > 2 else 300), need), (area.width - (k - 1) * gap) // k)
     return w, h, gap, counts
 
 
-def plate_size(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int]:
-    w, h, _gap, _counts = _plate_geometry(theme, n, area)
+def plate_head(g: dict[str, Any], t: dict[str, Any], s: int) -> str:
+    """A plate's first line: the name with the dealer and bot marks ("Ana  [D bot]")."""
+    marks = []
+    if g.get("dealer") == s:
+        marks.append("D")
+    if s in t.get("bots", []):
+        marks.append("bot")
+    return g["names"][s] + (f"  [{' '.join(marks)}]" if marks else "")
+
+
+def plate_need(theme: T.Theme, g: dict[str, Any], t: dict[str, Any]) -> int:
+    """The plate width the words of the widest plate need without shrinking (a French "0
+    levées, annonce 5" in large text is wider than the usual plate), within reason."""
+    n = int(g.get("players", 0))
+    names = g.get("names") or []
+    if not n or len(names) < n:
+        return 0
+    small, bold = theme.font("small"), theme.font("small", bold=True)
+    three = plate_lines(n, theme) == 3
+    widest = 0
+    for s in range(n):
+        head_w = bold.size(plate_head(g, t, s))[0]
+        total = total_words(g, s, bare=not three)
+        widest = max(widest, small.size(seat_line(g, s))[0],
+                     head_w + (0 if three or not total else bold.size(total)[0] + theme.u(6)),
+                     bold.size(total)[0] if three else 0)
+    # two players sit top and bottom (no side columns): their plates can be as wide as needed
+    return min(widest + theme.u(14), theme.u(360 if n <= 2 else 236))
+
+
+def plate_size(theme: T.Theme, n: int, area: pygame.Rect, need: int = 0) -> tuple[int, int]:
+    w, h, _gap, _counts = _plate_geometry(theme, n, area, need)
     return w, h
 
 
-def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int) -> list[pygame.Rect]:
+def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int, need: int = 0) -> list[pygame.Rect]:
     """Seat plates in a bottom row, two side columns and a top row inside ``area``; the plates
     of one edge are evenly spaced and the side columns sit between the rows, so no two plates
     overlap. ``bottom_seat`` (the viewer) is on the bottom row nearest the centre; then the
-    seats go clockwise as the players sit: the next seat is on its left (screen left)."""
-    w, h, gap, (nb, ns, nt) = _plate_geometry(theme, n, area)
+    seats go clockwise as the players sit: the next seat is on its left (screen left). Plates
+    are at least ``need`` wide (``plate_need``) when the row has the room."""
+    w, h, gap, (nb, ns, nt) = _plate_geometry(theme, n, area, need)
 
     def row(k: int, y: int) -> list[pygame.Rect]:
         return [pygame.Rect(round(area.x + (i + 0.5) * area.width / k - w / 2), y, w, h) for i in range(k)]
@@ -192,16 +223,9 @@ def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any
                *, active: bool) -> str:
     """One seat's plate: name with dealer and bot marks, this hand's tricks taken / bid, and the
     total so far (standings stay in view during play). Returns its text."""
-    bots = t.get("bots", [])
     color = T.PANEL_LIGHT if not active else (92, 78, 20)
     D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
-    name = g["names"][s]
-    marks = []
-    if g.get("dealer") == s:
-        marks.append("D")
-    if s in bots:
-        marks.append("bot")
-    head = name + (f"  [{' '.join(marks)}]" if marks else "")
+    head = plate_head(g, t, s)
     total = total_words(g, s)
     line = seat_line(g, s)
     step = theme.font("small").get_height()
@@ -351,40 +375,77 @@ def trick_legend(g: dict[str, Any], leader: int | None, winning: int | None, can
 # its words, as the cards lie in front of the players at the table. The trick then needs no
 # row of its own, and each card is as large as its cell allows.
 
-def cell_text_room(theme: T.Theme) -> int:
-    """The width a cell keeps for its words beside the card: a name with its marks, or
-    "0 tricks," / "0 pts" at the text size in use."""
-    return theme.u(150 if theme.large_text else 124)
+def _cell_words_fit(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], n: int, room: int, avail: int) -> int:
+    """The most lines any of the ``n`` cells' words take in ``room`` pixels (a name with its
+    marks and the total's number, this hand's figures wrapped, the total on a line of its own
+    when it does not fit beside the name), or 0 when some word cannot fit unshrunk or they
+    need more than ``avail`` lines."""
+    small, bold = theme.font("small"), theme.font("small", bold=True)
+    most = 0
+    for s in range(n):
+        head = bold.size(plate_head(g, t, s))[0]
+        if head > room:
+            return 0
+        lines = 1
+        total = total_words(g, s, bare=True)
+        if total and head + theme.u(6) + bold.size(total)[0] > room:
+            if bold.size(total_words(g, s))[0] > room:
+                return 0
+            lines += 1
+        line = seat_line(g, s)
+        if line:
+            wrapped = D.wrap(theme, line, room, "small")
+            if any(small.size(x)[0] > room for x in wrapped):
+                return 0
+            lines += len(wrapped)
+        if lines > avail:
+            return 0
+        most = max(most, lines)
+    return most
 
 
-def seat_grid(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[list[pygame.Rect], int]:
-    """The cells of ``n`` seats in ``area`` (seat order, row by row) and the card height in
-    them: the number of columns that gives the largest card while leaving each cell its words'
-    room (``cell_text_room``) and two lines of text; the last row is centred when short."""
+def seat_grid(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], area: pygame.Rect) -> tuple[list[pygame.Rect], int]:
+    """The cells of the seats in ``area`` (seat order, row by row) and the card height in them:
+    the number of columns and the card height that give the largest card (at least 58 units,
+    11 mm) while every cell's words fit beside it unshrunk; the last row is centred when short.
+    When nothing fits, the most room for the words (the text then shrinks)."""
+    n = int(g.get("players", 0))
     gap = theme.u(6)
     inner = theme.u(5)
-    line = theme.font("small").get_height()
-    room = cell_text_room(theme)
-    best: tuple[int, int, int, int, int] | None = None  # (card h, -cols, cols, cell w, cell h)
+    step = theme.font("small").get_height()
+    least = theme.u(58)
+    best: tuple[int, int, int, int, int, int] | None = None  # (card h, -cols, cols, cell w, cell h, lines)
     for cols in range(1, min(n, 4) + 1):
         rows = -(-n // cols)
         cw = (area.width - (cols - 1) * gap) // cols
         ch = (area.height - (rows - 1) * gap) // rows
-        if ch < 2 * line + 2 * inner or cw < room + 3 * inner:
-            continue
-        h = min(theme.card_height("table"), ch - 2 * inner, int((cw - 3 * inner - room) / A.ASPECT))
-        key = (h, -cols, cols, cw, ch)
-        if best is None or key[:2] > best[:2]:
-            best = key
-    if best is None:  # nothing leaves room for the words: one column, cards as they come
-        cols = 1
-        rows = n
-        cw, ch = area.width, max(1, (area.height - (rows - 1) * gap) // max(1, rows))
-        h = max(8, ch - 2 * inner)
+        avail = (ch - 2 * inner) // step
+        h = min(theme.card_height("table"), ch - 2 * inner)
+        while h >= least:
+            lines = _cell_words_fit(theme, g, t, n, cw - A.card_size(h)[0] - 4 * inner, avail)
+            if lines:
+                key = (h, -cols, cols, cw, ch, lines)
+                if best is None or key[:2] > best[:2]:
+                    best = key
+                break
+            h -= theme.u(3)
+    if best is None:  # nothing fits unshrunk: the columns that leave the words most room
+        cols = min(n, 4)
+        for c in range(1, min(n, 4) + 1):
+            rows = -(-n // c)
+            if (area.height - (rows - 1) * gap) // rows >= least + 2 * inner:
+                cols = c
+                break
+        rows = -(-n // cols)
+        cw = (area.width - (cols - 1) * gap) // cols
+        ch = max(1, (area.height - (rows - 1) * gap) // rows)
+        h = max(8, min(theme.card_height("table"), ch - 2 * inner, least))
+        lines = max(1, (ch - 2 * inner) // step)
     else:
-        h, _neg, cols, cw, ch = best
+        h, _neg, cols, cw, ch, lines = best
     rows = -(-n // cols)
-    ch = min(ch, h + 2 * inner + theme.u(30))  # no taller than the card and a little air
+    # no taller than the card, or the words and a tag line, and a little air
+    ch = min(ch, max(h + 2 * inner + theme.u(24), (lines + 1) * step + 2 * inner + theme.u(6)))
     block = rows * ch + (rows - 1) * gap
     y0 = area.y + (area.height - block) // 2
     out = []
@@ -405,7 +466,8 @@ def cell_lines(theme: T.Theme, g: dict[str, Any], s: int, room: int, lines: int)
     return wrapped if len(wrapped) <= lines else [line]
 
 
-def cell_needs(theme: T.Theme, g: dict[str, Any], cells: list[pygame.Rect], card_h: int) -> tuple[int, int]:
+def cell_needs(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], cells: list[pygame.Rect],
+               card_h: int) -> tuple[int, int]:
     """(the lines each cell has, the most any cell's words need without a tag line; more than
     the lines when the tags "led winning" would not fit on one line): the caller puts the
     trick's marks in the cells when every cell has a line to spare."""
@@ -417,7 +479,7 @@ def cell_needs(theme: T.Theme, g: dict[str, Any], cells: list[pygame.Rect], card
     inner = theme.u(5)
     avail = (cells[0].height - 2 * inner) // step
     room = cells[0].width - A.card_size(card_h)[0] - 4 * inner
-    need = max(1 + len(cell_lines(theme, g, s, room, max(1, avail - 1))) for s in range(len(cells)))
+    need = _cell_words_fit(theme, g, t, len(cells), room, avail) or avail
     bold = theme.font("small", bold=True)
     widest = max(bold.size(w)[0] for w in (_("won"), _("winning"), _("cancelled")))
     if theme.font("small").size(_("led"))[0] + theme.u(8) + widest > room:
@@ -434,7 +496,6 @@ def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str,
     under the rest. Returns its text."""
     from .i18n import _
 
-    bots = t.get("bots", [])
     inner = theme.u(5)
     color = T.PANEL_LIGHT if not active else (92, 78, 20)
     D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
@@ -453,12 +514,7 @@ def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str,
     room = rect.right - inner - x
     step = theme.font("small").get_height()
     avail = max(1, (rect.height - 2 * inner) // step)
-    marks = []
-    if g.get("dealer") == s:
-        marks.append("D")
-    if s in bots:
-        marks.append("bot")
-    head = g["names"][s] + (f"  [{' '.join(marks)}]" if marks else "")
+    head = plate_head(g, t, s)
     tags = []
     if played is not None:
         if s == leader:
@@ -470,7 +526,9 @@ def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str,
     body = cell_lines(theme, g, s, room, max(1, avail - 1 - (1 if tag_line else 0)))
     total = total_words(g, s)
     used = 1 + len(body) + (1 if tag_line else 0)
-    total_own_line = bool(total) and used < avail
+    bold = theme.font("small", bold=True)
+    inline = bold.size(head)[0] + theme.u(6) + bold.size(total_words(g, s, bare=True))[0] <= room
+    total_own_line = bool(total) and (used < avail or not inline)
     count = used + (1 if total_own_line else 0)
     y = rect.y + (rect.height - count * step) // 2
     room_head = room
@@ -615,9 +673,12 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
         bits.append(_("pass {direction}").format(direction=_(PASS_WORDS.get(str(pd), str(pd)))))
     line = "  ".join(bits)
     room = theme.width - x - right_space
-    if theme.font("small").size(line)[0] > room and _("no trump") in bits:  # hearts games never have one
-        bits.remove(_("no trump"))
-        line = "  ".join(bits)
+    # too long: first "no trump" goes (hearts games never have one), then the hand number (the
+    # score sheet has it)
+    for drop in (_("no trump"), _("hand {n}").format(n=g.get("hand_number"))):
+        if theme.font("small").size(line)[0] > room and drop in bits and len(bits) > 1:
+            bits.remove(drop)
+            line = "  ".join(bits)
     D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
     out.append(line)
     return out

@@ -52,9 +52,14 @@ class GameScene(Scene):
         if th.portrait:
             w = (th.width - 2 * th.pad - (len(specs) - 1) * gap) // len(specs)
             y = self._portrait_buttons_y
+        font = th.font("small")
         for text, fn in specs:
-            x -= w
-            b = Button(_(text), fn, pygame.Rect(x, y, w, h), color=T.BUTTON_OFF, role="small", name=text)
+            bw = w
+            if not th.portrait:  # a one-word label (or the word it changes to) wider than the button: wider
+                words = [_(text), *(_(x) for x in self.other_labels(text))]
+                bw = max([w, *(font.size(x)[0] + th.u(12) for x in words if " " not in x)])
+            x -= bw
+            b = Button(_(text), fn, pygame.Rect(x, y, bw, h), color=T.BUTTON_OFF, role="small", name=text)
             out.append(b)
             self.bar_buttons.append(b)
             x -= gap
@@ -105,6 +110,10 @@ class GameScene(Scene):
                                    "hand (and the bots' moves after it)."), yes=_("Undo"), no=_("Keep"), on_yes=undo))
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
+        return []
+
+    def other_labels(self, name: str) -> list[str]:
+        """The other words the bar button ``name`` can show (English, to translate)."""
         return []
 
     def scores(self) -> None:

@@ -55,16 +55,20 @@ class PlayScene(GameScene):
     def extra_buttons(self) -> list[tuple[str, Any]]:
         return [(N_("Last trick"), self.toggle_review)]
 
+    def other_labels(self, name: str) -> list[str]:
+        return ["Back"] if name == "Last trick" else []
+
     def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
         """(table area, trick area, hand area)."""
         th = self.theme
         top = self.bar_height
         n = int(self.g.get("players", 4))
-        # from 7 players on (two rows of trick) and with large text the hand is lower
-        compact = n >= 7 or th.large_text
+        # from 7 players on (two rows of trick), with large text and while a drawn card and its
+        # buttons need the room, the hand is lower
+        compact = n >= 7 or th.large_text or bool(TV.presented(self.view))
         hand_h = (th.u(80) + th.u(20) if compact else self._hand_h) if TV.view_hand(self.view) is not None else 0
         table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
-        pw, ph = TV.plate_size(th, n, table)
+        pw, ph = TV.plate_size(th, n, table, TV.plate_need(th, self.g, self.t))
         inset_x = pw + th.pad if n > 2 else th.pad
         trick = table.inflate(-2 * inset_x, -2 * (ph + th.u(4)))
         hand = pygame.Rect(th.pad, th.height - hand_h, th.width - 2 * th.pad, hand_h - th.u(4))
@@ -257,29 +261,24 @@ class PlayScene(GameScene):
         leave too narrow a strip of each card)."""
         th = self.theme
         g, t = self.g, self.t
-        n = int(g.get("players", 0))
         turn = set(t.get("turn", []))
         trick, winner, holding = self._trick_shown()
         reviewing = bool(self.review or holding)
         shown: dict[str, Any] = {"plates": {}, "trick": [(s, c) for s, c in trick], "face_up": [],
                                  "turn": sorted(turn), "reviewing": reviewing}
         width = th.width - 2 * th.pad
-        # the message: whose turn, or who won (a refused card's reason takes its place, in red)
+        # the message: whose turn, or who won (a refused card's reason takes its place, in red);
+        # under the bar, or in landscape beside the hand (the cells then get the room)
         msg = self._message(turn, reviewing, winner)
         shown["message"] = msg
         words, colour = (self.error, T.BAD) if self.error else (msg, T.ACCENT)
-        y = self.bar_height + th.u(4)
-        line_h = th.font("body").get_height()
-        lines = D.wrap(th, words, width, "body")[:2] if words else []
-        first = y
-        for ln in lines:
-            r = D.text(surface, th, ln, (th.width // 2, y), "body", colour, "midtop", bold=bool(self.error), max_width=width)
-            y += line_h
-        if self.error:
-            shown["error"], shown["error_rect"] = self.error, (th.pad, first, width, max(1, y - first))
-        top = first + max(1, len(lines)) * line_h + th.u(6)
-        # from the bottom up: the hand, then the choices and the shown card
         own = TV.view_hand(self.view)
+        side = not th.portrait and own is not None
+        line_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
+        small_h = th.font("small").get_height() + th.u(3)
+        top = self.bar_height + th.u(4)
+        box = pygame.Rect(th.pad, top, width, 0)  # where the message (and the trick's marks) go
+        # from the bottom up: the hand, then the choices and the shown card
         bottom = th.height - th.pad
         rows = 1
         hand_area = None
@@ -290,8 +289,14 @@ class PlayScene(GameScene):
                 hand_h = th.card_height("hand") + lift + (TV.hand_row_rise(th) if rows > 1 else 0)
             else:
                 hand_h = th.u(84) + lift
-            hand_area = pygame.Rect(th.pad, th.height - th.u(4) - hand_h, width, hand_h)
+            hand_w = width - (th.u(290) + th.pad if side else 0)
+            hand_area = pygame.Rect(th.pad, th.height - th.u(4) - hand_h, hand_w, hand_h)
             bottom = hand_area.y - th.u(4)
+            if side:
+                box = pygame.Rect(hand_area.right + th.pad, hand_area.y, width - hand_w - th.pad, hand_h)
+        lines = D.wrap(th, words, box.width, "body")[:2] if words else []
+        if not side:
+            top += max(1, len(lines)) * line_h + th.u(4)
         specs = self._action_specs() if not holding else []
         card = TV.presented(self.view) if self.acting_seat is not None else None
         stock = g.get("stock_card") if g.get("game") == "german-whist" else None
@@ -300,8 +305,8 @@ class PlayScene(GameScene):
         if card:
             strip_h = max(big, len(specs) * th.touch + (len(specs) - 1) * th.pad)
         elif specs or stock:
-            small_h = th.card_height("small") + th.u(6) + th.font("small").get_height() if stock else 0
-            strip_h = max(th.touch if specs else 0, small_h)
+            stock_h = th.card_height("small") + th.u(6) + th.font("small").get_height() if stock else 0
+            strip_h = max(th.touch if specs else 0, stock_h)
         strip = pygame.Rect(th.pad, bottom - strip_h, width, strip_h)
         grid_bottom = strip.y - th.u(6) if strip_h else bottom
         area = pygame.Rect(th.pad, top, width, grid_bottom - top)
@@ -309,16 +314,28 @@ class PlayScene(GameScene):
         if winner is not None:
             winning = winner
         cancelled = TV.cancelled_cards(g, trick)
-        cells, card_h = TV.seat_grid(th, n, area)
-        avail, need = TV.cell_needs(th, g, cells, card_h)
+        cells, card_h = TV.seat_grid(th, g, t, area)
+        avail, need = TV.cell_needs(th, g, t, cells, card_h)
         tag_line = avail > need
-        legend = bool(trick) and not tag_line
-        if legend:  # the marks on one line over the cells
-            legend_h = th.font("small").get_height() + th.u(4)
-            text = TV.trick_legend(g, leader, winning, cancelled, reviewing)
-            D.text(surface, th, text, (th.width // 2, top), "small", T.TEXT_DIM, "midtop", max_width=width)
-            area = pygame.Rect(th.pad, top + legend_h, width, grid_bottom - top - legend_h)
-            cells, card_h = TV.seat_grid(th, n, area)
+        marks = D.wrap(th, TV.trick_legend(g, leader, winning, cancelled, reviewing), box.width, "small")[:2] \
+            if trick and not tag_line else []
+        if marks and not side:  # the marks over the cells
+            area = pygame.Rect(th.pad, top + len(marks) * small_h, width, grid_bottom - top - len(marks) * small_h)
+            cells, card_h = TV.seat_grid(th, g, t, area)
+        y = box.y
+        if side:  # the words in the middle of their box beside the hand
+            y = box.centery - (len(lines) * line_h + len(marks) * small_h) // 2
+        first = y
+        for ln in lines:
+            D.text(surface, th, ln, (box.centerx, y), "body", colour, "midtop", bold=bool(self.error), max_width=box.width)
+            y += line_h
+        if self.error:
+            shown["error"], shown["error_rect"] = self.error, (box.x, first, box.width, max(1, y - first))
+        if not side:
+            y = top
+        for ln in marks:
+            D.text(surface, th, ln, (box.centerx, y), "small", T.TEXT_DIM, "midtop", max_width=box.width)
+            y += small_h
         played = {int(s): str(c) for s, c in trick}
         for s, r in enumerate(cells):
             shown["plates"][s] = TV.draw_seat_cell(
@@ -374,15 +391,34 @@ class PlayScene(GameScene):
         seat = TV.view_seat(self.view)
         bottom = seat if seat is not None else 0
         turn = set(t.get("turn", []))
-        plates = TV.plate_rects(th, n, table, bottom)
+        plates = TV.plate_rects(th, n, table, bottom, TV.plate_need(th, g, t))
         shown: dict[str, Any] = {"plates": {}, "trick": [], "face_up": [], "turn": sorted(turn)}
         for s, r in enumerate(plates):
             shown["plates"][s] = TV.draw_plate(surface, th, g, t, s, r, active=s in turn)
 
         trick, winner, holding = self._trick_shown()
-        self._draw_extras(surface, trick_area, table, shown)
-        msg_h = th.font("body").get_height()
-        gap = msg_h + th.u(4)  # (an accent can reach above a line's box: a little air)
+        # a message above the trick: whose turn, or who won; a card refused takes its place (in
+        # red, between the plates, over nothing: the turn is the player's own anyway); on two
+        # lines when one would shrink it
+        msg = self._message(turn, holding or self.review, winner)
+        shown["message"] = msg
+        words = self.error or msg
+        msg_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
+        # one line, then two, as wide as the table where no side plate is beside them
+        lines: list[str] = []
+        msg_w = trick_area.width
+        for k in (1, 2):
+            band = pygame.Rect(table.x, trick_area.y - th.u(2), table.width, k * msg_h + th.u(4))
+            msg_w = table.width if not any(band.colliderect(r) for r in plates) else trick_area.width
+            lines = D.wrap(th, words, msg_w, "body") if words else []
+            if len(lines) <= k:
+                break
+        if len(lines) > 2:
+            lines = [words]
+        extra = max(0, len(lines) - 1) * msg_h
+        below = pygame.Rect(trick_area.x, trick_area.y + extra, trick_area.width, trick_area.height - extra)
+        self._draw_extras(surface, below, table, shown)
+        gap = msg_h + extra + th.u(4)  # (an accent can reach above a line's box: a little air)
         cards_area = pygame.Rect(trick_area.x, trick_area.y + gap, trick_area.width, trick_area.height - gap)
         marks = TV.draw_trick(surface, th, g, trick, cards_area, winner, complete=bool(self.review or holding))
         shown["trick"] = [(s, c) for s, c in trick]
@@ -391,23 +427,19 @@ class PlayScene(GameScene):
         shown["cancelled"] = marks["cancelled"]
         shown["plate_rects"] = [tuple(r) for r in plates]
 
-        # a one-line message above the trick: whose turn, or who won; a card refused takes its
-        # place (in red, between the plates, over nothing: the turn is the player's own anyway)
-        msg = self._message(turn, holding or self.review, winner)
-        shown["message"] = msg
-        if self.error:
-            er = D.text(surface, th, self.error, (trick_area.centerx, trick_area.y), "body", T.BAD, "midtop",
-                        bold=True, max_width=trick_area.width)
+        er = None
+        for i, ln in enumerate(lines):
+            r = D.text(surface, th, ln, (trick_area.centerx, trick_area.y + i * msg_h), "body",
+                       T.BAD if self.error else T.ACCENT, "midtop", bold=bool(self.error), max_width=msg_w)
+            er = r if er is None else er.union(r)
+        if self.error and er is not None:
             shown["error"], shown["error_rect"] = self.error, tuple(er)
-        else:
-            D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
-                   max_width=trick_area.width)
 
         # last-trick button, the hand and the actions
         self.last_btn.enabled = bool(g.get("last_trick")) and not holding
         self.last_btn.text = _("Back") if self.review else _("Last trick")
         self._draw_hand(surface, hand_area, shown)
-        self.action_buttons = self._action_buttons(trick_area) if not holding else []
+        self.action_buttons = self._action_buttons(below) if not holding else []
         for b in self.action_buttons:
             b.draw(surface, th)
         self.shown = shown
@@ -456,7 +488,7 @@ class PlayScene(GameScene):
             D.text(surface, th, _("stock {n}").format(n=g.get("stock_size", 0)), (x, y + small + th.u(6)), "small", T.TEXT_DIM)
         card = TV.presented(self.view)
         if card and self.acting_seat is not None:
-            h = th.card_height("table")
+            h = min(th.card_height("table"), trick_area.bottom - trick_area.y - th.u(30))
             A.draw_card(surface, TV.card(card), (trick_area.centerx - A.card_size(h)[0] - th.u(20),
                                                          trick_area.y + th.u(30)), h, th, highlight=True)
             shown["drawn_card"] = card
