@@ -153,14 +153,15 @@ def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect, need: int = 0) ->
     return w, h, gap, counts
 
 
-def plate_head(g: dict[str, Any], t: dict[str, Any], s: int) -> str:
-    """A plate's first line: the name with the dealer and bot marks ("Ana  [D bot]")."""
+def plate_head(g: dict[str, Any], t: dict[str, Any], s: int, sep: str = "  ") -> str:
+    """A plate's first line: the name with the dealer and bot marks ("Ana  [D bot]"; a seat
+    cell, narrower, separates them with one space)."""
     marks = []
     if g.get("dealer") == s:
         marks.append("D")
     if s in t.get("bots", []):
         marks.append("bot")
-    return g["names"][s] + (f"  [{' '.join(marks)}]" if marks else "")
+    return g["names"][s] + (f"{sep}[{' '.join(marks)}]" if marks else "")
 
 
 def plate_need(theme: T.Theme, g: dict[str, Any], t: dict[str, Any]) -> int:
@@ -375,45 +376,104 @@ def trick_legend(g: dict[str, Any], leader: int | None, winning: int | None, can
 # its words, as the cards lie in front of the players at the table. The trick then needs no
 # row of its own, and each card is as large as its cell allows.
 
-def _cell_words_fit(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], n: int, room: int, avail: int) -> int:
-    """The most lines any of the ``n`` cells' words take in ``room`` pixels (a name with its
-    marks and the total's number, this hand's figures wrapped, the total on a line of its own
-    when it does not fit beside the name), or 0 when some word cannot fit unshrunk or they
-    need more than ``avail`` lines."""
+def cell_inner(theme: T.Theme) -> int:
+    """A seat cell's margin (and the space between its card and its words)."""
+    return theme.u(3)
+
+
+CELL_GAP = 4  # layout units between two seat cells
+CELL_TOTAL_GAP = 4  # between a cell's name and its total's number
+
+
+def stacked_hand_card(theme: T.Theme, n: int) -> int:
+    """The height of the hand's cards under the seat cells of a stacked (portrait) table: 23 mm
+    up to 6 players, then smaller as the cells need the room (19 mm, 14 mm from 9 players)."""
+    return theme.card_height("hand") if n < 7 else theme.u(100) if n < 9 else theme.u(72)
+
+
+def wrap_figures(theme: T.Theme, line: str, room: int) -> list[str]:
+    """A plate's figures ("3 tricks, 29 pts") in lines of ``room`` pixels, broken after a comma
+    where it can ("3 tricks," / "29 pts"), else between words."""
+    font = theme.font("small")
+    if font.size(line)[0] <= room or ", " not in line:
+        return D.wrap(theme, line, room, "small")
+    out: list[str] = []
+    parts = line.split(", ")
+    cur = ""
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        cand = piece if not cur else cur + " " + piece
+        if cur and font.size(cand)[0] > room:
+            out.append(cur)
+            cur = piece
+        else:
+            cur = cand
+    out.append(cur)
+    if any(font.size(x)[0] > room for x in out):
+        return D.wrap(theme, line, room, "small")
+    return out
+
+
+@dataclass
+class CellWords:
+    """A seat cell's words as laid out in ``room`` pixels: the name line and this hand's figures
+    (wrapped), where the total goes (0: its number at the right of the name; -1: "total N" on a
+    line of its own), and whether every line fits unshrunk."""
+
+    lines: list[tuple[str, bool]]  # (text, bold): the name line first
+    total_on: int
+    fits: bool
+
+    @property
+    def count(self) -> int:
+        return len(self.lines) + (1 if self.total_on < 0 and self.has_total else 0)
+
+    has_total: bool = False
+
+
+def cell_words(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, room: int, most: int = 99) -> CellWords:
+    """Seat ``s``'s words for a cell ``room`` pixels wide: its figures broken after a comma when
+    they do not fit (in at most ``most`` lines), the total's number at the right of the first
+    line with room for it."""
     small, bold = theme.font("small"), theme.font("small", bold=True)
+    head = plate_head(g, t, s, " ")
+    figures = seat_line(g, s)
+    body = wrap_figures(theme, figures, room) if figures else []
+    if len(body) > max(1, most):
+        body = [figures]
+    lines = [(head, True)] + [(x, False) for x in body]
+    fits = all((bold if b else small).size(x)[0] <= room for x, b in lines)
+    number = total_words(g, s, bare=True)
+    total_on = -1
+    if number:  # the total's number beside the name, or "total N" on a line of its own
+        total_on = 0 if bold.size(head)[0] + theme.u(CELL_TOTAL_GAP) + bold.size(number)[0] <= room else -1
+        if total_on < 0 and bold.size(total_words(g, s))[0] > room:
+            fits = False
+    return CellWords(lines, total_on, fits, bool(number))
+
+
+def _cell_words_fit(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], n: int, room: int, avail: int) -> int:
+    """The most lines any of the ``n`` cells' words take in ``room`` pixels (``cell_words``),
+    or 0 when some line cannot fit unshrunk or they need more than ``avail`` lines."""
     most = 0
     for s in range(n):
-        head = bold.size(plate_head(g, t, s))[0]
-        if head > room:
+        w = cell_words(theme, g, t, s, room)
+        if not w.fits or w.count > avail:
             return 0
-        lines = 1
-        total = total_words(g, s, bare=True)
-        if total and head + theme.u(6) + bold.size(total)[0] > room:
-            if bold.size(total_words(g, s))[0] > room:
-                return 0
-            lines += 1
-        line = seat_line(g, s)
-        if line:
-            wrapped = D.wrap(theme, line, room, "small")
-            if any(small.size(x)[0] > room for x in wrapped):
-                return 0
-            lines += len(wrapped)
-        if lines > avail:
-            return 0
-        most = max(most, lines)
+        most = max(most, w.count)
     return most
 
 
 def seat_grid(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], area: pygame.Rect) -> tuple[list[pygame.Rect], int]:
     """The cells of the seats in ``area`` (seat order, row by row) and the card height in them:
-    the number of columns and the card height that give the largest card (at least 58 units,
-    11 mm) while every cell's words fit beside it unshrunk; the last row is centred when short.
+    the number of columns and the card height that give the largest card (at least 56 units,
+    10.8 mm) while every cell's words fit beside it unshrunk; the last row is centred when short.
     When nothing fits, the most room for the words (the text then shrinks)."""
     n = int(g.get("players", 0))
-    gap = theme.u(6)
-    inner = theme.u(5)
+    gap = theme.u(CELL_GAP)
+    inner = cell_inner(theme)
     step = theme.font("small").get_height()
-    least = theme.u(58)
+    least = theme.u(56)
     best: tuple[int, int, int, int, int, int] | None = None  # (card h, -cols, cols, cell w, cell h, lines)
     for cols in range(1, min(n, 4) + 1):
         rows = -(-n // cols)
@@ -457,46 +517,39 @@ def seat_grid(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], area: pygame
     return out, h
 
 
-def cell_lines(theme: T.Theme, g: dict[str, Any], s: int, room: int, lines: int) -> list[str]:
-    """The seat line ("0 tricks, 0 pts") in at most ``lines`` lines of ``room`` pixels."""
-    line = seat_line(g, s)
-    if not line:
-        return []
-    wrapped = D.wrap(theme, line, room, "small")
-    return wrapped if len(wrapped) <= lines else [line]
-
-
 def cell_needs(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], cells: list[pygame.Rect],
-               card_h: int) -> tuple[int, int]:
-    """(the lines each cell has, the most any cell's words need without a tag line; more than
-    the lines when the tags "led winning" would not fit on one line): the caller puts the
-    trick's marks in the cells when every cell has a line to spare."""
+               card_h: int) -> tuple[int, int, int]:
+    """(the lines each cell has, the most any cell's words take with the total beside the name
+    where it fits, the lines the tags "led winning" take: 1, 2 on a narrow cell, or more than
+    the cell has when a tag cannot fit): the caller puts the trick's marks in the cells, and
+    every total on a line of its own, when every cell has the lines to spare."""
     from .i18n import _
 
     if not cells:
-        return 0, 0
+        return 0, 0, 0
     step = theme.font("small").get_height()
-    inner = theme.u(5)
+    inner = cell_inner(theme)
     avail = (cells[0].height - 2 * inner) // step
     room = cells[0].width - A.card_size(card_h)[0] - 4 * inner
     need = _cell_words_fit(theme, g, t, len(cells), room, avail) or avail
     bold = theme.font("small", bold=True)
     widest = max(bold.size(w)[0] for w in (_("won"), _("winning"), _("cancelled")))
-    if theme.font("small").size(_("led"))[0] + theme.u(8) + widest > room:
-        need = avail
-    return avail, need
+    if widest > room:
+        return avail, need, avail + 1
+    return avail, need, 1 if theme.font("small").size(_("led"))[0] + theme.u(8) + widest <= room else 2
 
 
 def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, rect: pygame.Rect,
                    card_h: int, *, active: bool, played: str | None, leader: int | None, winning: int | None,
-                   cancelled: set[str], complete: bool, tag_line: bool) -> str:
+                   cancelled: set[str], complete: bool, tag_line: bool, total_line: bool = False) -> str:
     """One seat's cell: its plate (name, dealer and bot marks, this hand, the total) with the
     card it played in the trick at its left (the card taking the trick highlighted, a cancelled
     one dimmed and crossed), and, when ``tag_line``, the words "led" / "winning" / "cancelled"
-    under the rest. Returns its text."""
+    under the rest; the total beside the name, or with ``total_line`` (or when it does not fit
+    there) as "total N" on a line of its own. Returns its text."""
     from .i18n import _
 
-    inner = theme.u(5)
+    inner = cell_inner(theme)
     color = T.PANEL_LIGHT if not active else (92, 78, 20)
     D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
     cw = A.card_size(card_h)[0]
@@ -514,7 +567,7 @@ def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str,
     room = rect.right - inner - x
     step = theme.font("small").get_height()
     avail = max(1, (rect.height - 2 * inner) // step)
-    head = plate_head(g, t, s)
+    head = plate_head(g, t, s, " ")
     tags = []
     if played is not None:
         if s == leader:
@@ -523,30 +576,38 @@ def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str,
             tags.append((_("won") if complete else _("winning"), T.ACCENT))
         elif gone:
             tags.append((_("cancelled"), T.BAD))
-    body = cell_lines(theme, g, s, room, max(1, avail - 1 - (1 if tag_line else 0)))
     total = total_words(g, s)
-    used = 1 + len(body) + (1 if tag_line else 0)
-    bold = theme.font("small", bold=True)
-    inline = bold.size(head)[0] + theme.u(6) + bold.size(total_words(g, s, bare=True))[0] <= room
-    total_own_line = bool(total) and (used < avail or not inline)
-    count = used + (1 if total_own_line else 0)
+    tag_lines = 0
+    if tag_line and tags:
+        widths = [theme.font("small", bold=c == T.ACCENT).size(w)[0] for w, c in tags]
+        tag_lines = 1 if sum(widths) + theme.u(8) * (len(widths) - 1) <= room else len(widths)
+    words = cell_words(theme, g, t, s, room, max(1, avail - 1 - tag_lines))
+    own_line = words.has_total and (words.total_on < 0 or total_line)
+    count = len(words.lines) + tag_lines + (1 if own_line else 0)
     y = rect.y + (rect.height - count * step) // 2
-    room_head = room
-    if total and not total_own_line:
-        tr = D.text(surface, theme, total_words(g, s, bare=True), (rect.right - inner, y), "small", T.ACCENT,
-                    "topright", bold=True)
-        room_head = room - tr.width - theme.u(6)
-    D.text(surface, theme, head, (x, y), "small", T.ACCENT if active else T.TEXT, bold=True, max_width=room_head)
-    for ln in body:
+    for i, (ln, is_head) in enumerate(words.lines):
+        room_line = room
+        if words.has_total and not own_line and i == words.total_on:
+            tr = D.text(surface, theme, total_words(g, s, bare=True), (rect.right - inner, y), "small", T.ACCENT,
+                        "topright", bold=True)
+            room_line = room - tr.width - theme.u(CELL_TOTAL_GAP)
+        if is_head:
+            D.text(surface, theme, ln, (x, y), "small", T.ACCENT if active else T.TEXT, bold=True, max_width=room_line)
+        else:
+            D.text(surface, theme, ln, (x, y), "small", T.TEXT_DIM, max_width=room_line)
         y += step
-        D.text(surface, theme, ln, (x, y), "small", T.TEXT_DIM, max_width=room)
-    if total_own_line:
-        y += step
+    if own_line:
         D.text(surface, theme, total, (x, y), "small", T.ACCENT, bold=True, max_width=room)
+        y += step
+    y -= step
+    body = [ln for ln, is_head in words.lines if not is_head]
     if tag_line and tags:
         y += step
         tx = x
         for word, colour in tags:
+            font = theme.font("small", bold=colour == T.ACCENT)
+            if tx > x and tx + font.size(word)[0] > x + room:  # no room beside the last: the next line
+                tx, y = x, y + step
             tr = D.text(surface, theme, word, (tx, y), "small", colour, bold=colour == T.ACCENT,
                         max_width=max(1, rect.right - inner - tx))
             tx = tr.right + theme.u(8)
@@ -562,8 +623,8 @@ def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None
     if rows > 1 and count > 1:
         front = count // 2
         back = count - front
-        rise = hand_row_rise(theme)
-        h = height or min(theme.card_height("hand"), area.height - theme.u(14) - rise)
+        h = height or min(theme.card_height("hand"), int((area.height - theme.u(14)) / (1 + ROW_RISE)))
+        rise = hand_row_rise(theme, h)
         _h, top = hand_rects(theme, back, pygame.Rect(area.x, area.y, area.width, area.height - rise), h)
         _h, low = hand_rects(theme, front, area, h)
         return h, top + low
@@ -578,14 +639,19 @@ def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None
     return h, [pygame.Rect(round(x0 + i * step), y, w, h) for i in range(count)]
 
 
-def hand_row_rise(theme: T.Theme) -> int:
-    """How far the back row of a two-row hand stands above the front row."""
-    return theme.u(62)
+ROW_RISE = 0.52  # the part of a card's height the back row of a two-row hand shows
 
 
-def hand_rows(theme: T.Theme, count: int, width: int) -> int:
-    """Two rows when one would leave each card a strip under 40 units (7.7 mm) wide."""
-    w = A.card_size(theme.card_height("hand"))[0]
+def hand_row_rise(theme: T.Theme, height: int | None = None) -> int:
+    """How far the back row of a two-row hand of cards ``height`` high (the usual hand's by
+    default) stands above the front row: its corner index and the top of its pips show."""
+    return round((height or theme.card_height("hand")) * ROW_RISE)
+
+
+def hand_rows(theme: T.Theme, count: int, width: int, height: int | None = None) -> int:
+    """Two rows when one would leave each card (``height`` high, the usual hand's by default)
+    a strip under 40 units (7.7 mm) wide."""
+    w = A.card_size(height or theme.card_height("hand"))[0]
     return 2 if count > 1 and (width - w) / (count - 1) < theme.u(40) else 1
 
 

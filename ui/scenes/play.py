@@ -285,8 +285,9 @@ class PlayScene(GameScene):
         if own is not None:
             lift = th.u(14)
             if th.portrait:
-                rows = TV.hand_rows(th, len(own), width)
-                hand_h = th.card_height("hand") + lift + (TV.hand_row_rise(th) if rows > 1 else 0)
+                card_hh = TV.stacked_hand_card(th, int(g.get("players", 0)))
+                rows = TV.hand_rows(th, len(own), width, card_hh)
+                hand_h = card_hh + lift + (TV.hand_row_rise(th, card_hh) if rows > 1 else 0)
             else:
                 hand_h = th.u(84) + lift
             hand_w = width - (th.u(290) + th.pad if side else 0)
@@ -315,8 +316,9 @@ class PlayScene(GameScene):
             winning = winner
         cancelled = TV.cancelled_cards(g, trick)
         cells, card_h = TV.seat_grid(th, g, t, area)
-        avail, need = TV.cell_needs(th, g, t, cells, card_h)
-        tag_line = avail > need
+        avail, need, tag_need = TV.cell_needs(th, g, t, cells, card_h)
+        tag_line = avail >= need + tag_need
+        total_line = avail >= need + 1 + (tag_need if tag_line and trick else 0)
         marks = D.wrap(th, TV.trick_legend(g, leader, winning, cancelled, reviewing), box.width, "small")[:2] \
             if trick and not tag_line else []
         if marks and not side:  # the marks over the cells
@@ -340,7 +342,7 @@ class PlayScene(GameScene):
         for s, r in enumerate(cells):
             shown["plates"][s] = TV.draw_seat_cell(
                 surface, th, g, t, s, r, card_h, active=s in turn, played=played.get(s), leader=leader,
-                winning=winning, cancelled=cancelled, complete=reviewing, tag_line=tag_line)
+                winning=winning, cancelled=cancelled, complete=reviewing, tag_line=tag_line, total_line=total_line)
         shown["plate_rects"] = [tuple(r) for r in cells]
         shown["trick_leader"], shown["trick_winning"] = leader, winning
         shown["cancelled"] = sorted(cancelled)
