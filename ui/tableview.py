@@ -181,7 +181,7 @@ def plate_need(theme: T.Theme, g: dict[str, Any], t: dict[str, Any]) -> int:
                      head_w + (0 if three or not total else bold.size(total)[0] + theme.u(6)),
                      bold.size(total)[0] if three else 0)
     # two players sit top and bottom (no side columns): their plates can be as wide as needed
-    return min(widest + theme.u(14), theme.u(360 if n <= 2 else 236))
+    return min(widest + theme.u(14), theme.u(420 if n <= 2 else 236))
 
 
 def plate_size(theme: T.Theme, n: int, area: pygame.Rect, need: int = 0) -> tuple[int, int]:
@@ -707,6 +707,12 @@ class HandView:
 PASS_WORDS = {"left": N_("left"), "right": N_("right"), "across": N_("across"), "none": N_("none")}
 
 
+def status_y(theme: T.Theme) -> int:
+    """Where the bar's status line starts: under the title, clear of its descenders (a
+    Turkish "ç" reaches below the font's line)."""
+    return max(theme.u(30), theme.u(4) + theme.font("body").get_height() + theme.u(4))
+
+
 def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, right_space: int) -> list[str]:
     """Game title, hand number, trump and broken-suit markers; returns the texts drawn."""
     from .i18n import _
@@ -716,7 +722,7 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
     y = theme.u(4)
     D.text(surface, theme, title, (x, y), "body", T.TEXT, bold=True, max_width=theme.width - x - right_space)
     out.append(title)
-    y = theme.u(30)
+    y = status_y(theme)
     bits = [_("hand {n}").format(n=g["hand_number"])] if g.get("hand_number") else []
     trump = suit_index(g.get("trump"))
     if trump is not None:

@@ -64,8 +64,11 @@ class DealingScene(GameScene):
         dealer = g.get("dealer", 0)
         # the referee starts the hand's rules before dealing it; the in-memory table after
         hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
-        D.text(surface, th, _("Dealing hand {hand}").format(hand=hand), (th.width // 2, th.height // 2 - th.u(90)),
-               "title", T.TEXT, "midbottom", bold=True)
+        heading = D.wrap(th, _("Dealing hand {hand}").format(hand=hand), th.width - 4 * th.pad, "title")[:2]
+        step = th.font("title", bold=True).get_height()
+        for i, ln in enumerate(heading):  # (on a narrow screen in two lines, the last where one would be)
+            D.text(surface, th, ln, (th.width // 2, th.height // 2 - th.u(90) - (len(heading) - 1 - i) * step),
+                   "title", T.TEXT, "midbottom", bold=True, max_width=th.width - 4 * th.pad)
         D.text(surface, th, _("dealer: {name}").format(name=names[dealer] if names else ""), (th.width // 2, th.height // 2 - th.u(84)),
                "body", T.TEXT_DIM, "midtop")
         bar = pygame.Rect(th.u(80), th.height // 2 - th.u(20), th.width - th.u(160), th.u(40))

@@ -49,15 +49,23 @@ class GameScene(Scene):
             specs = [s for s in specs if s[0] != "Undo"]
         gap = th.u(6)
         y = th.u(3)
-        if th.portrait:
-            w = (th.width - 2 * th.pad - (len(specs) - 1) * gap) // len(specs)
-            y = self._portrait_buttons_y
         font = th.font("small")
+
+        def need(text: str) -> int:
+            """A one-word label (or a word it changes to) is not shrunk: its button is that wide."""
+            words = [_(text), *(_(x) for x in self.other_labels(text))]
+            return max([0, *(font.size(x)[0] + th.u(12) for x in words if " " not in x)])
+
+        widths = {text: max(w, need(text)) for text, _fn in specs}
+        if th.portrait:  # across the screen: equal shares, a wider word taking what it needs
+            y = self._portrait_buttons_y
+            room = th.width - 2 * th.pad - (len(specs) - 1) * gap
+            wide = {text: need(text) for text, _fn in specs if need(text) > room // len(specs)}
+            rest = len(specs) - len(wide)
+            share = (room - sum(wide.values())) // rest if rest else 0
+            widths = {text: wide.get(text, share) for text, _fn in specs}
         for text, fn in specs:
-            bw = w
-            if not th.portrait:  # a one-word label (or the word it changes to) wider than the button: wider
-                words = [_(text), *(_(x) for x in self.other_labels(text))]
-                bw = max([w, *(font.size(x)[0] + th.u(12) for x in words if " " not in x)])
+            bw = widths[text]
             x -= bw
             b = Button(_(text), fn, pygame.Rect(x, y, bw, h), color=T.BUTTON_OFF, role="small", name=text)
             out.append(b)
@@ -70,7 +78,7 @@ class GameScene(Scene):
     def _portrait_buttons_y(self) -> int:
         """Portrait: the bar's buttons go under the title and the status line."""
         th = self.theme
-        return th.u(30) + th.font("small").get_height() + th.u(6)
+        return TV.status_y(th) + th.font("small").get_height() + th.u(6)
 
     @property
     def bar_height(self) -> int:
