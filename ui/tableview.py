@@ -142,28 +142,60 @@ def _edge_counts(n: int, side_cap: int) -> tuple[int, int, int]:
     return bottom, sides, rest - bottom
 
 
-def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int, int, tuple[int, int, int]]:
+def _plate_geometry(theme: T.Theme, n: int, area: pygame.Rect, need: int = 0) -> tuple[int, int, int, tuple[int, int, int]]:
     h = max(theme.u(48), plate_lines(n, theme) * theme.font("small").get_height() + theme.u(6))
     gap = theme.u(8)
     side_range = area.height - 2 * h - 2 * gap
     side_cap = max(0, (side_range + gap) // (h + gap))
     counts = _edge_counts(n, max(1, side_cap))
     k = max(counts[0], counts[2], 1)
-    w = min(theme.u(168 if n > 4 else 200 if n > 2 else 300), (area.width - (k - 1) * gap) // k)
+    w = min(max(theme.u(168 if n > 4 else 200 if n > 2 else 300), need), (area.width - (k - 1) * gap) // k)
     return w, h, gap, counts
 
 
-def plate_size(theme: T.Theme, n: int, area: pygame.Rect) -> tuple[int, int]:
-    w, h, _gap, _counts = _plate_geometry(theme, n, area)
+def plate_head(g: dict[str, Any], t: dict[str, Any], s: int, sep: str = "  ") -> str:
+    """A plate's first line: the name with the dealer and bot marks ("Ana  [D bot]"; a seat
+    cell, narrower, separates them with one space)."""
+    marks = []
+    if g.get("dealer") == s:
+        marks.append("D")
+    if s in t.get("bots", []):
+        marks.append("bot")
+    return g["names"][s] + (f"{sep}[{' '.join(marks)}]" if marks else "")
+
+
+def plate_need(theme: T.Theme, g: dict[str, Any], t: dict[str, Any]) -> int:
+    """The plate width the words of the widest plate need without shrinking (a French "0
+    levées, annonce 5" in large text is wider than the usual plate), within reason."""
+    n = int(g.get("players", 0))
+    names = g.get("names") or []
+    if not n or len(names) < n:
+        return 0
+    small, bold = theme.font("small"), theme.font("small", bold=True)
+    three = plate_lines(n, theme) == 3
+    widest = 0
+    for s in range(n):
+        head_w = bold.size(plate_head(g, t, s))[0]
+        total = total_words(g, s, bare=not three)
+        widest = max(widest, small.size(seat_line(g, s))[0],
+                     head_w + (0 if three or not total else bold.size(total)[0] + theme.u(6)),
+                     bold.size(total)[0] if three else 0)
+    # two players sit top and bottom (no side columns): their plates can be as wide as needed
+    return min(widest + theme.u(14), theme.u(420 if n <= 2 else 236))
+
+
+def plate_size(theme: T.Theme, n: int, area: pygame.Rect, need: int = 0) -> tuple[int, int]:
+    w, h, _gap, _counts = _plate_geometry(theme, n, area, need)
     return w, h
 
 
-def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int) -> list[pygame.Rect]:
+def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int, need: int = 0) -> list[pygame.Rect]:
     """Seat plates in a bottom row, two side columns and a top row inside ``area``; the plates
     of one edge are evenly spaced and the side columns sit between the rows, so no two plates
     overlap. ``bottom_seat`` (the viewer) is on the bottom row nearest the centre; then the
-    seats go clockwise as the players sit: the next seat is on its left (screen left)."""
-    w, h, gap, (nb, ns, nt) = _plate_geometry(theme, n, area)
+    seats go clockwise as the players sit: the next seat is on its left (screen left). Plates
+    are at least ``need`` wide (``plate_need``) when the row has the room."""
+    w, h, gap, (nb, ns, nt) = _plate_geometry(theme, n, area, need)
 
     def row(k: int, y: int) -> list[pygame.Rect]:
         return [pygame.Rect(round(area.x + (i + 0.5) * area.width / k - w / 2), y, w, h) for i in range(k)]
@@ -192,16 +224,9 @@ def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any
                *, active: bool) -> str:
     """One seat's plate: name with dealer and bot marks, this hand's tricks taken / bid, and the
     total so far (standings stay in view during play). Returns its text."""
-    bots = t.get("bots", [])
     color = T.PANEL_LIGHT if not active else (92, 78, 20)
     D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
-    name = g["names"][s]
-    marks = []
-    if g.get("dealer") == s:
-        marks.append("D")
-    if s in bots:
-        marks.append("bot")
-    head = name + (f"  [{' '.join(marks)}]" if marks else "")
+    head = plate_head(g, t, s)
     total = total_words(g, s)
     line = seat_line(g, s)
     step = theme.font("small").get_height()
@@ -325,19 +350,284 @@ def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list
             D.text(surface, theme, word, (r.centerx, y), "small", colour, "midbottom", max_width=w + theme.u(4))
             y -= tag_h
     if legend and trick:
-        bits = [_("led: {name}").format(name=names[leader])] if leader is not None else []
-        if winning is not None:
-            bits.append((_("won: {name}") if complete else _("winning: {name}")).format(name=names[winning]))
-        if cancelled:
-            bits.append(_("cancelled: {cards}").format(cards=" ".join(A.card_text(card(c)) for c in sorted(cancelled))))
         top = min(r.y for r in rects) - theme.u(2)
-        D.text(surface, theme, "   ".join(bits), (area.centerx, top), "small", T.TEXT_DIM, "midbottom",
-               max_width=area.width)
+        D.text(surface, theme, trick_legend(g, leader, winning, cancelled, complete), (area.centerx, top), "small",
+               T.TEXT_DIM, "midbottom", max_width=area.width)
     return {"rects": rects, "leader": leader, "winning": winning, "cancelled": sorted(cancelled), "legend": legend}
 
 
-def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None) -> tuple[int, list[pygame.Rect]]:
-    """Overlapping card rects for a hand of ``count`` cards centred in ``area``."""
+def trick_legend(g: dict[str, Any], leader: int | None, winning: int | None, cancelled: set[str],
+                 complete: bool) -> str:
+    """The trick's marks in one line: "led: Fay   winning: Joe   cancelled: 2♥"."""
+    from .i18n import _
+
+    names = g["names"]
+    bits = [_("led: {name}").format(name=names[leader])] if leader is not None else []
+    if winning is not None:
+        bits.append((_("won: {name}") if complete else _("winning: {name}")).format(name=names[winning]))
+    if cancelled:
+        bits.append(_("cancelled: {cards}").format(cards=" ".join(A.card_text(card(c)) for c in sorted(cancelled))))
+    return "   ".join(bits)
+
+
+# ---------------------------------------------------------------------- seat cells
+# A portrait screen (and a landscape one from 7 players on) shows the table as a grid of seat
+# cells, in seat order: each cell is the seat's plate with the card it played in the trick beside
+# its words, as the cards lie in front of the players at the table. The trick then needs no
+# row of its own, and each card is as large as its cell allows.
+
+def cell_inner(theme: T.Theme) -> int:
+    """A seat cell's margin (and the space between its card and its words)."""
+    return theme.u(3)
+
+
+CELL_GAP = 4  # layout units between two seat cells
+CELL_TOTAL_GAP = 4  # between a cell's name and its total's number
+
+
+def stacked_hand_card(theme: T.Theme, n: int) -> int:
+    """The height of the hand's cards under the seat cells of a stacked (portrait) table: 23 mm
+    up to 6 players, then smaller as the cells need the room (19 mm, 14 mm from 9 players)."""
+    return theme.card_height("hand") if n < 7 else theme.u(100) if n < 9 else theme.u(72)
+
+
+def wrap_figures(theme: T.Theme, line: str, room: int) -> list[str]:
+    """A plate's figures ("3 tricks, 29 pts") in lines of ``room`` pixels, broken after a comma
+    where it can ("3 tricks," / "29 pts"), else between words."""
+    font = theme.font("small")
+    if font.size(line)[0] <= room or ", " not in line:
+        return D.wrap(theme, line, room, "small")
+    out: list[str] = []
+    parts = line.split(", ")
+    cur = ""
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        cand = piece if not cur else cur + " " + piece
+        if cur and font.size(cand)[0] > room:
+            out.append(cur)
+            cur = piece
+        else:
+            cur = cand
+    out.append(cur)
+    if any(font.size(x)[0] > room for x in out):
+        return D.wrap(theme, line, room, "small")
+    return out
+
+
+@dataclass
+class CellWords:
+    """A seat cell's words as laid out in ``room`` pixels: the name line and this hand's figures
+    (wrapped), where the total goes (0: its number at the right of the name; -1: "total N" on a
+    line of its own), and whether every line fits unshrunk."""
+
+    lines: list[tuple[str, bool]]  # (text, bold): the name line first
+    total_on: int
+    fits: bool
+
+    @property
+    def count(self) -> int:
+        return len(self.lines) + (1 if self.total_on < 0 and self.has_total else 0)
+
+    has_total: bool = False
+
+
+def cell_words(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, room: int, most: int = 99) -> CellWords:
+    """Seat ``s``'s words for a cell ``room`` pixels wide: its figures broken after a comma when
+    they do not fit (in at most ``most`` lines), the total's number at the right of the first
+    line with room for it."""
+    small, bold = theme.font("small"), theme.font("small", bold=True)
+    head = plate_head(g, t, s, " ")
+    figures = seat_line(g, s)
+    body = wrap_figures(theme, figures, room) if figures else []
+    if len(body) > max(1, most):
+        body = [figures]
+    lines = [(head, True)] + [(x, False) for x in body]
+    fits = all((bold if b else small).size(x)[0] <= room for x, b in lines)
+    number = total_words(g, s, bare=True)
+    total_on = -1
+    if number:  # the total's number beside the name, or "total N" on a line of its own
+        total_on = 0 if bold.size(head)[0] + theme.u(CELL_TOTAL_GAP) + bold.size(number)[0] <= room else -1
+        if total_on < 0 and bold.size(total_words(g, s))[0] > room:
+            fits = False
+    return CellWords(lines, total_on, fits, bool(number))
+
+
+def _cell_words_fit(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], n: int, room: int, avail: int) -> int:
+    """The most lines any of the ``n`` cells' words take in ``room`` pixels (``cell_words``),
+    or 0 when some line cannot fit unshrunk or they need more than ``avail`` lines."""
+    most = 0
+    for s in range(n):
+        w = cell_words(theme, g, t, s, room)
+        if not w.fits or w.count > avail:
+            return 0
+        most = max(most, w.count)
+    return most
+
+
+def seat_grid(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], area: pygame.Rect) -> tuple[list[pygame.Rect], int]:
+    """The cells of the seats in ``area`` (seat order, row by row) and the card height in them:
+    the number of columns and the card height that give the largest card (at least 56 units,
+    10.8 mm) while every cell's words fit beside it unshrunk; the last row is centred when short.
+    When nothing fits, the most room for the words (the text then shrinks)."""
+    n = int(g.get("players", 0))
+    gap = theme.u(CELL_GAP)
+    inner = cell_inner(theme)
+    step = theme.font("small").get_height()
+    least = theme.u(56)
+    best: tuple[int, int, int, int, int, int] | None = None  # (card h, -cols, cols, cell w, cell h, lines)
+    for cols in range(1, min(n, 4) + 1):
+        rows = -(-n // cols)
+        cw = (area.width - (cols - 1) * gap) // cols
+        ch = (area.height - (rows - 1) * gap) // rows
+        avail = (ch - 2 * inner) // step
+        h = min(theme.card_height("table"), ch - 2 * inner)
+        while h >= least:
+            lines = _cell_words_fit(theme, g, t, n, cw - A.card_size(h)[0] - 4 * inner, avail)
+            if lines:
+                key = (h, -cols, cols, cw, ch, lines)
+                if best is None or key[:2] > best[:2]:
+                    best = key
+                break
+            h -= theme.u(3)
+    if best is None:  # nothing fits unshrunk: the columns that leave the words most room
+        cols = min(n, 4)
+        for c in range(1, min(n, 4) + 1):
+            rows = -(-n // c)
+            if (area.height - (rows - 1) * gap) // rows >= least + 2 * inner:
+                cols = c
+                break
+        rows = -(-n // cols)
+        cw = (area.width - (cols - 1) * gap) // cols
+        ch = max(1, (area.height - (rows - 1) * gap) // rows)
+        h = max(8, min(theme.card_height("table"), ch - 2 * inner, least))
+        lines = max(1, (ch - 2 * inner) // step)
+    else:
+        h, _neg, cols, cw, ch, lines = best
+    rows = -(-n // cols)
+    # no taller than the card, or the words and a tag line, and a little air
+    ch = min(ch, max(h + 2 * inner + theme.u(24), (lines + 1) * step + 2 * inner + theme.u(6)))
+    block = rows * ch + (rows - 1) * gap
+    y0 = area.y + (area.height - block) // 2
+    out = []
+    for s in range(n):
+        r, c = divmod(s, cols)
+        in_row = min(cols, n - r * cols)
+        x0 = area.x + (area.width - (in_row * cw + (in_row - 1) * gap)) // 2
+        out.append(pygame.Rect(x0 + c * (cw + gap), y0 + r * (ch + gap), cw, ch))
+    return out, h
+
+
+def cell_needs(theme: T.Theme, g: dict[str, Any], t: dict[str, Any], cells: list[pygame.Rect],
+               card_h: int) -> tuple[int, int, int]:
+    """(the lines each cell has, the most any cell's words take with the total beside the name
+    where it fits, the lines the tags "led winning" take: 1, 2 on a narrow cell, or more than
+    the cell has when a tag cannot fit): the caller puts the trick's marks in the cells, and
+    every total on a line of its own, when every cell has the lines to spare."""
+    from .i18n import _
+
+    if not cells:
+        return 0, 0, 0
+    step = theme.font("small").get_height()
+    inner = cell_inner(theme)
+    avail = (cells[0].height - 2 * inner) // step
+    room = cells[0].width - A.card_size(card_h)[0] - 4 * inner
+    need = _cell_words_fit(theme, g, t, len(cells), room, avail) or avail
+    bold = theme.font("small", bold=True)
+    widest = max(bold.size(w)[0] for w in (_("won"), _("winning"), _("cancelled")))
+    if widest > room:
+        return avail, need, avail + 1
+    return avail, need, 1 if theme.font("small").size(_("led"))[0] + theme.u(8) + widest <= room else 2
+
+
+def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int, rect: pygame.Rect,
+                   card_h: int, *, active: bool, played: str | None, leader: int | None, winning: int | None,
+                   cancelled: set[str], complete: bool, tag_line: bool, total_line: bool = False) -> str:
+    """One seat's cell: its plate (name, dealer and bot marks, this hand, the total) with the
+    card it played in the trick at its left (the card taking the trick highlighted, a cancelled
+    one dimmed and crossed), and, when ``tag_line``, the words "led" / "winning" / "cancelled"
+    under the rest; the total beside the name, or with ``total_line`` (or when it does not fit
+    there) as "total N" on a line of its own. Returns its text."""
+    from .i18n import _
+
+    inner = cell_inner(theme)
+    color = T.PANEL_LIGHT if not active else (92, 78, 20)
+    D.panel(surface, rect, color, theme.u(8), border=T.ACCENT if active else None)
+    cw = A.card_size(card_h)[0]
+    slot = pygame.Rect(rect.x + inner, rect.centery - card_h // 2, cw, card_h)
+    gone = played is not None and str(played) in cancelled
+    if played is not None:
+        r = A.draw_card(surface, card(played), slot.topleft, card_h, theme, highlight=(winning == s), dim=gone)
+        if gone:
+            pygame.draw.line(surface, T.BAD, r.topleft, r.bottomright, max(2, theme.u(3)))
+            pygame.draw.line(surface, T.BAD, r.bottomleft, r.topright, max(2, theme.u(3)))
+    elif g.get("phase") == "play":  # the place the card will go
+        pygame.draw.rect(surface, T.FELT_DARK, slot, border_radius=max(2, round(cw * 0.08)))
+        pygame.draw.rect(surface, T.TEXT_DIM, slot, width=1, border_radius=max(2, round(cw * 0.08)))
+    x = slot.right + 2 * inner
+    room = rect.right - inner - x
+    step = theme.font("small").get_height()
+    avail = max(1, (rect.height - 2 * inner) // step)
+    head = plate_head(g, t, s, " ")
+    tags = []
+    if played is not None:
+        if s == leader:
+            tags.append((_("led"), T.TEXT_DIM))
+        if s == winning:
+            tags.append((_("won") if complete else _("winning"), T.ACCENT))
+        elif gone:
+            tags.append((_("cancelled"), T.BAD))
+    total = total_words(g, s)
+    tag_lines = 0
+    if tag_line and tags:
+        widths = [theme.font("small", bold=c == T.ACCENT).size(w)[0] for w, c in tags]
+        tag_lines = 1 if sum(widths) + theme.u(8) * (len(widths) - 1) <= room else len(widths)
+    words = cell_words(theme, g, t, s, room, max(1, avail - 1 - tag_lines))
+    own_line = words.has_total and (words.total_on < 0 or total_line)
+    count = len(words.lines) + tag_lines + (1 if own_line else 0)
+    y = rect.y + (rect.height - count * step) // 2
+    for i, (ln, is_head) in enumerate(words.lines):
+        room_line = room
+        if words.has_total and not own_line and i == words.total_on:
+            tr = D.text(surface, theme, total_words(g, s, bare=True), (rect.right - inner, y), "small", T.ACCENT,
+                        "topright", bold=True)
+            room_line = room - tr.width - theme.u(CELL_TOTAL_GAP)
+        if is_head:
+            D.text(surface, theme, ln, (x, y), "small", T.ACCENT if active else T.TEXT, bold=True, max_width=room_line)
+        else:
+            D.text(surface, theme, ln, (x, y), "small", T.TEXT_DIM, max_width=room_line)
+        y += step
+    if own_line:
+        D.text(surface, theme, total, (x, y), "small", T.ACCENT, bold=True, max_width=room)
+        y += step
+    y -= step
+    body = [ln for ln, is_head in words.lines if not is_head]
+    if tag_line and tags:
+        y += step
+        tx = x
+        for word, colour in tags:
+            font = theme.font("small", bold=colour == T.ACCENT)
+            if tx > x and tx + font.size(word)[0] > x + room:  # no room beside the last: the next line
+                tx, y = x, y + step
+            tr = D.text(surface, theme, word, (tx, y), "small", colour, bold=colour == T.ACCENT,
+                        max_width=max(1, rect.right - inner - tx))
+            tx = tr.right + theme.u(8)
+    text = f"{head} | {total} | {' '.join(body)}" if total else f"{head} | {' '.join(body)}"
+    return text
+
+
+def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None = None,
+               rows: int = 1) -> tuple[int, list[pygame.Rect]]:
+    """Overlapping card rects for a hand of ``count`` cards centred in ``area``; with ``rows``
+    2 (a narrow portrait screen) the first half of the hand is a row behind the second, showing
+    the top of its cards (their corner index), so each card keeps a wide strip to tap."""
+    if rows > 1 and count > 1:
+        front = count // 2
+        back = count - front
+        h = height or min(theme.card_height("hand"), int((area.height - theme.u(14)) / (1 + ROW_RISE)))
+        rise = hand_row_rise(theme, h)
+        _h, top = hand_rects(theme, back, pygame.Rect(area.x, area.y, area.width, area.height - rise), h)
+        _h, low = hand_rects(theme, front, area, h)
+        return h, top + low
     h = height or min(theme.card_height("hand"), area.height - theme.u(14))
     w = A.card_size(h)[0]
     if count <= 0:
@@ -347,6 +637,22 @@ def hand_rects(theme: T.Theme, count: int, area: pygame.Rect, height: int | None
     x0 = area.centerx - total / 2
     y = area.bottom - h
     return h, [pygame.Rect(round(x0 + i * step), y, w, h) for i in range(count)]
+
+
+ROW_RISE = 0.52  # the part of a card's height the back row of a two-row hand shows
+
+
+def hand_row_rise(theme: T.Theme, height: int | None = None) -> int:
+    """How far the back row of a two-row hand of cards ``height`` high (the usual hand's by
+    default) stands above the front row: its corner index and the top of its pips show."""
+    return round((height or theme.card_height("hand")) * ROW_RISE)
+
+
+def hand_rows(theme: T.Theme, count: int, width: int, height: int | None = None) -> int:
+    """Two rows when one would leave each card (``height`` high, the usual hand's by default)
+    a strip under 40 units (7.7 mm) wide."""
+    w = A.card_size(height or theme.card_height("hand"))[0]
+    return 2 if count > 1 and (width - w) / (count - 1) < theme.u(40) else 1
 
 
 class HandView:
@@ -367,9 +673,9 @@ class HandView:
             self.cards = new
             self.selected = []
 
-    def place(self, theme: T.Theme, area: pygame.Rect) -> None:
+    def place(self, theme: T.Theme, area: pygame.Rect, rows: int = 1) -> None:
         self.lift = theme.u(14)
-        self.height, self.rects = hand_rects(theme, len(self.cards), area)
+        self.height, self.rects = hand_rects(theme, len(self.cards), area, rows=rows)
 
     def lifted(self, i: int) -> bool:
         """Selected cards, and playable ones while nothing is selected, stand a little higher."""
@@ -391,13 +697,20 @@ class HandView:
             cr = A.draw_card(surface, c, (r.x, y), self.height, theme, highlight=i in self.selected,
                              dim=dim_unplayable and bool(self.playable) and c not in self.playable and i not in self.selected)
             if c in self.received:  # a received card: a gold tab on its top edge, in the visible part
-                right = self.rects[i + 1].x if i + 1 < len(self.rects) else cr.right
+                nxt = self.rects[i + 1] if i + 1 < len(self.rects) else None
+                right = nxt.x if nxt is not None and nxt.y == r.y else cr.right
                 tab = pygame.Rect(cr.x + theme.u(3), cr.y - theme.u(7), max(theme.u(12), right - cr.x - theme.u(6)),
                                   theme.u(7))
                 pygame.draw.rect(surface, T.ACCENT, tab, border_radius=theme.u(3))
 
 
 PASS_WORDS = {"left": N_("left"), "right": N_("right"), "across": N_("across"), "none": N_("none")}
+
+
+def status_y(theme: T.Theme) -> int:
+    """Where the bar's status line starts: under the title, clear of its descenders (a
+    Turkish "ç" reaches below the font's line)."""
+    return max(theme.u(30), theme.u(4) + theme.font("body").get_height() + theme.u(4))
 
 
 def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, right_space: int) -> list[str]:
@@ -409,7 +722,7 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
     y = theme.u(4)
     D.text(surface, theme, title, (x, y), "body", T.TEXT, bold=True, max_width=theme.width - x - right_space)
     out.append(title)
-    y = theme.u(30)
+    y = status_y(theme)
     bits = [_("hand {n}").format(n=g["hand_number"])] if g.get("hand_number") else []
     trump = suit_index(g.get("trump"))
     if trump is not None:
@@ -432,9 +745,12 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
         bits.append(_("pass {direction}").format(direction=_(PASS_WORDS.get(str(pd), str(pd)))))
     line = "  ".join(bits)
     room = theme.width - x - right_space
-    if theme.font("small").size(line)[0] > room and _("no trump") in bits:  # hearts games never have one
-        bits.remove(_("no trump"))
-        line = "  ".join(bits)
+    # too long: first "no trump" goes (hearts games never have one), then the hand number (the
+    # score sheet has it)
+    for drop in (_("no trump"), _("hand {n}").format(n=g.get("hand_number"))):
+        if theme.font("small").size(line)[0] > room and drop in bits and len(bits) > 1:
+            bits.remove(drop)
+            line = "  ".join(bits)
     D.text(surface, theme, line, (x, y), "small", T.ACCENT, max_width=theme.width - x - right_space)
     out.append(line)
     return out

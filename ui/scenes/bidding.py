@@ -48,6 +48,7 @@ class PanelKey(Button):
 
 class BiddingScene(GameScene):
     name = "bidding"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -153,7 +154,9 @@ class BiddingScene(GameScene):
         has_hand = own is not None
         hand_h = th.card_height("hand") + th.u(10) if has_hand else 0
         x0 = 2 * th.pad
-        colw = th.u(360)
+        # landscape: the bids at the left, the seat panel at their right; portrait: the panel
+        # under the bids, across the screen
+        colw = th.width - 2 * x0 if th.portrait else th.u(360)
         row_h = th.u(40)
         D.text(surface, th, _("Bids"), (x0, top), "large", T.TEXT, bold=True)
         y = top + th.u(40)
@@ -191,19 +194,25 @@ class BiddingScene(GameScene):
                 line = _("{a} & {b}: contract {contract}, score {score}, bags {bags}").format(
                     a=names[team], b=names[team + 2], contract=contracts[team], score=totals[team],
                     bags=(g.get("bags") or [0, 0])[team])
-                D.text(surface, th, line, (x0, y), "small", T.TEXT)
+                for ln in D.wrap(th, line, colw, "small") if th.portrait else [line]:
+                    D.text(surface, th, ln, (x0, y), "small", T.TEXT, max_width=colw if th.portrait else None)
+                    y += th.font("small").get_height() + th.u(2)
                 self.rows.append(line)
-                y += th.font("small").get_height() + th.u(2)
         else:
             totals = g.get("totals", [0] * n)
             line = _("score: {totals}").format(totals=", ".join(f"{names[s]} {totals[s]}" for s in range(n)))
             D.text(surface, th, line, (x0, y + th.u(4)), "small", T.TEXT_DIM, max_width=colw)
             self.rows.append(line)
+            y += th.u(4) + th.font("small").get_height()
 
         # the on-screen seat panel for the revealed bidder
         seat = self.panel_seat
-        px = x0 + colw + th.u(24)
-        pw = th.width - px - 2 * th.pad
+        if th.portrait:
+            px, pw = x0, colw
+            top = y + th.u(16)
+        else:
+            px = x0 + colw + th.u(24)
+            pw = th.width - px - 2 * th.pad
         for w in self.panel_buttons:
             w.visible = seat is not None
         if seat is not None:

@@ -17,6 +17,7 @@ from .gamebase import GameScene
 
 class DealingScene(GameScene):
     name = "dealing"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
     show_undo = False
 
     def enter(self) -> None:
@@ -26,11 +27,14 @@ class DealingScene(GameScene):
     def layout(self) -> None:
         th = self.theme
         self.widgets = self.top_buttons()
-        self.jam = Button(_("Simulate a jam"), self.simulate_jam, name="Simulate a jam", rect= pygame.Rect(th.width - th.u(220) - 2 * th.pad,
-                          th.height - th.touch - 2 * th.pad, th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
-        self.unplug = Button(_("Unplug the dealer"), self.simulate_unplug, name="Unplug the dealer", rect=
-                             pygame.Rect(th.width - 2 * th.u(220) - 3 * th.pad, th.height - th.touch - 2 * th.pad,
-                                         th.u(220), th.touch), color=T.BUTTON_OFF, role="small")
+        bw, y = th.u(220), th.height - th.touch - 2 * th.pad
+        self.jam = Button(_("Simulate a jam"), self.simulate_jam, name="Simulate a jam", rect=pygame.Rect(
+            th.width - bw - 2 * th.pad, y, bw, th.touch), color=T.BUTTON_OFF, role="small")
+        # side by side, or on a portrait screen one over the other
+        unplug = (pygame.Rect(th.width - bw - 2 * th.pad, y - th.touch - th.pad, bw, th.touch) if th.portrait
+                  else pygame.Rect(th.width - 2 * bw - 3 * th.pad, y, bw, th.touch))
+        self.unplug = Button(_("Unplug the dealer"), self.simulate_unplug, name="Unplug the dealer", rect=unplug,
+                             color=T.BUTTON_OFF, role="small")
         self.widgets += [self.jam, self.unplug]
 
     def simulate_jam(self) -> None:
@@ -60,8 +64,11 @@ class DealingScene(GameScene):
         dealer = g.get("dealer", 0)
         # the referee starts the hand's rules before dealing it; the in-memory table after
         hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
-        D.text(surface, th, _("Dealing hand {hand}").format(hand=hand), (th.width // 2, th.height // 2 - th.u(90)),
-               "title", T.TEXT, "midbottom", bold=True)
+        heading = D.wrap(th, _("Dealing hand {hand}").format(hand=hand), th.width - 4 * th.pad, "title")[:2]
+        step = th.font("title", bold=True).get_height()
+        for i, ln in enumerate(heading):  # (on a narrow screen in two lines, the last where one would be)
+            D.text(surface, th, ln, (th.width // 2, th.height // 2 - th.u(90) - (len(heading) - 1 - i) * step),
+                   "title", T.TEXT, "midbottom", bold=True, max_width=th.width - 4 * th.pad)
         D.text(surface, th, _("dealer: {name}").format(name=names[dealer] if names else ""), (th.width // 2, th.height // 2 - th.u(84)),
                "body", T.TEXT_DIM, "midtop")
         bar = pygame.Rect(th.u(80), th.height // 2 - th.u(20), th.width - th.u(160), th.u(40))
@@ -76,7 +83,7 @@ class DealingScene(GameScene):
                     T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
         y = max(sr.bottom, bar.bottom + th.u(12) + th.font("body").get_height()) + th.u(10)
         # the words stop above the simulated dealer's buttons when they show
-        end = self.jam.rect.y - th.u(4) if self.session.simulated and TV.dealer_status(t) == "busy" else th.height
+        end = min(self.jam.rect.y, self.unplug.rect.y) - th.u(4) if self.session.simulated and TV.dealer_status(t) == "busy" else th.height
         for k, line in enumerate(commitment_lines(t, after=False)):  # fair dealing: shown before the cards are out
             role = "body" if k == 0 else "small"  # the code itself, then how to use it
             for ln in D.wrap(th, line, th.width - 4 * th.pad, role):

@@ -16,6 +16,7 @@ from .gamebase import GameScene
 
 class FaultScene(GameScene):
     name = "fault"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
     show_undo = False
 
     def layout(self) -> None:

@@ -36,6 +36,8 @@ class GameScene(Scene):
         self.view = self.session.view()
 
     def top_buttons(self) -> list[Widget]:
+        """Menu, Undo, Scores and the scene's own buttons: at the right of the bar, or on a
+        portrait screen in a row of their own under the title, across the screen."""
         th = self.theme
         w, h = th.u(100), th.touch
         x = th.width - th.pad
@@ -45,18 +47,45 @@ class GameScene(Scene):
                  *self.extra_buttons()]
         if not self.show_undo:
             specs = [s for s in specs if s[0] != "Undo"]
+        gap = th.u(6)
+        y = th.u(3)
+        font = th.font("small")
+
+        def need(text: str) -> int:
+            """A one-word label (or a word it changes to) is not shrunk: its button is that wide."""
+            words = [_(text), *(_(x) for x in self.other_labels(text))]
+            return max([0, *(font.size(x)[0] + th.u(12) for x in words if " " not in x)])
+
+        widths = {text: max(w, need(text)) for text, _fn in specs}
+        if th.portrait:  # across the screen: equal shares, a wider word taking what it needs
+            y = self._portrait_buttons_y
+            room = th.width - 2 * th.pad - (len(specs) - 1) * gap
+            wide = {text: need(text) for text, _fn in specs if need(text) > room // len(specs)}
+            rest = len(specs) - len(wide)
+            share = (room - sum(wide.values())) // rest if rest else 0
+            widths = {text: wide.get(text, share) for text, _fn in specs}
         for text, fn in specs:
-            x -= w
-            b = Button(_(text), fn, pygame.Rect(x, th.u(3), w, h), color=T.BUTTON_OFF, role="small", name=text)
+            bw = widths[text]
+            x -= bw
+            b = Button(_(text), fn, pygame.Rect(x, y, bw, h), color=T.BUTTON_OFF, role="small", name=text)
             out.append(b)
             self.bar_buttons.append(b)
-            x -= th.u(6)
-        self._bar_right = th.width - x
+            x -= gap
+        self._bar_right = 0 if th.portrait else th.width - x
         return out
 
     @property
+    def _portrait_buttons_y(self) -> int:
+        """Portrait: the bar's buttons go under the title and the status line."""
+        th = self.theme
+        return TV.status_y(th) + th.font("small").get_height() + th.u(6)
+
+    @property
     def bar_height(self) -> int:
-        return self.theme.touch + self.theme.u(8)
+        th = self.theme
+        if th.portrait:
+            return self._portrait_buttons_y + th.touch + th.u(6)
+        return th.touch + th.u(8)
 
     def menu(self) -> None:
         from .confirm import ConfirmScene
@@ -89,6 +118,10 @@ class GameScene(Scene):
                                    "hand (and the bots' moves after it)."), yes=_("Undo"), no=_("Keep"), on_yes=undo))
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
+        return []
+
+    def other_labels(self, name: str) -> list[str]:
+        """The other words the bar button ``name`` can show (English, to translate)."""
         return []
 
     def scores(self) -> None:

@@ -21,6 +21,7 @@ from .gamebase import GameScene
 
 class HandoffScene(GameScene):
     name = "handoff"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)

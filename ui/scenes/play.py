@@ -27,6 +27,7 @@ from .gamebase import GameScene
 
 class PlayScene(GameScene):
     name = "play"
+    portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -54,16 +55,20 @@ class PlayScene(GameScene):
     def extra_buttons(self) -> list[tuple[str, Any]]:
         return [(N_("Last trick"), self.toggle_review)]
 
+    def other_labels(self, name: str) -> list[str]:
+        return ["Back"] if name == "Last trick" else []
+
     def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
         """(table area, trick area, hand area)."""
         th = self.theme
         top = self.bar_height
         n = int(self.g.get("players", 4))
-        # from 7 players on (two rows of trick) and with large text the hand is lower
-        compact = n >= 7 or th.large_text
+        # from 7 players on (two rows of trick), with large text and while a drawn card and its
+        # buttons need the room, the hand is lower
+        compact = n >= 7 or th.large_text or bool(TV.presented(self.view))
         hand_h = (th.u(80) + th.u(20) if compact else self._hand_h) if TV.view_hand(self.view) is not None else 0
         table = pygame.Rect(th.pad, top + th.u(4), th.width - 2 * th.pad, th.height - top - hand_h - th.pad - th.u(4))
-        pw, ph = TV.plate_size(th, n, table)
+        pw, ph = TV.plate_size(th, n, table, TV.plate_need(th, self.g, self.t))
         inset_x = pw + th.pad if n > 2 else th.pad
         trick = table.inflate(-2 * inset_x, -2 * (ph + th.u(4)))
         hand = pygame.Rect(th.pad, th.height - hand_h, th.width - 2 * th.pad, hand_h - th.u(4))
@@ -152,15 +157,14 @@ class PlayScene(GameScene):
         legal = self.legal()
         self.hand.playable = {a.value for a in legal if a.kind == "play"}
 
-    def _action_buttons(self, trick_area: pygame.Rect) -> list[Button]:
-        th = self.theme
+    def _action_specs(self) -> list[tuple[str, str, Any, T.Color]]:
+        """The choices the acting player has besides tapping a card: (the button's English
+        name, which tests tap; its words in the kiosk's language; action; colour)."""
         legal = self.legal()
-        out: list[Button] = []
-        if not legal:
-            return out
-        kinds = {a.kind for a in legal}
-        # (the button's English name, which tests tap; its words in the kiosk's language; action; colour)
         specs: list[tuple[str, str, Any, T.Color]] = []
+        if not legal:
+            return specs
+        kinds = {a.kind for a in legal}
         if "pass" in kinds:
             need = len(legal[0].value)
             have = len(self.hand.selected)
@@ -187,6 +191,14 @@ class PlayScene(GameScene):
                           T.BUTTON_ON))
             specs.append((f"Others {others}", _("Others {points}").format(points=others),
                           lambda: self.submit(Action("moon", "others")), T.BUTTON))
+        return specs
+
+    def _action_buttons(self, trick_area: pygame.Rect) -> list[Button]:
+        th = self.theme
+        out: list[Button] = []
+        specs = self._action_specs()
+        if not specs:
+            return out
         if TV.presented(self.view):
             # the draw: buttons stacked to the right of the shown card
             x = trick_area.centerx + th.u(60)
@@ -204,30 +216,211 @@ class PlayScene(GameScene):
             x += bw + th.pad
         return out
 
-    def draw_content(self, surface: Any) -> None:
-        th = self.theme
-        g, t = self.g, self.t
-        self.draw_bar(surface)
-        table, trick_area, hand_area = self.regions()
-        n = int(g.get("players", 0))
-        seat = TV.view_seat(self.view)
-        bottom = seat if seat is not None else 0
-        turn = set(t.get("turn", []))
-        plates = TV.plate_rects(th, n, table, bottom)
-        shown: dict[str, Any] = {"plates": {}, "trick": [], "face_up": [], "turn": sorted(turn)}
-        for s, r in enumerate(plates):
-            shown["plates"][s] = TV.draw_plate(surface, th, g, t, s, r, active=s in turn)
+    @property
+    def cell_mode(self) -> bool:
+        """The table as a grid of seat cells, each with the card its seat played (tableview's
+        seat cells): on a portrait screen, and from 7 players on, where a trick drawn between
+        plates around the edge would leave its cards too small."""
+        return self.theme.portrait or int(self.g.get("players", 4)) >= 7
 
-        # the trick, or the one just finished (held for a moment), or the last one under review
+    def draw_content(self, surface: Any) -> None:
+        self.draw_bar(surface)
+        if self.cell_mode:
+            self._draw_cells(surface)
+        else:
+            self._draw_around(surface)
+
+    def _trick_shown(self) -> tuple[list[list[Any]], int | None, bool]:
+        """(the trick to show, its winner when finished, holding or reviewing): the trick in
+        progress, or the one just finished (held for a moment), or the last one under review."""
+        g = self.g
         trick = g.get("trick") or []
         winner = None
         holding = self.session.hold > 0 and not trick
         if (self.review or holding) and g.get("last_trick"):
             trick = g["last_trick"]
             winner = g.get("last_trick_winner")
-        self._draw_extras(surface, trick_area, table, shown)
-        msg_h = th.font("body").get_height()
-        gap = msg_h + th.u(4)  # (an accent can reach above a line's box: a little air)
+        return trick, winner, holding
+
+    def _draw_hand(self, surface: Any, hand_area: pygame.Rect, shown: dict[str, Any], rows: int = 1) -> None:
+        th, g = self.theme, self.g
+        own = TV.view_hand(self.view)
+        if own is None:
+            return
+        self._sync_hand()
+        self.hand.place(th, hand_area, rows)
+        self.hand.received = {TV.card(c) for c in g.get("received_cards") or []} if g.get("phase") != "pass" else set()
+        self.hand.draw(surface, th, dim_unplayable=bool(self.hand.playable))
+        shown["hand"] = own
+        shown["received_marked"] = sorted(TV.C.NAMES[c] for c in self.hand.received if c in self.hand.cards)
+        shown["hand_rects"] = [tuple(r) for r in self.hand.rects]
+
+    def _draw_cells(self, surface: Any) -> None:
+        """The stacked layout: the message under the bar, the seat cells (the trick in them),
+        the choices and the shown card, the hand at the bottom (on two rows when one would
+        leave too narrow a strip of each card)."""
+        th = self.theme
+        g, t = self.g, self.t
+        turn = set(t.get("turn", []))
+        trick, winner, holding = self._trick_shown()
+        reviewing = bool(self.review or holding)
+        shown: dict[str, Any] = {"plates": {}, "trick": [(s, c) for s, c in trick], "face_up": [],
+                                 "turn": sorted(turn), "reviewing": reviewing}
+        width = th.width - 2 * th.pad
+        # the message: whose turn, or who won (a refused card's reason takes its place, in red);
+        # under the bar, or in landscape beside the hand (the cells then get the room)
+        msg = self._message(turn, reviewing, winner)
+        shown["message"] = msg
+        words, colour = (self.error, T.BAD) if self.error else (msg, T.ACCENT)
+        own = TV.view_hand(self.view)
+        side = not th.portrait and own is not None
+        line_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
+        small_h = th.font("small").get_height() + th.u(3)
+        top = self.bar_height + th.u(4)
+        box = pygame.Rect(th.pad, top, width, 0)  # where the message (and the trick's marks) go
+        # from the bottom up: the hand, then the choices and the shown card
+        bottom = th.height - th.pad
+        rows = 1
+        hand_area = None
+        if own is not None:
+            lift = th.u(14)
+            if th.portrait:
+                card_hh = TV.stacked_hand_card(th, int(g.get("players", 0)))
+                rows = TV.hand_rows(th, len(own), width, card_hh)
+                hand_h = card_hh + lift + (TV.hand_row_rise(th, card_hh) if rows > 1 else 0)
+            else:
+                hand_h = th.u(84) + lift
+            hand_w = width - (th.u(290) + th.pad if side else 0)
+            hand_area = pygame.Rect(th.pad, th.height - th.u(4) - hand_h, hand_w, hand_h)
+            bottom = hand_area.y - th.u(4)
+            if side:
+                box = pygame.Rect(hand_area.right + th.pad, hand_area.y, width - hand_w - th.pad, hand_h)
+        lines = D.wrap(th, words, box.width, "body")[:2] if words else []
+        if not side:
+            top += max(1, len(lines)) * line_h + th.u(4)
+        specs = self._action_specs() if not holding else []
+        card = TV.presented(self.view) if self.acting_seat is not None else None
+        stock = g.get("stock_card") if g.get("game") == "german-whist" else None
+        strip_h = 0
+        big = th.card_height("table")
+        if card:
+            strip_h = max(big, len(specs) * th.touch + (len(specs) - 1) * th.pad)
+        elif specs or stock:
+            stock_h = th.card_height("small") + th.u(6) + th.font("small").get_height() if stock else 0
+            strip_h = max(th.touch if specs else 0, stock_h)
+        strip = pygame.Rect(th.pad, bottom - strip_h, width, strip_h)
+        grid_bottom = strip.y - th.u(6) if strip_h else bottom
+        area = pygame.Rect(th.pad, top, width, grid_bottom - top)
+        leader, winning = TV.trick_leader_and_winner(g, trick)
+        if winner is not None:
+            winning = winner
+        cancelled = TV.cancelled_cards(g, trick)
+        cells, card_h = TV.seat_grid(th, g, t, area)
+        avail, need, tag_need = TV.cell_needs(th, g, t, cells, card_h)
+        tag_line = avail >= need + tag_need
+        total_line = avail >= need + 1 + (tag_need if tag_line and trick else 0)
+        marks = D.wrap(th, TV.trick_legend(g, leader, winning, cancelled, reviewing), box.width, "small")[:2] \
+            if trick and not tag_line else []
+        if marks and not side:  # the marks over the cells
+            area = pygame.Rect(th.pad, top + len(marks) * small_h, width, grid_bottom - top - len(marks) * small_h)
+            cells, card_h = TV.seat_grid(th, g, t, area)
+        y = box.y
+        if side:  # the words in the middle of their box beside the hand
+            y = box.centery - (len(lines) * line_h + len(marks) * small_h) // 2
+        first = y
+        for ln in lines:
+            D.text(surface, th, ln, (box.centerx, y), "body", colour, "midtop", bold=bool(self.error), max_width=box.width)
+            y += line_h
+        if self.error:
+            shown["error"], shown["error_rect"] = self.error, (box.x, first, box.width, max(1, y - first))
+        if not side:
+            y = top
+        for ln in marks:
+            D.text(surface, th, ln, (box.centerx, y), "small", T.TEXT_DIM, "midtop", max_width=box.width)
+            y += small_h
+        played = {int(s): str(c) for s, c in trick}
+        for s, r in enumerate(cells):
+            shown["plates"][s] = TV.draw_seat_cell(
+                surface, th, g, t, s, r, card_h, active=s in turn, played=played.get(s), leader=leader,
+                winning=winning, cancelled=cancelled, complete=reviewing, tag_line=tag_line, total_line=total_line)
+        shown["plate_rects"] = [tuple(r) for r in cells]
+        shown["trick_leader"], shown["trick_winning"] = leader, winning
+        shown["cancelled"] = sorted(cancelled)
+        # the choices, German Whist's stock, the spades-2p drawn card
+        x = strip.x
+        if stock:
+            sh = th.card_height("small")
+            A.draw_card(surface, None, (x + th.u(6), strip.y + th.u(4)), sh, th)
+            A.draw_card(surface, TV.card(stock), (x, strip.y), sh, th)
+            shown["face_up"].append(stock)
+            D.text(surface, th, _("stock {n}").format(n=g.get("stock_size", 0)), (x, strip.y + sh + th.u(6)),
+                   "small", T.TEXT_DIM)
+            x += A.card_size(sh)[0] + th.u(6) + th.u(16)
+        self.action_buttons = []
+        if card:
+            cr = A.draw_card(surface, TV.card(card), (x, strip.y), big, th, highlight=True)
+            shown["drawn_card"] = card
+            x = cr.right + th.u(16)
+            bw = min(th.u(220), strip.right - x)
+            y = strip.y
+            for name, text, fn, color in specs:
+                self.action_buttons.append(Button(text, fn, pygame.Rect(x, y, bw, th.touch), color=color, name=name))
+                y += th.touch + th.pad
+        elif specs:
+            room = strip.right - x
+            bw = min(th.u(240 if len(specs) == 1 else 200), (room - th.pad * (len(specs) - 1)) // len(specs))
+            total = len(specs) * bw + (len(specs) - 1) * th.pad
+            bx = x + (room - total) // 2
+            for name, text, fn, color in specs:
+                self.action_buttons.append(Button(text, fn, pygame.Rect(bx, strip.y + strip_h - th.touch, bw, th.touch),
+                                                  color=color, name=name))
+                bx += bw + th.pad
+        for b in self.action_buttons:
+            b.draw(surface, th)
+        self.last_btn.enabled = bool(g.get("last_trick")) and not holding
+        self.last_btn.text = _("Back") if self.review else _("Last trick")
+        if hand_area is not None:
+            self._draw_hand(surface, hand_area, shown, rows)
+        self.shown = shown
+
+    def _draw_around(self, surface: Any) -> None:
+        """The table as the players sit around it: plates on the edges, the trick between them
+        (landscape, up to 6 players)."""
+        th = self.theme
+        g, t = self.g, self.t
+        table, trick_area, hand_area = self.regions()
+        n = int(g.get("players", 0))
+        seat = TV.view_seat(self.view)
+        bottom = seat if seat is not None else 0
+        turn = set(t.get("turn", []))
+        plates = TV.plate_rects(th, n, table, bottom, TV.plate_need(th, g, t))
+        shown: dict[str, Any] = {"plates": {}, "trick": [], "face_up": [], "turn": sorted(turn)}
+        for s, r in enumerate(plates):
+            shown["plates"][s] = TV.draw_plate(surface, th, g, t, s, r, active=s in turn)
+
+        trick, winner, holding = self._trick_shown()
+        # a message above the trick: whose turn, or who won; a card refused takes its place (in
+        # red, between the plates, over nothing: the turn is the player's own anyway); on two
+        # lines when one would shrink it
+        msg = self._message(turn, holding or self.review, winner)
+        shown["message"] = msg
+        words = self.error or msg
+        msg_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
+        # one line, then two, as wide as the table where no side plate is beside them
+        lines: list[str] = []
+        msg_w = trick_area.width
+        for k in (1, 2):
+            band = pygame.Rect(table.x, trick_area.y - th.u(2), table.width, k * msg_h + th.u(4))
+            msg_w = table.width if not any(band.colliderect(r) for r in plates) else trick_area.width
+            lines = D.wrap(th, words, msg_w, "body") if words else []
+            if len(lines) <= k:
+                break
+        if len(lines) > 2:
+            lines = [words]
+        extra = max(0, len(lines) - 1) * msg_h
+        below = pygame.Rect(trick_area.x, trick_area.y + extra, trick_area.width, trick_area.height - extra)
+        self._draw_extras(surface, below, table, shown)
+        gap = msg_h + extra + th.u(4)  # (an accent can reach above a line's box: a little air)
         cards_area = pygame.Rect(trick_area.x, trick_area.y + gap, trick_area.width, trick_area.height - gap)
         marks = TV.draw_trick(surface, th, g, trick, cards_area, winner, complete=bool(self.review or holding))
         shown["trick"] = [(s, c) for s, c in trick]
@@ -236,31 +429,19 @@ class PlayScene(GameScene):
         shown["cancelled"] = marks["cancelled"]
         shown["plate_rects"] = [tuple(r) for r in plates]
 
-        # a one-line message above the trick: whose turn, or who won; a card refused takes its
-        # place (in red, between the plates, over nothing: the turn is the player's own anyway)
-        msg = self._message(turn, holding or self.review, winner)
-        shown["message"] = msg
-        if self.error:
-            er = D.text(surface, th, self.error, (trick_area.centerx, trick_area.y), "body", T.BAD, "midtop",
-                        bold=True, max_width=trick_area.width)
+        er = None
+        for i, ln in enumerate(lines):
+            r = D.text(surface, th, ln, (trick_area.centerx, trick_area.y + i * msg_h), "body",
+                       T.BAD if self.error else T.ACCENT, "midtop", bold=bool(self.error), max_width=msg_w)
+            er = r if er is None else er.union(r)
+        if self.error and er is not None:
             shown["error"], shown["error_rect"] = self.error, tuple(er)
-        else:
-            D.text(surface, th, msg, (trick_area.centerx, trick_area.y), "body", T.ACCENT, "midtop",
-                   max_width=trick_area.width)
 
         # last-trick button, the hand and the actions
         self.last_btn.enabled = bool(g.get("last_trick")) and not holding
         self.last_btn.text = _("Back") if self.review else _("Last trick")
-        own = TV.view_hand(self.view)
-        if own is not None:
-            self._sync_hand()
-            self.hand.place(th, hand_area)
-            self.hand.received = {TV.card(c) for c in g.get("received_cards") or []} if g.get("phase") != "pass" else set()
-            self.hand.draw(surface, th, dim_unplayable=bool(self.hand.playable))
-            shown["hand"] = own
-            shown["received_marked"] = sorted(TV.C.NAMES[c] for c in self.hand.received if c in self.hand.cards)
-            shown["hand_rects"] = [tuple(r) for r in self.hand.rects]
-        self.action_buttons = self._action_buttons(trick_area) if not holding else []
+        self._draw_hand(surface, hand_area, shown)
+        self.action_buttons = self._action_buttons(below) if not holding else []
         for b in self.action_buttons:
             b.draw(surface, th)
         self.shown = shown
@@ -309,7 +490,7 @@ class PlayScene(GameScene):
             D.text(surface, th, _("stock {n}").format(n=g.get("stock_size", 0)), (x, y + small + th.u(6)), "small", T.TEXT_DIM)
         card = TV.presented(self.view)
         if card and self.acting_seat is not None:
-            h = th.card_height("table")
+            h = min(th.card_height("table"), trick_area.bottom - trick_area.y - th.u(30))
             A.draw_card(surface, TV.card(card), (trick_area.centerx - A.card_size(h)[0] - th.u(20),
                                                          trick_area.y + th.u(30)), h, th, highlight=True)
             shown["drawn_card"] = card
