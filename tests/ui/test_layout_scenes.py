@@ -33,17 +33,7 @@ GEOMETRY_ONLY = {(720, 1280)}
 KNOWN: dict[tuple[str, str, tuple[int, int], bool], str] = {
     ("draw-spades-2p", "fr", (800, 480), True): "text too small",
     ("draw-spades-2p", "ht", (800, 480), True): "text too small",
-    ("gameover-partnership-spades", "en", (1280, 720), True): "text too small",
-    ("keep-score-blind-nil", "fr", (800, 480), True): "text too small",
-    ("keep-score-cancellation-11", "en", (1024, 600), True): "off screen, text too small",
-    ("keep-score-cancellation-11", "en", (1280, 720), True): "off screen, text too small",
     ("keep-score-cancellation-11", "en", (720, 1280), True): "off screen",
-    ("keep-score-cancellation-11", "en", (800, 480), True): "off screen, text too small",
-    ("keep-score-cancellation-11", "fr", (800, 480), True): "off screen",
-    ("keep-score-cancellation-11", "ht", (800, 480), True): "off screen",
-    ("keep-score-cancellation-11", "tr", (800, 480), True): "off screen",
-    ("keep-score-sheet", "fr", (800, 480), True): "text too small",
-    ("keep-score-spades-2p", "en", (1280, 720), True): "text too small",
     ("last-trick-cancellation", "en", (1024, 600), True): "text too small",
     ("last-trick-cancellation", "en", (1280, 720), True): "text too small",
     ("last-trick-cancellation", "en", (800, 480), True): "text too small",
@@ -63,15 +53,6 @@ KNOWN: dict[tuple[str, str, tuple[int, int], bool], str] = {
     ("play-cancellation-hearts-8", "tr", (800, 480), True): "card index too small, card too small, text too small",
     ("play-hearts-5", "en", (1280, 720), True): "text too small",
     ("play-partnership-spades-4", "fr", (800, 480), True): "text too small",
-    ("scoresheet-cancellation-10", "en", (1024, 600), True): "text too small",
-    ("scoresheet-cancellation-10", "en", (1280, 720), True): "text too small",
-    ("scoresheet-cancellation-10", "en", (800, 480), True): "text too small",
-    ("scoresheet-cancellation-10", "fr", (800, 480), True): "text too small, texts overlap",
-    ("scoresheet-cancellation-10", "ht", (800, 480), True): "text too small",
-    ("scoresheet-cancellation-10", "tr", (800, 480), True): "text too small",
-    ("summary-hearts", "fr", (800, 480), True): "texts overlap",
-    ("summary-partnership-spades", "en", (1280, 720), True): "text too small",
-    ("summary-partnership-spades", "fr", (800, 480), True): "text too small, texts overlap",
 }
 
 

@@ -507,7 +507,7 @@ class ScorekeeperEntryScene(Scene):
             x = p + c * (col_w + p) + name_w + p
             heads = []
             for f, w in zip(fields, fw, strict=True):
-                heads.append((f["label"], x, w))
+                heads.append((f["label"] if f["kind"] != "toggle" else "", x, w))
                 x += w + p
             self.col_x.append(heads)
         self.widgets = []
@@ -821,10 +821,9 @@ class ScorekeeperEntryScene(Scene):
                 sub = sub.split(";")[0].strip()
         D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
         hy = self.bar_h + th.u(2)
-        shown_toggles = any(w.visible for ws in self.row_widgets for k, w in ws.items() if k in ("double_nil", "blind_nil"))
         for heads in self.col_x:
             for label, x, w in heads:
-                if label in ("Double Nil", "Blind Nil") and not shown_toggles:
+                if not label:  # a toggle's column: each toggle says what it is
                     continue
                 D.text(surface, th, _(label), (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w + th.pad)
         # what the pad fills
@@ -835,10 +834,12 @@ class ScorekeeperEntryScene(Scene):
         else:
             ask = _("tap a box to change it")
         ask_y = hy if self.pad_rect.y <= self.top else self.pad_rect.y - th.u(4) - th.font("small").get_height()
-        if self.focus is None and self.pad_rect.y <= self.top:  # no pad showing: room below for two lines
-            for k, line in enumerate(D.wrap(th, ask, self.pad_rect.width, "small")[:2]):
-                D.text(surface, th, line, (self.pad_rect.centerx, ask_y + k * th.font("small").get_height()), "small",
-                       T.TEXT_DIM, "midtop", max_width=self.pad_rect.width)
+        free_column = self.focus is None and self.pad_rect.y <= self.top  # no pad showing: its column is free
+        side_y = ask_y
+        if free_column:
+            for line in D.wrap(th, ask, self.pad_rect.width, "small"):
+                side_y = D.text(surface, th, line, (self.pad_rect.centerx, side_y), "small", T.TEXT_DIM, "midtop",
+                                max_width=self.pad_rect.width).bottom
         else:
             D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
                    "midtop", max_width=self.pad_rect.width)
@@ -863,10 +864,15 @@ class ScorekeeperEntryScene(Scene):
                 D.text(surface, th, total, (r.right, r.centery), "small", T.TEXT_DIM, "midright", max_width=tw)
         if self.nobody_rect is not None:
             r = self.nobody_rect
-            D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
-                   max_width=r.width - th.pad)
-            D.text(surface, th, _("cancelled trick"), (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
-                   "topleft", max_width=r.width - th.pad)
+            what = _("cancelled trick")
+            if th.font("small").size(what)[0] <= r.width - th.pad:
+                D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
+                       max_width=r.width - th.pad)
+                D.text(surface, th, what, (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM, "topleft",
+                       max_width=r.width - th.pad)
+            else:  # too narrow for the second line at a readable size: "Nobody" alone
+                D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery), "body", T.TEXT_DIM, "midleft",
+                       max_width=r.width - th.pad)
         # the check line and the reason, beside the buttons (the moon choice takes their place)
         if self.moon_self.visible and not sheet.over:
             return
@@ -882,16 +888,25 @@ class ScorekeeperEntryScene(Scene):
             D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
             y += small_h + th.u(2)
         reason = self.reason()
-        if sheet.over:
-            D.text(surface, th, _("The game is over: see the score sheet."), (2 * th.pad, y), "small", T.ACCENT)
-        elif reason is None:
-            D.text(surface, th, _("Ready: tap Enter hand"), (2 * th.pad, y), "body", T.GOOD, max_width=self.line_w)
+        x, w, anchor = 2 * th.pad, self.line_w, "topleft"
+        if reason is None:
+            text, role, colour = _("Ready: tap Enter hand"), "body", T.GOOD
         else:
-            colour = T.BAD if self.refusal else T.ACCENT
-            room = max(1, (th.height - y) // small_h)
-            for text in D.wrap(th, reason, self.line_w, "small")[:room]:
-                D.text(surface, th, text, (2 * th.pad, y), "small", colour, max_width=self.line_w)
-                y += small_h
+            text, role, colour = reason, "small", (T.BAD if self.refusal else T.ACCENT)
+        line_h = th.font(role).get_height()
+        fits = y + len(D.wrap(th, text, w, role)) * line_h <= th.height
+        if free_column and not sheet.over and not fits:  # the pad's column is free: the verdict goes there
+            x, w, y = self.pad_rect.centerx, self.pad_rect.width, side_y + th.u(8)
+            anchor = "midtop"
+        if sheet.over:
+            D.text(surface, th, _("The game is over: see the score sheet."), (x, y), "small", T.ACCENT, anchor,
+                   max_width=w)
+            return
+        bottom = self.bottom_y - th.pad if anchor == "midtop" else th.height
+        for part in D.wrap(th, text, w, role):
+            if y + line_h > bottom:
+                break
+            y = D.text(surface, th, part, (x, y), role, colour, anchor, max_width=w).bottom
 
     def reason(self) -> str | None:
         """Why the entry cannot be entered as it stands (None: it can)."""

@@ -74,7 +74,10 @@ class ScorekeeperSheetScene(ScoreSheetScene):
 
     def title(self, surface: Any, text: str, sub: str | None = None) -> int:
         th = self.theme
-        r = D.text(surface, th, _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID)), (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
+        heading = _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID))
+        if th.font("large", bold=True).size(heading)[0] > self._buttons_left - 3 * th.pad:
+            heading = title(self.sheet.GAME_ID)  # beside the buttons: the game's name says enough
+        r = D.text(surface, th, heading, (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
                    max_width=self._buttons_left - 3 * th.pad)
         said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
                         self.sheet.hand_number).format(n=self.sheet.hand_number,
@@ -211,7 +214,7 @@ class ScorekeeperCorrectScene(Scene):
         for s, b in enumerate(self.seat_buttons):
             b.selected = s == self.seat
         for b in self.reason_buttons:
-            b.selected = b.text == self.reason
+            b.selected = b.name == f"reason {self.reason}"
         self.stepper.value = self.points
 
     def pick(self, seat: int) -> None:

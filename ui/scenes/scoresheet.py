@@ -70,7 +70,9 @@ class ScoreSheetScene(GameScene):
         wide = n > 5
         top = max(title_bottom, self.bar_height)
         table_w = th.width - 2 * th.pad if wide else th.width * 11 // 20
-        hand_w = th.u(54)
+        # the first column holds "hand", "total", "bags", "fix" and the hand numbers
+        hand_w = max(th.u(54), max(th.font("small").size(w)[0] for w in (_("hand"), _("total"), _("bags"), _("fix"), "88"))
+                     + th.u(10))
         colw = (table_w - hand_w) // max(1, n)
         line_h = th.font("small").get_height() + th.u(4)
         avail_h = (th.height - top - th.pad) // (2 if wide else 1)

@@ -50,17 +50,27 @@ class SummaryScene(GameScene):
         labels, seats = columns(g)
         low_wins = g.get("game") in ("hearts", "cancellation-hearts")
         top = self.bar_height + th.pad
-        D.text(surface, th, _("Hand {n} scored").format(n=len(results)), (2 * th.pad, top), "title", T.TEXT, bold=True)
-        y = top + th.u(56)
+        r = D.text(surface, th, _("Hand {n} scored").format(n=len(results)), (2 * th.pad, top), "title", T.TEXT, bold=True,
+                   max_width=th.width - 4 * th.pad)
+        small_h = th.font("small").get_height()
+        y = max(top + th.u(56), r.bottom + small_h + th.u(2))
         self.lines = []
         n = len(seats)
         few = n <= 4
         line_h = th.u(48) if few else max(th.u(26), min(th.u(40), (th.height - y - th.u(90)) // max(1, n)))
         role = "large" if few else ("body" if line_h >= th.u(34) else "small")
-        x_pts, x_tot = th.u(250), th.u(360)
-        D.text(surface, th, _("this hand"), (x_pts, y - th.u(22)), "small", T.TEXT_DIM)
-        D.text(surface, th, _("total"), (x_tot, y - th.u(22)), "small", T.TEXT_DIM)
-        x_extra = th.u(460)
+        # the columns: names, this hand, total, what was taken; each as wide as its words need
+        font = th.font(role)
+        name_w = max(font.size(lab)[0] for lab in labels) + 3 * th.pad
+        x_pts = max(th.u(140), min(th.u(250), name_w))
+        pts_w = max(font.size("+888")[0], th.font("small").size(_("this hand"))[0]) + 2 * th.pad
+        x_tot = max(th.u(360) - (th.u(250) - x_pts), x_pts + pts_w)
+        tot_w = max(font.size("8888")[0], th.font("small").size(_("total"))[0]) + 2 * th.pad
+        x_extra = max(th.u(460) - (th.u(250) - x_pts), x_tot + tot_w)
+        extra_w = th.width - x_extra - th.pad
+        D.text(surface, th, _("this hand"), (x_pts, y - small_h - th.u(2)), "small", T.TEXT_DIM)
+        D.text(surface, th, _("total"), (x_tot, y - small_h - th.u(2)), "small", T.TEXT_DIM)
+        extra_role = "body" if few else "small"
         for k, s in enumerate(seats):
             pts, tot = last["points"][s], last["totals"][s]
             D.text(surface, th, labels[k], (2 * th.pad, y), role, T.TEXT, max_width=x_pts - 3 * th.pad)
@@ -71,20 +81,25 @@ class SummaryScene(GameScene):
             extra = self.figures(g, s)
             if "bags" in last:
                 extra = (extra + ", " if extra else "") + _("bags {n}").format(n=last["bags"][s])
-            D.text(surface, th, extra, (x_extra, y + th.u(4)), "body" if few else "small", T.TEXT_DIM,
-                   max_width=th.width - x_extra - th.pad)
+            # what was taken: on as many lines as it needs (a few players have the room)
+            parts = D.wrap(th, extra, extra_w, extra_role) if few else [extra]
+            ey = y + th.u(4)
+            for part in parts:
+                ey = D.text(surface, th, part, (x_extra, ey), extra_role, T.TEXT_DIM, max_width=extra_w).bottom
+            step = line_h if len(parts) <= 1 else max(line_h, ey - y + th.u(6))
             self.lines.append(f"{labels[k]}: {pts:+d} -> {tot}" + (f" ({extra})" if extra else ""))
-            y += line_h
+            y += step
         # fair dealing: the hand's salt is revealed now; the words go under everything else,
         # left of the button
         fair_w = self.next.rect.x - 4 * th.pad
         fair = [ln for line in commitment_lines(self.t, after=True) for ln in D.wrap(th, line, fair_w, "small")]
         self.fair = fair
-        fy = th.height - th.pad - len(fair) * th.u(22)
+        fair_h = max(th.u(22), small_h)
+        fy = th.height - th.pad - len(fair) * fair_h
         for ln in fair:
             D.text(surface, th, ln, (2 * th.pad, fy), "small", T.TEXT_DIM, max_width=fair_w)
-            fy += th.u(22)
-        bottom = th.height - th.pad - len(fair) * th.u(22)
+            fy += fair_h
+        bottom = th.height - th.pad - len(fair) * fair_h
         # the totals so far, beside the button, when there is room
         room = pygame.Rect(2 * th.pad, y + th.pad, self.next.rect.x - 4 * th.pad, bottom - y - 2 * th.pad)
         if few and room.height >= th.u(120):
