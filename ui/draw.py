@@ -42,18 +42,19 @@ class Drawn:
     clip: Any = None
     owner: int = -1
     scene: str = ""
+    portrait: bool = False  # a "scene" record: the scene has a portrait layout (Scene.portrait_layout)
 
 
 _scene_name = ""
 
 
-def log_scene(name: str) -> None:
+def log_scene(name: str, portrait: bool = False) -> None:
     global _scene_name
     _scene_name = name
     if layout_log is not None:
         import pygame
 
-        layout_log.append(Drawn("scene", pygame.Rect(0, 0, 0, 0), scene=name))
+        layout_log.append(Drawn("scene", pygame.Rect(0, 0, 0, 0), scene=name, portrait=portrait))
 
 
 def log(kind: str, surface: Any, rect: Any, **kw: Any) -> int:

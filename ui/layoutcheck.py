@@ -51,12 +51,20 @@ DISPLAYS: dict[tuple[int, int], Display] = {
     (800, 480): Display("Raspberry Pi Touch Display, 7 inch (154.08 x 85.92 mm)", 154.08),
     (1024, 600): Display("7 inch HDMI/DSI panel, 1024x600 (154.21 x 85.92 mm)", 154.21),
     (1280, 720): Display("7 inch 16:9 panel, 1280x720 (154.6 x 87.0 mm)", 154.6),
+    # Raspberry Pi's specification: 720x1280 px, active area 88 x 155 mm (8.2 px/mm)
     (720, 1280): Display("Raspberry Pi Touch Display 2, 7 inch portrait (88.0 x 155.0 mm)", 88.0),
 }
 LAYOUT_SIZES = tuple(DISPLAYS)
-# the portrait panel (8.2 px/mm) would need a portrait layout at a larger scale to meet the
-# millimetre rules: it is checked for geometry only (overlaps, off screen, labels in buttons)
+# the portrait panel (8.2 px/mm) needs a portrait layout at a larger scale to meet the
+# millimetre rules (``Scene.portrait_layout``, drawn with ``Theme.portrait_theme``): a scene
+# without one is checked there for geometry only (overlaps, off screen, labels in buttons); a
+# scene with one is held to every rule (``check`` reads the scene's switch from the frame)
 GEOMETRY_ONLY = {(720, 1280)}
+
+
+def portrait_ready(records: list[D.Drawn]) -> bool:
+    """The frame's top scene says it is laid out for portrait screens."""
+    return next((r.portrait for r in reversed(records) if r.kind == "scene"), False)
 
 
 def display_for(size: tuple[int, int]) -> Display:
@@ -88,9 +96,11 @@ def _where(r: D.Drawn) -> str:
 
 def check(records: list[D.Drawn], size: tuple[int, int], large_text: bool = False, physical: bool = True) -> list[str]:
     """Every rule the frame breaks, in words (an empty list: the frame passes). ``physical``
-    False checks the geometry only (not the millimetre sizes of text, cards and targets)."""
+    False checks the geometry only (not the millimetre sizes of text, cards and targets), unless
+    the frame's scene has a portrait layout and ``size`` is portrait: that is what the layout is for."""
     import pygame
 
+    physical = physical or (size[1] > size[0] and portrait_ready(records))
     out: list[str] = []
     screen = pygame.Rect(0, 0, *size)
     ppm = display_for(size).px_per_mm(size)

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 class Scene:
     name = "scene"
     modal = False  # drawn over the scene below it (confirmations, keyboard, PIN)
+    # laid out for portrait screens too: on a portrait screen the scene draws with the theme's
+    # portrait scale (``Theme.portrait_theme``) and ui.layoutcheck holds it to the millimetre rules there
+    portrait_layout = False
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -30,7 +33,8 @@ class Scene:
 
     @property
     def theme(self) -> T.Theme:
-        return self.app.theme
+        th: T.Theme = self.app.theme
+        return th.portrait_theme() if self.portrait_layout and th.portrait else th
 
     # lifecycle
     def enter(self) -> None:
@@ -70,7 +74,7 @@ class Scene:
         return None
 
     def draw(self, surface: Any) -> None:
-        D.log_scene(self.name)
+        D.log_scene(self.name, self.portrait_layout)
         self._ensure_layout()
         if not self.modal:
             surface.fill(T.FELT)

@@ -42,6 +42,12 @@ FOUR_COLOUR_ON_DARK: tuple[Color, ...] = ((235, 235, 235), (255, 95, 95), (110, 
 
 SIZES: dict[str, tuple[int, int]] = {"800x480": (800, 480), "1280x720": (1280, 720)}
 
+# Layout units across a portrait screen laid out for it (``Theme.portrait_scale``): Touch
+# Display 2's 720 px span its 88 mm active area, so 456 units give one unit the same
+# millimetres as on the 7 inch 800x480 panel (800 units across 154 mm): every size keeps its
+# millimetres, and a portrait layout works on a canvas 456 units wide and about 810 high.
+PORTRAIT_UNITS = 456
+
 
 @dataclass
 class Theme:
@@ -51,11 +57,31 @@ class Theme:
     height: int = 480
     large_text: bool = False
     four_colour: bool = False
+    # a scene laid out for portrait screens (``Scene.portrait_layout``) draws with this on:
+    # on a screen taller than wide, ``PORTRAIT_UNITS`` units across instead of 800
+    portrait_scale: bool = False
     _fonts: dict[tuple[int, bool], Any] = field(default_factory=dict, repr=False)
+    _portrait: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def portrait(self) -> bool:
+        """A screen taller than wide (Touch Display 2 as sold: 720x1280)."""
+        return self.height > self.width
 
     @property
     def scale(self) -> float:
+        if self.portrait_scale and self.portrait:
+            return self.width / PORTRAIT_UNITS
         return min(self.height / 480, self.width / 800)
+
+    def portrait_theme(self) -> Theme:
+        """This look for a scene with a portrait layout: the same screen, text size and colours
+        with ``portrait_scale`` on (kept in step with this theme's settings)."""
+        p = self._portrait
+        if p is None or (p.width, p.height, p.large_text, p.four_colour) != (
+                self.width, self.height, self.large_text, self.four_colour):
+            p = self._portrait = Theme(self.width, self.height, self.large_text, self.four_colour, portrait_scale=True)
+        return p
 
     def u(self, v: float) -> int:
         """``v`` layout units in pixels."""
