@@ -99,6 +99,7 @@ def _line(role: str, color: T.Color) -> Label:
 
 class ClubScene(Scene):
     name = "club"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
