@@ -56,6 +56,8 @@ class ScorekeeperSheetScene(ScoreSheetScene):
     def layout(self) -> None:
         th = self.theme
         bw, p = th.u(112), th.pad
+        if self.narrow():  # the four buttons across the top of a narrow screen
+            bw = (th.width - 2 * p - 3 * th.u(6)) // 4
         x = th.width - p
         self.widgets = []
         specs: list[tuple[str, Any, Any]] = [(N_("Menu"), self.menu, T.BUTTON_OFF),
@@ -71,6 +73,26 @@ class ScorekeeperSheetScene(ScoreSheetScene):
                                        name="Undo hand" if text == "Undo" else text))
             x -= th.u(6)
         self._buttons_left = x
+
+    def header_room(self) -> tuple[int, int]:  # the narrow sheet's heading goes under the buttons
+        return 0, self.bar_height
+
+    def draw_sideways(self, surface: Any, g: dict[str, Any], labels: list[str], seats: list[int],
+                      results: list[dict[str, Any]], top: int) -> None:
+        said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
+                        self.sheet.hand_number).format(n=self.sheet.hand_number, dealer=self.sheet.names[self.sheet.dealer])
+        th = self.theme
+        for line in D.wrap(th, said, th.width - 4 * th.pad, "small"):
+            top = D.text(surface, th, line, (2 * th.pad, top), "small", T.TEXT_DIM, max_width=th.width - 4 * th.pad).bottom
+        super().draw_sideways(surface, g, labels, seats, results, top + th.pad)
+
+    def heading(self, surface: Any, text: str, right: int) -> int:
+        th = self.theme
+        y = self.bar_height
+        room = th.width - 4 * th.pad
+        for line in D.wrap(th, text, room, "large"):
+            y = D.text(surface, th, line, (2 * th.pad, y), "large", T.TEXT, bold=True, max_width=room).bottom
+        return y + th.u(2)
 
     def title(self, surface: Any, text: str, sub: str | None = None) -> int:
         th = self.theme
@@ -139,8 +161,12 @@ class ScorekeeperOverScene(GameOverScene):
         th = self.theme
         words = (_("saved as {file}").format(file=self.saved.name) if self.saved is not None
                  else _("could not save the game: {error}").format(error=self.save_error))
-        D.text(surface, th, words, (th.width // 2, th.height - th.touch - 2 * th.pad), "small",
+        top = min(b.rect.y for b in self.buttons()) - th.u(2)
+        D.text(surface, th, words, (th.width // 2, top), "small",
                T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+
+    def reserved_bottom(self) -> int:
+        return self.theme.font("small").get_height() + self.theme.u(4)
 
     def model(self) -> dict[str, Any]:
         m = super().model()
@@ -150,15 +176,18 @@ class ScorekeeperOverScene(GameOverScene):
 
     def layout(self) -> None:
         th = self.theme
-        w = th.u(220)
-        y = th.height - th.touch - th.pad
+        w, h = th.u(220), th.touch
+        if th.width < th.u(600):  # narrow: three buttons side by side, tall enough for two-line labels
+            w = (th.width - 6 * th.pad) // 3
+            h = max(th.touch, 2 * th.font("body").get_linesize() + th.u(4))
+        y = th.height - h - th.pad
         mid = (th.width - w) // 2
         self.widgets = [
             Button(_("Score sheet"), lambda: self.app.switch(ScorekeeperSheetScene(self.app, self.sheet)),
-                   pygame.Rect(2 * th.pad, y, w, th.touch)),
-            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, th.touch),
+                   pygame.Rect(2 * th.pad, y, w, h)),
+            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, h),
                    color=T.BUTTON_OFF),
-            Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
+            Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, h), color=T.BUTTON_ON),
         ]
 
 
@@ -166,6 +195,7 @@ class ScorekeeperCorrectScene(Scene):
     """A score correction: whose score, by how much, and why (kept on the sheet and record)."""
 
     name = "scorekeeper_correct"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     REASONS = ("miscounted", "revoke", "misdeal", "other")
 
     def __init__(self, app: Any, sheet: ScoreSheet) -> None:
