@@ -934,6 +934,10 @@ class ScorekeeperEntryScene(Scene):
             D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
             y += small_h + th.u(2)
         reason = self.reason()
+        if reason is not None:  # the sheet's reasons are English sentences: in the kiosk's language
+            from ..referee_words import translate
+
+            reason = translate(reason)
         x, w, anchor = 2 * th.pad, self.line_w, "topleft"
         if reason is None:
             text, role, colour = _("Ready: tap Enter hand"), "body", T.GOOD
@@ -981,6 +985,10 @@ def ask_undo(app: Any, sheet: ScoreSheet) -> None:
     from .confirm import ConfirmScene
 
     what = sheet.last_undo_text()
+    if what is not None:
+        from ..referee_words import translate
+
+        what = translate(what)
     if what is None:
         app.push(ConfirmScene(app, _("Nothing to undo"), _("No hand has been entered yet."), yes="OK", no="Back"))
         return

@@ -278,7 +278,9 @@ class ScorekeeperCorrectScene(Scene):
         th = self.theme
         self.title(surface, _("Score correction"), _("kept on the score sheet and in the record, with its reason"))
         if self.error:
-            D.text(surface, th, self.error, (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
+            from ..referee_words import translate
+
+            D.text(surface, th, translate(self.error), (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
                    max_width=th.width - 4 * th.pad)
 
     def model(self) -> dict[str, Any]:
