@@ -159,14 +159,30 @@ class ScorekeeperOverScene(GameOverScene):
     def draw_content(self, surface: Any) -> None:
         super().draw_content(surface)
         th = self.theme
+        bottom = min(b.rect.y for b in self.buttons()) - th.u(2)
+        lines = self._saved_lines()
+        for k, line in enumerate(lines):  # a long file name on a line of its own
+            D.text(surface, th, line, (th.width // 2, bottom - (len(lines) - 1 - k) * th.font("small").get_height()),
+                   "small", T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+
+    def _saved_lines(self) -> list[str]:
+        th = self.theme
         words = (_("saved as {file}").format(file=self.saved.name) if self.saved is not None
                  else _("could not save the game: {error}").format(error=self.save_error))
-        top = min(b.rect.y for b in self.buttons()) - th.u(2)
-        D.text(surface, th, words, (th.width // 2, top), "small",
-               T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+        room = th.width - 4 * th.pad
+        font = th.font("small")
+        out: list[str] = []
+        for line in D.wrap(th, words, room, "small"):
+            while font.size(line)[0] > room and "_" in line:  # a file name wider than the screen: cut at its _
+                cut = max((i for i in range(len(line)) if line[i] == "_" and font.size(line[:i + 1])[0] <= room),
+                          default=line.index("_"))
+                out.append(line[:cut + 1])
+                line = line[cut + 1:]
+            out.append(line)
+        return out[:3]
 
     def reserved_bottom(self) -> int:
-        return self.theme.font("small").get_height() + self.theme.u(4)
+        return len(self._saved_lines()) * self.theme.font("small").get_height() + self.theme.u(4)
 
     def model(self) -> dict[str, Any]:
         m = super().model()
@@ -177,16 +193,22 @@ class ScorekeeperOverScene(GameOverScene):
     def layout(self) -> None:
         th = self.theme
         w, h = th.u(220), th.touch
-        if th.width < th.u(600):  # narrow: three buttons side by side, tall enough for two-line labels
+        if th.width < th.u(600):  # narrow: three buttons side by side
             w = (th.width - 6 * th.pad) // 3
+        labels = (_("Score sheet"), _("Undo last hand"), _("New game"))
+        if any(th.font("body").size(t)[0] > w - th.u(8) for t in labels):  # tall enough for two-line labels
             h = max(th.touch, 2 * th.font("body").get_linesize() + th.u(4))
         y = th.height - h - th.pad
-        mid = (th.width - w) // 2
+        mid = pygame.Rect((th.width - w) // 2, y, w, h)
+        if th.width < th.u(600):  # narrow: Undo last hand on its own row above the other two
+            w = (th.width - 6 * th.pad) // 2
+            h = th.touch if all(th.font("body").size(t)[0] <= w - th.u(8) for t in labels) else h
+            y = th.height - h - th.pad
+            mid = pygame.Rect(2 * th.pad, y - th.pad - th.touch, th.width - 4 * th.pad, th.touch)
         self.widgets = [
             Button(_("Score sheet"), lambda: self.app.switch(ScorekeeperSheetScene(self.app, self.sheet)),
                    pygame.Rect(2 * th.pad, y, w, h)),
-            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, h),
-                   color=T.BUTTON_OFF),
+            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), mid, color=T.BUTTON_OFF),
             Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, h), color=T.BUTTON_ON),
         ]
 
@@ -210,8 +232,9 @@ class ScorekeeperCorrectScene(Scene):
         th = self.theme
         p, W, H = th.pad, th.width, th.height
         n = self.sheet.n
-        top = th.u(78)
-        per_row = min(n, 6)
+        narrow = th.width < th.u(600)  # a portrait screen
+        top = self.header_bottom(self._words(), right=2 * th.pad if narrow else None) + th.u(4)
+        per_row = min(n, 3 if narrow else 6)
         bw = (W - p * (per_row + 3)) // per_row
         self.seat_buttons = []
         for s in range(n):
@@ -224,19 +247,30 @@ class ScorekeeperCorrectScene(Scene):
                        name=f"seat {self.sheet.names[s]}")
             self.seat_buttons.append(b)
         y = top + (-(-n // per_row)) * (th.touch + p) + p
-        self.stepper = Stepper(_("Points"), self.points, self.set_points, pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
-                               presets=(-10, -5, 5, 10), minimum=-999, maximum=999,
+        self.points_label: tuple[int, int] | None = None
+        if narrow:  # the word "Points" on its own line, two presets beside - and +
+            self.points_label = (2 * p, y)
+            y += th.font("body").get_height() + th.u(4)
+        self.stepper = Stepper("" if narrow else _("Points"), self.points, self.set_points,
+                               pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
+                               presets=(-5, 5) if narrow else (-10, -5, 5, 10), minimum=-999, maximum=999,
                                fmt=lambda v: f"{(v or 0):+d}")
         y += th.touch + 3 * p
-        rw = (W - 4 * p - p * (len(self.REASONS) - 1)) // len(self.REASONS)
+        per = 2 if narrow else len(self.REASONS)  # narrow: two rows of two
+        rw = (W - 4 * p - p * (per - 1)) // per
         self.reason_buttons = [Button(_(REASON_WORDS[r]), functools.partial(self.pick_reason, r),
-                                      pygame.Rect(2 * p + i * (rw + p), y, rw, th.touch), role="small",
-                                      name=f"reason {r}")
+                                      pygame.Rect(2 * p + (i % per) * (rw + p), y + (i // per) * (th.touch + p), rw,
+                                                  th.touch), role="small", name=f"reason {r}")
                                for i, r in enumerate(self.REASONS)]
         by = H - th.touch - p
-        self.apply_btn = Button(_("Apply correction"), self.apply, pygame.Rect(W - p - th.u(260), by, th.u(260), th.touch),
+        aw = min(max(th.u(260), th.font("body").size(_("Apply correction"))[0] + th.u(16)), W - 3 * p - th.u(160))
+        bh = th.touch
+        if th.font("body").size(_("Apply correction"))[0] > aw - th.u(8):  # its label on two lines
+            bh = max(th.touch, 2 * th.font("body").get_linesize() + th.u(4))
+            by = H - bh - p
+        self.apply_btn = Button(_("Apply correction"), self.apply, pygame.Rect(W - p - aw, by, aw, bh),
                                 color=T.BUTTON_ON)
-        self.cancel_btn = Button(_("Cancel"), self.cancel, pygame.Rect(p, by, th.u(160), th.touch), color=T.BUTTON_OFF)
+        self.cancel_btn = Button(_("Cancel"), self.cancel, pygame.Rect(p, by, th.u(160), bh), color=T.BUTTON_OFF)
         self.widgets = [*self.seat_buttons, self.stepper, *self.reason_buttons, self.apply_btn, self.cancel_btn]
         self._sync()
 
@@ -276,12 +310,20 @@ class ScorekeeperCorrectScene(Scene):
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
-        self.title(surface, _("Score correction"), _("kept on the score sheet and in the record, with its reason"))
+        self.title(surface, _("Score correction"), self._words(), right=2 * th.pad if th.width < th.u(600) else None)
+        if self.points_label is not None:
+            D.text(surface, th, _("Points"), self.points_label, "body", T.TEXT)
         if self.error:
             from ..referee_words import translate
 
             D.text(surface, th, translate(self.error), (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
                    max_width=th.width - 4 * th.pad)
+
+    def _words(self) -> str:
+        return _("kept on the score sheet and in the record, with its reason")
+
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        return D.wrap(self.theme, sub, room, "small") if sub else []  # as many lines as it takes
 
     def model(self) -> dict[str, Any]:
         m = super().model()
