@@ -1,5 +1,5 @@
 """The standings page speaks the players' languages: every English text the page writes (its
-``t("...")`` calls, the ``data-i18n`` headings, the game and method names) has a French, Haitian
+``say("...")`` calls, the ``data-i18n`` headings, the game and method names) has a French, Haitian
 Creole and Turkish form in the page's word list, with the same {fields}; and a real browser
 asked for ``?lang=tr`` shows the Turkish headings (where Debian's chromium and Playwright are)."""
 
@@ -29,7 +29,7 @@ def _words() -> dict[str, dict[str, str]]:
 def _english() -> set[str]:
     js = asset("app.js").decode("utf-8")
     html = asset("index.html").decode("utf-8")
-    keys = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', js))
+    keys = set(re.findall(r'\bsay\("((?:[^"\\]|\\.)*)"', js))
     keys |= set(re.findall(r'data-i18n="([^"]*)"', html))
     for table in ("GAMES", "METHODS"):
         m = re.search(table + r" = \{(.*?)\};", js, re.S)
@@ -75,6 +75,20 @@ def test_a_browser_asked_for_turkish_shows_turkish(tmp_path) -> None:
             assert page.inner_text("#h-standings") == "Sıralama"
             assert page.inner_text("#standings thead").split("\t")[1].strip() == "Oyuncu"
             assert page.evaluate("document.documentElement.lang") == "tr"
+            # a night's standings drawn in Turkish (the page's own render, given a small document)
+            doc = {"night": "n1", "game": "hearts", "method": "average", "rounds": 2, "boards": 3, "hands_received": 4,
+                   "tables": ["t1", "t2"], "progress": {"t1": {"round": 0, "hands": 2, "over": False},
+                                                        "t2": {"round": 0, "hands": 3, "over": True}},
+                   "players": [{"name": "Çağla", "table": "t1", "seat": 0, "score": 1.5, "boards": 2}],
+                   "board_results": [{"round": 0, "board": 0, "tables": {"t1": {"points": [3, 4], "scores": [1, -1]}}}],
+                   "seq": 1}
+            page.evaluate("doc => render(doc)", doc)
+            assert page.inner_text("#title") == "Kulüp gecesi n1"
+            assert "Kupa" in page.inner_text("#subtitle") and "4 el geldi" in page.inner_text("#subtitle")
+            assert page.inner_text("#tables li[data-table=t1]").split("\n")[-1] == "1. tur · 2/3. el"
+            assert page.inner_text("#tables li[data-table=t2]").split("\n")[-1] == "1. tur · bitti"
+            assert "t1, 1. yer" in page.inner_text("#standings tbody")
+            assert "1. tur, 1. el" in page.inner_text("#boards")
             page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?lang=en")
             assert page.inner_text("#h-standings") == "Standings"
             browser.close()
