@@ -35,6 +35,7 @@ ACCENT_ROWS: tuple[tuple[tuple[str, str], ...], ...] = (
 
 class KeyboardScene(Scene):
     name = "keyboard"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     modal = True
 
     def __init__(self, app: Any, title: str = "", text: str = "", on_done: Callable[[str], Any] | None = None,
@@ -96,6 +97,8 @@ class KeyboardScene(Scene):
         if self.digits:
             kw = th.u(110)
             kh = max(th.touch, (H - top - 5 * p) // 4)
+            if W < th.u(600):  # a portrait screen: keys no taller than wide, Cancel clear below them
+                kh = max(th.touch, min(kw, (H - top - th.touch - 7 * p) // 4))
             x0 = (W - 3 * kw - 2 * p) // 2
             pad = ("123", "456", "789", "<0>")
             for r, row in enumerate(pad):
@@ -111,8 +114,11 @@ class KeyboardScene(Scene):
                                color=T.BUTTON_OFF))
         else:
             cols = 10
+            narrow = W < th.u(600)  # a portrait screen: the function keys on two rows of their own
             kw = (W - 2 * p - (cols - 1) * th.u(4)) // cols
-            kh = max(th.touch, (H - top - p - 4 * th.u(4)) // 5)
+            kh = max(th.touch, (H - top - p - (5 if narrow else 4) * th.u(4)) // (6 if narrow else 5))
+            if narrow:
+                kh = min(kh, th.u(80))
             rows: tuple[tuple[tuple[str, str], ...], ...] = (
                 ACCENT_ROWS if self.accents else tuple(tuple((c.lower(), c) for c in row) for row in LETTER_ROWS))
             for r, pairs in enumerate(rows):
@@ -128,12 +134,18 @@ class KeyboardScene(Scene):
                     x += kw + th.u(4)
             y = top + 4 * (kh + th.u(4))
             unit = kw + th.u(4)
-            keys.append(Button(_("Shift"), self.toggle_shift, pygame.Rect(p, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF))
-            keys.append(Button("ABC" if self.accents else "ÀÉ/", self.toggle_layer,
-                               pygame.Rect(p + 2 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_OFF, name="Layer"))
-            keys.append(Button(_("Space"), lambda: self.type(" "), pygame.Rect(p + 4 * unit, y, 2 * unit - th.u(4), kh), name="Space"))
-            keys.append(Button(_("Del"), self.back, pygame.Rect(p + 6 * unit, y, unit * 2 - th.u(4), kh), color=T.BUTTON_OFF))
-            keys.append(Button(_("OK"), self.ok, pygame.Rect(p + 8 * unit, y, 2 * unit - th.u(4), kh), color=T.BUTTON_ON))
+            # (label, action, width in keys, colour, name) on one row, or two on a portrait screen
+            fkeys = [(_("Shift"), self.toggle_shift, T.BUTTON_OFF, "Shift"),
+                     ("ABC" if self.accents else "ÀÉ/", self.toggle_layer, T.BUTTON_OFF, "Layer"),
+                     (_("Space"), lambda: self.type(" "), T.BUTTON, "Space"),
+                     (_("Del"), self.back, T.BUTTON_OFF, "Del"), (_("OK"), self.ok, T.BUTTON_ON, "OK")]
+            lines = [(fkeys[:3], (3, 3, 4)), (fkeys[3:], (5, 5))] if narrow else [(fkeys, (2, 2, 2, 2, 2))]
+            for k, (line, widths) in enumerate(lines):
+                x = p
+                for (text, fn, colour, name), n in zip(line, widths, strict=True):
+                    keys.append(Button(text, fn, pygame.Rect(x, y + k * (kh + th.u(4)), n * unit - th.u(4), kh),
+                                       color=colour, name=name))
+                    x += n * unit
             keys.append(Button(_("Cancel"), self.cancel, pygame.Rect(W - th.u(130) - p, self.field.y, th.u(130), self.field.height),
                                color=T.BUTTON_OFF))
         self.widgets = keys

@@ -78,7 +78,25 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
         D.text(surface, th, _("the plot starts after the first hand"), rect.center, "small", T.TEXT_DIM, "center",
                max_width=rect.width - th.u(8))
         return
-    legend_w = min(th.u(200), rect.width * 2 // 5)
+    small = th.font("small")
+    texts = [f"{lab} {lines[k][-1][1]}" for k, lab in enumerate(labels)]
+    # the legend: beside the plot (as wide as its longest label needs, up to half the panel),
+    # or under it in a tall panel (a portrait screen), in as many columns as fit
+    lh = max(small.get_height(), th.u(24))
+    need = max((small.size(t)[0] for t in texts), default=0) + th.u(30)
+    below = rect.height > rect.width
+    if below:
+        cols = max(1, min(len(labels), (rect.width - th.u(16)) // max(1, need)))
+        per = -(-len(labels) // cols)
+        legend_w = rect.width - th.u(16)
+        legend_h = per * lh + th.u(8)
+    else:
+        room = rect.height - th.u(16)
+        lh = max(small.get_height(), min(th.u(24), room // max(1, len(labels))))
+        cols = 1 if len(labels) * lh <= room else 2  # many players: the legend in two columns
+        per = -(-len(labels) // cols)
+        legend_w = min(max(min(th.u(200), rect.width * 2 // 5), need * cols), rect.width // 2)
+        legend_h = 0
     lo = min(0, *(v for s in lines for _, v in s))
     hi = max(1, *(v for s in lines for _, v in s))
     if target is not None and target <= hi * 1.5:
@@ -86,11 +104,10 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
     step = nice_step(hi - lo)
     lo = (lo // step) * step
     hi = -((-hi) // step) * step
-    small = th.font("small")
     left = max(th.u(46), max(small.size(str(v))[0] for v in (lo, hi)) + th.u(10))  # room for the axis numbers
     inner = pygame.Rect(rect.x + left, rect.y + max(th.u(10), small.get_height() // 2 + th.u(2)),
-                        rect.width - left - th.u(10) - legend_w, 0)
-    inner.height = rect.bottom - inner.y - small.get_height() - th.u(10)
+                        rect.width - left - th.u(10) - (0 if below else legend_w), 0)
+    inner.height = rect.bottom - legend_h - inner.y - small.get_height() - th.u(10)
     hands = max(x for s in lines for x, _ in s)
 
     def pt(i: int, v: int) -> tuple[int, int]:
@@ -120,15 +137,15 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
         pygame.draw.lines(surface, color, False, pts, width)
         for p in pts:
             pygame.draw.circle(surface, color, p, width + 1)
-    room = rect.height - th.u(16)
-    lh = max(th.font("small").get_height(), min(th.u(24), room // max(1, len(labels))))
-    cols = 1 if len(labels) * lh <= room else 2  # many players: the legend in two columns
-    per = -(-len(labels) // cols)
     col_w = legend_w // cols
-    for k, lab in enumerate(labels):
+    for k, text in enumerate(texts):
         color = PALETTE[k % len(PALETTE)]
-        x = rect.right - legend_w + (k // per) * col_w
-        ly = rect.y + th.u(8) + (k % per) * lh
+        if below:  # row by row under the plot
+            x = rect.x + th.u(8) + (k % cols) * col_w
+            ly = rect.bottom - legend_h + (k // cols) * lh
+        else:
+            x = rect.right - legend_w + (k // per) * col_w
+            ly = rect.y + th.u(8) + (k % per) * lh
         pygame.draw.line(surface, color, (x, ly + lh // 2), (x + th.u(18), ly + lh // 2), width)
-        D.text(surface, th, f"{lab} {lines[k][-1][1]}", (x + th.u(24), ly + lh // 2), "small", T.TEXT, "midleft",
+        D.text(surface, th, text, (x + th.u(24), ly + lh // 2), "small", T.TEXT, "midleft",
                max_width=col_w - th.u(28))

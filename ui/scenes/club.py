@@ -84,12 +84,29 @@ class _Field(Widget):
     def handle(self, event: Any) -> bool:
         return self.button.handle(event)
 
+    @staticmethod
+    def stacked(theme: T.Theme) -> bool:
+        """On a narrow (portrait) screen the name goes above its button."""
+        return theme.width < theme.u(600)
+
+    @staticmethod
+    def height(theme: T.Theme) -> int:
+        if _Field.stacked(theme):
+            return theme.font("body").get_height() + theme.touch + theme.u(10)
+        return theme.touch + theme.u(6)
+
     def draw(self, surface: Any, theme: T.Theme) -> None:
         r = self.rect
-        w = theme.u(300)
-        self.button.rect = pygame.Rect(r.right - w, r.y + (r.height - theme.touch) // 2, w, theme.touch)
-        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
-               max_width=r.width - w - 2 * theme.pad)
+        if self.stacked(theme):
+            D.text(surface, theme, self.label, (r.x + theme.pad, r.y), "body", T.TEXT, max_width=r.width - 2 * theme.pad)
+            w = min(theme.u(300), r.width - 2 * theme.pad)
+            self.button.rect = pygame.Rect(r.right - theme.pad - w, r.y + theme.font("body").get_height() + theme.u(4), w,
+                                           theme.touch)
+        else:
+            w = theme.u(300)
+            self.button.rect = pygame.Rect(r.right - w, r.y + (r.height - theme.touch) // 2, w, theme.touch)
+            D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
+                   max_width=r.width - w - 2 * theme.pad)
         self.button.draw(surface, theme)
 
 
@@ -99,6 +116,7 @@ def _line(role: str, color: T.Color) -> Label:
 
 class ClubScene(Scene):
     name = "club"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -140,7 +158,8 @@ class ClubScene(Scene):
     # ------------------------------------------------------------------ layout
     def layout(self) -> None:
         th = self.theme
-        top = th.u(64)
+        narrow = th.width < th.u(600)
+        top = self.header_bottom(self._sub(), right=2 * th.pad if narrow else None) + th.u(4)
         self.field_buttons: dict[str, Button] = {}
         self.state_text = _line("body", T.ACCENT)
         self.problem_text = _line("small", T.BAD)
@@ -161,7 +180,7 @@ class ClubScene(Scene):
             b = Button(self._shown(key), self._editor(key), name=f"club {key}", role="small")
             b.enabled = not self.club.joined
             self.field_buttons[key] = b
-            rows.append((th.touch + th.u(6), _Field(_label(key), b)))
+            rows.append((_Field.height(th), _Field(_label(key), b)))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad
@@ -300,8 +319,15 @@ class ClubScene(Scene):
         self._refresh()
         if self._filled() != self._shown_lines:
             self.relayout()  # drawn again at once with the status lines that say something
-        self.title(surface, _("Club night"), _("the next game on this table plays the night's boards")
-                   if self.club.joined else _("join a club night: the director gives these settings"))
+        th = self.theme
+        self.title(surface, _("Club night"), self._sub(), right=2 * th.pad if th.width < th.u(600) else None)
+
+    def _sub(self) -> str:
+        return (_("the next game on this table plays the night's boards") if self.club.joined
+                else _("join a club night: the director gives these settings"))
+
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        return D.wrap(self.theme, sub, room, "small") if sub else []  # as many lines as it takes
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -19,6 +19,7 @@ ANSWERS = (N_("OK"), N_("Back"), N_("Leave"), N_("Undo"), N_("Cancel"), N_("Keep
 
 class ConfirmScene(Scene):
     name = "confirm"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     modal = True
 
     def __init__(self, app: Any, question: str | None = None, detail: str = "", yes: str | None = None,
@@ -32,7 +33,14 @@ class ConfirmScene(Scene):
 
     def layout(self) -> None:
         th = self.theme
-        w, h = th.u(560), th.u(260)
+        w = min(th.u(560), th.width - 2 * th.pad)
+        # tall enough for the question and the detail on as many lines as they take (a narrow
+        # portrait screen wraps more), at least the 260 units of the landscape box
+        q_lines = len(D.wrap(th, self.question, w - 4 * th.pad, "large"))
+        d_lines = min(6, len(D.wrap(th, self.detail, w - 4 * th.pad, "body"))) if self.detail else 0
+        need = (2 * th.pad + q_lines * th.font("large").get_height() + th.u(12) + d_lines * (th.font("body").get_height()
+                + th.u(2)) + th.u(12) + th.touch + 2 * th.pad)
+        h = min(th.height - 2 * th.pad, max(th.u(260), need))
         self.box = pygame.Rect((th.width - w) // 2, (th.height - h) // 2, w, h)
         bw = (w - 3 * th.pad * 2) // 2
         y = self.box.bottom - th.touch - 2 * th.pad
@@ -57,11 +65,17 @@ class ConfirmScene(Scene):
         shade.fill((0, 0, 0, 150))
         surface.blit(shade, (0, 0))
         D.panel(surface, self.box, T.PANEL, th.u(12), border=T.ACCENT)
-        D.text(surface, th, self.question, (self.box.centerx, self.box.y + 2 * th.pad), "large", T.TEXT, "midtop",
-               bold=True, max_width=self.box.width - 4 * th.pad)
-        y = self.box.y + th.u(64)
-        for line in D.wrap(th, self.detail, self.box.width - 4 * th.pad, "body")[:4]:
-            r = D.text(surface, th, line, (self.box.centerx, y), "body", T.TEXT_DIM, "midtop")
+        y = self.box.y + 2 * th.pad
+        for line in D.wrap(th, self.question, self.box.width - 4 * th.pad, "large"):
+            y = D.text(surface, th, line, (self.box.centerx, y), "large", T.TEXT, "midtop", bold=True,
+                       max_width=self.box.width - 4 * th.pad).bottom
+        y = max(y + th.u(12), self.box.y + th.u(64))
+        bottom = self.box.bottom - th.touch - 2 * th.pad - th.u(4)
+        for line in D.wrap(th, self.detail, self.box.width - 4 * th.pad, "body"):
+            if y + th.font("body").get_height() > bottom:
+                break
+            r = D.text(surface, th, line, (self.box.centerx, y), "body", T.TEXT_DIM, "midtop",
+                       max_width=self.box.width - 4 * th.pad)
             y = r.bottom + th.u(2)
 
     def model(self) -> dict[str, Any]:

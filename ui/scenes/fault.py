@@ -10,6 +10,7 @@ from .. import draw as D
 from .. import theme as T
 from ..faults import FAULTS
 from ..i18n import _, current
+from ..referee_words import translate
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -39,11 +40,12 @@ class FaultScene(GameScene):
             if d.get("fault"):  # the referee's words: what the dealer said, and what follows Resume
                 if current() == "en":
                     out["what"] = str(d["fault"])
-                else:  # the referee speaks English: its words go below, as the dealer's details
-                    out["details"] = str(d["fault"])
+                else:  # the referee's paragraph, in the kiosk's language, below as the dealer's details
+                    out["details"] = translate(str(d["fault"]))
             return out
         # the referee's fault text says what happened and what to do, in one paragraph
-        return {"title": _("The dealer needs attention"), "what": str(d.get("fault") or _("The dealer stopped.")),
+        return {"title": _("The dealer needs attention"),
+                "what": translate(str(d.get("fault"))) if d.get("fault") else _("The dealer stopped."),
                 "fix": _("Fix what the message says (clear a jam, reseat the dealer's cable, refill the "
                          "feeder), then tap Resume.")}
 

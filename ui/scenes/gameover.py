@@ -17,11 +17,12 @@ from .scoresheet import columns
 
 class GameOverScene(GameScene):
     name = "gameover"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     show_undo = False
 
     def layout(self) -> None:
         th = self.theme
-        w = th.u(220)
+        w = th.u(220) if th.width >= th.u(600) else (th.width - 6 * th.pad) // 2
         y = th.height - th.touch - th.pad
         self.widgets = [
             Button(_("Score sheet"), lambda: self.app.push_scene("scoresheet", back="gameover"),
@@ -49,9 +50,14 @@ class GameOverScene(GameScene):
         totals = g.get("totals", [])
         line = "   ".join(f"{labels[k]} {totals[s]}" for k, s in enumerate(seats))
         D.text(surface, th, line, (th.width // 2, th.u(124)), "body", T.TEXT, "midtop", max_width=th.width - 4 * th.pad)
-        prect = pygame.Rect(2 * th.pad, th.u(160), th.width - 4 * th.pad, th.height - th.u(160) - th.touch - 3 * th.pad)
+        bottom = min(b.rect.y for b in self.buttons()) - th.pad - self.reserved_bottom()
+        prect = pygame.Rect(2 * th.pad, th.u(160), th.width - 4 * th.pad, bottom - th.u(160))
         labs, series = plot.series_from(g)
         plot.draw_plot(surface, th, prect, labs, series, g.get("options", {}).get("target"))
+
+    def reserved_bottom(self) -> int:
+        """Room kept above the buttons for a line under the plot (none here)."""
+        return 0
 
     def model(self) -> dict[str, Any]:
         m = super().model()

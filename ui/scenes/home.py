@@ -26,6 +26,7 @@ def option_words(name: str) -> str:
 
 class HomeScene(Scene):
     name = "home"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -40,14 +41,30 @@ class HomeScene(Scene):
         W, H, p = th.width, th.height, th.pad
         top = th.u(70)
         col_w = th.u(300)
-        bh = max(th.touch, (H - top - p * 7) // 5)
         self.game_buttons: list[Button] = []
-        for i, g in enumerate(GAME_IDS):
-            b = Button(title(g), functools.partial(self.pick, g), pygame.Rect(2 * p, top + i * (bh + p), col_w, bh),
-                       name=f"game {g}")
-            b.selected = g == self.setup.game
-            self.game_buttons.append(b)
-        x = 2 * p + col_w + 3 * p
+        tall = th.width < th.u(600)  # a portrait screen: the games in two columns, everything else under them
+        if tall:
+            top = th.u(80)
+            gw = (W - 5 * p) // 2
+            gh = max(th.touch, 2 * th.font("body").get_linesize() + th.u(4))
+            for i, g in enumerate(GAME_IDS):
+                r, c = divmod(i, 2)
+                b = Button(title(g), functools.partial(self.pick, g),
+                           pygame.Rect(2 * p + c * (gw + p), top + r * (gh + p), gw, gh), name=f"game {g}")
+                b.selected = g == self.setup.game
+                self.game_buttons.append(b)
+            x = 2 * p
+            self._title_y = top + (-(-len(GAME_IDS) // 2)) * (gh + p) + p
+            top = self._title_y + th.font("large", bold=True).get_height() + th.u(4) - th.u(40)
+        else:
+            bh = max(th.touch, (H - top - p * 7) // 5)
+            for i, g in enumerate(GAME_IDS):
+                b = Button(title(g), functools.partial(self.pick, g), pygame.Rect(2 * p, top + i * (bh + p), col_w, bh),
+                           name=f"game {g}")
+                b.selected = g == self.setup.game
+                self.game_buttons.append(b)
+            x = 2 * p + col_w + 3 * p
+            self._title_y = top
         rw = W - x - 2 * p
         counts = player_counts(self.setup.game)
         self.count = Stepper(_("Players"), self.setup.players, self.set_count, pygame.Rect(x, top + th.u(40), rw, th.touch + p),
@@ -77,7 +94,7 @@ class HomeScene(Scene):
         # the language chooser: the current language in its own words; a tap moves to the next
         lang_w = th.u(210)
         self.language_btn = Button(LANGUAGES[self.app.settings.language], self.next_language,
-                                   pygame.Rect(W - 2 * p - lang_w, p, lang_w, top - 2 * p), name="language",
+                                   pygame.Rect(W - 2 * p - lang_w, p, lang_w, th.u(70) - 2 * p), name="language",
                                    role="small", color=T.BUTTON_OFF)
         self.widgets = [*self.game_buttons, self.count, self.seats_btn, self.options_btn, self.rules_btn,
                         self.settings_btn, self.start_btn, self.keep_btn, self.language_btn]
@@ -145,7 +162,7 @@ class HomeScene(Scene):
         D.text(surface, th, "trickref", (2 * th.pad, th.pad), "title", T.ACCENT, bold=True)
         D.text(surface, th, _("choose a game"), (2 * th.pad, th.u(46)), "small", T.TEXT_DIM)
         st = self.setup
-        D.text(surface, th, title(st.game), (self._x, th.u(70)), "large", T.TEXT, bold=True,
+        D.text(surface, th, title(st.game), (self._x, self._title_y), "large", T.TEXT, bold=True,
                max_width=th.width - self._x - th.pad)
         humans = [st.names[s] for s in range(st.players) if s not in st.bots]
         bots = len(st.seat_bots())

@@ -53,8 +53,26 @@ class _Help(Widget):
             y += theme.font("small").get_height()
 
 
+class _Label(Widget):
+    """An option's name on its own line above its control (a narrow, portrait screen)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def lines(self, theme: T.Theme, width: int) -> list[str]:
+        return D.wrap(theme, self.text, width - theme.u(16), "body")
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        y = self.rect.y
+        for line in self.lines(theme, self.rect.width):
+            y = D.text(surface, theme, line, (self.rect.x + theme.pad, y), "body", T.TEXT,
+                       max_width=self.rect.width - theme.u(16)).bottom
+
+
 class OptionsScene(Scene):
     name = "options"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -66,9 +84,23 @@ class OptionsScene(Scene):
             self.needs_redraw = True
         return set_value
 
+    def label_for(self, spec: Any) -> str:
+        return _(LABELS[spec.name]) if spec.name in LABELS else spec.name.replace("_", " ")
+
+    def label_above(self, spec: Any) -> bool:
+        """On a narrow (portrait) screen a stepper's or choice's name goes on its own line above
+        it, and a switch's too when it is longer than the room beside the switch."""
+        th = self.theme
+        if th.width >= th.u(600):
+            return False
+        if spec.kind != "bool":
+            return True
+        room = th.width - 4 * th.pad - th.u(170)
+        return th.font("body").size(self.label_for(spec))[0] > room
+
     def widget_for(self, spec: Any) -> Widget:
         value = self.setup.options[self.setup.game].get(spec.name, spec.default)
-        label = _(LABELS[spec.name]) if spec.name in LABELS else spec.name.replace("_", " ")
+        label = "" if self.label_above(spec) else self.label_for(spec)
         if spec.kind == "bool":
             return Toggle(label, bool(value), self._setter(spec.name))
         if spec.kind == "choice":
@@ -76,15 +108,19 @@ class OptionsScene(Scene):
         step = 50 if spec.name == "target" and spec.default >= 100 else (10 if spec.name in ("blind_nil_margin",) else 1)
         if spec.name == "loss_floor":
             step = 100
-        presets = spec.presets[:3] if self.theme.width >= 1000 else spec.presets[:2]
+        presets = spec.presets[:3] if self.theme.width >= 1000 or not label else spec.presets[:2]
         return Stepper(label, value, self._setter(spec.name), step=step, minimum=spec.minimum, presets=presets)
 
     def layout(self) -> None:
         th = self.theme
-        top = self.header_bottom(_("defaults follow the rules page; drag to scroll"))
+        top = self.header_bottom(_("defaults follow the rules page; drag to scroll"), right=2 * self.theme.pad) + th.u(4)
         rows: list[tuple[int, Widget]] = []
         self.option_widgets: dict[str, Widget] = {}
         for spec in self.setup.specs():
+            if self.label_above(spec):
+                name_row = _Label(self.label_for(spec))
+                k = len(name_row.lines(th, th.width - 2 * th.pad - 12))
+                rows.append((k * th.font("body").get_height() + th.u(2), name_row))
             w = self.widget_for(spec)
             self.option_widgets[spec.name] = w
             rows.append((th.touch + th.u(6), w))
@@ -108,7 +144,10 @@ class OptionsScene(Scene):
         from ..setup import title
 
         self.title(surface, _("Rule options: {game}").format(game=title(self.setup.game)),
-                   _("defaults follow the rules page; drag to scroll"))
+                   _("defaults follow the rules page; drag to scroll"), right=2 * self.theme.pad)
+
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        return D.wrap(self.theme, sub, room, "small") if sub else []  # as many lines as it takes
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -83,10 +83,11 @@ class _Line(Widget):
 
 class RulesScene(Scene):
     name = "rules"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def layout(self) -> None:
         th = self.theme
-        top = th.u(56)
+        top = self.header_bottom(None, right=2 * th.pad) if th.width < th.u(600) else th.u(56)
         game = self.app.setup.game
         rows: list[tuple[int, Widget]] = []
         width = th.width - 4 * th.pad
@@ -105,16 +106,19 @@ class RulesScene(Scene):
         self.area.set_rows(rows)
         b = th.touch
         y = th.height - b - th.pad
+        done_w = th.u(180) if th.width >= th.u(600) else th.u(140)  # narrow: three buttons still side by side
         self.up = Button(_("Up"), lambda: self.area.scroll(-self.area.rect.height + 40), pygame.Rect(2 * th.pad, y, th.u(120), b))
         self.down = Button(_("Down"), lambda: self.area.scroll(self.area.rect.height - 40),
                            pygame.Rect(2 * th.pad + th.u(130), y, th.u(120), b))
-        self.back = Button(_("Done"), lambda: self.app.go("home"), pygame.Rect(th.width - th.u(180) - 2 * th.pad, y, th.u(180), b))
+        self.back = Button(_("Done"), lambda: self.app.go("home"), pygame.Rect(th.width - done_w - 2 * th.pad, y, done_w, b))
         self.widgets = [self.area, self.up, self.down, self.back]
 
     def draw_content(self, surface: Any) -> None:
         from ..setup import title
 
-        self.title(surface, _("How to play: {game}").format(game=title(self.app.setup.game)))
+        th = self.theme
+        self.title(surface, _("How to play: {game}").format(game=title(self.app.setup.game)),
+                   right=2 * th.pad if th.width < th.u(600) else None)
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -262,6 +262,7 @@ class PendingSheetScene(Scene):
     unfinished record and start the new one."""
 
     name = "confirm"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     modal = True
 
     def __init__(self, app: Any, sheet: ScoreSheet) -> None:
@@ -343,12 +344,16 @@ class Cell(Button):
 
 Key = tuple[str, int]  # (entry key, seat); seat -1 for what nobody took
 
+# a column heading too wide for its boxes (a narrow portrait screen): the suit it counts
+SYMBOLS = {"Hearts": "\u2665", "Hearts nobody took": "\u2665"}
+
 
 class ScorekeeperEntryScene(Scene):
     """One hand's entry: a box per count and seat, a number pad, holders, the moon choice,
     Enter hand."""
 
     name = "scorekeeper_entry"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def __init__(self, app: Any, sheet: ScoreSheet, entries: dict[str, Any] | None = None) -> None:
         super().__init__(app)
@@ -459,18 +464,29 @@ class ScorekeeperEntryScene(Scene):
         sheet = self.sheet
         n = sheet.n
         W, H, p = th.width, th.height, th.pad
-        self.bar_h = th.touch + th.u(8)
-        self.header_h = th.font("small").get_height() + th.u(4)
-        self.bottom_y = H - th.touch - 2 * p
+        portrait = H > W
+        self.portrait = portrait
+        small_h, body_h = th.font("small").get_height(), th.font("body", bold=True).get_height()
+        if portrait:  # the game and hand on their own line, the bar's buttons on the next
+            self.head_h = th.u(6) + th.font("body", bold=True).get_linesize() + small_h + th.u(2)
+            self.bar_h = self.head_h + th.touch + th.u(6)
+        else:
+            self.head_h = 0
+            self.bar_h = th.touch + th.u(8)
+        self.header_h = small_h + th.u(4)
+        if portrait:  # the checks and the verdict on full-width lines above Clear and Enter hand
+            self.bottom_y = H - th.touch - 2 * p - (2 * small_h + body_h + th.u(6))
+        else:
+            self.bottom_y = H - th.touch - 2 * p
         top = self.bar_h + self.header_h
         self.top = top
         # the number pad: on the right, or under the rows on a portrait screen
         gap = th.u(6)
-        portrait = H > W
-        pad_cols = 5 if portrait else 3
-        pad_rows = PAD_SLOTS // pad_cols
+        # portrait: 5 x 3 keys under the rows, or 8 x 2 for a big table (its rows need the height)
+        pad_cols = (8 if sheet.n >= 7 else 5) if portrait else 3
+        pad_rows = -(-PAD_SLOTS // pad_cols)
         pbw = max(th.touch, th.u(60)) if not portrait else (W - 2 * p - (pad_cols - 1) * gap) // pad_cols
-        pbh = th.touch if not portrait else max(th.touch, th.u(64))
+        pbh = th.touch if not portrait else th.touch + th.u(4)
         pad_w = pad_cols * pbw + (pad_cols - 1) * gap
         pad_h = pad_rows * pbh + (pad_rows - 1) * gap
         pad_y = self.bottom_y - p - pad_h if portrait else top
@@ -486,10 +502,15 @@ class ScorekeeperEntryScene(Scene):
         area_w = W - 2 * p if portrait else self.pad_rect.x - 2 * p
         avail = (pad_y - th.u(4) - th.font("small").get_height() if portrait else self.bottom_y) - top - p
         cols = 1
-        while avail // -(-rows // cols) < th.touch and cols < 3:
+        while avail // -(-rows // cols) < th.touch and cols < (2 if portrait else 3):
             cols += 1
-        per_col = -(-rows // cols)
-        row_h = max(th.touch, min(th.u(64), avail // per_col))
+        # portrait, two columns: "Nobody" on a line of its own under them, its name as wide as it needs
+        self.nobody_line = portrait and bool(numbers) and cols == 2
+        per_col = -(-(n if self.nobody_line else rows) // cols)
+        # a portrait screen's rows may be lower than a touch target's default (their boxes then are
+        # too, still above the 7.6 mm minimum)
+        row_h = max(th.u(44) if portrait else th.touch, min(th.u(64), avail // (per_col + self.nobody_line)))
+        self.cell_h = min(th.touch, row_h - th.u(4)) if portrait else th.touch
         col_w = (area_w - p * (cols - 1)) // cols
         self.cols, self.row_h, self.col_w = cols, row_h, col_w
         fields = self._row_fields()
@@ -507,7 +528,7 @@ class ScorekeeperEntryScene(Scene):
             x = p + c * (col_w + p) + name_w + p
             heads = []
             for f, w in zip(fields, fw, strict=True):
-                heads.append((f["label"], x, w))
+                heads.append((f["label"] if f["kind"] != "toggle" else "", x, w))
                 x += w + p
             self.col_x.append(heads)
         self.widgets = []
@@ -521,25 +542,25 @@ class ScorekeeperEntryScene(Scene):
             self.name_rects.append(pygame.Rect(x0, y, name_w, row_h))
             ws: dict[str, Widget] = {}
             for f, (_label, x, w) in zip(fields, self.col_x[c], strict=True):
-                rect = pygame.Rect(x, y + (row_h - th.touch) // 2, w, th.touch)
+                rect = pygame.Rect(x, y + (row_h - self.cell_h) // 2, w, self.cell_h)
                 ws[f["key"]] = self._make(f, s, rect)
             self.row_widgets.append(ws)
             self.widgets.extend(ws.values())
         self.nobody_rect: pygame.Rect | None = None
         if numbers:
-            c, r = divmod(n, per_col)
-            x0 = p + c * (col_w + p)
+            c, r = divmod(n, per_col) if not self.nobody_line else (cols - 1, per_col)
+            x0 = p + c * (col_w + p) if not self.nobody_line else p
             y = top + r * row_h
-            self.nobody_rect = pygame.Rect(x0, y, name_w, row_h)
+            self.nobody_rect = pygame.Rect(x0, y, name_w if not self.nobody_line else self.col_x[c][0][1] - p - x0, row_h)
             for f in numbers:
                 # under the column of the same thing (hearts under hearts, Q♠ under Q♠)
                 head = next((h for h in self.col_x[c] if f["label"].lower().startswith(h[0].lower())), self.col_x[c][-1])
                 cell = Cell(f"nobody {f['key']}", functools.partial(self._tap_cell, (f["key"], -1)),
-                            pygame.Rect(head[1], y + (row_h - th.touch) // 2, head[2], th.touch))
+                            pygame.Rect(head[1], y + (row_h - self.cell_h) // 2, head[2], self.cell_h))
                 self.cells[(f["key"], -1)] = cell
                 self.widgets.append(cell)
         # the top bar
-        bw = th.u(112)
+        bw = th.u(112) if not portrait else (W - 2 * p - 2 * th.u(6)) // 3
         x = W - p
         self.bar_buttons: list[Button] = []
         middle = (_("Undo"), self.ask_undo, "Undo hand")
@@ -547,10 +568,11 @@ class ScorekeeperEntryScene(Scene):
             middle = (_("Dealer: {name}").format(name=sheet.names[sheet.dealer]), self.next_dealer, "First dealer")
         for text, fn, name in ((_("Menu"), self.menu, "Menu"), middle, (_("Sheet"), self.show_sheet, "Sheet")):
             x -= bw
-            b = Button(text, fn, pygame.Rect(x, th.u(3), bw, th.touch), color=T.BUTTON_OFF, role="small", name=name)
+            b = Button(text, fn, pygame.Rect(x, self.head_h + th.u(3), bw, th.touch), color=T.BUTTON_OFF, role="small",
+                       name=name)
             self.bar_buttons.append(b)
             x -= th.u(6)
-        self._bar_right = W - x
+        self._bar_right = W - x if not portrait else p
         # the bottom row: moon choices (when a moon is entered) or the check line, Clear, Enter hand
         by = H - th.touch - p
         enter_w = th.u(190)
@@ -558,12 +580,19 @@ class ScorekeeperEntryScene(Scene):
                                 color=T.BUTTON_ON, name="Enter hand")
         self.clear_btn = Button(_("Clear"), self.clear, pygame.Rect(self.enter_btn.rect.x - p - th.u(100), by, th.u(100),
                                                                  th.touch), color=T.BUTTON_OFF, name="Clear")
-        self.line_w = self.clear_btn.rect.x - 3 * p
-        mw = (self.clear_btn.rect.x - 3 * p) // 2
-        self.moon_self = Button("", functools.partial(self._set_moon, "self"), pygame.Rect(p, by, mw, th.touch),
+        if portrait:  # Enter hand as wide as the row allows; the moon choice above them, full width
+            self.enter_btn.rect = pygame.Rect(self.clear_btn.rect.x - th.u(100) - p, by, 0, th.touch)
+            self.clear_btn.rect = pygame.Rect(p, by, th.u(130), th.touch)
+            self.enter_btn.rect = pygame.Rect(self.clear_btn.rect.right + p, by, W - 3 * p - th.u(130), th.touch)
+            self.line_w = W - 4 * p
+            my, mw, mx = self.bottom_y + th.u(4), (W - 3 * p) // 2, p
+        else:
+            self.line_w = self.clear_btn.rect.x - 3 * p
+            my, mw, mx = by, (self.clear_btn.rect.x - 3 * p) // 2, p
+        self.moon_self = Button("", functools.partial(self._set_moon, "self"), pygame.Rect(mx, my, mw, th.touch),
                                 role="small", name="moon self")
         self.moon_others = Button("", functools.partial(self._set_moon, "others"),
-                                  pygame.Rect(2 * p + mw, by, mw, th.touch), role="small", name="moon others")
+                                  pygame.Rect(mx + mw + p, my, mw, th.touch), role="small", name="moon others")
         self.widgets.extend([*self.pad_buttons, *self.bar_buttons, self.moon_self, self.moon_others, self.clear_btn,
                              self.enter_btn])
         self._sync()
@@ -680,7 +709,7 @@ class ScorekeeperEntryScene(Scene):
         for cell, w in self.cells.items():
             w.blank = cell not in self.entered and cell not in self.auto
             w.text = "?" if w.blank else str(self.value(cell))
-            w.note = "auto" if cell in self.auto else ""
+            w.note = _("auto") if cell in self.auto else ""
             w.selected = cell == self.focus
         for s, ws in enumerate(self.row_widgets):
             for key, w in ws.items():
@@ -803,8 +832,8 @@ class ScorekeeperEntryScene(Scene):
         head_w = th.width - self._bar_right - 3 * th.pad
         from ..setup import title
 
-        D.text(surface, th, _("{game}: hand {n}").format(game=title(sheet.GAME_ID), n=sheet.hand_number + 1), (2 * th.pad, th.u(4)), "body", T.TEXT,
-               bold=True, max_width=head_w)
+        D.text(surface, th, _("{game}: hand {n}").format(game=title(sheet.GAME_ID), n=sheet.hand_number + 1),
+               (2 * th.pad, th.u(4)), "body", T.TEXT, bold=True, max_width=head_w)
         shooter = sheet.moon_shooter(self.entries)
         if shooter is not None and not sheet.over:
             sub, colour = _("{name} shot the moon: scored as chosen below").format(name=sheet.names[shooter]), T.ACCENT
@@ -819,14 +848,17 @@ class ScorekeeperEntryScene(Scene):
                 sub = _("{name} shot the moon").format(name=sheet.names[shooter])
             elif ";" in sub:
                 sub = sub.split(";")[0].strip()
-        D.text(surface, th, sub, (2 * th.pad, th.u(32)), "small", colour, max_width=head_w)
+        sub_y = th.u(6) + th.font("body", bold=True).get_linesize() if self.portrait else th.u(32)
+        D.text(surface, th, sub, (2 * th.pad, sub_y), "small", colour, max_width=head_w)
         hy = self.bar_h + th.u(2)
-        shown_toggles = any(w.visible for ws in self.row_widgets for k, w in ws.items() if k in ("double_nil", "blind_nil"))
         for heads in self.col_x:
             for label, x, w in heads:
-                if label in ("Double Nil", "Blind Nil") and not shown_toggles:
+                if not label:  # a toggle's column: each toggle says what it is
                     continue
-                D.text(surface, th, _(label), (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w + th.pad)
+                words = _(label)
+                if th.font("small").size(words)[0] > w + th.pad and label in SYMBOLS:  # too narrow: the suit
+                    words = SYMBOLS[label]
+                D.text(surface, th, words, (x + w // 2, hy), "small", T.ACCENT, "midtop", max_width=w + th.pad)
         # what the pad fills
         if self.focus is not None:
             key, seat = self.focus
@@ -835,10 +867,12 @@ class ScorekeeperEntryScene(Scene):
         else:
             ask = _("tap a box to change it")
         ask_y = hy if self.pad_rect.y <= self.top else self.pad_rect.y - th.u(4) - th.font("small").get_height()
-        if self.focus is None and self.pad_rect.y <= self.top:  # no pad showing: room below for two lines
-            for k, line in enumerate(D.wrap(th, ask, self.pad_rect.width, "small")[:2]):
-                D.text(surface, th, line, (self.pad_rect.centerx, ask_y + k * th.font("small").get_height()), "small",
-                       T.TEXT_DIM, "midtop", max_width=self.pad_rect.width)
+        free_column = self.focus is None and self.pad_rect.y <= self.top  # no pad showing: its column is free
+        side_y = ask_y
+        if free_column:
+            for line in D.wrap(th, ask, self.pad_rect.width, "small"):
+                side_y = D.text(surface, th, line, (self.pad_rect.centerx, side_y), "small", T.TEXT_DIM, "midtop",
+                                max_width=self.pad_rect.width).bottom
         else:
             D.text(surface, th, ask, (self.pad_rect.centerx, ask_y), "small", T.TEXT if self.focus else T.TEXT_DIM,
                    "midtop", max_width=self.pad_rect.width)
@@ -852,26 +886,44 @@ class ScorekeeperEntryScene(Scene):
             if self.last_points is not None:
                 total += f" ({self.last_points[s]:+d})"
             if stacked:
+                if th.font("small").size(total)[0] > r.width - th.pad:  # the number alone where the words do not fit
+                    total = str(sheet.totals[s])
                 D.text(surface, th, sheet.names[s], (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT, "bottomleft",
                        bold=True, max_width=r.width - th.pad)
                 D.text(surface, th, total, (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM, "topleft",
                        max_width=r.width - th.pad)
-            else:  # a short row: the name, and the total beside it
-                tw = min(th.font("small").size(total)[0], r.width // 2)
+            else:  # a short row: the name, and the total beside it (left to the sheet when there is no room)
+                name_w = th.font("body", bold=True).size(sheet.names[s])[0]
+                tw = th.font("small").size(total)[0]
+                if name_w + tw + 3 * th.pad > r.width:
+                    total = str(sheet.totals[s])
+                    tw = th.font("small").size(total)[0]
+                if name_w + tw + 3 * th.pad > r.width:
+                    total, tw = "", 0
                 D.text(surface, th, sheet.names[s], (r.x + th.pad, r.centery), "body", T.TEXT, "midleft", bold=True,
-                       max_width=r.width - tw - 2 * th.pad)
-                D.text(surface, th, total, (r.right, r.centery), "small", T.TEXT_DIM, "midright", max_width=tw)
+                       max_width=r.width - tw - 3 * th.pad)
+                if total:
+                    D.text(surface, th, total, (r.right - th.pad, r.centery), "small", T.TEXT_DIM, "midright")
         if self.nobody_rect is not None:
             r = self.nobody_rect
-            D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
-                   max_width=r.width - th.pad)
-            D.text(surface, th, _("cancelled trick"), (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM,
-                   "topleft", max_width=r.width - th.pad)
+            what = _("cancelled trick")
+            if th.font("small").size(what)[0] <= r.width - th.pad:
+                D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery + th.u(1)), "body", T.TEXT_DIM, "bottomleft",
+                       max_width=r.width - th.pad)
+                D.text(surface, th, what, (r.x + th.pad, r.centery + th.u(1)), "small", T.TEXT_DIM, "topleft",
+                       max_width=r.width - th.pad)
+            else:  # too narrow for the second line at a readable size: "Nobody" alone
+                role = "body" if th.font("body").size(_("Nobody"))[0] <= r.width - th.pad else "small"
+                D.text(surface, th, _("Nobody"), (r.x + th.pad, r.centery), role, T.TEXT_DIM, "midleft",
+                       max_width=r.width - th.pad)
         # the check line and the reason, beside the buttons (the moon choice takes their place)
         if self.moon_self.visible and not sheet.over:
             return
         y = self.bottom_y + th.u(2)
         parts = tally_words(sheet.tally(self.entries))
+        note = _(" (nobody's included)")  # left out of a check too wide for its line
+        parts = [pt[: -len(note)] if pt.endswith(note) and th.font("small").size(pt)[0] > self.line_w else pt
+                 for pt in parts]
         line = "   ".join(parts)
         if len(parts) > 1 and th.font("small").size(line)[0] > self.line_w:  # one check a line
             for part in parts[:2]:
@@ -882,16 +934,30 @@ class ScorekeeperEntryScene(Scene):
             D.text(surface, th, line, (2 * th.pad, y), "small", T.TEXT, max_width=self.line_w)
             y += small_h + th.u(2)
         reason = self.reason()
-        if sheet.over:
-            D.text(surface, th, _("The game is over: see the score sheet."), (2 * th.pad, y), "small", T.ACCENT)
-        elif reason is None:
-            D.text(surface, th, _("Ready: tap Enter hand"), (2 * th.pad, y), "body", T.GOOD, max_width=self.line_w)
+        if reason is not None:  # the sheet's reasons are English sentences: in the kiosk's language
+            from ..referee_words import translate
+
+            reason = translate(reason)
+        x, w, anchor = 2 * th.pad, self.line_w, "topleft"
+        if reason is None:
+            text, role, colour = _("Ready: tap Enter hand"), "body", T.GOOD
         else:
-            colour = T.BAD if self.refusal else T.ACCENT
-            room = max(1, (th.height - y) // small_h)
-            for text in D.wrap(th, reason, self.line_w, "small")[:room]:
-                D.text(surface, th, text, (2 * th.pad, y), "small", colour, max_width=self.line_w)
-                y += small_h
+            text, role, colour = reason, "small", (T.BAD if self.refusal else T.ACCENT)
+        line_h = th.font(role).get_height()
+        fits = y + len(D.wrap(th, text, w, role)) * line_h <= th.height
+        if free_column and not sheet.over and not fits:  # the pad's column is free: the verdict goes there
+            x, w, y = self.pad_rect.centerx, self.pad_rect.width, side_y + th.u(8)
+            anchor = "midtop"
+        if sheet.over:
+            D.text(surface, th, _("The game is over: see the score sheet."), (x, y), "small", T.ACCENT, anchor,
+                   max_width=w)
+            return
+        bottom = (self.bottom_y - th.pad if anchor == "midtop" else
+                  self.enter_btn.rect.y - th.u(2) if self.portrait else th.height)
+        for part in D.wrap(th, text, w, role):
+            if y + line_h > bottom:
+                break
+            y = D.text(surface, th, part, (x, y), role, colour, anchor, max_width=w).bottom
 
     def reason(self) -> str | None:
         """Why the entry cannot be entered as it stands (None: it can)."""
@@ -919,6 +985,10 @@ def ask_undo(app: Any, sheet: ScoreSheet) -> None:
     from .confirm import ConfirmScene
 
     what = sheet.last_undo_text()
+    if what is not None:
+        from ..referee_words import translate
+
+        what = translate(what)
     if what is None:
         app.push(ConfirmScene(app, _("Nothing to undo"), _("No hand has been entered yet."), yes="OK", no="Back"))
         return

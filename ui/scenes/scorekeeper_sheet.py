@@ -56,6 +56,8 @@ class ScorekeeperSheetScene(ScoreSheetScene):
     def layout(self) -> None:
         th = self.theme
         bw, p = th.u(112), th.pad
+        if self.narrow():  # the four buttons across the top of a narrow screen
+            bw = (th.width - 2 * p - 3 * th.u(6)) // 4
         x = th.width - p
         self.widgets = []
         specs: list[tuple[str, Any, Any]] = [(N_("Menu"), self.menu, T.BUTTON_OFF),
@@ -72,9 +74,32 @@ class ScorekeeperSheetScene(ScoreSheetScene):
             x -= th.u(6)
         self._buttons_left = x
 
+    def header_room(self) -> tuple[int, int]:  # the narrow sheet's heading goes under the buttons
+        return 0, self.bar_height
+
+    def draw_sideways(self, surface: Any, g: dict[str, Any], labels: list[str], seats: list[int],
+                      results: list[dict[str, Any]], top: int) -> None:
+        said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
+                        self.sheet.hand_number).format(n=self.sheet.hand_number, dealer=self.sheet.names[self.sheet.dealer])
+        th = self.theme
+        for line in D.wrap(th, said, th.width - 4 * th.pad, "small"):
+            top = D.text(surface, th, line, (2 * th.pad, top), "small", T.TEXT_DIM, max_width=th.width - 4 * th.pad).bottom
+        super().draw_sideways(surface, g, labels, seats, results, top + th.pad)
+
+    def heading(self, surface: Any, text: str, right: int) -> int:
+        th = self.theme
+        y = self.bar_height
+        room = th.width - 4 * th.pad
+        for line in D.wrap(th, text, room, "large"):
+            y = D.text(surface, th, line, (2 * th.pad, y), "large", T.TEXT, bold=True, max_width=room).bottom
+        return y + th.u(2)
+
     def title(self, surface: Any, text: str, sub: str | None = None) -> int:
         th = self.theme
-        r = D.text(surface, th, _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID)), (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
+        heading = _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID))
+        if th.font("large", bold=True).size(heading)[0] > self._buttons_left - 3 * th.pad:
+            heading = title(self.sheet.GAME_ID)  # beside the buttons: the game's name says enough
+        r = D.text(surface, th, heading, (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
                    max_width=self._buttons_left - 3 * th.pad)
         said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
                         self.sheet.hand_number).format(n=self.sheet.hand_number,
@@ -134,10 +159,30 @@ class ScorekeeperOverScene(GameOverScene):
     def draw_content(self, surface: Any) -> None:
         super().draw_content(surface)
         th = self.theme
+        bottom = min(b.rect.y for b in self.buttons()) - th.u(2)
+        lines = self._saved_lines()
+        for k, line in enumerate(lines):  # a long file name on a line of its own
+            D.text(surface, th, line, (th.width // 2, bottom - (len(lines) - 1 - k) * th.font("small").get_height()),
+                   "small", T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+
+    def _saved_lines(self) -> list[str]:
+        th = self.theme
         words = (_("saved as {file}").format(file=self.saved.name) if self.saved is not None
                  else _("could not save the game: {error}").format(error=self.save_error))
-        D.text(surface, th, words, (th.width // 2, th.height - th.touch - 2 * th.pad), "small",
-               T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+        room = th.width - 4 * th.pad
+        font = th.font("small")
+        out: list[str] = []
+        for line in D.wrap(th, words, room, "small"):
+            while font.size(line)[0] > room and "_" in line:  # a file name wider than the screen: cut at its _
+                cut = max((i for i in range(len(line)) if line[i] == "_" and font.size(line[:i + 1])[0] <= room),
+                          default=line.index("_"))
+                out.append(line[:cut + 1])
+                line = line[cut + 1:]
+            out.append(line)
+        return out[:3]
+
+    def reserved_bottom(self) -> int:
+        return len(self._saved_lines()) * self.theme.font("small").get_height() + self.theme.u(4)
 
     def model(self) -> dict[str, Any]:
         m = super().model()
@@ -147,15 +192,24 @@ class ScorekeeperOverScene(GameOverScene):
 
     def layout(self) -> None:
         th = self.theme
-        w = th.u(220)
-        y = th.height - th.touch - th.pad
-        mid = (th.width - w) // 2
+        w, h = th.u(220), th.touch
+        if th.width < th.u(600):  # narrow: three buttons side by side
+            w = (th.width - 6 * th.pad) // 3
+        labels = (_("Score sheet"), _("Undo last hand"), _("New game"))
+        if any(th.font("body").size(t)[0] > w - th.u(8) for t in labels):  # tall enough for two-line labels
+            h = max(th.touch, 2 * th.font("body").get_linesize() + th.u(4))
+        y = th.height - h - th.pad
+        mid = pygame.Rect((th.width - w) // 2, y, w, h)
+        if th.width < th.u(600):  # narrow: Undo last hand on its own row above the other two
+            w = (th.width - 6 * th.pad) // 2
+            h = th.touch if all(th.font("body").size(t)[0] <= w - th.u(8) for t in labels) else h
+            y = th.height - h - th.pad
+            mid = pygame.Rect(2 * th.pad, y - th.pad - th.touch, th.width - 4 * th.pad, th.touch)
         self.widgets = [
             Button(_("Score sheet"), lambda: self.app.switch(ScorekeeperSheetScene(self.app, self.sheet)),
-                   pygame.Rect(2 * th.pad, y, w, th.touch)),
-            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), pygame.Rect(mid, y, w, th.touch),
-                   color=T.BUTTON_OFF),
-            Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, th.touch), color=T.BUTTON_ON),
+                   pygame.Rect(2 * th.pad, y, w, h)),
+            Button(_("Undo last hand"), lambda: ask_undo(self.app, self.sheet), mid, color=T.BUTTON_OFF),
+            Button(_("New game"), self.new_game, pygame.Rect(th.width - w - 2 * th.pad, y, w, h), color=T.BUTTON_ON),
         ]
 
 
@@ -163,6 +217,7 @@ class ScorekeeperCorrectScene(Scene):
     """A score correction: whose score, by how much, and why (kept on the sheet and record)."""
 
     name = "scorekeeper_correct"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     REASONS = ("miscounted", "revoke", "misdeal", "other")
 
     def __init__(self, app: Any, sheet: ScoreSheet) -> None:
@@ -177,8 +232,9 @@ class ScorekeeperCorrectScene(Scene):
         th = self.theme
         p, W, H = th.pad, th.width, th.height
         n = self.sheet.n
-        top = th.u(78)
-        per_row = min(n, 6)
+        narrow = th.width < th.u(600)  # a portrait screen
+        top = self.header_bottom(self._words(), right=2 * th.pad if narrow else None) + th.u(4)
+        per_row = min(n, 3 if narrow else 6)
         bw = (W - p * (per_row + 3)) // per_row
         self.seat_buttons = []
         for s in range(n):
@@ -191,19 +247,30 @@ class ScorekeeperCorrectScene(Scene):
                        name=f"seat {self.sheet.names[s]}")
             self.seat_buttons.append(b)
         y = top + (-(-n // per_row)) * (th.touch + p) + p
-        self.stepper = Stepper(_("Points"), self.points, self.set_points, pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
-                               presets=(-10, -5, 5, 10), minimum=-999, maximum=999,
+        self.points_label: tuple[int, int] | None = None
+        if narrow:  # the word "Points" on its own line, two presets beside - and +
+            self.points_label = (2 * p, y)
+            y += th.font("body").get_height() + th.u(4)
+        self.stepper = Stepper("" if narrow else _("Points"), self.points, self.set_points,
+                               pygame.Rect(2 * p, y, W - 4 * p, th.touch + p),
+                               presets=(-5, 5) if narrow else (-10, -5, 5, 10), minimum=-999, maximum=999,
                                fmt=lambda v: f"{(v or 0):+d}")
         y += th.touch + 3 * p
-        rw = (W - 4 * p - p * (len(self.REASONS) - 1)) // len(self.REASONS)
+        per = 2 if narrow else len(self.REASONS)  # narrow: two rows of two
+        rw = (W - 4 * p - p * (per - 1)) // per
         self.reason_buttons = [Button(_(REASON_WORDS[r]), functools.partial(self.pick_reason, r),
-                                      pygame.Rect(2 * p + i * (rw + p), y, rw, th.touch), role="small",
-                                      name=f"reason {r}")
+                                      pygame.Rect(2 * p + (i % per) * (rw + p), y + (i // per) * (th.touch + p), rw,
+                                                  th.touch), role="small", name=f"reason {r}")
                                for i, r in enumerate(self.REASONS)]
         by = H - th.touch - p
-        self.apply_btn = Button(_("Apply correction"), self.apply, pygame.Rect(W - p - th.u(260), by, th.u(260), th.touch),
+        aw = min(max(th.u(260), th.font("body").size(_("Apply correction"))[0] + th.u(16)), W - 3 * p - th.u(160))
+        bh = th.touch
+        if th.font("body").size(_("Apply correction"))[0] > aw - th.u(8):  # its label on two lines
+            bh = max(th.touch, 2 * th.font("body").get_linesize() + th.u(4))
+            by = H - bh - p
+        self.apply_btn = Button(_("Apply correction"), self.apply, pygame.Rect(W - p - aw, by, aw, bh),
                                 color=T.BUTTON_ON)
-        self.cancel_btn = Button(_("Cancel"), self.cancel, pygame.Rect(p, by, th.u(160), th.touch), color=T.BUTTON_OFF)
+        self.cancel_btn = Button(_("Cancel"), self.cancel, pygame.Rect(p, by, th.u(160), bh), color=T.BUTTON_OFF)
         self.widgets = [*self.seat_buttons, self.stepper, *self.reason_buttons, self.apply_btn, self.cancel_btn]
         self._sync()
 
@@ -211,7 +278,7 @@ class ScorekeeperCorrectScene(Scene):
         for s, b in enumerate(self.seat_buttons):
             b.selected = s == self.seat
         for b in self.reason_buttons:
-            b.selected = b.text == self.reason
+            b.selected = b.name == f"reason {self.reason}"
         self.stepper.value = self.points
 
     def pick(self, seat: int) -> None:
@@ -243,10 +310,20 @@ class ScorekeeperCorrectScene(Scene):
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
-        self.title(surface, _("Score correction"), _("kept on the score sheet and in the record, with its reason"))
+        self.title(surface, _("Score correction"), self._words(), right=2 * th.pad if th.width < th.u(600) else None)
+        if self.points_label is not None:
+            D.text(surface, th, _("Points"), self.points_label, "body", T.TEXT)
         if self.error:
-            D.text(surface, th, self.error, (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
+            from ..referee_words import translate
+
+            D.text(surface, th, translate(self.error), (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
                    max_width=th.width - 4 * th.pad)
+
+    def _words(self) -> str:
+        return _("kept on the score sheet and in the record, with its reason")
+
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        return D.wrap(self.theme, sub, room, "small") if sub else []  # as many lines as it takes
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -58,20 +58,41 @@ class _Row(Widget):
     def handle(self, event: Any) -> bool:
         return self.button.handle(event)
 
+    @staticmethod
+    def stacked(theme: T.Theme) -> bool:
+        """On a narrow (portrait) screen the label goes above its button."""
+        return theme.width < theme.u(600)
+
+    @staticmethod
+    def height(theme: T.Theme) -> int:
+        if _Row.stacked(theme):
+            return theme.font("body").get_height() + theme.touch + theme.u(10)
+        return theme.touch + theme.u(6)
+
     def draw(self, surface: Any, theme: T.Theme) -> None:
         r = self.rect
-        self.button.rect = pygame.Rect(r.right - theme.u(300), r.y + (r.height - theme.touch) // 2, theme.u(300), theme.touch)
-        D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft")
+        if self.stacked(theme):
+            lh = theme.font("body").get_height()
+            D.text(surface, theme, self.label, (r.x + theme.pad, r.y), "body", T.TEXT, max_width=r.width - 2 * theme.pad)
+            w = min(theme.u(300), r.width - 2 * theme.pad)
+            self.button.rect = pygame.Rect(r.right - theme.pad - w, r.y + lh + theme.u(4), w, theme.touch)
+        else:
+            self.button.rect = pygame.Rect(r.right - theme.u(300), r.y + (r.height - theme.touch) // 2, theme.u(300),
+                                           theme.touch)
+            D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft")
         self.button.draw(surface, theme)
 
 
 class SettingsScene(Scene):
     name = "settings"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
 
     def layout(self) -> None:
         th = self.theme
         s = self.app.settings
-        top = self.header_bottom(self._note())
+        narrow = th.width < th.u(600)
+        top = self.header_bottom(self._note(), right=2 * th.pad if narrow else None) + th.u(4)
+        row_h = _Row.height(th)
         self.port_btn = Button(s.serial_port, self.edit_port, name="serial port")
         self.pin_btn = Button(_("Change PIN"), self.change_pin)
         self.toggles = {
@@ -81,18 +102,26 @@ class SettingsScene(Scene):
         }
         self.language_btn = Button(LANGUAGES[s.language], self.next_language, name="language")
         rows: list[tuple[int, Widget]] = [
-            (th.touch + th.u(6), _Row(_("Language"), self.language_btn)),
-            (th.touch + th.u(6), _Row(_("Dealer serial port"), self.port_btn)),
+            (row_h, _Row(_("Language"), self.language_btn)),
+            (row_h, _Row(_("Dealer serial port"), self.port_btn)),
             *[(th.touch + th.u(6), t) for t in self.toggles.values()],
-            (th.touch + th.u(6), _Row(_("Admin PIN"), self.pin_btn)),
-            (th.touch + th.u(6), _Row(_("Club night"), Button(_("Club night..."), self.club, name="club night"))),
+            (row_h, _Row(_("Admin PIN"), self.pin_btn)),
+            (row_h, _Row(_("Club night"), Button(_("Club night..."), self.club, name="club night"))),
             (th.u(40), _Text(_("GPIO pin map (seat panels)"), T.ACCENT, "body")),
         ]
         pins = pin_map(s)
         if not pins:
             rows.append((th.u(30), _Text(_("no pin map configured"))))
         for line in pin_lines(pins):
-            rows.append((th.u(26), _Text(line)))
+            # a seat's four pins on two lines when one is too narrow (a portrait screen)
+            parts = line.split("    ")
+            if th.font("small").size(line)[0] > th.width - 6 * th.pad and len(parts) > 2:
+                half = (len(parts) + 1) // 2
+                lines = ["    ".join(parts[:half]), "        " + "    ".join(parts[half:])]
+            else:
+                lines = [line]
+            for ln in lines:
+                rows.append((max(th.u(26), th.font("small").get_height() + th.u(2)), _Text(ln)))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad
@@ -161,5 +190,9 @@ class SettingsScene(Scene):
             note = _("the admin PIN is still 0000: please change it")
         return note
 
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        return D.wrap(self.theme, sub, room, "small") if sub else []  # as many lines as it takes
+
     def draw_content(self, surface: Any) -> None:
-        self.title(surface, _("Settings"), self._note())
+        th = self.theme
+        self.title(surface, _("Settings"), self._note(), right=2 * th.pad if th.width < th.u(600) else None)

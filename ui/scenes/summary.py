@@ -18,6 +18,7 @@ from .scoresheet import columns
 
 class SummaryScene(GameScene):
     name = "summary"
+    portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     show_undo = False
 
     def __init__(self, app: Any) -> None:
@@ -50,17 +51,32 @@ class SummaryScene(GameScene):
         labels, seats = columns(g)
         low_wins = g.get("game") in ("hearts", "cancellation-hearts")
         top = self.bar_height + th.pad
-        D.text(surface, th, _("Hand {n} scored").format(n=len(results)), (2 * th.pad, top), "title", T.TEXT, bold=True)
-        y = top + th.u(56)
+        r = D.text(surface, th, _("Hand {n} scored").format(n=len(results)), (2 * th.pad, top), "title", T.TEXT, bold=True,
+                   max_width=th.width - 4 * th.pad)
+        small_h = th.font("small").get_height()
+        y = max(top + th.u(56), r.bottom + small_h + th.u(2))
         self.lines = []
         n = len(seats)
         few = n <= 4
         line_h = th.u(48) if few else max(th.u(26), min(th.u(40), (th.height - y - th.u(90)) // max(1, n)))
         role = "large" if few else ("body" if line_h >= th.u(34) else "small")
-        x_pts, x_tot = th.u(250), th.u(360)
-        D.text(surface, th, _("this hand"), (x_pts, y - th.u(22)), "small", T.TEXT_DIM)
-        D.text(surface, th, _("total"), (x_tot, y - th.u(22)), "small", T.TEXT_DIM)
-        x_extra = th.u(460)
+        narrow = th.width < th.u(600)  # a portrait screen: what was taken on its own line under each row
+        # the columns: names, this hand, total, what was taken; each as wide as its words need
+        font = th.font(role)
+        name_w = max(font.size(lab)[0] for lab in labels) + 3 * th.pad
+        x_pts = max(th.u(140), min(th.u(250), name_w))
+        pts_w = max(font.size("+888")[0], th.font("small").size(_("this hand"))[0]) + 2 * th.pad
+        x_tot = max(th.u(360) - (th.u(250) - x_pts), x_pts + pts_w)
+        tot_w = max(font.size("8888")[0], th.font("small").size(_("total"))[0]) + 2 * th.pad
+        x_extra = max(th.u(460) - (th.u(250) - x_pts), x_tot + tot_w)
+        extra_w = th.width - x_extra - th.pad
+        if narrow:
+            x_pts = max(x_pts, th.width - 3 * th.pad - tot_w - pts_w)
+            x_tot = x_pts + pts_w
+            x_extra, extra_w = 4 * th.pad, th.width - 6 * th.pad
+        D.text(surface, th, _("this hand"), (x_pts, y - small_h - th.u(2)), "small", T.TEXT_DIM)
+        D.text(surface, th, _("total"), (x_tot, y - small_h - th.u(2)), "small", T.TEXT_DIM)
+        extra_role = "body" if few else "small"
         for k, s in enumerate(seats):
             pts, tot = last["points"][s], last["totals"][s]
             D.text(surface, th, labels[k], (2 * th.pad, y), role, T.TEXT, max_width=x_pts - 3 * th.pad)
@@ -71,23 +87,30 @@ class SummaryScene(GameScene):
             extra = self.figures(g, s)
             if "bags" in last:
                 extra = (extra + ", " if extra else "") + _("bags {n}").format(n=last["bags"][s])
-            D.text(surface, th, extra, (x_extra, y + th.u(4)), "body" if few else "small", T.TEXT_DIM,
-                   max_width=th.width - x_extra - th.pad)
+            # what was taken: on as many lines as it needs (a few players have the room)
+            parts = D.wrap(th, extra, extra_w, extra_role) if few or narrow else [extra]
+            ey = y + (font.get_height() if narrow else th.u(4))
+            for part in parts if extra else []:
+                ey = D.text(surface, th, part, (x_extra, ey), extra_role, T.TEXT_DIM, max_width=extra_w).bottom
+            step = line_h if len(parts) <= 1 and not narrow else max(line_h, ey - y + th.u(6))
             self.lines.append(f"{labels[k]}: {pts:+d} -> {tot}" + (f" ({extra})" if extra else ""))
-            y += line_h
+            y += step
         # fair dealing: the hand's salt is revealed now; the words go under everything else,
         # left of the button
-        fair_w = self.next.rect.x - 4 * th.pad
+        fair_w = self.next.rect.x - 4 * th.pad if not narrow else th.width - 4 * th.pad
         fair = [ln for line in commitment_lines(self.t, after=True) for ln in D.wrap(th, line, fair_w, "small")]
         self.fair = fair
-        fy = th.height - th.pad - len(fair) * th.u(22)
+        fair_h = max(th.u(22), small_h)
+        fair_bottom = self.next.rect.y - th.pad if narrow else th.height - th.pad  # narrow: above the button
+        fy = fair_bottom - len(fair) * fair_h
         for ln in fair:
             D.text(surface, th, ln, (2 * th.pad, fy), "small", T.TEXT_DIM, max_width=fair_w)
-            fy += th.u(22)
-        bottom = th.height - th.pad - len(fair) * th.u(22)
+            fy += fair_h
+        bottom = fair_bottom - len(fair) * fair_h
         # the totals so far, beside the button, when there is room
-        room = pygame.Rect(2 * th.pad, y + th.pad, self.next.rect.x - 4 * th.pad, bottom - y - 2 * th.pad)
-        if few and room.height >= th.u(120):
+        room = pygame.Rect(2 * th.pad, y + th.pad, (th.width if narrow else self.next.rect.x) - 4 * th.pad,
+                           bottom - y - 2 * th.pad)
+        if (few or narrow) and room.height >= th.u(120):
             labs, series = plot.series_from(g)
             plot.draw_plot(surface, th, room, labs, series, g.get("options", {}).get("target"))
 

@@ -4,6 +4,28 @@ const GAMES = {"hearts": "Hearts", "cancellation-hearts": "Cancellation Hearts",
                "partnership-spades": "Partnership Spades", "german-whist": "German Whist"};
 const METHODS = {"average": "against the field's average", "matchpoints": "matchpoints"};
 
+// The page's words in the players' languages (the JSON block in index.html): ?lang=fr|ht|tr,
+// else the browser's language; English when neither is one of them.
+const ALL_WORDS = JSON.parse(document.getElementById("words").textContent);
+const LANG = (() => {
+  const asked = new URLSearchParams(location.search).get("lang");
+  for (const l of [asked, ...(navigator.languages || [navigator.language])]) {
+    const code = String(l || "").slice(0, 2).toLowerCase();
+    if (code === "en") return "en";
+    if (ALL_WORDS[code]) return code;
+  }
+  return "en";
+})();
+const WORDS = ALL_WORDS[LANG] || {};
+// ``text`` (English, with {fields}) in the page's language, the fields filled in
+function say(text, fields) {
+  let out = WORDS[text] || text;
+  for (const [k, v] of Object.entries(fields || {})) out = out.split("{" + k + "}").join(String(v));
+  return out;
+}
+document.documentElement.lang = LANG;
+for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = say(e.dataset.i18n);
+
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -20,10 +42,11 @@ function scoreCell(v) {
 
 function render(doc) {
   if (!doc || !doc.night) return;
-  document.getElementById("title").textContent = "Club night " + doc.night;
+  document.getElementById("title").textContent = say("Club night {night}", {night: doc.night});
   document.getElementById("subtitle").textContent =
-    (GAMES[doc.game] || doc.game) + " · duplicate, " + (METHODS[doc.method] || doc.method) +
-    " · " + doc.rounds + " rounds of " + doc.boards + " boards · " + doc.hands_received + " hands in";
+    say(GAMES[doc.game] || doc.game) + " · " + say("duplicate") + ", " + say(METHODS[doc.method] || doc.method) +
+    " · " + say("{rounds} rounds of {boards} boards", {rounds: doc.rounds, boards: doc.boards}) + " · " +
+    say("{n} hands in", {n: doc.hands_received});
   const tables = document.getElementById("tables");
   tables.replaceChildren();
   for (const t of doc.tables) {
@@ -31,9 +54,10 @@ function render(doc) {
     const li = el("li");
     li.dataset.table = t;
     li.append(el("b", t));
-    let words = "waiting";
+    let words = say("waiting");
     if (p.round !== null && p.round !== undefined) {
-      words = "Round " + (p.round + 1) + " · " + (p.over ? "done" : "hand " + p.hands + " of " + doc.boards);
+      words = say("Round {round}", {round: p.round + 1}) + " · " +
+        (p.over ? say("done") : say("hand {hand} of {boards}", {hand: p.hands, boards: doc.boards}));
       if (p.over) li.classList.add("done");
     }
     li.append(el("span", words));
@@ -48,7 +72,7 @@ function render(doc) {
     const tr = el("tr");
     tr.dataset.table = p.table;
     tr.dataset.seat = p.seat;
-    tr.append(el("td", rank), el("td", p.name), el("td", p.table + " seat " + (p.seat + 1)),
+    tr.append(el("td", rank), el("td", p.name), el("td", say("{table} seat {seat}", {table: p.table, seat: p.seat + 1})),
               scoreCell(p.score), el("td", p.boards, "num"));
     body.append(tr);
   });
@@ -58,13 +82,13 @@ function render(doc) {
     const div = el("div", null, "board");
     div.dataset.round = b.round;
     div.dataset.board = b.board;
-    div.append(el("h3", "Round " + (b.round + 1) + ", board " + (b.board + 1)));
+    div.append(el("h3", say("Round {round}, board {board}", {round: b.round + 1, board: b.board + 1})));
     const table = el("table");
     const names = Object.keys(b.tables);
     const seats = names.length ? b.tables[names[0]].points.length : 0;
     const head = el("tr");
-    head.append(el("th", "Table"));
-    for (let s = 0; s < seats; s++) head.append(el("th", "Seat " + (s + 1), "num"));
+    head.append(el("th", say("Table")));
+    for (let s = 0; s < seats; s++) head.append(el("th", say("Seat {seat}", {seat: s + 1}), "num"));
     table.append(head);
     for (const t of names) {
       const tr = el("tr");
@@ -86,8 +110,8 @@ function render(doc) {
 function connect() {
   const live = document.getElementById("live");
   const es = new EventSource("events");
-  es.onopen = () => { live.textContent = "live"; live.className = "on"; };
-  es.onerror = () => { live.textContent = "reconnecting…"; live.className = "off"; };
+  es.onopen = () => { live.textContent = say("live"); live.className = "on"; };
+  es.onerror = () => { live.textContent = say("reconnecting…"); live.className = "off"; };
   es.onmessage = (ev) => {
     try { render(JSON.parse(ev.data)); } catch (e) { console.error(e); }
   };

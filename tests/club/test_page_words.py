@@ -1,0 +1,96 @@
+"""The standings page speaks the players' languages: every English text the page writes (its
+``say("...")`` calls, the ``data-i18n`` headings, the game and method names) has a French, Haitian
+Creole and Turkish form in the page's word list, with the same {fields}; and a real browser
+asked for ``?lang=tr`` shows the Turkish headings (where Debian's chromium and Playwright are)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import threading
+
+import pytest
+
+from trickref.device.club.web import asset
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _words() -> dict[str, dict[str, str]]:
+    html = asset("index.html").decode("utf-8")
+    m = re.search(r'<script type="application/json" id="words">(.*?)</script>', html, re.S)
+    assert m, "the word list is missing from index.html"
+    return json.loads(m.group(1))
+
+
+def _english() -> set[str]:
+    js = asset("app.js").decode("utf-8")
+    html = asset("index.html").decode("utf-8")
+    keys = set(re.findall(r'\bsay\("((?:[^"\\]|\\.)*)"', js))
+    keys |= set(re.findall(r'data-i18n="([^"]*)"', html))
+    for table in ("GAMES", "METHODS"):
+        m = re.search(table + r" = \{(.*?)\};", js, re.S)
+        assert m, table
+        keys |= set(re.findall(r':\s*"([^"]*)"', m.group(1)))
+    return keys
+
+
+def test_every_text_of_the_page_is_in_every_language() -> None:
+    words = _words()
+    keys = _english()
+    assert len(keys) > 25  # the texts were found
+    assert set(words) == {"fr", "ht", "tr"}
+    for lang, table in words.items():
+        missing = sorted(keys - set(table))
+        assert not missing, f"{lang}: {missing}"
+        for k in keys:
+            assert set(re.findall(r"\{\w+\}", k)) == set(re.findall(r"\{\w+\}", table[k])), (lang, k, table[k])
+        unused = sorted(set(table) - keys)
+        assert not unused, f"{lang}: words the page never asks for: {unused}"
+
+
+def test_a_browser_asked_for_turkish_shows_turkish(tmp_path) -> None:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("Playwright's Python package is not installed (pip install -e .[test])")
+    for name in ("index.html", "app.js", "style.css"):
+        (tmp_path / name).write_bytes(asset(name))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+    handler.log_message = lambda *a: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"])
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?lang=tr")
+            assert page.inner_text("#h-standings") == "Sıralama"
+            assert page.inner_text("#standings thead").split("\t")[1].strip() == "Oyuncu"
+            assert page.evaluate("document.documentElement.lang") == "tr"
+            # a night's standings drawn in Turkish (the page's own render, given a small document)
+            doc = {"night": "n1", "game": "hearts", "method": "average", "rounds": 2, "boards": 3, "hands_received": 4,
+                   "tables": ["t1", "t2"], "progress": {"t1": {"round": 0, "hands": 2, "over": False},
+                                                        "t2": {"round": 0, "hands": 3, "over": True}},
+                   "players": [{"name": "Çağla", "table": "t1", "seat": 0, "score": 1.5, "boards": 2}],
+                   "board_results": [{"round": 0, "board": 0, "tables": {"t1": {"points": [3, 4], "scores": [1, -1]}}}],
+                   "seq": 1}
+            page.evaluate("doc => render(doc)", doc)
+            assert page.inner_text("#title") == "Kulüp gecesi n1"
+            assert "Kupa" in page.inner_text("#subtitle") and "4 el geldi" in page.inner_text("#subtitle")
+            assert page.inner_text("#tables li[data-table=t1]").split("\n")[-1] == "1. tur · 2/3. el"
+            assert page.inner_text("#tables li[data-table=t2]").split("\n")[-1] == "1. tur · bitti"
+            assert "t1, 1. yer" in page.inner_text("#standings tbody")
+            assert "1. tur, 1. el" in page.inner_text("#boards")
+            page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?lang=en")
+            assert page.inner_text("#h-standings") == "Standings"
+            browser.close()
+    finally:
+        server.shutdown()
