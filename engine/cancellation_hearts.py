@@ -332,19 +332,18 @@ class CancellationHeartsState(HeartsFamilyState):
                 slots += [(p, 0)] * (self._hand_size(p) - sum(known[p].values()))
                 if passing and self.passes[p]:
                     slots += [(p, 1)] * PASS_COUNT
-        if not widow_seen:
-            slots += [(-1, 1)] * len(self.widow)
         widow_points = sum(POINTS[c] for c in self.widow)
-        for _ in range(10_000):
-            got = place_hidden(hidden, slots, allowed, rng)
-            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
-            # once another seat has taken the widow, its points are public (in that seat's points)
-            if widow_seen or self.widow_taker < 0 or sum(POINTS[c] for c in widow) == widow_points:
-                break
-        else:  # pragma: no cover - the real widow is always one of the placements
-            raise AssertionError("no widow with the points shown")
         if widow_seen:
+            got = place_hidden(hidden, slots, allowed, rng)
             widow = list(self.widow)
+        elif self.widow_taker < 0:
+            got = place_hidden(hidden, slots + [(-1, 1)] * len(self.widow), allowed, rng)
+            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+        else:
+            # another seat took the widow: its points are public (in that seat's points), so
+            # the widow is drawn first among the hidden cards with those points (a cheap
+            # draw, repeated until the points match and the rest still fit the hands)
+            hidden, got, widow = _widow_first(hidden, slots, allowed, len(self.widow), widow_points, rng)
         hands = [Counter(self._hand_of(seat)) if p == seat else Counter(known[p]) for p in range(n)]
         flying: list[Counter[int]] = [Counter() for _ in range(n)]
         for c, (p, where) in zip(hidden, got, strict=True):
@@ -439,3 +438,25 @@ class CancellationHeartsState(HeartsFamilyState):
         if self.widow_taker == seat:
             v["widow"] = C.names(self.widow)
         return v
+
+
+def _widow_first(hidden: list[int], slots: list[tuple[int, int]], allowed: list[int], size: int,
+                 points: int, rng: random.Random) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    """For ``sample_world`` once another seat took the widow: ``size`` hidden cards with
+    ``points`` for the widow, the others placed in ``slots``; returns the others, their places
+    and the widow. Not one placement of all the cards at once, then kept only when the widow's
+    points match (that took up to a second at 6 players): the widow's cards go anywhere, so
+    they are drawn first and the rest placed once."""
+    idx = list(range(len(hidden)))
+    for _ in range(100_000):
+        pick = rng.sample(idx, size)
+        if sum(POINTS[hidden[i]] for i in pick) != points:
+            continue
+        chosen = set(pick)
+        rest = [c for i, c in enumerate(hidden) if i not in chosen]
+        try:
+            got = place_hidden(rest, slots, allowed, rng)
+        except AssertionError:  # the rest does not fit the shown voids: another widow
+            continue
+        return rest, got, sorted(hidden[i] for i in pick)
+    raise AssertionError("no widow with the points shown")  # pragma: no cover - the real widow is one
