@@ -270,7 +270,7 @@ class CancellationHeartsState(HeartsFamilyState):
         self.tricks_taken[seat] += 1
 
     # ------------------------------------------------------------------ determinization
-    def sample_world(self, seat: int, rng: random.Random) -> CancellationHeartsState:
+    def sample_world(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None) -> CancellationHeartsState:
         """A full state of this game that ``seat`` cannot tell from this one (as
         ``HeartsState.sample_world``): the cards it has not seen dealt at random among the
         other hands, the passes in flight and the face-down widow, consistently with its own
@@ -279,7 +279,7 @@ class CancellationHeartsState(HeartsFamilyState):
         hearts were broken (only hearts then) and, once someone else took the widow, the
         widow's points (they show in that seat's points). Two decks: cards are counted, a
         card may be hidden twice. The other seats' passes are drawn again. Rebuilt from the
-        snapshot before this hand's deal by replay."""
+        snapshot before this hand's deal by replay. ``avoid`` as for Hearts."""
         if self.phase in ("deal", "over"):
             return cast("CancellationHeartsState", self.copy())
         n = self.n
@@ -313,6 +313,10 @@ class CancellationHeartsState(HeartsFamilyState):
             if on_trick == n:
                 on_trick = 0
                 tricks += 1
+        if avoid is not None:  # a caller's own beliefs: cards a seat does not hold (a mask each)
+            for p in range(n):
+                if p != seat:
+                    allowed[p] &= ~avoid[p]
         passing = self.phase == "pass"
         mine = Counter(self.passes[seat])
         t = (seat + off) % n
@@ -447,6 +451,13 @@ def _widow_first(hidden: list[int], slots: list[tuple[int, int]], allowed: list[
     and the widow. Not one placement of all the cards at once, then kept only when the widow's
     points match (that took up to a second at 6 players): the widow's cards go anywhere, so
     they are drawn first and the rest placed once."""
+    # one placement of everything first: it raises when nothing fits (the caller's ``avoid``)
+    # and is kept when its widow happens to have the points
+    got = place_hidden(hidden, slots + [(-1, 1)] * size, allowed, rng)
+    widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+    if sum(POINTS[c] for c in widow) == points:
+        return ([c for c, sl in zip(hidden, got, strict=True) if sl[0] >= 0],
+                [sl for sl in got if sl[0] >= 0], widow)
     idx = list(range(len(hidden)))
     for _ in range(100_000):
         pick = rng.sample(idx, size)

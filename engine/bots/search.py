@@ -90,6 +90,10 @@ class SearchBot:
         self.clock = clock  # wall time by default; benchmarks on a shared machine use CPU time
         self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
 
+    def _value(self, state: GameState, seat: int) -> float:
+        """A finished rollout's result for ``seat`` (game modules' subclasses may score otherwise)."""
+        return _value(state, seat)
+
     # ------------------------------------------------------------------ candidates
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
                     rng: random.Random) -> list[Action] | None:
@@ -192,7 +196,7 @@ class SearchBot:
                         w.apply(rule.choose(w, p, r), p)
                         if w.phase in ("deal", "over"):
                             break
-                got.append(_value(w, seat))
+                got.append(self._value(w, seat))
                 if timed and clock() > hard:
                     break
             if len(got) < len(alive):
@@ -235,6 +239,15 @@ def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
     return True
 
 
+def make_search_bot(game: str, **kw: Any) -> SearchBot:
+    """A SearchBot for ``game``: the Hearts games' own (engine/bots/search_hearts.py) for them."""
+    if game in ("hearts", "cancellation-hearts"):
+        from .search_hearts import HeartsSearchBot
+
+        return HeartsSearchBot(game, **kw)
+    return SearchBot(game, **kw)
+
+
 def search_bot(game: str, level: str = "strong", reproducible: bool = False, **kw: Any) -> Any:
     """The bot of ``game`` at ``level`` (one of ``LEVELS``): the rule bot, or a SearchBot with
     the level's time budget (``reproducible``: its fixed number of worlds instead)."""
@@ -245,4 +258,4 @@ def search_bot(game: str, level: str = "strong", reproducible: bool = False, **k
         return bot_for(game)
     if reproducible:
         kw.setdefault("iterations", LEVEL_WORLDS[level])
-    return SearchBot(game, budget=budget, **kw)
+    return make_search_bot(game, budget=budget, **kw)
