@@ -14,7 +14,9 @@ few worlds (successive halving), so the budget goes to the close calls.
 
 What is searched: card play in every game, and (``search_bids``) the bid in the Spades games
 among the rule bot's bid and its neighbours. Passing, Blind/Double Nil, the spades-2p draw and
-the moon choice are the rule bot's.
+the moon choice are the rule bot's. The Hearts games' bot (``make_search_bot``) is
+engine/bots/search_hearts.py's subclass: it also searches the pass, draws worlds that fit how
+rule bots play, and scores a hand against the table.
 
 A rollout is scored when the hand ends, from the seat's side:
 
