@@ -50,7 +50,7 @@ from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.base import GameState  # noqa: E402
 from trickref.engine.bots import bot_for  # noqa: E402
-from trickref.engine.bots.search import LEVELS, SearchBot  # noqa: E402
+from trickref.engine.bots.search import LEVELS, SearchBot, make_search_bot  # noqa: E402
 from trickref.engine.games import new_game  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
@@ -211,7 +211,7 @@ def memory_peak(game: str, level: str, clock: str, seed: int) -> dict[str, Any]:
             st.apply(a, seat)
     budget = LEVELS[level]
     assert budget is not None
-    bot = SearchBot(game, budget=budget, clock=CLOCKS[clock])
+    bot = make_search_bot(game, budget=budget, clock=CLOCKS[clock])
     tracemalloc.start()
     bot.choose(st, st.turn_seats()[0], rng)
     _, peak = tracemalloc.get_traced_memory()
@@ -236,6 +236,16 @@ def timing(t: Timed) -> dict[str, Any]:
     }
 
 
+HEARTS_PARTS = ("infer", "search_pass", "relative")
+
+
+def hearts_kw(game: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The Hearts search bot's parts switched off by ``--hearts-off``."""
+    if game not in TABLES:
+        return {}
+    return {part: False for part in args.hearts_off}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10, help="pairs of whole games per Spades/German Whist game")
@@ -246,6 +256,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--target", type=int, help="smoke runs only: another game target than the rules' default")
+    ap.add_argument("--hearts-off", action="append", default=[], choices=HEARTS_PARTS,
+                    help="Hearts games: switch off a part of their search bot (to measure what it brings)")
     args = ap.parse_args()
     budget = LEVELS[args.level]
     assert budget is not None
@@ -254,7 +266,7 @@ def main() -> None:
     sections: dict[str, Any] = {}
     for game in games:
         t0, c0 = time.perf_counter(), time.process_time()
-        search = Timed(SearchBot(game, budget=budget, clock=CLOCKS[args.clock]))
+        search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args)))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
         if game in WHOLE:
             res = whole_games(game, args.games, search, args.seed, args.target)
@@ -271,7 +283,7 @@ def main() -> None:
         "machine": f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)",
         "load_average_at_end": os.getloadavg(), "level": args.level, "budget_s": budget, "clock": args.clock,
         "seed": args.seed, "target_override": args.target, "pairs_of_games": args.games, "hands_per_table": args.hands,
-        "ru_maxrss_mb": round(maxrss_mb, 1), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
+        "ru_maxrss_mb": round(maxrss_mb, 1), "hearts_off": args.hearts_off, "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
     }
     for res in sections.values():
         res["run"] = meta

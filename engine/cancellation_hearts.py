@@ -270,7 +270,7 @@ class CancellationHeartsState(HeartsFamilyState):
         self.tricks_taken[seat] += 1
 
     # ------------------------------------------------------------------ determinization
-    def sample_world(self, seat: int, rng: random.Random) -> CancellationHeartsState:
+    def sample_world(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None) -> CancellationHeartsState:
         """A full state of this game that ``seat`` cannot tell from this one (as
         ``HeartsState.sample_world``): the cards it has not seen dealt at random among the
         other hands, the passes in flight and the face-down widow, consistently with its own
@@ -279,7 +279,7 @@ class CancellationHeartsState(HeartsFamilyState):
         hearts were broken (only hearts then) and, once someone else took the widow, the
         widow's points (they show in that seat's points). Two decks: cards are counted, a
         card may be hidden twice. The other seats' passes are drawn again. Rebuilt from the
-        snapshot before this hand's deal by replay."""
+        snapshot before this hand's deal by replay. ``avoid`` as for Hearts."""
         if self.phase in ("deal", "over"):
             return cast("CancellationHeartsState", self.copy())
         n = self.n
@@ -313,6 +313,10 @@ class CancellationHeartsState(HeartsFamilyState):
             if on_trick == n:
                 on_trick = 0
                 tricks += 1
+        if avoid is not None:  # a caller's own beliefs: cards a seat does not hold (a mask each)
+            for p in range(n):
+                if p != seat:
+                    allowed[p] &= ~avoid[p]
         passing = self.phase == "pass"
         mine = Counter(self.passes[seat])
         t = (seat + off) % n
@@ -332,19 +336,18 @@ class CancellationHeartsState(HeartsFamilyState):
                 slots += [(p, 0)] * (self._hand_size(p) - sum(known[p].values()))
                 if passing and self.passes[p]:
                     slots += [(p, 1)] * PASS_COUNT
-        if not widow_seen:
-            slots += [(-1, 1)] * len(self.widow)
         widow_points = sum(POINTS[c] for c in self.widow)
-        for _ in range(10_000):
-            got = place_hidden(hidden, slots, allowed, rng)
-            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
-            # once another seat has taken the widow, its points are public (in that seat's points)
-            if widow_seen or self.widow_taker < 0 or sum(POINTS[c] for c in widow) == widow_points:
-                break
-        else:  # pragma: no cover - the real widow is always one of the placements
-            raise AssertionError("no widow with the points shown")
         if widow_seen:
+            got = place_hidden(hidden, slots, allowed, rng)
             widow = list(self.widow)
+        elif self.widow_taker < 0:
+            got = place_hidden(hidden, slots + [(-1, 1)] * len(self.widow), allowed, rng)
+            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+        else:
+            # another seat took the widow: its points are public (in that seat's points), so
+            # the widow is drawn first among the hidden cards with those points (a cheap
+            # draw, repeated until the points match and the rest still fit the hands)
+            hidden, got, widow = _widow_first(hidden, slots, allowed, len(self.widow), widow_points, rng)
         hands = [Counter(self._hand_of(seat)) if p == seat else Counter(known[p]) for p in range(n)]
         flying: list[Counter[int]] = [Counter() for _ in range(n)]
         for c, (p, where) in zip(hidden, got, strict=True):
@@ -439,3 +442,32 @@ class CancellationHeartsState(HeartsFamilyState):
         if self.widow_taker == seat:
             v["widow"] = C.names(self.widow)
         return v
+
+
+def _widow_first(hidden: list[int], slots: list[tuple[int, int]], allowed: list[int], size: int,
+                 points: int, rng: random.Random) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    """For ``sample_world`` once another seat took the widow: ``size`` hidden cards with
+    ``points`` for the widow, the others placed in ``slots``; returns the others, their places
+    and the widow. Not one placement of all the cards at once, then kept only when the widow's
+    points match (that took up to a second at 6 players): the widow's cards go anywhere, so
+    they are drawn first and the rest placed once."""
+    # one placement of everything first: it raises when nothing fits (the caller's ``avoid``)
+    # and is kept when its widow happens to have the points
+    got = place_hidden(hidden, slots + [(-1, 1)] * size, allowed, rng)
+    widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+    if sum(POINTS[c] for c in widow) == points:
+        return ([c for c, sl in zip(hidden, got, strict=True) if sl[0] >= 0],
+                [sl for sl in got if sl[0] >= 0], widow)
+    idx = list(range(len(hidden)))
+    for _ in range(100_000):
+        pick = rng.sample(idx, size)
+        if sum(POINTS[hidden[i]] for i in pick) != points:
+            continue
+        chosen = set(pick)
+        rest = [c for i, c in enumerate(hidden) if i not in chosen]
+        try:
+            got = place_hidden(rest, slots, allowed, rng)
+        except AssertionError:  # the rest does not fit the shown voids: another widow
+            continue
+        return rest, got, sorted(hidden[i] for i in pick)
+    raise AssertionError("no widow with the points shown")  # pragma: no cover - the real widow is one

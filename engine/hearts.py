@@ -343,7 +343,7 @@ class HeartsState(HeartsFamilyState):
             self._finish_hand()
 
     # ------------------------------------------------------------------ determinization
-    def sample_world(self, seat: int, rng: random.Random) -> HeartsState:
+    def sample_world(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None) -> HeartsState:
         """A full state of this game that ``seat`` cannot tell from this one: the same
         ``view(seat)``, every card ``seat`` has not seen dealt at random among the places it
         may be, consistently with everything ``seat`` knows and nothing else:
@@ -360,7 +360,9 @@ class HeartsState(HeartsFamilyState):
         the sampled hands, the same actions replayed (the other seats' passes replaced), so
         the result is a legal state of the game in every respect (``to_json``, ``undo``).
         Every consistent holding can come out (a randomized search over the constraints);
-        the draw is not exactly uniform over them."""
+        the draw is not exactly uniform over them. ``avoid`` (a mask per seat, optional):
+        hidden cards the caller believes a seat does not hold (a search bot's model of how
+        the others play); AssertionError when nothing fits them and what was shown."""
         if self.phase in ("deal", "over"):
             return cast("HeartsState", self.copy())
         n = self.n
@@ -396,6 +398,10 @@ class HeartsState(HeartsFamilyState):
             for p in range(n):
                 if p != holder:
                     allowed[p] &= ~BIT[FIRST_CARD[n]]
+        if avoid is not None:  # a caller's own beliefs: cards a seat does not hold (a mask each)
+            for p in range(n):
+                if p != seat:
+                    allowed[p] &= ~avoid[p]
         gone = sum(played) | mask_of(REMOVED[n])
         own = self.masks[seat]
         passing = self.phase == "pass"

@@ -325,37 +325,60 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     everywhere = (1 << len(places)) - 1
 
     def feasible() -> bool:
-        """Every card still to place fits (bipartite flow: signatures -> places)."""
+        """Every card still to place fits (bipartite flow: signatures -> places; each
+        augmenting path, found breadth-first, carries as many cards as it can)."""
         groups = [g for g in left if left[g]]
         if all(g == everywhere for g in groups):  # unconstrained: any spare capacity will do
             return True
+        n_groups, n_places = len(groups), len(places)
         need = [left[g] for g in groups]
         cap = [free[sl] for sl in places]
-        flow: dict[tuple[int, int], int] = {}
-        total = 0
-
-        def augment(i: int, seen: set[int]) -> bool:
-            # find a path from group i to a place with spare capacity, through used edges
-            for j in range(len(places)):
-                if not groups[i] >> j & 1 or j in seen:
-                    continue
-                seen.add(j)
-                if cap[j] > 0:
-                    cap[j] -= 1
-                    flow[(i, j)] = flow.get((i, j), 0) + 1
-                    return True
-                for k in range(len(groups)):  # reroute a unit of another group away from j
-                    if flow.get((k, j), 0) and augment(k, seen):
-                        flow[(k, j)] -= 1
-                        flow[(i, j)] = flow.get((i, j), 0) + 1
-                        return True
-            return False
-
-        for i in range(len(groups)):
-            for _ in range(need[i]):
-                if not augment(i, set()):
+        reach = [[j for j in range(n_places) if g >> j & 1] for g in groups]
+        flow = [[0] * n_places for _ in groups]
+        for i in range(n_groups):
+            while need[i]:
+                # from group i: group -> a place it may take; place -> a group with cards
+                # there (they may move on to another of that group's places)
+                ppar = [-1] * n_places  # the group a place was reached from
+                gpar = [-2] * n_groups  # the place a group was reached through (-1: the start)
+                gpar[i] = -1
+                frontier = [i]
+                end = -1
+                while frontier and end < 0:
+                    nxt: list[int] = []
+                    for k in frontier:
+                        for j in reach[k]:
+                            if ppar[j] >= 0:
+                                continue
+                            ppar[j] = k
+                            if cap[j] > 0:
+                                end = j
+                                break
+                            for k2 in range(n_groups):
+                                if gpar[k2] == -2 and flow[k2][j]:
+                                    gpar[k2] = j
+                                    nxt.append(k2)
+                        if end >= 0:
+                            break
+                    frontier = nxt
+                if end < 0:
                     return False
-                total += 1
+                b = min(need[i], cap[end])
+                k = ppar[end]
+                while k != i:
+                    b = min(b, flow[k][gpar[k]])
+                    k = ppar[gpar[k]]
+                j = end
+                k = ppar[j]
+                while True:
+                    flow[k][j] += b
+                    if k == i:
+                        break
+                    j = gpar[k]
+                    flow[k][j] -= b
+                    k = ppar[j]
+                cap[end] -= b
+                need[i] -= b
         return True
 
     if not feasible():

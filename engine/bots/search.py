@@ -14,7 +14,9 @@ few worlds (successive halving), so the budget goes to the close calls.
 
 What is searched: card play in every game, and (``search_bids``) the bid in the Spades games
 among the rule bot's bid and its neighbours. Passing, Blind/Double Nil, the spades-2p draw and
-the moon choice are the rule bot's.
+the moon choice are the rule bot's. The Hearts games' bot (``make_search_bot``) is
+engine/bots/search_hearts.py's subclass: it also searches the pass, draws worlds that fit how
+rule bots play, and scores a hand against the table.
 
 A rollout is scored when the hand ends, from the seat's side:
 
@@ -89,6 +91,10 @@ class SearchBot:
         self.keep_bias = keep_bias
         self.clock = clock  # wall time by default; benchmarks on a shared machine use CPU time
         self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
+
+    def _value(self, state: GameState, seat: int) -> float:
+        """A finished rollout's result for ``seat`` (game modules' subclasses may score otherwise)."""
+        return _value(state, seat)
 
     # ------------------------------------------------------------------ candidates
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
@@ -192,7 +198,7 @@ class SearchBot:
                         w.apply(rule.choose(w, p, r), p)
                         if w.phase in ("deal", "over"):
                             break
-                got.append(_value(w, seat))
+                got.append(self._value(w, seat))
                 if timed and clock() > hard:
                     break
             if len(got) < len(alive):
@@ -235,6 +241,15 @@ def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
     return True
 
 
+def make_search_bot(game: str, **kw: Any) -> SearchBot:
+    """A SearchBot for ``game``: the Hearts games' own (engine/bots/search_hearts.py) for them."""
+    if game in ("hearts", "cancellation-hearts"):
+        from .search_hearts import HeartsSearchBot
+
+        return HeartsSearchBot(game, **kw)
+    return SearchBot(game, **kw)
+
+
 def search_bot(game: str, level: str = "strong", reproducible: bool = False, **kw: Any) -> Any:
     """The bot of ``game`` at ``level`` (one of ``LEVELS``): the rule bot, or a SearchBot with
     the level's time budget (``reproducible``: its fixed number of worlds instead)."""
@@ -245,4 +260,4 @@ def search_bot(game: str, level: str = "strong", reproducible: bool = False, **k
         return bot_for(game)
     if reproducible:
         kw.setdefault("iterations", LEVEL_WORLDS[level])
-    return SearchBot(game, budget=budget, **kw)
+    return make_search_bot(game, budget=budget, **kw)

@@ -1,0 +1,237 @@
+"""The search bot of the two Hearts games: engine/bots/search.py's determinized search with
+three additions, each measured in benchmarks/bots.py (figures in benchmarks/RESULTS.md):
+
+- **Worlds that fit how the others played.** The hidden cards are dealt as
+  ``sample_world`` deals them, with one more constraint per seat: what that seat's plays say
+  about its hand *if it played like the rule bot* (engine/bots/_hearts_play.py), the opponent
+  model the rollouts use anyway. A card followed that did not win means no card of the suit
+  between it and the winning card (the rule bot ducks with its highest losing card); a card
+  that won although a losing one was possible never happens, so no losing card was held; a
+  discard other than the Q♠ means no Q♠, a discard of a heart no higher heart, a discard of
+  a plain card no heart (and no A♠/K♠ while a Q♠ was out); a lead means no card that costs
+  less by the rule bot's lead order, whatever the unknown suit lengths. (What a pass says is
+  not used: the passer's hand now holds what it received, as dangerous as what it passed.)
+  When those constraints leave no consistent holding (a seat that does not
+  play like the rule bot, a human say), the world is drawn without them. The constraints are
+  computed from the public play and this seat's own passes only (``view(seat)`` knowledge).
+- **The pass is searched.** Candidates: every 3 of the rule bot's 6 most dangerous cards
+  (``pass_pool``), the rule bot's pass first; each is played in sampled worlds (the others' passes still
+  hidden) followed by the whole hand with rule bots, like a card.
+- **A hand is scored relative to the table**: minus the seat's points plus the average of the
+  others' (the same as minus its points when nobody shoots the moon; a moon shot by another
+  seat, or one stopped, counts as it does at the table).
+
+The bot reads nothing but ``state.legal_actions(seat)``, ``state.view(seat)``'s knowledge
+(its own hand and passes, the public play) and ``state.sample_world(seat, rng)``;
+``tests/engine/test_bots_search.py`` checks it on card play and passes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+from ..actions import Action, pass_cards
+from ..base import GameState
+from ..cards import HEARTS, QS, SPADES
+from ..hearts_common import PASS_COUNT, POINTS
+from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
+from .search import SearchBot
+
+SUIT = [sum(1 << (s * 13 + r) for r in range(13)) for s in range(4)]
+HEARTS_GAMES = ("hearts", "cancellation-hearts")
+
+
+def _lead_bounds(c: int) -> tuple[float, float]:
+    """The least and most the rule bot's lead cost of card ``c`` can be, whatever it does not
+    tell (its suit lengths, whether it holds the Q♠ or a high spade, a Q♠ still out)."""
+    s, r = c // 13, rank(c)
+    if s == HEARTS:
+        return r + 4 - 1.3, r + 4 - 0.1
+    if s == SPADES:
+        if c == QS:
+            return r + 40 - 1.3, r + 40 - 0.1
+        if c in (AS, KS):
+            return r - 1.3, r + 30 - 0.1
+        return r - 3 - 1.3, r - 0.1
+    return r - 1.3, r - 0.1
+
+
+def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int]:
+    """Per seat, a mask of cards that seat cannot hold now if it played (and passed to
+    ``seat``) like the rule bot; 0 for ``seat`` itself. Read from the public trick history and
+    ``seat``'s own received cards only."""
+    n = state.n
+    avoid = [0] * n
+    tricks: list[tuple[int, list[int]]] = [(lead, list(cards)) for lead, cards, _ in getattr(state, "tricks")]  # noqa: B009
+    current: list[int] = list(getattr(state, "trick"))  # noqa: B009
+    if current:
+        tricks.append((getattr(state, "leader"), current))  # noqa: B009
+    qs_played = 0
+    decks = state.DECKS
+    broken = False
+    led_before = [0, 0, 0, 0]  # tricks led in each suit before
+    for t, (leader, cards) in enumerate(tricks):
+        for i, c in enumerate(cards):
+            p = (leader + i) % n
+            if p != seat and t > 0:
+                avoid[p] |= _play_inference(cards[:i], c, n, cancellation, broken, qs_played < decks, led_before)
+            if c == QS:
+                qs_played += 1
+            if POINTS[c]:
+                broken = True
+        led_before[cards[0] // 13] += 1
+    avoid[seat] = 0
+    return avoid
+
+
+def _play_inference(prefix: list[int], c: int, n: int, cancellation: bool, broken: bool, qs_out: bool,
+                    led_before: list[int]) -> int:
+    """The cards the player of ``c`` (after ``prefix`` in the trick) did not hold, if it
+    played like the rule bot; ``qs_out``: a Q♠ not played yet (the player's own unknown)."""
+    out = 0
+    if not prefix:  # a lead: no card that the rule bot would have led first
+        lo_c = _lead_bounds(c)[0]
+        s = c // 13
+        for x in range(52):
+            if x == c:
+                continue
+            if x // 13 == s:
+                # same suit: the same length and conditions; a lower card costs less, but for
+                # the Q♠ under a led A♠/K♠
+                if x < c and not (x == QS and c in (AS, KS)) and not (c == KS and x == AS):
+                    out |= 1 << x
+                elif c == QS and x // 13 == SPADES:
+                    out |= 1 << x  # the Q♠ costs more than every other spade
+            elif x // 13 == HEARTS and not broken:
+                continue  # hearts could not be led
+            elif _lead_bounds(x)[1] < lo_c:
+                out |= 1 << x
+        return out
+    led = prefix[0] // 13
+    if c // 13 == led:
+        me = len(prefix)
+        suit = [led * 13 + r for r in range(13)]
+        losing = [x for x in suit if trick_winner_index(prefix + [x], cancellation) != me]
+        wins = trick_winner_index(prefix + [c], cancellation) == me
+        if not wins:
+            for x in losing:
+                if rank(x) > rank(c):
+                    out |= 1 << x  # the rule bot ducks with its highest losing card
+            return out
+        for x in losing:
+            out |= 1 << x  # it had no card that loses
+        if cancellation:
+            return out
+        winning = [x for x in suit if x not in losing]
+        last = me == n - 1
+        if c == QS or (led == SPADES and not last):
+            return out  # (whether it thinks a Q♠ is out depends on its own hand)
+        if last or (sum(POINTS[x] for x in prefix) == 0 and led != HEARTS and led_before[led] == 0):
+            out |= sum(1 << x for x in winning if x > c and x != QS)  # it plays its highest safe card
+        else:
+            out |= sum(1 << x for x in winning if x < c)  # its lowest winning card
+        return out
+    # a discard (void in the suit led; not on the first trick, where points may be barred)
+    if c == QS:
+        return out
+    out |= 1 << QS
+    if c // 13 == HEARTS:
+        out |= sum(1 << x for x in range(c + 1, (c // 13 + 1) * 13))
+        if qs_out:
+            out |= (1 << AS) | (1 << KS)
+    elif c not in (AS, KS) or not qs_out:
+        out |= SUIT[HEARTS]
+        if qs_out:
+            out |= (1 << AS) | (1 << KS)
+    elif c == KS:
+        out |= 1 << AS
+    return out
+
+
+class HeartsSearchBot(SearchBot):
+    """SearchBot for "hearts" and "cancellation-hearts" with the additions above, each one
+    switchable for measurements (``infer``, ``search_pass``, ``relative``)."""
+
+    def __init__(self, game: str, *, infer: bool = True, search_pass: bool = True, relative: bool = True,
+                 pass_pool: int = 6, **kw: Any) -> None:
+        if game not in HEARTS_GAMES:
+            raise ValueError(f"HeartsSearchBot plays {' and '.join(HEARTS_GAMES)}, not {game!r}")
+        super().__init__(game, **kw)
+        self.infer = infer
+        self.search_pass = search_pass
+        self.relative = relative
+        self.pass_pool = pass_pool
+        self.cancellation = game == "cancellation-hearts"
+        self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
+
+    def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
+                    rng: random.Random) -> list[Action] | None:
+        if state.phase == "pass":
+            return self._pass_candidates(state, seat) if self.search_pass else None
+        return super()._candidates(state, seat, legal, rng)
+
+    def _pass_candidates(self, state: GameState, seat: int) -> list[Action]:
+        rule = self.rule
+        assert isinstance(rule, HeartsBot)
+        first = rule.choose_pass(state, seat)
+        hand = state.hand_of(seat)
+        # the rule bot's danger order: its pass is the first three; others from its first few
+        order: list[int] = []
+        for c in first.value:
+            order.append(c)
+        rest = [c for c in sorted(hand, key=lambda c: -c) if c not in order]
+        ranked = sorted(rest, key=lambda c: -_danger_of(rule, state, seat, c))
+        pool = list(dict.fromkeys(order + ranked))[: self.pass_pool]
+        cands = [first]
+        seen = {tuple(sorted(first.value))}
+        for combo in combinations(pool, PASS_COUNT):
+            key = tuple(sorted(combo))
+            if key in seen:
+                continue
+            seen.add(key)
+            cands.append(pass_cards(list(key)))
+        return cands
+
+    def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
+        sample: Callable[..., GameState] = getattr(state, "sample_world")  # noqa: B009
+        if not self.infer or state.phase not in ("play", "pass"):
+            return sample
+        avoid: list[list[int]] = []
+
+        def draw(seat: int, rng: random.Random) -> GameState:
+            if not avoid:
+                avoid.append(rule_inferences(state, seat, self.cancellation))
+            if any(avoid[0]):
+                try:
+                    return sample(seat, rng, avoid=avoid[0])
+                except AssertionError:  # no holding fits them: a seat that does not play like the rule bot
+                    avoid[0] = [0] * state.n
+                    self.fallbacks += 1
+            return sample(seat, rng)
+
+        return draw
+
+    def _value(self, state: GameState, seat: int) -> float:
+        pts = state.hand_results[-1]["points"]
+        if not self.relative:
+            return -float(pts[seat])
+        return (sum(pts) - pts[seat]) / (state.n - 1) - pts[seat]
+
+
+def _danger_of(rule: HeartsBot, state: GameState, seat: int, c: int) -> float:
+    """The rule bot's pass danger of card ``c`` in ``seat``'s hand (HeartsBot.choose_pass)."""
+    hand = state.hand_of(seat)
+    low_spades = sum(1 for x in hand if x // 13 == SPADES and x < QS)
+    s, r = c // 13, rank(c)
+    if c == QS:
+        return 100.0 if low_spades < 4 else 25.0
+    if c in (AS, KS):
+        return 80.0 + r if low_spades < 4 else 20.0 + r
+    if s == HEARTS:
+        return (40.0 + r) if r >= 10 else float(r)
+    if s == SPADES:
+        return float(r) - 5
+    return r + (12.0 if sum(1 for x in hand if x // 13 == s) <= 2 else 0.0)
