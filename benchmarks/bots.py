@@ -50,7 +50,7 @@ from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.base import GameState  # noqa: E402
 from trickref.engine.bots import bot_for  # noqa: E402
-from trickref.engine.bots.search import LEVELS, SearchBot  # noqa: E402
+from trickref.engine.bots.search import LEVELS, SearchBot, search_class  # noqa: E402
 from trickref.engine.games import new_game  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
@@ -211,7 +211,7 @@ def memory_peak(game: str, level: str, clock: str, seed: int) -> dict[str, Any]:
             st.apply(a, seat)
     budget = LEVELS[level]
     assert budget is not None
-    bot = SearchBot(game, budget=budget, clock=CLOCKS[clock])
+    bot = search_class(game)(game, budget=budget, clock=CLOCKS[clock])
     tracemalloc.start()
     bot.choose(st, st.turn_seats()[0], rng)
     _, peak = tracemalloc.get_traced_memory()
@@ -254,7 +254,7 @@ def main() -> None:
     sections: dict[str, Any] = {}
     for game in games:
         t0, c0 = time.perf_counter(), time.process_time()
-        search = Timed(SearchBot(game, budget=budget, clock=CLOCKS[args.clock]))
+        search = Timed(search_class(game)(game, budget=budget, clock=CLOCKS[args.clock]))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
         if game in WHOLE:
             res = whole_games(game, args.games, search, args.seed, args.target)

@@ -245,4 +245,13 @@ def search_bot(game: str, level: str = "strong", reproducible: bool = False, **k
         return bot_for(game)
     if reproducible:
         kw.setdefault("iterations", LEVEL_WORLDS[level])
-    return SearchBot(game, budget=budget, **kw)
+    return search_class(game)(game, budget=budget, **kw)
+
+
+def search_class(game: str) -> type[SearchBot]:
+    """The search bot class of ``game``: the Spades games have their own (search_spades.py)."""
+    if game in ("partnership-spades", "spades-2p"):
+        from .search_spades import SpadesSearchBot
+
+        return SpadesSearchBot
+    return SearchBot
