@@ -19,9 +19,16 @@ numbers, successive halving), for ``partnership-spades`` and ``spades-2p``:
   hand that ends the game is a win (1) or a loss (0).
 - **Bids**: the rule bot's bid and two either side, and Nil (when the hand could make it and
   the partner has not bid Nil), each rolled out to the end of the hand.
-- **The spades-2p draw**: keep or discard is searched (both candidates, the rest of the draw,
-  the bidding and the play rolled out by the rule bots), in worlds consistent with the cards
-  the seat saw; Double Nil stays the rule bot's call.
+- **spades-2p worlds from the draw**: whether the opponent kept or discarded the card it was
+  shown is public, so its kept-on-sight cards are drawn from the cards worth keeping and its
+  discarded-on-sight cards from the others (``sample_2p_by_turns``), instead of one prior
+  over its whole hand.
+- **The rule bot's choice stands unless clearly beaten** (``trust_rule`` standard errors of
+  the weighted paired difference): with a few dozen worlds the noise would otherwise
+  overturn good rule-bot plays.
+- **The spades-2p draw** can be searched (``search_draw``: keep or discard, the rest of the
+  draw, the bidding and the play rolled out by the rule bots); off by default, since it lost
+  points to the rule bot's draw in development runs. Double Nil stays the rule bot's call.
 
 What the seat reads is what ``SearchBot`` reads: its legal actions, its own hand and the
 public play (through the rule bot on its own seat and the public bids), and the worlds of
@@ -173,7 +180,7 @@ class SpadesSearchBot(SearchBot):
     """``SearchBot`` for the Spades games (see the module docstring)."""
 
     def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 1.5,
-                 search_draw: bool = True, game_value: bool = True, bid_spread: int = 2,
+                 search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
                  search_nil: bool = True, **kw: Any) -> None:
         if game not in SPADES_GAMES:
             raise ValueError(f"SpadesSearchBot plays {', '.join(SPADES_GAMES)}, not {game!r}")

@@ -32,7 +32,8 @@ def hidden_hands(s: GameState, seat: int) -> list[list[int]]:
 @pytest.mark.parametrize("game,n", GAMES)
 def test_search_bot_never_reads_hidden_cards(game: str, n: int) -> None:
     rng = random.Random(21)
-    bot = search_class(game)(game, iterations=2)
+    # the spades-2p draw search is off by default: on here, so its worlds are checked too
+    bot = search_class(game)(game, iterations=2, **({"search_draw": True} if game == "spades-2p" else {}))
     s = new_game(game, n, {"target": 10**6})
     decks = 2 if game == "cancellation-hearts" else 1
     checked = differed = 0

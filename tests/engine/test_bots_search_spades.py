@@ -77,7 +77,7 @@ def test_world_weights_follow_the_bids() -> None:
 def test_draw_is_searched_and_deterministic() -> None:
     s, rng = _to_phase("spades-2p", 2, "draw", 5)
     seat = s.turn_seats()[0]
-    bot = SpadesSearchBot("spades-2p", iterations=3)
+    bot = SpadesSearchBot("spades-2p", iterations=3, search_draw=True)
     cands = bot._candidates(s, seat, s.legal_actions(seat), random.Random(1))
     assert cands == [KEEP, DISCARD]
     a = bot.choose(s, seat, random.Random(7))
