@@ -179,7 +179,7 @@ def sample_2p_by_turns(state: Any, seat: int, rng: random.Random, bias: float) -
 class SpadesSearchBot(SearchBot):
     """``SearchBot`` for the Spades games (see the module docstring)."""
 
-    def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 1.5,
+    def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 2.0,
                  search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
                  search_nil: bool = True, **kw: Any) -> None:
         if game not in SPADES_GAMES:
