@@ -241,13 +241,23 @@ def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
     return True
 
 
-def make_search_bot(game: str, **kw: Any) -> SearchBot:
-    """A SearchBot for ``game``: the Hearts games' own (engine/bots/search_hearts.py) for them."""
+def search_class(game: str) -> type[SearchBot]:
+    """The search bot class of ``game``: the Hearts games (search_hearts.py) and the Spades games
+    (search_spades.py) have their own."""
     if game in ("hearts", "cancellation-hearts"):
         from .search_hearts import HeartsSearchBot
 
-        return HeartsSearchBot(game, **kw)
-    return SearchBot(game, **kw)
+        return HeartsSearchBot
+    if game in ("partnership-spades", "spades-2p"):
+        from .search_spades import SpadesSearchBot
+
+        return SpadesSearchBot
+    return SearchBot
+
+
+def make_search_bot(game: str, **kw: Any) -> SearchBot:
+    """A SearchBot for ``game`` (its game's own class, see ``search_class``)."""
+    return search_class(game)(game, **kw)
 
 
 def search_bot(game: str, level: str = "strong", reproducible: bool = False, **kw: Any) -> Any:

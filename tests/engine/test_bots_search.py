@@ -17,7 +17,8 @@ import pytest
 from engine_helpers import random_action, random_deck, scrambled
 
 from trickref.engine.base import GameState
-from trickref.engine.bots.search import LEVEL_NAMES, SearchBot, search_bot
+from trickref.engine.bots.search import LEVEL_NAMES, SearchBot, search_bot, search_class
+from trickref.engine.bots.search_spades import SpadesSearchBot
 from trickref.engine.games import new_game
 
 GAMES = [("hearts", 4), ("hearts", 5), ("cancellation-hearts", 7), ("german-whist", 2),
@@ -31,7 +32,8 @@ def hidden_hands(s: GameState, seat: int) -> list[list[int]]:
 @pytest.mark.parametrize("game,n", GAMES)
 def test_search_bot_never_reads_hidden_cards(game: str, n: int) -> None:
     rng = random.Random(21)
-    bot = SearchBot(game, iterations=2)
+    # the spades-2p draw search is off by default: on here, so its worlds are checked too
+    bot = search_class(game)(game, iterations=2, **({"search_draw": True} if game == "spades-2p" else {}))
     s = new_game(game, n, {"target": 10**6})
     decks = 2 if game == "cancellation-hearts" else 1
     checked = differed = 0
@@ -39,7 +41,8 @@ def test_search_bot_never_reads_hidden_cards(game: str, n: int) -> None:
         s.start_hand(random_deck(rng, decks))
         while s.turn_seats():
             seat = rng.choice(s.turn_seats())
-            searched = s.phase in ("play", "bid") and len(s.legal_actions(seat)) > 1
+            # every searched phase: play, bid, and the spades-2p draw (SpadesSearchBot)
+            searched = s.phase in ("play", "bid", "draw") and len(s.legal_actions(seat)) > 1
             if searched and rng.random() < 0.15:
                 worlds: list[GameState] = [s.sample_world(seat, rng), scrambled(s, seat, rng)]  # type: ignore[attr-defined]
                 k = rng.randrange(1 << 30)
@@ -57,7 +60,7 @@ def test_search_bot_never_reads_hidden_cards(game: str, n: int) -> None:
 @pytest.mark.parametrize("game,n", GAMES)
 def test_search_bot_plays_whole_hands(game: str, n: int) -> None:
     rng = random.Random(22)
-    bots = [SearchBot(game, iterations=1) if p == 0 else search_bot(game, "rule") for p in range(n)]
+    bots = [search_class(game)(game, iterations=1) if p == 0 else search_bot(game, "rule") for p in range(n)]
     s = new_game(game, n, {"target": 10**6})
     s.start_hand(random_deck(rng, 2 if game == "cancellation-hearts" else 1))
     while s.turn_seats():
@@ -74,5 +77,8 @@ def test_levels() -> None:
     assert LEVEL_NAMES[0] == "rule"
     assert isinstance(search_bot("hearts", "strong"), SearchBot)
     assert not isinstance(search_bot("hearts", "rule"), SearchBot)
+    for game in ("partnership-spades", "spades-2p"):
+        assert isinstance(search_bot(game, "strong"), SpadesSearchBot)
+    assert not isinstance(search_bot("german-whist", "strong"), SpadesSearchBot)
     with pytest.raises(ValueError, match="unknown bot level 'expert'"):
         search_bot("hearts", "expert")

@@ -1,0 +1,407 @@
+"""The search bot of the two Spades games: ``SearchBot`` with what these games need more.
+
+On top of engine/bots/search.py (determinized search with rule-bot rollouts, common random
+numbers, successive halving), for ``partnership-spades`` and ``spades-2p``:
+
+- **Worlds weighted by the bidding** (importance sampling). A world is drawn as before
+  (``sample_world``; in spades-2p with the prior that the opponent kept good cards), then
+  weighted by how well each other seat's bid fits the hand the world gives it: the tricks
+  that hand is worth (``estimate_tricks``, the rule bots' count) against the bid, a normal
+  likelihood with ``bid_sigma`` tricks of spread, a Nil bid by whether the hand is a Nil
+  hand; every weight has a floor (``bid_floor``), so a bidder who counts differently (a
+  person) does not make the worlds wrong, only less sharp. Worlds keep every consistent
+  holding possible; the weights only say which are likelier. Each candidate's result is the
+  weighted mean over the worlds, and the early stop compares weighted paired differences.
+- **The score state counts**: a rollout is valued by the side's chance of winning the whole
+  game after the hand (a normal race model to the target: the lead, bags at 10 points each,
+  against the spread of the hands still to come, about one per ``_GAIN`` points to the
+  target), so near the target the search plays to win the game, not to pile up points; a
+  hand that ends the game is a win (1) or a loss (0).
+- **Bids**: the rule bot's bid and two either side, and Nil (when the hand could make it and
+  the partner has not bid Nil), each rolled out to the end of the hand.
+- **spades-2p worlds from the draw**: whether the opponent kept or discarded the card it was
+  shown is public, so its kept-on-sight cards are drawn from the cards worth keeping and its
+  discarded-on-sight cards from the others (``sample_2p_by_turns``), instead of one prior
+  over its whole hand.
+- **The rule bot's choice stands unless clearly beaten** (``trust_rule`` standard errors of
+  the weighted paired difference): with a few dozen worlds the noise would otherwise
+  overturn good rule-bot plays.
+- **The spades-2p draw** can be searched (``search_draw``: keep or discard, the rest of the
+  draw, the bidding and the play rolled out by the rule bots); off by default, since it lost
+  points to the rule bot's draw in development runs. Double Nil stays the rule bot's call.
+
+What the seat reads is what ``SearchBot`` reads: its legal actions, its own hand and the
+public play (through the rule bot on its own seat and the public bids), and the worlds of
+``sample_world``; tests/engine/test_bots_search.py checks every searched phase.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..actions import BIDS, DOUBLE_NIL, Action
+from ..base import GameState
+from ..masks import ALL_CARDS, BIT, cards_of
+from ..worlds import KEEPERS, place, rebuild, sample_spades_2p, spades_play_limits
+from ._spades_play import estimate_tricks, nil_hand
+from .search import SearchBot
+
+SPADES_GAMES = ("partnership-spades", "spades-2p")
+
+# the race model: points a side gains in an average hand, and the spread of one hand's
+# difference between the sides (from benchmarks/bots.py runs of these bots)
+_GAIN = {"partnership-spades": 45.0, "spades-2p": 35.0}
+_SPREAD = {"partnership-spades": 70.0, "spades-2p": 110.0}
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def win_chance(game: str, me: float, opp: float, target: int, over: bool, won: bool) -> float:
+    """The side's chance of winning the game with ``me`` and ``opp`` points (bags already
+    taken off), ``over``/``won`` when the game has ended."""
+    if over:
+        return 1.0 if won else 0.0
+    lead = max(me, opp)
+    hands = max(0.5, (target - lead) / _GAIN[game] + 0.5)
+    return _phi((me - opp) / (_SPREAD[game] * math.sqrt(hands)))
+
+
+def sample_2p_by_turns(state: Any, seat: int, rng: random.Random, bias: float) -> Any:
+    """A spades-2p world for ``seat`` in which the opponent drew like the rule bot: on each of
+    its turns it kept the top card only when it was worth keeping (``KEEPERS``: spades from
+    the five up, queens and better) and otherwise discarded it and took the next, unseen one.
+    Whether it kept or discarded is public, so the cards it kept on a keep turn are ``bias``
+    times likelier to be keepers, the cards it discarded on a discard turn ``bias`` times
+    likelier not to be; the card it took blind after a discard, the card it threw blind after
+    a keep and the stock are drawn without a prior. Every consistent holding can still come
+    out (the prior is a weight, not a rule). After an opponent's Double Nil exchange (it may
+    hold cards of the discard pile) the plain ``sample_spades_2p`` world is used."""
+    if state.phase in ("deal", "over") or state.double[1 - seat] or state.exchanged[1 - seat] > 0:
+        return sample_spades_2p(state, seat, rng, keep_bias=6.0)
+    opp = 1 - seat
+    deck = state.deck
+    turns: list[tuple[int, int, bool]] = []
+    ex_at = -1
+    for i, (p, a) in enumerate(state.actions):
+        if a.kind == "draw":
+            turns.append((len(turns), p, a.value == "keep"))
+        elif a.kind == "exchange" and p == seat:
+            ex_at = i
+    seen = 0  # both cards of each of this seat's turns
+    for t, p, _ in turns:
+        if p == seat:
+            seen |= BIT[deck[2 * t]] | BIT[deck[2 * t + 1]]
+    pos = 2 * len(turns)
+    shown = deck[pos] if state.phase == "draw" and state.on_turn == (seat,) else -1
+    r_s = 0
+    if ex_at >= 0:  # our own Double Nil exchange: cards taken from the pile are ours now
+        give, get = state.exchange_log[seat]
+        r_s = sum(BIT[c] for c in get)
+    tricks = [*state.tricks, state.trick]
+    played_o = 0
+    gone = 0
+    for trick in tricks:
+        for p, c in trick:
+            gone |= BIT[c]
+            if p == opp:
+                played_o |= BIT[c]
+    allowed = spades_play_limits(tricks, 2, state.trump, False)[opp]
+    hidden_m = ALL_CARDS & ~seen & ~r_s & ~gone & ~(BIT[shown] if shown >= 0 else 0)
+    # opponent cards taken from the pile by our exchange were among its discards
+    got_o = r_s & ~seen
+    opp_turns = [(t, keep) for t, p, keep in turns if p == opp]
+    n_keep = sum(1 for _, k in opp_turns if k)
+    n_disc = len(opp_turns) - n_keep
+    kept_played = played_o  # cards already played came from its hand: which turn is open
+    hidden = cards_of(hidden_m)
+    # groups: 0 kept on a keep turn, 1 kept blind after a discard, 2 thrown on a discard
+    # turn, 3 thrown blind after a keep, 4 the stock; the played cards are already placed
+    # in the hand and take places of groups 0/1 (by the same prior)
+    pk = cards_of(kept_played)
+    caps = [n_keep, n_disc, n_disc, n_keep, 52 - pos - (1 if shown >= 0 else 0)]
+    g01 = [0] * len(pk)
+    if pk:
+        # assign played cards to keep/blind turns with the prior, within the capacities
+        order = list(range(len(pk)))
+        rng.shuffle(order)
+        left = [n_keep, n_disc]
+        for i in order:
+            c = pk[i]
+            wk = left[0] * (bias if KEEPERS >> c & 1 else 1.0)
+            wb = float(left[1])
+            j = 0 if rng.random() * (wk + wb) < wk else 1
+            if not left[j]:
+                j = 1 - j
+            left[j] -= 1
+            g01[i] = j
+        caps[0], caps[1] = left
+    # cards our exchange took from the pile were thrown by the opponent (groups 2/3)
+    got = cards_of(got_o)
+    thrown_fixed = [0] * len(got)
+    if got:
+        left2 = [caps[2], caps[3]]
+        for i, c in enumerate(got):
+            w2 = left2[0] * (bias if not KEEPERS >> c & 1 else 1.0)
+            j = 0 if rng.random() * (w2 + left2[1]) < w2 else 1
+            if not left2[j]:
+                j = 1 - j
+            left2[j] -= 1
+            thrown_fixed[i] = 2 + j
+        caps[2], caps[3] = left2
+    masks = [allowed, allowed, ALL_CARDS, ALL_CARDS, ALL_CARDS]
+    favour = [(KEEPERS, bias), (0, 1.0), (ALL_CARDS & ~KEEPERS, bias), (0, 1.0), (0, 1.0)]
+    where = place(hidden, masks, caps, rng, favour)
+    groups: list[list[int]] = [[], [], [], [], []]
+    for c, j in zip(pk, g01, strict=True):
+        groups[j].append(c)
+    for c, j in zip(got, thrown_fixed, strict=True):
+        groups[j].append(c)
+    for c, j in zip(hidden, where, strict=True):
+        groups[j].append(c)
+    for g in groups:
+        rng.shuffle(g)
+    new = deck[:pos] + [0] * (52 - pos)
+    for t, keep in opp_turns:
+        if keep:
+            new[2 * t], new[2 * t + 1] = groups[0].pop(), groups[3].pop()
+        else:
+            new[2 * t], new[2 * t + 1] = groups[2].pop(), groups[1].pop()
+    if pos < 52:
+        new[pos:] = ([shown] if shown >= 0 else []) + groups[4]
+    return rebuild(state, new, {})
+
+
+class SpadesSearchBot(SearchBot):
+    """``SearchBot`` for the Spades games (see the module docstring)."""
+
+    def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 2.0,
+                 search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
+                 search_nil: bool = True, **kw: Any) -> None:
+        if game not in SPADES_GAMES:
+            raise ValueError(f"SpadesSearchBot plays {', '.join(SPADES_GAMES)}, not {game!r}")
+        super().__init__(game, **kw)
+        self.bid_sigma = bid_sigma
+        self.bid_floor = bid_floor
+        self.search_draw = search_draw
+        self.game_value = game_value
+        self.bid_spread = bid_spread
+        self.search_nil = search_nil
+        self.turn_bias = turn_bias
+        self.trust_rule = trust_rule
+
+    def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
+        if self.game == "spades-2p" and self.turn_bias > 0:
+            return lambda seat, rng: sample_2p_by_turns(state, seat, rng, self.turn_bias)
+        return super()._sampler(state)
+
+    # ------------------------------------------------------------------ candidates
+    def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
+                    rng: random.Random) -> list[Action] | None:
+        phase = state.phase
+        if phase == "draw":
+            if not self.search_draw:
+                return None
+            rule = self.rule.choose(state, seat, rng)
+            if rule == DOUBLE_NIL:
+                return None
+            return [a for a in legal if a != DOUBLE_NIL]
+        if phase == "bid" and self.search_bids:
+            rule = self.rule.choose(state, seat, rng)
+            if rule.kind != "bid":
+                return None  # Blind Nil: the rule bot's call
+            bids = {a.value for a in legal if a.kind == "bid"}
+            want = [rule.value]
+            for d in range(1, self.bid_spread + 1):
+                want += [rule.value - d, rule.value + d]
+            want = [b for b in want if b > 0 and b in bids]
+            if rule.value == 0:
+                want.insert(0, 0)
+            elif self.search_nil and 0 in bids and self._nil_thinkable(state, seat):
+                want.append(0)
+            return [BIDS[b] for b in dict.fromkeys(want)]
+        return super()._candidates(state, seat, legal, rng)
+
+    def _nil_thinkable(self, state: GameState, seat: int) -> bool:
+        """A Nil worth searching: no partner Nil, and a hand of few tricks without the top
+        trumps."""
+        if self.game == "partnership-spades":
+            bids = getattr(state, "bids")  # noqa: B009
+            if bids[(seat + 2) % 4] == 0:
+                return False
+        trump = getattr(state, "trump")  # noqa: B009
+        held = list(state.hand_of(seat))
+        if any(c // 13 == trump and c % 13 >= 10 for c in held):
+            return False
+        players = 2 if self.game == "spades-2p" else 4
+        return estimate_tricks(held, trump, players) < 2.0
+
+    # ------------------------------------------------------------------ world weights
+    def _weight(self, world: GameState, seat: int) -> float:
+        """How well the other seats' bids fit the hands this world gives them (1 before
+        any bid, or after a Blind Nil's pass has changed hands since the bidding)."""
+        bids: list[int] = getattr(world, "bids")  # noqa: B009
+        if self.game == "partnership-spades":
+            if any(getattr(world, "blind")):  # noqa: B009 - hands changed after the bids
+                return 1.0
+            double = [False] * 4
+            players = 4
+        else:
+            double = getattr(world, "double")  # noqa: B009
+            players = 2
+        trump: int = getattr(world, "trump")  # noqa: B009
+        masks: list[int] = getattr(world, "masks")  # noqa: B009
+        played = [0] * world.n
+        for trick in [*getattr(world, "tricks"), getattr(world, "trick")]:  # noqa: B009
+            for p, c in trick:
+                played[p] |= 1 << c
+        w = 1.0
+        sig2 = 2.0 * self.bid_sigma ** 2
+        for p in range(world.n):
+            b = bids[p]
+            if p == seat or b < 0 or double[p]:
+                continue
+            held = cards_of(masks[p] | played[p])
+            est = estimate_tricks(held, trump, players)
+            if b == 0:
+                like = 1.0 if (est < 1.5 and nil_hand(held, trump)) else 0.0
+            else:
+                # the rule bots bid round(est), at least 1: distance from that bid's interval
+                lo = -math.inf if b == 1 else b - 0.5
+                d = lo - est if est < lo else max(0.0, est - (b + 0.5))
+                like = math.exp(-d * d / sig2)
+            w *= self.bid_floor + (1.0 - self.bid_floor) * like
+        return w
+
+    # ------------------------------------------------------------------ rollout value
+    def _rollout_value(self, w: GameState, seat: int) -> float:
+        row = w.hand_results[-1]
+        tot = row["totals"]
+        bags = row["bags"]
+        opp = (seat + 1) % w.n
+        me_eff = tot[seat] - 10 * bags[seat]
+        opp_eff = tot[opp] - 10 * bags[opp]
+        if not self.game_value:
+            return float(me_eff - opp_eff)
+        target = w.options["target"]
+        won = bool(w.winners) and (seat in w.winners)
+        return 1000.0 * win_chance(self.game, me_eff, opp_eff, target, w.over, won)
+
+    # ------------------------------------------------------------------ the search
+    def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
+        sample: Callable[[int, random.Random], GameState] = self._sampler(state)
+        clock = self.clock
+        start = clock()
+        deadline = start + self.budget
+        k = len(cands)
+        vals: list[list[float]] = [[] for _ in range(k)]
+        wts: list[float] = []
+        alive = list(range(k))
+        worlds = 0
+        rule = self.rule
+        timed = self.iterations is None
+        hard = start + 1.25 * self.budget
+        while True:
+            if not timed:
+                if worlds >= self.iterations:  # type: ignore[operator]
+                    break
+            elif worlds >= self.min_worlds:
+                now = clock()
+                if now + (now - start) / worlds > deadline:
+                    break
+            world = sample(seat, rng)
+            wt = self._weight(world, seat)
+            seed = rng.randrange(1 << 30)
+            got: list[float] = []
+            for i in alive:
+                w = world.copy()
+                w.apply(cands[i], seat)
+                r = random.Random(seed)
+                while w.phase not in ("deal", "over"):
+                    for p in w.turn_seats():
+                        w.apply(rule.choose(w, p, r), p)
+                        if w.phase in ("deal", "over"):
+                            break
+                got.append(self._rollout_value(w, seat))
+                if timed and clock() > hard:
+                    break
+            if len(got) < len(alive):
+                break
+            for i, v in zip(alive, got, strict=True):
+                vals[i].append(v)
+            wts.append(wt)
+            worlds += 1
+            if len(alive) > 2 and worlds in (4, 8, 16):
+                alive.sort(key=lambda i: -_wmean(vals[i][-worlds:], wts))
+                alive = alive[: max(2, (len(alive) + 1) // 2)]
+            if timed and worlds >= 8 and _wsettled(vals, wts, alive, worlds):
+                break
+        self.last_worlds = worlds
+        if not worlds:
+            return self.rule.choose(state, seat, rng)
+        best = max(alive, key=lambda i: (_wmean(vals[i][-worlds:], wts), -i))
+        if self.trust_rule > 0:
+            # the rule bot's choice stands unless the best beats it clearly (by ``trust_rule``
+            # standard errors of the weighted paired difference): the noise of a few worlds
+            # should not overturn a good policy
+            ra = self.rule.choose(state, seat, random.Random(0))
+            ri = next((i for i, c in enumerate(cands) if c == ra), -1)
+            if ri < 0 and ra.kind == "play":  # a card of a run: the run's lowest stands for it
+                ri = max((i for i, c in enumerate(cands) if c.kind == "play" and c.value // 13 == ra.value // 13
+                         and c.value <= ra.value), key=lambda i: cands[i].value, default=-1)
+            if ri >= 0 and ri != best and len(vals[ri]) >= worlds:
+                if not _clearly_better(vals[best][-worlds:], vals[ri][-worlds:], wts[-worlds:], self.trust_rule):
+                    best = ri
+        return cands[best]
+
+
+def _clearly_better(a: list[float], b: list[float], ws: list[float], z: float) -> bool:
+    """True when ``a`` beats ``b`` by more than ``z`` standard errors of the weighted paired
+    difference."""
+    sw = sum(ws)
+    if sw <= 0.0 or len(a) < 2:
+        return False
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
+    var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
+    n_eff = sw * sw / sum(w * w for w in ws)
+    return m > z * (var / n_eff) ** 0.5 if var > 0.0 else m > 0.0
+
+
+def _wmean(xs: list[float], ws: list[float]) -> float:
+    """The weighted mean of the last len(xs) worlds (a candidate dropped early saw fewer)."""
+    ws = ws[-len(xs):] if xs else ws
+    tot = sum(ws)
+    if tot <= 0.0:
+        return sum(xs) / len(xs)
+    return sum(x * w for x, w in zip(xs, ws, strict=True)) / tot
+
+
+def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], worlds: int) -> bool:
+    """``search._settled`` with weights: the best leads every other by 2.5 standard errors of
+    the weighted paired difference (effective sample size (sum w)^2 / sum w^2), or all
+    results have been identical for 12 worlds."""
+    ws = wts[-worlds:]
+    sw = sum(ws)
+    if sw <= 0.0:
+        return False
+    n_eff = sw * sw / sum(w * w for w in ws)
+    means = {i: _wmean(vals[i][-worlds:], ws) for i in alive}
+    best = max(alive, key=lambda i: means[i])
+    for j in alive:
+        if j == best:
+            continue
+        d = [a - b for a, b in zip(vals[best][-worlds:], vals[j][-worlds:], strict=True)]
+        m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
+        var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
+        if var == 0.0:
+            if m == 0.0 and worlds < 12:
+                return False
+            continue
+        if n_eff < 4 or m < 2.5 * (var / n_eff) ** 0.5:
+            return False
+    return True
