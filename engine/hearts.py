@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 from . import cards as C
 from .actions import PLAY, Action, pass_cards
@@ -39,32 +39,35 @@ from .masks import (
 )
 
 # Cards set aside before the deal, by player count.
-REMOVED: dict[int, tuple[int, ...]] = {
+REMOVED: Final[dict[int, tuple[int, ...]]] = {
     3: tuple(C.parse_all(["2D"])),
     4: (),
     5: tuple(C.parse_all(["2D", "2C"])),
     6: tuple(C.parse_all(["2D", "3D", "3C", "4C"])),
     7: tuple(C.parse_all(["2D", "3D", "3C"])),
 }
-CARDS_EACH = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
+CARDS_EACH: Final = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
 # The lowest club in play leads the first trick: 2C, or 3C where the 2C is set aside.
-FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
+FIRST_CARD: Final = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
 
 # The first lead, as the one legal action (a shared tuple).
-FIRST_PLAY: dict[int, tuple[Action, ...]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
+FIRST_PLAY: Final[dict[int, tuple[Action, ...]]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
 # NEXT_ONE[n][s]: the turn after seat s at a table of n, (s + 1) % n as a 1-tuple.
-NEXT_ONE: dict[int, tuple[tuple[int, ...], ...]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
+NEXT_ONE: Final[dict[int, tuple[tuple[int, ...], ...]]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
 # The passing cycle as seat offsets by player count (four players: left, right, across, none).
-PASS_CYCLE: dict[int, tuple[int, ...]] = {n: (1, n - 1, 2, 0) if n == 4 else (1, n - 1) for n in REMOVED}
-SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
-NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
-NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
-POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
-NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
-_C0, _C1, _C2, _C3 = SUIT_CARDS
+PASS_CYCLE: Final[dict[int, tuple[int, ...]]] = {n: (1, n - 1, 2, 0) if n == 4 else (1, n - 1) for n in REMOVED}
+SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_HEARTS: Final = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
+NO_POINTS: Final = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS: Final = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
+NOT_SUIT: Final[tuple[int, ...]] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
+SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52))
+_C0: Final = SUIT_CARDS[0]
+_C1: Final = SUIT_CARDS[1]
+_C2: Final = SUIT_CARDS[2]
+_C3: Final = SUIT_CARDS[3]
 
-OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
+OMNIBUS_CARDS: Final = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
 
 def omnibus_points(players: int, taker: int, enabled: bool) -> list[int]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import BIDS, BLIND_NIL, Action
@@ -50,13 +50,13 @@ from .spades_common import (
 )
 from .worlds import sample_partnership_spades
 
-_TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
+_TRUMPS: Final = {"clubs": C.CLUBS, "spades": C.SPADES}
 # One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
 # listed from it without building an Action each).
-_PASS_PAIR: dict[tuple[int, ...], Action] = {p: Action("pass", p) for p in combinations(range(52), 2)}
+_PASS_PAIR: Final[dict[tuple[int, ...], Action]] = {p: Action("pass", p) for p in combinations(range(52), 2)}
 # The bids up to each highest bid, without and with Blind Nil (for legal_actions).
-BIDS_UPTO: tuple[tuple[Action, ...], ...] = tuple(BIDS[: top + 1] for top in range(14))
-BIDS_BLIND: tuple[tuple[Action, ...], ...] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
+BIDS_UPTO: Final[tuple[tuple[Action, ...], ...]] = tuple(BIDS[: top + 1] for top in range(14))
+BIDS_BLIND: Final[tuple[tuple[Action, ...], ...]] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
 
 
 # ---------------------------------------------------------------------- scoring
@@ -134,7 +134,7 @@ class PartnershipSpadesState(SpadesTrickState):
     PLAYER_COUNTS = (4,)
     DECKS = 1
     HAS_BAGS = True
-    NEXT_SEAT = tuple(SEATS[(s + 1) % 4] for s in range(4))
+    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = tuple(SEATS[(s + 1) % 4] for s in range(4))
     TEAMS = True
 
     def __init__(
@@ -143,8 +143,10 @@ class PartnershipSpadesState(SpadesTrickState):
         options: Mapping[str, Any] | None = None,
         first_dealer: int = 0,
         names: Sequence[str] | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
-        super().__init__(players, options, first_dealer, names)
+        super().__init__(players, options, first_dealer, names, _blank=_blank)
 
     # ------------------------------------------------------------------ hand set-up
     def _reset_hand(self) -> None:
