@@ -316,14 +316,24 @@ class GameState:
         unspecialized path (a random Hearts hand then took about 1.4x as long; see
         benchmarks/RESULTS.md). start_hand calls this every hand."""
         new = _blank(type(self))
-        lists = self._GAME_LISTS
-        for k in self._GAME_FIELDS:
-            v = getattr(self, k)
-            if v is None:  # bags in a game without bags: the class default, no field
-                continue
-            if k in lists:
-                v = v[:]
-            setattr(new, k, v)
+        # _GAME_FIELDS written out (by name, not getattr: the compiled build reads a field
+        # directly then); the lists among them (_GAME_LISTS) copied
+        new.n = self.n
+        new.options = self.options
+        new.first_dealer = self.first_dealer
+        new.names = self.names[:]
+        new.dealer = self.dealer
+        new.hand_number = self.hand_number
+        new.totals = self.totals[:]
+        if self.bags is not None:  # else the class default (no field, see GameState.bags)
+            new.bags = self.bags[:]
+        new.hand_results = self.hand_results[:]
+        new.over = self.over
+        new.winners = self.winners[:]
+        new.phase = self.phase
+        new.deck = self.deck
+        new.actions = self.actions
+        new.finished_hands = self.finished_hands[:]
         new._snaps = []
         return new
 
@@ -493,13 +503,24 @@ def _record_codec() -> RecordCodec:
 
 
 _INT_ONLY: Final = {int}
+_ALL_CARDS: Final = (1 << 52) - 1
 _FULL_SORTED: Final[dict[int, list[int]]] = {1: list(range(52)), 2: sorted(list(range(52)) * 2)}
 
 
 def check_deck(deck: Sequence[int | str], decks: int = 1, field: str = "deck") -> list[int]:
     """The deck order as card ints, checked to hold every card exactly ``decks`` times."""
-    # fast path (once per hand): a list of card ints that sorts to the full deck
-    if type(deck) is list and len(deck) == 52 * decks and set(map(type, deck)) == _INT_ONLY:
+    # fast paths (once per hand): a list of card ints that holds every card once (compiled: a
+    # mask, a native loop) or that sorts to the full deck
+    if COMPILED and decks == 1 and type(deck) is list and len(deck) == 52:
+        m = 0
+        for c in deck:
+            if type(c) is not int or not 0 <= c < 52:
+                break
+            m |= 1 << c
+        else:
+            if m == _ALL_CARDS:
+                return deck[:]
+    elif type(deck) is list and len(deck) == 52 * decks and set(map(type, deck)) == _INT_ONLY:
         if sorted(deck) == _FULL_SORTED.get(decks):
             return deck[:]
     try:

@@ -34,6 +34,7 @@ from .masks import (
     SUIT_MASK,
     SUIT_PLAYS,
     cards_of,
+    deal_masks,
     mask_of,
     plays_of,
 )
@@ -128,11 +129,8 @@ class HeartsState(HeartsFamilyState):
         n = self.n
         removed = REMOVED[n]
         deck = [c for c in self.deck if c not in removed] if removed else self.deck
-        first = (self.dealer + 1) % n
         # the k-th card of what is dealt goes to seat first + k (mod n)
-        bit = BIT.__getitem__
-        masks = [sum(map(bit, deck[k::n])) for k in range(n)]
-        self.masks = masks[n - first:] + masks[:n - first] if first else masks
+        self.masks = deal_masks(deck, n, (self.dealer + 1) % n)
         self._start_passing()
 
     def _pass_offsets(self) -> tuple[int, ...]:
@@ -203,18 +201,9 @@ class HeartsState(HeartsFamilyState):
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is Action and action[0] == "pass" and self.phase == "pass" and type(seat) is int:
-            # the plain pass: three different cards (ints, ascending) that the seat holds
-            v = action[1]
-            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
-                a, b, c = v
-                if type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52:
-                    m = self.masks[seat]
-                    if m >> a & 1 and m >> b & 1 and m >> c & 1:
-                        self.actions.append((seat, action))
-                        self._apply_pass(seat, v)
-                        return
-        elif type(action) is Action and action[0] == "play" and self.phase == "play":
+        if type(action) is not Action:  # not an action at all: the general path says so
+            pass
+        elif action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
@@ -263,6 +252,17 @@ class HeartsState(HeartsFamilyState):
                             self.turn_t = ONE[w]
                         else:
                             self._finish_hand()
+                        return
+        elif action[0] == "pass" and self.phase == "pass" and type(seat) is int:
+            # the plain pass: three different cards (ints, ascending) that the seat holds
+            v = action[1]
+            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
+                a, b, c = v
+                if type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52:
+                    m = self.masks[seat]
+                    if m >> a & 1 and m >> b & 1 and m >> c & 1:
+                        self.actions.append((seat, action))
+                        self._apply_pass(seat, v)
                         return
         super().apply(action, seat)
 
@@ -344,6 +344,19 @@ class HeartsState(HeartsFamilyState):
             self.turn_t = ONE[w]
         else:
             self._finish_hand()
+
+    def _hand_figures(self) -> dict[str, Any]:
+        """HeartsFamilyState's figures from the hand masks: every trick of Hearts has a
+        winner, so the cards each seat took are the union of its tricks."""
+        taken = [0] * self.n
+        for _lead, cards, w in self.tricks:
+            m = 0
+            for c in cards:
+                m |= BIT[c]
+            taken[w] |= m
+        return {"tricks_taken": self.tricks_taken[:],
+                "hearts": [(t >> HEARTS_LO & FULL_SUIT).bit_count() for t in taken],
+                "queens": [t >> C.QS & 1 for t in taken]}
 
     # ------------------------------------------------------------------ determinization
     def sample_world(self, seat: int, rng: random.Random) -> HeartsState:

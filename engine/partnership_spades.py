@@ -36,8 +36,8 @@ from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import BIDS, BLIND_NIL, Action
+from .masks import deal_masks
 from .spades_common import (
-    BIT,
     SEATS,
     SpadesTrickState,
     add_bags,
@@ -165,10 +165,7 @@ class PartnershipSpadesState(SpadesTrickState):
         return [p[(s + 2) % 4] if p[s] is not None and p[(s + 2) % 4] is not None else None for s in range(4)]
 
     def _deal(self) -> None:
-        deck = self.deck
-        masks = [sum(map(BIT.__getitem__, deck[k::4])) for k in range(4)]  # k-th card to the k-th seat
-        first = (self.dealer + 1) % 4
-        self.masks = masks[-first:] + masks[:-first] if first else masks
+        self.masks = deal_masks(self.deck, 4, (self.dealer + 1) % 4)  # the k-th card to seat dealer + 1 + k
         self.phase = "bid"
         self.on_turn = SEATS[(self.dealer + 1) % 4]
 

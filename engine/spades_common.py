@@ -219,7 +219,7 @@ class SpadesTrickState(GameState):
                                 self.win_card = card
                         trick.append((on, card))
                         if len(trick) < self.n:
-                            self.on_turn = self.NEXT_SEAT[on]
+                            self.on_turn = SEATS[on + 1 if on + 1 < self.n else 0]
                             return
                         # _end_trick written out
                         w = self.win_card
