@@ -56,12 +56,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from trickref.engine import ENGINE_BUILD, ENGINE_BUILD_NOTE  # noqa: E402
 from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.games import GAME_IDS, game_class, new_game  # noqa: E402
@@ -83,12 +85,42 @@ MAX_HANDS_PER_GAME = 30
 SPADES_LIKE_OPENSPIEL = {"trump": "spades", "must_beat": False, "first_lead": "left"}
 
 
+# Our engine's two builds (engine/build.py): "compiled" (mypyc, what the install builds) and
+# "python" (the pure-Python sources, TRICKREF_PURE_PYTHON=1). A process runs one of them, so
+# each run of ours is made in a fresh worker process of this script (``--worker``) with the
+# build chosen by its environment; the CPU time is measured inside the worker, from the first
+# timed hand (imports and a warm-up hand excluded).
+BUILDS = ("compiled", "python")
+
+
+def our_run(build: str, game: str, players: int, options: dict[str, Any], seconds: float, seed: int) -> dict[str, Any] | None:
+    """``our_hands`` in a worker process running ``build``; None when that build is not
+    installed (the worker then runs another, and says so)."""
+    env = dict(os.environ)
+    env.pop("TRICKREF_PURE_PYTHON", None)
+    if build == "python":
+        env["TRICKREF_PURE_PYTHON"] = "1"
+    job = json.dumps({"game": game, "players": players, "options": options, "seconds": seconds, "seed": seed})
+    r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", job], env=env,
+                       capture_output=True, text=True, check=True)
+    out: dict[str, Any] = json.loads(r.stdout)
+    if out["build"] != build:
+        return None
+    return out
+
+
 def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, seed: int) -> dict[str, Any]:
     """Play random hands for ``seconds``; return hands, actions and the rate."""
     rng = random.Random(seed)
     choice = rng.choice
     decks = game_class(game).DECKS
     deck = C.full_deck(decks)
+    warm = new_game(game, players, options)  # a hand untimed: tables built on first use
+    rng.shuffle(deck)
+    warm.start_hand(deck)
+    while warm.turn_seats() and warm.phase != "play":
+        seat = warm.turn_seats()[0]
+        warm.apply(warm.legal_actions(seat)[0], seat)
     hands = actions = games = 0
     start = _clock()
     deadline = start + seconds
@@ -342,19 +374,27 @@ PAIRS: tuple[tuple[str, int, dict[str, Any], str], ...] = (
 
 
 def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[dict[str, Any]]:
-    """Ours against OpenSpiel, like for like, in rounds: every round runs each contestant once
-    (the order rotating from round to round), so a ratio compares runs made minutes apart at
-    most on the same machine load. Ratios are ours / theirs per round; the median is quoted."""
+    """Ours (both builds) against OpenSpiel, like for like, in rounds: every round runs each
+    contestant once (the order rotating from round to round), so a ratio compares runs made
+    minutes apart at most on the same machine load. Ratios are per round; the median is quoted."""
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = ["ours", *drivers, "loop_floor"]
+        contestants = [f"ours {b}" for b in BUILDS] + drivers + ["loop_floor"]
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
+        missing: set[str] = set()
         for r in range(rounds):
             order = contestants[r % len(contestants):] + contestants[:r % len(contestants)]
             for c in order:
-                if c == "ours":
-                    runs[c].append(our_hands(ours_name, n, options, seconds, seed + r))
+                if c.startswith("ours "):
+                    if c in missing:
+                        continue
+                    got_ours = our_run(c[5:], ours_name, n, options, seconds, seed + r)
+                    if got_ours is None:
+                        missing.add(c)
+                        print(f"  ({c}: that build is not installed here)")
+                        continue
+                    runs[c].append(got_ours)
                 elif c == "loop_floor":
                     runs[c].append(loop_floor(seconds, seed + r))
                 else:
@@ -363,33 +403,44 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
                         print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
                         return comparisons
                     runs[c].append(got)
-        mine = [x["hands_per_second"] for x in runs["ours"]]
-        entry: dict[str, Any] = {
-            "ours": {"game": ours_name, "players": n, "options": options, "runs": runs["ours"]},
-            "openspiel": {"game": theirs_name, "players": 4},
-        }
         label = json.dumps(options) if options else "defaults"
         print(f"\nour {ours_name} ({n} players, {label}) v OpenSpiel {theirs_name}, {rounds} rounds of "
               f"{seconds:g} CPU-s each, hands per CPU second:")
-        print(f"  {'ours':<18}" + "".join(f"{v:>10.0f}" for v in mine))
+        entry: dict[str, Any] = {
+            "ours": {"game": ours_name, "players": n, "options": options},
+            "openspiel": {"game": theirs_name, "players": 4},
+        }
+        for build in BUILDS:
+            if f"ours {build}" in missing:
+                continue
+            mine = [x["hands_per_second"] for x in runs[f"ours {build}"]]
+            entry["ours"][build] = {"runs": runs[f"ours {build}"]}
+            print(f"  {'ours, ' + build:<22}" + "".join(f"{v:>10.0f}" for v in mine))
+            for d in drivers:
+                theirs = [x["hands_per_second"] for x in runs[d]]
+                ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
+                entry[f"{build}_ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
+                                                 "median": round(statistics.median(ratios), 3),
+                                                 "best_v_best": round(max(mine) / max(theirs), 3)}
+                print(f"    ours ({build}) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
+                      + f"; median {statistics.median(ratios):.2f}x" + ("  (target 1.5x)" if d == "plain" else ""))
+        if not missing:
+            sp = [a["hands_per_second"] / b["hands_per_second"]
+                  for a, b in zip(runs["ours compiled"], runs["ours python"], strict=True)]
+            entry["compiled_v_python"] = {"per_round": [round(x, 3) for x in sp], "median": round(statistics.median(sp), 3)}
+            print("    ours compiled / ours python: per round " + ", ".join(f"{x:.2f}" for x in sp)
+                  + f"; median {statistics.median(sp):.2f}x")
         for d in drivers:
             theirs = [x["hands_per_second"] for x in runs[d]]
-            ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
             entry["openspiel"][d] = {"how": OPENSPIEL_DRIVERS[d], "runs": runs[d]}
-            entry[f"ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
-                                     "median": round(statistics.median(ratios), 3),
-                                     "best_v_best": round(max(mine) / max(theirs), 3)}
-            print(f"  {'openspiel ' + d:<18}" + "".join(f"{v:>10.0f}" for v in theirs))
-            print(f"    ours / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
-                  + f"; median {statistics.median(ratios):.2f}x"
-                  + ("  (target 1.5x)" if d == "plain" else ""))
+            print(f"  {'openspiel ' + d:<22}" + "".join(f"{v:>10.0f}" for v in theirs))
         floor = [x["hands_per_second"] for x in runs["loop_floor"]]
         plain = [x["hands_per_second"] for x in runs["plain"]]
         floor_ratios = [f / t for f, t in zip(floor, plain, strict=True)]
         entry["loop_floor"] = {"how": loop_floor.__doc__, "runs": runs["loop_floor"],
                                "ratio_v_plain": {"per_round": [round(x, 3) for x in floor_ratios],
                                                  "median": round(statistics.median(floor_ratios), 3)}}
-        print(f"  {'loop floor':<18}" + "".join(f"{v:>10.0f}" for v in floor)
+        print(f"  {'loop floor':<22}" + "".join(f"{v:>10.0f}" for v in floor)
               + "   (the same loop over a stub engine that does nothing, 56 decisions a hand)")
         print("    loop floor / openspiel plain: per round " + ", ".join(f"{x:.2f}" for x in floor_ratios)
               + f"; median {statistics.median(floor_ratios):.2f}x (the best any engine could show here)")
@@ -415,12 +466,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sample-world", action="store_true",
                    help="instead of the benchmark, time sample_world of the Hearts games (updates the "
                         "sample_world key of the results file)")
+    p.add_argument("--worker", metavar="JSON", help=argparse.SUPPRESS)  # one run of ours (our_run)
     p.add_argument("--breakdown", metavar="GAME[:PLAYERS]",
                    help="instead of the benchmark, show where a hand's time goes for one game")
     args = p.parse_args(argv)
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(line_buffering=True)  # progress shows when the output goes to a file
+    if args.worker:
+        job = json.loads(args.worker)
+        got = our_hands(job["game"], job["players"], job["options"], job["seconds"], job["seed"])
+        print(json.dumps({"build": ENGINE_BUILD, **got}))
+        return 0
     if args.sample_world:
         rows_sw = [sample_world_cost(g, n, args.seconds * 3, args.seed)
                    for g, n in (("hearts", 4), ("hearts", 7), ("cancellation-hearts", 6), ("cancellation-hearts", 11))]
@@ -442,28 +499,30 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     rows: list[dict[str, Any]] = []
-    print(f"{'game':<22}{'players':>8}{'hands/s':>11}{'actions/s':>11}  options")
-
-    def best(measure: Callable[[int], dict[str, Any] | None]) -> dict[str, Any] | None:
-        """The fastest of ``--repeat`` runs (other load on the machine only slows a run)."""
-        runs = [measure(args.seed + i) for i in range(args.repeat)]
-        if runs[0] is None:
-            return None
-        return max((r for r in runs if r is not None), key=lambda r: r["hands_per_second"])
-
-    def record(game: str, players: int, options: dict[str, Any], label: str = "") -> dict[str, Any]:
-        r = best(lambda seed: our_hands(game, players, options, args.seconds, seed))
-        assert r is not None
-        row = {"game": game, "players": players, "options": options, **r}
-        rows.append(row)
-        print(f"{game:<22}{players:>8}{r['hands_per_second']:>11.1f}{r['actions_per_second']:>11}  "
-              f"{json.dumps(options) if options else 'defaults'}{label}")
-        return row
-
+    print(f"this process: engine {ENGINE_BUILD} ({ENGINE_BUILD_NOTE}); ours runs in worker processes, one per build")
     wanted = [g for g in args.games.split(",") if g] if not args.only_openspiel else []
+    if wanted:
+        print(f"{'game':<22}{'players':>8}{'compiled h/s':>14}{'python h/s':>12}{'compiled/python':>17}  "
+              f"(best of {args.repeat} runs of {args.seconds:g} CPU-s each, builds alternating)")
     for game in wanted:
         for n in game_class(game).PLAYER_COUNTS:
-            record(game, n, {})
+            runs: dict[str, list[dict[str, Any]]] = {b: [] for b in BUILDS}
+            for i in range(args.repeat):  # alternating, the order swapped every repeat
+                for build in (BUILDS if i % 2 == 0 else BUILDS[::-1]):
+                    got = our_run(build, game, n, {}, args.seconds, args.seed + i)
+                    if got is not None:
+                        runs[build].append(got)
+            row: dict[str, Any] = {"game": game, "players": n, "options": {}}
+            for build in BUILDS:
+                if runs[build]:
+                    row[build] = max(runs[build], key=lambda r: r["hands_per_second"])
+            rate = {b: row[b]["hands_per_second"] if b in row else None for b in BUILDS}
+            if rate["compiled"] and rate["python"]:
+                row["compiled_v_python"] = round(rate["compiled"] / rate["python"], 2)
+            rows.append(row)
+            shown = [f"{rate[b]:.0f}" if rate[b] else "n/a" for b in BUILDS]
+            print(f"{game:<22}{n:>8}{shown[0]:>14}{shown[1]:>12}"
+                  f"{(str(row['compiled_v_python']) + 'x') if 'compiled_v_python' in row else 'n/a':>17}")
 
     comparisons: list[dict[str, Any]] = []
     if not args.no_openspiel:
@@ -477,6 +536,9 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "repeat": args.repeat,
         "python": platform.python_version(),
+        "builds": "ours in two builds: compiled (mypyc, what the install builds) and python "
+                  "(the pure-Python sources, TRICKREF_PURE_PYTHON=1), each run in a worker process",
+        "load_average_at_end": os.getloadavg(),
         "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         "results": rows,
         "openspiel_drivers": OPENSPIEL_DRIVERS,

@@ -28,7 +28,7 @@ both agree).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import Action
@@ -36,6 +36,11 @@ from .errors import IllegalAction, RecordError
 from .options import resolve
 
 Seat = int
+
+# True when this module runs compiled (mypyc, see setup.py): its classes are then native
+# classes, with their fields in slots of their own and no ``__dict__``. The code below reads
+# and writes fields by name where it used ``__dict__`` (``_fields``).
+COMPILED: Final[bool] = not __file__.endswith((".py", ".pyc"))
 
 
 class GameState:
@@ -60,7 +65,11 @@ class GameState:
         options: Mapping[str, Any] | None = None,
         first_dealer: int = 0,
         names: Sequence[str] | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
+        if _blank:  # no field set: a copy or snapshot fills them in (``_blank()``, below)
+            return
         if players not in self.PLAYER_COUNTS:
             lo, hi = min(self.PLAYER_COUNTS), max(self.PLAYER_COUNTS)
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -277,8 +286,12 @@ class GameState:
         restored.start_hand(deck)
         for s, a in acts[:-1]:
             restored.apply(a, s)
-        self.__dict__.clear()
-        self.__dict__.update(restored.__dict__)
+        if COMPILED:
+            for k, v in restored._fields().items():
+                setattr(self, k, v)
+        else:
+            self.__dict__.clear()
+            self.__dict__.update(restored.__dict__)
         return acts[-1][1]
 
     # The fields of a game (not of a hand): all a snapshot keeps. Every other field is a
@@ -302,21 +315,45 @@ class GameState:
         their own for good, and every attribute access after that takes the slow,
         unspecialized path (a random Hearts hand then took about 1.4x as long; see
         benchmarks/RESULTS.md). start_hand calls this every hand."""
-        new = object.__new__(type(self))
-        lists = self._GAME_LISTS
-        for k in self._GAME_FIELDS:
-            v = getattr(self, k)
-            if v is None:  # bags in a game without bags: the class default, no field
-                continue
-            if k in lists:
-                v = v[:]
-            setattr(new, k, v)
+        new = _blank(type(self))
+        # _GAME_FIELDS written out (by name, not getattr: the compiled build reads a field
+        # directly then); the lists among them (_GAME_LISTS) copied
+        new.n = self.n
+        new.options = self.options
+        new.first_dealer = self.first_dealer
+        new.names = self.names[:]
+        new.dealer = self.dealer
+        new.hand_number = self.hand_number
+        new.totals = self.totals[:]
+        if self.bags is not None:  # else the class default (no field, see GameState.bags)
+            new.bags = self.bags[:]
+        new.hand_results = self.hand_results[:]
+        new.over = self.over
+        new.winners = self.winners[:]
+        new.phase = self.phase
+        new.deck = self.deck
+        new.actions = self.actions
+        new.finished_hands = self.finished_hands[:]
         new._snaps = []
         return new
 
+    def _fields(self) -> dict[str, Any]:
+        """Every field of this state by name (a new dict): its ``__dict__`` in the pure-Python
+        build; in the compiled one, where there is none, the attributes mypyc lists for the
+        class (``__mypyc_attrs__``) that are set."""
+        if not COMPILED:
+            return self.__dict__.copy()
+        out: dict[str, Any] = {}
+        for k in _native_fields(type(self)):
+            try:
+                out[k] = getattr(self, k)
+            except AttributeError:  # declared, never set (e.g. a hook's field another game uses)
+                pass
+        return out
+
     def _clone(self) -> GameState:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
+        new = _blank(type(self))
+        d = self._fields()
         for k, v in d.items():
             if type(v) is list:
                 if v and type(v[0]) is list:
@@ -325,8 +362,17 @@ class GameState:
                     d[k] = v[:]
             elif type(v) is set:
                 d[k] = set(v)
-        new.__dict__ = d
+        if COMPILED:
+            for k, v in d.items():
+                setattr(new, k, v)
+        else:
+            new.__dict__ = d
         return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """For pickle and copy.deepcopy: the class and the fields (a compiled class cannot be
+        made without running ``__init__``, which copyreg's default would do)."""
+        return _rebuild, (type(self), self._fields())
 
     def copy(self) -> GameState:
         """An independent copy; cheap (lists of ints are copied, finished hands shared)."""
@@ -335,8 +381,10 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        a = {k: v for k, v in self.__dict__.items() if k != "_snaps"}
-        b = {k: v for k, v in other.__dict__.items() if k != "_snaps"}
+        a = self._fields()
+        b = other._fields()
+        a.pop("_snaps", None)
+        b.pop("_snaps", None)
         return a == b
 
     __hash__ = None  # type: ignore[assignment]
@@ -395,6 +443,37 @@ class GameState:
         return v
 
 
+_NATIVE_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _native_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a compiled (mypyc) class and of its bases, once per class (not the
+    dunders mypyc lists too, such as ``__hash__``)."""
+    got = _NATIVE_FIELDS.get(cls)
+    if got is None:
+        attrs: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", ())  # the class's and its bases'
+        got = _NATIVE_FIELDS[cls] = tuple(a for a in attrs if not a.startswith("__"))
+    return got
+
+
+def _rebuild(cls: type[GameState], fields: dict[str, Any]) -> GameState:
+    """A state of class ``cls`` with these fields (``GameState.__reduce__``)."""
+    new = _blank(cls)
+    if COMPILED:
+        for k, v in fields.items():
+            setattr(new, k, v)
+    else:
+        new.__dict__.update(fields)
+    return new
+
+
+def _blank(cls: type[GameState]) -> GameState:
+    """A state of class ``cls`` with no fields set (``__init__`` not run), to be filled in."""
+    # A compiled class's __new__ runs __init__, so the compiled build asks __init__ for a blank
+    # state; the pure-Python one skips __init__ altogether (cheaper, and the same).
+    return cls(0, _blank=True) if COMPILED else object.__new__(cls)
+
+
 class RecordCodec:
     """How a state becomes a game record and back: records.py installs its own with
     ``use_record_codec`` when it is imported, and trickref.engine's ``__init__`` imports it,
@@ -423,14 +502,25 @@ def _record_codec() -> RecordCodec:
     return _CODEC[0]
 
 
-_INT_ONLY = {int}
-_FULL_SORTED: dict[int, list[int]] = {1: list(range(52)), 2: sorted(list(range(52)) * 2)}
+_INT_ONLY: Final = {int}
+_ALL_CARDS: Final = (1 << 52) - 1
+_FULL_SORTED: Final[dict[int, list[int]]] = {1: list(range(52)), 2: sorted(list(range(52)) * 2)}
 
 
 def check_deck(deck: Sequence[int | str], decks: int = 1, field: str = "deck") -> list[int]:
     """The deck order as card ints, checked to hold every card exactly ``decks`` times."""
-    # fast path (once per hand): a list of card ints that sorts to the full deck
-    if type(deck) is list and len(deck) == 52 * decks and set(map(type, deck)) == _INT_ONLY:
+    # fast paths (once per hand): a list of card ints that holds every card once (compiled: a
+    # mask, a native loop) or that sorts to the full deck
+    if COMPILED and decks == 1 and type(deck) is list and len(deck) == 52:
+        m = 0
+        for c in deck:
+            if type(c) is not int or not 0 <= c < 52:
+                break
+            m |= 1 << c
+        else:
+            if m == _ALL_CARDS:
+                return deck[:]
+    elif type(deck) is list and len(deck) == 52 * decks and set(map(type, deck)) == _INT_ONLY:
         if sorted(deck) == _FULL_SORTED.get(decks):
             return deck[:]
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 from . import cards as C
 from .actions import Action, pass_cards
@@ -28,14 +28,14 @@ from .hearts_common import (
 )
 from .masks import ALL_CARDS, BIT, FULL_SUIT, SUIT_MASK, SUIT_PLAYS, cards_of, plays_of
 
-SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
-NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
-NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
-POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
+SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_HEARTS: Final = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
+NO_POINTS: Final = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS: Final = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
 
 # cards each and widow size by player count (RULES.md's table: 104 // n, 104 % n)
-CARDS_EACH = {n: 104 // n for n in range(6, 12)}
-WIDOW_SIZE = {n: 104 % n for n in range(6, 12)}
+CARDS_EACH: Final = {n: 104 // n for n in range(6, 12)}
+WIDOW_SIZE: Final = {n: 104 % n for n in range(6, 12)}
 
 
 class CancellationHeartsState(HeartsFamilyState):

@@ -12,11 +12,15 @@ never need to tell them apart, and a hand is then a multiset (a list with repeat
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-RANKS = "23456789TJQKA"
-SUITS = "SHDC"
-SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANKS: Final = "23456789TJQKA"
+SUITS: Final = "SHDC"
+SPADES: Final = 0
+HEARTS: Final = 1
+DIAMONDS: Final = 2
+CLUBS: Final = 3
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 SUIT_SINGULAR = ("spade", "heart", "diamond", "club")
 SUIT_SYMBOLS = ("\u2660", "\u2665", "\u2666", "\u2663")
 RANK_NAMES = {
@@ -46,11 +50,11 @@ def name(card: Card) -> str:
     return RANKS[card % 13] + SUITS[card // 13]
 
 
-NAMES: tuple[str, ...] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
+NAMES: Final[tuple[str, ...]] = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(52))
 _BY_NAME: dict[str, Card] = {n: i for i, n in enumerate(NAMES)}
 
-QS = _BY_NAME["QS"]
-TWO_CLUBS = _BY_NAME["2C"]
+QS: Final = _BY_NAME["QS"]
+TWO_CLUBS: Final = _BY_NAME["2C"]
 
 
 def parse(text: object) -> Card:

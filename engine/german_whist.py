@@ -18,16 +18,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from . import cards as C
 from .actions import PLAY, Action
 from .base import GameState
 from .worlds import sample_german_whist
 
-_TURN: tuple[tuple[int, ...], ...] = ((0,), (1,))
-_SUIT = tuple(c // 13 for c in range(52))
-_STOCK_START = 26  # deck index of the first face-up card (the trump card)
+_TURN: Final[tuple[tuple[int, ...], ...]] = ((0,), (1,))
+_SUIT: Final = tuple(c // 13 for c in range(52))
+_STOCK_START: Final = 26  # deck index of the first face-up card (the trump card)
 
 
 # Scoring as module functions, so the score sheet (engine/scorekeeper.py) uses this same code.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 from . import cards as C
 from .actions import PLAY, Action, pass_cards
@@ -34,37 +34,41 @@ from .masks import (
     SUIT_MASK,
     SUIT_PLAYS,
     cards_of,
+    deal_masks,
     mask_of,
     plays_of,
 )
 
 # Cards set aside before the deal, by player count.
-REMOVED: dict[int, tuple[int, ...]] = {
+REMOVED: Final[dict[int, tuple[int, ...]]] = {
     3: tuple(C.parse_all(["2D"])),
     4: (),
     5: tuple(C.parse_all(["2D", "2C"])),
     6: tuple(C.parse_all(["2D", "3D", "3C", "4C"])),
     7: tuple(C.parse_all(["2D", "3D", "3C"])),
 }
-CARDS_EACH = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
+CARDS_EACH: Final = {n: (52 - len(r)) // n for n, r in REMOVED.items()}
 # The lowest club in play leads the first trick: 2C, or 3C where the 2C is set aside.
-FIRST_CARD = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
+FIRST_CARD: Final = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) for n, r in REMOVED.items()}
 
 # The first lead, as the one legal action (a shared tuple).
-FIRST_PLAY: dict[int, tuple[Action, ...]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
+FIRST_PLAY: Final[dict[int, tuple[Action, ...]]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
 # NEXT_ONE[n][s]: the turn after seat s at a table of n, (s + 1) % n as a 1-tuple.
-NEXT_ONE: dict[int, tuple[tuple[int, ...], ...]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
+NEXT_ONE: Final[dict[int, tuple[tuple[int, ...], ...]]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
 # The passing cycle as seat offsets by player count (four players: left, right, across, none).
-PASS_CYCLE: dict[int, tuple[int, ...]] = {n: (1, n - 1, 2, 0) if n == 4 else (1, n - 1) for n in REMOVED}
-SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
-NOT_HEARTS = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
-NO_POINTS = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
-POINT_CARDS = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
-NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
-SUIT_OF: tuple[int, ...] = tuple(c // 13 for c in range(52))
-_C0, _C1, _C2, _C3 = SUIT_CARDS
+PASS_CYCLE: Final[dict[int, tuple[int, ...]]] = {n: (1, n - 1, 2, 0) if n == 4 else (1, n - 1) for n in REMOVED}
+SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_HEARTS: Final = ALL_CARDS & ~SUIT_MASK[C.HEARTS]
+NO_POINTS: Final = NOT_HEARTS & ~BIT[C.QS]  # the cards worth no points
+POINT_CARDS: Final = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
+NOT_SUIT: Final[tuple[int, ...]] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
+SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52))
+_C0: Final = SUIT_CARDS[0]
+_C1: Final = SUIT_CARDS[1]
+_C2: Final = SUIT_CARDS[2]
+_C3: Final = SUIT_CARDS[3]
 
-OMNIBUS_CARDS = {"TD": C.parse("TD"), "JD": C.parse("JD")}
+OMNIBUS_CARDS: Final = {"TD": C.parse("TD"), "JD": C.parse("JD")}
 
 
 def omnibus_points(players: int, taker: int, enabled: bool) -> list[int]:
@@ -125,11 +129,8 @@ class HeartsState(HeartsFamilyState):
         n = self.n
         removed = REMOVED[n]
         deck = [c for c in self.deck if c not in removed] if removed else self.deck
-        first = (self.dealer + 1) % n
         # the k-th card of what is dealt goes to seat first + k (mod n)
-        bit = BIT.__getitem__
-        masks = [sum(map(bit, deck[k::n])) for k in range(n)]
-        self.masks = masks[n - first:] + masks[:n - first] if first else masks
+        self.masks = deal_masks(deck, n, (self.dealer + 1) % n)
         self._start_passing()
 
     def _pass_offsets(self) -> tuple[int, ...]:
@@ -200,18 +201,9 @@ class HeartsState(HeartsFamilyState):
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is Action and action[0] == "pass" and self.phase == "pass" and type(seat) is int:
-            # the plain pass: three different cards (ints, ascending) that the seat holds
-            v = action[1]
-            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
-                a, b, c = v
-                if type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52:
-                    m = self.masks[seat]
-                    if m >> a & 1 and m >> b & 1 and m >> c & 1:
-                        self.actions.append((seat, action))
-                        self._apply_pass(seat, v)
-                        return
-        elif type(action) is Action and action[0] == "play" and self.phase == "play":
+        if type(action) is not Action:  # not an action at all: the general path says so
+            pass
+        elif action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
@@ -260,6 +252,17 @@ class HeartsState(HeartsFamilyState):
                             self.turn_t = ONE[w]
                         else:
                             self._finish_hand()
+                        return
+        elif action[0] == "pass" and self.phase == "pass" and type(seat) is int:
+            # the plain pass: three different cards (ints, ascending) that the seat holds
+            v = action[1]
+            if type(v) is tuple and len(v) == PASS_COUNT and seat in self.turn_t:
+                a, b, c = v
+                if type(a) is int and type(b) is int and type(c) is int and 0 <= a < b < c < 52:
+                    m = self.masks[seat]
+                    if m >> a & 1 and m >> b & 1 and m >> c & 1:
+                        self.actions.append((seat, action))
+                        self._apply_pass(seat, v)
                         return
         super().apply(action, seat)
 
@@ -341,6 +344,19 @@ class HeartsState(HeartsFamilyState):
             self.turn_t = ONE[w]
         else:
             self._finish_hand()
+
+    def _hand_figures(self) -> dict[str, Any]:
+        """HeartsFamilyState's figures from the hand masks: every trick of Hearts has a
+        winner, so the cards each seat took are the union of its tricks."""
+        taken = [0] * self.n
+        for _lead, cards, w in self.tricks:
+            m = 0
+            for c in cards:
+                m |= BIT[c]
+            taken[w] |= m
+        return {"tricks_taken": self.tricks_taken[:],
+                "hearts": [(t >> HEARTS_LO & FULL_SUIT).bit_count() for t in taken],
+                "queens": [t >> C.QS & 1 for t in taken]}
 
     # ------------------------------------------------------------------ determinization
     def sample_world(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None) -> HeartsState:

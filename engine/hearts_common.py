@@ -19,21 +19,22 @@ import random
 from bisect import bisect_left, insort
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import MOON_OTHERS, MOON_SELF, PLAY, Action
-from .base import GameState
+from .base import COMPILED, GameState
 
-PASS_COUNT = 3
+PASS_COUNT: Final = 3
 
 # Points of each card: every heart 1, the queen of spades 13, everything else 0.
-POINTS: tuple[int, ...] = tuple(1 if c // 13 == C.HEARTS else 13 if c == C.QS else 0 for c in range(52))
-HEARTS_LO, HEARTS_HI = C.HEARTS * 13, C.HEARTS * 13 + 13  # hearts are the ints 13..25
+POINTS: Final[tuple[int, ...]] = tuple(1 if c // 13 == C.HEARTS else 13 if c == C.QS else 0 for c in range(52))
+HEARTS_LO: Final = C.HEARTS * 13  # hearts are the ints 13..25
+HEARTS_HI: Final = C.HEARTS * 13 + 13
 
-ONE: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(16))  # (seat,) without allocating
-ALL_SEATS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n)) for n in range(16))  # every seat of n
-MOON_ACTIONS: tuple[Action, ...] = (MOON_SELF, MOON_OTHERS)
+ONE: Final[tuple[tuple[int, ...], ...]] = tuple((i,) for i in range(16))  # (seat,) without allocating
+ALL_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(range(n)) for n in range(16))  # every seat of n
+MOON_ACTIONS: Final[tuple[Action, ...]] = (MOON_SELF, MOON_OTHERS)
 
 _PASS_TABLE: dict[tuple[int, ...], Action] = {}
 
@@ -43,7 +44,7 @@ def _pass_table() -> dict[tuple[int, ...], Action]:
     Built aside and published by one dict.update (a single C call under the GIL), so a state
     used from another thread at the same moment never sees the table half filled."""
     if not _PASS_TABLE:
-        built = {t: Action("pass", t) for t in combinations_with_replacement(range(52), PASS_COUNT)}
+        built: dict[tuple[int, ...], Action] = {t: Action("pass", t) for t in combinations_with_replacement(range(52), PASS_COUNT)}
         _PASS_TABLE.update(built)
     return _PASS_TABLE
 
@@ -203,6 +204,8 @@ class PassChoices(Sequence[Action]):
 def distinct_pass_choices(hand: tuple[int, ...]) -> PassChoices:
     """``PassChoices(hand, distinct=True)`` for a tuple of different cards, built without
     ``__init__``'s generality (Hearts lists its passes this way, every hand)."""
+    if COMPILED:  # a compiled class cannot be made without __init__, which is fast there
+        return PassChoices(hand, True)
     if not _PASS_TABLE:
         _pass_table()
     pc = _new_pass_choices(PassChoices)
@@ -216,7 +219,7 @@ def distinct_pass_choices(hand: tuple[int, ...]) -> PassChoices:
 
 
 _new_pass_choices = object.__new__
-_NO_C2: list[int] = []  # shared, never modified (read only when _pos is empty and _len is not)
+_NO_C2: Final[list[int]] = []  # shared, never modified (read only when _pos is empty and _len is not)
 
 
 def pass_actions(hand: Sequence[int]) -> PassChoices:
@@ -418,6 +421,7 @@ class HeartsFamilyState(GameState):
 
     MOON_TOTAL: ClassVar[int] = 26  # points a moon shooter has taken (every point card)
     moon_shooter: int = -1  # the seat that took every point card this hand (an instance field only then)
+    __deletable__ = ["moon_shooter"]  # for mypyc (the compiled build): ``del`` it in _reset_hand
 
     @property
     def tricks_played(self) -> int:
@@ -490,7 +494,10 @@ class HeartsFamilyState(GameState):
         self.points_taken = [0] * n
         self.tricks = []
         if self.moon_shooter >= 0:  # back to the class default (no instance field, see GameState.bags)
-            del self.moon_shooter
+            if COMPILED:  # a compiled class keeps every field in its own slot: no class default to go back to
+                self.moon_shooter = -1
+            else:
+                del self.moon_shooter
         self.turn_t = ()
 
     def _start_passing(self) -> None:

@@ -11,14 +11,15 @@ Hearts keeps sorted lists, a card being held twice.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from .actions import PLAY, Action
 
-FULL_SUIT = 0x1FFF
-ALL_CARDS = (1 << 52) - 1
-BIT: tuple[int, ...] = tuple(1 << c for c in range(52))
+FULL_SUIT: Final = 0x1FFF
+ALL_CARDS: Final = (1 << 52) - 1
+BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(52))
 # SUIT_MASK[s]: the 13 bits of suit s in a hand mask
-SUIT_MASK: tuple[int, ...] = tuple(FULL_SUIT << (13 * s) for s in range(4))
+SUIT_MASK: Final[tuple[int, ...]] = tuple(FULL_SUIT << (13 * s) for s in range(4))
 
 
 def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
@@ -29,9 +30,39 @@ def _suit_tables() -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], tuple[tu
 
 
 # SUIT_PLAYS[suit][13 bits] -> the PLAY actions of those cards, low to high; SUIT_CARDS likewise ints.
-SUIT_PLAYS, SUIT_CARDS = _suit_tables()
-_P0, _P1, _P2, _P3 = SUIT_PLAYS
-_C0, _C1, _C2, _C3 = SUIT_CARDS
+_TABLES = _suit_tables()
+SUIT_PLAYS: Final = _TABLES[0]
+SUIT_CARDS: Final = _TABLES[1]
+_P0: Final = SUIT_PLAYS[0]
+_P1: Final = SUIT_PLAYS[1]
+_P2: Final = SUIT_PLAYS[2]
+_P3: Final = SUIT_PLAYS[3]
+_C0: Final = SUIT_CARDS[0]
+_C1: Final = SUIT_CARDS[1]
+_C2: Final = SUIT_CARDS[2]
+_C3: Final = SUIT_CARDS[3]
+
+
+# True when this module runs compiled (mypyc): a few helpers then take the plain loop, which
+# compiles to native code, instead of the builtins that are fastest when interpreted.
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+
+
+def deal_masks(deck: list[int], n: int, first: int) -> list[int]:
+    """The hands (masks) dealt from ``deck`` one card at a time to ``n`` seats, the first card
+    to seat ``first``: card k goes to seat (first + k) % n."""
+    if _COMPILED:
+        masks = [0] * n
+        s = first
+        for c in deck:
+            masks[s] |= 1 << c
+            s += 1
+            if s == n:
+                s = 0
+        return masks
+    bit = BIT.__getitem__
+    got = [sum(map(bit, deck[k::n])) for k in range(n)]  # got[k]: the cards to seat first + k
+    return got[n - first:] + got[:n - first] if first else got
 
 
 def mask_of(cards: Iterable[int]) -> int:
@@ -48,6 +79,21 @@ def cards_of(m: int) -> list[int]:
 
 def plays_of(m: int) -> list[Action]:
     """The shared PLAY actions of the cards of a mask, in ascending card order."""
+    if _COMPILED:  # the empty suits skipped (native code: the tests cost less than the calls)
+        out: list[Action] = []
+        a = m & 0x1FFF
+        if a:
+            out.extend(_P0[a])
+        a = (m >> 13) & 0x1FFF
+        if a:
+            out.extend(_P1[a])
+        a = (m >> 26) & 0x1FFF
+        if a:
+            out.extend(_P2[a])
+        a = m >> 39
+        if a:
+            out.extend(_P3[a])
+        return out
     return [*_P0[m & 0x1FFF], *_P1[(m >> 13) & 0x1FFF], *_P2[(m >> 26) & 0x1FFF], *_P3[m >> 39]]
 
 

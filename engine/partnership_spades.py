@@ -32,12 +32,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import BIDS, BLIND_NIL, Action
+from .masks import deal_masks
 from .spades_common import (
-    BIT,
     SEATS,
     SpadesTrickState,
     add_bags,
@@ -50,13 +50,13 @@ from .spades_common import (
 )
 from .worlds import sample_partnership_spades
 
-_TRUMPS = {"clubs": C.CLUBS, "spades": C.SPADES}
+_TRUMPS: Final = {"clubs": C.CLUBS, "spades": C.SPADES}
 # One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
 # listed from it without building an Action each).
-_PASS_PAIR: dict[tuple[int, ...], Action] = {p: Action("pass", p) for p in combinations(range(52), 2)}
+_PASS_PAIR: Final[dict[tuple[int, ...], Action]] = {p: Action("pass", p) for p in combinations(range(52), 2)}
 # The bids up to each highest bid, without and with Blind Nil (for legal_actions).
-BIDS_UPTO: tuple[tuple[Action, ...], ...] = tuple(BIDS[: top + 1] for top in range(14))
-BIDS_BLIND: tuple[tuple[Action, ...], ...] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
+BIDS_UPTO: Final[tuple[tuple[Action, ...], ...]] = tuple(BIDS[: top + 1] for top in range(14))
+BIDS_BLIND: Final[tuple[tuple[Action, ...], ...]] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
 
 
 # ---------------------------------------------------------------------- scoring
@@ -134,7 +134,7 @@ class PartnershipSpadesState(SpadesTrickState):
     PLAYER_COUNTS = (4,)
     DECKS = 1
     HAS_BAGS = True
-    NEXT_SEAT = tuple(SEATS[(s + 1) % 4] for s in range(4))
+    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = tuple(SEATS[(s + 1) % 4] for s in range(4))
     TEAMS = True
 
     def __init__(
@@ -143,8 +143,10 @@ class PartnershipSpadesState(SpadesTrickState):
         options: Mapping[str, Any] | None = None,
         first_dealer: int = 0,
         names: Sequence[str] | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
-        super().__init__(players, options, first_dealer, names)
+        super().__init__(players, options, first_dealer, names, _blank=_blank)
 
     # ------------------------------------------------------------------ hand set-up
     def _reset_hand(self) -> None:
@@ -163,10 +165,7 @@ class PartnershipSpadesState(SpadesTrickState):
         return [p[(s + 2) % 4] if p[s] is not None and p[(s + 2) % 4] is not None else None for s in range(4)]
 
     def _deal(self) -> None:
-        deck = self.deck
-        masks = [sum(map(BIT.__getitem__, deck[k::4])) for k in range(4)]  # k-th card to the k-th seat
-        first = (self.dealer + 1) % 4
-        self.masks = masks[-first:] + masks[:-first] if first else masks
+        self.masks = deal_masks(self.deck, 4, (self.dealer + 1) % 4)  # the k-th card to seat dealer + 1 + k
         self.phase = "bid"
         self.on_turn = SEATS[(self.dealer + 1) % 4]
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import BIDS, DISCARD, DOUBLE_NIL, KEEP, Action
@@ -51,8 +51,8 @@ from .spades_common import (
 )
 from .worlds import sample_spades_2p
 
-_DRAW_FIRST = [KEEP, DISCARD, DOUBLE_NIL]
-_DRAW = [KEEP, DISCARD]
+_DRAW_FIRST: Final = [KEEP, DISCARD, DOUBLE_NIL]
+_DRAW: Final = [KEEP, DISCARD]
 
 
 def score_hand(
@@ -85,7 +85,7 @@ class Spades2PState(SpadesTrickState):
     PLAYER_COUNTS = (2,)
     DECKS = 1
     HAS_BAGS = True
-    NEXT_SEAT = tuple(SEATS[(s + 1) % 2] for s in range(2))
+    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = tuple(SEATS[(s + 1) % 2] for s in range(2))
     TEAMS = False
 
     def __init__(
@@ -94,8 +94,10 @@ class Spades2PState(SpadesTrickState):
         options: Mapping[str, Any] | None = None,
         first_dealer: int = 0,
         names: Sequence[str] | None = None,
+        *,
+        _blank: bool = False,
     ) -> None:
-        super().__init__(players, options, first_dealer, names)
+        super().__init__(players, options, first_dealer, names, _blank=_blank)
 
     # ------------------------------------------------------------------ hand set-up
     def _reset_hand(self) -> None:

@@ -16,7 +16,7 @@ per-card loops, which is what the bots and the benchmark live on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import Action
@@ -35,9 +35,9 @@ from .masks import (
 
 __all__ = ["BIT", "FULL_SUIT", "SUIT_PLAYS", "cards_of", "mask_of", "plays_of", "suit_mask"]
 
-SEATS: tuple[tuple[int], ...] = tuple((s,) for s in range(8))
-SHIFT: tuple[int, ...] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
-NOT_SUIT: tuple[int, ...] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))  # every card but a suit's
+SEATS: Final[tuple[tuple[int], ...]] = tuple((s,) for s in range(8))
+SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
+NOT_SUIT: Final[tuple[int, ...]] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))  # every card but a suit's
 
 # ---------------------------------------------------------------------- scoring
 
@@ -95,8 +95,8 @@ class SpadesTrickState(GameState):
     ``win_card`` (the card now winning), so legality and the winner never rescan the trick.
     """
 
-    HAND_SIZE = 13
-    NEXT_SEAT: tuple[tuple[int], ...] = ()  # NEXT_SEAT[s] == (s + 1 mod n,): set by each game
+    HAND_SIZE: ClassVar[int] = 13
+    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = ()  # NEXT_SEAT[s] == (s + 1 mod n,): set by each game
     trump: int = C.SPADES
     must_beat: bool = False
 
@@ -219,7 +219,7 @@ class SpadesTrickState(GameState):
                                 self.win_card = card
                         trick.append((on, card))
                         if len(trick) < self.n:
-                            self.on_turn = self.NEXT_SEAT[on]
+                            self.on_turn = SEATS[on + 1 if on + 1 < self.n else 0]
                             return
                         # _end_trick written out
                         w = self.win_card

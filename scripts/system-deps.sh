@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# System packages the tests need and pip cannot bring: Node.js + npm (the MicroPython VM the
+# System packages the tests need and pip cannot bring: a C compiler and the Python headers (the
+# compiled engine), Node.js + npm (the MicroPython VM the
 # firmware runs on, tests/firmware/mp), Xvfb + libX11 (the kiosk in a real X window), the
 # Mosquitto MQTT broker (club night, device/club) and Debian's chromium (the standings page's
 # browser test; TRICKREF_BROWSER=0 leaves it out).
@@ -7,6 +8,15 @@
 # say what is missing and carry on (those tests skip, saying why).
 set -euo pipefail
 want=(xvfb libx11-6 mosquitto mosquitto-clients openssl)
+# The install compiles the rules engine (setup.py, mypyc): a C compiler and the headers of the
+# Python that runs the install (Debian's python3-dev for Debian's python3; a Python built
+# elsewhere, e.g. pyenv, brings its own). Without them the engine runs as pure Python.
+if ! command -v cc >/dev/null 2>&1 && ! command -v gcc >/dev/null 2>&1; then
+    want+=(build-essential)
+fi
+if ! "${PYTHON:-python3}" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null; then
+    want+=(python3-dev)
+fi
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     want+=(nodejs npm)
 fi

@@ -8,16 +8,29 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-# Reinstall only when pyproject.toml changed since the last install (or on the first run).
+# System packages (as root, only what is missing): a C compiler and the Python headers (the
+# install compiles the engine with mypyc, setup.py), Node + npm, Xvfb, Mosquitto, chromium.
+bash scripts/system-deps.sh
+# Reinstall only when pyproject.toml or setup.py changed since the last install (or on the first run).
 stamp=.venv/.trickref-test-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    echo "== installing trickref and its test tools into .venv"
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ]; then
+    echo "== installing trickref and its test tools into .venv (compiles the engine: a minute or two)"
     .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -e ".[test]"
     touch "$stamp"
 fi
-# System packages (as root, only what is missing): Node + npm, Xvfb, Mosquitto, chromium.
-bash scripts/system-deps.sh
+# The compiled engine (engine/build.py) runs only while it matches its sources: compile it again
+# when an engine module was edited since (mypyc from the venv, no download).
+engine_build() { .venv/bin/python -c 'from trickref.engine.build import describe; print(describe())'; }
+if [ "${TRICKREF_PURE_PYTHON:-0}" = "0" ] && engine_build | grep -q "do not match their sources"; then
+    echo "== engine sources changed since the last build: compiling the engine again"
+    .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+fi
+echo "== engine: $(engine_build)"
+if [ "${CI:-}" = "true" ] && [ "${TRICKREF_PURE_PYTHON:-0}" = "0" ] && ! engine_build | grep -q "^compiled"; then
+    echo "CI: the engine did not compile (see the install's messages); TRICKREF_PURE_PYTHON=1 tests the pure-Python build alone" >&2
+    exit 1
+fi
 # The MicroPython VM the firmware tests run on (tests/firmware/mp: the npm package
 # @micropython/micropython-webassembly-pyscript, pinned by its package-lock.json).
 if command -v npm >/dev/null 2>&1; then
@@ -35,3 +48,10 @@ echo "== mypy (engine, device)"
 .venv/bin/mypy
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 -q "$@"
+# The other build: the whole suite above ran the compiled engine; the engine's own tests (the
+# golden records, the properties, the fast paths) run again on the pure-Python one, its
+# reference and fallback. Only on a full run (no arguments).
+if [ $# -eq 0 ] && engine_build | grep -q "^compiled"; then
+    echo "== pytest tests/engine on the pure-Python engine (TRICKREF_PURE_PYTHON=1)"
+    TRICKREF_PURE_PYTHON=1 .venv/bin/python -m pytest -n 2 -q tests/engine
+fi

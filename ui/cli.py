@@ -106,7 +106,9 @@ def build_parser(optional: bool = True) -> argparse.ArgumentParser:
     modules (``replay`` then imports nothing beyond the engine: no pygame banner on stdout,
     no failure of an unrelated module)."""
     p = Parser(prog="trickref", description="A table referee for trick-taking card games.")
-    p.add_argument("--version", action="version", version=f"trickref {version()}")
+    from trickref.engine.build import describe as engine_build
+
+    p.add_argument("--version", action="version", version=f"trickref {version()}, engine {engine_build()}")
     sub = p.add_subparsers(dest="command")
 
     r = sub.add_parser("replay", help="replay a game record through the rules and print the scores")

@@ -153,19 +153,21 @@ def put_hand(state: GameState, seat: int, cards: list[int]) -> None:
     for a decision that reads the seat's own hand."""
     from trickref.engine.masks import BIT, mask_of
 
-    d = state.__dict__
-    if isinstance(d.get("masks"), list):
-        d["masks"][seat] = mask_of(cards)
-    elif isinstance(d.get("once"), list):
+    # getattr, not __dict__: the compiled engine's states have none (a field a game does not
+    # use reads as missing there too)
+    masks, once_l, twice_l = (getattr(state, k, None) for k in ("masks", "once", "twice"))
+    if isinstance(masks, list):
+        masks[seat] = mask_of(cards)
+    elif isinstance(once_l, list) and isinstance(twice_l, list):
         once = twice = 0
         for c in cards:
             if once & BIT[c]:
                 twice |= BIT[c]
             else:
                 once |= BIT[c]
-        d["once"][seat], d["twice"][seat] = once, twice
+        once_l[seat], twice_l[seat] = once, twice
     else:
-        d["hands"][seat] = sorted(cards)
+        getattr(state, "hands")[seat] = sorted(cards)  # noqa: B009
 
 
 def scrambled(state: GameState, seat: int, rng: random.Random, tries: int = 8) -> GameState:

@@ -65,8 +65,10 @@ def test_every_bad_invocation_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_version() -> None:
     from importlib.metadata import version
 
-    r = run("--version")
-    assert r.returncode == 0 and r.stdout == f"trickref {version('trickref')}\n"
+    from trickref.engine.build import describe
+
+    r = run("--version")  # and which build of the engine runs: "compiled (mypyc)" or "pure Python (why)"
+    assert r.returncode == 0 and r.stdout == f"trickref {version('trickref')}, engine {describe()}\n"
 
 
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
