@@ -50,7 +50,8 @@ from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.base import GameState  # noqa: E402
 from trickref.engine.bots import bot_for  # noqa: E402
-from trickref.engine.bots.search import LEVELS, SearchBot, make_search_bot  # noqa: E402
+from trickref.engine.bots.levels import LEVELS, make_search_bot  # noqa: E402
+from trickref.engine.bots.search import SearchBot  # noqa: E402
 from trickref.engine.games import new_game  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"

@@ -267,7 +267,7 @@ def main() -> None:
         import pyspiel
     except ImportError:
         sys.exit("OpenSpiel is not installed: pip install -e '.[bench]' (the open-spiel package)")
-    from trickref.engine.bots.search import LEVELS, search_bot
+    from trickref.engine.bots.levels import LEVELS, search_bot
 
     budget = LEVELS.get(args.level)
     if budget is None:

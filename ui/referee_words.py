@@ -32,12 +32,18 @@ _FIXED = {
     N_("at most one Blind Nil per team"), N_("no game: start one first"),
     # referee refusals
     N_("the card fed to pass is in more than one hand: press OK on your panel before feeding; the card went to the "
-       "reject tray"),
+       "reject pocket"),
     N_("a game is in progress: finish it before starting another"), N_("nothing to undo now"),
     N_("an undo is already waiting for confirmation"), N_("nothing to undo in this hand"),
     N_("no undo is waiting for confirmation"), N_("no game to correct"),
     N_("the drawn cards have already been routed"), N_("the exchanged cards have already been routed"),
     N_("the passed cards are in the dealer"),
+    # why bot seats cannot keep their cards in the dealer (engine/referee/flows.loop_bots_refused)
+    N_("bot seats inside the dealer need the v2 dealer's return loop"),
+    N_("a bot seat at the dealer is not offered for two-player Spades: its 13 draws would be decided inside the "
+       "dealer, with every card it keeps or discards cycled past in the 52-card stock loop that already costs about 4 "
+       "minutes of fetching a hand, and the draw steps only know a player who takes the card shown from their pocket "
+       "and feeds back the one not kept; play it with two people, or against the bot in simulated mode"),
     # the rules' reasons
     N_("the hand has not been dealt"), N_("the hand in progress has not ended"), N_("nobody is on turn"),
     N_("several seats are on turn: say which seat acts"), N_("must trump"), N_("it is time to play a card"),
@@ -95,6 +101,8 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{name}: press + to keep the card shown, - to discard it"), ()),
     (N_("{name}: feed up to 3 cards to give, then press OK"), ()),
     (N_("{name}: feed your cards to pass through the reader"), ()),
+    (N_("{name}: feed the cards you pass into the dealer's play slot: the bot seats' cards are inside the dealer, so "
+        "every pass goes through it"), ()),
     (N_("{name}: feed your card through the reader or tap it on the screen"), ()),
     (N_("{name}: choose with - and +, then press OK"), ()),
     (N_("{name}: you are feeding the cards to give; press OK to finish"), ()),
@@ -107,13 +115,14 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{name} does not hold {card}: it goes back"), ()),
     (N_("{name} has already passed: {card} goes back"), ()),
     (N_("a card of {owner}'s was fed out of turn (it is {name}'s turn): it goes back to {owner}"), ()),
-    (N_("duplicate read: {card} has already been played this hand: it went to the reject tray"), ()),
-    (N_("{card} is not in this hand's deck: it went to the reject tray"), ()),
-    (N_("{card} is not in anyone's hand (it is out of play this hand): it went to the reject tray"), ()),
-    (N_("the reader could not read the card ({card}): it went to the reject tray; feed it again"), ()),
+    (N_("duplicate read: {card} has already been played this hand: it went to the reject pocket"), ()),
+    (N_("{card} is not in this hand's deck: it went to the reject pocket"), ()),
+    (N_("{card} is not in anyone's hand (it is out of play this hand): it went to the reject pocket"), ()),
+    (N_("the reader could not read the card ({card}): it went to the reject pocket; feed it again"), ()),
     (N_("no card is wanted now: {who} must {phase}; the card goes back"), ("phase",)),
     (N_("the last entry was {name}'s ({what}), not {other}'s"), ("what",)),
     (N_("cannot undo {name}'s {what}: {why}"), ("what", "why")),
+    (N_("cannot start {game}: {why}"), ("why",)),
     (N_("seat {n} cannot {action}: {reason}"), ("action", "reason")),
     (N_("{name} cannot {action}: {reason}"), ("action", "reason")),
     (N_("wait: {name} feeds the drawn card back into the dealer"), ()),
@@ -147,9 +156,9 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("The deal did not check out ({problems}). Gather all the cards into the dealer and press Resume: the hand is "
         "redealt from the same deck order (same commitment)."), ("problems",)),
     (N_("The deal did not check out twice in a row, the same way ({problems}): dealing again would fail again, so the "
-        "table stops here. Gather every card from every tray, look in the reject tray and around the dealer, and count "
-        "the deck: take out any extra card, find or replace a missing or unreadable one. Then put all the cards into "
-        "the dealer and press Resume: the hand is redealt from the same deck order (same commitment)."), ("problems",)),
+        "table stops here. Gather every card from every pocket, look in the reject pocket and around the dealer, and "
+        "count the deck: take out any extra card, find or replace a missing or unreadable one. Then put all the cards "
+        "into the dealer and press Resume: the hand is redealt from the same deck order (same commitment)."), ("problems",)),
     (N_("{a}, {b}"), ("a", "b")),
     (N_("{n} card missing"), ()), (N_("{n} cards missing"), ()),
     (N_("{n} card too many"), ()), (N_("{n} cards too many"), ()),

@@ -21,7 +21,7 @@ TITLES: dict[str, str] = {  # translated when shown (title)
 }
 
 
-# The bot levels a bot seat can play at (engine.bots.search.LEVELS, checked by a test; kept
+# The bot levels a bot seat can play at (engine.bots.levels.LEVELS, checked by a test; kept
 # here so that the home screens do not import the search): the rule bot and two searches.
 BOT_LEVELS: tuple[str, ...] = ("rule", "search", "strong")
 LEVEL_TITLES: dict[str, str] = {  # translated when shown (level_title)

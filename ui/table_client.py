@@ -219,7 +219,7 @@ class TableClient:
         if level == "rule":
             return self.bot
         if level not in self._searchers:
-            from trickref.engine.bots.search import search_bot
+            from trickref.engine.bots.levels import search_bot
 
             self._searchers[level] = search_bot(self.game, level)
         return self._searchers[level]

@@ -33,7 +33,7 @@ from trickref.device.dealer import messages as m
 from trickref.device.table.open import OpenTable, open_table
 from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
-from trickref.engine.bots.search import search_bot
+from trickref.engine.bots.levels import search_bot
 from trickref.engine.referee import panel
 from trickref.engine.referee.commands import Command, FeedBack, Message, SaveRecord
 
@@ -92,7 +92,7 @@ class SimTable:
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
         self.max_hands: int | None = None
-        # every seat's bot at ``bot_level`` (engine.bots.search.LEVELS); a search bot searches a
+        # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS); a search bot searches a
         # fixed number of worlds, so a seed (and a journal's resume) replays the same game
         self.bot = bot_for(game) if bot_level == "rule" else search_bot(game, bot_level, reproducible=True)
         self.hands_before = 0  # hands finished before a restart (printed by the earlier run)

@@ -14,7 +14,7 @@ few worlds (successive halving), so the budget goes to the close calls.
 
 What is searched: card play in every game, and (``search_bids``) the bid in the Spades games
 among the rule bot's bid and its neighbours. Passing, Blind/Double Nil, the spades-2p draw and
-the moon choice are the rule bot's. The Hearts games' bot (``make_search_bot``) is
+the moon choice are the rule bot's. The Hearts games' bot (``levels.make_search_bot``) is
 engine/bots/search_hearts.py's subclass: it also searches the pass, draws worlds that fit how
 rule bots play, and scores a hand against the table.
 
@@ -37,21 +37,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from ..actions import BIDS, Action
 from ..base import GameState
 from ..cards import QS
 from ..masks import BIT, mask_of
 from . import bot_for
-
-# the levels the kiosk and ``trickref sim --bot-level`` offer: name -> search budget per
-# decision in seconds (None: the rule bot); and the worlds searched per decision where a
-# reproducible bot is wanted (``trickref sim``: the same seed plays the same game, and a
-# journal resumes to the same end, whatever the machine's speed)
-LEVELS: dict[str, float | None] = {"rule": None, "search": 0.1, "strong": 0.2}
-LEVEL_WORLDS: dict[str, int] = {"search": 6, "strong": 12}
-LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
 
 def _value(state: GameState, seat: int) -> float:
@@ -239,35 +230,3 @@ def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
         if m < 2.5 * (var / worlds) ** 0.5:
             return False
     return True
-
-
-def search_class(game: str) -> type[SearchBot]:
-    """The search bot class of ``game``: the Hearts games (search_hearts.py) and the Spades games
-    (search_spades.py) have their own."""
-    if game in ("hearts", "cancellation-hearts"):
-        from .search_hearts import HeartsSearchBot
-
-        return HeartsSearchBot
-    if game in ("partnership-spades", "spades-2p"):
-        from .search_spades import SpadesSearchBot
-
-        return SpadesSearchBot
-    return SearchBot
-
-
-def make_search_bot(game: str, **kw: Any) -> SearchBot:
-    """A SearchBot for ``game`` (its game's own class, see ``search_class``)."""
-    return search_class(game)(game, **kw)
-
-
-def search_bot(game: str, level: str = "strong", reproducible: bool = False, **kw: Any) -> Any:
-    """The bot of ``game`` at ``level`` (one of ``LEVELS``): the rule bot, or a SearchBot with
-    the level's time budget (``reproducible``: its fixed number of worlds instead)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVEL_NAMES)})")
-    budget = LEVELS[level]
-    if budget is None:
-        return bot_for(game)
-    if reproducible:
-        kw.setdefault("iterations", LEVEL_WORLDS[level])
-    return make_search_bot(game, budget=budget, **kw)

@@ -17,7 +17,8 @@ import pytest
 from engine_helpers import random_action, random_deck, scrambled
 
 from trickref.engine.base import GameState
-from trickref.engine.bots.search import LEVEL_NAMES, SearchBot, search_bot, search_class
+from trickref.engine.bots.levels import LEVEL_NAMES, search_bot, search_class
+from trickref.engine.bots.search import SearchBot
 from trickref.engine.bots.search_spades import SpadesSearchBot
 from trickref.engine.games import new_game
 

@@ -21,7 +21,7 @@ from engine_helpers import random_action, random_deck, scrambled
 from trickref.engine import cards as C
 from trickref.engine.base import GameState
 from trickref.engine.bots import bot_for
-from trickref.engine.bots.search import make_search_bot, search_bot
+from trickref.engine.bots.levels import make_search_bot, search_bot
 from trickref.engine.bots.search_hearts import HeartsSearchBot, rule_inferences
 from trickref.engine.games import new_game
 from trickref.engine.masks import mask_of

@@ -7,7 +7,8 @@ import json
 
 from kiosk_helpers import settle, tap
 
-from trickref.engine.bots.search import LEVEL_NAMES, SearchBot
+from trickref.engine.bots.levels import LEVEL_NAMES
+from trickref.engine.bots.search import SearchBot
 from trickref.ui.settings import Settings
 from trickref.ui.setup import BOT_LEVELS, Setup
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from trickref.engine.games import new_game
+from trickref.engine.referee import flows
 from trickref.ui.i18n import set_language
 from trickref.ui.referee_words import translate, understood
 
@@ -70,7 +72,14 @@ SAMPLES: dict[str, list[str]] = {
               "and the hand is redealt from the same deck order."],
 }
 # a field that means something else in one file
-SAMPLES_IN: dict[str, dict[str, list[str]]] = {"engine/referee/entries.py": {"why": ["is not in your hand", "is Ben's card"]}}
+SAMPLES_IN: dict[str, dict[str, list[str]]] = {
+    "engine/referee/entries.py": {"why": ["is not in your hand", "is Ben's card"]},
+    # a game the table cannot start with bot seats inside the dealer: flows.loop_bots_refused's reasons
+    # (its "could exceed the loop" cannot happen: two decks are 104 cards, the loop holds 120)
+    "engine/referee/referee.py": {"ev.game": ["spades-2p"], "why": [
+        flows.loop_bots_refused(new_game("spades-2p", 2), "loop", [1]) or "",
+        flows.loop_bots_refused(new_game("hearts", 4), "loop", [1], dealer=1) or ""]},
+}
 # the referee's "what happened" in a dealer-fault paragraph: its own words, or the driver's first clause
 FAULT_WHAT = ["a card jammed", "the dealer's cable is unplugged or the link is down", "the dealer stopped answering",
               "the dealer's cards do not match the plan", "the dealer reported a fault",
