@@ -142,9 +142,9 @@ def _park(sim, adapter: DealerAdapter, names: list[str]) -> None:  # type: ignor
         assert adapter.run(RouteFed(card, "loop", step=step)) == DealerDone(step, card)
 
 
-def _jam_after(sim, cards: int) -> None:  # type: ignore[no-untyped-def]
-    """The simulator jams at its next motion once its firmware reported ``cards`` cards in
-    their pockets (on the simulator's thread: the same card whatever the machine's load)."""
+def _jam_after(sim, cards: int, stage: str = "eject") -> None:  # type: ignore[no-untyped-def]
+    """The simulator jams at its next ``stage`` motion once its firmware reported ``cards``
+    cards placed (on the simulator's thread: the same card whatever the machine's load)."""
     fw = sim.firmware.dealer
     landed, seen = fw.landed, [0]
 
@@ -152,7 +152,7 @@ def _jam_after(sim, cards: int) -> None:  # type: ignore[no-untyped-def]
         landed(card, target, conf, kind)
         seen[0] += 1
         if seen[0] == cards:
-            sim.board.jam_stage = "eject"
+            sim.board.jam_stage = stage
 
     fw.landed = jam_at
 
@@ -230,3 +230,21 @@ def test_a_single_card_step_a_jam_stopped_is_resumed_not_sent_again(dealer) -> N
     sim.clear_jam()
     assert adapter.run(Fetch("KD", "seat:1", step=6)) == DealerDone(6, "KD")
     assert _pocket(sim, 1) == [N("KD")]
+
+
+def test_a_relearn_a_jam_stopped_is_resumed_before_the_step(dealer) -> None:  # type: ignore[no-untyped-def]
+    """After a restart the loop's cards are dealt back to the loop first; a jam in the middle
+    of that plan: Resume finishes it (RESUME), then the fetch that needed it is done."""
+    sim, driver = dealer
+    loop = [N(c) for c in ("6H", "TC", "9D", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TD", "JD", "QD", "2S", "KS")]
+    sim.load_deck(loop)
+    adapter = DealerAdapter(driver)
+    adapter.relearn = list(loop)
+    sim.jam("feed")  # its first feed move sticks
+    out = adapter.run(Fetch("2S", "seat:0", step=1))
+    assert isinstance(out, DealerFault) and out.kind == "jam", out
+    assert adapter.relearn_jammed
+    sim.clear_jam()
+    assert adapter.run(Fetch("2S", "seat:0", step=1)) == DealerDone(1, "2S")
+    assert _pocket(sim, 0) == [N("2S")] and not adapter.relearn_jammed and adapter.relearn is None
+    assert adapter.run(Fetch("KS", "seat:1", step=2)) == DealerDone(2, "KS")
