@@ -169,12 +169,16 @@ class DealerAdapter:
         return DealerFault(kind, str(e), cmd.step, delivered)
 
     def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:
-        """The plan entries of ``cmd`` the dealer reported delivered since the last report."""
+        """The plan entries of ``cmd`` the dealer reported delivered since the last report (to a
+        pocket: a card sent round the loop again, a bot's hand say, is back in the hopper, and a
+        plan done again reads it again)."""
         words = {(C.parse(c), target_byte(t)): (c, t) for c, t in cmd.plan}
         rest = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
         out: list[tuple[str, str]] = []
         for entry in list(self._delivered):
-            if entry in rest:
+            if entry[1] == LOOP:
+                self._delivered.remove(entry)
+            elif entry in rest:
                 rest.remove(entry)
                 self._delivered.remove(entry)
                 out.append(words[entry])
@@ -185,7 +189,7 @@ class DealerAdapter:
         while the link was down, its event recovered afterwards)."""
         rest = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
         for entry in self._delivered:
-            if entry in rest:
+            if entry in rest and entry[1] != LOOP:  # (a loop card is in the hopper again)
                 rest.remove(entry)
         return rest
 

@@ -248,3 +248,21 @@ def test_a_relearn_a_jam_stopped_is_resumed_before_the_step(dealer) -> None:  # 
     assert adapter.run(Fetch("2S", "seat:0", step=1)) == DealerDone(1, "2S")
     assert _pocket(sim, 0) == [N("2S")] and not adapter.relearn_jammed and adapter.relearn is None
     assert adapter.run(Fetch("KS", "seat:1", step=2)) == DealerDone(2, "KS")
+
+
+
+def test_a_release_done_again_reads_again_the_cards_it_sent_round(dealer) -> None:  # type: ignore[no-untyped-def]
+    """A Release that also sends cards round the loop again (a bot seat's hand, say) and stops
+    partway: a card it put in a pocket is reported delivered and left out when the step is done
+    again; a card it sent round is back in the hopper, so it stays in the plan (a new DEAL_PLAN
+    starts the dealer's loop model afresh: a hopper card left out of it would be rejected)."""
+    _, driver = dealer
+    adapter = DealerAdapter(driver)
+    plan = (("QH", "loop"), ("AH", "seat:1"), ("4D", "loop"), ("JC", "seat:0"))
+    step = Release(plan, step=9)
+    adapter._release = 9
+    for card, target in ((N("QH"), LOOP), (N("AH"), 1)):  # what CARD_DEALT said before the stop
+        adapter._on_event(type("Ev", (), {"kind": m.EV_CARD_DEALT, "__getitem__":
+                                          lambda self, k, c=card, t=target: {"card": c, "target": t}[k]})())
+    assert adapter._release_rest(step) == [(N("QH"), LOOP), (N("4D"), LOOP), (N("JC"), 0)]
+    assert adapter._take_delivered(step) == (("AH", "seat:1"),)
