@@ -101,6 +101,10 @@ class DealerAdapter:
         self.in_gate: int | None = None
         self.interrupted_deal: int | None = None
         self.relearn: list[int] | None = None  # after a restart: the loop cards to deal back to the loop
+        # a jam stopped that relearning plan: RESUME finishes it (``relearn_gate``: the card of the
+        # read window it routed, whose RouteFed it then completes)
+        self.relearn_jammed = False
+        self.relearn_gate: int | None = None
         self.faults: list[str] = []
         self.feeding = False  # inside a FeedBack, waiting for a person to feed the card back
         # a Release a jam stopped (its step number): RESUME finishes the dealer's own deal of it
@@ -139,8 +143,10 @@ class DealerAdapter:
         except DealerJam as e:
             if isinstance(cmd, DealPlan):
                 self.interrupted_deal = cmd.deal_id
-            elif isinstance(cmd, Release):
+            elif isinstance(cmd, Release) and not self.relearn_jammed:
                 self.interrupted_release = cmd.step
+            elif self.relearn_jammed:
+                pass  # it stopped the relearning plan before the step: RESUME finishes that first
             elif e.name != m.NAK_REASON_NAMES.get(m.NAK_JAMMED):  # it stopped this step's motion
                 self.jammed_step = cmd.step
             return self._fault("jam", e, cmd)
@@ -163,12 +169,16 @@ class DealerAdapter:
         return DealerFault(kind, str(e), cmd.step, delivered)
 
     def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:
-        """The plan entries of ``cmd`` the dealer reported delivered since the last report."""
+        """The plan entries of ``cmd`` the dealer reported delivered since the last report (to a
+        pocket: a card sent round the loop again, a bot's hand say, is back in the hopper, and a
+        plan done again reads it again)."""
         words = {(C.parse(c), target_byte(t)): (c, t) for c, t in cmd.plan}
         rest = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
         out: list[tuple[str, str]] = []
         for entry in list(self._delivered):
-            if entry in rest:
+            if entry[1] == LOOP:
+                self._delivered.remove(entry)
+            elif entry in rest:
                 rest.remove(entry)
                 self._delivered.remove(entry)
                 out.append(words[entry])
@@ -179,7 +189,7 @@ class DealerAdapter:
         while the link was down, its event recovered afterwards)."""
         rest = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
         for entry in self._delivered:
-            if entry in rest:
+            if entry in rest and entry[1] != LOOP:  # (a loop card is in the hopper again)
                 rest.remove(entry)
         return rest
 
@@ -204,6 +214,16 @@ class DealerAdapter:
                 return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
             return DealDone(cmd.deal_id, True)
         card: int | None = None
+        if self.relearn_jammed and not isinstance(cmd, Abort):
+            self.relearn_jammed = False
+            try:
+                d.resume_deal()
+            except DealerJam:
+                self.relearn_jammed = True
+                raise
+            gate, self.relearn_gate = self.relearn_gate, None
+            if isinstance(cmd, RouteFed) and cmd.card is not None and gate == C.parse(cmd.card):
+                return DealerDone(cmd.step, cmd.card)
         if self.relearn is not None and not isinstance(cmd, Abort):
             # before anything else: a rebooted dealer that does not know the cards parked in the
             # hopper would feed one of them as if it were a played card. A card read before the
@@ -288,20 +308,26 @@ class DealerAdapter:
     def relearn_now(self) -> None:
         """Deal the loop's cards back to the loop now (resume, before anything is read); kept
         pending if the dealer fails."""
-        cards = self.relearn
-        try:
-            self._relearn()
-        except BaseException:
-            self.relearn = cards
-            raise
+        self._relearn()
 
     def _relearn(self, gate: tuple[int, int] | None = None) -> None:
         """After a restart: deal the loop's cards back to the loop, so the dealer knows them
         (``gate``: the card waiting in the read window, with its target, read first)."""
         cards, self.relearn = self.relearn, None
         plan = ([gate] if gate is not None else []) + [(c, LOOP) for c in cards or []]
-        if plan:
+        if not plan:
+            return
+        try:
             self.dealer.deal(plan)
+        except DealerJam:
+            self.relearn_jammed = True  # the dealer waits for RESUME with its plan
+            self.relearn_gate = gate[0] if gate is not None else None
+            raise
+        except BaseException:
+            # not dealt (the link, a fault): dealt again next time, whole; the cards it read
+            # went round the loop onto the hopper again, so all are still there to be read
+            self.relearn = cards
+            raise
 
     def _feed_back(self, cmd: FeedBack) -> int | None:
         """The player feeds the card back; the card due goes on to its target, another one

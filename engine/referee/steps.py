@@ -229,7 +229,7 @@ class DealerSteps(RefereeOutput):
         rest = list(head.plan)
         for entry in delivered:
             card, target = str(entry[0]), str(entry[1])
-            if (card, target) in rest:
+            if target != flows.PARK and (card, target) in rest:  # (a loop card is read again)
                 rest.remove((card, target))
                 self.places.move(C.parse(card), "loop", target)
         trimmed = dataclasses.replace(head, plan=tuple(rest))

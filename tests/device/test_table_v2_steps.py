@@ -142,9 +142,9 @@ def _park(sim, adapter: DealerAdapter, names: list[str]) -> None:  # type: ignor
         assert adapter.run(RouteFed(card, "loop", step=step)) == DealerDone(step, card)
 
 
-def _jam_after(sim, cards: int) -> None:  # type: ignore[no-untyped-def]
-    """The simulator jams at its next motion once its firmware reported ``cards`` cards in
-    their pockets (on the simulator's thread: the same card whatever the machine's load)."""
+def _jam_after(sim, cards: int, stage: str = "eject") -> None:  # type: ignore[no-untyped-def]
+    """The simulator jams at its next ``stage`` motion once its firmware reported ``cards``
+    cards placed (on the simulator's thread: the same card whatever the machine's load)."""
     fw = sim.firmware.dealer
     landed, seen = fw.landed, [0]
 
@@ -152,7 +152,7 @@ def _jam_after(sim, cards: int) -> None:  # type: ignore[no-untyped-def]
         landed(card, target, conf, kind)
         seen[0] += 1
         if seen[0] == cards:
-            sim.board.jam_stage = "eject"
+            sim.board.jam_stage = stage
 
     fw.landed = jam_at
 
@@ -230,3 +230,39 @@ def test_a_single_card_step_a_jam_stopped_is_resumed_not_sent_again(dealer) -> N
     sim.clear_jam()
     assert adapter.run(Fetch("KD", "seat:1", step=6)) == DealerDone(6, "KD")
     assert _pocket(sim, 1) == [N("KD")]
+
+
+def test_a_relearn_a_jam_stopped_is_resumed_before_the_step(dealer) -> None:  # type: ignore[no-untyped-def]
+    """After a restart the loop's cards are dealt back to the loop first; a jam in the middle
+    of that plan: Resume finishes it (RESUME), then the fetch that needed it is done."""
+    sim, driver = dealer
+    loop = [N(c) for c in ("6H", "TC", "9D", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TD", "JD", "QD", "2S", "KS")]
+    sim.load_deck(loop)
+    adapter = DealerAdapter(driver)
+    adapter.relearn = list(loop)
+    sim.jam("feed")  # its first feed move sticks
+    out = adapter.run(Fetch("2S", "seat:0", step=1))
+    assert isinstance(out, DealerFault) and out.kind == "jam", out
+    assert adapter.relearn_jammed
+    sim.clear_jam()
+    assert adapter.run(Fetch("2S", "seat:0", step=1)) == DealerDone(1, "2S")
+    assert _pocket(sim, 0) == [N("2S")] and not adapter.relearn_jammed and adapter.relearn is None
+    assert adapter.run(Fetch("KS", "seat:1", step=2)) == DealerDone(2, "KS")
+
+
+
+def test_a_release_done_again_reads_again_the_cards_it_sent_round(dealer) -> None:  # type: ignore[no-untyped-def]
+    """A Release that also sends cards round the loop again (a bot seat's hand, say) and stops
+    partway: a card it put in a pocket is reported delivered and left out when the step is done
+    again; a card it sent round is back in the hopper, so it stays in the plan (a new DEAL_PLAN
+    starts the dealer's loop model afresh: a hopper card left out of it would be rejected)."""
+    _, driver = dealer
+    adapter = DealerAdapter(driver)
+    plan = (("QH", "loop"), ("AH", "seat:1"), ("4D", "loop"), ("JC", "seat:0"))
+    step = Release(plan, step=9)
+    adapter._release = 9
+    for card, target in ((N("QH"), LOOP), (N("AH"), 1)):  # what CARD_DEALT said before the stop
+        adapter._on_event(type("Ev", (), {"kind": m.EV_CARD_DEALT, "__getitem__":
+                                          lambda self, k, c=card, t=target: {"card": c, "target": t}[k]})())
+    assert adapter._release_rest(step) == [(N("QH"), LOOP), (N("4D"), LOOP), (N("JC"), 0)]
+    assert adapter._take_delivered(step) == (("AH", "seat:1"),)
