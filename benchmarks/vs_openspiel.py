@@ -33,10 +33,10 @@ qs_breaks_hearts, no_pts_on_first_trick, 2C leads, no J♦ bonus, no all-tricks 
   on the first trick unless a player holds nothing else, hearts not led until a heart or the
   Q♠ has been played unless the leader holds only hearts, hearts 1 point and the Q♠ 13;
 - no passing: every hand is a "no pass" hand (OpenSpiel's chance node for the pass direction is
-  set to it; our engine's position is its fourth hand, the one without a pass). OpenSpiel 1.6's
-  ISMCTSBot crashes the process (a segmentation fault) at the second seat's first pass decision,
-  with or without ``allow_inconsistent_action_sets``, so passes cannot be compared; our hearts-4
-  passes in three hands of four;
+  set to it; our engine's position is its fourth hand, the one without a pass). The ISMCTSBot of
+  open-spiel 2.0.2 (the installed package) crashes the process (a segmentation fault) at the
+  second seat's first pass decision, with or without ``allow_inconsistent_action_sets``, so
+  passes cannot be compared; our hearts-4 passes in three hands of four;
 - the moon: OpenSpiel gives the shooter 0 and every other player 26; our rules let the shooter
   choose (the default -25 to self or +26 to the others), so our bot's search values a moon by
   our rules; points here are OpenSpiel's (26 minus its return);
