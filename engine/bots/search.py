@@ -34,6 +34,7 @@ the seat get the same decision for the same random numbers.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -241,12 +242,19 @@ def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
     return True
 
 
-def make_search_bot(game: str, **kw: Any) -> SearchBot:
-    """A SearchBot for ``game``: the Hearts games' own (engine/bots/search_hearts.py) for them."""
-    if game in ("hearts", "cancellation-hearts"):
-        from .search_hearts import HeartsSearchBot
+# games whose search bot is a subclass in a module of its own, which defines ``SEARCH_BOT``
+# (a registry by name, like the rule bots' in __init__: that module imports this one)
+_SEARCH_MODULES = {
+    "hearts": "trickref.engine.bots.search_hearts",
+    "cancellation-hearts": "trickref.engine.bots.search_hearts",
+}
 
-        return HeartsSearchBot(game, **kw)
+
+def make_search_bot(game: str, **kw: Any) -> SearchBot:
+    """A SearchBot for ``game``: the game's own subclass where it has one (``_SEARCH_MODULES``)."""
+    if game in _SEARCH_MODULES:
+        cls: type[SearchBot] = importlib.import_module(_SEARCH_MODULES[game]).SEARCH_BOT
+        return cls(game, **kw)
     return SearchBot(game, **kw)
 
 

@@ -221,6 +221,9 @@ class HeartsSearchBot(SearchBot):
         return (sum(pts) - pts[seat]) / (state.n - 1) - pts[seat]
 
 
+SEARCH_BOT = HeartsSearchBot  # for search.make_search_bot
+
+
 def _danger_of(rule: HeartsBot, state: GameState, seat: int, c: int) -> float:
     """The rule bot's pass danger of card ``c`` in ``seat``'s hand (HeartsBot.choose_pass)."""
     hand = state.hand_of(seat)
