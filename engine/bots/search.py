@@ -32,6 +32,7 @@ the seat get the same decision for the same random numbers.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -248,10 +249,18 @@ def search_bot(game: str, level: str = "strong", reproducible: bool = False, **k
     return search_class(game)(game, budget=budget, **kw)
 
 
-def search_class(game: str) -> type[SearchBot]:
-    """The search bot class of ``game``: the Spades games have their own (search_spades.py)."""
-    if game in ("partnership-spades", "spades-2p"):
-        from .search_spades import SpadesSearchBot
+# games whose search bot is a subclass in a module of its own (a registry, like ``bot_for``'s:
+# that module imports this one, so this one names it without importing it at load time)
+_SEARCH_CLASSES: dict[str, tuple[str, str]] = {
+    "partnership-spades": ("trickref.engine.bots.search_spades", "SpadesSearchBot"),
+    "spades-2p": ("trickref.engine.bots.search_spades", "SpadesSearchBot"),
+}
 
-        return SpadesSearchBot
+
+def search_class(game: str) -> type[SearchBot]:
+    """The search bot class of ``game``: ``SearchBot``, or the game's own subclass."""
+    if game in _SEARCH_CLASSES:
+        module, name = _SEARCH_CLASSES[game]
+        cls: type[SearchBot] = getattr(importlib.import_module(module), name)
+        return cls
     return SearchBot
