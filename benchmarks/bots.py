@@ -104,7 +104,10 @@ def run_hand(st: GameState, players: list[Any], rng: random.Random, ref: random.
                 break
 
 
-def whole_games(game: str, pairs: int, search: Timed, seed: int, target: int | None) -> dict[str, Any]:
+def whole_games(game: str, pairs: int, search: Timed, seed: int, target: int | None,
+                progress: Any = None) -> dict[str, Any]:
+    """The whole games of ``game``; ``progress(section)`` (if given) gets the figures so far
+    after each pair, so a run stopped early still leaves them (marked ``partial``)."""
     n = WHOLE[game]
     rule = bot_for(game)
     won = 0
@@ -133,6 +136,14 @@ def whole_games(game: str, pairs: int, search: Timed, seed: int, target: int | N
             print(f"  {game} pair {i} {'swapped' if swap else 'first'}: "
                   f"{'search' if set(st.winners) & sides else 'rule'} side won {st.totals} after {st.hand_number} hands",
                   flush=True)
+        if progress is not None and i < pairs - 1:
+            part = _games_section(won, games, hands, diffs)
+            part.update(partial=True, pairs_done=i + 1, timing=timing(search))
+            progress(part)
+    return _games_section(won, games, hands, diffs)
+
+
+def _games_section(won: int, games: int, hands: int, diffs: list[float]) -> dict[str, Any]:
     lo, hi = wilson(won, games)
     return {
         "games": games, "search_won": won, "share": won / games, "ci95": [lo, hi],
@@ -270,7 +281,11 @@ def main() -> None:
         search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args)))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
         if game in WHOLE:
-            res = whole_games(game, args.games, search, args.seed, args.target)
+            def progress(part: dict[str, Any], game: str = game) -> None:
+                part["run"] = _meta(args, budget, started)
+                _write(args.out, {game: part})
+
+            res = whole_games(game, args.games, search, args.seed, args.target, progress)
         else:
             res = table_hands(game, args.hands, search, args.seed)
         res["timing"] = timing(search)
@@ -279,25 +294,34 @@ def main() -> None:
         res["run_cpu_s"] = round(time.process_time() - c0, 1)
         print(json.dumps({game: res}, indent=1), flush=True)
         sections[game] = res
+    meta = _meta(args, budget, started)
+    for res in sections.values():
+        res["run"] = meta
+    print(f"process ru_maxrss {meta['ru_maxrss_mb']:.1f} MB")
+    _write(args.out, sections)
+    print(f"written to {args.out}")
+
+
+def _meta(args: argparse.Namespace, budget: float, started: float) -> dict[str, Any]:
     maxrss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    meta = {
+    return {
         "machine": f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)",
         "load_average_at_end": os.getloadavg(), "level": args.level, "budget_s": budget, "clock": args.clock,
         "seed": args.seed, "target_override": args.target, "pairs_of_games": args.games, "hands_per_table": args.hands,
         "ru_maxrss_mb": round(maxrss_mb, 1), "hearts_off": args.hearts_off, "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
     }
-    for res in sections.values():
-        res["run"] = meta
-    print(f"process ru_maxrss {maxrss_mb:.1f} MB")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _write(out: Path, sections: dict[str, Any]) -> None:
+    """Replace these games' sections of the results file (others kept)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
     old: dict[str, Any] = {}
-    if args.out.exists():
-        old = json.loads(args.out.read_text())
+    if out.exists():
+        old = json.loads(out.read_text())
     old.update(sections)
-    tmp = args.out.with_suffix(f".{os.getpid()}.tmp")
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(old, indent=1) + "\n")
-    tmp.replace(args.out)
-    print(f"written to {args.out}")
+    tmp.replace(out)
 
 
 if __name__ == "__main__":
