@@ -2,19 +2,25 @@
 DEAL_PLAN over the cards parked in the loop), on the real path: the table host, the Dealer
 driver and the dealer simulator behind its pty, bots feeding their passes and plays. The e-stop's
 reset carries the card in the read window to the reject pocket; a reboot loses the dealer's
-unsent per-card events and the cards on the belt. After Resume the referee asks people to feed
-the cards it cannot account for back through the play slot (without naming them on the shared
-screen), and the hand is played to its end with every card where the referee says it is."""
+unsent per-card events and the cards on the belt. The referee asks people to put the cards of the
+reject pocket, the belt and the read window in the play slot before Resume; passed cards it still
+cannot find are counted on the shared screen (never named there) and named to each receiver on
+their own screen. The simulator's person does what the screen says, and the hand is played to its
+end with every card where the referee says it is. The same stops in a deal itself (a DealPlan)
+are recovered by gathering every card (the reject pocket too) and redealing."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from trickref.device.dealer import messages as m
 from trickref.device.table.dealers import target_byte
-from trickref.device.table.sim import SimTable
+from trickref.device.table.sim import PowerCut, SimTable
 from trickref.engine import cards as C
 from trickref.engine.referee.commands import Release
+from trickref.engine.referee.events import DealerFault
 from trickref.ui.i18n import set_language
 from trickref.ui.referee_words import translate, understood
 
@@ -129,3 +135,25 @@ def test_a_stop_in_the_middle_of_the_deal(kind: str) -> None:
         assert g is not None and len(g.hand_results) == 1
         assert len(table.recoveries) == 1, table.recoveries
         _every_card_accounted(table, 1)
+
+
+def test_the_host_loses_power_while_passed_cards_are_missing(tmp_path: Any) -> None:
+    """The journal keeps the fault that counted the missing passed cards: the restarted host (a
+    fresh simulator put back where the referee's model says, those cards in the hopper) hands
+    them over, and the hand ends."""
+    journal = str(tmp_path / "journal.jsonl")
+    with SimTable("hearts", 4, seed=5, journal_path=journal) as table:
+        hit = _strike(table, "reboot", 5)
+        table.host.cut_after = lambda ev, ref: isinstance(ev, DealerFault) and bool(ev.missing)
+        table.start()
+        with pytest.raises(PowerCut):
+            table.run(max_hands=1)
+        assert hit
+    with SimTable("hearts", 4, seed=5, journal_path=journal) as again:
+        again.start()
+        head = again.referee.steps[0] if again.referee.steps else None
+        assert isinstance(head, Release) and head.step == hit[0]
+        again.run(max_hands=1)
+        g = again.referee.game
+        assert g is not None and len(g.hand_results) == 1
+        _every_card_accounted(again, 1)
