@@ -66,6 +66,12 @@ _FIXED = {
     N_("Clear it and press Resume: the deal goes on; if the dealer lost the deal, gather all the cards into it and the "
        "hand is redealt from the same deck order."),
     N_("Clear it and press Resume: the step is done again."), N_("Press Resume when it is back."),
+    # a hand-over of passed cards stopped (an e-stop, a reboot): the cards it left outside the dealer
+    N_("Clear it and press Resume: the passed cards still in the dealer go on to their pockets."),
+    N_("Clear it, put any card from the reject pocket, the belt or the read window in the play slot, then press "
+       "Resume: the passed cards go on to their pockets."),
+    N_("Put those cards in the play slot, then press Resume: they go on to their pockets with the other passed "
+       "cards."),
     N_("the dealt cards did not match the plan"),
     # the keep-score sheet's reasons
     N_("the game is over"), N_("nothing to undo: no hand has been entered"),
@@ -160,6 +166,11 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
         "count the deck: take out any extra card, find or replace a missing or unreadable one. Then put all the cards "
         "into the dealer and press Resume: the hand is redealt from the same deck order (same commitment)."), ("problems",)),
     (N_("{a}, {b}"), ("a", "b")),
+    (N_("{n} passed card is not in the dealer: look in the reject pocket, on the belt and in the read window, and "
+        "each receiver in their pocket (their screen says which)"), ()),
+    (N_("{n} passed cards are not in the dealer: look in the reject pocket, on the belt and in the read window, and "
+        "each receiver in their pocket (their screen says which)"), ()),
+    (N_("{name}: look in your pocket for {cards} (passed to you); put any you find in the play slot"), ()),
     (N_("{n} card missing"), ()), (N_("{n} cards missing"), ()),
     (N_("{n} card too many"), ()), (N_("{n} cards too many"), ()),
     (N_("{n} card in the wrong place"), ()), (N_("{n} cards in the wrong place"), ()),
@@ -175,6 +186,9 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{doing}: the dealer reported a fault: {text}"), ("doing",)),
     (N_("{doing}: the action was aborted"), ("doing",)),
     (N_("{doing}: the dealer rebooted"), ("doing",)),
+    # (the same words when the driver's "deal 12:" was taken off for the shared screen)
+    (N_("emergency stop by the e-stop button"), ()), (N_("emergency stop by the referee"), ()),
+    (N_("the dealer rebooted (boot id {old} -> {new})"), ()),
     (N_("the dealer refused {what}: {why}"), ("why",)),
     (N_("the dealer is still not answering: {why}"), ()),
     (N_("the fed card could not be read"), ()),

@@ -709,6 +709,31 @@ class DealerSimulator:
             b.gate = b.gate_double = None
             b.hopper[:0] = back
 
+    def strays_to_slot(self, cards: Iterable[int] = ()) -> list[int]:
+        """The person at the table after a stop in a hand-over: every card in the reject pocket,
+        on the belt and in the read window, and ``cards`` wherever they lie (a pocket), into the
+        play slot (the dealer reads them there before the hopper's cards). Returns them."""
+        with self.lock:
+            b = self.board
+            taken = list(b.trays.pop(REJECT, []))
+            taken += [c for _, c, _, _ in sorted(b.belt_cards)]
+            b.belt_cards.clear()
+            b.loop_hits = [0, 0, 0]
+            for attr in ("gate", "gate_double"):
+                if getattr(b, attr) is not None:
+                    taken.append(getattr(b, attr))
+                    setattr(b, attr, None)
+            for c in cards:
+                if c in taken or c in b.slot:
+                    continue
+                for pile in b.trays.values():
+                    if c in pile:
+                        pile.remove(c)
+                        taken.append(c)
+                        break
+            b.slot.extend(taken)
+            return taken
+
     def clear_jam(self) -> None:
         with self.lock:
             self.board.jam_stage = None

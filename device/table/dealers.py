@@ -116,7 +116,15 @@ class DealerAdapter:
         # leaves them out (they are no longer in the loop)
         self._release: int | None = None
         self._delivered: list[tuple[int, int]] = []
+        # the passed cards the last Release fault found in no pocket and not in the dealer (the
+        # simulator's person puts them in the play slot before Resume)
+        self.missing: list[int] = []
         dealer.add_listener(self._on_event)
+
+    @property
+    def releasing(self) -> bool:
+        """A Release stopped partway (it is done again on Resume)."""
+        return self._release is not None
 
     def read_fed(self) -> int:
         """Read one fed card and hold it in the gate."""
@@ -164,9 +172,20 @@ class DealerAdapter:
     def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
         self.faults.append(f"{kind}: {e}")
         delivered: tuple[tuple[str, str], ...] = ()
+        missing: tuple[tuple[str, str], ...] = ()
         if isinstance(cmd, Release):
             delivered = self._take_delivered(cmd)
-        return DealerFault(kind, str(e), cmd.step, delivered)
+            if kind == "mismatch":
+                # the dealer went through every card it holds: the plan's cards it did not deliver
+                # are not in it (carried to the reject pocket by an e-stop, left on the belt or
+                # delivered unreported by a reboot); people put them in the play slot
+                rest = list(cmd.plan)
+                for entry in delivered:
+                    if entry in rest:
+                        rest.remove(entry)
+                missing = tuple(rest)
+        self.missing = [C.parse(c) for c, _ in missing]
+        return DealerFault(kind, str(e), cmd.step, delivered, missing)
 
     def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:
         """The plan entries of ``cmd`` the dealer reported delivered since the last report (to a

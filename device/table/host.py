@@ -388,6 +388,11 @@ class SerialDealer:
             self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
                                    else str(e), None))
             return
+        if sim is not None and not jam and self.adapter.releasing:
+            # a hand-over of passed cards stopped: do what the screen asks (the cards in the reject
+            # pocket, on the belt and in the read window, and those it names, into the play slot)
+            sim.strays_to_slot(self.adapter.missing)
+            self.adapter.missing = []
         if sim is not None and dealing and not jam:
             try:  # stop what is left of the deal and let the card in flight land
                 self.driver.abort()

@@ -132,20 +132,25 @@ class DealerFault(Event):
     """The dealer stopped: ``kind`` is one of FAULT_KINDS; ``message`` is the driver's words.
     ``delivered``: for a step that moves several cards (a ``Release``), the (card, target) of
     each card the dealer reported in its pocket before it stopped (CARD_DEALT), so the journal
-    knows them: the step, done again, hands over only the cards still in the loop."""
+    knows them: the step, done again, hands over only the cards still in the loop. ``missing``:
+    for a ``Release`` whose cards ran out, the (card, target) of each card of its plan that is
+    neither delivered nor in the dealer (carried to the reject pocket by an e-stop, left on the
+    belt or delivered unreported by a reboot): people put them in the play slot."""
 
     TYPE: ClassVar[str] = "dealer_fault"
     kind: str
     message: str = ""
     step: int | None = None
     delivered: tuple[tuple[str, str], ...] = ()
+    missing: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
-        if self.delivered:
-            out["delivered"] = [list(e) for e in self.delivered]
-        else:
-            del out["delivered"]  # a journal line as before the field existed
+        for name in ("delivered", "missing"):
+            if getattr(self, name):
+                out[name] = [list(e) for e in getattr(self, name)]
+            else:
+                del out[name]  # a journal line as before the field existed
         return out
 
 

@@ -212,9 +212,18 @@ class DealerSteps(RefereeOutput):
         if isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
-        elif isinstance(head, Release):
+        elif isinstance(head, Release) and ev.missing:
+            what = self._release_missing(ev.missing)
+            after = ("Put those cards in the play slot, then press Resume: they go on to their pockets with "
+                     "the other passed cards.")
+        elif isinstance(head, Release) and ev.kind == "jam":
             after = ("Clear it and press Resume: the passed cards still in the dealer go on to their "
                      "pockets.")
+        elif isinstance(head, Release):
+            # an e-stop carries the card in the read window to the reject pocket; a reboot leaves
+            # cards on the belt: the Release done again reads them from the play slot
+            after = ("Clear it, put any card from the reject pocket, the belt or the read window in the play "
+                     "slot, then press Resume: the passed cards go on to their pockets.")
         elif head is not None:
             after = "Clear it and press Resume: the step is done again."
         else:
@@ -222,6 +231,22 @@ class DealerSteps(RefereeOutput):
         self.dealer_fault = f"Dealer stopped: {what}. {after}"
         self._msg(self.dealer_fault, level="error")
         self._out.append(Sound("alarm"))
+
+    def _release_missing(self, missing: tuple[tuple[str, str], ...]) -> str:
+        """The passed cards a Release could not find in the dealer: counted on the shared screen
+        (hidden cards are never named there); each receiver's own screen names the cards passed
+        to them (they may lie in that player's pocket already, delivered unreported)."""
+        mine: dict[int, list[str]] = {}
+        for entry in missing:
+            card, target = str(entry[0]), str(entry[1])
+            if target.startswith("seat:"):
+                mine.setdefault(int(target[5:]), []).append(card)
+        for seat, cards in sorted(mine.items()):
+            self._msg(f"{self._name(seat)}: look in your pocket for {', '.join(cards)} (passed to you); put any you "
+                      f"find in the play slot", seat=seat, level="warn")
+        n = len(missing)
+        return (f"{n} passed card{'s are' if n != 1 else ' is'} not in the dealer: look in the reject pocket, on the "
+                f"belt and in the read window, and each receiver in their pocket (their screen says which)")
 
     def _release_delivered(self, head: Release, delivered: tuple[tuple[str, str], ...]) -> Release:
         """A Release stopped partway: the cards the dealer reported in their pockets are there

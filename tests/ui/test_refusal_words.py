@@ -69,7 +69,13 @@ SAMPLES: dict[str, list[str]] = {
     "', '.join(found)": ["0 cards missing, 1 card too many, 1 card in the wrong place"],
     "after": ["Clear it and press Resume: the step is done again.", "Press Resume when it is back.",
               "Clear it and press Resume: the deal goes on; if the dealer lost the deal, gather all the cards into it "
-              "and the hand is redealt from the same deck order."],
+              "and the hand is redealt from the same deck order.",
+              # a hand-over of passed cards stopped (a jam; an e-stop or reboot; cards it could not find)
+              "Clear it and press Resume: the passed cards still in the dealer go on to their pockets.",
+              "Clear it, put any card from the reject pocket, the belt or the read window in the play slot, then "
+              "press Resume: the passed cards go on to their pockets.",
+              "Put those cards in the play slot, then press Resume: they go on to their pockets with the other passed "
+              "cards."],
 }
 # a field that means something else in one file
 SAMPLES_IN: dict[str, dict[str, list[str]]] = {
@@ -85,7 +91,11 @@ FAULT_WHAT = ["a card jammed", "the dealer's cable is unplugged or the link is d
               "the dealer's cards do not match the plan", "the dealer reported a fault",
               "a card jammed at the read stage", "the dealer reported a fault (reading a fed card: the action was aborted)",
               "the dealer stopped answering (the dealer is still not answering: timed out)",
-              "the dealer reported a fault (the self-test: emergency stop by the e-stop button)"]
+              "the dealer reported a fault (the self-test: emergency stop by the e-stop button)",
+              "1 passed card is not in the dealer: look in the reject pocket, on the belt and in the read window, and "
+              "each receiver in their pocket (their screen says which)",
+              "3 passed cards are not in the dealer: look in the reject pocket, on the belt and in the read window, and "
+              "each receiver in their pocket (their screen says which)"]
 
 # messages only a caller's bug produces (the kiosk builds its actions and entries itself), with why
 INTERNAL = {
