@@ -139,3 +139,26 @@ def test_a_two_row_hand_shows_every_index_and_taps_the_card_shown(count):
     for i, r in enumerate(rects):
         spot = (r.x + th.u(6), r.y + th.u(10))  # the card's corner: never under another card
         assert hand.hit(spot) == i
+
+
+def test_every_scene_is_laid_out_for_the_portrait_panel():
+    """Every scene the kiosk shows opts in to the portrait layout, so test_layout_scenes holds it
+    to the millimetre rules at 720x1280 (a scene without it would be checked for geometry only)."""
+    import importlib
+    import pkgutil
+
+    import trickref.ui.keyboard  # noqa: F401
+    import trickref.ui.scenes as scenes
+    from trickref.ui.scene import Scene
+    from trickref.ui.scenes.gamebase import GameScene
+
+    for m in pkgutil.iter_modules(scenes.__path__):
+        importlib.import_module(f"trickref.ui.scenes.{m.name}")
+    found, todo = [], list(Scene.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if cls is not GameScene and cls.__module__.startswith("trickref.ui"):
+            found.append(cls)
+    assert len(found) >= 20
+    assert [c.__name__ for c in found if not c.portrait_layout] == []
