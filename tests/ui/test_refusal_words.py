@@ -267,8 +267,10 @@ def test_the_fault_screen_gives_the_dealers_paragraph_in_the_language(tmp_path, 
         m = app.scene.model()
         said = str(app.scene.t["dealer"]["fault"])
         assert understood(said), said
-        assert m["details"] == translate(said) != said
-        assert "Dealer stopped" not in m["details"]
+        # understood whole: it is the screen's "what happened", in Haitian Creole
+        assert m["what"] == translate(said) != said
+        assert "Dealer stopped" not in m["what"]
+        assert "details" not in m
     finally:
         app.end_session()
         set_language("en")

@@ -10,7 +10,7 @@ from .. import draw as D
 from .. import theme as T
 from ..faults import FAULTS
 from ..i18n import _, current
-from ..referee_words import translate
+from ..referee_words import translate, understood
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -38,10 +38,11 @@ class FaultScene(GameScene):
         if known is not None:
             out = {k: _(v) for k, v in known.items()}
             if d.get("fault"):  # the referee's words: what the dealer said, and what follows Resume
-                if current() == "en":
-                    out["what"] = str(d["fault"])
-                else:  # the referee's paragraph, in the kiosk's language, below as the dealer's details
-                    out["details"] = translate(str(d["fault"]))
+                words = str(d["fault"])
+                if current() == "en" or understood(words):  # said whole in the kiosk's language
+                    out["what"] = translate(words)
+                else:  # partly in English (a dealer's detail the kiosk does not know): below, as its details
+                    out["details"] = translate(words)
             return out
         # the referee's fault text says what happened and what to do, in one paragraph
         return {"title": _("The dealer needs attention"),
@@ -59,15 +60,22 @@ class FaultScene(GameScene):
         D.text(surface, th, info["title"], (box.x + 2 * th.pad, box.y + th.pad), "title", T.TEXT, bold=True,
                max_width=box.width - 4 * th.pad)
         y = box.y + th.u(60)
-        D.text(surface, th, _("What happened"), (box.x + 2 * th.pad, y), "small", T.ACCENT)
-        y += th.u(24)
-        for ln in D.wrap(th, info["what"], box.width - 4 * th.pad):
-            y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom
-        y += th.u(12)
-        D.text(surface, th, _("What to do"), (box.x + 2 * th.pad, y), "small", T.ACCENT)
-        y += th.u(24)
-        for ln in D.wrap(th, info["fix"], box.width - 4 * th.pad):
-            y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), "body", T.TEXT).bottom
+        width = box.width - 4 * th.pad
+        sections = [(_("What happened"), info["what"]), (_("What to do"), info["fix"])]
+        # the body size where it fits, else the small one (a long translated paragraph at 800x480)
+        role = "body"
+        for role in ("body", "small"):
+            need = sum(th.u(24) + th.u(12) + len(D.wrap(th, text, width, role)) * th.font(role).get_height()
+                       for _head, text in sections)
+            if y + need <= box.bottom - th.pad:
+                break
+        for head, text in sections:
+            D.text(surface, th, head, (box.x + 2 * th.pad, y), "small", T.ACCENT)
+            y += th.u(24)
+            for ln in D.wrap(th, text, width, role):
+                y = D.text(surface, th, ln, (box.x + 2 * th.pad, y), role, T.TEXT).bottom
+            y += th.u(12)
+        y -= th.u(12)
         if info.get("details"):
             y += th.u(8)
             for ln in D.wrap(th, _("The dealer's words: {words}").format(words=info["details"]), box.width - 4 * th.pad,
