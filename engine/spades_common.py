@@ -83,6 +83,8 @@ def higher_total_wins(side_totals: Sequence[int], target: int) -> tuple[bool, li
 # ---------------------------------------------------------------------- trick play
 
 
+_ACTION: Final = Action  # a static in the compiled build (a module global is a dict lookup there)
+
 class SpadesTrickState(GameState):
     """Trick play shared by both Spades games: follow suit, a fixed trump that is not led until
     broken, and (partnership-spades) the seed's optional duty to beat.
@@ -182,7 +184,7 @@ class SpadesTrickState(GameState):
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is Action and action[0] == "play" and self.phase == "play":
+        if type(action) is _ACTION and action[0] == "play" and self.phase == "play":
             on = self.on_turn[0]
             card = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(card) is int and 0 <= card < 52:
@@ -238,7 +240,7 @@ class SpadesTrickState(GameState):
                         else:
                             self.on_turn = SEATS[winner]
                         return
-        elif type(action) is Action and len(self.on_turn) == 1 and self.phase != "play":
+        elif type(action) is _ACTION and len(self.on_turn) == 1 and self.phase != "play":
             # bids, draws and the like by the one seat on turn: the hooks without the generic
             # checks (a refusal goes to the base class for its reason)
             on = self.on_turn[0]
