@@ -31,6 +31,7 @@ from .masks import (
     ALL_CARDS,
     BIT,
     FULL_SUIT,
+    SEAT_PLAY,
     SUIT_CARDS,
     SUIT_MASK,
     SUIT_PLAYS,
@@ -226,7 +227,7 @@ class HeartsState(HeartsFamilyState):
                         ok = c == FIRST_LEAD[self.n]
                     if ok:
                         self.masks[on] = m ^ BIT[c]
-                        self.actions.append((on, action))
+                        self.actions.append(SEAT_PLAY[on][c])  # (on, action), shared
                         trick = self.trick
                         trick.append(c)
                         if led < 0:

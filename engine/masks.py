@@ -42,6 +42,13 @@ _C1: Final = SUIT_CARDS[1]
 _C2: Final = SUIT_CARDS[2]
 _C3: Final = SUIT_CARDS[3]
 
+# SEAT_PLAY[seat][card]: the action log's entry (seat, PLAY[card]) and SEAT_CARD[seat][card] a
+# trick's (seat, card), shared (immutable, equal to a new pair): a play appends them without
+# allocating (seats 0 to 15).
+SEAT_PLAY: Final[tuple[tuple[tuple[int, Action], ...], ...]] = tuple(
+    tuple((s, PLAY[c]) for c in range(52)) for s in range(16))
+SEAT_CARD: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((s, c) for c in range(52)) for s in range(16))
 
 # True when this module runs compiled (mypyc): a few helpers then take the plain loop, which
 # compiles to native code, instead of the builtins that are fastest when interpreted.

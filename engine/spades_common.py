@@ -25,6 +25,8 @@ from .masks import (
     ALL_CARDS,
     BIT,
     FULL_SUIT,
+    SEAT_CARD,
+    SEAT_PLAY,
     SUIT_MASK,
     SUIT_PLAYS,
     cards_of,
@@ -203,7 +205,7 @@ class SpadesTrickState(GameState):
                         trump = self.trump
                         ok = s != trump or self.broken or not m & NOT_SUIT[trump]
                     if ok:
-                        self.actions.append((on, action))
+                        self.actions.append(SEAT_PLAY[on][card])  # (on, action), shared
                         # _play_apply written out
                         self.masks[on] = m ^ BIT[card]
                         if not trick:
@@ -219,7 +221,7 @@ class SpadesTrickState(GameState):
                                     self.win_card = card
                             elif card > w and s == w // 13:
                                 self.win_card = card
-                        trick.append((on, card))
+                        trick.append(SEAT_CARD[on][card])  # (on, card), shared
                         if len(trick) < self.n:
                             self.on_turn = SEATS[on + 1 if on + 1 < self.n else 0]
                             return
