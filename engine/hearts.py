@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Final, cast
 
 from . import cards as C
 from .actions import PLAY, Action, pass_cards
+from .base import COMPILED
 from .hearts_common import (
     HEARTS_HI,
     HEARTS_LO,
@@ -30,6 +31,7 @@ from .masks import (
     ALL_CARDS,
     BIT,
     FULL_SUIT,
+    SEAT_PLAY,
     SUIT_CARDS,
     SUIT_MASK,
     SUIT_PLAYS,
@@ -55,6 +57,10 @@ FIRST_CARD: Final = {n: min(c for c in range(C.CLUBS * 13, 52) if c not in r) fo
 FIRST_PLAY: Final[dict[int, tuple[Action, ...]]] = {n: (PLAY[c],) for n, c in FIRST_CARD.items()}
 # NEXT_ONE[n][s]: the turn after seat s at a table of n, (s + 1) % n as a 1-tuple.
 NEXT_ONE: Final[dict[int, tuple[tuple[int, ...], ...]]] = {n: tuple(ONE[(s + 1) % n] for s in range(n)) for n in REMOVED}
+# NEXT_SEAT[n][s]: the same as a tuple indexed by n (a native index, no dict lookup, when compiled)
+NEXT_SEAT: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(NEXT_ONE.get(n, ()) for n in range(8))
+# FIRST_LEAD[n]: FIRST_CARD as a tuple indexed by n (-1 where no table of n plays)
+FIRST_LEAD: Final[tuple[int, ...]] = tuple(FIRST_CARD.get(n, -1) for n in range(8))
 # The passing cycle as seat offsets by player count (four players: left, right, across, none).
 PASS_CYCLE: Final[dict[int, tuple[int, ...]]] = {n: (1, n - 1, 2, 0) if n == 4 else (1, n - 1) for n in REMOVED}
 SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
@@ -64,6 +70,7 @@ POINT_CARDS: Final = ALL_CARDS & ~NO_POINTS  # the hearts and the Q♠
 NOT_SUIT: Final[tuple[int, ...]] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))
 SUIT_OF: Final[tuple[int, ...]] = tuple(c // 13 for c in range(52))
 _C0: Final = SUIT_CARDS[0]
+_ACTION: Final = Action  # a static in the compiled build (a module global is a dict lookup there)
 _C1: Final = SUIT_CARDS[1]
 _C2: Final = SUIT_CARDS[2]
 _C3: Final = SUIT_CARDS[3]
@@ -150,7 +157,7 @@ class HeartsState(HeartsFamilyState):
     def _apply_pass(self, seat: int, cards: tuple[int, ...]) -> None:
         # HeartsFamilyState._apply_pass on the masks (three different cards, checked)
         masks = self.masks
-        masks[seat] &= ~sum(map(BIT.__getitem__, cards))
+        masks[seat] &= ~(BIT[cards[0]] | BIT[cards[1]] | BIT[cards[2]])  # three different cards
         self.passes[seat] = cards
         t = self.turn_t
         i = t.index(seat)
@@ -163,7 +170,7 @@ class HeartsState(HeartsFamilyState):
         for s, given in enumerate(passes):
             to = (s + off) % n
             received[to] = given
-            masks[to] |= sum(map(BIT.__getitem__, given))
+            masks[to] |= BIT[given[0]] | BIT[given[1]] | BIT[given[2]]
         self._begin_play()
 
     def _extra_points(self) -> list[int]:
@@ -201,7 +208,7 @@ class HeartsState(HeartsFamilyState):
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is not Action:  # not an action at all: the general path says so
+        if type(action) is not _ACTION:  # not an action at all: the general path says so
             pass
         elif action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
@@ -217,10 +224,10 @@ class HeartsState(HeartsFamilyState):
                     elif self.tricks:  # lead: hearts once broken, or when holding only hearts
                         ok = s != C.HEARTS or self.broken or not m & NOT_HEARTS
                     else:
-                        ok = c == FIRST_CARD[self.n]
+                        ok = c == FIRST_LEAD[self.n]
                     if ok:
                         self.masks[on] = m ^ BIT[c]
-                        self.actions.append((on, action))
+                        self.actions.append(SEAT_PLAY[on][c])  # (on, action), shared
                         trick = self.trick
                         trick.append(c)
                         if led < 0:
@@ -234,11 +241,16 @@ class HeartsState(HeartsFamilyState):
                             self.broken = True
                         n = self.n
                         if len(trick) < n:
-                            self.turn_t = NEXT_ONE[n][on]
+                            self.turn_t = NEXT_SEAT[n][on]
                             return
                         # the trick is complete: _end_trick written out
                         w = self.win_seat
-                        pts = sum(map(POINTS.__getitem__, trick))
+                        if COMPILED:  # native: no builtins looked up, no iterator
+                            pts = 0
+                            for x in trick:
+                                pts += POINTS[x]
+                        else:
+                            pts = sum(map(POINTS.__getitem__, trick))
                         if pts:
                             self.points_taken[w] += pts
                         self.tricks_taken[w] += 1

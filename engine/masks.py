@@ -42,6 +42,13 @@ _C1: Final = SUIT_CARDS[1]
 _C2: Final = SUIT_CARDS[2]
 _C3: Final = SUIT_CARDS[3]
 
+# SEAT_PLAY[seat][card]: the action log's entry (seat, PLAY[card]) and SEAT_CARD[seat][card] a
+# trick's (seat, card), shared (immutable, equal to a new pair): a play appends them without
+# allocating (seats 0 to 15).
+SEAT_PLAY: Final[tuple[tuple[tuple[int, Action], ...], ...]] = tuple(
+    tuple((s, PLAY[c]) for c in range(52)) for s in range(16))
+SEAT_CARD: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((s, c) for c in range(52)) for s in range(16))
 
 # True when this module runs compiled (mypyc): a few helpers then take the plain loop, which
 # compiles to native code, instead of the builtins that are fastest when interpreted.
@@ -51,14 +58,16 @@ _COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 def deal_masks(deck: list[int], n: int, first: int) -> list[int]:
     """The hands (masks) dealt from ``deck`` one card at a time to ``n`` seats, the first card
     to seat ``first``: card k goes to seat (first + k) % n."""
-    if _COMPILED:
+    if _COMPILED:  # one seat's cards at a time into a native int: no boxing per card
         masks = [0] * n
-        s = first
-        for c in deck:
-            masks[s] |= 1 << c
-            s += 1
-            if s == n:
-                s = 0
+        size = len(deck)
+        for k in range(n):
+            m = 0
+            i = k
+            while i < size:
+                m |= 1 << deck[i]
+                i += n
+            masks[(first + k) % n] = m
         return masks
     bit = BIT.__getitem__
     got = [sum(map(bit, deck[k::n])) for k in range(n)]  # got[k]: the cards to seat first + k

@@ -25,6 +25,8 @@ from .masks import (
     ALL_CARDS,
     BIT,
     FULL_SUIT,
+    SEAT_CARD,
+    SEAT_PLAY,
     SUIT_MASK,
     SUIT_PLAYS,
     cards_of,
@@ -82,6 +84,8 @@ def higher_total_wins(side_totals: Sequence[int], target: int) -> tuple[bool, li
 
 # ---------------------------------------------------------------------- trick play
 
+
+_ACTION: Final = Action  # a static in the compiled build (a module global is a dict lookup there)
 
 class SpadesTrickState(GameState):
     """Trick play shared by both Spades games: follow suit, a fixed trump that is not led until
@@ -182,7 +186,7 @@ class SpadesTrickState(GameState):
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
-        if type(action) is Action and action[0] == "play" and self.phase == "play":
+        if type(action) is _ACTION and action[0] == "play" and self.phase == "play":
             on = self.on_turn[0]
             card = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(card) is int and 0 <= card < 52:
@@ -201,7 +205,7 @@ class SpadesTrickState(GameState):
                         trump = self.trump
                         ok = s != trump or self.broken or not m & NOT_SUIT[trump]
                     if ok:
-                        self.actions.append((on, action))
+                        self.actions.append(SEAT_PLAY[on][card])  # (on, action), shared
                         # _play_apply written out
                         self.masks[on] = m ^ BIT[card]
                         if not trick:
@@ -217,7 +221,7 @@ class SpadesTrickState(GameState):
                                     self.win_card = card
                             elif card > w and s == w // 13:
                                 self.win_card = card
-                        trick.append((on, card))
+                        trick.append(SEAT_CARD[on][card])  # (on, card), shared
                         if len(trick) < self.n:
                             self.on_turn = SEATS[on + 1 if on + 1 < self.n else 0]
                             return
@@ -238,7 +242,7 @@ class SpadesTrickState(GameState):
                         else:
                             self.on_turn = SEATS[winner]
                         return
-        elif type(action) is Action and len(self.on_turn) == 1 and self.phase != "play":
+        elif type(action) is _ACTION and len(self.on_turn) == 1 and self.phase != "play":
             # bids, draws and the like by the one seat on turn: the hooks without the generic
             # checks (a refusal goes to the base class for its reason)
             on = self.on_turn[0]
