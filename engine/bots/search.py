@@ -88,6 +88,26 @@ class SearchBot:
         return _value(state, seat)
 
     # ------------------------------------------------------------------ candidates
+    def _play_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
+                  value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
+        """Each of ``actions`` played by ``seat`` in a copy of ``world`` and the rest of the hand
+        by the rule bots in every seat, with the same random numbers for every action (common
+        random numbers); the hands' values, fewer when ``late()`` says to stop."""
+        got: list[float] = []
+        for a in actions:
+            w = world.copy()
+            w.apply(a, seat)
+            r = random.Random(seed)
+            while w.phase not in ("deal", "over"):
+                for p in w.turn_seats():
+                    w.apply(self.rule.choose(w, p, r), p)
+                    if w.phase in ("deal", "over"):
+                        break
+            got.append(value(w, seat))
+            if late():
+                break
+        return got
+
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
                     rng: random.Random) -> list[Action] | None:
         phase = state.phase
@@ -165,7 +185,6 @@ class SearchBot:
         vals: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
         alive = list(range(k))
         worlds = 0
-        rule = self.rule
         timed = self.iterations is None
         hard = start + 1.25 * self.budget  # a world still running then is dropped (even the first)
         while True:
@@ -179,19 +198,8 @@ class SearchBot:
                     break
             world = sample(seat, rng)
             seed = rng.randrange(1 << 30)
-            got: list[float] = []
-            for i in alive:
-                w = world.copy()
-                w.apply(cands[i], seat)
-                r = random.Random(seed)
-                while w.phase not in ("deal", "over"):
-                    for p in w.turn_seats():
-                        w.apply(rule.choose(w, p, r), p)
-                        if w.phase in ("deal", "over"):
-                            break
-                got.append(self._value(w, seat))
-                if timed and clock() > hard:
-                    break
+            got = self._play_out(world, seat, [cands[i] for i in alive], seed, self._value,
+                                 lambda: timed and clock() > hard)
             if len(got) < len(alive):
                 break
             for i, v in zip(alive, got, strict=True):

@@ -302,7 +302,6 @@ class SpadesSearchBot(SearchBot):
         wts: list[float] = []
         alive = list(range(k))
         worlds = 0
-        rule = self.rule
         timed = self.iterations is None
         hard = start + 1.25 * self.budget
         while True:
@@ -316,19 +315,8 @@ class SpadesSearchBot(SearchBot):
             world = sample(seat, rng)
             wt = self._weight(world, seat)
             seed = rng.randrange(1 << 30)
-            got: list[float] = []
-            for i in alive:
-                w = world.copy()
-                w.apply(cands[i], seat)
-                r = random.Random(seed)
-                while w.phase not in ("deal", "over"):
-                    for p in w.turn_seats():
-                        w.apply(rule.choose(w, p, r), p)
-                        if w.phase in ("deal", "over"):
-                            break
-                got.append(self._rollout_value(w, seat))
-                if timed and clock() > hard:
-                    break
+            got = self._play_out(world, seat, [cands[i] for i in alive], seed, self._rollout_value,
+                                 lambda: timed and clock() > hard)
             if len(got) < len(alive):
                 break
             for i, v in zip(alive, got, strict=True):
