@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from release_strike import at_release_card
 
 from trickref.device.dealer import messages as m
 from trickref.device.table.dealers import target_byte
@@ -28,29 +29,16 @@ from trickref.ui.referee_words import translate, understood
 def _strike(table: SimTable, kind: str, after: int) -> list[int]:
     """At the ``after``-th card the first Release delivers: the e-stop button is pressed, or
     the dealer reboots (on the simulator's thread, so it strikes at the same card)."""
-    hit: list[int] = []
     sim = table.sim
     assert sim is not None
-    fw = sim.firmware.dealer
-    landed = fw.landed
-    count = [0]
 
-    def wrapper(card: int, target: int, conf: int, kind_: int) -> None:
-        landed(card, target, conf, kind_)
-        steps = table.referee.steps
-        head = steps[0] if steps else None
-        if hit or kind_ != m.EV_CARD_DEALT or not isinstance(head, Release):
-            return
-        count[0] += 1
-        if count[0] == after:
-            hit.append(head.step)
-            if kind == "estop":
-                sim.board.estop_button = True
-            else:  # the watchdog's reboot, at the end of this firmware pass
-                sim.board.reboot_requested = True
+    def strike() -> None:
+        if kind == "estop":
+            sim.board.estop_button = True
+        else:  # the watchdog's reboot, at the end of this firmware pass
+            sim.board.reboot_requested = True
 
-    fw.landed = wrapper
-    return hit
+    return at_release_card(table, after, strike)
 
 
 def _every_card_accounted(table: SimTable, decks: int) -> None:

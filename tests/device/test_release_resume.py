@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from release_strike import at_release_card
 
-from trickref.device.dealer import messages as m
 from trickref.device.journal import Journal
 from trickref.device.table.sim import PowerCut, SimTable
 from trickref.engine.referee.commands import Release
@@ -21,32 +21,17 @@ from trickref.engine.referee.events import DealerFault
 def _strike_in_release(table: SimTable, kind: str, after: int) -> list[int]:
     """When the dealer puts the ``after``-th card of the first Release in its pocket, the
     simulator jams at its next motion or falls silent (its cable out until Resume);
-    returns a list that gets the Release's step number when it struck. (The firmware's own
-    report of the card is wrapped: it runs on the simulator's thread, so the fault strikes at
-    the same card whatever the machine's load.)"""
-    hit: list[int] = []
-    driver, sim = table.driver, table.sim
-    assert driver is not None and sim is not None
-    fw = sim.firmware.dealer
-    landed = fw.landed
-    count = [0]
+    returns a list that gets the Release's step number when it struck."""
+    sim = table.sim
+    assert table.driver is not None and sim is not None
 
-    def wrapper(card: int, target: int, conf: int, kind_: int) -> None:
-        landed(card, target, conf, kind_)
-        steps = table.referee.steps
-        head = steps[0] if steps else None
-        if hit or kind_ != m.EV_CARD_DEALT or not isinstance(head, Release):
-            return
-        count[0] += 1
-        if count[0] == after:
-            hit.append(head.step)
-            if kind == "jam":
-                sim.board.jam_stage = "eject"
-            else:
-                sim.silent = True  # plugged back in by the person who presses Resume
+    def strike() -> None:
+        if kind == "jam":
+            sim.board.jam_stage = "eject"
+        else:
+            sim.silent = True  # plugged back in by the person who presses Resume
 
-    fw.landed = wrapper
-    return hit
+    return at_release_card(table, after, strike)
 
 
 def _faults(path: str) -> list[dict[str, Any]]:
