@@ -552,8 +552,7 @@ class Mechanics:
                 continue
             if board.confirmed(f.target):
                 self.flights.remove(f)
-                if f.pocket is not None and not any(g.pocket == f.pocket for g in self.flights) \
-                        and hasattr(board, "lower"):
+                if f.pocket is not None and hasattr(board, "lower") and not self._pocket_wanted(f.pocket):
                     board.lower(f.target)
                 self.last_op = f.op
                 f.op.done(f.op.card, f.op.target, f.op.conf)
@@ -565,6 +564,20 @@ class Mechanics:
                 self.emit(P.EV_JAM, bytes((ST_TRANSPORT, f.op.card)))  # never reported dealt
                 return False
         return True
+
+    def _pocket_wanted(self, pocket):
+        """Is the flap of ``pocket`` still needed up? For a card on the belt that goes there,
+        and for the card being aimed or ejected now: between its turn stage and the end of its
+        eject feed move it is no flight yet, and a flap lowered then comes down (a servo swing
+        of about 40-60 ms) before the card's leading edge reaches the mouth (issue 20: a deal
+        with two cards in a row for one seat stopped with a misroute)."""
+        for g in self.flights:
+            if g.pocket == pocket:
+                return True
+        op = self.op
+        if op is not None and op.target is not None and config.pocket_of(self.cfg, op.target) == pocket:
+            return True
+        return False
 
     def _check_loop(self, now):
         """Every loop card is checked at E, then Rv, then D, each within its window (JAM 3 if
