@@ -282,7 +282,7 @@ class Board:
         self.gate_block_step = None  # F position (steps) where the gate went dark
         self.gate_len = None
         self.end_since = None
-        self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 sending it out
+        self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 pushing it out
         self.bus_check_at = None  # when to check that the e-stop relay dropped the motor bus
         self.reader = machine.UART(0, baudrate=9600, tx=Pin(PIN_READER_TX), rx=Pin(PIN_READER_RX),
                                    timeout=0)
@@ -472,6 +472,8 @@ class Board:
             dark = pin.value() == 0
             if dark and not self.loop_dark[i]:
                 self.loop_hits[i] += 1  # a card's leading edge
+                if i == 2:
+                    self.loop_arrived += 1  # back on the hopper
             self.loop_dark[i] = dark
         if self.tca_ok and (self.tca_int.value() == 0 or self.seen):
             try:
@@ -503,10 +505,10 @@ class Board:
                                         timing._hz(self.cfg, self.cfg.V_START, self.cfg.R_MM_PER_REV)),
                         forward=False)
         elif self.loop_phase == 2 and self.r.done():
-            self.loop_phase = 3
-        elif self.loop_phase == 3 and self.drop.value() == 0:
+            # pushed out onto the diagonal: R is free for the next card at once (it used to
+            # wait for this one's drop at D, 1.2 s later, and the next loop card, spaced by
+            # the switchback's cycle only, met R at rest: found on the physical twin)
             self.loop_phase = 0
-            self.loop_arrived += 1
 
     def _gate_edge(self, pin):
         """IRQ on the gate opto: note where (in feed steps) the card's edges passed."""

@@ -510,8 +510,8 @@ class Mechanics:
                 and not (op.target & PRESENT_FLAG):
             # on the belt: reported when its station's sensor sees it (_check_flights)
             now = self.board.ticks_ms()
-            limit = timing.transit_ms(self.cfg, op.target) + self.cfg.CONFIRM_MARGIN_MS
-            due = timing.loop_station_ms(self.cfg)
+            limit = self._slow(timing.transit_ms(self.cfg, op.target)) + self.cfg.CONFIRM_MARGIN_MS
+            due = self._loop_due()
             f = Flight(op, op.target, config.pocket_of(self.cfg, op.target), now,
                        ticks_add(now, limit), due if loop else None)
             if not loop and self.loop_sensors:  # a card that passed its pocket shows at E first
@@ -605,7 +605,7 @@ class Mechanics:
                     continue
                 card = f.op.card
                 self.flights.remove(f)
-                due = timing.loop_station_ms(self.cfg)
+                due = self._loop_due()
                 left = ticks_add(now, -due[0])
                 g = Flight(f.op, self.cfg.LOOP, None, left,
                            ticks_add(left, due[2] + self.cfg.CONFIRM_MARGIN_MS), due)
@@ -674,6 +674,20 @@ class Mechanics:
             return (99, cfg.END_X_MM)
         return None
 
+    def _slow(self, ms):
+        """The longest a belt trip of nominally ``ms`` may take: cards ride the bands with
+        some slip (config.BELT_LAG_PCT; the twin sweeps the card speed +-30 %)."""
+        return ms * (100 + getattr(self.cfg, "BELT_LAG_PCT", 0)) // 100
+
+    def _fast(self, ms):
+        """The shortest a belt trip of nominally ``ms`` may take (config.BELT_LEAD_PCT)."""
+        return ms * (100 - getattr(self.cfg, "BELT_LEAD_PCT", 0)) // 100
+
+    def _loop_due(self):
+        """When a loop card may be as late as it can be at E, Rv and D (slowest belt)."""
+        due = timing.loop_station_ms(self.cfg)
+        return (self._slow(due[0]), self._slow(due[1]), self._slow(due[2]))
+
     def _aim_safe(self, target):
         """May the deflector of ``target`` rise now? Not while a card still on the belt has to
         pass over that pocket's mouth (its tail not yet past it, at the belt's speed)."""
@@ -690,7 +704,7 @@ class Mechanics:
             if other is None:
                 return False
             if lane[0] < other[0]:
-                past = ticks_add(f.left, timing.belt_ms(cfg, max(0, lane[1] - front) + cfg.CARD_LEN_MM))
+                past = ticks_add(f.left, self._slow(timing.belt_ms(cfg, max(0, lane[1] - front) + cfg.CARD_LEN_MM)))
                 if ticks_diff(now, past) < 0:
                     return False
         return True
@@ -714,7 +728,7 @@ class Mechanics:
             if other is None:
                 return False
             if lane[0] > other[0] and f.pocket is not None:  # this card passes over f's pocket
-                arrive = ticks_add(now, feed + timing.belt_ms(cfg, max(0, other[1] - front)))
+                arrive = ticks_add(now, feed + self._fast(timing.belt_ms(cfg, max(0, other[1] - front))))
                 if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS)) < 0:
                     return False
             if f.pocket is None and target == cfg.LOOP:
