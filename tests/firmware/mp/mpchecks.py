@@ -36,7 +36,17 @@ GAMES += [("cancellation-hearts", n, 2) for n in range(6, 12)]
 
 
 def frames_path():
-    return FRAMES_PATH if sys.implementation.name == "micropython" else FRAMES_LOCAL
+    """The golden frames: /data on the WebAssembly VM (run.mjs), /input/data on the WASI VM
+    (run_wasi.py), the repository's copy on CPython."""
+    if sys.implementation.name != "micropython":
+        return FRAMES_LOCAL
+    import os
+
+    try:
+        os.stat("/input" + FRAMES_PATH)
+        return "/input" + FRAMES_PATH
+    except OSError:
+        return FRAMES_PATH
 
 
 FRAMES_LOCAL = ""  # set by the CPython side (the VM reads the copy run.mjs wrote)
