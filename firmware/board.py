@@ -115,22 +115,22 @@ def _card_from_text(text):
 @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)
 def _stepper():
     # per segment: count-1 and the half-period delay, from the TX FIFO (fed by DMA)
-    wrap_target()  # noqa: F821 - PIO assembler names, defined by rp2.asm_pio
-    pull(block)  # noqa: F821
-    mov(x, osr)  # noqa: F821
-    pull(block)  # noqa: F821
-    mov(isr, osr)  # noqa: F821
-    label("step")  # noqa: F821
-    set(pins, 1)  # noqa: F821
-    mov(y, isr)  # noqa: F821
-    label("high")  # noqa: F821
-    jmp(y_dec, "high")  # noqa: F821
-    set(pins, 0)  # noqa: F821
-    mov(y, isr)  # noqa: F821
-    label("low")  # noqa: F821
-    jmp(y_dec, "low")  # noqa: F821
-    jmp(x_dec, "step")  # noqa: F821
-    wrap()  # noqa: F821
+    wrap_target()  # type: ignore  # noqa: F821 - PIO assembler names, defined by rp2.asm_pio
+    pull(block)  # type: ignore  # noqa: F821
+    mov(x, osr)  # type: ignore  # noqa: F821
+    pull(block)  # type: ignore  # noqa: F821
+    mov(isr, osr)  # type: ignore  # noqa: F821
+    label("step")  # type: ignore  # noqa: F821
+    set(pins, 1)  # type: ignore  # noqa: F821
+    mov(y, isr)  # type: ignore  # noqa: F821
+    label("high")  # type: ignore  # noqa: F821
+    jmp(y_dec, "high")  # type: ignore  # noqa: F821
+    set(pins, 0)  # type: ignore  # noqa: F821
+    mov(y, isr)  # type: ignore  # noqa: F821
+    label("low")  # type: ignore  # noqa: F821
+    jmp(y_dec, "low")  # type: ignore  # noqa: F821
+    jmp(x_dec, "step")  # type: ignore  # noqa: F821
+    wrap()  # type: ignore  # noqa: F821
 
 
 class _Axis:

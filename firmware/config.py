@@ -162,6 +162,11 @@ class Settings:
             n = self.SEAT_COUNT
             self.SEAT_ANGLES = seat_angles(n)
 
+    def __getattr__(self, name):
+        # only for a name this table lacks (set_attr above made the rest real attributes); it
+        # tells the type checker (scripts/check_firmware_types.sh) the settings are dynamic
+        raise AttributeError(name)
+
 
 def config_bytes(cfg):
     """A canonical byte string of everything that defines this table's geometry and timing."""
