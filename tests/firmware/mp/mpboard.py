@@ -18,8 +18,10 @@ stops reading (``tx_room``).
 """
 
 from firmware import protocol as P
+from firmware import timing
+from firmware.ticks import ticks_add, ticks_diff
 
-try:  # the WASI VM's collector runs at loop-pass boundaries (tests/firmware/mp/run_wasi.py)
+try:  # run_heap.py's heap sampler: collects every few hundred loop passes, keeps the lowest
     import vmheap
 except ImportError:
     vmheap = None
@@ -28,8 +30,6 @@ except ImportError:
 def vmheap_tick():
     if vmheap is not None:
         vmheap.tick()
-from firmware import timing
-from firmware.ticks import ticks_add, ticks_diff
 
 REJECT = 0x80
 LOOP = 0x85
