@@ -55,3 +55,13 @@ def test_a_heap_too_small_fails_with_memory_error() -> None:
     run_heap = _runner()
     code, out, err = run_heap.run("mpchecks", ["evening_short"], heap=96 * 1024)
     assert code != 0 and "PASS evening" not in out
+
+
+def test_the_firmware_deals_on_the_physical_twin_on_micropython() -> None:
+    """firmware/board.py as shipped (.mpy) with the twin (device/dealer/twin.py) standing in
+    for ``machine`` and ``rp2`` on the MicroPython VM: 52 cards to 4 seats, each where the plan
+    says (the flaps swing in their datasheet time; no board that routes by aim)."""
+    run_heap = _runner()
+    code, out, err = run_heap.run("twinchecks", [], heap=1 << 20)
+    assert code == 0, f"{out}\n{err}"
+    assert "PASS twin_deal" in out

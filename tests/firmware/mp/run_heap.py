@@ -125,7 +125,7 @@ a = gc.mem_alloc()
 from firmware import main, commands, mechanics, protocol, config, timing, motion, ticks
 gc.collect()
 b = gc.mem_alloc()
-import vmheap, fake_machine, rp2, mpboard, {module}
+import vmheap, fake_machine, rp2, mpboard, twin, {module}
 gc.collect()
 print('FIRMWARE %d' % (b - a))
 print('HARNESS %d' % (gc.mem_alloc() - b))
