@@ -115,22 +115,22 @@ def _card_from_text(text):
 @rp2.asm_pio(set_init=rp2.PIO.OUT_LOW)
 def _stepper():
     # per segment: count-1 and the half-period delay, from the TX FIFO (fed by DMA)
-    wrap_target()  # noqa: F821 - PIO assembler names, defined by rp2.asm_pio
-    pull(block)  # noqa: F821
-    mov(x, osr)  # noqa: F821
-    pull(block)  # noqa: F821
-    mov(isr, osr)  # noqa: F821
-    label("step")  # noqa: F821
-    set(pins, 1)  # noqa: F821
-    mov(y, isr)  # noqa: F821
-    label("high")  # noqa: F821
-    jmp(y_dec, "high")  # noqa: F821
-    set(pins, 0)  # noqa: F821
-    mov(y, isr)  # noqa: F821
-    label("low")  # noqa: F821
-    jmp(y_dec, "low")  # noqa: F821
-    jmp(x_dec, "step")  # noqa: F821
-    wrap()  # noqa: F821
+    wrap_target()  # type: ignore  # noqa: F821 - PIO assembler names, defined by rp2.asm_pio
+    pull(block)  # type: ignore  # noqa: F821
+    mov(x, osr)  # type: ignore  # noqa: F821
+    pull(block)  # type: ignore  # noqa: F821
+    mov(isr, osr)  # type: ignore  # noqa: F821
+    label("step")  # type: ignore  # noqa: F821
+    set(pins, 1)  # type: ignore  # noqa: F821
+    mov(y, isr)  # type: ignore  # noqa: F821
+    label("high")  # type: ignore  # noqa: F821
+    jmp(y_dec, "high")  # type: ignore  # noqa: F821
+    set(pins, 0)  # type: ignore  # noqa: F821
+    mov(y, isr)  # type: ignore  # noqa: F821
+    label("low")  # type: ignore  # noqa: F821
+    jmp(y_dec, "low")  # type: ignore  # noqa: F821
+    jmp(x_dec, "step")  # type: ignore  # noqa: F821
+    wrap()  # type: ignore  # noqa: F821
 
 
 class _Axis:
@@ -282,7 +282,7 @@ class Board:
         self.gate_block_step = None  # F position (steps) where the gate went dark
         self.gate_len = None
         self.end_since = None
-        self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 sending it out
+        self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 pushing it out
         self.bus_check_at = None  # when to check that the e-stop relay dropped the motor bus
         self.reader = machine.UART(0, baudrate=9600, tx=Pin(PIN_READER_TX), rx=Pin(PIN_READER_RX),
                                    timeout=0)
@@ -472,6 +472,8 @@ class Board:
             dark = pin.value() == 0
             if dark and not self.loop_dark[i]:
                 self.loop_hits[i] += 1  # a card's leading edge
+                if i == 2:
+                    self.loop_arrived += 1  # back on the hopper
             self.loop_dark[i] = dark
         if self.tca_ok and (self.tca_int.value() == 0 or self.seen):
             try:
@@ -503,10 +505,10 @@ class Board:
                                         timing._hz(self.cfg, self.cfg.V_START, self.cfg.R_MM_PER_REV)),
                         forward=False)
         elif self.loop_phase == 2 and self.r.done():
-            self.loop_phase = 3
-        elif self.loop_phase == 3 and self.drop.value() == 0:
+            # pushed out onto the diagonal: R is free for the next card at once (it used to
+            # wait for this one's drop at D, 1.2 s later, and the next loop card, spaced by
+            # the switchback's cycle only, met R at rest: found on the physical twin)
             self.loop_phase = 0
-            self.loop_arrived += 1
 
     def _gate_edge(self, pin):
         """IRQ on the gate opto: note where (in feed steps) the card's edges passed."""

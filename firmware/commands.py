@@ -464,6 +464,131 @@ class SelftestJob:
         self.dealer.emit(P.EV_ABORTED, P.u16(0))
 
 
+class EventRing:
+    """The event log: the last ``entries`` events (at most ``size`` bytes of them), each kept
+    as it goes into an event block (kind, [length,] payload), in one preallocated bytearray.
+
+    Nothing is allocated per event: an event is copied into the ring, the oldest ones give way.
+    (Before issue 20 the log was a list of (index, bytes) tuples: every event allocated, and
+    the 257th entry regrew the list by 4 KB in one piece, which failed on a fragmented Pico
+    heap with 75 KB free.)"""
+
+    def __init__(self, entries, size):
+        self.size = size
+        self.buf = bytearray(size)
+        self.off = bytearray(2 * entries)  # start offset of each slot (u16)
+        self.lens = bytearray(entries)
+        self.entries = entries
+        self.first = 0  # index of the oldest event kept
+        self.count = 0
+        self.head = 0  # next free byte
+        self.used = 0
+
+    def _slot(self, index):
+        return index % self.entries
+
+    def add(self, index, kind, payload):
+        n = len(payload)
+        need = n + (2 if kind >= 0x40 else 1)
+        if self.count == 0:
+            self.first = index
+        while self.count and (self.count >= self.entries or self.used + need > self.size):
+            self.used -= self.lens[self._slot(self.first)]
+            self.first = (self.first + 1) & 0xFFFF
+            self.count -= 1
+        if self.count == 0:
+            self.first = index
+            self.used = 0
+        k = self._slot(index)
+        self.off[2 * k] = self.head >> 8
+        self.off[2 * k + 1] = self.head & 0xFF
+        self.lens[k] = need
+        buf = self.buf
+        size = self.size
+        h = self.head
+        buf[h] = kind
+        h = (h + 1) % size
+        if kind >= 0x40:
+            buf[h] = n
+            h = (h + 1) % size
+        for i in range(n):
+            buf[h] = payload[i]
+            h = (h + 1) % size
+        self.head = h
+        self.used += need
+        self.count += 1
+
+    def block(self, first, out, limit, next_index=None):
+        """Write an event block (u16 first index, events...) from event ``first`` on into
+        ``out`` (as many as fit MAX_BODY, at most ``limit`` when given): (events, bytes).
+        An index older than the log starts at the oldest kept; one past the newest gives an
+        empty block at ``next_index``."""
+        end = (self.first + self.count) & 0xFFFF
+        back = (end - first) & 0xFFFF
+        if back > self.count:
+            first = self.first  # gone: start at the oldest kept
+            back = self.count
+        if back == 0 or (back > 0x8000):
+            nxt = end if next_index is None else next_index
+            out[0] = (nxt >> 8) & 0xFF
+            out[1] = nxt & 0xFF
+            return 0, 2
+        out[0] = (first >> 8) & 0xFF
+        out[1] = first & 0xFF
+        size = 2
+        n = 0
+        buf = self.buf
+        while n < back:
+            if limit and n >= limit:
+                break
+            k = self._slot((first + n) & 0xFFFF)
+            length = self.lens[k]
+            if size + length > P.MAX_BODY:
+                break
+            at = (self.off[2 * k] << 8) | self.off[2 * k + 1]
+            for i in range(length):
+                out[size + i] = buf[(at + i) % self.size]
+            size += length
+            n += 1
+        return n, size
+
+
+class ByteRing:
+    """The USB transmit queue: a preallocated ring of bytes. A frame goes in whole or not at
+    all (``put``); the link takes what it can from the oldest byte (``peek``/``drop``)."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        self.mv = memoryview(self.buf)
+        self.size = size
+        self.head = 0
+        self.used = 0
+
+    def __len__(self):
+        return self.used
+
+    def put(self, data):
+        n = len(data)
+        if self.used + n > self.size:
+            return False
+        tail = (self.head + self.used) % self.size
+        first = min(n, self.size - tail)
+        self.mv[tail:tail + first] = data[:first] if first < n else data
+        if first < n:
+            self.mv[0:n - first] = memoryview(data)[first:]
+        self.used += n
+        return True
+
+    def peek(self, most):
+        """The oldest bytes, up to ``most`` and up to the ring's end (a view: no copy)."""
+        n = min(most, self.used, self.size - self.head)
+        return self.mv[self.head:self.head + n]
+
+    def drop(self, n):
+        self.head = (self.head + n) % self.size
+        self.used -= n
+
+
 class Dealer:
     def __init__(self, board, cfg=None):
         if cfg is None:
@@ -475,9 +600,9 @@ class Dealer:
         self.tx_seq = 0
         self.last_host_seq = 0
         self.cache = []
-        self.log = []
+        self.log = EventRing(cfg.EVENT_LOG, getattr(cfg, "EVENT_LOG_BYTES", 4096))
         self.next_event = 0
-        self.pending = []
+        self.pending = 0  # the newest this many events of the log wait for an EVENT frame
         self.pending_since = 0
         self.urgent = False
         self.deadman_ms = cfg.DEADMAN_MS
@@ -497,22 +622,21 @@ class Dealer:
         self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
         self.mech.window_is_loop = self.window_is_loop
         self.reboot_pending = False
-        self.txq = bytearray()  # frames waiting for room on the USB link
+        self.txq = ByteRing(cfg.LINK_TX_QUEUE)  # frames waiting for room on the USB link
+        self.body = bytearray(P.MAX_BODY)  # scratch for event blocks (EVENT, EVENTS)
         self.tx_dropped = 0  # frames dropped because the host stopped reading
         self.emit(P.EV_BOOT, bytes((board.reset_cause(),)))
 
     # ---- events ------------------------------------------------------------------------------
 
     def emit(self, kind, payload):
-        """Log an event under the next index and queue it for the next EVENT frame."""
-        enc = P.event_bytes(kind, payload)
-        entry = (self.next_event, enc)
-        self.log.append(entry)
-        if len(self.log) > self.cfg.EVENT_LOG:
-            self.log.pop(0)
+        """Log an event under the next index and queue it for the next EVENT frame. The log is
+        a preallocated ring (EventRing): logging allocates nothing, and the oldest events
+        make room (the host re-reads what it missed with EVENTS_SINCE while they are kept)."""
+        self.log.add(self.next_event, kind, payload)
         if not self.pending:
             self.pending_since = self.board.ticks_ms()
-        self.pending.append(entry)
+        self.pending = min(self.pending + 1, self.log.count)
         if kind not in BATCHED_EVENTS:
             self.urgent = True
         self.next_event = (self.next_event + 1) & 0xFFFF
@@ -531,31 +655,17 @@ class Dealer:
                 return
         self.urgent = False
         while self.pending:
-            first = self.pending[0][0]
-            parts = []
-            size = 2
-            while self.pending and size + len(self.pending[0][1]) <= P.MAX_BODY:
-                e = self.pending.pop(0)
-                parts.append(e[1])
-                size += len(e[1])
-            self.send(P.EVENT, P.event_block(first, parts))
+            first = (self.next_event - self.pending) & 0xFFFF
+            n, size = self.log.block(first, self.body, 0)
+            if n == 0:
+                self.pending = 0
+                return
+            self.pending -= n
+            self.send(P.EVENT, memoryview(self.body)[:size])
 
     def events_since(self, first, limit):
-        log = self.log
-        back = (self.next_event - first) & 0xFFFF
-        start = len(log) - back if back <= len(log) else 0
-        if start >= len(log):
-            return P.event_block(self.next_event, [])
-        parts = []
-        size = 2
-        i = start
-        while i < len(log) and size + len(log[i][1]) <= P.MAX_BODY:
-            if limit and len(parts) >= limit:
-                break
-            parts.append(log[i][1])
-            size += len(log[i][1])
-            i += 1
-        return P.event_block(log[start][0], parts)
+        n, size = self.log.block(first, self.body, limit, self.next_event)
+        return bytes(memoryview(self.body)[:size])
 
     # ---- the link ------------------------------------------------------------------------------
 
@@ -575,21 +685,21 @@ class Dealer:
         in ``tx_dropped``. Nothing is lost for good: events stay in the log (EVENTS_SINCE) and
         a reply is sent again from the reply cache when the host retransmits its command.
         """
-        if len(self.txq) + len(frame) > self.cfg.LINK_TX_QUEUE:
+        if not self.txq.put(frame):
             self.tx_dropped += 1
             return False
-        self.txq.extend(frame)
         return True
 
     def drain(self):
         """Write queued bytes, without blocking: stop at the budget or when the board is full."""
         budget = self.cfg.LINK_TX_BUDGET
-        while self.txq and budget > 0:
-            chunk = bytes(self.txq[:budget])
+        txq = self.txq
+        while txq.used and budget > 0:
+            chunk = txq.peek(budget)  # a view into the ring: no copy
             n = self.board.link_write(chunk)
             if not n:
                 return
-            self.txq = self.txq[n:]
+            txq.drop(n)
             budget -= n
 
     def tick(self):

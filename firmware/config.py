@@ -40,6 +40,11 @@ END_X_MM = 580  # end-of-run opto E
 LOOP_MM = 1000  # E -> switchback -> diagonal -> top run -> drop on the hopper
 CARD_LEN_MM = 88
 CONFIRM_MARGIN_MS = 100  # a card not seen by its station this long after its due time: JAM
+# Cards ride the belt's round bands with some slip: a belt trip may take this much longer
+# (confirmation windows, when a card is past a mouth) or shorter (when a card reaches a mouth)
+# than the band speed gives. device/dealer/physical.toml belt.card_speed: +-30 % swept.
+BELT_LAG_PCT = 45  # 1 / 0.7 = 1.43
+BELT_LEAD_PCT = 25  # 1 / 1.3 = 0.77
 CARD_TOL_MM = 4  # blocked length at the gate over CARD_LEN_MM + this: a shingled double feed
 # pocket index of every target: seats 0..10, then trick, discard, centre, reject
 POCKET = {0x84: 11, 0x81: 12, 0x82: 13, 0x80: 14}
@@ -133,7 +138,8 @@ LINK_TX_QUEUE = 2048
 # IDENTIFY flags: bit0 e-stop button, bit1 jam sensing, bit2/bit3 (v1 face-up window,
 # presenter shutters) 0, bit4 return loop, bit5 double-feed sensing
 FLAGS = 0x33
-EVENT_LOG = 256
+EVENT_LOG = 256  # events kept for EVENTS_SINCE (a preallocated ring, commands.EventRing)
+EVENT_LOG_BYTES = 4096  # ... in at most this many bytes (a per-card event is 3-4 bytes)
 REPLY_CACHE = 8
 DEAL_MEMORY = 8
 
@@ -155,6 +161,11 @@ class Settings:
         if "SEAT_COUNT" in overrides and "SEAT_ANGLES" not in overrides:
             n = self.SEAT_COUNT
             self.SEAT_ANGLES = seat_angles(n)
+
+    def __getattr__(self, name):
+        # only for a name this table lacks (set_attr above made the rest real attributes); it
+        # tells the type checker (scripts/check_firmware_types.sh) the settings are dynamic
+        raise AttributeError(name)
 
 
 def config_bytes(cfg):

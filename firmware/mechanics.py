@@ -510,8 +510,8 @@ class Mechanics:
                 and not (op.target & PRESENT_FLAG):
             # on the belt: reported when its station's sensor sees it (_check_flights)
             now = self.board.ticks_ms()
-            limit = timing.transit_ms(self.cfg, op.target) + self.cfg.CONFIRM_MARGIN_MS
-            due = timing.loop_station_ms(self.cfg)
+            limit = self._slow(timing.transit_ms(self.cfg, op.target)) + self.cfg.CONFIRM_MARGIN_MS
+            due = self._loop_due()
             f = Flight(op, op.target, config.pocket_of(self.cfg, op.target), now,
                        ticks_add(now, limit), due if loop else None)
             if not loop and self.loop_sensors:  # a card that passed its pocket shows at E first
@@ -552,8 +552,7 @@ class Mechanics:
                 continue
             if board.confirmed(f.target):
                 self.flights.remove(f)
-                if f.pocket is not None and not any(g.pocket == f.pocket for g in self.flights) \
-                        and hasattr(board, "lower"):
+                if f.pocket is not None and hasattr(board, "lower") and not self._pocket_wanted(f.pocket):
                     board.lower(f.target)
                 self.last_op = f.op
                 f.op.done(f.op.card, f.op.target, f.op.conf)
@@ -565,6 +564,20 @@ class Mechanics:
                 self.emit(P.EV_JAM, bytes((ST_TRANSPORT, f.op.card)))  # never reported dealt
                 return False
         return True
+
+    def _pocket_wanted(self, pocket):
+        """Is the flap of ``pocket`` still needed up? For a card on the belt that goes there,
+        and for the card being aimed or ejected now: between its turn stage and the end of its
+        eject feed move it is no flight yet, and a flap lowered then comes down (a servo swing
+        of about 40-60 ms) before the card's leading edge reaches the mouth (issue 20: a deal
+        with two cards in a row for one seat stopped with a misroute)."""
+        for g in self.flights:
+            if g.pocket == pocket:
+                return True
+        op = self.op
+        if op is not None and op.target is not None and config.pocket_of(self.cfg, op.target) == pocket:
+            return True
+        return False
 
     def _check_loop(self, now):
         """Every loop card is checked at E, then Rv, then D, each within its window (JAM 3 if
@@ -592,7 +605,7 @@ class Mechanics:
                     continue
                 card = f.op.card
                 self.flights.remove(f)
-                due = timing.loop_station_ms(self.cfg)
+                due = self._loop_due()
                 left = ticks_add(now, -due[0])
                 g = Flight(f.op, self.cfg.LOOP, None, left,
                            ticks_add(left, due[2] + self.cfg.CONFIRM_MARGIN_MS), due)
@@ -661,6 +674,20 @@ class Mechanics:
             return (99, cfg.END_X_MM)
         return None
 
+    def _slow(self, ms):
+        """The longest a belt trip of nominally ``ms`` may take: cards ride the bands with
+        some slip (config.BELT_LAG_PCT; the twin sweeps the card speed +-30 %)."""
+        return ms * (100 + getattr(self.cfg, "BELT_LAG_PCT", 0)) // 100
+
+    def _fast(self, ms):
+        """The shortest a belt trip of nominally ``ms`` may take (config.BELT_LEAD_PCT)."""
+        return ms * (100 - getattr(self.cfg, "BELT_LEAD_PCT", 0)) // 100
+
+    def _loop_due(self):
+        """When a loop card may be as late as it can be at E, Rv and D (slowest belt)."""
+        due = timing.loop_station_ms(self.cfg)
+        return (self._slow(due[0]), self._slow(due[1]), self._slow(due[2]))
+
     def _aim_safe(self, target):
         """May the deflector of ``target`` rise now? Not while a card still on the belt has to
         pass over that pocket's mouth (its tail not yet past it, at the belt's speed)."""
@@ -677,7 +704,7 @@ class Mechanics:
             if other is None:
                 return False
             if lane[0] < other[0]:
-                past = ticks_add(f.left, timing.belt_ms(cfg, max(0, lane[1] - front) + cfg.CARD_LEN_MM))
+                past = ticks_add(f.left, self._slow(timing.belt_ms(cfg, max(0, lane[1] - front) + cfg.CARD_LEN_MM)))
                 if ticks_diff(now, past) < 0:
                     return False
         return True
@@ -701,7 +728,7 @@ class Mechanics:
             if other is None:
                 return False
             if lane[0] > other[0] and f.pocket is not None:  # this card passes over f's pocket
-                arrive = ticks_add(now, feed + timing.belt_ms(cfg, max(0, other[1] - front)))
+                arrive = ticks_add(now, feed + self._fast(timing.belt_ms(cfg, max(0, other[1] - front))))
                 if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS)) < 0:
                     return False
             if f.pocket is None and target == cfg.LOOP:

@@ -14,11 +14,11 @@ try:
     from time import ticks_add, ticks_diff  # MicroPython
 except ImportError:  # CPython: the same arithmetic
 
-    def ticks_add(ticks, delta):
+    def ticks_add(ticks, delta):  # type: ignore[misc]
         """ticks + delta, wrapped into 0..PERIOD-1."""
         return (ticks + delta) % PERIOD
 
-    def ticks_diff(end, start):
+    def ticks_diff(end, start):  # type: ignore[no-redef]
         """Signed end - start, correct across one wrap (|result| < PERIOD/2)."""
         return ((end - start + HALF) % PERIOD) - HALF
 

@@ -46,6 +46,8 @@ echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy (engine, device)"
 .venv/bin/mypy
+echo "== firmware against the rp2 port's API (micropython-rp2-rpi-pico-stubs)"
+bash scripts/check_firmware_types.sh
 echo "== pytest"
 .venv/bin/python -m pytest -n 2 -q "$@"
 # The other build: the whole suite above ran the compiled engine; the engine's own tests (the

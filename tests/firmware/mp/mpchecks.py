@@ -16,7 +16,7 @@ import gc
 import json
 import sys
 
-from mpboard import FakeBoard, Host, plan_chunks, shuffled
+from mpboard import FakeBoard, Host, plan_chunks, shuffled, vmheap_tick
 
 from firmware import commands, config
 from firmware import main as fw_main
@@ -36,7 +36,17 @@ GAMES += [("cancellation-hearts", n, 2) for n in range(6, 12)]
 
 
 def frames_path():
-    return FRAMES_PATH if sys.implementation.name == "micropython" else FRAMES_LOCAL
+    """The golden frames: /data on the WebAssembly VM (run.mjs), data/ in the working folder
+    on the unix VM (run_heap.py), the repository's copy on CPython."""
+    if sys.implementation.name != "micropython":
+        return FRAMES_LOCAL
+    import os
+
+    try:
+        os.stat("data/frames.json")
+        return "data/frames.json"
+    except OSError:
+        return FRAMES_PATH
 
 
 FRAMES_LOCAL = ""  # set by the CPython side (the VM reads the copy run.mjs wrote)
@@ -104,11 +114,30 @@ def check_hands(host, entries, hopper=None):
 # ---- the checks ------------------------------------------------------------------------------
 
 
+def load_frames():
+    """The golden frames; on the unix VM from data/frames.jsonl (one compact frame a line,
+    written by run_heap.py) so that a Pico-sized heap never holds the whole file at once."""
+    path = frames_path()
+    if path == "data/frames.json":
+        out = []
+        try:
+            f = open("data/frames.jsonl")
+        except OSError:  # the WebAssembly VM (run.mjs): the whole file
+            return json.loads(open(path).read())
+        with f:
+            for line in f:
+                if line.strip():
+                    out.append(json.loads(line))
+        return out
+    return json.loads(open(path).read())
+
+
 def golden():
-    frames = json.loads(open(frames_path()).read())
+    frames = load_frames()
     parser = P.Parser()
     ok = 0
     for g in frames:
+        vmheap_tick()
         wire = bytes.fromhex(g["hex"])
         got = []
         for b in wire:
@@ -643,6 +672,122 @@ def heap(deals_count=60):
           "%+d from deal 10 to deal %d)" % (deals_count, used, base, used - figures[10], deals_count))
 
 
+def _fault_deal(host, n, entries):
+    """Deal ``entries`` with fault ``n % 5`` injected part way: a jam (RESUME), a shingled
+    double feed (cards put back, RESUME), two misreads, the e-stop (RESET, a new plan), the
+    host going quiet (dead-man, RESUME)."""
+    b = host.board
+    kind = n % 5
+    chunks = plan_chunks(n + 1, entries)
+    for body in chunks:
+        host.command(P.DEAL_PLAN, body)
+    host.run(1500)
+    if kind == 0:
+        b.jam_stage = "eject"
+        host.until(P.EV_JAM)
+        b.jam_stage = None
+        assert host.command(P.RESUME).type == P.OK
+    elif kind == 1:
+        b.double_next = True
+        host.until(P.EV_DOUBLE_FEED)
+        b.put_back_double()
+        assert host.command(P.RESUME).type == P.OK
+    elif kind == 2:
+        b.unreadable = 2
+    elif kind == 3:
+        b.estop_button = True
+        host.run(40)
+        b.estop_button = False
+        assert host.command(P.RESET, b"\x00").type == P.OK
+        host.run(2000)
+        b.hopper = b.gather() + b.hopper
+        for body in plan_chunks(n + 5001, entries):
+            host.command(P.DEAL_PLAN, body)
+    else:
+        host.keepalive = False
+        host.run(host.cfg.DEADMAN_MS + 200)
+        host.keepalive = True
+        assert host.command(P.RESUME).type == P.OK
+    return host.until(P.EV_DEAL_DONE)
+
+
+def evening(deals_count=500, whist=100, spades=50, fault_every=10):
+    """An evening at one dealer (it is never rebuilt, as on the Pico): ``deals_count`` deals
+    of 52 cards to 4 seats (every ``fault_every``-th with a fault: jam, double feed, misreads,
+    e-stop, dead-man), ``whist`` German Whist hands (the stock round the loop, every card
+    FETCHed back), ``spades`` two-player Spades draws (52 cards round the loop, 52 FETCHes,
+    26 cards fed back through the play slot to the discard pocket). A generator: one hand a
+    step. The runner reports the lowest free heap seen after a collection."""
+    host = new_host(4)
+    host.keep_frames = False
+    order = shuffled(40)
+    plans = 0
+    hands = []
+    for i in range(deals_count):
+        hands.append("deal")
+        if i % (deals_count // max(1, whist)) == 0 and hands.count("whist") < whist:
+            hands.append("whist")
+        if i % (deals_count // max(1, spades)) == 0 and hands.count("spades") < spades:
+            hands.append("spades")
+    for n in range(len(hands)):
+        b = host.board
+        b.hopper = b.gather() + b.hopper
+        kind = hands[n]
+        order = shuffled(n + 7)
+        if kind == "deal":
+            entries = [(c, i % 4) for i, c in enumerate(order)]
+            if fault_every and n % fault_every == fault_every - 1:
+                _fault_deal(host, n // fault_every, entries)
+            else:
+                deal(host, n + 1, entries)
+        elif kind == "whist":
+            whist_plan = game_plan("german-whist", 2, 1, order)
+            deal(host, n + 1, whist_plan)
+            for i, c in enumerate([c for c, t in whist_plan if t == LOOP]):
+                assert host.command(P.FETCH, bytes((LOOP, c, i % 2))).type == P.OK
+                while c not in b.trays.get(i % 2, ()) or host.fw.dealer.mech.busy():
+                    host.run(20)
+            assert host.fw.dealer.loop == []
+        else:
+            deal(host, n + 1, game_plan("spades-2p", 2, 1, order))
+            for turn in range(26):
+                seat = turn % 2
+                for c in (order[2 * turn], order[2 * turn + 1]):
+                    assert host.command(P.FETCH, bytes((LOOP, c, seat))).type == P.OK
+                    waited = 0
+                    while c not in b.trays.get(seat, ()) or host.fw.dealer.mech.busy():
+                        host.run(20)
+                        waited += 20
+                        assert waited < 200000, ("fetch", c)
+                back = b.trays[seat].pop()  # the card not kept goes back, to the discard pocket
+                b.slot.append(back)
+                assert host.command(P.FEED, bytes((1, DISCARD))).type == P.OK
+                while back not in b.trays.get(DISCARD, ()) or host.fw.dealer.mech.busy():
+                    host.run(20)
+            assert host.fw.dealer.loop == []
+        plans += 1
+        host.frames = []
+        host.events = []
+        host.cursor = 0
+        host.board.write_sizes = []
+        assert host.fw.failed is False
+        yield
+    print("PASS evening: %d hands at one dealer (%d deals, %d with a fault; %d German Whist stock "
+          "hands; %d Spades draws), no MemoryError" % (
+              plans, hands.count("deal"), hands.count("deal") // max(1, fault_every),
+              hands.count("whist"), hands.count("spades")))
+
+
+def evening_full():
+    """The evening as issue 20 names it, less the Spades draws (still to do): 500 deals (50 with
+    a fault) and 100 German Whist stock hands: several minutes on the VM, run by hand."""
+    return evening(500, 100, 0)
+
+
+def evening_short():
+    return evening(40, 6, 0)
+
+
 # ---- the three crashes of issue 8, run in the real firmware path ------------------------------
 
 
@@ -677,13 +822,14 @@ class _PrefixRefused(Exception):
 
 
 def prefix_cobs():
-    frames = json.loads(open(frames_path()).read())
+    frames = load_frames()
     real = P.cobs_decode
     P.cobs_decode = _prefix_cobs_decode
     parsed = 0
     escaped = ""
     try:
         for g in frames:
+            vmheap_tick()
             parser = P.Parser()
             try:
                 if parser.feed_bytes(bytes.fromhex(g["hex"])):
@@ -779,7 +925,7 @@ def rp2_board():
           "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["golden", "deals", "naks", "loop_deal", "fetch_cycle", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["evening", "evening_full", "evening_short", "golden", "deals", "naks", "loop_deal", "fetch_cycle", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
