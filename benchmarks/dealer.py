@@ -667,7 +667,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stock-hands", type=int, default=8, help="hands per stock game")
     ap.add_argument("--only-stock", action="store_true", help="print the stock costs only")
+    ap.add_argument("--twin-stock", action="store_true",
+                    help="stock hands on the physical twin: the FIFO loop against the sorting hopper "
+                         "(benchmarks/twin_stock.py), written to benchmarks/results/dealer_twin_stock.json")
     args = ap.parse_args()
+    if args.twin_stock:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        twin_stock: Any = __import__("twin_stock")
+        res_ts = twin_stock.run(args.stock_hands, args.seed)
+        res_ts["machine"] = {"platform": platform.platform(), "load_1min": os.getloadavg()[0]}
+        out = ROOT / "benchmarks" / "results" / "dealer_twin_stock.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(res_ts, indent=1) + "\n")
+        print(json.dumps(res_ts, indent=1))
+        return
     if args.only_stock:
         print(json.dumps(stock_costs(args.stock_hands, args.seed), indent=1))
         return

@@ -73,6 +73,12 @@ PCA_ADDR = 0x40
 PCA_MODE1, PCA_PRESCALE, PCA_LED0 = 0x00, 0xFE, 0x06
 PCA_PRESCALE_50HZ = 121  # round(25 MHz / (4096 * 50 Hz)) - 1
 FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
+# The sorting hopper (hardware/README.md, "Sorting hopper"): a second PCA9685 at 0x41, its
+# channel 0 driving the splitter's linear servo (Actuonix L12-R): the blade's depth below the
+# top of the stack, in cards. Absent (no answer at 0x41): the loop is first in, first out.
+SPLIT_ADDR = 0x41
+SPLIT_US0, SPLIT_US_PER_CARD = 1000, 30  # pulse for depth 0, and per card of depth (set on the build)
+SPLIT_MAX = 32  # the blade's travel in cards (10 mm stroke, 0.3 mm cards)
 POCKETS = 15
 HOPPER_LIFT = 15  # PCA9685 channel of the hopper lift servo (hold_hopper)
 
@@ -230,6 +236,58 @@ class _Flaps:
             self.ok = False
 
 
+class _Splitter:
+    """The sorting hopper's splitter: the depths (cards below the top of the stack) at which
+    the next loop cards must drop in, first in first out, and the servo that holds the blade
+    at the first one's. A preallocated ring: no allocation per card."""
+
+    def __init__(self, i2c):
+        self.i2c = i2c
+        self.ok = True
+        self.ring = bytearray(128)
+        self.head = 0
+        self.count = 0
+        try:
+            i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\x10")
+            i2c.writeto_mem(SPLIT_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
+            i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\x20")
+            time.sleep_us(500)
+            i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\xa0")
+        except OSError:
+            self.ok = False
+        self._drive()
+
+    def push(self, depth):
+        if self.count < len(self.ring):
+            self.ring[(self.head + self.count) % len(self.ring)] = min(SPLIT_MAX, depth)
+            self.count += 1
+            if self.count == 1:
+                self._drive()
+
+    def forget_last(self):
+        if self.count:
+            self.count -= 1
+            if self.count == 0:
+                self._drive()
+
+    def landed(self):
+        """A loop card dropped onto the hopper: the blade goes to the next card's depth."""
+        if self.count:
+            self.head = (self.head + 1) % len(self.ring)
+            self.count -= 1
+        self._drive()
+
+    def _drive(self):
+        if not self.ok:
+            return
+        depth = self.ring[self.head] if self.count else 0
+        off = (SPLIT_US0 + SPLIT_US_PER_CARD * depth) * 4096 // 20000
+        try:
+            self.i2c.writeto_mem(SPLIT_ADDR, PCA_LED0, bytes((0, 0, off & 0xFF, off >> 8)))
+        except OSError:
+            self.ok = False
+
+
 class Board:
     HAS_LOOP = True  # the return loop lane (target 0x85)
     COUNTS_POCKETS = True  # tray pockets have no full sensor: the firmware counts (POCKET_CAP)
@@ -268,6 +326,7 @@ class Board:
         self.flaps = _Flaps(self.i2c)
         if not self.flaps.ok:
             self.faults.append((4, PCA_ADDR))
+        self.splitter = _Splitter(self.i2c)  # optional: none on a first-in first-out hopper
         self.tmc = machine.UART(1, baudrate=115200, tx=Pin(PIN_TMC_TX), rx=Pin(PIN_TMC_RX), timeout=0)
         for addr in (TMC_F, TMC_T, TMC_R):
             if not self._tmc_setup(addr):
@@ -474,6 +533,8 @@ class Board:
                 self.loop_hits[i] += 1  # a card's leading edge
                 if i == 2:
                     self.loop_arrived += 1  # back on the hopper
+            elif i == 2 and self.loop_dark[i] and not dark:
+                self.splitter.landed()  # it is in the stack: the blade sets up for the next
             self.loop_dark[i] = dark
         if self.tca_ok and (self.tca_int.value() == 0 or self.seen):
             try:
@@ -545,6 +606,18 @@ class Board:
         self.loop_phase = 0
         if self.estop_pin.value() == 1 and self.bus_check_at is None:
             self.bus_check_at = ticks_add(time.ticks_ms(), BUS_DROP_MS)
+
+    def sorts(self):
+        """A sorting hopper is fitted (its splitter answered at boot)."""
+        return self.splitter.ok
+
+    def loop_depth(self, depth):
+        """The card now leaving for the loop drops in ``depth`` cards under the top."""
+        self.splitter.push(depth)
+
+    def loop_depth_forget(self):
+        """The last card given a depth did not go round after all (a double feed)."""
+        self.splitter.forget_last()
 
     # ---- sensors --------------------------------------------------------------------------------
 

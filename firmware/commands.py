@@ -22,6 +22,9 @@ BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICAT
 MOVING_COMMANDS = (P.DEAL_PLAN, P.ROUTE_PRESENTED, P.FEED, P.FETCH, P.SELFTEST, P.RESUME)
 
 
+LAST = 255  # a loop card's place behind every other (loop_add): first in, first out
+
+
 class Refused(Exception):
     """A command that cannot be carried out: becomes a NAK with ``reason``."""
 
@@ -126,7 +129,7 @@ class DealJob:
             self.used[i] = 0
             self.routed -= 1
         self.returning.append(op.card)
-        self.dealer.loop.append(op.card)
+        self.dealer.loop_add(op.card, LAST)
 
     def route(self, card, conf):
         d = self.dealer
@@ -144,14 +147,14 @@ class DealJob:
                 target = self.plan.entries[2 * i + 1]
                 last = self.routed >= self.plan.total
                 if target == d.cfg.LOOP:
-                    d.loop.append(card)
+                    d.loop_add(card, i)  # its place in the loop: the plan's order
                     return (target, -1, P.EV_CARD_DEALT, not last)
                 # the last card: with cards in the loop the feed move brings none of them to
                 # the window (the hopper's pickup is held): the loop's first stays next
                 return (target, -1, P.EV_CARD_DEALT, not (last and d.loop))
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
-            d.loop.append(card)
+            d.loop_add(card)
             self.wrapped = True
             return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
@@ -232,7 +235,7 @@ class FetchJob:
             self.passes += 1
             d.loop_valid = False
             if d.loop:
-                d.loop.append(d.loop.pop(0))
+                d.loop_add(d.loop.pop(0))
             return (loop, -1, "cycle")
         if d.loop and d.loop[0] != card:
             d.resyncs += 1
@@ -246,7 +249,7 @@ class FetchJob:
             return (self.target, -1, "fetch", False)
         if card in d.loop:
             d.loop_take(card)
-            d.loop.append(card)
+            d.loop_add(card)
             self.passes += 1
             if self.target == P.HOLD and d.loop[0] == self.card:
                 # staging: this card goes round without bringing the next one (the staged
@@ -272,7 +275,7 @@ class FetchJob:
         d.landed(card, target, conf, P.EV_CARD_ROUTED)
 
     def misrouted(self, op):
-        self.dealer.loop.append(op.card)  # it missed its pocket and comes back round
+        self.dealer.loop_add(op.card, LAST)  # it missed its pocket and comes back round
 
     def finish(self):
         d = self.dealer
@@ -331,7 +334,7 @@ class FeedJob:
                 # the loop's first card waits in the window: this feed move sends it round
                 # and brings the slot card in
                 card = d.loop.pop(0)
-                d.loop.append(card)
+                d.loop_add(card)
                 self.expect_fed = True
                 self.window_known = False
                 op = M.Op("gate", self.cycle, self.cycle_done, card=card)
@@ -372,7 +375,7 @@ class FeedJob:
         if self.target == P.HOLD:
             return (P.HOLD, -1, False)
         if self.target == d.cfg.LOOP:
-            d.loop.append(card)
+            d.loop_add(card, LAST)
         return (self.target, -1, False, not d.loop)
 
     def done(self, card, target, conf):
@@ -432,9 +435,9 @@ class SelftestJob:
         if self.mode == 0:
             if d.loop and card == d.loop[0]:  # back round the loop: every card was read
                 self.wrapped = True
-                d.loop.append(d.loop.pop(0))
+                d.loop_add(d.loop.pop(0))
                 return (d.cfg.LOOP, -1, "cycle")
-            d.loop.append(card)
+            d.loop_add(card, LAST)
             return (d.cfg.LOOP, -1)
         seat = self.next_seat
         self.next_seat = (seat + 1) % self.dealer.cfg.SEAT_COUNT
@@ -618,6 +621,10 @@ class Dealer:
         # window first (it may be in the window already). Reset by every DEAL_PLAN.
         self.loop = []
         self.loop_valid = True
+        # each card's place in the loop's order (loop_add): the plan index of a deal's loop
+        # card, LAST for others; one byte per card id, allocated once
+        self.loop_key = bytearray(b"\xff" * 256)
+        self.sorts = hasattr(board, "sorts") and bool(board.sorts())
         self.resyncs = 0  # cards read where the model expected another (each re-queued)
         self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
         self.mech.window_is_loop = self.window_is_loop
@@ -825,7 +832,31 @@ class Dealer:
         for i in range(len(self.loop) - 1, -1, -1):
             if self.loop[i] == card:
                 self.loop.pop(i)
+                if self.sorts:
+                    self.board.loop_depth_forget()
                 return
+
+    def loop_add(self, card, key=None):
+        """``card`` goes round the loop now (it leaves the read window for it). The return
+        drops it on the top of the hopper: the model is a first-in first-out queue. With a
+        sorting hopper (board.sorts(): the splitter of hardware/README.md) each card has a
+        place, ``key`` (the plan's order for a deal's loop cards, LAST for parked ones; None:
+        the card's own, it is only going round): the board holds the top cards off the stack
+        so that it drops in under every card whose place is after its own, and the model keeps
+        that order. The depth is counted from the top of the stack when the card lands: the
+        cards after it in the model went round before it (the loop is first in, first out)."""
+        if key is not None:
+            self.loop_key[card] = key
+        loop = self.loop
+        if not self.sorts:
+            loop.append(card)
+            return
+        k = self.loop_key[card]
+        j = len(loop)
+        while j > 0 and self.loop_key[loop[j - 1]] > k:
+            j -= 1
+        loop.insert(j, card)
+        self.board.loop_depth(len(loop) - 1 - j)
 
 
     def identify_body(self):
@@ -1029,7 +1060,7 @@ def route_held(d, target, kind):
         d.loop_take(card)  # it leaves the loop now
         d.staged = None
     if target == d.cfg.LOOP:
-        d.loop.append(card)  # parked (a pass): it comes back on top of the hopper
+        d.loop_add(card, LAST)  # parked (a pass): it comes back on top of the hopper
 
     def route(c, conf):
         # with cards in the loop the feed move brings none of them to the window

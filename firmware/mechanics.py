@@ -416,6 +416,11 @@ class Mechanics:
                     board.feed(True)
             if not self.gate.state:
                 return False
+            if self.belt and not board.eject_done():
+                # the gate sees the card's leading edge 40 mm before the window: the scanner
+                # decodes a card at rest, so the read starts once the feed move has ended
+                # (found on the physical twin: each such read timed out and was tried again)
+                return False
             if hasattr(board, "double_thick") and board.double_thick():
                 self._double_feed(DF_THICK)
                 return False

@@ -41,6 +41,10 @@ if command -v npm >/dev/null 2>&1; then
 else
     echo "warning: node/npm not found: the MicroPython firmware tests will be skipped (fail under CI=true)" >&2
 fi
+# The 32-bit MicroPython VM of the Pico-heap tests (Debian's i386 unix port, unpacked into
+# .venv/micropython32 by scripts/micropython32.sh; nothing installed into the system).
+bash scripts/micropython32.sh >/dev/null \
+    || echo "warning: no 32-bit MicroPython VM: the Pico-heap tests will be skipped (fail under CI=true)" >&2
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1
 echo "== ruff"
 .venv/bin/ruff check .

@@ -52,6 +52,7 @@ PIN_ESCAPE, PIN_THICK, PIN_ESTOP, PIN_VBUS = 22, 26, 27, 28
 HOPPER_LIFT = 15
 SM_F, SM_T, SM_R = 0, 1, 2
 PIO_FDEBUG = 0x50200008
+SPLIT_ADDR, SPLIT_US0, SPLIT_US_PER_CARD = 0x41, 1000, 30  # the sorting hopper's servo (board.py)
 
 # where the twin puts what board.py does not name (mm along the path; design values)
 GRIP_X = 170.0  # a card this far along is gripped by the belt bands
@@ -59,6 +60,7 @@ R_NIP_X = 600.0  # the switchback's roller nip (hardware/README.md: R at x = 600
 RV_X = 650.0  # the switchback's inner opto Rv
 THICK_X = 40.0  # the thickness lever over F1
 READ_WINDOW_MM = 5.0  # the reader finds the code on a card within this of the window position
+STEP_US = 5000  # the twin moves everything on in steps of at most this (crossings are bisected)
 
 
 def card_text(card):
@@ -174,6 +176,37 @@ class Flap:
         return max(self.target, self.f0 - d)
 
 
+class Linear:
+    """The splitter's linear servo: the commanded position (in cards of depth) takes effect at
+    the next PWM frame, then the rod moves at its speed."""
+
+    def __init__(self, speed_per_s, frame_us, phase_us):
+        self.speed = max(1e-6, speed_per_s) / 1e6  # cards per us
+        self.frame = frame_us
+        self.phase = phase_us
+        self.p0 = 0.0
+        self.t0 = 0
+        self.target = 0.0
+
+    def command(self, pos, t):
+        if pos == self.target:
+            return
+        start = t
+        if self.frame > 0:
+            start = t + (self.frame - (t - self.phase) % self.frame) % self.frame
+        self.p0 = self.at(start)
+        self.t0 = start
+        self.target = pos
+
+    def at(self, t):
+        if t <= self.t0:
+            return self.p0
+        d = (t - self.t0) * self.speed
+        if self.target > self.p0:
+            return min(self.target, self.p0 + d)
+        return max(self.target, self.p0 - d)
+
+
 class Card:
     def __init__(self, card):
         self.card = card
@@ -222,14 +255,18 @@ class Mechanism:
         self.slot = []
         self.cards = []  # Card objects in the path or the loop
         self.pockets = {}  # pocket index -> cards in it, in order
+        self.full = []  # pockets full to the mouth: a card turned into one stops there
         self.stuck = []  # (card, x, why)
         self.log = []
         self.drivers_on = False
         self.estop = False
         self.lid_open = False
         self.lift = False
-        self.sorting = False  # a sorting hopper: loop cards are inserted where the firmware says
-        self.insert_at = []  # insertion depths (cards from the top) for the next drops
+        # the sorting hopper (hardware/README.md): a splitter blade on a linear servo holds the
+        # top cards of the stack off it so a loop card drops in under them; ``sorting`` False:
+        # no splitter fitted (nothing answers at its I2C address), the loop drops on the top
+        self.sorting = bool(v.get("sorter.fitted", 0))
+        self.splitter = Linear(v.get("sorter.speed", 23.0) / v["geometry.card_thickness"], frame, phase)
         self.irq = None  # (pin object, handler)
         self.irq_queue = []  # [time, pin] handler calls due
         self.gate_dark = False
@@ -241,6 +278,10 @@ class Mechanism:
         self.fault_double = 0
         self.fault_unreadable = 0
         self.fault_lose = 0  # the next n cards leaving the window catch on the path and stop
+        self.pickup_stuck = False  # the pickup roller slips on the stack: a feed move takes no card
+        self.window_stuck = False  # the card in the read window catches: F's rollers slip on it
+        self.reader_dead = False  # the scanner decodes nothing (unplugged, lens covered)
+        self.flap_stuck = 0  # the next n flap raises do nothing (a stalled servo)
         self.random_faults = True
         self.belt_on_at = None
         self.belt_base = 0.0  # band mm at belt_on_at
@@ -280,6 +321,8 @@ class Mechanism:
     # ---- where a card is ---------------------------------------------------------------------
 
     def pos(self, c, t):
+        if c.mode == "f" and getattr(c, "held", False):
+            return c.x_ref
         if c.mode == "f":
             return c.x_ref + (self.F.steps(t) - c.s_ref) * self.F.mm_per_step * (1.0 - c.slip)
         if c.mode == "fb":
@@ -297,7 +340,7 @@ class Mechanism:
     def advance(self, t):
         """Move everything on to time t (us), in small steps so that every crossing is seen."""
         while self.now < t:
-            step = 2000
+            step = STEP_US
             nxt = self.now + step if self.now + step < t else t
             for item in self.irq_queue:
                 if item[0] < nxt:
@@ -363,6 +406,9 @@ class Mechanism:
                     c.x_ref = x1
                     c.s_ref = self.band(t1)
                     c.mode = "belt"
+                    if getattr(c, "lose", False):  # it catches on the path and stays there
+                        self._stick(c, x1, "caught on the path")
+                        continue
             if x1 <= x0:
                 c.x = x1
                 continue
@@ -382,6 +428,10 @@ class Mechanism:
                 if x0 < m <= x1:
                     tm = self._crossed(c, t0, t1, m, x0, x1)
                     f = self.flaps[k].at(tm)
+                    if f >= self.deflect_above and k in self.full:
+                        self._stick(c, m, "pocket %d is full: stopped in its mouth" % k)
+                        c.pocket = k
+                        break
                     if f >= self.deflect_above:
                         speed = max(1.0, v["belt.v"] * self.card_speed)
                         c.mode = "drop"
@@ -432,10 +482,18 @@ class Mechanism:
     def _drop_on_hopper(self, c):
         self.passes += 1
         cards = [c.card] + ([c.partner] if c.partner is not None else [])
+        depth = 0
+        if self.sorting:
+            # the splitter's blade holds the top cards off the stack: the card drops in under
+            # them, at the depth the blade is at now (it may still be moving), give or take one
+            # (the blade's repeatability against a card's 0.3 mm)
+            depth = int(self.splitter.at(self.now) + 0.5)
+            if self.rng.random() < self.v.get("sorter.error_chance", 0):
+                depth += 1 if self.rng.random() < 0.5 else -1
         for card in cards:
-            depth = self.insert_at.pop(0) if (self.sorting and self.insert_at) else 0
-            depth = max(0, min(depth, len(self.hopper)))
-            self.hopper.insert(len(self.hopper) - depth, card)
+            d = max(0, min(depth, len(self.hopper)))
+            self.hopper.insert(len(self.hopper) - d, card)
+        self.log.append((self.now, "card %s dropped %d under the top" % (card_text(c.card), depth)))
 
     def _gate_covered(self, t=None):
         for c in self.cards:
@@ -487,6 +545,8 @@ class Mechanism:
                 if c.mode == "f":
                     c.s_ref = self.F.steps(t)
                     c.x_ref = c.x
+                    # a card caught in the feed section stays there while F's rollers turn
+                    c.held = self.window_stuck
         else:
             ax.start(segs, forward, t)
             for c in self.cards:
@@ -543,6 +603,8 @@ class Mechanism:
         for c in self.cards:
             if c.mode == "f" and c.x < self.gate_x:
                 return  # a card is still in the throat: the pickup has nothing to take
+        if self.pickup_stuck or self.window_stuck:
+            return
         if self.slot:
             card = self.slot.pop(0)
         elif self.hopper and not self.lift:
@@ -574,11 +636,42 @@ class Mechanism:
             c.lose = True
         self.cards.append(c)
 
+    def busy(self):
+        """Something moves: a feed or switchback move, or a card on the belt or the loop."""
+        t = self.now
+        if self.F.moving(t) or self.R.moving(t):
+            return True
+        for c in self.cards:
+            if c.mode in ("fb", "belt", "r", "loop", "drop"):
+                return True
+        return False
+
+    def place_in_window(self, card):
+        """A card put into the read window by hand (at rest, its leading edge at the window)."""
+        c = Card(card)
+        c.x = c.x_ref = self.window_x
+        c.s_ref = self.F.steps(self.now)
+        c.slip_back = 0.0
+        c.unreadable = False
+        self.cards.append(c)
+        return c
+
+    def set_full(self, k, full):
+        """Pocket k full to its mouth: a card deflected into it stops in the mouth."""
+        if full:
+            self.full.append(k)
+        elif k in self.full:
+            self.full.remove(k)
+
     def flap(self, k, up):
         if k == HOPPER_LIFT:
             self.lift = up
             return
         if 0 <= k < len(self.flaps):
+            if up and self.flap_stuck and self.flaps[k].target < 0.5:
+                self.flap_stuck -= 1  # the servo stalls: this raise does nothing
+                self.log.append((self.now, "flap %d stalled" % k))
+                return
             self.flaps[k].command(up, self.now)
 
     # ---- sensors ---------------------------------------------------------------------------
@@ -592,7 +685,7 @@ class Mechanism:
     def mouth_bits(self):
         bits = 0x7FFF
         for c in self.cards:
-            if c.mode == "drop" and 0 <= c.pocket < 15:
+            if c.mode in ("drop", "stuck") and 0 <= c.pocket < 15:
                 bits &= ~(1 << c.pocket)
         return bits
 
@@ -645,7 +738,7 @@ class Mechanism:
 
     def reader_trigger(self):
         c = self.window_card()
-        if c is None or getattr(c, "unreadable", False):
+        if c is None or getattr(c, "unreadable", False) or self.reader_dead:
             self.reader_due = None  # nothing decodes: the scanner stays silent
             return
         v = self.v
@@ -850,6 +943,13 @@ class HalMachine:
                     off = self.regs.get(base + 2, 0) | (self.regs.get(base + 3, 0) << 8)
                     us = off * 20000 // 4096
                     hal.mech.flap(ch, us >= 1250)
+                elif addr == SPLIT_ADDR and hal.mech.sorting:
+                    for i in range(len(data)):
+                        self.regs[(addr, mem + i)] = data[i]
+                    if mem == 0x06:  # channel 0: the splitter's servo
+                        off = self.regs.get((addr, 0x08), 0) | (self.regs.get((addr, 0x09), 0) << 8)
+                        us = off * 20000 // 4096
+                        hal.mech.splitter.command(max(0, us - SPLIT_US0) / SPLIT_US_PER_CARD, hal.mech.now)
                 elif addr not in (0x20, 0x40):
                     raise OSError(19)
 
@@ -1018,8 +1118,11 @@ class Twin:
     firmware/main.py. ``step(ms)`` runs one loop pass after ``ms`` of mechanism time.
     """
 
-    def __init__(self, values, board_loader, fw_main, seed=0, seats=4, start_us=0, cfg_overrides=None):
+    def __init__(self, values, board_loader, fw_main, seed=0, seats=4, start_us=0, cfg_overrides=None,
+                 on_boot=None):
         self.mech = Mechanism(values, seed, start_us, seats)
+        self.on_boot = on_boot
+        self.boots = 0
         self.link = _Link()
         self.machine = HalMachine(self.mech)
         self.rp2 = HalRp2(self.mech, self.machine)
@@ -1041,7 +1144,22 @@ class Twin:
         cfg.READER_KIND = 1
         for k in self.cfg_overrides:
             setattr(cfg, k, self.cfg_overrides[k])
+        if self.on_boot is not None:
+            self.on_boot(self.board)
         self.fw = self.fw_main.Firmware(self.board, cfg)
+        self.boots += 1
+
+    def power_cycle(self):
+        """Power off and on: every motor stops where it is (the cards stay put), the servos
+        hold, the watchdog's scratch register is cleared, the firmware boots again."""
+        m = self.mech
+        for sm in (SM_F, SM_T, SM_R):
+            m.axis_stop(sm)
+        m.drivers_on = False
+        self.machine.words = {}
+        self.machine.cause = self.machine.PWRON_RESET
+        self.link.rx = bytearray()
+        self.boot()
 
     def step(self, ms=1):
         self.mech.advance(self.mech.now + ms * 1000)

@@ -56,11 +56,14 @@ def load_board(tw: Any) -> Any:
 
 
 def new_twin(seats: int = 4, seed: int = 0, scale: dict[str, float] | None = None,
-             faults: bool = False, **cfg: Any) -> Any:
+             faults: bool = False, on_boot: Any = None, **cfg: Any) -> Any:
     """A dealer on the twin. ``faults`` False: no random pickup slips, double feeds or
-    misreads (inject them by hand); timing spreads (decode time, PWM frame phase) stay."""
+    misreads (inject them by hand); timing spreads (decode time, PWM frame phase) stay.
+    ``on_boot(board)`` is called on each boot's firmware/board.py Board before the firmware
+    starts on it (the pty simulator puts the link timers on real time there)."""
     values = physical.values(scale=scale)
-    tw = twin.Twin(values, load_board, fw_main, seed=seed, seats=seats, cfg_overrides=cfg)
+    tw = twin.Twin(values, load_board, fw_main, seed=seed, seats=seats, cfg_overrides=cfg,
+                   on_boot=on_boot)
     tw.mech.random_faults = faults
     return tw
 

@@ -13,7 +13,7 @@ import pytest
 from trickref.device.dealer import twin_host as th
 
 P = th.P
-SWEPT = ("reader.decode_ms", "servo.swing_ms", "belt.card_speed", "sensors.gate_irq_latency_us")
+SWEPT = ("reader.decode_ms", "servo.swing_ms", "belt.card_speed", "sensors.gate_irq_latency_us", "sorter.speed")
 STOPS = (P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT)
 
 
@@ -62,8 +62,30 @@ def test_swept_deal_is_right_or_stops_typed(game: str, seed: int) -> None:
         assert th.misplaced(tw, entries) == [], scale
         assert end[2][2:5] == bytes((52, 0, 0)), end
         stock = [c for c, t in entries if t == th.LOOP]
-        if stock:  # the loop's cards are back in the hopper, in the order they were read
+        if stock:  # the loop's cards are back in the hopper, sorted into the plan's order
             host.run(200)  # (D sees the last one as it falls; it lands a few tens of ms later)
             window = [c.card for c in tw.mech.cards if c.mode == "f"]  # the read window
-            assert window + tw.mech.hopper == tw.fw.dealer.loop
-            assert sorted(tw.fw.dealer.loop) == sorted(stock)
+            physical = window + tw.mech.hopper
+            assert tw.fw.dealer.loop == stock  # the model: the plan's order
+            assert sorted(physical) == sorted(stock)
+            # the splitter puts a card one off its place now and then (sorter.error_chance),
+            # or lands it while the blade still moves: a few cards out of order, each costing a
+            # loop pass at its fetch (the reader sees which card really comes)
+            assert out_of_place(physical, stock) <= 6, (physical, stock)
+
+
+def out_of_place(got: list[int], want: list[int]) -> int:
+    """Cards to move to turn ``got`` into ``want`` (length less the longest run in order)."""
+    rank = {c: i for i, c in enumerate(want)}
+    tails: list[int] = []
+    for c in got:
+        r = rank[c]
+        lo, hi = 0, len(tails)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if tails[mid] < r:
+                lo = mid + 1
+            else:
+                hi = mid
+        tails[lo:lo + 1] = [r]
+    return len(got) - len(tails)

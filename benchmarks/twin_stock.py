@@ -1,0 +1,219 @@
+"""Stock games on the physical twin: the first-in first-out loop against the sorting hopper.
+
+    .venv/bin/python benchmarks/dealer.py --twin-stock [--stock-hands 10] [--seed 1]
+
+Each hand runs the unmodified firmware (firmware/main.py on firmware/board.py) on the physical
+twin (device/dealer/twin.py, constants from device/dealer/physical.toml), driven frame by frame
+as the referee drives it (engine/referee/flows.py): the deal plan, the stagings and FETCHes of
+``after_deal_steps``/``whist_steps``/``draw_steps``, every card a player feeds back through the
+play slot. Two designs, the same hands (same deck order, same gathered hopper order, same
+choices): ``fifo``, the v2 loop dropping every card on the top of the stack (no splitter
+answers at I2C 0x41), and ``sorter``, the sorting hopper (physical.toml [sorter]) that drops
+each loop card in at its place in the plan's order.
+
+Fetching time per hand: the mechanism time from each FETCH (to a pocket, or a staging to the
+read window) to its event, summed; loop passes: cards sent round the loop meanwhile. The deal
+and the cards fed back are timed apart. A loop pass of the firmware is 2 ms of mechanism time
+here (the Pico's is about 1 ms; tests/device/test_twin_*.py use 1 ms).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from typing import Any
+
+from trickref.device.dealer import twin_host as th
+from trickref.engine.referee import fairness
+
+P = th.P
+LOOP, TRICK, DISCARD, HOLD = 0x85, 0x84, 0x81, 0xFE
+PASS_MS = 2
+
+
+class Hand:
+    """One dealer on the twin and a scripted referee for it."""
+
+    def __init__(self, sorter: bool, seed: int) -> None:
+        scale = None if sorter else {"sorter.fitted": 0}
+        self.tw = th.new_twin(seats=2, seed=seed, scale=scale)
+        self.host = th.TwinHost(self.tw, pass_ms=PASS_MS)
+        self.host.hello()
+        self.fetch_ms = 0
+        self.fetch_passes = 0
+        self.stage_ms = 0
+        self.feed_ms = 0
+        self.fetches = 0
+
+    @property
+    def mech(self) -> Any:
+        return self.tw.mech
+
+    def _run_until(self, kinds: tuple[int, ...]) -> tuple[int, int, bytes]:
+        start = len(self.host.events)
+        e = self.host.until(kinds, max_ms=900_000, start=start)
+        if e[1] not in (P.EV_CARD_ROUTED, P.EV_STAGED, P.EV_FEED_DONE, P.EV_DEAL_DONE):
+            raise RuntimeError(f"the dealer stopped: {e}; {self.mech.log[-3:]}")
+        return e
+
+    def idle(self) -> None:
+        while self.tw.fw.dealer.mech.busy():
+            self.host.run(10)
+
+    def deal(self, entries: list[tuple[int, int]]) -> int:
+        t0 = self.mech.now
+        end = self.host.deal(1, entries)
+        if end[1] != P.EV_DEAL_DONE:
+            raise RuntimeError(f"the deal stopped: {end}")
+        self.idle()
+        return (self.mech.now - t0) // 1000
+
+    def fetch(self, card: int, target: int) -> None:
+        """FETCH ``card`` to ``target`` (HOLD: stage it in the read window)."""
+        self.idle()
+        t0, p0 = self.mech.now, self.mech.passes
+        start = len(self.host.events)
+        r = self.host.command(P.FETCH, bytes((LOOP, card, target)))
+        if r.type != P.OK:
+            raise RuntimeError(f"FETCH refused: {r.body.hex()}")
+        want = (P.EV_STAGED,) if target == HOLD else (P.EV_CARD_ROUTED,)
+        while True:
+            if target != HOLD and card in self.mech.pockets.get(target, []):
+                break
+            if target == HOLD and any(e[1] == P.EV_STAGED for e in self.host.events[start:]):
+                break
+            for e in self.host.events[start:]:
+                if e[1] in (P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_FAULT, P.EV_ESTOP):
+                    raise RuntimeError(f"FETCH stopped: {e}; {self.mech.log[-3:]}")
+            self.host.run(PASS_MS)
+        ms = (self.mech.now - t0) // 1000
+        if target == HOLD:
+            self.stage_ms += ms
+        else:
+            self.fetch_ms += ms
+            self.fetches += 1
+        self.fetch_passes += self.mech.passes - p0
+        del want
+
+    def feed_back(self, card: int, seat: int, target: int) -> None:
+        """A player drops ``card`` from their pocket into the play slot; FEED routes it."""
+        self.idle()
+        self.mech.pockets[seat].remove(card)
+        self.mech.slot.append(card)
+        t0 = self.mech.now
+        start = len(self.host.events)
+        r = self.host.command(P.FEED, bytes((1, target)))
+        if r.type != P.OK:
+            raise RuntimeError(f"FEED refused: {r.body.hex()}")
+        self.host.until((P.EV_FEED_DONE,), max_ms=120_000, start=start)
+        self.feed_ms += (self.mech.now - t0) // 1000
+
+    def result(self, deal_ms: int) -> dict[str, Any]:
+        return {"deal_s": deal_ms / 1000, "fetch_s": self.fetch_ms / 1000, "stage_s": self.stage_ms / 1000,
+                "fetching_s": (self.fetch_ms + self.stage_ms) / 1000, "fetch_passes": self.fetch_passes,
+                "fetches": self.fetches, "feed_s": self.feed_ms / 1000}
+
+
+def _orders(seed: int) -> tuple[list[int], list[int], random.Random]:
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)  # the referee's deck order (committed before the deal)
+    hopper = list(deck)
+    rng.shuffle(hopper)  # the order the players gathered the cards in
+    return deck, hopper, rng
+
+
+def german_whist(sorter: bool, seed: int) -> dict[str, Any]:
+    """The deal (13 + 13, the 26 of the stock round the loop), the face-up card staged, then
+    13 stage-one tricks: two plays fed to the trick pocket, the face-up card FETCHed to the
+    winner, the next to the loser, the new face-up card staged (flows.whist_steps)."""
+    deck, hopper, rng = _orders(seed)
+    h = Hand(sorter, seed)
+    h.mech.hopper = list(hopper)
+    deal_ms = h.deal([(c, i % 2) for i, c in enumerate(deck[:26])] + [(c, LOOP) for c in deck[26:]])
+    h.fetch(deck[26], HOLD)
+    for k in range(13):
+        leader = rng.randrange(2)
+        for seat in (leader, 1 - leader):
+            h.feed_back(rng.choice(h.mech.pockets[seat]), seat, TRICK)
+        winner = rng.randrange(2)
+        pos = 26 + 2 * k
+        h.fetch(deck[pos], winner)
+        h.fetch(deck[pos + 1], 1 - winner)
+        if pos + 2 < 52:
+            h.fetch(deck[pos + 2], HOLD)
+    return h.result(deal_ms)
+
+
+def spades_2p(sorter: bool, seed: int, double_nil: bool) -> dict[str, Any]:
+    """The deal (deck[0] to seat 0's pocket, the other 51 round the loop), deck[1] staged, then
+    26 draw turns (flows.draw_steps): the staged second card FETCHed to the player, the card not
+    kept fed back (to the loop while a Double Nil may want the discards, else to the discard
+    pocket), the next player's card FETCHed and the one after it staged. With ``double_nil``:
+    then the exchange, 3 cards fed to the discard pocket and 3 replacements FETCHed from the
+    discards in the loop (fairness.replacements)."""
+    deck, hopper, rng = _orders(seed)
+    h = Hand(sorter, seed)
+    h.mech.hopper = list(hopper)
+    deal_ms = h.deal([(deck[0], 0)] + [(c, LOOP) for c in deck[1:]])
+    h.fetch(deck[1], HOLD)
+    discards: list[int] = []
+    for turn in range(26):
+        seat, pos = turn % 2, 2 * turn
+        keep = rng.random() < 0.5
+        h.fetch(deck[pos + 1], seat)
+        gone = deck[pos + 1] if keep else deck[pos]
+        h.feed_back(gone, seat, LOOP if double_nil else DISCARD)
+        discards.append(gone)
+        if pos + 2 < 52:
+            h.fetch(deck[pos + 2], 1 - seat)
+            if pos + 3 < 52:
+                h.fetch(deck[pos + 3], HOLD)
+    out = h.result(deal_ms)
+    if double_nil:
+        seat = rng.randrange(2)
+        give = rng.sample(h.mech.pockets[seat], 3)
+        get = fairness.replacements(f"{seed:032x}", 0, seat, discards, 3)
+        f0, p0 = h.fetch_ms, h.fetch_passes
+        for card in give:
+            h.feed_back(card, seat, DISCARD)
+        # the replacements in the order they lie in the loop: one trip round it at most
+        loop = list(h.tw.fw.dealer.loop)
+        for card in sorted(get, key=loop.index):
+            h.fetch(card, seat)
+        out.update(h.result(deal_ms))
+        out["exchange_s"] = (h.fetch_ms - f0) / 1000
+        out["exchange_passes"] = h.fetch_passes - p0
+    return out
+
+
+CASES = (("german-whist", lambda s, sd: german_whist(s, sd)),
+         ("spades-2p", lambda s, sd: spades_2p(s, sd, False)),
+         ("spades-2p-double-nil", lambda s, sd: spades_2p(s, sd, True)))
+
+
+def median_ci(xs: list[float]) -> tuple[float, float, float]:
+    """The median and a distribution-free ~90 % interval (order statistics)."""
+    ys = sorted(xs)
+    n = len(ys)
+    k = max(0, int(n / 2 - 0.82 * n ** 0.5))
+    return statistics.median(ys), ys[k], ys[n - 1 - k]
+
+
+def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter")) -> dict[str, Any]:
+    out: dict[str, Any] = {"hands": hands, "seed": seed, "pass_ms": PASS_MS}
+    for name, fn in CASES:
+        out[name] = {}
+        for design in designs:
+            runs = [fn(design == "sorter", seed * 1000 + i) for i in range(hands)]
+            row: dict[str, Any] = {}
+            for key in ("fetching_s", "fetch_s", "stage_s", "fetch_passes", "deal_s", "feed_s", "exchange_s",
+                        "exchange_passes"):
+                xs = [float(r[key]) for r in runs if key in r]
+                if xs:
+                    med, lo, hi = median_ci(xs)
+                    row[key] = {"median": round(med, 1), "lo": round(lo, 1), "hi": round(hi, 1),
+                                "max": round(max(xs), 1)}
+            out[name][design] = row
+            print(name, design, {k: v["median"] for k, v in row.items()}, flush=True)
+    return out
