@@ -20,8 +20,9 @@ The texts hashed (UTF-8; every hash is lowercase hex; ``\\n`` is a newline):
   them (only those that differ from the defaults);
 - a hand's first link: ``trickref-chain/1 hand\\n<previous head>\\n<commitment>``;
 - each action: ``<link>\\n<action text>``, the action text as ``action_text`` writes it
-  (``2 play QS``, ``0 pass 2C 7H QS`` with the cards sorted, ``1 bid 4``,
-  ``1 exchange give 3S 9D get 4C 8H``);
+  (``2 play QS``, ``1 bid 4``, ``3 moon others``, ``0 double_nil``, ``0 draw keep``, and with the
+  cards of a pass or an exchange in the engine's order, spades, hearts, diamonds, clubs and 2 to
+  ace in each: ``0 pass QS 7H 2C``, ``1 exchange give 3S 9D get 8H 4C``);
 - the hand's end: ``<link>\\nend <points of each seat, space-separated>``: its head.
 
 The verify page (device/verify_web) computes the same texts in the browser: keep both in step.

@@ -80,6 +80,30 @@ class FairCheckScene(GameScene):
                 h += th.font(role).get_linesize()
         return rows, h
 
+    def heading(self, surface: Any, text: str) -> int:
+        """The title left of Back, on two lines rather than shrunk (a narrow screen, large
+        text, a long language); its bottom."""
+        th = self.theme
+        room = self.back.rect.x - 3 * th.pad
+        for role in ("title", "large", "body"):
+            lines = D.wrap(th, text, room, role)
+            if len(lines) <= 2 and all(th.font(role, True).size(ln)[0] <= room for ln in lines):
+                break
+        y = th.pad
+        for ln in lines:
+            D.text(surface, th, ln, (2 * th.pad, y), role, T.TEXT, bold=True, max_width=room)
+            y += th.font(role, True).get_linesize()
+        return y + th.pad
+
+    def least_module(self) -> int:
+        """The least module in whole pixels that meets the layout rule on this screen."""
+        import math
+
+        from .. import layoutcheck as L
+
+        size = (self.theme.width, self.theme.height)
+        return max(2, math.ceil(L.MIN_QR_MODULE_MM * L.display_for(size).px_per_mm(size)))
+
     @property
     def gap(self) -> int:
         return self.theme.u(8)
@@ -87,9 +111,8 @@ class FairCheckScene(GameScene):
     def draw_content(self, surface: Any) -> None:
         th = self.theme
         self.fc = fc = check(self.t, current())
-        top = self.title(surface, _("Check the deal") if fc is None else
-                         _("Check the deal: hand {hand}").format(hand=fc.hand),
-                         right=self.back.rect.width + 2 * th.pad)
+        top = self.heading(surface, _("Check the deal") if fc is None else
+                           _("Check the deal: hand {hand}").format(hand=fc.hand))
         top = max(top, self.back.rect.bottom + th.pad)
         if fc is None:
             D.text(surface, th, _("No hand is over yet."), (2 * th.pad, top), "body", T.TEXT_DIM,
@@ -99,25 +122,28 @@ class FairCheckScene(GameScene):
         self.qr_text = fc.qr_text(self.address)
         n = qr.modules(self.qr_text)
         bottom = th.height - th.pad
-        if th.width > th.height:  # the code at the right, the words at its left
-            side = min(bottom - top, th.width // 2)
-            while True:
-                side = n * qr.module_px(self.qr_text, side)
-                text_w = th.width - side - 5 * th.pad
-                rows, h = self._wrap(text_w)
-                if top + h <= bottom or side <= 2 * n:
-                    break
+        wide = th.width > th.height
+        least = self.least_module()
+        # the code as large as whole modules allow; smaller (not under the layout rule's least
+        # module) while the words do not fit; then the last words (the tips) left out
+        side = min(bottom - top, th.width // 2) if wide else th.width - 4 * th.pad
+        side = n * qr.module_px(self.qr_text, side)
+        while True:
+            text_w = th.width - side - 5 * th.pad if wide else th.width - 4 * th.pad
+            _rows, h = self._wrap(text_w)
+            need = top + h if wide else top + side + th.pad + h
+            if need <= bottom:
+                break
+            if side - n >= least * n:
                 side -= n
+            elif len(self.lines) > 3:
+                self.lines.pop()
+            else:
+                break
+        if wide:  # the code at the right, the words at its left
             self.qr_rect = qr.draw(surface, self.qr_text, pygame.Rect(th.width - side - 2 * th.pad, top, side, side))
             x, text_top = 2 * th.pad, top
         else:  # portrait: the code under the title, the words under it
-            side = th.width - 4 * th.pad
-            while True:
-                side = n * qr.module_px(self.qr_text, side)
-                rows, h = self._wrap(th.width - 4 * th.pad)
-                if top + side + th.pad + h <= bottom or side <= 2 * n:
-                    break
-                side -= n
             self.qr_rect = qr.draw(surface, self.qr_text, pygame.Rect((th.width - side) // 2, top, side, side))
             x, text_top = 2 * th.pad, self.qr_rect.bottom + th.pad
         text_w = (self.qr_rect.x - 3 * th.pad) if th.width > th.height else th.width - 4 * th.pad
