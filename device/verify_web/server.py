@@ -81,15 +81,29 @@ class VerifyServer(ThreadingHTTPServer):
         return f"http://{host or lan_address()}:{self.port}/verify"
 
 
+VIRTUAL = ("lo", "docker", "veth", "br-", "virbr", "tun", "tap")  # interfaces no phone is on
+
+
 def lan_address() -> str:
-    """This machine's address on its local network: the source address the kernel picks for a
-    route off the machine (a UDP socket's connect sends nothing). 127.0.0.1 when there is no
-    network."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    """This machine's IPv4 address on its local network (Wi-Fi or Ethernet), read from its
+    interfaces (Linux's SIOCGIFADDR; nothing is sent anywhere). 127.0.0.1 when there is none."""
     try:
-        s.connect(("192.0.2.1", 9))  # TEST-NET-1: only the routing table is consulted
-        return str(s.getsockname()[0])
-    except OSError:
+        import fcntl
+        import struct
+    except ImportError:  # not Linux
         return "127.0.0.1"
-    finally:
-        s.close()
+    found: list[tuple[int, str]] = []
+    for _index, name in socket.if_nameindex():
+        if name.startswith(VIRTUAL):
+            continue
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))  # SIOCGIFADDR
+        except OSError:  # no IPv4 address on it (down, or not configured)
+            continue
+        finally:
+            s.close()
+        addr = socket.inet_ntoa(packed[20:24])
+        if not addr.startswith("127.") and not addr.startswith("169.254."):
+            found.append((0 if name.startswith(("wlan", "eth", "en", "wl")) else 1, addr))
+    return min(found)[1] if found else "127.0.0.1"

@@ -402,3 +402,12 @@ def test_the_kiosk_qr_code_opens_the_page_with_the_hand(tmp_path: Path) -> None:
     finally:
         app.end_session()
         server.stop()
+
+
+def test_the_tables_network_address_is_read_from_its_interfaces() -> None:
+    import ipaddress
+
+    from trickref.device.verify_web.server import lan_address
+
+    addr = ipaddress.ip_address(lan_address())
+    assert addr.version == 4 and (not addr.is_loopback or str(addr) == "127.0.0.1") and not addr.is_link_local
