@@ -9,7 +9,7 @@ import pygame
 from .. import draw as D
 from .. import plot
 from .. import theme as T
-from ..fairshow import check, commitment_lines
+from ..fairshow import check, commitment_lines, verdict
 from ..i18n import _, ngettext
 from ..widgets import Button
 from .gamebase import GameScene
@@ -106,10 +106,20 @@ class SummaryScene(GameScene):
         # left of the button
         above = narrow or self.check.visible  # the words above the buttons' row, across the screen
         fair_w = th.width - 4 * th.pad if above else self.next.rect.x - 4 * th.pad
-        fair = [ln for line in commitment_lines(self.t, after=True) for ln in D.wrap(th, line, fair_w, "small")]
-        self.fair = fair
         fair_h = max(th.u(22), small_h)
         fair_bottom = self.next.rect.y - th.pad if above else th.height - th.pad
+        # as many of the words as fit under the rows: all, the check alone, the check without
+        # its code (the check screen shows everything), nothing
+        said = commitment_lines(self.t, after=True)
+        fc = check(self.t)
+        fair: list[str] = []
+        for choice in (said, said[:1], [verdict(fc, with_code=False)] if fc is not None else []):
+            fair = [ln for line in choice for ln in D.wrap(th, line, fair_w, "small")]
+            if fair_bottom - len(fair) * fair_h >= y:
+                break
+        else:
+            fair = []
+        self.fair = fair
         fy = fair_bottom - len(fair) * fair_h
         for ln in fair:
             D.text(surface, th, ln, (2 * th.pad, fy), "small", T.TEXT_DIM, max_width=fair_w)
