@@ -19,7 +19,7 @@ does; in ``--json`` output ``hand`` is the 0-based index, as in docs/RECORDS.md.
 than 128 bits (32 hex digits) is a mismatch: it would not stop a brute-force of the deck.
 
 Exit status: 0 when every hand verifies, 1 on any mismatch, 2 when the file is not a valid
-record (the message names the field).
+record (the message names the field) or a scan is not a check code.
 """
 
 from __future__ import annotations
