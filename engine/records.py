@@ -33,13 +33,13 @@ class Record:
     first_dealer: int = 0
     hands: list[HandLog] = field(default_factory=list)
     # Added fields (RECORDS.md allows them): per hand, the fair-dealing "commitment" and
-    # "salt" when present (same length as ``hands`` or empty); score corrections made by an
+    # "salt", and at its end the "points" it scored and the "chain" head of the plays, when present (same length as ``hands`` or empty); score corrections made by an
     # admin at the table, in the order made.
     hand_fields: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
 
 
-HAND_FIELDS = ("commitment", "salt")
+HAND_FIELDS = ("commitment", "salt", "points", "chain")
 
 
 class ReplayError(ValueError):
@@ -119,9 +119,17 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
         extra: dict[str, Any] = {}
         for key in HAND_FIELDS:
             if key in hand:
-                if not isinstance(hand[key], str):
-                    raise RecordError(f"{where}.{key}", f"must be a string of hex digits, not {hand[key]!r}")
-                extra[key] = hand[key]
+                v = hand[key]
+                if key == "points":
+                    if not isinstance(v, list) or len(v) != len(players) or not all(
+                            isinstance(p, int) and not isinstance(p, bool) for p in v):
+                        raise RecordError(f"{where}.points", f"must be a list of {len(players)} whole numbers "
+                                                             f"(one per seat), not {v!r}")
+                    extra[key] = list(v)
+                    continue
+                if not isinstance(v, str):
+                    raise RecordError(f"{where}.{key}", f"must be a string of hex digits, not {v!r}")
+                extra[key] = v
         hand_fields.append(extra)
     corrections = obj.get("corrections", [])
     if not isinstance(corrections, list) or not all(isinstance(c, Mapping) for c in corrections):

@@ -334,6 +334,9 @@ def run_kiosk(size: tuple[int, int] = (800, 480), fullscreen: bool = False, kios
     except (NoDisplay, pygame.error) as e:
         print(f"trickref kiosk: {e}", file=sys.stderr)
         return 1
+    from .fairshow import serve_page
+
+    page = serve_page(app)  # the verify page the QR code after a hand opens
     start_home(app)
     try:
         app.run()
@@ -341,6 +344,8 @@ def run_kiosk(size: tuple[int, int] = (800, 480), fullscreen: bool = False, kios
         pass  # Ctrl+C in the terminal that started it: a normal way out
     finally:
         app.end_session()
+        if page is not None:
+            page.stop()
     pygame.quit()
     return 0
 

@@ -17,6 +17,8 @@ The rules, in millimetres on the screen each size is sold as (``DISPLAYS``):
   which is what large text is for: reading across a table at 60-80 cm.
 - touch: every button and touch row at least ``MIN_TOUCH_MM`` on each side (Android's 48 dp).
 - face-up cards at least ``MIN_CARD_MM`` high (the trick at 11 players included).
+- QR codes: each module at least ``MIN_QR_MODULE_MM`` (a phone held 20-30 cm away reads it
+  with room for glare); no text or button over a code (its quiet zone included).
 - nothing off screen; no two texts, buttons or cards overlapping (cards may overlap cards: a
   fanned hand); a button's label inside the button; a text either inside a panel or clear of
   it. Things cut by a scrolling list's window are allowed (that is what scrolling is).
@@ -35,6 +37,7 @@ MIN_CAP_MM = 2.4
 MIN_CAP_MM_LARGE = 3.0
 MIN_TOUCH_MM = 7.6
 MIN_CARD_MM = 10.0
+MIN_QR_MODULE_MM = 0.5
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ def check(records: list[D.Drawn], size: tuple[int, int], large_text: bool = Fals
     buttons = [r for r in shown if r.kind in ("button", "target") and not cut(r)]
     cards = [r for r in shown if r.kind == "card" and not cut(r)]
     panels = [r for r in shown if r.kind == "panel" and not cut(r)]
+    codes = [r for r in shown if r.kind == "qr" and not cut(r)]
     for r in texts:
         if physical and r.cap < min_cap - 0.05:
             out.append(f"{scene}: text too small: {_where(r)} capitals {r.cap:.1f} px = {r.cap / ppm:.2f} mm "
@@ -145,6 +149,13 @@ def check(records: list[D.Drawn], size: tuple[int, int], large_text: bool = Fals
     def overlap(a: Any, b: Any) -> bool:
         c = a.clip(b)
         return c.width > 1 and c.height > 1
+
+    for r in codes:
+        if physical and r.cap < MIN_QR_MODULE_MM * ppm - 0.05:
+            out.append(f"{scene}: QR code modules too small: {_where(r)} {r.cap / ppm:.2f} mm (at least {MIN_QR_MODULE_MM} mm)")
+        for b in texts + buttons:
+            if overlap(r.rect, b.rect):
+                out.append(f"{scene}: over a QR code: {_where(b)} and {_where(r)}")
 
     for i, a in enumerate(texts):
         for b in texts[i + 1:]:

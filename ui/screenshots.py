@@ -330,6 +330,16 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         s.summary_seen = 1
         return show(app)
 
+    @add("fair-check-cancellation")
+    def _fair(app: Any) -> Any:
+        # the check after a hand with its QR code: the longest code (104 cards) behind a
+        # typical address of the table's own verify page
+        s = start_game(app, "cancellation-hearts", 6)
+        advance(s, lambda st: st.hand_number == 1 and st.phase == "deal")
+        s.summary_seen = 1
+        app.verify_address = "http://192.168.1.20:8088/verify"
+        return show(app, scene="faircheck")
+
     @add("scoresheet-spades-2p")
     def _sheet(app: Any) -> Any:
         s = start_game(app, "spades-2p", 2, names=["Ana", "Ben"])

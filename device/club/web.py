@@ -9,7 +9,9 @@ public topics and write nothing. ``EventSource`` reconnects by itself after a Wi
 the first event it gets is the current standings.
 
 Routes: ``/`` the page, ``/app.js`` and ``/style.css`` its assets (package data in ``web/``),
-``/standings.json`` the current document, ``/events`` the event stream. Anything else is 404;
+``/standings.json`` the current document, ``/events`` the event stream, ``/verify`` the
+fair-dealing check page (device/verify_web; a table's ``[verify] address`` can point its QR codes
+here). Anything else is 404;
 any other method 405.
 """
 
@@ -26,6 +28,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from .. import verify_web
 from . import topics as T
 
 log = logging.getLogger("trickref.club.web")
@@ -117,6 +120,8 @@ class _Handler(BaseHTTPRequestHandler):
         if path in ASSETS:
             name, ctype = ASSETS[path]
             self._send(200, asset(name), ctype)
+        elif path in verify_web.PATHS:  # the fair-dealing check page the tables' QR codes can open
+            self._send(200, verify_web.page(), "text/html; charset=utf-8")
         elif path == "/standings.json":
             self._send(200, self.server.feed.doc, "application/json")
         elif path == "/events":

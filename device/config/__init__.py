@@ -73,6 +73,7 @@ from .sections import (
     DisplayConfig,
     PanelsConfig,
     StorageConfig,
+    VerifyConfig,
 )
 from .writing import Hex, dumps, save, to_dict
 
@@ -100,6 +101,7 @@ __all__ = [
     "LANGUAGES",
     "DealerConfig",
     "StorageConfig",
+    "VerifyConfig",
     "DisplayConfig",
     "PanelsConfig",
     "Config",

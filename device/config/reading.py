@@ -32,6 +32,7 @@ from .sections import (
     DisplayConfig,
     PanelsConfig,
     StorageConfig,
+    VerifyConfig,
 )
 
 
@@ -162,10 +163,17 @@ class _Reader:
     # -- sections
 
     def config(self, data: Mapping[str, Any]) -> Config:
-        self.unknown(data, {"mode", "dealer", "storage", "admin", "display", "panels"}, "")
+        self.unknown(data, {"mode", "dealer", "storage", "admin", "display", "panels", "verify"}, "")
         mode = self.value(data, "mode", "", "auto", _choice(MODES))
         return Config(mode, self.dealer(data), self.storage(data), self.admin(data),
-                      self.display(data), self.panels(data))
+                      self.display(data), self.panels(data), self.verify(data))
+
+    def verify(self, data: Mapping[str, Any]) -> VerifyConfig:
+        t = self.table(data, "verify", "verify")
+        self.unknown(t, {"port", "address"}, "verify")
+        d = VerifyConfig()
+        return VerifyConfig(self.value(t, "port", "verify", d.port, _int(0, 65535)),
+                            self.value(t, "address", "verify", d.address, _address))
 
     def dealer(self, data: Mapping[str, Any]) -> DealerConfig:
         t = self.table(data, "dealer", "dealer")
@@ -359,6 +367,15 @@ def _text(nonempty: bool = False) -> Callable[[object], str | None]:
             return "must not be empty"
         return None
     return check
+
+
+def _address(value: object) -> str | None:
+    """A verify page's address for the QR code: empty, or an http(s) address without a fragment."""
+    if not isinstance(value, str):
+        return f"must be text, not {_kind(value)}"
+    if value and (not re.match(r"^https?://[^\s#]+$", value)):
+        return f"must be empty or an address starting http:// or https:// (no spaces, no #), not {value!r}"
+    return None
 
 
 def _choice(options: tuple[str, ...]) -> Callable[[object], str | None]:

@@ -1,5 +1,5 @@
 """The typed, frozen configuration: ``Config`` and its sections (dealer, storage, admin,
-display, panels)."""
+display, panels, verify)."""
 
 from __future__ import annotations
 
@@ -62,6 +62,14 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class VerifyConfig:
+    """The verify page the QR code after a hand opens (device/verify_web)."""
+
+    port: int = 8088  # the table serves the page on this port of its network; 0: it does not
+    address: str = ""  # the page's address to put in the QR code instead (e.g. the club hub's /verify)
+
+
+@dataclass(frozen=True)
 class PanelsConfig:
     seats: tuple[SeatPins, ...] = field(default_factory=default_seats)
     expanders: tuple[Expander, ...] = DEFAULT_EXPANDERS
@@ -88,6 +96,7 @@ class Config:
     admin: AdminConfig = AdminConfig()
     display: DisplayConfig = DisplayConfig()
     panels: PanelsConfig = PanelsConfig()
+    verify: VerifyConfig = VerifyConfig()
 
     def resolved_mode(self, exists: Callable[[str], bool] = os.path.exists) -> str:
         """"simulated" or "hardware": auto means hardware when the dealer port and GPIO exist."""

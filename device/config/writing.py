@@ -42,6 +42,7 @@ def to_dict(config: Config) -> dict[str, Any]:
         "admin": {} if config.admin.pin is None else {"pin": config.admin.pin},
         "display": {f.name: getattr(config.display, f.name) for f in fields(DisplayConfig)},
         "panels": panels,
+        "verify": {"port": config.verify.port, "address": config.verify.address},
     }
     return doc
 

@@ -7,7 +7,9 @@ clocks), with fair-dealing commitments anyone can check.
   NeedShuffle, SaveRecord, ShowCommitment).
 - ``referee.Referee``: ``handle(event) -> [Command]``, ``public_view()``, ``seat_view(seat)``,
   ``resync()``, ``record()``, ``bot_turns()``.
-- ``fairness``: commitments, Double Nil replacements from the salt, ``verify_record``.
+- ``fairness``: commitments, Double Nil replacements from the salt, ``verify_record``;
+  ``chain``: the chain of the plays (a hash per finished hand); ``checkcode``: a finished hand's
+  proof as the text of the QR code the kiosk shows (docs/FAIRNESS.md).
 - ``flows`` / ``panel`` / ``places``: the physical flow of each game, the panel buttons, and
   where every card physically is.
 - ``autotable.AutoTable``: a scripted table (ideal dealer, seeded shuffles, bots) for tests and

@@ -1,11 +1,14 @@
-"""Fair dealing anyone can check: a commitment per hand, revealed at the hand's end.
+"""Fair dealing anyone can check: a commitment per hand, revealed at the hand's end, and a chain
+of the plays.
 
 Before a hand is dealt the table shows ``commitment(deck, salt)`` (a SHA-256; the screen shows
-its first 12 hex digits, the record the whole hash). The salt is a secret random string of at
+its first 24 hex digits, the record the whole hash). The salt is a secret random string of at
 least 128 bits (32 hex digits, ``check_salt``) that stops anyone from guessing the deck from the
-hash. When the hand ends the salt is revealed in
-the record, so anyone can recompute the hash from the recorded deck and salt and see that the
-deck played is the deck committed to before anybody saw a card.
+hash. When the hand ends the salt is revealed in the record, so anyone can recompute the hash
+from the recorded deck and salt and see that the deck played is the deck committed to before
+anybody saw a card. When the hand ends the table also shows the head of the chain of plays
+(chain.py), and a QR code with the hand's check code (checkcode.py: commitment, salt, deck and
+head) that the verify page (device/verify_web) checks on a phone.
 
 Double Nil replacements (spades-2p) are "drawn at random from the discard pile": the referee
 derives them from the hand's salt (``replacements``), so a replay is exact and, once the salt is
@@ -13,7 +16,8 @@ revealed, anyone can check that the replacements were not chosen by hand.
 
 ``verify_record`` checks every hand of a record: pure, used by ``trickref verify``. Its words
 count hands and actions from 1 and name seats by their players (``trickref replay`` does the
-same); ``HandCheck.hand`` stays the 0-based index.
+same); ``HandCheck.hand`` stays the 0-based index. docs/FAIRNESS.md says in plain words what
+these checks prove, and to whom.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from .. import cards as C
 from ..errors import IllegalAction, RecordError
 from ..games import game_class
 from ..records import Record, parse
+from . import chain
+from .checkcode import CheckCode
 
 COMMIT_PREFIX = "trickref-commit/1"
 SHORT_DIGITS = 24  # 96 bits: matching another deck order to it by brute force is out of reach
@@ -77,11 +83,16 @@ class HandCheck:
     ok: bool
     commitment: str | None
     problems: list[str] = field(default_factory=list)
+    chain: str | None = None  # the head recomputed from the record (None: the hand did not end)
+    points: list[int] | None = None  # what the hand scores under the rules (None: it did not end)
+    scanned: bool = False  # a check code scanned at the table was compared with this hand
 
     def line(self) -> str:
         c = self.commitment[:SHORT_DIGITS] if self.commitment else "-"
-        status = "OK" if self.ok else "MISMATCH"
-        return f"hand {self.hand + 1}: {status} {c}" + ("" if self.ok else ": " + "; ".join(self.problems))
+        if not self.ok:
+            return f"hand {self.hand + 1}: MISMATCH {c}: " + "; ".join(self.problems)
+        tail = f" plays {self.chain[:SHORT_DIGITS]}" if self.chain else ""
+        return f"hand {self.hand + 1}: OK {c}{tail}" + (" (matches the code scanned at the table)" if self.scanned else "")
 
 
 _SEAT_WORD = re.compile(r"\bseat (\d+)('s)?")
@@ -115,14 +126,21 @@ def check_salt(salt: object) -> str | None:
     return None
 
 
-def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[HandCheck]:
-    """Check every hand: the commitment matches sha256 of its deck and revealed salt, and every
-    Double Nil exchange drew the replacements the salt dictates. RecordError if the file is
-    not a valid record."""
+def verify_record(source: str | bytes | Mapping[str, Any] | Record, scans: Sequence[CheckCode] = (),
+                  deal_only: bool = False) -> list[HandCheck]:
+    """Check every hand: the commitment matches sha256 of its deck and revealed salt; every
+    Double Nil exchange drew the replacements the salt dictates; every action is legal under
+    the rules; the points recorded are what the plays score; and the chain of plays (chain.py)
+    recomputed from the record ends in the head recorded for the hand. ``scans``: check codes
+    read from the table's QR codes (checkcode.py); the hand with the same commitment must have
+    the same deck, salt and chain head. ``deal_only`` accepts hands with no chain recorded
+    (records written before the chain existed): their plays are then checked against the rules
+    only. RecordError if the file is not a valid record."""
     record = source if isinstance(source, Record) else parse(source)
     cls = game_class(record.game)
     state = cls(len(record.players), record.options, record.first_dealer, record.players)
     out: list[HandCheck] = []
+    before = chain.game_head(record.game, record.players, record.options, record.first_dealer)
 
     def who(seat: int) -> str:  # words for people: the player's name and seat, counted from 1
         name = record.players[seat] if 0 <= seat < len(record.players) else "?"
@@ -141,6 +159,7 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
         elif commitment(deck, str(salt)) != full:
             problems.append("the deck and salt do not hash to the commitment (the deck was changed)")
         replay_ok = True
+        ended = False
         if state.needs_deck:
             state.start_hand(deck)
             for i, (seat, action) in enumerate(acts):
@@ -159,10 +178,25 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
                                     f"{name_seats(e.reason, record.players)}")
                     replay_ok = False
                     break
+            ended = replay_ok and len(state.hand_results) > h
         else:
             problems.append("the previous hand had not ended")
             replay_ok = False
-        out.append(HandCheck(h, not problems, full, problems))
+        check = HandCheck(h, False, full, problems)
+        if ended:
+            before = _check_plays(check, meta, before, acts, list(state.hand_results[h]["points"]), deal_only)
+        elif not replay_ok and isinstance(meta.get("chain"), str):
+            before = _check_plays(check, meta, before, acts, None, True)  # say whether the plays were changed
+        elif isinstance(meta.get("chain"), str):
+            problems.append("a chain head is recorded for a hand that had not ended")
+        elif isinstance(salt, str) and salt and not deal_only:
+            problems.append("the salt is revealed but the hand had not ended, and no chain head is recorded")
+        for scan in scans:
+            if full is not None and scan.commitment == full:
+                check.scanned = True
+                problems.extend(_scan_problems(scan, deck, salt, check.chain, h))
+        check.ok = not problems
+        out.append(check)
         if not replay_ok:
             for h2 in range(h + 1, len(record.hands)):
                 out.append(HandCheck(h2, False, None, ["not checked: an earlier hand did not replay"]))
@@ -170,4 +204,61 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record) -> list[Hand
     return out
 
 
-__all__ = ["RecordError", "commitment", "short", "replacements", "verify_record", "HandCheck"]
+def _check_plays(check: HandCheck, meta: Mapping[str, Any], before: str, acts: Sequence[tuple[int, Any]],
+                 points: list[int] | None, deal_only: bool) -> str:
+    """The points and chain head of a hand that ended (``points``: what it scores under the
+    rules; None when its plays did not replay); returns the head the next hand starts from
+    (the recorded one when there is one: each hand is checked on its own)."""
+    problems = check.problems
+    check.points = points
+    said = meta.get("points")
+    if said is None and points is None:
+        problems.append("no points recorded for the hand, so its chain cannot be checked")
+        return before
+    if said is not None and points is not None and list(said) != points:
+        problems.append(f"the record says the hand scored {_pts(said)}, but its plays score {_pts(points)} "
+                        "under the rules")
+    head = meta.get("chain")
+    if check.commitment is None:
+        return head if isinstance(head, str) else before
+    check.chain = chain.hand_head(before, check.commitment, acts, said if said is not None else points or [])
+    if head is None:
+        if not deal_only:
+            problems.append("no chain head recorded: the plays are not bound to what the table showed "
+                            "(--deal-only checks such an older record's deal and rules alone)")
+        return check.chain
+    if said is None:
+        problems.append("no points recorded for the hand, so its chain cannot be checked")
+    elif not isinstance(head, str) or not _HEX.match(head) or len(head) != 64:
+        problems.append("the chain head recorded is not 64 hex digits")
+    elif head != check.chain:
+        problems.append("the plays do not hash to the chain head recorded at the table "
+                        f"({head[:SHORT_DIGITS]}): an action or the points were changed, added or removed")
+    return head if isinstance(head, str) else check.chain
+
+
+def _pts(points: Sequence[int]) -> str:
+    return " ".join(f"{p:+d}" for p in points)
+
+
+def _scan_problems(scan: CheckCode, deck: Sequence[int], salt: Any, head: str | None, h: int) -> list[str]:
+    out = []
+    if list(scan.deck) != list(deck):
+        out.append("the deck differs from the one in the QR code scanned at the table")
+    if scan.salt != salt:
+        out.append("the salt differs from the one in the QR code scanned at the table")
+    if head is not None and scan.chain != head:
+        out.append(f"the plays differ from those the table showed: its QR code ends in {scan.chain[:SHORT_DIGITS]}, "
+                   f"the record's plays in {head[:SHORT_DIGITS]}")
+    if scan.hand != h + 1:
+        out.append(f"the QR code scanned at the table was for hand {scan.hand}, not hand {h + 1}")
+    return out
+
+
+def unmatched_scans(source: Record, scans: Sequence[CheckCode]) -> list[CheckCode]:
+    """The scanned check codes whose commitment is no hand's of the record."""
+    commits = {m.get("commitment") for m in source.hand_fields}
+    return [s for s in scans if s.commitment not in commits]
+
+
+__all__ = ["RecordError", "commitment", "short", "replacements", "verify_record", "HandCheck", "unmatched_scans"]

@@ -25,7 +25,9 @@ class RefereeState:
         # there, fetched to the trick pocket when played, passed to and from inside the loop
         self.loop_bots: tuple[int, ...] = ()
         self.waiting: str = "new_game"  # new_game | shuffle | deal | turn | over
-        self.fair: list[dict[str, str]] = []  # per hand dealt: commitment and salt
+        # per hand dealt: commitment and salt; at its end also "revealed", its "points" and the
+        # "chain" head of the plays through it (chain.py)
+        self.fair: list[dict[str, Any]] = []
         self.steps: list[DealerCommand] = []  # pending dealer steps; the first is outstanding
         self.next_step: int = 1
         self.deal_id: int = 0

@@ -9,7 +9,8 @@ from collections import Counter
 from .. import actions as A
 from .. import cards as C
 from ..errors import IllegalAction
-from . import fairness, flows, legacy
+from ..options import non_defaults
+from . import chain, fairness, flows, legacy
 from .commands import (
     Fetch,
     NeedShuffle,
@@ -194,6 +195,7 @@ class Taking(DealerSteps):
         f = self.fair[h]
         f["revealed"] = "yes"
         row = g.hand_results[-1] if g.hand_results else {"points": [], "totals": []}
+        self._chain_hand(h, row["points"])
         pts = ", ".join(f"{g.names[s]} {p:+d}" for s, p in enumerate(row["points"]))
         self._msg(f"Hand {g.hand_number} over: {pts}")
         self._out.append(ShowCommitment(g.hand_number, fairness.short(f["commitment"]), f["commitment"], f["salt"]))
@@ -201,6 +203,18 @@ class Taking(DealerSteps):
         self.presented = None
         self.faceup = None
         self._finish_or_next()
+
+    def _chain_hand(self, h: int, points: list[int]) -> None:
+        """The chain of plays through hand ``h``, now over (chain.py): its head and its points,
+        as the rules scored them at the hand's end, go into the record and onto the screen."""
+        g = self._g()
+        f = self.fair[h]
+        before = self.fair[h - 1].get("chain") if h > 0 else None
+        if not isinstance(before, str):
+            before = chain.game_head(g.GAME_ID, g.names, non_defaults(g.GAME_ID, g.options), g.first_dealer)
+        _deck, acts = g.finished_hands[h]
+        f["points"] = list(points)
+        f["chain"] = chain.hand_head(before, str(f["commitment"]), acts, points)
 
     def _finish_or_next(self) -> None:
         g = self._g()

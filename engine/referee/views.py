@@ -102,7 +102,7 @@ class RefereeViews(RefereeState):
             deck, acts = finished[h]
             hand: dict[str, Any] = {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
             f = self.fair[h] if h < len(self.fair) else {}
-            hand.update({k: f[k] for k in ("commitment", "salt") if k in f})
+            hand.update({k: f[k] for k in ("commitment", "salt", "points", "chain") if k in f})
             cache.append(hand)
         hands = [dict(h) for h in cache]
         if g.phase not in ("deal", "over"):
@@ -152,12 +152,19 @@ class RefereeViews(RefereeState):
         if not self.fair:
             return None
         f = self.fair[-1]
-        return {
+        out: dict[str, Any] = {
             "hand": len(self.fair),
             "short": fairness.short(f["commitment"]),
             "full": f["commitment"],
             "salt": f["salt"] if "revealed" in f else None,
         }
+        g = self.game
+        h = len(self.fair) - 1
+        if "revealed" in f and g is not None and h < len(g.finished_hands):
+            # the hand is over: what its check code (QR) holds, for anyone to check (public now)
+            out.update(game=g.GAME_ID, deck=C.names(g.finished_hands[h][0]), chain=f.get("chain"),
+                       points=f.get("points"))
+        return out
 
 
 

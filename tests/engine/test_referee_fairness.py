@@ -9,31 +9,12 @@ import random
 from pathlib import Path
 
 import pytest
+from fair_records import double_nil_chooser, finished_record, rewritten_last_hand
 
 from trickref.engine import actions as A
 from trickref.engine.referee import fairness
-from trickref.engine.referee.autotable import AutoTable, engine_bot
-from trickref.engine.referee.commands import SaveRecord
 from trickref.engine.referee.events import make_shuffle
 from trickref.ui.cli import main
-
-
-def finished_record(game: str = "hearts", n: int = 4, seed: int = 1, chooser=None, **opts) -> dict:  # type: ignore[no-untyped-def]
-    t = AutoTable(seed=seed, entry="mixed", chooser=chooser)
-    t.run(game, n, opts or None, max_hands=3)
-    return [c for c in t.commands if isinstance(c, SaveRecord)][-1].record
-
-
-def double_nil_chooser(game: str = "spades-2p"):  # type: ignore[no-untyped-def]
-    bot = engine_bot(game)
-
-    def choose(state, seat, rng):  # type: ignore[no-untyped-def]
-        for a in state.legal_actions(seat):
-            if a.kind == "double_nil":
-                return a
-        return bot(state, seat, rng)
-
-    return choose
 
 
 def test_commitment_is_deterministic_and_salted() -> None:
@@ -180,3 +161,164 @@ def test_the_referee_makes_and_requires_128_bit_salts() -> None:
     assert ref.game is not None and ref.game.hand_number == 0
     ref.handle(Shuffled(deck, fairness.new_salt()))
     assert ref.game.hand_number == 1
+
+
+# ---------------------------------------------------------------- the chain of plays
+
+def _plays(hand: dict) -> list[int]:
+    return [i for i, a in enumerate(hand["actions"]) if "play" in a]
+
+
+def test_every_finished_hand_records_its_points_and_chain_head() -> None:
+    from trickref.engine.records import parse, replay
+    from trickref.engine.referee import chain
+
+    rec = finished_record()
+    state = replay(parse(rec))
+    head = chain.game_head(rec["game"], rec["players"], rec["options"], rec["first_dealer"])
+    for h, hand in enumerate(rec["hands"]):
+        assert hand["points"] == state.hand_results[h]["points"]
+        acts = parse(rec).hands[h][1]
+        head = chain.hand_head(head, hand["commitment"], acts, hand["points"])
+        assert hand["chain"] == head  # each head starts from the one before: the last binds the game
+    checks = fairness.verify_record(rec)
+    assert [c.chain for c in checks] == [h["chain"] for h in rec["hands"]]
+    assert all(c.line().endswith(f"plays {c.chain[:24]}") for c in checks)
+
+
+def test_changed_plays_fail_even_when_they_stay_legal() -> None:
+    rec = finished_record()
+    # a changed card: illegal, so the rules refuse it, and the chain no longer matches
+    bad = copy.deepcopy(rec)
+    a = bad["hands"][1]["actions"]
+    i, j = _plays(bad["hands"][1])[-2:]
+    a[i]["play"], a[j]["play"] = a[j]["play"], a[i]["play"]
+    checks = fairness.verify_record(bad)
+    assert [c.ok for c in checks] == [True, False, False]
+    assert any("cannot play" in p for p in checks[1].problems)
+    assert any("do not hash to the chain head" in p for p in checks[1].problems)
+    # a removed action, an added one, a changed bid: each breaks the chain of its hand
+    for change in ("remove", "points", "header"):
+        bad = copy.deepcopy(rec)
+        if change == "remove":
+            bad["hands"][2]["actions"].pop()
+        elif change == "points":
+            bad["hands"][0]["points"][1] += 1
+        else:
+            bad["players"][0] = "Mallory"
+        oks = [c.ok for c in fairness.verify_record(bad)]
+        assert not all(oks), change
+    bad = copy.deepcopy(rec)
+    bad["hands"][0]["points"][1] += 1
+    probs = fairness.verify_record(bad)[0].problems
+    assert any("but its plays score" in p for p in probs) and any("chain head" in p for p in probs)
+
+
+def test_a_rewritten_hand_with_a_recomputed_chain_fails_against_the_table_qr_code(tmp_path: Path,
+                                                                                   capsys) -> None:
+    """The chain has no secret: a forger can recompute it. What catches the forgery is a copy of
+    the head taken at the table: the QR code a phone scanned (here given to verify --scan)."""
+    from trickref.engine.referee import checkcode
+
+    rec = finished_record()
+    forged = rewritten_last_hand(rec)
+    assert forged["hands"][-1]["actions"] != rec["hands"][-1]["actions"]
+    assert all(c.ok for c in fairness.verify_record(forged))  # consistent on its own
+    h = rec["hands"][-1]
+    scanned = checkcode.make(rec["game"], 3, h["commitment"], h["salt"], h["deck"], h["chain"])
+    code = checkcode.decode("http://192.168.1.20:8088/verify#" + scanned)
+    checks = fairness.verify_record(forged, [code])
+    assert [c.ok for c in checks] == [True, True, False] and checks[2].scanned
+    assert any("the plays differ from those the table showed" in p for p in checks[2].problems)
+    assert all(c.ok for c in fairness.verify_record(rec, [code]))
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    assert main(["verify", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["verify", str(path), "--scan", "http://t/verify#" + scanned]) == 1
+    out = capsys.readouterr().out
+    assert "hand 3: MISMATCH" in out and "the plays differ" in out
+    scans = tmp_path / "scans.txt"
+    scans.write_text(scanned + "\n")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(rec))
+    assert main(["verify", str(good), "--scans", str(scans)]) == 0
+    assert "(matches the code scanned at the table)" in capsys.readouterr().out
+    other = finished_record(seed=2)["hands"][0]
+    stray = checkcode.make("hearts", 1, other["commitment"], other["salt"], other["deck"], other["chain"])
+    assert main(["verify", str(good), "--scan", stray]) == 1
+    assert "matches no hand of this record" in capsys.readouterr().out
+    assert main(["verify", str(good), "--scan", "1.h.nonsense"]) == 2
+    assert "scan 1 is not a check code" in capsys.readouterr().err
+
+
+def test_records_from_before_the_chain_need_deal_only(tmp_path: Path, capsys) -> None:
+    rec = finished_record()
+    for hand in rec["hands"]:
+        del hand["chain"], hand["points"]
+    checks = fairness.verify_record(rec)
+    assert not any(c.ok for c in checks) and "no chain head recorded" in checks[0].problems[0]
+    assert all(c.ok for c in fairness.verify_record(rec, deal_only=True))
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(rec))
+    assert main(["verify", str(path)]) == 1
+    assert main(["verify", "--deal-only", "--json", str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_check_codes_round_trip_and_name_what_is_wrong() -> None:
+    from trickref.engine.referee import checkcode
+
+    rec = finished_record()
+    h = rec["hands"][0]
+    text = checkcode.make("hearts", 1, h["commitment"], h["salt"], h["deck"], h["chain"], "tr")
+    assert len(text) < 200 and text.startswith("1.h.1.") and text.endswith(".tr")
+    code = checkcode.decode(text)
+    assert (code.commitment, code.salt, code.chain, code.language) == (h["commitment"], h["salt"], h["chain"], "tr")
+    from trickref.engine import cards as C
+
+    assert [C.NAMES[c] for c in code.deck] == h["deck"]
+    assert checkcode.decode("http://x:1/verify#" + text) == code
+    assert checkcode.CARD_LETTERS[C.parse("2S")] == "A" and checkcode.CARD_LETTERS[C.parse("AC")] == "z"
+    for bad, why in ((text.replace("1.h.", "2.h.", 1), "not a trickref check code"),
+                     (text.replace(".h.", ".x.", 1), "unknown game letter"),
+                     (text + ".x", "7 or 8 fields"),
+                     (text.replace(".1.", ".0.", 1), "hand number"),
+                     (text[:-3].rsplit(".", 1)[0] + ".abc.tr", "43 base64url"),
+                     (text.replace(h["salt"], "XYZ"), "salt"),
+                     (text.replace("." + text.split(".")[5] + ".", ".AB1.", 1), "not card letters"),
+                     (text[:-2] + "de", "unknown language")):
+        with pytest.raises(checkcode.CheckCodeError, match=why):
+            checkcode.decode(bad)
+    with pytest.raises(checkcode.CheckCodeError, match="64 lowercase hex"):
+        checkcode.make("hearts", 1, "ab", h["salt"], h["deck"], h["chain"])
+
+
+@pytest.mark.parametrize("game, n", [("spades-2p", 2), ("german-whist", 2), ("partnership-spades", 4),
+                                     ("cancellation-hearts", 6)])
+def test_every_game_chains_and_verifies(game: str, n: int) -> None:
+    rec = finished_record(game, n)
+    checks = fairness.verify_record(rec)
+    assert checks and all(c.ok for c in checks) and all(c.chain for c in checks)
+    bad = copy.deepcopy(rec)
+    bad["hands"][0]["actions"].pop()
+    assert not fairness.verify_record(bad)[0].ok
+
+
+def test_chain_texts_are_the_documented_ones() -> None:
+    """The texts the chain hashes are the page's too (device/verify_web): pin them down."""
+    from trickref.engine.referee import chain
+
+    assert chain.action_text(2, A.play("QS")) == "2 play QS"
+    assert chain.action_text(0, A.pass_cards(["QS", "2C", "7H"])) == "0 pass QS 7H 2C"
+    assert chain.action_text(1, A.bid(0)) == "1 bid 0"
+    assert chain.action_text(1, A.exchange(["9D", "3S"], ["8H"])) == "1 exchange give 3S 9D get 8H"
+    assert chain.action_text(1, A.exchange([], [])) == "1 exchange give get"
+    assert chain.action_text(3, A.MOON_OTHERS) == "3 moon others"
+    assert chain.action_text(0, A.DOUBLE_NIL) == "0 double_nil"
+    assert chain.action_text(0, A.KEEP) == "0 draw keep"
+    assert chain.canon(["Zoë", 'a"b', "\n"]) == '["Zo\\u00eb","a\\"b","\\n"]'
+    import hashlib
+
+    want = hashlib.sha256(b'trickref-chain/1 game\nhearts\n0\n["A","B","C","D"]\n{"target":50}').hexdigest()
+    assert chain.game_head("hearts", ["A", "B", "C", "D"], {"target": 50}, 0) == want

@@ -34,7 +34,8 @@ def test_the_wheel_holds_only_the_trickref_package(wheel: Path) -> None:
     tops = {n.split("/")[0] for n in names}
     assert tops == {"trickref", next(t for t in tops if t.endswith(".dist-info"))}
     for part in ("engine/games.py", "device/table/host.py", "device/dealer/driver.py", "ui/cli.py",
-                 "firmware/main.py", "ui/help/en/hearts.md", "device/default_config.toml"):
+                 "firmware/main.py", "ui/help/en/hearts.md", "device/default_config.toml",
+                 "device/verify_web/verify.html"):
         assert f"trickref/{part}" in names, part
 
 

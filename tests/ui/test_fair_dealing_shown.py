@@ -1,5 +1,6 @@
 """The fair-dealing commitment reaches the table: 96 bits on the dealing screen before the
-cards are out, the salt on the hand summary after, and the two check against the deck dealt."""
+cards are out; on the hand summary after, the kiosk's own check in words (the deck dealt and the
+salt revealed hash to that same commitment) and the chain of the plays."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def test_commitment_before_the_deal_and_salt_after_the_hand():
     before = app.scene.model()["commitment"]
     shown = HEX.search(before[0])
     assert shown, before  # 24 hex digits in groups of four: 96 bits, more than the 80 asked
-    assert "after the hand" in before[1] and "trickref verify" in before[1]
+    assert "after the hand" in before[1] and "QR code" in before[1]
     seen: list[str] = []
     for _ in range(3000):
         pump(app)
@@ -28,10 +29,13 @@ def test_commitment_before_the_deal_and_salt_after_the_hand():
         seen.append(human_step(app))
     assert app.scene.name == "summary"
     after = app.scene.model()["commitment"]
-    assert shown.group(0) in after[0] and "salt" in after[0] and "trickref verify" in after[1]
-    salt = "".join(after[0].split("salt ", 1)[1].split())
+    assert shown.group(0) in after[0] and "this deal matches the commitment shown before it" in after[0]
     ref = session.table.referee
+    commit = session.view()["table"]["commitment"]
+    salt = commit["salt"]
     deck, _actions = ref.game.finished_hands[0]
     full = fairness.commitment(deck, salt)
     assert full == ref.fair[0]["commitment"]
     assert fairness.short(full) == shown.group(0)
+    assert fairness.short(ref.fair[0]["chain"]) in after[1]
+    assert "Check the deal" in app.scene.model()["buttons"]

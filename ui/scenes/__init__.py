@@ -22,6 +22,7 @@ SCENES: dict[str, tuple[str, str]] = {
     "bidding": ("bidding", "BiddingScene"),
     "play": ("play", "PlayScene"),
     "summary": ("summary", "SummaryScene"),
+    "faircheck": ("faircheck", "FairCheckScene"),
     "scoresheet": ("scoresheet", "ScoreSheetScene"),
     "gameover": ("gameover", "GameOverScene"),
     "fault": ("fault", "FaultScene"),

@@ -9,7 +9,7 @@ import pygame
 from .. import draw as D
 from .. import plot
 from .. import theme as T
-from ..fairshow import commitment_lines
+from ..fairshow import check, commitment_lines, verdict
 from ..i18n import _, ngettext
 from ..widgets import Button
 from .gamebase import GameScene
@@ -33,6 +33,12 @@ class SummaryScene(GameScene):
         self.next = Button(_("Next hand"), self.next_hand, pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
                            w, th.u(72)), color=T.BUTTON_ON, role="large", name="Next hand")
         self.widgets.append(self.next)
+        # fair dealing: the hand's check and its QR code, on a screen of their own
+        cw = min(max(th.u(200), th.font("body").size(_("Check the deal"))[0] + th.u(24)),
+                 self.next.rect.x - 3 * th.pad)
+        self.check = Button(_("Check the deal"), lambda: self.app.go("faircheck"),
+                            pygame.Rect(2 * th.pad, self.next.rect.y, cw, self.next.rect.height), name="Check the deal")
+        self.widgets.append(self.check)
 
     def next_hand(self) -> None:
         self.session.acknowledge_summary()
@@ -44,6 +50,7 @@ class SummaryScene(GameScene):
         g = self.g
         self.draw_bar(surface)
         self.next.text = _("Final scores") if g.get("over") else _("Next hand")
+        self.check.visible = check(self.t) is not None
         results = g.get("hand_results", [])
         if not results:
             return
@@ -97,11 +104,22 @@ class SummaryScene(GameScene):
             y += step
         # fair dealing: the hand's salt is revealed now; the words go under everything else,
         # left of the button
-        fair_w = self.next.rect.x - 4 * th.pad if not narrow else th.width - 4 * th.pad
-        fair = [ln for line in commitment_lines(self.t, after=True) for ln in D.wrap(th, line, fair_w, "small")]
-        self.fair = fair
+        above = narrow or self.check.visible  # the words above the buttons' row, across the screen
+        fair_w = th.width - 4 * th.pad if above else self.next.rect.x - 4 * th.pad
         fair_h = max(th.u(22), small_h)
-        fair_bottom = self.next.rect.y - th.pad if narrow else th.height - th.pad  # narrow: above the button
+        fair_bottom = self.next.rect.y - th.pad if above else th.height - th.pad
+        # as many of the words as fit under the rows: all, the check alone, the check without
+        # its code (the check screen shows everything), nothing
+        said = commitment_lines(self.t, after=True)
+        fc = check(self.t)
+        fair: list[str] = []
+        for choice in (said, said[:1], [verdict(fc, with_code=False)] if fc is not None else []):
+            fair = [ln for line in choice for ln in D.wrap(th, line, fair_w, "small")]
+            if fair_bottom - len(fair) * fair_h >= y:
+                break
+        else:
+            fair = []
+        self.fair = fair
         fy = fair_bottom - len(fair) * fair_h
         for ln in fair:
             D.text(surface, th, ln, (2 * th.pad, fy), "small", T.TEXT_DIM, max_width=fair_w)

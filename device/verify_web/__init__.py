@@ -1,0 +1,24 @@
+"""The verify page: one static HTML file (``verify.html``, package data) that checks a hand's
+check code (the QR code the kiosk shows after a hand) and whole game records in a browser, with
+no program installed: the table serves it (``server.VerifyServer``), so does the club hub's
+standings server (device/club/web.py, ``/verify``), and a copy saved on a phone works offline.
+
+``page()`` is the file's bytes; ``address(base, code)`` the address a QR code holds.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+PAGE = "verify.html"
+PATHS = ("/verify", "/verify.html")
+
+
+def page() -> bytes:
+    return (resources.files(__name__) / PAGE).read_bytes()
+
+
+def address(base: str | None, code: str) -> str:
+    """What the QR code holds: ``base#code`` (the code after ``#`` never leaves the phone), or
+    the bare code when there is no page address to give (a saved copy of the page reads it)."""
+    return f"{base}#{code}" if base else code
