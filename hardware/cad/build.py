@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import dealer_checks  # noqa: E402
 from dealer_geom import Circle, Poly  # noqa: E402
-from dealer_model import TABLE, Dealer, Part, Solid  # noqa: E402
+from dealer_model import Dealer, Part, Solid  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
 
@@ -427,10 +427,19 @@ def build_drawings(d: Dealer, out: Path, only: str | None = None) -> list[str]:
 
 
 def source_hash() -> str:
-    """The hash of everything the output is made from: the table and the model's code."""
-    h = hashlib.sha256()
+    """The hash of what the output is made from: the table's entries the model reads, the pocket
+    order and capacities, and the model's code (another section of the table may change freely)."""
+    from dealer_model import firmware_config, load_values
+
+    v = load_values()
+    used = {k: x for k, x in sorted(v.items())
+            if k.startswith(("geometry.", "cad.")) or k in ("servo.flap_swing_deg", "feed.accel", "feed.v_max")}
+    fw = firmware_config()
+    used["firmware"] = [sorted(fw.POCKET.items()), sorted(fw.POCKET_CAP.items()), fw.SEAT_POCKET_CAP, fw.SEAT_COUNT,
+                        fw.LOOP_CAPACITY]
+    h = hashlib.sha256(json.dumps(used, sort_keys=True, default=str).encode())
     here = Path(__file__).resolve().parent
-    for f in (TABLE, here / "dealer_model.py", here / "dealer_geom.py", here / "build.py", here.parents[1] / "firmware" / "config.py"):
+    for f in (here / "dealer_model.py", here / "dealer_geom.py", here / "build.py"):
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
 

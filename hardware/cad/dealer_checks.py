@@ -220,9 +220,12 @@ def flaps(d: Dealer) -> list[Finding]:
         # above the path floor
         xs = []
         for f in range(0, 21):
-            for x, z in flap.at(f / 20).pts:
-                if z > 0:
-                    xs.append(x)
+            poly = flap.at(f / 20)
+            for (xa, za), (xb, zb) in poly.edges():
+                if za > 0:
+                    xs.append(xa)
+                if (za > 0) != (zb > 0):  # the edge crosses the floor's plane
+                    xs.append(xa + (xb - xa) * (0 - za) / (zb - za))
         x = d.pocket_x(flap.k)
         zone = (min(xs), max(xs)) if xs else (x, x)
         d.flap_zone = getattr(d, "flap_zone", {})
@@ -346,6 +349,8 @@ def markdown(d: Dealer | None = None) -> str:
             f"{lift['torque_kgcm']:g} kg.cm (HS-311: 3.0 stall) | model lift_load() |",
             f"| a returning card's fall onto the stack | {1000 * math.sqrt(2 * z_fall_full / g):.0f} ms (full hopper) to "
             f"{1000 * math.sqrt(2 * z_fall / G_):.0f} ms (empty) | free fall from the top run, {d.drop['z'][1] - d.drop['z'][0]:.0f} mm |",
+            f"| flap zone (no card over it while a flap swings) | {d.flap_zone[0][0] - d.pocket_x(0):+.1f} to "
+            f"{d.flap_zone[0][1] - d.pocket_x(0):+.1f} mm of the pocket's mouth position | model flaps() |",
             f"| loop path, E to the drop | {polyline_length(d.paths['loop'].pts) - (v['cad.loop.end_x'] - v['geometry.end_x']):.0f} mm "
             f"(firmware's LOOP_MM: {v['geometry.loop_length']:g}) | model path |",
             ""]
