@@ -237,7 +237,7 @@ def drawing_side(d: Dealer, out: Path) -> list[str]:
                 ("R", v["cad.loop.nip_x"]), ("end", v["cad.loop.end_x"])]
     top = v["cad.loop.top_z"] + 40
     for i, (name, x) in enumerate(stations):
-        z = top + 8 * (i % 3)
+        z = top + 10 * (i % 4)
         ax.plot([x, x], [0, z], lw=0.25, color="k", ls=":")
         ax.text(x, z + 1, f"{name}\nx = {x:g}", ha="center", va="bottom", fontsize=6.5)
     dim(ax, (d.pocket_x(0), -5), (d.pocket_x(1), -5), f"pitch {v['geometry.pocket_pitch']:g}", off=-118)
@@ -249,7 +249,7 @@ def drawing_side(d: Dealer, out: Path) -> list[str]:
                  "Blue: guides; red: rollers, bands; amber: flaps; grey: frame; green dashes: the card's path "
                  "(main, into pocket 3, into the trick pocket, round the loop). Seen beyond the cut: outlines.", fontsize=8)
     ax.set_xlim(-110, 760)
-    ax.set_ylim(-135, top + 35)
+    ax.set_ylim(-135, top + 48)
     ax.grid(True, lw=0.15)
     names = _save(fig, out, "assembly-side")
     plt.close(fig)

@@ -7,8 +7,9 @@ the reader sees it, the pockets hold their cards, the flaps swing clear.
 A swept card is the card's centre line along a path thickened by half the thickest card (the
 table's thickness plus its tolerance), across the whole width between the side guides (a card
 may lie anywhere between them). A part whose y range meets that width must keep
-``cad.path.clearance`` from it, unless it guides the card (it may touch, never cut in) or
-drives it (a roller or band may press into it by a nip's compression). Each pocket's own flap is
+``cad.path.clearance`` from it, unless it guides the card (it may touch, never cut in) or is one
+of that path's nips (a roller or band may press into it by a nip's compression; the same
+roller on another path must keep clear, so a band cannot drag a returning card). Each pocket's own flap is
 checked raised on its dive. Standard library only; tests/hardware/test_cad_model.py runs these.
 """
 
@@ -78,6 +79,9 @@ def sweep(d: Dealer) -> list[Finding]:
     clear = d.v["cad.path.clearance"]
     for name, path in d.paths.items():
         box = line_bounds(path.pts)
+        # a roller or band may press the card only where it is one of this path's nips
+        nipping = {part.name for part in d.parts if part.role == "drive"
+                   and any(distance(s.shape, Circle(p[0], p[1], d.half + 1.0)) == 0.0 for s in part.solids for _, p in path.nips)}
         for part in d.parts:
             if part.name == "one-way-flap" and name == "main":
                 continue  # a card going east lifts it (it rests on the path, hinged over it)
@@ -86,7 +90,7 @@ def sweep(d: Dealer) -> list[Finding]:
                 continue
             lb = min(bbox_gap(s.shape.bounds(), box) for s in solids) - d.half
             gap = lb if lb > FAR else min(centre_distance(s.shape, path.pts) for s in solids) - d.half
-            if part.role == "drive":
+            if part.role == "drive" and part.name in nipping:
                 limit = -COMPRESSION
             elif part.role in ("guide", "flap") or part.name in path.guides:
                 limit = -TOUCH
@@ -258,6 +262,52 @@ def loop_length(d: Dealer) -> list[Finding]:
                     L <= d.v["geometry.loop_length"], f"then a free fall of up to {z_fall:.0f} mm onto the stack", upper=True)]
 
 
+def switchback(d: Dealer) -> list[Finding]:
+    """The firmware's switchback moves against the loop's shapes: R starts pulling when E sees a
+    card's leading edge and pulls switchback.pull_in mm, so the card (the longer one) must end
+    with its tail past the one-way flap's foot, its leading edge past Rv and short of the end
+    stop; pushed back out (switchback.push_out) its leading end must reach the diagonal's
+    first nip."""
+    v = d.v
+    e, pull, push = v["geometry.end_x"], v["switchback.pull_in"], v["switchback.push_out"]
+    lead = e + pull
+    tail = lead - d.card_len_max
+    foot = d.blade_foot[0]
+    first = project_length(d.paths["loop"].pts, d.loop_nips[1][1])  # the first nip after R
+    out_lead = project_length(d.paths["loop"].pts, (tail, d.half)) + push
+    return [Finding("switchback", "pulled in: tail past the one-way flap's foot", round(tail - foot, 1), 1.0, tail - foot >= 1.0),
+            Finding("switchback", "pulled in: leading edge past Rv", round(lead - v["cad.loop.rv_x"], 1), 2.0,
+                    lead - v["cad.loop.rv_x"] >= 2.0),
+            Finding("switchback", "pulled in: short of the end stop", round(v["cad.loop.end_x"] - lead, 1), 5.0,
+                    v["cad.loop.end_x"] - lead >= 5.0),
+            Finding("switchback", "pushed out: reaches the diagonal's first nip", round(out_lead - first, 1), 5.0,
+                    out_lead - first >= 5.0)]
+
+
+def structure(d: Dealer) -> list[Finding]:
+    """Where the loop crosses over the transport's end: its parts against the transport's, and
+    the flaps' swing against the band drums (parts only, where no card passes between them)."""
+    loop = [p for p in d.parts if p.name.startswith(("diagonal", "top-run", "one-way-flap", "loop-idler", "return-roller",
+                                                      "roller-R", "switchback", "rv-opto"))]
+    transport = [p for p in d.parts if p.name.startswith(("bands", "drum-", "band-idler", "idler-arm", "band-frame", "flap-"))]
+    clear = d.v["cad.path.clearance"]
+    out = []
+    for a in loop:
+        worst, who = math.inf, ""
+        for b in transport:
+            for sa in a.solids:
+                for sb in b.solids:
+                    if not _overlaps(sa, sb.y0, sb.y1):
+                        continue
+                    lb = bbox_gap(sa.shape.bounds(), sb.shape.bounds())
+                    g = lb if lb > FAR else distance(sa.shape, sb.shape)
+                    if g < worst:
+                        worst, who = g, b.name
+        if who:
+            out.append(Finding("structure", f"{a.name} (nearest: {who})", round(worst, 2), clear, worst >= clear))
+    return out
+
+
 def pickup(d: Dealer) -> list[Finding]:
     out = []
     cap = d.fw.LOOP_CAPACITY
@@ -285,8 +335,8 @@ def printable(d: Dealer) -> list[Finding]:
 
 def all_checks(d: Dealer | None = None) -> list[Finding]:
     d = d or Dealer()
-    return (sweep(d) + bends(d) + nips(d) + reader(d) + pockets(d) + flaps(d) + neighbours(d) + loop_length(d)
-            + pickup(d) + printable(d))
+    return (sweep(d) + bends(d) + nips(d) + reader(d) + pockets(d) + flaps(d) + neighbours(d) + switchback(d) + structure(d)
+            + loop_length(d) + pickup(d) + printable(d))
 
 
 def summary(findings: list[Finding]) -> dict[str, dict[str, float | int | str]]:

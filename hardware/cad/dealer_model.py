@@ -326,10 +326,11 @@ class Dealer:
                  note="two round bands above the card; their lower run presses it onto the floor")
         dr = v["cad.transport.drum_d"] / 2
         dz = t + bd / 2 + bd / 2 + dr  # the drum's centre over the band's lower run
+        dw = v["cad.transport.drum_w"] / 2
         for name, x in (("west", x0), ("east", x1)):
-            self.add(f"drum-{name}", "printed", "drive", [Solid(Circle(x, dz, dr), -by - 6, by + 6)],
-                     holes=[Solid(Circle(x, dz, 2.5), -by - 6, by + 6)], stl="band-drum",
-                     note="grooved drum for the two bands, 5 mm shaft")
+            self.add(f"drum-{name}", "printed", "drive", self.both_sides(Circle(x, dz, dr), by - dw, by + dw),
+                     holes=[Solid(Circle(x, dz, 2.5), -by - dw, by + dw)], stl="band-drum",
+                     note="a grooved pulley under each band on a 5 mm shaft; the flap fingers pass between them")
         ir = v["cad.transport.idler_d"] / 2
         rows = [self.pocket_x(k) - v["cad.transport.idler_dx"] for k in range(v["geometry.pockets"])]
         self.idler_rows = rows
@@ -513,18 +514,21 @@ class Dealer:
         v = self.v
         t = self.t_max
         r = v["cad.feed.roller_d"] / 2
+        rr = v["cad.loop.r_roller_d"] / 2
         w = v["cad.feed.roller_w"]
         hw = self.guide_hw
         ft = v["cad.path.floor_thickness"]
         tyre = (16 - w / 2, 16 + w / 2)
         nx, ex, fx = v["cad.loop.nip_x"], v["cad.loop.end_x"], v["cad.loop.flap_x"]
-        self.add("roller-R-low", "bought", "drive", self.both_sides(Circle(nx, -r, r), *tyre), item="Roller")
-        self.add("roller-R-up", "bought", "drive", self.both_sides(Circle(nx, t + r, r), *tyre), item="Roller",
+        self.add("roller-R-low", "bought", "drive", self.both_sides(Circle(nx, -rr, rr), *tyre), item="Roller 20 mm")
+        self.add("roller-R-up", "bought", "drive", self.both_sides(Circle(nx, t + rr, rr), *tyre), item="Roller 20 mm",
                  note="on a sprung arm, like F1")
+        self.add("rv-opto", "bought", "sensor", [Solid(rect(v["cad.loop.rv_x"] - 3, -4.0, v["cad.loop.rv_x"] + 3, 8.0), hw + 0.5, hw + 12)],
+                 item="Slotted opto module", note="Rv: its slot straddles the card's back edge")
         east_end = self.pockets[-1].cell[1] if self.pockets else v["cad.transport.east_drum_x"]
         self.add("switchback", "printed", "guide",
-                 self.plate(east_end, ex + 3, -ft, 0.0, -hw, hw, [(nx - r - 1, nx + r + 1, -tyre[1] - 1, -tyre[0] + 1),
-                                                                   (nx - r - 1, nx + r + 1, tyre[0] - 1, tyre[1] + 1)])
+                 self.plate(east_end, ex + 3, -ft, 0.0, -hw, hw, [(nx - rr - 1, nx + rr + 1, -tyre[1] - 1, -tyre[0] + 1),
+                                                                   (nx - rr - 1, nx + rr + 1, tyre[0] - 1, tyre[1] + 1)])
                  + [Solid(rect(ex, 0.0, ex + 3, 20.0), -hw, hw)]
                  + self.both_sides(rect(east_end, 0.0, ex + 3, 3.0), hw, hw + 2.0),
                  stl="switchback", note="channel floor, end stop, R's slots")
@@ -534,8 +538,9 @@ class Dealer:
         # the one-way flap: a light blade hinged at the diagonal's foot, its free end resting on the
         # path: a card going east lifts it, coming back west it rides up its top onto the diagonal
         hinge = (fx, 4.5)
-        foot = (fx + 14.0, 0.0)
-        blade = Poly((foot, hinge, (hinge[0], hinge[1] - 1.2), (foot[0] - 6.0, 0.0)))
+        foot = (fx + v["cad.loop.blade_len"], 0.0)
+        self.blade_foot = foot
+        blade = Poly((foot, hinge, (hinge[0], hinge[1] - 1.2), (foot[0] - 0.5 * v["cad.loop.blade_len"], 0.6)))
         self.add("one-way-flap", "printed", "guide", [Solid(blade, -hw + 2, hw - 2)], stl="one-way-flap",
                  holes=[], note="rests on the path; a card going east lifts it, coming back it rides up onto the diagonal")
         n = (math.sin(dg), math.cos(dg))  # the diagonal floor's upward normal
@@ -607,10 +612,23 @@ class Dealer:
         # past the last roller the card lies over the hopper ("drop": checked as a falling sheet)
         (fx, fz), (hx, hz2), (tx, tz) = self.loop_corners
         rx = v["cad.loop.return_x"]
-        self.paths["loop"] = CardPath("loop", [(ex - h, h), (fx, h), (hx, hz2), *self._corner((hx, hz2), (tx, tz), (rx, tz), self.corner_r),
+        # coming back, the card rides up the one-way flap onto the diagonal: its mid-plane turns from
+        # the path's level to the diagonal's on one 20 mm arc, which the flap's top stays under
+        c2 = self._meet((ex, h), (fx - 10.0, h), (hx, hz2), (tx, tz))
+        self.paths["loop"] = CardPath("loop", [(ex - h, h), *self._corner((ex, h), c2, (tx, tz), 20.0),
+                                               *self._corner(c2, (tx, tz), (rx, tz), self.corner_r),
                                                (rx - self.card_len_max, tz)],
                                       [(n, p) for n, p in self.loop_nips], guides=("one-way-flap",))
         self.drop = {"x": (rx - self.card_len_max, rx), "z": (hz + h, tz)}
+
+    @staticmethod
+    def _meet(a0: Point, a1: Point, b0: Point, b1: Point) -> Point:
+        """Where the line through a0, a1 meets the line through b0, b1."""
+        d1 = (a1[0] - a0[0], a1[1] - a0[1])
+        d2 = (b1[0] - b0[0], b1[1] - b0[1])
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        t = ((b0[0] - a0[0]) * d2[1] - (b0[1] - a0[1]) * d2[0]) / den
+        return a0[0] + t * d1[0], a0[1] + t * d1[1]
 
     @staticmethod
     def _corner(a: Point, b: Point, c: Point, radius: float) -> list[Point]:

@@ -148,7 +148,7 @@ def test_bom_quantities_follow_the_model(dealer: M.Dealer) -> None:
     with open(ROOT / "hardware" / "bom.csv", newline="", encoding="utf-8") as f:
         rows = {r["part"]: int(r["qty"]) for r in csv.DictReader(f)}
     counts = dealer.bought_counts()
-    for item in ("Roller", "Idler bearing", "Micro servo", "Reflective opto module", "Card reader"):
+    for item in ("Roller", "Roller 20 mm", "Idler bearing", "Micro servo", "Reflective opto module", "Card reader"):
         assert rows[item] == counts[item], item
     springs = dealer.springs()
     assert rows["Extension spring (nips)"] == springs["nip"]["count"]
