@@ -366,13 +366,19 @@ def drawing_part(d: Dealer, stl: str, parts: list[Part], out: Path) -> list[str]
     plt = _setup()
     from matplotlib.patches import Rectangle
 
-    p = parts[0]
+    p0 = parts[0]
+    b = [s.shape.bounds() for s in p0.solids]
+    ox, oz = min(q[0] for q in b), min(q[1] for q in b)
+    oy = p0.y_range()[0]
+    # drawn in the part's own coordinates: its lowest corner at the origin
+    p = Part(p0.name, p0.kind, p0.role, [Solid(s.shape.moved(-ox, -oz), s.y0 - oy, s.y1 - oy) for s in p0.solids],
+             [Solid(h.shape.moved(-ox, -oz), h.y0 - oy, h.y1 - oy) for h in p0.holes], p0.stl, p0.item, p0.note)
     b = [s.shape.bounds() for s in p.solids]
     x0, z0, x1, z1 = min(q[0] for q in b), min(q[1] for q in b), max(q[2] for q in b), max(q[3] for q in b)
     y0, y1 = p.y_range()
     fig, axs = plt.subplots(1, 3, figsize=(15, 5.5), gridspec_kw={"width_ratios": [max(x1 - x0, 1), max(x1 - x0, 1), max(y1 - y0, 1)]})
     side, top, end = axs
-    ymid = 0.0 if y0 <= 0.0 <= y1 else (y0 + y1) / 2
+    ymid = -oy if y0 <= -oy <= y1 else (y0 + y1) / 2  # the path's centre line, if the part crosses it
     for s in p.solids:
         _draw_shape(side, s.shape, GUIDE, fill=s.y0 <= ymid <= s.y1, lw=0.6 if s.y0 <= ymid <= s.y1 else 0.3)
         bb = s.shape.bounds()
@@ -385,11 +391,16 @@ def drawing_part(d: Dealer, stl: str, parts: list[Part], out: Path) -> list[str]
                                                                                        ec="k", lw=0.6))
         side.plot([h.shape.cx - h.shape.r * 1.6, h.shape.cx + h.shape.r * 1.6], [h.shape.cz, h.shape.cz], lw=0.3, color="k")
         side.plot([h.shape.cx, h.shape.cx], [h.shape.cz - h.shape.r * 1.6, h.shape.cz + h.shape.r * 1.6], lw=0.3, color="k")
-        side.text(h.shape.cx + h.shape.r, h.shape.cz + h.shape.r, f"Ø{2 * h.shape.r:g}\n({h.shape.cx - x0:.1f}, {h.shape.cz - z0:.1f})",
+        side.text(h.shape.cx + h.shape.r, h.shape.cz + h.shape.r, f"Ø{2 * h.shape.r:g}\n({h.shape.cx:.1f}, {h.shape.cz:.1f})",
                   fontsize=6)
         lo, hi = max(h.y0, y0), min(h.y1, y1)
         top.add_patch(Rectangle((h.shape.cx - h.shape.r, lo), 2 * h.shape.r, hi - lo, fill=False, ec="k", lw=0.5, ls="--"))
         end.add_patch(Rectangle((lo, h.shape.cz - h.shape.r), hi - lo, 2 * h.shape.r, fill=False, ec="k", lw=0.5, ls="--"))
+    spans = sorted({(round(s.y0, 2), round(s.y1, 2)) for s in p.solids})
+    if 1 < len(spans) <= 8:  # where each slab of the part lies across (y)
+        for ya, yb in spans:
+            end.text((ya + yb) / 2, z1 + 0.02 * max(z1 - z0, 10), f"{ya:g}..{yb:g}", ha="center", va="bottom", fontsize=6,
+                     rotation=90 if yb - ya < 0.08 * (y1 - y0) else 0)
     pad = 0.12 * max(x1 - x0, z1 - z0, y1 - y0, 10)
     dim(side, (x0, z0), (x1, z0), f"{x1 - x0:.1f}", off=-pad * 0.6)
     dim(side, (x1, z0), (x1, z1), f"{z1 - z0:.1f}", off=pad * 0.6, vertical=True)
@@ -397,6 +408,22 @@ def drawing_part(d: Dealer, stl: str, parts: list[Part], out: Path) -> list[str]
     dim(top, (x1, y0), (x1, y1), f"{y1 - y0:.1f}", off=pad * 0.6, vertical=True)
     dim(end, (y0, z0), (y1, z0), f"{y1 - y0:.1f}", off=-pad * 0.6)
     dim(end, (y1, z0), (y1, z1), f"{z1 - z0:.1f}", off=pad * 0.6, vertical=True)
+    # every edge of every slab as a tick: the drawing gives each one's position
+    def edges(vals: list[float]) -> list[float]:
+        out: list[float] = []
+        for x in sorted(vals):
+            if not out or x - out[-1] > 0.6:
+                out.append(x)
+        return out
+
+    xs = edges([q for s in p.solids for q in (s.shape.bounds()[0], s.shape.bounds()[2])])
+    ys = edges([q for s in p.solids for q in (s.y0, s.y1)])
+    zs = edges([q for s in p.solids for q in (s.shape.bounds()[1], s.shape.bounds()[3])])
+    for ax, hor, ver in ((side, xs, zs), (top, xs, ys), (end, ys, zs)):
+        if len(hor) <= 24:
+            ax.set_xticks(hor, [f"{x:.1f}" for x in hor], rotation=90, fontsize=5.5)
+        if len(ver) <= 24:
+            ax.set_yticks(ver, [f"{x:.1f}" for x in ver], fontsize=5.5)
     for ax, (a0, a1, b0, b1), title in ((side, (x0, x1, z0, z1), f"side: section at y = {ymid:g} filled, the rest outlined"),
                                         (top, (x0, x1, y0, y1), "top (x, y across)"),
                                         (end, (y0, y1, z0, z1), "end (y, z), looking along the path")):
@@ -407,8 +434,9 @@ def drawing_part(d: Dealer, stl: str, parts: list[Part], out: Path) -> list[str]
         ax.grid(True, lw=0.15)
     n = len(parts)
     note = p.note if n == 1 else f"{n} alike: " + ", ".join(q.name for q in parts[:4]) + (" ..." if n > 4 else "")
-    fig.suptitle(f"{stl}.stl: print {n}. {note}\n(mm; hole positions from the part's lowest corner; PETG, 0.2 mm layers, "
-                 f"4 perimeters; bores printed 0.2 mm under size and drilled)", fontsize=8)
+    fig.suptitle(f"{stl}.stl: print {n}. {note}\n(mm, from the part's lowest corner, as it sits in the machine: x along the "
+                 f"path, y across, z up; the end view labels each slab's y span; PETG, 0.2 mm layers, 4 perimeters; "
+                 f"bores printed 0.2 mm under size and drilled)", fontsize=8)
     names = _save(fig, out, f"part-{stl}")
     plt.close(fig)
     return names

@@ -249,17 +249,19 @@ class Dealer:
         # sprung arms of the upper rollers (outside the card's width: forks at |y| 36..40)
         arm = v["cad.springs.nip_arm"]
         for name, x in (("F1", f1), ("F2", f2)):
-            prof = Poly(((x - arm - 4, t + r - 4), (x + 6, t + r - 4), (x + 6, t + r + 4), (x - arm - 4, t + r + 4)))
-            self.add(f"arm-{name}", "printed", "frame", self.both_sides(prof, 36.0, 40.0),
-                     holes=[Solid(Circle(x, t + r, 2.5), -40.0, 40.0), Solid(Circle(x - arm, t + r, 1.5), -40.0, 40.0)],
-                     stl="nip-arm", note="pivot, roller axle 25 mm from it, spring post")
+            prof = Poly(((x - arm - 4, t + r - 4), (x + 4, t + r - 4), (x + 4, t + r + 4), (x - arm - 4, t + r + 4)))
+            for side, (ya, yb) in (("back", (36.0, 40.0)), ("front", (-40.0, -36.0))):
+                self.add(f"arm-{name}-{side}", "printed", "frame", [Solid(prof, ya, yb)],
+                         holes=[Solid(Circle(x, t + r, 2.5), ya, yb), Solid(Circle(x - arm, t + r, 1.5), ya, yb)],
+                         stl="nip-arm", note="a sprung arm's plate: the roller's axle and, 25 mm on, its pivot")
         # side plates of the feed section: shafts and arm pivots, outside the path
         holes = [Solid(Circle(px, -r, 2.5), 40, 48), Solid(Circle(f1, -r, 2.5), 40, 48),
                  Solid(Circle(f1 - arm, t + r, 1.5), 40, 48), Solid(Circle(f2 - arm, t + r, 1.5), 40, 48)]
         prof = rect(-100.0, -80.0, 145.0, 35.0)
-        self.add("feed-side", "printed", "frame", [Solid(prof, 40.0, 45.0), Solid(prof, -45.0, -40.0)],
-                 holes=holes + [Solid(h.shape, -h.y1, -h.y0) for h in holes], stl="feed-side",
-                 note="two plates (mirrored) carry P, F1, the arms' pivots and the reader bracket")
+        for side, sign in (("back", 1), ("front", -1)):
+            self.add(f"feed-side-{side}", "printed", "frame", [Solid(prof, 40.0, 45.0) if sign > 0 else Solid(prof, -45.0, -40.0)],
+                     holes=holes if sign > 0 else [Solid(h.shape, -h.y1, -h.y0) for h in holes], stl="feed-side",
+                     note="a side plate (print two): P, F1, the arms' pivots, the reader bracket")
         # the feed floor from the throat to the belt, with the read window and the roller slots
         ft = v["cad.path.floor_thickness"]
         hw = self.guide_hw
@@ -587,9 +589,17 @@ class Dealer:
         self.add("return-roller", "bought", "drive", self.both_sides(Circle(rx + 2.0, tz + 2 * h + r, r), *tyre), item="Roller",
                  note="the top run's last roller, driven from T, presses the card onto the lip; past it the card lies "
                       "over the hopper and falls flat")
-        self.add("loop-side", "printed", "frame",
-                 [Solid(rect(rx - 5, 30.0, fx + 20, tz + 25.0), 46.0, 50.0), Solid(rect(rx - 5, 30.0, fx + 20, tz + 25.0), -50.0, -46.0)],
-                 stl="loop-side", note="side plates carrying the diagonal, the top run and their idlers; printed in sections")
+        for side, (ya, yb) in (("back", (46.0, 50.0)), ("front", (-50.0, -46.0))):
+            self.add(f"loop-side-{side}", "printed", "frame", [Solid(rect(rx - 5, 30.0, fx + 20, tz + 25.0), ya, yb)],
+                     stl="loop-side", note="a side plate (print two) carrying the diagonal, the top run and their idlers")
+        # sprung arms of R's upper roller and of the return roller (as F1's)
+        arm = v["cad.springs.nip_arm"]
+        for name, (x, z) in (("R", (nx, t + rr)), ("return", (rx + 2.0, tz + 2 * h + r))):
+            prof = Poly(((x - 4, z - 4), (x + arm + 4, z - 4), (x + arm + 4, z + 4), (x - 4, z + 4)))
+            for side, (ya, yb) in (("back", (36.0, 40.0)), ("front", (-40.0, -36.0))):
+                self.add(f"arm-{name}-{side}", "printed", "frame", [Solid(prof, ya, yb)],
+                         holes=[Solid(Circle(x, z, 2.5), ya, yb), Solid(Circle(x + arm, z, 1.5), ya, yb)],
+                         stl="nip-arm", note="a sprung arm's plate: the roller's axle and, 25 mm on, its pivot")
 
     def _main_paths(self) -> None:
         v = self.v

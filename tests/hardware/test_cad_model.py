@@ -155,6 +155,10 @@ def test_bom_quantities_follow_the_model(dealer: M.Dealer) -> None:
     assert rows["Compression spring (idlers)"] == springs["idler"]["count"]
     assert "Separator pad" not in rows  # replaced by the throat gate: no spring, no entry force
     assert rows["Throat gate screw"] == 1
+    # enough filament for every printed part printed solid (PETG 1.27 g/cm3), from the manifest
+    manifest = json.loads((CAD / "out" / "manifest.json").read_text())
+    solid_kg = sum(f["volume_cm3"] * f["print"] for f in manifest["stl"].values()) * 1.27 / 1000
+    assert rows["Frame filament"] >= solid_kg
 
 
 def test_power_budget_counts_the_lift_from_the_model(dealer: M.Dealer) -> None:
