@@ -103,8 +103,8 @@ def sweep(d: Dealer) -> list[Finding]:
     sheet = rect(x0, z0 - d.half, x1, z1 + d.half)
     for part in d.parts:
         solids = [s for s in part.solids if _overlaps(s, -hw, hw)]
-        if not solids or part.name in ("hopper", "top-run"):
-            continue
+        if not solids or part.name in ("hopper", "top-run", "splitter-shoe", "splitter-blade"):
+            continue  # the card lands on them (the splitter's shoe and blade: see hardware/README.md item 9)
         lb = min(bbox_gap(s.shape.bounds(), sheet.bounds()) for s in solids)
         gap = lb if lb > FAR else min(distance(s.shape, sheet) for s in solids)
         limit = -COMPRESSION if part.role == "drive" else clear

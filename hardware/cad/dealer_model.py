@@ -141,6 +141,8 @@ class Dealer:
         self.pockets: list[Pocket] = []
         self.reader: dict[str, Any] = {}
         self._hopper()
+        if self.v.get("sorter.fitted", 0):
+            self._splitter()
         self._feed()
         self._reader()
         self._transport()
@@ -209,7 +211,13 @@ class Dealer:
         # the lip from the hopper floor up to the path floor just before the throat
         lip = Poly(((-4.0, hz - ft), (0.0, hz - ft), (0.0, 0.0), (-4.0, hz)))
         sides = self.both_sides(rect(back - wall, hz - ft, 0.0, top), hw, hw + wall)
-        backw = [Solid(rect(back - wall, hz, back, top), -hw, hw)]
+        if v.get("sorter.fitted", 0):
+            # the splitter works through an opening in the back wall's middle (y +-25) over the
+            # stack's heights; the cards stop against the wall's two outer strips
+            backw = [Solid(rect(back - wall, hz, back, top), 25.0, hw), Solid(rect(back - wall, hz, back, top), -hw, -25.0),
+                     Solid(rect(back - wall, 45.0, back, top), -25.0, 25.0)]
+        else:
+            backw = [Solid(rect(back - wall, hz, back, top), -hw, hw)]
         self.add("hopper", "printed", "guide", floor + [Solid(lip, -hw, hw)] + sides + backw, stl="hopper",
                  note="tray: floor (slots for P and the lift plates), side and back walls; the stack's cards lie "
                       "face down, their long edges along the path")
@@ -226,6 +234,28 @@ class Dealer:
                  stl="lift-plate",
                  note=f"rises {lt + 0.8 + 0.5:.1f} mm through the hopper floor on the HS-311's lever: lifted, the stack "
                       f"stands {lt} mm over P")
+
+    def _splitter(self) -> None:
+        """The sorting hopper's splitter (hardware/README.md item 9, physical.toml [sorter]), drawn
+        with a full hopper: a follower shoe on the top card within 15 mm of the back wall, its
+        blade entering through a 1 x 50 mm slot in the back wall, the L12-R behind the wall."""
+        v = self.v
+        back = v["cad.hopper.back_wall_x"]
+        hz = -v["cad.feed.pickup_protrude"]
+        top = hz + self.fw.LOOP_CAPACITY * self.t_max  # the stack's top, full
+        wall = v["cad.pocket.wall"]
+        stem = rect(back - wall + 0.3, top, back - 0.3, 44.0)
+        foot = rect(back - wall + 0.3, top, back + 14.0, top + 3.0)
+        arm = rect(back - wall - 22.0, 40.0, back - 0.3, 44.0)
+        self.add("splitter-shoe", "printed", "guide", [Solid(foot, -24.0, 24.0), Solid(stem, -4.0, 4.0), Solid(arm, -4.0, 4.0)],
+                 stl="splitter-shoe",
+                 note="follower shoe (drawn on a full hopper): its foot rides on the top card 14 mm in from the back wall, "
+                      "its stem in the wall's opening, its arm back to the L12-R's rod; the blade hangs from it")
+        self.add("splitter-blade", "bought", "guide", [Solid(rect(back - wall + 0.3, top - 1.5, back + 12.0, top - 1.3), -22.5, 22.5)],
+                 item="Splitter blade", note="0.2 mm spring steel, through the back wall's 1 x 50 mm slot")
+        self.add("splitter-servo", "bought", "frame",
+                 [Solid(rect(back - wall - 22.0, 44.0, back - wall - 4.0, 44.0 + 48.0), -9.0, 9.0)],
+                 item="Linear servo (sorting hopper)", note="Actuonix L12-R-10, rod down onto the shoe")
 
     def _feed(self) -> None:
         v = self.v
