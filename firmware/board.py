@@ -204,12 +204,28 @@ class _Axis:
 
 
 class _Flaps:
-    """The PCA9685: deflector flap k on channel k (50 Hz servo pulses)."""
+    """The PCA9685: deflector flap k on channel k, the hopper lift on channel 15 (50 Hz pulses).
 
-    def __init__(self, i2c):
+    Staggered start. A servo that gets power runs to its commanded position at its stall
+    current, and the servo rail comes up all at once when the motor relay closes (the start
+    button, at power-on and after every e-stop): with every channel already pulsing, all of them
+    would start together (15 x ~700 mA on a 2.5 A rail). So a channel pulses only once the rail
+    is up (the motor bus sense, GP28), one more channel every ``stagger_ms`` (a swing and a PWM
+    frame, config.SERVO_STAGGER_MS), in channel order; when the rail drops every channel is
+    switched fully off (the servo goes limp), so the next power-up is staggered again. A channel
+    the firmware commands while it waits starts at once: that move is the firmware's own.
+    """
+
+    def __init__(self, i2c, rail_up, stagger_ms):
         self.i2c = i2c
+        self.rail_up = rail_up  # () -> True while the servo rail is powered
+        self.stagger_ms = stagger_ms
         self.ok = True
         self.up = []
+        self.want = {}  # channel -> pulse width (us) it is to have
+        self.live = []  # channels pulsing since the rail came up
+        self.rail = False
+        self.next_at = 0
         try:
             i2c.writeto_mem(PCA_ADDR, PCA_MODE1, b"\x10")  # sleep: the prescaler can be set
             i2c.writeto_mem(PCA_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
@@ -219,19 +235,50 @@ class _Flaps:
         except OSError:
             self.ok = False
         for k in range(POCKETS):
-            self.set(k, False)
+            self.want[k] = FLAP_DOWN_US  # each starts in its turn once the rail is up (service)
 
     def set(self, k, up):
         if up and k not in self.up:
             self.up.append(k)
         elif not up and k in self.up:
             self.up.remove(k)
+        self.want[k] = FLAP_UP_US if up else FLAP_DOWN_US
+        if k in self.live:
+            self._write(k, self.want[k])
+        elif self.rail_up():
+            self._start(k, time.ticks_ms())
+
+    def service(self, now):
+        """Follow the servo rail: all off when it drops, one more channel on per stagger_ms."""
+        if not self.rail_up():
+            for k in self.live:
+                self._write(k, 0)
+            self.live = []
+            self.rail = False
+            return
+        if not self.rail:
+            self.rail = True
+            self.next_at = now
+        if ticks_diff(now, self.next_at) < 0:
+            return
+        for k in sorted(self.want):
+            if k not in self.live:
+                self._start(k, now)
+                return
+
+    def _start(self, k, now):
+        self.live.append(k)
+        self._write(k, self.want[k])
+        self.next_at = ticks_add(now, self.stagger_ms)
+
+    def _write(self, k, us):
+        """Channel k's pulse width in us; 0 = fully off (the LEDn_OFF_H full-off bit)."""
         if not self.ok:
             return
-        us = FLAP_UP_US if up else FLAP_DOWN_US
         off = us * 4096 // 20000
+        data = bytes((0, 0, 0, 0x10)) if us == 0 else bytes((0, 0, off & 0xFF, off >> 8))
         try:
-            self.i2c.writeto_mem(PCA_ADDR, PCA_LED0 + 4 * k, bytes((0, 0, off & 0xFF, off >> 8)))
+            self.i2c.writeto_mem(PCA_ADDR, PCA_LED0 + 4 * k, data)
         except OSError:
             self.ok = False
 
@@ -323,7 +370,7 @@ class Board:
         except OSError:
             self.tca_ok = False
             self.faults.append((4, TCA_ADDR))
-        self.flaps = _Flaps(self.i2c)
+        self.flaps = _Flaps(self.i2c, self.servo_rail_up, self.cfg.SERVO_STAGGER_MS)
         if not self.flaps.ok:
             self.faults.append((4, PCA_ADDR))
         self.splitter = _Splitter(self.i2c)  # optional: none on a first-in first-out hopper
@@ -432,8 +479,13 @@ class Board:
         return n
 
     def idle(self):
+        self.flaps.service(time.ticks_ms())
         self.led.toggle()
         time.sleep_ms(1)
+
+    def servo_rail_up(self):
+        """The motor bus (after the relay) is live, so the 5 V servo buck on it is too."""
+        return self.vbus.read_u16() > VBUS_LIVE_U16
 
     # ---- motion ---------------------------------------------------------------------------------
 

@@ -30,10 +30,11 @@ R_IN_MM = 95
 R_OUT_MM = 70
 V_START = 40  # every axis starts and stops at this speed (mm/s), no ramp below it
 READ_ALLOW_MS = 100  # allowance for one decode of the stopped card (to measure on the build)
+SERVO_STAGGER_MS = 80  # servo rail up: one more servo starts every 80 ms (its swing + a PWM frame)
 DEFLECT_MS = 60  # a deflector flap's swing (MG90S 0.1 s/60 degrees, 25 degrees + one PWM frame)
 GATE_X_MM = 60
 WINDOW_X_MM = 100  # leading edge of a card at the read window
-BELT_X_MM = 150  # where the belt floor starts
+BELT_X_MM = 150  # where the transport's bands start (they run above the card)
 POCKET_X0_MM = 200  # pocket k's mouth at POCKET_X0_MM + POCKET_PITCH_MM * k
 POCKET_PITCH_MM = 25
 END_X_MM = 580  # end-of-run opto E
@@ -46,8 +47,9 @@ CONFIRM_MARGIN_MS = 100  # a card not seen by its station this long after its du
 BELT_LAG_PCT = 45  # 1 / 0.7 = 1.43
 BELT_LEAD_PCT = 25  # 1 / 1.3 = 0.77
 CARD_TOL_MM = 4  # blocked length at the gate over CARD_LEN_MM + this: a shingled double feed
-# pocket index of every target: seats 0..10, then trick, discard, centre, reject
-POCKET = {0x84: 11, 0x81: 12, 0x82: 13, 0x80: 14}
+# pocket index of every target: seats 0..10, then discard, centre, reject and trick last (its
+# 110 cards need 36 mm of stack: only the last pocket can grow east, hardware/cad)
+POCKET = {0x81: 11, 0x82: 12, 0x80: 13, 0x84: 14}
 POCKET_CAP = {0x84: 110, 0x81: 32, 0x82: 8, 0x80: 24}  # trick, discard, centre, reject (cards)
 # A seat pocket holds 24 cards: a plan giving one seat more is refused (NAK TOO_BIG). Seat
 # pockets are not counted after the deal (their owners take the cards out as they play).

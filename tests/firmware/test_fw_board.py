@@ -173,11 +173,11 @@ def test_pockets_confirm_cards_and_flaps_follow_the_aim(board: Any, fakes: Any) 
     assert board.confirmed(3) and not board.confirmed(3)  # once per card
     board.lower(3)
     assert board.flaps.up == [] and bus.servo_us(3) == pytest.approx(board.mod.FLAP_DOWN_US, abs=10)
-    board.turn_start(0x84)  # trick pocket: 11
-    assert board.flaps.up == [11]
-    bus.set_pocket(11, True)
+    board.turn_start(0x84)  # trick pocket: 14, the last
+    assert board.flaps.up == [14]
+    bus.set_pocket(14, True)
     board.confirmed(0x84)
-    bus.set_pocket(11, False)
+    bus.set_pocket(14, False)
     assert board.confirmed(0x84)
 
 
@@ -270,3 +270,40 @@ def test_a_card_in_the_play_slot_counts_as_a_card_to_feed(board: Any, fakes: Any
     assert not board.hopper_has_card()
     pins[board.mod.PIN_SLOT].v = 0  # a player dropped a card into the slot
     assert board.hopper_has_card()
+
+
+def test_servos_start_one_at_a_time_when_the_servo_rail_comes_up(board: Any, fakes: Any) -> None:
+    """Issue 20: the 15 flaps (and the hopper lift) must not all start at once on a 2.5 A rail,
+    at power-on or when the motor relay closes again after an e-stop."""
+    bus = fakes.machine.I2C.bus
+    mod = board.mod
+    stagger = board.cfg.SERVO_STAGGER_MS
+
+    def pulsing() -> list[int]:  # a pulse width set, and not the PCA9685's full-OFF bit (LEDn_OFF_H bit 4)
+        return [k for k in range(16) if bus.servo_us(k) > 0 and not bus.regs[0x40].get(0x06 + 4 * k + 3, 0) & 0x10]
+
+    assert pulsing() == []  # at boot nothing pulses before the loop runs
+    for step in range(mod.POCKETS + 3):
+        board.idle()
+        assert len(pulsing()) == min(step + 1, mod.POCKETS)  # one more channel per stagger
+        Clock.us += stagger * 1000
+    assert pulsing() == list(range(mod.POCKETS))  # the lift (15) was never commanded: limp
+    assert all(bus.servo_us(k) == pytest.approx(mod.FLAP_DOWN_US, abs=10) for k in range(mod.POCKETS))
+    # the e-stop drops the relay: every channel goes fully off (limp), so the next start staggers
+    board.vbus.level = 500
+    board.idle()
+    assert pulsing() == [] and bus.regs[0x40][0x06 + 3] == 0x10
+    board.hold_hopper(True)  # wanted while the rail is down: waits for its turn
+    board.vbus.level = 40000  # the start button: the relay closes again
+    board.idle()
+    assert len(pulsing()) == 1
+    Clock.us += (stagger - 1) * 1000
+    board.idle()
+    assert len(pulsing()) == 1  # not before its time
+    # a flap the firmware commands meanwhile starts at once (its own move)
+    board.turn_start(5)
+    assert 5 in pulsing() and bus.servo_us(5) == pytest.approx(mod.FLAP_UP_US, abs=10)
+    for _ in range(20):
+        Clock.us += stagger * 1000
+        board.idle()
+    assert pulsing() == list(range(16)) and bus.servo_us(mod.HOPPER_LIFT) == pytest.approx(mod.FLAP_UP_US, abs=10)
