@@ -365,3 +365,21 @@ def test_the_trick_log_shows_every_card_played_and_never_one_in_a_hand(game: str
             assert t["cancelled"]  # nobody won: every led-suit card was cancelled
     seats = [[s for s, _c in t["cards"]] for t in log]
     assert all(len(set(ss)) == len(ss) for ss in seats)
+
+
+def test_replay_prints_the_corrected_scores_and_names_a_broken_correction(tmp_path: Any, capsys: Any) -> None:
+    from trickref.ui.cli import main
+
+    t = AutoTable(seed=6, entry="touch")
+    ref = t.run("hearts", 4, {"target": 10000}, max_hands=1)
+    t.feed(HandCorrection(1, _first_hand(ref), "miscounted"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(ref.record()))
+    assert main(["replay", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"] == ref.game.totals
+    bad = ref.record()
+    bad["hand_corrections"][0]["entries"]["qs"] = 9
+    path.write_text(json.dumps(bad))
+    assert main(["replay", "--json", str(path)]) == 2
+    out = capsys.readouterr()
+    assert json.loads(out.out)["error"]["field"] == "hand_corrections[0].entries" and "Q" in out.err
