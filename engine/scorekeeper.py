@@ -109,6 +109,7 @@ class ScoreSheet:
         self.names: list[str] = list(names) if names is not None else [f"Seat {i + 1}" for i in range(players)]
         if len(self.names) != players:
             raise RecordError("players", f"{players} seats need {players} names, not {len(self.names)}")
+        self.amending = False  # a ``before(hand)`` sheet a correction is checked on (nil_allowed)
         self._hasbags = cls.HAS_BAGS
         self._moon_total: int = getattr(cls, "MOON_TOTAL", 0)
         self.entries: list[dict[str, Any]] = []  # canonical entries, one per hand, as first entered
@@ -179,6 +180,8 @@ class ScoreSheet:
         (partnership-spades: its team trails by more than ``blind_nil_margin``) this hand."""
         if self.GAME_ID == "spades-2p":
             return True
+        if self.GAME_ID == "partnership-spades" and self.amending:
+            return True  # a hand already played: its Blind Nil margin was the table's to judge then
         if self.GAME_ID == "partnership-spades":
             from .partnership_spades import trails_enough
 
@@ -267,7 +270,18 @@ class ScoreSheet:
         ctx.corrections = [dict(c) for c in self.corrections if c["after_hand"] <= hand - 1]
         ctx._rescore()
         ctx.over, ctx.winners = False, []
+        ctx.amending = True
         return ctx
+
+    def copy(self) -> ScoreSheet:
+        """An independent plain copy (to try a change on)."""
+        new = ScoreSheet(self.GAME_ID, self.n, self.options, self.first_dealer, self.names)
+        new.entries = [dict(e) for e in self.entries]
+        new.corrections = [dict(c) for c in self.corrections]
+        new.amendments = [dict(a) for a in self.amendments]
+        new._ops = self._ops[:]
+        new._rescore()
+        return new
 
     def check_amend(self, hand: int, entries: Mapping[str, Any]) -> dict[str, Any]:
         """``entries`` checked and canonical as a correction of hand ``hand`` (from 1);
