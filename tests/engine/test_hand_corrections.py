@@ -21,7 +21,13 @@ from trickref.engine.records import dump, parse, replay, summary
 from trickref.engine.referee.autotable import AutoTable
 from trickref.engine.referee.autotable import replay as replay_events
 from trickref.engine.referee.commands import Message, SaveRecord
-from trickref.engine.referee.events import HandCorrection, ScoreCorrection, UndoConfirm, UndoRequest, make_shuffle
+from trickref.engine.referee.events import (
+    HandCorrection,
+    ScoreCorrection,
+    UndoConfirm,
+    UndoRequest,
+    make_shuffle,
+)
 from trickref.engine.scorekeeper import EntryError, ScoreSheet, entries_from_figures, sheet_of_game
 
 

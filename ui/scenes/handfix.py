@@ -27,13 +27,13 @@ from trickref.engine.scorekeeper import ScoreSheet
 from .. import draw as D
 from .. import paperpad as P
 from .. import theme as T
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..referee_words import translate
 from ..scene import Scene
 from ..widgets import Button
 from .pin import PinScene
-from .scoresheet import reason_words
 from .scorekeeper_entry import ScorekeeperEntryScene
+from .scoresheet import reason_words
 
 REASONS = ("miscounted", "revoke", "misdeal")
 
@@ -177,7 +177,8 @@ def figures_words(sheet: ScoreSheet, entries: dict[str, Any], seats: tuple[int, 
                 parts.append(_("bid {bid}, made {made}").format(bid=b, made=t))
         return "; ".join(parts)
     if g == "german-whist":
-        return _("{n} tricks").format(n=entries["tricks"][seats[0]])
+        n = int(entries["tricks"][seats[0]])
+        return ngettext("{n} trick", "{n} tricks", n).format(n=n)
     s = seats[0]
     hearts = f"{entries['hearts'][s]}\u2665"
     qs = entries["qs"]
@@ -265,7 +266,7 @@ class HandScene(Scene):
         rows_room = bottom - y
         line_h = small_h + th.u(2)
         per_side = 2 if len(sides) * 2 * line_h <= rows_room and sheet.GAME_ID == "partnership-spades" else 1
-        for k, (side, group) in enumerate(zip(sides, seats, strict=True)):
+        for side, group in zip(sides, seats, strict=True):
             if y + line_h * per_side > bottom:
                 break
             now = self._side(sheet, row["entries"], row["points"], group, per_side)
@@ -274,11 +275,17 @@ class HandScene(Scene):
             for j, text in enumerate(now):
                 D.text(surface, th, self._fit(text, col - th.pad), (x + name_w, y + j * line_h), "small", T.TEXT)
             for j, text in enumerate(was):
-                changed = was != now
+                changed = j >= len(now) or now[j] != text
                 D.text(surface, th, self._fit(text, col - th.pad), (x + name_w + col, y + j * line_h), "small",
-                       T.TEXT_DIM if not changed else T.BAD)
+                       T.BAD if changed else T.TEXT_DIM)
             self.lines.append((side, " ".join(now), " ".join(was)))
             y += line_h * max(1, len(now))
+        y += th.u(6)
+        totals = ", ".join(f"{side} {row['totals'][g[0]]}" for side, g in zip(sides, seats, strict=True))
+        for line in D.wrap(th, _("Totals after hand {n}: {totals}").format(n=self.hand, totals=totals), room, "small"):
+            if y + small_h > bottom:
+                break
+            y = D.text(surface, th, line, (x, y), "small", T.TEXT_DIM).bottom
 
     def _side(self, sheet: ScoreSheet, entries: dict[str, Any], points: list[int], group: tuple[int, ...],
               lines: int) -> list[str]:
@@ -321,11 +328,13 @@ class PickHandScene(Scene):
         th = self.theme
         hands = len(self.fixer.sheet().hand_results)
         w = min(th.width - 2 * th.pad, th.u(640))
-        h = min(th.height - 2 * th.pad, th.u(420))
-        self.box = pygame.Rect((th.width - w) // 2, (th.height - h) // 2, w, h)
         gap = th.pad
         bw = max(th.touch, th.u(72))
         cols = max(1, (w - 2 * th.pad + gap) // (bw + gap))
+        title_h = th.pad + th.font("large", bold=True).get_height() + th.u(12)
+        want = title_h + max(1, -(-hands // cols)) * (th.touch + gap) + 2 * (th.touch + th.pad)
+        h = min(th.height - 2 * th.pad, max(th.u(240), want))
+        self.box = pygame.Rect((th.width - w) // 2, (th.height - h) // 2, w, h)
         top = self.box.y + th.pad + th.font("large", bold=True).get_height() + th.u(12)
         bottom = self.box.bottom - 2 * (th.touch + th.pad)
         rows = max(1, (bottom - top + gap) // (th.touch + gap))
@@ -354,8 +363,9 @@ class PickHandScene(Scene):
         self.widgets.append(Button(_("Cancel"), self.app.pop, pygame.Rect(self.box.x + th.pad, y, bw2, th.touch),
                                    color=T.BUTTON_OFF, name="Cancel"))
         if isinstance(self.fixer, KeptFixer) or self.fixer.needs_pin:
-            self.widgets.append(Button(_("Points"), self.points, pygame.Rect(self.box.right - th.pad - bw2, y, bw2,
-                                                                              th.touch), color=T.BUTTON_OFF, name="Points"))
+            self.widgets.append(Button(_("Score correction"), self.points,
+                                       pygame.Rect(self.box.right - th.pad - bw2, y, bw2, th.touch), color=T.BUTTON_OFF,
+                                       name="Score correction"))
 
     def _page(self, step: int) -> None:
         hands = len(self.fixer.sheet().hand_results)
@@ -421,6 +431,9 @@ class AmendEntryScene(ScorekeeperEntryScene):
     def intro(self) -> str:
         return _("{dealer} dealt it; change what was wrong").format(dealer=self.sheet.names[self.sheet.dealer])
 
+    def ready_text(self) -> str:
+        return _("Ready: tap Continue")
+
     def cancel(self) -> None:
         self.fixer.reopen()
 
@@ -485,9 +498,8 @@ class ReasonScene(Scene):
     def layout(self) -> None:
         th = self.theme
         p, W, H = th.pad, th.width, th.height
-        narrow = W < th.u(600)
-        top = self.header_bottom(self._sub(), right=2 * p if narrow else None)
-        per = 2 if narrow else 4
+        top = self.header_bottom(self._sub(), right=2 * p)
+        per = 2 if W < th.u(600) else 4
         rw = (W - 4 * p - p * (per - 1)) // per
         specs = [(reason_words(r), r) for r in REASONS] + [(_("Type a reason"), "")]
         self.reason_buttons = []
@@ -509,6 +521,7 @@ class ReasonScene(Scene):
         return _("kept on the score sheet and in the record, with when and why")
 
     def _sync(self) -> None:
+        self._ensure_layout()
         for b in self.reason_buttons:
             key = b.name.removeprefix("reason ")
             b.selected = (key == "typed" and bool(self.typed) and self.reason == self.typed) or (
@@ -552,26 +565,26 @@ class ReasonScene(Scene):
         sides, seats = P.sides_of(b.GAME_ID, b.names)
         h = self.hand - 1
         out = []
-        pts = [f"{side} {b.hand_results[h]['points'][g[0]]:+d} \u2192 {a.hand_results[h]['points'][g[0]]:+d}"
+        pts = [f"{side} {b.hand_results[h]['points'][g[0]]:+d} -> {a.hand_results[h]['points'][g[0]]:+d}"
                for side, g in zip(sides, seats, strict=True)
                if b.hand_results[h]["points"][g[0]] != a.hand_results[h]["points"][g[0]]]
         out.append(_("Hand {n}: {changes}").format(n=self.hand, changes=", ".join(pts)) if pts
                    else _("Hand {n}: the points stay the same").format(n=self.hand))
-        tot = [f"{side} {b.totals[g[0]]} \u2192 {a.totals[g[0]]}" for side, g in zip(sides, seats, strict=True)
+        tot = [f"{side} {b.totals[g[0]]} -> {a.totals[g[0]]}" for side, g in zip(sides, seats, strict=True)
                if b.totals[g[0]] != a.totals[g[0]]]
         if tot:
             out.append(_("Totals: {changes}").format(changes=", ".join(tot)))
         if a.over and not b.over:
             names = " & ".join(b.names[w] for w in a.winners)
-            out.append(_("This ends the game: {who} wins.").format(who=names))
+            out.append(ngettext("This ends the game: {who} wins.", "This ends the game: {who} win.",
+                                len(a.winners)).format(who=names))
         elif b.over and not a.over:
             out.append(_("The game goes on: nobody has won yet."))
         return out
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
-        narrow = th.width < th.u(600)
-        self.title(surface, _("Why correct hand {n}?").format(n=self.hand), self._sub(), right=2 * th.pad if narrow else None)
+        self.title(surface, _("Why correct hand {n}?").format(n=self.hand), self._sub(), right=2 * th.pad)
         y = self.changes_top
         room = th.width - 4 * th.pad
         bottom = self.apply_btn.rect.y - th.u(4)

@@ -53,7 +53,7 @@ class PlayScene(GameScene):
         return seat
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
-        return [(N_("Last trick"), self.toggle_review)]
+        return [(N_("Last trick"), self.toggle_review), (N_("Review"), lambda: self.app.go("review"))]
 
     def other_labels(self, name: str) -> list[str]:
         return ["Back"] if name == "Last trick" else []

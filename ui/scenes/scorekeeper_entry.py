@@ -936,7 +936,7 @@ class ScorekeeperEntryScene(Scene):
             reason = translate(reason)
         x, w, anchor = 2 * th.pad, self.line_w, "topleft"
         if reason is None:
-            text, role, colour = _("Ready: tap Enter hand"), "body", T.GOOD
+            text, role, colour = self.ready_text(), "body", T.GOOD
         else:
             text, role, colour = reason, "small", (T.BAD if self.refusal else T.ACCENT)
         line_h = th.font(role).get_height()
@@ -960,6 +960,10 @@ class ScorekeeperEntryScene(Scene):
         from ..setup import title
 
         return _("{game}: hand {n}").format(game=title(self.sheet.GAME_ID), n=self.sheet.hand_number + 1)
+
+    def ready_text(self) -> str:
+        """What the verdict line says when the entry can be entered."""
+        return _("Ready: tap Enter hand")
 
     def intro(self) -> str:
         """The bar's second line before anything is entered."""

@@ -94,14 +94,14 @@ class ScorekeeperSheetScene(ScoreSheetScene):
 
     @property
     def bar_height(self) -> int:
-        if self.narrow():
+        if self.stacked():
             return super().bar_height
         return max(self.theme.touch + self.theme.u(8), self.title_h())
 
     def draw_heading(self, surface: Any) -> int:
         """The title and who deals next, left of the buttons (above them on a narrow screen)."""
         th = self.theme
-        room = (th.width if self.narrow() else self._bar_left) - 3 * th.pad
+        room = (th.width if self.stacked() else self._bar_left) - 3 * th.pad
         text = self.heading()
         if th.font("large", bold=True).size(text)[0] > room:
             text = self.game_title  # beside the buttons the game's name says enough

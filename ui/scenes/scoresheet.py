@@ -214,7 +214,10 @@ class ScoreSheetScene(GameScene):
         font = th.font("small")
         words = {b.name: max(font.size(b.text)[0], font.size(_("Sheet"))[0] if b is self.plot_btn else 0) for b in buttons}
         self._bar_rows = 1
-        if self.narrow():  # across the screen under the title: one row, or two when the labels need it
+        # beside the title when both fit, else under it (a portrait screen, large text with many buttons)
+        beside = sum(max(th.u(96), words[b.name] + th.u(16)) + gap for b in buttons)
+        self._stacked = self.narrow() or beside + self.title_min() + 3 * th.pad > th.width
+        if self._stacked:  # across the screen under the title: one row, or two when the labels need it
             room = th.width - 2 * th.pad
             need = [words[b.name] + th.u(16) for b in buttons]
             per = len(buttons)
@@ -248,6 +251,14 @@ class ScoreSheetScene(GameScene):
         """A canvas narrower than 600 units (a portrait screen): the buttons under the title."""
         return self.theme.width < self.theme.u(600)
 
+    def stacked(self) -> bool:
+        """The bar's buttons under the title (laid out by ``place_bar``)."""
+        return getattr(self, "_stacked", self.narrow())
+
+    def title_min(self) -> int:
+        """The narrowest the title may be beside the buttons: the game's name."""
+        return int(self.theme.font("large", bold=True).size(self.game_title)[0])
+
     def title_h(self) -> int:
         th = self.theme
         return th.pad + th.font("large", bold=True).get_height() + th.u(4)
@@ -255,7 +266,7 @@ class ScoreSheetScene(GameScene):
     @property
     def bar_height(self) -> int:
         th = self.theme
-        if self.narrow():
+        if self.stacked():
             rows = getattr(self, "_bar_rows", 1)
             return self.title_h() + rows * th.touch + (rows - 1) * th.u(6) + th.u(6)
         return th.touch + th.u(8)
@@ -266,7 +277,7 @@ class ScoreSheetScene(GameScene):
     def draw_heading(self, surface: Any) -> int:
         """The title left of the buttons (above them on a narrow screen); the content's top."""
         th = self.theme
-        room = (th.width if self.narrow() else self._bar_left) - 3 * th.pad
+        room = (th.width if self.stacked() else self._bar_left) - 3 * th.pad
         text = self.heading()
         if th.font("large", bold=True).size(text)[0] > room:
             text = self.game_title  # beside the buttons the game's name says enough
