@@ -200,6 +200,7 @@ class ScoreSheetScene(GameScene):
         self._bar_rows = 1
         self._place(buttons)
         sheet = self.score_sheet()
+        self._drawn_sheet = sheet
         self._plot_hidden = self.plot_place(sheet, *self.fitted(sheet, th.width - 2 * th.pad), self.bar_height)[0] is None
         if self._plot_hidden:  # "Plot" shows it in the pad's place
             self.plot_btn.visible = True
@@ -321,6 +322,7 @@ class ScoreSheetScene(GameScene):
     def draw_content(self, surface: Any) -> None:
         th = self.theme
         sheet = self.score_sheet()
+        self._drawn_sheet = sheet
         top = self.draw_heading(surface)
         pad, widths = self.fitted(sheet, th.width - 2 * th.pad)
         self.rows = pad.rows()
@@ -435,6 +437,10 @@ class ScoreSheetScene(GameScene):
 
     def notes(self, pad: P.Pad) -> list[str]:
         out = []
+        sheet = getattr(self, "_drawn_sheet", None)
+        if sheet is not None and sheet.corrections:  # what each score correction was for
+            g = {"game": sheet.GAME_ID, "names": sheet.names}
+            out.append(_("Corrections:") + " " + "; ".join(correction_words(g, c) for c in sheet.corrections))
         if "takentotal" in pad.columns:
             out.append(_("Each hand: the hearts and Q\u2660 taken over the running total."))
         if pad.corrected:
@@ -451,8 +457,10 @@ class ScoreSheetScene(GameScene):
         out = []
         for note in self.notes(pad):
             moon = note == _("shot the moon")
-            for i, line in enumerate(D.wrap(th, note, width - th.u(8) - (th.u(22) if moon else 0), "small")):
-                out.append((line, moon and i == 0))
+            lines = D.wrap(th, note, width - th.u(8) - (th.u(22) if moon else 0), "small")
+            if len(lines) > 2:  # many corrections: the first ones, the rest on the hands' pages
+                lines = [lines[0], self.fit(lines[1] + " " + lines[2], width - th.u(8))]
+            out.extend((line, moon and i == 0) for i, line in enumerate(lines))
         return out
 
     def notes_h(self, pad: P.Pad, width: int) -> int:
