@@ -269,3 +269,31 @@ def test_the_review_shows_every_card_played_and_none_still_held(game: str, playe
     press(app, "Back")
     assert app.scene.name == "play"
     app.end_session()
+
+
+def test_a_refereed_correction_is_journalled_and_resumed_after_leaving() -> None:
+    """On the referee path (simulated dealer, the table's journal): a hand corrected, the game
+    left from the menu and resumed from the journal: the same correction, the same totals."""
+    from referee_helpers import pump, referee_app, start
+
+    from trickref.ui.scenes.handfix import TableFixer
+
+    app = referee_app()
+    start(app, "german-whist", 2, (), {"target": 100})
+    pump(app, lambda a: len(a.session.table.state.hand_results) >= 1 and a.session.table.referee.waiting != "turn")
+    g = app.session.table.state
+    played = g.hand_results[0]["figures"]["tricks_stage2"]
+    TableFixer(app, None).apply(1, {"tricks": played[::-1]}, "revoke", "2025-05-02T21:14:03")
+    ref = app.session.table.referee
+    assert ref.hand_corrections and g.hand_results[0]["entries"]["tricks"] == played[::-1]
+    totals, record = g.totals[:], ref.record()
+    app.go("scoresheet")
+    press(app, "Back")
+    press(app, "Menu")
+    press(app, "yes")  # Leave
+    press(app, "Resume game")
+    pump(app, lambda a: a.session is not None and a.scene.name == "confirm")
+    again = app.session.table.referee
+    assert again.hand_corrections == ref.hand_corrections and again.game.totals[:len(totals)] == totals
+    assert again.record()["hand_corrections"] == record["hand_corrections"]
+    app.end_session()

@@ -17,6 +17,7 @@ from ..widgets import Button, Widget
 class GameScene(Scene):
     name = "game"
     show_undo = True
+    fit_bar = False  # the bar's buttons as wide as their labels need (a scene with many of them)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -57,6 +58,10 @@ class GameScene(Scene):
             return max([0, *(font.size(x)[0] + th.u(12) for x in words if " " not in x)])
 
         widths = {text: max(w, need(text)) for text, _fn in specs}
+        if self.fit_bar:  # many buttons: each as wide as its label (every word it shows) needs
+            def label(text: str) -> int:
+                return max(font.size(x)[0] + th.u(8) for x in [_(text), *(_(y) for y in self.other_labels(text))])
+            widths = {text: max(th.touch + th.u(8), label(text)) for text, _fn in specs}
         rows = [specs]
         self._bar_rows = 1
         if th.portrait:  # across the screen: equal shares, a wider word taking what it needs

@@ -28,6 +28,7 @@ from .gamebase import GameScene
 class PlayScene(GameScene):
     name = "play"
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
+    fit_bar = True  # five buttons (Review beside Last trick): each only as wide as its label
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
