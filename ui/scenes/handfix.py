@@ -47,6 +47,10 @@ class Fixer:
     def sheet(self) -> ScoreSheet:
         raise NotImplementedError
 
+    def can_fix(self) -> bool:
+        """Whether the sheet takes corrections now."""
+        return True
+
     def apply(self, hand: int, entries: dict[str, Any], reason: str, at: str) -> None:
         """Correct ``hand``; ValueError (in words) when it is refused or cannot be kept."""
         raise NotImplementedError
@@ -71,6 +75,10 @@ class TableFixer(Fixer):
     def sheet(self) -> ScoreSheet:
         v = self.app.session.view()
         return P.sheet_of_view(v.get("game") or {}, v.get("table") or {})
+
+    def can_fix(self) -> bool:
+        """Not once the game is over: its record is saved and its journal started afresh."""
+        return not bool((self.app.session.view().get("game") or {}).get("over"))
 
     def _call(self, event: Any) -> None:
         from ..table_client import refusal_of
@@ -220,6 +228,7 @@ class HandScene(Scene):
             Button(_("Correct this hand"), self.correct, pygame.Rect(self.box.right - th.pad - bw, y, bw, th.touch),
                    color=T.BUTTON_ON, name="Correct this hand"),
         ]
+        self.widgets[1].visible = self.fixer.can_fix()
 
     def correct(self) -> None:
         self.app.pop()

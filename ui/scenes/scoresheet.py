@@ -184,7 +184,7 @@ class ScoreSheetScene(GameScene):
         self.back = Button(_("Back"), self.go_back, pygame.Rect(0, 0, th.u(120), th.touch), color=T.BUTTON_OFF,
                            role="small", name="Back")
         specs: list[Button] = [self.back]
-        if self.can_correct:
+        if self.can_correct and self.fixer().can_fix():
             specs.append(Button(_("Correct"), self.correct, pygame.Rect(0, 0, th.u(120), th.touch), color=T.BUTTON_OFF,
                                 role="small", name="Correct"))
         self.place_bar(specs)
