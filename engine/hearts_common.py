@@ -653,9 +653,13 @@ class HeartsFamilyState(GameState):
 
     def _moon_choice(self) -> str | None:
         """The shooter's choice this hand ("self" or "others"), None when nobody shot the moon."""
-        for _seat, a in reversed(self.actions):
+        acts = self.actions
+        i = len(acts) - 1
+        while i >= 0:
+            a = acts[i][1]
             if a.kind == "moon":
                 return str(a.value)
+            i -= 1
         return None
 
     def trick_log(self) -> list[dict[str, Any]]:
@@ -664,12 +668,17 @@ class HeartsFamilyState(GameState):
         twice to the trick (Cancellation Hearts' two decks; never in Hearts)."""
         n = self.n
         out: list[dict[str, Any]] = []
-        open_trick = [(self.leader, tuple(self.trick), -2)] if self.trick and self.phase == "play" else []
-        for lead, cards, w in [*self.tricks, *open_trick]:
+        rows: list[tuple[int, tuple[int, ...], int]] = list(self.tricks)
+        if self.trick and self.phase == "play":
+            rows.append((self.leader, tuple(self.trick), -2))
+        for lead, cards, w in rows:
             led = cards[0] // 13
-            twice = sorted({c for c in cards if c // 13 == led and cards.count(c) > 1})
-            out.append({"leader": lead, "cards": [[(lead + i) % n, C.NAMES[c]] for i, c in enumerate(cards)],
-                        "winner": w if w >= 0 else None, "done": w != -2, "cancelled": C.names(twice)})
+            twice: list[int] = sorted({c for c in cards if c // 13 == led and cards.count(c) > 1})
+            seats: list[list[Any]] = []
+            for i in range(len(cards)):
+                seats.append([(lead + i) % n, C.NAMES[cards[i]]])
+            out.append({"leader": lead, "cards": seats, "winner": w if w >= 0 else None, "done": w != -2,
+                        "cancelled": C.names(twice)})
         return out
 
     def _trick_winning(self) -> int | None:
