@@ -389,3 +389,48 @@ def test_replay_prints_the_corrected_scores_and_names_a_broken_correction(tmp_pa
     assert main(["replay", "--json", str(path)]) == 2
     out = capsys.readouterr()
     assert json.loads(out.out)["error"]["field"] == "hand_corrections[0].entries" and "Q" in out.err
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["german-whist", "hearts", "partnership-spades"]), seed=st.integers(0, 10**6),
+       when=st.lists(st.integers(0, 120), min_size=1, max_size=4))
+def test_corrections_at_any_point_replay_from_the_record_and_the_journal(game: str, seed: int,
+                                                                          when: list[int]) -> None:
+    """Hand corrections made at random moments (between hands or in the middle of one), then
+    play on: the record replays to the referee's scores, the journal to the same referee."""
+    rng = random.Random(seed)
+    n = {"german-whist": 2, "hearts": 4, "partnership-spades": 4}[game]
+    t = AutoTable(seed=seed, entry="touch")
+    t.max_hands = 4
+    t.start(game, n, {"target": 10000})
+    steps = 0
+    marks = sorted(when)
+    while t.ref.game is not None and len(t.ref.game.hand_results) < 4 and steps < 2000:
+        g = t.ref.game
+        while marks and steps >= marks[0] and g.hand_results:
+            marks.pop(0)
+            h = rng.randint(1, len(g.hand_results))
+            e = entries_from_figures(game, g.options, g.hand_results[h - 1]["figures"])
+            key = "tricks" if "tricks" in e else "hearts"
+            counts = list(e[key])
+            a = rng.choice([s for s, c in enumerate(counts) if c > 0])
+            counts[a] -= 1
+            counts[(a + 1) % n] += 1
+            e[key] = counts
+            if "moon" in e:
+                e["moon"] = "others" if ScoreSheet(game, n, g.options).moon_shooter(e) is not None else None
+            t.feed(HandCorrection(h, e, "miscounted", "admin", f"t{steps}"))
+        if not t.step():
+            t.drain()
+            if not t.ref.accepting() and t.ref.waiting == "shuffle":
+                break
+        steps += 1
+    g = t.ref.game
+    assert g is not None
+    fixes = t.ref.hand_corrections
+    assert summary(replay(parse(json.loads(json.dumps(t.ref.record()))))) == summary(g)
+    assert replay_events(t.events) == t.ref
+    assert g.totals == [sum(r["points"][s] for r in g.hand_results) for s in range(n)] or not g.hand_results
+    for f in fixes:  # each corrected hand scores its last correction
+        last = [x for x in fixes if x["hand"] == f["hand"]][-1]
+        assert g.hand_results[f["hand"] - 1]["entries"] == last["entries"]
