@@ -32,7 +32,7 @@ MARKED = [
     "ui/scenes/scorekeeper_sheet.py", "ui/resume.py", "ui/scenes/gamebase.py",
     "ui/tableview.py", "ui/scenes/play.py", "ui/scenes/summary.py", "ui/scenes/dealing.py", "ui/scenes/fault.py",
     "ui/scenes/handoff.py", "ui/scenes/bidding.py", "ui/scenes/club.py",
-    "ui/verifypage.py", "ui/scenes/fairqr.py",
+    "ui/faults.py", "ui/fairshow.py", "ui/scenes/faircheck.py", "ui/plot.py", "ui/table_client.py", "ui/referee_words.py",
     "ui/paperpad.py", "ui/scenes/handfix.py", "ui/scenes/review.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
