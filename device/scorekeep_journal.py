@@ -11,7 +11,8 @@ Records (JSON objects, in order; ``kind`` says which)::
     {"kind": "first_dealer", "seat": s}
     {"kind": "hand", "entries": {...}}          # the entries as the sheet keeps them
     {"kind": "correction", "seat": s, "points": p, "reason": "..."}
-    {"kind": "undo"}                            # the last hand or correction taken back
+    {"kind": "amend", "hand": h, "entries": {...}, "reason": "...", "at": "..."}   # hand h (from 1) corrected
+    {"kind": "undo"}                            # the last hand, correction or hand correction taken back
 
 The file is ``scorekeep.journal`` in the journal folder, beside the referee's ``table.journal``:
 one unfinished refereed game and one unfinished score sheet can wait at the same time. A sheet
@@ -65,16 +66,25 @@ class JournalledSheet(ScoreSheet):
             super().undo()
             raise
 
+    def amend(self, hand: int, entries: Mapping[str, Any], reason: str = "", at: str = "",
+              by: str | None = None) -> dict[str, Any]:
+        done = super().amend(hand, entries, reason, at, by)
+        record = {"kind": "amend", "hand": hand, "entries": done["entries"], "reason": reason, "at": at}
+        if by:
+            record["by"] = by
+        try:
+            self._log(record)
+        except JournalError:
+            super().undo()
+            raise
+        return done
+
     def undo(self) -> dict[str, Any]:
         taken = super().undo()
         try:
             self._log({"kind": "undo"})
         except JournalError:
-            if "correction" in taken:
-                self.corrections.append(taken["correction"])
-                self._rescore()
-            else:
-                super().enter(taken["entries"])
+            self.redo(taken)
             raise
         return taken
 
@@ -107,6 +117,8 @@ def _replay(records: list[Any], path: Path) -> JournalledSheet | None:
                 sheet.enter(r["entries"])
             elif kind == "correction":
                 sheet.correct(r["seat"], r["points"], r.get("reason", ""))
+            elif kind == "amend":
+                sheet.amend(r["hand"], r["entries"], r.get("reason", ""), r.get("at", ""), r.get("by"))
             elif kind == "undo":
                 sheet.undo()
             elif kind == "first_dealer":
@@ -169,7 +181,7 @@ class ScorekeepJournal:
         sheet, saved = self.sheet, None
         if sheet is None:
             return None
-        if sheet.entries or sheet.corrections:
+        if sheet.entries or sheet.corrections or sheet.amendments:
             saved = self.journal.rotate(sheet.to_json())
         else:
             self.journal.rotate()

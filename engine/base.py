@@ -27,6 +27,7 @@ both agree).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
@@ -130,6 +131,15 @@ class GameState:
 
     def _private_extra(self, seat: int) -> dict[str, Any]:
         return {}
+
+    def trick_log(self) -> list[dict[str, Any]]:
+        """Every trick of the hand so far, public information only (what was played face up):
+        per trick ``leader``, ``cards`` ([seat, card name] in play order), ``winner`` (None
+        while the trick is open, or when nobody won it), ``done`` and, where the game has
+        them, ``cancelled`` (card names that cancelled each other) and ``stage``. The trick
+        in progress comes last. Empty outside the play of a hand; games that play tricks
+        override it. Never a card still in a hand."""
+        return []
 
     def _hand_of(self, seat: int) -> list[int]:
         raise NotImplementedError
@@ -577,4 +587,7 @@ def _row_view(row: Mapping[str, Any]) -> dict[str, Any]:
     fig = out.get("figures")
     if fig is not None:
         out["figures"] = {k: (v[:] if type(v) is list else v) for k, v in fig.items()}
+    for key in ("entries", "original", "corrections"):  # a corrected hand's (engine.scorekeeper)
+        if key in out:
+            out[key] = copy.deepcopy(out[key])
     return out

@@ -197,6 +197,28 @@ class GermanWhistState(GameState):
             "stock": self.deck[self.stock:] if self.phase == "play" else [],
         }
 
+    def trick_log(self) -> list[dict[str, Any]]:
+        """GameState.trick_log: every trick of both stages (``stage`` 1 or 2), from the hand's
+        plays two by two, then the trick in progress. Which cards the players drew is not in it
+        (the face-down one is private; the face-up one is now in the winner's hand)."""
+        plays = [(s, a.value) for s, a in self.actions if a.kind == "play"]
+        out: list[dict[str, Any]] = []
+        for k in range(0, len(plays) - 1, 2):
+            (s0, c0), (s1, c1) = plays[k], plays[k + 1]
+            if _SUIT[c1] == _SUIT[c0]:
+                winner = s1 if c1 > c0 else s0
+            elif _SUIT[c1] == self.trump:
+                winner = s1
+            else:
+                winner = s0
+            out.append({"leader": s0, "cards": [[s0, C.NAMES[c0]], [s1, C.NAMES[c1]]], "winner": winner,
+                        "done": True, "stage": 1 if k // 2 < 13 else 2})
+        if len(plays) % 2 and self.phase == "play":
+            s0, c0 = plays[-1]
+            out.append({"leader": s0, "cards": [[s0, C.NAMES[c0]]], "winner": None, "done": False,
+                        "stage": 1 if len(plays) // 2 < 13 else 2})
+        return out
+
     def _hand_figures(self) -> dict[str, Any]:
         return {"tricks_taken": [self.tricks1[s] + self.tricks2[s] for s in (0, 1)],
                 "tricks_stage1": self.tricks1[:], "tricks_stage2": self.tricks2[:]}

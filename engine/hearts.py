@@ -366,9 +366,12 @@ class HeartsState(HeartsFamilyState):
             for c in cards:
                 m |= BIT[c]
             taken[w] |= m
-        return {"tricks_taken": self.tricks_taken[:],
-                "hearts": [(t >> HEARTS_LO & FULL_SUIT).bit_count() for t in taken],
-                "queens": [t >> C.QS & 1 for t in taken]}
+        out: dict[str, Any] = {"tricks_taken": self.tricks_taken[:],
+                               "hearts": [(t >> HEARTS_LO & FULL_SUIT).bit_count() for t in taken],
+                               "queens": [t >> C.QS & 1 for t in taken], "moon": self._moon_choice()}
+        if self.options["omnibus"]:
+            out["omnibus"] = None if self.omnibus_taker < 0 else self.omnibus_taker
+        return out
 
     # ------------------------------------------------------------------ determinization
     def sample_world(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None) -> HeartsState:

@@ -648,7 +648,38 @@ class HeartsFamilyState(GameState):
         got, _left = self._cards_taken()
         return {"tricks_taken": self.tricks_taken[:],
                 "hearts": [sum(1 for c in cards if c // 13 == C.HEARTS) for cards in got],
-                "queens": [sum(1 for c in cards if c == C.QS) for cards in got]}
+                "queens": [sum(1 for c in cards if c == C.QS) for cards in got],
+                "moon": self._moon_choice()}
+
+    def _moon_choice(self) -> str | None:
+        """The shooter's choice this hand ("self" or "others"), None when nobody shot the moon."""
+        acts = self.actions
+        i = len(acts) - 1
+        while i >= 0:
+            a = acts[i][1]
+            if a.kind == "moon":
+                return str(a.value)
+            i -= 1
+        return None
+
+    def trick_log(self) -> list[dict[str, Any]]:
+        """GameState.trick_log: the finished tricks (a trick whose led-suit cards all cancelled
+        is won by nobody), then the trick in progress. ``cancelled``: the led-suit cards played
+        twice to the trick (Cancellation Hearts' two decks; never in Hearts)."""
+        n = self.n
+        out: list[dict[str, Any]] = []
+        rows: list[tuple[int, tuple[int, ...], int]] = list(self.tricks)
+        if self.trick and self.phase == "play":
+            rows.append((self.leader, tuple(self.trick), -2))
+        for lead, cards, w in rows:
+            led = cards[0] // 13
+            twice: list[int] = sorted({c for c in cards if c // 13 == led and cards.count(c) > 1})
+            seats: list[list[Any]] = []
+            for i in range(len(cards)):
+                seats.append([(lead + i) % n, C.NAMES[cards[i]]])
+            out.append({"leader": lead, "cards": seats, "winner": w if w >= 0 else None, "done": w != -2,
+                        "cancelled": C.names(twice)})
+        return out
 
     def _trick_winning(self) -> int | None:
         """The seat whose card is taking the trick in progress (the highest of the suit led);

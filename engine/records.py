@@ -37,6 +37,10 @@ class Record:
     # admin at the table, in the order made.
     hand_fields: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
+    # earlier hands corrected at the table (engine.scorekeeper: ``hand``, ``entries``,
+    # ``reason``, ``at``, ``by``, ``after_hand``, and ``during_hand``/``after_action`` for one
+    # made during a hand), in the order made
+    hand_corrections: list[dict[str, Any]] = field(default_factory=list)
 
 
 HAND_FIELDS = ("commitment", "salt", "points", "chain")
@@ -144,8 +148,15 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
             raise RecordError(f"corrections[{i}].points", f"must be a whole number, not {pts!r}")
     if not any(hand_fields):
         hand_fields = []
+    from .scorekeeper import check_hand_corrections
+
+    fixes = check_hand_corrections(obj.get("hand_corrections", []), len(hands))
+    for i, f in enumerate(fixes):
+        if "during_hand" in f and ("after_action" not in f or f["during_hand"] != f["after_hand"] + 1):
+            raise RecordError(f"hand_corrections[{i}].during_hand",
+                              "a correction made during a hand names that hand (after_hand + 1) and after_action")
     return Record(game, list(players), dict(options), first_dealer, hands, hand_fields,
-                  [dict(c) for c in corrections])
+                  [dict(c) for c in corrections], fixes)
 
 
 def load(path: str) -> Record:
@@ -201,6 +212,8 @@ def dump(record: Record) -> dict[str, Any]:
     }
     if record.corrections:
         out["corrections"] = [dict(c) for c in record.corrections]
+    if record.hand_corrections:
+        out["hand_corrections"] = [dict(c) for c in record.hand_corrections]
     return out
 
 
@@ -220,12 +233,26 @@ def replay(record: Record) -> GameState:
     state = game_class(record.game)(len(record.players), record.options, record.first_dealer, record.players)
     # Score corrections are applied where they were made: after ``after_hand`` hands had ended
     # (one made during the next hand is applied before it, without a game-end check then).
+    # Hand corrections too, one made during a hand after as many of its actions as then: the
+    # hands after it were played on the totals it gave.
     pending = list(record.corrections)
+    done: list[dict[str, Any]] = []
+    fixes = list(record.hand_corrections)
+    fixed: list[dict[str, Any]] = []
 
     def corrections_due() -> None:
         while pending and pending[0]["after_hand"] <= len(state.hand_results):
             c = pending.pop(0)
+            done.append(c)
             state.correct(c["seat"], c["points"], recheck_end="during_hand" not in c)
+        while fixes and "during_hand" not in fixes[0] and fixes[0]["after_hand"] <= len(state.hand_results):
+            fixed.append(dict(fixes.pop(0)))
+            _rescore(state, done, fixed, recheck_end=True)
+
+    def fixes_in_hand(actions_taken: int) -> None:
+        while fixes and fixes[0].get("during_hand") == state.hand_number and fixes[0]["after_action"] <= actions_taken:
+            fixed.append(dict(fixes.pop(0)))
+            _rescore(state, done, fixed, recheck_end=False)
 
     for h, (deck, acts) in enumerate(record.hands):
         corrections_due()
@@ -237,12 +264,33 @@ def replay(record: Record) -> GameState:
             raise ReplayError(h, 0, s, a, f"hand {h - 1} had not ended (the record is missing its last actions)")
         state.start_hand(deck)
         for i, (seat, action) in enumerate(acts):
+            fixes_in_hand(i)
             try:
                 state.apply(action, seat)
             except IllegalAction as e:
                 raise ReplayError(h, i, seat, action, e.reason) from None
+        if state.phase not in ("deal", "over"):
+            fixes_in_hand(len(acts))
     corrections_due()
+    if fixes:  # one that names a hand the record does not reach (a truncated record)
+        f = fixes[0]
+        raise RecordError("hand_corrections", f"the correction of hand {f['hand']} was made at a point the "
+                                              "record's hands do not reach")
     return state
+
+
+def _rescore(state: GameState, corrections: list[dict[str, Any]], fixes: list[dict[str, Any]],
+             recheck_end: bool) -> None:
+    """A record's hand corrections applied to the replayed game (engine.scorekeeper); a
+    correction whose figures cannot be right is a broken record."""
+    from .scorekeeper import EntryError, rescore_game, sheet_of_game
+
+    f = fixes[-1]
+    try:
+        f["entries"] = sheet_of_game(state, corrections, fixes[:-1]).check_amend(f["hand"], f["entries"])
+    except EntryError as e:
+        raise RecordError(f"hand_corrections[{len(fixes) - 1}].entries", e.reason) from None
+    rescore_game(state, corrections, fixes, recheck_end)
 
 
 def summary(state: GameState) -> dict[str, Any]:

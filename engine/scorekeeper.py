@@ -27,8 +27,19 @@ Entries per hand (plain JSON, what a record stores as ``{"entries": {...}}``):
 
 Score corrections (seat, points, reason) are kept apart from the entries, shown on the sheet
 and written to the record's ``corrections`` in the referee's shape (``after_hand``); in
-partnership-spades a correction counts for the seat's team. The sheet is a pure function of
-its entries and corrections: ``undo`` drops the last of them and the sheet is re-scored.
+partnership-spades a correction counts for the seat's team.
+
+Hand corrections (``amend``): any earlier hand's entries replaced by corrected ones, with when
+and why (``{"hand": 3, "entries": {...}, "reason": "revoke", "at": "2025-05-02T21:14:03",
+"after_hand": 5}``: hand 3, counted from 1, corrected when 5 hands were on the sheet). The
+entries first entered stay (the sheet shows them on request, ``hand_results[h]["original"]``);
+the hand scores with its last correction, and every total, bag count and the game's end after
+it follow. A dealt game's hands are corrected the same way (``sheet_of_game``,
+``rescore_game``): the referee's record of the plays stays as it was, and the correction is an
+adjustment the record carries (``hand_corrections``, RECORDS.md).
+
+The sheet is a pure function of its entries, corrections and hand corrections: ``undo`` drops
+the last of them (whichever was made last) and the sheet is re-scored.
 """
 
 from __future__ import annotations
@@ -98,10 +109,13 @@ class ScoreSheet:
         self.names: list[str] = list(names) if names is not None else [f"Seat {i + 1}" for i in range(players)]
         if len(self.names) != players:
             raise RecordError("players", f"{players} seats need {players} names, not {len(self.names)}")
+        self.amending = False  # a ``before(hand)`` sheet a correction is checked on (nil_allowed)
         self._hasbags = cls.HAS_BAGS
         self._moon_total: int = getattr(cls, "MOON_TOTAL", 0)
-        self.entries: list[dict[str, Any]] = []  # canonical entries, one per hand
+        self.entries: list[dict[str, Any]] = []  # canonical entries, one per hand, as first entered
         self.corrections: list[dict[str, Any]] = []
+        self.amendments: list[dict[str, Any]] = []  # hand corrections, in the order made
+        self._ops: list[str] = []  # "hand", "correction", "amendment": what undo takes back, last first
         self._rescore()
 
     # ------------------------------------------------------------------ what the kiosk asks
@@ -166,6 +180,8 @@ class ScoreSheet:
         (partnership-spades: its team trails by more than ``blind_nil_margin``) this hand."""
         if self.GAME_ID == "spades-2p":
             return True
+        if self.GAME_ID == "partnership-spades" and self.amending:
+            return True  # a hand already played: its Blind Nil margin was the table's to judge then
         if self.GAME_ID == "partnership-spades":
             from .partnership_spades import trails_enough
 
@@ -219,6 +235,7 @@ class ScoreSheet:
         what cannot be right, and then changes nothing."""
         canon = self._canonical(entries)
         self.entries.append(canon)
+        self._ops.append("hand")
         self._step(len(self.entries) - 1)
         return list(self.hand_results[-1]["points"])
 
@@ -232,12 +249,78 @@ class ScoreSheet:
         if not isinstance(reason, str):
             raise EntryError("the reason of a correction is text")
         self.corrections.append({"after_hand": len(self.entries), "seat": seat, "points": points, "reason": reason})
+        self._ops.append("correction")
         self._rescore()
+
+    # ------------------------------------------------------------------ correcting a hand
+    def effective(self, h: int) -> dict[str, Any]:
+        """Hand ``h``'s entries (``h`` from 0) as the sheet scores them: its last correction's,
+        else the entries first entered."""
+        for a in reversed(self.amendments):
+            if a["hand"] == h + 1:
+                return dict(a["entries"])
+        return dict(self.entries[h])
+
+    def before(self, hand: int) -> ScoreSheet:
+        """The sheet as it stood before hand ``hand`` (counted from 1), every earlier hand with
+        its corrections: what correcting that hand is checked against (its Blind Nil margin,
+        its dealer). A plain ScoreSheet of its own, never over."""
+        ctx = ScoreSheet(self.GAME_ID, self.n, self.options, self.first_dealer, self.names)
+        ctx.entries = [self.effective(h) for h in range(hand - 1)]
+        ctx.corrections = [dict(c) for c in self.corrections if c["after_hand"] <= hand - 1]
+        ctx._rescore()
+        ctx.over, ctx.winners = False, []
+        ctx.amending = True
+        return ctx
+
+    def copy(self) -> ScoreSheet:
+        """An independent plain copy (to try a change on)."""
+        new = ScoreSheet(self.GAME_ID, self.n, self.options, self.first_dealer, self.names)
+        new.entries = [dict(e) for e in self.entries]
+        new.corrections = [dict(c) for c in self.corrections]
+        new.amendments = [dict(a) for a in self.amendments]
+        new._ops = self._ops[:]
+        new._rescore()
+        return new
+
+    def check_amend(self, hand: int, entries: Mapping[str, Any]) -> dict[str, Any]:
+        """``entries`` checked and canonical as a correction of hand ``hand`` (from 1);
+        EntryError says what cannot be right (a hand not on the sheet, entries that cannot
+        be, entries that change nothing)."""
+        if not _is_int(hand) or not 1 <= hand <= len(self.entries):
+            have = f"hands 1 to {len(self.entries)}" if self.entries else "no hand yet"
+            raise EntryError(f"there is no hand {hand!r} to correct (the sheet has {have})")
+        canon = self.before(hand)._canonical(entries, amending=True)
+        if canon == self.effective(hand - 1):
+            raise EntryError(f"hand {hand} already has these figures: nothing to correct")
+        return canon
+
+    def amend(self, hand: int, entries: Mapping[str, Any], reason: str = "", at: str = "",
+              by: str | None = None) -> dict[str, Any]:
+        """Correct hand ``hand`` (counted from 1): its entries replaced by ``entries``, with
+        ``reason`` and when (``at``, the caller's clock: the engine keeps none); the hand, every
+        total after it and the game's end are scored again. Returns the correction as kept.
+        Raises EntryError, and then changes nothing."""
+        if not isinstance(reason, str) or not isinstance(at, str):
+            raise EntryError("the reason and time of a correction are text")
+        canon = self.check_amend(hand, entries)
+        a: dict[str, Any] = {"hand": hand, "entries": canon, "reason": reason, "at": at,
+                             "after_hand": len(self.entries)}
+        if by:
+            a["by"] = by
+        self.amendments.append(a)
+        self._ops.append("amendment")
+        self._rescore()
+        return dict(a)
+
+    def corrected_hands(self) -> list[int]:
+        """The hands (from 1) that have a correction."""
+        return sorted({a["hand"] for a in self.amendments})
 
     def set_first_dealer(self, seat: int) -> None:
         """Who dealt the first hand (the deal then passes left); only before any hand or
         correction is on the sheet."""
-        if self.entries or self.corrections:
+        if self.entries or self.corrections or self.amendments:
             raise EntryError("the first dealer is chosen before the first hand is entered")
         if not _is_int(seat) or not 0 <= seat < self.n:
             raise EntryError(f"the first dealer is a seat from 0 to {self.n - 1}, not {seat!r}")
@@ -245,27 +328,59 @@ class ScoreSheet:
         self._rescore()
 
     def can_undo(self) -> bool:
-        return bool(self.entries or self.corrections)
+        return bool(self.entries or self.corrections or self.amendments)
+
+    def _last_change(self) -> str | None:
+        """What was changed last: "hand", "correction" or "amendment" (None: nothing)."""
+        if self._ops:
+            return self._ops[-1]
+        if self.corrections and self.corrections[-1]["after_hand"] == len(self.entries):
+            return "correction"
+        return "hand" if self.entries else None
 
     def undo(self) -> dict[str, Any]:
-        """Take back the last hand or correction (whichever came last); returns
-        ``{"entries": ...}`` or ``{"correction": ...}``. ValueError when there is nothing."""
-        if self.corrections and self.corrections[-1]["after_hand"] == len(self.entries):
+        """Take back the last hand, score correction or hand correction (whichever came last);
+        returns ``{"entries": ...}``, ``{"correction": ...}`` or ``{"amendment": ...}``.
+        ValueError when there is nothing."""
+        kind = self._last_change()
+        if kind is None:
+            raise EntryError("nothing to undo: no hand has been entered")
+        if self._ops:
+            self._ops.pop()
+        if kind == "amendment":
+            a = self.amendments.pop()
+            self._rescore()
+            return {"amendment": a}
+        if kind == "correction":
             c = self.corrections.pop()
             self._rescore()
             return {"correction": c}
-        if not self.entries:
-            raise EntryError("nothing to undo: no hand has been entered")
         e = self.entries.pop()
         self._rescore()
         return {"entries": e}
 
+    def redo(self, taken: Mapping[str, Any]) -> None:
+        """Put back what ``undo`` returned (a journal that could not record the undo)."""
+        if "amendment" in taken:
+            self.amendments.append(dict(taken["amendment"]))
+            self._ops.append("amendment")
+        elif "correction" in taken:
+            self.corrections.append(dict(taken["correction"]))
+            self._ops.append("correction")
+        else:
+            self.entries.append(dict(taken["entries"]))
+            self._ops.append("hand")
+        self._rescore()
+
     def last_undo_text(self) -> str | None:
         """What ``undo`` would take back, in words (for the kiosk's confirmation)."""
-        if self.corrections and self.corrections[-1]["after_hand"] == len(self.entries):
+        kind = self._last_change()
+        if kind == "amendment":
+            return f"the correction of hand {self.amendments[-1]['hand']}"
+        if kind == "correction":
             c = self.corrections[-1]
             return f"the correction {self.names[c['seat']]} {c['points']:+d}"
-        if self.entries:
+        if kind == "hand":
             return f"hand {len(self.entries)}"
         return None
 
@@ -292,13 +407,22 @@ class ScoreSheet:
     def _step(self, h: int) -> None:
         """Score hand ``h`` on top of the sheet after hand ``h - 1``, then the corrections
         made after it."""
-        e = self.entries[h]
+        first = self.entries[h]
+        fixes = [a for a in self.amendments if a["hand"] == h + 1]
+        e = dict(fixes[-1]["entries"]) if fixes else first
+        bags_before = None if self.bags is None else self.bags[:]
         pts = self._score(e)
         for i, p in enumerate(pts):
             self.totals[i] += p
         row: dict[str, Any] = {"points": pts, "totals": self.totals[:], "entries": e}
         if self.bags is not None:
             row["bags"] = self.bags[:]
+        if fixes:  # what the hand first said, scored the same way (same bags before it)
+            after = self.bags
+            self.bags = bags_before
+            row["original"] = {"entries": dict(first), "points": self._score(first)}
+            self.bags = after
+            row["corrections"] = [dict(a) for a in fixes]
         self.hand_results.append(row)
         self.over, self.winners = self._game_end()
         self._apply_corrections(h + 1)
@@ -381,9 +505,11 @@ class ScoreSheet:
         return [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, counts, strict=True)]
 
     # ------------------------------------------------------------------ checking entries
-    def _canonical(self, entries: Mapping[str, Any]) -> dict[str, Any]:
-        """The entries checked and in canonical form; EntryError says what cannot be right."""
-        if self.over:
+    def _canonical(self, entries: Mapping[str, Any], amending: bool = False) -> dict[str, Any]:
+        """The entries checked and in canonical form; EntryError says what cannot be right.
+        ``amending``: a correction of a hand already played (on ``before(hand)``): the game's
+        end and the Blind Nil margin were the table's to judge when it was played."""
+        if self.over and not amending:
             raise EntryError("the game is over")
         if not isinstance(entries, Mapping):
             raise EntryError(f"a hand's entries are an object of named counts, not {type(entries).__name__}")
@@ -399,7 +525,7 @@ class ScoreSheet:
         if g == "spades-2p":
             return self._check_spades(entries, "double_nil")
         if g == "partnership-spades":
-            return self._check_spades(entries, "blind_nil")
+            return self._check_spades(entries, "blind_nil", margin=not amending)
         if g == "german-whist":
             total = 26 if self.options["score_all_tricks"] else HAND_TRICKS
             what = "tricks" if self.options["score_all_tricks"] else "stage-two tricks"
@@ -451,7 +577,7 @@ class ScoreSheet:
         if got != want:
             raise EntryError(f"the {what} add up to {got}, not {want} ({why})")
 
-    def _check_spades(self, e: Mapping[str, Any], nil_key: str) -> dict[str, Any]:
+    def _check_spades(self, e: Mapping[str, Any], nil_key: str, margin: bool = True) -> dict[str, Any]:
         n, names = self.n, self.names
         bids = self._counts(e, "bids", 0, 13, "bid")
         tricks = self._counts(e, "tricks", 0, 13, "tricks")
@@ -466,7 +592,7 @@ class ScoreSheet:
                 if flags[a] and flags[b]:
                     raise EntryError(f"at most one Blind Nil per team: {names[a]} and {names[b]} both declared it")
             for s in range(n):
-                if flags[s] and not self.nil_allowed(s):
+                if margin and flags[s] and not self.nil_allowed(s):
                     us, them = self.totals[s], self.totals[(s + 1) % 4]
                     margin = self.options["blind_nil_margin"]
                     raise EntryError(
@@ -550,6 +676,8 @@ class ScoreSheet:
         }
         if self.corrections:
             out["corrections"] = [dict(c) for c in self.corrections]
+        if self.amendments:
+            out["hand_corrections"] = [dict(a) for a in self.amendments]
         return out
 
     @classmethod
@@ -588,9 +716,24 @@ class ScoreSheet:
             if not _is_int(points):
                 raise RecordError(f"{where}.points", f"must be a whole number, not {points!r}")
             checked.append(dict(c))
-        sheet.corrections = checked  # each is applied after its hand, as entering goes
-        sheet._rescore()
-        for h, hand in enumerate(hands):
+        fixes = check_hand_corrections(obj.get("hand_corrections", []), len(hands))
+        # every change where it was made (after ``after_hand`` hands): score corrections, then
+        # hand corrections, then the next hand
+        for h in range(len(hands) + 1):
+            for c in checked:
+                if c["after_hand"] == h:
+                    sheet.corrections.append(c)
+                    sheet._ops.append("correction")
+                    sheet._rescore()
+            for i, a in enumerate(fixes):
+                if a["after_hand"] == h:
+                    try:
+                        sheet.amend(a["hand"], a["entries"], a.get("reason", ""), a.get("at", ""), a.get("by"))
+                    except EntryError as e:
+                        raise RecordError(f"hand_corrections[{i}].entries", e.reason) from None
+            if h == len(hands):
+                break
+            hand = hands[h]
             if not isinstance(hand, Mapping) or not isinstance(hand.get("entries"), Mapping):
                 raise RecordError(f"hands[{h}]", "a scorekept hand is an object {\"entries\": {...}}")
             try:
@@ -603,3 +746,100 @@ class ScoreSheet:
 def is_scorekeeper_record(obj: object) -> bool:
     """True for a JSON object written by a ScoreSheet (``"mode": "scorekeeper"``)."""
     return isinstance(obj, Mapping) and obj.get("mode") == MODE
+
+
+def check_hand_corrections(fixes: object, hands: int) -> list[dict[str, Any]]:
+    """A record's ``hand_corrections`` checked for their shape (RecordError names the field):
+    each an object with ``hand`` (from 1, a hand finished when it was made), ``after_hand``
+    (hands finished then, up to ``hands``), ``entries`` (an object), optional ``reason``,
+    ``at`` and ``by`` (text), ``during_hand`` and ``after_action`` (whole numbers). Whether
+    the entries can be right is the sheet's to say (``ScoreSheet.amend``)."""
+    if not isinstance(fixes, list):
+        raise RecordError("hand_corrections", "must be a list of objects")
+    out: list[dict[str, Any]] = []
+    for i, a in enumerate(fixes):
+        where = f"hand_corrections[{i}]"
+        if not isinstance(a, Mapping):
+            raise RecordError(where, "must be an object with hand, after_hand, entries and reason")
+        after = a.get("after_hand")
+        if not _is_int(after) or not 0 <= after <= hands:
+            raise RecordError(f"{where}.after_hand", f"must be a hand count from 0 to {hands}, not {after!r}")
+        hand = a.get("hand")
+        if not _is_int(hand) or not 1 <= hand <= after:
+            raise RecordError(f"{where}.hand", f"must be a hand finished when it was corrected (1 to {after}), "
+                                               f"not {hand!r}")
+        if not isinstance(a.get("entries"), Mapping):
+            raise RecordError(f"{where}.entries", "must be an object of the hand's figures")
+        for key in ("reason", "at", "by"):
+            if key in a and not isinstance(a[key], str):
+                raise RecordError(f"{where}.{key}", f"must be text, not {a[key]!r}")
+        for key in ("during_hand", "after_action"):
+            if key in a and (not _is_int(a[key]) or a[key] < 0):
+                raise RecordError(f"{where}.{key}", f"must be a whole number, not {a[key]!r}")
+        out.append(dict(a))
+    return out
+
+
+def entries_from_figures(game: str, options: Mapping[str, Any], figures: Mapping[str, Any]) -> dict[str, Any]:
+    """A played hand's entries (the shape this module scores) from the figures the engine keeps
+    in the hand's ``hand_results`` row (``GameState._hand_figures``): what the players of a
+    table keeping score would have entered for that hand."""
+    if game in ("spades-2p", "partnership-spades"):
+        key = "double_nil" if game == "spades-2p" else "blind_nil"
+        return {"bids": [0 if b is None else int(b) for b in figures["bids"]],
+                key: [bool(x) for x in figures[key]], "tricks": [int(t) for t in figures["tricks_taken"]]}
+    if game == "german-whist":
+        key = "tricks_taken" if options["score_all_tricks"] else "tricks_stage2"
+        return {"tricks": [int(t) for t in figures[key]]}
+    hearts = [int(x) for x in figures["hearts"]]
+    queens = [int(x) for x in figures["queens"]]
+    moon = figures.get("moon")
+    if game == "hearts":
+        omnibus = figures.get("omnibus") if options.get("omnibus") else None
+        return {"hearts": hearts, "qs": queens.index(1) if 1 in queens else None, "omnibus": omnibus, "moon": moon}
+    return {"hearts": hearts, "qs": queens, "nobody_hearts": 26 - sum(hearts), "nobody_qs": 2 - sum(queens),
+            "moon": moon}
+
+
+def sheet_of_game(state: Any, corrections: Sequence[Mapping[str, Any]] = (),
+                  hand_corrections: Sequence[Mapping[str, Any]] = ()) -> ScoreSheet:
+    """A dealt game's score sheet: each finished hand's entries read off the engine
+    (``entries_from_figures``), the admin's score ``corrections`` and ``hand_corrections``
+    (the referee's shapes). It scores every hand as the engine did, so a game's sheet with no
+    correction has the engine's points, totals and bags."""
+    sheet = ScoreSheet(state.GAME_ID, state.n, state.options, state.first_dealer, state.names)
+    sheet.entries = [entries_from_figures(state.GAME_ID, state.options, r.get("figures") or {})
+                     for r in state.hand_results]
+    sheet.corrections = [{"after_hand": int(c["after_hand"]), "seat": int(c["seat"]), "points": int(c["points"]),
+                          "reason": str(c.get("reason", ""))} for c in corrections]
+    sheet.amendments = [dict(a) for a in hand_corrections]
+    sheet._rescore()
+    return sheet
+
+
+def rescore_game(state: Any, corrections: Sequence[Mapping[str, Any]],
+                 hand_corrections: Sequence[Mapping[str, Any]], recheck_end: bool) -> None:
+    """Score a dealt game again with its hand corrections: every finished hand's row
+    (points, totals, bags; a corrected hand's ``entries``, ``original`` and ``corrections``),
+    the totals and the bag counters the next hand starts from. The plays and figures stay as
+    played. ``recheck_end`` (between hands): the game ends, or goes on, by the corrected
+    totals; during a hand that is judged when the hand ends, as for any hand."""
+    sheet = sheet_of_game(state, corrections, hand_corrections)
+    rows: list[dict[str, Any]] = []
+    for old, new in zip(state.hand_results, sheet.hand_results, strict=True):
+        row = {k: v for k, v in old.items() if k not in ("entries", "original", "corrections")}
+        row["points"], row["totals"] = new["points"][:], new["totals"][:]
+        if "bags" in new:
+            row["bags"] = new["bags"][:]
+        if "corrections" in new:
+            row["entries"] = dict(new["entries"])
+            row["original"] = {"entries": dict(new["original"]["entries"]), "points": new["original"]["points"][:]}
+            row["corrections"] = [dict(a) for a in new["corrections"]]
+        rows.append(row)
+    state.hand_results = rows
+    state.totals = sheet.totals[:]
+    if state.bags is not None and sheet.bags is not None:
+        state.bags = sheet.bags[:]
+    if recheck_end and state.phase in ("deal", "over") and state.hand_number:
+        state.over, state.winners = state._game_end()
+        state.phase = "over" if state.over else "deal"

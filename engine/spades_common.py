@@ -373,6 +373,17 @@ class SpadesTrickState(GameState):
             "played": C.names(cards_of(self.played)),
         }
 
+    def trick_log(self) -> list[dict[str, Any]]:
+        """GameState.trick_log: the finished tricks with their winners, then the trick in progress."""
+        out: list[dict[str, Any]] = []
+        for trick in self.tricks:
+            out.append({"leader": trick[0][0], "cards": [[s, C.NAMES[c]] for s, c in trick],
+                        "winner": trick_winner(trick, self.trump), "done": True})
+        if self.trick and self.phase == "play":
+            out.append({"leader": self.trick[0][0], "cards": [[s, C.NAMES[c]] for s, c in self.trick],
+                        "winner": None, "done": False})
+        return out
+
     def _last_winner(self) -> int:
         return trick_winner(self.tricks[-1], self.trump)
 

@@ -67,6 +67,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         return 0
     try:
         state = replay(record)
+    except RecordError as e:  # a hand correction that cannot be right where the record puts it
+        print(f"trickref replay: {args.file}: invalid record: {e}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"error": {"field": e.field, "reason": e.problem}}))
+        return 2
     except ReplayError as e:
         who = people(f"seat {e.seat}", record.players)
         print(f"trickref replay: {args.file}: hand {e.hand + 1}, action {e.action_index + 1}: {who} "

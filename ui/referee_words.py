@@ -215,6 +215,12 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("hand {n}"), ()),
     (N_("a correction is a non-zero whole number of points, not {x}"), ()),
     (N_("the correction {name} {points}"), ()),
+    # correcting an earlier hand (engine.scorekeeper.amend, the referee's HandCorrection)
+    (N_("hand {n} already has these figures: nothing to correct"), ()),
+    (N_("hand {n} cannot be corrected so: {reason}"), ("reason",)),
+    (N_("the correction of hand {n}"), ()),
+    (N_("Hand {n} corrected by {by}: {points} ({reason})"), ()),
+    (N_("Hand {n} corrected by {by}: {points}"), ()),
 ]
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [(_rx(t), t, inner) for t, inner in _TEMPLATES]
 

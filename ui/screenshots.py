@@ -20,7 +20,8 @@ through the referee's own events, never by writing state:
   until ``until(state)`` holds for the engine state (read only).
 - ``auto_step(table)``: one such decision; ``press(table, seat, key, times)``: seat-panel
   presses ('-', '+', 'OK'; a bid being entered); ``correct(table, seat, points)``: an admin's
-  score correction (the referee's ``ScoreCorrection``).
+  score correction (the referee's ``ScoreCorrection``); ``correct_hand(table, hand)``: an
+  admin's correction of an earlier hand (the referee's ``HandCorrection``).
 - ``scenarios()``: (name, setup) for every screenshot; the names are stable (other tests run
   over them).
 
@@ -155,6 +156,28 @@ def correct(table: Any, seat: int, points: int, reason: str = "") -> None:
 
     table.host.call(ScoreCorrection(seat, points, reason))
     table.drain()
+
+
+def correct_hand(table: Any, hand: int, reason: str = "miscounted") -> dict[str, Any]:
+    """An admin's correction of an earlier hand (the referee's HandCorrection): one trick (or
+    heart) of that hand moved from the seat that took the most to the next seat. Returns the
+    corrected figures."""
+    from trickref.engine.referee.events import HandCorrection
+    from trickref.engine.scorekeeper import ScoreSheet, entries_from_figures
+
+    g = table.state
+    e = entries_from_figures(g.GAME_ID, g.options, g.hand_results[hand - 1]["figures"])
+    key = "tricks" if "tricks" in e else "hearts"
+    counts = list(e[key])
+    a = counts.index(max(counts))
+    counts[a] -= 1
+    counts[(a + 1) % len(counts)] += 1
+    e[key] = counts
+    if "moon" in e:
+        e["moon"] = "others" if ScoreSheet(g.GAME_ID, g.n, g.options).moon_shooter(e) is not None else None
+    table.host.call(HandCorrection(hand, e, reason, "admin", "2025-05-02T21:14:03"))
+    table.drain()
+    return e
 
 
 def show(app: Any, reveal: int | None = None, scene: str | None = None, **kw: Any) -> Any:
@@ -354,6 +377,50 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         s.summary_seen = 4
         return show(app, scene="scoresheet")
 
+    @add("scoresheet-partnership-spades-corrected")
+    def _sheet_fixed(app: Any) -> Any:
+        s = start_game(app, "partnership-spades", 4, options={"target": 1000})
+        advance(s, lambda st: st.hand_number == 4 and st.phase == "deal")
+        s.summary_seen = 4
+        correct_hand(s.table, 2, "revoke")
+        return show(app, scene="scoresheet")
+
+    @add("hand-page-corrected")
+    def _hand_page(app: Any) -> Any:
+        _sheet_fixed(app)
+        app.scene.open_hand(2)
+        app.render(force=True)
+        return app.scene
+
+    @add("scoresheet-hearts-5")
+    def _sheet_hearts(app: Any) -> Any:
+        s = start_game(app, "hearts", 5, options={"target": 500})
+        advance(s, lambda st: st.hand_number == 5 and st.phase == "deal")
+        s.summary_seen = 5
+        return show(app, scene="scoresheet")
+
+    @add("scoresheet-german-whist")
+    def _sheet_whist(app: Any) -> Any:
+        s = start_game(app, "german-whist", 2, options={"target": 100})
+        advance(s, lambda st: st.hand_number == 4 and st.phase == "deal")
+        s.summary_seen = 4
+        return show(app, scene="scoresheet")
+
+    for game, n, until in (
+            ("hearts", 4, lambda st: st.phase == "play" and _tricks(st) >= 6 and len(st.trick) >= 1),
+            ("cancellation-hearts", 11, lambda st: st.phase == "play" and _tricks(st) >= 5 and len(st.trick) >= 3),
+            ("german-whist", 2, lambda st: st.phase == "play" and len(st.played) >= 32),
+            ("partnership-spades", 4, lambda st: st.phase == "play" and _tricks(st) >= 7),
+            ("spades-2p", 2, lambda st: st.phase == "play" and _tricks(st) >= 8)):
+        def _review(app: Any, game: str = game, n: int = n, until: Any = until) -> Any:
+            s = start_game(app, game, n, humans=(0,), seed=11)
+            advance(s, until)
+            show(app, reveal=0)
+            app.go("review")
+            app.render(force=True)
+            return app.scene
+        out.append((f"review-{game}-{n}", _review))
+
     @add("gameover-partnership-spades")
     def _over(app: Any) -> Any:
         s = start_game(app, "partnership-spades", 4, options={"target": 200})
@@ -490,6 +557,44 @@ def _scorekeeper_scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         app.render(force=True)
         return app.scene
 
+    def sheet11(app: Any) -> Any:
+        hands = ({"hearts": [3, 2, 3, 2, 2, 3, 2, 3, 2, 2, 2], "qs": [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]},
+                 {"hearts": [0, 5, 2, 2, 2, 3, 2, 3, 2, 2, 2], "qs": [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0],
+                  "nobody_hearts": 1},
+                 {"hearts": [2, 2, 3, 2, 2, 3, 2, 3, 2, 3, 2], "qs": [0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0]},
+                 {"hearts": [4, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3], "qs": [0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]})
+        sc = keep(app, "cancellation-hearts", 11, hands=hands)
+        sc.sheet.amend(2, {"hearts": [1, 4, 2, 2, 2, 3, 2, 3, 2, 2, 2], "qs": [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0],
+                           "nobody_hearts": 1}, "miscounted", "2025-05-02T21:14:03")
+        sc.show_sheet()
+        app.render(force=True)
+        return app.scene
+
+    def fix_entry(app: Any) -> Any:
+        from .scenes.handfix import KeptFixer, fix_hand
+
+        sc = sheet(app)
+        fix_hand(app, KeptFixer(app, sc.sheet), 2)
+        app.scene.entries["hearts"] = [1, 3, 9, 0]
+        app.scene._changed()
+        app.render(force=True)
+        return app.scene
+
+    def fix_reason(app: Any) -> Any:
+        sc = fix_entry(app)
+        sc.enter_hand()
+        app.scene.pick("revoke")
+        app.render(force=True)
+        return app.scene
+
+    def pick(app: Any) -> Any:
+        from .scenes.handfix import KeptFixer, pick_hand
+
+        sc = sheet(app)
+        pick_hand(app, KeptFixer(app, sc.sheet))
+        app.render(force=True)
+        return app.scene
+
     def over(app: Any) -> Any:
         moon_hand = {"hearts": [0, 0, 0, 13], "qs": 3, "moon": "others"}
         sc = keep(app, "hearts", 4, {"target": 50}, hands=(moon_hand,))
@@ -501,7 +606,9 @@ def _scorekeeper_scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
     return [("keep-score-hearts", hearts), ("keep-score-moon", moon), ("keep-score-refused", refused),
             ("keep-score-blind-nil", blind), ("keep-score-cancellation-11", cancel11),
             ("keep-score-german-whist", whist), ("keep-score-spades-2p", spades2),
-            ("keep-score-sheet", sheet), ("keep-score-gameover", over)]
+            ("keep-score-sheet", sheet), ("keep-score-sheet-cancellation-11", sheet11),
+            ("correct-hand-which", pick), ("correct-hand-figures", fix_entry), ("correct-hand-reason", fix_reason),
+            ("keep-score-gameover", over)]
 
 
 def _tricks(st: Any) -> int:

@@ -193,10 +193,27 @@ class ScoreCorrection(Event):
     by: str = "admin"
 
 
+@dataclass(frozen=True)
+class HandCorrection(Event):
+    """An admin-authorised correction of an earlier hand (the PIN is checked by the device
+    layer): hand ``hand`` (counted from 1) scores with ``entries`` (its figures in the shape of
+    engine.scorekeeper: bids and tricks, hearts and Q♠, stage-two tricks) instead of what
+    its plays gave. The plays stay as played; the record carries the correction
+    (``hand_corrections``) with ``reason`` and ``at`` (when: the table's clock, as text)."""
+
+    TYPE: ClassVar[str] = "hand_correction"
+    hand: int
+    entries: dict[str, Any]
+    reason: str = ""
+    by: str = "admin"
+    at: str = ""
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (NewGame, Shuffled, Button, CardRead, Touch, BotAction, DealDone, DealerDone,
-                DealerFault, DealerReady, UndoRequest, UndoConfirm, UndoCancel, ScoreCorrection)
+                DealerFault, DealerReady, UndoRequest, UndoConfirm, UndoCancel, ScoreCorrection,
+                HandCorrection)
 }
 
 

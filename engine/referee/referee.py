@@ -27,6 +27,10 @@ power cut). The rules are the engine's (``GameState``); the referee adds the tab
 - Score corrections are admin entries: recorded with their reason, shown on the score sheet,
   written in the record's ``corrections``, and added to the totals (between hands they can end
   the game).
+- Hand corrections are admin entries too: an earlier hand's figures (bids and tricks, hearts
+  and Q♠...) corrected with when and why; the plays stay as played, the hand and every
+  total after it are scored again (engine.scorekeeper.rescore_game), the record carries them in
+  ``hand_corrections``; between hands they can end the game or reopen it.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from .events import (
     DealerFault,
     DealerReady,
     Event,
+    HandCorrection,
     NewGame,
     ScoreCorrection,
     Shuffled,
@@ -232,4 +237,5 @@ _HANDLERS: dict[type, Any] = {
     UndoConfirm: Referee._on_undo_confirm,
     UndoCancel: Referee._on_undo_cancel,
     ScoreCorrection: Referee._on_correction,
+    HandCorrection: Referee._on_hand_correction,
 }

@@ -47,6 +47,7 @@ class RefereeState:
         self.blocked: list[str | None] = []  # per action: why it cannot be undone (None: it can)
         self.undo_pending: dict[str, Any] | None = None
         self.corrections: list[dict[str, Any]] = []
+        self.hand_corrections: list[dict[str, Any]] = []  # earlier hands corrected (HandCorrection)
         self.leds: list[str] = []
         self.blinking: list[int] = []  # seats whose LED blinks after a refused entry
         self.stock_pos: int = 0  # spades-2p: next card shown; German Whist: the face-up card

@@ -1,15 +1,17 @@
-"""Undo (with a confirmation, unless cards have physically moved because of the entry) and
-score corrections (admin entries, recorded with their reason)."""
+"""Undo (with a confirmation, unless cards have physically moved because of the entry), score
+corrections and hand corrections (admin entries, recorded with their reason)."""
 
 from __future__ import annotations
 
 from .. import cards as C
+from ..scorekeeper import EntryError, rescore_game, sheet_of_game
 from .commands import (
     AskConfirm,
     SaveRecord,
     seat_target,
 )
 from .events import (
+    HandCorrection,
     ScoreCorrection,
     UndoCancel,
     UndoConfirm,
@@ -62,6 +64,8 @@ class UndoAndCorrections(Taking):
         for c in self.corrections:
             if c.get("during_hand") == g.hand_number:
                 self._apply_correction_points(c["seat"], c["points"])
+        if self.hand_corrections:  # the undo went back to the state at the deal: score them again
+            rescore_game(g, self.corrections, self.hand_corrections, recheck_end=False)
         if last.kind == "pass":
             self.given.pop(seat, None)
             if not self.given:
@@ -121,3 +125,44 @@ class UndoAndCorrections(Taking):
                     self._finish_or_next()
             else:
                 self._out.append(SaveRecord(self.record(), over))
+
+    def _on_hand_correction(self, ev: HandCorrection) -> None:
+        g = self.game
+        if g is None:
+            self._refuse(None, "no game to correct")
+            return
+        finished = len(g.hand_results)
+        if isinstance(ev.hand, bool) or not isinstance(ev.hand, int) or not 1 <= ev.hand <= finished:
+            have = f"hands 1 to {finished}" if finished else "no hand has ended yet"
+            self._refuse(None, f"there is no finished hand {ev.hand!r} to correct ({have})")
+            return
+        if not isinstance(ev.reason, str) or not isinstance(ev.at, str) or not isinstance(ev.by, str):
+            self._refuse(None, "the reason, time and author of a correction are text")
+            return
+        sheet = sheet_of_game(g, self.corrections, self.hand_corrections)
+        try:
+            canon = sheet.check_amend(ev.hand, ev.entries if isinstance(ev.entries, dict) else {})
+        except EntryError as e:
+            self._refuse(None, f"hand {ev.hand} cannot be corrected so: {e.reason}")
+            return
+        between = g.phase in ("deal", "over")
+        entry = {"hand": ev.hand, "entries": canon, "reason": ev.reason, "by": ev.by, "at": ev.at,
+                 "after_hand": finished}
+        if not between:  # made during a hand: a replay applies it after as many of its actions
+            entry["during_hand"] = g.hand_number
+            entry["after_action"] = len(g.actions)
+        self.hand_corrections.append(entry)
+        was_over = g.over
+        rescore_game(g, self.corrections, self.hand_corrections, recheck_end=between)
+        row = g.hand_results[ev.hand - 1]
+        pts = ", ".join(f"{g.names[s]} {p:+d}" for s, p in enumerate(row["points"]))
+        self._msg(f"Hand {ev.hand} corrected by {ev.by}: {pts}" + (f" ({ev.reason})" if ev.reason else ""),
+                  level="warn")
+        if not between:
+            return
+        if g.over != was_over:
+            if not g.over:
+                self._msg("The correction reopens the game: another hand is played")
+            self._finish_or_next()
+        else:
+            self._out.append(SaveRecord(self.record(), g.over))

@@ -3,6 +3,7 @@ game record so far, and the words for actions and phases."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .. import actions as A
@@ -34,6 +35,7 @@ class RefereeViews(RefereeState):
             "messages": [m for m in self.messages if m["seat"] is None][-MESSAGES_KEPT:],
             "commitment": self._commitment_view(),
             "corrections": [dict(c) for c in self.corrections],
+            "hand_corrections": copy.deepcopy(self.hand_corrections),
             "pass_progress": self._pass_progress(),
             "undo": None if self.undo_pending is None else self.undo_pending["text"],
             "leds": self.leds[:],
@@ -42,7 +44,15 @@ class RefereeViews(RefereeState):
             "presented_to": None if self.presented is None else self.presented[0],
             "hands_revealed": [dict(f) for f in self.fair if "revealed" in f],
         }
-        return {"game": None if g is None else g.public_view(), "table": table}
+        return {"game": None if g is None else self._game_view(g.public_view()), "table": table}
+
+    def _game_view(self, v: dict[str, Any]) -> dict[str, Any]:
+        """The engine's view with the hand's tricks so far (``tricks``: GameState.trick_log,
+        public), for the kiosk's review of the hand. Added here, not in the engine's own view,
+        which the bots read at every decision."""
+        g = self._g()
+        v["tricks"] = g.trick_log()
+        return v
 
     def _deal_counts(self) -> dict[str, int]:
         """``dealt`` / ``total`` cards of the deal in progress (both 0 when none is)."""
@@ -58,7 +68,7 @@ class RefereeViews(RefereeState):
         v = self.public_view()
         if self.game is None:
             return v
-        v["game"] = self.game.view(seat)
+        v["game"] = self._game_view(self.game.view(seat))
         t = v["table"]
         t["seat"] = seat
         t["presented"] = C.NAMES[self.presented[1]] if self.presented and self.presented[0] == seat else None
@@ -121,6 +131,8 @@ class RefereeViews(RefereeState):
         }
         if self.corrections:
             out["corrections"] = [dict(c) for c in self.corrections]
+        if self.hand_corrections:
+            out["hand_corrections"] = copy.deepcopy(self.hand_corrections)
         return out
 
 

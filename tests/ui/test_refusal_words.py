@@ -64,6 +64,8 @@ SAMPLES: dict[str, list[str]] = {
     "bids[s]": ["3"], "us": ["120"], "them": ["260"], "'a lead' if us >= them else f'{them - us} behind'": ["140 behind", "a lead"],
     "bids[team] + bids[team + 2]": ["14"], "self.options['moon_self']:+d": ["-26"], "self.options['moon_others']:+d": ["+26"],
     "nq": ["3"], "total": ["26"], "points!r": ["0"],
+    # correcting an earlier hand (the sheet's amend, the referee's HandCorrection)
+    "hand": ["2"], "ev.hand": ["3"],
     # the dealer's fault paragraphs
     "problems": ["1 card missing, 2 cards too many", "1 card in the wrong place", "2 cards unreadable"],
     "', '.join(found)": ["0 cards missing, 1 card too many, 1 card in the wrong place"],
@@ -80,6 +82,9 @@ SAMPLES: dict[str, list[str]] = {
 # a field that means something else in one file
 SAMPLES_IN: dict[str, dict[str, list[str]]] = {
     "engine/referee/entries.py": {"why": ["is not in your hand", "is Ben's card"]},
+    # a hand correction the sheet refuses: its reason
+    "engine/referee/undo.py": {"e.reason": ["the tricks add up to 12, not 13 (a hand has 13 tricks, each won by someone)",
+                                            "hand 2 already has these figures: nothing to correct"]},
     # a game the table cannot start with bot seats inside the dealer: flows.loop_bots_refused's reasons
     # (its "could exceed the loop" cannot happen: two decks are 104 cards, the loop holds 120)
     "engine/referee/referee.py": {"ev.game": ["spades-2p"], "why": [
@@ -136,6 +141,11 @@ INTERNAL = {
     "f'a correction names a seat from 0 to {self.n - 1}, not {seat!r}'": "the correction screen gives a seat",
     "'the reason of a correction is text'": "the correction screen gives a reason word",
     "f'the first dealer is a seat from 0 to {self.n - 1}, not {seat!r}'": "the dealer button cycles the seats",
+    # correcting an earlier hand: the kiosk offers the finished hands only, and gives text
+    "f'there is no hand {hand!r} to correct (the sheet has {have})'": "the hand picker offers the sheet's hands",
+    "f'there is no finished hand {ev.hand!r} to correct ({have})'": "the hand picker offers the finished hands",
+    "'the reason and time of a correction are text'": "the reason screen gives text",
+    "'the reason, time and author of a correction are text'": "the reason screen gives text",
     "f'{what}: one whole number per player ({self.n}) is needed'": "the entry screen fills every seat",
 }
 

@@ -163,6 +163,8 @@ def test_a_correction_is_kept_and_shown(small_app: Any) -> None:
     tap_button(app, "Enter hand")
     tap_button(app, "Sheet")
     tap_button(app, "Correct")
+    assert app.scene.name == "pick_hand"  # a hand, or a score correction by points
+    tap_button(app, "Score correction")
     assert app.scene.name == "scorekeeper_correct"
     tap_button(app, "Apply correction")
     assert app.scene.model()["error"] == "Tap whose score to correct."

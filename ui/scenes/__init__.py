@@ -24,6 +24,7 @@ SCENES: dict[str, tuple[str, str]] = {
     "summary": ("summary", "SummaryScene"),
     "faircheck": ("faircheck", "FairCheckScene"),
     "scoresheet": ("scoresheet", "ScoreSheetScene"),
+    "review": ("review", "ReviewScene"),
     "gameover": ("gameover", "GameOverScene"),
     "fault": ("fault", "FaultScene"),
     "confirm": ("confirm", "ConfirmScene"),

@@ -17,6 +17,7 @@ from ..widgets import Button, Widget
 class GameScene(Scene):
     name = "game"
     show_undo = True
+    fit_bar = False  # the bar's buttons as wide as their labels need (a scene with many of them)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -57,20 +58,36 @@ class GameScene(Scene):
             return max([0, *(font.size(x)[0] + th.u(12) for x in words if " " not in x)])
 
         widths = {text: max(w, need(text)) for text, _fn in specs}
+        if self.fit_bar:  # many buttons: each as wide as its label (every word it shows) needs
+            def label(text: str) -> int:
+                return max(font.size(x)[0] + th.u(8) for x in [_(text), *(_(y) for y in self.other_labels(text))])
+            widths = {text: max(th.touch + th.u(8), label(text)) for text, _fn in specs}
+        rows = [specs]
+        self._bar_rows = 1
         if th.portrait:  # across the screen: equal shares, a wider word taking what it needs
             y = self._portrait_buttons_y
             room = th.width - 2 * th.pad - (len(specs) - 1) * gap
-            wide = {text: need(text) for text, _fn in specs if need(text) > room // len(specs)}
-            rest = len(specs) - len(wide)
-            share = (room - sum(wide.values())) // rest if rest else 0
-            widths = {text: wide.get(text, share) for text, _fn in specs}
-        for text, fn in specs:
-            bw = widths[text]
-            x -= bw
-            b = Button(_(text), fn, pygame.Rect(x, y, bw, h), color=T.BUTTON_OFF, role="small", name=text)
-            out.append(b)
-            self.bar_buttons.append(b)
-            x -= gap
+            if sum(need(text) for text, _fn in specs) > room:  # two rows rather than squeezed words
+                half = -(-len(specs) // 2)
+                rows = [specs[:half], specs[half:]]
+                self._bar_rows = 2
+            widths = {}
+            for row in rows:
+                room = th.width - 2 * th.pad - (len(row) - 1) * gap
+                wide = {text: need(text) for text, _fn in row if need(text) > room // len(row)}
+                rest = len(row) - len(wide)
+                share = (room - sum(wide.values())) // rest if rest else 0
+                widths.update({text: wide.get(text, share) for text, _fn in row})
+        for r, row in enumerate(rows):
+            x = th.width - th.pad
+            for text, fn in row:
+                bw = widths[text]
+                x -= bw
+                b = Button(_(text), fn, pygame.Rect(x, y + r * (h + gap), bw, h), color=T.BUTTON_OFF, role="small",
+                           name=text)
+                out.append(b)
+                self.bar_buttons.append(b)
+                x -= gap
         self._bar_right = 0 if th.portrait else th.width - x
         return out
 
@@ -84,7 +101,8 @@ class GameScene(Scene):
     def bar_height(self) -> int:
         th = self.theme
         if th.portrait:
-            return self._portrait_buttons_y + th.touch + th.u(6)
+            rows = getattr(self, "_bar_rows", 1)
+            return self._portrait_buttons_y + rows * th.touch + (rows - 1) * th.u(6) + th.u(6)
         return th.touch + th.u(8)
 
     def menu(self) -> None:

@@ -28,6 +28,7 @@ from .gamebase import GameScene
 class PlayScene(GameScene):
     name = "play"
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
+    fit_bar = True  # five buttons (Review beside Last trick): each only as wide as its label
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -53,7 +54,7 @@ class PlayScene(GameScene):
         return seat
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
-        return [(N_("Last trick"), self.toggle_review)]
+        return [(N_("Last trick"), self.toggle_review), (N_("Review"), lambda: self.app.go("review"))]
 
     def other_labels(self, name: str) -> list[str]:
         return ["Back"] if name == "Last trick" else []

@@ -830,10 +830,7 @@ class ScorekeeperEntryScene(Scene):
         th, sheet = self.theme, self.sheet
         pygame.draw.rect(surface, T.FELT_DARK, (0, 0, th.width, self.bar_h))
         head_w = th.width - self._bar_right - 3 * th.pad
-        from ..setup import title
-
-        D.text(surface, th, _("{game}: hand {n}").format(game=title(sheet.GAME_ID), n=sheet.hand_number + 1),
-               (2 * th.pad, th.u(4)), "body", T.TEXT, bold=True, max_width=head_w)
+        D.text(surface, th, self.heading(), (2 * th.pad, th.u(4)), "body", T.TEXT, bold=True, max_width=head_w)
         shooter = sheet.moon_shooter(self.entries)
         if shooter is not None and not sheet.over:
             sub, colour = _("{name} shot the moon: scored as chosen below").format(name=sheet.names[shooter]), T.ACCENT
@@ -841,8 +838,7 @@ class ScorekeeperEntryScene(Scene):
             sub, colour = _("Hand {n} entered; {dealer} deals").format(n=sheet.hand_number,
                                                                          dealer=sheet.names[sheet.dealer]), T.GOOD
         else:
-            sub, colour = _("{dealer} deals; keeping score for your own cards").format(
-                dealer=sheet.names[sheet.dealer]), T.TEXT_DIM
+            sub, colour = self.intro(), T.TEXT_DIM
         if th.font("small").size(sub)[0] > head_w:  # too long for the bar: the short form
             if shooter is not None and not sheet.over:
                 sub = _("{name} shot the moon").format(name=sheet.names[shooter])
@@ -940,7 +936,7 @@ class ScorekeeperEntryScene(Scene):
             reason = translate(reason)
         x, w, anchor = 2 * th.pad, self.line_w, "topleft"
         if reason is None:
-            text, role, colour = _("Ready: tap Enter hand"), "body", T.GOOD
+            text, role, colour = self.ready_text(), "body", T.GOOD
         else:
             text, role, colour = reason, "small", (T.BAD if self.refusal else T.ACCENT)
         line_h = th.font(role).get_height()
@@ -958,6 +954,20 @@ class ScorekeeperEntryScene(Scene):
             if y + line_h > bottom:
                 break
             y = D.text(surface, th, part, (x, y), role, colour, anchor, max_width=w).bottom
+
+    def heading(self) -> str:
+        """The bar's first line: the game and the hand being entered."""
+        from ..setup import title
+
+        return _("{game}: hand {n}").format(game=title(self.sheet.GAME_ID), n=self.sheet.hand_number + 1)
+
+    def ready_text(self) -> str:
+        """What the verdict line says when the entry can be entered."""
+        return _("Ready: tap Enter hand")
+
+    def intro(self) -> str:
+        """The bar's second line before anything is entered."""
+        return _("{dealer} deals; keeping score for your own cards").format(dealer=self.sheet.names[self.sheet.dealer])
 
     def reason(self) -> str | None:
         """Why the entry cannot be entered as it stands (None: it can)."""

@@ -29,7 +29,7 @@ from .scorekeeper_entry import (
     ask_undo,
     finish_sheet,
 )
-from .scoresheet import REASON_WORDS, ScoreSheetScene
+from .scoresheet import REASON_WORDS, ScoreSheetScene, reason_words
 
 
 def correction_lines(sheet: ScoreSheet) -> list[str]:
@@ -38,7 +38,7 @@ def correction_lines(sheet: ScoreSheet) -> list[str]:
         who = sheet.names[c["seat"]]
         if sheet.TEAMS:
             who += f" & {sheet.names[(c['seat'] + 2) % sheet.n]}"
-        reason = f" ({_(REASON_WORDS.get(c['reason'], c['reason']))})" if c.get("reason") else ""
+        reason = f" ({reason_words(c['reason'])})" if c.get("reason") else ""
         out.append(_("{who} {points} after hand {hand}").format(who=who, points=f"{c['points']:+d}",
                                                                   hand=c["after_hand"]) + reason)
     return out
@@ -46,6 +46,7 @@ def correction_lines(sheet: ScoreSheet) -> list[str]:
 
 class ScorekeeperSheetScene(ScoreSheetScene):
     name = "scorekeeper_sheet"
+    can_correct = False  # its own Correct, in its own bar
 
     def __init__(self, app: Any, sheet: ScoreSheet, entry_state: dict[str, Any] | None = None) -> None:
         super().__init__(app)
@@ -53,12 +54,16 @@ class ScorekeeperSheetScene(ScoreSheetScene):
         self.session = SheetSession(sheet)
         self.entry_state = entry_state  # what the entry screen held (kept when going back)
 
+    def score_sheet(self) -> ScoreSheet:
+        return self.sheet
+
+    def fixer(self) -> Any:
+        from .handfix import KeptFixer
+
+        return KeptFixer(self.app, self.sheet, self.entry_state)
+
     def layout(self) -> None:
         th = self.theme
-        bw, p = th.u(112), th.pad
-        if self.narrow():  # the four buttons across the top of a narrow screen
-            bw = (th.width - 2 * p - 3 * th.u(6)) // 4
-        x = th.width - p
         self.widgets = []
         specs: list[tuple[str, Any, Any]] = [(N_("Menu"), self.menu, T.BUTTON_OFF),
                                              (N_("Correct"), self.correct, T.BUTTON_OFF),
@@ -67,52 +72,46 @@ class ScorekeeperSheetScene(ScoreSheetScene):
             specs.append((N_("Game over"), self.game_over, T.BUTTON_ON))
         else:
             specs.append((N_("Next hand"), self.next_hand, T.BUTTON_ON))
-        for text, fn, color in specs:
-            x -= bw
-            self.widgets.append(Button(_(text), fn, pygame.Rect(x, th.u(3), bw, th.touch), color=color, role="small",
-                                       name="Undo hand" if text == "Undo" else text))
-            x -= th.u(6)
-        self._buttons_left = x
+        buttons = [Button(_(text), fn, pygame.Rect(0, 0, th.u(100), th.touch), color=color, role="small",
+                          name="Undo hand" if text == "Undo" else text) for text, fn, color in specs]
+        self.place_bar(buttons)
+        self._page_buttons()
 
-    def header_room(self) -> tuple[int, int]:  # the narrow sheet's heading goes under the buttons
-        return 0, self.bar_height
+    def heading(self) -> str:
+        return _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID))
 
-    def draw_sideways(self, surface: Any, g: dict[str, Any], labels: list[str], seats: list[int],
-                      results: list[dict[str, Any]], top: int) -> None:
-        said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
+    @property
+    def game_title(self) -> str:
+        return title(self.sheet.GAME_ID)
+
+    def said(self) -> str:
+        return ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
                         self.sheet.hand_number).format(n=self.sheet.hand_number, dealer=self.sheet.names[self.sheet.dealer])
-        th = self.theme
-        for line in D.wrap(th, said, th.width - 4 * th.pad, "small"):
-            top = D.text(surface, th, line, (2 * th.pad, top), "small", T.TEXT_DIM, max_width=th.width - 4 * th.pad).bottom
-        super().draw_sideways(surface, g, labels, seats, results, top + th.pad)
 
-    def heading(self, surface: Any, text: str, right: int) -> int:
+    def title_h(self) -> int:
         th = self.theme
-        y = self.bar_height
-        room = th.width - 4 * th.pad
-        for line in D.wrap(th, text, room, "large"):
-            y = D.text(surface, th, line, (2 * th.pad, y), "large", T.TEXT, bold=True, max_width=room).bottom
-        return y + th.u(2)
-
-    def title(self, surface: Any, text: str, sub: str | None = None) -> int:
-        th = self.theme
-        heading = _("Score sheet: {game}").format(game=title(self.sheet.GAME_ID))
-        if th.font("large", bold=True).size(heading)[0] > self._buttons_left - 3 * th.pad:
-            heading = title(self.sheet.GAME_ID)  # beside the buttons: the game's name says enough
-        r = D.text(surface, th, heading, (th.pad * 2, th.pad), "large", T.TEXT, bold=True,
-                   max_width=self._buttons_left - 3 * th.pad)
-        said = ngettext("{n} hand entered; {dealer} deals next", "{n} hands entered; {dealer} deals next",
-                        self.sheet.hand_number).format(n=self.sheet.hand_number,
-                                                       dealer=self.sheet.names[self.sheet.dealer])
-        room = self._buttons_left - 3 * th.pad
-        if th.font("small").size(said)[0] > room and ";" in said:  # too long beside the buttons: who deals next
-            said = said.split(";")[1].strip()
-        r2 = D.text(surface, th, said, (th.pad * 2, r.bottom), "small", T.TEXT_DIM, max_width=room)
-        return r2.bottom + th.pad
+        return super().title_h() + th.font("small").get_height()
 
     @property
     def bar_height(self) -> int:
-        return self.theme.touch + self.theme.u(8)
+        if self.stacked():
+            return super().bar_height
+        return max(self.theme.touch + self.theme.u(8), self.title_h())
+
+    def draw_heading(self, surface: Any) -> int:
+        """The title and who deals next, left of the buttons (above them on a narrow screen)."""
+        th = self.theme
+        room = (th.width if self.stacked() else self._bar_left) - 3 * th.pad
+        text = self.heading()
+        if th.font("large", bold=True).size(text)[0] > room:
+            text = self.game_title  # beside the buttons the game's name says enough
+        r = D.text(surface, th, text, (2 * th.pad, th.pad), "large", T.TEXT, bold=True, max_width=room)
+        said = self.said()
+        if th.font("small").size(said)[0] > room and ";" in said:  # too long beside the buttons: who deals next
+            said = said.split(";")[1].strip()
+        if th.font("small").size(said)[0] <= room:  # else the entry screen says it
+            D.text(surface, th, said, (2 * th.pad, r.bottom), "small", T.TEXT_DIM)
+        return self.bar_height + th.u(2)
 
     def next_hand(self) -> None:
         scene = ScorekeeperEntryScene(self.app, self.sheet)
@@ -129,13 +128,11 @@ class ScorekeeperSheetScene(ScoreSheetScene):
     def menu(self) -> None:
         ask_leave(self.app, self.sheet)
 
-    def correct(self) -> None:
-        self.app.switch(ScorekeeperCorrectScene(self.app, self.sheet))
-
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["corrections"] = correction_lines(self.sheet)
         m["over"] = self.sheet.over
+        m["totals"] = self.sheet.totals[:]
         return m
 
 
@@ -220,9 +217,14 @@ class ScorekeeperCorrectScene(Scene):
     portrait_layout = True  # laid out for Touch Display 2's portrait screen too
     REASONS = ("miscounted", "revoke", "misdeal", "other")
 
-    def __init__(self, app: Any, sheet: ScoreSheet) -> None:
+    def __init__(self, app: Any, sheet: ScoreSheet, fixer: Any = None) -> None:
         super().__init__(app)
         self.sheet = sheet
+        if fixer is None:
+            from .handfix import KeptFixer
+
+            fixer = KeptFixer(app, sheet)
+        self.fixer = fixer  # where the correction goes (a kept sheet, or a refereed game's referee)
         self.seat: int | None = None
         self.points = 0
         self.reason = self.REASONS[0]
@@ -299,14 +301,14 @@ class ScorekeeperCorrectScene(Scene):
             self.error = _("Tap whose score to correct.")
             return
         try:
-            self.sheet.correct(self.seat, self.points, self.reason)
+            self.fixer.apply_points(self.seat, self.points, self.reason)
         except ValueError as e:
             self.error = str(e)
             return
-        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet))
+        self.fixer.reopen()
 
     def cancel(self) -> None:
-        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet))
+        self.fixer.reopen()
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
