@@ -101,6 +101,8 @@ RESET_MAGIC = 0x52534554  # "RSET", below 2**31 so mem32 reads it back as the sa
 RANKS = "23456789TJQKA"
 SUITS = "SHDC"
 
+NV_FILE = "/dealer_state.bin"  # the steps, the ledger and the loop model (firmware/steps.py)
+
 
 def scratch_address():
     """SCRATCH0 of the chip MicroPython runs on (sys.implementation._machine names it)."""
@@ -790,6 +792,26 @@ class Board:
     def reboot(self):
         machine.mem32[self.scratch] = RESET_MAGIC
         machine.reset()
+
+    def nv_read(self):
+        """The state the firmware saved before it last stopped (commands.Dealer.save), or None."""
+        try:
+            with open(NV_FILE, "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def nv_write(self, data):
+        """Save ``data`` so that a power cut leaves either the old file or the new one, whole:
+        written beside it, then renamed over it (littlefs renames atomically). A few hundred
+        bytes a step on the Pico's flash, which littlefs wear-levels."""
+        tmp = NV_FILE + ".new"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+            os.rename(tmp, NV_FILE)
+        except OSError:
+            pass  # a full or failing flash: the dealer goes on, only a reboot forgets more
 
 
 def escape_jumper():

@@ -10,11 +10,15 @@ of the main loop.
 
 Protocol version 2: the v1 commands PRESENT, TURN_UP, DEAL_STOCK and ROUTE_FACEUP are unknown
 types, the targets 0x83 (face-up) and 0x86 (staging) are gone (hardware/PROTOCOL.md section 11).
+Protocol version 3: every step carries a step id the dealer remembers (steps.py): a step sent
+again is answered with its first reply and never done twice, STEP_QUERY says what it did, and
+INVENTORY where the dealer put the cards (hardware/PROTOCOL.md section 12).
 """
 
 from . import config
 from . import mechanics as M
 from . import protocol as P
+from . import steps as S
 from .ticks import ticks_diff
 
 BATCHED_EVENTS = (P.EV_CARD_DEALT, P.EV_CARD_ROUTED, P.EV_MISREAD, P.EV_DUPLICATE)
@@ -38,9 +42,10 @@ class Refused(Exception):
 class Plan:
     """A deal plan as received: entries are (card, target) pairs in deck order."""
 
-    def __init__(self, deal_id, total):
+    def __init__(self, deal_id, total, flags=0):
         self.deal_id = deal_id
         self.total = total
+        self.flags = flags  # bit0: a fresh deal (the players gathered every card first)
         self.entries = bytearray()
         self.started = False
 
@@ -632,6 +637,12 @@ class Dealer:
         self.txq = ByteRing(cfg.LINK_TX_QUEUE)  # frames waiting for room on the USB link
         self.body = bytearray(P.MAX_BODY)  # scratch for event blocks (EVENT, EVENTS)
         self.tx_dropped = 0  # frames dropped because the host stopped reading
+        self.steps = S.Steps(getattr(cfg, "STEP_MEMORY", 16))
+        self.ledger = S.Ledger()
+        self.nv_dirty = False
+        if hasattr(board, "nv_read"):  # the steps, the ledger and the loop model before a reboot
+            if S.nv_restore(self, board.nv_read()):
+                self.nv_dirty = True  # (interrupted steps are saved so)
         self.emit(P.EV_BOOT, bytes((board.reset_cause(),)))
 
     # ---- events ------------------------------------------------------------------------------
@@ -639,7 +650,10 @@ class Dealer:
     def emit(self, kind, payload):
         """Log an event under the next index and queue it for the next EVENT frame. The log is
         a preallocated ring (EventRing): logging allocates nothing, and the oldest events
-        make room (the host re-reads what it missed with EVENTS_SINCE while they are kept)."""
+        make room (the host re-reads what it missed with EVENTS_SINCE while they are kept).
+        The open steps and the ledger take their part of it first (steps.py)."""
+        self.steps.on_event(kind, payload)
+        self.ledger.on_event(kind, payload, self.cfg.LOOP)  # saved with the next step change
         self.log.add(self.next_event, kind, payload)
         if not self.pending:
             self.pending_since = self.board.ticks_ms()
@@ -730,9 +744,20 @@ class Dealer:
         if self.reboot_pending:
             self.reboot_pending = False
             self.mech.estop(2)
+            self.save()
             self.drain()  # the OK to RESET, as far as the link takes it now
             self.board.reboot()
+        self.save()
         self.drain()
+
+    def save(self):
+        """Write the steps, the ledger and the loop model when they changed (one write per
+        loop pass at most; steps.py says why and when)."""
+        if not (self.nv_dirty or self.steps.dirty) or not hasattr(self.board, "nv_write"):
+            return
+        self.nv_dirty = False
+        self.steps.dirty = False
+        self.board.nv_write(S.nv_image(self))
 
     def on_frame(self, frame):
         if not frame.ok:
@@ -769,13 +794,39 @@ class Dealer:
         handler = HANDLERS.get(ftype)
         if handler is None:
             raise Refused(P.NAK_UNKNOWN_TYPE)  # (v1 PRESENT, TURN_UP, DEAL_STOCK, ROUTE_FACEUP too)
+        step = None
+        if ftype in P.STEP_COMMANDS:
+            if len(body) < 2:
+                raise Refused(P.NAK_BAD_BODY)
+            sid = P.get_u16(body, 0)
+            key = P.crc16(body)
+            known = self.steps.find(sid)
+            if known is not None:
+                if known.type != ftype or known.key != key:
+                    raise Refused(P.NAK_CONFLICT)  # the same id for another step
+                return (P.STEP, known.body())  # what it did: nothing is done again
+            body = body[2:]
+            # remembered before it acts: the events it sends at once are its own
+            step = S.Step(sid, ftype, key, self.next_event)
         if ftype in MOVING_COMMANDS and ftype != P.RESUME:
             state = self.mech.state
             if state == M.ESTOPPED:
                 raise Refused(P.NAK_ESTOPPED)
             if state == M.JAMMED:
                 raise Refused(P.NAK_JAMMED)
-        return handler(self, body, resumed)
+        if step is not None:
+            self.steps.add(step)
+        try:
+            out = handler(self, body, resumed)
+        except Refused:
+            if step is not None:
+                self.steps.remove(step)  # refused: nothing was done, it may be sent again
+            raise
+        if step is not None and out[0] == P.OK:
+            step.code = out[1][1]
+            if ftype in (P.ABORT, P.RESUME):
+                self.steps.set(step, P.STEP_DONE)
+        return out
 
     def ok(self, ftype, code=P.OK_DONE):
         return (P.OK, bytes((ftype, code)))
@@ -978,12 +1029,13 @@ def cmd_events_since(d, body, resumed):
 
 
 def cmd_deal_plan(d, body, resumed):
-    if len(body) < 6 or (len(body) - 4) % 2:
+    if len(body) < 7 or (len(body) - 5) % 2:
         raise Refused(P.NAK_BAD_BODY)
     deal_id = P.get_u16(body, 0)
     total = body[2]
     offset = body[3]
-    chunk = bytes(body[4:])
+    flags = body[4]
+    chunk = bytes(body[5:])
     k = len(chunk) // 2
     if total == 0 or offset + k > total:
         raise Refused(P.NAK_BAD_BODY)
@@ -997,23 +1049,30 @@ def cmd_deal_plan(d, body, resumed):
     for p in d.plans:
         if p.deal_id == deal_id:
             plan = p
+    known = d.steps.find(deal_id)
+    if known is not None and known.type != P.DEAL_PLAN:
+        raise Refused(P.NAK_CONFLICT)  # the id of another step
+    if plan is None and known is not None:
+        return (P.STEP, known.body())  # a deal it began before a reboot: what it did
     if plan is None and d.partial is not None and d.partial.deal_id == deal_id:
         plan = d.partial
     if plan is not None:
-        if plan.total != total:
+        if plan.total != total or plan.flags != flags:
             raise Refused(P.NAK_CONFLICT)
         have = plan.received()
         overlap = min(have, offset + k) - offset
         if overlap > 0 and bytes(plan.entries[2 * offset:2 * (offset + overlap)]) != chunk[:2 * overlap]:
             raise Refused(P.NAK_CONFLICT)
         if offset + k <= have:
+            if known is not None:
+                return (P.STEP, known.body())  # the deal began: what it did (nothing again)
             return d.ok(P.DEAL_PLAN, P.OK_ALREADY)
         if offset != have:
             raise Refused(P.NAK_BAD_STATE)  # a chunk out of order: resend from `have`
     else:
         if offset != 0:
             raise Refused(P.NAK_BAD_STATE)
-        plan = Plan(deal_id, total)
+        plan = Plan(deal_id, total, flags)
     last = offset + k == total
     if last:
         d.check_idle(unstage=True)
@@ -1042,6 +1101,13 @@ def cmd_deal_plan(d, body, resumed):
     if len(d.plans) > d.cfg.DEAL_MEMORY:
         d.plans.pop(0)
     d.mech.pocket_count = {}  # the players gathered every card before this deal
+    if plan.flags & P.PLAN_FRESH:
+        d.ledger.clear()  # the players gathered every card into the hopper: pockets are empty
+        d.steps.list = []  # and the last hand's steps are history (its ids may come again)
+        d.nv_dirty = True
+    step = S.Step(deal_id, P.DEAL_PLAN, 0, d.next_event)
+    step.code = P.OK_STARTED
+    d.steps.add(step)
     d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
     d.staged = None
     d.loop_valid = True
@@ -1135,6 +1201,8 @@ def cmd_fetch(d, body, resumed):
 
 def cmd_abort(d, body, resumed):
     d.need(body, 0)
+    me = d.steps.list[-1] if d.steps.list and d.steps.list[-1].type == P.ABORT else None
+    d.steps.abort_open(keep=me)  # what it stops ends unfinished
     if d.mech.state != M.ESTOPPED:
         d.partial = None
         d.mech.abort()  # (a staged card stays in the window: the loop's first card)
@@ -1155,6 +1223,7 @@ def cmd_reset(d, body, resumed):
         raise Refused(P.NAK_BAD_BODY)
     if not d.mech.reset():
         raise Refused(P.NAK_ESTOPPED)
+    d.steps.abort_open()
     d.staged = None
     d.partial = None
     return d.ok(P.RESET)
@@ -1182,8 +1251,25 @@ def cmd_selftest(d, body, resumed):
     return d.ok(P.SELFTEST)
 
 
+def cmd_step_query(d, body, resumed):
+    d.need(body, 2)
+    sid = P.get_u16(body, 0)
+    step = d.steps.find(sid)
+    return (P.STEP, step.body() if step is not None else S.unknown_body(sid))
+
+
+def cmd_inventory(d, body, resumed):
+    if len(body) not in (2, 3):
+        raise Refused(P.NAK_BAD_BODY)
+    out = S.inventory_body(d, body[0], body[1], body[2] if len(body) == 3 else 0)
+    if out is None:
+        raise Refused(P.NAK_BAD_BODY)
+    return (P.INVENTORY_REPLY, out)
+
+
 HANDLERS = {
     P.HELLO: cmd_hello, P.PING: cmd_ping, P.STATUS: cmd_status, P.EVENTS_SINCE: cmd_events_since,
     P.DEAL_PLAN: cmd_deal_plan, P.ROUTE_PRESENTED: cmd_route_presented, P.FEED: cmd_feed, P.FETCH: cmd_fetch, P.ABORT: cmd_abort, P.ESTOP: cmd_estop,
     P.RESET: cmd_reset, P.RESUME: cmd_resume, P.SELFTEST: cmd_selftest,
+    P.STEP_QUERY: cmd_step_query, P.INVENTORY: cmd_inventory,
 }

@@ -5,7 +5,7 @@ file; ``config_crc()`` is reported in IDENTIFY so the referee notices a changed 
 (The v1 turntable angles below remain for the simulator's slotted stores only.)
 """
 
-FIRMWARE_VERSION = (1, 1, 0)  # 1.1: the v2 loop (FETCH by identity, STAGED, POCKET_FULL)
+FIRMWARE_VERSION = (1, 2, 0)  # 1.2: protocol 3 (step ids, STEP_QUERY, INVENTORY, state kept over a reboot)
 READER_KIND = 1  # 0 none, 1 UART barcode/2D scanner, 2 simulated (the simulator overrides)
 
 SEAT_COUNT = 11
@@ -144,6 +144,7 @@ EVENT_LOG = 256  # events kept for EVENTS_SINCE (a preallocated ring, commands.E
 EVENT_LOG_BYTES = 4096  # ... in at most this many bytes (a per-card event is 3-4 bytes)
 REPLY_CACHE = 8
 DEAL_MEMORY = 8
+STEP_MEMORY = 16  # steps whose outcome the dealer remembers (STEP_QUERY; a step sent again)
 
 
 class Settings:

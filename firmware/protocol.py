@@ -7,8 +7,8 @@ are checked against tests/golden_frames/frames.json, so a mistake in one shows u
 disagreement instead of being copied into both.
 """
 
-VERSION = 1  # the frame format (byte 0 of every frame), unchanged in protocol 2
-PROTOCOL = 2  # HELLO host_protocol_version and IDENTIFY protocol_version (dealer v2)
+VERSION = 1  # the frame format (byte 0 of every frame), unchanged in protocols 2 and 3
+PROTOCOL = 3  # HELLO host_protocol_version and IDENTIFY protocol_version (3: step ids)
 MAX_BODY = 250
 MIN_FRAME = 6
 MAX_FRAME = 4 + MAX_BODY + 2
@@ -31,6 +31,8 @@ ESTOP = 0x0E
 RESET = 0x0F
 RESUME = 0x10
 SELFTEST = 0x11
+STEP_QUERY = 0x12  # v3: what did step N do?
+INVENTORY = 0x13  # v3: where the dealer believes the cards are (window, pockets, reject, loop)
 
 # Dealer -> host frames.
 IDENTIFY = 0x81
@@ -40,6 +42,28 @@ STATUS_REPLY = 0x84
 EVENTS = 0x85
 BUSY = 0x86
 EVENT = 0x87
+STEP = 0x88  # v3: reply to STEP_QUERY
+INVENTORY_REPLY = 0x89  # v3: reply to INVENTORY
+
+# v3: the commands whose body starts with a u16 step id (DEAL_PLAN's deal id is its step id)
+STEP_COMMANDS = (0x07, 0x0B, 0x0C, 0x0D, 0x10, 0x11)  # ROUTE_PRESENTED FEED FETCH ABORT RESUME SELFTEST
+
+PLAN_FRESH = 0x01  # v3 DEAL_PLAN flags: a fresh deal (every card gathered): the ledger starts again
+
+# v3 step states (STEP reply)
+STEP_UNKNOWN = 0  # never received, or forgotten (the dealer keeps the last STEP_MEMORY steps)
+STEP_RUNNING = 1
+STEP_DONE = 2
+STEP_STOPPED = 3  # a jam, a full pocket, a double feed, a fault or the dead-man stopped it: RESUME
+STEP_ABORTED = 4  # ABORT, ESTOP or RESET ended it before it finished
+STEP_INTERRUPTED = 5  # the dealer rebooted while it ran
+STEP_HELD = 6  # FEED with HOLD: the card read waits in the read window for ROUTE_PRESENTED
+
+# v3 INVENTORY parts
+INV_SUMMARY = 0  # window card, flags, loop count, reject count
+INV_POCKETS = 1  # (target, count) pairs: cards delivered to each pocket since the last fresh deal
+INV_REJECT = 2  # the cards sent to the reject pocket since the last fresh deal (0xFF unreadable)
+INV_LOOP = 3  # the loop model, first card to come back first
 
 # OK codes.
 OK_DONE = 0

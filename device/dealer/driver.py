@@ -11,6 +11,14 @@ put it; otherwise ``DealMismatch`` lists the differences. Any other failure leav
 stopped: jams and e-stops stop it by themselves, every other error is followed by an ABORT
 (and if even that cannot get through, the dealer's dead-man timeout stops its motors).
 
+Protocol 3: every step carries a step id (``step=``; a fresh one when the caller gives none).
+A step sent again with its id (after a lost answer, an outage, a host restart) is answered by
+the dealer with what it did (a STEP reply), never done twice: the driver then takes the step's
+events from the dealer's log and finishes waiting as if it had never lost sight of it. A link
+that fails (timeout, link down) is therefore not followed by an ABORT: the dealer's dead-man
+stops its motors if the host stays silent, and the caller sends the same step again to learn
+what it did (``query_step``); ``inventory`` says where the dealer put the cards.
+
 Event callbacks (``on_event``/``add_listener``) run on the link's reader thread: show the
 event, hand work to another thread, never call Dealer methods from them.
 """
@@ -43,17 +51,29 @@ from trickref.device.dealer.types import (
     EV_REBOOTED,
     Event,
     Identity,
+    Inventory,
     Reply,
     Status,
+    StepInfo,
 )
 
 __all__ = [
-    "Dealer", "DealPlan", "DealReport", "FeedReport", "SelfTestReport", "DealerRebooted",
+    "Dealer", "DealPlan", "DealReport", "FeedReport", "SelfTestReport", "DealerRebooted", "StepLost",
 ]
 
 # States in which the dealer is waiting for something outside itself (a button, cards to be
 # fed, a human), so a long quiet spell is not a stall.
 _WAITING_STATES = {1, 3, 6, 7, 8, 10}
+
+
+class StepLost(DealerFault):
+    """A step sent again that the dealer did not finish and will not: it was aborted (ABORT,
+    e-stop, RESET), interrupted by a reboot, or forgotten. ``info`` is what the dealer said;
+    the caller finds out where the cards are, then sends the step again under a new id."""
+
+    def __init__(self, message: str, info: StepInfo) -> None:
+        super().__init__(message, code=info.state, name="STEP_LOST")
+        self.info = info
 
 
 @dataclass(frozen=True)
@@ -103,6 +123,21 @@ class _Watch:
         with self._cv:
             return self._cv.wait_for(lambda: len(self.events) > n, timeout)
 
+    def fill(self, events: list[Event], seen: int = 0) -> int:
+        """Add the events of a step re-read from the dealer's log that this watch missed (it
+        was registered after they were logged); those not yet looked at (past ``seen``) are
+        kept in index order. Returns how many were added."""
+        with self._cv:
+            have = {e.index for e in self.events if not e.is_notice}
+            new = [e for e in events if e.index not in have]
+            if not new:
+                return 0
+            tail = self.events[seen:] + new
+            real = sorted((e for e in tail if not e.is_notice), key=lambda e: e.index)
+            self.events[seen:] = real + [e for e in tail if e.is_notice]
+            self._cv.notify_all()
+            return len(new)
+
 
 @dataclass
 class _Interrupted:
@@ -123,6 +158,7 @@ class _Stopped:
     timeout: float | None
     ev: Event | None  # the ``done`` event, when the jam came after it (waiting for ``then``)
     after: Callable[[Event], None] | None
+    step: int | None = None
 
 
 class Dealer:
@@ -151,7 +187,9 @@ class Dealer:
         self.poll_interval = poll_interval
         self.stall_timeout = stall_timeout
         self._op_lock = threading.Lock()
-        self._deal_ids = itertools.count(int.from_bytes(os.urandom(2), "big") or 1)
+        # fresh step ids have the top bit set; callers with ids of their own (the table's, made
+        # from the referee's step numbers) use 0x0001..0x7FFF, so the two never meet
+        self._step_ids = itertools.count(int.from_bytes(os.urandom(2), "big") & 0x7FFF)
         self._interrupted: _Interrupted | None = None
         self._stopped: _Stopped | None = None
         # an operation failed (the link may have missed events it logged meanwhile): the next
@@ -190,7 +228,48 @@ class Dealer:
             raise DealerLinkDown("the dealer link is not open")
         return self.link.identity
 
+    def new_step_id(self) -> int:
+        """A fresh step id (0x8000..0xFFFF)."""
+        return 0x8000 | (next(self._step_ids) & 0x7FFF)
+
     # --- queries --------------------------------------------------------------------------
+
+    def query_step(self, step: int) -> StepInfo:
+        """What the dealer remembers of step ``step`` (STEP_QUERY): running, done (the card and
+        where it went), stopped, aborted, interrupted by a reboot, held, or unknown."""
+        reply = self.link.request(m.STEP_QUERY, {"step": step})
+        if reply.type != m.STEP:
+            raise DealerProtocolError(f"the dealer answered STEP_QUERY with {reply.name}")
+        return StepInfo.from_fields(reply.fields)
+
+    def inventory(self, *, loop: bool = True) -> Inventory:
+        """Where the dealer believes the cards are (INVENTORY, part by part, in small pieces on
+        a noisy line): the read window, the loop model, the cards each pocket received and those
+        it sent to the reject pocket since the last fresh deal."""
+        head = self._inventory_part(m.INV_SUMMARY)
+        window, flags = head[0], head[1]
+        pairs = self._inventory_part(m.INV_POCKETS)
+        pockets = {pairs[i]: pairs[i + 1] for i in range(0, len(pairs) - 1, 2)}
+        rejects = tuple(self._inventory_part(m.INV_REJECT))
+        cards = tuple(self._inventory_part(m.INV_LOOP)) if loop else ()
+        return Inventory(window if flags & 1 else None, bool(flags & 2), bool(flags & 4), cards,
+                         pockets, rejects)
+
+    def _inventory_part(self, part: int) -> list[int]:
+        size = 2 if part == m.INV_POCKETS else 1
+        out: list[int] = []
+        noisy = self.link.byte_error_rate() > 0.0005
+        while True:
+            offset = len(out) // size
+            reply = self.link.request(m.INVENTORY, {"part": part, "offset": offset,
+                                                   "max_items": 16 if noisy else 0})
+            if reply.type != m.INVENTORY_REPLY:
+                raise DealerProtocolError(f"the dealer answered INVENTORY with {reply.name}")
+            items = list(reply.fields["items"])
+            out.extend(items)
+            total = reply.fields["total"]
+            if part == m.INV_SUMMARY or not items or len(out) // size >= total:
+                return out
 
     def identify(self) -> Identity:
         """HELLO again and return IDENTIFY (firmware version, seats, pockets, boot id)."""
@@ -205,32 +284,38 @@ class Dealer:
     # --- deals ----------------------------------------------------------------------------
 
     def deal(self, plan: DealPlan | Iterable[tuple[int | str, int]], *,
-             timeout: float | None = None) -> DealReport:
+             timeout: float | None = None, step: int | None = None, fresh: bool = False) -> DealReport:
         """Deal ``plan`` and return its report once every card is checked to be where the plan
-        put it. Raises DealMismatch (the hand must not be played), DealerJam (the dealer waits;
-        clear it and call ``resume_deal``), DealerFault (e-stop, fault, abort, reboot),
-        DealerTimeout / DealerLinkDown (the driver then aborts if it still can)."""
+        put it. ``step``: the deal's id (its step id); the same id sent again after a failure
+        does not deal again: the dealer says what it did and the driver finishes with it.
+        ``fresh``: the players gathered every card into the hopper (a hand's deal), so the
+        dealer starts counting its pockets again. Raises DealMismatch (the hand must not be
+        played), DealerJam (the dealer waits; clear it and call ``resume_deal``), DealerFault
+        (e-stop, fault, abort, reboot), DealerTimeout / DealerLinkDown (the link: send the same
+        step again when it is back)."""
         if not isinstance(plan, DealPlan):
             plan = DealPlan(plan)
         self._check_plan(plan)
         with self._op_lock:
             self._drop_interrupted()
             self._catch_up()
-            deal_id = next(self._deal_ids) & 0xFFFF or 1
+            deal_id = step if step is not None else self.new_step_id()
             watch = _Watch()
             self.link.add_listener(watch)
             keep = False
             try:
-                self._send_plan(plan, deal_id)
-                report = self._finish_deal(plan, deal_id, watch, timeout)
+                info = self._send_plan(plan, deal_id, fresh)
+                if info is not None:
+                    self._adopt(watch, info, f"deal {deal_id}")
+                report = self._finish_deal(plan, deal_id, watch, timeout, step=deal_id)
                 return report
             except DealerJam:
                 self._interrupted = _Interrupted(plan, deal_id, watch, timeout)
                 keep = True
                 raise
-            except DealerError:
+            except DealerError as e:
                 # Also after a mismatch: lost events can end the check while cards still move.
-                self._make_safe()
+                self._make_safe(e)
                 raise
             finally:
                 if not keep:
@@ -247,15 +332,16 @@ class Dealer:
             try:
                 # The jam that interrupted the deal is already handled: look past it.
                 skip = len(job.watch.since(0))
-                self._expect_ok(self.link.request(m.RESUME), "RESUME")
+                self._resume_stopped(job.deal_id)
                 return self._finish_deal(job.plan, job.deal_id, job.watch,
-                                         timeout if timeout is not None else job.timeout, skip)
+                                         timeout if timeout is not None else job.timeout, skip,
+                                         step=job.deal_id)
             except DealerJam:
                 self._interrupted = job
                 keep = True
                 raise
-            except DealerError:
-                self._make_safe()
+            except DealerError as e:
+                self._make_safe(e)
                 raise
             finally:
                 if not keep:
@@ -286,20 +372,20 @@ class Dealer:
             keep = False
             try:
                 skip = len(job.watch.since(0))  # past the jam, already handled
-                self._expect_ok(self.link.request(m.RESUME), "RESUME")
+                self._resume_stopped(job.step)
                 wait = timeout if timeout is not None else job.timeout
                 ev = job.ev
                 if ev is None:
-                    ev = self._wait(job.watch, job.done, job.what, wait, skip=skip)
+                    ev = self._wait(job.watch, job.done, job.what, wait, skip=skip, step=job.step)
                     skip = job.watch.events.index(ev) + 1
                 if job.then is not None:
-                    self._wait(job.watch, job.then, job.what, wait, skip=skip)
+                    self._wait(job.watch, job.then, job.what, wait, skip=skip, step=job.step)
             except DealerJam:
                 self._stopped = job
                 keep = True
                 raise
-            except DealerError:
-                self._make_safe()
+            except DealerError as e:
+                self._make_safe(e)
                 raise
             finally:
                 if not keep:
@@ -334,39 +420,46 @@ class Dealer:
         frame_bytes = math.log(0.75) / math.log(1.0 - min(rate, 0.5))
         return max(8, min(m.MAX_PLAN_CHUNK, int((frame_bytes - 12) / 2)))
 
-    def _send_plan(self, plan: DealPlan, deal_id: int) -> None:
-        chunks = m.plan_chunks(deal_id, plan.entries, self._plan_chunk())
+    def _send_plan(self, plan: DealPlan, deal_id: int, fresh: bool = False) -> StepInfo | None:
+        """Send the plan in chunks; None when the dealer started the deal now, else what it says
+        it did with this deal id before (a deal sent again)."""
+        chunks = m.plan_chunks(deal_id, plan.entries, self._plan_chunk(),
+                               flags=m.PLAN_FRESH if fresh else 0)
         for i, fields in enumerate(chunks):
-            # A chunk is idempotent by deal id and offset (ALREADY), so a chunk the link
-            # could not get through in link_timeout is tried again while the dealer answers.
-            for attempt in range(3):
-                try:
-                    reply = self.link.request(m.DEAL_PLAN, fields)
-                    break
-                except DealerTimeout:
-                    if attempt == 2 or not self.link.connected:
-                        raise
-                    self.status()  # is anyone there? (raises if not)
+            reply = self.link.request(m.DEAL_PLAN, fields)
+            if reply.type == m.STEP:
+                return StepInfo.from_fields(reply.fields)  # begun before: nothing is done again
             code = self._expect_ok(reply, "DEAL_PLAN")
             last = i == len(chunks) - 1
-            if code == m.OK_ALREADY:
-                # Only our own earlier copy can be ALREADY (ids are fresh per deal and the link
-                # resends identical bytes); make sure the dealer is on this deal.
-                st = self.status()
-                if st.deal_id != deal_id and last:
-                    raise DealerProtocolError(
-                        f"the dealer says deal {deal_id} is already done, but it is on deal "
-                        f"{st.deal_id}")
-            elif last and code != m.OK_STARTED:
+            if last and code == m.OK_ALREADY:
+                return self.query_step(deal_id)
+            if last and code != m.OK_STARTED:
                 raise DealerProtocolError(
                     f"the dealer answered the last plan chunk with "
                     f"{m.OK_CODE_NAMES.get(code, code)}, not STARTED")
+        return None
+
+    def _adopt(self, watch: _Watch, info: StepInfo, what: str) -> None:
+        """A step sent again that the dealer had begun before: take its events from the dealer's
+        log (those the watch missed), so waiting for its end goes on as if never interrupted;
+        a step the dealer lost to a reboot is a DealerRebooted, one it forgot a DealerFault."""
+        if info.state in (m.STEP_INTERRUPTED, m.STEP_ABORTED, m.STEP_UNKNOWN):
+            why = {m.STEP_INTERRUPTED: "the dealer rebooted while it ran",
+                   m.STEP_ABORTED: "it was stopped before it finished",
+                   m.STEP_UNKNOWN: "the dealer has no record of it"}[info.state]
+            raise StepLost(f"{what}: {why}", info)
+        self._catch_up_events()
+        watch.fill(self.link.fetch_events(info.first_index))
+
+    def _catch_up_events(self) -> None:
+        if self.status().next_event_index != self.link.next_event_index:
+            self.link.recover_events()
 
     def _finish_deal(self, plan: DealPlan, deal_id: int, watch: _Watch,
-                     timeout: float | None, skip: int = 0) -> DealReport:
+                     timeout: float | None, skip: int = 0, step: int | None = None) -> DealReport:
         what = f"deal {deal_id}"
         self._wait(watch, lambda e: e.kind == m.EV_DEAL_DONE and e["deal_id"] == deal_id,
-                   what, timeout, deal=True, skip=skip)
+                   what, timeout, deal=True, skip=skip, step=step)
         events = [e for e in watch.events if not e.is_notice or e.kind == EV_EVENTS_LOST]
         check = check_deal(plan, deal_id, events)
         if not check.good:
@@ -379,7 +472,7 @@ class Dealer:
 
     # --- single-card commands -------------------------------------------------------------
 
-    def route_presented(self, target: int, *, timeout: float | None = None) -> int:
+    def route_presented(self, target: int, *, timeout: float | None = None, step: int | None = None) -> int:
         """Send the presented (or held) card to ``target``; returns the card."""
         m.check_target(target)
         wait_feed = self._feed_hold
@@ -391,10 +484,11 @@ class Dealer:
                           f"routing the presented card to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout,
                           then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None,
-                          after=after)
+                          after=after, step=step)
         return int(ev["card"])
 
-    def fetch_loop(self, card: int, target: int, *, timeout: float | None = None) -> int:
+    def fetch_loop(self, card: int, target: int, *, timeout: float | None = None,
+                   step: int | None = None) -> int:
         """FETCH ``card`` from the loop to ``target`` (a seat or pocket): the dealer cycles the
         loop's cards (each read and sent round again) until ``card`` is in the read window,
         then routes it (at once if it was staged). Returns the card. DealerFault EMPTY if the
@@ -403,9 +497,9 @@ class Dealer:
         m.check_target(target)
         if target == m.LOOP:
             raise ValueError("fetch_loop sends a card out of the loop, not into it")
-        return self.fetch(m.LOOP, card, target, timeout=timeout)
+        return self.fetch(m.LOOP, card, target, timeout=timeout, step=step)
 
-    def stage(self, card: int, *, timeout: float | None = None) -> int:
+    def stage(self, card: int, *, timeout: float | None = None, step: int | None = None) -> int:
         """Stage ``card`` (FETCH from the loop to 0xFE): the dealer cycles the loop until it
         is in the read window and keeps it there, so a later ``fetch_loop(card, target)`` (or
         ``route_presented(target)``) routes it at once. Returns the loop passes it took (the
@@ -413,11 +507,11 @@ class Dealer:
         m.check_card(card)
         ev = self._single(m.FETCH, {"source": m.LOOP, "card": card, "target": m.HOLD},
                           f"staging {m.card_name(card)}",
-                          lambda e: e.kind == m.EV_STAGED and e["card"] == card, timeout)
+                          lambda e: e.kind == m.EV_STAGED and e["card"] == card, timeout, step=step)
         return int(ev["passes"])
 
     def fetch(self, source: int, card: int, target: int, *,
-              timeout: float | None = None) -> int:
+              timeout: float | None = None, step: int | None = None) -> int:
         """Take ``card`` out of the loop (0x85; see ``fetch_loop``) and route it to ``target``;
         returns the card."""
         if source != m.LOOP:
@@ -426,16 +520,16 @@ class Dealer:
         m.check_target(target)
         ev = self._single(m.FETCH, {"source": source, "card": card, "target": target},
                           f"fetching {m.card_name(card)} to the {m.target_name(target)}",
-                          lambda e: e.kind == m.EV_CARD_ROUTED and e["card"] == card, timeout)
+                          lambda e: e.kind == m.EV_CARD_ROUTED and e["card"] == card, timeout, step=step)
         return int(ev["card"])
 
-    def read_card(self, *, timeout: float | None = None) -> int:
+    def read_card(self, *, timeout: float | None = None, step: int | None = None) -> int:
         """Read one card a player feeds and hold it at the reader; route it with
         ``route_presented``. Raises DealerFault MISREAD if it could not be read (it went to
         the reject pocket)."""
         ev = self._single(m.FEED, {"count": 1, "target": m.HOLD}, "reading a fed card",
                           lambda e: (e.kind == m.EV_PRESENTED and e["seat"] == m.HOLD)
-                          or e.kind == m.EV_MISREAD, timeout, after=self._held)
+                          or e.kind == m.EV_MISREAD, timeout, after=self._held, step=step)
         return int(ev["card"])
 
     def _held(self, ev: Event) -> None:
@@ -447,7 +541,7 @@ class Dealer:
         self._feed_hold = True
 
     def read_and_route(self, count: int, target: int, *,
-                       timeout: float | None = None) -> FeedReport:
+                       timeout: float | None = None, step: int | None = None) -> FeedReport:
         """Read ``count`` cards players feed and route each to ``target`` (a seat, the trick
         pocket, the loop...). Waits for the cards without a time limit unless ``timeout``."""
         if not 1 <= count <= 255:
@@ -455,20 +549,21 @@ class Dealer:
         m.check_target(target)
         watch = _Watch()
         self._single(m.FEED, {"count": count, "target": target}, f"reading {count} fed cards",
-                     lambda e: e.kind == m.EV_FEED_DONE, timeout, watch=watch)
+                     lambda e: e.kind == m.EV_FEED_DONE, timeout, watch=watch, step=step)
         placements = tuple((e["card"], e["target"]) for e in watch.events
                            if e.kind == m.EV_CARD_DEALT)
         misreads = sum(1 for e in watch.events if e.kind == m.EV_MISREAD)
         return FeedReport(placements, misreads)
 
-    def self_test(self, mode: int = 0, *, timeout: float | None = None) -> SelfTestReport:
+    def self_test(self, mode: int = 0, *, timeout: float | None = None,
+                  step: int | None = None) -> SelfTestReport:
         """Read every card in the hopper (mode 0: all round the loop, 1: round robin over
         the seats) and report what a 52-card deck is missing or has twice."""
         if mode not in (0, 1):
             raise ValueError("self-test mode is 0 (round the loop) or 1 (round robin over the seats)")
         watch = _Watch()
         ev = self._single(m.SELFTEST, {"mode": mode}, "the self-test",
-                          lambda e: e.kind == m.EV_SELFTEST_DONE, timeout, watch=watch)
+                          lambda e: e.kind == m.EV_SELFTEST_DONE, timeout, watch=watch, step=step)
         placements = tuple((e["card"], e["target"]) for e in watch.events
                            if e.kind == m.EV_CARD_DEALT)
         return SelfTestReport(ev["read"], ev["misreads"], tuple(ev["missing"]),
@@ -476,11 +571,17 @@ class Dealer:
 
     # --- stopping -------------------------------------------------------------------------
 
-    def abort(self) -> None:
-        """Stop what the dealer is doing (the card in flight goes to the reject pocket)."""
+    def abort(self, *, step: int | None = None) -> StepInfo | None:
+        """Stop what the dealer is doing (the card in flight goes to the reject pocket). With a
+        ``step`` id sent again, the dealer does not abort twice: it says what that ABORT did
+        (returned; None for a first ABORT)."""
         self._drop_interrupted()
         self._feed_hold = False
-        self._expect_ok(self.link.request(m.ABORT), "ABORT")
+        reply = self.link.request(m.ABORT, {"step": step if step is not None else self.new_step_id()})
+        if reply.type == m.STEP:
+            return StepInfo.from_fields(reply.fields)
+        self._expect_ok(reply, "ABORT")
+        return None
 
     def emergency_stop(self) -> None:
         """Stop every motor now. The frame goes out at once, ahead of any command being
@@ -525,37 +626,56 @@ class Dealer:
 
     def resume(self) -> None:
         """RESUME after a jam cleared by hand (for a deal, ``resume_deal`` also waits)."""
-        self._expect_ok(self.link.request(m.RESUME), "RESUME")
+        self._expect_ok(self.link.request(m.RESUME, {"step": self.new_step_id()}), "RESUME")
+
+    def _resume_stopped(self, step: int | None) -> None:
+        """RESUME the step a jam stopped; nothing to resume is fine when the dealer says that
+        step already went on (a RESUME whose answer was lost, or the step finished)."""
+        reply = self.link.request(m.RESUME, {"step": self.new_step_id()})
+        if reply.type == m.NAK and reply.fields["reason"] == m.NAK_BAD_STATE and step is not None:
+            info = self.query_step(step)
+            if info.state in (m.STEP_RUNNING, m.STEP_DONE, m.STEP_HELD):
+                return
+        self._expect_ok(reply, "RESUME")
 
     # --- machinery ------------------------------------------------------------------------
 
     def _single(self, ftype: int, fields: dict[str, int] | None, what: str,
                 done: Callable[[Event], bool], timeout: float | None, *,
                 then: Callable[[Event], bool] | None = None, watch: _Watch | None = None,
-                after: Callable[[Event], None] | None = None) -> Event:
-        """Send one command and wait for the event ``done`` names (and then ``then``), making
-        the dealer safe on failure; ``after(event)`` once it ended. ``watch``: the caller's, to
-        read every event seen. A jam leaves the dealer waiting: ``resume_step`` finishes it."""
+                after: Callable[[Event], None] | None = None, step: int | None = None) -> Event:
+        """Send one step and wait for the event ``done`` names (and then ``then``); ``after(event)``
+        once it ended. ``step``: its id (fresh if None); the same id sent again after a failure
+        is not done twice: the dealer says what it did and its events are re-read from its log.
+        ``watch``: the caller's, to read every event seen. A jam leaves the dealer waiting:
+        ``resume_step`` finishes it. A link failure sends no ABORT (see the module docstring);
+        any other failure stops the dealer."""
         with self._op_lock:
             self._drop_stopped()
             self._catch_up()
+            sid = step if step is not None else self.new_step_id()
+            fields = dict(fields or {}, step=sid)
             watch = watch if watch is not None else _Watch()
             self.link.add_listener(watch)
             keep = sent = False
             ev: Event | None = None
             try:
-                self._expect_ok(self.link.request(ftype, fields), m.TYPE_NAMES[ftype])
+                reply = self.link.request(ftype, fields)
+                if reply.type == m.STEP:  # sent before: what it did so far
+                    self._adopt(watch, StepInfo.from_fields(reply.fields), what)
+                else:
+                    self._expect_ok(reply, m.TYPE_NAMES[ftype])
                 sent = True
-                ev = self._wait(watch, done, what, timeout)
+                ev = self._wait(watch, done, what, timeout, step=sid)
                 if then is not None:
-                    self._wait(watch, then, what, timeout, skip=watch.events.index(ev) + 1)
+                    self._wait(watch, then, what, timeout, skip=watch.events.index(ev) + 1, step=sid)
             except DealerJam:
                 if sent:  # (not a command refused because an earlier jam still waits)
-                    self._stopped = _Stopped(what, done, then, watch, timeout, ev, after)
+                    self._stopped = _Stopped(what, done, then, watch, timeout, ev, after, sid)
                     keep = True
                 raise
-            except DealerError:
-                self._make_safe()
+            except DealerError as e:
+                self._make_safe(e)
                 raise
             finally:
                 if not keep:
@@ -567,6 +687,8 @@ class Dealer:
     def _expect_ok(self, reply: Reply, what: str) -> int:
         if reply.type == m.OK:
             return int(reply.fields["code"])
+        if reply.type == m.STEP:  # a step sent again: the dealer had it (and did not act again)
+            return m.OK_ALREADY
         if reply.type != m.NAK:
             raise DealerProtocolError(f"the dealer answered {what} with {reply.name}")
         reason = reply.fields["reason"]
@@ -632,7 +754,8 @@ class Dealer:
         return None
 
     def _wait(self, watch: _Watch, done: Callable[[Event], bool], what: str,
-              timeout: float | None, *, deal: bool = False, skip: int = 0) -> Event:
+              timeout: float | None, *, deal: bool = False, skip: int = 0,
+              step: int | None = None) -> Event:
         """Wait for the event that ends ``what``; raise the error of any failure event.
 
         Quiet for ``poll_interval``: ask STATUS (catches a reboot, lost events, a dealer that
@@ -675,6 +798,13 @@ class Dealer:
             if key != last_key:
                 last_key = key
                 last_progress = time.monotonic()
+            if step is not None and st.state in (0, 3):
+                # idle (or holding a card): did our step end without our seeing its end?
+                info = self.query_step(step)
+                if info.state == m.STEP_INTERRUPTED or info.state == m.STEP_UNKNOWN:
+                    self._adopt(watch, info, what)  # raises
+                if info.state != m.STEP_RUNNING and watch.fill(self.link.fetch_events(info.first_index), seen):
+                    continue
             if st.state == 0:
                 idle_checks += 1
                 if idle_checks >= 3:
@@ -693,7 +823,7 @@ class Dealer:
     def _resume_paused(self) -> None:
         """The dealer paused because it did not hear the host (dead-man): only RESUME restarts
         it (no other frame does, so a restarted host never resumes a forgotten motion)."""
-        reply = self.link.request(m.RESUME)
+        reply = self.link.request(m.RESUME, {"step": self.new_step_id()})
         if reply.type == m.NAK and reply.fields["reason"] == m.NAK_BAD_STATE:
             return  # already running again (a retransmitted RESUME, or nothing was paused)
         self._expect_ok(reply, "RESUME")
@@ -708,12 +838,18 @@ class Dealer:
             self.link.recover_events()
         self._unsure = False
 
-    def _make_safe(self) -> None:
-        """After a failure: make sure the dealer is not moving (best effort)."""
+    def _make_safe(self, error: DealerError | None = None) -> None:
+        """After a failure: make sure the dealer is not moving (best effort). Not after the link
+        failed: the step may be under way or done, and the caller sends it again to learn which
+        (an ABORT would throw away a card read and held for the host); the dealer's dead-man
+        stops its motors meanwhile if the host stays silent."""
         self._unsure = True
         self._feed_hold = False
+        if isinstance(error, (DealerTimeout, DealerLinkDown)):
+            return
         try:
-            self.link.request(m.ABORT, timeout=min(2.0, self.link.link_timeout))
+            self.link.request(m.ABORT, {"step": self.new_step_id()},
+                              timeout=min(2.0, self.link.link_timeout))
         except DealerError:
             self.link.abort_when_back()
 

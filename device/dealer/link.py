@@ -16,6 +16,11 @@ Why it is built this way (hardware/PROTOCOL.md section 3):
 * A **supervisor thread** sends a PING when the host has been quiet for ``deadman_ms / 3``
   (the dealer stops its motors if the host is silent for ``deadman_ms``), redoes the handshake
   after a reconnect, and recovers missed events with EVENTS_SINCE.
+* **Degrade, never die.** A command gives up after its timeout only when the dealer has been
+  silent (not one byte, garbled or not) for that long: a noisy line whose replies arrive
+  damaged keeps being retried (up to ``noise_limit`` seconds), because the dealer is there and
+  answering. Only a link that is truly gone fails, and the link tells its listeners when it is
+  back (LINK_UP after a port reopens, or after the first good handshake following a silence).
 
 Callbacks run on the reader thread: they must return quickly and must not call ``request``
 (that would wait for the very thread that has to deliver the reply; it raises instead).
@@ -56,13 +61,18 @@ from trickref.device.dealer.types import (
 
 log = logging.getLogger(__name__)
 
-REPLY_TYPES = frozenset((m.IDENTIFY, m.OK, m.NAK, m.STATUS_REPLY, m.EVENTS))
+REPLY_TYPES = frozenset((m.IDENTIFY, m.OK, m.NAK, m.STATUS_REPLY, m.EVENTS, m.STEP, m.INVENTORY_REPLY))
 # Commands whose effect depends on the dealer's state before they were sent: if the dealer
 # rebooted while one was outstanding, resending it to the new boot would act on a state the
 # referee no longer knows, so the command fails instead.
 STATEFUL_COMMANDS = frozenset((
     m.DEAL_PLAN, m.ROUTE_PRESENTED, m.FEED, m.FETCH, m.RESUME, m.SELFTEST,
 ))
+
+
+class DealerVersionError(DealerProtocolError):
+    """The dealer's firmware speaks another version of the wire protocol: the handshake refuses
+    it (nothing else is sent) and says which versions met and what to install."""
 
 
 class DealerRebooted(DealerFault):
@@ -167,6 +177,9 @@ class DealerLink:
         self._batch = 0  # EVENTS_SINCE max_events: 0 = as many as fit, smaller on a noisy link
         self._last_tx = 0.0
         self.last_rx = 0.0
+        self.last_bytes = 0.0  # when the last byte (damaged or not) came from the dealer
+        self.noise_limit = max(60.0, 20.0 * link_timeout)
+        self._silent = False  # a command found the dealer silent: LINK_UP when it answers again
         self.last_busy: tuple[int, int, int] | None = None
 
         self._ev_lock = threading.RLock()
@@ -312,6 +325,7 @@ class DealerLink:
             if not data:
                 continue
             self.stats.rx_bytes += len(data)
+            self.last_bytes = time.monotonic()
             errors = self._reader.errors
             for frame in self._reader.feed(data):
                 try:
@@ -504,6 +518,7 @@ class DealerLink:
         boot = self.identity.boot_id if self.identity else None
         tries = 0
         first_sent = 0.0
+        started = time.monotonic()
         self.stats.commands += 1
         name = m.TYPE_NAMES.get(ftype, hex(ftype))
         while True:
@@ -512,12 +527,24 @@ class DealerLink:
             now = time.monotonic()
             if now >= deadline:
                 if not self.connected:
+                    self._went_silent()
                     raise DealerLinkDown(
                         f"the dealer port {self.url!r} is gone and did not come back "
                         f"({name} not delivered)")
+                heard = self.last_bytes > started and now - self.last_bytes < self.link_timeout
+                if heard and now < started + self.noise_limit:
+                    # bytes keep coming back, damaged: the dealer is there, the line is noisy;
+                    # keep trying (slowly is better than a table stopped by line noise)
+                    deadline = now + max(self._rto, self.reply_timeout)
+                    continue
+                self._went_silent()
+                if heard:
+                    raise DealerTimeout(
+                        f"the dealer did not answer {name} after {tries} tries in "
+                        f"{now - started:.0f} s: the line is too noisy to carry a frame")
                 raise DealerTimeout(
                     f"the dealer did not answer {name} after {tries} tries; the link is "
-                    "silent or too noisy")
+                    "silent")
             if not self.connected:
                 self._connected.wait(min(0.1, deadline - now))
                 continue
@@ -573,6 +600,13 @@ class DealerLink:
                 # other end (a slow but live link keeps its replies coming and is left alone).
                 self._need_hello = True
 
+    def _went_silent(self) -> None:
+        """A command found the dealer silent (or its port gone): the next good handshake tells
+        the listeners it is back (LINK_UP), and the supervisor keeps trying it meanwhile."""
+        self._silent = True
+        self._need_hello = True
+        self._wake.set()
+
     def abort_when_back(self) -> None:
         """The host gave up on an action while the dealer could not be told: make ABORT the
         first command the dealer hears when the link is back. (Any host frame ends the
@@ -582,8 +616,9 @@ class DealerLink:
 
     def _send_pending_abort(self, deadline: float) -> None:
         self._abort_pending = False
+        step = 0x8000 | (int.from_bytes(os.urandom(2), "big") & 0x7FFF)
         try:
-            self._transact(m.ABORT, b"", deadline)
+            self._transact(m.ABORT, m.encode_body(m.ABORT, {"step": step}), deadline)
         except DealerError:
             self._abort_pending = True
             raise
@@ -636,18 +671,33 @@ class DealerLink:
             raise
         if reply.type == m.NAK:
             reason = m.NAK_REASON_NAMES.get(reply.fields["reason"], str(reply.fields["reason"]))
+            if reply.fields["reason"] == m.NAK_BAD_VERSION:
+                raise DealerVersionError(
+                    f"the dealer refused this host's protocol version {m.PROTOCOL_VERSION} "
+                    "(BAD_VERSION): its firmware speaks another version of the wire protocol; "
+                    "install the firmware that comes with this version of trickref on the "
+                    "dealer (firmware/README.md), or run the trickref that matches its firmware")
             raise DealerProtocolError(
                 f"the dealer refused HELLO (protocol version {m.PROTOCOL_VERSION}): {reason}")
         if reply.type != m.IDENTIFY:
             raise DealerProtocolError(f"the dealer answered HELLO with {reply.name}, not IDENTIFY")
-        identity = Identity.from_fields(reply.fields)
+        try:
+            identity = Identity.from_fields(reply.fields)
+        except (KeyError, TypeError, IndexError) as exc:
+            raise DealerProtocolError(f"the dealer's IDENTIFY cannot be read: {exc}") from exc
         if identity.protocol_version != m.PROTOCOL_VERSION:
-            raise DealerProtocolError(
-                f"the dealer speaks protocol version {identity.protocol_version}, the host "
-                f"{m.PROTOCOL_VERSION}")
+            raise DealerVersionError(
+                f"the dealer's firmware {identity.firmware_version} speaks wire protocol version "
+                f"{identity.protocol_version}, this host {m.PROTOCOL_VERSION}: nothing is sent to it; "
+                "install the firmware that comes with this version of trickref on the dealer "
+                "(firmware/README.md), or run the trickref that matches its firmware")
         self.stats.handshakes += 1
         old = self.identity
         self.identity = identity
+        if self._silent:
+            self._silent = False
+            log.info("dealer link: the dealer answers again")
+            self._notify(Event(-1, EV_LINK_UP, "LINK_UP", {"after": "silence"}))
         with self._ev_lock:
             if old is None:
                 self._next_event = identity.next_event_index
@@ -693,6 +743,41 @@ class DealerLink:
             if not reply.fields["events"] and not self._need_recovery:
                 return
         self._need_recovery = True
+
+    def fetch_events(self, first: int, *, timeout: float | None = None) -> list[Event]:
+        """The events the dealer logged from index ``first`` up to the newest the host has had
+        delivered, re-read from its log (EVENTS_SINCE) without delivering them again: a step
+        sent again after its answer was lost takes its own events from here. Fewer when the
+        dealer no longer keeps the oldest (its log holds 256)."""
+        deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
+        out: list[Event] = []
+        want = first & 0xFFFF
+        with self._request_lock:
+            stop = self.next_event_index
+            for _ in range(300):
+                left = (stop - want) & 0xFFFF
+                if left == 0 or left >= 0x8000:
+                    break
+                batch = min(left, self._batch or 64, 255)
+                body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": batch})
+                try:
+                    reply = self._transact(m.EVENTS_SINCE, body,
+                                           min(deadline, time.monotonic() + 3 * self._rto))
+                except DealerTimeout:
+                    if time.monotonic() >= deadline:
+                        raise
+                    self._batch = 16 if self._batch == 0 else max(1, self._batch // 2)
+                    continue
+                if reply.type != m.EVENTS:
+                    raise DealerProtocolError(f"the dealer answered EVENTS_SINCE with {reply.name}")
+                events = reply.fields["events"]
+                if not events:
+                    break
+                for raw in events:
+                    if 0 < (stop - raw["index"]) & 0xFFFF < 0x8000:
+                        out.append(Event.from_fields(raw))
+                want = (events[-1]["index"] + 1) & 0xFFFF
+        return out
 
     def recover_events(self, timeout: float | None = None) -> None:
         """Fetch every event the host missed (EVENTS_SINCE); listeners get them in order."""

@@ -7,7 +7,8 @@ dicts with the field names of PROTOCOL.md (the same names as the golden frames' 
 
 Layouts: ``u8``, ``u16`` (big-endian), ``u8*N`` (N bytes as a list), ``list8`` (a u8 count
 then that many bytes), ``pairs`` (the rest of the body as [first, second] byte pairs) and
-``events`` (the rest of the body as events, for EVENT/EVENTS after ``first_index``).
+``events`` (the rest of the body as events, for EVENT/EVENTS after ``first_index``) and
+``rest`` (the rest of the body as a list of bytes, for INVENTORY_REPLY's items).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ Fields = dict[str, Any]
 
 # --- message types -------------------------------------------------------------------------
 
-PROTOCOL_VERSION = 2  # HELLO / IDENTIFY (the frame format's version byte stays 1)
+PROTOCOL_VERSION = 3  # HELLO / IDENTIFY (the frame format's version byte stays 1); 3: step ids
 
 HELLO = 0x01
 PING = 0x02
@@ -34,6 +35,8 @@ ESTOP = 0x0E
 RESET = 0x0F
 RESUME = 0x10
 SELFTEST = 0x11
+STEP_QUERY = 0x12  # v3
+INVENTORY = 0x13  # v3
 
 IDENTIFY = 0x81
 OK = 0x82
@@ -42,14 +45,24 @@ STATUS_REPLY = 0x84
 EVENTS = 0x85
 BUSY = 0x86
 EVENT = 0x87
+STEP = 0x88  # v3: reply to STEP_QUERY
+INVENTORY_REPLY = 0x89  # v3: reply to INVENTORY
+
+# v3: commands whose body starts with a u16 step id (DEAL_PLAN's deal id is its step id)
+STEP_COMMANDS = frozenset((ROUTE_PRESENTED, FEED, FETCH, ABORT, RESUME, SELFTEST))
+
+STEP_UNKNOWN, STEP_RUNNING, STEP_DONE, STEP_STOPPED, STEP_ABORTED, STEP_INTERRUPTED, STEP_HELD = range(7)
+STEP_STATE_NAMES = {0: "UNKNOWN", 1: "RUNNING", 2: "DONE", 3: "STOPPED", 4: "ABORTED", 5: "INTERRUPTED",
+                    6: "HELD"}
+INV_SUMMARY, INV_POCKETS, INV_REJECT, INV_LOOP = 0, 1, 2, 3
 
 TYPE_NAMES: dict[int, str] = {
     HELLO: "HELLO", PING: "PING", STATUS: "STATUS", EVENTS_SINCE: "EVENTS_SINCE",
     DEAL_PLAN: "DEAL_PLAN", ROUTE_PRESENTED: "ROUTE_PRESENTED", FEED: "FEED",
     FETCH: "FETCH", ABORT: "ABORT", ESTOP: "ESTOP", RESET: "RESET", RESUME: "RESUME",
-    SELFTEST: "SELFTEST",
+    SELFTEST: "SELFTEST", STEP_QUERY: "STEP_QUERY", INVENTORY: "INVENTORY",
     IDENTIFY: "IDENTIFY", OK: "OK", NAK: "NAK", STATUS_REPLY: "STATUS_REPLY", EVENTS: "EVENTS",
-    BUSY: "BUSY", EVENT: "EVENT",
+    BUSY: "BUSY", EVENT: "EVENT", STEP: "STEP", INVENTORY_REPLY: "INVENTORY_REPLY",
 }
 
 # --- codes ---------------------------------------------------------------------------------
@@ -192,15 +205,18 @@ SCHEMAS: dict[int, Schema] = {
     PING: (),
     STATUS: (),
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
-    DEAL_PLAN: (("deal_id", "u16"), ("total", "u8"), ("offset", "u8"), ("entries", "pairs")),
-    ROUTE_PRESENTED: (("target", "u8"),),
-    FEED: (("count", "u8"), ("target", "u8")),
-    FETCH: (("source", "u8"), ("card", "u8"), ("target", "u8")),
-    ABORT: (),
+    DEAL_PLAN: (("deal_id", "u16"), ("total", "u8"), ("offset", "u8"), ("flags", "u8"),
+                ("entries", "pairs")),
+    ROUTE_PRESENTED: (("step", "u16"), ("target", "u8")),
+    FEED: (("step", "u16"), ("count", "u8"), ("target", "u8")),
+    FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8")),
+    ABORT: (("step", "u16"),),
     ESTOP: (),
     RESET: (("mode", "u8"),),
-    RESUME: (),
-    SELFTEST: (("mode", "u8"),),
+    RESUME: (("step", "u16"),),
+    SELFTEST: (("step", "u16"), ("mode", "u8")),
+    STEP_QUERY: (("step", "u16"),),
+    INVENTORY: (("part", "u8"), ("offset", "u8"), ("max_items", "u8")),
     IDENTIFY: (("protocol_version", "u8"), ("firmware_version", "u8*3"), ("boot_id", "u16"),
                ("config_crc", "u16"), ("seat_count", "u8"), ("reader_kind", "u8"),
                ("loop_capacity", "u8"), ("max_plan", "u8"), ("deadman_ms", "u16"),
@@ -213,9 +229,13 @@ SCHEMAS: dict[int, Schema] = {
     EVENTS: (("first_index", "u16"), ("events", "events")),
     BUSY: (("state", "u8"), ("done", "u8"), ("total", "u8")),
     EVENT: (("first_index", "u16"), ("events", "events")),
+    STEP: (("step", "u16"), ("command_type", "u8"), ("state", "u8"), ("card", "u8"), ("target", "u8"),
+           ("count", "u8"), ("first_index", "u16")),
+    INVENTORY_REPLY: (("part", "u8"), ("offset", "u8"), ("total", "u8"), ("items", "rest")),
 }
 
-MAX_PLAN_CHUNK = 123  # (250 - 4) // 2 entries in one DEAL_PLAN frame
+MAX_PLAN_CHUNK = 122  # (250 - 5) // 2 entries in one DEAL_PLAN frame
+PLAN_FRESH = 0x01  # DEAL_PLAN flags bit0: a fresh deal (every card gathered; the dealer's ledger starts again)
 
 
 class BodyError(ValueError):
@@ -249,6 +269,8 @@ def _encode(schema: Schema, fields: Fields, what: str) -> bytes:
         elif layout == "events":
             for event in value:
                 out += encode_event(event)
+        elif layout == "rest":
+            out += bytes(_byte(v, name) for v in value)
         else:  # pragma: no cover - a schema typo
             raise AssertionError(layout)
     return bytes(out)
@@ -297,6 +319,9 @@ def _decode(schema: Schema, body: bytes, what: str, first_index: int = 0) -> Fie
             i = n
         elif layout == "events":
             fields[name] = decode_events(body[i:], fields.get("first_index", first_index))
+            i = n
+        elif layout == "rest":
+            fields[name] = list(body[i:])
             i = n
         else:  # pragma: no cover
             raise AssertionError(layout)
@@ -372,11 +397,11 @@ def decode_events(data: bytes, first_index: int) -> list[Fields]:
 
 
 def plan_chunks(deal_id: int, entries: Sequence[tuple[int, int]],
-                chunk: int = MAX_PLAN_CHUNK) -> list[Fields]:
-    """The DEAL_PLAN fields for a plan: one frame up to 123 entries, split in order beyond."""
+                chunk: int = MAX_PLAN_CHUNK, flags: int = 0) -> list[Fields]:
+    """The DEAL_PLAN fields for a plan: one frame up to 122 entries, split in order beyond."""
     total = len(entries)
     if not 1 <= total <= 255:
         raise ValueError(f"a deal plan holds 1..255 entries, this one has {total}")
-    return [{"deal_id": deal_id, "total": total, "offset": offset,
+    return [{"deal_id": deal_id, "total": total, "offset": offset, "flags": flags,
              "entries": [list(e) for e in entries[offset:offset + chunk]]}
             for offset in range(0, total, chunk)]

@@ -131,6 +131,8 @@ class SimBoard:
         self.zero_time = False  # benchmarks: every motion takes 1 ms (protocol cost alone)
         self._t0 = time.monotonic()
         self.link_skew = 0  # tests add to it to make the host's silence last longer
+        self.nv: bytes | None = None  # the firmware's saved state (flash on the Pico): kept over reboots
+        self.nv_writes = 0
 
     @property
     def hopper(self) -> Hopper:
@@ -387,6 +389,13 @@ class SimBoard:
 
     def reboot(self) -> None:
         self.reboot_requested = True
+
+    def nv_read(self) -> bytes | None:
+        return self.nv
+
+    def nv_write(self, data: bytes) -> None:
+        self.nv = bytes(data)
+        self.nv_writes += 1
 
     # ---- what the tests look at -------------------------------------------------------------------
 

@@ -130,6 +130,52 @@ class Status:
         return self.state in (0, 6, 7, 8, 10)
 
 
+@dataclass(frozen=True)
+class StepInfo:
+    """What the dealer remembers of one step (STEP_QUERY, protocol 3): its state (running, done,
+    stopped, aborted, interrupted by a reboot, held at the reader, or unknown), the card it read
+    or routed last and where that card went, how many cards it moved, and the index of the
+    first event it logged (its events can be re-read from there)."""
+
+    step: int
+    command_type: int
+    state: int
+    card: int
+    target: int
+    count: int
+    first_index: int
+
+    @classmethod
+    def from_fields(cls, f: dict[str, Any]) -> StepInfo:
+        return cls(**{k: f[k] for k in ("step", "command_type", "state", "card", "target", "count",
+                                        "first_index")})
+
+    @property
+    def state_name(self) -> str:
+        return m.STEP_STATE_NAMES.get(self.state, f"state {self.state}")
+
+    @property
+    def finished(self) -> bool:
+        """It will not move another card: done, aborted or interrupted."""
+        return self.state in (m.STEP_DONE, m.STEP_ABORTED, m.STEP_INTERRUPTED)
+
+
+@dataclass(frozen=True)
+class Inventory:
+    """Where the dealer believes the cards are (INVENTORY, protocol 3): the card in its read
+    window (``window``: None when empty, 0xFF when unread), whether it holds it for the host,
+    the loop model (first card to come back first) and whether it is trusted, and since the last
+    fresh deal: the cards each pocket received (by target byte) and the cards it sent to the
+    reject pocket, in order (0xFF: unreadable)."""
+
+    window: int | None
+    held: bool
+    loop_valid: bool
+    loop: tuple[int, ...]
+    pockets: dict[int, int]
+    rejects: tuple[int, ...]
+
+
 # Kinds the driver makes up itself (never on the wire): they tell listeners about the link.
 EV_EVENTS_LOST = 0x100
 EV_REBOOTED = 0x101

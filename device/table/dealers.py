@@ -24,15 +24,30 @@ After a restart the dealer may have lost its loop model (it rebooted): ``relearn
 cards the referee's model parks in the loop, and the first step that needs the loop first deals
 them all back to the loop (a plan of ``card -> LOOP``: each read once and returned), so the
 dealer knows them again.
+
+Step ids (protocol 3). Every dealer command of a step carries an id made from the hand's salt,
+the referee's step number, the part of the step (a FeedBack's read is part 0, its routing part
+1) and an attempt: the same step run again (Resume after a fault, a restarted host re-issuing
+the pending step) sends the same id, so the dealer answers with what it did instead of doing it
+again or refusing it, and the step ends as if nothing had happened. Only a step the dealer says
+it did not finish and will not (aborted, interrupted by a reboot) is sent under the next attempt,
+once the cards are accounted for. A read of a fed card that the link interrupted is asked about
+the same way (``read_step``): a card the dealer read and holds is a card read.
+
+Reconciliation. After a fault, and whenever the dealer put a card in its reject pocket that no
+step sent there (an ABORT clears the read window), the host compares the dealer's ledger of the
+reject pocket (INVENTORY) with what the referee has accounted for (``rejects_seen``) and posts a
+``DealerMoved`` for the rest: the referee tells the people where each card went and what to do.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
 from trickref.device.dealer import messages as m
-from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.driver import Dealer, StepLost
 from trickref.device.dealer.errors import (
     DealerError,
     DealerJam,
@@ -56,7 +71,7 @@ from trickref.engine.referee.commands import (
     Stage,
     V1Step,
 )
-from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, Event
+from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, DealerMoved, Event
 
 LOOP = getattr(m, "LOOP", 0x85)
 
@@ -79,6 +94,10 @@ def target_byte(target: str) -> int:
         raise ValueError(f"unknown dealer target {target!r} (a seat, or one of {', '.join(TARGET_BYTES)})") from None
 
 
+class _Resolved(Exception):
+    """The step cannot be done and need not be: the reconciliation's DealerMoved ends it."""
+
+
 class V1StepRefused(DealerError):
     """A step of the v1 dealer, from a game journaled before the v2 dealer."""
 
@@ -90,7 +109,7 @@ class DealerAdapter:
     ``FeedBack`` (the simulated player feeds the drawn card back; ``trickref sim``'s bots do
     it themselves and turn it off)."""
 
-    def __init__(self, dealer: Dealer, refeed: Callable[[int], None] | None = None) -> None:
+    def __init__(self, dealer: Dealer, refeed: Callable[[int, int | None], None] | None = None) -> None:
         self.dealer = dealer
         self.refeed = refeed
         self.auto_feed_back = refeed is not None
@@ -116,9 +135,22 @@ class DealerAdapter:
         # leaves them out (they are no longer in the loop)
         self._release: int | None = None
         self._delivered: list[tuple[int, int]] = []
+        self._release_plan: dict[int, list[tuple[int, int]]] = {}  # the plan each Release step last sent
         # the passed cards the last Release fault found in no pocket and not in the dealer (the
         # simulator's person puts them in the play slot before Resume)
         self.missing: list[int] = []
+        # step ids (see the module docstring): the hand's salt and the attempt of each part
+        self.epoch = ""
+        self._attempts: dict[tuple[int, int], int] = {}
+        # a FEED HOLD the link interrupted: asked about (sent again) before another read
+        self.read_step: int | None = None
+        # the dealer's reject-pocket ledger entries the referee has accounted for (the host
+        # keeps this from the referee), and the DealerMoved waiting to be posted
+        self.rejects_seen = 0
+        self.moved: DealerMoved | None = None
+        self.rejects_heard = 0  # reject-pocket cards the events told of since the last fresh deal
+        self.on_reject: Callable[[], None] | None = None  # the port: a card was cleared to the reject pocket
+        self.deal_step: int | None = None  # the step id of the last deal sent
         dealer.add_listener(self._on_event)
 
     @property
@@ -131,18 +163,98 @@ class DealerAdapter:
         return self.read_fed_wait(None)
 
     def read_fed_wait(self, timeout: float | None) -> int:
-        """Read one fed card and hold it in the gate; DealerTimeout if none was fed in time."""
-        card = self.dealer.read_card(timeout=timeout)
+        """Read one fed card and hold it in the gate; DealerTimeout if none was fed in time. A
+        read the link interrupted before is asked about first (its id sent again): the card
+        the dealer read then, and holds, is the card read."""
+        if self.read_step is None:
+            self.read_step = self.dealer.new_step_id()
+        try:
+            card = self.dealer.read_card(timeout=timeout, step=self.read_step)
+        except (DealerTimeout, DealerLinkDown):
+            raise  # asked about again next time
+        except BaseException:
+            self.read_step = None
+            raise
+        self.read_step = None
         self.held = card
         return card
 
     def _on_event(self, ev: Any) -> None:
         """The link's reader thread: note each card a Release delivered (also the events the
-        link recovers after a reconnect)."""
-        if self._release is not None and getattr(ev, "kind", None) == m.EV_CARD_DEALT:
+        link recovers after a reconnect), and count the cards sent to the reject pocket."""
+        kind = getattr(ev, "kind", None)
+        if self._release is not None and kind == m.EV_CARD_DEALT:
             self._delivered.append((int(ev["card"]), int(ev["target"])))
+        if kind in (m.EV_CARD_DEALT, m.EV_CARD_ROUTED, m.EV_DUPLICATE, m.EV_MISREAD) and ev["target"] == m.REJECT:
+            self.rejects_heard += 1
+            if kind == m.EV_CARD_ROUTED and self.on_reject is not None:
+                self.on_reject()  # cleared from the read window (ABORT, RESET): whose card was it?
+
+    # ------------------------------------------------------------------ step ids
+    def _sid(self, step: int, part: int = 0) -> int:
+        """The step id of ``part`` of referee step ``step`` at its current attempt: distinct
+        for every step, part and attempt of a hand (a base made from the hand's salt, so the
+        ids of another hand or game are others), never 0, below 0x8000 (the driver's own)."""
+        attempt = self._attempts.get((step, part), 0)
+        base = zlib.crc32(self.epoch.encode()) & 0x7FFF
+        return ((base + step * 8 + part * 4 + attempt) % 0x7FFF) + 1
+
+    def _next_attempt(self, step: int, part: int = 0) -> None:
+        self._attempts[(step, part)] = min(3, self._attempts.get((step, part), 0) + 1)
+
+    def _tries(self, step: int, part: int, fn: Callable[[int], Any]) -> Any:
+        """``fn(step_id)``; a step the dealer lost (aborted, interrupted by a reboot) is sent
+        again under the next attempt's id, the cards accounted for first."""
+        for _ in range(3):
+            try:
+                return fn(self._sid(step, part))
+            except StepLost:
+                self.reconcile()
+                self._next_attempt(step, part)
+        return fn(self._sid(step, part))
+
+    # ------------------------------------------------------------------ reconciliation
+    def reconcile(self) -> None:
+        """Compare the dealer's reject-pocket ledger with what the referee accounted for: the
+        cards it put there since, read from the dealer itself (INVENTORY), become a pending
+        ``DealerMoved`` (the port posts it). Best effort: a dealer that does not answer is
+        asked again at the next fault or Resume."""
+        try:
+            rejects = self.dealer.inventory(loop=False).rejects
+        except (DealerError, ValueError, OSError):
+            return
+        self._note_rejects(list(rejects))
+
+    def _note_rejects(self, rejects: list[int]) -> None:
+        seen = self.rejects_seen
+        if self.moved is not None:
+            seen = max(seen, self.moved.upto)
+        if len(rejects) < seen:
+            seen = 0  # the dealer's ledger started again (a fresh deal the referee has not seen)
+        new = [c for c in rejects[seen:] if 0 <= c < 52]
+        if len(rejects) <= seen:
+            return
+        moves = list(self.moved.moves) if self.moved is not None else []
+        moves += [(C.NAMES[c], "reject") for c in new]
+        self.moved = DealerMoved(tuple(moves), len(rejects))
+
+    def take_moved(self) -> DealerMoved | None:
+        """The pending ``DealerMoved``, once (the port posts it after the step's outcome)."""
+        out, self.moved = self.moved, None
+        if out is not None:
+            self.rejects_seen = max(self.rejects_seen, out.upto)
+        return out
+
+    def check_rejects(self) -> None:
+        """After a step or a read: if the dealer's events told of more reject-pocket cards than
+        the referee knows, read the ledger (only then: it costs a round trip)."""
+        if self.rejects_heard > self.rejects_seen:
+            self.reconcile()
 
     def run(self, cmd: DealerCommand) -> Event:
+        """The outcome of ``cmd`` (DealDone, DealerDone, DealerFault; a DealerMoved when the
+        reconciliation found the step's card elsewhere and that ends it). A reconciliation
+        found along the way waits in ``take_moved`` (the port posts it after the outcome)."""
         try:
             out = self._run(cmd)
             if isinstance(cmd, Release):
@@ -168,9 +280,15 @@ class DealerAdapter:
             return self._fault("fault", e, cmd)
         except (ValueError, OSError) as e:  # a driver bug or a dead port must not stop the table
             return self._fault("fault", e, cmd)
+        except _Resolved:
+            moved = self.take_moved()
+            assert moved is not None
+            return moved
 
     def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
         self.faults.append(f"{kind}: {e}")
+        if kind not in ("link_down", "timeout"):
+            self.reconcile()  # where did the dealer put the cards it cleared when it stopped?
         delivered: tuple[tuple[str, str], ...] = ()
         missing: tuple[tuple[str, str], ...] = ()
         if isinstance(cmd, Release):
@@ -228,7 +346,12 @@ class DealerAdapter:
                 else:
                     self.interrupted_deal = None
                     self.relearn = None  # a new deal starts the dealer's loop model afresh
-                    d.deal(plan)
+                    self.rejects_heard = 0
+                    self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
+                    # a deal the dealer lost (aborted, a reboot) is redealt by the referee under
+                    # a new deal id: StepLost is a fault here, not a new attempt
+                    self.deal_step = self._sid(cmd.step)
+                    d.deal(plan, step=self.deal_step, fresh=True)
             except DealMismatch as e:
                 return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
             return DealDone(cmd.deal_id, True)
@@ -261,18 +384,20 @@ class DealerAdapter:
             card = self._route_fed(cmd)
         elif isinstance(cmd, Fetch):
             self._relearn()
-            card = d.fetch_loop(C.parse(cmd.card), target_byte(cmd.target))
+            want, where = C.parse(cmd.card), target_byte(cmd.target)
+            card = self._tries(cmd.step, 0, lambda sid: d.fetch_loop(want, where, step=sid))
         elif isinstance(cmd, Stage):
             self._relearn()
-            d.stage(C.parse(cmd.card))
-            card = C.parse(cmd.card)
+            want = C.parse(cmd.card)
+            self._tries(cmd.step, 0, lambda sid: d.stage(want, step=sid))
+            card = want
         elif isinstance(cmd, Release):
             self._relearn()
             self._run_release(cmd)
         elif isinstance(cmd, FeedBack):
             card = self._feed_back(cmd)
         elif isinstance(cmd, Abort):
-            d.abort()
+            d.abort(step=self._sid(cmd.step))
         else:
             raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
@@ -322,7 +447,13 @@ class DealerAdapter:
             d.link.recover_events()
         rest = self._release_rest(cmd)
         if rest:
-            d.deal(rest)
+            # the same id while the same cards are handed over (sent again after the link went
+            # down: the dealer says what it did); a trimmed plan (a stop reported some cards
+            # delivered) is another attempt
+            if self._release_plan.get(cmd.step) not in (None, rest):
+                self._next_attempt(cmd.step)
+            self._release_plan[cmd.step] = rest
+            self._tries(cmd.step, 0, lambda sid: d.deal(rest, step=sid))
 
     def relearn_now(self) -> None:
         """Deal the loop's cards back to the loop now (resume, before anything is read); kept
@@ -353,40 +484,63 @@ class DealerAdapter:
         stays held in the gate (the referee routes it); an unreadable one went to the reject
         pocket (None)."""
         due = C.parse(cmd.card)
-        if self.auto_feed_back and self.refeed is not None:
-            self.refeed(due)
-        self.feeding = True
-        try:
-            card = self.read_fed()
-        except DriverFault as e:
-            if e.name == "MISREAD":
-                return None
-            raise
-        finally:
-            self.feeding = False
+        d = self.dealer
+        if self.held != due:
+            if self.auto_feed_back and self.refeed is not None:
+                self.refeed(due, cmd.seat)
+            self.feeding = True
+            try:
+                card = self._tries(cmd.step, 0, lambda sid: self._read_as(sid))
+            except DriverFault as e:
+                if e.name == "MISREAD":
+                    return None
+                raise
+            finally:
+                self.feeding = False
+        else:
+            card = due  # read before a fault: held in the gate
         if card == due:
-            self.dealer.route_presented(target_byte(cmd.target))
+            self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid))
             self.held = None
+        return card
+
+    def _read_as(self, sid: int) -> int:
+        card = self.dealer.read_card(step=sid)
+        self.held = card
         return card
 
     def _route_fed(self, cmd: RouteFed) -> int | None:
         """The card read and held in the reader gate, to its target (read again where it is
-        after a restart; fed again by the simulated player if it is gone)."""
+        after a restart). Sent again after a fault, the routing's id says whether it was done;
+        a card no longer in the gate and not routed was cleared to the reject pocket (the
+        reconciliation tells the referee, which ends the step there)."""
         if cmd.card is None:
             return None
+        d = self.dealer
         want = C.parse(cmd.card)
         if self.held != want and self.in_gate == want:
             self.in_gate = None
-            self.read_fed()  # the card is in the gate: this reads it there, no feeding
+            self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
             if self.held != want:
                 raise DealerJam("the reader gate held another card than the one read before the "
                                 "power went: take the card out of the gate, then Resume")
+        route = self._sid(cmd.step, 1)
         if self.held != want:
-            if self.refeed is None:
-                raise DealerJam(f"{cmd.card} is not in the reader gate: feed it again")
-            self.refeed(want)
-            self.read_fed()
-        card = self.dealer.route_presented(target_byte(cmd.target))
+            # not known to be held (a fault came between): did the routing happen, is it held?
+            info = d.query_step(route)
+            if info.state not in (m.STEP_UNKNOWN, m.STEP_ABORTED, m.STEP_INTERRUPTED):
+                card = d.route_presented(target_byte(cmd.target), step=route)  # what it did
+                self.held = None
+                return card
+            inv = d.inventory(loop=False)
+            if not (inv.held and inv.window == want):
+                self._note_rejects(list(inv.rejects))
+                if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
+                    raise _Resolved()  # cleared to the reject pocket: DealerMoved ends the step
+                raise DriverFault(f"{cmd.card} is not in the reader gate and the dealer did not route it",
+                                  name="NOT_HELD")
+            self.held = want
+        card = self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid))
         self.held = None
         return card
 

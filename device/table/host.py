@@ -36,8 +36,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from trickref.device.dealer import messages as m
 from trickref.device.dealer.driver import Dealer
-from trickref.device.dealer.errors import DealerError, DealerJam, DealerLinkDown
+from trickref.device.dealer.errors import DealerError, DealerJam, DealerLinkDown, DealerTimeout
 from trickref.device.dealer.errors import DealerFault as DriverFault
 from trickref.device.table.dealers import DealerAdapter
 from trickref.engine import cards as C
@@ -51,6 +52,7 @@ from trickref.engine.referee.commands import (
     NeedShuffle,
     Refusal,
     SaveRecord,
+    TakeBack,
 )
 from trickref.engine.referee.events import (
     Button,
@@ -83,6 +85,12 @@ class PortDone:
     a card back; not an event."""
 
     kind: str
+
+
+@dataclass(frozen=True)
+class LinkBack:
+    """The dealer answers again after its link was down (not an event: the host then presses
+    Resume by itself when the table stopped for the link)."""
 
 
 @dataclass(frozen=True)
@@ -170,10 +178,12 @@ class SerialDealer:
 
     reads = True
 
-    def __init__(self, driver: Dealer, *, sim: Any = None, refeed: Callable[[int], None] | None = None) -> None:
+    def __init__(self, driver: Dealer, *, sim: Any = None,
+                 refeed: Callable[[int, int | None], None] | None = None) -> None:
         self.driver = driver
         self.sim = sim
         self.adapter = DealerAdapter(driver, refeed=refeed)
+        self.adapter.on_reject = self._rejected
         self.post: Post | None = None
         self._jobs: deque[tuple[str, Any]] = deque()
         self._cond = threading.Condition()
@@ -186,6 +196,8 @@ class SerialDealer:
         self._read_gen = 0
         self._thread = threading.Thread(target=self._work, name="table-dealer", daemon=True)
         self._dealt = 0
+        self._epoch = ""
+        self._reconciling = False
         driver.add_listener(self._on_dealer_event)
 
     # ---------------------------------------------------------------- the host's side (worker)
@@ -195,6 +207,18 @@ class SerialDealer:
 
     def run(self, cmd: DealerCommand) -> None:
         self._enqueue("step", cmd)
+
+    def sync(self, epoch: str, rejects_seen: int) -> None:
+        """The worker's view of the referee for the dealer's step ids and reconciliation: the
+        hand's salt and the reject-pocket cards the referee has accounted for."""
+        self.adapter.epoch = epoch
+        self.adapter.rejects_seen = max(self.adapter.rejects_seen, rejects_seen) if epoch == self._epoch else rejects_seen
+        self._epoch = epoch
+
+    def _rejected(self) -> None:
+        """The reader thread: the dealer cleared a card to its reject pocket: find out which on
+        the port's thread (after whatever it is doing) and tell the referee."""
+        self._enqueue("reconcile", None, interrupt=False)
 
     def read(self) -> None:
         with self._cond:
@@ -222,6 +246,11 @@ class SerialDealer:
         """A FeedBack step waits for a player to feed the drawn card back: the table is idle."""
         return self.adapter.feeding
 
+    def quiet(self) -> bool:
+        """No reconciliation queued or running (its DealerMoved may still come)."""
+        with self._cond:
+            return not self._reconciling and not any(k == "reconcile" for k, _ in self._jobs)
+
     def close(self) -> None:
         with self._cond:
             self._closing = True
@@ -232,11 +261,11 @@ class SerialDealer:
             if self._thread.is_alive() and self._thread is not threading.current_thread():
                 self._thread.join(timeout=10)
 
-    def _enqueue(self, kind: str, arg: Any) -> None:
+    def _enqueue(self, kind: str, arg: Any, interrupt: bool = True) -> None:
         with self._cond:
             self._jobs.append((kind, arg))
             self._cond.notify_all()
-        if kind != "read":  # a step is wanted: stop waiting for a fed card
+        if kind != "read" and interrupt:  # a step is wanted: stop waiting for a fed card
             self._interrupt()
 
     def _interrupt(self) -> None:
@@ -272,11 +301,14 @@ class SerialDealer:
         self.post(item)
 
     def _on_dealer_event(self, ev: Any) -> None:
-        from trickref.device.dealer import messages as m
+        from trickref.device.dealer.types import EV_LINK_UP
 
-        if getattr(ev, "kind", None) == m.EV_CARD_DEALT and self.post is not None:
+        kind = getattr(ev, "kind", None)
+        if kind == m.EV_CARD_DEALT and self.post is not None:
             self._dealt += 1
             self.post(Progress(self._dealt))
+        elif kind == EV_LINK_UP and self.post is not None:
+            self.post(LinkBack())
 
     def _work(self) -> None:
         while True:
@@ -286,6 +318,7 @@ class SerialDealer:
                 if self._closing:
                     return
                 kind, arg = self._jobs.popleft()
+                self._reconciling = kind == "reconcile"
                 if kind == "read":
                     if any(k != "read" for k, _ in self._jobs):
                         self._jobs.append((kind, arg))  # a step first; read afterwards
@@ -299,8 +332,11 @@ class SerialDealer:
                         self._read()
                 elif kind == "recover":
                     self._recover(*arg)
+                elif kind == "reconcile":
+                    self.adapter.check_rejects()
                 else:
                     arg()
+                self._post_moved()
             except Exception as e:  # noqa: BLE001 - a driver bug must reach the screen, not kill the thread
                 if self._closing:
                     return
@@ -308,10 +344,17 @@ class SerialDealer:
             finally:
                 with self._cond:
                     self._reading = False
+                    self._reconciling = False
                     if kind == "read":
                         self._want_read = False
                 if not self._closing:
-                    self._post(PortDone({"read": "read", "job": "free"}.get(kind, "step")))
+                    self._post(PortDone({"read": "read", "job": "free", "reconcile": "free"}.get(kind, "step")))
+
+    def _post_moved(self) -> None:
+        """A reconciliation found cards where no step sent them: the referee hears it now."""
+        moved = self.adapter.take_moved()
+        if moved is not None and not self._closing:
+            self._post(moved)
 
     def _step(self, cmd: DealerCommand) -> None:
         if isinstance(cmd, DealPlan) and self.adapter.interrupted_deal != cmd.deal_id:
@@ -325,8 +368,6 @@ class SerialDealer:
     def _read(self) -> None:
         """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
         step is wanted or cards no longer are (the host asks again when it wants cards)."""
-        from trickref.device.dealer import messages as m
-
         while True:
             with self._cond:
                 if self._cancel_read or not self._want_read or self._closing \
@@ -354,6 +395,10 @@ class SerialDealer:
                 return
             except DealerLinkDown as e:
                 self._post(DealerFault("link_down", str(e), None))
+                return
+            except DealerTimeout as e:
+                if not self._closing:
+                    self._post(DealerFault("timeout", str(e), None))
                 return
             except (DealerError, OSError, ValueError) as e:
                 if self._closing:
@@ -393,6 +438,11 @@ class SerialDealer:
             # pocket, on the belt and in the read window, and those it names, into the play slot)
             sim.strays_to_slot(self.adapter.missing)
             self.adapter.missing = []
+        self.adapter.reconcile()  # cards the dealer cleared to its reject pocket meanwhile
+        self._post_moved()
+        if dealing and not jam and self._deal_goes_on():
+            self._post(DealerReady(False))  # the deal went on (or is done): sent again, it is finished
+            return
         if sim is not None and dealing and not jam:
             try:  # stop what is left of the deal and let the card in flight land
                 self.driver.abort()
@@ -405,7 +455,22 @@ class SerialDealer:
             sim.gather_to_hopper()
             self._post(DealerReady(True))
             return
+        if dealing and not jam:
+            self._post(DealerReady(True))  # the dealer lost the deal: gathered and dealt again
+            return
         self._post(DealerReady(False))
+
+    def _deal_goes_on(self) -> bool:
+        """Whether the dealer still has the deal the fault interrupted (running, stopped by its
+        dead-man, or done while the link was down): then it is not dealt again, only finished."""
+        sid = self.adapter.deal_step
+        if sid is None:
+            return False
+        try:
+            info = self.driver.query_step(sid)
+        except (DealerError, ValueError, OSError):
+            return False
+        return info.state in (m.STEP_RUNNING, m.STEP_STOPPED, m.STEP_DONE)
 
 
 class TableHost:
@@ -425,6 +490,7 @@ class TableHost:
         self.auto_deal = auto_deal
         self.on_change = on_change
         self.after_event = after_event  # simulated mode: mirror cards moved by hand
+        self.take_back: Callable[[TakeBack], None] | None = None  # simulated mode: a card moved by hand
         self.changes = 0
         self.cards_read = 0  # CardRead events handled (tests wait on it after feeding a card)
         self.presses = 0  # Button events handled
@@ -550,6 +616,8 @@ class TableHost:
         if self._outstanding:
             # the one step in flight waits for a person (a drawn card fed back): idle
             return self._outstanding == 1 and self.dealer.waiting_for_person()
+        if not getattr(self.dealer, "quiet", lambda: True)():
+            return False  # the port is finding out where the dealer put a card
         if self._reading and not self.wants_cards():
             return False  # a read being stopped: the shuffle or a step follows
         return not (self._shuffle is not None and self.deal_allowed and not self._club_waits)
@@ -605,6 +673,9 @@ class TableHost:
         elif isinstance(item, Progress):
             with self.lock:
                 self.referee.note_dealt(item.count)
+        elif isinstance(item, LinkBack):
+            if self.referee.dealer_fault is not None and self.referee.dealer_fault_kind in ("link_down", "timeout"):
+                self._recover()  # the table stopped for the link only: it goes on by itself
         elif isinstance(item, _AllowDeal):
             pass  # allow_deal set the flag; the worker now looks at the shuffle (``_next``)
         elif isinstance(item, _Resync):
@@ -678,9 +749,12 @@ class TableHost:
             elif isinstance(c, DealerCommand):
                 if ref.steps and ref.steps[0].step == c.step and ref.dealer_fault is None:
                     self._outstanding += 1
+                    self._sync_dealer()
                     self.dealer.run(c)
             elif isinstance(c, NeedShuffle):
                 self._shuffle = c.decks
+            elif isinstance(c, TakeBack) and self.take_back is not None:
+                self.take_back(c)  # simulated mode: the person does what the screen says
 
     def _next(self) -> None:
         """After each item: shuffle when allowed, or start reading fed cards when wanted."""
@@ -706,7 +780,16 @@ class TableHost:
         if (self.dealer.reads and not self._reading and self._outstanding == 0 and not self._inbox
                 and self.wants_cards()):
             self._reading = True
+            self._sync_dealer()
             self.dealer.read()
+
+    def _sync_dealer(self) -> None:
+        """Tell a dealer port that makes step ids and reconciles (SerialDealer) the hand's salt
+        and the reject-pocket cards the referee has accounted for."""
+        sync = getattr(self.dealer, "sync", None)
+        if sync is not None:
+            ref = self.referee
+            sync(ref.fair[-1]["salt"] if ref.fair else "", ref.rejects_seen)
 
     def wants_cards(self) -> bool:
         """Whether the reader listens now: whenever the table takes entries and the dealer has

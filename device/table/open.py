@@ -154,18 +154,38 @@ class OpenTable:
 
     # ---------------------------------------------------------------- simulated people
     def feed(self, card: int | str, seat: int | None = None) -> None:
-        """Simulated mode: a player takes ``card`` from their pocket (``seat``'s, else wherever it
-        lies) and puts it in the dealer's hopper; the reader loop reads it."""
+        """Simulated mode: a player takes ``card`` from their pocket (``seat``'s: a person feeds
+        only a card they hold, so a card that is not there raises ValueError instead of being
+        found wherever it lies; without a seat, from wherever it lies) and puts it in the
+        dealer's play slot; the reader loop reads it."""
         sim = self._need_sim("feed a card")
         c = C.parse(card) if isinstance(card, str) else card
         with sim.lock:
             b = sim.board
-            trays = ([b.trays.get(seat, [])] if seat is not None else []) + list(b.trays.values())
-            for cards in trays:
-                if c in cards:
-                    cards.remove(c)
-                    break
+            if seat is not None:
+                pocket = b.trays.get(seat, [])
+                if c not in pocket:
+                    raise ValueError(f"seat {seat}'s pocket does not hold {C.NAMES[c]} (it holds "
+                                     f"{' '.join(C.names(pocket)) or 'nothing'})")
+                pocket.remove(c)
+            else:
+                for cards in b.trays.values():
+                    if c in cards:
+                        cards.remove(c)
+                        break
         sim.play(c)  # into the play slot: read before the hopper's (the loop's) cards
+
+    def take_back(self, card: int | str, source: str, dest: str) -> None:
+        """Simulated mode: a person does what the screen says (``TakeBack``): ``card`` from the
+        ``source`` pocket (the reject pocket) into ``dest`` ("seat:k": that player's pocket)."""
+        sim = self._need_sim("move a card by hand")
+        c = C.parse(card) if isinstance(card, str) else card
+        with sim.lock:
+            trays = sim.board.trays
+            pile = trays.get(target_byte(source), [])
+            if c in pile:
+                pile.remove(c)
+                trays.setdefault(target_byte(dest), []).append(c)
 
     def fault(self, kind: str) -> None:
         """Simulated mode: the simulator jams at its next motion, misreads the next card fed, or
@@ -339,8 +359,8 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
         raise
     parts: dict[str, OpenTable] = {}
 
-    def refeed(card: int) -> None:  # the simulated player feeds the card again
-        parts["table"].feed(card)
+    def refeed(card: int, seat: int | None = None) -> None:  # the simulated player feeds the card (back)
+        parts["table"].feed(card, seat)
 
     def mirror(event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
         parts["table"]._mirror(event, before, after)
@@ -356,6 +376,8 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
         attach(host, config.storage.home_dir())
     table = OpenTable(host, mode, players, panels=panels, driver=driver, sim=sim, records=records, report=report)
     parts["table"] = table
+    if sim is not None:
+        host.take_back = lambda c: table.take_back(c.card, c.source, c.dest)
     return table
 
 

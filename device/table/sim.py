@@ -97,6 +97,8 @@ class SimTable:
         self.bot = bot_for(game) if bot_level == "rule" else search_bot(game, bot_level, reproducible=True)
         self.hands_before = 0  # hands finished before a restart (printed by the earlier run)
         self.replayed = 0
+        # a link fault: how long the person waits for the table to go on by itself before Resume
+        self.link_wait = 4 * link_timeout
 
     @property
     def referee(self) -> Any:
@@ -197,6 +199,9 @@ class SimTable:
             if ref.dealer_fault is not None:
                 if ref.deal_stuck:  # the deck itself is wrong: a person must count it, not Resume
                     raise TableStuck(ref.dealer_fault)
+                if ref.dealer_fault_kind in ("link_down", "timeout") and self.host.wait(
+                        lambda: self.referee.dealer_fault is None, self.link_wait):
+                    continue  # the screen says the table goes on by itself when the dealer is back
                 same = re.sub(r"\d+", "#", ref.dealer_fault)  # the same fault, whatever the deal id
                 repeats = [*repeats, same][-3:] if not repeats or repeats[-1] == same else [same]
                 if len(repeats) == 3:

@@ -253,6 +253,20 @@ class Message(Command):
 
 
 @dataclass(frozen=True)
+class TakeBack(Command):
+    """A card the dealer put in ``source`` (the reject pocket) that belongs elsewhere: the
+    people at the table move it to ``dest`` ("seat:k": that player's hand) by hand. The words
+    are in the referee's messages (the card named only on that seat's screen); this is the same
+    instruction for whoever carries it out (the simulated person of ``trickref sim``)."""
+
+    TYPE: ClassVar[str] = "take_back"
+    card: str
+    source: str
+    dest: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
 class Refusal(Command):
     """An entry was refused (nothing changed): ``text`` is the referee's words, as shown on the
     shared screen; ``seat`` the seat whose entry it was (None: nobody knows, e.g. a card nobody

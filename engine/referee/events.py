@@ -155,6 +155,25 @@ class DealerFault(Event):
 
 
 @dataclass(frozen=True)
+class DealerMoved(Event):
+    """The dealer put cards where no step of the referee sent them (protocol 3's reconciliation,
+    device/table/dealers.py): ``moves`` are (card, place) pairs, for now always the reject
+    pocket (a card the dealer cleared from its read window when it was stopped or reset, a stray
+    met on the way). ``upto``: how many entries of the dealer's reject-pocket ledger (since the
+    hand's deal) the host has now accounted for, so a restarted host reports only newer ones.
+    The referee moves each card in its model and tells the people where it went and what to do."""
+
+    TYPE: ClassVar[str] = "dealer_moved"
+    moves: tuple[tuple[str, str], ...] = ()
+    upto: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out["moves"] = [list(e) for e in self.moves]
+        return out
+
+
+@dataclass(frozen=True)
 class DealerReady(Event):
     """The dealer is usable again (link up, jam cleared). ``redeal``: it lost the deal in
     progress (rebooted, or the operator chose to gather the cards), so a deal starts again."""
@@ -212,7 +231,7 @@ class HandCorrection(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (NewGame, Shuffled, Button, CardRead, Touch, BotAction, DealDone, DealerDone,
-                DealerFault, DealerReady, UndoRequest, UndoConfirm, UndoCancel, ScoreCorrection,
+                DealerFault, DealerMoved, DealerReady, UndoRequest, UndoConfirm, UndoCancel, ScoreCorrection,
                 HandCorrection)
 }
 
@@ -238,6 +257,8 @@ def event_from_json(obj: Any) -> Event:
                 raise EventError(f"{kind} event lacks {f.name!r}")
             continue
         v = obj[f.name]
+        if f.name == "moves" and isinstance(v, list):
+            v = [tuple(e) if isinstance(e, list) else e for e in v]
         kwargs[f.name] = tuple(v) if isinstance(v, list) else v
     try:
         return cls(**kwargs)

@@ -51,6 +51,7 @@ from .events import (
     DealDone,
     DealerDone,
     DealerFault,
+    DealerMoved,
     DealerReady,
     Event,
     HandCorrection,
@@ -209,6 +210,7 @@ class Referee(Entries):
         self._start_deal()
 
     def _reset_hand_table(self) -> None:
+        self.rejects_seen = 0  # the hand's deal starts the dealer's reject-pocket ledger again
         self.pending.clear()
         self.fed.clear()
         self.claim = None
@@ -232,6 +234,7 @@ _HANDLERS: dict[type, Any] = {
     DealDone: Referee._on_deal_done,
     DealerDone: Referee._on_dealer_done,
     DealerFault: Referee._on_dealer_fault,
+    DealerMoved: Referee._on_dealer_moved,
     DealerReady: Referee._on_dealer_ready,
     UndoRequest: Referee._on_undo_request,
     UndoConfirm: Referee._on_undo_confirm,

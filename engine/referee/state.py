@@ -37,6 +37,12 @@ class RefereeState:
         self.deal_failure: tuple[str, ...] | None = None
         self.deal_stuck: bool = False
         self.dealer_fault: str | None = None
+        # the kind of the fault (events.FAULT_KINDS, or "mismatch" for a deal that did not check
+        # out): a link that is down clears by itself when the dealer answers again
+        self.dealer_fault_kind: str | None = None
+        # how many entries of the dealer's reject-pocket ledger (since the hand's deal) the table
+        # has accounted for (DealerMoved): a restarted host reports only the newer ones
+        self.rejects_seen: int = 0
         self.messages: list[dict[str, Any]] = []
         self.pending: dict[int, int] = {}  # seat -> index into its panel choices
         self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)

@@ -17,6 +17,7 @@ from .commands import (
     Release,
     RouteFed,
     Sound,
+    TakeBack,
     V1Step,
     seat_target,
 )
@@ -24,6 +25,7 @@ from .events import (
     DealDone,
     DealerDone,
     DealerFault,
+    DealerMoved,
     DealerReady,
 )
 from .fault_words import _public_deal_problems, _public_fault_words, _stuck_deal_words
@@ -79,6 +81,7 @@ class DealerSteps(RefereeOutput):
             same = self.deal_failure == tuple(ev.problems)
             self.deal_failure = tuple(ev.problems)
             self.deal_stuck = same
+            self.dealer_fault_kind = "mismatch"
             if same:
                 self.dealer_fault = _stuck_deal_words(ev.problems)
                 self._msg(self.dealer_fault, level="error")
@@ -94,6 +97,7 @@ class DealerSteps(RefereeOutput):
             return
         g = self._g()
         self.deal_failure, self.deal_stuck = None, False
+        self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
         self.places.deal(head.plan)
         self.steps.pop(0)
         self.waiting = "turn"
@@ -209,7 +213,10 @@ class DealerSteps(RefereeOutput):
             what = f"{what} ({detail})"
         if isinstance(head, Release) and ev.delivered:
             head = self._release_delivered(head, ev.delivered)
-        if isinstance(head, DealPlan):
+        self.dealer_fault_kind = ev.kind
+        if ev.kind in ("link_down", "timeout"):
+            after = "The table goes on by itself when the dealer answers again."
+        elif isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
         elif isinstance(head, Release) and ev.missing:
@@ -261,10 +268,58 @@ class DealerSteps(RefereeOutput):
         self.steps[0] = trimmed
         return trimmed
 
+    def _on_dealer_moved(self, ev: DealerMoved) -> None:
+        """The dealer put cards where no step sent them (the reject pocket): the model follows,
+        and the people are told where each card went and what to do with it. A card of a
+        player's hand goes back into that hand (named on that player's screen only); a card
+        read for a step still waiting to route it ends that step where it lies."""
+        self.rejects_seen = max(self.rejects_seen, int(ev.upto))
+        g = self.game
+        head = self.steps[0] if self.steps else None
+        if g is None or self.waiting != "turn" or isinstance(head, DealPlan):
+            return  # between hands, or a deal: the cards are gathered before the next deal
+        for entry in ev.moves:
+            name, where = str(entry[0]), str(entry[1])
+            try:
+                card = C.parse(name)
+            except ValueError:
+                continue
+            if where != "reject":
+                continue
+            src = next((k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v), None)
+            if src is None:
+                continue  # the model has it in the reject pocket already (a step sent it there)
+            self.places.move(card, src, "reject")
+            if src == "gate" and isinstance(head, RouteFed) and head.card == name:
+                dest = head.target  # nothing is left in the gate to route: the step ends
+                if dest.startswith("seat:"):
+                    self._take_back(card, int(dest[5:]))
+                else:
+                    self._msg(f"{C.NAMES[card]} went to the reject pocket instead of the {dest} pocket: it stays there",
+                              level="warn")
+                self._step_done()
+                head = self.steps[0] if self.steps else None
+                continue
+            owner = next((s for s in range(g.n) if card in g.hand_of(s)), None)
+            if owner is not None:
+                self._take_back(card, owner)
+            else:
+                self._msg("A card went to the reject pocket: leave it there", level="warn")
+
+    def _take_back(self, card: int, seat: int) -> None:
+        """A card of ``seat``'s hand is in the reject pocket: the player takes it back."""
+        self._msg(f"{self._name(seat)}: {C.NAMES[card]} went to the reject pocket: take it back into your hand",
+                  seat=seat, level="warn")
+        self._msg("A card went to the reject pocket: its owner takes it back into their hand (their screen says which)",
+                  level="warn")
+        self.places.move(card, "reject", seat_target(seat))
+        self._out.append(TakeBack(C.NAMES[card], "reject", seat_target(seat), seat))
+
     def _on_dealer_ready(self, ev: DealerReady) -> None:
         if self.dealer_fault is None and not ev.redeal:
             return
         self.dealer_fault = None
+        self.dealer_fault_kind = None
         head = self.steps[0] if self.steps else None
         if head is None:
             self._msg("The dealer is back")

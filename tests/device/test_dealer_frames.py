@@ -104,7 +104,7 @@ def test_body_errors() -> None:
     with pytest.raises(m.BodyError, match="left over"):
         m.decode_body(m.PING, b"\x01")
     with pytest.raises(m.BodyError, match="odd"):
-        m.decode_body(m.DEAL_PLAN, b"\x00\x01\x02\x00\x05")
+        m.decode_body(m.DEAL_PLAN, b"\x00\x01\x02\x00\x01\x05")
     with pytest.raises(m.BodyError, match="missing"):
         m.encode_body(m.ROUTE_PRESENTED, {})
     with pytest.raises(m.BodyError, match="unknown fixed-size"):
@@ -124,7 +124,7 @@ def test_unknown_variable_event_is_skipped_with_its_bytes() -> None:
 def test_plan_chunks_split_in_order() -> None:
     entries = [(i % 52, i % 4) for i in range(200)]
     chunks = m.plan_chunks(9, entries)
-    assert [c["offset"] for c in chunks] == [0, 123]
+    assert [c["offset"] for c in chunks] == [0, 122]
     assert all(c["total"] == 200 for c in chunks)
     assert sum(len(c["entries"]) for c in chunks) == 200
     for c in chunks:
@@ -151,7 +151,7 @@ def _fields_for(schema: m.Schema, draw: st.DrawFn) -> dict[str, object]:
         elif layout.startswith("u8*"):
             n = int(layout[3:])
             fields[name] = draw(st.lists(st.integers(0, 255), min_size=n, max_size=n))
-        elif layout == "list8":
+        elif layout in ("list8", "rest"):
             fields[name] = draw(st.lists(st.integers(0, 255), max_size=20))
         elif layout == "pairs":
             fields[name] = draw(st.lists(st.lists(st.integers(0, 255), min_size=2, max_size=2),

@@ -66,6 +66,9 @@ class Link:
         return frames
 
     def command(self, ftype: int, body: bytes = b"", timeout: float = 0.3, tries: int = 20) -> P.Frame:
+        if ftype in P.STEP_COMMANDS:  # protocol 3: a step id first
+            self.step = getattr(self, "step", 0x4000) + 1
+            body = P.u16(self.step) + body
         self.seq = (self.seq + 1) & 0xFF
         wire = P.encode_frame(ftype, self.seq, 0, body)
         for _ in range(tries):
@@ -110,7 +113,7 @@ def test_hello_by_hand_over_pyserial_gets_identify(sim: DealerSimulator) -> None
     path = sim.start()
     assert os.path.realpath(sim.stable_path) == path
     with serial.Serial(path, 115200, timeout=0.05) as port:
-        port.write(by_hand(0x01, 7, b"\x02\x0b\xb8"))
+        port.write(by_hand(0x01, 7, b"\x03\x0b\xb8"))
         data = b""
         end = time.monotonic() + 3
         while time.monotonic() < end:
@@ -121,7 +124,7 @@ def test_hello_by_hand_over_pyserial_gets_identify(sim: DealerSimulator) -> None
     assert frames, data
     ident = frames[0]
     assert ident.ok and ident.ack == 7
-    assert ident.body[0] == 2 and ident.body[8] == 4  # protocol version 2, 4 seats
+    assert ident.body[0] == 3 and ident.body[8] == 4  # protocol version 3, 4 seats
     assert ident.body[9] == 2  # reader kind: simulated
 
 
@@ -133,8 +136,8 @@ def test_deal_plan_puts_every_card_in_its_planned_tray(sim: DealerSimulator) -> 
     path = sim.start()
     link = Link(path)
     try:
-        link.command(P.HELLO, b"\x02\x00\x00")
-        body = P.u16(41) + bytes((52, 0)) + bytes(x for c, t in zip(order, targets, strict=True) for x in (c, t))
+        link.command(P.HELLO, b"\x03\x00\x00")
+        body = P.u16(41) + bytes((52, 0, 1)) + bytes(x for c, t in zip(order, targets, strict=True) for x in (c, t))
         assert link.command(P.DEAL_PLAN, body).body == bytes((P.DEAL_PLAN, P.OK_STARTED))
         done = link.wait_event(P.EV_DEAL_DONE)
         assert done[2] == P.u16(41) + bytes((52, 0, 0, 0))
@@ -158,7 +161,7 @@ def test_noisy_link_still_deals_every_card(sim: DealerSimulator) -> None:
     sim.set_link_faults(corrupt=0.003, drop=0.003, duplicate=0.003)
     link = Link(sim.start())
     try:
-        body = P.u16(3) + bytes((52, 0)) + bytes(x for i, c in enumerate(order) for x in (c, i % 4))
+        body = P.u16(3) + bytes((52, 0, 1)) + bytes(x for i, c in enumerate(order) for x in (c, i % 4))
         assert link.command(P.DEAL_PLAN, body).body[1] in (P.OK_STARTED, P.OK_ALREADY)
         link.wait_event(P.EV_DEAL_DONE, timeout=20)
     finally:
@@ -170,14 +173,14 @@ def test_noisy_link_still_deals_every_card(sim: DealerSimulator) -> None:
 
 def test_silence_disconnect_and_reboot_are_visible_to_the_host(sim: DealerSimulator) -> None:
     link = Link(sim.start())
-    boot = P.get_u16(link.command(P.HELLO, b"\x02\x00\x00").body, 4)
+    boot = P.get_u16(link.command(P.HELLO, b"\x03\x00\x00").body, 4)
     sim.go_silent()
     with pytest.raises(AssertionError):
         link.command(P.PING, tries=2, timeout=0.1)
     sim.go_silent(False)
     assert link.command(P.PING).type == P.OK
     sim.reboot()
-    assert P.get_u16(link.command(P.HELLO, b"\x02\x00\x00").body, 4) != boot
+    assert P.get_u16(link.command(P.HELLO, b"\x03\x00\x00").body, 4) != boot
     link.close()
     opened = sim.connections
     sim.disconnect(come_back_after=0.2)
@@ -190,7 +193,7 @@ def test_silence_disconnect_and_reboot_are_visible_to_the_host(sim: DealerSimula
         time.sleep(0.02)
     link = Link(sim.stable_path)
     try:
-        assert link.command(P.HELLO, b"\x02\x00\x00").type == P.IDENTIFY
+        assert link.command(P.HELLO, b"\x03\x00\x00").type == P.IDENTIFY
     finally:
         link.close()
 
@@ -203,7 +206,7 @@ def test_cli_prints_the_pty_path_and_stops_on_ctrl_c() -> None:
         assert path.startswith("/dev/")
         link = Link(path)
         try:
-            assert link.command(P.HELLO, b"\x02\x00\x00").body[8] == 2
+            assert link.command(P.HELLO, b"\x03\x00\x00").body[8] == 2
         finally:
             link.close()
         proc.send_signal(signal.SIGINT)

@@ -23,6 +23,7 @@ class Host:
         self.frames: list[Any] = []
         self.events: list[tuple[int, int, bytes]] = []
         self.cursor = 0  # events before this were returned by until() or skipped past
+        self.step_id = 0x4000  # the ids this host gives its steps (protocol 3)
 
     def send(self, ftype: int, body: bytes = b"", seq: int | None = None) -> bytes:
         if seq is None:
@@ -48,8 +49,16 @@ class Host:
         self.frames.extend(out)
         return out
 
-    def command(self, ftype: int, body: bytes = b"", ms: int = 20, seq: int | None = None) -> Any:
-        """Send one command and return its reply (the frame whose ack is the command's seq)."""
+    def command(self, ftype: int, body: bytes = b"", ms: int = 20, seq: int | None = None,
+                step: int | bool | None = None) -> Any:
+        """Send one command and return its reply (the frame whose ack is the command's seq). A
+        step command (protocol 3) gets the next step id in front of ``body`` (``step``: that id
+        instead; False: ``body`` as it is)."""
+        if ftype in P.STEP_COMMANDS and step is not False:
+            if step is None or step is True:
+                self.step_id += 1
+                step = self.step_id
+            body = P.u16(int(step)) + bytes(body)
         self.send(ftype, body, seq)
         want = self.seq if seq is None else seq
         replies = [f for f in self.run(ms) if f.type != P.EVENT and f.type != P.BUSY and f.ack == want]
@@ -73,8 +82,9 @@ class Host:
         return [e[1] for e in self.events]
 
 
-def plan_body(deal_id: int, entries: list[tuple[int, int]], total: int | None = None, offset: int = 0) -> bytes:
-    body = bytearray(P.u16(deal_id) + bytes((len(entries) if total is None else total, offset)))
+def plan_body(deal_id: int, entries: list[tuple[int, int]], total: int | None = None, offset: int = 0,
+              flags: int = 1) -> bytes:
+    body = bytearray(P.u16(deal_id) + bytes((len(entries) if total is None else total, offset, flags)))
     for card, target in entries:
         body += bytes((card, target))
     return bytes(body)

@@ -307,3 +307,14 @@ def test_servos_start_one_at_a_time_when_the_servo_rail_comes_up(board: Any, fak
         Clock.us += stagger * 1000
         board.idle()
     assert pulsing() == list(range(16)) and bus.servo_us(mod.HOPPER_LIFT) == pytest.approx(mod.FLAP_UP_US, abs=10)
+
+
+def test_the_saved_state_is_replaced_whole(board: Any, tmp_path: Any, monkeypatch: Any) -> None:
+    """Protocol 3's saved state (steps, ledger, loop model): written beside the file and renamed
+    over it, so a power cut leaves the old file or the new one, never half of one."""
+    monkeypatch.setattr(board.mod, "NV_FILE", str(tmp_path / "dealer_state.bin"))
+    assert board.nv_read() is None
+    board.nv_write(b"\xa3first")
+    board.nv_write(b"\xa3second")
+    assert board.nv_read() == b"\xa3second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dealer_state.bin"]

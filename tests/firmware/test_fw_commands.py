@@ -26,11 +26,12 @@ def dealt(host: Host) -> list[tuple[int, int]]:
 
 def test_hello_identifies_the_dealer() -> None:
     host = make_host(seats=6)
-    r = host.command(P.HELLO, b"\x02\x07\xd0")
+    r = host.command(P.HELLO, b"\x03\x07\xd0")
     assert r.type == P.IDENTIFY
-    assert r.body[0] == 2 and r.body[8] == 6  # protocol version, seat count
+    assert r.body[0] == 3 and r.body[8] == 6  # protocol version, seat count
     assert P.get_u16(r.body, 12) == 2000  # the dead-man time HELLO asked for
     assert host.command(P.HELLO, b"\x01\x00\x00").body == bytes((P.HELLO, P.NAK_BAD_VERSION))  # v1
+    assert host.command(P.HELLO, b"\x02\x00\x00").body == bytes((P.HELLO, P.NAK_BAD_VERSION))  # v2: no step ids
 
 
 def test_plan_routes_every_card_by_identity_whatever_the_hopper_order() -> None:
@@ -52,8 +53,10 @@ def test_same_deal_id_is_dealt_once() -> None:
     assert host.command(P.DEAL_PLAN, body).body[1] == P.OK_STARTED
     host.until(P.EV_DEAL_DONE)
     host.sim.gather_to_hopper()
-    # a new command (new seq) with the same deal id: nothing is dealt again
-    assert host.command(P.DEAL_PLAN, body).body == bytes((P.DEAL_PLAN, P.OK_ALREADY))
+    # a new command (new seq) with the same deal id: nothing is dealt again; the dealer says
+    # what that deal did (protocol 3: a STEP reply, the deal done with its 52 cards)
+    again = host.command(P.DEAL_PLAN, body)
+    assert again.type == P.STEP and again.body[3] == P.STEP_DONE and again.body[6] == 52
     host.run(5000)
     assert len(dealt(host)) == 52 and len(host.board.hopper) == 52
     # the same id with other content is a conflict
@@ -67,9 +70,9 @@ def test_repeated_seq_replays_the_cached_reply_without_acting_twice() -> None:
     stock = [(c, 0x85) for c in order[:10]]
     host.command(P.DEAL_PLAN, plan_body(1, stock + [(c, 2 + i % 2) for i, c in enumerate(order[10:])]))
     host.until(P.EV_DEAL_DONE)
-    first = host.command(P.FETCH, bytes((P.LOOP, order[0], 1)), seq=77, ms=6000)
+    first = host.command(P.FETCH, bytes((P.LOOP, order[0], 1)), seq=77, ms=6000, step=0x1111)
     wire_before = first
-    second = host.command(P.FETCH, bytes((P.LOOP, order[0], 1)), seq=77, ms=6000)
+    second = host.command(P.FETCH, bytes((P.LOOP, order[0], 1)), seq=77, ms=6000, step=0x1111)
     assert (second.seq, second.body) == (wire_before.seq, wire_before.body)  # byte-for-byte replay
     assert host.board.seat(1) == [order[0]]  # one card moved, not two
     third = host.command(P.FETCH, bytes((P.LOOP, order[1], 1)), seq=78, ms=6000)
@@ -143,7 +146,7 @@ def test_deadman_stops_motors_and_only_resume_restarts_them() -> None:
     host.run(5000)
     assert len(dealt(host)) == count  # nothing moves while paused
     assert host.command(P.PING).type == P.OK
-    assert host.command(P.HELLO, b"\x02\x0b\xb8").type == P.IDENTIFY  # a restarted host
+    assert host.command(P.HELLO, b"\x03\x0b\xb8").type == P.IDENTIFY  # a restarted host
     host.run(2000)
     assert mech.state == M.PAUSED and len(dealt(host)) == count  # neither restarts the motors
     assert P.EV_RESUMED not in host.kinds()
@@ -344,10 +347,10 @@ def test_unknown_type_and_bad_bodies() -> None:
 
 def test_reset_reboot_gives_a_new_boot_id() -> None:
     host = make_host()
-    before = P.get_u16(host.command(P.HELLO, b"\x02\x00\x00").body, 4)
+    before = P.get_u16(host.command(P.HELLO, b"\x03\x00\x00").body, 4)
     assert host.command(P.RESET, b"\x01").type == P.OK
     host.run(20)
-    after = host.command(P.HELLO, b"\x02\x00\x00").body
+    after = host.command(P.HELLO, b"\x03\x00\x00").body
     assert P.get_u16(after, 4) != before
     assert (0, P.EV_BOOT, b"\x03") in host.events
 
@@ -378,8 +381,10 @@ def test_abort_mid_deal_reports_and_clears_the_gate() -> None:
     at_window = 1 if host.board.gate is not None else 0  # the reject move fed the next card
     assert placed + len(host.board.hopper) + at_window == 52  # no card lost or dealt twice
     assert host.command(P.STATUS).body[0] == 0
-    # the aborted deal id is remembered: re-sending it does not deal again
-    assert host.command(P.DEAL_PLAN, plan_body(11, four_seat_plan(order))).body[1] == P.OK_ALREADY
+    # the aborted deal id is remembered: re-sending it does not deal again (the dealer says it
+    # was aborted)
+    again = host.command(P.DEAL_PLAN, plan_body(11, four_seat_plan(order)))
+    assert again.type == P.STEP and again.body[3] == P.STEP_ABORTED
 
 
 def test_double_feed_and_a_card_lost_on_the_belt_in_the_simulator() -> None:

@@ -90,7 +90,7 @@ def test_identify_and_status_bodies_follow_the_golden_layout() -> None:
     sim.reboot()
     sim.board.boot = 0xBEEF
     d = commands.Dealer(sim.board, sim.cfg)
-    golden = next(f for f in FRAMES if f["name"].startswith("identify v2"))["fields"]
+    golden = next(f for f in FRAMES if f["name"].startswith("identify v3"))["fields"]
     fields = dict(golden, config_crc=d.config_crc, next_event_index=d.next_event, reader_kind=2,
                   boot_id=0xBEEF)
     assert d.identify_body() == mf.pack(mf.LAYOUTS["IDENTIFY"], fields)
@@ -113,3 +113,24 @@ def test_firmware_understands_every_host_golden_frame(g: dict[str, Any]) -> None
     assert r.ack == g["seq"]
     if r.type == P.NAK:
         assert r.body[1] not in (P.NAK_BAD_CRC, P.NAK_BAD_VERSION, P.NAK_UNKNOWN_TYPE, P.NAK_BAD_BODY), r
+
+
+def test_step_and_inventory_bodies_follow_the_golden_layout() -> None:
+    """Protocol 3: the firmware's STEP and INVENTORY_REPLY bodies are the golden frames' bytes."""
+    from trickref.firmware import steps as S
+
+    for g in (f for f in FRAMES if f["type"] == P.STEP):
+        f = g["fields"]
+        if f["state"] == P.STEP_UNKNOWN:
+            assert S.unknown_body(f["step"]) == bytes.fromhex(g["body"])
+            continue
+        s = S.Step(f["step"], f["command_type"], 0, f["first_index"])
+        s.state, s.card, s.target, s.count = f["state"], f["card"], f["target"], f["count"]
+        assert s.body() == bytes.fromhex(g["body"]), g["name"]
+    sim = DealerSimulator(seats=4)
+    d = sim.firmware.dealer
+    d.ledger.rejects = [0xFF, 31]
+    d.ledger.pockets = {0: 13, 1: 13, 0x80: 1}
+    for g in (f for f in FRAMES if f["type"] == P.INVENTORY_REPLY and f["fields"]["part"] in (1, 2)):
+        f = g["fields"]
+        assert S.inventory_body(d, f["part"], f["offset"], 0) == bytes.fromhex(g["body"]), g["name"]

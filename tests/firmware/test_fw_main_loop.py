@@ -39,7 +39,7 @@ def test_an_exception_stops_motors_reports_a_fault_and_starves_the_watchdog() ->
     fw = Firmware(sim.board, sim.cfg)
     board = sim.board
     sim.load_deck(list(range(52)))
-    board.rx.extend(P.encode_frame(P.SELFTEST, 1, 0, b"\x00"))
+    board.rx.extend(P.encode_frame(P.SELFTEST, 1, 0, P.u16(1) + b"\x00"))
     for _ in range(5):
         board.now += 20
         fw.step()

@@ -78,6 +78,8 @@ class FakeBoard:
         self.boot = boot
         self.wdt_feeds = 0
         self.reboot_requested = False
+        self.nv = None  # the firmware's saved state (flash on the Pico): kept over reboots
+        self.nv_writes = 0
         self.estop_button = False
         self.jam_stage = None
         self.unreadable = 0
@@ -345,6 +347,13 @@ class FakeBoard:
     def reboot(self):
         self.reboot_requested = True
 
+    def nv_read(self):
+        return self.nv
+
+    def nv_write(self, data):
+        self.nv = bytes(data)
+        self.nv_writes += 1
+
     # ---- for the checks ---------------------------------------------------------------------
 
     def seat(self, target):
@@ -402,6 +411,7 @@ class Host:
         self.keepalive = True  # a PING every second of silence, as the host's link does
         self.quiet = 0
         self.keep_frames = True  # the evening (run_heap.py) keeps none: harness memory
+        self.step_id = 0x4000  # the ids this host gives its steps (protocol 3)
 
     def send(self, ftype, body=b"", seq=None):
         if seq is None:
@@ -445,7 +455,14 @@ class Host:
             self.frames.extend(out)
         return out
 
-    def command(self, ftype, body=b"", ms=20, seq=None):
+    def command(self, ftype, body=b"", ms=20, seq=None, step=None):
+        """Send one command and return its reply; a step command (protocol 3) gets the next
+        step id in front of ``body`` (``step``: that id instead; False: ``body`` as it is)."""
+        if ftype in P.STEP_COMMANDS and step is not False:
+            if step is None:
+                self.step_id += 1
+                step = self.step_id
+            body = P.u16(step) + bytes(body)
         want = self.send(ftype, body, seq)
         replies = [f for f in self.run(ms) if f.type not in (P.EVENT, P.BUSY) and f.ack == want]
         if len(replies) != 1:
@@ -469,8 +486,9 @@ class Host:
         return [e[1] for e in self.events]
 
 
-def plan_chunks(deal_id, entries, per_chunk=120):
-    """DEAL_PLAN bodies for a plan of (card, target) entries, in chunks that fit a frame."""
+def plan_chunks(deal_id, entries, per_chunk=120, flags=1):
+    """DEAL_PLAN bodies for a plan of (card, target) entries, in chunks that fit a frame
+    (``flags`` 1: a fresh deal, every card gathered)."""
     total = len(entries)
     out = []
     offset = 0
@@ -479,6 +497,7 @@ def plan_chunks(deal_id, entries, per_chunk=120):
         body = bytearray(P.u16(deal_id))
         body.append(total)
         body.append(offset)
+        body.append(flags)
         for card, target in part:
             body.append(card)
             body.append(target)

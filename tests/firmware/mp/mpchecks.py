@@ -59,7 +59,7 @@ def new_host(seats=4, deck=None, start_ticks=0, decks=1):
         deck = shuffled(seats * 7 + decks, decks)
     board.hopper = list(deck)
     host = Host(fw_main, board, cfg)
-    r = host.command(P.HELLO, b"\x02\x0b\xb8")
+    r = host.command(P.HELLO, b"\x03\x0b\xb8")
     assert r.type == P.IDENTIFY, r
     return host
 
@@ -231,7 +231,7 @@ def naks():
     nak(P.RESUME, b"", P.NAK_BAD_STATE, "nothing to resume")
     nak(P.FEED, bytes((121, LOOP)), P.NAK_FULL, "121 cards for a loop of 120")
     nak(P.FEED, bytes((1, STAGING)), P.NAK_BAD_BODY, "v1 staging")
-    nak(P.DEAL_PLAN, P.u16(3) + bytes((10, 4, 1, 0)), P.NAK_BAD_STATE, "chunk out of order")
+    nak(P.DEAL_PLAN, P.u16(3) + bytes((10, 4, 1, 1, 0)), P.NAK_BAD_STATE, "chunk out of order")
     big = plan_chunks(4, [(c, 0 if c < 25 else 1) for c in range(52)])[0]
     nak(P.DEAL_PLAN, big, P.NAK_TOO_BIG, "25 cards for a 24-card seat pocket")
     order = shuffled(5)
@@ -358,6 +358,63 @@ def fetch_cycle():
           "FETCH of another card cycles past a staged one" % (cycle_ms, fast))
 
 
+def steps():
+    """Protocol 3: a step sent again under its id is answered with what it did (STEP) and not
+    done twice, whether its answer was lost or the dealer rebooted since (the steps, the ledger
+    and the loop model are saved through board.nv_write and read back at boot); a step running
+    when the power went is INTERRUPTED; the same id for another step is a CONFLICT; INVENTORY
+    lists the loop and the cards an ABORT cleared to the reject pocket."""
+    hopper = shuffled(83)
+    host = new_host(2, deck=list(hopper))
+    entries = [(c, LOOP) for c in hopper[:10]] + [(c, i % 2) for i, c in enumerate(hopper[10:])]
+    deal(host, 1, entries)
+    want = hopper[3]
+    assert host.command(P.FETCH, bytes((LOOP, want, 0)), step=0x0123).type == P.OK
+    host.until(P.EV_CARD_ROUTED)
+    host.run(3000)
+    again = host.command(P.FETCH, bytes((LOOP, want, 0)), step=0x0123)
+    assert again.type == P.STEP and again.body[3] == P.STEP_DONE and again.body[4:6] == bytes((want, 0))
+    assert host.board.seat(0).count(want) == 1
+    assert host.command(P.FETCH, bytes((LOOP, hopper[4], 0)), step=0x0123).body[1] == P.NAK_CONFLICT
+    # the dealer reboots: the step, and the loop model, are still known
+    writes = host.board.nv_writes
+    host.board.reboot()
+    host.run(100)
+    again = host.command(P.FETCH, bytes((LOOP, want, 0)), step=0x0123)
+    assert again.type == P.STEP and again.body[3] == P.STEP_DONE, again
+    q = host.command(P.STEP_QUERY, P.u16(0x0123))
+    assert q.type == P.STEP and q.body == again.body
+    inv = host.command(P.INVENTORY, bytes((P.INV_LOOP, 0, 0)))
+    assert sorted(inv.body[3:]) == sorted(hopper[:3] + hopper[4:10])
+    # a fed card held, then an ABORT clears it to the reject pocket; the ABORT sent again does
+    # not clear the next one
+    card = host.board.trays[1].pop()
+    host.board.slot.append(card)
+    assert host.command(P.FEED, bytes((1, 0xFE)), step=0x0200).type == P.OK
+    host.until(P.EV_PRESENTED)
+    assert host.command(P.ABORT, b"", step=0x0201).type == P.OK
+    host.run(3000)
+    assert host.board.tray(P.REJECT) == [card]
+    rej = host.command(P.INVENTORY, bytes((P.INV_REJECT, 0, 0)))
+    assert list(rej.body[3:]) == [card]
+    other = host.board.trays[1].pop()
+    host.board.slot.append(other)
+    assert host.command(P.FEED, bytes((1, 0xFE)), step=0x0202).type == P.OK
+    host.until(P.EV_PRESENTED)
+    assert host.command(P.ABORT, b"", step=0x0201).type == P.STEP
+    host.run(2000)
+    assert host.board.tray(P.REJECT) == [card] and host.board.gate == other
+    # a step running when the power goes is interrupted
+    assert host.command(P.ROUTE_PRESENTED, bytes((0,)), step=0x0203).type == P.OK
+    host.board.reboot()
+    host.run(100)
+    q = host.command(P.STEP_QUERY, P.u16(0x0203))
+    assert q.body[3] in (P.STEP_DONE, P.STEP_INTERRUPTED), q
+    print("PASS steps: a step sent again is answered with what it did, before and after a reboot "
+          "(%d saves of the state); a conflicting id refused; INVENTORY lists the loop and the "
+          "reject pocket" % writes)
+
+
 def misroute():
     """A card that passes its pocket reaches the end of run E: JAM 4 (misroute) with the card;
     it goes round the loop back onto the hopper, and after RESUME the deal reads it again and
@@ -436,7 +493,7 @@ def gate_debounce():
         board = FakeBoard(cfg)
         board.bounce_on_feed = 2
         host = Host(fw_main, board, cfg)
-        host.command(P.HELLO, b"\x02\x0b\xb8")
+        host.command(P.HELLO, b"\x03\x0b\xb8")
         for card in range(10 if samples > 1 else 1):
             board.hopper = [card]
             assert host.command(P.FEED, bytes((1, 0x84))).type == P.OK
@@ -509,7 +566,7 @@ def pocket_count():
     board = FakeBoard(cfg)
     board.COUNTS_POCKETS = True
     host = Host(fw_main, board, cfg)
-    host.command(P.HELLO, b"\x02\x0b\xb8")
+    host.command(P.HELLO, b"\x03\x0b\xb8")
     order = shuffled(44)
     cap = cfg.POCKET_CAP[CENTRE]
     over = [(c, CENTRE if i < cap + 1 else i % 4) for i, c in enumerate(order)]
@@ -567,7 +624,7 @@ def deadman():
     assert P.EV_DEADMAN in host.kinds() and host.fw.dealer.mech.state == M.PAUSED
     assert host.board.pending == {}
     # a restarted host says HELLO first: that must not restart the motors
-    assert host.command(P.HELLO, b"\x02\x0b\xb8").type == P.IDENTIFY
+    assert host.command(P.HELLO, b"\x03\x0b\xb8").type == P.IDENTIFY
     assert host.fw.dealer.mech.state == M.PAUSED, "HELLO resumed a paused motion"
     assert host.command(P.STATUS).body[0] == 6
     host.keepalive = True
@@ -913,6 +970,11 @@ def rp2_board():
         assert machine.Pin.pins[board.PIN_EN].value() == 1  # drivers stay off
     finally:
         machine.tmc_bus.present = [0, 1, 2]
+    # the saved state (protocol 3): written beside the file, renamed over it, read back
+    assert b.nv_read() is None
+    b.nv_write(b"\xa3first")
+    b.nv_write(b"\xa3second")
+    assert b.nv_read() == b"\xa3second"
     # the boot-escape jumper
     assert not board.escape_jumper()
     machine.Pin.wired[board.PIN_ESCAPE] = 0  # the jumper pulls GP22 to GND
@@ -925,7 +987,7 @@ def rp2_board():
           "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["evening", "evening_full", "evening_short", "golden", "deals", "naks", "loop_deal", "fetch_cycle", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["evening", "evening_full", "evening_short", "golden", "deals", "naks", "loop_deal", "fetch_cycle", "steps", "misroute", "pocket_count", "ejection", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 

@@ -1,0 +1,314 @@
+"""The dealer-link fault campaign's trials: one simulated hand on the real path with one fault.
+
+A trial is one hand of a game played by bots on ``SimTable`` (the real firmware behind a pty,
+the real driver, the table host and referee), with one fault struck at a chosen moment: the
+cable pulled (the pty closed, a new one after an outage), the dealer going silent, or line noise
+(dropped or corrupted bytes in both directions) for the whole hand. Before every play the
+simulator's pockets are compared with the referee's hands (every seat's pocket must hold exactly
+the cards the referee says that seat holds); at the end the hand's record is compared with an
+uninterrupted run of the same seed. The simulated person does only what the screen says (press
+Resume when the table asks; put a card where a message tells them to).
+
+``benchmarks/faults.py`` runs hundreds of trials per row in parallel processes and writes the
+table; a short seeded slice runs in the tests.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from trickref.device.dealer import messages as m
+from trickref.device.table.sim import SimTable, TableStuck
+from trickref.engine import cards as C
+from trickref.engine.referee.commands import DealPlan, Fetch, Release, RouteFed
+
+GAMES: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    ("hearts", 4, {}),
+    ("cancellation-hearts", 6, {}),
+    ("german-whist", 2, {}),
+    ("spades-2p", 2, {}),
+    ("partnership-spades", 4, {}),
+)
+PASSING: tuple[tuple[str, int, dict[str, Any]], ...] = (("hearts", 4, {}), ("cancellation-hearts", 6, {}))
+STOCK: tuple[tuple[str, int, dict[str, Any]], ...] = (("german-whist", 2, {}),)  # fetches after every trick
+
+ROWS = (
+    "none",
+    "unplug_deal",
+    "unplug_release",
+    "unplug_routed",
+    "unplug_fetch",
+    "drop_1",
+    "corrupt_2",
+    "corrupt_5",
+)
+ROW_WORDS = {
+    "none": "no fault (control)",
+    "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
+    "unplug_release": "unplug or silence mid-Release (back after 0.5-4 s)",
+    "unplug_routed": "unplug right after a fed card was routed (back after 1-5 s)",
+    "unplug_fetch": "unplug mid-Fetch, German Whist (back after 0.5-3 s)",
+    "drop_1": "1 % dropped bytes",
+    "corrupt_2": "2 % corrupted bytes",
+    "corrupt_5": "5 % corrupted bytes",
+}
+
+
+@dataclass
+class TrialResult:
+    row: str
+    seed: int
+    game: str
+    outcome: str  # "right", "stopped" (a clear stop, not resumed), "stuck", "mismatch", "changed"
+    detail: str = ""
+    seconds: float = 0.0
+    struck: bool = False  # the fault struck (a moment that never came leaves the trial a control)
+    deals: int = 0  # deal plans the dealer completed and the host checked
+    mismatches: list[str] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class _Table(SimTable):
+    """A SimTable that checks every pocket against the referee's hands before each play."""
+
+    mismatches: list[str]
+    back_at = 0.0  # when the cable is back (the person presses Resume only then)
+
+    def recover(self) -> None:
+        wait = self.back_at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait + 0.2)
+        super().recover()
+
+    def feed(self, card: int, seat: int) -> None:
+        self.check_pockets(f"before {C.NAMES[card]} from seat {seat}")
+        super().feed(card, seat)
+
+    def where(self, card: int) -> str:
+        """Where the simulator has ``card`` (for a mismatch's report)."""
+        sim = self.sim
+        assert sim is not None
+        with sim.lock:
+            b = sim.board
+            out = [f"pocket {m.target_name(t)}" for t, cards in b.trays.items() if card in cards]
+            if card in b.slot:
+                out.append("play slot")
+            if b.gate == card:
+                out.append("read window")
+            if card in list(b.hopper):
+                out.append("hopper")
+            if any(c == card for _, c, _, _ in b.belt_cards):
+                out.append("belt/loop")
+        return ", ".join(out) or "nowhere"
+
+    def check_pockets(self, when: str) -> None:
+        ref = self.referee
+        g = ref.game
+        sim = self.sim
+        if g is None or sim is None or g.phase != "play":
+            return
+        with sim.lock:
+            pockets = {s: sorted(sim.board.trays.get(s, [])) for s in range(self.players)}
+        for s in range(self.players):
+            want = sorted(g.hand_of(s))
+            if pockets[s] != want:
+                extra = [c for c in pockets[s] if c not in want]
+                gone = [c for c in want if c not in pockets[s]]
+                self.mismatches.append(f"{when}: seat {s}'s pocket has {C.names(extra)} too many, "
+                                       f"lacks {C.names(gone)} ({'; '.join(self.where(c) for c in gone)})")
+
+
+def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
+    pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else GAMES
+    return pool[seed % len(pool)]
+
+
+def _record(table: SimTable) -> Any:
+    g = table.referee.game
+    return None if g is None else [dict(r) for r in g.hand_results]
+
+
+def clean_run(game: str, players: int, options: dict[str, Any], seed: int) -> Any:
+    with SimTable(game, players, options, seed=seed) as t:
+        t.start()
+        t.run(max_hands=1)
+        return _record(t)
+
+
+class Striker:
+    """Strikes the row's fault at its moment, on the simulator's thread or the host's."""
+
+    def __init__(self, table: _Table, row: str, rng: random.Random) -> None:
+        self.table = table
+        self.row = row
+        self.rng = rng
+        self.struck = threading.Event()
+        self.outage = 0.0
+
+    def arm(self) -> None:
+        sim = self.table.sim
+        assert sim is not None
+        row, rng = self.row, self.rng
+        if row == "drop_1":
+            sim.set_link_faults(drop=0.01)
+            self.struck.set()
+        elif row == "corrupt_2":
+            sim.set_link_faults(corrupt=0.02)
+            self.struck.set()
+        elif row == "corrupt_5":
+            sim.set_link_faults(corrupt=0.05)
+            self.struck.set()
+        elif row == "unplug_deal":
+            self.outage = rng.uniform(0.5, 4.0)
+            self._at_card(rng.randint(1, 40), lambda head: isinstance(head, DealPlan), "unplug")
+        elif row == "unplug_release":
+            self.outage = rng.uniform(0.5, 4.0)
+            how = rng.choice(("unplug", "silence"))
+            self._at_card(rng.randint(1, 6), lambda head: isinstance(head, Release), how)
+        elif row == "unplug_routed":
+            self.outage = rng.uniform(1.0, 5.0)
+            self._at_routed(rng.randint(1, 12))
+        elif row == "unplug_fetch":
+            self.outage = rng.uniform(0.5, 3.0)
+            self._at_fetch(rng.randint(1, 6))
+
+    def _strike(self, how: str) -> None:
+        """On the simulator's thread (it holds its lock): the cable out, or the dealer silent."""
+        sim = self.table.sim
+        assert sim is not None
+        self.struck.set()
+        self.table.back_at = time.monotonic() + self.outage
+        if how == "silence":
+            sim.go_silent(True)
+            t = threading.Timer(self.outage, sim.go_silent, (False,))
+        else:
+            sim.disconnect(come_back_after=self.outage)
+            t = None
+        if t is not None:
+            t.daemon = True
+            t.start()
+
+    def _wrap_landed(self, hook: Callable[[int, int, int], None]) -> None:
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        landed = fw.landed
+
+        def wrapper(card: int, target: int, conf: int, kind: int) -> None:
+            landed(card, target, conf, kind)
+            if not self.struck.is_set():
+                hook(card, target, kind)
+
+        fw.landed = wrapper
+
+    def _head(self) -> Any:
+        steps = self.table.referee.steps
+        return steps[0] if steps else None
+
+    def _at_card(self, n: int, which: Callable[[Any], bool], how: str) -> None:
+        count = [0]
+
+        def hook(card: int, target: int, kind: int) -> None:
+            if kind == m.EV_CARD_DEALT and which(self._head()):
+                count[0] += 1
+                if count[0] == n:
+                    self._strike(how)
+
+        self._wrap_landed(hook)
+
+    def _at_routed(self, n: int) -> None:
+        count = [0]
+
+        def hook(card: int, target: int, kind: int) -> None:
+            if kind == m.EV_CARD_ROUTED and isinstance(self._head(), RouteFed):
+                count[0] += 1
+                if count[0] == n:
+                    self._strike("unplug")
+
+        self._wrap_landed(hook)
+
+    def _at_fetch(self, n: int) -> None:
+        """While the n-th Fetch cycles the loop: the cable goes after its first card read."""
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        count = [0]
+        seen: set[int] = set()
+        emit = fw.emit
+
+        def wrapper(kind: int, payload: bytes) -> None:
+            emit(kind, payload)
+            head = self._head()
+            if self.struck.is_set() or not isinstance(head, Fetch) or head.step in seen:
+                return
+            seen.add(head.step)
+            count[0] += 1
+            if count[0] == n:
+                self._strike("unplug")
+
+        # the Fetch's FETCH command is accepted: strike at its first event (a card routed, or
+        # one sent round the loop and read) - mid-fetch either way
+        fw.emit = wrapper
+
+
+def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240.0) -> TrialResult:
+    """One trial of ``row`` with ``seed`` (see the module docstring)."""
+    game, players, options = pick_game(row, seed)
+    rng = random.Random(f"faults/{row}/{seed}")
+    start = time.monotonic()
+    result = TrialResult(row, seed, game, "right")
+    table = _Table(game, players, options, seed=seed)
+    table.mismatches = []
+    striker = Striker(table, row, rng)
+    done = threading.Event()
+    error: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            table.start()
+            striker.arm()
+            table.run(max_hands=1)
+        except BaseException as e:  # noqa: BLE001 - reported as the trial's outcome
+            error.append(e)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=play, name="fault-trial", daemon=True)
+    try:
+        worker.start()
+        if not done.wait(guard_s):
+            result.outcome, result.detail = "stuck", f"no end after {guard_s:g} s: {table.referee.waiting_text()}"
+        elif error:
+            e = error[0]
+            result.outcome = "stuck"
+            result.detail = f"{type(e).__name__}: {e}"
+            if isinstance(e, TableStuck) and table.referee.dealer_fault is not None:
+                result.outcome = "stopped"
+        result.faults = list(table.recoveries)
+        if result.outcome != "right" or table.mismatches:
+            result.faults += [f"msg: {msg.text}" for msg in table.messages[-8:]]
+        result.deals = table.host.handled["deal_done"]
+        result.mismatches = list(table.mismatches)
+        result.struck = striker.struck.is_set()
+        if result.outcome == "right" and result.mismatches:
+            result.outcome = "mismatch"
+        if result.outcome == "right" and compare:
+            got = _record(table)
+            want = clean_run(game, players, options, seed)
+            if got != want:
+                result.outcome, result.detail = "changed", "the hand's result differs from the uninterrupted run"
+    finally:
+        try:
+            table.close()
+        except Exception:  # noqa: BLE001
+            pass
+    result.seconds = time.monotonic() - start
+    return result
