@@ -674,7 +674,8 @@ class TableHost:
             with self.lock:
                 self.referee.note_dealt(item.count)
         elif isinstance(item, LinkBack):
-            if self.referee.dealer_fault is not None and self.referee.dealer_fault_kind in ("link_down", "timeout"):
+            if (self.referee.dealer_fault is not None and self.referee.dealer_fault_kind in ("link_down", "timeout")
+                    and self._outstanding == 0):
                 self._recover()  # the table stopped for the link only: it goes on by itself
         elif isinstance(item, _AllowDeal):
             pass  # allow_deal set the flag; the worker now looks at the shuffle (``_next``)

@@ -24,7 +24,7 @@ from trickref.device.dealer.types import Event
 def test_identify_and_status() -> None:
     with running(seats=5) as (sim, dealer):
         ident = dealer.identify()
-        assert ident.protocol_version == 2
+        assert ident.protocol_version == 3
         assert ident.seat_count == 5
         assert ident.boot_id == sim.board.boot
         assert set(ident.trays) == {m.REJECT, m.DISCARD, m.CENTRE, m.TRICK, m.LOOP}

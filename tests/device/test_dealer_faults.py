@@ -123,17 +123,23 @@ def test_short_silence_mid_deal_pauses_the_dealer_then_completes() -> None:
 
 
 def test_long_silence_raises_and_the_dealer_stays_stopped() -> None:
+    """Silent longer than the link timeout: a typed error, and the dealer's dead-man stopped its
+    motors. No ABORT follows (protocol 3): sent again under its id when the dealer answers, the
+    same deal goes on from where it stopped, and no card is dealt twice."""
     with running(seats=4, speed=20, deadman_ms=500, link_timeout=2.0) as (sim, dealer):
         dealer.add_listener(OnCard(5, lambda: sim.go_silent(True)))
         plan = round_robin_plan(4)
-        outcome = deal_outcome(sim, dealer, plan)
-        assert isinstance(outcome, DealerTimeout | DealerLinkDown), outcome
-        dealt = sum(len(sim.board.seat(s)) for s in range(4))
+        try:
+            dealer.deal(plan, timeout=GENEROUS, step=0x0777)
+            raise AssertionError("a deal with its dealer silent for 2 s reported good")
+        except (DealerTimeout, DealerLinkDown) as e:
+            assert "silent" in str(e) or "gone" in str(e)
+        assert wait_until(lambda: is_stopped(sim))
         sim.go_silent(False)
-        # The link comes back: the abandoned deal is aborted, not resumed.
-        assert wait_until(lambda: dealer.status().state_name == "IDLE")
-        assert sum(len(sim.board.seat(s)) for s in range(4)) <= dealt + 1
-        assert is_stopped(sim)
+        assert wait_until(lambda: dealer.status().state_name == "PAUSED")  # stopped, waiting
+        assert dealer.query_step(0x0777).state == m.STEP_STOPPED
+        report = dealer.deal(plan, timeout=GENEROUS, step=0x0777)
+        assert report.ok and table_matches(sim, plan) == []
 
 
 def test_disconnect_and_come_back_mid_deal_completes() -> None:
@@ -145,22 +151,27 @@ def test_disconnect_and_come_back_mid_deal_completes() -> None:
         assert dealer.link.stats.reconnects >= 1  # reopened by the same stable name
 
 
-def test_disconnect_for_good_raises_link_down_and_aborts_when_back() -> None:
+def test_disconnect_for_good_raises_link_down_and_the_deal_goes_on_when_back() -> None:
     with running(seats=4, speed=50, link_timeout=1.5) as (sim, dealer):
         dealer.add_listener(OnCard(10, lambda: unplug(sim, come_back_after=None)))
         plan = round_robin_plan(4)
-        outcome = deal_outcome(sim, dealer, plan, check_stopped=False)
-        assert isinstance(outcome, DealerLinkDown | DealerTimeout), outcome
+        try:
+            dealer.deal(plan, timeout=GENEROUS, step=0x0778)
+            raise AssertionError("a deal with its cable out reported good")
+        except (DealerLinkDown, DealerTimeout) as e:
+            assert str(e)
         assert not dealer.link.connected
         with pytest.raises(DealerLinkDown):
             dealer.status()
-        # The cable goes back in: the first thing the dealer hears is ABORT.
+        # The cable goes back in: the dealer stopped its motors (dead-man) and kept the deal;
+        # the same deal, sent again, is finished, not dealt again.
         with sim.lock:
             sim._come_back_at = 0.0
         assert wait_until(lambda: dealer.link.connected)
-        assert wait_until(lambda: dealer.status().state_name == "IDLE")
-        assert is_stopped(sim)
-        assert table_matches(sim, plan) != []  # the abandoned deal was not finished
+        assert wait_until(lambda: is_stopped(sim))
+        assert dealer.query_step(0x0778).state in (m.STEP_STOPPED, m.STEP_RUNNING, m.STEP_DONE)
+        report = dealer.deal(plan, timeout=GENEROUS, step=0x0778)
+        assert report.ok and table_matches(sim, plan) == []
 
 
 def test_reboot_mid_deal_is_a_typed_fault() -> None:

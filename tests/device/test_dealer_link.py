@@ -80,7 +80,7 @@ class FakeDealer:
 
     def identify(self, ack: int) -> Frame:
         return self.frame(m.IDENTIFY, {
-            "protocol_version": 2, "firmware_version": [1, 1, 0], "boot_id": self.boot_id,
+            "protocol_version": m.PROTOCOL_VERSION, "firmware_version": [1, 2, 0], "boot_id": self.boot_id,
             "config_crc": 0, "seat_count": 4, "reader_kind": 2, "loop_capacity": 120,
             "max_plan": 208, "deadman_ms": 3000, "next_event_index": self.events_next,
             "flags": 15, "trays": [0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86]}, ack)
@@ -155,7 +155,7 @@ def test_stale_replies_are_ignored_and_a_nak_with_our_seq_is_an_answer() -> None
     fake = FakeDealer(handler)
     link = open_link(fake, keepalive=False)
     try:
-        reply = link.request(m.FETCH, {"source": m.LOOP, "card": 5, "target": 1})
+        reply = link.request(m.FETCH, {"step": 5, "source": m.LOOP, "card": 5, "target": 1})
         assert reply.type == m.NAK and reply.fields["reason"] == m.NAK_EMPTY
         assert link.stats.stale_replies >= 1
         assert sum(1 for f in fake.received if f.type == m.FETCH) == 1
@@ -270,7 +270,7 @@ def test_reboot_under_a_stateful_command_fails_it() -> None:
     link = open_link(fake, keepalive=False, retries=2, link_timeout=2.0)
     try:
         with pytest.raises(DealerRebooted, match="rebooted while FEED"):
-            link.request(m.FEED, {"count": 1, "target": m.HOLD})
+            link.request(m.FEED, {"step": 1, "count": 1, "target": m.HOLD})
         assert link.identity is not None and link.identity.boot_id == 0x2222
     finally:
         link.close()
@@ -279,7 +279,7 @@ def test_reboot_under_a_stateful_command_fails_it() -> None:
 def test_bad_protocol_version_and_malformed_replies() -> None:
     fake = FakeDealer(lambda fake, cmd: [fake.frame(
         m.NAK, {"command_type": m.HELLO, "reason": m.NAK_BAD_VERSION}, cmd.seq)])
-    with pytest.raises(DealerProtocolError, match="refused HELLO"):
+    with pytest.raises(DealerProtocolError, match="refused this host.s protocol version 3"):
         open_link(fake)
 
     def handler(fake: FakeDealer, cmd: Frame) -> list[Frame]:

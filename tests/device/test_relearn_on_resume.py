@@ -4,8 +4,11 @@ journal on the same dealer simulator (hardware mode: the real driver on its pty,
 
 - the dealer kept running (only the host restarted): its loop model is valid and holds the 26
   cards, so nothing is dealt round the loop again, and the next stock card is fetched by identity;
-- the dealer rebooted too: its model is empty, so the 26 cards are dealt back to the loop (one
-  plan, each card read once) before anything else, and the same fetch works.
+- the dealer rebooted too, at rest: it saved its loop model (protocol 3, firmware/steps.py) and
+  read it back at boot, so again nothing is dealt round the loop;
+- the dealer rebooted having lost what it saved (a new firmware, a blank flash): its model is
+  empty, so the 26 cards are dealt back to the loop (one plan, each card read once) before
+  anything else, and the same fetch works.
 """
 
 from __future__ import annotations
@@ -62,20 +65,22 @@ def _resume(sim: Any, path: str) -> tuple[OpenTable, list[list[tuple[int, int]]]
     return table, plans
 
 
-@pytest.mark.parametrize("reboot", [False, True])
-def test_resume_relearns_the_loop_only_when_the_dealer_lost_it(reboot: bool, tmp_path: Any) -> None:
+@pytest.mark.parametrize("reboot", ["no", "kept", "lost"])
+def test_resume_relearns_the_loop_only_when_the_dealer_lost_it(reboot: str, tmp_path: Any) -> None:
     path = str(tmp_path / "journal")
     sim, loop = _cut_mid_hand(path)
     table: OpenTable | None = None
     try:
         assert len(loop) >= 20
-        if reboot:
+        if reboot == "lost":
+            sim.board.nv = None  # what it saved is gone (a blank flash)
+        if reboot != "no":
             sim.reboot()
         table, plans = _resume(sim, path)
         ref = table.host.referee
         assert ref.dealer_fault is None, ref.dealer_fault
         relearned = [p for p in plans if p and all(t == 0x85 for _, t in p)]
-        if reboot:
+        if reboot == "lost":
             assert len(relearned) == 1 and sorted(c for c, _ in relearned[0]) == sorted(loop)
         else:
             assert relearned == []
