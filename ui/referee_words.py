@@ -222,6 +222,22 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("Hand {n} corrected by {by}: {points} ({reason})"), ()),
     (N_("Hand {n} corrected by {by}: {points}"), ()),
 ]
+# protocol 3 (issue 18): a link that is down clears by itself; a card the dealer put in its reject
+# pocket that no step sent there (device/table/dealers.py), in the referee's words and the driver's
+_FIXED |= {
+    N_("The table goes on by itself when the dealer answers again."),
+    N_("A card went to the reject pocket: its owner takes it back into their hand (their screen says which)"),
+    N_("A card went to the reject pocket: leave it there"),
+}
+_TEMPLATES += [
+    (N_("{name}: {card} went to the reject pocket: take it back into your hand"), ()),
+    (N_("{card} went to the reject pocket instead of the {dest} pocket: it stays there"), ("dest",)),
+    (N_("the dealer did not answer {what} after {n} tries"), ()),
+    (N_("the dealer did not answer {what} after {n} tries in {s} s: the line is too noisy to carry a frame"), ()),
+    (N_("the dealer port {port} is gone and did not come back ({what} not delivered)"), ()),
+    (N_("{card} is not in the reader gate and the dealer did not route it"), ()),
+]
+_POCKETS = {"trick": N_("trick"), "discard": N_("discard"), "centre": N_("centre"), "loop": N_("loop")}
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [(_rx(t), t, inner) for t, inner in _TEMPLATES]
 
 # fields holding the dealer driver's own words: a sentence whose only unknown part is one of
@@ -255,6 +271,8 @@ def _words(text: str) -> tuple[str, bool]:
         return _(_PHASES[text]), True
     if text in _STAGES:
         return _(_STAGES[text]), True
+    if text in _POCKETS:
+        return _(_POCKETS[text]), True
     partial: str | None = None  # the first template that fits with some part not known (kept as said)
     for pattern, template, inner in _PATTERNS:
         m = pattern.fullmatch(text)

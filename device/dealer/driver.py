@@ -532,6 +532,11 @@ class Dealer:
                           or e.kind == m.EV_MISREAD, timeout, after=self._held, step=step)
         return int(ev["card"])
 
+    def adopt_hold(self) -> None:
+        """A FEED HOLD this driver sent before an outage holds its card (STEP_QUERY said so):
+        the next routing ends that FEED too."""
+        self._feed_hold = True
+
     def _held(self, ev: Event) -> None:
         """A FEED HOLD ended: the card is held in the read window (or went to the reject
         pocket, unread)."""

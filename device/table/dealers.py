@@ -179,6 +179,23 @@ class DealerAdapter:
         self.held = card
         return card
 
+    def pending_read(self) -> int | None:
+        """After an outage: did the read the link interrupted get a card? The card read and held
+        (the read is over: the caller posts it as read), else None (still waiting for a card,
+        or it ended without one: the reconciliation says where any card went)."""
+        sid = self.read_step
+        if sid is None:
+            return None
+        info = self.dealer.query_step(sid)
+        if info.state == m.STEP_RUNNING:
+            return None  # still waiting for a player to feed a card: the reader asks again
+        self.read_step = None
+        if info.state == m.STEP_HELD and 0 <= info.card < 52:
+            self.held = info.card
+            self.dealer.adopt_hold()
+            return info.card
+        return None
+
     def _on_event(self, ev: Any) -> None:
         """The link's reader thread: note each card a Release delivered (also the events the
         link recovers after a reconnect), and count the cards sent to the reject pocket."""

@@ -47,6 +47,8 @@ ROWS = (
     "corrupt_2",
     "corrupt_5",
 )
+# not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
+EXTRA_ROWS = ("silent_read",)
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -56,6 +58,7 @@ ROW_WORDS = {
     "drop_1": "1 % dropped bytes",
     "corrupt_2": "2 % corrupted bytes",
     "corrupt_5": "5 % corrupted bytes",
+    "silent_read": "the dealer silent right after it read a fed card (back after 3-5 s)",
 }
 
 
@@ -127,6 +130,8 @@ class _Table(SimTable):
 
 
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
+    """The trial's game: every game in turn by seed (the Release row: the games that pass; the
+    Fetch row: German Whist)."""
     pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else GAMES
     return pool[seed % len(pool)]
 
@@ -146,12 +151,15 @@ def clean_run(game: str, players: int, options: dict[str, Any], seed: int) -> An
 class Striker:
     """Strikes the row's fault at its moment, on the simulator's thread or the host's."""
 
-    def __init__(self, table: _Table, row: str, rng: random.Random) -> None:
+    def __init__(self, table: _Table, row: str, rng: random.Random, at: int | None = None,
+                 outage: float | None = None) -> None:
         self.table = table
         self.row = row
         self.rng = rng
         self.struck = threading.Event()
         self.outage = 0.0
+        self.at = at  # the moment's number (the n-th card...), else drawn
+        self.fixed_outage = outage
 
     def arm(self) -> None:
         sim = self.table.sim
@@ -167,18 +175,29 @@ class Striker:
             sim.set_link_faults(corrupt=0.05)
             self.struck.set()
         elif row == "unplug_deal":
-            self.outage = rng.uniform(0.5, 4.0)
-            self._at_card(rng.randint(1, 40), lambda head: isinstance(head, DealPlan), "unplug")
+            self.outage = self._outage(0.5, 4.0)
+            self._at_card(self._at(1, 40), lambda head: isinstance(head, DealPlan), "unplug")
         elif row == "unplug_release":
-            self.outage = rng.uniform(0.5, 4.0)
+            self.outage = self._outage(0.5, 4.0)
             how = rng.choice(("unplug", "silence"))
-            self._at_card(rng.randint(1, 6), lambda head: isinstance(head, Release), how)
+            self._at_card(self._at(1, 6), lambda head: isinstance(head, Release), how)
         elif row == "unplug_routed":
-            self.outage = rng.uniform(1.0, 5.0)
-            self._at_routed(rng.randint(1, 12))
+            self.outage = self._outage(1.0, 5.0)
+            self._at_routed(self._at(1, 12))
         elif row == "unplug_fetch":
-            self.outage = rng.uniform(0.5, 3.0)
-            self._at_fetch(rng.randint(1, 6))
+            self.outage = self._outage(0.5, 3.0)
+            self._at_fetch(self._at(1, 6))
+        elif row == "silent_read":
+            self.outage = self._outage(3.0, 5.0)
+            self._at_presented(self._at(1, 12))
+
+    def _at(self, lo: int, hi: int) -> int:
+        n = self.rng.randint(lo, hi)
+        return self.at if self.at is not None else n
+
+    def _outage(self, lo: float, hi: float) -> float:
+        t = self.rng.uniform(lo, hi)
+        return self.fixed_outage if self.fixed_outage is not None else t
 
     def _strike(self, how: str) -> None:
         """On the simulator's thread (it holds its lock): the cable out, or the dealer silent."""
@@ -235,6 +254,23 @@ class Striker:
 
         self._wrap_landed(hook)
 
+    def _at_presented(self, n: int) -> None:
+        """The dealer falls silent right after it read the n-th fed card and holds it."""
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        count = [0]
+        emit = fw.emit
+
+        def wrapper(kind: int, payload: bytes) -> None:
+            emit(kind, payload)
+            if kind == m.EV_PRESENTED and not self.struck.is_set():
+                count[0] += 1
+                if count[0] == n:
+                    self._strike("silence")
+
+        fw.emit = wrapper
+
     def _at_fetch(self, n: int) -> None:
         """While the n-th Fetch cycles the loop: the cable goes after its first card read."""
         sim = self.table.sim
@@ -259,15 +295,17 @@ class Striker:
         fw.emit = wrapper
 
 
-def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240.0) -> TrialResult:
-    """One trial of ``row`` with ``seed`` (see the module docstring)."""
+def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240.0, at: int | None = None,
+              outage: float | None = None) -> TrialResult:
+    """One trial of ``row`` with ``seed`` (see the module docstring); ``at`` and ``outage`` fix
+    the moment and the outage's length (else drawn from the seed)."""
     game, players, options = pick_game(row, seed)
     rng = random.Random(f"faults/{row}/{seed}")
     start = time.monotonic()
     result = TrialResult(row, seed, game, "right")
     table = _Table(game, players, options, seed=seed)
     table.mismatches = []
-    striker = Striker(table, row, rng)
+    striker = Striker(table, row, rng, at, outage)
     done = threading.Event()
     error: list[BaseException] = []
 

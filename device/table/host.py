@@ -438,10 +438,18 @@ class SerialDealer:
             # pocket, on the belt and in the read window, and those it names, into the play slot)
             sim.strays_to_slot(self.adapter.missing)
             self.adapter.missing = []
+        try:
+            card = self.adapter.pending_read()  # a card read while the host could not hear it
+        except (DealerError, ValueError, OSError):
+            card = None
         self.adapter.reconcile()  # cards the dealer cleared to its reject pocket meanwhile
         self._post_moved()
-        if dealing and not jam and self._deal_goes_on():
+        if dealing and not jam and "did not check out" not in fault and self._deal_goes_on():
             self._post(DealerReady(False))  # the deal went on (or is done): sent again, it is finished
+            return
+        if card is not None:  # the table takes entries again, then the card read meanwhile
+            self._post(DealerReady(False))
+            self._post(CardRead(C.NAMES[card], None))
             return
         if sim is not None and dealing and not jam:
             try:  # stop what is left of the deal and let the card in flight land

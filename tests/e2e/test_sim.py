@@ -82,8 +82,10 @@ def test_dealer_faults_mid_deal_are_shown_and_recovered(capsys: pytest.CaptureFi
     assert "jammed" in faults[0] and "Resume" in faults[0]
     # The cable out: the dealer falls silent mid-deal; the table says so in words.
     assert any("stopped answering" in f or "unplugged" in f or "link is down" in f for f in faults[1:])
-    assert any(r.startswith("The dealer is back") for r in faulty["recoveries"])  # the jam: deal goes on
-    assert any(r.startswith("Redealing") for r in faulty["recoveries"])  # the cable: same order again
+    # the jam: the deal goes on; the cable: the dealer kept dealing or stopped (dead-man), and the
+    # same deal, sent again under its id, is finished, not dealt again (protocol 3)
+    assert sum(r.startswith("The dealer is back") for r in faulty["recoveries"]) >= 2
+    assert not any(r.startswith("Redealing") for r in faulty["recoveries"])
     # Neither fault changed the game: the same hands, the same choices, the same record.
     a = json.loads(Path(clean["record"]).read_text())
     b = json.loads(Path(faulty["record"]).read_text())

@@ -70,6 +70,7 @@ SAMPLES: dict[str, list[str]] = {
     "problems": ["1 card missing, 2 cards too many", "1 card in the wrong place", "2 cards unreadable"],
     "', '.join(found)": ["0 cards missing, 1 card too many, 1 card in the wrong place"],
     "after": ["Clear it and press Resume: the step is done again.", "Press Resume when it is back.",
+              "The table goes on by itself when the dealer answers again.",
               "Clear it and press Resume: the deal goes on; if the dealer lost the deal, gather all the cards into it "
               "and the hand is redealt from the same deck order.",
               # a hand-over of passed cards stopped (a jam; an e-stop or reboot; cards it could not find)
