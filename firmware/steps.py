@@ -112,8 +112,15 @@ class Steps:
             self.list.remove(step)
             self.dirty = True
 
-    def open_steps(self, types=None):
-        return [s for s in self.list if s.open() and (types is None or s.type in types)]
+    def last_open(self, t1, t2=0):
+        """The newest open step of type ``t1`` (or ``t2``), or None (no list is built: this
+        runs for every event)."""
+        lst = self.list
+        for i in range(len(lst) - 1, -1, -1):
+            s = lst[i]
+            if s.open() and (s.type == t1 or s.type == t2):
+                return s
+        return None
 
     def set(self, step, state):
         if step.state != state:
@@ -128,11 +135,12 @@ class Steps:
                 self.dirty = True
 
     def on_event(self, kind, payload):
-        """Attribute one event to the open step it belongs to (see the module docstring)."""
+        """Attribute one event to the open step it belongs to (see the module docstring). Runs
+        for every event: it allocates nothing."""
         if kind == P.EV_CARD_ROUTED:
-            card, target = payload[0], payload[1]
-            for s in reversed(self.open_steps((P.ROUTE_PRESENTED, P.FETCH))):
-                s.card, s.target = card, target
+            s = self.last_open(P.ROUTE_PRESENTED, P.FETCH)
+            if s is not None:
+                s.card, s.target = payload[0], payload[1]
                 s.count += 1
                 self.set(s, P.STEP_DONE)
                 return
@@ -140,56 +148,58 @@ class Steps:
             if self.list:
                 s = self.list[-1]
                 if s.type == P.ABORT and s.card == P.UNKNOWN_CARD:
-                    s.card, s.target = card, target
+                    s.card, s.target = payload[0], payload[1]
                     self.dirty = True
             return
         if kind == P.EV_PRESENTED:
-            for s in self.open_steps((P.FEED,)):
+            s = self.last_open(P.FEED)
+            if s is not None:
                 s.card, s.target = payload[1], P.HOLD
                 s.count += 1
                 self.set(s, P.STEP_HELD)
             return
-        if kind in (P.EV_CARD_DEALT, P.EV_MISREAD, P.EV_DUPLICATE):
-            if kind == P.EV_CARD_DEALT:
-                card, target = payload[0], payload[1]
-            elif kind == P.EV_MISREAD:
-                card, target = P.UNKNOWN_CARD, payload[0]
-            else:
-                card, target = payload[0], payload[1]
-            for s in self.open_steps((P.DEAL_PLAN, P.FEED, P.SELFTEST)):
-                s.card, s.target = card, target
-                s.count += 1
-                if s.type == P.FEED:
-                    s.state = P.STEP_RUNNING  # (a held card went on)
-                    self.dirty = True  # a card fed by a player: saved (a deal is saved at its end)
+        if kind == P.EV_CARD_DEALT or kind == P.EV_MISREAD or kind == P.EV_DUPLICATE:
+            s = self.last_open(P.DEAL_PLAN, P.FEED)
+            if s is None:
+                s = self.last_open(P.SELFTEST)
+            if s is None:
                 return
+            if kind == P.EV_MISREAD:
+                s.card, s.target = P.UNKNOWN_CARD, payload[0]
+            else:
+                s.card, s.target = payload[0], payload[1]
+            s.count += 1
+            if s.type == P.FEED:
+                s.state = P.STEP_RUNNING  # (a held card went on)
+                self.dirty = True  # a card fed by a player: saved (a deal is saved at its end)
             return
         if kind == P.EV_STAGED:
-            for s in self.open_steps((P.FETCH,)):
+            s = self.last_open(P.FETCH)
+            if s is not None:
                 s.card, s.target = payload[0], P.HOLD
                 self.set(s, P.STEP_DONE)
             return
-        if kind in (P.EV_DEAL_DONE, P.EV_FEED_DONE, P.EV_SELFTEST_DONE):
-            want = {P.EV_DEAL_DONE: P.DEAL_PLAN, P.EV_FEED_DONE: P.FEED,
-                    P.EV_SELFTEST_DONE: P.SELFTEST}[kind]
-            for s in self.open_steps((want,)):
-                if kind == P.EV_DEAL_DONE and s.id != P.get_u16(payload, 0):
-                    continue
-                self.set(s, P.STEP_DONE)
+        if kind == P.EV_DEAL_DONE or kind == P.EV_FEED_DONE or kind == P.EV_SELFTEST_DONE:
+            want = P.DEAL_PLAN if kind == P.EV_DEAL_DONE else P.FEED if kind == P.EV_FEED_DONE else P.SELFTEST
+            for s in self.list:
+                if s.open() and s.type == want:
+                    if kind == P.EV_DEAL_DONE and s.id != P.get_u16(payload, 0):
+                        continue
+                    self.set(s, P.STEP_DONE)
             return
         if kind in _STOPS:
-            for s in self.open_steps():
-                if s.state == P.STEP_RUNNING and s.type not in (P.ABORT, P.RESUME):
+            for s in self.list:
+                if s.state == P.STEP_RUNNING and s.type != P.ABORT and s.type != P.RESUME:
                     self.set(s, P.STEP_STOPPED)
             return
         if kind == P.EV_RESUMED:
-            for s in self.open_steps():
+            for s in self.list:
                 if s.state == P.STEP_STOPPED:
                     self.set(s, P.STEP_RUNNING)
             return
-        if kind in (P.EV_ABORTED, P.EV_ESTOP):
-            for s in self.open_steps():
-                if s.type not in (P.ABORT, P.RESUME):
+        if kind == P.EV_ABORTED or kind == P.EV_ESTOP:
+            for s in self.list:
+                if s.open() and s.type != P.ABORT and s.type != P.RESUME:
                     self.set(s, P.STEP_ABORTED)
             return
 
@@ -245,19 +255,19 @@ def inventory_body(dealer, part, offset, limit):
             flags |= 4
         if dealer.staged is not None:
             flags |= 8
-        items = bytes((window, flags, min(255, len(dealer.loop)), min(255, len(led.rejects))))
-        return bytes((part, 0, len(items))) + items
+        head = bytes((window, flags, min(255, len(dealer.loop)), min(255, len(led.rejects))))
+        return bytes((part, 0, len(head))) + head
+    items = bytearray()
     if part == P.INV_POCKETS:
-        items = bytearray()
         for t in sorted(led.pockets):
             items.append(t)
             items.append(min(255, led.pockets[t]))
         size = 2
     elif part == P.INV_REJECT:
-        items = bytes(led.rejects)
+        items.extend(bytes(led.rejects))
         size = 1
     elif part == P.INV_LOOP:
-        items = bytes(dealer.loop[:255])
+        items.extend(bytes(dealer.loop[:255]))
         size = 1
     else:
         return None

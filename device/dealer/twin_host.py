@@ -122,7 +122,7 @@ class TwinHost:
         raise AssertionError(f"no reply to command 0x{ftype:02x}")
 
     def hello(self) -> None:
-        r = self.command(P.HELLO, bytes((2,)) + P.u16(3000))
+        r = self.command(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(3000))
         assert r.type == P.IDENTIFY, r
 
     def until(self, kinds: Iterable[int], max_ms: int = 600_000, start: int = 0) -> tuple[int, int, bytes]:
@@ -144,7 +144,7 @@ class TwinHost:
         start = len(self.events)
         for off in range(0, len(entries), 120):
             part = entries[off:off + 120]
-            body = P.u16(deal_id) + bytes((len(entries), off)) + bytes(b for e in part for b in e)
+            body = P.u16(deal_id) + bytes((len(entries), off, P.PLAN_FRESH)) + bytes(b for e in part for b in e)
             r = self.command(P.DEAL_PLAN, body)
             assert r.type == P.OK, r
         return self.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL,

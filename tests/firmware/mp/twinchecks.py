@@ -68,9 +68,9 @@ def twin_deal(seed=1):
                         events.extend(P.parse_event_block(f.body))
                 tw.link.tx = bytearray()
 
-    send(P.HELLO, bytes((2,)) + P.u16(60000))
+    send(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(60000))
     run(20)
-    body = bytearray(P.u16(1) + bytes((52, 0)))
+    body = bytearray(P.u16(1) + bytes((52, 0, P.PLAN_FRESH)))
     for i in range(52):
         body.append(order[i])
         body.append(i % 4)
