@@ -45,7 +45,7 @@ P = D.fw_protocol
 
 def _plan(bench: Any, deal_id: int, entries: list[tuple[int, int]]) -> int:
     bench.events.clear()
-    body = P.u16(deal_id) + bytes((len(entries), 0)) + bytes(b for e in entries for b in e)
+    body = P.u16(deal_id) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
     bench.command(P.DEAL_PLAN, body)
     return int(bench.until(lambda: bench.event(P.EV_DEAL_DONE)))
 

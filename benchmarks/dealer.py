@@ -99,7 +99,7 @@ def timed_deal(game: str, seats: int, decks: int, seed: int) -> dict[str, Any]:
         seq = (seq + 1) & 0xFF
         board.rx.extend(P.encode_frame(ftype, seq, 0, body))
 
-    send(P.HELLO, bytes((2,)) + P.u16(60000))  # a long dead-man: the host is this loop
+    send(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(60000))  # a long dead-man: the host is this loop
     sim.step(5)
     start = None
     done = None
@@ -107,7 +107,7 @@ def timed_deal(game: str, seats: int, decks: int, seed: int) -> dict[str, Any]:
     chunk = 120
     for off in range(0, len(entries), chunk):
         part = entries[off:off + chunk]
-        body = P.u16(7) + bytes((len(entries), off)) + bytes(b for e in part for b in e)
+        body = P.u16(7) + bytes((len(entries), off, P.PLAN_FRESH)) + bytes(b for e in part for b in e)
         send(P.DEAL_PLAN, body)
         sim.step(2)
     t = 0
@@ -147,7 +147,7 @@ class _Bench:
         self.seq = 0
         self.events: list[tuple[int, bytes]] = []
         self.replies: list[Any] = []
-        self.send(fw_protocol.HELLO, bytes((2,)) + fw_protocol.u16(60000))
+        self.send(fw_protocol.HELLO, bytes((fw_protocol.PROTOCOL,)) + fw_protocol.u16(60000))
         self.run(20)
 
     def send(self, ftype: int, body: bytes = b"") -> None:
@@ -167,6 +167,11 @@ class _Bench:
             else:
                 self.replies.append(f)
         self.board.tx.clear()
+
+    def step_id(self) -> bytes:
+        """The next step id (protocol 3), as it starts a step command's body."""
+        self.steps = getattr(self, "steps", 0) + 1
+        return fw_protocol.u16(self.steps)
 
     def command(self, ftype: int, body: bytes = b"") -> Any:
         n = len(self.replies)
@@ -196,7 +201,7 @@ class _Bench:
 def _stock_deal(bench: _Bench, entries: list[tuple[int, int]]) -> int:
     P = fw_protocol
     bench.events.clear()
-    body = P.u16(1) + bytes((len(entries), 0)) + bytes(b for e in entries for b in e)
+    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
     bench.command(P.DEAL_PLAN, body)
     return bench.until(lambda: bench.event(P.EV_DEAL_DONE))
 
@@ -223,7 +228,7 @@ def _fetch(bench: _Bench, card: int, target: int) -> tuple[int, int]:
     P = fw_protocol
     sent = bench.board.loop_sent
     bench.events.clear()
-    bench.command(P.FETCH, bytes((P.LOOP, card, target)))
+    bench.command(P.FETCH, bench.step_id() + bytes((P.LOOP, card, target)))
     ms = _timed(bench, card, target, P.EV_CARD_ROUTED)
     bench.until(lambda: not bench.sim.firmware.dealer.mech.busy())
     return bench.board.loop_sent - sent, ms
@@ -237,7 +242,7 @@ def _feed_back(bench: _Bench, card: int, seat: int, target: int) -> tuple[int, i
     b.slot.append(card)
     sent = b.loop_sent
     bench.events.clear()
-    bench.command(P.FEED, bytes((1, target)))
+    bench.command(P.FEED, bench.step_id() + bytes((1, target)))
     ms = _timed(bench, card, target, P.EV_FEED_DONE)
     return b.loop_sent - sent, ms
 

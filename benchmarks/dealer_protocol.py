@@ -58,7 +58,7 @@ def line_time(seats: int, decks: int, seed: int) -> dict[str, Any]:
         board.rx.extend(wire)
 
     entries = [(c, i % seats) for i, c in enumerate(order)]
-    body = P.u16(1) + bytes((len(entries), 0)) + bytes(x for e in entries for x in e)
+    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(x for e in entries for x in e)
     send(P.DEAL_PLAN, body, "plan")
     deadman = sim.cfg.DEADMAN_MS
     start_ms = board.now

@@ -1067,8 +1067,12 @@ def cmd_deal_plan(d, body, resumed):
             if known is not None:
                 return (P.STEP, known.body())  # the deal began: what it did (nothing again)
             return d.ok(P.DEAL_PLAN, P.OK_ALREADY)
-        if offset != have:
+        if offset > have:
             raise Refused(P.NAK_BAD_STATE)  # a chunk out of order: resend from `have`
+        if offset < have:  # it overlaps what came (the host re-cut its chunks): take the rest
+            chunk = chunk[2 * (have - offset):]
+            k = len(chunk) // 2
+            offset = have
     else:
         if offset != 0:
             raise Refused(P.NAK_BAD_STATE)

@@ -12,6 +12,7 @@ PROTOCOL = 3  # HELLO host_protocol_version and IDENTIFY protocol_version (3: st
 MAX_BODY = 250
 MIN_FRAME = 6
 MAX_FRAME = 4 + MAX_BODY + 2
+DAMAGED_MIN = 4  # a chunk this long that is no frame is answered as a damaged one (NAK BAD_CRC)
 
 # Host -> dealer commands.
 HELLO = 0x01
@@ -282,11 +283,21 @@ class Parser:
             raw = cobs_decode(data)
         except ValueError:
             self.dropped += 1
-            return None
+            return self._damaged(data)
         frame = parse_frame(raw)
         if frame is None:
             self.dropped += 1
+            return self._damaged(data)
         return frame
+
+    def _damaged(self, data):
+        """A chunk of DAMAGED_MIN bytes or more that is no frame: most likely a frame the line
+        spoilt (a flipped COBS code byte), reported as a CRC failure so the dealer answers
+        NAK and the host resends at once instead of waiting out its timeout (protocol 3).
+        Shorter chunks are noise and forgotten."""
+        if len(data) < DAMAGED_MIN:
+            return None
+        return Frame(False, 0, 0, 0, 0, b"", 0, NAK_BAD_CRC)
 
     def feed_bytes(self, data):
         """All frames completed by ``data`` (a convenience for tests and the simulator)."""

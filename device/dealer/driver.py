@@ -411,32 +411,48 @@ class Dealer:
                              f"{ident.loop_capacity} (its loop capacity)")
 
     def _plan_chunk(self) -> int:
-        """Plan entries per DEAL_PLAN frame. One frame holds 123, but on a noisy line a
+        """Plan entries per DEAL_PLAN frame. One frame holds 122, but on a noisy line a
         250-byte frame rarely arrives whole: then the plan goes in chunks small enough that
         about three in four arrive intact (the dealer accepts a plan in ordered chunks)."""
         rate = self.link.byte_error_rate()
         if rate <= 0.0005:
             return m.MAX_PLAN_CHUNK
         frame_bytes = math.log(0.75) / math.log(1.0 - min(rate, 0.5))
-        return max(8, min(m.MAX_PLAN_CHUNK, int((frame_bytes - 12) / 2)))
+        return max(4, min(m.MAX_PLAN_CHUNK, int((frame_bytes - 13) / 2)))
 
     def _send_plan(self, plan: DealPlan, deal_id: int, fresh: bool = False) -> StepInfo | None:
         """Send the plan in chunks; None when the dealer started the deal now, else what it says
-        it did with this deal id before (a deal sent again)."""
-        chunks = m.plan_chunks(deal_id, plan.entries, self._plan_chunk(),
-                               flags=m.PLAN_FRESH if fresh else 0)
-        for i, fields in enumerate(chunks):
-            reply = self.link.request(m.DEAL_PLAN, fields)
+        it did with this deal id before (a deal sent again). A chunk the line will not carry in
+        a few tries is sent again in smaller ones (the dealer takes a plan in ordered chunks and
+        answers a chunk it has with ALREADY, so a chunk that did arrive is not taken twice)."""
+        flags = m.PLAN_FRESH if fresh else 0
+        size = self._plan_chunk()
+        entries = plan.entries
+        offset = 0
+        total = len(entries)
+        while offset < total:
+            part = entries[offset:offset + size]
+            fields = {"deal_id": deal_id, "total": total, "offset": offset, "flags": flags,
+                      "entries": [list(e) for e in part]}
+            try:
+                reply = self.link.request(m.DEAL_PLAN, fields, max_tries=4 if size > 4 else None)
+            except DealerTimeout:
+                if size <= 4 or not self.link.connected:
+                    raise
+                size = max(4, size // 3)  # the line is noisier than the estimate: shorter frames
+                continue
             if reply.type == m.STEP:
                 return StepInfo.from_fields(reply.fields)  # begun before: nothing is done again
             code = self._expect_ok(reply, "DEAL_PLAN")
-            last = i == len(chunks) - 1
+            offset += len(part)
+            last = offset >= total
             if last and code == m.OK_ALREADY:
                 return self.query_step(deal_id)
             if last and code != m.OK_STARTED:
                 raise DealerProtocolError(
                     f"the dealer answered the last plan chunk with "
                     f"{m.OK_CODE_NAMES.get(code, code)}, not STARTED")
+            size = min(size, self._plan_chunk())
         return None
 
     def _adopt(self, watch: _Watch, info: StepInfo, what: str) -> None:
@@ -787,10 +803,17 @@ class Dealer:
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 raise DealerTimeout(f"{what} did not finish within {timeout:g} s")
-            wait = self.poll_interval if deadline is None else min(self.poll_interval,
-                                                                   deadline - now)
+            noisy = self.link.byte_error_rate() > 0.002
+            poll = min(self.poll_interval, 0.3) if noisy else self.poll_interval
+            wait = poll if deadline is None else min(poll, deadline - now)
             if watch.wait_beyond(seen, max(0.0, wait)):
                 continue
+            if noisy:
+                # an event lost on a noisy line (the last of a step has no later one to show the
+                # gap): EVENTS_SINCE brings it back, and its empty answer is a short frame
+                self.link.recover_events()
+                if watch.wait_beyond(seen, 0.0):
+                    continue
             st = self.status()
             ident = self.link.identity
             if ident is not None and st.boot_id != ident.boot_id:

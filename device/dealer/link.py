@@ -248,10 +248,18 @@ class DealerLink:
             return self._next_event
 
     def byte_error_rate(self) -> float:
-        """Damaged frames received per byte received: roughly the line's byte error rate
-        (one bad byte spoils one frame), floored by 2000 bytes so one early hit is not read
-        as a terrible line."""
-        return self.stats.bad_frames / max(self.stats.rx_bytes, 2000)
+        """Roughly the line's byte error rate (one bad byte spoils one frame), the larger of two
+        estimates: damaged frames received per byte received (floored by 2000 bytes so one early
+        hit is not read as a terrible line), and the frames that had to be sent again, spread
+        over the bytes of a round trip (a frame of ours the dealer could not read shows only
+        as a retransmission)."""
+        st = self.stats
+        received = st.bad_frames / max(st.rx_bytes, 2000)
+        if st.tx_frames < 8:
+            return received
+        lost = min(0.95, st.retransmits / st.tx_frames)
+        trip = max(8.0, (st.tx_bytes + st.rx_bytes) / st.tx_frames)
+        return max(received, 1.0 - (1.0 - lost) ** (1.0 / trip))
 
     def add_listener(self, callback: EventCallback) -> None:
         """Call ``callback(event)`` for every dealer event, in index order, and for the link
@@ -470,7 +478,7 @@ class DealerLink:
     # --- commands -------------------------------------------------------------------------
 
     def request(self, ftype: int, fields: dict[str, Any] | None = None, *,
-                timeout: float | None = None) -> Reply:
+                timeout: float | None = None, max_tries: int | None = None) -> Reply:
         """Send one command and return its reply (stop-and-wait, retransmit, reconnect).
 
         Raises DealerTimeout when no reply came within ``timeout`` (default ``link_timeout``),
@@ -489,7 +497,7 @@ class DealerLink:
             # answered, so it never fails unsent just as the dealer comes back; a dealer that
             # is really silent is still found out about that long after the budget.
             deadline = max(deadline, time.monotonic() + self._base_rto())
-            reply = self._transact(ftype, body, deadline)
+            reply = self._transact(ftype, body, deadline, max_tries)
             if self._need_recovery and ftype != m.EVENTS_SINCE:
                 with contextlib.suppress(DealerError):
                     self._recover(deadline)
@@ -509,8 +517,12 @@ class DealerLink:
         self._write(Frame(ftype, self._next_seq(), self._rx_seq, body).encode())
         self.stats.tx_frames += 1
 
-    def _transact(self, ftype: int, body: bytes, deadline: float) -> Reply:
-        """Stop-and-wait for one command; the caller holds the request lock."""
+    def _transact(self, ftype: int, body: bytes, deadline: float, max_tries: int | None = None,
+                  soft: bool = False) -> Reply:
+        """Stop-and-wait for one command; the caller holds the request lock. ``max_tries``: give
+        up after that many sends even on a live line (the caller then sends it another way);
+        ``soft``: the deadline is the caller's budget for one attempt (it then asks for less),
+        kept even on a live line, and never taken for the dealer's silence."""
         if self._closing.is_set():
             raise DealerLinkDown("the dealer link is closed")
         seq = self._next_seq()
@@ -531,7 +543,11 @@ class DealerLink:
                     raise DealerLinkDown(
                         f"the dealer port {self.url!r} is gone and did not come back "
                         f"({name} not delivered)")
-                heard = self.last_bytes > started and now - self.last_bytes < self.link_timeout
+                # the dealer was heard lately (a damaged reply, a NAK, an event): it is there,
+                # only the line is noisy
+                heard = self.alive()
+                if soft or (max_tries is not None and tries >= max_tries):
+                    raise DealerTimeout(f"the dealer did not answer {name} after {tries} tries")
                 if heard and now < started + self.noise_limit:
                     # bytes keep coming back, damaged: the dealer is there, the line is noisy;
                     # keep trying (slowly is better than a table stopped by line noise)
@@ -590,15 +606,24 @@ class DealerLink:
                     # a slow link, so the next command starts from the learnt timeout again.
                     self._rto = self._base_rto()
                 return self._to_reply(frame, name)
-            if not self._resend_now:
+            if max_tries is not None and tries >= max_tries:
+                deadline = min(deadline, time.monotonic())  # the caller asked for so many tries
+                continue
+            if not self._resend_now and self.last_bytes < first_sent:
                 self._rto = min(self._rto * 2, self._max_rto)  # back off (Karn)
             elif tries > self.retries:
                 # NAK after NAK: the line is bad; do not hammer it at full speed.
                 self._closing.wait(min(self._rto, max(0.0, deadline - time.monotonic())))
-            if tries % self.retries == 0 and ftype != m.HELLO and self.last_rx < first_sent:
+            if tries % self.retries == 0 and ftype != m.HELLO and self.last_bytes < first_sent:
                 # Not a byte from the dealer since the command went out: check who is at the
-                # other end (a slow but live link keeps its replies coming and is left alone).
+                # other end (a slow but live link keeps its replies coming and is left alone,
+                # and so is a noisy one: its replies come, damaged).
                 self._need_hello = True
+
+    def alive(self) -> bool:
+        """The dealer sent something (a byte, damaged or not) within the link timeout: it is
+        there, whatever the line does to its frames."""
+        return time.monotonic() - self.last_bytes < self.link_timeout
 
     def _went_silent(self) -> None:
         """A command found the dealer silent (or its port gone): the next good handshake tells
@@ -718,6 +743,7 @@ class DealerLink:
         A full EVENTS reply is ~250 bytes, which a noisy line rarely carries intact; so when
         one does not come back the batch is halved (down to one event a reply) and grown
         again after successes. EVENTS_SINCE is idempotent, so changing it is safe."""
+        began = time.monotonic()
         for _ in range(1000):
             self._need_recovery = False
             want = self.next_event_index
@@ -727,11 +753,16 @@ class DealerLink:
             body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": batch})
             attempt_end = min(deadline, time.monotonic() + 3 * self._rto)
             try:
-                reply = self._transact(m.EVENTS_SINCE, body, attempt_end)
+                reply = self._transact(m.EVENTS_SINCE, body, attempt_end, soft=True)
             except DealerTimeout:
                 self._need_recovery = True
-                if time.monotonic() >= deadline:
-                    raise
+                now = time.monotonic()
+                if now >= deadline:
+                    if not (self.alive() and now < began + self.noise_limit):
+                        if not self.alive():
+                            self._went_silent()
+                        raise
+                    deadline = now + self.link_timeout  # a live dealer on a noisy line: go on
                 self._batch = 16 if self._batch == 0 else max(1, self._batch // 2)
                 continue
             if reply.type != m.EVENTS:
@@ -762,10 +793,13 @@ class DealerLink:
                 body = m.encode_body(m.EVENTS_SINCE, {"first_index": want, "max_events": batch})
                 try:
                     reply = self._transact(m.EVENTS_SINCE, body,
-                                           min(deadline, time.monotonic() + 3 * self._rto))
+                                           min(deadline, time.monotonic() + 3 * self._rto), soft=True)
                 except DealerTimeout:
-                    if time.monotonic() >= deadline:
-                        raise
+                    now = time.monotonic()
+                    if now >= deadline:
+                        if not self.alive():
+                            raise
+                        deadline = now + self.link_timeout
                     self._batch = 16 if self._batch == 0 else max(1, self._batch // 2)
                     continue
                 if reply.type != m.EVENTS:

@@ -33,6 +33,7 @@ sensors. The twin records where every card ended (``pockets``), where it was whe
 (``stuck``), and what struck what (``log``).
 """
 
+import io
 import math
 
 try:
@@ -861,11 +862,42 @@ class HalSelect:
 
 
 class HalOs:
+    """``os`` for board.py, with the Pico's flash filesystem in memory (``files``: the dealer's
+    saved state, firmware/steps.py, survives the twin's reboots; ``open`` is handed to board.py
+    as its builtin)."""
+
     def __init__(self, rng):
         self.rng = rng
+        self.files = {}
 
     def urandom(self, n):
         return bytes([self.rng.next32() & 0xFF for _ in range(n)])
+
+    def rename(self, old, new):
+        if old not in self.files:
+            raise OSError(2, "no such file")
+        self.files[new] = self.files.pop(old)
+
+    def open(self, path, mode="r"):
+        if "w" in mode:
+            return _FlashFile(self.files, path)
+        if path not in self.files:
+            raise OSError(2, "no such file")
+        return io.BytesIO(self.files[path])
+
+
+class _FlashFile(io.BytesIO):
+    """A file being written to the twin's flash: it is there, whole, once closed."""
+
+    def __init__(self, files, path):
+        super().__init__()
+        self._files = files
+        self._path = path
+
+    def close(self):
+        if not self.closed:
+            self._files[self._path] = self.getvalue()
+        super().close()
 
 
 def _tmc_crc(data):

@@ -50,6 +50,7 @@ def load_board(tw: Any) -> Any:
     mod.__file__ = spec.origin
     b = dict(vars(builtins))
     b["__import__"] = imp
+    b["open"] = tw.os.open  # the Pico's flash, in the twin's memory
     mod.__dict__["__builtins__"] = b
     exec(compile(source, spec.origin, "exec"), mod.__dict__)
     return mod

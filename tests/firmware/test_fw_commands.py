@@ -324,10 +324,26 @@ def test_bad_crc_is_naked_and_garbage_is_skipped() -> None:
     host = make_host()
     wire = bytearray(P.encode_frame(P.PING, 5, 0))
     wire[3] ^= 0x40
-    host.raw(b"\x13\x37garbage\x00")
+    host.raw(b"\x13\x37\x00")  # a scrap of noise: skipped
     host.raw(bytes(wire))
     frames = host.run(20)
     naks = [f for f in frames if f.type == P.NAK]
+    assert len(naks) == 1 and naks[0].body == bytes((0, P.NAK_BAD_CRC))
+    assert host.command(P.PING).type == P.OK
+
+
+def test_a_frame_whose_cobs_the_line_broke_is_naked_too() -> None:
+    """Protocol 3: a chunk of 4 bytes or more that does not even decode (a flipped COBS code
+    byte) is most likely a command the line spoilt: NAK BAD_CRC, so the host resends at once
+    rather than after its timeout."""
+    host = make_host()
+    wire = bytearray(P.encode_frame(P.PING, 6, 0))
+    wire[0] = 0x30  # the first COBS code now runs past the end of the frame
+    host.raw(bytes(wire))
+    naks = [f for f in host.run(20) if f.type == P.NAK]
+    assert len(naks) == 1 and naks[0].body == bytes((0, P.NAK_BAD_CRC))
+    host.raw(b"\x13\x37garbage\x00")
+    naks = [f for f in host.run(20) if f.type == P.NAK]
     assert len(naks) == 1 and naks[0].body == bytes((0, P.NAK_BAD_CRC))
     assert host.command(P.PING).type == P.OK
 
