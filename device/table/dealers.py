@@ -557,7 +557,18 @@ class DealerAdapter:
                 raise DriverFault(f"{cmd.card} is not in the reader gate and the dealer did not route it",
                                   name="NOT_HELD")
             self.held = want
-        card = self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid))
+        try:
+            card = self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid))
+        except DriverFault as e:
+            if e.name != m.NAK_REASON_NAMES[m.NAK_EMPTY]:
+                raise
+            # nothing held after all (cleared to the reject pocket meanwhile: an e-stop's RESET,
+            # an ABORT that crossed the read): where is it?
+            self.held = None
+            self.reconcile()
+            if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
+                raise _Resolved() from None
+            raise
         self.held = None
         return card
 

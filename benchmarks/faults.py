@@ -1,0 +1,439 @@
+"""The dealer-link fault campaign (issue 18): every fault row, hundreds of trials, and power cuts.
+
+    nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
+        [--rows none,unplug_deal,...] [--no-cuts] [--no-trials]
+
+1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
+   two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
+   row German Whist) played by bots on ``SimTable``: the real firmware behind a pty, pyserial,
+   the real driver, the table host and the referee (``device/table/fault_trials.py``). One
+   fault per trial, struck at a moment drawn from the trial's seed: the cable pulled mid-deal
+   (card 1-40, back after 0.5-4 s), the cable pulled or the dealer silent mid-Release, the
+   cable pulled right after a fed card was routed (back after 1-5 s), the cable pulled mid-Fetch
+   (German Whist, back after 0.5-3 s), and for the whole hand 1 % dropped bytes, 2 % or 5 %
+   corrupted bytes, in both directions. Before every play every seat's pocket in the simulator
+   is compared with the referee's hand; at the end the hand's result is compared with an
+   uninterrupted run of the same seed. A trial is **right** (the hand ended, every pocket
+   always matched, the same result), **stopped** (the table stopped with words and was not
+   resumed), **stuck** (it hung, or the simulated person could not do what the screen said),
+   **pocket ≠ referee** (a pocket differed before a play) or **changed** (another result).
+2. Power cuts. ``trickref sim``'s table (SimTable with a journal) runs in a child process that
+   SIGKILLs itself at a chosen moment: at random, while the dealer reads a fed card (before the
+   host hears of it), right after a card read is journaled, during a Release (a card of it in
+   its pocket), during a Fetch, during the deal (a card of it in its pocket); the child is
+   started again on the same journal (the simulator is put back where the journal says the
+   cards are) until the hand ends. Checked: no journaled event lost at any kill (the journal
+   only grows), the hand's result the same as the uninterrupted run's, no resumed run stuck.
+
+Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); the
+machine's load average is sampled throughout and printed beside the table. Figures go to
+benchmarks/results/faults.json and the "Dealer link fault campaign" section of
+benchmarks/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS_JSON = ROOT / "benchmarks" / "results" / "faults.json"
+RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
+sys.path.insert(0, str(ROOT))
+
+MOMENTS = ("random", "read", "after_read", "release", "fetch", "deal")
+GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partnership-spades", 4),
+                  ("cancellation-hearts", 6))
+
+
+# ---------------------------------------------------------------------------------------- trials
+
+def _trial(row: str, seed: int) -> dict[str, Any]:
+    from trickref.device.table.fault_trials import run_trial
+
+    return run_trial(row, seed, guard_s=1200.0).to_json()
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+class LoadSampler:
+    """The 1-minute load average every ``every`` seconds while the campaign runs."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        self.samples: list[float] = [_load()]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every: float) -> None:
+        while not self._stop.wait(every):
+            self.samples.append(_load())
+
+    def stop(self) -> dict[str, float]:
+        self._stop.set()
+        self.samples.append(_load())
+        s = sorted(self.samples)
+        return {"median": round(statistics.median(s), 2), "min": round(s[0], 2), "max": round(s[-1], 2),
+                "samples": len(s)}
+
+
+def run_rows(rows: list[str], trials: int, jobs: int, base: int) -> list[dict[str, Any]]:
+    from trickref.device.table.fault_trials import ROWS
+
+    work = [(row, base + 1000 * (ROWS.index(row) + 1) + i) for i in range(trials) for row in rows]
+    out: list[dict[str, Any]] = []
+    ctx = get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        pending: dict[Future[dict[str, Any]], tuple[str, int]] = {}
+        todo = list(work)
+        while todo or pending:
+            while todo and len(pending) < jobs:
+                row, seed = todo.pop(0)
+                pending[pool.submit(_trial, row, seed)] = (row, seed)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                row, seed = pending.pop(f)
+                try:
+                    r = f.result()
+                except Exception as e:  # noqa: BLE001 - a crashed worker is a stuck trial
+                    r = {"row": row, "seed": seed, "game": "?", "outcome": "stuck",
+                         "detail": f"{type(e).__name__}: {e}", "seconds": 0.0, "struck": False,
+                         "deals": 0, "mismatches": [], "faults": []}
+                out.append(r)
+                print(f"{row:15s} seed {seed:6d} {r['game']:20s} {r['outcome']:9s} {r['seconds']:7.1f} s "
+                      f"{r['detail'][:90]}", flush=True)
+    return out
+
+
+def summarize(results: list[dict[str, Any]], rows: list[str]) -> list[dict[str, Any]]:
+    table = []
+    for row in rows:
+        rs = [r for r in results if r["row"] == row]
+        if not rs:
+            continue
+        secs = sorted(r["seconds"] for r in rs)
+        q = statistics.quantiles(secs, n=4) if len(secs) >= 4 else [secs[0], secs[len(secs) // 2], secs[-1]]
+        table.append({
+            "row": row, "trials": len(rs), "struck": sum(1 for r in rs if r["struck"]),
+            "right": sum(1 for r in rs if r["outcome"] == "right"),
+            "stopped": sum(1 for r in rs if r["outcome"] == "stopped"),
+            "stuck": sum(1 for r in rs if r["outcome"] == "stuck"),
+            "mismatch": sum(1 for r in rs if r["mismatches"]),
+            "changed": sum(1 for r in rs if r["outcome"] == "changed"),
+            "deals_complete": sum(1 for r in rs if r["deals"] >= 1),
+            "faults_shown": sum(len([f for f in r["faults"] if not f.startswith("msg:")]) for r in rs),
+            "seconds_median": round(statistics.median(secs), 1), "seconds_q1": round(q[0], 1),
+            "seconds_q3": round(q[-1], 1),
+            "games": sorted({r["game"] for r in rs}),
+        })
+    return table
+
+
+# ---------------------------------------------------------------------------------- power cuts
+
+CHILD = r'''
+import json, os, random, signal, sys, threading
+sys.path.insert(0, {root!r})
+from trickref.device.dealer import messages as m
+from trickref.device.table.sim import SimTable
+from trickref.engine.referee.commands import DealPlan, Fetch, Release
+from trickref.engine.referee.events import CardRead
+
+game, players, seed, journal, moment, n, delay = {args!r}
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+t = SimTable(game, players, {{}}, seed=seed, journal_path=journal)
+if moment != "none":
+    sim = t.sim
+    fw = sim.firmware.dealer
+    count = [0]
+    def head():
+        steps = t.referee.steps
+        return steps[0] if steps else None
+    if moment == "random":
+        threading.Timer(delay, die).start()
+    elif moment == "read":
+        emit = fw.emit
+        def e(kind, payload):
+            emit(kind, payload)
+            if kind == m.EV_PRESENTED:
+                count[0] += 1
+                if count[0] == n:
+                    die()
+        fw.emit = e
+    elif moment == "after_read":
+        j = t.host.journal
+        append = j.append
+        def a(obj):
+            append(obj)
+            if isinstance(obj, dict) and obj.get("type") == CardRead.TYPE:
+                count[0] += 1
+                if count[0] == n:
+                    die()
+        j.append = a
+    elif moment in ("release", "deal"):
+        kind_ = Release if moment == "release" else DealPlan
+        landed = fw.landed
+        def l(card, target, conf, kind):
+            landed(card, target, conf, kind)
+            if kind == m.EV_CARD_DEALT and isinstance(head(), kind_):
+                count[0] += 1
+                if count[0] == n:
+                    die()
+        fw.landed = l
+    elif moment == "fetch":
+        emit = fw.emit
+        def f(kind, payload):
+            emit(kind, payload)
+            if isinstance(head(), Fetch):
+                count[0] += 1
+                if count[0] == n:
+                    die()
+        fw.emit = f
+t.start()
+t.run(max_hands=1)
+g = t.referee.game
+print(json.dumps({{"results": [dict(r) for r in g.hand_results] if g else None}}))
+t.close()
+'''
+
+
+def _journal_events(path: Path) -> list[Any]:
+    from trickref.device.journal import scan
+
+    if not path.exists():
+        return []
+    records, _end, _reason, _later = scan(path.read_bytes())
+    return records
+
+
+def _clean(game: str, players: int, seed: int) -> Any:
+    from trickref.device.table.fault_trials import clean_run
+
+    return clean_run(game, players, {}, seed)
+
+
+def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
+    """One hand killed up to ``kills_wanted`` times at the moments drawn from ``index``."""
+    game, players = GAMES_FOR_CUTS[index % len(GAMES_FOR_CUTS)]
+    seed = 9000 + index
+    rng = random.Random(f"cuts/{index}")
+    journal = Path(tmp) / f"cut-{index}.journal"
+    if journal.exists():
+        journal.unlink()
+    want = _clean(game, players, seed)
+    kills: list[str] = []
+    lost = 0
+    confirmed: list[Any] = []
+    resumes: list[float] = []
+    result = None
+    detail = ""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    for _attempt in range(kills_wanted + 3):
+        if len(kills) < kills_wanted:
+            # after a kill the rest of the hand is shorter: later moments come sooner (a deal or
+            # a Release a kill interrupted is done again whole, so those moments come again)
+            moment = rng.choice(MOMENTS)
+            later = 1 if not kills else 3
+            n = {"read": rng.randint(1, 12 // later), "after_read": rng.randint(1, 12 // later),
+                 "fetch": rng.randint(1, 8 // later), "release": rng.randint(1, 6 // later),
+                 "deal": rng.randint(1, 40 // later)}.get(moment, 0)
+            delay = rng.uniform(0.5, 3.0)
+        else:
+            moment, n, delay = "none", 0, 0.0
+        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay))
+        t0 = time.monotonic()
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                              timeout=900)
+        if proc.returncode == -signal.SIGKILL:
+            kills.append(moment)
+            now = _journal_events(journal)
+            if now[:len(confirmed)] != confirmed:
+                lost += 1
+            confirmed = now
+            continue
+        if proc.returncode != 0:
+            detail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+            break
+        if kills:
+            resumes.append(time.monotonic() - t0)
+        try:
+            result = json.loads(proc.stdout.strip().splitlines()[-1])["results"]
+        except (ValueError, IndexError, KeyError):
+            detail = "no result printed"
+        break
+    if journal.exists():
+        journal.unlink()
+    outcome = "right" if result is not None and result == want and not lost else \
+        ("stuck" if result is None else "changed" if result != want else "lost")
+    return {"index": index, "game": game, "seed": seed, "kills": kills, "lost": lost,
+            "outcome": outcome, "detail": detail, "resume_s": resumes}
+
+
+def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    killed = 0
+    index = 0
+    ctx = get_context("spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        pending: dict[Future[dict[str, Any]], int] = {}
+        while killed < kills_total or pending:
+            while killed + per_trial * len(pending) < kills_total and len(pending) < jobs:
+                pending[pool.submit(cut_trial, index, per_trial, tmp)] = index
+                index += 1
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                i = pending.pop(f)
+                try:
+                    r = f.result()
+                except Exception as e:  # noqa: BLE001
+                    r = {"index": i, "game": "?", "seed": 0, "kills": [], "lost": 0, "outcome": "stuck",
+                         "detail": f"{type(e).__name__}: {e}", "resume_s": []}
+                out.append(r)
+                killed += len(r["kills"])
+                print(f"cut trial {i:4d} {r['game']:20s} kills {len(r['kills']):2d} (total {killed:5d}) "
+                      f"{r['outcome']:8s} {r['detail'][:80]}", flush=True)
+    return out
+
+
+def summarize_cuts(cuts: list[dict[str, Any]]) -> dict[str, Any]:
+    kills = [k for c in cuts for k in c["kills"]]
+    resumes = sorted(s for c in cuts for s in c["resume_s"])
+    return {
+        "trials": len(cuts), "kills": len(kills),
+        "by_moment": {mo: kills.count(mo) for mo in MOMENTS},
+        "right": sum(1 for c in cuts if c["outcome"] == "right"),
+        "changed": sum(1 for c in cuts if c["outcome"] == "changed"),
+        "lost": sum(c["lost"] for c in cuts),
+        "stuck": sum(1 for c in cuts if c["outcome"] == "stuck"),
+        "games": sorted({c["game"] for c in cuts}),
+        "resume_median_s": round(statistics.median(resumes), 2) if resumes else None,
+        "resume_q": [round(x, 2) for x in statistics.quantiles(resumes, n=4)] if len(resumes) >= 4 else None,
+    }
+
+
+# ---------------------------------------------------------------------------------- the report
+
+def write_report(data: dict[str, Any]) -> None:
+    from trickref.device.table.fault_trials import ROW_WORDS
+
+    RESULTS_JSON.parent.mkdir(parents=True, exist_ok=True)
+    old: dict[str, Any] = {}
+    if RESULTS_JSON.exists():
+        try:
+            old = json.loads(RESULTS_JSON.read_text())
+        except ValueError:
+            old = {}
+    merged = dict(old)
+    merged.update(data)  # a part not run this time keeps its last figures
+    RESULTS_JSON.write_text(json.dumps(merged, indent=1) + "\n")
+    d = merged
+    lines = ["## Dealer link fault campaign (issue 18)", "",
+             f"`benchmarks/faults.py` on {d['machine']}; every figure in `benchmarks/results/faults.json`. "
+             "Each trial is one hand on `SimTable` (the real firmware behind a pty, pyserial, the real driver, "
+             "the table host and referee; bots in every seat, the simulated person doing only what the screen "
+             "says), one fault per trial; every seat's pocket is compared with the referee's hand before every "
+             "play, and the hand's result with an uninterrupted run of the same seed. The machine is 2 cores "
+             "shared by several helpers: times are inflated by waiting for a core.", ""]
+    if d.get("rows"):
+        ld = d["rows_load"]
+        lines += [f"Fault rows: {d['rows_when']}, {d['rows_wall_s'] / 60:.0f} min in all, load average (1 min) "
+                  f"median {ld['median']} (min {ld['min']}, max {ld['max']}, {ld['samples']} samples).", "",
+                  "| fault | trials (struck) | right | typed stop | stuck | pocket ≠ referee | changed | deals "
+                  "complete | seconds a trial, median (IQR) |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in d["rows"]:
+            lines.append(f"| {ROW_WORDS[r['row']]} | {r['trials']} ({r['struck']}) | {r['right']} | {r['stopped']} | "
+                         f"**{r['stuck']}** | **{r['mismatch']}** | {r['changed']} | "
+                         f"{r['deals_complete']} ({100 * r['deals_complete'] / r['trials']:.0f} %) | "
+                         f"{r['seconds_median']} ({r['seconds_q1']}-{r['seconds_q3']}) |")
+        lines.append("")
+    if d.get("cuts"):
+        c = d["cuts"]
+        ld = d["cuts_load"]
+        moments = ", ".join(f"{n} {mo.replace('_', ' ')}" for mo, n in c["by_moment"].items())
+        lines += [f"Power cuts: {d['cuts_when']}, {d['cuts_wall_s'] / 60:.0f} min, load average median {ld['median']} "
+                  f"(min {ld['min']}, max {ld['max']}). `trickref sim`'s table with a journal in a child process "
+                  "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends.", "",
+                  "| trials | SIGKILLs | at the moments | right | changed | lost | stuck | resume to the hand's end, median (IQR) |",
+                  "|---|---|---|---|---|---|---|---|",
+                  f"| {c['trials']} ({', '.join(c['games'])}) | {c['kills']} | {moments} | {c['right']} | **{c['changed']}** | "
+                  f"**{c['lost']}** | **{c['stuck']}** | {c['resume_median_s']} s ({c['resume_q']}) |", ""]
+    section = "\n".join(lines)
+    text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n\n"
+    pattern = re.compile(r"^## Dealer link fault campaign \(issue 18\)\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _m: section + "\n", text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    RESULTS_MD.write_text(text.rstrip("\n") + "\n")
+
+
+def main() -> int:
+    from trickref.device.table.fault_trials import ROWS
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--trials", type=int, default=100, help="trials per fault row")
+    ap.add_argument("--rows", default=",".join(ROWS), help="the rows to run (comma-separated)")
+    ap.add_argument("--jobs", type=int, default=4, help="trials at once (processes)")
+    ap.add_argument("--kills", type=int, default=1000, help="SIGKILLs in the power-cut part")
+    ap.add_argument("--kills-per-trial", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0, help="added to every trial's seed")
+    ap.add_argument("--no-trials", action="store_true")
+    ap.add_argument("--no-cuts", action="store_true")
+    ap.add_argument("--tmp", default=None, help="folder for the power cuts' journals")
+    args = ap.parse_args()
+    machine = f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)"
+    data: dict[str, Any] = {"machine": machine}
+    rows = [r for r in args.rows.split(",") if r]
+    if not args.no_trials:
+        sampler = LoadSampler()
+        t0 = time.monotonic()
+        data["rows_when"] = time.strftime("%Y-%m-%d %H:%M")
+        results = run_rows(rows, args.trials, args.jobs, args.seed)
+        data["rows_wall_s"] = time.monotonic() - t0
+        data["rows_load"] = sampler.stop()
+        data["rows"] = summarize(results, rows)
+        data["trials"] = results
+        for r in data["rows"]:
+            print(r)
+    if not args.no_cuts:
+        import tempfile
+
+        tmp = args.tmp or tempfile.mkdtemp(prefix="trickref-cuts-")
+        sampler = LoadSampler()
+        t0 = time.monotonic()
+        data["cuts_when"] = time.strftime("%Y-%m-%d %H:%M")
+        cuts = run_cuts(args.kills, args.jobs, args.kills_per_trial, tmp)
+        data["cuts_wall_s"] = time.monotonic() - t0
+        data["cuts_load"] = sampler.stop()
+        data["cuts"] = summarize_cuts(cuts)
+        data["cut_trials"] = cuts
+        print(data["cuts"])
+    write_report(data)
+    print(f"wrote {RESULTS_JSON.relative_to(ROOT)} and the campaign's section of {RESULTS_MD.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
