@@ -866,10 +866,14 @@ class Dealer:
 
     def window_is_loop(self):
         """The card in the read window belongs to the loop (the last feed move brought the
-        loop's first card in, or it is staged), so ABORT must not reject it."""
-        if self.staged is not None:
-            return True
-        return bool(self.loop) and self.mech.held is None
+        loop's first card in, or it is staged there), so ABORT must not reject it. A fed card
+        held there is no loop card, even while another card is staged in the hopper (issue 18:
+        an e-stop's RESET left such a card in the window, held for nobody, and every routing
+        of it was refused)."""
+        held = self.mech.held
+        if held is not None:
+            return self.staged is not None and held[0] == self.staged
+        return bool(self.loop) or self.staged is not None
 
     def loop_take(self, card):
         """Take ``card`` out of the loop model (it was read, wherever the model had it)."""

@@ -502,6 +502,17 @@ class DealerAdapter:
         pocket (None)."""
         due = C.parse(cmd.card)
         d = self.dealer
+        route = target_byte(cmd.target)
+        if self.held == due:  # read before a fault: is it still held in the gate?
+            try:
+                self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid))
+                self.held = None
+                return due
+            except DriverFault as e:
+                if e.name != m.NAK_REASON_NAMES[m.NAK_EMPTY]:
+                    raise
+                self.held = None  # cleared meanwhile (an e-stop's RESET): it is fed back again
+                self.reconcile()
         if self.held != due:
             if self.auto_feed_back and self.refeed is not None:
                 self.refeed(due, cmd.seat)
@@ -515,9 +526,9 @@ class DealerAdapter:
             finally:
                 self.feeding = False
         else:
-            card = due  # read before a fault: held in the gate
+            card = self.held
         if card == due:
-            self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid))
+            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid))
             self.held = None
         return card
 

@@ -48,7 +48,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read",)
+EXTRA_ROWS = ("silent_read", "estop_read")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -59,6 +59,7 @@ ROW_WORDS = {
     "corrupt_2": "2 % corrupted bytes",
     "corrupt_5": "5 % corrupted bytes",
     "silent_read": "the dealer silent right after it read a fed card (back after 3-5 s)",
+    "estop_read": "the e-stop pressed right after the dealer read a fed card",
 }
 
 
@@ -190,6 +191,8 @@ class Striker:
         elif row == "silent_read":
             self.outage = self._outage(3.0, 5.0)
             self._at_presented(self._at(1, 12))
+        elif row == "estop_read":
+            self._at_presented(self._at(1, 12), "estop")
 
     def _at(self, lo: int, hi: int) -> int:
         n = self.rng.randint(lo, hi)
@@ -254,8 +257,9 @@ class Striker:
 
         self._wrap_landed(hook)
 
-    def _at_presented(self, n: int) -> None:
-        """The dealer falls silent right after it read the n-th fed card and holds it."""
+    def _at_presented(self, n: int, how: str = "silence") -> None:
+        """The dealer falls silent (or the e-stop is pressed) right after it read the n-th fed
+        card and holds it."""
         sim = self.table.sim
         assert sim is not None
         fw = sim.firmware.dealer
@@ -267,7 +271,11 @@ class Striker:
             if kind == m.EV_PRESENTED and not self.struck.is_set():
                 count[0] += 1
                 if count[0] == n:
-                    self._strike("silence")
+                    if how == "estop":
+                        self.struck.set()
+                        sim.board.estop_button = True  # twisted out by the person's Resume
+                    else:
+                        self._strike("silence")
 
         fw.emit = wrapper
 

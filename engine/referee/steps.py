@@ -300,7 +300,10 @@ class DealerSteps(RefereeOutput):
                 self._step_done()
                 head = self.steps[0] if self.steps else None
                 continue
-            owner = next((s for s in range(g.n) if card in g.hand_of(s)), None)
+            # a card the model had in a seat's pocket (a card of a hand, a drawn card to feed
+            # back) goes back there; else the seat whose hand the rules say holds it
+            owner = int(src[5:]) if src.startswith("seat:") else next(
+                (s for s in range(g.n) if card in g.hand_of(s)), None)
             if owner is not None:
                 self._take_back(card, owner)
             else:
