@@ -28,7 +28,7 @@ from trickref.ui.referee_words import translate, understood
 
 
 def _words_right(texts: list[tuple[str, int | None]]) -> None:
-    for text, seat in texts:
+    for text, _seat in texts:
         assert understood(text), text
         for language in ("fr", "ht", "tr"):
             set_language(language)
