@@ -94,9 +94,10 @@ class LoadSampler:
 
 
 def run_rows(rows: list[str], trials: int, jobs: int, base: int) -> list[dict[str, Any]]:
-    from trickref.device.table.fault_trials import ROWS
+    from trickref.device.table.fault_trials import EXTRA_ROWS, ROWS
 
-    work = [(row, base + 1000 * (ROWS.index(row) + 1) + i) for i in range(trials) for row in rows]
+    every = ROWS + EXTRA_ROWS
+    work = [(row, base + 1000 * (every.index(row) + 1) + i) for i in range(trials) for row in rows]
     out: list[dict[str, Any]] = []
     ctx = get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
@@ -138,6 +139,7 @@ def summarize(results: list[dict[str, Any]], rows: list[str]) -> list[dict[str, 
             "changed": sum(1 for r in rs if r["outcome"] == "changed"),
             "deals_complete": sum(1 for r in rs if r["deals"] >= 1),
             "faults_shown": sum(len([f for f in r["faults"] if not f.startswith("msg:")]) for r in rs),
+            "pressed": sum(r.get("pressed", 0) for r in rs),
             "seconds_median": round(statistics.median(secs), 1), "seconds_q1": round(q[0], 1),
             "seconds_q3": round(q[-1], 1),
             "games": sorted({r["game"] for r in rs}),
@@ -148,6 +150,8 @@ def summarize(results: list[dict[str, Any]], rows: list[str]) -> list[dict[str, 
 # ---------------------------------------------------------------------------------- power cuts
 
 CHILD = r'''
+import time
+T0 = time.monotonic()
 import json, os, random, signal, sys, threading
 sys.path.insert(0, {root!r})
 from trickref.device.dealer import messages as m
@@ -209,6 +213,7 @@ if moment != "none":
                     die()
         fw.emit = f
 t.start()
+print("STARTED", time.monotonic() - T0, flush=True)
 t.run(max_hands=1)
 g = t.referee.game
 print(json.dumps({{"results": [dict(r) for r in g.hand_results] if g else None}}))
@@ -260,9 +265,12 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
         else:
             moment, n, delay = "none", 0, 0.0
         code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay))
-        t0 = time.monotonic()
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                               timeout=900)
+        if kills:  # a restart: how long until the table was back (journal replayed, cards restored)
+            started = [ln for ln in proc.stdout.splitlines() if ln.startswith("STARTED ")]
+            if started:
+                resumes.append(float(started[0].split()[1]))
         if proc.returncode == -signal.SIGKILL:
             kills.append(moment)
             now = _journal_events(journal)
@@ -273,8 +281,6 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
         if proc.returncode != 0:
             detail = (proc.stderr.strip().splitlines() or ["?"])[-1]
             break
-        if kills:
-            resumes.append(time.monotonic() - t0)
         try:
             result = json.loads(proc.stdout.strip().splitlines()[-1])["results"]
         except (ValueError, IndexError, KeyError):
@@ -360,12 +366,13 @@ def write_report(data: dict[str, Any]) -> None:
         lines += [f"Fault rows: {d['rows_when']}, {d['rows_wall_s'] / 60:.0f} min in all, load average (1 min) "
                   f"median {ld['median']} (min {ld['min']}, max {ld['max']}, {ld['samples']} samples).", "",
                   "| fault | trials (struck) | right | typed stop | stuck | pocket ≠ referee | changed | deals "
-                  "complete | seconds a trial, median (IQR) |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+                  "complete | stops shown / Resume pressed | seconds a trial, median (IQR) |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for r in d["rows"]:
             lines.append(f"| {ROW_WORDS[r['row']]} | {r['trials']} ({r['struck']}) | {r['right']} | {r['stopped']} | "
                          f"**{r['stuck']}** | **{r['mismatch']}** | {r['changed']} | "
                          f"{r['deals_complete']} ({100 * r['deals_complete'] / r['trials']:.0f} %) | "
+                         f"{r['faults_shown']} / {r['pressed']} | "
                          f"{r['seconds_median']} ({r['seconds_q1']}-{r['seconds_q3']}) |")
         lines.append("")
     if d.get("cuts"):
@@ -375,7 +382,7 @@ def write_report(data: dict[str, Any]) -> None:
         lines += [f"Power cuts: {d['cuts_when']}, {d['cuts_wall_s'] / 60:.0f} min, load average median {ld['median']} "
                   f"(min {ld['min']}, max {ld['max']}). `trickref sim`'s table with a journal in a child process "
                   "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends.", "",
-                  "| trials | SIGKILLs | at the moments | right | changed | lost | stuck | resume to the hand's end, median (IQR) |",
+                  "| trials | SIGKILLs | at the moments | right | changed | lost | stuck | restart to the table back, median (IQR) |",
                   "|---|---|---|---|---|---|---|---|",
                   f"| {c['trials']} ({', '.join(c['games'])}) | {c['kills']} | {moments} | {c['right']} | **{c['changed']}** | "
                   f"**{c['lost']}** | **{c['stuck']}** | {c['resume_median_s']} s ({c['resume_q']}) |", ""]

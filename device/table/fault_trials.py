@@ -72,9 +72,10 @@ class TrialResult:
     detail: str = ""
     seconds: float = 0.0
     struck: bool = False  # the fault struck (a moment that never came leaves the trial a control)
-    deals: int = 0  # deal plans the dealer completed and the host checked
+    deals: int = 0  # deals the dealer completed and the host checked ("Hand n dealt and checked")
     mismatches: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
+    pressed: int = 0  # times the simulated person pressed Resume (a link fault goes on by itself)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,11 +86,13 @@ class _Table(SimTable):
 
     mismatches: list[str]
     back_at = 0.0  # when the cable is back (the person presses Resume only then)
+    pressed = 0
 
     def recover(self) -> None:
         wait = self.back_at - time.monotonic()
         if wait > 0:
             time.sleep(wait + 0.2)
+        self.pressed += 1
         super().recover()
 
     def feed(self, card: int, seat: int) -> None:
@@ -339,9 +342,10 @@ def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240
             if isinstance(e, TableStuck) and table.referee.dealer_fault is not None:
                 result.outcome = "stopped"
         result.faults = list(table.recoveries)
+        result.pressed = table.pressed
         if result.outcome != "right" or table.mismatches:
             result.faults += [f"msg: {msg.text}" for msg in table.messages[-8:]]
-        result.deals = table.host.handled["deal_done"]
+        result.deals = sum(1 for msg in table.messages if msg.text.endswith("dealt and checked"))
         result.mismatches = list(table.mismatches)
         result.struck = striker.struck.is_set()
         if result.outcome == "right" and result.mismatches:

@@ -26,6 +26,9 @@ def _right(row: str, seed: int, **kw: float) -> None:
     assert r.struck, f"the fault never struck ({row}, seed {seed})"
     assert r.mismatches == [], r.mismatches
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+    # a link fault: the screen says the table goes on by itself when the dealer is back, and
+    # it did (nobody pressed Resume)
+    assert r.pressed == 0, r.faults
 
 
 def test_a_route_whose_answer_was_lost_is_not_refused_on_resume() -> None:
