@@ -136,6 +136,7 @@ class DealerAdapter:
         self._release: int | None = None
         self._delivered: list[tuple[int, int]] = []
         self._release_plan: dict[int, list[tuple[int, int]]] = {}  # the plan each Release step last sent
+        self._release_checked: int | None = None  # a Release whose deal ended and did not check out
         # the passed cards the last Release fault found in no pocket and not in the dealer (the
         # simulator's person puts them in the play slot before Resume)
         self.missing: list[int] = []
@@ -292,6 +293,8 @@ class DealerAdapter:
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
         except DealMismatch as e:  # a Release that did not check out
+            if isinstance(cmd, Release):
+                self._release_checked = cmd.step
             return self._fault("mismatch", e, cmd)
         except DealerError as e:
             return self._fault("fault", e, cmd)
@@ -446,9 +449,11 @@ class DealerAdapter:
 
     def _run_release(self, cmd: Release) -> None:
         """Hand the parked cards over: one DEAL_PLAN over the loop's cards. After a jam the
-        dealer's own deal goes on (RESUME: it knows which entries are done); after any other
-        stop (link down, e-stop, a reboot, a restarted host) the step comes back with only the
-        cards still in the loop, and those are dealt."""
+        dealer's own deal goes on (RESUME: it knows which entries are done). Sent again after
+        the link went down, the dealer is asked what that deal did: still running, stopped by
+        its dead-man or done, the same deal (its id, its plan) is finished; aborted (an e-stop),
+        interrupted by a reboot or never received, the step comes back with only the cards still
+        in the loop, and those are dealt under the next attempt's id."""
         d = self.dealer
         again = self._release == cmd.step
         if not again:
@@ -458,17 +463,24 @@ class DealerAdapter:
             d.resume_deal()
             return
         self.interrupted_release = None
+        sent = self._release_plan.get(cmd.step)
+        if sent is not None and self._release_checked == cmd.step:
+            sent = None  # it ended and did not check out: what is left goes under a new id
+            self._next_attempt(cmd.step)
+        self._release_checked = None
+        if sent is not None:
+            sid = self._sid(cmd.step)
+            info = d.query_step(sid)
+            if info.state in (m.STEP_RUNNING, m.STEP_STOPPED, m.STEP_DONE):
+                d.deal(sent, step=sid)  # the dealer has it: it is finished, not dealt again
+                return
+            self._next_attempt(cmd.step)  # lost: what is left of it goes under a new id
         if again and d.status().next_event_index != d.link.next_event_index:
             # done again after a link that went down: the events the dealer logged meanwhile
             # (cards it delivered before it stopped) first, so that they are left out
             d.link.recover_events()
         rest = self._release_rest(cmd)
         if rest:
-            # the same id while the same cards are handed over (sent again after the link went
-            # down: the dealer says what it did); a trimmed plan (a stop reported some cards
-            # delivered) is another attempt
-            if self._release_plan.get(cmd.step) not in (None, rest):
-                self._next_attempt(cmd.step)
             self._release_plan[cmd.step] = rest
             self._tries(cmd.step, 0, lambda sid: d.deal(rest, step=sid))
 

@@ -141,7 +141,9 @@ def test_dealer_jam_mid_deal_shows_the_fault_and_the_deal_goes_on():
     assert any(m["text"].startswith("The dealer is back") for m in table.referee.messages)
 
 
-def test_unplugged_dealer_mid_deal_redeals_the_hand():
+def test_unplugged_dealer_mid_deal_finishes_the_deal_when_back():
+    """Protocol 3: the dealer kept the deal (its dead-man stopped the motors while unheard);
+    Resume sends the same deal again under its id and the dealer finishes it: no redeal."""
     app = referee_app(speed=3.0)
     session = start(app, "hearts", 4, humans=(0,), options={"target": 50})
     table = session.table
@@ -152,8 +154,8 @@ def test_unplugged_dealer_mid_deal_redeals_the_hand():
     table.opened.sim.speed = 400.0
     tap_button(app, "Resume")
     pump(app, lambda a: dealt(table))
-    assert any("Redealing" in m["text"] for m in table.referee.messages)
-    # the redealt hand is the same deck order (the commitment stands)
+    assert not any("Redealing" in m["text"] for m in table.referee.messages)
+    assert any(m["text"].startswith("The dealer is back") for m in table.referee.messages)
     assert len(table.referee.fair) == 1
 
 
