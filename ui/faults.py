@@ -22,7 +22,7 @@ FAULTS: dict[str, dict[str, str]] = {
     "link": {
         "title": N_("Dealer not answering"),
         "what": N_("The dealer stopped answering on the serial link."),
-        "fix": N_("Check the USB cable between the dealer and the screen (reseat it at both ends) and that the dealer's power light is on, then tap Resume."),
+        "fix": N_("Check the USB cable between the dealer and the screen (reseat it at both ends) and that the dealer's power light is on: the table goes on by itself as soon as the dealer answers (or tap Resume)."),
     },
     "empty": {
         "title": N_("Dealer ran out of cards"),
