@@ -286,7 +286,10 @@ class DealerSteps(RefereeOutput):
                 continue
             if where != "reject":
                 continue
-            src = next((k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v), None)
+            if isinstance(head, RouteFed) and head.card == name and card in self.places.at.get("gate", []):
+                src: str | None = "gate"  # the card read for the step in progress (two decks: not its twin)
+            else:
+                src = next((k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v), None)
             if src is None:
                 continue  # the model has it in the reject pocket already (a step sent it there)
             self.places.move(card, src, "reject")
@@ -294,9 +297,12 @@ class DealerSteps(RefereeOutput):
                 dest = head.target  # nothing is left in the gate to route: the step ends
                 if dest.startswith("seat:"):
                     self._take_back(card, int(dest[5:]))
-                else:
+                elif dest == "trick":  # a card played: everyone has seen it
                     self._msg(f"{C.NAMES[card]} went to the reject pocket instead of the {dest} pocket: it stays there",
                               level="warn")
+                else:  # a card passed, discarded or parked: never named on the shared screen (a
+                    # passed card the hand-over then misses is asked for in the play slot)
+                    self._msg("A card went to the reject pocket: leave it there", level="warn")
                 self._step_done()
                 head = self.steps[0] if self.steps else None
                 continue
