@@ -497,7 +497,9 @@ class DealerAdapter:
         if not plan:
             return
         try:
-            self.dealer.deal(plan)
+            # one id for the relearning (referee step 0: no step of the game has it): sent again
+            # after the link went down, the dealer finishes it instead of starting another
+            self._tries(0, 0, lambda sid: self.dealer.deal(plan, step=sid))
         except DealerJam:
             self.relearn_jammed = True  # the dealer waits for RESUME with its plan
             self.relearn_gate = gate[0] if gate is not None else None

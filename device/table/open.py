@@ -92,6 +92,9 @@ class OpenTable:
         if self.sim is not None:
             self._restore()
         port = h.dealer
+        if isinstance(port, SerialDealer):  # the hand's salt: the step ids of the steps to come
+            ref = h.referee
+            port.sync(ref.fair[-1]["salt"] if ref.fair else "", ref.rejects_seen)
         if isinstance(port, SerialDealer) and port.adapter.relearn is not None and port.adapter.in_gate is None:
             # now, before the reader loop feeds anything: a dealer that does not know the cards
             # parked in its hopper would give one of them as the next card fed
