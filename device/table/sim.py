@@ -31,6 +31,7 @@ from typing import Any
 
 from trickref.device.dealer import messages as m
 from trickref.device.table.open import OpenTable, open_table
+from trickref.device.table.storage import RUN_AGAIN
 from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.levels import search_bot
@@ -149,6 +150,8 @@ class SimTable:
         self.host.drain(GUARD_S)
         if self.host.dead:
             raise PowerCut("the power went (the table's cut_after said so)")
+        if self.host.storage is not None:  # the journal cannot be written: nobody acts until it can
+            raise TableStuck(self.host.storage.words(RUN_AGAIN))
 
     def _deal_next(self) -> None:
         g = self.referee.game
