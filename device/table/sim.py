@@ -25,7 +25,6 @@ referee's words.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -164,7 +163,10 @@ class SimTable:
         self.settle()
 
     def _arm(self, kind: str) -> None:
-        """Ten cards into the deal: jam the simulator or pull its cable (back a little later)."""
+        """Ten cards into the deal: jam the simulator or pull its cable. The cable goes back in
+        when the person at the table does it: after the screen said the dealer stopped
+        answering, on Resume (the host's recovery). A cable back after a fixed time raced the
+        driver's detection, which takes longer on a loaded machine: the fault then went unseen."""
         driver, sim = self.driver, self.sim
         assert driver is not None and sim is not None
         count = [0]
@@ -179,7 +181,6 @@ class SimTable:
                     sim.jam("eject")
                 else:
                     sim.go_silent(True)
-                    threading.Timer(driver.link.link_timeout * 1.5, sim.go_silent, (False,)).start()
 
         driver.add_listener(listener)
 
