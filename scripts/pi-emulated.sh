@@ -107,11 +107,16 @@ trap cleanup EXIT
 mountpoint_in /proc /proc
 mountpoint_in /sys /sys
 mountpoint_in /dev /dev
+# The network as this machine has it, so that pip and apt in the root reach the registries
+# this machine reaches: its resolver, its hosts file (a sandbox may send the registries through
+# an address of its own) and its trust store (with any CA it added, e.g. such a proxy's).
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+cp -L /etc/hosts "$ROOT/etc/hosts"
+cp -L /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/ca-certificates.crt"
 
 inside() {  # a command in the root, as its own login-less shell, from the project folder
     chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
-        LANG=C.UTF-8 SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
+        LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
         /bin/bash -c "cd /home/pi/trickref && $1"
 }
 
