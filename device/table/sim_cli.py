@@ -121,7 +121,7 @@ def _journal_problem(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from trickref.device.games_store import GamesStore
+    from trickref.device.games_store import GamesStore, GamesStoreError
     from trickref.device.journal import JournalError
     from trickref.device.table.open import TableSetupError
     from trickref.device.table.sim import SimTable, TableStuck
@@ -202,7 +202,11 @@ def run(args: argparse.Namespace) -> int:
             return 1
         g = ref.game
         record = table.finished_record or ref.record()
-        path = store.save(record) if store is not None else None
+        try:
+            path = store.save(record) if store is not None else None
+        except GamesStoreError as e:  # a full disk under the games folder: the journal still has the game
+            print(f"trickref sim: the game is over but its record was not saved: {e}", file=sys.stderr)
+            return 1
         try:
             state = replay_record(parse(record))
             result = summary(state)
