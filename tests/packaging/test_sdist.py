@@ -86,6 +86,7 @@ def install(sdist: Path, where: Path, pure: bool) -> tuple[Path, dict[str, str]]
     return py, env
 
 
+@pytest.mark.timeout(BUILD_TIMEOUT + 900)  # the install (mypyc, gcc) and a whole game, on a loaded machine
 @pytest.mark.parametrize("build", ["compiled", "pure"])
 def test_a_fresh_venv_installs_from_the_sdist_and_plays_a_whole_game(sdist: Path, tmp_path: Path, build: str) -> None:
     py, env = install(sdist, tmp_path / "venv", pure=build == "pure")
