@@ -145,11 +145,13 @@ inside() {  # a command in the root, as its own login-less shell, from the proje
         /bin/bash -c "cd /home/pi/trickref && $1"
 }
 
-say "copying this checkout into $ROOT/home/pi/trickref (committed and uncommitted files, no .venv)"
-mkdir -p "$ROOT/home/pi/trickref"
-# the files git knows or would add, as they are in the work tree (links kept as links)
-(cd "$project" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) \
-    | tar -xf - -C "$ROOT/home/pi/trickref"
+if [ "${PI_NO_COPY:-0}" = "0" ]; then  # PI_NO_COPY=1: another run is using the copy
+    say "copying this checkout into $ROOT/home/pi/trickref (committed and uncommitted files, no .venv)"
+    mkdir -p "$ROOT/home/pi/trickref"
+    # the files git knows or would add, as they are in the work tree (links kept as links)
+    (cd "$project" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) \
+        | tar -xf - -C "$ROOT/home/pi/trickref"
+fi
 note "host: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); root: $(inside 'uname -m; python3 --version' | tr '\n' ' ')"
 
 for stage in "${stages[@]}"; do
@@ -210,10 +212,20 @@ for stage in "${stages[@]}"; do
     bot)
         say "bot: a strong bot's decision, $ROUNDS alternating rounds here and emulated (load $(load))"
         [ -x .venv/bin/python ] || { echo "pi-emulated: the bot stage needs this checkout's .venv (bash scripts/test.sh makes it)" >&2; exit 1; }
+        # the root's install when it has one; else the engine straight from the copied checkout
+        # (it needs only the standard library): the pure-Python engine, so this machine runs
+        # its pure-Python engine too, like for like
+        if inside '[ -x .venv/bin/trickref ]'; then  # the install finished
+            pi_py=.venv/bin/python host_env=()
+            inside '.venv/bin/python -c "from trickref.engine import ENGINE_BUILD as b; print(b)"' | grep -q python \
+                && host_env=(env TRICKREF_PURE_PYTHON=1)
+        else
+            pi_py="env PYTHONPATH=. python3" host_env=(env TRICKREF_PURE_PYTHON=1)
+        fi
         : > "$OUT/bot.jsonl"
         for ((r = 1; r <= ROUNDS; r++)); do
-            .venv/bin/python benchmarks/pi_decision.py --where host >> "$OUT/bot.jsonl"
-            inside '.venv/bin/python benchmarks/pi_decision.py --where emulated-aarch64' >> "$OUT/bot.jsonl"
+            "${host_env[@]}" .venv/bin/python benchmarks/pi_decision.py --where host >> "$OUT/bot.jsonl"
+            inside "$pi_py benchmarks/pi_decision.py --where emulated-aarch64" >> "$OUT/bot.jsonl"
             echo "round $r of $ROUNDS (load $(load))"
         done
         note "bot: $(.venv/bin/python benchmarks/pi_decision.py --summarize "$OUT/bot.jsonl")"
