@@ -161,7 +161,7 @@ class KeyboardScene(Scene):
             key.text = upper if self.shift else lower
         for b in self.widgets:
             if isinstance(b, Button) and b.name == "Shift":
-                b.selected = self.shift
+                b.selected = b.latch = self.shift
             elif isinstance(b, Button) and b.name == "Del":
                 b.enabled = bool(self.text)  # nothing to delete
 

@@ -59,7 +59,8 @@ class Button(Widget):
         self.color = color
         self.role = role
         self.name = name or getattr(text, "msgid", text)  # the English name in every language
-        self.selected = False
+        self.selected = False  # shows the value chosen now (a segment, a preset): not a target then
+        self.latch = False  # selected means "on" and a tap turns it off (Shift): a target either way
 
     def handle(self, event: Any) -> bool:
         import pygame
@@ -431,8 +432,8 @@ def shown_targets(widgets: Sequence[Widget], clip: Any = None) -> list[tuple[Wid
         for t in parts:
             if not (t.visible and t.enabled) or t.rect.width <= 0:
                 continue
-            if t is not w and getattr(t, "selected", False):
-                continue  # the segment or preset showing the value now: tapping it keeps it
+            if getattr(t, "selected", False) and not getattr(t, "latch", False):
+                continue  # the choice showing the value now (a segment, a preset, the game chosen): tapping keeps it
             r = t.rect if clip is None else t.rect.clip(clip)
             if r.height * 2 >= t.rect.height and r.width * 2 >= t.rect.width:
                 out.append((t, r))

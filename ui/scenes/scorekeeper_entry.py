@@ -711,8 +711,10 @@ class ScorekeeperEntryScene(Scene):
             w.text = "?" if w.blank else str(self.value(cell))
             w.note = _("auto") if cell in self.auto else ""
             w.selected = cell == self.focus
+            w.latch = self._field(cell[0])["max"] <= CYCLE_MAX  # a Q♠ count: a tap counts on (ui.widgets)
         for s, ws in enumerate(self.row_widgets):
             for key, w in ws.items():
+                w.latch = True  # on/off and who-took marks: a tap on a lit one takes it back
                 if key in ("double_nil", "blind_nil") and isinstance(w, Button):
                     partner_on = key == "blind_nil" and bool(e[key][(s + 2) % sheet.n])
                     w.visible = sheet.nil_allowed(s) and not partner_on
