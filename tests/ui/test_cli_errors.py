@@ -38,6 +38,9 @@ def bad_invocations(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["sim", "--game", "hearts", "--players", "4", "--hands", "-1"], "argument --hands: must be 1 or more"),
         (["sim", "--game", "hearts", "--players", "four"], "argument --players"),
         (["sim", "--game", "hearts", "--players", "40"], "3 to 7 players, not 40"),
+        (["sim", "--game", "hearts", "--players", "4", "--option", "nosuch=1"], "options.nosuch: unknown option"),
+        (["sim", "--game", "hearts", "--players", "4", "--option", "target=abc"], "must be a whole number, not 'abc'"),
+        (["sim", "--game", "hearts", "--players", "4", "--option", "target=-5"], "must be at least 50, not -5"),
         (["sim", "--game", "poker", "--players", "4"], "unknown game 'poker'"),
         (["sim", "--game", "hearts", "--players", "4", "--journal", str(tmp_path)], "is a folder"),
         (["sim", "--game", "hearts", "--players", "4", "--journal", "/proc/trickref/t.journal"],
@@ -154,3 +157,9 @@ def test_start_sh_says_what_it_is_doing(tmp_path: Path) -> None:
     assert again == ["Starting the kiosk. To quit: close its window, or press Ctrl+C in this terminal.", "trickref "]
     os.utime(repo / "pyproject.toml", (2e9, 2e9))
     assert start("kiosk")[0].startswith("Updating trickref in .venv (pyproject.toml changed")
+
+
+def test_kiosk_help_names_every_screen_size():
+    out = run("kiosk", "--help").stdout
+    for size in ("800x480", "1024x600", "1280x720", "720x1280"):
+        assert size in out

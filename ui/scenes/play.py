@@ -268,12 +268,17 @@ class PlayScene(GameScene):
         if not specs:
             return out
         if TV.presented(self.view):
-            # the draw: buttons stacked to the right of the shown card
+            # the draw: buttons to the right of the shown card, stacked; two to a row when a
+            # stack would reach the plate below (Double Nil beside Keep it / Discard it at 800x480)
             x = trick_area.centerx + th.u(60)
             y = trick_area.y + th.u(30)
-            for name, text, fn, color in specs:
-                out.append(self._choice(name, text, fn, pygame.Rect(x, y, th.u(190), th.touch), color))
-                y += th.touch + th.pad
+            room_w = trick_area.right - x
+            cols = 1 if y + len(specs) * (th.touch + th.pad) - th.pad <= trick_area.bottom else 2
+            bw = th.u(190) if cols == 1 else min(th.u(190), (room_w - th.pad) // 2)
+            for i, (name, text, fn, color) in enumerate(specs):
+                r, c = divmod(i, cols)
+                out.append(self._choice(name, text, fn, pygame.Rect(x + c * (bw + th.pad), y + r * (th.touch + th.pad),
+                                                                    bw, th.touch), color))
             return out
         bw = min(th.u(240 if len(specs) == 1 else 190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
         total = len(specs) * bw + (len(specs) - 1) * th.pad
