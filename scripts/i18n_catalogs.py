@@ -33,6 +33,7 @@ MARKED = [
     "ui/tableview.py", "ui/scenes/play.py", "ui/scenes/summary.py", "ui/scenes/dealing.py", "ui/scenes/fault.py",
     "ui/scenes/handoff.py", "ui/scenes/bidding.py", "ui/scenes/club.py",
     "ui/faults.py", "ui/fairshow.py", "ui/scenes/faircheck.py", "ui/plot.py", "ui/table_client.py", "ui/referee_words.py",
+    "ui/undo_words.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 PLURALS = {"fr": "nplurals=2; plural=(n > 1);", "ht": "nplurals=2; plural=(n != 1);",
