@@ -127,9 +127,11 @@ class KeyboardScene(Scene):
                 x = p + (cols - len(pairs)) * (kw + th.u(4)) // 2
                 for lower, upper in pairs:
                     rect = pygame.Rect(x, top + r * (kh + th.u(4)), kw, kh)
-                    # named for its capital (a stable name whatever the case shown); shows the
-                    # case it types (``_sync_case``)
-                    key = Button(upper, functools.partial(self.type_pair, lower, upper), rect, role="large", name=upper)
+                    # shows the case it types (``_sync_case``); a letter is named for its capital,
+                    # an accent key for the case it shows (as tests and the layer's labels know them)
+                    label = upper if self.shift else lower
+                    key = Button(label, functools.partial(self.type_pair, lower, upper), rect, role="large",
+                                 name=label if self.accents else upper)
                     keys.append(key)
                     self.letter_keys.append((key, lower, upper))
                     x += kw + th.u(4)
@@ -157,8 +159,10 @@ class KeyboardScene(Scene):
 
     def _sync_case(self) -> None:
         """The letter keys show the case they type now; Shift lights while it is on."""
-        for key, lower, upper in getattr(self, "letter_keys", []):
+        for key, lower, upper in self.letter_keys:
             key.text = upper if self.shift else lower
+            if self.accents:
+                key.name = key.text
         for b in self.widgets:
             if isinstance(b, Button) and b.name == "Shift":
                 b.selected = b.latch = self.shift
