@@ -44,9 +44,11 @@ def test_player_count_stays_within_the_game(small_app):
     app.go("home")
     tap_button(app, "game cancellation-hearts")
     assert app.setup.players == 6
-    for _ in range(8):
+    for _ in range(5):
         tap_button(app, "Players +")
     assert app.setup.players == 11
+    app.render(force=True)
+    assert not app.scene.button("Players +").enabled  # at the most: + is off
     tap_button(app, "game hearts")
     assert app.setup.players in (3, 4, 5, 6, 7)
 
