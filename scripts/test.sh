@@ -20,7 +20,7 @@ stamp=.venv/.trickref-test-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ]; then
     echo "== installing trickref and its test tools into .venv"
     progress "upgrading pip" .venv/bin/python -m pip install --quiet --upgrade pip
-    progress "installing the packages and compiling the rules engine to C with mypyc (minutes)" \
+    progress "installing the packages and compiling the rules engine to C with mypyc" \
         .venv/bin/python -m pip install --quiet -e ".[test]"
     touch "$stamp"
 fi
