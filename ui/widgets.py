@@ -355,9 +355,8 @@ class ScrollArea(Widget):
             y0, off0 = self._drag
             if abs(pos[1] - y0) > 12:
                 self._dragged = True
-                for _h, w in self.rows:  # a drag is not a tap: release pressed buttons
-                    for b in _buttons_of(w):
-                        b.pressed = False
+                for t in find_targets([w for _h, w in self.rows]):  # a drag is not a tap: let go
+                    t.pressed = False
             if self._dragged:
                 self.scroll(off0 + y0 - pos[1] - self.offset)
                 return True

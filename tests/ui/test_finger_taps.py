@@ -195,3 +195,16 @@ def test_frames_are_drawn_while_the_finger_is_held(small_app):
     app.render(force=True)
     drawn = tap(app, dict(app.scene.touch_targets())["Players +"].center, hold_ms=500, clock=Clock())
     assert drawn >= 6
+
+
+def test_a_drag_that_starts_on_a_toggle_scrolls_and_does_not_flip_it(small_app):
+    app = small_app
+    app.go("settings")
+    app.render(force=True)
+    sc = app.scene
+    before = app.settings.sound
+    offset = sc.area.offset
+    tap_target(app, "Sound", hold_ms=300, drift=(0, -60))  # a drag up the list
+    assert app.settings.sound == before and sc.area.offset > offset
+    tap_target(app, "Sound", hold_ms=120)  # and the next tap is a tap
+    assert app.settings.sound != before
