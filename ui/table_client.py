@@ -419,11 +419,10 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
                 client.host.journal.rotate(None)
         client.host.job(rotate)
         client.drain()
-    where = (_("hand {n}, {k} entries in").format(n=g.hand_number, k=len(g.actions)) if g.actions
-             else _("hand {n}").format(n=g.hand_number))
-    client.notice = _("Resumed the game in progress where it stopped ({where}; {n} events replayed).").format(
-        where=where, n=len(records))
+    # in the players' words: where the game is, and that nothing they did is lost
+    client.notice = _("The game is back where it stopped, in hand {n}: every bid and every card played so far is as "
+                      "it was.").format(n=g.hand_number)
     if not report.clean:
-        client.notice += (" The journal's last entry was cut off (a power cut while it was being written) and "
-                          "was dropped; it had not been confirmed, so nothing confirmed is lost.")
+        client.notice += " " + _("The very last entry before the power went had not finished saving and is left "
+                                 "out: if a bid or a card is missing, enter it again.")
     return client

@@ -77,7 +77,7 @@ def _power_cut(rig: Rig) -> None:
     _session(rig.app, table)
     rig.settle()
     assert rig.ref.game.public_view() == before  # the trick in play is intact
-    assert "Resumed the game in progress" in (table.notice or "")
+    assert "The game is back where it stopped" in (table.notice or "")
     rig.check_trays()
 
 
