@@ -9,6 +9,15 @@ fails to compile, the install goes on without the compiled modules and trickref 
 pure-Python engine (``trickref --version`` and ``trickref.engine.ENGINE_BUILD`` say which).
 
 ``TRICKREF_PURE_PYTHON=1`` at install time builds no compiled module at all.
+
+Everything is read through the package folder, ``trickref/engine/...``: in a checkout that
+folder is a link to the top-level ``engine/`` (the design card's layout), in an sdist it is the
+folder itself (the sdist holds the links' contents). mypyc runs only when the extensions are
+built (a wheel, an install: ``BUILDS``), never for the metadata or the sdist.
+
+A checkout made without symbolic links (git's default on Windows, ``core.symlinks=false``) has
+small text files where the links should be; the build stops there with a message saying so,
+rather than quietly building a package without its engine, device and ui.
 """
 
 from __future__ import annotations
@@ -20,27 +29,61 @@ import os
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+PACKAGE = ROOT / "trickref"
+PARTS = ("engine", "device", "ui", "firmware")  # the top-level folders linked into the package
+
+
+def _check_layout() -> None:
+    """Stop the build when trickref/engine, device, ui or firmware is not a package folder."""
+    bad = []
+    for part in PARTS:
+        p = PACKAGE / part
+        if not (p / "__init__.py").is_file():
+            what = "missing"
+            if p.is_symlink():
+                what = f"a link to {os.readlink(p)} that leads nowhere"
+            elif p.is_file():
+                text = p.read_text(errors="replace").strip()[:40]
+                what = f"a plain file holding {text!r}, not a link to ../{part}"
+            elif p.is_dir():
+                what = "a folder without __init__.py"
+            bad.append(f"trickref/{part} is {what}")
+    if bad:
+        raise SystemExit(
+            "trickref setup: the package folder is incomplete: " + "; ".join(bad) + ".\n"
+            "trickref/engine, device, ui and firmware are symbolic links to the top-level folders. "
+            "This checkout was made without symbolic links (git's default on Windows: core.symlinks=false), "
+            "so a build would leave out the engine, device and ui. Clone again with links "
+            "(git -c core.symlinks=true clone ...; on Windows turn on Developer Mode first), "
+            "or install from the sdist (python -m build --sdist on a checkout with links), which holds real folders.")
 
 
 def _build_constant(name: str) -> object:
-    """A constant of engine/build.py, read without importing the package (its dependencies
-    may not be installed while building)."""
-    tree = ast.parse((ROOT / "engine" / "build.py").read_text())
+    """A constant of trickref/engine/build.py, read without importing the package (its
+    dependencies may not be installed while building)."""
+    tree = ast.parse((PACKAGE / "engine" / "build.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.AnnAssign | ast.Assign):
             targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
             if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:
                 return ast.literal_eval(node.value)
-    raise LookupError(f"engine/build.py has no {name}")
+    raise LookupError(f"trickref/engine/build.py has no {name}")
 
 
-COMPILED: tuple[str, ...] = tuple(_build_constant("COMPILED"))  # type: ignore[arg-type]
-SHARED_LIB = str(_build_constant("SHARED_LIB"))
-HASHES = str(_build_constant("HASHES"))
+def _pure() -> bool:
+    return os.environ.get("TRICKREF_PURE_PYTHON", "") not in ("", "0")
+
+
+class TrickrefDistribution(Distribution):
+    """The wheel of a build that compiles is tagged for this platform and Python, also when the
+    extensions are not made in this invocation (``BUILDS``)."""
+
+    def has_ext_modules(self) -> bool:
+        return not _pure()
 
 
 class BuildExt(build_ext):
@@ -51,14 +94,27 @@ class BuildExt(build_ext):
         super().run()
         if not self.extensions:
             return
-        lib = Path(self.get_ext_fullpath(f"trickref.engine.{SHARED_LIB}"))
-        built = [Path(self.get_ext_fullpath(f"trickref.engine.{m}")) for m in COMPILED]
+        shared_lib = str(_build_constant("SHARED_LIB"))
+        compiled = _compiled()
+        lib = Path(self.get_ext_fullpath(f"trickref.engine.{shared_lib}"))
+        built = [Path(self.get_ext_fullpath(f"trickref.engine.{m}")) for m in compiled]
         if not lib.exists() or not all(p.exists() for p in built):
             _say("the compiled engine was not built (see the compiler's messages above): "
                  "the pure-Python engine only")
             return
-        hashes = {m: hashlib.sha256((ROOT / "engine" / f"{m}.py").read_bytes()).hexdigest() for m in COMPILED}
-        (lib.parent / HASHES).write_text(json.dumps(hashes, indent=1) + "\n")
+        hashes = {m: hashlib.sha256((PACKAGE / "engine" / f"{m}.py").read_bytes()).hexdigest() for m in compiled}
+        (lib.parent / str(_build_constant("HASHES"))).write_text(json.dumps(hashes, indent=1) + "\n")
+
+
+# The setuptools commands that build the package's files (pip and python -m build run setup.py
+# with one of them: bdist_wheel, editable_wheel; metadata is egg_info or dist_info, the sdist is
+# sdist). mypyc writes and checks the C sources when the extensions are declared, which takes
+# minutes on a slow machine, so only these declare them.
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop", "bdist_egg"}
+
+
+def _compiled() -> tuple[str, ...]:
+    return tuple(_build_constant("COMPILED"))  # type: ignore[arg-type]
 
 
 def _say(message: str) -> None:
@@ -66,7 +122,8 @@ def _say(message: str) -> None:
 
 
 def ext_modules() -> list:
-    if os.environ.get("TRICKREF_PURE_PYTHON", "") not in ("", "0"):
+    """The engine's extension modules, generated by mypyc now (minutes on a slow machine)."""
+    if _pure():
         _say("TRICKREF_PURE_PYTHON is set: the pure-Python engine only, nothing compiled")
         return []
     try:
@@ -74,12 +131,13 @@ def ext_modules() -> list:
     except ImportError as e:
         _say(f"mypyc is not available ({e}): the pure-Python engine only")
         return []
-    paths = [f"trickref/engine/{m}.py" for m in COMPILED]
+    shared_lib = str(_build_constant("SHARED_LIB"))
+    paths = [f"trickref/engine/{m}.py" for m in _compiled()]
     cwd = os.getcwd()
     os.chdir(ROOT)  # mypyc names the modules from paths relative to here
     try:
         exts = mypycify(paths, opt_level="3", debug_level="0",
-                        group_name="trickref.engine." + SHARED_LIB.removesuffix("__mypyc"))
+                        group_name="trickref.engine." + shared_lib.removesuffix("__mypyc"))
     except BaseException as e:  # a type error in the sources, a mypyc crash: never fail the install
         _say(f"mypyc could not compile the engine ({type(e).__name__}: {e}): the pure-Python engine only")
         return []
@@ -90,4 +148,6 @@ def ext_modules() -> list:
     return exts
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt})
+_check_layout()
+setup(distclass=TrickrefDistribution, cmdclass={"build_ext": BuildExt},
+      ext_modules=ext_modules() if BUILDS & set(sys.argv[1:]) else [])

@@ -81,6 +81,53 @@ class JournalCorrupt(JournalError):
         )
 
 
+class JournalWriteError(JournalError):
+    """The disk refused a record (full, gone, read-only): ``reason`` is the system's words.
+    Nothing of the record stays in the file; the same append can be tried again."""
+
+    def __init__(self, path: Path, reason: str, errno: int | None) -> None:
+        self.path = path
+        self.reason = reason
+        self.errno = errno
+        super().__init__(f"{path}: cannot append: {reason}")
+
+
+class NotAJournal(JournalError):
+    """A file that is not a journal at all (a game record, a photo): never truncated or
+    written to; the caller names another file."""
+
+
+def looks_like_journal(data: bytes) -> bool:
+    """Whether ``data`` can be a journal: empty, starting with a record's magic or a piece of
+    it (the power went during the first write), all zeros (a cut that left only a zeroed
+    block), or holding a valid record further on (damage at the start, ``JournalCorrupt``)."""
+    return MAGIC.startswith(data[:len(MAGIC)]) or not data.strip(b"\0") or _next_valid(data, 1) is not None
+
+
+def _not_a_journal(path: Path, data: bytes) -> NotAJournal:
+    if data.lstrip()[:1] in (b"{", b"["):
+        what = "it is JSON text: a game record or a settings file?"
+    elif data.lstrip()[:1].isalpha() and data[:64].isascii():
+        what = f"it is text beginning {data[:24].decode(errors='replace')!r}"
+    else:
+        what = f"it begins with the bytes {data[:8].hex(' ')}, not a journal record's {MAGIC.decode()}"
+    return NotAJournal(f"{path}: not a trickref journal ({what}); left untouched. Name a new file "
+                       "for a new game, or the journal file of the game to resume.")
+
+
+def peek(path: str | os.PathLike[str]) -> list[Any]:
+    """The records of an existing journal, read without changing it (up to any damage).
+    NotAJournal for a file that is not one; JournalError when it cannot be read."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise JournalError(f"{p}: cannot read the journal: {e.strerror}") from None
+    if not looks_like_journal(data):
+        raise _not_a_journal(p, data)
+    return scan(data)[0]
+
+
 @dataclass(frozen=True)
 class OpenReport:
     """What ``Journal.open`` found: how many records, and what (if anything) it dropped."""
@@ -264,10 +311,13 @@ class Journal:
 
         A torn tail is dropped (the file is truncated to the last good record); damage with good
         records after it raises ``JournalCorrupt`` unless ``salvage``. ``games`` is where
-        ``rotate`` saves finished games.
+        ``rotate`` saves finished games. A file that is not a journal at all raises
+        ``NotAJournal`` and is left as it is.
         """
         p = Path(path)
         created = not p.exists()
+        if not created and p.is_file():
+            peek(p)  # NotAJournal (before anything touches it, its mode included)
         new_dirs = [d for d in (p.parent, *p.parent.parents) if not d.exists()] if created else []
         try:
             # the journal holds the deck order and salt of the hand in play
@@ -314,7 +364,7 @@ class Journal:
                     os.ftruncate(fd, self._size)
                 except OSError:
                     pass
-                raise JournalError(f"{self.path}: cannot append: {e.strerror}") from None
+                raise JournalWriteError(self.path, e.strerror or str(e), e.errno) from None
             self._size += len(data)
             self.count += 1
 

@@ -16,6 +16,7 @@ from . import actions as A
 from .base import GameState, RecordCodec, check_deck, use_record_codec
 from .errors import IllegalAction, RecordError
 from .games import GAME_IDS, game_class
+from .record_input import check_card_names, check_depth, load_json, require_hands
 
 if TYPE_CHECKING:
     from .scorekeeper import ScoreSheet
@@ -63,14 +64,10 @@ class ReplayError(ValueError):
 def parse(source: str | bytes | Mapping[str, Any]) -> Record:
     """A checked Record from JSON text or a loaded object; RecordError names what is wrong."""
     if isinstance(source, (str, bytes)):
-        try:
-            obj = json.loads(source)
-        except json.JSONDecodeError as e:
-            raise RecordError("file", f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
-        except UnicodeDecodeError as e:
-            raise RecordError("file", f"not UTF-8 text: {e.reason}") from None
+        obj = load_json(source)
     else:
         obj = source
+        check_depth(obj)
     if not isinstance(obj, Mapping):
         raise RecordError("file", f"a record is a JSON object, not {type(obj).__name__}")
     fmt = obj.get("format")
@@ -99,7 +96,8 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
     first_dealer = obj.get("first_dealer", 0)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(players):
         raise RecordError("first_dealer", f"must be a seat from 0 to {len(players) - 1}, not {first_dealer!r}")
-    hands_obj = obj.get("hands", [])
+    require_hands(obj)
+    hands_obj = obj["hands"]
     if not isinstance(hands_obj, list):
         raise RecordError("hands", "must be a list of hands")
     hands: list[HandLog] = []
@@ -111,6 +109,7 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
         deck_obj = hand.get("deck")
         if not isinstance(deck_obj, list):
             raise RecordError(f"{where}.deck", "must be a list of cards")
+        check_card_names(deck_obj, f"{where}.deck")
         deck = check_deck(deck_obj, cls.DECKS, f"{where}.deck")
         acts_obj = hand.get("actions", [])
         if not isinstance(acts_obj, list):
@@ -182,11 +181,7 @@ def load_any(path: str) -> Record | ScoreSheet:
     scorekeeper.EntryError (with ``hand``) for an entry that cannot be right."""
     from .scorekeeper import ScoreSheet, is_scorekeeper_record
 
-    data = _read(path)
-    try:
-        obj = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return parse(data)  # parse names the problem
+    obj = load_json(_read(path))
     if is_scorekeeper_record(obj):
         return ScoreSheet.from_json(obj)
     return parse(obj)

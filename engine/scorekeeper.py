@@ -53,6 +53,7 @@ from .errors import RecordError
 from .games import GAME_IDS, game_class
 from .hearts_common import POINTS, moon_points
 from .options import non_defaults, resolve
+from .record_input import require_hands
 from .spades_common import higher_total_wins
 
 MODE = "scorekeeper"
@@ -697,7 +698,8 @@ class ScoreSheet:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("players", "must be a list of player names (strings)")
         sheet = cls(str(game), len(players), obj.get("options") or {}, obj.get("first_dealer", 0), players)
-        hands = obj.get("hands", [])
+        require_hands(obj)
+        hands = obj["hands"]
         if not isinstance(hands, list):
             raise RecordError("hands", "must be a list of hands")
         corrections = obj.get("corrections", [])

@@ -7,18 +7,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 stamp=.venv/.trickref-installed
+# say what each long step is doing, and every 30 s that it still is (an install is minutes)
+. scripts/progress.sh
 if [ ! -x .venv/bin/python ]; then
-    echo "Creating .venv with $PYTHON..."
+    echo "[1/3] Creating .venv with $PYTHON..."
     "$PYTHON" -m venv .venv
 fi
 if [ ! -f "$stamp" ]; then
-    echo "Installing trickref into .venv (first run, about a minute)..."
+    echo "Installing trickref into .venv (first run: a few minutes, longer on a busy or small machine)."
 elif [ pyproject.toml -nt "$stamp" ]; then
-    echo "Updating trickref in .venv (pyproject.toml changed, about a minute)..."
+    echo "Updating trickref in .venv (pyproject.toml changed: a few minutes)."
 fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e .
+    progress "[2/3] upgrading pip" .venv/bin/python -m pip install --quiet --upgrade pip
+    progress "[3/3] installing pygame-ce, pyserial, gpiozero and trickref; compiling the rules engine to C with mypyc" \
+        .venv/bin/python -m pip install --quiet -e .
     touch "$stamp"
     echo "Installed."
 fi

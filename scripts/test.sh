@@ -5,18 +5,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+# say what each long step is doing, and every 30 s that it still is (an install is minutes)
+. scripts/progress.sh
 if [ ! -x .venv/bin/python ]; then
+    echo "== creating .venv with $PYTHON"
     "$PYTHON" -m venv .venv
 fi
 # System packages (as root, only what is missing): a C compiler and the Python headers (the
 # install compiles the engine with mypyc, setup.py), Node + npm, Xvfb, Mosquitto, chromium.
+echo "== system packages: checking (apt-get installs only what is missing)"
 bash scripts/system-deps.sh
 # Reinstall only when pyproject.toml or setup.py changed since the last install (or on the first run).
 stamp=.venv/.trickref-test-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ setup.py -nt "$stamp" ]; then
-    echo "== installing trickref and its test tools into .venv (compiles the engine: a minute or two)"
-    .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e ".[test]"
+    echo "== installing trickref and its test tools into .venv"
+    progress "upgrading pip" .venv/bin/python -m pip install --quiet --upgrade pip
+    progress "installing the packages and compiling the rules engine to C with mypyc" \
+        .venv/bin/python -m pip install --quiet -e ".[test]"
     touch "$stamp"
 fi
 # The compiled engine (engine/build.py) runs only while it matches its sources: compile it again
@@ -24,7 +29,8 @@ fi
 engine_build() { .venv/bin/python -c 'from trickref.engine.build import describe; print(describe())'; }
 if [ "${TRICKREF_PURE_PYTHON:-0}" = "0" ] && engine_build | grep -q "do not match their sources"; then
     echo "== engine sources changed since the last build: compiling the engine again"
-    .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+    progress "compiling the rules engine to C with mypyc" \
+        .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 fi
 echo "== engine: $(engine_build)"
 if [ "${CI:-}" = "true" ] && [ "${TRICKREF_PURE_PYTHON:-0}" = "0" ] && ! engine_build | grep -q "^compiled"; then
@@ -35,6 +41,7 @@ fi
 # @micropython/micropython-webassembly-pyscript, pinned by its package-lock.json).
 if command -v npm >/dev/null 2>&1; then
     if [ ! -d tests/firmware/mp/node_modules ] || [ tests/firmware/mp/package-lock.json -nt tests/firmware/mp/node_modules ]; then
+        echo "== installing the MicroPython VM for the firmware tests (npm ci)"
         (cd tests/firmware/mp && npm ci --no-audit --no-fund --loglevel=error >/dev/null) \
             || echo "warning: npm ci failed: the MicroPython firmware tests will be skipped (fail under CI=true)" >&2
     fi

@@ -2,8 +2,9 @@
 
 Idle costs next to nothing: the loop waits for an event (``next_event``) and only ticks
 when a scene asks for it (``tick_ms``: animations, paced bots, the pretend dealer).
-Touch policy: taps are handled as the mouse events SDL synthesizes from touches; FINGER*
-events are dropped, so a tap never acts twice. Other threads (GPIO seat panels, the dealer's
+Touch policy (ui.touch): a touch arrives as FINGER* events and, from SDL, as mouse events
+copying them; ``Pointer`` makes one stream of mouse events of them, so a tap acts exactly once
+whichever way it came. Scenes get input through ``Scene.receive``. Other threads (GPIO seat panels, the dealer's
 serial reader) hand events to the loop with ``post_table_event`` (``pygame.event.post`` of
 the ``TABLE_EVENT`` type), which is safe from any thread.
 """
@@ -67,7 +68,10 @@ class App:
             pygame.display.set_caption("trickref")
         if kiosk or fullscreen:
             hide_cursor()
-        pygame.event.set_blocked([pygame.FINGERDOWN, pygame.FINGERUP, pygame.FINGERMOTION])
+        pygame.event.set_allowed([pygame.FINGERDOWN, pygame.FINGERUP, pygame.FINGERMOTION])
+        from .touch import Pointer
+
+        self.pointer = Pointer()  # one pointer from mouse and touch events (ui.touch)
         from .sound import Sounds
 
         self.sounds = Sounds(self.settings)
@@ -161,8 +165,9 @@ class App:
             for s in self.scenes.stack:
                 s.needs_redraw = True
             return
-        if self.scene is not None:
-            self.scene.handle(event)
+        for e in self.pointer.translate(event, self.screen.get_size()):
+            if self.scene is not None:
+                self.scene.receive(e)
 
     def table_event(self, event: Any) -> None:
         """Events from the table's threads: seat panel keys, dealer status."""
@@ -192,6 +197,7 @@ class App:
                 self.route()
         if self.scene is not None:
             for s in list(self.scenes.stack):
+                s._ensure_layout()  # a scene switched to by a tap updates before its first frame
                 s.update(dt)
 
     def game_paused(self) -> bool:
@@ -244,8 +250,6 @@ class App:
             time.sleep(self.IDLE_POLL_S if deadline is None else min(self.IDLE_POLL_S, deadline - now))
 
     def run(self, max_seconds: float | None = None) -> None:
-        import pygame
-
         last = time.monotonic()
         start = last
         self.render(force=True)
@@ -257,15 +261,24 @@ class App:
                 if left <= 0:
                     break
                 wait = min(wait, left) if wait else left
-            ev = self.next_event(wait)
-            events = [ev] if ev.type != pygame.NOEVENT else []
-            events.extend(pygame.event.get())
-            for e in events:
-                self.dispatch(e)
-            now = time.monotonic()
-            self.tick(now - last)
+            now = self.step(wait, last)
             last = now
-            self.render()
+
+    def step(self, wait_ms: int, last: float, now: Callable[[], float] = time.monotonic) -> float:
+        """One turn of the loop: wait up to ``wait_ms`` for an event (0: until one comes), hand
+        every queued event to the scenes, tick by the time since ``last``, draw if anything
+        changed; returns the time it ticked to (``now``: tests pass a clock of their own)."""
+        import pygame
+
+        ev = self.next_event(wait_ms)
+        events = [ev] if ev.type != pygame.NOEVENT else []
+        events.extend(pygame.event.get())
+        for e in events:
+            self.dispatch(e)
+        t = now()
+        self.tick(t - last)
+        self.render()
+        return t
 
 
 def hide_cursor() -> None:
@@ -372,7 +385,8 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("kiosk", help="run the touchscreen kiosk (simulated table: bots fill empty seats)")
     p.add_argument("--size", type=_size, default=(800, 480),
-                   help="window size: 800x480 (the 7-inch panel) or 1280x720")
+                   help="window size: 800x480 (the 7-inch Touch Display), 1024x600, 1280x720, or 720x1280 "
+                        "(Touch Display 2, portrait)")
     p.add_argument("--fullscreen", action="store_true", help="full screen, cursor hidden")
     p.add_argument("--windowed", action="store_true", help="a window even where full screen is the default")
     p.add_argument("--kiosk", action="store_true", help="hide the cursor (touch screen)")

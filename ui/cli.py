@@ -194,7 +194,23 @@ def _main(argv: list[str]) -> int:
             return 0
         return int(app.run_default() or 0)
     _precheck(parser, args)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except ValueError as e:
+        if not _setup_refused(e):
+            raise
+        # a table the referee would not start (an unknown rule option, a bad value): its words, once
+        print(f"trickref {args.command}: {e}", file=sys.stderr)
+        return 2
+
+
+def _setup_refused(e: BaseException) -> bool:
+    """True for the table's TableSetupError (device.table.open: the game the referee refused)."""
+    try:
+        from trickref.device.table.open import TableSetupError
+    except ModuleNotFoundError:
+        return False
+    return isinstance(e, TableSetupError)
 
 
 if __name__ == "__main__":

@@ -65,3 +65,14 @@ def fault_kind(text: str | None) -> str | None:
     if "empty" in t or "ran out" in t:
         return "empty"
     return "fault"
+
+
+# the journal cannot be written (device/table/storage.py): a full disk, or one gone read-only
+STORAGE = {
+    "title": N_("The table cannot save the game"),
+    "what": N_("Writing the game's journal {path} failed ({reason}). The disk at {mount} has {free} free of {total}."),
+    "fix_full": N_("Make room on that disk (delete old game records or other files there), then tap Resume: "
+                   "the table saves the waiting entry and goes on. Nothing is lost."),
+    "fix_other": N_("Check that disk (is it still plugged in, or has it become read-only?), then tap Resume: "
+                    "the table saves the waiting entry and goes on. Nothing is lost."),
+}

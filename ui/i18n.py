@@ -183,3 +183,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a string for extraction without translating it (translate it later with ``_``)."""
     return message
+
+
+def elide(text: str) -> str:
+    """French elision a format leaves undone: "de Ana" -> "d'Ana" (the name filled in starts
+    with a vowel). Other languages: the text as it is."""
+    if _current != "fr":
+        return text
+    import re
+
+    return re.sub(r"\b([Dd])e ([AEIOUYÀÂÉÈÊËÎÏÔÙÛÜŒaeiouyàâéèêëîïôùûüœ])", r"\1'\2", text)

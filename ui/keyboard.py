@@ -49,15 +49,15 @@ class KeyboardScene(Scene):
         self.digits = digits
         self.secret = secret
         self.max_len = max_len
-        self.shift = True
+        self.shift = not text  # a name starts with a capital; a name being edited goes on in lower case
         self.accents = False  # the second layer: accented letters and symbols
         self.message = ""
+        self.letter_keys: list[tuple[Button, str, str]] = []
 
     def type(self, ch: str) -> None:
+        """A key that types itself (a digit, a space): no case."""
         if len(self.text) < self.max_len:
-            self.text += ch if not self.shift else ch.upper()
-            if not self.digits and self.shift and ch.isalpha():
-                self.shift = False
+            self.text += ch
         self.needs_redraw = True
 
     def type_pair(self, lower: str, upper: str) -> None:
@@ -77,6 +77,7 @@ class KeyboardScene(Scene):
         self.text = self.text[:-1]
         if not self.text:
             self.shift = True
+        self.needs_redraw = True
 
     def ok(self) -> None:
         self.app.pop()
@@ -121,16 +122,18 @@ class KeyboardScene(Scene):
                 kh = min(kh, th.u(80))
             rows: tuple[tuple[tuple[str, str], ...], ...] = (
                 ACCENT_ROWS if self.accents else tuple(tuple((c.lower(), c) for c in row) for row in LETTER_ROWS))
+            self.letter_keys = []
             for r, pairs in enumerate(rows):
                 x = p + (cols - len(pairs)) * (kw + th.u(4)) // 2
                 for lower, upper in pairs:
                     rect = pygame.Rect(x, top + r * (kh + th.u(4)), kw, kh)
-                    if self.accents:
-                        label = upper if self.shift else lower
-                        keys.append(Button(label, functools.partial(self.type_pair, lower, upper), rect, role="large",
-                                           name=label))
-                    else:
-                        keys.append(Button(upper, functools.partial(self.type, lower), rect, role="large", name=upper))
+                    # shows the case it types (``_sync_case``); a letter is named for its capital,
+                    # an accent key for the case it shows (as tests and the layer's labels know them)
+                    label = upper if self.shift else lower
+                    key = Button(label, functools.partial(self.type_pair, lower, upper), rect, role="large",
+                                 name=label if self.accents else upper)
+                    keys.append(key)
+                    self.letter_keys.append((key, lower, upper))
                     x += kw + th.u(4)
             y = top + 4 * (kh + th.u(4))
             unit = kw + th.u(4)
@@ -152,9 +155,19 @@ class KeyboardScene(Scene):
 
     def toggle_shift(self) -> None:
         self.shift = not self.shift
-        if self.accents:  # the accent keys show their case
-            self.layout()
         self.needs_redraw = True
+
+    def _sync_case(self) -> None:
+        """The letter keys show the case they type now; Shift lights while it is on."""
+        for key, lower, upper in self.letter_keys:
+            key.text = upper if self.shift else lower
+            if self.accents:
+                key.name = key.text
+        for b in self.widgets:
+            if isinstance(b, Button) and b.name == "Shift":
+                b.selected = b.latch = self.shift
+            elif isinstance(b, Button) and b.name == "Del":
+                b.enabled = bool(self.text)  # nothing to delete
 
     def handle(self, event: Any) -> None:
         if event.type == pygame.KEYDOWN:  # a real keyboard works too
@@ -171,6 +184,7 @@ class KeyboardScene(Scene):
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
+        self._sync_case()
         surface.fill(T.PANEL)
         D.text(surface, th, self.title_text, (2 * th.pad, th.pad), "large", T.TEXT, bold=True, max_width=th.width - th.u(160))
         pygame.draw.rect(surface, T.WHITE, self.field, border_radius=th.u(6))

@@ -177,6 +177,9 @@ def check(records: list[D.Drawn], size: tuple[int, int], large_text: bool = Fals
         for c in cards:
             if overlap(a.rect, c.rect):
                 out.append(f"{scene}: card over a button: {_where(a)} and {_where(c)}")
+        for p in panels:  # a button half over a plate or a box (not its own panel, not inside one)
+            if overlap(a.rect, p.rect) and not p.rect.contains(a.rect) and not a.rect.contains(p.rect):
+                out.append(f"{scene}: button across a panel's edge: {_where(a)} and panel at {tuple(p.rect)}")
     return out
 
 

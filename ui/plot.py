@@ -134,7 +134,8 @@ def draw_plot(surface: Any, theme: T.Theme, rect: pygame.Rect, labels: Sequence[
     for k, s in enumerate(lines):
         color = PALETTE[k % len(PALETTE)]
         pts = [pt(i, v) for i, v in s]
-        pygame.draw.lines(surface, color, False, pts, width)
+        if len(pts) >= 2:  # one point (a correction before the first hand ends) is a dot
+            pygame.draw.lines(surface, color, False, pts, width)
         for p in pts:
             pygame.draw.circle(surface, color, p, width + 1)
     col_w = legend_w // cols

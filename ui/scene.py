@@ -4,6 +4,10 @@ A scene is a small object with ``handle(event)``, ``update(dt)`` and ``draw(surf
 ``needs_redraw`` flag; the app draws only when the flag is set, so an idle kiosk does no
 drawing at all. ``tick_ms`` tells the main loop how soon the scene wants ``update`` again
 (None: only when an event arrives), which is what keeps idle CPU near zero.
+
+Input arrives through ``receive(event)`` (the app calls it; ``handle`` is the scene's own hook).
+The scene, not the widget object, remembers which touch target a finger holds (``held``: its
+name): a press can last many frames, and a scene may build its buttons again on any frame.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import draw as D
 from . import theme as T
-from .widgets import Button, Widget, find_buttons
+from .widgets import Button, Widget, find_buttons, find_targets, shown_targets
 
 if TYPE_CHECKING:
     from .app import App
@@ -30,6 +34,7 @@ class Scene:
         self.needs_redraw = True
         self.widgets: list[Widget] = []
         self._laid_out_for: tuple[int, int, bool] | None = None
+        self.held: str | None = None  # the name of the touch target a finger holds down
 
     @property
     def theme(self) -> T.Theme:
@@ -58,6 +63,48 @@ class Scene:
         self._laid_out_for = None
         self.needs_redraw = True
 
+    # input: the press a finger holds is the scene's, by the target's name
+    def receive(self, event: Any) -> None:
+        """Hand ``event`` to ``handle``, the held press kept by name across rebuilt widgets.
+
+        A new press forgets any press before it (its release was lost: a scene switched, a
+        modal opened), so a stale target never swallows a release; every other event first
+        gives ``pressed`` back to the target now called ``held`` (a new object after a rebuild)
+        and takes it from any other; after the scene handled it, ``held`` is what is pressed."""
+        import pygame
+
+        self._ensure_layout()
+        down = event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1
+        self.restore_press(None if down else self.held)
+        self.handle(event)
+        held = [t for t in self.targets() if t.pressed]
+        self.held = held[0].name if held else None
+
+    def restore_press(self, name: str | None = None) -> None:
+        """Mark the target called ``name`` pressed and every other not (None: none pressed)."""
+        self.held = name
+        for t in self.targets():
+            t.pressed = name is not None and t.name == name
+
+    def targets(self) -> list[Widget]:
+        """Every touch target of the scene (buttons, toggles, the parts of steppers and
+        choices, the rows of scrolling lists), visible or not: ``find_targets`` over the widgets,
+        and whatever ``buttons()`` adds (a scene's own buttons outside ``widgets``)."""
+        out = find_targets(self.widgets)
+        seen = {id(t) for t in out}
+        out.extend(b for b in self.buttons() if id(b) not in seen)
+        return out
+
+    def touch_targets(self) -> list[tuple[str, Any]]:
+        """(name, rect) of everything a finger can tap now: the visible, enabled targets (a
+        scene adds its own, e.g. the cards of a hand). Tests walk these (tests/ui/finger.py)."""
+        out = [(str(t.name), r) for t, r in shown_targets(self.widgets)]
+        names = {n for n, _r in out}
+        ours = {id(t) for t in find_targets(self.widgets)}
+        out.extend((str(b.name), b.rect) for b in self.buttons()  # a scene's own, outside widgets
+                   if id(b) not in ours and b.name not in names and b.visible and b.enabled and b.rect.width > 0)
+        return out
+
     # the three verbs
     def handle(self, event: Any) -> None:
         self._ensure_layout()
@@ -79,6 +126,8 @@ class Scene:
         if not self.modal:
             surface.fill(T.FELT)
         self.draw_content(surface)
+        if self.held is not None:  # widgets built again while drawing: the held one looks held
+            self.restore_press(self.held)
         for w in self.widgets:
             w.draw(surface, self.theme)
         self.needs_redraw = False

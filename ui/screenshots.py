@@ -226,10 +226,11 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
 
     @add("keyboard")
     def _kb(app: Any) -> Any:
+        from .i18n import _
         from .keyboard import KeyboardScene
 
         app.go("players")
-        app.push(KeyboardScene(app, title="Name for seat 1", text="Ana"))
+        app.push(KeyboardScene(app, title=_("Name for seat {n}").format(n=1), text="Ana"))
         app.render(force=True)
         return app.scene
 
@@ -247,8 +248,9 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         from .settings import load_settings
 
         old = os.environ.get("TRICKREF_CONFIG")
+        language = app.settings.language  # the defaults, in the language being shot
         with tempfile.TemporaryDirectory() as d:
-            os.environ["TRICKREF_CONFIG"] = os.path.join(d, "config.toml")  # the defaults
+            os.environ["TRICKREF_CONFIG"] = os.path.join(d, "config.toml")
             try:
                 app.settings = load_settings()
             finally:
@@ -256,6 +258,7 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
                     os.environ.pop("TRICKREF_CONFIG", None)
                 else:
                     os.environ["TRICKREF_CONFIG"] = old
+        app.settings.language = language
         sc = show(app, scene="settings")
         sc.area.scroll(sc.area.rect.height // 2)
         app.render(force=True)
@@ -301,6 +304,20 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
     def _draw(app: Any) -> Any:
         s = start_game(app, "spades-2p", 2, humans=(0,), names=["Ana", "Ben"])
         advance(s, lambda st: st.phase == "draw" and 0 in st.turn_seats() and st.pos >= 10)
+        return show(app, reveal=0)
+
+    @add("draw-first-spades-2p")
+    def _draw_first(app: Any) -> Any:
+        # the hand's first draw: Double Nil is offered beside Keep it / Discard it
+        s = start_game(app, "spades-2p", 2, humans=(0,), names=["Ana", "Ben"], seed=8)
+        advance(s, lambda st: st.phase == "draw" and 0 in st.turn_seats())
+        return show(app, reveal=0)
+
+    @add("moon-hearts")
+    def _moon(app: Any) -> Any:
+        # Ana took every heart and the Q♠: she chooses how the moon scores (seed 1, hand 5)
+        s = start_game(app, "hearts", 4, humans=(0,), names=["Ana", "Ben", "Cem", "Dan"], seed=1)
+        advance(s, lambda st: st.phase == "moon" and 0 in st.turn_seats())
         return show(app, reveal=0)
 
     @add("pass-hearts")

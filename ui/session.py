@@ -123,7 +123,7 @@ class Session:
         g, t = self._views()
         phase = g.get("phase")
         d = t.get("dealer", {})
-        if d.get("status") == "fault":
+        if d.get("status") == "fault" or t.get("storage"):
             return "fault"
         if d.get("op") == "deal" and d.get("status") == "busy":
             return "dealing"  # the referee starts the hand's rules before the cards are out

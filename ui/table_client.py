@@ -20,6 +20,7 @@ from typing import Any
 
 from trickref.device.journal import Journal, JournalError, OpenReport
 from trickref.device.table.open import SIM_SPEED, OpenTable, TableSetupError, open_table
+from trickref.device.table.storage import size
 from trickref.engine import actions as A
 from trickref.engine.actions import Action
 from trickref.engine.bots import bot_for
@@ -100,6 +101,10 @@ class TableClient:
         t["humans"] = [s for s in range(self.players) if s not in self.bots]
         t["can_undo"] = self._can_undo(ref)
         t["refusal"] = self.host.refusal_shown()  # why the last entry was refused, until one is taken
+        storage = self.host.storage  # the journal cannot be written: the fault screen says where and why
+        t["storage"] = None if storage is None else {
+            "path": storage.path, "reason": storage.reason, "mount": storage.mount, "kind": storage.kind,
+            "free": size(storage.free), "total": size(storage.total), "full": storage.full}
         d = t["dealer"]
         d["kind"] = fault_kind(d.get("fault"))
         if d.get("op") == "deal":
@@ -296,7 +301,11 @@ class TableClient:
         self.opened.arm_fault(kind, after_cards)
 
     def clear_fault(self) -> None:
-        """"Fixed, continue": the dealer is checked and the referee told it is back."""
+        """"Fixed, continue": the journal written again (after a full disk), or the dealer
+        checked and the referee told it is back."""
+        if self.host.storage is not None:
+            self.host.retry_storage()
+            return
         self.host.recover()
 
 
@@ -410,11 +419,10 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
                 client.host.journal.rotate(None)
         client.host.job(rotate)
         client.drain()
-    where = (_("hand {n}, {k} entries in").format(n=g.hand_number, k=len(g.actions)) if g.actions
-             else _("hand {n}").format(n=g.hand_number))
-    client.notice = _("Resumed the game in progress where it stopped ({where}; {n} events replayed).").format(
-        where=where, n=len(records))
+    # in the players' words: where the game is, and that nothing they did is lost
+    client.notice = _("The game is back where it stopped, in hand {n}: every bid and every card played so far is as "
+                      "it was.").format(n=g.hand_number)
     if not report.clean:
-        client.notice += (" The journal's last entry was cut off (a power cut while it was being written) and "
-                          "was dropped; it had not been confirmed, so nothing confirmed is lost.")
+        client.notice += " " + _("The very last entry before the power went had not finished saving and is left "
+                                 "out: if a bid or a card is missing, enter it again.")
     return client

@@ -1,9 +1,16 @@
 """Touch widgets: buttons, labels, toggles, steppers, choices and scrolling lists.
 
-Widgets react to mouse button events only (a touch screen's taps arrive as synthesized mouse
-events; the app drops the FINGER* events so a tap never counts twice). A button fires on
-release inside the rect it was pressed in, so a finger sliding off cancels the tap. Rects are
-set by the owning scene's layout; every target is at least ``theme.touch`` high.
+Widgets react to mouse button events only (ui.touch turns a touchscreen's FINGER events and
+SDL's mouse copies of them into one stream of mouse events). A button fires on release inside
+its rect, so a finger sliding off cancels the tap. Rects are set by the owning scene's layout;
+every target is at least ``theme.touch`` high.
+
+Which widget a finger holds down is the scene's, not the widget object's: ``Scene.receive``
+keeps the held target's *name* and gives the ``pressed`` state back to whichever object has
+that name when the next event arrives, so a scene may build its widgets again on every frame
+(a finger is held for 50-500 ms while frames are drawn) and the release still finds its button.
+A touch target therefore has a ``name`` unique on its screen (a Button's defaults to its English
+text); ``find_targets`` lists them.
 """
 
 from __future__ import annotations
@@ -18,12 +25,16 @@ from .i18n import _
 
 
 class Widget:
+    tappable = False  # a touch target of its own (a button, a toggle): see find_targets
+    name: str | None = None
+
     def __init__(self, rect: Any = None) -> None:
         import pygame
 
         self.rect = pygame.Rect(rect) if rect is not None else pygame.Rect(0, 0, 0, 0)
         self.visible = True
         self.enabled = True
+        self.pressed = False  # a finger is down on it (the scene restores it by name: ui.scene)
 
     def handle(self, event: Any) -> bool:
         """React to ``event``; True when it was consumed (the scene then redraws)."""
@@ -38,6 +49,8 @@ class Widget:
 
 
 class Button(Widget):
+    tappable = True
+
     def __init__(self, text: str, on_click: Callable[[], Any] | None = None, rect: Any = None,
                  color: T.Color = T.BUTTON, role: str = "body", name: str | None = None) -> None:
         super().__init__(rect)
@@ -46,8 +59,8 @@ class Button(Widget):
         self.color = color
         self.role = role
         self.name = name or getattr(text, "msgid", text)  # the English name in every language
-        self.pressed = False
-        self.selected = False
+        self.selected = False  # shows the value chosen now (a segment, a preset): not a target then
+        self.latch = False  # selected means "on" and a tap turns it off (Shift): a target either way
 
     def handle(self, event: Any) -> bool:
         import pygame
@@ -116,12 +129,15 @@ class Label(Widget):
 class Toggle(Widget):
     """An on/off switch with its label; the whole row is the touch target."""
 
-    def __init__(self, label: str, value: bool, on_change: Callable[[bool], Any] | None = None, rect: Any = None) -> None:
+    tappable = True
+
+    def __init__(self, label: str, value: bool, on_change: Callable[[bool], Any] | None = None, rect: Any = None,
+                 name: str | None = None) -> None:
         super().__init__(rect)
         self.label = label
         self.value = value
         self.on_change = on_change
-        self._down = False
+        self.name = name or getattr(label, "msgid", label)
 
     def handle(self, event: Any) -> bool:
         import pygame
@@ -129,10 +145,10 @@ class Toggle(Widget):
         if not (self.visible and self.enabled):
             return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.rect.collidepoint(event.pos):
-            self._down = True
+            self.pressed = True
             return True
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._down:
-            self._down = False
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.pressed:
+            self.pressed = False
             if self.rect.collidepoint(event.pos):
                 self.value = not self.value
                 if self.on_change:
@@ -217,10 +233,17 @@ class Stepper(Widget):
             return False
         return any(w.handle(event) for w in (self.minus, self.plus, *self.preset_buttons))
 
+    def _limits(self) -> None:
+        """- and + are off where they would do nothing (at the minimum, at the maximum)."""
+        v = self.value
+        self.minus.enabled = v is None or self.minimum is None or v > self.minimum
+        self.plus.enabled = v is None or self.maximum is None or v < self.maximum
+
     def draw(self, surface: Any, theme: T.Theme) -> None:
         if not self.visible:
             return
         self.layout(theme)
+        self._limits()
         r = self.rect
         D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
                max_width=max(10, self._label_right - r.x - theme.pad))
@@ -332,9 +355,8 @@ class ScrollArea(Widget):
             y0, off0 = self._drag
             if abs(pos[1] - y0) > 12:
                 self._dragged = True
-                for _h, w in self.rows:  # a drag is not a tap: release pressed buttons
-                    for b in _buttons_of(w):
-                        b.pressed = False
+                for t in find_targets([w for _h, w in self.rows]):  # a drag is not a tap: let go
+                    t.pressed = False
             if self._dragged:
                 self.scroll(off0 + y0 - pos[1] - self.offset)
                 return True
@@ -370,6 +392,51 @@ def _buttons_of(w: Widget) -> list[Button]:
     if isinstance(w, Choice):
         return list(w.buttons)
     return [b for c in w.children() for b in _buttons_of(c)]
+
+
+def find_targets(widgets: Sequence[Widget]) -> list[Widget]:
+    """Every touch target among ``widgets`` and inside them (a composite widget lists its parts
+    with ``children()``; a ScrollArea its rows): the buttons and toggles a finger can hold."""
+    out: list[Widget] = []
+    for w in widgets:
+        if isinstance(w, ScrollArea):
+            out.extend(find_targets([x for _h, x in w.rows]))
+        elif isinstance(w, Stepper):
+            out.extend([w.minus, w.plus, *w.preset_buttons])
+        elif isinstance(w, Choice):
+            out.extend(w.buttons)
+        elif w.tappable:
+            out.append(w)
+        else:
+            out.extend(find_targets(w.children()))
+    return out
+
+
+def shown_targets(widgets: Sequence[Widget], clip: Any = None) -> list[tuple[Widget, Any]]:
+    """The touch targets a finger can reach now, with the part of each on screen: visible and
+    enabled, inside visible composites, the rows of a ScrollArea cut to its window (a target
+    less than half on screen is left out)."""
+    out: list[tuple[Widget, Any]] = []
+    for w in widgets:
+        if not w.visible:
+            continue
+        if isinstance(w, ScrollArea):
+            out.extend(shown_targets([x for _h, x in w.rows], w.rect if clip is None else w.rect.clip(clip)))
+            continue
+        parts = [w.minus, w.plus, *w.preset_buttons] if isinstance(w, Stepper) else list(w.buttons) \
+            if isinstance(w, Choice) else [w] if w.tappable else None
+        if parts is None:
+            out.extend(shown_targets(w.children(), clip))
+            continue
+        for t in parts:
+            if not (t.visible and t.enabled) or t.rect.width <= 0:
+                continue
+            if getattr(t, "selected", False) and not getattr(t, "latch", False):
+                continue  # the choice showing the value now (a segment, a preset, the game chosen): tapping keeps it
+            r = t.rect if clip is None else t.rect.clip(clip)
+            if r.height * 2 >= t.rect.height and r.width * 2 >= t.rect.width:
+                out.append((t, r))
+    return out
 
 
 def find_buttons(widgets: Sequence[Widget]) -> list[Button]:

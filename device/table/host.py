@@ -40,7 +40,9 @@ from trickref.device.dealer import messages as m
 from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.errors import DealerError, DealerJam, DealerLinkDown, DealerTimeout
 from trickref.device.dealer.errors import DealerFault as DriverFault
+from trickref.device.journal import JournalWriteError
 from trickref.device.table.dealers import DealerAdapter
+from trickref.device.table.storage import StorageFault, storage_fault
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import ideal_outcome
 from trickref.engine.referee.commands import (
@@ -514,6 +516,10 @@ class TableHost:
         # the last refused entry: its words for the shared screen, and the game's position then
         self.refusal: tuple[str, tuple[int, int]] | None = None
         self.errors: list[str] = []
+        # the journal could not be written (a full disk): the table waits, holding the refused
+        # event and every one after it, in order, until ``retry_storage`` (storage.py)
+        self.storage: StorageFault | None = None
+        self._held: list[Event] = []
         self.recoveries: list[str] = []  # the faults "fixed, continue" was pressed for
         self.finished_record: dict[str, Any] | None = None
         # a club night's hook (device.club.table.ClubTable): the hub's boards as shuffles, every
@@ -610,16 +616,17 @@ class TableHost:
 
     def wait(self, pred: Callable[[], bool], timeout: float = 60.0) -> bool:
         """Wait until ``pred()`` holds, checked after every item the worker takes (not by
-        polling); False if it still does not hold after ``timeout``."""
+        polling); False if it still does not hold after ``timeout``, or the table stopped on
+        a journal it cannot write (``storage``)."""
         with self._cond:
-            return self._cond.wait_for(lambda: self._closing or pred(), timeout) and pred()
+            return self._cond.wait_for(lambda: self._closing or self.storage is not None or pred(), timeout) and pred()
 
     def _idle(self) -> bool:
         if self._closing:
             return True
         if self._inbox or self._active:
             return False
-        if self.dead:
+        if self.dead or self.storage is not None:
             return True
         if self._outstanding:
             # the one step in flight waits for a person (a drawn card fed back): idle
@@ -699,9 +706,10 @@ class TableHost:
     def handle(self, event: Event) -> list[Command]:
         """On the worker only: journal (durable), referee, carry out."""
         with self.lock:
+            if self.storage is not None or not self._journal(event):
+                self._held.append(event)  # taken again, in order, once the journal can be written
+                return []
             before = self.referee.places.snapshot()["at"] if self.after_event is not None else None
-            if self.journal is not None:
-                self.journal.append(event.to_json())
             out = self.referee.handle(event)
             self.handled[event.TYPE] += 1
             if isinstance(event, CardRead):
@@ -720,6 +728,31 @@ class TableHost:
         if self.club is not None:
             self.club.after(event, self.referee, out)
         return out
+
+    def _journal(self, event: Event) -> bool:
+        """Journal ``event`` (durable); False when the disk refused it (``storage`` says why)."""
+        if self.journal is None:
+            return True
+        try:
+            self.journal.append(event.to_json())
+        except JournalWriteError as e:
+            self.storage = storage_fault(e.path, e.reason)
+            return False
+        return True
+
+    def retry_storage(self) -> None:
+        """Resume after a journal write failed: the held events are taken again, in order (the
+        table stops again at the first the disk still refuses)."""
+        self.post(_Job(self._retry_storage))
+
+    def _retry_storage(self) -> None:
+        held, self._held = self._held, []
+        self.storage = None
+        for i, event in enumerate(held):
+            self.handle(event)
+            if self.storage is not None:
+                self._held.extend(held[i + 1:])
+                return
 
     def job(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` on the worker, in order with the events."""
@@ -768,7 +801,7 @@ class TableHost:
     def _next(self) -> None:
         """After each item: shuffle when allowed, or start reading fed cards when wanted."""
         ref = self.referee
-        if self.dead:
+        if self.dead or self.storage is not None:
             return
         if self._reading and not self.wants_cards():
             self.dealer.stop_read()  # its PortDone comes back: then the shuffle, or a step

@@ -25,12 +25,12 @@ referee's words.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from trickref.device.dealer import messages as m
 from trickref.device.table.open import OpenTable, open_table
+from trickref.device.table.storage import RUN_AGAIN
 from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.levels import search_bot
@@ -151,6 +151,8 @@ class SimTable:
         self.host.drain(GUARD_S)
         if self.host.dead:
             raise PowerCut("the power went (the table's cut_after said so)")
+        if self.host.storage is not None:  # the journal cannot be written: nobody acts until it can
+            raise TableStuck(self.host.storage.words(RUN_AGAIN))
 
     def _deal_next(self) -> None:
         g = self.referee.game
@@ -163,7 +165,10 @@ class SimTable:
         self.settle()
 
     def _arm(self, kind: str) -> None:
-        """Ten cards into the deal: jam the simulator or pull its cable (back a little later)."""
+        """Ten cards into the deal: jam the simulator or pull its cable. The cable goes back in
+        when the person at the table does it: after the screen said the dealer stopped
+        answering, on Resume (the host's recovery). A cable back after a fixed time raced the
+        driver's detection, which takes longer on a loaded machine: the fault then went unseen."""
         driver, sim = self.driver, self.sim
         assert driver is not None and sim is not None
         count = [0]
@@ -178,7 +183,6 @@ class SimTable:
                     sim.jam("eject")
                 else:
                     sim.go_silent(True)
-                    threading.Timer(driver.link.link_timeout * 1.5, sim.go_silent, (False,)).start()
 
         driver.add_listener(listener)
 

@@ -93,10 +93,39 @@ def _paths_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _journal_problem(args: argparse.Namespace) -> str | None:
+    """Before anything opens it: ``--journal`` names a file that is not a journal (a game
+    record, random bytes), or the journal of another game or table size. Either is refused and
+    left exactly as it is (resuming it here would overwrite it, or play it by the wrong rules)."""
+    from trickref.device.journal import JournalError, peek
+
+    path = args.journal
+    if not path or not os.path.isfile(path):
+        return None
+    try:
+        records = peek(path)
+    except JournalError as e:
+        return f"--journal {e}"
+    if not records:
+        return None
+    first = records[0]
+    if not isinstance(first, dict) or first.get("type") != "new_game":
+        return (f"--journal {path}: a journal, but not of a table game (it does not start with a new game); left "
+                "untouched. Name a new file for a new game.")
+    game, names = first.get("game"), first.get("names")
+    players = len(names) if isinstance(names, list) else None
+    if game == args.game and players == args.players:
+        return None
+    return (f"--journal {path} holds a {game} game of {players} players, not {args.game} with {args.players}; left "
+            f"untouched. Resume it with --game {game} --players {players}, or name another journal file.")
+
+
 def run(args: argparse.Namespace) -> int:
-    from trickref.device.games_store import GamesStore
+    from trickref.device.games_store import GamesStore, GamesStoreError
     from trickref.device.journal import JournalError
+    from trickref.device.table.open import TableSetupError
     from trickref.device.table.sim import SimTable, TableStuck
+    from trickref.device.table.storage import RUN_AGAIN
     from trickref.engine.errors import RecordError
     from trickref.engine.games import GAME_IDS, game_class
     from trickref.engine.records import parse, summary
@@ -112,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None
-    problem = _paths_problem(args)
+    problem = _paths_problem(args) or _journal_problem(args)
     if problem is not None:
         print(f"trickref sim: {problem}", file=sys.stderr)
         return 2
@@ -146,7 +175,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickref sim: --club {e}", file=sys.stderr)
         return 2
     try:
-        table.start()
+        try:
+            table.start()
+        except TableSetupError as e:  # a rule option out of range, a game the table cannot begin
+            print(f"trickref sim: {e}", file=sys.stderr)
+            return 2
         ref = table.referee
         if ref.game is None:
             msg = [m.text for m in table.messages if m.level == "warn"]
@@ -164,11 +197,16 @@ def run(args: argparse.Namespace) -> int:
                     return 2
             table.run(max_hands=max_hands)
         except TableStuck as e:
-            print(f"trickref sim: {e}", file=sys.stderr)
+            storage = table.host.storage  # a full disk: its words, not the wait it cut short
+            print(f"trickref sim: {storage.words(RUN_AGAIN) if storage is not None else e}", file=sys.stderr)
             return 1
         g = ref.game
         record = table.finished_record or ref.record()
-        path = store.save(record) if store is not None else None
+        try:
+            path = store.save(record) if store is not None else None
+        except GamesStoreError as e:  # a full disk under the games folder: the journal still has the game
+            print(f"trickref sim: the game is over but its record was not saved: {e}", file=sys.stderr)
+            return 1
         try:
             state = replay_record(parse(record))
             result = summary(state)

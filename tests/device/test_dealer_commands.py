@@ -229,7 +229,11 @@ def test_self_test_reads_a_full_deck() -> None:
         assert report.ok
         assert report.read == 52
         # round the loop, back in the hopper in the same order (the first card, read again to
-        # see the deck had come round, went round once more)
+        # see the deck had come round, went round once more). The dealer reports the test done
+        # when it has read that card; the card is then still on the belt, and comes down on
+        # the hopper when the simulator's thread next moves it: wait for the belt to empty
+        # (however slow the machine), then look.
+        assert wait_until(lambda: not sim.board.belt_cards and sim.board.loop_passes >= 53)
         assert sim.board.tray(m.LOOP) == before[1:] + before[:1]
         assert sim.board.loop_passes == 53 and sim.board.collisions == []
         sim.gather_to_hopper(order_seed=3)

@@ -180,7 +180,9 @@ def test_a_command_that_waited_for_the_link_is_still_sent() -> None:
     once the link is its own, so it is sent and answered when the dealer is back, never failed
     unsent ("after 0 tries")."""
     fake = FakeDealer(standard)
-    link = open_link(fake, keepalive=False)
+    # the one retransmit timeout it gets is the link's reply timeout: a generous one here, so
+    # the reply (read by the link's own thread) is in time however loaded the machine is
+    link = open_link(fake, keepalive=False, reply_timeout=GENEROUS)
     result: list[Any] = []
     started = threading.Event()
 

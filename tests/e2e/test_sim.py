@@ -27,8 +27,9 @@ TRICKREF = [sys.executable, "-m", "trickref.ui.cli"]
 
 def sim_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     code = main(["sim", "--json", *args])
-    out = capsys.readouterr().out
-    assert code == 0, out
+    said = capsys.readouterr()
+    out = said.out
+    assert code == 0, out + said.err
     return json.loads(out.strip().splitlines()[-1])
 
 

@@ -61,6 +61,7 @@ def test_fast_paths_agree_with_the_base_class(game: str, n: int) -> None:
     assert steps > 10
 
 
+@pytest.mark.skip_ok("the pure-Python build's test: scripts/test.sh runs tests/engine again on that build")
 @pytest.mark.skipif(ENGINE_BUILD == "compiled", reason="the compiled engine's states keep their fields in "
                     "slots of their own (no __dict__): the limit is the interpreter's, for the pure-Python build")
 @pytest.mark.parametrize("game,n", [("hearts", 3), ("hearts", 4), ("hearts", 7), ("german-whist", 2), ("partnership-spades", 4)])

@@ -118,9 +118,12 @@ def act(app: Any, chooser: Any) -> None:
     elif k == "moon":
         o = table.state.options
         tap_button(app, f"Me {o['moon_self']:+d}" if v == "self" else f"Others {o['moon_others']:+d}")
+        tap_button(app, "yes")  # the choice binds the hand: the kiosk asks first
     elif k == "double_nil":
         tap_button(app, "Double Nil")
+        tap_button(app, "yes")
     elif k == "blind_nil":
         tap_button(app, "Blind Nil")
+        tap_button(app, "yes")
     else:
         raise AssertionError(f"no tap for {action}")

@@ -60,8 +60,10 @@ class Rig:
         self.app = referee_app()
         self.app.seed = seed
         self.app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": True}
+        # the link's timeout: long enough that a loaded machine's slow replies are not taken for
+        # a pulled cable (a real pulled cable is still found within it)
         self.app.table_args = {"config": self.config, "mode": "hardware", "pin_factory": self.factory,
-                               "panel_clock": self.clock, "link_timeout": 1.0}
+                               "panel_clock": self.clock, "link_timeout": 3.0}
         self.bot = bot_for(game)
         self.rng = random.Random(seed)
         self.log: list[str] = []

@@ -130,6 +130,7 @@ def act(app: Any) -> None:
     if "moon" in kinds:
         o = table.state.options
         tap_button(app, f"Me {o['moon_self']:+d}")
+        tap_button(app, "yes")  # the choice binds the hand: asked first
         return
     raise AssertionError(f"no tap for {sorted(kinds)}")
 

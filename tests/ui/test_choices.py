@@ -21,6 +21,8 @@ def test_moon_choice_buttons_show_the_options_values(small_app, monkeypatch):
     app.render(force=True)
     assert {"Me -26", "Others +26"} <= set(app.scene.model()["buttons"])
     tap_button(app, "Others +26")
+    assert taken == [] and app.scene.name == "confirm"  # it binds the hand: asked first
+    tap_button(app, "yes")
     assert taken == [(0, MOON_OTHERS)]
 
 
@@ -35,6 +37,7 @@ def test_double_nil_declared_by_a_tap_before_the_first_draw(small_app):
     assert app.scene.name == "play"
     assert DOUBLE_NIL in session.table.legal(seat)
     tap_button(app, "Double Nil")
+    tap_button(app, "yes")  # asked first
     assert st.double[seat]
     assert app.scene.model()["drawn_card"]  # the shown card is still waiting for keep/discard
 
@@ -55,5 +58,6 @@ def test_blind_nil_for_the_trailing_team(small_app):
     seat = app.scene.seat
     assert BLIND_NIL in session.table.legal(seat)
     tap_button(app, "Blind Nil (without looking)")
+    tap_button(app, "yes")  # asked first
     assert st.blind[seat] and st.bids[seat] == 0
     assert session.revealed is None  # declared without the hand ever shown

@@ -221,7 +221,7 @@ def test_torn_journal_tail_is_dropped_and_said(tmp_path):
         f.write(b"TRJ1\x40\x00\x00\x00garbage")  # a record cut off by a power cut
     app2 = referee_app()
     start_home(app2)
-    assert app2.scene.name == "confirm" and "cut off" in app2.scene.detail
+    assert app2.scene.name == "confirm" and "had not finished saving" in app2.scene.detail
     assert app2.session.table.referee.game.phase == "pass"
 
 

@@ -132,10 +132,16 @@ class BiddingScene(GameScene):
             self.app.route()
 
     def blind_nil(self) -> None:
-        seat = self.acting_seat
-        if seat is not None:
-            self.session.submit(seat, BLIND_NIL)
-            self.app.route()
+        """Blind Nil binds the hand: asked first (ui.scenes.confirm.ask_blind_nil)."""
+        from .confirm import ask_blind_nil
+
+        def declare() -> None:
+            seat = self.acting_seat
+            if seat is not None:
+                self.session.submit(seat, BLIND_NIL)
+                self.app.route()
+
+        ask_blind_nil(self.app, declare)
 
     def handle(self, event: Any) -> None:
         super().handle(event)

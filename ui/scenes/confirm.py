@@ -82,3 +82,11 @@ class ConfirmScene(Scene):
         m = super().model()
         m["question"] = self.question
         return m
+
+
+def ask_blind_nil(app: Any, declare: Callable[[], Any]) -> None:
+    """Blind Nil is declared with one tap and binds the hand: ask before ``declare``."""
+    app.push(ConfirmScene(app, _("Bid Blind Nil, without looking?"),
+                          _("Your team scores +200 if you take no trick this hand, -200 if you take any. "
+                            "You and your partner then pass each other two cards."),
+                          yes=_("Blind Nil"), no=N_("Back"), on_yes=declare))

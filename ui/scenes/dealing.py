@@ -38,14 +38,19 @@ class DealingScene(GameScene):
         self.widgets += [self.jam, self.unplug]
 
     def simulate_jam(self) -> None:
-        """Debug (simulated mode): the simulator's next card sticks; the fault scene follows."""
+        """Debug (simulated mode): the simulator's next card sticks; the fault scene follows
+        (meanwhile the status line says what is coming, and the buttons are off)."""
         self.session.table.fault("jam")
+        self.note = _("jam on its way: the next card will stick")
         self.app.route()
 
     def simulate_unplug(self) -> None:
         """Debug (simulated mode): the dealer's cable out; Resume on the fault scene plugs it back."""
         self.session.table.fault("link")
+        self.note = _("dealer cable out: the table notices in a moment")
         self.app.route()
+
+    note = ""  # what a simulated fault just asked for, until the fault shows
 
     @property
     def tick_ms(self) -> int | None:
@@ -79,6 +84,8 @@ class DealingScene(GameScene):
         pygame.draw.rect(surface, T.TEXT_DIM, bar, width=2, border_radius=th.u(8))
         D.text(surface, th, _("{dealt} / {total} cards").format(dealt=dealt, total=total), bar.center, "body", T.TEXT, "center")
         status = _("status: {message}").format(message=_(str(d["message"]))) if d.get("message") else ""
+        if self.note:
+            status = self.note
         sr = D.text(surface, th, status, (th.width // 2, bar.bottom + th.u(12)), "body",
                     T.ACCENT, "midtop", max_width=th.width - 4 * th.pad)
         y = max(sr.bottom, bar.bottom + th.u(12) + th.font("body").get_height()) + th.u(10)
@@ -92,6 +99,7 @@ class DealingScene(GameScene):
                 y = D.text(surface, th, ln, (th.width // 2, y), role, T.TEXT if k == 0 else T.TEXT_DIM, "midtop",
                            max_width=th.width - 4 * th.pad).bottom + th.u(2)
         self.jam.visible = self.unplug.visible = self.session.simulated and TV.dealer_status(t) == "busy"
+        self.jam.enabled = self.unplug.enabled = not self.note  # one simulated fault at a time
 
     def model(self) -> dict[str, Any]:
         m = super().model()

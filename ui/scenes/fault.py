@@ -8,7 +8,7 @@ import pygame
 
 from .. import draw as D
 from .. import theme as T
-from ..faults import FAULTS
+from ..faults import FAULTS, STORAGE
 from ..i18n import _, current
 from ..referee_words import translate, understood
 from ..widgets import Button
@@ -33,6 +33,9 @@ class FaultScene(GameScene):
         self.app.route()
 
     def info(self) -> dict[str, str]:
+        storage = self.t.get("storage")
+        if storage:  # the journal cannot be written: before any dealer fault (nothing is saved)
+            return storage_info(storage)
         d = self.t.get("dealer", {})
         known = FAULTS.get(d.get("kind") or "")
         if known is not None:
@@ -88,3 +91,11 @@ class FaultScene(GameScene):
         m = super().model()
         m.update(self.info())
         return m
+
+
+def storage_info(s: dict[str, Any]) -> dict[str, str]:
+    """The fault screen's words for a journal the table cannot write (ui.faults.STORAGE)."""
+    return {"title": _(STORAGE["title"]),
+            "what": _(STORAGE["what"]).format(path=s["path"], reason=s["reason"], mount=s["mount"],
+                                              free=s["free"], total=s["total"]),
+            "fix": _(STORAGE["fix_full"] if s.get("full") else STORAGE["fix_other"])}

@@ -132,8 +132,19 @@ class GameScene(Scene):
             self.session.conceal()
             self.app.route()
 
-        self.app.push(ConfirmScene(self.app, _("Undo the last move?"), _("Takes back the last human move of this "
-                                   "hand (and the bots' moves after it)."), yes=_("Undo"), no=_("Keep"), on_yes=undo))
+        self.app.push(ConfirmScene(self.app, _("Undo the last move?"), self.undo_words(), yes=_("Undo"), no=_("Keep"),
+                                   on_yes=undo))
+
+    def undo_words(self) -> str:
+        """What Undo takes back, in the players' words: the last move of a person at the table
+        and every bot move after it ("Takes back: Ana played 7♥; then Ben played 9♥")."""
+        from ..undo_words import undo_preview
+
+        table = self.session.table
+        moves = undo_preview(table)
+        if not moves:
+            return _("Takes back the last human move of this hand (and the bots' moves after it).")
+        return _("Takes back: {moves}").format(moves=_("; then ").join(moves))
 
     def extra_buttons(self) -> list[tuple[str, Any]]:
         return []

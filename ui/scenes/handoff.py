@@ -48,10 +48,15 @@ class HandoffScene(GameScene):
         self.app.route()
 
     def blind_nil(self) -> None:
-        if self.seat is None:
-            return
-        self.session.submit(self.seat, BLIND_NIL)
-        self.app.route()
+        from .confirm import ask_blind_nil
+
+        def declare() -> None:
+            if self.seat is not None:
+                self.session.submit(self.seat, BLIND_NIL)
+                self.app.route()
+
+        if self.seat is not None:
+            ask_blind_nil(self.app, declare)
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme

@@ -36,13 +36,16 @@ class PlayScene(GameScene):
         self.review = False
         self.shown: dict[str, Any] = {}
         self.error = ""
+        self.action_buttons: list[Button] = []
+        self._choices: dict[str, Button] = {}  # the choice buttons by name, kept across frames
+        self._card_down: tuple[int, tuple[int, int]] | None = None  # (card, where) a finger pressed
+        self._dismiss = False  # a tap that ends the last-trick review is under way
 
     # ------------------------------------------------------------------ layout
     def layout(self) -> None:
         th = self.theme
         self.widgets = self.top_buttons()
         self.last_btn = next(b for b in self.bar_buttons if b.name == "Last trick")
-        self.action_buttons: list[Button] = []
         self._hand_h = th.card_height("hand") + th.u(22)
 
     @property
@@ -110,10 +113,17 @@ class PlayScene(GameScene):
                 self.error = "" if seat is None else (self.session.table.check(seat, A_play(c)) or "")
                 self.app.sounds.play("error")
         elif kind in ("pass", "exchange"):
+            limit = self.select_limit(legal)
+            self.error = ""
             if i in self.hand.selected:
                 self.hand.selected.remove(i)
-            elif len(self.hand.selected) < self.select_limit(legal):
+            elif len(self.hand.selected) < limit:
                 self.hand.selected.append(i)
+            else:  # a card more than the pass takes: say so, rather than do nothing
+                self.error = ngettext("{n} card is chosen already: tap it to put it back first",
+                                      "{n} cards are chosen already: tap one to put it back first",
+                                      limit).format(n=limit)
+                self.app.sounds.play("error")
 
     def select_limit(self, legal: list[Action]) -> int:
         if legal[0].kind == "pass":
@@ -132,19 +142,41 @@ class PlayScene(GameScene):
 
     def handle(self, event: Any) -> None:
         self._ensure_layout()
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.review:
-            self.review = False
-            self.needs_redraw = True
-            return
+        press = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
+        release = event.type == pygame.MOUSEBUTTONUP and event.button == 1
+        if self.review and (press or release):
+            # while the last trick shows, a tap anywhere but on the bar's buttons puts the table
+            # back: the whole tap (its press and its release) is that, and nothing else
+            if press and not any(b.visible and b.rect.collidepoint(event.pos) for b in self.bar_buttons):
+                self._dismiss = True
+                return
+            if release and self._dismiss:
+                self._dismiss = False
+                self.review = False
+                self.needs_redraw = True
+                return
+        if press:
+            self._dismiss = False
+            self._card_down = None
         for w in [*self.action_buttons, *self.widgets]:
             if w.visible and w.handle(event):
                 self.needs_redraw = True
                 return
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and TV.view_hand(self.view) is not None:
+        if TV.view_hand(self.view) is None:
+            return
+        if press:
             i = self.hand.hit(event.pos)
-            if i is not None:
-                self.tap_card(i)
-                self.needs_redraw = True
+            self._card_down = None if i is None else (i, tuple(event.pos))
+        elif release and self._card_down is not None:
+            # the card pressed, if the finger lifts on it or has drifted only a little (the
+            # cards overlap: a few pixels can cross into the next one)
+            i, (x0, y0) = self._card_down
+            self._card_down = None
+            slop = self.theme.u(12)
+            if self.hand.hit(event.pos) == i or (abs(event.pos[0] - x0) <= slop and abs(event.pos[1] - y0) <= slop):
+                if i < len(self.hand.cards):
+                    self.tap_card(i)
+                    self.needs_redraw = True
 
     def tap_card_named(self, name: str) -> None:
         """Tap the card called ``name`` in the hand (tests)."""
@@ -184,15 +216,51 @@ class PlayScene(GameScene):
             specs.append(("Keep it", _("Keep it"), lambda: self.submit(Action("draw", "keep")), T.BUTTON_ON))
             specs.append(("Discard it", _("Discard it"), lambda: self.submit(Action("draw", "discard")), T.BUTTON))
         if "double_nil" in kinds:
-            specs.append(("Double Nil", _("Double Nil"), lambda: self.submit(Action("double_nil", True)), T.BAD))
+            specs.append(("Double Nil", _("Double Nil"), self.ask_double_nil, T.BAD))
         if "moon" in kinds:
             o = self.g.get("options", {})
             me, others = f"{o.get('moon_self', -26):+d}", f"{o.get('moon_others', 26):+d}"
-            specs.append((f"Me {me}", _("Me {points}").format(points=me), lambda: self.submit(Action("moon", "self")),
+            specs.append((f"Me {me}", _("Me {points}").format(points=me), lambda: self.ask_moon("self", me),
                           T.BUTTON_ON))
             specs.append((f"Others {others}", _("Others {points}").format(points=others),
-                          lambda: self.submit(Action("moon", "others")), T.BUTTON))
+                          lambda: self.ask_moon("others", others), T.BUTTON))
         return specs
+
+    # one tap must not make a choice that binds the whole hand: these ask first
+    def ask_double_nil(self) -> None:
+        from .confirm import ConfirmScene
+
+        self.app.push(ConfirmScene(
+            self.app, _("Bid Double Nil?"),
+            _("Your bid is then fixed: you must take no trick this hand (+200 if you take none, -200 if you take "
+              "any). After the draw you may exchange up to three cards."),
+            yes=_("Double Nil"), no=N_("Back"), on_yes=lambda: self.submit(Action("double_nil", True))))
+
+    def ask_moon(self, choice: str, points: str) -> None:
+        from .confirm import ConfirmScene
+
+        if choice == "self":
+            question = _("You shot the moon: score {points} yourself?").format(points=points)
+            detail = _("Every other player scores 0 for this hand.")
+            yes = _("Me {points}").format(points=points)
+        else:
+            question = _("You shot the moon: every other player scores {points}?").format(points=points)
+            detail = _("You score 0 for this hand.")
+            yes = _("Others {points}").format(points=points)
+        self.app.push(ConfirmScene(self.app, question, detail, yes=yes, no=N_("Back"),
+                                   on_yes=lambda: self.submit(Action("moon", choice))))
+
+    def _choice(self, name: str, text: str, fn: Any, rect: pygame.Rect, color: T.Color) -> Button:
+        """The choice button called ``name``: the same object from frame to frame (its words,
+        action, place and colour brought up to date), so a finger holding it across frames holds
+        one button (the scene also restores a press by name: ui.scene)."""
+        b = self._choices.get(name)
+        if b is None:
+            b = self._choices[name] = Button(text, fn, rect, color=color, name=name)
+        else:
+            b.text, b.on_click, b.rect, b.color = text, fn, pygame.Rect(rect), color
+        b.visible = b.enabled = True
+        return b
 
     def _action_buttons(self, trick_area: pygame.Rect) -> list[Button]:
         th = self.theme
@@ -201,19 +269,24 @@ class PlayScene(GameScene):
         if not specs:
             return out
         if TV.presented(self.view):
-            # the draw: buttons stacked to the right of the shown card
+            # the draw: buttons to the right of the shown card, stacked; two to a row when a
+            # stack would reach the plate below (Double Nil beside Keep it / Discard it at 800x480)
             x = trick_area.centerx + th.u(60)
             y = trick_area.y + th.u(30)
-            for name, text, fn, color in specs:
-                out.append(Button(text, fn, pygame.Rect(x, y, th.u(190), th.touch), color=color, name=name))
-                y += th.touch + th.pad
+            room_w = trick_area.right - x
+            cols = 1 if y + len(specs) * (th.touch + th.pad) - th.pad <= trick_area.bottom else 2
+            bw = th.u(190) if cols == 1 else min(th.u(190), (room_w - th.pad) // 2)
+            for i, (name, text, fn, color) in enumerate(specs):
+                r, c = divmod(i, cols)
+                out.append(self._choice(name, text, fn, pygame.Rect(x + c * (bw + th.pad), y + r * (th.touch + th.pad),
+                                                                    bw, th.touch), color))
             return out
         bw = min(th.u(240 if len(specs) == 1 else 190), (trick_area.width - th.pad * (len(specs) - 1)) // max(1, len(specs)))
         total = len(specs) * bw + (len(specs) - 1) * th.pad
         x = trick_area.centerx - total // 2
         y = trick_area.bottom - th.touch
         for name, text, fn, color in specs:
-            out.append(Button(text, fn, pygame.Rect(x, y, bw, th.touch), color=color, name=name))
+            out.append(self._choice(name, text, fn, pygame.Rect(x, y, bw, th.touch), color))
             x += bw + th.pad
         return out
 
@@ -365,7 +438,7 @@ class PlayScene(GameScene):
             bw = min(th.u(220), strip.right - x)
             y = strip.y
             for name, text, fn, color in specs:
-                self.action_buttons.append(Button(text, fn, pygame.Rect(x, y, bw, th.touch), color=color, name=name))
+                self.action_buttons.append(self._choice(name, text, fn, pygame.Rect(x, y, bw, th.touch), color))
                 y += th.touch + th.pad
         elif specs:
             room = strip.right - x
@@ -373,8 +446,8 @@ class PlayScene(GameScene):
             total = len(specs) * bw + (len(specs) - 1) * th.pad
             bx = x + (room - total) // 2
             for name, text, fn, color in specs:
-                self.action_buttons.append(Button(text, fn, pygame.Rect(bx, strip.y + strip_h - th.touch, bw, th.touch),
-                                                  color=color, name=name))
+                self.action_buttons.append(self._choice(name, text, fn, pygame.Rect(bx, strip.y + strip_h - th.touch,
+                                                                                    bw, th.touch), color))
                 bx += bw + th.pad
         for b in self.action_buttons:
             b.draw(surface, th)
@@ -465,6 +538,9 @@ class PlayScene(GameScene):
             mine = {"play": _("Your turn, {name}: play"), "pass": _("Your turn, {name}: pass {n} cards"),
                     "exchange": _("Your turn, {name}: exchange"), "moon": _("Your turn, {name}: shot the moon: choose"),
                     "bid": _("Your turn, {name}: bid")}.get(phase, _("Your turn, {name}"))
+            to = g.get("pass_to")
+            if phase == "pass" and isinstance(to, int) and 0 <= to < len(names):
+                mine = _("Your turn, {name}: pass {n} cards to {to}").replace("{to}", names[to])
             text = mine.format(name=names[self.acting_seat], n=k)
         elif who:
             theirs = {"play": _("{who} to play"), "pass": _("{who} to pass {n} cards"), "draw": _("{who} to draw"),
@@ -473,9 +549,9 @@ class PlayScene(GameScene):
             text = theirs.format(who=who, n=k)
         else:
             return ""
-        done = [s for s in g.get("passed", []) if isinstance(s, int)] if phase == "pass" else []
-        if done:
-            text = _("{text} ({n} passed)").format(text=text, n=len(done))
+        done = [s for s in g.get("passed", []) if isinstance(s, int) and s < len(names)] if phase == "pass" else []
+        if done:  # who has passed already (the others are the ones named as on turn)
+            text = _("{text}; already passed: {names}").format(text=text, names=", ".join(names[s] for s in done))
         return text
 
     def _draw_extras(self, surface: Any, trick_area: pygame.Rect, table: pygame.Rect, shown: dict[str, Any]) -> None:
@@ -498,6 +574,26 @@ class PlayScene(GameScene):
 
     def buttons(self) -> list[Button]:
         return [*self.action_buttons, *super().buttons()]
+
+    def touch_targets(self) -> list[tuple[str, Any]]:
+        """The buttons, and the cards of the hand when tapping one does something (the acting
+        player's turn to play, pass or exchange): each as the strip of it that shows."""
+        out = super().touch_targets()
+        legal = self.legal()
+        if self.review or not legal or legal[0].kind not in ("play", "pass", "exchange"):
+            return out
+        rects = self.hand.rects
+        for i, c in enumerate(self.hand.cards[: len(rects)]):
+            r = rects[i].copy()
+            if self.hand.lifted(i):
+                r.y -= self.hand.lift
+            nxt = rects[i + 1] if i + 1 < len(rects) else None
+            right = nxt.x if nxt is not None and nxt.y == rects[i].y and nxt.x > r.x else r.right
+            name = f"card {C.NAMES[c]}"
+            if self.hand.cards[:i].count(c):  # two decks: the second of a card
+                name += " (2)"
+            out.append((name, pygame.Rect(r.x, r.y, max(1, right - r.x), r.height)))
+        return out
 
     def model(self) -> dict[str, Any]:
         m = super().model()

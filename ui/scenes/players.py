@@ -32,7 +32,7 @@ class _SeatRow(Widget):
         self.seat = seat
         st = scene.setup
         self.name_btn = Button(st.names[seat], self.edit, name=f"name {seat}")
-        self.bot = Toggle(_("bot"), seat in st.bots, self.set_bot)
+        self.bot = Toggle(_("bot"), seat in st.bots, self.set_bot, name=f"bot {seat}")
         self.level = Button(level_title(st.level_of(seat)), self.next_level, name=f"level {seat}")
 
     def edit(self) -> None:

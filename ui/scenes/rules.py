@@ -117,6 +117,9 @@ class RulesScene(Scene):
         from ..setup import title
 
         th = self.theme
+        # Up at the top and Down at the end would do nothing: they are off there
+        self.up.enabled = self.area.offset > 0
+        self.down.enabled = self.area.offset < self.area.content_height - self.area.rect.height
         self.title(surface, _("How to play: {game}").format(game=title(self.app.setup.game)),
                    right=2 * th.pad if th.width < th.u(600) else None)
 

@@ -711,8 +711,10 @@ class ScorekeeperEntryScene(Scene):
             w.text = "?" if w.blank else str(self.value(cell))
             w.note = _("auto") if cell in self.auto else ""
             w.selected = cell == self.focus
+            w.latch = self._field(cell[0])["max"] <= CYCLE_MAX  # a Q♠ count: a tap counts on (ui.widgets)
         for s, ws in enumerate(self.row_widgets):
             for key, w in ws.items():
+                w.latch = True  # on/off and who-took marks: a tap on a lit one takes it back
                 if key in ("double_nil", "blind_nil") and isinstance(w, Button):
                     partner_on = key == "blind_nil" and bool(e[key][(s + 2) % sheet.n])
                     w.visible = sheet.nil_allowed(s) and not partner_on
@@ -787,11 +789,32 @@ class ScorekeeperEntryScene(Scene):
             return [(f"{names[0]} & {names[2]}", pts[0]), (f"{names[1]} & {names[3]}", pts[1])]
         return list(zip(names, pts, strict=True))
 
-    def _missing_text(self, missing: list[Key]) -> str:
+    def _missing_text(self, missing: list[Key], fit: tuple[int, int, str] | None = None) -> str:
+        """What is still to enter ("still to enter: Hearts of Dan, Eve (tap a number)"); with
+        ``fit`` (width, lines, role) as much of it as fits there: fewer names ("and 5 more"),
+        then no hint."""
+        from ..i18n import elide
+
         key, seat = missing[0]
         label = _(self._field(key)["label"])
-        who = ", ".join(self.sheet.names[s] for k, s in missing if k == key)
-        return _("still to enter: {what} of {who} (tap a number)").format(what=label, who=who)
+        names = [self.sheet.names[s] for k, s in missing if k == key]
+
+        def words(k: int, hint: bool) -> str:
+            who = ", ".join(names[:k]) if k >= len(names) else ngettext(
+                "{names} and {n} more", "{names} and {n} more", len(names) - k).format(
+                names=", ".join(names[:k]), n=len(names) - k)
+            msg = _("still to enter: {what} of {who} (tap a number)") if hint else _("still to enter: {what} of {who}")
+            return elide(msg.format(what=label, who=who))
+
+        if fit is None:
+            return words(len(names), True)
+        width, lines, role = fit
+        for hint in (True, False):
+            for k in range(len(names), 0, -1):
+                text = words(k, hint)
+                if len(D.wrap(self.theme, text, width, role)) <= lines:
+                    return text
+        return words(1, False)
 
     def show_sheet(self) -> None:
         from .scorekeeper_sheet import ScorekeeperSheetScene
@@ -950,6 +973,9 @@ class ScorekeeperEntryScene(Scene):
             return
         bottom = (self.bottom_y - th.pad if anchor == "midtop" else
                   self.enter_btn.rect.y - th.u(2) if self.portrait else th.height)
+        room = max(1, (bottom - y) // line_h)
+        if reason is not None and not self.refusal and len(D.wrap(th, text, w, role)) > room and self.missing():
+            text = self._missing_text(self.missing(), fit=(w, room, role))  # fewer names, not cut off
         for part in D.wrap(th, text, w, role):
             if y + line_h > bottom:
                 break
