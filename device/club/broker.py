@@ -56,19 +56,23 @@ def port_open(host: str, port: int) -> bool:
         return False
 
 
-def acl_text(night: str, tables: Sequence[str], hub: str = T.HUB_USER,
-             viewer: str = T.VIEWER_USER) -> str:
-    """The ACL: per user, the topics it may read or write (nothing else is allowed)."""
+def acl_text(night: str, tables: Sequence[str], rounds: int = T.MAX_ROUNDS, boards: int = T.MAX_BOARDS,
+             hub: str = T.HUB_USER) -> str:
+    """The ACL: what each user may read or write (nothing else is allowed). A table (``%u``: the
+    user name, which is also its client id) writes exactly the topics of its own messages, one
+    per round and board, so it cannot make the broker keep more than a fixed number of messages
+    for it; it reads its own ``to/`` topics and the public ones. (``tables`` is for the
+    record: the patterns cover every table.)"""
     root = T.night_root(night)
-    lines = [f"# trickref club night {night}: generated, do not edit", "",
+    lines = [f"# trickref club night {night}: generated, do not edit ({len(tables)} tables)", "",
              f"user {hub}", f"topic readwrite {root}/#", "",
-             f"user {viewer}", f"topic read {root}/{T.STANDINGS}", f"topic read {root}/{T.PUBLIC}/#", ""]
-    for t in tables:
-        lines += [f"user {t}",
-                  f"topic write {root}/{T.TABLE}/{t}/#",
-                  f"topic read {root}/{T.TO}/{t}/#",
-                  f"topic read {root}/{T.PUBLIC}/#", ""]
-    return "\n".join(lines)
+             "# every user below is a table of the night; %u is its user name (and client id)",
+             f"pattern read {root}/{T.TO}/%u/#",
+             f"pattern read {root}/{T.PUBLIC}/#"]
+    for r in range(rounds):
+        lines += [f"pattern write {root}/{T.TABLE}/%u/start/{r}", f"pattern write {root}/{T.TABLE}/%u/over/{r}"]
+        lines += [f"pattern write {root}/{T.TABLE}/%u/hand/{r}/{b}" for b in range(boards)]
+    return "\n".join(lines) + "\n"
 
 
 def _write_private(path: Path, text: str) -> None:
@@ -87,7 +91,7 @@ class Broker:
     acl: str
     host: str = "127.0.0.1"
     port: int = 0
-    max_packet: int = T.MAX_PAYLOAD + 1024
+    max_packet: int = T.MAX_PAYLOAD + 2048
     # a TLS listener too (``device.club.tls``): its port (0: a free one), address and files
     tls_port: int | None = None
     tls_host: str = ""
@@ -111,7 +115,8 @@ class Broker:
         if self.tls_files is not None:
             if not self.tls_port:
                 self.tls_port = free_port(self.tls_host or self.host)
-            _write_private(tls_conf, listener_conf(self.tls_port, self.tls_host or self.host, self.tls_files))
+            _write_private(tls_conf, listener_conf(self.tls_port, self.tls_host or self.host, self.tls_files,
+                                                      2 * len(self.users) + 16))
         else:
             tls_conf.unlink(missing_ok=True)
         pw = self.folder / "passwd"
@@ -136,9 +141,19 @@ class Broker:
             # saved every 10 s and at a clean stop: a crash loses at most the last seconds,
             # which the tables' outboxes send again and the hub publishes again on reconnect
             "autosave_interval 10",
+            # a client's id is its user name: nobody can push another client off by taking its id
+            "use_username_as_clientid true",
+            # bounds (a table may lie, or flood): a message's size (the broker closes the
+            # connection of a client that sends more); what is queued for one client (the hub's
+            # queue, while it is away: the tables send again what it did not acknowledge)
             f"max_packet_size {self.max_packet}",
-            "max_queued_messages 100000",
-            "max_inflight_messages 100",
+            "max_queued_messages 20000",
+            f"max_queued_bytes {64 * 1024 * 1024}",
+            "max_inflight_messages 20",
+            "max_keepalive 120",
+            # and the broker's whole heap: past it Mosquitto drops the message and closes the
+            # connection of whoever sent it (an honest 200-table night needs a tenth of this)
+            f"memory_limit {256 * 1024 * 1024}",
             "set_tcp_nodelay true",  # small messages go at once (no Nagle delay)
             "persistent_client_expiration 14d",
             "log_dest stderr",
@@ -147,6 +162,7 @@ class Broker:
             "log_type notice",
             "connection_messages true",
             f"listener {self.port} {self.host}",
+            f"max_connections {2 * len(self.users) + 16}",
             "# a club's own additions (a TLS listener: docs/CLUB.md) go in conf.d/*.conf",
             f"include_dir {self.folder / 'conf.d'}",
             "",

@@ -13,7 +13,6 @@ import logging
 import signal
 import sys
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -47,8 +46,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     n.add_argument("--tls", action="store_true", help="make the night's CA and the hub's certificate "
                    "(NIGHT_DIR/tls, with openssl): tables then connect over TLS")
     n.add_argument("--tls-name", action="append", default=[], metavar="NAME",
-                   help="a host name or address tables use to reach the hub (repeatable; implies --tls; "
-                   "localhost and 127.0.0.1 are always in)")
+                   help="a host name or address tables use to reach the hub (repeatable; implies --tls). "
+                   "Without it the certificate names this machine (its host name, name.local and its "
+                   "network addresses); localhost and 127.0.0.1 are always in")
+    n.add_argument("--rehearsal", action="store_true",
+                   help="a rehearsal night: 'club sim' plays only rehearsal nights (never a live table's identity)")
     n.set_defaults(func=run, club_func=_cmd_new)
 
     s = csub.add_parser("serve", help="run the broker, the hub and the standings page until Ctrl+C")
@@ -67,14 +69,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("dir")
     r.add_argument("action", choices=("start", "end"))
     r.add_argument("number", type=int, help="the round, counted from 1")
+    r.add_argument("--force", default="", metavar="REASON",
+                   help="end the round although some tables have not finished it (the reason is logged)")
     r.set_defaults(func=run, club_func=_cmd_round)
 
-    t = csub.add_parser("table", help="print a table's club settings (for its config)")
+    t = csub.add_parser("table", help="a table's club settings (its password: written 0600)")
     t.add_argument("dir")
     t.add_argument("table")
+    t.add_argument("--out", default="", help="write them to this file (0600) instead of printing them")
+    t.add_argument("--host", default="", help="the hub's address as the tables reach it (default: the address "
+                   "it serves on, or this machine's network address when it serves on every address)")
     t.set_defaults(func=run, club_func=_cmd_table)
 
-    m = csub.add_parser("sim", help="simulated tables (bots) play a round against a served night")
+    m = csub.add_parser("sim", help="simulated tables (bots) play a round of a served rehearsal night")
     m.add_argument("dir")
     m.add_argument("--tables", default="", help="comma-separated table names (default: all)")
     m.add_argument("--round", type=int, default=1, help="the round, counted from 1")
@@ -110,8 +117,9 @@ def _served(folder: str) -> dict[str, Any]:
     try:
         obj = json.loads(path.read_text())
         out = {"host": str(obj["host"]), "port": int(obj["port"])}
-        if obj.get("tls_port"):
-            out["tls_port"] = int(obj["tls_port"])
+        for k in ("tls_port", "web_port"):
+            if obj.get(k):
+                out[k] = int(obj[k])
         return out
     except (OSError, ValueError, KeyError, TypeError):
         raise CliError(f"the night in {folder} is not being served (no readable {SERVE_FILE}): "
@@ -126,23 +134,24 @@ def _cmd_new(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if (folder / NIGHT_FILE).exists():
         raise CliError(f"{folder / NIGHT_FILE} already exists: a night is never overwritten")
-    if args.tables < 1 or args.tables > 200:
-        raise CliError(f"--tables must be from 1 to 200, not {args.tables}")
+    if not 1 <= args.tables <= T.MAX_TABLES:
+        raise CliError(f"--tables must be from 1 to {T.MAX_TABLES}, not {args.tables}")
     try:
         move = [int(x) - 1 for x in args.move.split(",") if x.strip()]
     except ValueError:
         raise CliError(f"--move must be seat numbers separated by commas, not {args.move!r}") from None
     try:
         night = Night(args.name, args.game, args.players, [f"t{i + 1}" for i in range(args.tables)],
-                      args.rounds, args.boards, args.method, moving_seats=move)
+                      args.rounds, args.boards, args.method, moving_seats=move, rehearsal=args.rehearsal)
     except (ValueError, RecordError) as e:
         raise CliError(str(e)) from None
     files = None
     if args.tls or args.tls_name:
         from .tls import TlsError, make_certs
 
+        names = list(args.tls_name) or machine_names()
         try:
-            files = make_certs(folder / TLS_DIR, args.tls_name, night.name)
+            files = make_certs(folder / TLS_DIR, names, night.name)
         except TlsError as e:
             raise CliError(str(e)) from None
     night.save(folder / NIGHT_FILE)
@@ -150,66 +159,143 @@ def _cmd_new(args: argparse.Namespace) -> int:
           f"{night.rounds} rounds of {night.boards} boards, scored {night.method}")
     print(f"written {folder / NIGHT_FILE} (0600: it holds every password)")
     if files is not None:
-        print(f"TLS: the club's CA {files.ca} (give it to every table) and the hub's certificate {files.cert}")
+        print(f"TLS: the club's CA {files.ca} (give it to every table) and the hub's certificate {files.cert} "
+              f"for {', '.join(names + ['localhost', '127.0.0.1'])}")
     print(f"next: trickref club serve {folder}; each table's settings: trickref club table {folder} t1")
     return 0
 
 
+def lan_addresses() -> list[str]:
+    """This machine's addresses on its networks (not loopback), best first: the one its
+    default route leaves from, then the others its host name resolves to."""
+    import socket
+
+    out: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # (no packet is sent: this only picks the route)
+            out.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            a = str(info[4][0])
+            if a not in out:
+                out.append(a)
+    except OSError:
+        pass
+    return [a for a in out if not a.startswith("127.") and a != "0.0.0.0"]
+
+
+WILDCARD = ("0.0.0.0", "::", "")
+
+
+def machine_names() -> list[str]:
+    """The names and addresses tables may use for this machine: its host name, name.local
+    (mDNS) and its network addresses."""
+    import socket
+
+    host = socket.gethostname().split(".")[0]
+    ok = bool(host) and host != "localhost" and all(c.isalnum() or c == "-" for c in host)
+    out = [host, f"{host}.local"] if ok else []
+    return out + [a for a in lan_addresses() if a not in out]
+
+
 def _cmd_table(args: argparse.Namespace) -> int:
+    import os
+    import stat
+
     night = _night(args.dir)
     if args.table not in night.tables:
         raise CliError(f"no table {args.table!r} in night {night.name} (tables: {', '.join(night.tables)})")
     try:
         served = _served(args.dir)
     except CliError:
-        served = {"host": "<the hub's address>", "port": 1883}
-    print("[club]")
-    print(f'night = "{night.name}"')
-    print(f'table = "{args.table}"')
-    print(f'password = "{night.passwords[args.table]}"')
-    print(f'host = "{served["host"]}"')
+        served = {"host": "", "port": 1883}
+    host = args.host or served["host"]
+    note = ""
+    if host in WILDCARD:  # served on every address: the tables need one of them
+        found = lan_addresses()
+        if not found:
+            raise CliError("the hub serves on every address and this machine has no network address to give "
+                           "the tables: name it with --host")
+        host = found[0]
+        if len(found) > 1:
+            note = f"  # this machine's other addresses: {', '.join(found[1:4])}"
+    lines = ["[club]", f'night = "{night.name}"', f'table = "{args.table}"',
+             f'password = "{night.passwords[args.table]}"',
+             f'host = "{host}"{note}' if host else 'host = ""  # the hub\'s address: serve the night first, or --host']
     files = _tls(args.dir)
     if files is not None:
-        print(f"port = {served.get('tls_port', 8883)}")
-        print(f'ca = "{files.ca.resolve()}"  # copy this file to the table and name it here')
+        lines.append(f"port = {served.get('tls_port', 8883)}")
+        lines.append(f'ca = "{files.ca.resolve()}"  # copy this file to the table and name it here')
     else:
-        print(f"port = {served['port']}")
+        lines.append(f"port = {served['port']}")
+    out = "\n".join(lines) + "\n"
+    if args.out:
+        from .hub import write_private
+
+        write_private(Path(args.out), out)
+        print(f"table {args.table}'s settings written to {args.out} (0600: they hold its password)", file=sys.stderr)
+        return 0
+    # printed: when that is into a file (club table night/ t1 > t1.toml) the shell made it with
+    # its umask, readable by everyone: the password must not be
+    try:
+        st = os.fstat(sys.stdout.fileno())
+        if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077:
+            os.fchmod(sys.stdout.fileno(), 0o600)
+            print("(the file these settings go into is now 0600: it holds the table's password)", file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+    sys.stdout.write(out)
     return 0
 
 
-def _director(args: argparse.Namespace) -> Any:
-    import paho.mqtt.client as mqtt
+def _console(folder: str, what: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A console action on the served night's hub (HTTP, the director's password)."""
+    import base64
+    import urllib.error
+    import urllib.request
 
-    night = _night(args.dir)
-    served = _served(args.dir)
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-director-{time.time_ns()}")
-    c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
-    host = "127.0.0.1" if "tls_port" in served else served["host"]  # (with TLS plain MQTT is local)
+    night = _night(folder)
+    served = _served(folder)
+    port = served.get("web_port")
+    if not port:
+        raise CliError(f"the night in {folder} was served by an older trickref: serve it again")
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/console/api/{what}", data=json.dumps(body).encode(),
+                                 method="POST", headers={"Content-Type": "application/json", "X-Trickref-Console": "1"})
+    token = base64.b64encode(f"{T.DIRECTOR_USER}:{night.passwords[T.DIRECTOR_USER]}".encode()).decode()
+    req.add_header("Authorization", "Basic " + token)
     try:
-        c.connect(host, served["port"], keepalive=10)
+        with urllib.request.urlopen(req, timeout=20) as r:
+            return dict(json.loads(r.read()))
+    except urllib.error.HTTPError as e:
+        try:
+            answer = json.loads(e.read())
+        except ValueError:
+            answer = {}
+        raise CliError(str(answer.get("error") or f"the hub answered {e.code} {e.reason}")) from None
     except OSError as e:
-        raise CliError(f"cannot reach the broker at {host}:{served['port']}: {e.strerror or e}") from None
-    return night, c
+        raise CliError(f"cannot reach the hub's console at 127.0.0.1:{port}: "
+                       f"{getattr(e, 'reason', None) or e} (is 'trickref club serve {folder}' running?)") from None
 
 
 def _cmd_round(args: argparse.Namespace) -> int:
-    night, c = _director(args)
+    night = _night(args.dir)
     if not 1 <= args.number <= night.rounds:
         raise CliError(f"round must be from 1 to {night.rounds}, not {args.number}")
-    c.loop_start()
-    info = c.publish(T.control_topic(night.name),
-                     json.dumps({"action": args.action, "round": args.number - 1}), qos=1)
-    info.wait_for_publish(10)
-    c.disconnect()
-    c.loop_stop()
-    print(f"round {args.number}: {args.action} sent to the hub")
+    body: dict[str, Any] = {"action": args.action, "round": args.number - 1}
+    if args.action == "end" and args.force:
+        body["reason"] = args.force
+    answer = _console(args.dir, "round", body)
+    print(answer.get("words", "done"))
     return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .broker import Broker, BrokerError, port_open
     from .hub import Hub, broker_for, write_private
-    from .web import StandingsFeed, StandingsServer
+    from .web import Site
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     night = _night(args.dir)
@@ -242,19 +328,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if files is not None:
         served["tls_port"] = args.tls_port
     write_private(folder / SERVE_FILE, json.dumps(served) + "\n")
-    hub = feed = web = None
+    hub = web = None
     try:
         try:
             hub = Hub(night, folder / "hub", local, args.port).start()
         except RuntimeError as e:
             raise CliError(str(e)) from None
-        hub.commit_all()
-        feed = StandingsFeed(night.name, night.passwords[T.VIEWER_USER], local, args.port)
+        for words in hub.problems:
+            print(f"stored data: {words}")
         try:
-            web = StandingsServer(feed, args.host, args.web_port).start()
+            web = Site(hub, args.host, args.web_port).start()
         except OSError as e:
             raise CliError(f"cannot serve the page on {args.host}:{args.web_port}: {e.strerror or e}") from None
         print(f"standings page: {web.url}")
+        print(f"director's console: {web.url}console (user director, password in {folder / NIGHT_FILE})")
         print(f"start a round: trickref club round {args.dir} start 1   (Ctrl+C stops)")
         sys.stdout.flush()
         done = threading.Event()
@@ -268,8 +355,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     finally:
         if web is not None:
             web.stop()
-        if feed is not None:
-            feed.close()
         if hub is not None:
             hub.stop()
         if broker is not None:
@@ -282,6 +367,9 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     from .sim import NoDeck, play_round
 
     night = _night(args.dir)
+    if not night.rehearsal:
+        raise CliError(f"night {night.name} is a live night: club sim plays only rehearsal nights, never a live "
+                       f"table's identity (make one: trickref club new REHEARSAL_DIR --rehearsal ...)")
     served = _served(args.dir)
     names = [t for t in args.tables.split(",") if t] or night.tables
     for t in names:

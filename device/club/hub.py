@@ -2,16 +2,18 @@
 
 ``Night`` is the night's description (game, players per table, tables, rounds, boards per
 round, scoring method) with every user's password, kept in ``night.json`` (0600).
-``Hub`` connects to the broker as the ``hub`` user on a persistent session and
+``Hub`` connects to the broker as the ``hub`` user and
 
 * draws each round's deck orders with ``secrets`` and a 128-bit salt per board, publishes the
   commitments before the round (``public/commit/<r>``), releases each board's deck to each table
   at the round's start (``to/<t>/deal/<r>/<b>``, retained, readable by that table only) and
   reveals the salts after it (``public/salt/<r>``);
-* stores each table message once by its key in ``results.jsonl`` (fsync), answers with a
-  retained receipt listing the keys it holds for that table, drops malformed or oversized
-  messages with a log line, and refuses to score a hand whose deck is not the board's deck;
-* publishes the standings (retained JSON on ``standings``) after every new result.
+* scores every hand itself (``state.NightState``: the plays replayed against the board dealt),
+  journals what it accepts and decides (``journal.Journal``, fsync) before acknowledging it with
+  a retained receipt per table and round, and refuses the rest with the reason;
+* keeps the standings (``standings.compute``: the director's, and the public page's under
+  Bridgemate's rule) for the page and the console to pull (``web.py``): nothing on the broker
+  grows with the night.
 """
 
 from __future__ import annotations
@@ -22,22 +24,25 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from trickref.engine import cards as C
 from trickref.engine.games import game_class
-from trickref.engine.records import parse, replay
 from trickref.engine.referee import fairness
 
 from . import scoring
 from . import topics as T
 from .broker import Broker, acl_text
+from .journal import Journal
+from .standings import compute
+from .state import NightState, Refused
 
 log = logging.getLogger("trickref.club.hub")
 
@@ -56,6 +61,7 @@ class Night:
     # seats whose players move one table on (t1 -> t2 -> ... -> t1) after every round, as
     # East-West move in a bridge Mitchell; the others stay. Partnership Spades moves a team.
     moving_seats: list[int] = field(default_factory=list)
+    rehearsal: bool = False  # a rehearsal night (``club sim`` plays only these): never a live table's
 
     def __post_init__(self) -> None:
         T.check_name("night", self.name)
@@ -68,8 +74,11 @@ class Night:
             T.check_name("table", t)
         if len(set(self.tables)) != len(self.tables):
             raise ValueError("table names must differ")
-        if self.rounds < 1 or self.boards < 1:
-            raise ValueError("a night needs at least one round of at least one board")
+        if len(self.tables) > T.MAX_TABLES:
+            raise ValueError(f"a night has at most {T.MAX_TABLES} tables, not {len(self.tables)}")
+        if not 1 <= self.rounds <= T.MAX_ROUNDS or not 1 <= self.boards <= T.MAX_BOARDS:
+            raise ValueError(f"a night has 1 to {T.MAX_ROUNDS} rounds of 1 to {T.MAX_BOARDS} boards, "
+                             f"not {self.rounds} of {self.boards}")
         if self.method not in scoring.METHODS:
             raise ValueError(f"unknown scoring method {self.method!r} (one of {', '.join(scoring.METHODS)})")
         bad = [x for x in self.moving_seats if isinstance(x, bool) or not isinstance(x, int)
@@ -78,8 +87,9 @@ class Night:
             raise ValueError(f"moving seats must be different seats from 1 to {self.players}")
         if cls.TEAMS and sorted(self.moving_seats) not in ([], [0, 2], [1, 3]):
             raise ValueError("in partnership Spades a whole team moves: seats 1 and 3, or 2 and 4")
-        for user in [T.HUB_USER, T.VIEWER_USER, *self.tables]:
+        for user in [T.HUB_USER, T.DIRECTOR_USER, *self.tables]:
             self.passwords.setdefault(user, secrets.token_urlsafe(18))
+        self.passwords.pop("viewer", None)  # (an older night's page user: the page is the hub's now)
 
     def home(self, round_: int, table: str, seat: int) -> tuple[str, int]:
         """The player sitting at ``table``/``seat`` in round ``round_`` (0-based), named by
@@ -88,6 +98,15 @@ class Night:
             return table, seat
         i = self.tables.index(table)
         return self.tables[(i - round_) % len(self.tables)], seat
+
+    def tables_in_round(self, round_: int) -> list[str]:
+        """The tables dealt round ``round_``'s boards."""
+        return list(self.tables)
+
+    def broker_users(self) -> dict[str, str]:
+        """The broker's users and passwords: the hub and the tables (the director's password is
+        the console's, never the broker's)."""
+        return {u: p for u, p in self.passwords.items() if u != T.DIRECTOR_USER}
 
     def seating(self, round_: int) -> dict[str, list[str]]:
         """Who sits where in a round: per table, each seat's player ("t3/2": the player who
@@ -141,77 +160,154 @@ def draw_deals(night: Night) -> dict[str, Any]:
 
 
 class Hub:
-    def __init__(self, night: Night, folder: Path, host: str = "127.0.0.1", port: int = 1883) -> None:
+    """The director's side of a night on the broker: deals, rounds, results, receipts.
+
+    Its state (``state.NightState``) is rebuilt at every start from ``journal.jsonl`` (each
+    line through the same checks as live, a bad one quarantined). It connects as the ``hub``
+    user with MQTT 5 on a persistent session and subscribes to the tables' topics with
+    *retain as published*, so it sees a table that writes a retained message: that message is
+    erased at once (an empty retained publish) and refused. On every connection (its first, a
+    broker restart, a network cut) it republishes the night's state: the night, every round's
+    commitments, each open round's seating and decks to the tables still playing it, ended
+    rounds' salts, and every table's receipts.
+    """
+
+    def __init__(self, night: Night, folder: Path, host: str = "127.0.0.1", port: int = 1883,
+                 clock: Callable[[], float] = time.time) -> None:
         self.night = night
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder, 0o700)
         self.host, self.port = host, port
+        self.clock = clock
         self.lock = threading.RLock()
-        deals_path = self.folder / "deals.json"
-        if deals_path.exists():
-            self.deals: dict[str, Any] = json.loads(deals_path.read_text())
-        else:
-            self.deals = draw_deals(night)
-            write_private(deals_path, json.dumps(self.deals))
-        self.committed: set[int] = set()
-        self.released: set[int] = set()
-        self.revealed: set[int] = set()
-        self._started = False
-        self._score_cache: dict[Any, Any] = {}
-        self._record_points: dict[tuple[str, int], list[list[int]]] = {}
-        self.messages: dict[str, dict[str, Any]] = {}  # key -> body
-        self.dropped: list[str] = []
-        self.duplicates = 0
+        self.problems: list[str] = []  # what went wrong with the stored data, for the director
+        self.deals = self._load_deals()
+        self.state = NightState(night, self.deals)
+        self.journal = Journal(self.folder / JOURNAL)
+        self._legacy_results()
+        self._replay_journal()
+        self.journal.open()
+        self.log: list[dict[str, Any]] = []  # the director's actions and the refusals, newest last
         self.seq = 0
         self.standings: dict[str, Any] = {}
-        self._results_path = self.folder / "results.jsonl"
-        self._load_results()
-        fd = os.open(self._results_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._results = os.fdopen(fd, "a", encoding="utf-8")
+        self.public: dict[str, Any] = {}
         self.connected = threading.Event()
+        self.broker_since = time.time()  # when the broker connection last came or went
+        self.connects = 0
         self.error: str | None = None
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-hub-{night.name}",
-                        clean_session=False, protocol=mqtt.MQTTv311)
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=T.HUB_USER, protocol=mqtt.MQTTv5)
         c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
         c.reconnect_delay_set(1, 5)
         c.on_connect = self._on_connect
-        c.on_disconnect = lambda *a: self.connected.clear()
+        c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
         self.client = c
-        self._changes = 0  # results stored; the standings thread catches up with this count
-        self._shown = 0  # results included in self.standings
-        self._new: dict[str, float | None] = {}  # hands stored since the last standings: sent time
+        self._changes = 0  # what was accepted or decided; the standings thread catches up with this
+        self._shown = 0
+        self._new: dict[str, float | None] = {}  # hands accepted since the last standings: sent time
         self._dirty = threading.Condition(self.lock)
         self._stopping = False
+        self._score_cache: dict[Any, Any] = {}
+        self._public_cache: dict[Any, Any] = {}
+        self._listeners: list[Callable[[], None]] = []
         self._recompute()
         self._scorer = threading.Thread(target=self._standings_loop, name="club-standings", daemon=True)
 
+    # ------------------------------------------------------------------ stored data
+    def _load_deals(self) -> dict[str, Any]:
+        path = self.folder / "deals.json"
+        if path.exists():
+            try:
+                deals = json.loads(path.read_text())
+                check_deals(self.night, deals)
+                return dict(deals)
+            except (OSError, ValueError, TypeError, KeyError, RecursionError) as e:
+                bad = path.with_name(f"deals.json.bad-{int(time.time())}")
+                os.replace(path, bad)
+                words = (f"the stored decks ({path}) could not be used ({str(e)[:200]}): kept as {bad.name}; new "
+                         "decks drawn and committed to (results of the old decks will not replay)")
+                log.error("club hub: %s", words)
+                self.problems.append(words)
+        deals = draw_deals(self.night)
+        write_private(path, json.dumps(deals))
+        return deals
+
+    def _legacy_results(self) -> None:
+        """An older hub's results.jsonl (results without their plays) cannot be checked: it is
+        quarantined whole, once."""
+        old = self.folder / "results.jsonl"
+        if not old.exists():
+            return
+        try:
+            lines = old.read_bytes().split(b"\n")
+        except OSError as e:
+            lines = []
+            self.problems.append(f"{old}: unreadable ({e.strerror})")
+        for i, raw in enumerate(lines):
+            if raw.strip():
+                self.journal.quarantine(i + 1, raw[:MAX_LINE_TEXT].decode("utf-8", "replace"),
+                                        "results.jsonl of an older hub: a result without its plays cannot be checked")
+        os.replace(old, old.with_name("results.jsonl.old"))
+
+    def _replay_journal(self) -> None:
+        keep: list[str] = []
+        bad = 0
+        for line, obj, text, why in self.journal.read():
+            if obj is None:
+                self.journal.quarantine(line, text, why)
+                bad += 1
+                continue
+            try:
+                self._apply(obj)
+            except Exception as e:  # noqa: BLE001 - whatever a stored line holds, the hub starts
+                self.journal.quarantine(line, text, str(e)[:300] or type(e).__name__)
+                bad += 1
+                continue
+            keep.append(text)
+        if bad:
+            self.problems.append(f"{bad} stored line(s) quarantined in {self.journal.quarantine_path} (see the reasons there)")
+            self.journal.rewrite(keep)
+
+    def _apply(self, obj: Mapping[str, Any]) -> None:
+        """One journal line, as the hub did it live (ValueError when it cannot be)."""
+        kind = obj["t"]
+        at = float(obj.get("at", 0))
+        if kind == "msg":
+            topic, payload = str(obj["topic"]), str(obj["payload"]).encode("utf-8")
+            verdict, words, _ = self.state.offer(topic, payload, at)
+            if verdict != "accepted":
+                raise ValueError(f"{verdict}: {words}")
+        elif kind == "round":
+            r = obj["round"]
+            if isinstance(r, bool) or not isinstance(r, int):
+                raise ValueError(f"round {r!r}")
+            try:
+                if obj["action"] == "start":
+                    self.state.start_round(r, at)
+                elif obj["action"] == "end":
+                    forced = obj.get("forced")
+                    self.state.end_round(r, at, str(forced) if forced else None)
+                else:
+                    raise ValueError(f"unknown round action {obj['action']!r}")
+            except Refused as e:
+                raise ValueError(str(e)) from None
+        elif kind == "refused":
+            self.state.refused_total += int(obj.get("count", 1))
+        else:
+            raise ValueError(f"unknown journal entry {kind!r}")
+
     # ------------------------------------------------------------------ life
     def start(self, timeout: float = 10.0) -> Hub:
-        self.client.connect_async(self.host, self.port, keepalive=15)
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = 14 * 24 * 3600
+        self.client.connect_async(self.host, self.port, keepalive=15, clean_start=False, properties=props)
         self.client.loop_start()
         if not self.connected.wait(timeout):
+            self.client.loop_stop()
             raise RuntimeError(self.error or f"the hub could not reach the broker at {self.host}:{self.port}")
-        self._started = True
-        self.republish()
         self._scorer.start()
         return self
-
-    def republish(self) -> None:
-        """Every retained message the hub owns: the night, commitments, released decks,
-        revealed salts, receipts and standings (idempotent for the tables)."""
-        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
-        with self.lock:
-            committed, released, revealed = set(self.committed), set(self.released), set(self.revealed)
-        for r in sorted(committed):
-            self.commit_round(r)
-        for r in sorted(released):
-            self.start_round(r)
-        for r in sorted(revealed):
-            self.reveal_round(r)
-        for t in self.night.tables:
-            self._publish_receipts(t)
-        self._publish_standings()
 
     def stop(self) -> None:
         with self._dirty:
@@ -221,65 +317,110 @@ class Hub:
             self._scorer.join(5)
         self.client.disconnect()
         self.client.loop_stop()
-        self._results.close()
+        self.journal.close()
+
+    def republish(self) -> None:
+        """The night's state, again: the night, every round's commitments, each open round's
+        seating and decks to the tables that have not finished it, ended rounds' salts, every
+        table's receipts (idempotent for the tables)."""
+        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
+        for r in range(self.night.rounds):
+            self.commit_round(r)
+        with self.lock:
+            rounds = {r: rs.ended is None for r, rs in self.state.rounds.items()}
+        for r, open_ in sorted(rounds.items()):
+            if open_:
+                self._release(r, only_waiting=True)
+            else:
+                self._reveal(r)
+        for t in self.night.tables:
+            for r in rounds:
+                self._publish_receipts(t, r)
+            if not rounds:
+                self._publish_receipts(t, 0)
 
     def public_night(self) -> dict[str, Any]:
         n = self.night
+        with self.lock:
+            opened = sorted(r for r, rs in self.state.rounds.items() if rs.ended is None)
         return {"night": n.name, "game": n.game, "players": n.players, "tables": n.tables,
                 "rounds": n.rounds, "boards": n.boards, "method": n.method, "options": n.options,
-                "moving_seats": n.moving_seats}
+                "moving_seats": n.moving_seats, "open_rounds": opened, "rehearsal": n.rehearsal}
 
-    # ------------------------------------------------------------------ deals
+    # ------------------------------------------------------------------ the director
     def commit_round(self, r: int) -> None:
         boards = self.deals[str(r)]
-        with self.lock:
-            self.committed.add(r)
         self._publish(T.public_topic(self.night.name, "commit", r),
                       {"round": r, "commitments": [b["commitment"] for b in boards]}, retain=True)
-
-    def start_round(self, r: int) -> None:
-        """Release round ``r``'s decks: every table gets every board (retained, its own topic)."""
-        with self.lock:
-            self.released.add(r)
-        self._publish(T.public_topic(self.night.name, "seating", r),
-                      {"round": r, "tables": self.night.seating(r)}, retain=True)
-        for t in self.night.tables:
-            for b, board in enumerate(self.deals[str(r)]):
-                self._publish(T.deal_topic(self.night.name, t, r, b),
-                              {"round": r, "board": b, "deck": board["deck"]}, retain=True)
-
-    def reveal_round(self, r: int) -> None:
-        boards = self.deals[str(r)]
-        with self.lock:
-            self.revealed.add(r)
-        self._publish(T.public_topic(self.night.name, "salt", r),
-                      {"round": r, "salts": [b["salt"] for b in boards], "decks": [b["deck"] for b in boards]},
-                      retain=True)
 
     def commit_all(self) -> None:
         for r in range(self.night.rounds):
             self.commit_round(r)
 
-    def control(self, payload: bytes) -> str:
-        """The director's command (``trickref club round``): start or end a round; the answer
-        in words, also logged."""
-        try:
-            obj = json.loads(payload)
-            action, r = obj["action"], obj["round"]
-            if action not in ("start", "end") or not isinstance(r, int) or not 0 <= r < self.night.rounds:
-                raise ValueError
-        except (ValueError, KeyError, TypeError, json.JSONDecodeError):
-            words = f"ignored a director's command that is not start/end of a round: {payload[:100]!r}"
-            log.warning("club hub: %s", words)
-            return words
-        if action == "start":
-            self.start_round(r)
-            words = f"round {r + 1} started: its decks are out to the tables"
-        else:
-            self.reveal_round(r)
-            words = f"round {r + 1} ended: its salts are revealed"
-        log.info("club hub: %s", words)
+    def start_round(self, r: int, who: str = "director") -> str:
+        """Release round ``r``'s decks (Refused says why not: rounds go in order, each after
+        the one before has ended). Journaled before anything is published."""
+        with self.lock:
+            at = self.clock()
+            self.state.check_start(r)
+            self.journal.append({"t": "round", "action": "start", "round": r, "at": at, "by": who})
+            self.state.start_round(r, at)
+            self._changed()
+        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
+        self._release(r)
+        for t in self.night.tables:
+            self._publish_receipts(t, r)
+        words = f"round {r + 1} started: its decks are out to the tables"
+        self._note(words)
         return words
+
+    def end_round(self, r: int, forced: str | None = None, who: str = "director") -> str:
+        """End round ``r``: its salts and decks are revealed, its results final. Before every
+        table is done it needs ``forced``, the director's reason (logged); Refused otherwise."""
+        with self.lock:
+            at = self.clock()
+            left = self.state.check_end(r, forced)
+            entry: dict[str, Any] = {"t": "round", "action": "end", "round": r, "at": at, "by": who}
+            if left:
+                entry["forced"] = forced
+            self.journal.append(entry)
+            self.state.end_round(r, at, forced)
+            self._changed()
+        self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
+        self._reveal(r)
+        for t in self.night.tables:  # the decks are public now: nothing of them stays retained
+            for b in range(self.night.boards):
+                self._publish(T.deal_topic(self.night.name, t, r, b), None, retain=True)
+        words = f"round {r + 1} ended: its salts are revealed"
+        if left:
+            words += f" (ended by the director before {', '.join(left)} finished: {T.clean_name(forced, 300)})"
+        self._note(words)
+        return words
+
+    def _release(self, r: int, only_waiting: bool = False) -> None:
+        with self.lock:
+            tables = self.state.dealt(r)
+            if only_waiting:
+                tables = [t for t in tables if not self.state.table_done(t, r)]
+        seating = self.night.seating(r)
+        for t in tables:
+            self._publish(T.seat_topic(self.night.name, t, r), {"round": r, "table": t, "seats": seating.get(t, [])},
+                          retain=True)
+            for b, board in enumerate(self.deals[str(r)]):
+                self._publish(T.deal_topic(self.night.name, t, r, b),
+                              {"round": r, "board": b, "deck": board["deck"]}, retain=True)
+
+    def _reveal(self, r: int) -> None:
+        boards = self.deals[str(r)]
+        self._publish(T.public_topic(self.night.name, "salt", r),
+                      {"round": r, "salts": [b["salt"] for b in boards], "decks": [b["deck"] for b in boards]},
+                      retain=True)
+
+    def _note(self, words: str, kind: str = "director") -> None:
+        log.info("club hub: %s", words)
+        with self.lock:
+            self.log.append({"at": self.clock(), "kind": kind, "words": words})
+            del self.log[:-500]
 
     # ------------------------------------------------------------------ messages
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, rc: Any,
@@ -289,123 +430,87 @@ class Hub:
             self.error = f"the broker refused the hub: {rc}"
             log.error("%s", self.error)
             return
-        client.subscribe(f"{T.night_root(self.night.name)}/{T.TABLE}/+/#", qos=1)
-        client.subscribe(T.control_topic(self.night.name), qos=1)
+        self.error = None
+        opts = mqtt.SubscribeOptions(qos=1, retainAsPublished=True)
+        client.subscribe(f"{T.night_root(self.night.name)}/{T.TABLE}/#", options=opts)
+        self.connects += 1
         self.connected.set()
-        if self._started:  # a broker that crashed may have lost its retained messages: restore them
-            threading.Thread(target=self.republish, daemon=True).start()
+        self.broker_since = time.time()
+        self._tell()
+        # the broker may have lost what it held (a crash before its last save): say it all again
+        threading.Thread(target=self.republish, name="club-republish", daemon=True).start()
+
+    def _on_disconnect(self, *args: Any) -> None:
+        if self.connected.is_set():
+            self.broker_since = time.time()
+        self.connected.clear()
+        self._tell()
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
-        if msg.topic == T.control_topic(self.night.name):
-            self.control(bytes(msg.payload))
-            return
         try:
+            if msg.retain and msg.payload:
+                # a table's message is never retained: erase it from the broker, and refuse it
+                self._publish(msg.topic, None, retain=True)
+                with self.lock:
+                    self.state._refuse(msg.topic[:200], _table_of(self.night.name, msg.topic),
+                                       "a retained message (a table's messages are never retained): erased",
+                                       bytes(msg.payload), self.clock())
+                return
+            if not msg.payload:
+                return
             self.receive(msg.topic, bytes(msg.payload))
         except Exception:  # a bug must not stop the hub's network loop
-            log.exception("club hub: message on %s", msg.topic)
+            log.exception("club hub: message on %s", msg.topic[:200])
 
     def receive(self, topic: str, payload: bytes) -> bool:
-        """Store one table message; True if it was new. Bad ones are logged and dropped."""
-        try:
-            m = T.parse_table_message(self.night.name, topic, payload)
-            if m.table not in self.night.tables:
-                raise T.BadMessage(f"no table {m.table!r} in night {self.night.name}")
-            if not 0 <= m.round < self.night.rounds:
-                raise T.BadMessage(f"no round {m.round} (the night has {self.night.rounds})")
-            if m.hand is not None and m.hand >= self.night.boards:
-                raise T.BadMessage(f"no board {m.hand} (a round has {self.night.boards})")
-        except T.BadMessage as e:
-            line = f"dropped a message on {topic[:200]!r}: {e}"
-            log.warning("club hub: %s", line)
-            with self.lock:
-                self.dropped.append(line)
-            return False
+        """One table message: accepted (journaled, then acknowledged), a duplicate (acknowledged
+        again) or refused (the reason kept for the director, logged once). True if accepted."""
         with self.lock:
-            if m.key in self.messages:
-                self.duplicates += 1
-                self._publish_receipts(m.table)
-                return False
-            body = dict(m.body)
-            problem = self._check(m)
-            if problem:
-                log.warning("club hub: %s: %s (stored, not scored)", m.key, problem)
-                body["problem"] = problem
-            body["received"] = time.time()
-            self.messages[m.key] = body
-            self._store(m.key, body)
-            self._changes += 1
-            if m.kind == "hand":
-                self._new[m.key] = body.get("sent") if isinstance(body.get("sent"), (int, float)) else None
-            self._dirty.notify_all()
-        self._publish_receipts(m.table)
-        return True
+            at = self.clock()
+            refusals = len(self.state.refusals)
+            verdict, words, m = self.state.offer(topic, payload, at)
+            if verdict == "accepted":
+                assert m is not None
+                self.journal.append({"t": "msg", "topic": topic, "payload": payload.decode("utf-8"), "at": at})
+                if m.kind == "hand":
+                    sent = m.body.get("sent")
+                    self._new[m.key] = float(sent) if isinstance(sent, (int, float)) else None
+                self._changed()
+            elif verdict == "refused" and len(self.state.refusals) > refusals:
+                log.warning("club hub: refused a message on %s: %s", topic[:120], words)
+                self.log.append({"at": at, "kind": "refused", "words": words})
+                del self.log[:-500]
+                if len(self.state.refusals) <= 200:  # the first ones are kept across a restart
+                    self.journal.append({"t": "refused", "topic": topic[:200], "reason": words, "at": at})
+                self._changed()
+        if m is not None and verdict != "refused":
+            self._publish_receipts(m.table, m.round)
+        return verdict == "accepted"
 
-    def _check(self, m: T.TableMessage) -> str | None:
-        """Why a new message cannot be scored, or None. The game's record is the authority: a
-        hand whose points differ from what its table's record replays to is not scored,
-        whichever of the two arrived first."""
-        if m.kind == "hand":
-            assert m.hand is not None
-            want = self.deals[str(m.round)][m.hand]["deck"]
-            if list(m.body["entry"]["deck"]) != want:
-                return f"the deck of hand {m.hand + 1} is not board {m.hand + 1} of round {m.round + 1}"
-            if len(m.body["points"]) != self.night.players:
-                return f"{len(m.body['points'])} seats' points, the night has {self.night.players} seats"
-            rows = self._record_points.get((m.table, m.round))
-            if rows is not None and m.hand < len(rows) and rows[m.hand] != m.body["points"]:
-                return f"points {m.body['points']} differ from the game record's {rows[m.hand]}"
-        if m.kind == "over":
-            try:
-                state = replay(parse(m.body["record"]))
-            except (ValueError, KeyError) as e:
-                return f"the record does not replay: {e}"
-            rows = [list(r["points"]) for r in state.hand_results]
-            self._record_points[(m.table, m.round)] = rows
-            for h, row in enumerate(rows):
-                key = T.message_key(m.night, m.table, "hand", m.round, h)
-                got = self.messages.get(key)
-                if got is not None and got["points"] != row and not got.get("problem"):
-                    got["problem"] = f"points {got['points']} differ from the game record's {row}"
-                    log.warning("club hub: %s: %s (no longer scored)", key, got["problem"])
-                    self._store(key, got)
-        return None
+    @property
+    def dropped(self) -> list[str]:
+        """The refusals' reasons (tests)."""
+        with self.lock:
+            return [r.reason for r in self.state.refusals.values()]
 
-    def _store(self, key: str, body: dict[str, Any]) -> None:
-        """Append a message (or a later verdict on it: the last line of a key wins) to
-        results.jsonl, fsync'd."""
-        self._results.write(json.dumps({"key": key, "body": body}, separators=(",", ":")) + "\n")
-        self._results.flush()
-        os.fsync(self._results.fileno())
-
-    def _load_results(self) -> None:
-        try:
-            lines = self._results_path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            return
-        for i, line in enumerate(lines):
-            try:
-                obj = json.loads(line)
-                self.messages[str(obj["key"])] = dict(obj["body"])
-            except (json.JSONDecodeError, KeyError, TypeError):
-                log.warning("club hub: %s line %d unreadable, skipped", self._results_path, i + 1)
-        for body in self.messages.values():
-            if body.get("kind") == "over" and not body.get("problem"):
-                try:
-                    state = replay(parse(body["record"]))
-                except (ValueError, KeyError):
-                    continue
-                self._record_points[(str(body["table"]), int(body["round"]))] = [
-                    list(r["points"]) for r in state.hand_results]
+    @property
+    def duplicates(self) -> int:
+        return self.state.duplicates
 
     # ------------------------------------------------------------------ standings
+    def _changed(self) -> None:
+        self._changes += 1
+        self._dirty.notify_all()
+
     def _recompute(self, new: dict[str, float | None] | None = None) -> None:
         self.seq += 1
-        self.standings = standings(self.night, self.messages, self.seq, new, self._score_cache)
+        self.standings = compute(self.state, self.seq, new, self._score_cache, full=True)
+        self.public = compute(self.state, self.seq, new, self._public_cache)
 
     def _standings_loop(self) -> None:
-        """Recompute and publish the standings whenever results arrived: one recomputation for
-        everything stored meanwhile, so a burst (tables catching up) costs one pass, not one
-        per message. Computed outside the lock: storing results never waits for it."""
+        """Recompute the standings whenever something was accepted or decided: one pass for
+        everything meanwhile, so a burst (tables catching up) costs one pass, not one per
+        message. Computed on a copy, outside the lock: accepting results never waits for it."""
         while True:
             with self._dirty:
                 while self._shown == self._changes and not self._stopping:
@@ -414,23 +519,37 @@ class Hub:
                     return
                 target, new = self._changes, self._new
                 self._new = {}
-                snapshot = dict(self.messages)
+                snap = self.state.snapshot()
                 self.seq += 1
                 seq = self.seq
+            full: dict[str, Any] | None
+            public: dict[str, Any] | None
             try:
-                doc = standings(self.night, snapshot, seq, new, self._score_cache)
+                full = compute(snap, seq, new, self._score_cache, full=True)
+                public = compute(snap, seq, new, self._public_cache)
             except Exception:  # a bug must not stop the standings
                 log.exception("club hub: recomputing the standings")
-                doc = None
+                full = public = None
             with self._dirty:
-                if doc is not None:
-                    self.standings = doc
+                if full is not None and public is not None:
+                    self.standings, self.public = full, public
                 self._shown = target
                 self._dirty.notify_all()
-            self._publish_standings()
+            self._tell()
+
+    def add_listener(self, fn: Callable[[], None]) -> None:
+        """``fn()`` after new standings or a change of the broker connection (the page)."""
+        self._listeners.append(fn)
+
+    def _tell(self) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn()
+            except Exception:
+                log.exception("club hub: a listener failed")
 
     def settle(self, timeout: float = 10.0) -> bool:
-        """Wait until the standings include every stored result (tests, benchmarks)."""
+        """Wait until the standings include every accepted result (tests, benchmarks)."""
         deadline = time.monotonic() + timeout
         with self._dirty:
             while self._shown != self._changes:
@@ -440,89 +559,43 @@ class Hub:
                 self._dirty.wait(left)
             return True
 
-    def _publish_standings(self) -> None:
+    def _publish_receipts(self, table: str, r: int) -> None:
         with self.lock:
-            body = self.standings
-        self._publish(T.standings_topic(self.night.name), body, retain=True)
+            keys = self.state.keys_of(table, r)
+        self._publish(T.receipts_round_topic(self.night.name, table, r), {"round": r, "keys": keys}, retain=True)
 
-    def _publish_receipts(self, table: str) -> None:
-        prefix = f"{self.night.name}/{table}/"
-        with self.lock:
-            keys = sorted(k for k in self.messages if k.startswith(prefix))
-        self._publish(T.receipts_topic(self.night.name, table), {"keys": keys}, retain=True)
-
-    def _publish(self, topic: str, body: Mapping[str, Any], retain: bool = False) -> None:
-        self.client.publish(topic, T.encode(body), qos=1, retain=retain)
+    def _publish(self, topic: str, body: Mapping[str, Any] | None, retain: bool = False) -> None:
+        self.client.publish(topic, b"" if body is None else T.encode(body), qos=1, retain=retain)
 
 
-def board_results(night: Night, messages: Mapping[str, Mapping[str, Any]]) -> dict[scoring.Board, dict[str, list[int]]]:
-    """(round, board) -> table -> points, from the stored hand messages that are scored."""
-    out: dict[scoring.Board, dict[str, list[int]]] = {}
-    for body in messages.values():
-        if body.get("kind") != "hand" or body.get("problem"):
-            continue
-        out.setdefault((int(body["round"]), int(body["hand"])), {})[str(body["table"])] = list(body["points"])
-    return out
+JOURNAL = "journal.jsonl"
+MAX_LINE_TEXT = 64 * 1024
 
 
-def player_totals(night: Night, per_board: Mapping[scoring.Board, Mapping[str, list[Fraction]]]
-                  ) -> dict[tuple[str, int], Fraction]:
-    """Each player's night score (players named by their first-round table and seat): the sum
-    of the board scores of wherever they sat in each round."""
-    out: dict[tuple[str, int], Fraction] = {}
-    for (r, _b), scores in per_board.items():
-        for t, row in scores.items():
-            for s, v in enumerate(row):
-                who = night.home(r, t, s)
-                out[who] = out.get(who, Fraction(0)) + v
-    return out
+def check_deals(night: Night, deals: Any) -> None:
+    """deals.json as the hub wrote it for this night (ValueError naming what is not)."""
+    if not isinstance(deals, dict):
+        raise ValueError("not an object of rounds")
+    decks = game_class(night.game).DECKS
+    want = C.names(C.full_deck(decks))
+    for r in range(night.rounds):
+        boards = deals.get(str(r))
+        if not isinstance(boards, list) or len(boards) != night.boards:
+            raise ValueError(f"round {r + 1} has no {night.boards} boards")
+        for b, board in enumerate(boards):
+            if not isinstance(board, dict) or sorted(board.get("deck") or []) != sorted(want):
+                raise ValueError(f"round {r + 1}, board {b + 1}: not a deck of the game")
+            if fairness.commitment(board["deck"], str(board.get("salt"))) != board.get("commitment"):
+                raise ValueError(f"round {r + 1}, board {b + 1}: its commitment does not match its deck and salt")
 
 
-def standings(night: Night, messages: Mapping[str, Mapping[str, Any]], seq: int = 0,
-              new: Mapping[str, float | None] | None = None, cache: dict[Any, Any] | None = None) -> dict[str, Any]:
-    """The standings document the page shows: players ranked, every board's results, progress."""
-    boards = board_results(night, messages)
-    _, per_board = scoring.night_scores(night.game, boards, night.method, cache)
-    totals = player_totals(night, per_board)
-    names: dict[tuple[str, int], str] = {}
-    progress: dict[str, dict[str, Any]] = {t: {"round": None, "hands": 0, "over": False} for t in night.tables}
-    for body in sorted(messages.values(), key=lambda b: (b.get("round", 0), b.get("kind") != "start")):
-        t = str(body["table"])
-        p = progress[t]
-        if body["kind"] == "start":
-            for s, nm in enumerate(body.get("players", [])):
-                if s < night.players:
-                    names.setdefault(night.home(int(body["round"]), t, s), str(nm))
-            if p["round"] is None or body["round"] >= p["round"]:
-                p.update(round=body["round"], over=False, hands=0)
-    for body in messages.values():
-        t = str(body["table"])
-        p = progress[t]
-        if body["round"] == p["round"]:
-            if body["kind"] == "hand":
-                p["hands"] += 1
-            elif body["kind"] == "over":
-                p["over"] = True
-    played: dict[tuple[str, int], int] = {}
-    for (r, _b), res in boards.items():
-        for t, pts in res.items():
-            for s in range(len(pts)):
-                who = night.home(r, t, s)
-                played[who] = played.get(who, 0) + 1
-    players: list[dict[str, Any]] = [{"table": t, "seat": s, "name": names.get((t, s), f"{t} seat {s + 1}"),
-                                      "score": round(float(v), 4), "boards": played.get((t, s), 0)}
-                                     for (t, s), v in totals.items()]
-    players.sort(key=lambda p: (-p["score"], p["table"], p["seat"]))
-    board_rows = [{"round": r, "board": b,
-                   "tables": {t: {"points": boards[(r, b)][t], "scores": [round(float(x), 4) for x in sc]}
-                              for t, sc in sorted(per_board[(r, b)].items())}}
-                  for (r, b) in sorted(per_board)]
-    return {"night": night.name, "game": night.game, "method": night.method, "rounds": night.rounds,
-            "boards": night.boards, "tables": night.tables, "seq": seq, "players": players,
-            "board_results": board_rows, "progress": progress, "new_hands": dict(new or {}),
-            "hands_received": sum(1 for b in messages.values() if b.get("kind") == "hand")}
+def _table_of(night: str, topic: str) -> str:
+    parts = topic.split("/")
+    root = T.night_root(night).split("/")
+    return parts[len(root) + 1][:32] if len(parts) > len(root) + 1 else "?"
 
 
 def broker_for(night: Night, folder: Path, port: int = 0, host: str = "127.0.0.1") -> Broker:
     """A Mosquitto for ``night``: its users' passwords and the night's ACL, in ``folder``."""
-    return Broker(Path(folder), dict(night.passwords), acl_text(night.name, night.tables), host, port)
+    return Broker(Path(folder), night.broker_users(), acl_text(night.name, night.tables, night.rounds, night.boards),
+                  host, port)

@@ -14,7 +14,6 @@ readable by this table only (the broker's ACL).
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
 import ssl
@@ -90,6 +89,14 @@ def diagnose(host: str, port: int, ca: str = "", timeout: float = 2.0) -> tuple[
         sock.close()
 
 
+def _sendable(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record as the hub takes it: the players' names cleaned and bounded
+    (``topics.clean_name``); the hub names players from its own seating anyway."""
+    out = dict(record)
+    out["players"] = [T.clean_name(p) or f"seat {i + 1}" for i, p in enumerate(record.get("players", []))]
+    return out
+
+
 @dataclass
 class ClubConfig:
     night: str
@@ -155,6 +162,7 @@ class ClubLink:
         self.night_info: dict[str, Any] | None = None  # the hub's public/night (game, boards...)
         self.commitments: dict[int, list[str]] = {}  # round -> the boards' commitments (before it)
         self.salts: dict[int, list[str]] = {}  # round -> the boards' salts (revealed after it)
+        self.seats: dict[int, list[str]] = {}  # round -> who sits where at this table (the hub's)
         self.last_receipt: float | None = None  # when the hub last acknowledged (clock())
         self.acknowledged = 0  # messages the hub acknowledged since the link started
         self._listeners: list[Callable[[], None]] = []
@@ -190,7 +198,7 @@ class ClubLink:
     def game_started(self, round_: int, game: str, players: Sequence[str],
                      options: Mapping[str, Any] | None = None) -> None:
         self.round = round_
-        self._queue("start", round_, None, {"game": game, "players": list(players),
+        self._queue("start", round_, None, {"game": game, "players": [T.clean_name(p) for p in players],
                                             "options": dict(options or {})})
 
     def hand_finished(self, record: Mapping[str, Any], hand_index: int, round_: int | None = None) -> None:
@@ -200,17 +208,19 @@ class ClubLink:
         hands = list(record["hands"])
         if not 0 <= hand_index < len(hands):
             raise ValueError(f"no hand {hand_index} in a record of {len(hands)} hands")
-        part = dict(record)
+        part = _sendable(record)
         part["hands"] = hands[:hand_index + 1]
         state = replay(parse(part))
         if len(state.hand_results) <= hand_index:
             raise ValueError(f"hand {hand_index + 1} of the record has not ended")
         row = state.hand_results[hand_index]
+        # the hub scores the hand itself from its plays (the record up to it); the points are
+        # only compared with what the hub computes
         self._queue("hand", r, hand_index, {"points": list(row["points"]), "totals": list(row["totals"]),
-                                            "entry": hands[hand_index], "game": record["game"]})
+                                            "record": part})
 
     def game_over(self, record: Mapping[str, Any], round_: int | None = None) -> None:
-        self._queue("over", self._round(round_), None, {"record": dict(record)})
+        self._queue("over", self._round(round_), None, {"record": _sendable(record)})
 
     def deck_for(self, round_: int, board: int, timeout: float = 0.0) -> list[str] | None:
         """Board ``board`` of round ``round_``'s deck from the hub, waiting up to ``timeout``."""
@@ -373,12 +383,21 @@ class ClubLink:
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         cfg = self.config
+        if not msg.payload:
+            return  # a retained message the hub erased (a round's decks once it has ended)
         try:
-            body = json.loads(msg.payload)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            body = T.loads(msg.payload)
+        except ValueError:
             log.warning("club: unreadable message on %s dropped", msg.topic)
             return
-        if msg.topic == T.receipts_topic(cfg.night, cfg.table):
+        parts = msg.topic.split("/")
+        if msg.topic.startswith(T.seat_topic(cfg.night, cfg.table, 0)[:-1]) and parts[-1].isdigit():
+            seats = body.get("seats") if isinstance(body, dict) else None
+            if isinstance(seats, list) and all(isinstance(x, str) for x in seats):
+                self.seats[int(parts[-1])] = [T.clean_name(x) for x in seats]
+                self._tell()
+            return
+        if msg.topic.startswith(T.receipts_topic(cfg.night, cfg.table) + "/"):
             self._got_receipts = True
             if isinstance(body, dict) and isinstance(body.get("keys"), list):
                 hit = self.outbox.done(str(k) for k in body["keys"])
@@ -403,7 +422,6 @@ class ClubLink:
                     t.daemon = True
                     t.start()
             return
-        parts = msg.topic.split("/")
         for what, into, field in (("commit", self.commitments, "commitments"), ("salt", self.salts, "salts")):
             if msg.topic.startswith(T.public_topic(cfg.night, what) + "/") and parts[-1].isdigit():
                 got = body.get(field) if isinstance(body, dict) else None

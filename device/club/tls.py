@@ -103,12 +103,13 @@ def make_certs(folder: Path, names: Sequence[str] = (), night: str = "club") -> 
     return f
 
 
-def listener_conf(port: int, host: str, files: TlsFiles) -> str:
+def listener_conf(port: int, host: str, files: TlsFiles, max_connections: int = -1) -> str:
     """Mosquitto's TLS listener (with ``per_listener_settings false`` the passwords and the ACL
     are the same as on the plain listener)."""
     return "\n".join([
         "# trickref club night: the TLS listener (tables connect here with the club's ca.crt)",
         f"listener {port} {host}",
+        f"max_connections {max_connections}",
         f"cafile {files.ca}",
         f"certfile {files.cert}",
         f"keyfile {files.key}",

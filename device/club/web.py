@@ -1,35 +1,34 @@
-"""The standings page: a small read-only web server (standard library) relaying the hub's
-retained standings to browsers with Server-Sent Events.
+"""The hub's web pages: the public standings page and the director's console, served from the
+hub's own process (``httpd.Server``: request timeouts, a connection cap, HEAD and OPTIONS, CSP
+and frame headers).
 
-Why this and not MQTT over websockets in the page: the page needs no JavaScript library (no
-third-party MQTT client to ship), phones and the wall screen never get broker credentials or a
-broker port, and the server answers GET only, so the page is read-only by construction. The
-server reads the broker as the ``viewer`` user, whose ACL lets it read the standings and the
-public topics and write nothing. ``EventSource`` reconnects by itself after a Wi-Fi drop and
-the first event it gets is the current standings.
+The page pulls the standings from the hub instead of reading them from the broker, so no MQTT
+message grows with the night, phones and the wall screen never see a broker port or a
+password, and the page can say when the broker or the hub itself is down: every event carries
+the hub's view of the broker, a ``ping`` event comes every few seconds, and a page that hears
+nothing says so.
 
-Routes: ``/`` the page, ``/app.js`` and ``/style.css`` its assets (package data in ``web/``),
-``/standings.json`` the current document, ``/events`` the event stream, ``/verify`` the
-fair-dealing check page (device/verify_web; a table's ``[verify] address`` can point its QR codes
-here). Anything else is 404;
-any other method 405.
+Public routes (GET/HEAD): ``/`` the page, ``/app.js``, ``/style.css``, ``/standings.json``
+(the public standings: Bridgemate's rule, ``standings.py``), ``/events`` (the event stream).
+The director's routes are under ``/console`` behind HTTP Basic authentication (user
+``director``, the night's director password): ``console.py``.
 """
 
 from __future__ import annotations
 
+import base64
+import hmac
 import json
 import logging
 import threading
 import time
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
-import paho.mqtt.client as mqtt
-
-from .. import verify_web
+from . import httpd
 from . import topics as T
+from .httpd import Request, Response, text
 
 log = logging.getLogger("trickref.club.web")
 
@@ -37,146 +36,128 @@ ASSETS = {"/": ("index.html", "text/html; charset=utf-8"),
           "/index.html": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/style.css": ("style.css", "text/css; charset=utf-8")}
-KEEPALIVE = 15.0
+CONSOLE_ASSETS = {"/console": ("console.html", "text/html; charset=utf-8"),
+                  "/console/": ("console.html", "text/html; charset=utf-8"),
+                  "/console/console.js": ("console.js", "text/javascript; charset=utf-8"),
+                  "/console/console.css": ("console.css", "text/css; charset=utf-8"),
+                  "/console/print.css": ("print.css", "text/css; charset=utf-8")}
+PING_EVERY = 5.0
 
 
 def asset(name: str) -> bytes:
     return (resources.files("trickref.device.club") / "web" / name).read_bytes()
 
 
-class StandingsFeed:
-    """The latest standings from the broker (as the read-only viewer), with a change signal."""
+class Site:
+    """The routes, over a running ``hub.Hub``."""
 
-    def __init__(self, night: str, password: str, host: str = "127.0.0.1", port: int = 1883,
-                 user: str = T.VIEWER_USER) -> None:
-        self.night = night
-        self.doc: bytes = b"{}"
-        self.version = 0
-        self.changed = threading.Condition()
-        self.error: str | None = None
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"trickref-web-{night}-{time.time_ns()}",
-                        protocol=mqtt.MQTTv311)
-        c.username_pw_set(user, password)
-        c.reconnect_delay_set(1, 5)
-        c.on_connect = self._on_connect
-        c.on_message = self._on_message
-        self.client = c
-        c.connect_async(host, port, keepalive=15)
-        c.loop_start()
+    def __init__(self, hub: Any, host: str = "127.0.0.1", port: int = 8080, **server_kw: Any) -> None:
+        self.hub = hub
+        self.password = hub.night.passwords[T.DIRECTOR_USER]
+        self._assets: dict[str, bytes] = {}
+        self._failures: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+        self._last_public: tuple[int, bool] | None = None
+        from .console import Console
 
-    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, rc: Any,
-                    props: object = None) -> None:
-        if getattr(rc, "value", rc) != 0:
-            self.error = f"the broker refused the standings page's viewer: {rc}"
-            log.error("%s", self.error)
-            return
-        client.subscribe(T.standings_topic(self.night), qos=1)
+        self.console = Console(hub)
+        self.server = httpd.Server(self.handle, host, port, ping=self.ping, ping_every=PING_EVERY, **server_kw)
+        hub.add_listener(self._changed)
 
-    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
-        if len(msg.payload) > 8 * T.MAX_PAYLOAD:
-            log.warning("standings of %d bytes dropped", len(msg.payload))
-            return
-        try:
-            json.loads(msg.payload)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            log.warning("unreadable standings dropped")
-            return
-        with self.changed:
-            self.doc = bytes(msg.payload)
-            self.version += 1
-            self.changed.notify_all()
-
-    def wait(self, seen: int, timeout: float) -> tuple[int, bytes]:
-        with self.changed:
-            if self.version == seen:
-                self.changed.wait(timeout)
-            return self.version, self.doc
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: StandingsServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
-        log.debug("%s " + format, self.address_string(), *args)
-
-    def _send(self, code: int, body: bytes, ctype: str, extra: dict[str, str] | None = None) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        for k, v in (extra or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
-        path = self.path.split("?", 1)[0]
-        if path in ASSETS:
-            name, ctype = ASSETS[path]
-            self._send(200, asset(name), ctype)
-        elif path in verify_web.PATHS:  # the fair-dealing check page the tables' QR codes can open
-            self._send(200, verify_web.page(), "text/html; charset=utf-8")
-        elif path == "/standings.json":
-            self._send(200, self.server.feed.doc, "application/json")
-        elif path == "/events":
-            self._events()
-        else:
-            self._send(404, b"not found\n", "text/plain; charset=utf-8")
-
-    def _refuse(self) -> None:
-        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"the standings page is read-only\n",
-                   "text/plain; charset=utf-8", {"Allow": "GET"})
-
-    do_POST = do_PUT = do_DELETE = do_PATCH = _refuse  # noqa: N815
-
-    def _events(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-        feed = self.server.feed
-        seen = -1
-        try:
-            while not self.server.stopping:
-                version, doc = feed.wait(seen, KEEPALIVE if seen >= 0 else 0)
-                if version != seen:
-                    seen = version
-                    self.wfile.write(b"data: " + doc.replace(b"\n", b" ") + b"\n\n")
-                else:
-                    self.wfile.write(b": keepalive\n\n")
-                self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-
-
-class StandingsServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, feed: StandingsFeed, host: str = "127.0.0.1", port: int = 8080) -> None:
-        self.feed = feed
-        self.stopping = False
-        super().__init__((host, port), _Handler)
-
-    def start(self) -> StandingsServer:
-        threading.Thread(target=self.serve_forever, name="club-web", daemon=True).start()
+    def start(self) -> Site:
+        self.server.start()
         return self
 
     def stop(self) -> None:
-        self.stopping = True
-        with self.feed.changed:
-            self.feed.changed.notify_all()
-        self.shutdown()
-        self.server_close()
+        self.server.stop()
 
     @property
     def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{host!s}:{port}/"
+        return self.server.url
+
+    @property
+    def server_address(self) -> Any:
+        return self.server.server_address
+
+    # ------------------------------------------------------------------ documents
+    def status(self) -> dict[str, Any]:
+        hub = self.hub
+        return {"broker": hub.connected.is_set(), "at": time.time(), "since": hub.broker_since}
+
+    def public_doc(self) -> bytes:
+        doc = dict(self.hub.public)
+        doc["status"] = self.status()
+        return json.dumps(doc, separators=(",", ":")).encode()
+
+    def ping(self) -> bytes:
+        return httpd.event(json.dumps(self.status(), separators=(",", ":")).encode(), "ping")
+
+    def _changed(self) -> None:
+        """The hub has new standings, or its broker connection changed: tell every page."""
+        key = (int(self.hub.public.get("seq", 0)), self.hub.connected.is_set())
+        with self._lock:
+            if key == self._last_public:
+                return
+            self._last_public = key
+        self.server.broadcast("public", httpd.event(self.public_doc()))
+        self.server.broadcast("console", httpd.event(b"{}", "changed"))
+
+    # ------------------------------------------------------------------ routes
+    def _asset(self, name: str) -> bytes:
+        data = self._assets.get(name)
+        if data is None:
+            data = self._assets[name] = asset(name)
+        return data
+
+    def handle(self, req: Request) -> Response:
+        path = req.path
+        if path == "/console" or path.startswith("/console/"):
+            if not self.authorised(req):
+                return text(401, "the director's console: sign in as director with the night's director password",
+                            **{"WWW-Authenticate": 'Basic realm="trickref club director", charset="UTF-8"'})
+            if path in CONSOLE_ASSETS and req.method in ("GET", "HEAD"):
+                name, ctype = CONSOLE_ASSETS[path]
+                return Response(200, self._asset(name), ctype)
+            if path == "/console/events" and req.method == "GET":
+                return Response(200, httpd.event(b"{}", "changed"), stream="console")
+            return self.console.handle(req)
+        if req.method not in ("GET", "HEAD"):
+            return text(405, "the standings page is read-only", Allow="GET, HEAD, OPTIONS")
+        if path in ASSETS:
+            name, ctype = ASSETS[path]
+            return Response(200, self._asset(name), ctype)
+        if path == "/standings.json":
+            return Response(200, self.public_doc(), "application/json")
+        if path == "/events":
+            return Response(200, b"retry: 2000\n\n" + httpd.event(self.public_doc()), stream="public")
+        return text(404, "not found")
+
+    def authorised(self, req: Request) -> bool:
+        """HTTP Basic as ``director`` with the night's director password; an address that
+        failed ten times in a minute waits."""
+        now = time.monotonic()
+        with self._lock:
+            fails = [t for t in self._failures.get(req.client, []) if now - t < 60]
+            self._failures[req.client] = fails
+            if len(fails) >= 10:
+                return False
+        auth = req.headers.get("authorization", "")
+        ok = False
+        if auth.lower().startswith("basic "):
+            try:
+                user, _, pw = base64.b64decode(auth[6:].strip(), validate=True).decode("utf-8").partition(":")
+                ok = hmac.compare_digest(user.encode(), T.DIRECTOR_USER.encode()) & hmac.compare_digest(
+                    pw.encode(), self.password.encode())
+            except (ValueError, UnicodeDecodeError):
+                ok = False
+        if not ok and auth:
+            with self._lock:
+                self._failures.setdefault(req.client, []).append(now)
+        return ok
+
+
+def serve(hub: Any, host: str = "127.0.0.1", port: int = 8080, **kw: Any) -> Site:
+    return Site(hub, host, port, **kw).start()
+
+
+Listener = Callable[[], None]

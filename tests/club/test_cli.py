@@ -54,7 +54,7 @@ def test_new_and_its_errors(tmp_path) -> None:
 @needs_mosquitto
 def test_serve_round_sim_end_to_end(tmp_path) -> None:
     d = str(tmp_path / "night")
-    assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2").returncode == 0
+    assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2", "--rehearsal").returncode == 0
     port, web = free_port(), free_port()
     serve = subprocess.Popen([*CMD, "serve", d, "--port", str(port), "--web-port", str(web)],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

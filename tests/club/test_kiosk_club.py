@@ -106,6 +106,7 @@ def test_join_shows_the_status_and_leave_forgets_nothing(club, kiosk) -> None:
     assert not app.scene.button("club host").enabled  # joined: leave before changing the settings
     link = CT.links.get(home)
     assert link is not None
+    rig.hub.start_round(0)
     link.game_started(0, "hearts", ["a", "b", "c", "d"])  # what a club game's first deal sends
     assert wait_for(lambda: lines(app)[4].startswith("Last receipt from the hub: ") and
                     lines(app)[4] != "Last receipt from the hub: none yet", 10), lines(app)
@@ -113,8 +114,7 @@ def test_join_shows_the_status_and_leave_forgets_nothing(club, kiosk) -> None:
     # the round's salts revealed: the decks the hub gave this table are checked against the
     # commitments it published before the round
     rig.hub.commit_round(0)
-    rig.hub.start_round(0)
-    rig.hub.reveal_round(0)
+    rig.hub.end_round(0, "a test: the tables do not play")
     assert wait_for(lambda: lines(app)[5] == "round 1: every deck the hub gave matches the commitment it published "
                     "before the round", 10), lines(app)
     rig.broker.stop()
@@ -196,5 +196,5 @@ def test_a_game_started_on_a_joined_kiosk_plays_the_hubs_boards(club, kiosk) -> 
     assert wait_for(lambda: dealing_status() in ("play", "handoff", "bidding", "summary"), 10)  # dealt: on it goes
     link = CT.links.get(Path(os.environ["TRICKREF_HOME"]))
     assert link is not None and wait_for(lambda: link.acknowledged >= 1, 10)  # the game's start reached the hub
-    assert "n1/t1/start/0" in rig.hub.messages
+    assert "n1/t1/start/0" in rig.hub.state.digests
     app.end_session()

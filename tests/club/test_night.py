@@ -48,7 +48,7 @@ def test_small_night_with_a_broker_crash_and_a_table_offline(club, tmp_path) -> 
                 relay.restore()
             for t in night.tables:
                 assert links[t].flush(30), (t, links[t].status())
-            rig.hub.reveal_round(r)
+            rig.hub.end_round(r)
         check_against_records(rig, records)
         assert all(p["over"] and p["round"] == 1 for p in rig.hub.standings["progress"].values())
     finally:
@@ -90,6 +90,7 @@ def test_players_move_between_rounds(club) -> None:
                                          names=night.seating(r)[t]).record()
         for lk in links.values():
             assert lk.flush(20)
+        rig.hub.end_round(r)
     check_against_records(rig, records)
     players = rig.hub.standings["players"]
     assert len(players) == 12 and all(p["boards"] == 6 for p in players)

@@ -12,21 +12,23 @@ import urllib.request
 from typing import Any
 
 import pytest
-from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
+from club_rig import ClubRig, check_against_records, needs_mosquitto
 
 from trickref.device.club.broker import free_port
 from trickref.device.club.sim import play_round
-from trickref.device.club.web import StandingsFeed, StandingsServer
+from trickref.device.club.web import Site
 
 pytestmark = needs_mosquitto
 CHROMIUM = "/usr/bin/chromium"
 
 
-def serve(rig: ClubRig) -> tuple[StandingsFeed, StandingsServer]:
-    feed = StandingsFeed(rig.night.name, rig.night.passwords["viewer"], port=rig.broker.port)
-    web = StandingsServer(feed, "127.0.0.1", free_port()).start()
-    assert wait_for(lambda: feed.version > 0, 10)
-    return feed, web
+def serve(rig: ClubRig) -> Site:
+    return Site(rig.hub, "127.0.0.1", free_port()).start()
+
+
+def public(doc: dict[str, Any]) -> dict[str, Any]:
+    """A standings document without its live status (the hub's and the broker's)."""
+    return {k: v for k, v in doc.items() if k != "status"}
 
 
 def get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
@@ -58,7 +60,7 @@ def read_events(port: int, count: int) -> list[dict[str, Any]]:
 
 def test_server_is_read_only_and_streams_the_hubs_standings(club) -> None:
     rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=2)
-    feed, web = serve(rig)
+    web = serve(rig)
     try:
         base = web.url
         code, ctype, body = get(base)
@@ -67,10 +69,10 @@ def test_server_is_read_only_and_streams_the_hubs_standings(club) -> None:
         assert get(base + "nope")[0] == 404
         code, _, body = get(base + "standings.json", "POST")
         assert code == 405 and b"read-only" in body
-        assert json.loads(get(base + "standings.json")[2]) == rig.hub.standings
+        assert public(json.loads(get(base + "standings.json")[2])) == rig.hub.public
         first = read_events(web.server_address[1], 1)[0]
-        assert first == rig.hub.standings  # the stream starts with the current standings
-        rig.hub.commit_round(0)
+        assert public(first) == rig.hub.public  # the stream starts with the current standings
+        assert first["status"]["broker"] is True
         rig.hub.start_round(0)
         records = {}
         for i, t in enumerate(rig.night.tables):
@@ -78,11 +80,10 @@ def test_server_is_read_only_and_streams_the_hubs_standings(club) -> None:
             records[(t, 0)] = play_round(lk, 0, "hearts", 4, {}, 2, seed=i).record()
             assert lk.flush(20)
         check_against_records(rig, records)  # (waits for the hub's standings to settle)
-        assert wait_for(lambda: json.loads(feed.doc)["seq"] == rig.hub.standings["seq"])
-        assert json.loads(get(base + "standings.json")[2]) == rig.hub.standings
+        assert public(json.loads(get(base + "standings.json")[2])) == rig.hub.public
+        assert rig.hub.public["players"] == rig.hub.standings["players"]  # every board played: all shown
     finally:
         web.stop()
-        feed.close()
 
 
 def _playwright() -> Any:
@@ -102,7 +103,7 @@ def _playwright() -> Any:
 def test_browser_shows_the_night_live(club, tmp_path) -> None:
     sync_playwright = _playwright()
     rig: ClubRig = club(tables=["t1", "t2", "t3"], rounds=2, boards=2)
-    feed, web = serve(rig)
+    web = serve(rig)
     records: dict[tuple[str, int], dict[str, Any]] = {}
     links = {t: rig.link(t) for t in rig.night.tables}
     try:
@@ -117,12 +118,12 @@ def test_browser_shows_the_night_live(club, tmp_path) -> None:
             assert page.locator("#tables li").count() == 3
             assert page.locator("#standings tbody tr").count() == 0
             for r in range(rig.night.rounds):
-                rig.hub.commit_round(r)
                 rig.hub.start_round(r)
                 for i, t in enumerate(rig.night.tables):
                     records[(t, r)] = play_round(links[t], r, "hearts", 4, {}, 2, seed=10 * r + i).record()
                 for lk in links.values():
                     assert lk.flush(20)
+                rig.hub.end_round(r)
                 assert rig.hub.settle(10)
                 # the page updates without a reload: it shows the hub's latest standings
                 page.wait_for_function("s => document.body.dataset.seq === s",
@@ -160,7 +161,6 @@ def test_browser_shows_the_night_live(club, tmp_path) -> None:
                 shutil.copy(tmp_path / n, os.path.join(out, n))
     finally:
         web.stop()
-        feed.close()
 
 
 @pytest.mark.timeout(300)
@@ -173,7 +173,7 @@ def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> N
     sync_playwright = _playwright()
     tables = [f"t{i + 1}" for i in range(20)]
     rig: ClubRig = club(tables=tables, rounds=1, boards=3)
-    feed, web = serve(rig)
+    web = serve(rig)
     links = {t: rig.link(t) for t in tables}
     records: dict[tuple[str, int], dict[str, Any]] = {}
 
@@ -213,19 +213,22 @@ def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> N
                 note();
             }""")
             assert page.locator("#tables li").count() == 20
-            rig.hub.commit_round(0)
             rig.hub.start_round(0)
             wave(tables[:10])
             assert rig.hub.settle(20)
             page.wait_for_function("s => document.body.dataset.seq === s", arg=str(rig.hub.standings["seq"]),
                                    timeout=20000)
-            # half the night in: ten tables done, ten waiting, 30 hands in, 40 players ranked
+            # half the night in: ten tables done, ten waiting, 30 hands in; the boards are not
+            # shown yet (ten tables have not played them: Bridgemate's rule), nor any score
             assert "30 hands in" in page.inner_text("#subtitle")
             done = page.locator("#tables li.done").all_inner_texts()
             assert sorted(x.split("\n")[0] for x in done) == sorted(tables[:10])
             for t in tables[10:]:
                 assert page.inner_text(f"#tables li[data-table={t}]").split("\n")[-1] == "waiting"
             assert page.locator("#standings tbody tr").count() == 40
+            assert page.locator("#boards .board").count() == 0
+            assert page.inner_text("#hidden-boards").startswith("3 boards still being played")
+            assert set(page.locator("#standings tbody td.num:nth-child(4)").all_inner_texts()) == {"0"}
             wave(tables[10:])
             assert rig.hub.settle(20)
             page.wait_for_function("s => document.body.dataset.seq === s", arg=str(rig.hub.standings["seq"]),
@@ -258,4 +261,3 @@ def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> N
             shutil.copy(tmp_path / "wall-20.png", os.path.join(out, "wall-20.png"))
     finally:
         web.stop()
-        feed.close()

@@ -7,24 +7,20 @@ import logging
 import time
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
+from club_rig import (
+    ClubRig,
+    check_against_records,
+    needs_mosquitto,
+    offline_round,
+    publish_all,
+    raw_client,
+    wait_for,
+)
 
 from trickref.device.club import topics as T
-from trickref.device.club.link import ClubConfig, ClubLink
-from trickref.device.club.sim import play_game
+from trickref.engine.records import parse, replay
 
 pytestmark = needs_mosquitto
-
-
-def raw_client(rig: ClubRig, user: str, password: str | None = None) -> tuple[mqtt.Client, list[Any]]:
-    got: list[Any] = []
-    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{user}-{time.monotonic_ns()}")
-    c.username_pw_set(user, password or rig.night.passwords[user])
-    c.on_message = lambda cl, u, m: got.append((m.topic, m.payload))
-    c.connect("127.0.0.1", rig.broker.port)
-    c.loop_start()
-    return c, got
 
 
 def test_wrong_password_is_refused_with_a_clear_message(club, tmp_path) -> None:
@@ -36,7 +32,7 @@ def test_wrong_password_is_refused_with_a_clear_message(club, tmp_path) -> None:
     assert not lk.connected
     lk.game_started(0, "hearts", ["a", "b", "c", "d"])  # the table plays on, keeping it
     time.sleep(0.3)
-    assert len(lk.outbox) == 1 and rig.hub.messages == {}
+    assert len(lk.outbox) == 1 and rig.hub.state.digests == {}
 
 
 def test_acl_a_table_writes_only_its_own_topics_and_reads_only_its_deals(club) -> None:
@@ -44,51 +40,36 @@ def test_acl_a_table_writes_only_its_own_topics_and_reads_only_its_deals(club) -
     c, got = raw_client(rig, "t1")
     c.subscribe(f"{T.night_root('n1')}/#", qos=1)
     time.sleep(0.2)
-    rig.hub.commit_round(0)
     rig.hub.start_round(0)
-    start = {"v": 1, "night": "n1", "table": "t2", "kind": "start", "round": 0, "players": ["x"] * 4}
+    start = {"v": T.VERSION, "night": "n1", "table": "t2", "kind": "start", "round": 0, "players": ["x"] * 4}
     c.publish(T.table_topic("n1", "t2", "start", 0), T.encode(start), qos=1).wait_for_publish(5)
-    c.publish(T.standings_topic("n1"), b'{"forged":1}', qos=1, retain=True).wait_for_publish(5)
-    viewer, vgot = raw_client(rig, T.VIEWER_USER)
-    viewer.subscribe(f"{T.night_root('n1')}/#", qos=1)
-    viewer.publish(T.standings_topic("n1"), b'{"forged":2}', qos=1, retain=True).wait_for_publish(5)
+    # nor can it speak for the hub: a deal to t2, the night's description
+    c.publish(T.deal_topic("n1", "t2", 0, 0), b'{"round":0,"board":0,"deck":[]}', qos=1, retain=True).wait_for_publish(5)
+    c.publish(T.public_topic("n1", "night"), b'{"forged":1}', qos=1, retain=True).wait_for_publish(5)
     time.sleep(0.5)
     topics = {t for t, _ in got}
     assert T.deal_topic("n1", "t1", 0, 0) in topics
     assert not any("/to/t2/" in t for t in topics)  # t2's deal is not readable by t1
-    assert rig.hub.messages == {}  # t1 could not speak for t2
-    vtopics = {t for t, _ in vgot}
-    assert T.standings_topic("n1") in vtopics and not any("/to/" in t for t in vtopics)
-    standings = [json.loads(p) for t, p in vgot if t == T.standings_topic("n1")]
-    assert standings and all("forged" not in s for s in standings)  # nobody but the hub writes them
-    for cl in (c, viewer):
+    assert rig.hub.state.digests == {}  # t1 could not speak for t2
+    hub_view, hgot = raw_client(rig, "t2")
+    hub_view.subscribe([(f"{T.night_root('n1')}/to/t2/#", 1), (T.public_topic("n1", "night"), 1)])
+    assert wait_for(lambda: any(t == T.public_topic("n1", "night") for t, _ in hgot), 10)
+    time.sleep(0.3)
+    assert all(b"forged" not in p for _, p in hgot)
+    assert all(json.loads(p)["deck"] for t, p in hgot if "/deal/" in t)
+    for cl in (c, hub_view):
         cl.loop_stop()
         cl.disconnect()
 
 
 def test_duplicate_and_reordered_deliveries_count_once(club, tmp_path) -> None:
     rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=3)
-    rig.hub.commit_round(0)
     rig.hub.start_round(0)
     records = {}
     for i, t in enumerate(["t1", "t2"]):
-        # an offline link (nothing listens on port 9) fills its outbox exactly as at a table
-        cfg = ClubConfig("n1", t, rig.night.passwords[t], port=9, outbox=str(tmp_path / f"{t}-off.jsonl"))
-        off = ClubLink(cfg)
-        decks = [b["deck"] for b in rig.hub.deals["0"]]
-        names = [f"{t}/{s + 1}" for s in range(4)]
-        off.game_started(0, "hearts", names)
-        ref = play_game(lambda b, decks=decks: decks[b], "hearts", 4, {}, 3, seed=i, names=names,
-                        on_hand=lambda ref, h, off=off: off.hand_finished(ref.record(), h, 0))
-        off.game_over(ref.record(), 0)
-        records[(t, 0)] = ref.record()
-        pending = off.outbox.pending()
-        off.close()
-        c, _ = raw_client(rig, t)
-        for p in reversed(pending + pending):  # game over first, every message twice
-            c.publish(p.topic, p.payload, qos=1).wait_for_publish(5)
-        c.loop_stop()
-        c.disconnect()
+        pending, records[(t, 0)] = offline_round(rig, t, 0, seed=i)
+        # game over first, every message twice
+        publish_all(rig, t, [(p.topic, p.payload) for p in reversed(pending + pending)])
     assert wait_for(lambda: rig.hub.duplicates == 10)
     check_against_records(rig, records)
 
@@ -96,67 +77,67 @@ def test_duplicate_and_reordered_deliveries_count_once(club, tmp_path) -> None:
 def test_malformed_and_oversized_messages_are_logged_and_dropped(club, caplog) -> None:
     caplog.set_level(logging.WARNING, "trickref.club.hub")
     rig: ClubRig = club(tables=["t1"], rounds=1, boards=1)
+    rig.hub.start_round(0)
     c, _ = raw_client(rig, "t1")
     topic = T.table_topic("n1", "t1", "hand", 0, 0)
-    good = {"v": 1, "night": "n1", "table": "t1", "kind": "hand", "round": 0, "hand": 0,
-            "points": [0, 0, 0, 26], "entry": {"deck": []}}
+    good = {"v": T.VERSION, "night": "n1", "table": "t1", "kind": "hand", "round": 0, "hand": 0,
+            "points": [0, 0, 0, 26], "record": {}}
     bad = [
         (topic, b"\xff not json"),
         (topic, T.encode({**good, "hand": 1})),
         (topic, T.encode({**good, "points": "lots"})),
-        (T.table_topic("n1", "t1", "hand", 7, 0), T.encode({**good, "round": 7})),
-        (f"{T.night_root('n1')}/table/t1/cheat/0", b"{}"),
         (topic, b"[" + b"0," * (T.MAX_PAYLOAD // 2) + b"0]"),
     ]
-    for t, p in bad:
+    # topics outside the table's own messages never reach the hub: the broker's ACL lets a
+    # table write one topic per message of the night's rounds and boards, nothing else
+    blocked = [(T.table_topic("n1", "t1", "hand", 7, 0), T.encode({**good, "round": 7})),
+               (f"{T.night_root('n1')}/table/t1/cheat/0", b"{}")]
+    for t, p in blocked + bad:
         c.publish(t, p, qos=1).wait_for_publish(5)
     assert wait_for(lambda: len(rig.hub.dropped) == len(bad))
+    time.sleep(0.5)
+    assert len(rig.hub.dropped) == len(bad)
     c.loop_stop()
     c.disconnect()
     text = "\n".join(rig.hub.dropped)
-    for words in ("not JSON", "hand 1 does not match the topic (0)", "points must be a list",
-                  "no round 7", "unknown message kind 'cheat'", "over the 262144 byte limit"):
+    for words in ("not UTF-8", "hand 1 does not match the topic (0)", "points must be a list",
+                  f"over the {T.MAX_PAYLOAD} byte limit"):
         assert words in text
-    assert caplog.text.count("dropped a message") == len(bad)
-    assert rig.hub.messages == {}
+    assert caplog.text.count("refused a message") == len(bad)
+    assert rig.hub.state.digests == {}
     assert rig.hub.client.is_connected()
 
 
-def test_a_hand_whose_points_differ_from_the_record_is_not_scored(club, tmp_path) -> None:
+def test_a_hand_whose_points_differ_from_its_plays_is_refused_and_the_real_one_accepted(club) -> None:
+    """The hub computes every hand's points from its plays: a table claiming other points is
+    refused (before or after its record came), and the genuine result, sent later, counts."""
     rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=2)
-    rig.hub.commit_round(0)
     rig.hub.start_round(0)
-    decks = [b["deck"] for b in rig.hub.deals["0"]]
-    sent: dict[str, list[Any]] = {}
+    records = {}
     for i, t in enumerate(["t1", "t2"]):
-        off = ClubLink(ClubConfig("n1", t, rig.night.passwords[t], port=9, outbox=str(tmp_path / f"{t}.jsonl")))
-        off.game_started(0, "hearts", [f"{t}/{s + 1}" for s in range(4)])
-        ref = play_game(lambda b: decks[b], "hearts", 4, {}, 2, seed=i,
-                        on_hand=lambda ref, h, off=off: off.hand_finished(ref.record(), h, 0))
-        off.game_over(ref.record(), 0)
-        sent[t] = off.outbox.pending()
-        off.close()
-    # t1 claims other points for hand 1 (sent before its record); t2's hand 2 lies after its record
-    for t, lie_first in (("t1", True), ("t2", False)):
-        msgs = {p.key.split("/", 2)[2]: p for p in sent[t]}
-        lie_key = "hand/0/0" if lie_first else "hand/0/1"
+        pending, records[(t, 0)] = offline_round(rig, t, 0, seed=i)
+        msgs = {p.key.split("/", 2)[2]: p for p in pending}
+        lie_key = "hand/0/0" if t == "t1" else "hand/0/1"
         body = json.loads(msgs[lie_key].payload)
         body["points"] = [0, 0, 0, 26] if body["points"] != [0, 0, 0, 26] else [26, 0, 0, 0]
-        order = [lie_key, "start/0", "over/0"] if lie_first else ["start/0", "over/0", lie_key]
-        order += [k for k in msgs if k not in order]
-        c, _ = raw_client(rig, t)
-        for k in order:
-            payload = T.encode(body) if k == lie_key else msgs[k].payload
-            c.publish(msgs[k].topic, payload, qos=1).wait_for_publish(5)
-        c.loop_stop()
-        c.disconnect()
-    assert wait_for(lambda: len(rig.hub.messages) == 8)
+        order = [lie_key, "start/0", "over/0"] if t == "t1" else ["start/0", "over/0", lie_key]
+        lies = [(msgs[lie_key].topic, T.encode(body))] if t == "t1" else []
+        rest = [(msgs[k].topic, msgs[k].payload) for k in order if k != lie_key]
+        after = [] if t == "t1" else [(msgs[lie_key].topic, T.encode(body))]
+        publish_all(rig, t, lies + rest + after)
+    assert wait_for(lambda: len(rig.hub.dropped) == 2)
+    assert all("the table claims points" in why and "but its plays give" in why for why in rig.hub.dropped)
+    assert not rig.hub.state.results  # neither lie counted; nothing else sent yet but starts and ends
+    for i, t in enumerate(["t1", "t2"]):  # the genuine results come (the tables' outboxes)
+        pending, _ = offline_round(rig, t, 0, seed=i)
+        publish_all(rig, t, [(p.topic, p.payload) for p in pending])
+    assert wait_for(lambda: len(rig.hub.state.results) == 4)
+    for (t, _r), rec in records.items():  # the hub's points are the plays' points
+        rows = replay(parse(rec)).hand_results
+        assert [rig.hub.state.results[(t, 0, h)].points for h in range(2)] == [r["points"] for r in rows]
     assert rig.hub.settle(10)
-    bad = {k: b["problem"] for k, b in rig.hub.messages.items() if b.get("problem")}
-    assert set(bad) == {"n1/t1/hand/0/0", "n1/t2/hand/0/1"}
-    assert all("differ from the game record's" in v for v in bad.values())
     scored = {(b["round"], b["board"]): set(b["tables"]) for b in rig.hub.standings["board_results"]}
-    assert scored == {(0, 0): {"t2"}, (0, 1): {"t1"}}
+    assert scored == {(0, 0): {"t1", "t2"}, (0, 1): {"t1", "t2"}}
 
 
 def test_a_table_reads_its_decks_only_once_the_round_starts(club) -> None:
@@ -194,6 +175,7 @@ def test_a_message_over_the_brokers_packet_limit_never_reaches_the_hub(club) -> 
     """Mosquitto's max_packet_size cuts a 1 MiB publish (it closes that client's connection);
     the hub hears nothing of it and goes on storing the table's next, good message."""
     rig: ClubRig = club(tables=["t1"], rounds=1, boards=1)
+    rig.hub.start_round(0)
     c, _ = raw_client(rig, "t1")
     gone: list[Any] = []
     c.on_disconnect = lambda *a: gone.append(a)
@@ -201,11 +183,11 @@ def test_a_message_over_the_brokers_packet_limit_never_reaches_the_hub(club) -> 
     assert wait_for(lambda: bool(gone), 10)  # the broker closed the connection
     c.loop_stop()
     c.disconnect()
-    assert "n1/t1/start/0" not in rig.hub.messages and rig.hub.client.is_connected()
+    assert "n1/t1/start/0" not in rig.hub.state.digests and rig.hub.client.is_connected()
     c2, _ = raw_client(rig, "t1")
-    start = {"v": 1, "night": "n1", "table": "t1", "kind": "start", "round": 0, "players": ["a", "b", "c", "d"]}
+    start = {"v": T.VERSION, "night": "n1", "table": "t1", "kind": "start", "round": 0, "players": ["a", "b", "c", "d"]}
     c2.publish(T.table_topic("n1", "t1", "start", 0), T.encode(start), qos=1).wait_for_publish(5)
-    assert wait_for(lambda: "n1/t1/start/0" in rig.hub.messages, 10)
-    assert rig.hub.messages["n1/t1/start/0"]["players"] == ["a", "b", "c", "d"]
+    assert wait_for(lambda: "n1/t1/start/0" in rig.hub.state.digests, 10)
+    assert rig.hub.state.tables[("t1", 0)].players == ["a", "b", "c", "d"]
     c2.loop_stop()
     c2.disconnect()

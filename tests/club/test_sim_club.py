@@ -31,7 +31,7 @@ def run(cmd: list[str], *args: str, timeout: float = 180) -> subprocess.Complete
 @pytest.mark.timeout(300)
 def test_sim_with_club_settings_plays_the_hubs_boards_over_tls(tmp_path: Path) -> None:
     d = str(tmp_path / "night")
-    r = run(CLUB, "new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2", "--tls")
+    r = run(CLUB, "new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2", "--tls", "--rehearsal")
     assert r.returncode == 0, r.stderr
     assert "TLS: the club's CA" in r.stdout
     port, tls_port, web = free_port(), free_port(), free_port()

@@ -85,7 +85,7 @@ def test_a_table_host_plays_the_hubs_boards_and_reports_every_hand(club, tmp_pat
         assert link.status()["last_receipt"] is not None and link.status()["acknowledged"] == 4
     # the round ends: its salts are revealed, and each table checks that the decks it dealt are
     # the ones the hub committed to before the round
-    rig.hub.reveal_round(0)
+    rig.hub.end_round(0)
     for t in rig.night.tables:
         link = CT.links.get(tmp_path / t)
         assert link is not None
@@ -191,6 +191,9 @@ def test_results_sent_before_the_hub_listened_go_again_when_it_comes(tmp_path) -
 
     night = Night("n2", "hearts", 4, ["t1"], 1, 1)
     broker = broker_for(night, tmp_path / "broker").start()
+    hub = Hub(night, tmp_path / "hub", port=broker.port).start()
+    hub.start_round(0)  # the round is open (journaled); then the hub is away
+    hub.stop()
     hub = None
     lk = ClubLink(ClubConfig("n2", "t1", night.passwords["t1"], port=broker.port,
                              outbox=str(tmp_path / "t1.jsonl"), retry=120))
@@ -201,7 +204,7 @@ def test_results_sent_before_the_hub_listened_go_again_when_it_comes(tmp_path) -
         assert len(lk.outbox) == 1
         hub = Hub(night, tmp_path / "hub", port=broker.port).start()
         assert lk.flush(20), lk.status()  # well before the 120 s retry
-        assert list(hub.messages) == ["n2/t1/start/0"]
+        assert list(hub.state.digests) == ["n2/t1/start/0"]
     finally:
         lk.close()
         if hub is not None:

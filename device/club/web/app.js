@@ -40,9 +40,53 @@ function scoreCell(v) {
   return el("td", signed(v), "num " + (v > 0 ? "pos" : v < 0 ? "neg" : ""));
 }
 
+// a name as the players typed it, isolated so that right-to-left text never reorders the row
+function nameCell(name) {
+  const td = el("td");
+  const b = el("bdi", name);
+  b.dir = "auto";
+  td.append(b);
+  return td;
+}
+function clock(t) {
+  return new Date(t * 1000).toLocaleTimeString(LANG, {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+}
+
+// what the page knows of the hub and its broker: the last news (any event, pings included)
+// and the broker's state in it. Shown in #live and, when something is down, in #alert.
+const news = {at: Date.now(), status: null, open: false};
+function showStatus() {
+  const live = document.getElementById("live");
+  const alert = document.getElementById("alert");
+  const quiet = Math.round((Date.now() - news.at) / 1000);
+  let words = null;
+  if (!news.open) {
+    words = say("The hub is not answering: trying again…");
+  } else if (quiet > 15) {
+    words = say("No news from the hub for {n} s.", {n: quiet});
+  } else if (news.status && !news.status.broker) {
+    words = say("The broker is down (since {time}): the tables keep their results and send them when it is back.",
+                {time: clock(news.status.since)});
+  }
+  alert.hidden = words === null;
+  alert.textContent = words || "";
+  document.body.dataset.health = !news.open ? "hub-down" : quiet > 15 ? "stale" :
+    (news.status && !news.status.broker) ? "broker-down" : "ok";
+  if (news.open && words === null) {
+    live.textContent = say("live") + (news.status ? " · " + say("updated {time}", {time: clock(news.status.at)}) : "");
+    live.className = "on";
+  } else {
+    live.textContent = news.open ? say("live") : say("reconnecting…");
+    live.className = "off";
+  }
+}
+setInterval(showStatus, 1000);
+
 function render(doc) {
   if (!doc || !doc.night) return;
-  document.getElementById("title").textContent = say("Club night {night}", {night: doc.night});
+  if (doc.status) news.status = doc.status;
+  document.getElementById("title").textContent = say("Club night {night}", {night: doc.night}) +
+    (doc.rehearsal ? " · " + say("Rehearsal") : "");
   document.getElementById("subtitle").textContent =
     say(GAMES[doc.game] || doc.game) + " · " + say("duplicate") + ", " + say(METHODS[doc.method] || doc.method) +
     " · " + say("{rounds} rounds of {boards} boards", {rounds: doc.rounds, boards: doc.boards}) + " · " +
@@ -72,10 +116,14 @@ function render(doc) {
     const tr = el("tr");
     tr.dataset.table = p.table;
     tr.dataset.seat = p.seat;
-    tr.append(el("td", rank), el("td", p.name), el("td", say("{table} seat {seat}", {table: p.table, seat: p.seat + 1})),
+    tr.append(el("td", rank), nameCell(p.name), el("td", say("{table} seat {seat}", {table: p.table, seat: p.seat + 1})),
               scoreCell(p.score), el("td", p.boards, "num"));
     body.append(tr);
   });
+  const hidden = document.getElementById("hidden-boards");
+  hidden.hidden = !doc.hidden_boards;
+  hidden.textContent = doc.hidden_boards ?
+    say("{n} boards still being played: their results show once every table has played them.", {n: doc.hidden_boards}) : "";
   const boards = document.getElementById("boards");
   boards.replaceChildren();
   for (const b of doc.board_results) {
@@ -108,12 +156,18 @@ function render(doc) {
 }
 
 function connect() {
-  const live = document.getElementById("live");
   const es = new EventSource("events");
-  es.onopen = () => { live.textContent = say("live"); live.className = "on"; };
-  es.onerror = () => { live.textContent = say("reconnecting…"); live.className = "off"; };
+  es.onopen = () => { news.open = true; news.at = Date.now(); showStatus(); };
+  es.onerror = () => { news.open = false; showStatus(); };
   es.onmessage = (ev) => {
+    news.at = Date.now();
     try { render(JSON.parse(ev.data)); } catch (e) { console.error(e); }
+    showStatus();
   };
+  es.addEventListener("ping", (ev) => {
+    news.at = Date.now();
+    try { news.status = JSON.parse(ev.data); } catch (e) { console.error(e); }
+    showStatus();
+  });
 }
 connect();

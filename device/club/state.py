@@ -1,0 +1,343 @@
+"""The night as the hub knows it: which rounds are open, the results it accepted and the ones
+it refused, and why. Pure (no network, no files): ``hub.Hub`` feeds it the tables' messages and
+the director's actions, and its journal replays the same calls after a restart.
+
+The hub scores every hand itself. A table's hand result carries the game's record up to that
+hand (every deal, pass, bid, draw and play); the hub checks it against the night (game, seats,
+options, first dealer), checks that every hand's deck is the board the hub dealt, replays the
+plays with the engine and takes the hand's points from the replay. The points the table
+claims are only compared: a mismatch or an illegal play is refused, with the reason, for the
+director to see. Results are keyed by (table, round, board) and accepted only while the table's
+round is open and the board was dealt to it; a refused message blocks nothing (the key stays
+free for the genuine result). The plays of a hand, once accepted from a table, are fixed: a
+later message of that table carrying other plays for it is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from trickref.engine import actions as A
+from trickref.engine import cards as C
+from trickref.engine.errors import RecordError
+from trickref.engine.options import resolve
+from trickref.engine.records import Record, ReplayError, parse, replay
+
+from . import topics as T
+
+MAX_REFUSALS = 2000  # distinct refused messages remembered (then only counted)
+FIRST_DEALER = 0  # every table of a night deals its first hand from seat 1 (duplicate fairness)
+
+
+class Refused(ValueError):
+    """A message the hub will not accept: the text says why (shown to the director)."""
+
+
+@dataclass
+class HandResult:
+    table: str
+    round: int
+    hand: int
+    points: list[int]  # computed by the hub from the plays
+    digest: str  # sha256 of the accepted payload: an identical copy is a duplicate
+    sent: float | None
+    received: float
+    entry: dict[str, Any]  # the hand's deck and actions (hand records, the console)
+
+
+@dataclass
+class RoundState:
+    started: float
+    ended: float | None = None
+    forced: str | None = None  # the director's reason for ending it before every table was done
+
+
+@dataclass
+class Refusal:
+    key: str  # the message's key (or its topic when it has none)
+    table: str
+    reason: str
+    first: float
+    last: float
+    count: int = 1
+
+
+@dataclass
+class TableRound:
+    """What one table sent for one round."""
+    players: list[str] | None = None  # cleaned names from its start message
+    started: float | None = None
+    over: float | None = None
+    hands_in_over: int = 0
+
+
+def digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
+
+
+def _actions_json(record: Record, h: int) -> str:
+    return json.dumps([A.to_record(s, a) for s, a in record.hands[h][1]], separators=(",", ":"))
+
+
+@dataclass
+class NightState:
+    night: Any  # hub.Night (its name, game, players, tables, rounds, boards, options)
+    decks: Mapping[str, list[Mapping[str, Any]]]  # deals.json: round -> boards -> {"deck": [...]}
+    rounds: dict[int, RoundState] = field(default_factory=dict)
+    results: dict[tuple[str, int, int], HandResult] = field(default_factory=dict)
+    tables: dict[tuple[str, int], TableRound] = field(default_factory=dict)
+    plays: dict[tuple[str, int, int], str] = field(default_factory=dict)  # accepted actions, as JSON
+    digests: dict[str, str] = field(default_factory=dict)  # accepted key -> payload digest
+    refusals: OrderedDict[tuple[str, str], Refusal] = field(default_factory=OrderedDict)
+    refused_total: int = 0
+    duplicates: int = 0
+    changes: int = 0  # accepted results and director's actions: the standings follow this
+
+    def __post_init__(self) -> None:
+        self._options = resolve(self.night.game, self.night.options)
+
+    # ------------------------------------------------------------------ rounds
+    def dealt(self, r: int) -> list[str]:
+        """The tables that play round ``r`` (all of them, or those the movement seats)."""
+        fn = getattr(self.night, "tables_in_round", None)
+        return list(fn(r)) if fn is not None else list(self.night.tables)
+
+    def is_open(self, r: int) -> bool:
+        rs = self.rounds.get(r)
+        return rs is not None and rs.ended is None
+
+    def table_done(self, t: str, r: int) -> bool:
+        tr = self.tables.get((t, r))
+        if tr is not None and tr.over is not None:
+            return True
+        return all((t, r, b) in self.results for b in range(self.night.boards))
+
+    def waiting(self, r: int) -> list[str]:
+        """Tables of round ``r`` that have not finished it."""
+        return [t for t in self.dealt(r) if not self.table_done(t, r)]
+
+    def check_start(self, r: int) -> None:
+        """Refused unless round ``r`` may start now: rounds start in order, each after the
+        one before has ended."""
+        n = self.night.rounds
+        if not 0 <= r < n:
+            raise Refused(f"there is no round {r + 1}: the night has {n}")
+        if r in self.rounds:
+            raise Refused(f"round {r + 1} has already started")
+        for q in range(r):
+            if q not in self.rounds:
+                raise Refused(f"round {q + 1} has not started yet: rounds start in order")
+            if self.rounds[q].ended is None:
+                raise Refused(f"round {q + 1} has not ended yet: end it before starting round {r + 1}")
+        if not self.dealt(r):
+            raise Refused(f"no table plays round {r + 1}")
+
+    def start_round(self, r: int, at: float) -> None:
+        self.check_start(r)
+        self.rounds[r] = RoundState(at)
+        self.changes += 1
+
+    def check_end(self, r: int, forced: str | None) -> list[str]:
+        """The tables still playing round ``r``; Refused when it cannot end now (ending before
+        every table is done needs the director's reason)."""
+        if r not in self.rounds:
+            raise Refused(f"round {r + 1} has not started")
+        if self.rounds[r].ended is not None:
+            raise Refused(f"round {r + 1} has already ended")
+        left = self.waiting(r)
+        if left and not (forced or "").strip():
+            done = len(self.dealt(r)) - len(left)
+            raise Refused(f"round {r + 1}: {done} of {len(self.dealt(r))} tables are done (still playing: "
+                          f"{', '.join(left[:12])}{'...' if len(left) > 12 else ''}); ending it now needs a reason")
+        return left
+
+    def end_round(self, r: int, at: float, forced: str | None = None) -> list[str]:
+        left = self.check_end(r, forced)
+        self.rounds[r].ended = at
+        self.rounds[r].forced = T.clean_name(forced, 300) if left else None
+        self.changes += 1
+        return left
+
+    # ------------------------------------------------------------------ messages
+    def offer(self, topic: str, payload: bytes, at: float) -> tuple[str, str, T.TableMessage | None]:
+        """One table message: ("accepted" | "duplicate" | "refused", words, message)."""
+        try:
+            m = T.parse_table_message(self.night.name, topic, payload)
+        except T.BadMessage as e:
+            table = _table_of(self.night.name, topic)
+            self._refuse(topic[:200], table, str(e), payload, at)
+            return "refused", str(e), None
+        dg = digest(payload)
+        have = self.digests.get(m.key)
+        if have is not None:
+            if have == dg:
+                self.duplicates += 1
+                return "duplicate", f"{m.key}: already accepted", m
+            why = f"a second, different result for {_what(m)}: the first one accepted stands"
+            self._refuse(m.key, m.table, why, payload, at)
+            return "refused", why, m
+        try:
+            self._accept(m, dg, at)
+        except Refused as e:
+            self._refuse(m.key, m.table, str(e), payload, at)
+            return "refused", str(e), m
+        self.digests[m.key] = dg
+        self.changes += 1
+        return "accepted", f"{m.key}: accepted", m
+
+    def _refuse(self, key: str, table: str, reason: str, payload: bytes, at: float) -> None:
+        self.refused_total += 1
+        k = (key, digest(payload))
+        have = self.refusals.get(k)
+        if have is not None:
+            have.count += 1
+            have.last = at
+            return
+        if len(self.refusals) >= MAX_REFUSALS:
+            return
+        self.refusals[k] = Refusal(key, table, reason, at, at)
+
+    def _accept(self, m: T.TableMessage, dg: str, at: float) -> None:
+        night = self.night
+        if m.table not in night.tables:
+            raise Refused(f"no table {m.table!r} in night {night.name}")
+        if not 0 <= m.round < night.rounds:
+            raise Refused(f"no round {m.round + 1} (the night has {night.rounds})")
+        if m.hand is not None and not 0 <= m.hand < night.boards:
+            raise Refused(f"no board {m.hand + 1} (a round has {night.boards})")
+        rs = self.rounds.get(m.round)
+        if rs is None:
+            raise Refused(f"{_what(m)}: round {m.round + 1} has not started (its boards are not dealt yet)")
+        if rs.ended is not None:
+            raise Refused(f"{_what(m)}: round {m.round + 1} has ended")
+        if m.table not in self.dealt(m.round):
+            raise Refused(f"{_what(m)}: table {m.table} does not play round {m.round + 1}")
+        tr = self.tables.setdefault((m.table, m.round), TableRound())
+        body = m.body
+        sent = body.get("sent")
+        sent_f = float(sent) if isinstance(sent, (int, float)) and not isinstance(sent, bool) else None
+        if m.kind == "start":
+            players = body["players"]
+            if len(players) != night.players:
+                raise Refused(f"{len(players)} players, the night has {night.players} at each table")
+            if tr.players is None:
+                tr.players = [T.clean_name(p) for p in players]
+                tr.started = at
+            return
+        record = self._record(m)
+        if m.kind == "over":
+            state = self._replay(m, record)
+            if len(record.hands) < night.boards and not state.over:
+                raise Refused(f"{_what(m)}: {len(record.hands)} of {night.boards} boards played and the game "
+                              "is not over")
+            self._fix_plays(m, record)
+            tr.over = at
+            tr.hands_in_over = len(record.hands)
+            return
+        assert m.hand is not None
+        h = m.hand
+        if len(record.hands) != h + 1:
+            raise Refused(f"{_what(m)}: its record holds {len(record.hands)} hands, not the {h + 1} up to this one")
+        state = self._replay(m, record)
+        if len(state.hand_results) <= h:
+            raise Refused(f"{_what(m)}: the hand has not ended in its plays ({len(record.hands[h][1])} actions)")
+        points = [int(p) for p in state.hand_results[h]["points"]]
+        claimed = list(body["points"])
+        if claimed != points:
+            raise Refused(f"{_what(m)}: the table claims points {_short(claimed)} but its plays give {points}")
+        self._fix_plays(m, record)
+        hand = record.hands[h]
+        entry = {"deck": C.names(hand[0]), "actions": [A.to_record(s, a) for s, a in hand[1]]}
+        self.results[(m.table, m.round, h)] = HandResult(m.table, m.round, h, points, dg, sent_f, at, entry)
+
+    def _record(self, m: T.TableMessage) -> Record:
+        """The message's record, checked against the night and the boards dealt."""
+        night = self.night
+        try:
+            record = parse(m.body["record"])
+        except RecordError as e:
+            raise Refused(f"{_what(m)}: its record: {e}") from None
+        if record.game != night.game:
+            raise Refused(f"{_what(m)}: a game of {record.game}, the night plays {night.game}")
+        if len(record.players) != night.players:
+            raise Refused(f"{_what(m)}: {len(record.players)} seats, the night has {night.players}")
+        try:
+            opts = resolve(record.game, record.options)
+        except RecordError as e:
+            raise Refused(f"{_what(m)}: its options: {e}") from None
+        if opts != self._options:
+            diff = sorted(k for k in opts if opts.get(k) != self._options.get(k))
+            raise Refused(f"{_what(m)}: played with other options than the night's ({', '.join(diff)})")
+        if record.first_dealer != FIRST_DEALER:
+            raise Refused(f"{_what(m)}: the first hand was dealt by seat {record.first_dealer + 1}; every "
+                          f"table of the night deals it from seat {FIRST_DEALER + 1}")
+        if len(record.hands) > night.boards:
+            raise Refused(f"{_what(m)}: {len(record.hands)} hands, a round has {night.boards} boards")
+        boards = self.decks.get(str(m.round)) or []
+        for i, (deck, acts) in enumerate(record.hands):
+            if i >= len(boards) or C.names(deck) != list(boards[i]["deck"]):
+                raise Refused(f"{_what(m)}: hand {i + 1} was not dealt board {i + 1}'s deck of round {m.round + 1}")
+            if len(acts) > T.MAX_ACTIONS:
+                raise Refused(f"{_what(m)}: hand {i + 1} has {len(acts)} actions")
+        record.corrections = []  # a table's own score corrections: the director's are the night's
+        return record
+
+    def _replay(self, m: T.TableMessage, record: Record) -> Any:
+        try:
+            state = replay(record)
+        except ReplayError as e:
+            raise Refused(f"{_what(m)}: an illegal play: {e}") from None
+        except (RecordError, ValueError, KeyError, IndexError, TypeError) as e:
+            raise Refused(f"{_what(m)}: its plays do not replay: {e}") from None
+        for i in range(len(record.hands)):
+            prior = self.plays.get((m.table, m.round, i))
+            if prior is not None and prior != _actions_json(record, i):
+                raise Refused(f"{_what(m)}: hand {i + 1}'s plays differ from those accepted earlier from "
+                              f"table {m.table}")
+        return state
+
+    def _fix_plays(self, m: T.TableMessage, record: Record) -> None:
+        for i in range(len(record.hands)):
+            self.plays.setdefault((m.table, m.round, i), _actions_json(record, i))
+
+    # ------------------------------------------------------------------ views
+    def snapshot(self) -> NightState:
+        """A copy the standings thread reads while results go on arriving."""
+        out = NightState(self.night, self.decks)
+        out.rounds = {r: RoundState(rs.started, rs.ended, rs.forced) for r, rs in self.rounds.items()}
+        out.results = dict(self.results)
+        out.tables = {k: TableRound(v.players, v.started, v.over, v.hands_in_over) for k, v in self.tables.items()}
+        out.refused_total, out.duplicates, out.changes = self.refused_total, self.duplicates, self.changes
+        return out
+
+    def keys_of(self, table: str, r: int) -> list[str]:
+        prefix = f"{self.night.name}/{table}/"
+        return sorted(k for k in self.digests if k.startswith(prefix) and k.split("/")[3] == str(r))
+
+    def refusal_list(self) -> list[Refusal]:
+        return list(self.refusals.values())
+
+
+def _what(m: T.TableMessage) -> str:
+    if m.kind == "hand":
+        assert m.hand is not None
+        return f"table {m.table}, round {m.round + 1}, board {m.hand + 1}"
+    return f"table {m.table}'s {'start' if m.kind == 'start' else 'end'} of round {m.round + 1}"
+
+
+def _short(v: object) -> str:
+    r = repr(v)
+    return r if len(r) <= 80 else r[:80] + "..."
+
+
+def _table_of(night: str, topic: str) -> str:
+    parts = topic.split("/")
+    root = T.night_root(night).split("/")
+    if parts[:len(root)] == root and len(parts) > len(root) + 1 and parts[len(root)] == T.TABLE:
+        return parts[len(root) + 1][:32]
+    return "?"
