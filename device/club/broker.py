@@ -141,8 +141,6 @@ class Broker:
             # saved every 10 s and at a clean stop: a crash loses at most the last seconds,
             # which the tables' outboxes send again and the hub publishes again on reconnect
             "autosave_interval 10",
-            # a client's id is its user name: nobody can push another client off by taking its id
-            "use_username_as_clientid true",
             # bounds (a table may lie, or flood): a message's size (the broker closes the
             # connection of a client that sends more); what is queued for one client (the hub's
             # queue, while it is away: the tables send again what it did not acknowledge)
@@ -163,6 +161,9 @@ class Broker:
             "connection_messages true",
             f"listener {self.port} {self.host}",
             f"max_connections {2 * len(self.users) + 16}",
+            # a client's id is its user name: nobody can push another client off by taking its
+            # id (a listener's setting: the TLS listener has it too)
+            "use_username_as_clientid true",
             "# a club's own additions (a TLS listener: docs/CLUB.md) go in conf.d/*.conf",
             f"include_dir {self.folder / 'conf.d'}",
             "",

@@ -275,7 +275,7 @@ class Hub:
         at = float(obj.get("at", 0))
         if kind == "msg":
             topic, payload = str(obj["topic"]), str(obj["payload"]).encode("utf-8")
-            verdict, words, _ = self.state.offer(topic, payload, at)
+            verdict, words, _ = self.state.offer(topic, payload, at, keep_refusals=False)
             if verdict != "accepted":
                 raise ValueError(f"{verdict}: {words}")
         elif kind == "round":
@@ -293,7 +293,8 @@ class Hub:
             except Refused as e:
                 raise ValueError(str(e)) from None
         elif kind == "refused":
-            self.state.refused_total += int(obj.get("count", 1))
+            topic = str(obj.get("topic", "?"))[:200]
+            self.state.remember(topic, _table_of(self.night.name, topic), str(obj.get("reason", "?"))[:500], at)
         else:
             raise ValueError(f"unknown journal entry {kind!r}")
 

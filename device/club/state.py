@@ -126,7 +126,7 @@ class NightState:
         one before has ended."""
         n = self.night.rounds
         if not 0 <= r < n:
-            raise Refused(f"there is no round {r + 1}: the night has {n}")
+            raise Refused(f"there is no round {_short(r + 1)}: the night has {n}")
         if r in self.rounds:
             raise Refused(f"round {r + 1} has already started")
         for q in range(r):
@@ -164,8 +164,16 @@ class NightState:
         return left
 
     # ------------------------------------------------------------------ messages
-    def offer(self, topic: str, payload: bytes, at: float) -> tuple[str, str, T.TableMessage | None]:
-        """One table message: ("accepted" | "duplicate" | "refused", words, message)."""
+    def offer(self, topic: str, payload: bytes, at: float, keep_refusals: bool = True
+              ) -> tuple[str, str, T.TableMessage | None]:
+        """One table message: ("accepted" | "duplicate" | "refused", words, message). With
+        ``keep_refusals`` False (the journal's replay) a refusal is only returned."""
+        if not keep_refusals:
+            saved = (self.refusals.copy(), self.refused_total)
+            try:
+                return self.offer(topic, payload, at)
+            finally:
+                self.refusals, self.refused_total = saved
         try:
             m = T.parse_table_message(self.night.name, topic, payload)
         except T.BadMessage as e:
@@ -189,6 +197,13 @@ class NightState:
         self.digests[m.key] = dg
         self.changes += 1
         return "accepted", f"{m.key}: accepted", m
+
+    def remember(self, key: str, table: str, reason: str, at: float, count: int = 1) -> None:
+        """A refusal read back from the journal (the director still sees it after a restart)."""
+        k = (key, digest(reason.encode()))
+        if k not in self.refusals and len(self.refusals) < MAX_REFUSALS:
+            self.refusals[k] = Refusal(key, table, reason, at, at, count)
+        self.refused_total += count
 
     def _refuse(self, key: str, table: str, reason: str, payload: bytes, at: float) -> None:
         self.refused_total += 1

@@ -110,6 +110,7 @@ def listener_conf(port: int, host: str, files: TlsFiles, max_connections: int = 
         "# trickref club night: the TLS listener (tables connect here with the club's ca.crt)",
         f"listener {port} {host}",
         f"max_connections {max_connections}",
+        "use_username_as_clientid true",
         f"cafile {files.ca}",
         f"certfile {files.cert}",
         f"keyfile {files.key}",

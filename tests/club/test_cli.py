@@ -82,3 +82,70 @@ def test_serve_round_sim_end_to_end(tmp_path) -> None:
     assert "round 1 started: its decks are out to the tables" in out
     time.sleep(0.2)
     assert not port_open("127.0.0.1", port)  # the broker it started is stopped
+
+
+def test_a_tables_settings_never_land_in_a_world_readable_file(tmp_path) -> None:
+    """Was: 'club table night/ t1 > t1.toml' left the table's password in a 0644 file."""
+    d = str(tmp_path / "night")
+    assert run("new", d, "--name", "fri", "--tables", "2").returncode == 0
+    out = tmp_path / "t1.toml"
+    cmd = " ".join([*CMD, "table", d, "t1"])
+    r = subprocess.run(["sh", "-c", f"umask 022; {cmd} > {out}"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o600
+    assert "now 0600" in r.stderr and 'password = "' in out.read_text()
+    r = run("table", d, "t2", "--out", str(tmp_path / "t2.toml"))
+    assert r.returncode == 0 and stat.S_IMODE(os.stat(tmp_path / "t2.toml").st_mode) == 0o600
+
+
+def test_club_table_gives_an_address_the_tables_can_reach(tmp_path, monkeypatch, capsys) -> None:
+    """Was: after 'serve --host 0.0.0.0', 'club table' printed host = "0.0.0.0"."""
+    from trickref.device.club import cli
+
+    d = tmp_path / "night"
+    assert cli.main(["club", "new", str(d), "--name", "fri", "--tables", "2"]) == 0
+    (d / "serve.json").write_text(json.dumps({"host": "0.0.0.0", "port": 1883, "web_port": 8080}))
+    monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.1.20", "10.0.0.5"])
+    capsys.readouterr()
+    assert cli.main(["club", "table", str(d), "t1"]) == 0
+    out = capsys.readouterr().out
+    assert 'host = "192.168.1.20"  # this machine\'s other addresses: 10.0.0.5' in out and "0.0.0.0" not in out
+    assert cli.main(["club", "table", str(d), "t1", "--host", "hub.club.lan"]) == 0
+    assert 'host = "hub.club.lan"' in capsys.readouterr().out
+    monkeypatch.setattr(cli, "lan_addresses", lambda: [])
+    assert cli.main(["club", "table", str(d), "t1"]) == 2
+    assert "name it with --host" in capsys.readouterr().err
+    monkeypatch.undo()
+    assert all(not a.startswith("127.") and a != "0.0.0.0" for a in cli.lan_addresses())
+
+
+def test_a_tls_night_certifies_the_names_the_tables_use(tmp_path, monkeypatch) -> None:
+    """Was: the README's '--tls' example made a certificate for localhost only. Without
+    --tls-name the certificate now names this machine: its host name, name.local and its
+    network addresses."""
+    import shutil
+
+    from trickref.device.club import cli
+
+    if shutil.which("openssl") is None:
+        import pytest
+        pytest.skip("openssl is not installed")
+    monkeypatch.setattr(cli, "machine_names", lambda: ["clubhub", "clubhub.local", "192.168.1.20"])
+    d = tmp_path / "night"
+    assert cli.main(["club", "new", str(d), "--name", "fri", "--tables", "2", "--tls"]) == 0
+    text = subprocess.run(["openssl", "x509", "-in", str(d / "tls" / "hub.crt"), "-noout", "-text"],
+                          capture_output=True, text=True).stdout
+    for name in ("DNS:clubhub", "DNS:clubhub.local", "IP Address:192.168.1.20", "DNS:localhost"):
+        assert name in text
+    monkeypatch.undo()
+    real = cli.machine_names()  # this machine's own: never only loopback
+    assert real and all(n not in ("localhost", "127.0.0.1") for n in real)
+
+
+def test_club_sim_refuses_a_live_night(tmp_path) -> None:
+    """Was: the README's rehearsal 'club sim NIGHT --round 1', run while a real table played,
+    took that table's client id and its boards. It now plays only a rehearsal night."""
+    d = str(tmp_path / "night")
+    assert run("new", d, "--name", "fri", "--tables", "2").returncode == 0
+    r = run("sim", d, "--round", "1")
+    assert r.returncode == 2 and "night fri is a live night: club sim plays only rehearsal nights" in r.stderr
