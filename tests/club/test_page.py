@@ -12,7 +12,7 @@ import urllib.request
 from typing import Any
 
 import pytest
-from club_rig import ClubRig, check_against_records, needs_mosquitto
+from club_rig import ClubRig, check_against_records, needs_mosquitto, wait_for
 
 from trickref.device.club.broker import free_port
 from trickref.device.club.sim import play_round
@@ -261,3 +261,53 @@ def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> N
             shutil.copy(tmp_path / "wall-20.png", os.path.join(out, "wall-20.png"))
     finally:
         web.stop()
+
+
+@pytest.mark.timeout(180)
+def test_the_page_says_when_the_broker_or_the_hub_is_down(club) -> None:
+    """Was: with the broker dead the page still showed a green "live". Now it says what is down:
+    the broker (from the hub's own view, in every event and ping), or the hub itself (the event
+    stream broke); and names show cleaned, isolated, never wider than their column."""
+    from club_rig import publish_all
+
+    from trickref.device.club import topics as T
+
+    sync_playwright = _playwright()
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=1, boards=1)
+    web = serve(rig)
+    stopped = False
+    try:
+        rig.hub.start_round(0)
+        body = {"v": T.VERSION, "night": "n1", "table": "t1", "kind": "start", "round": 0,
+                "players": ["\u202eevil\u202c", "W" * 150, "شادی", "Ann"]}
+        publish_all(rig, "t1", [(T.table_topic("n1", "t1", "start", 0), T.encode(body))])
+        assert wait_for(lambda: ("t1", 0) in rig.hub.state.tables)
+        assert rig.hub.settle(10)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync"])
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(web.url)
+            page.wait_for_selector("body[data-health=ok]")
+            assert page.inner_text("#live").startswith("live · updated ")
+            names = page.locator("#standings tbody td:nth-child(2)").all_inner_texts()
+            assert "evil" in names and "W" * 32 in names and "شادی" in names and all("\u202e" not in n for n in names)
+            widths = page.evaluate("[...document.querySelectorAll('#standings tbody td:nth-child(2)')]"
+                                   ".map(td => td.getBoundingClientRect().width)")
+            assert max(widths) <= 16 * 18 + 20  # 16rem at most: the other columns stay in view
+            rig.broker.kill()
+            page.wait_for_selector("body[data-health=broker-down]", timeout=30000)
+            assert page.inner_text("#alert").startswith("The broker is down (since ")
+            assert page.get_attribute("#live", "class") == "off"
+            rig.broker.start()
+            page.wait_for_selector("body[data-health=ok]", timeout=30000)
+            assert page.is_hidden("#alert")
+            web.stop()
+            stopped = True
+            page.wait_for_selector("body[data-health=hub-down]", timeout=30000)
+            assert page.inner_text("#alert") == "The hub is not answering: trying again…"
+            browser.close()
+    finally:
+        if not stopped:
+            web.stop()
