@@ -3,7 +3,11 @@ the director's password: ``web.Site.authorised``).
 
 ``GET /console/state.json`` is everything the console page shows; ``POST /console/api/<what>``
 (JSON in, JSON out) acts: ``round`` (start or end a round; ending one before every table is
-done needs a reason). A POST must say ``Content-Type: application/json`` and carry the
+done needs a reason), ``roster`` (the players, once, and the movement), ``correct`` (a score
+adjusted, an average or adjusted score, a result removed, a ruling), ``withdraw`` (a correction),
+``end-night``. The exports (``exports.py``) are ``/console/results.csv``, ``/console/boards.csv``,
+``/console/print`` (the results to print), ``/console/cards`` (personal score cards) and
+``/console/hands`` (hand records per board). A POST must say ``Content-Type: application/json`` and carry the
 ``X-Trickref-Console: 1`` header, which a page of another site cannot send without the hub's
 leave (it gives none): a forged form on the club's Wi-Fi cannot act for the director.
 """
@@ -21,6 +25,13 @@ from .state import Refused
 log = logging.getLogger("trickref.club.console")
 
 
+EXPORTS = {"/console/results.csv": ("results.csv", "text/csv; charset=utf-8", "results_csv"),
+           "/console/boards.csv": ("boards.csv", "text/csv; charset=utf-8", "boards_csv"),
+           "/console/print": ("results.html", "text/html; charset=utf-8", "results_html"),
+           "/console/cards": ("cards.html", "text/html; charset=utf-8", "cards_html"),
+           "/console/hands": ("hands.html", "text/html; charset=utf-8", "hands_html")}
+
+
 def _json(obj: Any, status: int = 200) -> Response:
     return Response(status, json.dumps(obj, separators=(",", ":")).encode(), "application/json")
 
@@ -32,6 +43,16 @@ class Console:
     def handle(self, req: Request) -> Response:
         if req.path == "/console/state.json" and req.method in ("GET", "HEAD"):
             return _json(self.state())
+        if req.method in ("GET", "HEAD") and req.path in EXPORTS:
+            from . import exports
+
+            name, ctype, fn = EXPORTS[req.path]
+            with self.hub.lock:
+                snap = self.hub.state.snapshot()
+            body = getattr(exports, fn)(snap, self.hub.deals)
+            headers = {"Content-Disposition": f'attachment; filename="{self.hub.night.name}-{name}"'} \
+                if ctype.startswith("text/csv") else {}
+            return Response(200, body.encode("utf-8"), ctype, headers)
         if req.path.startswith("/console/api/"):
             if req.method != "POST":
                 return text(405, "the console's actions are POST requests", Allow="POST")
@@ -45,11 +66,11 @@ class Console:
             except (ValueError, RecursionError):
                 return _json({"ok": False, "error": "the request is not a JSON object"}, 400)
             what = req.path[len("/console/api/"):]
-            fn = getattr(self, "act_" + what.replace("-", "_"), None)
-            if fn is None:
+            act = getattr(self, "act_" + what.replace("-", "_"), None)
+            if act is None:
                 return _json({"ok": False, "error": f"no console action {what[:40]!r}"}, 404)
             try:
-                words = fn(body)
+                words = act(body)
             except Refused as e:
                 return _json({"ok": False, "error": str(e)}, 409)
             except (ValueError, KeyError, TypeError) as e:
@@ -66,6 +87,35 @@ class Console:
             return str(self.hub.start_round(r))
         reason = body.get("reason")
         return str(self.hub.end_round(r, str(reason) if reason else None))
+
+    def act_roster(self, body: dict[str, Any]) -> str:
+        names = body.get("names")
+        if isinstance(names, str):
+            names = names.splitlines()
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError("the roster is a list of names, one per player")
+        seed = body.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError("seed is a whole number")
+        return str(self.hub.set_roster(names, str(body.get("style", "howell")), seed))
+
+    def act_correct(self, body: dict[str, Any]) -> str:
+        def num(key: str) -> int:
+            v = body.get(key)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"{key} is a whole number (from 0)")
+            return v
+        return str(self.hub.correct(str(body.get("kind")), str(body.get("table")), num("round"), num("board"),
+                                    str(body.get("reason") or ""), body.get("points"), body.get("scores")))
+
+    def act_withdraw(self, body: dict[str, Any]) -> str:
+        cid = body.get("id")
+        if isinstance(cid, bool) or not isinstance(cid, int):
+            raise ValueError("id is the correction's number")
+        return str(self.hub.withdraw(cid))
+
+    def act_end_night(self, body: dict[str, Any]) -> str:
+        return str(self.hub.end_night())
 
     # ------------------------------------------------------------------ the view
     def state(self) -> dict[str, Any]:
@@ -85,7 +135,19 @@ class Console:
                 tables.append(self._table(t))
             refusals = [{"key": x.key, "table": x.table, "reason": x.reason, "count": x.count, "last": x.last}
                         for x in list(st.refusals.values())[-200:]]
+            mv = st.movement
+            movement = None
+            if mv is not None:
+                movement = {"style": mv.style, "warnings": mv.warnings(), "repeats": mv.repeats,
+                            "rounds": [{"round": r, "tables": st.seating(r),
+                                        "sitting_out": [{"id": p, "name": st.name_of(p)} for p in mv.sit_outs(r)]}
+                                       for r in range(night.rounds)]}
+            corrections = [{"id": c.id, "kind": c.kind, "table": c.table, "round": c.round, "board": c.board,
+                            "words": c.words(), "withdrawn": c.withdrawn is not None, "at": c.at}
+                           for c in st.corrections]
             doc = {"night": night.name, "game": night.game, "players": night.players, "boards": night.boards,
+                   "tables_all": night.tables, "roster": list(st.roster), "movement": movement,
+                   "corrections": corrections, "ended": st.ended is not None, "method": night.method,
                    "rounds": rounds, "tables": tables, "refusals": refusals, "refused_total": st.refused_total,
                    "duplicates": st.duplicates, "log": list(hub.log[-200:]), "problems": list(hub.problems),
                    "quarantined": list(hub.journal.quarantined[-50:]), "broker": hub.connected.is_set(),

@@ -292,6 +292,30 @@ class Hub:
                     raise ValueError(f"unknown round action {obj['action']!r}")
             except Refused as e:
                 raise ValueError(str(e)) from None
+        elif kind == "roster":
+            try:
+                self.state.set_roster(list(obj["names"]), str(obj["style"]), int(obj.get("seed", 0)),
+                                      stored=obj.get("movement"))
+            except Refused as e:
+                raise ValueError(str(e)) from None
+        elif kind == "correction":
+            try:
+                c = self.state.correct(str(obj["kind"]), str(obj["table"]), int(obj["round"]), int(obj["board"]), at,
+                                       str(obj.get("reason", "")), obj.get("points"), obj.get("scores"))
+            except Refused as e:
+                raise ValueError(str(e)) from None
+            if c.id != obj.get("id"):
+                raise ValueError(f"correction #{obj.get('id')} read back as #{c.id}")
+        elif kind == "withdraw":
+            try:
+                self.state.withdraw(int(obj["id"]), at)
+            except Refused as e:
+                raise ValueError(str(e)) from None
+        elif kind == "night":
+            try:
+                self.state.end_night(at)
+            except Refused as e:
+                raise ValueError(str(e)) from None
         elif kind == "refused":
             topic = str(obj.get("topic", "?"))[:200]
             self.state.remember(topic, _table_of(self.night.name, topic), str(obj.get("reason", "?"))[:500], at)
@@ -339,6 +363,7 @@ class Hub:
                 self._publish_receipts(t, r)
             if not rounds:
                 self._publish_receipts(t, 0)
+        self._publish_seating()
 
     def public_night(self) -> dict[str, Any]:
         n = self.night
@@ -398,15 +423,78 @@ class Hub:
         self._note(words)
         return words
 
+    def set_roster(self, names: list[str], style: str, seed: int = 0) -> str:
+        """The night's roster (names, once) and its movement, before round 1: journaled, and every
+        round's seating sent to the tables (their kiosks show who sits where)."""
+        with self.lock:
+            mv = self.state.set_roster(names, style, seed)
+            self.journal.append({"t": "roster", "names": list(self.state.roster), "style": style, "seed": seed,
+                                 "movement": mv.to_json(), "at": self.clock()})
+            self._changed()
+        self._publish_seating()
+        words = (f"roster of {len(self.state.roster)} players, {style} movement over "
+                 f"{len(mv.rounds[0])} tables" + "".join(f"; {w}" for w in mv.warnings()))
+        self._note(words)
+        return words
+
+    def _publish_seating(self) -> None:
+        with self.lock:
+            if self.state.movement is None:
+                return
+            seatings = {r: self.state.seating(r) for r in range(self.night.rounds)}
+        for r, seating in seatings.items():
+            for t in self.night.tables:
+                self._publish(T.seat_topic(self.night.name, t, r),
+                              {"round": r, "table": t, "seats": [x["name"] for x in seating.get(t, [])]}, retain=True)
+
+    def correct(self, kind: str, table: str, r: int, board: int, reason: str = "",
+                points: list[int] | None = None, scores: list[Any] | None = None) -> str:
+        """A director's correction (``state.NightState.correct``): journaled, logged, in the
+        standings at once."""
+        with self.lock:
+            at = self.clock()
+            c = self.state.correct(kind, table, r, board, at, reason, points, scores)
+            entry: dict[str, Any] = {"t": "correction", "id": c.id, "kind": kind, "table": table, "round": r,
+                                     "board": board, "reason": reason, "at": at}
+            if c.points is not None:
+                entry["points"] = c.points
+            if c.scores is not None:
+                entry["scores"] = c.scores
+            self.journal.append(entry)
+            self._changed()
+        words = "correction " + c.words()
+        self._note(words)
+        return words
+
+    def withdraw(self, cid: int) -> str:
+        with self.lock:
+            at = self.clock()
+            c = self.state.withdraw(cid, at)
+            self.journal.append({"t": "withdraw", "id": cid, "at": at})
+            self._changed()
+        words = f"correction #{c.id} withdrawn"
+        self._note(words)
+        return words
+
+    def end_night(self) -> str:
+        with self.lock:
+            at = self.clock()
+            self.state.end_night(at)
+            self.journal.append({"t": "night", "action": "end", "at": at})
+            self._changed()
+        words = "the night has ended: the results are final"
+        self._note(words)
+        return words
+
     def _release(self, r: int, only_waiting: bool = False) -> None:
         with self.lock:
             tables = self.state.dealt(r)
             if only_waiting:
                 tables = [t for t in tables if not self.state.table_done(t, r)]
-        seating = self.night.seating(r)
+            seating = self.state.seating(r)
         for t in tables:
-            self._publish(T.seat_topic(self.night.name, t, r), {"round": r, "table": t, "seats": seating.get(t, [])},
-                          retain=True)
+            self._publish(T.seat_topic(self.night.name, t, r),
+                          {"round": r, "table": t, "seats": [x["name"] for x in seating.get(t, [])]}, retain=True)
             for b, board in enumerate(self.deals[str(r)]):
                 self._publish(T.deal_topic(self.night.name, t, r, b),
                               {"round": r, "board": b, "deck": board["deck"]}, retain=True)

@@ -1,11 +1,18 @@
-"""The standings: every player's night score from the hands the hub scored itself, every
-board's results, each table's progress.
+"""The standings: every player's night score from the hands the hub scored itself and the
+director's corrections, every board's results, each table's progress.
 
 Two views of the same night. The director's (``full=True``) holds everything. The public one
 (the standings page, phones and the wall screen) follows Bridgemate's rule: a board's results,
 and the scores that come from them, are shown once everybody who plays that board has played
-it (every table of its round has a result for it, or the round has ended): a player at a table
-that has not played board 3 yet sees nothing of board 3.
+it (every table of its round has a result for it, or an adjusted score, or the round has
+ended): a player at a table that has not played board 3 yet sees nothing of board 3.
+
+Corrections (``state.Correction``): ``points`` replaces a table's points on a board,
+``remove`` takes a table's result out, ``adjusted`` takes the table out of the board's
+comparison and gives its seats the director's scores ("avg" is the field's average: 0 against
+the average, half a top in matchpoints), ``note`` is a ruling shown with the board. A player
+who sits a round out (a movement with more players than seats) scores the field's average on
+that round's boards.
 """
 
 from __future__ import annotations
@@ -19,33 +26,35 @@ from .state import NightState
 
 
 def board_results(state: NightState) -> dict[scoring.Board, dict[str, list[int]]]:
-    """(round, board) -> table -> points, from the hands the hub accepted."""
+    """(round, board) -> table -> points, from the hands the hub accepted, as corrected."""
     out: dict[scoring.Board, dict[str, list[int]]] = {}
     for (t, r, b), res in state.results.items():
         out.setdefault((r, b), {})[t] = list(res.points)
+    for c in state.active_corrections():
+        row = out.get((c.round, c.board), {})
+        if c.kind == "points" and c.table in row and c.points is not None:
+            row[c.table] = list(c.points)
+        elif c.kind in ("remove", "adjusted"):
+            row.pop(c.table, None)
+    return {k: v for k, v in out.items() if v}
+
+
+def adjusted(state: NightState) -> dict[scoring.Board, dict[str, list[str | float]]]:
+    out: dict[scoring.Board, dict[str, list[str | float]]] = {}
+    for c in state.active_corrections():
+        if c.kind == "adjusted" and c.scores is not None:
+            out.setdefault((c.round, c.board), {})[c.table] = list(c.scores)
     return out
 
 
 def visible(state: NightState, r: int, b: int) -> bool:
     """Bridgemate's rule: board ``b`` of round ``r`` is public once its round has ended or every
-    table of the round has played it."""
+    table of the round has played it (or has an adjusted score for it)."""
     rs = state.rounds.get(r)
     if rs is not None and rs.ended is not None:
         return True
-    return all((t, r, b) in state.results for t in state.dealt(r))
-
-
-def player_totals(night: Any, per_board: Mapping[scoring.Board, Mapping[str, list[Fraction]]]
-                  ) -> dict[tuple[str, int], Fraction]:
-    """Each player's night score (players named by their first-round table and seat): the sum
-    of the board scores of wherever they sat in each round."""
-    out: dict[tuple[str, int], Fraction] = {}
-    for (r, _b), scores in per_board.items():
-        for t, row in scores.items():
-            for s, v in enumerate(row):
-                who = night.home(r, t, s)
-                out[who] = out.get(who, Fraction(0)) + v
-    return out
+    adj = {c.table for c in state.active_corrections() if c.kind == "adjusted" and (c.round, c.board) == (r, b)}
+    return all((t, r, b) in state.results or t in adj for t in state.dealt(r))
 
 
 def progress(state: NightState) -> dict[str, dict[str, Any]]:
@@ -63,47 +72,103 @@ def progress(state: NightState) -> dict[str, dict[str, Any]]:
     return out
 
 
-def names(state: NightState) -> dict[tuple[str, int], str]:
+def scores(state: NightState, full: bool, cache: dict[Any, Any] | None = None
+           ) -> tuple[dict[scoring.Board, dict[str, list[int]]], dict[scoring.Board, dict[str, list[Fraction]]],
+                      dict[scoring.Board, dict[str, list[str | float]]]]:
+    """(points, board scores, adjusted) of the boards this view shows."""
     night = state.night
-    out: dict[tuple[str, int], str] = {}
-    for (t, r), tr in sorted(state.tables.items(), key=lambda kv: kv[0][1]):
-        for s, nm in enumerate(tr.players or []):
-            if nm and s < night.players:
-                out.setdefault(night.home(r, t, s), nm)
-    return out
+    boards = board_results(state)
+    adj = adjusted(state)
+    keys = set(boards) | set(adj)
+    if not full:
+        keys = {k for k in keys if visible(state, *k)}
+    boards = {k: v for k, v in boards.items() if k in keys}
+    _, per_board = scoring.night_scores(night.game, boards, night.method, cache)
+    per_board = {k: dict(v) for k, v in per_board.items()}
+    for k in keys:
+        if k not in adj:
+            continue
+        played = len(boards.get(k, {})) + len(adj[k])
+        avg = Fraction(0) if night.method == "average" else Fraction(played - 1, 2)
+        row = per_board.setdefault(k, {})
+        for t, vals in adj[k].items():
+            row[t] = [avg if v == "avg" else Fraction(str(v)) for v in vals]
+    return boards, per_board, {k: v for k, v in adj.items() if k in keys}
+
+
+def first_seat(pid: str, firsts: Mapping[str, tuple[str, int]]) -> tuple[str, int]:
+    """Where a player sat first (table, seat): how the page names a player without a name."""
+    if "/" in pid:
+        t, s = pid.rsplit("/", 1)
+        return t, int(s) - 1
+    return firsts.get(pid, ("", 0))
 
 
 def compute(state: NightState, seq: int = 0, new: Mapping[str, float | None] | None = None,
             cache: dict[Any, Any] | None = None, full: bool = False) -> dict[str, Any]:
     """The standings document (the page's, or with ``full`` the director's)."""
     night = state.night
-    boards = board_results(state)
-    if not full:
-        boards = {k: v for k, v in boards.items() if visible(state, *k)}
-    _, per_board = scoring.night_scores(night.game, boards, night.method, cache)
-    totals = player_totals(night, per_board)
-    played: dict[tuple[str, int], int] = {}
-    for (r, _b), res in boards.items():
-        for t, pts in res.items():
-            for s in range(len(pts)):
-                who = night.home(r, t, s)
+    boards, per_board, adj = scores(state, full, cache)
+    totals: dict[str, Fraction] = {}
+    played: dict[str, int] = {}
+    for (r, _b), by_table in per_board.items():
+        for t, vals in by_table.items():
+            for s, v in enumerate(vals):
+                who = state.who(r, t, s)
+                totals[who] = totals.get(who, Fraction(0)) + v
                 played[who] = played.get(who, 0) + 1
-    known = names(state)
-    everyone = set(totals) | set(known)
-    players: list[dict[str, Any]] = [
-        {"table": t, "seat": s, "name": known.get((t, s)) or f"{t} seat {s + 1}",
-         "score": round(float(totals.get((t, s), 0)), 4), "boards": played.get((t, s), 0)}
-        for (t, s) in everyone]
-    players.sort(key=lambda p: (-p["score"], p["table"], p["seat"]))
-    board_rows = [{"round": r, "board": b,
-                   "tables": {t: {"points": boards[(r, b)][t], "scores": [round(float(x), 4) for x in sc]}
-                              for t, sc in sorted(per_board[(r, b)].items())}}
-                  for (r, b) in sorted(per_board)]
+    if state.movement is not None and night.method == "matchpoints":
+        # a player who sits a round out scores the field's average on its boards (in matchpoints
+        # half a top; against the average it is 0 already), so sitting out costs nothing
+        for (r, _b), by_table in per_board.items():
+            for pid in state.movement.sit_outs(r) if r < len(state.movement.sitting_out) else []:
+                totals[pid] = totals.get(pid, Fraction(0)) + Fraction(len(by_table) - 1, 2)
+    everyone: set[str] = set(totals)
+    if state.roster:
+        everyone |= {f"p{i + 1}" for i in range(len(state.roster))}
+    else:
+        for (t, r), tr in state.tables.items():
+            if tr.players:
+                everyone |= {state.who(r, t, s) for s in range(night.players)}
+    players: list[dict[str, Any]] = []
+    firsts = state.movement.first_seats() if state.movement is not None else {}
+    for pid in everyone:
+        t, s = first_seat(pid, firsts)
+        name = state.name_of(pid)
+        if not name and "/" in pid:
+            first = state.tables.get((t, 0))
+            name = first.players[s] if first is not None and first.players and s < len(first.players) else ""
+        players.append({"id": pid, "table": t, "seat": s, "name": name or f"{t} seat {s + 1}",
+                        "score": round(float(totals.get(pid, 0)), 4), "boards": played.get(pid, 0)})
+    players.sort(key=lambda p: (-p["score"], p["table"], p["seat"], p["id"]))
+    notes: dict[scoring.Board, list[str]] = {}
+    for c in state.active_corrections():
+        if full or (c.round, c.board) in per_board:
+            notes.setdefault((c.round, c.board), []).append(c.words())
+    board_rows = []
+    for (r, b) in sorted(per_board):
+        cells: dict[str, Any] = {}
+        for t, sc in sorted(per_board[(r, b)].items()):
+            cell: dict[str, Any] = {"points": boards.get((r, b), {}).get(t), "scores": [round(float(x), 4) for x in sc],
+                                    "players": [state.who(r, t, s) for s in range(len(sc))]}
+            if t in adj.get((r, b), {}):
+                cell["adjusted"] = True
+                res = state.results.get((t, r, b))
+                cell["points"] = list(res.points) if res is not None else None
+            cells[t] = cell
+        board_rows.append({"round": r, "board": b, "tables": cells, "notes": notes.get((r, b), [])})
     rounds = {str(r): {"open": rs.ended is None, "waiting": len(state.waiting(r)) if rs.ended is None else 0}
               for r, rs in sorted(state.rounds.items())}
+    seating = {}
+    nxt = next((r for r in range(night.rounds) if r not in state.rounds or state.rounds[r].ended is None), None)
+    if state.movement is not None and nxt is not None:
+        seating = {"round": nxt, "tables": state.seating(nxt),
+                   "sitting_out": [{"id": p, "name": state.name_of(p)} for p in state.movement.sit_outs(nxt)]}
+    all_boards = set(board_results(state)) | set(adjusted(state))
     return {"night": night.name, "game": night.game, "method": night.method, "rounds": night.rounds,
             "boards": night.boards, "tables": night.tables, "seq": seq, "players": players,
             "board_results": board_rows, "progress": progress(state), "new_hands": dict(new or {}),
-            "hands_received": len(state.results), "round_state": rounds,
+            "hands_received": len(state.results), "round_state": rounds, "seating": seating,
+            "final": state.ended is not None,
             "rehearsal": bool(getattr(night, "rehearsal", False)),
-            "hidden_boards": 0 if full else len(board_results(state)) - len(boards)}
+            "hidden_boards": 0 if full else len(all_boards) - len(per_board)}

@@ -29,8 +29,12 @@ from trickref.engine.options import resolve
 from trickref.engine.records import Record, ReplayError, parse, replay
 
 from . import topics as T
+from .movement import STYLES, Movement, make
 
 MAX_REFUSALS = 2000  # distinct refused messages remembered (then only counted)
+MAX_ROSTER = 4 * T.MAX_TABLES * 2  # players on a roster
+CORRECTIONS = ("points", "adjusted", "remove", "note")
+MAX_ADJUSTED = 10_000  # an adjusted board score's size
 FIRST_DEALER = 0  # every table of a night deals its first hand from seat 1 (duplicate fairness)
 
 
@@ -68,6 +72,31 @@ class Refusal:
 
 
 @dataclass
+class Correction:
+    """A director's correction, journaled: ``points`` (a table's points on a board replaced),
+    ``adjusted`` (a table's board scores set by the director: "avg" or a number per seat; the
+    table then leaves that board's comparison), ``remove`` (a table's result on a board no
+    longer counts), ``note`` (a ruling, in words)."""
+    id: int
+    kind: str
+    table: str
+    round: int
+    board: int
+    reason: str
+    at: float
+    points: list[int] | None = None
+    scores: list[str | float] | None = None
+    withdrawn: float | None = None
+
+    def words(self) -> str:
+        where = f"table {self.table}, round {self.round + 1}, board {self.board + 1}"
+        what = {"points": f"points set to {self.points}",
+                "adjusted": f"adjusted score {', '.join(str(x) for x in self.scores or [])}",
+                "remove": "result removed", "note": "ruling"}[self.kind]
+        return f"#{self.id} {where}: {what}" + (f" ({self.reason})" if self.reason else "")
+
+
+@dataclass
 class TableRound:
     """What one table sent for one round."""
     players: list[str] | None = None  # cleaned names from its start message
@@ -97,15 +126,148 @@ class NightState:
     refused_total: int = 0
     duplicates: int = 0
     changes: int = 0  # accepted results and director's actions: the standings follow this
+    roster: list[str] = field(default_factory=list)  # the players' names; player i is "p<i+1>"
+    movement: Movement | None = None
+    corrections: list[Correction] = field(default_factory=list)
+    ended: float | None = None  # the director ended the night (final results)
 
     def __post_init__(self) -> None:
         self._options = resolve(self.night.game, self.night.options)
 
-    # ------------------------------------------------------------------ rounds
+    # ------------------------------------------------------------------ players and seats
     def dealt(self, r: int) -> list[str]:
         """The tables that play round ``r`` (all of them, or those the movement seats)."""
-        fn = getattr(self.night, "tables_in_round", None)
-        return list(fn(r)) if fn is not None else list(self.night.tables)
+        if self.movement is not None:
+            return self.movement.tables_in_round(r)
+        return list(self.night.tables)
+
+    def who(self, r: int, t: str, s: int) -> str:
+        """The player at table ``t``, seat ``s`` (0-based) in round ``r``: a roster id ("p7") with
+        a movement, else the seat where they started ("t3/2") as the night's moving seats go."""
+        if self.movement is not None:
+            return self.movement.seats(r)[t][s]
+        h, seat = self.night.home(r, t, s)
+        return f"{h}/{seat + 1}"
+
+    def name_of(self, pid: str) -> str:
+        if pid.startswith("p") and pid[1:].isdigit() and 0 < int(pid[1:]) <= len(self.roster):
+            return self.roster[int(pid[1:]) - 1]
+        return ""
+
+    def seating(self, r: int) -> dict[str, list[dict[str, str]]]:
+        """Round ``r``'s seating: per playing table, each seat's player (id and name)."""
+        out: dict[str, list[dict[str, str]]] = {}
+        for t in self.dealt(r):
+            row = []
+            for s in range(self.night.players):
+                pid = self.who(r, t, s)
+                row.append({"id": pid, "name": self.name_of(pid) or self._typed_name(r, t, s) or pid})
+            out[t] = row
+        return out
+
+    def _typed_name(self, r: int, t: str, s: int) -> str:
+        """The name typed at the table, for a night without a roster (its first-round seat's)."""
+        pid = self.who(r, t, s)
+        if "/" not in pid:
+            return ""
+        home, seat = pid.rsplit("/", 1)
+        tr = self.tables.get((home, 0))
+        if tr is not None and tr.players and int(seat) - 1 < len(tr.players):
+            return tr.players[int(seat) - 1]
+        return ""
+
+    def set_roster(self, names: list[str], style: str, seed: int = 0, stored: dict[str, Any] | None = None) -> Movement:
+        """The night's roster and its movement (before round 1 starts): Refused saying why not."""
+        if self.rounds:
+            raise Refused("the roster and the movement are set before round 1 starts")
+        clean = [T.clean_name(n) for n in names]
+        clean = [n for n in clean if n]
+        if len(clean) > MAX_ROSTER:
+            raise Refused(f"{len(clean)} players: a roster has at most {MAX_ROSTER}")
+        seen: set[str] = set()
+        for n in clean:
+            if n.casefold() in seen:
+                raise Refused(f"{n!r} is on the roster twice: give each player a name of their own")
+            seen.add(n.casefold())
+        if style not in STYLES:
+            raise Refused(f"unknown movement {style!r} (one of {', '.join(STYLES)})")
+        from trickref.engine.games import game_class
+
+        ids = [f"p{i + 1}" for i in range(len(clean))]
+        try:
+            mv = make(style, ids, self.night.tables, self.night.rounds, self.night.players,
+                      bool(game_class(self.night.game).TEAMS), seed)
+        except ValueError as e:
+            raise Refused(str(e)) from None
+        if stored is not None and stored != mv.to_json():
+            raise Refused("the stored movement is not the one this roster and style make")
+        self.roster, self.movement = clean, mv
+        self.changes += 1
+        return mv
+
+    # ------------------------------------------------------------------ corrections
+    def correct(self, kind: str, table: str, r: int, board: int, at: float, reason: str = "",
+                points: list[int] | None = None, scores: list[Any] | None = None) -> Correction:
+        """A director's correction (Refused saying why it cannot be)."""
+        night = self.night
+        if kind not in CORRECTIONS:
+            raise Refused(f"unknown correction {kind!r} (one of {', '.join(CORRECTIONS)})")
+        if not 0 <= r < night.rounds or not 0 <= board < night.boards:
+            raise Refused(f"no round {r + 1}, board {board + 1} in this night")
+        if table not in night.tables or (r in self.rounds and table not in self.dealt(r)):
+            raise Refused(f"table {table} does not play round {r + 1}")
+        if r not in self.rounds:
+            raise Refused(f"round {r + 1} has not started")
+        have = (table, r, board) in self.results
+        if kind in ("points", "remove") and not have:
+            raise Refused(f"table {table} has no result for round {r + 1}, board {board + 1}")
+        c = Correction(len(self.corrections) + 1, kind, table, r, board, T.clean_name(reason, 300), at)
+        if kind == "points":
+            if (not isinstance(points, list) or len(points) != night.players or not all(
+                    isinstance(p, int) and not isinstance(p, bool) and abs(p) <= T.MAX_POINTS for p in points)):
+                raise Refused(f"points are {night.players} whole numbers, one per seat")
+            c.points = list(points)
+        elif kind == "adjusted":
+            if not isinstance(scores, list) or len(scores) not in (1, night.players):
+                raise Refused(f"an adjusted score is 'avg' or a number, for every seat or one per seat ({night.players})")
+            out: list[str | float] = []
+            for x in scores:
+                if x == "avg":
+                    out.append("avg")
+                elif isinstance(x, (int, float)) and not isinstance(x, bool) and abs(x) <= MAX_ADJUSTED:
+                    out.append(round(float(x), 2))
+                else:
+                    raise Refused(f"an adjusted score is 'avg' or a number up to {MAX_ADJUSTED}, not {_short(x)}")
+            c.scores = out * night.players if len(out) == 1 else out
+        elif kind == "note" and not c.reason:
+            raise Refused("a ruling needs its words")
+        if kind != "note" and not c.reason:
+            raise Refused("a correction needs its reason (it is logged and printed with the results)")
+        self.corrections.append(c)
+        self.changes += 1
+        return c
+
+    def withdraw(self, cid: int, at: float) -> Correction:
+        for c in self.corrections:
+            if c.id == cid and c.withdrawn is None:
+                c.withdrawn = at
+                self.changes += 1
+                return c
+        raise Refused(f"no correction #{cid} to withdraw")
+
+    def active_corrections(self) -> list[Correction]:
+        return [c for c in self.corrections if c.withdrawn is None]
+
+    def end_night(self, at: float) -> None:
+        if self.ended is not None:
+            raise Refused("the night has already ended")
+        open_ = [r for r, rs in self.rounds.items() if rs.ended is None]
+        if open_:
+            raise Refused(f"round {open_[0] + 1} is still open: end it first")
+        self.ended = at
+        self.changes += 1
+
+    # ------------------------------------------------------------------ rounds
 
     def is_open(self, r: int) -> bool:
         rs = self.rounds.get(r)
@@ -134,6 +296,8 @@ class NightState:
                 raise Refused(f"round {q + 1} has not started yet: rounds start in order")
             if self.rounds[q].ended is None:
                 raise Refused(f"round {q + 1} has not ended yet: end it before starting round {r + 1}")
+        if self.ended is not None:
+            raise Refused("the night has ended")
         if not self.dealt(r):
             raise Refused(f"no table plays round {r + 1}")
 
@@ -324,6 +488,8 @@ class NightState:
     def snapshot(self) -> NightState:
         """A copy the standings thread reads while results go on arriving."""
         out = NightState(self.night, self.decks)
+        out.roster, out.movement, out.ended = list(self.roster), self.movement, self.ended
+        out.corrections = [Correction(**{**c.__dict__}) for c in self.corrections]
         out.rounds = {r: RoundState(rs.started, rs.ended, rs.forced) for r, rs in self.rounds.items()}
         out.results = dict(self.results)
         out.tables = {k: TableRound(v.players, v.started, v.over, v.hands_in_over) for k, v in self.tables.items()}

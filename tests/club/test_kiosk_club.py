@@ -102,7 +102,7 @@ def test_join_shows_the_status_and_leave_forgets_nothing(club, kiosk) -> None:
     assert CT.load_settings(home).settings.joined
     assert oct((home / "club.toml").stat().st_mode & 0o777) == "0o600"
     assert wait_for(lambda: lines(app)[0] == "Connected to club night n1 as table t1", 10), lines(app)
-    assert lines(app)[3:] == ["Results waiting for the hub: 0", "Last receipt from the hub: none yet", ""]
+    assert lines(app)[3:] == ["Results waiting for the hub: 0", "Last receipt from the hub: none yet", "", ""]
     assert not app.scene.button("club host").enabled  # joined: leave before changing the settings
     link = CT.links.get(home)
     assert link is not None
@@ -198,3 +198,32 @@ def test_a_game_started_on_a_joined_kiosk_plays_the_hubs_boards(club, kiosk) -> 
     assert link is not None and wait_for(lambda: link.acknowledged >= 1, 10)  # the game's start reached the hub
     assert "n1/t1/start/0" in rig.hub.state.digests
     app.end_session()
+
+
+def test_the_kiosk_shows_who_sits_at_this_table_next(club, kiosk, tmp_path) -> None:
+    """The director's roster and movement reach each table: its club scene says who sits where
+    there in the next round (in the kiosk's language), and the next round's after this one ends."""
+    rig: ClubRig = club(tables=["t1", "t2"], rounds=2, boards=1)
+    rig.hub.set_roster(["Ana", "Ben", "Cem", "Dia", "Eli", "Fay", "Gus", "Hal"], "howell")
+    CT.save_settings(Path(os.environ["TRICKREF_HOME"]), CT.ClubSettings(
+        joined=True, host="127.0.0.1", port=rig.broker.port, night="n1", table="t1",
+        password=rig.night.passwords["t1"]))
+    app = kiosk
+    app.go("club")
+    app.render(force=True)
+    names = [x["name"] for x in rig.hub.state.seating(0)["t1"]]
+    want = "Round 1 at this table: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))
+    assert wait_for(lambda: lines(app)[6] == want, 15), lines(app)
+    shots = os.environ.get("CLUB_SCREENSHOTS")
+    if shots:
+        import pygame
+
+        pygame.image.save(app.screen, os.path.join(shots, "kiosk-club-seating.png"))
+    i18n.set_language("fr")
+    app.scene.relayout()
+    assert lines(app)[6].startswith("Manche 1 à cette table : 1. ")
+    i18n.set_language("en")
+    rig.hub.start_round(0)
+    rig.hub.end_round(0, "a test: nobody plays")
+    names = [x["name"] for x in rig.hub.state.seating(1)["t1"]]
+    assert wait_for(lambda: lines(app)[6].startswith("Round 2 at this table: 1. " + names[0]), 15), lines(app)

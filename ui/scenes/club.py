@@ -153,6 +153,9 @@ class ClubScene(Scene):
         revealed = sorted(self.link.salts)  # the last round whose salts are out: its decks checked
         if revealed:
             out["fairness"] = self.CT.check_round(self.link, revealed[-1])
+        upcoming = sorted(r for r in self.link.seats if r not in self.link.salts)
+        if upcoming:  # the hub's seating of the next round (a movement): who sits where here
+            out["seating"] = (upcoming[0], list(self.link.seats[upcoming[0]]))
         return out
 
     # ------------------------------------------------------------------ layout
@@ -167,12 +170,13 @@ class ClubScene(Scene):
         self.pending_text = _line("small", T.TEXT_DIM)
         self.receipt_text = _line("small", T.TEXT_DIM)
         self.fair_text = _line("small", T.GOOD)
+        self.seat_text = _line("small", T.TEXT)
         self._refresh()
         # the status first (on screen without scrolling: what is wrong must be seen), then only
         # the lines that say something; the settings below
         rows: list[tuple[int, Widget]] = [(th.u(34), self.state_text)]
         for w, h in ((self.problem_text, 28), (self.detail_text, 26), (self.pending_text, 28),
-                     (self.receipt_text, 28), (self.fair_text, 28)):
+                     (self.receipt_text, 28), (self.fair_text, 28), (self.seat_text, 28)):
             if w.text:
                 rows.append((th.u(h), w))
         self._shown_lines = self._filled()
@@ -194,7 +198,7 @@ class ClubScene(Scene):
 
     def _filled(self) -> tuple[bool, ...]:
         return tuple(bool(w.text) for w in (self.problem_text, self.detail_text, self.pending_text,
-                                             self.receipt_text, self.fair_text))
+                                             self.receipt_text, self.fair_text, self.seat_text))
 
     def _shown(self, key: str) -> str:
         v = getattr(self.club, key)
@@ -308,11 +312,17 @@ class ClubScene(Scene):
         if verdict is not None:
             fair = club_words(verdict[1])
             self.fair_text.color = T.GOOD if verdict[0] else T.BAD
-        new = (state, problem, detail, pending, receipt, fair)
+        seating = ""
+        if "seating" in st:
+            r, names = st["seating"]
+            seating = (_("Round {round} at this table: {names}").format(
+                round=r + 1, names=", ".join(f"{i + 1}. {n}" for i, n in enumerate(names)))
+                if names else _("Nobody plays at this table in round {round}").format(round=r + 1))
+        new = (state, problem, detail, pending, receipt, fair, seating)
         old = (self.state_text.text, self.problem_text.text, self.detail_text.text, self.pending_text.text,
-               self.receipt_text.text, self.fair_text.text)
+               self.receipt_text.text, self.fair_text.text, self.seat_text.text)
         self.state_text.text, self.problem_text.text, self.detail_text.text, self.pending_text.text, \
-            self.receipt_text.text, self.fair_text.text = new
+            self.receipt_text.text, self.fair_text.text, self.seat_text.text = new
         return new != old
 
     def draw_content(self, surface: Any) -> None:
@@ -333,5 +343,6 @@ class ClubScene(Scene):
         m = super().model()
         m.update(club={k: getattr(self.club, k) for k in ("joined", "host", "port", "night", "table", "user", "ca")},
                  status=self.status(), lines=[self.state_text.text, self.problem_text.text, self.detail_text.text,
-                                              self.pending_text.text, self.receipt_text.text, self.fair_text.text])
+                                              self.pending_text.text, self.receipt_text.text, self.fair_text.text,
+                                              self.seat_text.text])
         return m

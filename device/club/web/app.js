@@ -120,6 +120,26 @@ function render(doc) {
               scoreCell(p.score), el("td", p.boards, "num"));
     body.append(tr);
   });
+  const seat = doc.seating && doc.seating.tables ? doc.seating : null;
+  document.getElementById("s-seating").hidden = !seat;
+  const seatBody = document.querySelector("#seating tbody");
+  seatBody.replaceChildren();
+  if (seat) {
+    document.getElementById("seating-title").textContent = say("Round {round}: who sits where", {round: seat.round + 1});
+    for (const [t, seats] of Object.entries(seat.tables)) {
+      const tr = el("tr");
+      tr.dataset.table = t;
+      tr.append(el("td", t));
+      seats.forEach((s) => tr.append(nameCell(s.name)));
+      seatBody.append(tr);
+    }
+    const out = seat.sitting_out || [];
+    document.getElementById("sitting-out").textContent = out.length ?
+      say("Sitting out: {names}", {names: out.map((x) => x.name).join(", ")}) : "";
+  }
+  if (doc.final) {
+    document.getElementById("title").textContent += " · " + say("Final results");
+  }
   const hidden = document.getElementById("hidden-boards");
   hidden.hidden = !doc.hidden_boards;
   hidden.textContent = doc.hidden_boards ?
