@@ -42,7 +42,7 @@ from . import topics as T
 from .broker import Broker, acl_text
 from .journal import Journal
 from .standings import compute
-from .state import NightState, Refused
+from .state import NightState, Refused, digest
 
 log = logging.getLogger("trickref.club.hub")
 
@@ -191,10 +191,12 @@ class Hub:
         self.log: list[dict[str, Any]] = []  # the director's actions and the refusals, newest last
         self.seq = 0
         self.standings: dict[str, Any] = {}
-        self.public: dict[str, Any] = {}
+        self.public: dict[str, Any] = {}  # the page's standings, without the boards (below)
+        self.public_boards: dict[str, Any] = {}  # the page's board results (``/boards.json``)
         self.connected = threading.Event()
         self.broker_since = time.time()  # when the broker connection last came or went
         self.connects = 0
+        self.boot = secrets.token_hex(4)
         self.error: str | None = None
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=T.HUB_USER, protocol=mqtt.MQTTv5)
         c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
@@ -371,7 +373,10 @@ class Hub:
             opened = sorted(r for r, rs in self.state.rounds.items() if rs.ended is None)
         return {"night": n.name, "game": n.game, "players": n.players, "tables": n.tables,
                 "rounds": n.rounds, "boards": n.boards, "method": n.method, "options": n.options,
-                "moving_seats": n.moving_seats, "open_rounds": opened, "rehearsal": n.rehearsal}
+                "moving_seats": n.moving_seats, "open_rounds": opened, "rehearsal": n.rehearsal,
+                # which connection of which hub: a table sends again what has no receipt only
+                # when this changes (the hub may have missed it), not at every round's start
+                "hub": f"{self.boot}:{self.connects}"}
 
     # ------------------------------------------------------------------ the director
     def commit_round(self, r: int) -> None:
@@ -543,7 +548,7 @@ class Hub:
                 with self.lock:
                     self.state._refuse(msg.topic[:200], _table_of(self.night.name, msg.topic),
                                        "a retained message (a table's messages are never retained): erased",
-                                       bytes(msg.payload), self.clock())
+                                       digest(bytes(msg.payload)), self.clock())
                 return
             if not msg.payload:
                 return
@@ -572,8 +577,12 @@ class Hub:
                 if len(self.state.refusals) <= 200:  # the first ones are kept across a restart
                     self.journal.append({"t": "refused", "topic": topic[:200], "reason": words, "at": at})
                 self._changed()
-        if m is not None and verdict != "refused":
+        if verdict == "accepted" and m is not None:
             self._publish_receipts(m.table, m.round)
+        elif verdict == "duplicate":  # its receipt was lost, or is on its way: say it again
+            where = self.state.topic_where.get(topic)
+            if where is not None:
+                self._publish_receipts(*where)
         return verdict == "accepted"
 
     @property
@@ -594,7 +603,8 @@ class Hub:
     def _recompute(self, new: dict[str, float | None] | None = None) -> None:
         self.seq += 1
         self.standings = compute(self.state, self.seq, new, self._score_cache, full=True)
-        self.public = compute(self.state, self.seq, new, self._public_cache)
+        self.public, self.public_boards = split_boards(compute(self.state, self.seq, new, self._public_cache),
+                                                       self.state)
 
     def _standings_loop(self) -> None:
         """Recompute the standings whenever something was accepted or decided: one pass for
@@ -621,7 +631,8 @@ class Hub:
                 full = public = None
             with self._dirty:
                 if full is not None and public is not None:
-                    self.standings, self.public = full, public
+                    self.standings = full
+                    self.public, self.public_boards = split_boards(public, snap)
                 self._shown = target
                 self._dirty.notify_all()
             self._tell()
@@ -655,6 +666,17 @@ class Hub:
 
     def _publish(self, topic: str, body: Mapping[str, Any] | None, retain: bool = False) -> None:
         self.client.publish(topic, b"" if body is None else T.encode(body), qos=1, retain=retain)
+
+
+def split_boards(doc: dict[str, Any], state: NightState) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The page's standings and its board results apart: the boards (the largest part, at 200
+    tables some hundreds of KB) go to a page only when they changed (``/boards.json``), the
+    standings with every result. ``boards_version`` says when they changed."""
+    rows = doc.pop("board_results")
+    version = (f"{len(rows)}:{sum(len(b['tables']) for b in rows)}:{len(state.corrections)}:"
+               f"{sum(1 for c in state.corrections if c.withdrawn is not None)}")
+    doc["boards_version"] = version
+    return doc, {"seq": doc["seq"], "boards_version": version, "board_results": rows}
 
 
 JOURNAL = "journal.jsonl"

@@ -168,7 +168,8 @@ class ClubLink:
         self._listeners: list[Callable[[], None]] = []
         self._sub_mid: int | None = None
         self._got_receipts = False  # the hub's retained receipt for this table came (readable)
-        self._sent: dict[str, float] = {}
+        self._sent: dict[str, tuple[float, int]] = {}  # key -> (when it was last sent, how often)
+        self._hub_seen: object = None  # the hub's connection, from its night description
         self._wake = threading.Condition()
         self._stop = False
         self._deck_event = threading.Condition()
@@ -308,11 +309,13 @@ class ClubLink:
             now = time.monotonic()
             for p in self.outbox.pending():
                 last = self._sent.get(p.key)
-                if last is not None and now - last < self.config.retry:
+                # sent again after ``retry`` s without a receipt, then twice as long each time
+                # (up to 16x): a hub that is slow to answer is not buried under copies
+                if last is not None and now - last[0] < self.config.retry * 2 ** min(last[1] - 1, 4):
                     continue
                 info = self.client.publish(p.topic, p.payload, qos=1)
                 if info.rc == mqtt.MQTT_ERR_SUCCESS:
-                    self._sent[p.key] = now
+                    self._sent[p.key] = (now, (last[1] if last else 0) + 1)
                 else:
                     break
 
@@ -406,7 +409,10 @@ class ClubLink:
                     self.last_receipt = self.clock()
             return
         if msg.topic == T.public_topic(cfg.night, "night"):
-            if not msg.retain:
+            hub = body.get("hub") if isinstance(body, dict) else None
+            fresh = hub != self._hub_seen
+            self._hub_seen = hub
+            if not msg.retain and fresh:
                 # the hub has just (re)connected and subscribed (it republishes the night right
                 # after): what it has not acknowledged may have gone to nobody (a broker that
                 # restarted without its sessions, a hub started after the table), so send it

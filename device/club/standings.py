@@ -83,8 +83,17 @@ def scores(state: NightState, full: bool, cache: dict[Any, Any] | None = None
     if not full:
         keys = {k for k in keys if visible(state, *k)}
     boards = {k: v for k, v in boards.items() if k in keys}
-    _, per_board = scoring.night_scores(night.game, boards, night.method, cache)
-    per_board = {k: dict(v) for k, v in per_board.items()}
+    per_board: dict[scoring.Board, dict[str, list[Fraction]]] = {}
+    for key in sorted(boards):  # each board's scores, from the cache when its results are the same
+        snap = tuple(sorted((t, tuple(p)) for t, p in boards[key].items()))
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None and hit[0] == snap:
+            per_board[key] = dict(hit[1])
+            continue
+        sc = scoring.board_scores(night.game, boards[key], night.method)
+        if cache is not None:
+            cache[key] = (snap, sc, {t: [round(float(x), 4) for x in v] for t, v in sc.items()})
+        per_board[key] = dict(sc)
     for k in keys:
         if k not in adj:
             continue
@@ -109,14 +118,28 @@ def compute(state: NightState, seq: int = 0, new: Mapping[str, float | None] | N
     """The standings document (the page's, or with ``full`` the director's)."""
     night = state.night
     boards, per_board, adj = scores(state, full, cache)
-    totals: dict[str, Fraction] = {}
+    seat_cache: dict[tuple[int, str], list[str]] = {}
+
+    def seats(r: int, t: str) -> list[str]:
+        got = seat_cache.get((r, t))
+        if got is None:
+            got = seat_cache[(r, t)] = [state.who(r, t, s) for s in range(night.players)]
+        return got
+
+    # exact sums, quickly: per player, the numerators summed per denominator (whole numbers),
+    # made one fraction at the end (Fraction additions are what made this slow)
+    sums: dict[str, dict[int, int]] = {}
     played: dict[str, int] = {}
     for (r, _b), by_table in per_board.items():
         for t, vals in by_table.items():
+            who_row = seats(r, t)
             for s, v in enumerate(vals):
-                who = state.who(r, t, s)
-                totals[who] = totals.get(who, Fraction(0)) + v
+                who = who_row[s]
+                d = sums.setdefault(who, {})
+                d[v.denominator] = d.get(v.denominator, 0) + v.numerator
                 played[who] = played.get(who, 0) + 1
+    totals: dict[str, Fraction] = {who: sum((Fraction(n, den) for den, n in d.items()), Fraction(0))
+                                   for who, d in sums.items()}
     if state.movement is not None and night.method == "matchpoints":
         # a player who sits a round out scores the field's average on its boards (in matchpoints
         # half a top; against the average it is 0 already), so sitting out costs nothing
@@ -129,7 +152,7 @@ def compute(state: NightState, seq: int = 0, new: Mapping[str, float | None] | N
     else:
         for (t, r), tr in state.tables.items():
             if tr.players:
-                everyone |= {state.who(r, t, s) for s in range(night.players)}
+                everyone |= set(seats(r, t))
     players: list[dict[str, Any]] = []
     firsts = state.movement.first_seats() if state.movement is not None else {}
     for pid in everyone:
@@ -148,9 +171,13 @@ def compute(state: NightState, seq: int = 0, new: Mapping[str, float | None] | N
     board_rows = []
     for (r, b) in sorted(per_board):
         cells: dict[str, Any] = {}
+        hit = cache.get((r, b)) if cache is not None else None
+        shown = hit[2] if hit is not None and len(hit) > 2 else {}
         for t, sc in sorted(per_board[(r, b)].items()):
-            cell: dict[str, Any] = {"points": boards.get((r, b), {}).get(t), "scores": [round(float(x), 4) for x in sc],
-                                    "players": [state.who(r, t, s) for s in range(len(sc))]}
+            floats = shown.get(t) if t not in adj.get((r, b), {}) else None
+            cell: dict[str, Any] = {"points": boards.get((r, b), {}).get(t),
+                                    "scores": floats if floats is not None else [round(float(x), 4) for x in sc],
+                                    "players": seats(r, t)}
             if t in adj.get((r, b), {}):
                 cell["adjusted"] = True
                 res = state.results.get((t, r, b))

@@ -39,7 +39,12 @@ FIRST_DEALER = 0  # every table of a night deals its first hand from seat 1 (dup
 
 
 class Refused(ValueError):
-    """A message the hub will not accept: the text says why (shown to the director)."""
+    """A message the hub will not accept: the text says why (shown to the director). ``final``
+    False: the same message may be accepted later (its round has not started yet)."""
+
+    def __init__(self, words: str, final: bool = True) -> None:
+        super().__init__(words)
+        self.final = final
 
 
 @dataclass
@@ -63,12 +68,13 @@ class RoundState:
 
 @dataclass
 class Refusal:
-    key: str  # the message's key (or its topic when it has none)
+    key: str  # the message's topic
     table: str
     reason: str
     first: float
     last: float
     count: int = 1
+    final: bool = True  # the same bytes are refused again without looking (a copy sent again)
 
 
 @dataclass
@@ -122,6 +128,8 @@ class NightState:
     tables: dict[tuple[str, int], TableRound] = field(default_factory=dict)
     plays: dict[tuple[str, int, int], str] = field(default_factory=dict)  # accepted actions, as JSON
     digests: dict[str, str] = field(default_factory=dict)  # accepted key -> payload digest
+    topic_digests: dict[str, str] = field(default_factory=dict)  # accepted topic -> payload digest
+    topic_where: dict[str, tuple[str, int]] = field(default_factory=dict)  # accepted topic -> (table, round)
     refusals: OrderedDict[tuple[str, str], Refusal] = field(default_factory=OrderedDict)
     refused_total: int = 0
     duplicates: int = 0
@@ -338,27 +346,36 @@ class NightState:
                 return self.offer(topic, payload, at)
             finally:
                 self.refusals, self.refused_total = saved
+        dg = digest(payload)
+        # a copy of what was decided already (a table's outbox sends until it has a receipt;
+        # a flood sends the same bytes): answered from the digest, without reading it again
+        if self.topic_digests.get(topic) == dg:
+            self.duplicates += 1
+            return "duplicate", f"{topic}: already accepted", None
+        seen = self.refusals.get((topic[:200], dg))
+        if seen is not None and seen.final:
+            seen.count += 1
+            seen.last = at
+            self.refused_total += 1
+            return "refused", seen.reason, None
         try:
             m = T.parse_table_message(self.night.name, topic, payload)
         except T.BadMessage as e:
             table = _table_of(self.night.name, topic)
-            self._refuse(topic[:200], table, str(e), payload, at)
+            self._refuse(topic[:200], table, str(e), dg, at)
             return "refused", str(e), None
-        dg = digest(payload)
-        have = self.digests.get(m.key)
-        if have is not None:
-            if have == dg:
-                self.duplicates += 1
-                return "duplicate", f"{m.key}: already accepted", m
+        if self.digests.get(m.key) is not None:
             why = f"a second, different result for {_what(m)}: the first one accepted stands"
-            self._refuse(m.key, m.table, why, payload, at)
+            self._refuse(topic, m.table, why, dg, at)
             return "refused", why, m
         try:
             self._accept(m, dg, at)
         except Refused as e:
-            self._refuse(m.key, m.table, str(e), payload, at)
+            self._refuse(topic, m.table, str(e), dg, at, e.final)
             return "refused", str(e), m
         self.digests[m.key] = dg
+        self.topic_digests[topic] = dg
+        self.topic_where[topic] = (m.table, m.round)
         self.changes += 1
         return "accepted", f"{m.key}: accepted", m
 
@@ -369,17 +386,18 @@ class NightState:
             self.refusals[k] = Refusal(key, table, reason, at, at, count)
         self.refused_total += count
 
-    def _refuse(self, key: str, table: str, reason: str, payload: bytes, at: float) -> None:
+    def _refuse(self, key: str, table: str, reason: str, dg: str, at: float, final: bool = True) -> None:
         self.refused_total += 1
-        k = (key, digest(payload))
+        k = (key, dg)
         have = self.refusals.get(k)
         if have is not None:
             have.count += 1
             have.last = at
+            have.reason, have.final = reason, final
             return
         if len(self.refusals) >= MAX_REFUSALS:
             return
-        self.refusals[k] = Refusal(key, table, reason, at, at)
+        self.refusals[k] = Refusal(key, table, reason, at, at, 1, final)
 
     def _accept(self, m: T.TableMessage, dg: str, at: float) -> None:
         night = self.night
@@ -391,9 +409,9 @@ class NightState:
             raise Refused(f"no board {m.hand + 1} (a round has {night.boards})")
         rs = self.rounds.get(m.round)
         if rs is None:
-            raise Refused(f"{_what(m)}: round {m.round + 1} has not started (its boards are not dealt yet)")
+            raise Refused(f"{_what(m)}: round {m.round + 1} has not started (its boards are not dealt yet)", final=False)
         if rs.ended is not None:
-            raise Refused(f"{_what(m)}: round {m.round + 1} has ended")
+            raise Refused(f"{_what(m)}: round {m.round + 1} has ended", final=False)
         if m.table not in self.dealt(m.round):
             raise Refused(f"{_what(m)}: table {m.table} does not play round {m.round + 1}")
         tr = self.tables.setdefault((m.table, m.round), TableRound())
@@ -409,12 +427,13 @@ class NightState:
                 tr.started = at
             return
         record = self._record(m)
+        acts = [_actions_json(record, i) for i in range(len(record.hands))]
         if m.kind == "over":
-            state = self._replay(m, record)
+            state = self._replay(m, record, acts)
             if len(record.hands) < night.boards and not state.over:
                 raise Refused(f"{_what(m)}: {len(record.hands)} of {night.boards} boards played and the game "
                               "is not over")
-            self._fix_plays(m, record)
+            self._fix_plays(m, acts)
             tr.over = at
             tr.hands_in_over = len(record.hands)
             return
@@ -422,14 +441,14 @@ class NightState:
         h = m.hand
         if len(record.hands) != h + 1:
             raise Refused(f"{_what(m)}: its record holds {len(record.hands)} hands, not the {h + 1} up to this one")
-        state = self._replay(m, record)
+        state = self._replay(m, record, acts)
         if len(state.hand_results) <= h:
             raise Refused(f"{_what(m)}: the hand has not ended in its plays ({len(record.hands[h][1])} actions)")
         points = [int(p) for p in state.hand_results[h]["points"]]
         claimed = list(body["points"])
         if claimed != points:
             raise Refused(f"{_what(m)}: the table claims points {_short(claimed)} but its plays give {points}")
-        self._fix_plays(m, record)
+        self._fix_plays(m, acts)
         hand = record.hands[h]
         entry = {"deck": C.names(hand[0]), "actions": [A.to_record(s, a) for s, a in hand[1]]}
         self.results[(m.table, m.round, h)] = HandResult(m.table, m.round, h, points, dg, sent_f, at, entry)
@@ -466,23 +485,23 @@ class NightState:
         record.corrections = []  # a table's own score corrections: the director's are the night's
         return record
 
-    def _replay(self, m: T.TableMessage, record: Record) -> Any:
+    def _replay(self, m: T.TableMessage, record: Record, acts: list[str]) -> Any:
+        for i in range(len(record.hands)):  # (before replaying: the cheaper refusal first)
+            prior = self.plays.get((m.table, m.round, i))
+            if prior is not None and prior != acts[i]:
+                raise Refused(f"{_what(m)}: hand {i + 1}'s plays differ from those accepted earlier from "
+                              f"table {m.table}")
         try:
             state = replay(record)
         except ReplayError as e:
             raise Refused(f"{_what(m)}: an illegal play: {e}") from None
         except (RecordError, ValueError, KeyError, IndexError, TypeError) as e:
             raise Refused(f"{_what(m)}: its plays do not replay: {e}") from None
-        for i in range(len(record.hands)):
-            prior = self.plays.get((m.table, m.round, i))
-            if prior is not None and prior != _actions_json(record, i):
-                raise Refused(f"{_what(m)}: hand {i + 1}'s plays differ from those accepted earlier from "
-                              f"table {m.table}")
         return state
 
-    def _fix_plays(self, m: T.TableMessage, record: Record) -> None:
-        for i in range(len(record.hands)):
-            self.plays.setdefault((m.table, m.round, i), _actions_json(record, i))
+    def _fix_plays(self, m: T.TableMessage, acts: list[str]) -> None:
+        for i, a in enumerate(acts):
+            self.plays.setdefault((m.table, m.round, i), a)
 
     # ------------------------------------------------------------------ views
     def snapshot(self) -> NightState:

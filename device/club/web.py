@@ -9,7 +9,9 @@ the hub's view of the broker, a ``ping`` event comes every few seconds, and a pa
 nothing says so.
 
 Public routes (GET/HEAD): ``/`` the page, ``/app.js``, ``/style.css``, ``/standings.json``
-(the public standings: Bridgemate's rule, ``standings.py``), ``/events`` (the event stream).
+(the public standings: Bridgemate's rule, ``standings.py``), ``/boards.json`` (the shown boards'
+results, fetched by the page when their ``boards_version`` changes), ``/events`` (the event
+stream of standings).
 The director's routes are under ``/console`` behind HTTP Basic authentication (user
 ``director``, the night's director password): ``console.py``.
 """
@@ -128,6 +130,9 @@ class Site:
             return Response(200, self._asset(name), ctype)
         if path == "/standings.json":
             return Response(200, self.public_doc(), "application/json")
+        if path == "/boards.json":  # the shown boards' results (Bridgemate's rule), fetched when they change
+            return Response(200, json.dumps(self.hub.public_boards, separators=(",", ":")).encode(),
+                            "application/json")
         if path == "/events":
             return Response(200, b"retry: 2000\n\n" + httpd.event(self.public_doc()), stream="public")
         return text(404, "not found")

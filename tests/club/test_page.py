@@ -143,6 +143,7 @@ def test_browser_shows_the_night_live(club, tmp_path) -> None:
                 s = str(int(v)) if v == int(v) else f"{v:.2f}"
                 want.append((pl["table"], pl["seat"], pl["name"], ("+" + s) if v > 0 else s, pl["boards"]))
             assert shown == want and len(shown) == 12
+            page.wait_for_selector("body[data-boards='4']")  # (the boards come apart, when they change)
             assert page.locator("#boards .board").count() == 4
             cell = page.inner_text("#boards .board[data-round='1'][data-board='1'] tr[data-table=t2]")
             b = rig.hub.standings["board_results"][-1]["tables"]["t2"]
@@ -226,6 +227,7 @@ def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> N
             for t in tables[10:]:
                 assert page.inner_text(f"#tables li[data-table={t}]").split("\n")[-1] == "waiting"
             assert page.locator("#standings tbody tr").count() == 40
+            page.wait_for_selector("body[data-boards='0']")
             assert page.locator("#boards .board").count() == 0
             assert page.inner_text("#hidden-boards").startswith("3 boards still being played")
             assert set(page.locator("#standings tbody td.num:nth-child(4)").all_inner_texts()) == {"0"}
@@ -252,6 +254,7 @@ def test_browser_follows_a_20_table_night_as_results_arrive(club, tmp_path) -> N
                 s = str(int(v)) if v == int(v) else f"{v:.2f}"
                 want.append((pl["table"], pl["seat"], ("+" + s) if v > 0 else s))
             assert shown == want and len(shown) == 80
+            page.wait_for_selector("body[data-boards='3']")
             assert page.locator("#boards .board").count() == 3
             assert page.locator("#boards .board[data-board='2'] tr[data-table]").count() == 20
             page.screenshot(path=str(tmp_path / "wall-20.png"), full_page=True)

@@ -82,7 +82,7 @@ def test_a_browser_asked_for_turkish_shows_turkish(tmp_path) -> None:
                    "players": [{"name": "Çağla", "table": "t1", "seat": 0, "score": 1.5, "boards": 2}],
                    "board_results": [{"round": 0, "board": 0, "tables": {"t1": {"points": [3, 4], "scores": [1, -1]}}}],
                    "seq": 1}
-            page.evaluate("doc => render(doc)", doc)
+            page.evaluate("doc => { render(doc); renderBoards(doc.board_results); }", doc)
             assert page.inner_text("#title") == "Kulüp gecesi n1"
             assert "Kupa" in page.inner_text("#subtitle") and "4 el geldi" in page.inner_text("#subtitle")
             assert page.inner_text("#tables li[data-table=t1]").split("\n")[-1] == "1. tur · 2/3. el"

@@ -82,6 +82,53 @@ function showStatus() {
 }
 setInterval(showStatus, 1000);
 
+// the shown boards' results come apart (boards.json), when the standings say they changed
+let boardsVersion = null;
+let boardsWanted = 0;
+async function fetchBoards(seq) {
+  boardsWanted = seq;
+  try {
+    const r = await fetch("boards.json");
+    const got = await r.json();
+    if (seq === boardsWanted) renderBoards(got.board_results || []);
+  } catch (e) {
+    boardsVersion = null;  // fetched again with the next standings
+  }
+}
+
+function renderBoards(rows) {
+  const boards = document.getElementById("boards");
+  boards.replaceChildren();
+  for (const b of rows) {
+    const div = el("div", null, "board");
+    div.dataset.round = b.round;
+    div.dataset.board = b.board;
+    div.append(el("h3", say("Round {round}, board {board}", {round: b.round + 1, board: b.board + 1})));
+    const table = el("table");
+    const names = Object.keys(b.tables);
+    const seats = names.length ? b.tables[names[0]].scores.length : 0;
+    const head = el("tr");
+    head.append(el("th", say("Table")));
+    for (let s = 0; s < seats; s++) head.append(el("th", say("Seat {seat}", {seat: s + 1}), "num"));
+    table.append(head);
+    for (const t of names) {
+      const tr = el("tr");
+      tr.dataset.table = t;
+      tr.append(el("td", t));
+      b.tables[t].scores.forEach((score, s) => {
+        const td = scoreCell(score);
+        const pts = b.tables[t].points;
+        td.textContent = (pts ? pts[s] : "–") + " (" + signed(score) + ")";
+        tr.append(td);
+      });
+      table.append(tr);
+    }
+    div.append(table);
+    boards.append(div);
+  }
+  document.body.dataset.boards = rows.length;
+}
+
 function render(doc) {
   if (!doc || !doc.night) return;
   if (doc.status) news.status = doc.status;
@@ -144,33 +191,9 @@ function render(doc) {
   hidden.hidden = !doc.hidden_boards;
   hidden.textContent = doc.hidden_boards ?
     say("{n} boards still being played: their results show once every table has played them.", {n: doc.hidden_boards}) : "";
-  const boards = document.getElementById("boards");
-  boards.replaceChildren();
-  for (const b of doc.board_results) {
-    const div = el("div", null, "board");
-    div.dataset.round = b.round;
-    div.dataset.board = b.board;
-    div.append(el("h3", say("Round {round}, board {board}", {round: b.round + 1, board: b.board + 1})));
-    const table = el("table");
-    const names = Object.keys(b.tables);
-    const seats = names.length ? b.tables[names[0]].points.length : 0;
-    const head = el("tr");
-    head.append(el("th", say("Table")));
-    for (let s = 0; s < seats; s++) head.append(el("th", say("Seat {seat}", {seat: s + 1}), "num"));
-    table.append(head);
-    for (const t of names) {
-      const tr = el("tr");
-      tr.dataset.table = t;
-      tr.append(el("td", t));
-      b.tables[t].points.forEach((pts, s) => {
-        const td = scoreCell(b.tables[t].scores[s]);
-        td.textContent = pts + " (" + signed(b.tables[t].scores[s]) + ")";
-        tr.append(td);
-      });
-      table.append(tr);
-    }
-    div.append(table);
-    boards.append(div);
+  if (doc.boards_version !== boardsVersion) {
+    boardsVersion = doc.boards_version;
+    fetchBoards(doc.seq);
   }
   document.body.dataset.seq = doc.seq;
 }
