@@ -1,18 +1,27 @@
-"""Club night under load: 20 simulated tables against one Mosquitto on this machine.
+"""Club night under load: 200 light tables against one Mosquitto on this machine.
 
-1. Live night: ``trickref club serve`` (Mosquitto, hub and standings page) runs in its own
-   processes; 20 tables (engine referees with bots in every seat, an ideal dealer, each with
-   its own ``ClubLink``: outbox, QoS 1, persistent session) play ``--rounds`` rounds of
-   ``--boards`` boards, started by ``trickref club round``. Measured: table messages per second
-   over the night, the time from a hand's end (``hand_finished`` called at the table) to the
-   standings that include it arriving at the page's feed (the viewer's MQTT subscription) and
-   at a browser's event stream (``/events``), p50/p99/max, and the hub's memory (RSS of the
-   serve process: hub + page server; Mosquitto's separately).
-2. Catch-up: the same 20 tables play a round offline (their outboxes fill on disk), then all
-   connect at once: messages per second until every receipt is back.
+Live night (the default): ``trickref club serve`` (Mosquitto, hub, page and console) runs in its
+own processes; ``--tables`` simulated tables (engine referees with bots in every seat, an
+ideal dealer, each with its own ``ClubLink``: outbox, QoS 1, persistent session; all in this
+process) play ``--rounds`` rounds of ``--boards`` boards, each table waiting ``--pace`` seconds
+(with jitter) after a hand, the director starting and ending each round with ``trickref club
+round``. ``--readers`` phones follow the page's event stream (``/events``). Measured, per round
+and over ``--nights`` nights:
 
-Afterwards every hand must be stored exactly once and the standings must equal the duplicate
-scores computed from replaying every table's record; the run says so (and exits 1 if not).
+* the time from a hand's end (``hand_finished`` at the table) to the page's event stream
+  carrying it (p50/p99/max);
+* the hub + page process's memory (RSS, sampled every second, and its peak);
+* every MQTT message's size, from Mosquitto's own log (``log_type all`` added in
+  ``broker/conf.d``): the largest a table sent and the largest the hub sent, per round: no
+  message may grow as the night goes on;
+* Mosquitto's memory.
+
+Afterwards every hand must be accepted exactly once (the hub's journal) and the page's
+standings must equal the duplicate scores computed from replaying every table's record; the
+run says so (and exits 1 if not).
+
+``--faults`` and ``--sim-tables`` are the other runs (a broker crash, a table cut off,
+duplicated and reordered deliveries; real ``trickref sim --club`` processes).
 
 Only 127.0.0.1. Prints the figures, writes ``benchmarks/results/club.json`` and the "Club
 night" section of ``benchmarks/RESULTS.md`` (other sections are kept).
@@ -24,6 +33,8 @@ import argparse
 import json
 import os
 import platform
+import random
+import re
 import signal
 import socket
 import statistics
@@ -38,10 +49,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import paho.mqtt.client as mqtt  # noqa: E402
-
 from trickref.device.club import scoring  # noqa: E402
-from trickref.device.club import topics as T  # noqa: E402
 from trickref.device.club.broker import free_port, port_open  # noqa: E402
 from trickref.device.club.hub import Night  # noqa: E402
 from trickref.device.club.link import ClubConfig, ClubLink  # noqa: E402
@@ -58,10 +66,13 @@ def pct(values: list[float], p: float) -> float:
 
 def rss_kib(pid: int) -> dict[str, int]:
     out = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        k, _, v = line.partition(":")
-        if k in ("VmRSS", "VmHWM"):
-            out[k] = int(v.split()[0])
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0])
+    except OSError:
+        pass
     return out
 
 
@@ -73,53 +84,105 @@ def child_pids(pid: int) -> list[int]:
 
 
 class Watcher:
-    """The page's feed (viewer over MQTT) and a browser's event stream, timing each hand."""
+    """Phones on the page's event stream, in a process of their own (``--reader``): the first
+    one writes, for each hand, the time from its end at the table (the ``sent`` time the table
+    stamped, carried by the standings event) to the event reaching it, one JSON line a hand."""
 
-    def __init__(self, night: Night, port: int, web_port: int) -> None:
-        self.mqtt_lat: dict[str, float] = {}
-        self.sse_lat: dict[str, float] = {}
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-watcher")
-        c.username_pw_set(T.VIEWER_USER, night.passwords[T.VIEWER_USER])
-        c.on_message = self._on_message
-        topic = T.standings_topic(night.name)
-        c.on_connect = lambda client, *a: client.subscribe(topic, qos=1)  # again after a broker restart
-        c.reconnect_delay_set(1, 2)
-        c.connect("127.0.0.1", port)
-        c.loop_start()
-        self.client = c
-        self.stop = False
-        self.sse = threading.Thread(target=self._sse, args=(web_port,), daemon=True)
-        self.sse.start()
+    def __init__(self, night: Night, port: int, web_port: int, readers: int = 1, out: Path | None = None) -> None:
+        self.out = out or Path(tempfile.mkdtemp(prefix="club-bench-reader-")) / "latency.jsonl"
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--reader", str(web_port),
+                                      "--reader-out", str(self.out), "--readers", str(readers)], cwd=ROOT)
 
-    def _note(self, into: dict[str, float], doc: dict[str, Any]) -> None:
-        now = time.time()
-        for key, sent in (doc.get("new_hands") or {}).items():
-            if sent and key not in into:
-                into[key] = now - sent
+    def latencies(self, round_: int | None = None) -> dict[str, float]:
+        """Hand key -> seconds, of round ``round_`` (or all)."""
+        out: dict[str, float] = {}
+        try:
+            lines = self.out.read_text().splitlines()
+        except OSError:
+            return out
+        for line in lines:
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue  # (the line being written)
+            key = obj["key"]
+            if key and (round_ is None or key.split("/")[3] == str(round_)):
+                out.setdefault(key, obj["s"])
+        return out
 
-    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
-        self._note(self.mqtt_lat, json.loads(msg.payload))
+    @property
+    def sse_lat(self) -> dict[str, float]:
+        return self.latencies()
 
-    def _sse(self, port: int) -> None:
-        s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
-        buf = b""
-        while not self.stop:
-            chunk = s.recv(1 << 20)
-            if not chunk:
-                break
-            buf += chunk
-            while b"\n\n" in buf:
-                block, buf = buf.split(b"\n\n", 1)
-                for line in block.split(b"\n"):
-                    if line.startswith(b"data: "):
-                        self._note(self.sse_lat, json.loads(line[6:]))
-        s.close()
+    @property
+    def largest_event(self) -> int:
+        best = 0
+        for line in self.out.read_text().splitlines() if self.out.exists() else []:
+            try:
+                best = max(best, int(json.loads(line).get("event", 0)))
+            except ValueError:
+                pass
+        return best
 
     def close(self) -> None:
-        self.stop = True
-        self.client.loop_stop()
-        self.client.disconnect()
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def reader(port: int, out: Path, readers: int) -> None:
+    """``--reader``: ``readers`` event streams; the first one's hands timed into ``out``."""
+    f = open(out, "a", buffering=1)
+    seen: set[str] = set()
+    lock = threading.Lock()
+
+    def one(timing: bool) -> None:
+        refused = 0
+        while True:
+            try:
+                s = socket.create_connection(("127.0.0.1", port))
+                refused = 0
+            except OSError:
+                refused += 1
+                if refused > 60:  # the night is over (or the benchmark died): so is this reader
+                    os._exit(0)
+                time.sleep(1)
+                continue
+            s.sendall(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n")
+            buf = b""
+            while True:
+                try:
+                    chunk = s.recv(1 << 20)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                buf += chunk
+                while b"\n\n" in buf:
+                    block, buf = buf.split(b"\n\n", 1)
+                    if not timing or block.startswith(b"event:"):
+                        continue  # another phone, or a ping
+                    for line in block.split(b"\n"):
+                        if not line.startswith(b"data: "):
+                            continue
+                        now = time.time()
+                        doc = json.loads(line[6:])
+                        with lock:
+                            f.write(json.dumps({"key": "", "s": 0, "event": len(line) - 6}) + "\n")
+                            for key, sent in (doc.get("new_hands") or {}).items():
+                                if sent and key not in seen:
+                                    seen.add(key)
+                                    f.write(json.dumps({"key": key, "s": now - sent}) + "\n")
+            s.close()
+            time.sleep(0.5)
+
+    threads = [threading.Thread(target=one, args=(i == 0,), daemon=True) for i in range(max(1, readers))]
+    for th in threads:
+        th.start()
+    while True:
+        time.sleep(3600)
 
 
 def lat_summary(values: dict[str, float]) -> dict[str, Any]:
@@ -135,9 +198,10 @@ CA = ""  # --tls: the night's CA certificate; the tables then connect to the TLS
 
 def play_tables(night: Night, d: Path, port: int, r: int, tag: str, connect: bool = True,
                 pace: float = 0.0, ports: dict[str, int] | None = None,
-                hook: Any = None) -> tuple[dict[str, Any], list[ClubLink]]:
+                hook: Any = None, jitter: float = 0.0) -> tuple[dict[str, Any], list[ClubLink]]:
     """Every table plays round ``r`` on its own thread; ``ports`` sends some tables elsewhere (a
-    relay); ``hook(link, table, hand)`` after every hand (before the pace)."""
+    relay); ``hook(link, table, hand)`` after every hand (before the pace, which varies by
+    +-``jitter`` of itself, seeded)."""
     records: dict[str, Any] = {}
     links: list[ClubLink] = []
     lock = threading.Lock()
@@ -147,18 +211,22 @@ def play_tables(night: Night, d: Path, port: int, r: int, tag: str, connect: boo
                          (ports or {}).get(t, port) if connect else 9,
                          str(d / "tables" / f"{t}-{tag}.jsonl"), retry=10, ca=CA)
         link = ClubLink(cfg)
+        rng = random.Random(1000 * r + i)
         if not connect:  # offline: the decks come from the released retained topics later; use the hub's file
             deals = json.loads((d / "hub" / "deals.json").read_text())
             for b, board in enumerate(deals[str(r)]):
                 link.decks[(r, b)] = board["deck"]
+
         def on_hand(ref: Any, h: int) -> None:
             if hook is not None:
                 hook(link, t, h)
             if pace:
-                time.sleep(pace)
+                time.sleep(pace * (1 + jitter * (2 * rng.random() - 1)))
 
+        if pace and jitter:
+            time.sleep(pace * jitter * rng.random())  # the tables do not all start at the same second
         ref = play_round(link, r, night.game, night.players, night.options, night.boards, seed=1000 * r + i,
-                         on_hand=on_hand, deck_timeout=120)
+                         on_hand=on_hand, deck_timeout=300)
         with lock:
             records[t] = ref.record()
             links.append(link)
@@ -171,12 +239,196 @@ def play_tables(night: Night, d: Path, port: int, r: int, tag: str, connect: boo
     return records, links
 
 
+PUBLISH = re.compile(r"Received PUBLISH from (\S+) \(d\d, q\d, r(\d), m\d+, '([^']*)', \.\.\. \((\d+) bytes\)\)")
+
+
+def message_sizes(log: Path, start: int) -> tuple[dict[str, Any], int]:
+    """The MQTT messages Mosquitto received since byte ``start`` of its log: count and the
+    largest, from the tables and from the hub (with its topic); and where the log ends."""
+    with open(log, "rb") as f:
+        f.seek(start)
+        data = f.read()
+    out: dict[str, Any] = {"tables": {"count": 0, "largest": 0, "topic": ""},
+                           "hub": {"count": 0, "largest": 0, "topic": ""}}
+    for m in PUBLISH.finditer(data.decode("utf-8", "replace")):
+        who = "hub" if m.group(1) == "hub" else "tables"
+        size = int(m.group(4))
+        o = out[who]
+        o["count"] += 1
+        if size > o["largest"]:
+            o["largest"], o["topic"] = size, m.group(3).split("/", 3)[-1]
+    return out, start + len(data)
+
+
+class MemorySampler:
+    """RSS of some processes every second (their peak, and the last)."""
+
+    def __init__(self, pids: dict[str, list[int]]) -> None:
+        self.pids = pids
+        self.peak: dict[str, int] = {k: 0 for k in pids}
+        self.last: dict[str, int] = {k: 0 for k in pids}
+        self.stop = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop:
+            for k, ps in self.pids.items():
+                v = sum(rss_kib(p).get("VmRSS", 0) for p in ps)
+                self.last[k] = v
+                self.peak[k] = max(self.peak[k], v)
+            time.sleep(1.0)
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join(3)
+
+
+def play_in_processes(d: Path, night: Night, port: int, r: int, args: argparse.Namespace
+                      ) -> tuple[dict[str, Any], int, float]:
+    """Round ``r`` played by the night's tables split over ``--table-procs`` processes (a table
+    is its own Pi: 200 links in one process would be 200 paho loops under one interpreter lock,
+    and past 1,024 open files paho's select() fails): (records, results left unreceipted, the
+    processes' CPU seconds)."""
+    import resource
+
+    n = max(1, args.table_procs)
+    chunks = [night.tables[i::n] for i in range(n)]
+    outs = [d / f"play-r{r}-{i}.json" for i in range(n)]
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # the tables stand for 200 other machines: here they run 9 steps nicer than the hub
+    procs = [subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--play", str(d), "--play-port", str(port),
+                               "--play-round", str(r), "--play-tables", ",".join(chunk), "--play-out", str(out),
+                               "--pace", str(args.pace), "--play-ca", CA], cwd=ROOT, preexec_fn=lambda: os.nice(9))
+             for chunk, out in zip(chunks, outs, strict=True)]
+    try:
+        for p in procs:
+            p.wait()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    records: dict[str, Any] = {}
+    left = 0
+    for out in outs:
+        got = json.loads(out.read_text())
+        records.update(got["records"])
+        left += got["left"]
+    return records, left, (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+
+
+def play_part(args: argparse.Namespace) -> int:
+    """``--play``: some of a served night's tables play a round; their records to a file."""
+    global CA
+    CA = args.play_ca
+    d = Path(args.play)
+    night = Night.load(d / "night.json")
+    night.tables = [t for t in night.tables if t in args.play_tables.split(",")]
+    recs, links = play_tables(night, d, args.play_port, args.play_round, f"r{args.play_round}", pace=args.pace,
+                              jitter=0.5)
+    for lk in links:
+        lk.flush(180)
+    left = sum(len(lk.outbox) for lk in links)
+    for lk in links:
+        lk.close()
+    Path(args.play_out).write_text(json.dumps({"records": recs, "left": left}))
+    return 0
+
+
+def round_cmd(d: Path, action: str, r: int, force: str = "") -> None:
+    args = [*CLI, "round", str(d), action, str(r + 1)] + (["--force", force] if force else [])
+    subprocess.run(args, check=True, cwd=ROOT, capture_output=True, timeout=300)
+
+
+def live_night(args: argparse.Namespace, night_no: int) -> dict[str, Any]:
+    """One night of ``--tables`` light tables; its figures per round."""
+    global CA
+    tmp = Path(tempfile.mkdtemp(prefix="club-bench-"))
+    d = tmp / "night"
+    night = Night("bench", args.game, 4 if args.game in ("hearts", "partnership-spades") else 2,
+                  [f"t{i + 1}" for i in range(args.tables)], args.rounds, args.boards)
+    night.save(d / "night.json")
+    (d / "broker" / "conf.d").mkdir(parents=True)
+    (d / "broker" / "conf.d" / "bench-log.conf").write_text("# benchmarks/club.py: every message's size\nlog_type all\n")
+    port, web_port, tls_port = free_port(), free_port(), free_port()
+    table_port = port
+    if args.tls:
+        from trickref.device.club.tls import make_certs
+
+        CA = str(make_certs(d / "tls", ["localhost"], night=night.name).ca)
+        table_port = tls_port
+    serve = subprocess.Popen([*CLI, "serve", str(d), "--port", str(port), "--web-port", str(web_port),
+                              "--tls-port", str(tls_port)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    res: dict[str, Any] = {"night": night_no + 1, "tables": args.tables, "boards": args.boards, "rounds": [],
+                           "uptime_at_start": uptime()}
+    stop: list[Any] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not port_open("127.0.0.1", web_port):
+            if time.monotonic() > deadline or serve.poll() is not None:
+                raise SystemExit(f"serve did not start: {serve.stdout.read() if serve.stdout else ''}")
+            time.sleep(0.1)
+        mosq = child_pids(serve.pid)
+        mem = MemorySampler({"hub_and_page": [serve.pid], "mosquitto": mosq})
+        res["hub_and_page_rss_before_kib"] = rss_kib(serve.pid).get("VmRSS", 0)
+        watcher = Watcher(night, port, web_port, args.readers)
+        stop.append(watcher.close)
+        log = d / "broker" / "mosquitto.log"
+        _, pos = message_sizes(log, 0)
+        records: dict[tuple[str, int], Any] = {}
+        for r in range(args.rounds):
+            round_cmd(d, "start", r)
+            t0 = time.monotonic()
+            cpu0 = os.times()
+            recs, left, tables_cpu = play_in_processes(d, night, table_port, r, args)
+            seconds = time.monotonic() - t0
+            cpu1 = os.times()
+            time.sleep(1.0)  # the last standings reach the page
+            round_cmd(d, "end", r, "" if not left else "benchmark: results never receipted")
+            sizes, pos = message_sizes(log, pos)
+            for t, rec in recs.items():
+                records[(t, r)] = rec
+            hands = sum(len(rec["hands"]) for rec in recs.values())
+            res["rounds"].append({
+                "round": r + 1, "hands": hands, "messages": hands + 2 * len(recs), "seconds": round(seconds, 1),
+                "messages_per_s": round((hands + 2 * len(recs)) / seconds, 2),
+                "tables_cpu_s": round(tables_cpu, 1),
+                "benchmark_cpu_s": round((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), 1),
+                "latency_to_event_stream": lat_summary(watcher.latencies(r)),
+                "latencies_ms": sorted(round(x * 1000, 1) for x in watcher.latencies(r).values()),
+                "mqtt": sizes, "left_unreceipted": left,
+                "hub_and_page_rss_kib": mem.last["hub_and_page"], "mosquitto_rss_kib": mem.last["mosquitto"],
+                "load_1min": round(os.getloadavg()[0], 2)})
+            print(json.dumps({k: v for k, v in res["rounds"][-1].items() if k != "latencies_ms"}), flush=True)
+        watcher.close()
+        mem.close()
+        res["hub_and_page_peak_kib"] = mem.peak["hub_and_page"]
+        res["mosquitto_peak_kib"] = mem.peak["mosquitto"]
+        res["largest_event_bytes"] = watcher.largest_event
+        res["checks"] = check_night(d, night, records, web_port)
+    finally:
+        for fn in stop:
+            fn()
+        serve.send_signal(signal.SIGTERM)
+        try:
+            serve.wait(30)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+    res["uptime_at_end"] = uptime()
+    return res
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tables", type=int, default=20)
-    ap.add_argument("--pace", type=float, default=1.0,
-                    help="seconds each table waits after a hand in the paced round")
-    ap.add_argument("--boards", type=int, default=4)
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--boards", type=int, default=3)
+    ap.add_argument("--pace", type=float, default=12.0,
+                    help="seconds each table waits after a hand (+-50%%; a real hand takes minutes)")
+    ap.add_argument("--nights", type=int, default=2, help="nights, each its own serve and broker")
+    ap.add_argument("--readers", type=int, default=10, help="phones on the page's event stream")
     ap.add_argument("--game", default="hearts")
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--tls", action="store_true", help="tables connect over TLS (the night's own CA, "
@@ -184,6 +436,7 @@ def main() -> int:
     ap.add_argument("--faults", default="", metavar="LIST",
                     help="instead: the fault runs, comma-separated from broker,cut,dup (or 'all'); "
                     "results/club-faults.json and the 'Club night with faults' section")
+    ap.add_argument("--fault-tables", type=int, default=20, help="fault runs: tables")
     ap.add_argument("--fault-pace", type=float, default=3.0, help="fault runs (a) and (c): seconds after a hand")
     ap.add_argument("--down", type=float, default=5.0, help="fault run (a): seconds the broker stays down")
     ap.add_argument("--cut", type=float, default=180.0, help="fault run (b): seconds the table is cut off")
@@ -195,7 +448,20 @@ def main() -> int:
                     help="--sim-tables: the dealer simulator's speed (trickref sim's default)")
     ap.add_argument("--sim-timeout", type=float, default=600.0,
                     help="--sim-tables: processes still running after this many seconds are killed and reported")
+    ap.add_argument("--table-procs", type=int, default=4, help="processes the tables are spread over")
+    ap.add_argument("--reader", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--reader-out", default="", help=argparse.SUPPRESS)
+    for hidden in ("--play", "--play-tables", "--play-out", "--play-ca"):
+        ap.add_argument(hidden, default="", help=argparse.SUPPRESS)
+    ap.add_argument("--play-port", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--play-round", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.reader:
+        reader(args.reader, Path(args.reader_out), args.readers)
+        return 0
+    if args.play:
+        return play_part(args)
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))  # the finally clauses stop what was started
     host = {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count(),
             "game": args.game}
     if args.faults:
@@ -224,176 +490,117 @@ def main() -> int:
             (ROOT / "benchmarks" / "results" / "club-sim.json").write_text(json.dumps(res, indent=2) + "\n")
             write_sim(res)
         return 0 if res["checks"]["ok"] else 1
-    global CA
-    tmp = Path(tempfile.mkdtemp(prefix="club-bench-"))
-    d = tmp / "night"
-    night = Night("bench", args.game, 4 if args.game in ("hearts", "partnership-spades") else 2,
-                  [f"t{i + 1}" for i in range(args.tables)], 3, args.boards)
-    night.save(d / "night.json")
-    port, web_port, tls_port = free_port(), free_port(), free_port()
-    table_port = port
-    if args.tls:
-        from trickref.device.club.tls import make_certs
-
-        CA = str(make_certs(d / "tls", night=night.name).ca)
-        table_port = tls_port
-    serve = subprocess.Popen([*CLI, "serve", str(d), "--port", str(port), "--web-port", str(web_port),
-                              "--tls-port", str(tls_port)],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
-    results: dict[str, Any] = {}
-    ok = True
-    try:
-        deadline = time.monotonic() + 30
-        while not port_open("127.0.0.1", web_port):
-            if time.monotonic() > deadline or serve.poll() is not None:
-                raise SystemExit(f"serve did not start: {serve.stdout.read() if serve.stdout else ''}")
-            time.sleep(0.1)
-        mosq = [p for p in child_pids(serve.pid)]
-        watcher = Watcher(night, port, web_port)
-        all_records: dict[tuple[str, int], Any] = {}
-        hub_mem_before = rss_kib(serve.pid)
-        # round 1: a burst (every table plays its boards back to back); round 2: paced
-        for r, (mode, pace) in enumerate((("burst", 0.0), ("paced", args.pace))):
-            subprocess.run([*CLI, "round", str(d), "start", str(r + 1)], check=True, cwd=ROOT, capture_output=True)
-            watcher.mqtt_lat.clear()
-            watcher.sse_lat.clear()
-            t0 = time.monotonic()
-            cpu0 = os.times()
-            recs, links = play_tables(night, d, table_port, r, f"live{r}", pace=pace)
-            for lk in links:
-                lk.flush(60)
-            live_s = time.monotonic() - t0
-            cpu1 = os.times()
-            for lk in links:
-                lk.close()
-            time.sleep(0.5)
-            for t, rec in recs.items():
-                all_records[(t, r)] = rec
-            hands = sum(len(rec["hands"]) for rec in recs.values())
-            msgs = hands + 2 * len(recs)
-            results[mode] = {
-                "tables": args.tables, "boards": args.boards, "game": args.game, "pace_s": pace,
-                "hands": hands, "messages": msgs, "seconds": round(live_s, 2),
-                "messages_per_s": round(msgs / live_s, 1),
-                "tables_cpu_s": round((cpu1.user - cpu0.user) + (cpu1.system - cpu0.system), 1),
-                "latency_to_feed": lat_summary(dict(watcher.mqtt_lat)),
-                "latency_to_event_stream": lat_summary(dict(watcher.sse_lat)),
-            }
-        watcher.close()
-        # 2. catch-up: a round played offline, then everyone connects at once
-        r = 2
-        subprocess.run([*CLI, "round", str(d), "start", str(r + 1)], check=True, cwd=ROOT, capture_output=True)
-        recs, offline = play_tables(night, d, table_port, r, "offline", connect=False)
-        queued = sum(len(lk.outbox) for lk in offline)
-        for lk in offline:
-            lk.close()
-        t1 = time.monotonic()
-        links = []
-        for t in night.tables:
-            links.append(ClubLink(ClubConfig(night.name, t, night.passwords[t], "127.0.0.1", table_port,
-                                             str(d / "tables" / f"{t}-offline.jsonl"), retry=10, ca=CA)))
-        for lk in links:
-            lk.flush(120)
-        catch_s = time.monotonic() - t1
-        left = sum(len(lk.outbox) for lk in links)
-        for lk in links:
-            lk.close()
-        for t, rec in recs.items():
-            all_records[(t, r)] = rec
-        results["catch_up"] = {"messages": queued, "seconds": round(catch_s, 2),
-                               "messages_per_s": round(queued / catch_s, 1), "left_unreceived": left}
-        mem_hub = rss_kib(serve.pid)
-        mem_broker = {p: rss_kib(p) for p in mosq}
-        results["memory_kib"] = {"hub_and_page_rss": mem_hub["VmRSS"], "hub_and_page_peak": mem_hub["VmHWM"],
-                                 "hub_rss_before_night": hub_mem_before["VmRSS"],
-                                 "mosquitto_rss": sum(m["VmRSS"] for m in mem_broker.values()),
-                                 "mosquitto_peak": sum(m["VmHWM"] for m in mem_broker.values())}
-        results["checks"] = check_night(d, night, all_records, web_port)
-        ok = results["checks"]["ok"] and left == 0
-    finally:
-        serve.send_signal(signal.SIGTERM)
-        try:
-            serve.wait(20)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-    results.update({"tls": bool(args.tls), "platform": platform.platform(), "python": platform.python_version(),
-                    "cpus": os.cpu_count(), "load_average_1min_at_end": round(os.getloadavg()[0], 2)})
-    print(json.dumps(results, indent=2))
+    results: dict[str, Any] = dict(host, tls=bool(args.tls), pace_s=args.pace, readers=args.readers, nights=[])
+    for n in range(args.nights):
+        print(f"night {n + 1} of {args.nights}: {args.tables} tables, {args.rounds} rounds of {args.boards} boards",
+              flush=True)
+        results["nights"].append(live_night(args, n))
+    results["summary"] = summarize(results)
+    print(json.dumps(results["summary"], indent=2))
     if not args.no_write:
         out = ROOT / "benchmarks" / "results" / ("club-tls.json" if args.tls else "club.json")
         out.write_text(json.dumps(results, indent=2) + "\n")
         write_section(results)
-    return 0 if ok else 1
+    return 0 if results["summary"]["ok"] else 1
+
+
+def summarize(res: dict[str, Any]) -> dict[str, Any]:
+    """Across nights and rounds: the latency's p50/p99 per round (median and range), every
+    hand's latency pooled, the largest messages per round, memory, the checks."""
+    rounds = [r for n in res["nights"] for r in n["rounds"]]
+    pooled = [x for r in rounds for x in r["latencies_ms"]]
+    p99s = [r["latency_to_event_stream"].get("p99_ms", 0) for r in rounds]
+    p50s = [r["latency_to_event_stream"].get("p50_ms", 0) for r in rounds]
+    table_max = [r["mqtt"]["tables"]["largest"] for r in rounds]
+    hub_max = [r["mqtt"]["hub"]["largest"] for r in rounds]
+    by_round: dict[int, list[int]] = {}
+    for r in rounds:
+        by_round.setdefault(r["round"], []).append(max(r["mqtt"]["tables"]["largest"], r["mqtt"]["hub"]["largest"]))
+    peaks = [n["hub_and_page_peak_kib"] for n in res["nights"]]
+    checks = [n["checks"] for n in res["nights"]]
+    return {
+        "rounds_measured": len(rounds), "hands": len(pooled),
+        "latency_pooled_ms": {"p50": pct(pooled, 50), "p99": pct(pooled, 99), "max": max(pooled)} if pooled else {},
+        "latency_p99_per_round_ms": {"median": statistics.median(p99s), "min": min(p99s), "max": max(p99s)},
+        "latency_p50_per_round_ms": {"median": statistics.median(p50s), "min": min(p50s), "max": max(p50s)},
+        "largest_message_by_round_bytes": {str(k): max(v) for k, v in sorted(by_round.items())},
+        "largest_table_message_bytes": max(table_max), "largest_hub_message_bytes": max(hub_max),
+        "hub_and_page_peak_mib": [round(p / 1024, 1) for p in peaks],
+        "mosquitto_peak_mib": [round(n["mosquitto_peak_kib"] / 1024, 1) for n in res["nights"]],
+        "largest_event_bytes": max(n["largest_event_bytes"] for n in res["nights"]),
+        "load_1min": {"min": min(r["load_1min"] for r in rounds), "max": max(r["load_1min"] for r in rounds)},
+        "checks": checks,
+        "ok": all(c["ok"] for c in checks) and all(r["left_unreceipted"] == 0 for r in rounds),
+        "p99_under_2s": pct(pooled, 99) < 2000 if pooled else False,
+        "memory_under_200mb": max(peaks) < 200 * 1024,
+    }
 
 
 def check_night(d: Path, night: Night, all_records: dict[tuple[str, int], Any], web_port: int) -> dict[str, Any]:
-    """Every hand of every record stored exactly once (the hub's results.jsonl), and the page's
+    """Every hand of every record accepted exactly once (the hub's journal), and the page's
     standings equal to the duplicate scores computed from replaying every table's record."""
-    lines = (d / "hub" / "results.jsonl").read_text().splitlines()
-    keys = [json.loads(x)["key"] for x in lines]
+    keys = []
+    for line in (d / "hub" / "journal.jsonl").read_text().splitlines():
+        obj = json.loads(line)
+        if obj["t"] == "msg" and "/hand/" in obj["topic"]:
+            keys.append(obj["topic"].split("/table/", 1)[1])
     boards: dict[tuple[int, int], dict[str, list[int]]] = {}
     want = set()
     for (t, rr), rec in all_records.items():
         st = replay(parse(rec))
         for h, row in enumerate(st.hand_results):
             boards.setdefault((rr, h), {})[t] = row["points"]
-            want.add(f"{night.name}/{t}/hand/{rr}/{h}")
-    got_hands = [k for k in keys if "/hand/" in k]
-    once = len(got_hands) == len(set(got_hands)) and set(got_hands) == want
+            want.add(f"{t}/hand/{rr}/{h}")
+    once = len(keys) == len(set(keys)) and set(keys) == want
     totals, _ = scoring.night_scores(night.game, boards, night.method)
     with urllib_open(f"http://127.0.0.1:{web_port}/standings.json") as f:
         doc = json.loads(f.read())
-    shown = {(p["table"], p["seat"]): p["score"] for p in doc["players"]}
+    shown = {(p["table"], p["seat"]): p["score"] for p in doc["players"] if p["boards"]}
     equal = shown == {k: round(float(v), 4) for k, v in totals.items()}
-    return {"hands_stored": len(got_hands), "hands_played": len(want), "every_hand_exactly_once": once,
+    return {"hands_stored": len(keys), "hands_played": len(want), "every_hand_exactly_once": once,
             "standings_equal_replayed_records": equal, "ok": once and equal}
 
 
 def urllib_open(url: str) -> Any:
     import urllib.request
 
-    return urllib.request.urlopen(url, timeout=10)
+    return urllib.request.urlopen(url, timeout=30)
 
 
 def write_section(res: dict[str, Any]) -> None:
-    path = ROOT / "benchmarks" / "RESULTS.md"
-    text = path.read_text() if path.exists() else "# Benchmark results\n"
-    b, p, cu, m, ch = res["burst"], res["paced"], res["catch_up"], res["memory_kib"], res["checks"]
-
-    def lat(x: dict[str, Any]) -> str:
-        return f"p50 **{x.get('p50_ms')} ms**, p99 **{x.get('p99_ms')} ms**, max {x.get('max_ms')} ms ({x.get('samples')} hands)"
-
+    s = res["summary"]
     tls = bool(res.get("tls"))
     title = "Club night over TLS" if tls else "Club night"
-    how = (" The tables connect over TLS (`--tls`: the night's own CA from `trickref club new --tls`, the "
-           "hub's certificate checked by every table; the hub and the page read the broker on 127.0.0.1 "
-           "in plain MQTT)." if tls else "")
+    n0 = res["nights"][0]
+    rows = []
+    for n in res["nights"]:
+        for r in n["rounds"]:
+            lat = r["latency_to_event_stream"]
+            rows.append(f"| {n['night']} | {r['round']} | {r['hands']} in {r['seconds']} s ({r['messages_per_s']} msg/s) | "
+                        f"{lat.get('p50_ms')} | **{lat.get('p99_ms')}** | {lat.get('max_ms')} | "
+                        f"{r['mqtt']['tables']['largest']} ({r['mqtt']['tables']['topic']}) | "
+                        f"{r['mqtt']['hub']['largest']} ({r['mqtt']['hub']['topic']}) | "
+                        f"{r['hub_and_page_rss_kib'] / 1024:.1f} | {r['mosquitto_rss_kib'] / 1024:.1f} | {r['load_1min']} |")
+    checks = "; ".join(f"night {i + 1}: {c['hands_stored']} of {c['hands_played']} hands accepted, every hand exactly "
+                       f"once: **{c['every_hand_exactly_once']}**, standings equal replaying every record: "
+                       f"**{c['standings_equal_replayed_records']}**" for i, c in enumerate(s["checks"]))
+    lp, l99, l50 = s["latency_pooled_ms"], s["latency_p99_per_round_ms"], s["latency_p50_per_round_ms"]
     section = f"""## {title}
 
-`benchmarks/club.py{' --tls' if tls else ''}` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs, 1-minute load {res['load_average_1min_at_end']} at the end: other work shared the machine); figures in `benchmarks/results/{'club-tls.json' if tls else 'club.json'}`. Real Mosquitto on 127.0.0.1, `trickref club serve` (hub and page) in its own process, {b['tables']} simulated tables of {b['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's one process), {b['boards']} boards a round.{how}
+`nice -n 10 benchmarks/club.py{' --tls' if tls else ''}` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs); figures in `benchmarks/results/{'club-tls.json' if tls else 'club.json'}`. {len(res['nights'])} nights, each its own `trickref club serve` (Mosquitto, hub, page and console in their own processes) on 127.0.0.1: **{n0['tables']} simulated tables** of {res['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's one process), {len(n0['rounds'])} rounds of {n0['boards']} boards, each table waiting {res['pace_s']} s +-50% after a hand (a real hand takes minutes: this is {n0['tables']} tables at several times a real night's pace), {res['readers']} phones on the page's event stream. The director starts and ends every round with `trickref club round`. The machine is 2 cores shared with other engineers' tests and benchmarks: `uptime` at the start and the end of each night: {'; '.join(f"`{n['uptime_at_start']}` / `{n['uptime_at_end']}`" for n in res['nights'])}; the 1-minute load at the end of each round is in the table.
 
-| what | burst round (tables play back to back) | paced round (each table waits {p['pace_s']} s after a hand) |
-|---|---|---|
-| table messages | {b['messages']} in {b['seconds']} s: **{b['messages_per_s']}/s** | {p['messages']} in {p['seconds']} s: {p['messages_per_s']}/s |
-| hand end to standings at the page's feed (viewer's MQTT) | {lat(b['latency_to_feed'])} | {lat(p['latency_to_feed'])} |
-| hand end to a browser's event stream (`/events`) | {lat(b['latency_to_event_stream'])} | {lat(p['latency_to_event_stream'])} |
+| night | round | hands | hand end to the page (p50 ms) | p99 ms | max ms | largest table message, bytes (topic) | largest hub message, bytes (topic) | hub + page RSS MiB | Mosquitto RSS MiB | load |
+|---|---|---|---|---|---|---|---|---|---|---|
+{chr(10).join(rows)}
 
-| what | figure |
-|---|---|
-| catch-up: a round played offline, then all {b['tables']} tables connect at once | {cu['messages']} messages in {cu['seconds']} s: **{cu['messages_per_s']}/s**, {cu['left_unreceived']} left |
-| hub + page process memory | RSS {m['hub_and_page_rss'] / 1024:.1f} MiB at the end (peak {m['hub_and_page_peak'] / 1024:.1f} MiB; {m['hub_rss_before_night'] / 1024:.1f} MiB before the night) |
-| Mosquitto memory | RSS {m['mosquitto_rss'] / 1024:.1f} MiB (peak {m['mosquitto_peak'] / 1024:.1f} MiB) |
-| checks | {ch['hands_stored']} of {ch['hands_played']} hands stored, every hand exactly once: {ch['every_hand_exactly_once']}; standings equal replaying every record: {ch['standings_equal_replayed_records']} |
+- **Hand end to the page** (from `hand_finished` at the table to the page's event stream carrying it), every hand of every round pooled ({s['hands']} hands): p50 **{lp.get('p50')} ms**, p99 **{lp.get('p99')} ms**, max {lp.get('max')} ms; per round ({s['rounds_measured']} rounds) p99 median **{l99['median']} ms** (range {l99['min']} to {l99['max']}), p50 median {l50['median']} ms (range {l50['min']} to {l50['max']}). Under 2 s at p99: **{s['p99_under_2s']}**.
+- **Hub + page memory** (the `serve` process: hub, page and console; RSS sampled every second): peak {', '.join(f'**{x} MiB**' for x in s['hub_and_page_peak_mib'])} per night; under 200 MB: **{s['memory_under_200mb']}**. Mosquitto peak {', '.join(f'{x} MiB' for x in s['mosquitto_peak_mib'])}.
+- **Largest MQTT message** (every PUBLISH Mosquitto received, from its own log), by round of the night: {', '.join(f'round {k}: {v} bytes' for k, v in s['largest_message_by_round_bytes'].items())}: flat as the night grows (the largest is a table's record of its round; the hub's largest is {s['largest_hub_message_bytes']} bytes: receipts and seating are per table and round, the standings are not on the broker). The largest standings event a phone received: {s['largest_event_bytes']} bytes (HTTP, not MQTT).
+- **Checks**: {checks}.
 
-A real night is far slower than either round (a hand takes minutes: 20 tables send a result every few seconds). The latency includes the tables' side in one shared Python process (20 bots and 20 paho loops under one interpreter lock, on 2 cores shared with the hub and the broker) and one fsync per result at the hub; the hub recomputes the standings once per burst of results on its own thread.
+The latency includes the tables' side: {n0['tables']} bots, paho loops and senders under one interpreter lock in the benchmark's process, on 2 cores shared with the hub, the broker and other work; each accepted result costs the hub one replay of the table's record up to that hand and one fsync.
 """
-    start = text.find(f"## {title}\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    path.write_text(text)
+    put_section(title, section.split("\n", 2)[2])
 
 
 # ---------------------------------------------------------------------- fault runs (--faults)
@@ -432,8 +639,10 @@ class Served:
         self.broker_peak = 0
 
     def start_round(self, r: int) -> None:
-        subprocess.run([*CLI, "round", str(self.d), "start", str(r + 1)], check=True, cwd=ROOT,
-                       capture_output=True, timeout=120)
+        """Round ``r`` starts (the one before it ended first: rounds go one after the other)."""
+        if r > 0:
+            round_cmd(self.d, "end", r - 1, "benchmark: the next round starts")
+        round_cmd(self.d, "start", r)
 
     def broker_pids(self) -> list[int]:
         out = list(self.mosq)
@@ -504,7 +713,6 @@ def finish(s: Served, w: Watcher, records: dict[tuple[str, int], Any], seconds: 
     out = {"tables": len(s.night.tables), "boards": s.night.boards, "rounds": len({r for _, r in records}),
            "messages": msgs, "seconds": round(seconds, 1), "messages_per_s": round(msgs / seconds, 2),
            "left_unreceived": left,
-           "latency_to_feed": lat_summary(dict(w.mqtt_lat)),
            "latency_to_event_stream": lat_summary(dict(w.sse_lat)),
            "memory_kib": s.memory(), "load_1min_at_end": round(os.getloadavg()[0], 2), "uptime_at_end": uptime()}
     out["checks"] = check_night(s.d, s.night, records, s.web_port)
@@ -516,7 +724,7 @@ def fault_broker(args: argparse.Namespace) -> dict[str, Any]:
     """(a) Two paced rounds; in the first, once a third of its hands are played, Mosquitto is
     SIGKILLed (once it has saved its persistence file at least once) and started again ``--down``
     seconds later on its config and persistence."""
-    s = Served(args.tables, args.boards, 2, args.game)
+    s = Served(args.fault_tables, 4, 2, args.game)
     try:
         w = Watcher(s.night, s.port, s.web_port)
         start_uptime = uptime()
@@ -582,7 +790,7 @@ def fault_cut(args: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(CLUB_TESTS))
     from club_relay import Relay
 
-    s = Served(args.tables, args.boards, 1, args.game)
+    s = Served(args.fault_tables, 4, 1, args.game)
     relay = Relay(s.port)
     cut_table = s.night.tables[-1]
     try:
@@ -633,7 +841,7 @@ def fault_dup(args: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(CLUB_TESTS))
     from club_relay import MangleRelay
 
-    s = Served(args.tables, args.boards, 1, args.game)
+    s = Served(args.fault_tables, 4, 1, args.game)
     relays = {t: MangleRelay(s.port, seed=i, window=0.3, dup=0.5, late=0.3, late_s=(2.0, 6.0))
               for i, t in enumerate(s.night.tables)}
     try:
@@ -707,8 +915,9 @@ def sim_tables(args: argparse.Namespace) -> dict[str, Any]:
             found = sorted((s.tmp / t / "games").rglob("*.json"))
             if found:
                 records[(t, 0)] = json.loads(found[-1].read_text())
-        lines = [json.loads(x)["body"] for x in (s.d / "hub" / "results.jsonl").read_text().splitlines()]
-        received = [b["received"] for b in lines if isinstance(b.get("received"), (int, float))]
+        lines = [json.loads(x) for x in (s.d / "hub" / "journal.jsonl").read_text().splitlines()]
+        lines = [x for x in lines if x["t"] == "msg"]
+        received = [b["at"] for b in lines]
         res = finish(s, w, records, seconds, [])
         w.close()
         span = max(received) - min(received) if len(received) > 1 else 0.0
@@ -745,7 +954,7 @@ def _row(name: str, r: dict[str, Any]) -> str:
     m, ch = r["memory_kib"], r["checks"]
     left = f"; {r['left_unreceived']} never receipted" if r["left_unreceived"] else ""
     return (f"| {name} | {r['messages']} in {r['seconds']} s: {r['messages_per_s']}/s | "
-            f"{_lat(r['latency_to_feed'])} | {_lat(r['latency_to_event_stream'])} | "
+            f"{_lat(r['latency_to_event_stream'])} | "
             f"{m['hub_and_page_rss'] / 1024:.1f} MiB (peak {m['hub_and_page_peak'] / 1024:.1f}); Mosquitto "
             f"{m['mosquitto_rss'] / 1024:.1f} MiB | {ch['hands_stored']} of {ch['hands_played']}, exactly once: "
             f"**{ch['every_hand_exactly_once']}**; standings = replayed records: **{ch['standings_equal_replayed_records']}**"
@@ -756,10 +965,10 @@ def write_faults(res: dict[str, Any]) -> None:
     a, b, c = res["broker_killed"], res["table_cut"], res["duplicates_reordered"]
     rc = c["relay"]
     body = f"""
-`benchmarks/club.py --faults` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs); figures in `benchmarks/results/club-faults.json`. The machine is 2 cores shared by several helpers running tests and benchmarks at the same time, so every time below is inflated by waiting for a core; `uptime` before and after each run: (a) `{a['uptime_at_start']}` / `{a['uptime_at_end']}`; (b) `{b['uptime_at_start']}` / `{b['uptime_at_end']}`; (c) `{c['uptime_at_start']}` / `{c['uptime_at_end']}`. Each run is its own night: real Mosquitto on 127.0.0.1 with `trickref club serve` (hub and page) in its own process, {a['tables']} simulated tables of {res['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's process), {a['boards']} boards a round; the latency is from a hand's end at the table (`hand_finished`) to the standings that include it at the page's MQTT feed and at a browser's event stream (`/events`), so hands held back by a fault count with their wait.
+`benchmarks/club.py --faults` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs); figures in `benchmarks/results/club-faults.json`. The machine is 2 cores shared by several helpers running tests and benchmarks at the same time, so every time below is inflated by waiting for a core; `uptime` before and after each run: (a) `{a['uptime_at_start']}` / `{a['uptime_at_end']}`; (b) `{b['uptime_at_start']}` / `{b['uptime_at_end']}`; (c) `{c['uptime_at_start']}` / `{c['uptime_at_end']}`. Each run is its own night: real Mosquitto on 127.0.0.1 with `trickref club serve` (hub and page) in its own process, {a['tables']} simulated tables of {res['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's process), {a['boards']} boards a round; the latency is from a hand's end at the table (`hand_finished`) to the standings that include it at a browser's event stream (`/events`), so hands held back by a fault count with their wait.
 
-| run | table messages (not counting copies) | hand end to the page's feed | hand end to a browser's `/events` | hub + page RSS at the end | hands stored; checks |
-|---|---|---|---|---|---|
+| run | table messages (not counting copies) | hand end to a browser's `/events` | hub + page RSS at the end | hands stored; checks |
+|---|---|---|---|---|
 {_row('(a) broker SIGKILLed and restarted', a)}
 {_row('(b) one table cut off', b)}
 {_row('(c) duplicated and reordered', c)}
@@ -783,7 +992,6 @@ The machine is 2 cores shared by several helpers: `uptime` at the start `{r['upt
 |---|---|
 | wall time, launch to every process done | {r['seconds']} s |
 | table messages | {r['messages']}: {r['messages_per_s']}/s over the wall time; {r['messages_per_s_while_messages_came']}/s between the hub's first and last ({r['hub_first_to_last_message_s']} s) |
-| hand end to the page's feed | {_lat(r['latency_to_feed'])} |
 | hand end to a browser's `/events` | {_lat(r['latency_to_event_stream'])} |
 | hub + page memory | RSS {r['memory_kib']['hub_and_page_rss'] / 1024:.1f} MiB (peak {r['memory_kib']['hub_and_page_peak'] / 1024:.1f} MiB); Mosquitto {r['memory_kib']['mosquitto_rss'] / 1024:.1f} MiB |
 | checks | {r['checks']['hands_stored']} of {r['checks']['hands_played']} hands stored, every hand exactly once: **{r['checks']['every_hand_exactly_once']}**; standings equal replaying every record: **{r['checks']['standings_equal_replayed_records']}** |

@@ -190,7 +190,7 @@ class Hub:
         self.journal.open()
         self.log: list[dict[str, Any]] = []  # the director's actions and the refusals, newest last
         self.seq = 0
-        self.standings: dict[str, Any] = {}
+        self._standings: tuple[int, dict[str, Any]] = (-1, {})  # the director's: (changes, document)
         self.public: dict[str, Any] = {}  # the page's standings, without the boards (below)
         self.public_boards: dict[str, Any] = {}  # the page's board results (``/boards.json``)
         self.connected = threading.Event()
@@ -211,6 +211,7 @@ class Hub:
         self._dirty = threading.Condition(self.lock)
         self._stopping = False
         self._score_cache: dict[Any, Any] = {}
+        self._full_lock = threading.Lock()
         self._public_cache: dict[Any, Any] = {}
         self._listeners: list[Callable[[], None]] = []
         self._recompute()
@@ -602,9 +603,23 @@ class Hub:
 
     def _recompute(self, new: dict[str, float | None] | None = None) -> None:
         self.seq += 1
-        self.standings = compute(self.state, self.seq, new, self._score_cache, full=True)
         self.public, self.public_boards = split_boards(compute(self.state, self.seq, new, self._public_cache),
                                                        self.state)
+
+    @property
+    def standings(self) -> dict[str, Any]:
+        """The director's standings (every board): computed when asked (the console, the
+        exports, tests), once per change, not with every result the page gets."""
+        with self.lock:
+            changes, seq = self._changes, self.seq
+            if self._standings[0] == changes:
+                return self._standings[1]
+            snap = self.state.snapshot()
+        with self._full_lock:
+            doc = compute(snap, seq, None, self._score_cache, full=True)
+        with self.lock:
+            self._standings = (changes, doc)
+        return doc
 
     def _standings_loop(self) -> None:
         """Recompute the standings whenever something was accepted or decided: one pass for
@@ -621,17 +636,14 @@ class Hub:
                 snap = self.state.snapshot()
                 self.seq += 1
                 seq = self.seq
-            full: dict[str, Any] | None
             public: dict[str, Any] | None
             try:
-                full = compute(snap, seq, new, self._score_cache, full=True)
                 public = compute(snap, seq, new, self._public_cache)
             except Exception:  # a bug must not stop the standings
                 log.exception("club hub: recomputing the standings")
-                full = public = None
+                public = None
             with self._dirty:
-                if full is not None and public is not None:
-                    self.standings = full
+                if public is not None:
                     self.public, self.public_boards = split_boards(public, snap)
                 self._shown = target
                 self._dirty.notify_all()

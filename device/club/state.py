@@ -24,9 +24,10 @@ from typing import Any
 
 from trickref.engine import actions as A
 from trickref.engine import cards as C
-from trickref.engine.errors import RecordError
+from trickref.engine.errors import IllegalAction, RecordError
+from trickref.engine.games import game_class
 from trickref.engine.options import resolve
-from trickref.engine.records import Record, ReplayError, parse, replay
+from trickref.engine.records import Record, ReplayError, parse
 
 from . import topics as T
 from .movement import STYLES, Movement, make
@@ -131,6 +132,9 @@ class NightState:
     topic_digests: dict[str, str] = field(default_factory=dict)  # accepted topic -> payload digest
     topic_where: dict[str, tuple[str, int]] = field(default_factory=dict)  # accepted topic -> (table, round)
     refusals: OrderedDict[tuple[str, str], Refusal] = field(default_factory=OrderedDict)
+    # per (table, round): the game after the hands accepted so far (their number, their plays):
+    # a table's next hand is replayed from there, not from the round's first hand
+    games: dict[tuple[str, int], tuple[int, list[str], Any]] = field(default_factory=dict)
     refused_total: int = 0
     duplicates: int = 0
     changes: int = 0  # accepted results and director's actions: the standings follow this
@@ -199,7 +203,6 @@ class NightState:
             seen.add(n.casefold())
         if style not in STYLES:
             raise Refused(f"unknown movement {style!r} (one of {', '.join(STYLES)})")
-        from trickref.engine.games import game_class
 
         ids = [f"p{i + 1}" for i in range(len(clean))]
         try:
@@ -449,6 +452,9 @@ class NightState:
         if claimed != points:
             raise Refused(f"{_what(m)}: the table claims points {_short(claimed)} but its plays give {points}")
         self._fix_plays(m, acts)
+        have = self.games.get((m.table, m.round))
+        if have is None or have[0] < len(acts):
+            self.games[(m.table, m.round)] = (len(acts), acts, state.copy())
         hand = record.hands[h]
         entry = {"deck": C.names(hand[0]), "actions": [A.to_record(s, a) for s, a in hand[1]]}
         self.results[(m.table, m.round, h)] = HandResult(m.table, m.round, h, points, dg, sent_f, at, entry)
@@ -491,8 +497,15 @@ class NightState:
             if prior is not None and prior != acts[i]:
                 raise Refused(f"{_what(m)}: hand {i + 1}'s plays differ from those accepted earlier from "
                               f"table {m.table}")
+        start, state = 0, None
+        have = self.games.get((m.table, m.round))
+        if have is not None and have[0] <= len(acts) and acts[:have[0]] == have[1]:
+            start, state = have[0], have[2].copy()  # the hands accepted already: not replayed again
         try:
-            state = replay(record)
+            if state is None:
+                state = game_class(record.game)(len(record.players), record.options, record.first_dealer,
+                                                record.players)
+            replay_hands(state, record, start)
         except ReplayError as e:
             raise Refused(f"{_what(m)}: an illegal play: {e}") from None
         except (RecordError, ValueError, KeyError, IndexError, TypeError) as e:
@@ -521,6 +534,25 @@ class NightState:
 
     def refusal_list(self) -> list[Refusal]:
         return list(self.refusals.values())
+
+
+def replay_hands(state: Any, record: Record, start: int) -> None:
+    """``record``'s hands from ``start`` on, played on ``state`` (the game after the hands
+    before): ``records.replay``'s loop, without corrections (the night's are the director's)."""
+    for h in range(start, len(record.hands)):
+        deck, acts = record.hands[h]
+        if state.over:
+            s, a = acts[0] if acts else (0, A.Action("deal", None))
+            raise ReplayError(h, 0, s, a, "the game was already over before this hand")
+        if not state.needs_deck:
+            s, a = acts[0] if acts else (0, A.Action("deal", None))
+            raise ReplayError(h, 0, s, a, f"hand {h - 1} had not ended (the record is missing its last actions)")
+        state.start_hand(deck)
+        for i, (seat, action) in enumerate(acts):
+            try:
+                state.apply(action, seat)
+            except IllegalAction as e:
+                raise ReplayError(h, i, seat, action, e.reason) from None
 
 
 def _what(m: T.TableMessage) -> str:

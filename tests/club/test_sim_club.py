@@ -69,7 +69,9 @@ def test_sim_with_club_settings_plays_the_hubs_boards_over_tls(tmp_path: Path) -
         assert doc["progress"]["t1"] == {"round": 0, "hands": 2, "over": True}
         # the record the simulated table saved has the hub's boards: same decks at both tables
         rec = json.loads(next((tmp_path / "games").rglob("*.json")).read_text())
-        assert [b["tables"].keys() == {"t1", "t2"} for b in doc["board_results"]] == [True, True]
+        with urllib.request.urlopen(f"http://127.0.0.1:{web}/boards.json", timeout=5) as f:
+            boards = json.loads(f.read())["board_results"]
+        assert [b["tables"].keys() == {"t1", "t2"} for b in boards] == [True, True]
         assert len(rec["hands"]) == 2
         # bad settings are said, with the file and the setting
         bad = tmp_path / "bad.toml"
