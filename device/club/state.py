@@ -57,7 +57,6 @@ class HandResult:
     digest: str  # sha256 of the accepted payload: an identical copy is a duplicate
     sent: float | None
     received: float
-    entry: dict[str, Any]  # the hand's deck and actions (hand records, the console)
 
 
 @dataclass
@@ -334,6 +333,8 @@ class NightState:
     def end_round(self, r: int, at: float, forced: str | None = None) -> list[str]:
         left = self.check_end(r, forced)
         self.rounds[r].ended = at
+        for k in [k for k in self.games if k[1] == r]:
+            del self.games[k]
         self.rounds[r].forced = T.clean_name(forced, 300) if left else None
         self.changes += 1
         return left
@@ -439,6 +440,7 @@ class NightState:
             self._fix_plays(m, acts)
             tr.over = at
             tr.hands_in_over = len(record.hands)
+            self.games.pop((m.table, m.round), None)
             return
         assert m.hand is not None
         h = m.hand
@@ -452,12 +454,12 @@ class NightState:
         if claimed != points:
             raise Refused(f"{_what(m)}: the table claims points {_short(claimed)} but its plays give {points}")
         self._fix_plays(m, acts)
+        self.results[(m.table, m.round, h)] = HandResult(m.table, m.round, h, points, dg, sent_f, at)
         have = self.games.get((m.table, m.round))
-        if have is None or have[0] < len(acts):
+        if self.table_done(m.table, m.round):
+            self.games.pop((m.table, m.round), None)  # (its round is played: nothing more to replay)
+        elif have is None or have[0] < len(acts):
             self.games[(m.table, m.round)] = (len(acts), acts, state.copy())
-        hand = record.hands[h]
-        entry = {"deck": C.names(hand[0]), "actions": [A.to_record(s, a) for s, a in hand[1]]}
-        self.results[(m.table, m.round, h)] = HandResult(m.table, m.round, h, points, dg, sent_f, at, entry)
 
     def _record(self, m: T.TableMessage) -> Record:
         """The message's record, checked against the night and the boards dealt."""
