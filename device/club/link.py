@@ -43,7 +43,9 @@ REFUSED = {
 }
 # paho 2 reports MQTT 3.1.1 refusals with MQTT 5 reason codes
 REFUSED.update({132: REFUSED[1], 133: REFUSED[2], 136: REFUSED[3], 134: REFUSED[4], 135: REFUSED[5]})
-RECEIPT_WAIT = 2.0  # seconds after the night's description for this table's receipt (``_check_authorised``)
+# seconds after the night's description for a message on this table's own topics
+# (``_check_authorised``); a busy table (or broker) can take a few seconds to deliver them
+RECEIPT_WAIT = 8.0
 BAD_CREDENTIALS = (4, 5, 134, 135)  # retrying will not help: the link stops until told otherwise
 
 # What went wrong, for the kiosk (``ClubLink.error_kind``; the words are in ``error``):
@@ -394,6 +396,8 @@ class ClubLink:
             log.warning("club: unreadable message on %s dropped", msg.topic)
             return
         parts = msg.topic.split("/")
+        if msg.topic.startswith(f"{T.night_root(cfg.night)}/{T.TO}/{cfg.table}/"):
+            self._got_receipts = True  # anything on this table's own topics: these credentials read them
         if msg.topic.startswith(T.seat_topic(cfg.night, cfg.table, 0)[:-1]) and parts[-1].isdigit():
             seats = body.get("seats") if isinstance(body, dict) else None
             if isinstance(seats, list) and all(isinstance(x, str) for x in seats):
