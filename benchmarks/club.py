@@ -64,6 +64,24 @@ def pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, max(0, round(p / 100 * (len(s) - 1))))]
 
 
+def median_ci(values: list[float], level: float = 0.95) -> dict[str, Any]:
+    """The median and its distribution-free interval (order statistics: ranks j and n+1-j with
+    P(Binomial(n, 1/2) < j) <= (1-level)/2), with the interval's exact coverage."""
+    import math
+
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return {}
+    cdf, j = 0.0, 0
+    while j < n and cdf + math.comb(n, j) / 2 ** n <= (1 - level) / 2:
+        cdf += math.comb(n, j) / 2 ** n
+        j += 1
+    lo, hi = (v[j - 1], v[n - j]) if j >= 1 else (v[0], v[-1])
+    return {"median": round(statistics.median(v), 1), "lo": round(lo, 1), "hi": round(hi, 1),
+            "coverage": round(1 - 2 * cdf, 3) if j >= 1 else 1.0, "n": n}
+
+
 def rss_kib(pid: int) -> dict[str, int]:
     out = {}
     try:
@@ -490,7 +508,8 @@ def main() -> int:
             (ROOT / "benchmarks" / "results" / "club-sim.json").write_text(json.dumps(res, indent=2) + "\n")
             write_sim(res)
         return 0 if res["checks"]["ok"] else 1
-    results: dict[str, Any] = dict(host, tls=bool(args.tls), pace_s=args.pace, readers=args.readers, nights=[])
+    results: dict[str, Any] = dict(host, tls=bool(args.tls), pace_s=args.pace, readers=args.readers,
+                                   table_procs=args.table_procs, nights=[])
     for n in range(args.nights):
         print(f"night {n + 1} of {args.nights}: {args.tables} tables, {args.rounds} rounds of {args.boards} boards",
               flush=True)
@@ -521,9 +540,11 @@ def summarize(res: dict[str, Any]) -> dict[str, Any]:
     return {
         "rounds_measured": len(rounds), "hands": len(pooled),
         "latency_pooled_ms": {"p50": pct(pooled, 50), "p99": pct(pooled, 99), "max": max(pooled)} if pooled else {},
-        "latency_p99_per_round_ms": {"median": statistics.median(p99s), "min": min(p99s), "max": max(p99s)},
-        "latency_p50_per_round_ms": {"median": statistics.median(p50s), "min": min(p50s), "max": max(p50s)},
+        "latency_p99_per_round_ms": {**median_ci(p99s), "min": min(p99s), "max": max(p99s)},
+        "latency_p50_per_round_ms": {**median_ci(p50s), "min": min(p50s), "max": max(p50s)},
+        "hub_and_page_rss_per_round_mib": median_ci([r["hub_and_page_rss_kib"] / 1024 for r in rounds]),
         "largest_message_by_round_bytes": {str(k): max(v) for k, v in sorted(by_round.items())},
+        "largest_message_growth": round(max(max(v) for v in by_round.values()) / max(1, max(by_round[min(by_round)])), 3),
         "largest_table_message_bytes": max(table_max), "largest_hub_message_bytes": max(hub_max),
         "hub_and_page_peak_mib": [round(p / 1024, 1) for p in peaks],
         "mosquitto_peak_mib": [round(n["mosquitto_peak_kib"] / 1024, 1) for n in res["nights"]],
@@ -587,18 +608,18 @@ def write_section(res: dict[str, Any]) -> None:
     lp, l99, l50 = s["latency_pooled_ms"], s["latency_p99_per_round_ms"], s["latency_p50_per_round_ms"]
     section = f"""## {title}
 
-`nice -n 10 benchmarks/club.py{' --tls' if tls else ''}` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs); figures in `benchmarks/results/{'club-tls.json' if tls else 'club.json'}`. {len(res['nights'])} nights, each its own `trickref club serve` (Mosquitto, hub, page and console in their own processes) on 127.0.0.1: **{n0['tables']} simulated tables** of {res['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, all in the benchmark's one process), {len(n0['rounds'])} rounds of {n0['boards']} boards, each table waiting {res['pace_s']} s +-50% after a hand (a real hand takes minutes: this is {n0['tables']} tables at several times a real night's pace), {res['readers']} phones on the page's event stream. The director starts and ends every round with `trickref club round`. The machine is 2 cores shared with other engineers' tests and benchmarks: `uptime` at the start and the end of each night: {'; '.join(f"`{n['uptime_at_start']}` / `{n['uptime_at_end']}`" for n in res['nights'])}; the 1-minute load at the end of each round is in the table.
+`nice -n 10 benchmarks/club.py{' --tls' if tls else ''}` on {res['platform']} (Python {res['python']}, {res['cpus']} CPUs); figures in `benchmarks/results/{'club-tls.json' if tls else 'club.json'}`. {len(res['nights'])} nights, each its own `trickref club serve` (Mosquitto, hub, page and console in their own processes) on 127.0.0.1: **{n0['tables']} simulated tables** of {res['game']} (bots in every seat, ideal dealer, one `ClubLink` each with its fsync'd outbox, spread over {res.get('table_procs', 4)} processes that run 9 steps nicer than the hub: they stand for {n0['tables']} other machines), {len(n0['rounds'])} rounds of {n0['boards']} boards, each table waiting {res['pace_s']} s +-50% after a hand (a real hand takes minutes: this is {n0['tables']} tables at several times a real night's pace), {res['readers']} phones on the page's event stream. The director starts and ends every round with `trickref club round`. The machine is 2 cores shared with other engineers' tests and benchmarks: `uptime` at the start and the end of each night: {'; '.join(f"`{n['uptime_at_start']}` / `{n['uptime_at_end']}`" for n in res['nights'])}; the 1-minute load at the end of each round is in the table.
 
 | night | round | hands | hand end to the page (p50 ms) | p99 ms | max ms | largest table message, bytes (topic) | largest hub message, bytes (topic) | hub + page RSS MiB | Mosquitto RSS MiB | load |
 |---|---|---|---|---|---|---|---|---|---|---|
 {chr(10).join(rows)}
 
-- **Hand end to the page** (from `hand_finished` at the table to the page's event stream carrying it), every hand of every round pooled ({s['hands']} hands): p50 **{lp.get('p50')} ms**, p99 **{lp.get('p99')} ms**, max {lp.get('max')} ms; per round ({s['rounds_measured']} rounds) p99 median **{l99['median']} ms** (range {l99['min']} to {l99['max']}), p50 median {l50['median']} ms (range {l50['min']} to {l50['max']}). Under 2 s at p99: **{s['p99_under_2s']}**.
-- **Hub + page memory** (the `serve` process: hub, page and console; RSS sampled every second): peak {', '.join(f'**{x} MiB**' for x in s['hub_and_page_peak_mib'])} per night; under 200 MB: **{s['memory_under_200mb']}**. Mosquitto peak {', '.join(f'{x} MiB' for x in s['mosquitto_peak_mib'])}.
-- **Largest MQTT message** (every PUBLISH Mosquitto received, from its own log), by round of the night: {', '.join(f'round {k}: {v} bytes' for k, v in s['largest_message_by_round_bytes'].items())}: flat as the night grows (the largest is a table's record of its round; the hub's largest is {s['largest_hub_message_bytes']} bytes: receipts and seating are per table and round, the standings are not on the broker). The largest standings event a phone received: {s['largest_event_bytes']} bytes (HTTP, not MQTT).
+- **Hand end to the page** (from `hand_finished` at the table to the page's event stream carrying it), every hand of every round pooled ({s['hands']} hands): p50 **{lp.get('p50')} ms**, p99 **{lp.get('p99')} ms**, max {lp.get('max')} ms; per round ({s['rounds_measured']} rounds) p99 median **{l99['median']} ms** ({l99.get('coverage', 0) * 100:.1f}% interval of the median {l99.get('lo')} to {l99.get('hi')}; range {l99['min']} to {l99['max']}), p50 median {l50['median']} ms (interval {l50.get('lo')} to {l50.get('hi')}; range {l50['min']} to {l50['max']}); 1-minute load {s['load_1min']['min']} to {s['load_1min']['max']} at the rounds' ends. Under 2 s at p99: **{s['p99_under_2s']}**.
+- **Hub + page memory** (the `serve` process: hub, page and console; RSS sampled every second): peak {', '.join(f'**{x} MiB**' for x in s['hub_and_page_peak_mib'])} per night; at the rounds' ends median {s['hub_and_page_rss_per_round_mib'].get('median')} MiB (interval {s['hub_and_page_rss_per_round_mib'].get('lo')} to {s['hub_and_page_rss_per_round_mib'].get('hi')}); under 200 MB: **{s['memory_under_200mb']}**. Mosquitto peak {', '.join(f'{x} MiB' for x in s['mosquitto_peak_mib'])}.
+- **Largest MQTT message** (every PUBLISH Mosquitto received, from its own log), by round of the night: {', '.join(f'round {k}: {v} bytes' for k, v in s['largest_message_by_round_bytes'].items())} (the night's largest over round 1's: **{s['largest_message_growth']}x**): flat as the night grows (the largest is a table's record of its round; the hub's largest is {s['largest_hub_message_bytes']} bytes: receipts and seating are per table and round, the standings are not on the broker). The largest standings event a phone received: {s['largest_event_bytes']} bytes (HTTP, not MQTT).
 - **Checks**: {checks}.
 
-The latency includes the tables' side: {n0['tables']} bots, paho loops and senders under one interpreter lock in the benchmark's process, on 2 cores shared with the hub, the broker and other work; each accepted result costs the hub one replay of the table's record up to that hand and one fsync.
+The latency includes the tables' side: {n0['tables']} bots, paho loops and senders in {res.get('table_procs', 4)} Python processes, on 2 cores shared with the hub, the broker and other work; each accepted result costs the hub one replay of the table's record up to that hand and one fsync.
 """
     put_section(title, section.split("\n", 2)[2])
 

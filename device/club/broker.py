@@ -29,6 +29,19 @@ MOSQUITTO_PASSWD = "mosquitto_passwd"
 TLS_CONF = "trickref-tls.conf"  # in conf.d: the TLS listener, written when the night has TLS
 
 
+PERSISTENCE_FILE = "mosquitto.db"
+DB_ERRORS = ("Unable to restore persistent database", "Couldn't open database", "Couldn't restore")
+
+
+def _read_from(path: Path, start: int) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(start)
+            return f.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 class BrokerError(RuntimeError):
     """The broker could not be set up or started: the message says what and why."""
 
@@ -98,6 +111,9 @@ class Broker:
     tls_files: TlsFiles | None = None
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     _configured: bool = field(default=False, repr=False)
+    # what was wrong with the stored data and what was done about it (a persistence file
+    # Mosquitto cannot read is kept aside and the broker starts without it)
+    problems: list[str] = field(default_factory=list, repr=False)
 
     def write_config(self) -> Path:
         found = find_mosquitto()
@@ -179,8 +195,30 @@ class Broker:
             self._configured = True
         found = find_mosquitto()
         assert found is not None
+        log_path = self.folder / "mosquitto.log"
+        start_at = log_path.stat().st_size if log_path.exists() else 0
+        try:
+            return self._start(found[0], conf, timeout)
+        except BrokerError:
+            db = self.folder / "data" / PERSISTENCE_FILE
+            said = _read_from(log_path, start_at)
+            if not db.exists() or not any(w in said for w in DB_ERRORS):
+                raise
+        # Mosquitto will not start over a persistence file it cannot read (a torn write, a disk
+        # error, another version's format): keep it aside and start without it. Nothing the night
+        # needs is lost: the hub publishes the night's state again when it connects, and the
+        # tables send again every result the hub has not receipted.
+        aside = db.with_name(f"{PERSISTENCE_FILE}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+        db.rename(aside)
+        why = next(line.split("Error: ", 1)[-1] for line in said.splitlines() if any(w in line for w in DB_ERRORS))
+        self.problems.append(f"the broker's saved state {db} could not be read ({why.strip()}): kept aside as "
+                             f"{aside.name}; the broker started without it (the hub republishes the night, "
+                             "the tables send again what was not receipted)")
+        return self._start(found[0], conf, timeout)
+
+    def _start(self, mosquitto: str, conf: Path, timeout: float) -> Broker:
         log = open(self.folder / "mosquitto.log", "ab")
-        self.proc = subprocess.Popen([found[0], "-c", str(conf)], stdout=log, stderr=log,
+        self.proc = subprocess.Popen([mosquitto, "-c", str(conf)], stdout=log, stderr=log,
                                      stdin=subprocess.DEVNULL)
         log.close()
         deadline = time.monotonic() + timeout

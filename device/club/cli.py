@@ -334,7 +334,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             hub = Hub(night, folder / "hub", local, args.port).start()
         except RuntimeError as e:
             raise CliError(str(e)) from None
-        for words in hub.problems:
+        for words in [*(broker.problems if broker is not None else []), *hub.problems]:
             print(f"stored data: {words}")
         try:
             web = Site(hub, args.host, args.web_port).start()

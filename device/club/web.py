@@ -19,15 +19,18 @@ The director's routes are under ``/console`` behind HTTP Basic authentication (u
 from __future__ import annotations
 
 import base64
+import hashlib
 import hmac
 import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from .. import verify_web
 from . import httpd
 from . import topics as T
 from .httpd import Request, Response, text
@@ -50,6 +53,21 @@ def asset(name: str) -> bytes:
     return (resources.files("trickref.device.club") / "web" / name).read_bytes()
 
 
+def inline_csp(page: bytes) -> str:
+    """The strict policy with the page's own inline scripts and styles allowed by their
+    SHA-256 (the verify page is one self-contained file); nothing else inline runs."""
+    html = page.decode("utf-8")
+
+    def hashes(tag: str) -> str:
+        found = re.findall(rf"<{tag}(?![^>]*application/json)[^>]*>(.*?)</{tag}>", html, re.S)
+        digests = (base64.b64encode(hashlib.sha256(b.encode("utf-8")).digest()).decode() for b in found)
+        return " ".join(f"'sha256-{d}'" for d in digests) or "'none'"
+
+    return (f"default-src 'none'; script-src {hashes('script')}; style-src {hashes('style')}; "
+            "img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+            "form-action 'none'; object-src 'none'")
+
+
 class Site:
     """The routes, over a running ``hub.Hub``."""
 
@@ -60,6 +78,7 @@ class Site:
         self._failures: dict[str, list[float]] = {}
         self._lock = threading.Lock()
         self._last_public: tuple[int, bool] | None = None
+        self._verify: tuple[bytes, str] | None = None
         from .console import Console
 
         self.console = Console(hub)
@@ -128,6 +147,12 @@ class Site:
         if path in ASSETS:
             name, ctype = ASSETS[path]
             return Response(200, self._asset(name), ctype)
+        if path in verify_web.PATHS:  # the fair-dealing check page the tables' QR codes can open
+            if self._verify is None:
+                page = verify_web.page()
+                self._verify = (page, inline_csp(page))
+            return Response(200, self._verify[0], "text/html; charset=utf-8",
+                            headers={"Content-Security-Policy": self._verify[1]})
         if path == "/standings.json":
             return Response(200, self.public_doc(), "application/json")
         if path == "/boards.json":  # the shown boards' results (Bridgemate's rule), fetched when they change

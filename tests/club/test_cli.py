@@ -149,3 +149,78 @@ def test_club_sim_refuses_a_live_night(tmp_path) -> None:
     assert run("new", d, "--name", "fri", "--tables", "2").returncode == 0
     r = run("sim", d, "--round", "1")
     assert r.returncode == 2 and "night fri is a live night: club sim plays only rehearsal nights" in r.stderr
+
+
+@needs_mosquitto
+def test_serve_restarts_cleanly_over_any_stored_data(tmp_path) -> None:
+    """'club serve' stopped after a round, then every file it keeps damaged as a power cut, a
+    full disk or a hand edit would leave it (torn and garbage journal lines, a number no float
+    holds, an older hub's results.jsonl, a torn Mosquitto persistence file, a broken serve.json):
+    it starts again, says what it kept aside and why, shows the same standings, and the night
+    goes on (round 2 played and counted)."""
+    d = tmp_path / "night"
+    assert run("new", str(d), "--name", "demo", "--tables", "2", "--rounds", "2", "--boards", "2",
+               "--rehearsal").returncode == 0
+    port, web = free_port(), free_port()
+
+    def serve() -> subprocess.Popen[str]:
+        p = subprocess.Popen([*CMD, "serve", str(d), "--port", str(port), "--web-port", str(web)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if not wait_for(lambda: port_open("127.0.0.1", web) or p.poll() is not None, 30) or p.poll() is not None:
+            out, _ = p.communicate(timeout=20)
+            raise AssertionError(f"club serve did not start: {out}")
+        return p
+
+    def stop(p: subprocess.Popen[str]) -> str:
+        p.send_signal(signal.SIGTERM)
+        out, _ = p.communicate(timeout=30)
+        assert p.returncode == 0, out
+        return out
+
+    def standings() -> dict:
+        with urllib.request.urlopen(f"http://127.0.0.1:{web}/standings.json", timeout=5) as f:
+            doc = json.loads(f.read())
+        return {"players": doc["players"], "hands": doc["hands_received"]}
+
+    p = serve()
+    try:
+        assert run("round", str(d), "start", "1").returncode == 0
+        r = run("sim", str(d), "--round", "1")
+        assert r.returncode == 0, r.stderr
+        assert wait_for(lambda: standings()["hands"] == 4, 20)
+        before = standings()
+    finally:
+        stop(p)
+    db = d / "broker" / "data" / "mosquitto.db"
+    assert db.stat().st_size > 100  # Mosquitto saved its state at the clean stop
+    db.write_bytes(db.read_bytes()[: db.stat().st_size // 2])  # torn
+    journal = d / "hub" / "journal.jsonl"
+    with open(journal, "ab") as f:
+        f.write(b'{"t": "msg", "topic": "trickref/club/demo/table/t1/hand/1/0", "payload": "{\\"points\\": [' + b"9" * 400
+                + b']}", "at": 1}\n\x00\xff garbage\n[' * 3 + b'{"t": "round", "action": "start", "round": 1e999}\n'
+                + b'{"t": "msg", "topic": "x"')  # torn: no newline
+    (d / "hub" / "results.jsonl").write_text('{"key": "demo/t1/hand/0/0", "body": {"points": [' + "9" * 400 + "]}}\n")
+    (d / "serve.json").write_bytes(b"\x00{not json")
+    p = serve()
+    try:
+        assert standings() == before  # the same night, nothing forged or torn counted
+        r = run("round", str(d), "end", "1")
+        assert r.returncode == 0, r.stderr
+        r = run("round", str(d), "start", "2")
+        assert r.returncode == 0, r.stderr
+        r = run("sim", str(d), "--round", "2")
+        assert r.returncode == 0, r.stderr
+        assert wait_for(lambda: standings()["hands"] == 8, 20)
+    finally:
+        out = stop(p)
+    said = [line for line in out.splitlines() if line.startswith("stored data: ")]
+    assert any("broker's saved state" in w and "kept aside as mosquitto.db.bad-" in w for w in said), out
+    assert any("quarantine" in w for w in said), out
+    assert list((d / "broker" / "data").glob("mosquitto.db.bad-*"))
+    assert "Traceback" not in out
+    p = serve()  # and once more: everything bad was set aside the first time
+    try:
+        assert standings()["hands"] == 8
+    finally:
+        out = stop(p)
+    assert not [line for line in out.splitlines() if line.startswith("stored data: ")], out

@@ -192,3 +192,37 @@ def test_names_are_cut_and_their_direction_controls_removed(club) -> None:
     assert "a text of 300 characters" in rig.hub.dropped[0]
     assert rig.hub.state.tables[("t1", 0)].players == ["evil", "Anne", "x" * 32, "شادی"]
     time.sleep(0.1)
+
+
+def test_the_hub_serves_the_verify_page_and_its_scripts_run_under_the_csp(club) -> None:
+    """The fair-dealing check page (device/verify_web) from the hub, as a table's ``[verify]
+    address`` may point its QR codes there: the same bytes, read-only, and a strict CSP that
+    lets exactly the page's own inline script and style run (in Chromium: no violation)."""
+    from test_page import CHROMIUM, _playwright
+
+    from trickref.device import verify_web
+
+    rig: ClubRig = club(tables=["t1"], rounds=1, boards=1)
+    site = Site(rig.hub, "127.0.0.1", free_port()).start()
+    try:
+        for path in ("verify", "verify.html", "verify?lang=fr"):
+            code, h, body = request(site.url + path)
+            assert code == 200 and body == verify_web.page() and h["Content-Type"].startswith("text/html")
+            csp = h["Content-Security-Policy"]
+            assert "'unsafe-inline'" not in csp and "script-src 'sha256-" in csp and "frame-ancestors 'none'" in csp
+        assert request(site.url + "verify", "POST", b"x")[0] == 405
+        assert request(site.url)[0] == 200  # the standings page is still there
+        with _playwright()() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            page = browser.new_page()
+            problems: list[str] = []
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.goto(site.url + "verify")
+            assert page.evaluate("typeof checkCode") == "function"  # the inline script ran
+            assert page.evaluate("getComputedStyle(document.body).paddingTop") == "16px"  # its style applied
+            assert not [m for m in problems if "Content Security Policy" in m], problems
+            browser.close()
+    finally:
+        site.stop()

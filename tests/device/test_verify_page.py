@@ -1,4 +1,5 @@
-"""The verify page (device/verify_web): served by the table and by the club hub, read-only; and in
+"""The verify page (device/verify_web): served by the table (and by the club hub:
+tests/club/test_web.py), read-only; and in
 a real browser (Debian's chromium through Playwright) it agrees with ``trickref verify`` on good
 and tampered records (deck, salt, plays, points), checks the QR code the kiosk draws (read off
 its pixels), keeps what a phone scanned and catches a record rewritten with a recomputed chain
@@ -15,7 +16,6 @@ import json
 import os
 import random
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -63,22 +63,6 @@ def test_the_table_serves_the_page_and_nothing_else(server: VerifyServer) -> Non
     assert code == 405 and b"read-only" in body
     assert get(base + "/verify", "HEAD")[2] == b""
     assert server.page_address("10.0.0.7") == f"http://10.0.0.7:{server.port}/verify"
-
-
-def test_the_club_hub_serves_the_page_too() -> None:
-    from trickref.device.club.web import StandingsServer
-
-    class Feed:  # the standings feed is not what this test is about
-        doc = b"{}"
-        changed = threading.Condition()
-
-    web = StandingsServer(Feed(), "127.0.0.1", 0).start()  # type: ignore[arg-type]
-    try:
-        code, ctype, body = get(web.url + "verify")
-        assert code == 200 and body == verify_web.page()
-        assert get(web.url)[0] == 200  # the standings page is still there
-    finally:
-        web.stop()
 
 
 def test_the_kiosk_serves_it_as_configured(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
