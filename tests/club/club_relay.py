@@ -224,7 +224,7 @@ class MangleRelay(_Listener):
                         self._send(u, p)
                 if held and time.monotonic() - since >= self.window:
                     self._flush(u, held)
-        except OSError:
+        except (OSError, ValueError):  # the connection closed (by the other direction: fd -1)
             pass
         self._flush(u, held)
         _shut((c, u))

@@ -31,8 +31,8 @@ async function act(what, body) {
       headers: {"Content-Type": "application/json", "X-Trickref-Console": "1"},
       body: JSON.stringify(body)});
     const answer = await r.json();
+    await refresh();  // the view shows what the answer speaks of before the answer is shown
     if (answer.ok) say(answer.words, true); else say(answer.error, false);
-    await refresh();
     return answer.ok;
   } catch (e) {
     say("the hub did not answer: " + e, false);
@@ -202,10 +202,11 @@ function render(doc) {
   document.body.dataset.seq = doc.standings.seq;
 }
 
-let busy = false;
-async function refresh() {
-  if (busy) return;
-  busy = true;
+// One fetch of the state at a time; a refresh asked for while one is under way gets a fresh one
+// right after it (never the answer of a fetch that started before the change it follows).
+let current = null;
+let queued = null;
+async function load() {
   try {
     const r = await fetch("/console/state.json", {credentials: "same-origin"});
     render(await r.json());
@@ -213,9 +214,15 @@ async function refresh() {
     const broker = document.getElementById("broker");
     broker.textContent = "the hub is not answering";
     broker.className = "off";
-  } finally {
-    busy = false;
   }
+}
+function refresh() {
+  if (!current) {
+    current = load().finally(() => { current = null; });
+    return current;
+  }
+  if (!queued) queued = current.then(() => { queued = null; return refresh(); });
+  return queued;
 }
 
 function list(text) {
