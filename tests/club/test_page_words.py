@@ -52,6 +52,29 @@ def test_every_text_of_the_page_is_in_every_language() -> None:
         assert not unused, f"{lang}: words the page never asks for: {unused}"
 
 
+# the one page text whose kiosk msgid means something else: the kiosk's "waiting" is a game state
+# (a move is awaited: tr "bekleniyor"), the page's a table that waits for its round (tr "bekliyor")
+OTHER_SENSE = {"waiting"}
+
+
+def test_the_page_says_what_the_kiosk_says() -> None:
+    """Translated like the kiosk: every text the page shares with the kiosk (the games' names,
+    "Club night", ...) reads as the kiosk's own catalog (ui/locale) has it, so a player sees the
+    same words at the table and on the wall."""
+    from trickref.ui.i18n import catalog
+
+    shared = 0
+    for lang, table in _words().items():
+        kiosk = catalog(lang)
+        for en, said in table.items():
+            theirs = kiosk.gettext(en)
+            if theirs == en or en in OTHER_SENSE:
+                continue
+            shared += 1
+            assert said == theirs, f"{lang}: the page says {said!r} for {en!r}, the kiosk {theirs!r}"
+    assert shared >= 15  # the games' names in three languages, at least
+
+
 def test_a_browser_asked_for_turkish_shows_turkish(tmp_path) -> None:
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's chromium is not installed")
