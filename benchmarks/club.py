@@ -376,9 +376,11 @@ def live_night(args: argparse.Namespace, night_no: int) -> dict[str, Any]:
 
         CA = str(make_certs(d / "tls", ["localhost"], night=night.name).ca)
         table_port = tls_port
+    serve_log = open(tmp / "serve.log", "w")  # (a pipe nobody reads would stop the hub once full)
     serve = subprocess.Popen([*CLI, "serve", str(d), "--port", str(port), "--web-port", str(web_port),
                               "--tls-port", str(tls_port)],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+                             stdout=serve_log, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    serve_log.close()
     res: dict[str, Any] = {"night": night_no + 1, "tables": args.tables, "boards": args.boards, "rounds": [],
                            "uptime_at_start": uptime()}
     stop: list[Any] = []
@@ -386,7 +388,7 @@ def live_night(args: argparse.Namespace, night_no: int) -> dict[str, Any]:
         deadline = time.monotonic() + 60
         while not port_open("127.0.0.1", web_port):
             if time.monotonic() > deadline or serve.poll() is not None:
-                raise SystemExit(f"serve did not start: {serve.stdout.read() if serve.stdout else ''}")
+                raise SystemExit(f"serve did not start: {(tmp / 'serve.log').read_text()}")
             time.sleep(0.1)
         mosq = child_pids(serve.pid)
         mem = MemorySampler({"hub_and_page": [serve.pid], "mosquitto": mosq})
@@ -646,9 +648,10 @@ class Served:
         self.night.save(self.d / "night.json")
         self.port, self.web_port = free_port(), free_port()
         self.restarted: subprocess.Popen[bytes] | None = None
-        self.serve = subprocess.Popen([*CLI, "serve", str(self.d), "--port", str(self.port), "--web-port",
-                                       str(self.web_port), "--tls-port", str(free_port())],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        with open(self.tmp / "serve.log", "w") as serve_log:  # (never a pipe nobody reads)
+            self.serve = subprocess.Popen([*CLI, "serve", str(self.d), "--port", str(self.port), "--web-port",
+                                           str(self.web_port), "--tls-port", str(free_port())],
+                                          stdout=serve_log, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         deadline = time.monotonic() + 60
         while not port_open("127.0.0.1", self.web_port):
             if time.monotonic() > deadline or self.serve.poll() is not None:

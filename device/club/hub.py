@@ -329,6 +329,11 @@ class Hub:
     def start(self, timeout: float = 10.0) -> Hub:
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = 14 * 24 * 3600
+        # at most RECEIVE_MAXIMUM unacknowledged results in flight to the hub: paho handles every
+        # packet it has read before it writes, so a backlog of hundreds (a busy 200-table round
+        # on a loaded machine) sent at once held back its acknowledgements and pings for longer
+        # than its keepalive, and the broker dropped it (then every table sent again)
+        props.ReceiveMaximum = RECEIVE_MAXIMUM
         self.client.connect_async(self.host, self.port, keepalive=15, clean_start=False, properties=props)
         self.client.loop_start()
         if not self.connected.wait(timeout):
@@ -692,6 +697,7 @@ def split_boards(doc: dict[str, Any], state: NightState) -> tuple[dict[str, Any]
 
 
 JOURNAL = "journal.jsonl"
+RECEIVE_MAXIMUM = 20  # table messages in flight to the hub at once (MQTT 5 Receive Maximum)
 MAX_LINE_TEXT = 64 * 1024
 
 
