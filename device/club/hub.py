@@ -214,6 +214,7 @@ class Hub:
         self._full_lock = threading.Lock()
         self._public_cache: dict[Any, Any] = {}
         self._listeners: list[Callable[[], None]] = []
+        self._receipted: dict[tuple[str, int], float] = {}  # (table, round) -> receipts last published
         self._recompute()
         self._scorer = threading.Thread(target=self._standings_loop, name="club-standings", daemon=True)
 
@@ -587,7 +588,10 @@ class Hub:
             self._publish_receipts(m.table, m.round)
         elif verdict == "duplicate":  # its receipt was lost, or is on its way: say it again
             where = self.state.topic_where.get(topic)
-            if where is not None:
+            # (not again within a few seconds: a hub behind its queue gets a table's copies just
+            # after it receipted the first one, and a receipt per copy only made it later still)
+            if where is not None and time.monotonic() - self._receipted.get(where, -DUPLICATE_RECEIPT_AFTER) \
+                    >= DUPLICATE_RECEIPT_AFTER:
                 self._publish_receipts(*where)
         return verdict == "accepted"
 
@@ -679,6 +683,7 @@ class Hub:
     def _publish_receipts(self, table: str, r: int) -> None:
         with self.lock:
             keys = self.state.keys_of(table, r)
+            self._receipted[(table, r)] = time.monotonic()
         self._publish(T.receipts_round_topic(self.night.name, table, r), {"round": r, "keys": keys}, retain=True)
 
     def _publish(self, topic: str, body: Mapping[str, Any] | None, retain: bool = False) -> None:
@@ -698,6 +703,7 @@ def split_boards(doc: dict[str, Any], state: NightState) -> tuple[dict[str, Any]
 
 JOURNAL = "journal.jsonl"
 RECEIVE_MAXIMUM = 20  # table messages in flight to the hub at once (MQTT 5 Receive Maximum)
+DUPLICATE_RECEIPT_AFTER = 3.0  # seconds: a copy gets the receipts again only this long after the last
 MAX_LINE_TEXT = 64 * 1024
 
 

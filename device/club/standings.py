@@ -72,14 +72,18 @@ def progress(state: NightState) -> dict[str, dict[str, Any]]:
     return out
 
 
-def scores(state: NightState, full: bool, cache: dict[Any, Any] | None = None
+def scores(state: NightState, full: bool, cache: dict[Any, Any] | None = None,
+           every: set[scoring.Board] | None = None
            ) -> tuple[dict[scoring.Board, dict[str, list[int]]], dict[scoring.Board, dict[str, list[Fraction]]],
                       dict[scoring.Board, dict[str, list[str | float]]]]:
-    """(points, board scores, adjusted) of the boards this view shows."""
+    """(points, board scores, adjusted) of the boards this view shows; ``every`` gets every
+    board with a result, shown or not."""
     night = state.night
     boards = board_results(state)
     adj = adjusted(state)
     keys = set(boards) | set(adj)
+    if every is not None:
+        every |= keys
     if not full:
         keys = {k for k in keys if visible(state, *k)}
     boards = {k: v for k, v in boards.items() if k in keys}
@@ -117,7 +121,8 @@ def compute(state: NightState, seq: int = 0, new: Mapping[str, float | None] | N
             cache: dict[Any, Any] | None = None, full: bool = False) -> dict[str, Any]:
     """The standings document (the page's, or with ``full`` the director's)."""
     night = state.night
-    boards, per_board, adj = scores(state, full, cache)
+    all_boards: set[scoring.Board] = set()
+    boards, per_board, adj = scores(state, full, cache, all_boards)
     seat_cache: dict[tuple[int, str], list[str]] = {}
 
     def seats(r: int, t: str) -> list[str]:
@@ -191,7 +196,6 @@ def compute(state: NightState, seq: int = 0, new: Mapping[str, float | None] | N
     if state.movement is not None and nxt is not None:
         seating = {"round": nxt, "tables": state.seating(nxt),
                    "sitting_out": [{"id": p, "name": state.name_of(p)} for p in state.movement.sit_outs(nxt)]}
-    all_boards = set(board_results(state)) | set(adjusted(state))
     return {"night": night.name, "game": night.game, "method": night.method, "rounds": night.rounds,
             "boards": night.boards, "tables": night.tables, "seq": seq, "players": players,
             "board_results": board_rows, "progress": progress(state), "new_hands": dict(new or {}),

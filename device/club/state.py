@@ -15,6 +15,7 @@ later message of that table carrying other plays for it is refused.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 from collections import OrderedDict
@@ -130,6 +131,8 @@ class NightState:
     digests: dict[str, str] = field(default_factory=dict)  # accepted key -> payload digest
     topic_digests: dict[str, str] = field(default_factory=dict)  # accepted topic -> payload digest
     topic_where: dict[str, tuple[str, int]] = field(default_factory=dict)  # accepted topic -> (table, round)
+    # accepted keys per (table, round), sorted: a receipt names them without a scan of the night
+    round_keys: dict[tuple[str, int], list[str]] = field(default_factory=dict)
     refusals: OrderedDict[tuple[str, str], Refusal] = field(default_factory=OrderedDict)
     # per (table, round): the game after the hands accepted so far (their number, their plays):
     # a table's next hand is replayed from there, not from the round's first hand
@@ -380,6 +383,7 @@ class NightState:
         self.digests[m.key] = dg
         self.topic_digests[topic] = dg
         self.topic_where[topic] = (m.table, m.round)
+        bisect.insort(self.round_keys.setdefault((m.table, m.round), []), m.key)
         self.changes += 1
         return "accepted", f"{m.key}: accepted", m
 
@@ -531,8 +535,7 @@ class NightState:
         return out
 
     def keys_of(self, table: str, r: int) -> list[str]:
-        prefix = f"{self.night.name}/{table}/"
-        return sorted(k for k in self.digests if k.startswith(prefix) and k.split("/")[3] == str(r))
+        return list(self.round_keys.get((table, r), ()))
 
     def refusal_list(self) -> list[Refusal]:
         return list(self.refusals.values())
