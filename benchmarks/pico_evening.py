@@ -97,6 +97,13 @@ def write_md(res: dict[str, Any]) -> None:
     if len(lows) > 1:
         lines += ["", f"Lowest free heap across the {len(lows)} seeds: min {min(lows)}, median "
                   f"{statistics.median(lows):.0f}, max {max(lows)} bytes (each seed's figure is deterministic)."]
+    full = res.get("full_evening")
+    if full:
+        lines += ["", f"The whole evening (`{full['check']}`: 500 deals, 50 of them with a fault, 100 German Whist "
+                  "stock hands, 50 Spades draws) was started on this machine and stopped unfinished after "
+                  f"{full['wall_s']} s wall, {full['cpu_s']} s of CPU, at a load of {full['load']} on 2 cores "
+                  f"(the team's sessions): {full['note']} The row above is the test command's slice "
+                  "(`--short`), which runs every kind of hand of the evening."]
     tw = res.get("twin")
     if tw:
         f = tw["figures"]
