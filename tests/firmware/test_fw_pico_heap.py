@@ -43,6 +43,9 @@ def test_an_evening_fits_a_pico_heap() -> None:
     assert code == 0, f"{out}\n{err}"
     assert "PASS evening" in out and "Traceback" not in out + err
     f = figures(out)
+    # every kind of hand of the issue's evening is in the slice: deals with faults, German
+    # Whist stock hands, a two-player Spades draw (52 FETCHes, 26 cards fed back)
+    assert f["evening_faulted_deals"] >= 3 and f["evening_whist_hands"] >= 1 and f["evening_spades_draws"] >= 1
     assert f["pico_heap_bytes"] == run_heap.PICO_HEAP
     assert f["vm_word_bits"] == 32  # object pointers of 4 bytes, as on the RP2040
     assert f["heap_total_bytes"] <= run_heap.PICO_HEAP + f["harness_bytes"] + 1024  # fixed: never grew
@@ -61,9 +64,13 @@ def test_a_heap_too_small_fails_with_memory_error() -> None:
 
 def test_the_firmware_deals_on_the_physical_twin_on_micropython() -> None:
     """firmware/board.py as shipped (.mpy) with the twin (device/dealer/twin.py) standing in
-    for ``machine`` and ``rp2`` on the MicroPython VM: 52 cards to 4 seats, each where the plan
-    says (the flaps swing in their datasheet time; no board that routes by aim)."""
+    for ``machine`` and ``rp2`` on the MicroPython VM, in the Pico-sized heap (the real
+    board.py's buffers and objects included): 52 cards to 4 seats, each where the plan says
+    (the flaps swing in their datasheet time; no board that routes by aim)."""
     run_heap = _runner()
-    code, out, err = run_heap.run("twinchecks", [], heap=1 << 20)
+    code, out, err = run_heap.run("twinchecks", [])
     assert code == 0, f"{out}\n{err}"
     assert "PASS twin_deal" in out
+    f = figures(out)
+    assert f["pico_heap_bytes"] == run_heap.PICO_HEAP and f["vm_word_bits"] == 32
+    assert 0 < f["heap_lowest_free_bytes"] < f["heap_total_bytes"]

@@ -121,7 +121,7 @@ import sys, gc
 sys.path.insert(0, {lib!r})
 gc.collect()
 a = gc.mem_alloc()
-from firmware import main, commands, mechanics, protocol, config, timing, motion, ticks
+from firmware import main, commands, mechanics, protocol, config, timing, motion, ticks, steps
 gc.collect()
 b = gc.mem_alloc()
 import vmheap, fake_machine, rp2, mpboard, twin, {module}
