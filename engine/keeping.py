@@ -47,6 +47,18 @@ class Keeping:
     def __init__(self, sheet: Any) -> None:
         self.sheet = sheet
 
+    @property
+    def n(self) -> int:
+        return int(self.sheet.n)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.sheet.names)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.sheet.options)
+
     # ------------------------------------------------------------------ the game's own
     def schema(self) -> list[dict[str, Any]]:
         """The fields of one hand's entry (see ``ScoreSheet.schema``)."""
@@ -90,28 +102,25 @@ class Keeping:
 
     # ------------------------------------------------------------------ shared checks
     def counts(self, e: Mapping[str, Any], key: str, lo: int, hi: int, what: str) -> list[int]:
-        n, names = self.sheet.n, self.sheet.names
         v = e.get(key)
-        if not isinstance(v, list) or len(v) != n:
-            raise EntryError(f"{what}: one whole number per player ({n}) is needed")
+        if not isinstance(v, list) or len(v) != self.n:
+            raise EntryError(f"{what}: one whole number per player ({self.n}) is needed")
         for s, x in enumerate(v):
             if not is_int(x):
-                raise EntryError(f"{what} of {names[s]}: a whole number is needed, not {x!r}")
+                raise EntryError(f"{what} of {self.names[s]}: a whole number is needed, not {x!r}")
             if not lo <= x <= hi:
-                raise EntryError(f"{what} of {names[s]}: {x} is not possible (from {lo} to {hi})")
+                raise EntryError(f"{what} of {self.names[s]}: {x} is not possible (from {lo} to {hi})")
         return list(v)
 
     def flags(self, e: Mapping[str, Any], key: str) -> list[bool]:
-        n = self.sheet.n
-        v = e.get(key, [False] * n)
+        v = e.get(key, [False] * self.n)
         if v is None:
-            v = [False] * n
-        if not isinstance(v, list) or len(v) != n or not all(isinstance(x, bool) for x in v):
+            v = [False] * self.n
+        if not isinstance(v, list) or len(v) != self.n or not all(isinstance(x, bool) for x in v):
             raise EntryError(f"{key.replace('_', ' ')}: one true or false per player is needed")
         return list(v)
 
     def holder(self, e: Mapping[str, Any], key: str, what: str) -> int:
-        n, names = self.sheet.n, self.sheet.names
         v = e.get(key)
         if v is None:
             raise EntryError(f"who took the {what}? Tap that player's name")
@@ -119,12 +128,12 @@ class Keeping:
             holders = [s for s, x in enumerate(v) if x]
             if len(holders) > 1:
                 raise EntryError(f"only one player can take the {what} (one deck): "
-                                 + " and ".join(names[s] for s in holders) + " are both marked")
+                                 + " and ".join(self.names[s] for s in holders) + " are both marked")
             if not holders:
                 raise EntryError(f"who took the {what}? Tap that player's name")
             return holders[0]
-        if not is_int(v) or not 0 <= v < n:
-            raise EntryError(f"the {what} holder must be a seat from 0 to {n - 1}, not {v!r}")
+        if not is_int(v) or not 0 <= v < self.n:
+            raise EntryError(f"the {what} holder must be a seat from 0 to {self.n - 1}, not {v!r}")
         return int(v)
 
     @staticmethod

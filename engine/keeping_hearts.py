@@ -17,14 +17,13 @@ _HEART_POINTS = POINTS[C.HEARTS * 13]
 
 class _HeartsFamily(Keeping):
     def moon_choice(self, e: Mapping[str, Any], taken: list[int]) -> str | None:
-        sheet = self.sheet
         moon = e.get("moon")
         if self.MOON_TOTAL in taken:
             shooter = taken.index(self.MOON_TOTAL)
             if moon not in ("self", "others"):
-                raise EntryError(f"{sheet.names[shooter]} shot the moon: choose \"self\" "
-                                 f"({sheet.options['moon_self']:+d} for {sheet.names[shooter]}) or \"others\" "
-                                 f"({sheet.options['moon_others']:+d} for everyone else)")
+                raise EntryError(f"{self.names[shooter]} shot the moon: choose \"self\" "
+                                 f"({self.options['moon_self']:+d} for {self.names[shooter]}) or \"others\" "
+                                 f"({self.options['moon_others']:+d} for everyone else)")
             return str(moon)
         if moon is not None:
             raise EntryError("nobody shot the moon (all hearts and the Q\u2660), so there is no moon choice")

@@ -26,9 +26,10 @@ class _SpadesKeeping(Keeping):
         bids = self.counts(e, "bids", 0, 13, "bid")
         tricks = self.counts(e, "tricks", 0, 13, "tricks")
         flags = self.flags(e, self.NIL_KEY)
+        label = self.NIL_LABEL
         for s in range(self.sheet.n):
             if flags[s] and bids[s] != 0:
-                raise EntryError(f"{names[s]} declared {self.NIL_LABEL}, so the bid is 0 (Nil), not {bids[s]}")
+                raise EntryError(f"{names[s]} declared {label}, so the bid is 0 (Nil), not {bids[s]}")
         return bids, flags, tricks
 
     def done(self, bids: list[int], flags: list[bool], tricks: list[int]) -> dict[str, Any]:
