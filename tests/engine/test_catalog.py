@@ -137,3 +137,17 @@ def test_no_game_id_outside_its_own_modules_and_the_catalog() -> None:
             for m in _HEARTS.finditer(text):
                 found.append(f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: hearts")
     assert not found, "game ids outside their games' modules:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("game", ["partnership-spades", "cancellation-hearts"])
+def test_the_public_view_carries_the_flags_the_screens_draw_by(game: str) -> None:
+    from trickref.engine.referee import Referee
+    from trickref.engine.referee.events import NewGame
+
+    info = catalog.info(game)
+    ref = Referee()
+    ref.handle(NewGame(game, tuple(f"P{i}" for i in range(info.player_counts[0])), {}, 0, ()))
+    flags = ref.public_view()["game"]["info"]
+    assert flags == info.public()
+    assert flags["teams"] == (game == "partnership-spades") and flags["cancels"] == (game == "cancellation-hearts")
+    assert flags["nil_word"] == ("Blind Nil" if info.teams else "") and flags["lower_total_wins"] == (not info.teams)

@@ -79,7 +79,7 @@ def pending_sheet(app: Any) -> ScoreSheet | None:
 
 def describe(sheet: ScoreSheet) -> str:
     """'Hearts, 4 players, 2 hands entered: Ana 12, Ben 5, ...' for resume messages."""
-    from ..setup import title
+    from ..gameinfo import title
 
     hands = ngettext("{n} hand entered", "{n} hands entered", sheet.hand_number).format(n=sheet.hand_number)
     what = _("{game}, {n} players, {hands}").format(game=title(sheet.GAME_ID), n=sheet.n, hands=hands)
@@ -241,9 +241,9 @@ class SheetSession:
     @property
     def title(self) -> str:
         """The game's name in the kiosk's language, marked as a kept sheet."""
-        from ..setup import TITLES, title
+        from ..gameinfo import title
 
-        game = title(self.sheet.GAME_ID) if self.sheet.GAME_ID in TITLES else self.sheet.TITLE
+        game = title(self.sheet.GAME_ID)
         return _("{game} (keeping score)").format(game=game)
 
     def view(self) -> dict[str, Any]:
@@ -408,9 +408,7 @@ class ScorekeeperEntryScene(Scene):
             self.entries[key][seat] = v
 
     def _nobody(self, key: str) -> int:
-        if self.sheet.GAME_ID != "cancellation-hearts":
-            return 0
-        return int(self.entries.get(f"nobody_{key}") or 0)
+        return self.sheet.keeping.nobody(key, self.entries)
 
     def _autofill(self) -> None:
         """Fill in what the rules fix: the last count of a field that adds up to a known sum,
@@ -983,7 +981,7 @@ class ScorekeeperEntryScene(Scene):
 
     def heading(self) -> str:
         """The bar's first line: the game and the hand being entered."""
-        from ..setup import title
+        from ..gameinfo import title
 
         return _("{game}: hand {n}").format(game=title(self.sheet.GAME_ID), n=self.sheet.hand_number + 1)
 

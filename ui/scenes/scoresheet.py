@@ -16,6 +16,7 @@ from typing import Any
 import pygame
 
 from .. import draw as D
+from .. import gameinfo as GI
 from .. import paperpad as P
 from .. import plot
 from .. import theme as T
@@ -30,7 +31,7 @@ REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal
 def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
     """Column labels and the seat whose figures each column shows (one per team in partnerships)."""
     names = list(g.get("names", []))
-    if g.get("game") == "partnership-spades" and len(names) == 4:
+    if GI.teams(g) and len(names) == 4:
         return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"], [0, 1]
     return names, list(range(len(names)))
 
@@ -45,7 +46,7 @@ def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
     names = list(g.get("names", []))
     seat = int(c.get("seat", 0))
     who = names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat + 1)
-    if g.get("game") == "partnership-spades" and len(names) == 4:
+    if GI.teams(g) and len(names) == 4:
         who += f" & {names[(seat + 2) % 4]}"
     reason = f" ({reason_words(c['reason'])})" if c.get("reason") else ""
     return _("{who} {points} after hand {hand}").format(who=who, points=f"{int(c.get('points', 0)):+d}",
