@@ -29,12 +29,23 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import cards as C
 from .actions import Action
 from .errors import IllegalAction, RecordError
 from .options import resolve
+
+if TYPE_CHECKING:  # the compiler's mark only (mypyc reads it); never imported at run time
+    from mypy_extensions import mypyc_attr
+
+
+def _no_mark(**kw: Any) -> Any:
+    return lambda cls: cls
+
+
+# At run time the mark is a no-op: the compiled build has applied it (mypyc), the pure one needs none.
+globals().setdefault("mypyc_attr", _no_mark)
 
 Seat = int
 
@@ -44,6 +55,9 @@ Seat = int
 COMPILED: Final[bool] = not __file__.endswith((".py", ".pyc"))
 
 
+# A plug-in game's rules class (engine/catalog.py) is interpreted Python subclassing this one:
+# the compiled class must allow it (mypyc's allow_interpreted_subclasses).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameState:
     GAME_ID: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""

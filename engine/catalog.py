@@ -81,7 +81,7 @@ class GameInfo:
     stages: bool = False  # a game in two stages (German Whist: the stock, then the hands out)
     sheet_columns: tuple[str, ...] = ("tricks", "score")  # the paper pad's columns (ui.paperpad)
     sheet_columns_compact: tuple[str, ...] = ()  # on a narrow screen (default: the same)
-    help: str = ""  # the rules page's name under ui/help/<lang>/ (default: the id)
+    help_dir: str = ""  # a folder of its players' pages, <language>/<id>.md ("": the kiosk's ui/help)
 
     def __post_init__(self) -> None:
         if not self.id or not self.title or not self.player_counts:

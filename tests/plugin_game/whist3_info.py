@@ -3,6 +3,8 @@ this folder on the import path, or ``catalog.register(INFO)``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from trickref.engine.catalog import GameInfo
 from trickref.engine.optionspec import target
 
@@ -17,4 +19,5 @@ INFO = GameInfo(
     leftover="reject",
     check_letter="t",
     sheet_columns=("tricks", "score"),
+    help_dir=str(Path(__file__).parent / "help"),
 )
