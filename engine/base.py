@@ -368,11 +368,14 @@ class GameState:
         if not COMPILED:
             return self.__dict__.copy()
         out: dict[str, Any] = {}
-        for k in _native_fields(type(self)):
+        cls = type(self)
+        for k in _native_fields(cls):
             try:
                 out[k] = getattr(self, k)
             except AttributeError:  # declared, never set (e.g. a hook's field another game uses)
                 pass
+        if cls in _INTERPRETED or _interpreted(cls):  # a plug-in's class: its own fields are in its __dict__
+            out.update(vars(self))
         return out
 
     def _clone(self) -> GameState:
@@ -468,6 +471,21 @@ class GameState:
 
 
 _NATIVE_FIELDS: dict[type, tuple[str, ...]] = {}
+_INTERPRETED: set[type] = set()  # interpreted subclasses of the compiled GameState (plug-in games) seen
+_NATIVE: set[type] = set()
+
+
+def _interpreted(cls: type) -> bool:
+    """Whether ``cls`` (a compiled build's state class) is interpreted Python: a plug-in game's
+    rules class subclassing the compiled ``GameState``; its instances keep their own fields in
+    a ``__dict__`` (once per class)."""
+    if cls in _NATIVE:
+        return False
+    if "__mypyc_attrs__" in cls.__dict__:
+        _NATIVE.add(cls)
+        return False
+    _INTERPRETED.add(cls)
+    return True
 
 
 def _native_fields(cls: type) -> tuple[str, ...]:

@@ -41,7 +41,7 @@ def title(game: str) -> str:
 
 @dataclass
 class Setup:
-    game: str = "hearts"
+    game: str = catalog.DEFAULT  # the game a new table starts from
     players: int = 4
     names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
     bots: set[int] = field(default_factory=lambda: set(range(1, 11)))

@@ -72,3 +72,29 @@ def test_the_home_screen_fits_six_games(whist3: catalog.GameInfo, size: tuple[in
     screen = app.screen.get_rect()
     assert all(screen.contains(r) and r.height >= app.theme.touch for r in rects)
     assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
+def test_the_screenshot_set_stages_and_draws_its_screens(whist3: catalog.GameInfo) -> None:
+    """The kiosk's screenshot set has the generic screens of a game with none of its own: its
+    rules page, mid-trick, a review, a score sheet after two hands, its keep-score entry."""
+    from trickref.ui.screenshots import make_app, scenarios
+
+    shots = {name: fn for name, fn in scenarios() if "whist-3p" in name}
+    assert sorted(shots) == ["keep-score-whist-3p", "play-whist-3p-3", "review-whist-3p-3", "rules-whist-3p",
+                             "scoresheet-whist-3p"]
+    for name, fn in shots.items():
+        app: Any = make_app((800, 480))
+        try:
+            sc = fn(app)
+            app.render(force=True)
+            if name == "rules-whist-3p":
+                assert sc.name == "rules" and app.setup.game == "whist-3p"
+            if name in ("play-whist-3p-3", "review-whist-3p-3"):
+                g = app.session.table.public_view()["game"]
+                assert g["game"] == "whist-3p" and g["info"]["title"] == "Three-handed Whist" and sc.name in ("play", "review")
+            if name == "scoresheet-whist-3p":
+                assert sc.name == "scoresheet" and app.session.table.state.hand_number == 2
+            if name == "keep-score-whist-3p":
+                assert sc.name == "scorekeeper_entry" and sc.model()["tally"] == ["tricks: 0 of 17"]
+        finally:
+            app.end_session()
