@@ -4,9 +4,10 @@ Idle costs next to nothing: the loop waits for an event (``next_event``) and onl
 when a scene asks for it (``tick_ms``: animations, paced bots, the pretend dealer).
 Touch policy (ui.touch): a touch arrives as FINGER* events and, from SDL, as mouse events
 copying them; ``Pointer`` makes one stream of mouse events of them, so a tap acts exactly once
-whichever way it came. Scenes get input through ``Scene.receive``. Other threads (GPIO seat panels, the dealer's
-serial reader) hand events to the loop with ``post_table_event`` (``pygame.event.post`` of
-the ``TABLE_EVENT`` type), which is safe from any thread.
+whichever way it came. Scenes get input through ``Scene.receive``. The queue carries no table
+input: seat panel and button presses (gpiozero's thread) and card reads (the dealer's serial
+reader) go to the table host, whose worker only wakes the loop when the table changed
+(ui.wake: ``TABLE_EVENT``); the loop then redraws from the table.
 """
 
 from __future__ import annotations
@@ -18,34 +19,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import theme as T
+from . import wake
 
 if TYPE_CHECKING:  # the command line imports this module for every subcommand: keep it light
     from .scene import Scene
     from .settings import Settings
 
-TABLE_EVENT: int | None = None
 # scenes the game's state chooses (Session.route); others (score sheet...) pause the game
-ROUTED = ("dealing", "handoff", "bidding", "play", "summary", "gameover", "fault")  # set by init_pygame(); a pygame custom event type
+ROUTED = ("dealing", "handoff", "bidding", "play", "summary", "gameover", "fault")
 
 
 def init_pygame() -> None:
     """Initialise only what the kiosk uses (no audio device is opened)."""
-    global TABLE_EVENT
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     pygame.display.init()
     pygame.font.init()
-    if TABLE_EVENT is None:
-        TABLE_EVENT = pygame.event.custom_type()
-
-
-def post_table_event(kind: str, **data: Any) -> None:
-    """Hand an event from another thread (GPIO, serial) to the main loop."""
-    import pygame
-
-    assert TABLE_EVENT is not None, "init_pygame() first"
-    pygame.event.post(pygame.event.Event(TABLE_EVENT, {"kind": kind, **data}))
+    wake.init()
 
 
 class App:
@@ -158,8 +149,8 @@ class App:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and len(self.scenes.stack) > 1:
             self.pop()
             return
-        if event.type == TABLE_EVENT:
-            self.table_event(event)
+        if event.type == wake.TABLE_EVENT:
+            self.table_changed()
             return
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
             for s in self.scenes.stack:
@@ -169,24 +160,12 @@ class App:
             if self.scene is not None:
                 self.scene.receive(e)
 
-    def table_event(self, event: Any) -> None:
-        """Events from the table's threads: seat panel keys, dealer status."""
+    def table_changed(self) -> None:
+        """The table host's worker changed the table (a press it took, a card read, the dealer's
+        status): what the session shows next, and a redraw."""
         if self.session is None:
             return
-        kind = getattr(event, "kind", "")
-        try:
-            if kind == "panel":
-                self.session.table.panel(event.seat, event.key)
-                self.session.after_action()
-            elif kind == "button":  # a seat panel press (gpiozero's thread, or the on-screen panel)
-                self.session.table.button(event.seat, event.button)
-                self.session.after_action()
-            elif kind == "table":  # the dealer worker changed something
-                self.session.after_action()
-            elif kind == "fault":
-                self.session.table.fault(event.fault)
-        except ValueError as e:
-            self.session.table.messages.append(str(e))
+        self.session.after_action()
         self.route()
 
     def tick(self, dt: float) -> None:

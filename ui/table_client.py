@@ -324,11 +324,9 @@ def load_config() -> Any:
 
 
 def _post_fn() -> Callable[[], None] | None:
-    from . import app as U
+    from . import wake
 
-    if U.TABLE_EVENT is None:
-        return None
-    return lambda: U.post_table_event("table")
+    return wake.poster()
 
 
 def open_client(game: str, players: int, names: Sequence[str] | None = None, options: dict[str, Any] | None = None,

@@ -33,9 +33,15 @@ from ..scene import Scene
 from ..widgets import Button
 from .pin import PinScene
 from .scorekeeper_entry import ScorekeeperEntryScene
-from .scoresheet import reason_words
 
 REASONS = ("miscounted", "revoke", "misdeal")
+# a correction's reason as a record keeps it -> its words on screen
+REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal": N_("misdeal"), "other": N_("other")}
+
+
+def reason_words(reason: str) -> str:
+    """A correction's reason in the kiosk's language (a typed one as typed)."""
+    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else reason
 
 
 # ---------------------------------------------------------------------- what is corrected
@@ -122,9 +128,7 @@ class KeptFixer(Fixer):
         self.kept.correct(seat, points, reason)
 
     def reopen(self) -> None:
-        from .scorekeeper_sheet import ScorekeeperSheetScene
-
-        self.app.switch(ScorekeeperSheetScene(self.app, self.kept, self.entry_state))
+        self.app.go("scorekeeper_sheet", sheet=self.kept, entry_state=self.entry_state)
 
 
 def with_pin(app: Any, fixer: Fixer, then: Callable[[], Any]) -> None:
@@ -386,10 +390,8 @@ class PickHandScene(Scene):
         fix_hand(self.app, self.fixer, hand)
 
     def points(self) -> None:
-        from .scorekeeper_sheet import ScorekeeperCorrectScene
-
         self.app.pop()
-        self.app.switch(ScorekeeperCorrectScene(self.app, self.fixer.sheet(), self.fixer))
+        self.app.go("scorekeeper_correct", sheet=self.fixer.sheet(), fixer=self.fixer)
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme

@@ -769,9 +769,7 @@ class ScorekeeperEntryScene(Scene):
             return
         sheet = self.sheet
         if sheet.over:
-            from .scorekeeper_sheet import ScorekeeperOverScene
-
-            self.app.switch(ScorekeeperOverScene(self.app, sheet))
+            self.app.go("scorekeeper_over", sheet=sheet)
             return
         self.last_hand = _("Hand {n}:").format(n=sheet.hand_number) + " " + ", ".join(
             f"{who} {p:+d}" for who, p in self._shown_points(pts))
@@ -815,9 +813,7 @@ class ScorekeeperEntryScene(Scene):
         return words(1, False)
 
     def show_sheet(self) -> None:
-        from .scorekeeper_sheet import ScorekeeperSheetScene
-
-        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet, self.state()))
+        self.app.go("scorekeeper_sheet", sheet=self.sheet, entry_state=self.state())
 
     def state(self) -> dict[str, Any]:
         """What is entered so far (kept when going to the score sheet and back)."""
