@@ -67,7 +67,7 @@ class App:
 
         self.sounds = Sounds(self.settings)
         self.scenes = SceneStack()
-        self.session: Any = None  # ui.session.Session while a game is on
+        self._session: Any = None  # ui.session.Session while a game is on
         self.running = True
         self.frames = 0
         self.on_frame: Callable[[], None] | None = None
@@ -78,6 +78,18 @@ class App:
         self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
         self.seed: int | None = None  # the table's shuffle seed (None: random)
         self.table_args: dict[str, Any] = {}  # start_table keywords (tests: a faster simulated dealer)
+
+    @property
+    def session(self) -> Any:
+        return self._session
+
+    @session.setter
+    def session(self, session: Any) -> None:
+        """A game on the kiosk: its table host's sounds come out of this kiosk's speaker."""
+        self._session = session
+        host = getattr(getattr(session, "table", None), "host", None)
+        if host is not None:
+            host.speaker = self.sounds
 
     def end_session(self) -> None:
         """Leave the game on screen: its table stops (the journal keeps an unfinished game)."""
@@ -118,11 +130,12 @@ class App:
             return
         want = self.session.route()
         base = self.scenes.stack[0] if self.scenes.stack else None
+        self.sounds.flush()  # the referee's sounds, carried out by the table host
         for cue in self.session.take_cues():
             self.sounds.play(cue)
         if base is None or base.name != want:
-            if want in ("handoff", "fault"):
-                self.sounds.play("turn" if want == "handoff" else "alarm")
+            if want == "handoff":
+                self.sounds.play("turn")
             self.go(want)
         else:
             for s in self.scenes.stack:

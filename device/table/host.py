@@ -54,6 +54,7 @@ from trickref.engine.referee.commands import (
     NeedShuffle,
     Refusal,
     SaveRecord,
+    Sound,
     TakeBack,
 )
 from trickref.engine.referee.events import (
@@ -131,6 +132,12 @@ class JournalPort(Protocol):
 
 class LedPort(Protocol):
     def set_led(self, seat: int, mode: str) -> None: ...
+
+
+class SpeakerPort(Protocol):
+    """Where the table's sounds come out (the kiosk's speaker): called on the host's worker."""
+
+    def play(self, name: str) -> None: ...
 
 
 class IdealDealer:
@@ -506,6 +513,10 @@ class TableHost:
         self.presses = 0  # Button events handled
         self.handled: Counter[str] = Counter()  # events handled (not replayed), by type
         self.on_commands: Callable[[list[Command]], None] | None = None  # sees every command list
+        # the referee's sounds ("refused", "alarm", "game_over"; "alarm" too when the disk
+        # refuses the journal): played on the speaker, every one kept in ``sounds``
+        self.speaker: SpeakerPort | None = None
+        self.sounds: deque[str] = deque(maxlen=200)
         # a finished game's journal starts afresh (the kiosk); False keeps it (``trickref sim``
         # run again on it only prints the result)
         self.rotate_finished = True
@@ -737,6 +748,7 @@ class TableHost:
             self.journal.append(event.to_json())
         except JournalWriteError as e:
             self.storage = storage_fault(e.path, e.reason)
+            self._sound("alarm")
             return False
         return True
 
@@ -797,6 +809,16 @@ class TableHost:
                 self._shuffle = c.decks
             elif isinstance(c, TakeBack) and self.take_back is not None:
                 self.take_back(c)  # simulated mode: the person does what the screen says
+            elif isinstance(c, Sound):
+                self._sound(c.name)
+
+    def _sound(self, name: str) -> None:
+        self.sounds.append(name)
+        if self.speaker is not None:
+            try:
+                self.speaker.play(name)
+            except Exception as e:  # noqa: BLE001 - a speaker that fails costs the sound, never the table
+                self.errors.append(f"speaker: {type(e).__name__}: {e}")
 
     def _next(self) -> None:
         """After each item: shuffle when allowed, or start reading fed cards when wanted."""

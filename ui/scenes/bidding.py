@@ -126,9 +126,8 @@ class BiddingScene(GameScene):
                 self.session.table.panel(seat, key)
             self.session.after_action()
             self.error = ""
-        except ValueError as e:
+        except ValueError as e:  # refused: the referee's sound comes from the table host
             self.error = str(e)
-            self.app.sounds.play("error")
         if key == "OK":
             self.app.route()
 

@@ -94,9 +94,8 @@ class PlayScene(GameScene):
         try:
             self.session.submit(seat, action)
             self.error = ""
-        except ValueError as e:
+        except ValueError as e:  # refused: the referee's sound comes from the table host
             self.error = str(e)
-            self.app.sounds.play("error")
         self.hand.selected = []
         self.app.route()
 
