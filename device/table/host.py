@@ -517,6 +517,11 @@ class TableHost:
         # refuses the journal): played on the speaker, every one kept in ``sounds``
         self.speaker: SpeakerPort | None = None
         self.sounds: deque[str] = deque(maxlen=200)
+        # what readers (the kiosk) see without taking the lock: ``publisher(referee)`` builds an
+        # immutable snapshot on the worker after every item (before a caller's ``call`` returns)
+        # and when the worker starts; ``published`` is the last one (swapped whole)
+        self.publisher: Callable[[Referee], Any] | None = None
+        self.published: Any = None
         # a finished game's journal starts afresh (the kiosk); False keeps it (``trickref sim``
         # run again on it only prints the result)
         self.rotate_finished = True
@@ -560,6 +565,7 @@ class TableHost:
         set the LEDs, ask for the shuffle."""
         self.dealer.start(self.post)
         self._started = True
+        self.publish()
         self._worker.start()
         if resync:
             self.post(_Resync())
@@ -608,6 +614,17 @@ class TableHost:
         """``fn(referee)`` on one consistent state (under the referee's lock)."""
         with self.lock:
             return fn(self.referee)
+
+    def publish(self) -> None:
+        """Build the snapshot readers see (``published``): on the worker after every item, once
+        when it starts; a publisher that fails leaves the last one and says why."""
+        if self.publisher is None:
+            return
+        try:
+            with self.lock:
+                self.published = self.publisher(self.referee)
+        except Exception as e:  # noqa: BLE001 - shown on screen; the table stays up
+            self.errors.append(f"snapshot: {type(e).__name__}: {e}")
 
     @property
     def club_waits(self) -> bool:
@@ -668,6 +685,7 @@ class TableHost:
                 if isinstance(item, _Call):
                     item.error = e
             finally:
+                self.publish()
                 if isinstance(item, _Call):
                     item.done.set()
                 if not self._closing:
@@ -675,6 +693,7 @@ class TableHost:
                         self._next()
                     except Exception as e:  # noqa: BLE001
                         self.errors.append(f"table error: {type(e).__name__}: {e}")
+                    self.publish()
                 self.changes += 1
                 with self._cond:
                     self._active = False
