@@ -368,13 +368,13 @@ class GameState:
         if not COMPILED:
             return self.__dict__.copy()
         out: dict[str, Any] = {}
-        cls = type(self)
-        for k in _native_fields(cls):
+        names, interpreted = _field_plan(type(self))
+        for k in names:
             try:
                 out[k] = getattr(self, k)
             except AttributeError:  # declared, never set (e.g. a hook's field another game uses)
                 pass
-        if cls in _INTERPRETED or _interpreted(cls):  # a plug-in's class: its own fields are in its __dict__
+        if interpreted:  # a plug-in's class: its own fields are in its __dict__
             out.update(vars(self))
         return out
 
@@ -470,32 +470,21 @@ class GameState:
         return v
 
 
-_NATIVE_FIELDS: dict[type, tuple[str, ...]] = {}
-_INTERPRETED: set[type] = set()  # interpreted subclasses of the compiled GameState (plug-in games) seen
-_NATIVE: set[type] = set()
+_FIELD_PLANS: dict[type, tuple[tuple[str, ...], bool]] = {}
 
 
-def _interpreted(cls: type) -> bool:
-    """Whether ``cls`` (a compiled build's state class) is interpreted Python: a plug-in game's
-    rules class subclassing the compiled ``GameState``; its instances keep their own fields in
-    a ``__dict__`` (once per class)."""
-    if cls in _NATIVE:
-        return False
-    if "__mypyc_attrs__" in cls.__dict__:
-        _NATIVE.add(cls)
-        return False
-    _INTERPRETED.add(cls)
-    return True
-
-
-def _native_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a compiled (mypyc) class and of its bases, once per class (not the
-    dunders mypyc lists too, such as ``__hash__``)."""
-    got = _NATIVE_FIELDS.get(cls)
+def _field_plan(cls: type) -> tuple[tuple[str, ...], bool]:
+    """The fields of a compiled (mypyc) class and of its bases (not the dunders mypyc lists
+    too, such as ``__hash__``), and whether ``cls`` itself is interpreted Python (a plug-in
+    game's rules class subclassing the compiled ``GameState``: its own fields are in a
+    ``__dict__``); once per class."""
+    got = _FIELD_PLANS.get(cls)
     if got is None:
         attrs: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", ())  # the class's and its bases'
-        got = _NATIVE_FIELDS[cls] = tuple(a for a in attrs if not a.startswith("__"))
+        got = _FIELD_PLANS[cls] = (tuple(a for a in attrs if not a.startswith("__")),
+                                   "__mypyc_attrs__" not in cls.__dict__)
     return got
+
 
 
 def _rebuild(cls: type[GameState], fields: dict[str, Any]) -> GameState:
