@@ -29,12 +29,23 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from . import cards as C
 from .actions import Action
 from .errors import IllegalAction, RecordError
 from .options import resolve
+
+if TYPE_CHECKING:  # the compiler's mark only (mypyc reads it); never imported at run time
+    from mypy_extensions import mypyc_attr
+
+
+def _no_mark(**kw: Any) -> Any:
+    return lambda cls: cls
+
+
+# At run time the mark is a no-op: the compiled build has applied it (mypyc), the pure one needs none.
+globals().setdefault("mypyc_attr", _no_mark)
 
 Seat = int
 
@@ -44,6 +55,9 @@ Seat = int
 COMPILED: Final[bool] = not __file__.endswith((".py", ".pyc"))
 
 
+# A plug-in game's rules class (engine/catalog.py) is interpreted Python subclassing this one:
+# the compiled class must allow it (mypyc's allow_interpreted_subclasses).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameState:
     GAME_ID: ClassVar[str] = ""
     TITLE: ClassVar[str] = ""
@@ -354,11 +368,14 @@ class GameState:
         if not COMPILED:
             return self.__dict__.copy()
         out: dict[str, Any] = {}
-        for k in _native_fields(type(self)):
+        names, interpreted = _field_plan(type(self))
+        for k in names:
             try:
                 out[k] = getattr(self, k)
             except AttributeError:  # declared, never set (e.g. a hook's field another game uses)
                 pass
+        if interpreted:  # a plug-in's class: its own fields are in its __dict__
+            out.update(vars(self))
         return out
 
     def _clone(self) -> GameState:
@@ -453,17 +470,21 @@ class GameState:
         return v
 
 
-_NATIVE_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELD_PLANS: dict[type, tuple[tuple[str, ...], bool]] = {}
 
 
-def _native_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a compiled (mypyc) class and of its bases, once per class (not the
-    dunders mypyc lists too, such as ``__hash__``)."""
-    got = _NATIVE_FIELDS.get(cls)
+def _field_plan(cls: type) -> tuple[tuple[str, ...], bool]:
+    """The fields of a compiled (mypyc) class and of its bases (not the dunders mypyc lists
+    too, such as ``__hash__``), and whether ``cls`` itself is interpreted Python (a plug-in
+    game's rules class subclassing the compiled ``GameState``: its own fields are in a
+    ``__dict__``); once per class."""
+    got = _FIELD_PLANS.get(cls)
     if got is None:
         attrs: tuple[str, ...] = getattr(cls, "__mypyc_attrs__", ())  # the class's and its bases'
-        got = _NATIVE_FIELDS[cls] = tuple(a for a in attrs if not a.startswith("__"))
+        got = _FIELD_PLANS[cls] = (tuple(a for a in attrs if not a.startswith("__")),
+                                   "__mypyc_attrs__" not in cls.__dict__)
     return got
+
 
 
 def _rebuild(cls: type[GameState], fields: dict[str, Any]) -> GameState:

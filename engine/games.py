@@ -1,24 +1,14 @@
-"""The five games by id, and a constructor. Game modules are imported on first use."""
+"""The games by id (the catalog's), and a constructor. Game modules are imported on first use."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import catalog
 from .base import GameState
-from .errors import RecordError
 
-# game id -> (module, class)
-_REGISTRY: dict[str, tuple[str, str]] = {
-    "spades-2p": ("trickref.engine.spades_2p", "Spades2PState"),
-    "cancellation-hearts": ("trickref.engine.cancellation_hearts", "CancellationHeartsState"),
-    "german-whist": ("trickref.engine.german_whist", "GermanWhistState"),
-    "partnership-spades": ("trickref.engine.partnership_spades", "PartnershipSpadesState"),
-    "hearts": ("trickref.engine.hearts", "HeartsState"),
-}
-GAME_IDS: tuple[str, ...] = tuple(_REGISTRY)
-
+GAME_IDS: Sequence[str] = catalog.GameIds()  # every known game id, plug-ins included
 
 _CLASSES: dict[str, type[GameState]] = {}  # the classes imported so far
 
@@ -27,12 +17,8 @@ def game_class(game: str) -> type[GameState]:
     cls = _CLASSES.get(game)
     if cls is not None:
         return cls
-    try:
-        module, name = _REGISTRY[game]
-    except KeyError:
-        raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})") from None
-    cls = getattr(importlib.import_module(module), name)
-    assert cls is not None
+    cls = catalog.load(catalog.info(game).rules)  # RecordError for an unknown game
+    assert isinstance(cls, type) and issubclass(cls, GameState)
     _CLASSES[game] = cls
     return cls
 
@@ -49,4 +35,4 @@ def new_game(
 
 
 def player_counts(game: str) -> tuple[int, ...]:
-    return game_class(game).PLAYER_COUNTS
+    return catalog.info(game).player_counts

@@ -77,7 +77,7 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
         raise RecordError("mode", "a scorekept game (hands of entries, no decks): read it with "
                                   "trickref.engine.scorekeeper.ScoreSheet.from_json (records.load_any does)")
     game = obj.get("game")
-    if game not in GAME_IDS:
+    if not isinstance(game, str) or game not in GAME_IDS:
         raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})")
     cls = game_class(game)
     players = obj.get("players")

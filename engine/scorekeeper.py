@@ -2,27 +2,30 @@
 
 There is no deal and no play to referee: after each hand the players enter what the rules
 score (bids and tricks in the Spades games, hearts and Q♠ in the Hearts games, stage-two
-tricks in German Whist) and the ``ScoreSheet`` scores it. It scores with the *same* functions
-the games use (``spades_2p.score_hand``, ``partnership_spades.score_hand``/``game_end``,
+tricks in German Whist) and the ``ScoreSheet`` scores it. What a game's entries are and how
+they score is the game's keep-score rules (``keeping.Keeping``, named by its descriptor,
+``catalog.GameInfo.keeping``), which score with the *same* functions the games use
+(``spades_2p.score_hand``, ``partnership_spades.score_hand``/``game_end``,
 ``hearts_common.moon_points``, ``hearts.omnibus_points``, ``german_whist.hand_points``/
 ``game_end``, ``base.lowest_total_wins``, ``spades_common.higher_total_wins``), so a hand
 entered here scores exactly as the same hand played through the engine (a property test checks
 it on random games).
 
-Entries per hand (plain JSON, what a record stores as ``{"entries": {...}}``):
+Entries per hand of the built-in games (plain JSON, what a record stores as
+``{"entries": {...}}``):
 
-- ``spades-2p``: ``{"bids": [b0, b1], "double_nil": [bool, bool], "tricks": [t0, t1]}``
+- Two-player Spades: ``{"bids": [b0, b1], "double_nil": [bool, bool], "tricks": [t0, t1]}``
   (bid 0 is Nil; Double Nil needs bid 0; tricks add up to 13).
-- ``partnership-spades``: ``{"bids": [4], "blind_nil": [4 bools], "tricks": [4]}`` (Blind Nil
+- Partnership Spades: ``{"bids": [4], "blind_nil": [4 bools], "tricks": [4]}`` (Blind Nil
   needs bid 0, at most one per team, and the team trailing by more than ``blind_nil_margin``).
-- ``hearts``: ``{"hearts": [n], "qs": seat, "omnibus": seat or null, "moon": null|"self"|"others"}``
+- Hearts: ``{"hearts": [n], "qs": seat, "omnibus": seat or null, "moon": null|"self"|"others"}``
   (hearts add up to 13; ``omnibus`` only, and then always, with the omnibus option; ``moon``
   only, and then always, when one seat took all 13 hearts and the Q♠).
-- ``cancellation-hearts``: ``{"hearts": [n], "qs": [n], "nobody_hearts": h, "nobody_qs": q,
+- Cancellation Hearts: ``{"hearts": [n], "qs": [n], "nobody_hearts": h, "nobody_qs": q,
   "moon": ...}`` (hearts add up to 26 and Q♠ to 2 with what nobody took; nobody takes anything
   only under ``last_trick_cancelled = "nobody"``: a fully cancelled last trick and every
   cancelled trick still waiting under it).
-- ``german-whist``: ``{"tricks": [t0, t1]}``: stage-two tricks (13), or all tricks (26) with
+- German Whist: ``{"tricks": [t0, t1]}``: stage-two tricks (13), or all tricks (26) with
   ``score_all_tricks``.
 
 Score corrections (seat, points, reason) are kept apart from the entries, shown on the sheet
@@ -45,36 +48,27 @@ the last of them (whichever was made last) and the sheet is re-scored.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeGuard
+from typing import Any
 
-from . import cards as C
-from .base import lowest_total_wins
+from . import catalog
 from .errors import RecordError
-from .games import GAME_IDS, game_class
-from .hearts_common import POINTS, moon_points
+from .keeping import HAND_TRICKS, EntryError, Keeping
+from .keeping import is_int as _is_int
 from .options import non_defaults, resolve
 from .record_input import require_hands
-from .spades_common import higher_total_wins
+
+__all__ = ["HAND_TRICKS", "EntryError", "ScoreSheet", "check_hand_corrections", "entries_from_figures",
+           "is_scorekeeper_record", "rescore_game", "sheet_of_game"]
 
 MODE = "scorekeeper"
 FORMAT = "trickref-record/1"
-HAND_TRICKS = 13
-_QS_POINTS = POINTS[C.QS]
-_HEART_POINTS = POINTS[C.HEARTS * 13]
 
 
-class EntryError(ValueError):
-    """An entry that cannot be right. ``reason`` says why in words; ``hand`` is the hand's
-    index (from 0) when replaying a record, else None."""
-
-    def __init__(self, reason: str, hand: int | None = None) -> None:
-        self.reason = reason
-        self.hand = hand
-        super().__init__(reason if hand is None else f"hand {hand}: {reason}")
-
-
-def _is_int(v: object) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
+def keeping_class(game: str) -> type[Keeping]:
+    """The keep-score rules of ``game`` (its descriptor's ``keeping``)."""
+    cls = catalog.load(catalog.info(game).keeping)
+    assert isinstance(cls, type) and issubclass(cls, Keeping)
+    return cls
 
 
 class ScoreSheet:
@@ -94,16 +88,16 @@ class ScoreSheet:
         first_dealer: int = 0,
         names: Sequence[str] | None = None,
     ) -> None:
-        cls = game_class(game)
-        if players not in cls.PLAYER_COUNTS:
-            lo, hi = min(cls.PLAYER_COUNTS), max(cls.PLAYER_COUNTS)
+        info = catalog.info(game)
+        if players not in info.player_counts:
+            lo, hi = min(info.player_counts), max(info.player_counts)
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise RecordError("players", f"{game} is for {span} players, not {players}")
         if not _is_int(first_dealer) or not 0 <= first_dealer < players:
             raise RecordError("first_dealer", f"must be a seat from 0 to {players - 1}, not {first_dealer!r}")
         self.GAME_ID: str = game
-        self.TITLE: str = cls.TITLE
-        self.TEAMS: bool = cls.TEAMS
+        self.TITLE: str = info.title
+        self.TEAMS: bool = info.teams
         self.n: int = players
         self.options: dict[str, Any] = resolve(game, options)
         self.first_dealer: int = first_dealer
@@ -111,8 +105,9 @@ class ScoreSheet:
         if len(self.names) != players:
             raise RecordError("players", f"{players} seats need {players} names, not {len(self.names)}")
         self.amending = False  # a ``before(hand)`` sheet a correction is checked on (nil_allowed)
-        self._hasbags = cls.HAS_BAGS
-        self._moon_total: int = getattr(cls, "MOON_TOTAL", 0)
+        self._hasbags = info.has_bags
+        self.keeping: Keeping = keeping_class(game)(self)
+        self._moon_total: int = self.keeping.MOON_TOTAL
         self.entries: list[dict[str, Any]] = []  # canonical entries, one per hand, as first entered
         self.corrections: list[dict[str, Any]] = []
         self.amendments: list[dict[str, Any]] = []  # hand corrections, in the order made
@@ -127,43 +122,10 @@ class ScoreSheet:
         seat, "holder": one seat, "number": one whole number for nobody), ``label``, ``min``
         and ``max`` where they apply, ``sum`` (what the seats' counts must add up to) and
         ``needs_bid_zero`` for the Nil toggles."""
-        g, o = self.GAME_ID, self.options
-        if g == "spades-2p":
-            return [
-                {"key": "bids", "kind": "count", "label": "Bid", "min": 0, "max": 13},
-                {"key": "double_nil", "kind": "toggle", "label": "Double Nil", "needs_bid_zero": True},
-                {"key": "tricks", "kind": "count", "label": "Tricks", "min": 0, "max": 13, "sum": HAND_TRICKS},
-            ]
-        if g == "partnership-spades":
-            return [
-                {"key": "bids", "kind": "count", "label": "Bid", "min": 0, "max": 13},
-                {"key": "blind_nil", "kind": "toggle", "label": "Blind Nil", "needs_bid_zero": True},
-                {"key": "tricks", "kind": "count", "label": "Tricks", "min": 0, "max": 13, "sum": HAND_TRICKS},
-            ]
-        if g == "hearts":
-            out: list[dict[str, Any]] = [
-                {"key": "hearts", "kind": "count", "label": "Hearts", "min": 0, "max": 13, "sum": 13},
-                {"key": "qs", "kind": "holder", "label": "Q\u2660"},
-            ]
-            if o["omnibus"]:
-                out.append({"key": "omnibus", "kind": "holder", "label": self.omnibus_label()})
-            return out
-        if g == "cancellation-hearts":
-            out = [
-                {"key": "hearts", "kind": "count", "label": "Hearts", "min": 0, "max": 26, "sum": 26},
-                {"key": "qs", "kind": "count", "label": "Q\u2660", "min": 0, "max": 2, "sum": 2},
-            ]
-            if o["last_trick_cancelled"] == "nobody":
-                out.append({"key": "nobody_hearts", "kind": "number", "label": "Hearts nobody took", "min": 0, "max": 26})
-                out.append({"key": "nobody_qs", "kind": "number", "label": "Q\u2660 nobody took", "min": 0, "max": 2})
-            return out
-        total = 26 if o["score_all_tricks"] else HAND_TRICKS
-        label = "Tricks (all)" if o["score_all_tricks"] else "Stage-two tricks"
-        return [{"key": "tricks", "kind": "count", "label": label, "min": 0, "max": total, "sum": total}]
+        return self.keeping.schema()
 
     def omnibus_label(self) -> str:
-        card = self.options["omnibus_card"]
-        return f"{card[0].replace('T', '10')}{C.SUIT_SYMBOLS[C.SUITS.index(card[1])]}"
+        return self.keeping.holder_label("omnibus")
 
     def blank(self) -> dict[str, Any]:
         """An entry with nothing filled in (zeros, no holder) for the kiosk to start from."""
@@ -177,23 +139,16 @@ class ScoreSheet:
         return out
 
     def nil_allowed(self, seat: int) -> bool:
-        """Whether ``seat`` may declare Double Nil (spades-2p: always) or Blind Nil
-        (partnership-spades: its team trails by more than ``blind_nil_margin``) this hand."""
-        if self.GAME_ID == "spades-2p":
-            return True
-        if self.GAME_ID == "partnership-spades" and self.amending:
-            return True  # a hand already played: its Blind Nil margin was the table's to judge then
-        if self.GAME_ID == "partnership-spades":
-            from .partnership_spades import trails_enough
-
-            return trails_enough(self.totals, seat, self.options["blind_nil_margin"])
-        return False
+        """Whether ``seat`` may declare the game's special Nil this hand (Double Nil in
+        two-player Spades: always; Blind Nil in Partnership Spades: its team trails by more than
+        ``blind_nil_margin``)."""
+        return self.keeping.nil_allowed(seat)
 
     def moon_shooter(self, entries: Mapping[str, Any]) -> int | None:
         """The seat that took every point card in these (otherwise sound) entries, else None."""
         if not self._moon_total:
             return None
-        taken = self._points_taken(entries)
+        taken = self.keeping.points_taken(entries)
         if taken is None or self._moon_total not in taken:
             return None
         return taken.index(self._moon_total)
@@ -206,15 +161,9 @@ class ScoreSheet:
             if f["kind"] == "count" and "sum" in f and isinstance(v, list):
                 got = sum(x for x in v if _is_int(x))
                 want = f["sum"]
-                nobody = ""
-                if f["key"] == "hearts" and self.GAME_ID == "cancellation-hearts":
-                    extra = entries.get("nobody_hearts") or 0
-                    got += extra if _is_int(extra) else 0
-                    nobody = " (nobody's included)" if extra else ""
-                if f["key"] == "qs" and self.GAME_ID == "cancellation-hearts":
-                    extra = entries.get("nobody_qs") or 0
-                    got += extra if _is_int(extra) else 0
-                    nobody = " (nobody's included)" if extra else ""
+                extra = self.keeping.nobody(f["key"], entries)
+                got += extra
+                nobody = " (nobody's included)" if extra else ""
                 label = f["label"] if f["label"].startswith("Q") else f["label"].lower()
                 lines.append(f"{label}: {got} of {want}{nobody}")
             elif f["kind"] == "holder":
@@ -441,69 +390,11 @@ class ScoreSheet:
             self.over, self.winners = self._game_end()
 
     def _game_end(self) -> tuple[bool, list[int]]:
-        g, t, o = self.GAME_ID, self.totals, self.options
-        if g == "spades-2p":
-            return higher_total_wins(t, o["target"])
-        if g == "partnership-spades":
-            from .partnership_spades import game_end
-
-            return game_end(t, o)
-        if g == "german-whist":
-            from .german_whist import game_end as gw_end
-
-            return gw_end(t, o["target"])
-        return lowest_total_wins(t, o["target"])
+        return self.keeping.game_end()
 
     def _score(self, e: Mapping[str, Any]) -> list[int]:
         """The points of canonical entries ``e``; updates the bag counters."""
-        g, o = self.GAME_ID, self.options
-        if g == "spades-2p":
-            from .spades_2p import score_hand
-
-            assert self.bags is not None
-            pts, self.bags = score_hand(e["bids"], e["double_nil"], e["tricks"], self.bags,
-                                        o["failed_nil_tricks_are_bags"])
-            return pts
-        if g == "partnership-spades":
-            from .partnership_spades import score_hand as team_score
-
-            assert self.bags is not None
-            pts, self.bags = team_score(e["bids"], e["blind_nil"], e["tricks"], self.bags, o)
-            return pts
-        if g == "german-whist":
-            from .german_whist import hand_points
-
-            return hand_points(e["tricks"], o["score_all_tricks"])
-        taken = self._points_taken(e)
-        assert taken is not None
-        if self._moon_total in taken:
-            pts = moon_points(taken.index(self._moon_total), self.n, e["moon"], o["moon_self"], o["moon_others"])
-        else:
-            pts = taken
-        if g == "hearts":
-            from .hearts import omnibus_points
-
-            taker = e.get("omnibus")
-            extra = omnibus_points(self.n, -1 if taker is None else taker, o["omnibus"])
-            pts = [p + x for p, x in zip(pts, extra, strict=True)]
-        return pts
-
-    def _points_taken(self, e: Mapping[str, Any]) -> list[int] | None:
-        """Each seat's card points (hearts 1, Q♠ 13, from the engine's table), or None when the
-        counts are not there to read."""
-        hearts = e.get("hearts")
-        if not isinstance(hearts, list) or len(hearts) != self.n or not all(_is_int(x) for x in hearts):
-            return None
-        qs = e.get("qs")
-        if self.GAME_ID == "hearts":
-            if not _is_int(qs):
-                return None
-            counts = [1 if s == qs else 0 for s in range(self.n)]
-        else:
-            if not isinstance(qs, list) or len(qs) != self.n or not all(_is_int(x) for x in qs):
-                return None
-            counts = qs
-        return [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, counts, strict=True)]
+        return self.keeping.score(e)
 
     # ------------------------------------------------------------------ checking entries
     def _canonical(self, entries: Mapping[str, Any], amending: bool = False) -> dict[str, Any]:
@@ -514,142 +405,11 @@ class ScoreSheet:
             raise EntryError("the game is over")
         if not isinstance(entries, Mapping):
             raise EntryError(f"a hand's entries are an object of named counts, not {type(entries).__name__}")
-        known = {f["key"] for f in self.schema()} | ({"moon"} if self._moon_total else set())
-        if self.GAME_ID == "hearts":
-            known |= {"omnibus"}  # may be given as null while the option is off
-        if self.GAME_ID == "cancellation-hearts":
-            known |= {"nobody_hearts", "nobody_qs"}
+        known = {f["key"] for f in self.schema()} | self.keeping.EXTRA_KEYS
         extra = sorted(set(entries) - known)
         if extra:
             raise EntryError(f"{self.GAME_ID} has no entry {extra[0]!r} (it asks for {', '.join(sorted(known))})")
-        g = self.GAME_ID
-        if g == "spades-2p":
-            return self._check_spades(entries, "double_nil")
-        if g == "partnership-spades":
-            return self._check_spades(entries, "blind_nil", margin=not amending)
-        if g == "german-whist":
-            total = 26 if self.options["score_all_tricks"] else HAND_TRICKS
-            what = "tricks" if self.options["score_all_tricks"] else "stage-two tricks"
-            tricks = self._counts(entries, "tricks", 0, total, what)
-            self._adds_up(tricks, total, what, f"a hand has {total} {what}, each won by someone")
-            return {"tricks": tricks}
-        if g == "hearts":
-            return self._check_hearts(entries)
-        return self._check_cancellation(entries)
-
-    def _counts(self, e: Mapping[str, Any], key: str, lo: int, hi: int, what: str) -> list[int]:
-        v = e.get(key)
-        if not isinstance(v, list) or len(v) != self.n:
-            raise EntryError(f"{what}: one whole number per player ({self.n}) is needed")
-        for s, x in enumerate(v):
-            if not _is_int(x):
-                raise EntryError(f"{what} of {self.names[s]}: a whole number is needed, not {x!r}")
-            if not lo <= x <= hi:
-                raise EntryError(f"{what} of {self.names[s]}: {x} is not possible (from {lo} to {hi})")
-        return list(v)
-
-    def _flags(self, e: Mapping[str, Any], key: str) -> list[bool]:
-        v = e.get(key, [False] * self.n)
-        if v is None:
-            v = [False] * self.n
-        if not isinstance(v, list) or len(v) != self.n or not all(isinstance(x, bool) for x in v):
-            raise EntryError(f"{key.replace('_', ' ')}: one true or false per player is needed")
-        return list(v)
-
-    def _holder(self, e: Mapping[str, Any], key: str, what: str) -> int:
-        v = e.get(key)
-        if v is None:
-            raise EntryError(f"who took the {what}? Tap that player's name")
-        if isinstance(v, list):
-            holders = [s for s, x in enumerate(v) if x]
-            if len(holders) > 1:
-                raise EntryError(f"only one player can take the {what} (one deck): "
-                                 + " and ".join(self.names[s] for s in holders) + " are both marked")
-            if not holders:
-                raise EntryError(f"who took the {what}? Tap that player's name")
-            return holders[0]
-        if not _is_int(v) or not 0 <= v < self.n:
-            raise EntryError(f"the {what} holder must be a seat from 0 to {self.n - 1}, not {v!r}")
-        return int(v)
-
-    @staticmethod
-    def _adds_up(counts: Sequence[int], want: int, what: str, why: str) -> None:
-        got = sum(counts)
-        if got != want:
-            raise EntryError(f"the {what} add up to {got}, not {want} ({why})")
-
-    def _check_spades(self, e: Mapping[str, Any], nil_key: str, margin: bool = True) -> dict[str, Any]:
-        n, names = self.n, self.names
-        bids = self._counts(e, "bids", 0, 13, "bid")
-        tricks = self._counts(e, "tricks", 0, 13, "tricks")
-        flags = self._flags(e, nil_key)
-        label = "Double Nil" if nil_key == "double_nil" else "Blind Nil"
-        for s in range(n):
-            if flags[s] and bids[s] != 0:
-                raise EntryError(f"{names[s]} declared {label}, so the bid is 0 (Nil), not {bids[s]}")
-        if nil_key == "blind_nil":
-            for team in (0, 1):
-                a, b = team, team + 2
-                if flags[a] and flags[b]:
-                    raise EntryError(f"at most one Blind Nil per team: {names[a]} and {names[b]} both declared it")
-            for s in range(n):
-                if margin and flags[s] and not self.nil_allowed(s):
-                    us, them = self.totals[s], self.totals[(s + 1) % 4]
-                    margin = self.options["blind_nil_margin"]
-                    raise EntryError(
-                        f"{names[s]} may not declare Blind Nil: the team must trail by more than {margin} "
-                        f"points ({us} to {them} is {'a lead' if us >= them else f'{them - us} behind'})")
-            if self.options["cap_team_bid_at_13"]:
-                for team in (0, 1):
-                    if bids[team] + bids[team + 2] > 13:
-                        raise EntryError(f"{names[team]} and {names[team + 2]} bid {bids[team] + bids[team + 2]} "
-                                         "together; a team's bids may not add up to more than 13")
-        self._adds_up(tricks, HAND_TRICKS, "tricks", "a hand has 13 tricks, each won by someone")
-        return {"bids": bids, nil_key: flags, "tricks": tricks}
-
-    def _moon_choice(self, e: Mapping[str, Any], taken: list[int]) -> str | None:
-        moon = e.get("moon")
-        if self._moon_total in taken:
-            shooter = taken.index(self._moon_total)
-            if moon not in ("self", "others"):
-                raise EntryError(f"{self.names[shooter]} shot the moon: choose \"self\" "
-                                 f"({self.options['moon_self']:+d} for {self.names[shooter]}) or \"others\" "
-                                 f"({self.options['moon_others']:+d} for everyone else)")
-            return str(moon)
-        if moon is not None:
-            raise EntryError("nobody shot the moon (all hearts and the Q\u2660), so there is no moon choice")
-        return None
-
-    def _check_hearts(self, e: Mapping[str, Any]) -> dict[str, Any]:
-        hearts = self._counts(e, "hearts", 0, 13, "hearts")
-        self._adds_up(hearts, 13, "hearts", "one deck has 13 hearts and no heart is ever set aside")
-        qs = self._holder(e, "qs", "Q\u2660")
-        omnibus: int | None = None
-        if self.options["omnibus"]:
-            omnibus = self._holder(e, "omnibus", self.omnibus_label())
-        elif e.get("omnibus") is not None:
-            raise EntryError("the omnibus option is off: nobody scores for the omnibus card")
-        taken = [h * _HEART_POINTS + (_QS_POINTS if s == qs else 0) for s, h in enumerate(hearts)]
-        moon = self._moon_choice(e, taken)
-        return {"hearts": hearts, "qs": qs, "omnibus": omnibus, "moon": moon}
-
-    def _check_cancellation(self, e: Mapping[str, Any]) -> dict[str, Any]:
-        hearts = self._counts(e, "hearts", 0, 26, "hearts")
-        qs = self._counts(e, "qs", 0, 2, "Q\u2660")
-        nh, nq = e.get("nobody_hearts", 0) or 0, e.get("nobody_qs", 0) or 0
-        if not _is_int(nh) or not _is_int(nq) or nh < 0 or nq < 0:
-            raise EntryError("what nobody took is a whole number of hearts and of Q\u2660 (0 or more)")
-        if nh or nq:
-            if self.options["last_trick_cancelled"] != "nobody":
-                raise EntryError("with last_trick_cancelled = \"leader\" the leader takes a cancelled last trick: "
-                                 "nobody's share must be 0")
-            if nq > 2:
-                raise EntryError(f"there are only two Q\u2660, not {nq}")
-        self._adds_up([*hearts, nh], 26, "hearts", "two decks have 26 hearts; what nobody took is included")
-        self._adds_up([*qs, nq], 2, "Q\u2660", "two decks have two; what nobody took is included")
-        taken = [h * _HEART_POINTS + q * _QS_POINTS for h, q in zip(hearts, qs, strict=True)]
-        moon = self._moon_choice(e, taken)
-        return {"hearts": hearts, "qs": qs, "nobody_hearts": nh, "nobody_qs": nq, "moon": moon}
+        return self.keeping.canonical(entries, amending)
 
     # ------------------------------------------------------------------ records
     def summary(self) -> dict[str, Any]:
@@ -692,8 +452,8 @@ class ScoreSheet:
         if obj.get("mode") != MODE:
             raise RecordError("mode", f"must be {MODE!r} for a scorekept game, not {obj.get('mode')!r}")
         game = obj.get("game")
-        if game not in GAME_IDS:
-            raise RecordError("game", f"unknown game {game!r} (one of {', '.join(GAME_IDS)})")
+        if not catalog.known(game):
+            raise RecordError("game", f"unknown game {game!r} (one of {', '.join(catalog.game_ids())})")
         players = obj.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError("players", "must be a list of player names (strings)")
@@ -785,22 +545,8 @@ def check_hand_corrections(fixes: object, hands: int) -> list[dict[str, Any]]:
 def entries_from_figures(game: str, options: Mapping[str, Any], figures: Mapping[str, Any]) -> dict[str, Any]:
     """A played hand's entries (the shape this module scores) from the figures the engine keeps
     in the hand's ``hand_results`` row (``GameState._hand_figures``): what the players of a
-    table keeping score would have entered for that hand."""
-    if game in ("spades-2p", "partnership-spades"):
-        key = "double_nil" if game == "spades-2p" else "blind_nil"
-        return {"bids": [0 if b is None else int(b) for b in figures["bids"]],
-                key: [bool(x) for x in figures[key]], "tricks": [int(t) for t in figures["tricks_taken"]]}
-    if game == "german-whist":
-        key = "tricks_taken" if options["score_all_tricks"] else "tricks_stage2"
-        return {"tricks": [int(t) for t in figures[key]]}
-    hearts = [int(x) for x in figures["hearts"]]
-    queens = [int(x) for x in figures["queens"]]
-    moon = figures.get("moon")
-    if game == "hearts":
-        omnibus = figures.get("omnibus") if options.get("omnibus") else None
-        return {"hearts": hearts, "qs": queens.index(1) if 1 in queens else None, "omnibus": omnibus, "moon": moon}
-    return {"hearts": hearts, "qs": queens, "nobody_hearts": 26 - sum(hearts), "nobody_qs": 2 - sum(queens),
-            "moon": moon}
+    table keeping score would have entered for that hand (the game's ``Keeping.from_figures``)."""
+    return keeping_class(game).from_figures(options, figures)
 
 
 def sheet_of_game(state: Any, corrections: Sequence[Mapping[str, Any]] = (),

@@ -4,8 +4,8 @@
     .venv/bin/python scripts/i18n_catalogs.py --check  # exit 1 when a .po misses a string
 
 It extracts every ``_()``, ``N_()`` and ``ngettext()`` of the marked kiosk modules (MARKED; the
-lead adds the table-facing scenes when they are marked) and the rule options' descriptions of
-``engine.options.SPECS`` (shown translated on the options screen) into
+lead adds the table-facing scenes when they are marked) the games' titles and the rule
+options' descriptions of the catalog (``engine.catalog``; shown translated on the kiosk) into
 ``ui/locale/trickref.pot``, then updates each ``ui/locale/<lang>/LC_MESSAGES/trickref.po``
 keeping its translations (new strings come in empty, for a translator to fill). Nothing is
 compiled here: ``ui.i18n`` reads the ``.po`` itself at run time (see its docstring for why).
@@ -33,7 +33,7 @@ MARKED = [
     "ui/tableview.py", "ui/scenes/play.py", "ui/scenes/summary.py", "ui/scenes/dealing.py", "ui/scenes/fault.py",
     "ui/scenes/handoff.py", "ui/scenes/bidding.py", "ui/scenes/club.py",
     "ui/faults.py", "ui/fairshow.py", "ui/scenes/faircheck.py", "ui/plot.py", "ui/table_client.py", "ui/referee_words.py",
-    "ui/paperpad.py", "ui/scenes/handfix.py", "ui/scenes/review.py",
+    "ui/paperpad.py", "ui/scenes/handfix.py", "ui/scenes/review.py", "ui/gameinfo.py",
     "ui/undo_words.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -46,8 +46,11 @@ def template() -> Catalog:
     for rel in MARKED:
         for lineno, message, comments, _ctx in extract_from_file("python", str(ROOT / rel), keywords=KEYWORDS):
             cat.add(message, locations=[(rel, lineno)], auto_comments=comments)
+    from trickref.engine import catalog
     from trickref.engine.options import SPECS
 
+    for info in catalog.games():  # the games' titles (ui.gameinfo.title translates them)
+        cat.add(info.title, locations=[(f"engine/{info.id.replace('-', '_')}_info.py ({info.id}.title)", 0)])
     for game, specs in SPECS.items():
         for spec in specs:
             cat.add(spec.help, locations=[(f"engine/options.py ({game}.{spec.name})", 0)])

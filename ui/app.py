@@ -4,9 +4,10 @@ Idle costs next to nothing: the loop waits for an event (``next_event``) and onl
 when a scene asks for it (``tick_ms``: animations, paced bots, the pretend dealer).
 Touch policy (ui.touch): a touch arrives as FINGER* events and, from SDL, as mouse events
 copying them; ``Pointer`` makes one stream of mouse events of them, so a tap acts exactly once
-whichever way it came. Scenes get input through ``Scene.receive``. Other threads (GPIO seat panels, the dealer's
-serial reader) hand events to the loop with ``post_table_event`` (``pygame.event.post`` of
-the ``TABLE_EVENT`` type), which is safe from any thread.
+whichever way it came. Scenes get input through ``Scene.receive``. The queue carries no table
+input: seat panel and button presses (gpiozero's thread) and card reads (the dealer's serial
+reader) go to the table host, whose worker only wakes the loop when the table changed
+(ui.wake: ``TABLE_EVENT``); the loop then redraws from the table.
 """
 
 from __future__ import annotations
@@ -18,34 +19,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import theme as T
+from . import wake
 
 if TYPE_CHECKING:  # the command line imports this module for every subcommand: keep it light
     from .scene import Scene
     from .settings import Settings
 
-TABLE_EVENT: int | None = None
 # scenes the game's state chooses (Session.route); others (score sheet...) pause the game
-ROUTED = ("dealing", "handoff", "bidding", "play", "summary", "gameover", "fault")  # set by init_pygame(); a pygame custom event type
+ROUTED = ("dealing", "handoff", "bidding", "play", "summary", "gameover", "fault")
 
 
 def init_pygame() -> None:
     """Initialise only what the kiosk uses (no audio device is opened)."""
-    global TABLE_EVENT
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     pygame.display.init()
     pygame.font.init()
-    if TABLE_EVENT is None:
-        TABLE_EVENT = pygame.event.custom_type()
-
-
-def post_table_event(kind: str, **data: Any) -> None:
-    """Hand an event from another thread (GPIO, serial) to the main loop."""
-    import pygame
-
-    assert TABLE_EVENT is not None, "init_pygame() first"
-    pygame.event.post(pygame.event.Event(TABLE_EVENT, {"kind": kind, **data}))
+    wake.init()
 
 
 class App:
@@ -76,7 +67,7 @@ class App:
 
         self.sounds = Sounds(self.settings)
         self.scenes = SceneStack()
-        self.session: Any = None  # ui.session.Session while a game is on
+        self._session: Any = None  # ui.session.Session while a game is on
         self.running = True
         self.frames = 0
         self.on_frame: Callable[[], None] | None = None
@@ -87,6 +78,18 @@ class App:
         self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
         self.seed: int | None = None  # the table's shuffle seed (None: random)
         self.table_args: dict[str, Any] = {}  # start_table keywords (tests: a faster simulated dealer)
+
+    @property
+    def session(self) -> Any:
+        return self._session
+
+    @session.setter
+    def session(self, session: Any) -> None:
+        """A game on the kiosk: its table host's sounds come out of this kiosk's speaker."""
+        self._session = session
+        host = getattr(getattr(session, "table", None), "host", None)
+        if host is not None:
+            host.speaker = self.sounds
 
     def end_session(self) -> None:
         """Leave the game on screen: its table stops (the journal keeps an unfinished game)."""
@@ -127,11 +130,12 @@ class App:
             return
         want = self.session.route()
         base = self.scenes.stack[0] if self.scenes.stack else None
+        self.sounds.flush()  # the referee's sounds, carried out by the table host
         for cue in self.session.take_cues():
             self.sounds.play(cue)
         if base is None or base.name != want:
-            if want in ("handoff", "fault"):
-                self.sounds.play("turn" if want == "handoff" else "alarm")
+            if want == "handoff":
+                self.sounds.play("turn")
             self.go(want)
         else:
             for s in self.scenes.stack:
@@ -158,8 +162,8 @@ class App:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and len(self.scenes.stack) > 1:
             self.pop()
             return
-        if event.type == TABLE_EVENT:
-            self.table_event(event)
+        if event.type == wake.TABLE_EVENT:
+            self.table_changed()
             return
         if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
             for s in self.scenes.stack:
@@ -169,24 +173,12 @@ class App:
             if self.scene is not None:
                 self.scene.receive(e)
 
-    def table_event(self, event: Any) -> None:
-        """Events from the table's threads: seat panel keys, dealer status."""
+    def table_changed(self) -> None:
+        """The table host's worker changed the table (a press it took, a card read, the dealer's
+        status): what the session shows next, and a redraw."""
         if self.session is None:
             return
-        kind = getattr(event, "kind", "")
-        try:
-            if kind == "panel":
-                self.session.table.panel(event.seat, event.key)
-                self.session.after_action()
-            elif kind == "button":  # a seat panel press (gpiozero's thread, or the on-screen panel)
-                self.session.table.button(event.seat, event.button)
-                self.session.after_action()
-            elif kind == "table":  # the dealer worker changed something
-                self.session.after_action()
-            elif kind == "fault":
-                self.session.table.fault(event.fault)
-        except ValueError as e:
-            self.session.table.messages.append(str(e))
+        self.session.after_action()
         self.route()
 
     def tick(self, dt: float) -> None:

@@ -17,15 +17,19 @@ from typing import Any
 
 from trickref.engine import cards as C
 
+from . import draw as D
+from . import suits
 from . import theme as T
+from .suits import SUIT_OF_SYMBOL, draw_suit, render_text, suit_surface
 
-SUIT_OF_SYMBOL = {"\u2660": 0, "\u2665": 1, "\u2666": 2, "\u2663": 3}
+__all__ = ["ASPECT", "RANK_TEXT", "SUIT_OF_SYMBOL", "card_size", "card_surface", "card_text", "clear_cache", "draw_card",
+           "draw_suit", "index_cap", "index_px", "recording", "render_text", "suit_surface"]
+
 RANK_TEXT = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 ASPECT = 0.714  # width / height of a poker card
 
 face_up_log: list[int] | None = None
 _card_cache: dict[tuple[Any, ...], Any] = {}
-_suit_cache: dict[tuple[int, int, tuple[int, int, int]], Any] = {}
 
 # pip positions for 2..10 in a unit box (x 0..1 across, y 0..1 down)
 _PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -55,68 +59,11 @@ def recording() -> Iterator[list[int]]:
 
 def clear_cache() -> None:
     _card_cache.clear()
-    _suit_cache.clear()
+    suits.clear_cache()
 
 
 def card_size(height: int) -> tuple[int, int]:
     return max(8, round(height * ASPECT)), height
-
-
-# ---------------------------------------------------------------------- suit shapes
-def _draw_suit_big(surf: Any, suit: int, s: int, color: tuple[int, int, int]) -> None:
-    """Draw the suit filling an s x s surface (s is the supersampled size)."""
-    import pygame
-
-    d = pygame.draw
-    if suit == 2:  # diamond
-        d.polygon(surf, color, [(s * 0.5, 0), (s * 0.9, s * 0.5), (s * 0.5, s), (s * 0.1, s * 0.5)])
-        return
-    if suit == 1:  # heart: two lobes and a point
-        r = s * 0.26
-        d.circle(surf, color, (round(s * 0.27), round(s * 0.3)), round(r))
-        d.circle(surf, color, (round(s * 0.73), round(s * 0.3)), round(r))
-        d.polygon(surf, color, [(s * 0.03, s * 0.38), (s * 0.97, s * 0.38), (s * 0.5, s * 0.98)])
-        d.polygon(surf, color, [(s * 0.27, s * 0.1), (s * 0.73, s * 0.1), (s * 0.5, s * 0.45)])
-        return
-    if suit == 0:  # spade: an upside-down heart on a stem
-        r = s * 0.24
-        d.polygon(surf, color, [(s * 0.5, 0), (s * 0.96, s * 0.56), (s * 0.04, s * 0.56)])
-        d.circle(surf, color, (round(s * 0.27), round(s * 0.58)), round(r))
-        d.circle(surf, color, (round(s * 0.73), round(s * 0.58)), round(r))
-        d.polygon(surf, color, [(s * 0.5, s * 0.55), (s * 0.7, s), (s * 0.3, s)])
-        return
-    # club: three leaves and a stem
-    r = s * 0.21
-    d.circle(surf, color, (round(s * 0.5), round(s * 0.24)), round(r))
-    d.circle(surf, color, (round(s * 0.24), round(s * 0.58)), round(r))
-    d.circle(surf, color, (round(s * 0.76), round(s * 0.58)), round(r))
-    d.polygon(surf, color, [(s * 0.5, s * 0.3), (s * 0.38, s * 0.58), (s * 0.62, s * 0.58)])
-    d.polygon(surf, color, [(s * 0.5, s * 0.45), (s * 0.7, s), (s * 0.3, s)])
-
-
-def suit_surface(suit: int, size: int, color: tuple[int, int, int]) -> Any:
-    """A size x size transparent surface with the suit shape, anti-aliased by supersampling."""
-    import pygame
-
-    size = max(4, int(size))
-    key = (suit, size, color)
-    got = _suit_cache.get(key)
-    if got is not None:
-        return got
-    big = size * 4
-    surf = pygame.Surface((big, big), pygame.SRCALPHA)
-    _draw_suit_big(surf, suit, big, color)
-    small = pygame.transform.smoothscale(surf, (size, size))
-    _suit_cache[key] = small
-    return small
-
-
-def draw_suit(surface: Any, suit: int, center: tuple[int, int], size: int, color: tuple[int, int, int]) -> Any:
-    """Draw a suit shape centred at ``center``; returns the rect drawn."""
-    img = suit_surface(suit, size, color)
-    r = img.get_rect(center=center)
-    surface.blit(img, r)
-    return r
 
 
 # ---------------------------------------------------------------------- cards
@@ -255,8 +202,6 @@ def draw_card(surface: Any, card: int | None, topleft: tuple[int, int], height: 
         face_up_log.append(card)
     img = card_surface(card, height, theme)
     r = surface.blit(img, topleft)
-    from . import draw as D
-
     if D.layout_log is not None:  # the corner index's capital height, for the text size rule
         D.log("card", surface, r, text="" if card is None else card_text(card), cap=index_cap(height, theme))
     if dim:
@@ -271,8 +216,6 @@ def draw_card(surface: Any, card: int | None, topleft: tuple[int, int], height: 
 
 def index_cap(height: int, theme: T.Theme) -> float:
     """The capital height, in pixels, of the rank in a card's corner index at ``height``."""
-    from . import draw as D
-
     return D.cap_height(theme.font_px(index_px(height, theme), bold=True))
 
 
@@ -288,36 +231,3 @@ def card_text(card: int) -> str:
     """'Q\u2660' for the queen of spades: rank then the suit symbol, for ``render_text``."""
     rank = C.rank(card)
     return RANK_TEXT.get(rank, str(rank)) + C.SUIT_SYMBOLS[C.suit(card)]
-
-
-def render_text(text: str, font: Any, color: tuple[int, int, int], theme: T.Theme, on_dark: bool = True) -> Any:
-    """Render ``text`` with the suit symbols (\u2660\u2665\u2666\u2663) drawn as shapes in
-    suit colours, e.g. 'trump: \u2663'."""
-    import pygame
-
-    if not any(ch in SUIT_OF_SYMBOL for ch in text):
-        return font.render(text, True, color)
-    parts: list[Any] = []
-    buf = ""
-    h = font.get_height()
-    size = max(6, round(h * 0.72))
-    for ch in text:
-        suit = SUIT_OF_SYMBOL.get(ch)
-        if suit is None:
-            buf += ch
-            continue
-        if buf:
-            parts.append(font.render(buf, True, color))
-            buf = ""
-        box = pygame.Surface((size + max(1, size // 6), h), pygame.SRCALPHA)
-        img = suit_surface(suit, size, theme.suit_colour(suit, on_dark))
-        box.blit(img, img.get_rect(center=(box.get_width() // 2, round(h * 0.45))))
-        parts.append(box)
-    if buf:
-        parts.append(font.render(buf, True, color))
-    out = pygame.Surface((sum(p.get_width() for p in parts), h), pygame.SRCALPHA)
-    x = 0
-    for p in parts:
-        out.blit(p, (x, (h - p.get_height()) // 2))
-        x += p.get_width()
-    return out

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import card_art
+from . import suits
 from . import theme as T
 
 text_log: list[str] | None = None
@@ -95,7 +95,7 @@ def render(theme: T.Theme, s: str, role: str = "body", color: T.Color = T.TEXT, 
     if img is None:
         if len(_cache) > 3000:
             _cache.clear()
-        img = _cache[key] = card_art.render_text(s, theme.font(role, bold), color, theme, on_dark)
+        img = _cache[key] = suits.render_text(s, theme.font(role, bold), color, theme, on_dark)
     return img
 
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trickref.engine import catalog
 from trickref.engine.scorekeeper import ScoreSheet, entries_from_figures
 
 from . import theme as T
@@ -91,17 +92,12 @@ class Pad:
 
 
 def columns_of(game: str, compact: bool = False) -> list[str]:
-    if game in ("spades-2p", "partnership-spades"):
-        return ["bidmade", "bags", "score"] if compact else ["bid", "made", "bags", "score"]
-    if game == "hearts":
-        return ["score"]
-    if game == "cancellation-hearts":
-        return ["takentotal"] if compact else ["taken", "score"]
-    return ["tricks", "score"]
+    """The pad's columns for ``game`` (its descriptor's ``sheet_columns``)."""
+    return list(catalog.info(game).columns(compact))
 
 
 def sides_of(game: str, names: Sequence[str]) -> tuple[list[str], list[tuple[int, ...]]]:
-    if game == "partnership-spades" and len(names) == 4:
+    if catalog.info(game).teams and len(names) == 4:
         return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"], [(0, 2), (1, 3)]
     return list(names), [(s,) for s in range(len(names))]
 

@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 
 from . import draw as D
+from . import gameinfo as GI
 from . import theme as T
 
 PALETTE: tuple[T.Color, ...] = (
@@ -31,7 +32,7 @@ def series_from(g: dict[str, Any], corrections: Sequence[Mapping[str, Any]] | No
     n = len(names)
     seats = list(range(n))
     labels = names
-    team = g.get("game") == "partnership-spades" and n == 4
+    team = GI.teams(g) and n == 4
     if team:
         seats = [0, 1]
         labels = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]

@@ -5,20 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from trickref.engine import catalog
 from trickref.engine.games import GAME_IDS
 from trickref.engine.options import SPECS, defaults, resolve
 
+from . import gameinfo
 from .i18n import N_, _
 
 DEFAULT_NAMES = ("Ana", "Ben", "Cem", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Joe", "Kim")
-COUNTS: dict[str, tuple[int, ...]] = {
-    "spades-2p": (2,), "cancellation-hearts": (6, 7, 8, 9, 10, 11), "german-whist": (2,),
-    "partnership-spades": (4,), "hearts": (3, 4, 5, 6, 7),
-}
-TITLES: dict[str, str] = {  # translated when shown (title)
-    "spades-2p": N_("Two-player Spades"), "cancellation-hearts": N_("Cancellation Hearts"),
-    "german-whist": N_("German Whist"), "partnership-spades": N_("Partnership Spades"), "hearts": N_("Hearts"),
-}
 
 
 # The bot levels a bot seat can play at (engine.bots.levels.LEVELS, checked by a test; kept
@@ -35,19 +29,19 @@ def level_title(level: str) -> str:
 
 
 def player_counts(game: str) -> tuple[int, ...]:
-    """The allowed player counts. A table kept here (checked against the engine by a test)
-    so that the home screen does not import every game module at start-up."""
-    return COUNTS[game]
+    """The allowed player counts (the game's descriptor: the home screen imports no game
+    module at start-up)."""
+    return catalog.info(game).player_counts
 
 
 def title(game: str) -> str:
     """The game's name in the kiosk's language."""
-    return _(TITLES[game])
+    return gameinfo.title(game)
 
 
 @dataclass
 class Setup:
-    game: str = "hearts"
+    game: str = catalog.DEFAULT  # the game a new table starts from
     players: int = 4
     names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
     bots: set[int] = field(default_factory=lambda: set(range(1, 11)))

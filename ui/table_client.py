@@ -1,7 +1,8 @@
 """The kiosk's side of the table: a thin client of the table host (``device.table.host``).
 
 The kiosk posts what people tap (entries, on-screen panel keys, undo, "deal", "fixed, continue")
-and reads one consistent snapshot of the views; it knows no threads, ports or simulators (those
+and reads the snapshot the host's worker publishes after every change (ui.table_snapshot), never
+the live referee and without its lock; it knows no threads, ports or simulators (those
 are ``device.table.open.open_table``'s). A tap waits for the referee's answer; a refused entry
 comes back as the referee's ``Refusal`` command and is raised as ValueError with its words. The
 wired panels and the card reader post to the host directly, never through the kiosk: a physical
@@ -29,6 +30,7 @@ from trickref.engine.referee.events import BotAction, Button, Event, Touch, Undo
 
 from .faults import fault_kind
 from .i18n import N_, _
+from .table_snapshot import TableSnapshot, freeze
 
 JOURNAL_NAME = "table.journal"
 KEYS = {"-": "minus", "+": "plus", "OK": "ok", "minus": "minus", "plus": "plus", "ok": "ok", "ok_long": "ok_long"}
@@ -67,6 +69,8 @@ class TableClient:
         self.levels: dict[int, str] = {}  # seat -> bot level (engine.bots.search); missing: the rule bot
         self._searchers: dict[str, Any] = {}
         self._seen_changes = 0
+        self.host.publisher = self._snapshot
+        self.host.publish()  # the table as it is now (a worker already running publishes the next)
 
     # ---------------------------------------------------------------- lifecycle
     def close(self) -> None:
@@ -122,42 +126,67 @@ class TableClient:
                 d["message"] = t["club"]
         return v
 
+    def _snapshot(self, ref: Any) -> TableSnapshot:
+        """The table as the kiosk reads it (the host's publisher: on its worker, after every
+        item, under the lock)."""
+        g = ref.game
+        accepting = g is not None and bool(ref.accepting())
+        turn = tuple(g.turn_seats()) if accepting else ()
+        humans = [s for s in range(self.players) if s not in self.bots]
+        bots = ref.bot_turns() if g is not None else ()
+        bot = None
+        if bots:
+            bot = (int(bots[0]), self.host.bot_rng(bots[0]).getstate())
+        last = g.actions[-1] if g is not None and g.actions else None
+        return TableSnapshot(
+            public=freeze(self._extras(ref.public_view(), ref)),
+            seats=freeze({s: freeze(self._extras(ref.seat_view(s), ref)) for s in humans} if g is not None else {}),
+            turn=turn,
+            legal=freeze({s: tuple(g.legal_actions(s)) for s in turn}),
+            accepting=accepting,
+            waiting_text=str(ref.waiting_text()) if g is not None and not accepting else "",
+            pending=freeze(dict(ref.pending)),
+            leds=tuple(str(x) for x in ref.leds),
+            can_undo=self._can_undo(ref),
+            shuffle_wait=g is not None and ref.waiting == "shuffle",
+            last_action=(last[0], last[1]) if last is not None else None,
+            undo_pending=ref.undo_pending,
+            bot=bot,
+            game=g.copy() if g is not None else None,
+        )
+
+    @property
+    def snapshot(self) -> TableSnapshot:
+        """The last one the host published (no lock)."""
+        snap: TableSnapshot = self.host.published
+        return snap
+
     def public_view(self) -> dict[str, Any]:
-        return dict(self.host.read(lambda ref: self._extras(ref.public_view(), ref)))
+        return self.snapshot.public_view()
 
     def seat_view(self, seat: int) -> dict[str, Any]:
-        return dict(self.host.read(lambda ref: self._extras(ref.seat_view(seat), ref)))
+        v = self.snapshot.seat_view(seat)
+        if v is None:  # a bot seat's (tests, scripts): read once under the lock
+            return dict(self.host.read(lambda ref: self._extras(ref.seat_view(seat), ref)))
+        return v
 
     def turn(self) -> tuple[int, ...]:
-        def f(ref: Any) -> tuple[int, ...]:
-            return tuple(ref.game.turn_seats()) if ref.game is not None and ref.accepting() else ()
-        return tuple(self.host.read(f))
+        return self.snapshot.turn
 
     def legal(self, seat: int) -> list[Action]:
-        def f(ref: Any) -> list[Action]:
-            return list(ref.game.legal_actions(seat)) if ref.game is not None and ref.accepting() else []
-        return list(self.host.read(f))
+        return list(self.snapshot.legal.get(seat, ()))
 
     def check(self, seat: int, action: Action) -> str | None:
-        def f(ref: Any) -> str | None:
-            if ref.game is None:
-                return "no game"
-            if not ref.accepting():
-                return str(ref.waiting_text())
-            if action.kind == "exchange":
-                return None
-            r = ref.game.check(action, seat)
-            return None if r is None else str(r)
-        return self.host.read(f)  # type: ignore[no-any-return]
+        return self.snapshot.check(seat, action)
 
     @property
     def pending(self) -> dict[int, int]:
         """Per seat, the panel choice on screen (an index into its choices)."""
-        return dict(self.host.read(lambda ref: dict(ref.pending)))
+        return dict(self.snapshot.pending)
 
     def led(self, seat: int) -> str:
-        leds = self.host.read(lambda ref: list(ref.leds))
-        return str(leds[seat]) if seat < len(leds) else "off"
+        leds = self.snapshot.leds
+        return leds[seat] if seat < len(leds) else "off"
 
     # ---------------------------------------------------------------- entries
     def _entry(self, event: Event) -> None:
@@ -210,10 +239,8 @@ class TableClient:
         self.host.call(Button(seat, button))
 
     def bot_on_turn(self) -> int | None:
-        def f(ref: Any) -> int | None:
-            seats = ref.bot_turns()
-            return int(seats[0]) if seats else None
-        return self.host.read(f)  # type: ignore[no-any-return]
+        bot = self.snapshot.bot
+        return None if bot is None else bot[0]
 
     def set_bot_levels(self, levels: dict[int, str]) -> None:
         """Each bot seat's level ("rule", "search", "strong"); seats not named: the rule bot."""
@@ -230,16 +257,10 @@ class TableClient:
         return self._searchers[level]
 
     def step_bot(self) -> tuple[int, Action] | None:
-        def grab(ref: Any) -> tuple[int, Any, Any] | None:
-            seats = ref.bot_turns()
-            if not seats:
-                return None
-            s = seats[0]
-            return s, ref.game.copy(), self.host.bot_rng(s)
-        grabbed = self.host.read(grab)
+        grabbed = self.snapshot.bot_turn()
         if grabbed is None:
             return None
-        # the decision on a copy, outside the referee's lock (a search takes a while)
+        # the decision on the snapshot's copy (a search takes a while)
         s, game, rng = grabbed
         action = self.bot_of(s).choose(game, s, rng)
         rec = A.to_record(s, _with_get(action))
@@ -257,16 +278,16 @@ class TableClient:
         return any(s not in ref.bots for s, _ in g.actions)
 
     def can_undo(self) -> bool:
-        return bool(self.host.read(self._can_undo))
+        return self.snapshot.can_undo
 
     def undo(self) -> list[Action]:
         """Take back entries up to and including this hand's last human one (as far as the
         referee allows: routed cards cannot be taken back)."""
         taken: list[Action] = []
         while self.can_undo():
-            seat, last = self.host.read(lambda ref: ref.game.actions[-1])
+            seat, last = self.snapshot.last_action or (None, None)
             self.host.call(UndoRequest(None))
-            if self.host.read(lambda ref: ref.undo_pending) is None:
+            if self.snapshot.undo_pending is None:
                 break
             self.host.call(UndoConfirm())
             taken.append(last)
@@ -277,8 +298,7 @@ class TableClient:
     # ---------------------------------------------------------------- dealing and faults
     @property
     def needs_deal(self) -> bool:
-        return bool(self.host.read(lambda ref: ref.game is not None and ref.waiting == "shuffle")) \
-            and not self.host.deal_allowed
+        return self.snapshot.shuffle_wait and not self.host.deal_allowed
 
     def deal(self, instant: bool = False) -> None:
         """The next hand may be shuffled and dealt (the host waits for this after each hand)."""
@@ -324,11 +344,9 @@ def load_config() -> Any:
 
 
 def _post_fn() -> Callable[[], None] | None:
-    from . import app as U
+    from . import wake
 
-    if U.TABLE_EVENT is None:
-        return None
-    return lambda: U.post_table_event("table")
+    return wake.poster()
 
 
 def open_client(game: str, players: int, names: Sequence[str] | None = None, options: dict[str, Any] | None = None,

@@ -20,6 +20,7 @@ from trickref.engine import cards as C
 
 from . import card_art as A
 from . import draw as D
+from . import gameinfo as GI
 from . import theme as T
 from .i18n import N_
 
@@ -81,7 +82,7 @@ def symbol(suit: int) -> str:
 
 
 def teams(g: dict[str, Any]) -> bool:
-    return g.get("game") == "partnership-spades"
+    return GI.teams(g)
 
 
 def seat_line(g: dict[str, Any], s: int) -> str:
@@ -94,8 +95,7 @@ def seat_line(g: dict[str, Any], s: int) -> str:
         blind = g.get("blind_nil") or g.get("double_nil") or []
         took, _sep, bid = str(tb[s]).partition("/")
         if s < len(bids) and bids[s] == 0:
-            bid = _("blind nil") if (s < len(blind) and blind[s] and g["game"] == "partnership-spades") else (
-                _("double nil") if (s < len(blind) and blind[s]) else _("nil"))
+            bid = GI.nil_word(g, lower=True) if (s < len(blind) and blind[s]) else _("nil")
         if bid in ("", "-"):
             return _("took {n}, no bid yet").format(n=took)
         return _("took {n}, bid {bid}").format(n=took, bid=bid)
@@ -104,7 +104,7 @@ def seat_line(g: dict[str, Any], s: int) -> str:
     if isinstance(pts, list) and s < len(pts):
         k = taken[s] if s < len(taken) else 0
         return ngettext("{n} trick, {pts} pts", "{n} tricks, {pts} pts", k).format(n=k, pts=pts[s])
-    if g.get("game") == "german-whist":
+    if GI.stages(g):
         t1 = (g.get("tricks_stage1") or [0, 0])[s]
         t2 = (g.get("tricks_stage2") or [0, 0])[s]
         if g.get("stage") == 2:
@@ -248,8 +248,9 @@ def draw_plate(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any
 
 
 def cancelled_cards(g: dict[str, Any], trick: list[list[Any]]) -> set[str]:
-    """Cancellation Hearts: the cards played twice in ``trick`` (identical cards cancel)."""
-    if g.get("game") != "cancellation-hearts":
+    """A game whose identical cards cancel (Cancellation Hearts): the cards played twice in
+    ``trick``."""
+    if not GI.cancels(g):
         return set()
     names = [str(c) for _s, c in trick]
     return {c for c in names if names.count(c) > 1}
@@ -727,14 +728,14 @@ def status_bar(surface: Any, theme: T.Theme, g: dict[str, Any], title: str, righ
     trump = suit_index(g.get("trump"))
     if trump is not None:
         bits.append(_("trump {suit}").format(suit=symbol(trump)))
-    elif g.get("game") in ("hearts", "cancellation-hearts"):
+    elif GI.point_cards(g):
         bits.append(_("no trump"))
     if g.get("broken"):
-        if g.get("game") in ("hearts", "cancellation-hearts"):
+        if GI.point_cards(g):
             bits.append(_("{suit} broken").format(suit=symbol(1)))
         elif trump is not None:
             bits.append(_("{suit} broken").format(suit=symbol(trump)))
-    if g.get("game") == "german-whist" and g.get("stage"):
+    if GI.stages(g) and g.get("stage"):
         bits.append(_("stage {n}").format(n=g["stage"]))
     waiting = g.get("waiting") or []
     if waiting:

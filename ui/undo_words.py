@@ -2,7 +2,7 @@
 
 ``TableClient.undo`` takes back entries from the end of the hand up to and including the last
 one a person made (the bots' moves after it go with it); ``undo_preview`` lists the same moves,
-oldest first, read from the referee through the table host (a read, nothing changes).
+oldest first, read from the snapshot the table host published (a read, nothing changes).
 """
 
 from __future__ import annotations
@@ -14,29 +14,20 @@ from .i18n import _
 
 
 def undo_preview(table: Any) -> list[str]:
-    host = getattr(table, "host", None)
-    if host is None:
+    snap = getattr(table, "snapshot", None)  # the table host's published snapshot (no lock)
+    g = getattr(snap, "game", None)
+    if g is None:
         return []
-
-    def read(ref: Any) -> list[tuple[int, Any, list[str]]]:
-        g = ref.game
-        if g is None:
-            return []
-        taken = []
-        for seat, action in reversed(list(g.actions)):
-            taken.append((seat, action))
-            if seat not in ref.bots:
-                break
-        else:
-            return []
-        names = [str(x) for x in g.names]
-        return [(s, a, names) for s, a in reversed(taken)]
-
-    try:
-        moves = host.read(read)
-    except Exception:  # noqa: BLE001 - a table without a referee to read: the plain words
+    bots = set(getattr(table, "bots", ()))
+    taken = []
+    for seat, action in reversed(list(g.actions)):
+        taken.append((seat, action))
+        if seat not in bots:
+            break
+    else:
         return []
-    return [move_words(names[s] if s < len(names) else str(s + 1), a) for s, a, names in moves]
+    names = [str(x) for x in g.names]
+    return [move_words(names[s] if s < len(names) else str(s + 1), a) for s, a in reversed(taken)]
 
 
 def _cards(value: Any) -> str:

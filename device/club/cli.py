@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trickref.engine import catalog
+
 from . import topics as T
 
 NIGHT_FILE = "night.json"
@@ -35,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     n = csub.add_parser("new", help="create a club night in a folder (night.json with every password, 0600)")
     n.add_argument("dir", help="the night's folder (created)")
     n.add_argument("--name", default="night", help="the night's name (a-z 0-9 _ -)")
-    n.add_argument("--game", default="hearts")
+    n.add_argument("--game", default=catalog.DEFAULT, help=f"game id (one of {', '.join(catalog.game_ids())})")
     n.add_argument("--players", type=int, default=4, help="players per table")
     n.add_argument("--tables", type=int, default=4, help="number of tables (named t1, t2, ...)")
     n.add_argument("--rounds", type=int, default=2)

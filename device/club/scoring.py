@@ -23,20 +23,19 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from trickref.engine.games import game_class
+from trickref.engine import catalog
 
 METHODS = ("average", "matchpoints")
-LOWER_IS_BETTER = ("hearts", "cancellation-hearts")
 
 
 def sense(game: str) -> int:
-    """+1 when more points are better, -1 when fewer are (the Hearts family)."""
-    return -1 if game in LOWER_IS_BETTER else 1
+    """+1 when more points are better, -1 when fewer are (the games whose lower total wins)."""
+    return -1 if catalog.info(game).lower_total_wins else 1
 
 
 def units(game: str, players: int) -> list[tuple[int, ...]]:
     """The compared units: seats, or the two partnerships of partnership Spades."""
-    if game_class(game).TEAMS:
+    if catalog.info(game).teams:
         return [(0, 2), (1, 3)]
     return [(s,) for s in range(players)]
 

@@ -12,6 +12,8 @@ Public routes (GET/HEAD): ``/`` the page, ``/app.js``, ``/style.css``, ``/standi
 (the public standings: Bridgemate's rule, ``standings.py``), ``/boards.json`` (the shown boards'
 results, fetched by the page when their ``boards_version`` changes), ``/events`` (the event
 stream of standings).
+``/games.json``: the games the hub knows (the catalog's ids, titles, who wins, teams: the page
+names a game and orders its totals by it).
 The director's routes are under ``/console`` behind HTTP Basic authentication (user
 ``director``, the night's director password): ``console.py``.
 """
@@ -30,6 +32,8 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from trickref.engine import catalog
+
 from .. import verify_web
 from . import httpd
 from . import topics as T
@@ -47,6 +51,12 @@ CONSOLE_ASSETS = {"/console": ("console.html", "text/html; charset=utf-8"),
                   "/console/console.css": ("console.css", "text/css; charset=utf-8"),
                   "/console/print.css": ("print.css", "text/css; charset=utf-8")}
 PING_EVERY = 5.0
+
+
+def games_json() -> bytes:
+    """The catalog as the page reads it: ``{id: {"title", "lower_total_wins", "teams"}}``."""
+    return json.dumps({g.id: {"title": g.title, "lower_total_wins": g.lower_total_wins, "teams": g.teams}
+                       for g in catalog.games()}).encode("utf-8")
 
 
 def asset(name: str) -> bytes:
@@ -155,6 +165,8 @@ class Site:
                             headers={"Content-Security-Policy": self._verify[1]})
         if path == "/standings.json":
             return Response(200, self.public_doc(), "application/json")
+        if path == "/games.json":  # the catalog, for the page to name the games and order their totals
+            return Response(200, games_json(), "application/json")
         if path == "/boards.json":  # the shown boards' results (Bridgemate's rule), fetched when they change
             return Response(200, json.dumps(self.hub.public_boards, separators=(",", ":")).encode(),
                             "application/json")

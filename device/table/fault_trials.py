@@ -25,17 +25,26 @@ from typing import Any
 from trickref.device.dealer import messages as m
 from trickref.device.table.sim import SimTable, TableStuck
 from trickref.engine import cards as C
+from trickref.engine import catalog
 from trickref.engine.referee.commands import DealPlan, Fetch, Release, RouteFed
 
-GAMES: tuple[tuple[str, int, dict[str, Any]], ...] = (
-    ("hearts", 4, {}),
-    ("cancellation-hearts", 6, {}),
-    ("german-whist", 2, {}),
-    ("spades-2p", 2, {}),
-    ("partnership-spades", 4, {}),
-)
-PASSING: tuple[tuple[str, int, dict[str, Any]], ...] = (("hearts", 4, {}), ("cancellation-hearts", 6, {}))
-STOCK: tuple[tuple[str, int, dict[str, Any]], ...] = (("german-whist", 2, {}),)  # fetches after every trick
+
+def _campaign_order(g: catalog.GameInfo) -> tuple[bool, int, int]:
+    """The campaign's order of games (its seeds pick by it): the Hearts games first (every hand
+    begins with a pass), one deck before two; then a turned-up stock, a drawn one, none."""
+    return (not g.point_cards, g.decks, ("turn-up", "draw", "").index(g.stock))
+
+
+def _trial(g: catalog.GameInfo) -> tuple[str, int, dict[str, Any]]:
+    """A game's trial table: four players where it can have them, else its fewest (at least 4)."""
+    return g.id, min((n for n in g.player_counts if n >= 4), default=g.player_counts[0]), {}
+
+
+_BUILT_IN = sorted(catalog.games()[: len(catalog.BUILTIN)], key=_campaign_order)  # plug-ins stay out
+GAMES: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(_trial(g) for g in _BUILT_IN)
+PASSING: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(_trial(g) for g in _BUILT_IN if g.point_cards)
+STOCK: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(  # fetches after every trick
+    _trial(g) for g in _BUILT_IN if g.stock == "turn-up")
 
 ROWS = (
     "none",

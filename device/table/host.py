@@ -54,6 +54,7 @@ from trickref.engine.referee.commands import (
     NeedShuffle,
     Refusal,
     SaveRecord,
+    Sound,
     TakeBack,
 )
 from trickref.engine.referee.events import (
@@ -131,6 +132,12 @@ class JournalPort(Protocol):
 
 class LedPort(Protocol):
     def set_led(self, seat: int, mode: str) -> None: ...
+
+
+class SpeakerPort(Protocol):
+    """Where the table's sounds come out (the kiosk's speaker): called on the host's worker."""
+
+    def play(self, name: str) -> None: ...
 
 
 class IdealDealer:
@@ -506,6 +513,15 @@ class TableHost:
         self.presses = 0  # Button events handled
         self.handled: Counter[str] = Counter()  # events handled (not replayed), by type
         self.on_commands: Callable[[list[Command]], None] | None = None  # sees every command list
+        # the referee's sounds ("refused", "alarm", "game_over"; "alarm" too when the disk
+        # refuses the journal): played on the speaker, every one kept in ``sounds``
+        self.speaker: SpeakerPort | None = None
+        self.sounds: deque[str] = deque(maxlen=200)
+        # what readers (the kiosk) see without taking the lock: ``publisher(referee)`` builds an
+        # immutable snapshot on the worker after every item (before a caller's ``call`` returns)
+        # and when the worker starts; ``published`` is the last one (swapped whole)
+        self.publisher: Callable[[Referee], Any] | None = None
+        self.published: Any = None
         # a finished game's journal starts afresh (the kiosk); False keeps it (``trickref sim``
         # run again on it only prints the result)
         self.rotate_finished = True
@@ -549,6 +565,7 @@ class TableHost:
         set the LEDs, ask for the shuffle."""
         self.dealer.start(self.post)
         self._started = True
+        self.publish()
         self._worker.start()
         if resync:
             self.post(_Resync())
@@ -597,6 +614,17 @@ class TableHost:
         """``fn(referee)`` on one consistent state (under the referee's lock)."""
         with self.lock:
             return fn(self.referee)
+
+    def publish(self) -> None:
+        """Build the snapshot readers see (``published``): on the worker after every item, once
+        when it starts; a publisher that fails leaves the last one and says why."""
+        if self.publisher is None:
+            return
+        try:
+            with self.lock:
+                self.published = self.publisher(self.referee)
+        except Exception as e:  # noqa: BLE001 - shown on screen; the table stays up
+            self.errors.append(f"snapshot: {type(e).__name__}: {e}")
 
     @property
     def club_waits(self) -> bool:
@@ -657,6 +685,7 @@ class TableHost:
                 if isinstance(item, _Call):
                     item.error = e
             finally:
+                self.publish()
                 if isinstance(item, _Call):
                     item.done.set()
                 if not self._closing:
@@ -664,6 +693,7 @@ class TableHost:
                         self._next()
                     except Exception as e:  # noqa: BLE001
                         self.errors.append(f"table error: {type(e).__name__}: {e}")
+                    self.publish()
                 self.changes += 1
                 with self._cond:
                     self._active = False
@@ -737,6 +767,7 @@ class TableHost:
             self.journal.append(event.to_json())
         except JournalWriteError as e:
             self.storage = storage_fault(e.path, e.reason)
+            self._sound("alarm")
             return False
         return True
 
@@ -797,6 +828,16 @@ class TableHost:
                 self._shuffle = c.decks
             elif isinstance(c, TakeBack) and self.take_back is not None:
                 self.take_back(c)  # simulated mode: the person does what the screen says
+            elif isinstance(c, Sound):
+                self._sound(c.name)
+
+    def _sound(self, name: str) -> None:
+        self.sounds.append(name)
+        if self.speaker is not None:
+            try:
+                self.speaker.play(name)
+            except Exception as e:  # noqa: BLE001 - a speaker that fails costs the sound, never the table
+                self.errors.append(f"speaker: {type(e).__name__}: {e}")
 
     def _next(self) -> None:
         """After each item: shuffle when allowed, or start reading fed cards when wanted."""

@@ -25,6 +25,8 @@ import os
 import sys
 from typing import Any
 
+from trickref.engine import catalog
+
 
 def _option(text: str) -> tuple[str, Any]:
     if "=" not in text:
@@ -253,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("sim", help="play a whole game with bots on the simulated table (no screen)")
-    p.add_argument("--game", required=True, help="game id: hearts, cancellation-hearts, spades-2p, german-whist, partnership-spades")
+    p.add_argument("--game", required=True, help=f"game id: {', '.join(catalog.game_ids())}")
     p.add_argument("--players", type=_positive_int, required=True, help="number of players")
     p.add_argument("--seed", type=int, default=None, help="make shuffles, salts and bot choices reproducible")
     stop = p.add_mutually_exclusive_group()

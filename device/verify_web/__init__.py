@@ -3,19 +3,25 @@ check code (the QR code the kiosk shows after a hand) and whole game records in 
 no program installed: the table serves it (``server.VerifyServer``), so does the club hub's
 standings server (device/club/web.py, ``/verify``), and a copy saved on a phone works offline.
 
-``page()`` is the file's bytes; ``address(base, code)`` the address a QR code holds.
+``page()`` is the file's bytes with the games of the catalog put in (their ids, titles, decks and
+check-code letters: a saved copy keeps them); ``address(base, code)`` the address a QR code holds.
 """
 
 from __future__ import annotations
 
+import json
 from importlib import resources
+
+from trickref.engine import catalog
 
 PAGE = "verify.html"
 PATHS = ("/verify", "/verify.html")
 
 
 def page() -> bytes:
-    return (resources.files(__name__) / PAGE).read_bytes()
+    games = [{"id": g.id, "title": g.title, "decks": g.decks, "letter": g.check_letter} for g in catalog.games()]
+    text = (resources.files(__name__) / PAGE).read_text(encoding="utf-8")
+    return text.replace("/*GAMES*/[]", json.dumps(games).replace("</", "<\\/"), 1).encode("utf-8")
 
 
 def address(base: str | None, code: str) -> str:

@@ -20,6 +20,7 @@ import random
 from ..actions import PLAY, Action
 from ..base import GameState
 from ..german_whist import GermanWhistState
+from .search import SearchBot
 
 _WORTH_RANK = 9  # rank index of the jack (card % 13): J, Q, K, A are worth playing for
 
@@ -116,3 +117,13 @@ class GermanWhistBot:
 
 
 BOT = GermanWhistBot()
+
+
+class GermanWhistSearchBot(SearchBot):
+    """The search bot of German Whist: a rollout scores the seat's points minus the opponent's,
+    plus a tenth of the stage-two trick difference."""
+
+    def _value(self, state: GameState, seat: int) -> float:
+        pts = state.hand_results[-1]["points"]
+        t2 = getattr(state, "tricks2")  # noqa: B009 - per-hand counters, still set after the hand
+        return float(pts[seat] - pts[1 - seat]) + 0.1 * (t2[seat] - t2[1 - seat])

@@ -2,18 +2,18 @@
 
 The levels are names for a search budget per decision (the rule bot at ``rule``). Each game's
 search bot is ``search.SearchBot`` or its game family's subclass (the Hearts games:
-search_hearts.py; the Spades games: search_spades.py); this module picks it, so that the
-subclasses can build on search.py without search.py knowing them.
+search_hearts.py; the Spades games: search_spades.py), named by the game's descriptor
+(``GameInfo.search_bot``), so that the subclasses can build on search.py without search.py
+knowing them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .. import catalog
 from . import bot_for
 from .search import SearchBot
-from .search_hearts import HeartsSearchBot
-from .search_spades import SpadesSearchBot
 
 # the levels the kiosk and ``trickref sim --bot-level`` offer: name -> search budget per
 # decision in seconds (None: the rule bot); and the worlds searched per decision where a
@@ -25,13 +25,11 @@ LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
 
 def search_class(game: str) -> type[SearchBot]:
-    """The search bot class of ``game``: the Hearts games (search_hearts.py) and the Spades games
-    (search_spades.py) have their own."""
-    if game in ("hearts", "cancellation-hearts"):
-        return HeartsSearchBot
-    if game in ("partnership-spades", "spades-2p"):
-        return SpadesSearchBot
-    return SearchBot
+    """The search bot class of ``game`` (its descriptor's ``search_bot``: the Hearts games'
+    search_hearts.py and the Spades games' search_spades.py have their own)."""
+    cls = catalog.load(catalog.info(game).search_bot)
+    assert isinstance(cls, type) and issubclass(cls, SearchBot)
+    return cls
 
 
 def make_search_bot(game: str, **kw: Any) -> SearchBot:

@@ -21,9 +21,12 @@ rule bots play, and scores a hand against the table.
 A rollout is scored when the hand ends, from the seat's side:
 
 - Spades games: the side's total minus 10 per bag in its counter, minus the same for the other
-  side (a bag costs 10 points in the long run: +1 now, -100 per 10);
-- German Whist: the seat's points minus the opponent's, plus a tenth of the trick difference;
-- Hearts games: minus the seat's points for the hand.
+  side (a bag costs 10 points in the long run: +1 now, -100 per 10; search_spades.py);
+- German Whist: the seat's points minus the opponent's, plus a tenth of the trick difference
+  (its bot module's subclass);
+- Hearts games: minus the seat's points for the hand (search_hearts.py: against the table);
+- any other game: minus the seat's points where the lower total wins, else the seat's points
+  minus the best other seat's.
 
 The bot reads nothing but ``state.legal_actions(seat)``, ``state.view(seat)`` (through the
 rule bot on its own seat, which reads its hand and the public play) and
@@ -38,6 +41,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from .. import catalog
 from ..actions import BIDS, Action
 from ..base import GameState
 from ..cards import QS
@@ -45,20 +49,13 @@ from ..masks import BIT, mask_of
 from . import bot_for
 
 
-def _value(state: GameState, seat: int) -> float:
-    """The finished hand's result for ``seat``'s side (see the module docstring)."""
-    g = state.GAME_ID
-    row = state.hand_results[-1]
-    pts = row["points"]
-    if g in ("spades-2p", "partnership-spades"):
-        tot = row["totals"]
-        bags = row["bags"]
-        opp = (seat + 1) % state.n
-        return float((tot[seat] - 10 * bags[seat]) - (tot[opp] - 10 * bags[opp]))
-    if g == "german-whist":
-        t2 = getattr(state, "tricks2")  # noqa: B009 - per-hand counters, still set after the hand
-        return float(pts[seat] - pts[1 - seat]) + 0.1 * (t2[seat] - t2[1 - seat])
-    return -float(pts[seat])
+def _value(state: GameState, seat: int, lower_wins: bool) -> float:
+    """The finished hand's points for ``seat`` against the others (see the module docstring;
+    the game families' subclasses score otherwise)."""
+    pts = state.hand_results[-1]["points"]
+    if lower_wins:
+        return -float(pts[seat])
+    return float(pts[seat] - max(p for s, p in enumerate(pts) if s != seat))
 
 
 def _omnibus(state: GameState, lo: int, hi: int) -> bool:
@@ -74,6 +71,7 @@ class SearchBot:
                  min_worlds: int = 1, search_bids: bool = True,
                  clock: Callable[[], float] = time.perf_counter, keep_bias: float = 6.0) -> None:
         self.game = game
+        self.info = catalog.info(game)
         self.rule = bot_for(game)
         self.budget = budget
         self.iterations = iterations
@@ -85,7 +83,7 @@ class SearchBot:
 
     def _value(self, state: GameState, seat: int) -> float:
         """A finished rollout's result for ``seat`` (game modules' subclasses may score otherwise)."""
-        return _value(state, seat)
+        return _value(state, seat, self.info.lower_total_wins)
 
     # ------------------------------------------------------------------ candidates
     def _play_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
@@ -130,15 +128,13 @@ class SearchBot:
         but cards already played or held by the seat win and lose the same tricks (the lowest
         stands for the run). Not in Cancellation Hearts (identical cards cancel), and cards
         with their own points (the Q♠, the omnibus card) stand alone."""
-        if self.game == "cancellation-hearts" or len(plays) < 2:
+        if self.info.cancels or len(plays) < 2:
             return plays
         known = mask_of(state.hand_of(seat))
         for _, a in state.actions:
             if a.kind == "play":
                 known |= BIT[a.value]
-        special = -1
-        if self.game == "hearts":
-            special = QS
+        special = QS if self.info.point_cards else -1
         out = [plays[0]]
         for prev, a in zip(plays, plays[1:], strict=False):
             lo, hi = prev.value, a.value
@@ -167,12 +163,8 @@ class SearchBot:
         return self._search(state, seat, cands, rng)
 
     def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
-        """The worlds to search: ``sample_world``; in spades-2p with the prior that the
-        opponent kept good cards (``worlds.sample_spades_2p``'s ``keep_bias``)."""
-        if self.game == "spades-2p":
-            from ..worlds import sample_spades_2p
-
-            return lambda seat, rng: sample_spades_2p(state, seat, rng, keep_bias=self.keep_bias)
+        """The worlds to search: ``sample_world`` (the Spades bot draws spades-2p's with the
+        prior that the opponent kept good cards)."""
         sample: Callable[[int, random.Random], GameState] = getattr(state, "sample_world")  # noqa: B009
         return sample
 

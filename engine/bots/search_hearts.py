@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
+from .. import catalog
 from ..actions import Action, pass_cards
 from ..base import GameState
 from ..cards import HEARTS, QS, SPADES
@@ -41,7 +42,6 @@ from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
 from .search import SearchBot
 
 SUIT = [sum(1 << (s * 13 + r) for r in range(13)) for s in range(4)]
-HEARTS_GAMES = ("hearts", "cancellation-hearts")
 
 
 def _lead_bounds(c: int) -> tuple[float, float]:
@@ -152,19 +152,19 @@ def _play_inference(prefix: list[int], c: int, n: int, cancellation: bool, broke
 
 
 class HeartsSearchBot(SearchBot):
-    """SearchBot for "hearts" and "cancellation-hearts" with the additions above, each one
+    """SearchBot for the Hearts games (Hearts, Cancellation Hearts) with the additions above, each one
     switchable for measurements (``infer``, ``search_pass``, ``relative``)."""
 
     def __init__(self, game: str, *, infer: bool = True, search_pass: bool = True, relative: bool = True,
                  pass_pool: int = 6, **kw: Any) -> None:
-        if game not in HEARTS_GAMES:
-            raise ValueError(f"HeartsSearchBot plays {' and '.join(HEARTS_GAMES)}, not {game!r}")
+        if not catalog.info(game).point_cards:
+            raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
         super().__init__(game, **kw)
         self.infer = infer
         self.search_pass = search_pass
         self.relative = relative
         self.pass_pool = pass_pool
-        self.cancellation = game == "cancellation-hearts"
+        self.cancellation = self.info.cancels
         self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
 
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],

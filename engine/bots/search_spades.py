@@ -42,6 +42,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import catalog
 from ..actions import BIDS, DOUBLE_NIL, Action
 from ..base import GameState
 from ..masks import ALL_CARDS, BIT, cards_of
@@ -49,12 +50,9 @@ from ..worlds import KEEPERS, place, rebuild, sample_spades_2p, spades_play_limi
 from ._spades_play import estimate_tricks, nil_hand
 from .search import SearchBot
 
-SPADES_GAMES = ("partnership-spades", "spades-2p")
-
-# the race model: points a side gains in an average hand, and the spread of one hand's
-# difference between the sides (from benchmarks/bots.py runs of these bots)
-_GAIN = {"partnership-spades": 45.0, "spades-2p": 35.0}
-_SPREAD = {"partnership-spades": 70.0, "spades-2p": 110.0}
+# the race model (each game's descriptor, ``GameInfo.bot_params``): ``gain``, the points a side
+# gains in an average hand, and ``spread``, the spread of one hand's difference between the
+# sides (from benchmarks/bots.py runs of these bots)
 
 
 def _phi(x: float) -> float:
@@ -66,9 +64,10 @@ def win_chance(game: str, me: float, opp: float, target: int, over: bool, won: b
     taken off), ``over``/``won`` when the game has ended."""
     if over:
         return 1.0 if won else 0.0
+    race = catalog.info(game).bot_params
     lead = max(me, opp)
-    hands = max(0.5, (target - lead) / _GAIN[game] + 0.5)
-    return _phi((me - opp) / (_SPREAD[game] * math.sqrt(hands)))
+    hands = max(0.5, (target - lead) / race["gain"] + 0.5)
+    return _phi((me - opp) / (race["spread"] * math.sqrt(hands)))
 
 
 def sample_2p_by_turns(state: Any, seat: int, rng: random.Random, bias: float) -> Any:
@@ -182,8 +181,9 @@ class SpadesSearchBot(SearchBot):
     def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 2.0,
                  search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
                  search_nil: bool = True, **kw: Any) -> None:
-        if game not in SPADES_GAMES:
-            raise ValueError(f"SpadesSearchBot plays {', '.join(SPADES_GAMES)}, not {game!r}")
+        info = catalog.info(game)
+        if not info.has_bags or "gain" not in info.bot_params:
+            raise ValueError(f"SpadesSearchBot plays the Spades games (bids, bags and a race model), not {game!r}")
         super().__init__(game, **kw)
         self.bid_sigma = bid_sigma
         self.bid_floor = bid_floor
@@ -195,9 +195,18 @@ class SpadesSearchBot(SearchBot):
         self.trust_rule = trust_rule
 
     def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
-        if self.game == "spades-2p" and self.turn_bias > 0:
-            return lambda seat, rng: sample_2p_by_turns(state, seat, rng, self.turn_bias)
+        if self.info.stock == "draw":  # the draw: worlds fit what the opponent kept
+            if self.turn_bias > 0:
+                return lambda seat, rng: sample_2p_by_turns(state, seat, rng, self.turn_bias)
+            return lambda seat, rng: sample_spades_2p(state, seat, rng, keep_bias=self.keep_bias)
         return super()._sampler(state)
+
+    def _value(self, state: GameState, seat: int) -> float:
+        """The side's total minus 10 per bag in its counter, minus the same for the other side."""
+        row = state.hand_results[-1]
+        tot, bags = row["totals"], row["bags"]
+        opp = (seat + 1) % state.n
+        return float((tot[seat] - 10 * bags[seat]) - (tot[opp] - 10 * bags[opp]))
 
     # ------------------------------------------------------------------ candidates
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
@@ -229,7 +238,7 @@ class SpadesSearchBot(SearchBot):
     def _nil_thinkable(self, state: GameState, seat: int) -> bool:
         """A Nil worth searching: no partner Nil, and a hand of few tricks without the top
         trumps."""
-        if self.game == "partnership-spades":
+        if self.info.teams:
             bids = getattr(state, "bids")  # noqa: B009
             if bids[(seat + 2) % 4] == 0:
                 return False
@@ -237,7 +246,7 @@ class SpadesSearchBot(SearchBot):
         held = list(state.hand_of(seat))
         if any(c // 13 == trump and c % 13 >= 10 for c in held):
             return False
-        players = 2 if self.game == "spades-2p" else 4
+        players = state.n
         return estimate_tricks(held, trump, players) < 2.0
 
     # ------------------------------------------------------------------ world weights
@@ -245,7 +254,7 @@ class SpadesSearchBot(SearchBot):
         """How well the other seats' bids fit the hands this world gives them (1 before
         any bid, or after a Blind Nil's pass has changed hands since the bidding)."""
         bids: list[int] = getattr(world, "bids")  # noqa: B009
-        if self.game == "partnership-spades":
+        if self.info.teams:
             if any(getattr(world, "blind")):  # noqa: B009 - hands changed after the bids
                 return 1.0
             double = [False] * 4

@@ -7,20 +7,20 @@ fragment is not sent to the server). Fields are separated by dots::
     1.h.3.<commitment>.<salt>.<deck>.<head>[.<language>]
 
 - ``1``: the form's version;
-- the game: ``h`` hearts, ``c`` cancellation-hearts, ``s`` spades-2p, ``p`` partnership-spades,
-  ``w`` german-whist (``GAME_CODES``);
+- the game: one letter, its descriptor's ``check_letter`` (h Hearts, c Cancellation Hearts,
+  s Two-player Spades, p Partnership Spades, w German Whist);
 - the hand's number, counted from 1;
 - the commitment shown before the deal: its 32 bytes in base64url without padding (43
   characters; RFC 4648 section 5);
 - the salt revealed after the hand, as the record writes it (lowercase hex);
 - the deck order, top first, one letter per card (``CARD_LETTERS``): ``A``-``M`` the spades
   2 to ace, ``N``-``Z`` the hearts, ``a``-``m`` the diamonds, ``n``-``z`` the clubs (the card's
-  number in ``engine.cards`` is its letter's place); 52 letters, 104 for cancellation-hearts;
+  number in ``engine.cards`` is its letter's place); 52 letters per deck (104 for two);
 - the head of the chain of plays after this hand (``chain``), base64url like the commitment;
 - optionally the kiosk's language (``en``, ``fr``, ``ht``, ``tr``), so the page answers in it.
 
 A Hearts hand is about 190 characters; with ``http://192.168.1.20:8088/verify#`` in front it
-is a version 11 QR code at error correction M (12 for cancellation-hearts's 104 cards).
+is a version 11 QR code at error correction M (12 for two decks' 104 cards).
 """
 
 from __future__ import annotations
@@ -31,11 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import cards as C
+from .. import catalog
 
 VERSION = "1"
-GAME_CODES = {"hearts": "h", "cancellation-hearts": "c", "spades-2p": "s", "partnership-spades": "p",
-              "german-whist": "w"}
-GAMES_BY_CODE = {v: k for k, v in GAME_CODES.items()}
 CARD_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 LANGUAGES = ("en", "fr", "ht", "tr")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -73,7 +71,10 @@ def encode(code: CheckCode) -> str:
             raise CheckCodeError(f"the {name} must be 64 lowercase hex digits, not {value!r}")
     if not _SALT.match(code.salt):
         raise CheckCodeError(f"the salt must be lowercase hex digits, not {code.salt!r}")
-    fields = [VERSION, GAME_CODES[code.game], str(code.hand), hex_to_b64(code.commitment), code.salt,
+    letter = catalog.info(code.game).check_letter
+    if not letter:
+        raise CheckCodeError(f"{code.game} has no check-code letter (its descriptor's check_letter)")
+    fields = [VERSION, letter, str(code.hand), hex_to_b64(code.commitment), code.salt,
               "".join(CARD_LETTERS[c] for c in code.deck), hex_to_b64(code.chain)]
     if code.language:
         fields.append(code.language)
@@ -97,9 +98,11 @@ def decode(text: str) -> CheckCode:
         raise CheckCodeError(f"not a trickref check code (it starts {parts[0][:12]!r}, not '1.')")
     if len(parts) not in (7, 8):
         raise CheckCodeError(f"a check code has 7 or 8 fields separated by dots, not {len(parts)}")
-    game = GAMES_BY_CODE.get(parts[1])
-    if game is None:
-        raise CheckCodeError(f"unknown game letter {parts[1]!r} (one of {', '.join(GAMES_BY_CODE)})")
+    found = catalog.by_letter(parts[1])
+    if found is None:
+        letters = [g.check_letter for g in catalog.games() if g.check_letter]
+        raise CheckCodeError(f"unknown game letter {parts[1]!r} (one of {', '.join(letters)})")
+    game = found.id
     if not parts[2].isdigit() or int(parts[2]) < 1:
         raise CheckCodeError(f"the hand number must be a whole number from 1, not {parts[2]!r}")
     hexes = []

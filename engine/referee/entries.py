@@ -231,8 +231,9 @@ class Entries(UndoAndCorrections):
             self._take(seat, A.pass_cards(fed), "reader")
 
     def _pass_need(self, seat: int) -> int:
-        """Cards one pass takes: 2 for partnership-spades' Blind Nil exchange, else 3."""
-        return flows.PASS_COUNT.get(self._g().GAME_ID, 3)
+        """Cards one pass takes (the game's ``pass_count``: 2 for partnership-spades' Blind Nil
+        exchange, 3 in the Hearts games)."""
+        return flows.pass_count(self._g())
 
     def _fed_give(self, card: int) -> None:
         g = self._g()

@@ -30,24 +30,34 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from .. import catalog
 from ..base import GameState
 from .commands import DealerCommand, FeedBack, Fetch, Stage, seat_target
 
-LEFTOVER = {
-    "hearts": "reject",
-    "cancellation-hearts": "centre",
-    "spades-2p": "loop",
-    "german-whist": "loop",
-    "partnership-spades": "reject",
-}
-
-PASS_COUNT = {"partnership-spades": 2}  # cards per pass; the hearts games pass 3
-WHIST_FIRST_STOCK = 26  # German Whist: the 27th card of the deck order is turned up first
+# Each game's own constants are in its descriptor (catalog.GameInfo): ``leftover`` (where the
+# cards dealt to nobody go), ``pass_count``, ``stock`` ("draw": a card shown to the player in
+# their pocket, to keep or feed back; "turn-up": a face-up stock card played for) and
+# ``first_stock`` (the deck position of the first stock card shown).
 PARK = "loop"  # where fed passes and gives wait until everyone has passed
 
 
 BOT_HANDS = ("pocket", "loop")
 LOOP_CAPACITY = 120  # cards the hopper and the loop may hold (PROTOCOL.md, IDENTIFY loop_capacity)
+
+
+def info_of(state: GameState) -> catalog.GameInfo:
+    """The descriptor of ``state``'s game: its dealer flow."""
+    return catalog.info(state.GAME_ID)
+
+
+def pass_count(state: GameState) -> int:
+    """Cards one pass takes (the game's ``pass_count``)."""
+    return info_of(state).pass_count
+
+
+def first_stock(state: GameState) -> int:
+    """The deck position of the first stock card shown (0 where there is no stock)."""
+    return info_of(state).first_stock
 
 
 def loop_bots_refused(state: GameState, bot_hands: str, bots: Sequence[int], dealer: int = 2) -> str | None:
@@ -59,12 +69,9 @@ def loop_bots_refused(state: GameState, bot_hands: str, bots: Sequence[int], dea
         return None
     if dealer == 1:
         return "bot seats inside the dealer need the v2 dealer's return loop"
-    if state.GAME_ID == "spades-2p":
-        return ("a bot seat at the dealer is not offered for two-player Spades: its 13 draws would be decided "
-                "inside the dealer, with every card it keeps or discards cycled past in the 52-card stock loop "
-                "that already costs about 4 minutes of fetching a hand, and the draw steps only know a player "
-                "who takes the card shown from their pocket and feeds back the one not kept; play it with two "
-                "people, or against the bot in simulated mode")
+    refused = info_of(state).loop_bots_refused
+    if refused:
+        return refused
     if state.DECKS * 52 > LOOP_CAPACITY:  # even every seat a bot fits: 52 or 104 cards
         return f"the bot seats' cards could exceed the dealer's loop ({LOOP_CAPACITY} cards)"
     return None
@@ -76,7 +83,8 @@ def deal_plan(state: GameState, loop_seats: Sequence[int] = ()) -> tuple[tuple[s
     from .. import cards as C
 
     want = [Counter(state.hand_of(s)) for s in range(state.n)]
-    leftover = LEFTOVER[state.GAME_ID]
+    info = info_of(state)
+    leftover = info.leftover
     plan: list[tuple[str, str]] = []
     for c in state.deck:
         for s in range(state.n):
@@ -86,7 +94,7 @@ def deal_plan(state: GameState, loop_seats: Sequence[int] = ()) -> tuple[tuple[s
                 break
         else:
             plan.append((C.NAMES[c], leftover))
-    if state.GAME_ID == "spades-2p" and state.to_move is not None:
+    if info.stock == "draw" and state.to_move is not None:
         plan[0] = (plan[0][0], seat_target(state.to_move))  # the first card shown: to its pocket
     return tuple(plan)
 
@@ -95,10 +103,11 @@ def after_deal_steps(state: GameState) -> list[DealerCommand]:
     """What the dealer does once the deal is verified, in the background."""
     from .. import cards as C
 
-    if state.GAME_ID == "german-whist":
-        return [Stage(C.NAMES[state.deck[WHIST_FIRST_STOCK]])]
-    if state.GAME_ID == "spades-2p":
-        return [Stage(C.NAMES[state.deck[1]])]
+    info = info_of(state)
+    if info.stock == "turn-up":
+        return [Stage(C.NAMES[state.deck[info.first_stock]])]
+    if info.stock == "draw":
+        return [Stage(C.NAMES[state.deck[info.first_stock + 1]])]
     return []
 
 

@@ -18,16 +18,16 @@ from collections.abc import Sequence
 
 from ..base import GameState
 from .commands import DealerCommand, Fetch, V1Step, seat_target
-
-WHIST_FIRST_STOCK = 26
+from .flows import info_of
 
 
 def after_deal_steps(state: GameState) -> list[DealerCommand]:
     from .. import cards as C
 
-    if state.GAME_ID == "german-whist":
-        return [V1Step("turn_up", {"expect": C.NAMES[state.deck[WHIST_FIRST_STOCK]]})]
-    if state.GAME_ID == "spades-2p" and state.to_move is not None:
+    info = info_of(state)
+    if info.stock == "turn-up":
+        return [V1Step("turn_up", {"expect": C.NAMES[state.deck[info.first_stock]]})]
+    if info.stock == "draw" and state.to_move is not None:
         return [V1Step("present", {"seat": state.to_move, "expect": C.NAMES[state.deck[0]]})]
     return []
 

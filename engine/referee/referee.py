@@ -221,7 +221,7 @@ class Referee(Entries):
         self.undo_pending = None
         self.presented = None
         self.faceup = None
-        self.stock_pos = flows.WHIST_FIRST_STOCK if self._g().GAME_ID == "german-whist" else 0
+        self.stock_pos = flows.first_stock(self._g())
 
 
 _HANDLERS: dict[type, Any] = {

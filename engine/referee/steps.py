@@ -151,22 +151,24 @@ class DealerSteps(RefereeOutput):
             self.faceup = None
 
     def _show_stock(self) -> None:
-        """German Whist: the turned-up card on the screen (it stays in the loop); spades-2p: the
-        card in the first player's pocket after the deal."""
+        """A turned-up stock (German Whist): the face-up card on the screen (it stays in the
+        loop); a drawn stock (spades-2p): the card in the first player's pocket after the deal."""
         g = self._g()
         pos = self.stock_pos
-        if g.GAME_ID == "german-whist":
+        stock = flows.info_of(g).stock
+        if stock == "turn-up":
             self.faceup = g.deck[pos] if g.phase == "play" and pos < len(g.deck) else None
             if self.faceup is not None:
                 self._msg(f"Turned up: {C.NAMES[self.faceup]}")
-        elif g.GAME_ID == "spades-2p" and g.phase == "draw" and g.to_move is not None and pos == 0:
+        elif stock == "draw" and g.phase == "draw" and g.to_move is not None and pos == 0:
             self.presented = (g.to_move, g.deck[0])
             self._msg(f"{self._name(g.to_move)}: your card is {C.NAMES[g.deck[0]]} (in your pocket)", seat=g.to_move)
 
     def _fetched(self, head: Fetch) -> None:
-        """spades-2p: the card on offer reached the player's pocket: it is theirs to decide on."""
+        """A drawn stock (spades-2p): the card on offer reached the player's pocket: it is
+        theirs to decide on."""
         g = self._g()
-        if g.GAME_ID != "spades-2p" or g.phase != "draw" or not head.target.startswith("seat:"):
+        if flows.info_of(g).stock != "draw" or g.phase != "draw" or not head.target.startswith("seat:"):
             return
         card, seat = C.parse(head.card), int(head.target[5:])
         if self.stock_pos < len(g.deck) and card == g.deck[self.stock_pos] and seat == g.to_move:

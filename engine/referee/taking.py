@@ -119,7 +119,7 @@ class Taking(DealerSteps):
                 self.blocked[-1] = "the passed cards are in the dealer"
             if g.phase != "pass":
                 self._release_passes()
-        elif kind == "play" and g.GAME_ID == "german-whist":
+        elif kind == "play" and flows.info_of(g).stock == "turn-up":
             after = [list(g.hand_of(s)) for s in range(g.n)]
             got = [flows.gained(before[s], after[s], [action.value] if s == seat else []) for s in range(g.n)]
             if any(got):

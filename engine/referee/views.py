@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import actions as A
 from .. import cards as C
+from .. import catalog
 from ..options import non_defaults
 from ..records import FORMAT, Record, dump
 from . import fairness, panel
@@ -48,10 +49,12 @@ class RefereeViews(RefereeState):
 
     def _game_view(self, v: dict[str, Any]) -> dict[str, Any]:
         """The engine's view with the hand's tricks so far (``tricks``: GameState.trick_log,
-        public), for the kiosk's review of the hand. Added here, not in the engine's own view,
-        which the bots read at every decision."""
+        public), for the kiosk's review of the hand, and the game's descriptor flags (``info``:
+        catalog.GameInfo.public, what the screens draw by). Added here, not in the engine's own
+        view, which the bots read at every decision."""
         g = self._g()
         v["tricks"] = g.trick_log()
+        v["info"] = catalog.info(g.GAME_ID).public()
         return v
 
     def _deal_counts(self) -> dict[str, int]:

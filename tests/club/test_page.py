@@ -66,6 +66,8 @@ def test_server_is_read_only_and_streams_the_hubs_standings(club) -> None:
         code, ctype, body = get(base)
         assert code == 200 and ctype.startswith("text/html") and b"<table id=\"standings\">" in body
         assert get(base + "app.js")[0] == 200 and get(base + "style.css")[0] == 200
+        code, ctype, body = get(base + "games.json")  # the catalog the page names the games by
+        assert code == 200 and ctype == "application/json" and json.loads(body)["hearts"]["title"] == "Hearts"
         assert get(base + "nope")[0] == 404
         code, _, body = get(base + "standings.json", "POST")
         assert code == 405 and b"read-only" in body

@@ -1,5 +1,6 @@
 """The standings page speaks the players' languages: every English text the page writes (its
-``say("...")`` calls, the ``data-i18n`` headings, the game and method names) has a French, Haitian
+``say("...")`` calls, the ``data-i18n`` headings, the method names and the titles of the games the
+hub serves in ``games.json``) has a French, Haitian
 Creole and Turkish form in the page's word list, with the same {fields}; and a real browser
 asked for ``?lang=tr`` shows the Turkish headings (where Debian's chromium and Playwright are)."""
 
@@ -14,7 +15,8 @@ import threading
 
 import pytest
 
-from trickref.device.club.web import asset
+from trickref.device.club.web import asset, games_json
+from trickref.engine import catalog
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -31,11 +33,10 @@ def _english() -> set[str]:
     html = asset("index.html").decode("utf-8")
     keys = set(re.findall(r'\bsay\("((?:[^"\\]|\\.)*)"', js))
     keys |= set(re.findall(r'data-i18n="([^"]*)"', html))
-    for table in ("GAMES", "METHODS"):
-        m = re.search(table + r" = \{(.*?)\};", js, re.S)
-        assert m, table
-        keys |= set(re.findall(r':\s*"([^"]*)"', m.group(1)))
-    return keys
+    m = re.search(r"METHODS = \{(.*?)\};", js, re.S)
+    assert m, "METHODS"
+    keys |= set(re.findall(r':\s*"([^"]*)"', m.group(1)))
+    return keys | {g.title for g in catalog.games()[:5]}  # the built-in games (games.json)
 
 
 def test_every_text_of_the_page_is_in_every_language() -> None:
@@ -84,6 +85,7 @@ def test_a_browser_asked_for_turkish_shows_turkish(tmp_path) -> None:
         pytest.skip("Playwright's Python package is not installed (pip install -e .[test])")
     for name in ("index.html", "app.js", "style.css"):
         (tmp_path / name).write_bytes(asset(name))
+    (tmp_path / "games.json").write_bytes(games_json())
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
     handler.log_message = lambda *a: None  # type: ignore[attr-defined]
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -95,6 +97,7 @@ def test_a_browser_asked_for_turkish_shows_turkish(tmp_path) -> None:
                 "--disable-component-update", "--disable-sync"])
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html?lang=tr")
+            page.wait_for_function("Object.keys(GAMES).length > 0")  # the hub's catalog came
             assert page.inner_text("#h-standings") == "Sıralama"
             assert page.inner_text("#standings thead").split("\t")[1].strip() == "Oyuncu"
             assert page.evaluate("document.documentElement.lang") == "tr"

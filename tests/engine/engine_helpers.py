@@ -53,11 +53,8 @@ def load_class(game: str) -> type[GameState]:
 
 def game_player_counts() -> Iterator[tuple[str, int]]:
     """Every (game, player count) of RULES.md, whether or not the module exists yet."""
-    from trickref.engine.games import _REGISTRY
-
-    known = {g: tuple(HAND_SIZE[g]) for g in _REGISTRY}
     for g in GAME_IDS:
-        for n in known[g]:
+        for n in HAND_SIZE.get(g, {}):
             yield g, n
 
 

@@ -11,11 +11,28 @@ from pathlib import Path
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 
+TYPING_ONLY = {"mypy_extensions"}  # the compiler's marks, imported under TYPE_CHECKING only
+
+
+def _typing_only(tree: ast.AST) -> set[int]:
+    """The ids of the import nodes under ``if TYPE_CHECKING:`` (never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Import | ast.ImportFrom)}
+    return out
+
+
 def imports_of(path: Path) -> list[tuple[int, str]]:
-    """(line, top-level module) of every absolute import; relative imports stay in engine."""
+    """(line, top-level module) of every absolute import; relative imports stay in engine. A
+    compiler's mark imported for type checking only (TYPING_ONLY, under ``if TYPE_CHECKING:``)
+    is no import at run time."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    skip = _typing_only(tree)
     out: list[tuple[int, str]] = []
     for node in ast.walk(tree):
+        if id(node) in skip and isinstance(node, ast.ImportFrom) and node.module in TYPING_ONLY:
+            continue
         if isinstance(node, ast.Import):
             out.extend((node.lineno, _top(a.name)) for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -192,7 +192,7 @@ def test_dealer_fault_screens_name_no_hidden_card(fault):
         table = S.real_game(app, "german-whist", 2)
         table.arm_fault(fault, after_cards=12)
         app.session.start_deal()
-        assert S._wait(table, lambda: table.referee.dealer_fault is not None or table.public_view()["table"]["dealer"].get("fault"))
+        assert S.wait(table, lambda: table.referee.dealer_fault is not None or table.public_view()["table"]["dealer"].get("fault"))
         app.route()
         assert app.scene.name == "fault", app.scene.name
         check_frame(app, table, 2, f"{fault} fault screen")

@@ -202,8 +202,10 @@ def test_default_pin_is_flagged_and_an_unreadable_pin_locks(tmp_path, monkeypatc
 
 def test_home_screen_tables_match_the_engine():
     from trickref.engine.games import GAME_IDS, game_class
-    from trickref.ui.setup import COUNTS, TITLES
+    from trickref.ui.i18n import set_language
+    from trickref.ui.setup import player_counts, title
 
+    set_language("en")
     for g in GAME_IDS:
-        assert COUNTS[g] == game_class(g).PLAYER_COUNTS
-        assert TITLES[g] == game_class(g).TITLE
+        assert player_counts(g) == game_class(g).PLAYER_COUNTS
+        assert title(g) == game_class(g).TITLE

@@ -6,7 +6,7 @@ import threading
 
 from kiosk_helpers import settle
 
-from trickref.ui.app import post_table_event
+from trickref.ui import wake
 from trickref.ui.screenshots import advance, press, real_game, start_game
 
 
@@ -46,26 +46,39 @@ def test_bots_and_dealing_ask_for_ticks(small_app):
 
 
 def test_panel_presses_from_another_thread(small_app):
+    """A seat panel's thread (gpiozero's) hands its presses to the table host, not to the
+    loop; the host's worker only wakes the loop, with an event that carries nothing."""
+    import pygame
+
+    from trickref.ui.session import Session
+    from trickref.ui.table_client import open_client
+
     app = small_app
-    session = start_game(app, "spades-2p", 2, humans=(0, 1))
+    table = open_client("spades-2p", 2, ["Ana", "Ben"], {}, (), mode="instant", seed=7, on_change=wake.poster())
+    app.session = session = Session(table, **app.session_args)
+    session.start_deal()
+    table.drain()
     session.simulated = False  # table mode: the physical seat panels bid
     advance(session, lambda st: st.phase == "bid")
     app.route()
+    assert app.scene.name == "bidding"
     seat = session.table.turn()[0]
+    pygame.event.clear()
 
     def press() -> None:
         for key in ("+", "+", "+", "-", "OK"):
-            post_table_event("panel", seat=seat, key=key)
+            session.table.panel(seat, key)
 
     t = threading.Thread(target=press)
     t.start()
     t.join()
-    import pygame
-
-    for e in pygame.event.get():
-        app.dispatch(e)
     session.table.drain()
-    assert session.table.state.bids[seat] == 2
+    assert session.table.state.bids[seat] == 2  # taken by the host, whatever the loop does
+    woken = [e for e in pygame.event.get() if e.type == wake.TABLE_EVENT]
+    assert woken and all(e.dict == {"kind": "table"} for e in woken)
+    for e in woken:
+        app.dispatch(e)
+    assert app.scene.name == "bidding" and session.view()["game"]["bids"][seat] == 2
     settle(app)
 
 

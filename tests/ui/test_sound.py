@@ -5,7 +5,7 @@ from __future__ import annotations
 from kiosk_helpers import settle, tap_card
 
 from trickref.engine import cards as C
-from trickref.ui.screenshots import advance, make_app, real_game, start_game
+from trickref.ui.screenshots import advance, make_app, real_game, show, start_game
 from trickref.ui.settings import Settings
 from trickref.ui.sound import CUES, RATE, tone
 
@@ -50,3 +50,25 @@ def test_alarm_on_a_dealer_fault_and_silence_when_off():
     app.route()
     assert app.scene.name == "fault" and app.sounds.log == ["alarm"]
     assert app.sounds._ready is None  # sound off: the audio device was never opened
+
+
+def test_the_referees_sounds_are_carried_out_by_the_table_host():
+    """A refusal's sound is the referee's: the table host plays it on the kiosk's speaker (from
+    its worker thread, played by the loop), and the screen adds none of its own."""
+    from trickref.engine.actions import Action
+
+    app = make_app((800, 480), settings=Settings(sound=True))
+    session = start_game(app, "hearts", 4, humans=(0,), seed=12)
+    app.route()
+    table = session.table
+    assert table.host.speaker is app.sounds
+    advance(session, lambda st: st.phase == "play" and 0 in st.turn_seats())
+    show(app, reveal=0)
+    assert app.scene.acting_seat == 0
+    before, heard = len(app.sounds.log), len(table.host.sounds)
+    held = set(table.state.hand_of(0))
+    stranger = next(c for c in range(52) if c not in held)  # a card seat 0 does not hold
+    app.scene.submit(Action("play", stranger))
+    assert app.scene.error  # the referee's words
+    assert list(table.host.sounds)[heard:] == ["refused"]
+    assert app.sounds.log[before:] == ["refused"]  # once: the host's, played by the loop

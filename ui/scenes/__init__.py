@@ -29,6 +29,11 @@ SCENES: dict[str, tuple[str, str]] = {
     "fault": ("fault", "FaultScene"),
     "confirm": ("confirm", "ConfirmScene"),
     "keyboard": ("trickref.ui.keyboard", "KeyboardScene"),
+    # keep-score: the entry screen's sheet, its game over and a score correction (the entry
+    # screen and the hand corrections go to them by name: they import the entry screen)
+    "scorekeeper_sheet": ("scorekeeper_sheet", "ScorekeeperSheetScene"),
+    "scorekeeper_over": ("scorekeeper_sheet", "ScorekeeperOverScene"),
+    "scorekeeper_correct": ("scorekeeper_sheet", "ScorekeeperCorrectScene"),
 }
 
 

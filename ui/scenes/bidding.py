@@ -12,6 +12,7 @@ import pygame
 from trickref.engine.actions import BLIND_NIL
 
 from .. import draw as D
+from .. import gameinfo as GI
 from .. import tableview as TV
 from .. import theme as T
 from ..i18n import _
@@ -125,9 +126,8 @@ class BiddingScene(GameScene):
                 self.session.table.panel(seat, key)
             self.session.after_action()
             self.error = ""
-        except ValueError as e:
+        except ValueError as e:  # refused: the referee's sound comes from the table host
             self.error = str(e)
-            self.app.sounds.play("error")
         if key == "OK":
             self.app.route()
 
@@ -178,8 +178,7 @@ class BiddingScene(GameScene):
                 else:
                     txt, color = "-", T.TEXT_DIM
             else:
-                txt = (_("Blind Nil") if g.get("game") == "partnership-spades" else _("Double Nil")) if (
-                    b == 0 and s < len(blind) and blind[s]) else (_("Nil") if b == 0 else str(b))
+                txt = GI.nil_word(g) if (b == 0 and s < len(blind) and blind[s]) else (_("Nil") if b == 0 else str(b))
                 color = T.GOOD
             mark = " (D)" if g.get("dealer") == s else ""
             bot = " [bot]" if s in t.get("bots", []) else ""

@@ -198,10 +198,12 @@ class GameScene(Scene):
     @property
     def game_title(self) -> str:
         """The game's name in the kiosk's language (the session's own title is the engine's)."""
-        from ..setup import TITLES, title
+        from trickref.engine import catalog
+
+        from ..gameinfo import title
 
         game = getattr(self.session, "game_id", None)
-        return title(game) if isinstance(game, str) and game in TITLES else str(self.session.title)
+        return title(game) if catalog.known(game) else str(self.session.title)
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -33,9 +33,15 @@ from ..scene import Scene
 from ..widgets import Button
 from .pin import PinScene
 from .scorekeeper_entry import ScorekeeperEntryScene
-from .scoresheet import reason_words
 
 REASONS = ("miscounted", "revoke", "misdeal")
+# a correction's reason as a record keeps it -> its words on screen
+REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal": N_("misdeal"), "other": N_("other")}
+
+
+def reason_words(reason: str) -> str:
+    """A correction's reason in the kiosk's language (a typed one as typed)."""
+    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else reason
 
 
 # ---------------------------------------------------------------------- what is corrected
@@ -122,9 +128,7 @@ class KeptFixer(Fixer):
         self.kept.correct(seat, points, reason)
 
     def reopen(self) -> None:
-        from .scorekeeper_sheet import ScorekeeperSheetScene
-
-        self.app.switch(ScorekeeperSheetScene(self.app, self.kept, self.entry_state))
+        self.app.go("scorekeeper_sheet", sheet=self.kept, entry_state=self.entry_state)
 
 
 def with_pin(app: Any, fixer: Fixer, then: Callable[[], Any]) -> None:
@@ -172,19 +176,18 @@ class AdminPinScene(PinScene):
 # ---------------------------------------------------------------------- a hand's words
 def figures_words(sheet: ScoreSheet, entries: dict[str, Any], seats: tuple[int, ...]) -> str:
     """A side's figures in one hand: "bid 4, made 5", "Nil, made 0", "3\u2665 Q\u2660", "9 tricks"."""
-    g = sheet.GAME_ID
-    if g in ("spades-2p", "partnership-spades"):
-        nil_key = "double_nil" if g == "spades-2p" else "blind_nil"
+    if "bids" in entries:  # the Spades games: bids, tricks and the special Nil
+        nil_key = "double_nil" if "double_nil" in entries else "blind_nil"
         parts = []
         for s in seats:
             b, t = int(entries["bids"][s]), int(entries["tricks"][s])
             if b == 0:
-                word = _(P.NIL_WORDS[2 if g == "spades-2p" else 1]) if entries.get(nil_key, [False] * 4)[s] else _("Nil")
+                word = _(P.NIL_WORDS[2 if nil_key == "double_nil" else 1]) if entries.get(nil_key, [False] * 4)[s] else _("Nil")
                 parts.append(_("{nil}, made {made}").format(nil=word, made=t))
             else:
                 parts.append(_("bid {bid}, made {made}").format(bid=b, made=t))
         return "; ".join(parts)
-    if g == "german-whist":
+    if "hearts" not in entries:  # tricks only
         n = int(entries["tricks"][seats[0]])
         return ngettext("{n} trick", "{n} tricks", n).format(n=n)
     s = seats[0]
@@ -274,7 +277,7 @@ class HandScene(Scene):
         self.lines = []
         rows_room = bottom - y
         line_h = small_h + th.u(2)
-        per_side = 2 if len(sides) * 2 * line_h <= rows_room and sheet.GAME_ID == "partnership-spades" else 1
+        per_side = 2 if len(sides) * 2 * line_h <= rows_room and sheet.TEAMS else 1
         for side, group in zip(sides, seats, strict=True):
             if y + line_h * per_side > bottom:
                 break
@@ -387,10 +390,8 @@ class PickHandScene(Scene):
         fix_hand(self.app, self.fixer, hand)
 
     def points(self) -> None:
-        from .scorekeeper_sheet import ScorekeeperCorrectScene
-
         self.app.pop()
-        self.app.switch(ScorekeeperCorrectScene(self.app, self.fixer.sheet(), self.fixer))
+        self.app.go("scorekeeper_correct", sheet=self.fixer.sheet(), fixer=self.fixer)
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme

@@ -57,10 +57,16 @@ class HomeScene(Scene):
             self._title_y = top + (-(-len(GAME_IDS) // 2)) * (gh + p) + p
             top = self._title_y + th.font("large", bold=True).get_height() + th.u(4) - th.u(40)
         else:
-            bh = max(th.touch, (H - top - p * 7) // 5)
+            n = len(GAME_IDS)  # the catalog's games: five built in, plug-ins after them
+            bh = (H - top - p * (n + 2)) // n
+            cols = 1 if bh >= th.touch else 2  # too many for one column: two, half as wide
+            rows = -(-n // cols)
+            bh = max(th.touch, (H - top - p * (rows + 2)) // rows)
+            bw = (col_w - (cols - 1) * p) // cols
             for i, g in enumerate(GAME_IDS):
-                b = Button(title(g), functools.partial(self.pick, g), pygame.Rect(2 * p, top + i * (bh + p), col_w, bh),
-                           name=f"game {g}")
+                r, c = divmod(i, cols)
+                b = Button(title(g), functools.partial(self.pick, g),
+                           pygame.Rect(2 * p + c * (bw + p), top + r * (bh + p), bw, bh), name=f"game {g}")
                 b.selected = g == self.setup.game
                 self.game_buttons.append(b)
             x = 2 * p + col_w + 3 * p

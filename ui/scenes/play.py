@@ -18,6 +18,7 @@ from trickref.engine.actions import Action
 
 from .. import card_art as A
 from .. import draw as D
+from .. import gameinfo as GI
 from .. import tableview as TV
 from .. import theme as T
 from ..i18n import N_, _, ngettext
@@ -93,9 +94,8 @@ class PlayScene(GameScene):
         try:
             self.session.submit(seat, action)
             self.error = ""
-        except ValueError as e:
+        except ValueError as e:  # refused: the referee's sound comes from the table host
             self.error = str(e)
-            self.app.sounds.play("error")
         self.hand.selected = []
         self.app.route()
 
@@ -374,7 +374,7 @@ class PlayScene(GameScene):
             top += max(1, len(lines)) * line_h + th.u(4)
         specs = self._action_specs() if not holding else []
         card = TV.presented(self.view) if self.acting_seat is not None else None
-        stock = g.get("stock_card") if g.get("game") == "german-whist" else None
+        stock = g.get("stock_card") if GI.stock(g) == "turn-up" else None
         strip_h = 0
         big = th.card_height("table")
         if card:
@@ -526,12 +526,12 @@ class PlayScene(GameScene):
         if reviewing:
             if winner is not None:
                 return _("{name} wins the trick").format(name=names[winner])
-            if g.get("game") == "cancellation-hearts" and g.get("waiting"):
+            if GI.cancels(g) and g.get("waiting"):
                 return _("all cancelled: the cards wait for the next trick")
             return _("last trick")
         phase = str(g.get("phase"))
         who = ", ".join(names[s] for s in sorted(turn))
-        k = 2 if g.get("game") == "partnership-spades" else 3
+        k = GI.pass_count(g)
         if self.acting_seat is not None:
             if phase == "draw":
                 return _("Your draw: keep the shown card, or discard it and keep the next")
@@ -555,11 +555,12 @@ class PlayScene(GameScene):
         return text
 
     def _draw_extras(self, surface: Any, trick_area: pygame.Rect, table: pygame.Rect, shown: dict[str, Any]) -> None:
-        """German Whist's stock, Cancellation Hearts' waiting cards, the spades-2p draw card."""
+        """A turned-up stock (German Whist's), the waiting cards of a game whose cards cancel
+        (Cancellation Hearts), the drawn card (spades-2p's)."""
         th = self.theme
         g = self.g
         small = th.card_height("small")
-        if g.get("game") == "german-whist" and g.get("stock_card"):
+        if GI.stock(g) == "turn-up" and g.get("stock_card"):
             x, y = trick_area.x + th.pad, trick_area.y + th.u(30)
             A.draw_card(surface, None, (x + th.u(6), y + th.u(4)), small, th)
             A.draw_card(surface, TV.card(g["stock_card"]), (x, y), small, th)

@@ -21,6 +21,7 @@ import pygame
 from trickref.engine import cards as C
 
 from .. import draw as D
+from .. import gameinfo as GI
 from .. import tableview as TV
 from .. import theme as T
 from ..i18n import _
@@ -249,7 +250,7 @@ class ReviewScene(GameScene):
             passed = " ".join(card_text(c) for c in g["passed_cards"])
             names = g.get("names") or []
             to = g.get("pass_to")
-            to = (seat + 2) % 4 if to is None and g.get("game") == "partnership-spades" else to
+            to = (seat + 2) % 4 if to is None and GI.teams(g) else to  # partners pass across
             who = names[int(to)] if isinstance(to, int) and 0 <= to < len(names) else "?"
             words = _("You passed {cards} to {name}").format(cards=passed, name=who)
             got = g.get("received_cards") or []
@@ -260,7 +261,7 @@ class ReviewScene(GameScene):
             for line in wrap_drawn(th, words, width):
                 out.append((line, h, T.ACCENT))
         legend = _("underlined: led; yellow: won the trick")
-        if g.get("game") == "cancellation-hearts":
+        if GI.cancels(g):
             legend += "; " + _("struck out: cancelled; shaded: nobody won")
         for line in wrap_drawn(th, legend, width):
             out.append((line, h, T.TEXT_DIM))

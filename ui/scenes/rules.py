@@ -20,9 +20,12 @@ HELP = Path(__file__).resolve().parents[1] / "help"
 
 def help_page(game: str, language: str = "en") -> Path:
     """The players' page for ``game`` in ``language``, or the English one when that language
-    has none."""
-    p = HELP / language / f"{game}.md"
-    return p if p.is_file() else HELP / "en" / f"{game}.md"
+    has none (in the game's own folder when its descriptor names one: a plug-in's)."""
+    from trickref.engine import catalog
+
+    folder = Path(catalog.info(game).help_dir or HELP) if catalog.known(game) else HELP
+    p = folder / language / f"{game}.md"
+    return p if p.is_file() else folder / "en" / f"{game}.md"
 
 
 def rules_blocks(game: str, language: str = "en") -> list[tuple[str, str]]:

@@ -79,7 +79,7 @@ def pending_sheet(app: Any) -> ScoreSheet | None:
 
 def describe(sheet: ScoreSheet) -> str:
     """'Hearts, 4 players, 2 hands entered: Ana 12, Ben 5, ...' for resume messages."""
-    from ..setup import title
+    from ..gameinfo import title
 
     hands = ngettext("{n} hand entered", "{n} hands entered", sheet.hand_number).format(n=sheet.hand_number)
     what = _("{game}, {n} players, {hands}").format(game=title(sheet.GAME_ID), n=sheet.n, hands=hands)
@@ -241,9 +241,9 @@ class SheetSession:
     @property
     def title(self) -> str:
         """The game's name in the kiosk's language, marked as a kept sheet."""
-        from ..setup import TITLES, title
+        from ..gameinfo import title
 
-        game = title(self.sheet.GAME_ID) if self.sheet.GAME_ID in TITLES else self.sheet.TITLE
+        game = title(self.sheet.GAME_ID)
         return _("{game} (keeping score)").format(game=game)
 
     def view(self) -> dict[str, Any]:
@@ -408,9 +408,7 @@ class ScorekeeperEntryScene(Scene):
             self.entries[key][seat] = v
 
     def _nobody(self, key: str) -> int:
-        if self.sheet.GAME_ID != "cancellation-hearts":
-            return 0
-        return int(self.entries.get(f"nobody_{key}") or 0)
+        return self.sheet.keeping.nobody(key, self.entries)
 
     def _autofill(self) -> None:
         """Fill in what the rules fix: the last count of a field that adds up to a known sum,
@@ -771,9 +769,7 @@ class ScorekeeperEntryScene(Scene):
             return
         sheet = self.sheet
         if sheet.over:
-            from .scorekeeper_sheet import ScorekeeperOverScene
-
-            self.app.switch(ScorekeeperOverScene(self.app, sheet))
+            self.app.go("scorekeeper_over", sheet=sheet)
             return
         self.last_hand = _("Hand {n}:").format(n=sheet.hand_number) + " " + ", ".join(
             f"{who} {p:+d}" for who, p in self._shown_points(pts))
@@ -817,9 +813,7 @@ class ScorekeeperEntryScene(Scene):
         return words(1, False)
 
     def show_sheet(self) -> None:
-        from .scorekeeper_sheet import ScorekeeperSheetScene
-
-        self.app.switch(ScorekeeperSheetScene(self.app, self.sheet, self.state()))
+        self.app.go("scorekeeper_sheet", sheet=self.sheet, entry_state=self.state())
 
     def state(self) -> dict[str, Any]:
         """What is entered so far (kept when going to the score sheet and back)."""
@@ -983,7 +977,7 @@ class ScorekeeperEntryScene(Scene):
 
     def heading(self) -> str:
         """The bar's first line: the game and the hand being entered."""
-        from ..setup import title
+        from ..gameinfo import title
 
         return _("{game}: hand {n}").format(game=title(self.sheet.GAME_ID), n=self.sheet.hand_number + 1)
 

@@ -16,28 +16,25 @@ from typing import Any
 import pygame
 
 from .. import draw as D
+from .. import gameinfo as GI
 from .. import paperpad as P
 from .. import plot
 from .. import theme as T
-from ..i18n import N_, _
+from ..i18n import _
 from ..widgets import Button, Widget
 from .gamebase import GameScene
+from .handfix import REASON_WORDS, HandScene, TableFixer, pick_hand, reason_words, with_pin
 
-# a correction's reason as a record keeps it -> its words on screen
-REASON_WORDS = {"miscounted": N_("miscounted"), "revoke": N_("revoke"), "misdeal": N_("misdeal"), "other": N_("other")}
+__all__ = ["REASON_WORDS", "PadGrid", "ScoreSheetScene", "columns", "correction_words", "draw_mark", "reason_words"]
+
 
 
 def columns(g: dict[str, Any]) -> tuple[list[str], list[int]]:
     """Column labels and the seat whose figures each column shows (one per team in partnerships)."""
     names = list(g.get("names", []))
-    if g.get("game") == "partnership-spades" and len(names) == 4:
+    if GI.teams(g) and len(names) == 4:
         return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"], [0, 1]
     return names, list(range(len(names)))
-
-
-def reason_words(reason: str) -> str:
-    """A correction's reason in the kiosk's language (a typed one as typed)."""
-    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else reason
 
 
 def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
@@ -45,7 +42,7 @@ def correction_words(g: dict[str, Any], c: dict[str, Any]) -> str:
     names = list(g.get("names", []))
     seat = int(c.get("seat", 0))
     who = names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat + 1)
-    if g.get("game") == "partnership-spades" and len(names) == 4:
+    if GI.teams(g) and len(names) == 4:
         who += f" & {names[(seat + 2) % 4]}"
     reason = f" ({reason_words(c['reason'])})" if c.get("reason") else ""
     return _("{who} {points} after hand {hand}").format(who=who, points=f"{int(c.get('points', 0)):+d}",
@@ -302,19 +299,13 @@ class ScoreSheetScene(GameScene):
 
     def fixer(self) -> Any:
         """What a correction goes to (ui.scenes.handfix): the referee, through the table."""
-        from .handfix import TableFixer
-
         return TableFixer(self.app, self.back_to)
 
     def open_hand(self, hand: int) -> None:
-        from .handfix import HandScene
-
         self.app.push(HandScene(self.app, self.fixer(), hand))
 
     def correct(self) -> None:
         """Correct a hand: the admin PIN first (a refereed game), then which hand."""
-        from .handfix import pick_hand, with_pin
-
         fixer = self.fixer()
         with_pin(self.app, fixer, lambda: pick_hand(self.app, fixer))
 

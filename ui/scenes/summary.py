@@ -7,6 +7,7 @@ from typing import Any
 import pygame
 
 from .. import draw as D
+from .. import gameinfo as GI
 from .. import plot
 from .. import theme as T
 from ..fairshow import check, commitment_lines, verdict
@@ -56,7 +57,7 @@ class SummaryScene(GameScene):
             return
         last = results[-1]
         labels, seats = columns(g)
-        low_wins = g.get("game") in ("hearts", "cancellation-hearts")
+        low_wins = GI.lower_wins(g)
         top = self.bar_height + th.pad
         r = D.text(surface, th, _("Hand {n} scored").format(n=len(results)), (2 * th.pad, top), "title", T.TEXT, bold=True,
                    max_width=th.width - 4 * th.pad)
@@ -149,9 +150,10 @@ class SummaryScene(GameScene):
         return [{"tricks": t, "hearts": h, "queens": q} for t, h, q in zip(tricks, hearts, queens, strict=True)]
 
     def figures(self, g: dict[str, Any], s: int) -> str:
-        """Bids and tricks of the hand just played (spades games, German Whist), if known;
-        in the Hearts games who took what (tricks, hearts, the queen of spades)."""
-        if g.get("game") in ("hearts", "cancellation-hearts"):
+        """Bids and tricks of the hand just played (the games with bids, German Whist's
+        stages), if known; in the Hearts games who took what (tricks, hearts, the queen of
+        spades); else the tricks taken."""
+        if GI.point_cards(g):
             taken = self.hearts_taken(g)
             if not taken or s >= len(taken):
                 return ""
@@ -174,23 +176,24 @@ class SummaryScene(GameScene):
             if b is None:
                 return "-"
             if b == 0:
-                return (_("blind nil") if g.get("game") == "partnership-spades" else _("double nil")) if (
-                    k < len(blind) and blind[k]) else _("nil")
+                return GI.nil_word(g, lower=True) if (k < len(blind) and blind[k]) else _("nil")
             return str(b)
 
-        if g.get("game") == "partnership-spades" and len(taken) == 4:
+        if bids and GI.teams(g) and len(taken) == 4:
             p = s + 2
             return _("bids {a} + {b}, took {x} + {y}").format(a=bid_words(s), b=bid_words(p), x=taken[s], y=taken[p])
-        if g.get("game") == "spades-2p" and taken:
+        if bids and taken:
             return _("bid {bid}, took {n}").format(bid=bid_words(s), n=taken[s])
-        if g.get("game") == "german-whist" and end.get("tricks_stage2"):
+        if GI.stages(g) and end.get("tricks_stage2"):
             return _("stage two: {n} tricks").format(n=end["tricks_stage2"][s])
+        if s < len(taken):
+            return _("took {what}").format(what=ngettext("{n} trick", "{n} tricks", taken[s]).format(n=taken[s]))
         return ""
 
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["lines"] = list(self.lines)
-        if self.g.get("game") in ("hearts", "cancellation-hearts"):
+        if GI.point_cards(self.g):
             m["taken"] = self.hearts_taken(self.g)
         m["commitment"] = commitment_lines(self.t, after=True)
         return m

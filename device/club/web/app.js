@@ -1,7 +1,7 @@
 // The club night standings page: one EventSource, every event is the whole standings document.
 "use strict";
-const GAMES = {"hearts": "Hearts", "cancellation-hearts": "Cancellation Hearts", "spades-2p": "Two-player Spades",
-               "partnership-spades": "Partnership Spades", "german-whist": "German Whist"};
+// the games the hub knows (its catalog, games.json): id -> {title, lower_total_wins, teams}
+let GAMES = {};
 const METHODS = {"average": "against the field's average", "matchpoints": "matchpoints"};
 
 // The page's words in the players' languages (the JSON block in index.html): ?lang=fr|ht|tr,
@@ -135,7 +135,7 @@ function render(doc) {
   document.getElementById("title").textContent = say("Club night {night}", {night: doc.night}) +
     (doc.rehearsal ? " · " + say("Rehearsal") : "");
   document.getElementById("subtitle").textContent =
-    say(GAMES[doc.game] || doc.game) + " · " + say("duplicate") + ", " + say(METHODS[doc.method] || doc.method) +
+    say((GAMES[doc.game] || {}).title || doc.game) + " · " + say("duplicate") + ", " + say(METHODS[doc.method] || doc.method) +
     " · " + say("{rounds} rounds of {boards} boards", {rounds: doc.rounds, boards: doc.boards}) + " · " +
     say("{n} hands in", {n: doc.hands_received});
   const tables = document.getElementById("tables");
@@ -213,4 +213,5 @@ function connect() {
     showStatus();
   });
 }
-connect();
+// the catalog first (the subtitle names the game by it), then the standings
+fetch("games.json").then(r => r.json()).then(g => { GAMES = g; }, e => console.error(e)).finally(connect);

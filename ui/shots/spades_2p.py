@@ -1,0 +1,40 @@
+"""Spades for two's staged screens: a bid on the seat panel, a draw, the hand's first draw (with
+Double Nil), mid-trick, a score sheet, a review, a kept score with a Double Nil."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..staging import advance, keep, mid_trick, press, review, score_sheet, show, start_game, tricks
+from . import Scenario
+
+GAME = "spades-2p"
+NAMES = ["Ana", "Ben"]
+
+
+def scenarios() -> list[Scenario]:
+    def bid(app: Any) -> Any:
+        s = start_game(app, GAME, 2, humans=(0,), names=NAMES)
+        advance(s, lambda st: st.phase == "bid" and 0 in st.turn_seats())
+        press(s.table, 0, "+", 3)  # bid 3 being entered on the panel
+        return show(app, reveal=0)
+
+    def draw(app: Any) -> Any:
+        s = start_game(app, GAME, 2, humans=(0,), names=NAMES)
+        advance(s, lambda st: st.phase == "draw" and 0 in st.turn_seats() and st.pos >= 10)
+        return show(app, reveal=0)
+
+    def draw_first(app: Any) -> Any:
+        # the hand's first draw: Double Nil is offered beside Keep it / Discard it
+        s = start_game(app, GAME, 2, humans=(0,), names=NAMES, seed=8)
+        advance(s, lambda st: st.phase == "draw" and 0 in st.turn_seats())
+        return show(app, reveal=0)
+
+    def kept(app: Any) -> Any:
+        return keep(app, GAME, 2, entries={"bids": [0, 5], "double_nil": [True, False], "tricks": [0, 12]})
+
+    return [(f"bidding-{GAME}", bid), (f"draw-{GAME}", draw), (f"draw-first-{GAME}", draw_first),
+            (f"play-{GAME}-2", mid_trick(GAME, 2)),
+            (f"scoresheet-{GAME}", score_sheet(GAME, 2, 6, names=NAMES)),
+            (f"review-{GAME}-2", review(GAME, 2, lambda st: st.phase == "play" and tricks(st) >= 8)),
+            (f"keep-score-{GAME}", kept)]
