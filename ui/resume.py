@@ -28,6 +28,9 @@ def _session(app: Any, table: Any) -> None:
     kw = dict(app.session_args)
     kw.setdefault("simulated", table.mode == "simulated")
     app.session = Session(table, **kw)
+    from .memory import mark_in_use
+
+    mark_in_use(app, "referee")  # a restart resumes this game (not a keep-score sheet)
 
 
 def _levels(app: Any, table: Any) -> None:

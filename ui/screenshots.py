@@ -215,6 +215,20 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         app.setup.players = 8
         return show(app, scene="players")
 
+    @add("roster")
+    def _roster(app: Any) -> Any:
+        _stage_roster(app)
+        return show(app, scene="roster", seat=1)
+
+    @add("roster-empty")
+    def _roster_empty(app: Any) -> Any:
+        return show(app, scene="roster", seat=0)
+
+    @add("player-history")
+    def _player(app: Any) -> Any:
+        _stage_roster(app)
+        return show(app, scene="player", player="Çağrı", seat=1)
+
     @add("options-partnership-spades")
     def _options(app: Any) -> Any:
         app.setup.choose_game("partnership-spades")
@@ -626,6 +640,25 @@ def _scorekeeper_scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
             ("keep-score-sheet", sheet), ("keep-score-sheet-cancellation-11", sheet11),
             ("correct-hand-which", pick), ("correct-hand-figures", fix_entry), ("correct-hand-reason", fix_reason),
             ("keep-score-gameover", over)]
+
+
+def _stage_roster(app: Any) -> None:
+    """A table's memory with players in the kiosk's languages' letters and some history."""
+    from .memory import memory_of
+
+    m = memory_of(app)
+    names = ["Ana", "Çağrı", "Jàn-Pyè", "Œdipe", "İpek", "Maximiliana Ro", "Ben", "Zoë", "Dee"]
+    for n in names:
+        m.add_player(n)
+    results = [("hearts", [0, 1, 6, 8], [48, 102, 77, 91], [0]), ("hearts", [1, 0, 2, 3], [35, 64, 101, 88], [0]),
+               ("partnership-spades", [1, 6, 0, 8], [512, 388, 512, 388], [0, 2]),
+               ("german-whist", [1, 4], [66, 41], [0]), ("cancellation-hearts", [0, 1, 2, 3, 4, 5], [12, 23, 41, 102, 55, 60], [0])]
+    for i, (game, seats, totals, winners) in enumerate(results):
+        m.count_game(f"{i:08x}", game, [names[s] for s in seats], totals, winners)
+    st = app.setup
+    st.choose_game("hearts")
+    st.players = 4
+    st.names[:4] = ["Ana", "Çağrı", "Ben", "Dee"]
 
 
 def _tricks(st: Any) -> int:

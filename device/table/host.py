@@ -525,6 +525,9 @@ class TableHost:
         # a club night's hook (device.club.table.ClubTable): the hub's boards as shuffles, every
         # hand's result reported; None for a table on its own
         self.club: Any = None
+        # the bot seats (device.table.bot_worker.BotSeats): asked after each item, their
+        # decisions come back as jobs; None: bots are entered by whoever drives the table
+        self.bot_seats: Any = None
         self._inbox: deque[Any] = deque()
         self._cond = threading.Condition()
         self._active = False
@@ -568,6 +571,8 @@ class TableHost:
                 self.journal.close()
             if self.club is not None:
                 self.club.close()
+            if self.bot_seats is not None:
+                self.bot_seats.close()
 
     # ---------------------------------------------------------------- posting (any thread)
     def post(self, item: Any) -> None:
@@ -628,6 +633,8 @@ class TableHost:
             return False
         if self.dead or self.storage is not None:
             return True
+        if self.bot_seats is not None and self.bot_seats.awaited:
+            return False  # a bot's entry is due once its thinking ends
         if self._outstanding:
             # the one step in flight waits for a person (a drawn card fed back): idle
             return self._outstanding == 1 and self.dealer.waiting_for_person()
@@ -824,6 +831,8 @@ class TableHost:
             self._reading = True
             self._sync_dealer()
             self.dealer.read()
+        if self.bot_seats is not None:
+            self.bot_seats.after()
 
     def _sync_dealer(self) -> None:
         """Tell a dealer port that makes step ids and reconciles (SerialDealer) the hand's salt

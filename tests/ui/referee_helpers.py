@@ -140,6 +140,7 @@ def play_to_end(app: Any, max_steps: int = 5000) -> list[str]:
     for _ in range(max_steps):
         pump(app)
         if app.scene.name == "gameover":
+            app.session.table.drain()  # the last entry (a bot's, from its thinker) fully carried out
             return seen
         before = _position(app)
         seen.append(human_step(app))

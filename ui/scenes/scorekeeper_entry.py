@@ -121,6 +121,9 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
         _say(app, _("The score sheet could not start"), str(e))
         return None
     app.end_session()  # no dealt game runs meanwhile (its own journal keeps it)
+    from ..memory import mark_in_use
+
+    mark_in_use(app, "scorekeep")  # a restart resumes the sheet
     scene = ScorekeeperEntryScene(app, sheet)
     app.switch(scene)
     return scene
@@ -166,6 +169,9 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
             _say(app, _("A finished score sheet could not be saved"), str(e))
         return False
     app.end_session()
+    from ..memory import mark_in_use
+
+    mark_in_use(app, "scorekeep")  # a restart resumes the sheet
     app.switch(ScorekeeperEntryScene(app, sheet))
     if announce:
         said = (_("Every entry is saved as it is made.") if j.report.clean else
