@@ -222,9 +222,16 @@ def quiet(limit=30.0):
         time.sleep(0.005)
 
 def segment(mode):
+    # the same loop body in every mode; in the baseline the session's go reaches no table (the
+    # bot on turn never enters, so no new question is asked and nothing thinks)
     if mode != "baseline":
+        t.__dict__.pop("bot_go", None)
         t.set_bot_levels(STRONG, process=(mode == "process"))
     else:
+        t.bot_go = lambda: None
+        s.hold_bots()
+        t.bot_hold()
+        t.drain()
         quiet()
     load = os.getloadavg()[0]
     entered0, asked0 = t.seats.entered, t.seats.asked
@@ -236,9 +243,8 @@ def segment(mode):
         for e in pygame.event.get():
             app.dispatch(e)
         now = time.perf_counter()
-        if mode != "baseline":
-            keep_going()
-            app.tick(now - last)  # the session says go: the bot on turn enters when it has decided
+        keep_going()
+        app.tick(now - last)  # the session says go (not in the baseline): the bot on turn enters when decided
         last = now
         r0 = time.perf_counter()
         app.render(force=True)
@@ -255,6 +261,8 @@ def segment(mode):
            "decisions": t.seats.entered - entered0, "asked": t.seats.asked - asked0}
     if mode != "baseline":
         quiet()
+    else:
+        s.hold_bots()  # the go said to nowhere is forgotten: the next segment's tick says it again
     return out
 
 # warm up: the search process started and one decision of each kind made

@@ -93,6 +93,9 @@ class RosterScene(Scene):
     def _sub(self) -> str:
         return _("tap a name to seat that player; a new player is added to the list once and kept")
 
+    def _sub_lines(self, sub: str | None, room: int) -> list[str]:
+        return D.wrap(self.theme, sub, room, "small") if sub else []  # as many lines as it takes
+
     def layout(self) -> None:
         th = self.theme
         top = self.header_bottom(self._sub(), right=2 * th.pad) + th.u(4)
@@ -211,7 +214,7 @@ class PlayerScene(Scene):
             for line in D.wrap(th, _("No finished games at this table yet."), room, "body"):
                 y = D.text(surface, th, line, (2 * th.pad, y), "body", T.TEXT_DIM, max_width=room).bottom
             return
-        heads = (_("game"), _("played"), _("won"), _("best score"))
+        heads = (_("game"), _("played"), _("wins"), _("best score"))
         small, body = th.font("small"), th.font("body")
         # the numbers' columns as wide as their heading or figures; the game's name takes the rest
         widths = [max(small.size(h)[0], *(body.size(r[i])[0] for r in rows)) + 2 * th.pad for i, h in
