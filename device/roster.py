@@ -20,9 +20,11 @@ When the file has grown past ``COMPACT_AFTER`` records it is replaced by one sna
 atomically (tmp file, fsync, rename, fsync of the folder): a cut leaves the old file or the new.
 
 History follows the games folder. A finished game is counted once, by its record's id (the
-games store's name for it), when the kiosk sees it end; ``reconcile`` counts any finished game
-in the games folder not counted yet (a power cut between saving the record and counting it,
-or games finished by ``trickref sim``), so the history never misses one.
+games store's name for it). A refereed game is counted by the table host's worker right after
+its record is saved and before its journal is emptied (``CountingStore``), leaving out the bot
+seats; a power cut in between leaves the game in the journal, and the resumed game is counted
+when the kiosk shows its end. A keep-score sheet (every seat a person) is counted by
+``reconcile``, which looks for finished sheets in the games folder not counted yet.
 
 A damaged file (a CRC that does not check out with good records after it, a file that is not a
 journal at all, or records that are not the memory's) is never dropped silently: its bytes are
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -84,9 +87,6 @@ class Stats:
     won: int = 0
     best: int | None = None  # the best final total (lowest in the Hearts games)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"played": self.played, "won": self.won, "best": self.best}
-
 
 def _empty_state() -> dict[str, Any]:
     """The memory: the roster, the setups, what is in use, the ids of the games counted, and
@@ -106,6 +106,7 @@ class TableMemory:
         self.notice = notice
         self.compact_after = compact_after
         self._ids: set[str] = set(state["counted"])
+        self._lock = threading.RLock()
         # what was found damaged when opened (reason, offset, unread entries, aside, kept): the
         # kiosk says it in its language; ``notice`` is the same in English (logs, tests)
         self.damage: dict[str, Any] | None = None
@@ -168,7 +169,12 @@ class TableMemory:
 
     # ---------------------------------------------------------------- writing
     def _write(self, record: dict[str, Any]) -> None:
-        """Durable, then applied (a record the disk refused changes nothing)."""
+        """Durable, then applied (a record the disk refused changes nothing). The kiosk's
+        thread and the table host's worker (``CountingStore``) both write: one at a time."""
+        with self._lock:
+            self._write_locked(record)
+
+    def _write_locked(self, record: dict[str, Any]) -> None:
         data = encode(record)
         try:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
@@ -192,10 +198,14 @@ class TableMemory:
         _apply(self.state, record, self._ids)
         self._count += 1
         if self._count >= self.compact_after:
-            self.compact()
+            self._compact()
 
     def compact(self) -> None:
         """Replace the file by one snapshot of the memory (atomically)."""
+        with self._lock:
+            self._compact()
+
+    def _compact(self) -> None:
         try:
             write_atomically(self.path, encode({"kind": "snapshot", "state": self.state}))
         except (JournalError, OSError) as e:
@@ -266,13 +276,15 @@ class TableMemory:
                    skip: Iterable[int] = ()) -> bool:
         """Count a finished game in its players' history (once per game id; ``skip``: seats
         not counted, the bots'); False when it was counted before."""
-        if self.counted(gid):
-            return False
         record: dict[str, Any] = {"kind": "game", "id": gid, "game": game, "players": list(players),
                                   "totals": [int(t) for t in totals], "winners": [int(w) for w in winners]}
-        if skip:
-            record["skip"] = sorted(int(s) for s in skip)
-        self._write(record)
+        skipped = sorted(int(s) for s in skip)
+        if skipped:
+            record["skip"] = skipped
+        with self._lock:
+            if self.counted(gid):
+                return False
+            self._write_locked(record)
         return True
 
     def history(self, name: str) -> dict[str, Stats]:
@@ -284,13 +296,15 @@ class TableMemory:
                 for g, v in h.get("games", {}).items()}
 
     def reconcile(self, store: Any) -> int:
-        """Count the finished games of ``store`` (a ``GamesStore``) not counted yet; how many.
-        A record that cannot be read is left out (the games folder keeps it as it is)."""
+        """Count the finished keep-score sheets of ``store`` (a ``GamesStore``) not counted
+        yet; how many. (A dealt game's record does not say which seats were bots: those are
+        counted when they end, ``CountingStore``.) A record that cannot be read is left out
+        (the games folder keeps it as it is)."""
         n = 0
         for saved in store.list_games():
             if self.counted(saved.game_id):
                 continue
-            result = finished_result(store, saved)
+            result = finished_result(store, saved, sheets_only=True)
             if result is None:
                 continue
             game, players, totals, winners = result
@@ -298,24 +312,20 @@ class TableMemory:
         return n
 
 
-def finished_result(store: Any, saved: Any) -> tuple[str, list[str], list[int], list[int]] | None:
+def finished_result(store: Any, saved: Any, sheets_only: bool = False) -> tuple[str, list[str], list[int], list[int]] | None:
     """(game, players, final totals, winners) of a finished saved game; None for an unfinished
-    or unreadable one."""
-    from trickref.engine import records as R
+    or unreadable one (or a dealt game's, with ``sheets_only``)."""
+    import json
+
+    from trickref.engine.scorekeeper import is_scorekeeper_record
 
     try:
-        got = store.read(saved)
-        if isinstance(got, R.Record):
-            state = R.replay(got)
-            players = list(got.players)
-        else:
-            state = got
-            players = list(got.names)
-    except (ValueError, OSError):
+        record = json.loads(Path(saved.path).read_bytes())
+    except (OSError, ValueError):
         return None
-    if not state.over:
+    if not isinstance(record, dict) or (sheets_only and not is_scorekeeper_record(record)):
         return None
-    return str(state.GAME_ID), players, [int(t) for t in state.totals], [int(w) for w in state.winners]
+    return _result_of(record)
 
 
 def _plain(obj: Any) -> Any:
@@ -423,6 +433,61 @@ def _apply(state: dict[str, Any], r: Any, ids: set[str]) -> bool:
     return True
 
 
-def stats_table(memory: TableMemory, names: Iterable[str]) -> dict[str, dict[str, Stats]]:
-    """Each name's history (for screens listing several players)."""
-    return {n: memory.history(n) for n in names}
+class CountingStore:
+    """A games store (``GamesStore``) that counts each finished game it saves in the table's
+    memory, leaving out the seats ``skip()`` names (the bots). The table host saves a finished
+    game's record, then empties its journal: counted in between, a power cut can only leave the
+    game in the journal (counted again, once, when it is resumed). A memory that cannot be
+    written does not stop the save: ``problem`` is told why."""
+
+    def __init__(self, store: Any, memory: TableMemory, skip: Any = tuple,
+                 problem: Any = None) -> None:
+        self.store = store
+        self.memory = memory
+        self.skip = skip
+        self.problem = problem
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def save(self, record: Mapping[str, Any], when: Any = None) -> Path:
+        path: Path = self.store.save(record, when) if when is not None else self.store.save(record)
+        self.count(record)
+        return path
+
+    def count(self, record: Mapping[str, Any]) -> bool:
+        from .games_store import game_id
+
+        gid = game_id(record)
+        if self.memory.counted(gid):
+            return False
+        result = _result_of(record)
+        if result is None:
+            return False
+        try:
+            return self.memory.count_game(gid, *result, skip=self.skip())
+        except TableMemoryError as e:
+            if self.problem is not None:
+                self.problem(str(e))
+            return False
+
+
+def _result_of(record: Mapping[str, Any]) -> tuple[str, list[str], list[int], list[int]] | None:
+    """(game, players, totals, winners) of a finished dealt game's record; None otherwise."""
+    from trickref.engine import records as R
+    from trickref.engine.scorekeeper import ScoreSheet, is_scorekeeper_record
+
+    try:
+        if is_scorekeeper_record(record):
+            state: Any = ScoreSheet.from_json(record)
+            players = list(state.names)
+        else:
+            rec = R.parse(record)
+            state = R.replay(rec)
+            players = list(rec.players)
+    except ValueError:
+        return None
+    if not state.over:
+        return None
+    return str(state.GAME_ID), players, [int(t) for t in state.totals], [int(w) for w in state.winners]
+

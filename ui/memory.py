@@ -46,13 +46,6 @@ def memory_of(app: Any) -> Any:
     return m
 
 
-def close(app: Any) -> None:
-    m = getattr(app, "memory", None)
-    if m is not None:
-        m.close()
-        app.memory = None
-
-
 def _try(app: Any, fn: Any) -> Any:
     """Run a change of the memory; a failure is kept for the screen, the game goes on."""
     from trickref.device.roster import TableMemoryError
@@ -60,7 +53,9 @@ def _try(app: Any, fn: Any) -> Any:
     try:
         return fn()
     except TableMemoryError as e:
-        app.memory_problem = str(e)
+        app.memory_problem = _("The change could not be saved: {why}").format(why=e)
+        if getattr(app, "scenes", None) is not None and app.scenes.stack:
+            say_notice(app)  # said now, over the screen that made the change
         return None
 
 
@@ -140,6 +135,25 @@ def reconcile(app: Any) -> None:
     _try(app, lambda: m.reconcile(store))
 
 
+def watch_table(app: Any, table: Any) -> None:
+    """The table's finished game counted in its human players' history by the table host, right
+    after its record is saved (``device.roster.CountingStore``)."""
+    m = memory_of(app)
+    host = getattr(table, "host", None)
+    if m is None or host is None or host.store is None:
+        return
+    from trickref.device.roster import CountingStore
+
+    if isinstance(host.store, CountingStore):
+        return
+    bots = sorted(getattr(table, "bots", ()))
+
+    def problem(why: str) -> None:  # on the host's worker: said by the kiosk (ui.memory.say_notice)
+        app.memory_problem = _("The change could not be saved: {why}").format(why=why)
+
+    host.store = CountingStore(host.store, m, skip=lambda: bots, problem=problem)
+
+
 def count_table(app: Any, table: Any) -> None:
     """A refereed game that has ended: counted in its human players' history (once)."""
     m = memory_of(app)
@@ -158,6 +172,7 @@ def count_table(app: Any, table: Any) -> None:
         return
     gid, game, names, totals, winners, bots = got
     _try(app, lambda: m.count_game(gid, game, names, totals, winners, skip=bots))
+    say_notice(app)  # a count the table host could not save, if any
 
 
 def say_notice(app: Any) -> None:

@@ -236,7 +236,11 @@ class TableClient:
         self._on_worker(lambda: self.seats.set_levels(self.levels, process))
 
     def _on_worker(self, fn: Callable[[], None], timeout: float = 30.0) -> None:
-        """Run ``fn`` on the host's worker, in order with the events, and wait for it."""
+        """Run ``fn`` on the host's worker, in order with the events, and wait for it (here, when
+        the worker no longer takes anything: a table without power, or closed)."""
+        if self.host.dead or not self.host._worker.is_alive():
+            fn()
+            return
         done = threading.Event()
 
         def job() -> None:
@@ -278,6 +282,10 @@ class TableClient:
     def step_bot(self, timeout: float = 120.0) -> tuple[int, Action] | None:
         """The bot on turn's decision, entered; waits for it (tests, scripts: the kiosk says
         ``bot_go`` and keeps drawing). None when no bot is on turn."""
+        if self.host.dead:
+            raise RuntimeError("the table has lost power")
+        if not self.host._worker.is_alive():
+            return None
         req = GoRequest()
         self.host.job(lambda: self.seats.go(req))
         if not req.done.wait(timeout):

@@ -434,8 +434,11 @@ def _read_exact(inp: IO[bytes], n: int) -> bytes | None:
 def child_main(warm: list[str]) -> int:
     """The search process: questions on stdin (4-byte length + pickle), answers on stdout
     (pickled (ticket, action, error)). Ends when stdin closes (the kiosk stopped or died)."""
+    import signal
+
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print must not corrupt the answers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the kiosk, which closes this process
     inp = sys.stdin.buffer
     try:
         os.nice(CHILD_NICE)

@@ -16,7 +16,13 @@ import pytest
 
 from trickref.device.games_store import GamesStore
 from trickref.device.journal import encode
-from trickref.device.roster import STORE_NAME, TableMemory, TableMemoryError, clean_name
+from trickref.device.roster import (
+    STORE_NAME,
+    CountingStore,
+    TableMemory,
+    TableMemoryError,
+    clean_name,
+)
 from trickref.engine import records
 from trickref.engine.bots import bot_for
 from trickref.engine.games import new_game
@@ -70,28 +76,29 @@ def test_each_games_last_setup_and_what_is_in_use_survive_a_restart(tmp_path):
         again.set_in_use("poker")
 
 
-def test_history_counts_each_game_once_and_reconciles_with_the_games_folder(tmp_path):
+def test_history_counts_each_game_once_without_the_bots_and_reconciles_sheets(tmp_path):
     store = GamesStore(tmp_path / "games")
+    m = TableMemory.open(tmp_path)
     whist = finished_game("german-whist", ["Ana", "Ben"], seed=1, target=60)
     hearts = finished_game("hearts", ["Ana", "Ben", "Cem", "Dee"], seed=2, target=60)
-    p1 = store.save(whist)
-    store.save(hearts)
-    # an unfinished game and a scorekept sheet
+    # the table host saves each finished refereed game through the counting store
+    p1 = CountingStore(store, m).save(whist)
+    CountingStore(store, m, skip=lambda: (3,)).save(hearts)  # Dee was a bot
     unfinished = dict(hearts, hands=hearts["hands"][:1])
-    store.save(unfinished)
+    CountingStore(store, m).save(unfinished)  # a game left part way is not a game played
+    assert len(m.state["counted"]) == 2 and m.history("Dee") == {}
+    # a keep-score sheet saved by the sheet's own journal: found by reconcile
     sheet = ScoreSheet("german-whist", 2, {"target": 10}, 0, ["ana", "Cem"])
     while not sheet.over:
         sheet.enter({"tricks": [10, 3]})
     store.save(sheet.to_json())
-    m = TableMemory.open(tmp_path)
-    assert m.reconcile(store) == 3  # the unfinished one is not a game played
+    assert m.reconcile(store) == 1
     assert m.reconcile(store) == 0
     ana = m.history("ANA")
     assert set(ana) == {"german-whist", "hearts"} and ana["german-whist"].played == 2
     h = records.replay(records.parse(hearts))
-    best = min(h.totals)
     assert ana["hearts"].played == 1 and ana["hearts"].won == (0 in h.winners) and ana["hearts"].best == h.totals[0]
-    assert any(m.history(n)["hearts"].best == best for n in ("Ana", "Ben", "Cem", "Dee"))  # low is best in Hearts
+    assert m.history("Cem")["hearts"].best == h.totals[2]  # low is best in Hearts
     w = records.replay(records.parse(whist))
     assert ana["german-whist"].best == max(w.totals[0], sheet.totals[0])  # high is best in German Whist
     gid = p1.name.split("_")[3]
@@ -224,7 +231,6 @@ def test_games_store_record_names_match_the_history_key(tmp_path):
     """The games folder's id for a record is the one the history counts it by."""
     store = GamesStore(tmp_path / "games")
     rec = finished_game("german-whist", ["Ana", "Ben"], seed=3, target=40)
-    path = store.save(rec)
     m = TableMemory.open(tmp_path)
-    m.reconcile(store)
+    path = CountingStore(store, m).save(rec)
     assert m.counted(Path(path).name.split("_")[3])

@@ -235,3 +235,17 @@ def test_a_damaged_memory_is_explained_on_screen_and_kept_aside():
     assert list(home.glob(f"{STORE_NAME}.damaged-*"))
     tap_button(again, "yes")
     assert M.roster(again) == ["Ben"]  # what could be read is kept
+
+
+def test_a_change_that_cannot_be_saved_is_said_at_once():
+    from trickref.ui.table_client import load_config
+
+    app = make_app((800, 480))
+    app.go("players")
+    app.render(force=True)
+    (Path(load_config().storage.home_dir()) / STORE_NAME).unlink()  # the card lost the file
+    tap(app, app.scene.rows[2].bot.rect.center)
+    assert app.scene.name == "confirm"
+    assert "could not be saved" in app.scene.detail and STORE_NAME in app.scene.detail
+    tap_button(app, "yes")
+    assert app.scene.name == "players" and 2 not in app.setup.bots  # the game goes on with the change
