@@ -139,7 +139,7 @@ class ProcessThinker:
 
     def __init__(self, warm: tuple[str, ...] = ()) -> None:
         self._lock = threading.Lock()
-        self._waiting: dict[int, Answer] = {}
+        self._waiting: dict[int, tuple[Any, Answer]] = {}  # ticket -> (the process asked, answer)
         self._proc: subprocess.Popen[bytes] | None = None
         self._closing = False
         self.starts = 0
@@ -167,7 +167,7 @@ class ProcessThinker:
                 self._start()
             proc = self._proc
             assert proc is not None and proc.stdin is not None
-            self._waiting[q.ticket] = answer
+            self._waiting[q.ticket] = (proc, answer)
             try:
                 proc.stdin.write(len(data).to_bytes(4, "little") + data)
                 proc.stdin.flush()
@@ -187,14 +187,14 @@ class ProcessThinker:
             except (EOFError, OSError, pickle.UnpicklingError, ValueError):
                 break
             with self._lock:
-                answer = self._waiting.pop(ticket, None)
-            if answer is not None and not self._closing:
-                answer(ticket, action, error)
+                got = self._waiting.pop(ticket, None)
+            if got is not None and not self._closing:
+                got[1](ticket, action, error)
         code = proc.wait()
-        with self._lock:
-            if self._proc is not proc:
-                return
-            orphans, self._waiting = self._waiting, {}
+        with self._lock:  # the questions this process had: answered with why it stopped
+            orphans = {t: a for t, (p, a) in self._waiting.items() if p is proc}
+            for t in orphans:
+                del self._waiting[t]
         if not self._closing:
             for ticket, answer in orphans.items():
                 answer(ticket, None, f"the bot process stopped (exit status {code})")
