@@ -22,8 +22,9 @@ figure is measured in a fresh child process so that one measurement cannot warm 
 - peak memory: ru_maxrss of the child that played a whole 11-player game through the kiosk
   on the referee path (a human seat by taps) and drew every scene.
 
-- bot turns (``--bot-turns`` runs only this): frame times in a real window (an Xvfb X server
-  when the machine has one, else SDL's dummy driver) while strong search bots play a whole
+- bot turns (``--bot-turns`` runs only this; ``--dummy``: SDL's dummy driver even where Xvfb
+  is installed): frame times in a real window (an Xvfb X server when the machine has one, else
+  SDL's dummy driver) while strong search bots play a whole
   table, drawn at 60 Hz by the kiosk's own loop body (events, tick, frame), in alternating
   segments: no bot thinking (the baseline: the same window, the same scene, the bots held),
   the bots thinking on a thread of the kiosk's process, and the bots thinking in the search
@@ -308,9 +309,9 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
     return statistics.median(s), s[k], s[n - 1 - k]
 
 
-def bot_turns(seconds: float = 1.5, rounds: int = 10) -> dict:
+def bot_turns(seconds: float = 1.5, rounds: int = 10, xvfb: bool = True) -> dict:
     """Frames while strong bots think: thread vs process vs no thinking, alternating rounds."""
-    x = start_xvfb()
+    x = start_xvfb() if xvfb else None
     env = dict(ENV)
     if x is not None:
         env.update(DISPLAY=x[1], SDL_VIDEODRIVER="x11")
@@ -398,7 +399,7 @@ def write_named_section(title: str, section: str) -> None:
 
 
 def main_bot_turns(seconds: float = 1.5, rounds: int = 10) -> int:
-    b = bot_turns(seconds, rounds)
+    b = bot_turns(seconds, rounds, xvfb="--dummy" not in sys.argv)
     path = ROOT / "benchmarks" / "results" / "kiosk-bots.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(b, indent=2) + "\n")
