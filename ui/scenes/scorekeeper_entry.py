@@ -967,7 +967,7 @@ class ScorekeeperEntryScene(Scene):
         if reason is None:
             text, role, colour = self.ready_text(), "body", T.GOOD
         else:
-            text, role, colour = reason, "small", (T.BAD if self.refusal else T.ACCENT)
+            text, role, colour = reason, "small", (T.BAD_TEXT if self.refusal else T.ACCENT)
         line_h = th.font(role).get_height()
         fits = y + len(D.wrap(th, text, w, role)) * line_h <= th.height
         if free_column and not sheet.over and not fits:  # the pad's column is free: the verdict goes there
