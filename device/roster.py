@@ -92,7 +92,7 @@ def _empty_state() -> dict[str, Any]:
     """The memory: the roster, the setups, what is in use, the ids of the games counted, and
     per player (by ``name_key``) the name as first counted and their stats per game."""
     return {"version": VERSION, "players": [], "setups": {}, "last_game": None, "in_use": None,
-            "counted": [], "history": {}}
+            "counted": [], "history": {}, "results": {}}
 
 
 class TableMemory:
@@ -287,6 +287,21 @@ class TableMemory:
             self._write_locked(record)
         return True
 
+    def recount(self, old: str, gid: str, game: str, players: list[str], totals: list[int], winners: list[int],
+                skip: Iterable[int] = ()) -> bool:
+        """A counted game (id ``old``) corrected after it ended: its players' history takes the
+        corrected result (id ``gid``) instead, in one record. False when ``gid`` is counted."""
+        record: dict[str, Any] = {"kind": "recount", "old": old, "id": gid, "game": game, "players": list(players),
+                                  "totals": [int(t) for t in totals], "winners": [int(w) for w in winners]}
+        skipped = sorted(int(s) for s in skip)
+        if skipped:
+            record["skip"] = skipped
+        with self._lock:
+            if self.counted(gid):
+                return False
+            self._write_locked(record)
+        return True
+
     def history(self, name: str) -> dict[str, Stats]:
         """``name``'s games at this table, per game: played, won, best final total."""
         h = self.state["history"].get(name_key(name))
@@ -383,7 +398,8 @@ def _apply(state: dict[str, Any], r: Any, ids: set[str]) -> bool:
                 if k in s:
                     fresh[k] = s[k]
             if not (isinstance(fresh["players"], list) and isinstance(fresh["setups"], dict)
-                    and isinstance(fresh["counted"], list) and isinstance(fresh["history"], dict)):
+                    and isinstance(fresh["counted"], list) and isinstance(fresh["history"], dict)
+                    and isinstance(fresh["results"], dict)):
                 return False
             state.clear()
             state.update(fresh)
@@ -409,21 +425,18 @@ def _apply(state: dict[str, Any], r: Any, ids: set[str]) -> bool:
             gid = str(r["id"])
             if gid in ids:
                 return True
-            game = str(r["game"])
-            players = [str(p) for p in r["players"]]
-            totals = [int(t) for t in r["totals"]]
-            winners = {int(w) for w in r["winners"]}
-            skip = {int(x) for x in r.get("skip", ())}
-            for seat, who in enumerate(players[:len(totals)]):
-                if seat in skip:
-                    continue
-                h = state["history"].setdefault(name_key(who), {"name": who, "games": {}})
-                st = h["games"].setdefault(game, {"played": 0, "won": 0, "best": None})
-                st["played"] += 1
-                st["won"] += seat in winners
-                best, total = st["best"], totals[seat]
-                if best is None or (total < best if game in LOW_WINS else total > best):
-                    st["best"] = total
+            _count_result(state, gid, _result(r))
+            ids.add(gid)
+            state["counted"].append(gid)
+        elif kind == "recount":  # a counted game corrected after it ended: its new result instead
+            gid, old = str(r["id"]), str(r["old"])
+            if gid in ids:
+                return True
+            res = _result(r)
+            was = state["results"].pop(old, None)
+            if was is not None:
+                _uncount_result(state, was)
+            _count_result(state, gid, res)
             ids.add(gid)
             state["counted"].append(gid)
         else:
@@ -431,6 +444,47 @@ def _apply(state: dict[str, Any], r: Any, ids: set[str]) -> bool:
     except (KeyError, TypeError, ValueError, AttributeError):
         return False
     return True
+
+
+def _result(r: Mapping[str, Any]) -> dict[str, Any]:
+    """A counted game's result as the memory keeps it (checked: ValueError/TypeError/KeyError)."""
+    return {"game": str(r["game"]), "players": [str(p) for p in r["players"]],
+            "totals": [int(t) for t in r["totals"]], "winners": sorted({int(w) for w in r["winners"]}),
+            "skip": sorted({int(x) for x in r.get("skip", ())})}
+
+
+def _seats(res: Mapping[str, Any]) -> list[tuple[int, str]]:
+    """The counted seats of a result (the bots' left out) and their players."""
+    return [(seat, who) for seat, who in enumerate(res["players"][:len(res["totals"])]) if seat not in res["skip"]]
+
+
+def _count_result(state: dict[str, Any], gid: str, res: dict[str, Any]) -> None:
+    game = res["game"]
+    for seat, who in _seats(res):
+        h = state["history"].setdefault(name_key(who), {"name": who, "games": {}})
+        st = h["games"].setdefault(game, {"played": 0, "won": 0, "best": None})
+        st["played"] += 1
+        st["won"] += seat in res["winners"]
+        best, total = st["best"], res["totals"][seat]
+        if best is None or (total < best if game in LOW_WINS else total > best):
+            st["best"] = total
+    state["results"][gid] = res
+
+
+def _uncount_result(state: dict[str, Any], res: dict[str, Any]) -> None:
+    """Take a result back out of its players' history; their best is found again among the
+    results kept (a game counted before results were kept keeps its best)."""
+    game = res["game"]
+    for seat, who in _seats(res):
+        st = state["history"].get(name_key(who), {}).get("games", {}).get(game)
+        if st is None:
+            continue
+        st["played"] = max(0, st["played"] - 1)
+        st["won"] = max(0, st["won"] - (seat in res["winners"]))
+        if st["best"] == res["totals"][seat]:
+            kept = [o["totals"][s] for o in state["results"].values() if o["game"] == game
+                    for s, w in _seats(o) if name_key(w) == name_key(who)]
+            st["best"] = (min(kept) if game in LOW_WINS else max(kept)) if kept else None
 
 
 class CountingStore:
@@ -453,6 +507,25 @@ class CountingStore:
     def save(self, record: Mapping[str, Any], when: Any = None) -> Path:
         path: Path = self.store.save(record, when) if when is not None else self.store.save(record)
         self.count(record)
+        return path
+
+    def replace(self, old: Mapping[str, Any], new: Mapping[str, Any]) -> Path:
+        """A finished game corrected after it ended: the store keeps the corrected record in
+        place of the old, the history counts the corrected result instead of the old one."""
+        from .games_store import game_id
+
+        path: Path = self.store.replace(old, new)
+        result = _result_of(new)
+        if result is None or self.memory.counted(game_id(new)):
+            return path
+        try:
+            if self.memory.counted(game_id(old)):
+                self.memory.recount(game_id(old), game_id(new), *result, skip=self.skip())
+            else:
+                self.memory.count_game(game_id(new), *result, skip=self.skip())
+        except TableMemoryError as e:
+            if self.problem is not None:
+                self.problem(str(e))
         return path
 
     def count(self, record: Mapping[str, Any]) -> bool:

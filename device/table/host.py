@@ -62,6 +62,8 @@ from trickref.engine.referee.events import (
     DealerFault,
     DealerReady,
     Event,
+    HandCorrection,
+    ScoreCorrection,
     Shuffled,
     event_from_json,
     make_shuffle,
@@ -713,7 +715,13 @@ class TableHost:
     def handle(self, event: Event) -> list[Command]:
         """On the worker only: journal (durable), referee, carry out."""
         with self.lock:
-            if self.storage is not None or not self._journal(event):
+            # a correction of a finished game (its record saved, its journal started afresh for
+            # the next game) is not journalled there, where it would stand alone: the corrected
+            # record replaces the saved one (``_carry_out``) before the call returns
+            after_end = (isinstance(event, (HandCorrection, ScoreCorrection)) and self.rotate_finished
+                         and self.finished_record is not None and self.referee.game is not None
+                         and self.referee.game.over)
+            if self.storage is not None or not (after_end or self._journal(event)):
                 self._held.append(event)  # taken again, in order, once the journal can be written
                 return []
             before = self.referee.places.snapshot()["at"] if self.after_event is not None else None
@@ -790,9 +798,12 @@ class TableHost:
                     self.leds.set_led(c.seat, c.mode)
             elif isinstance(c, SaveRecord):
                 if c.finished:
-                    self.finished_record = c.record
+                    before, self.finished_record = self.finished_record, c.record
                     if self.store is not None:
-                        self.store.save(c.record)
+                        if before is not None and before != c.record and hasattr(self.store, "replace"):
+                            self.store.replace(before, c.record)  # a finished game corrected
+                        else:
+                            self.store.save(c.record)
                     if self.rotate_finished and self.journal is not None and self.journal.count:
                         self.journal.rotate(None)  # the record is saved: the next start is a new game
             elif isinstance(c, DealerCommand):

@@ -107,6 +107,53 @@ def test_history_counts_each_game_once_without_the_bots_and_reconciles_sheets(tm
     assert TableMemory.open(tmp_path).history("Ana") == ana
 
 
+def test_a_game_corrected_after_it_ended_replaces_its_record_and_its_count(tmp_path):
+    """The table host saves a finished game corrected after its end through ``replace``: one
+    record of the game in the folder (the corrected one), its players counted once with the new
+    result (won, best found again), the same after a reopen and after compaction."""
+    store = GamesStore(tmp_path / "games")
+    m = TableMemory.open(tmp_path, compact_after=4)
+    old = finished_game("hearts", ["Ana", "Ben", "Cem", "Dee"], seed=2, target=60)
+    counting = CountingStore(store, m, skip=lambda: (3,))
+    counting.save(old)
+    m.count_game("00000001", "hearts", ["Ana", "Zed"], [40, 70], [0])  # another game of Ana's
+    g = records.replay(records.parse(old))
+    loser = max(range(3), key=lambda s: g.totals[s])
+    new = json.loads(json.dumps(old))
+    # the corrections as the record keeps them: every other seat 200 points more (low wins)
+    new["corrections"] = [{"after_hand": len(new["hands"]), "seat": s, "points": 200, "reason": "revoke",
+                           "by": "admin"} for s in range(4) if s != loser]
+    corrected = records.replay(records.parse(new))
+    assert corrected.winners == [loser]
+    path = counting.replace(old, new)
+    assert [s.path for s in store.list_games()] == [path] and json.loads(path.read_text()) == new
+    for mem in (m, TableMemory.open(tmp_path)):
+        who = ["Ana", "Ben", "Cem"][loser]
+        st = mem.history(who)["hearts"]
+        assert st.played == (2 if who == "Ana" else 1) and st.won == 1 + (who == "Ana")
+        assert st.best == corrected.totals[loser]
+        for s in {0, 1, 2} - {loser}:
+            other = mem.history(["Ana", "Ben", "Cem"][s])["hearts"]
+            assert other.won == (1 if s == 0 else 0)  # Ana's other game
+            assert other.best == (min(40, corrected.totals[0]) if s == 0 else corrected.totals[s])
+        assert mem.history("Dee") == {}  # the bot seat, still left out
+    # replaced again (a second correction), and the memory compacted meanwhile
+    for i in range(6):
+        m.add_player(f"P{i}")
+    newer = dict(new, corrections=new["corrections"] + [{"after_hand": len(new["hands"]), "seat": loser,
+                                                          "points": 400, "reason": "", "by": "admin"}])
+    counting.replace(new, newer)
+    last = records.replay(records.parse(newer))
+    assert last.over and loser not in last.winners
+    m.close()
+    again = TableMemory.open(tmp_path)
+    for s, who in enumerate(["Ana", "Ben", "Cem"]):
+        st = again.history(who)["hearts"]
+        assert st.played == 1 + (s == 0) and st.won == (s == 0) + (s in last.winners)
+        assert st.best == (min(40, last.totals[0]) if s == 0 else last.totals[s])
+    assert len(store.list_games()) == 1
+
+
 def test_compaction_keeps_everything(tmp_path):
     m = TableMemory.open(tmp_path, compact_after=10)
     for i in range(35):
