@@ -459,6 +459,36 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         s.summary_seen = s.table.state.hand_number
         return show(app)
 
+    def _after_the_end(app: Any, reopens: bool) -> Any:
+        # a finished German Whist, its last hand corrected from the game-over screen's sheet:
+        # the winner changes, or the game would reopen (refused in words)
+        from .scenes.handfix import ReasonScene, TableFixer
+
+        s = start_game(app, "german-whist", 2, options={"target": 5})
+        advance(s, lambda st: st.over, limit=100000)
+        s.summary_seen = s.table.state.hand_number
+        show(app)
+        fixer = TableFixer(app, "gameover")
+        base, hand = fixer.sheet(), len(s.table.state.hand_results)
+        for ana in range(14):
+            trial = base.copy()
+            try:
+                trial.amend(hand, {"tricks": [ana, 13 - ana]})
+            except ValueError:
+                continue
+            if (not trial.over) if reopens else (trial.over and trial.winners != base.winners):
+                break
+        sc = ReasonScene(app, fixer, hand, {"tricks": [ana, 13 - ana]})
+        app.push(sc)
+        sc.pick("miscounted")
+        if reopens:
+            sc.apply()  # refused: the scene says why
+        app.render(force=True)
+        return app.scene
+
+    out.append(("hand-reason-after-the-end", lambda app: _after_the_end(app, False)))
+    out.append(("hand-reason-after-the-end-refused", lambda app: _after_the_end(app, True)))
+
     @add("fault")
     def _fault(app: Any) -> Any:
         # the real path: the simulator jams twelve cards into the deal; the referee's words
