@@ -236,11 +236,12 @@ def segment(mode):
         quiet()
     load = os.getloadavg()[0]
     entered0, asked0 = t.seats.entered, t.seats.asked
-    frames, renders = [], []
+    frames, renders, cpus = [], [], []
     due = time.perf_counter()
     end = due + SEG
     last = due
     while due < end:
+        c0 = time.thread_time()  # the UI thread's own CPU for this frame (the bots' is not in it)
         for e in pygame.event.get():
             app.dispatch(e)
         now = time.perf_counter()
@@ -252,13 +253,14 @@ def segment(mode):
         done = time.perf_counter()
         frames.append(done - due)
         renders.append(done - r0)
+        cpus.append(time.thread_time() - c0)
         due += PERIOD
         pause = due - time.perf_counter()
         if pause > 0:
             time.sleep(pause)
         else:
             due = time.perf_counter()  # a late frame: the next one is due now, not in a burst
-    out = {"mode": mode, "frames": frames, "renders": renders, "load": load,
+    out = {"mode": mode, "frames": frames, "renders": renders, "cpus": cpus, "load": load,
            "decisions": t.seats.entered - entered0, "asked": t.seats.asked - asked0}
     if mode != "baseline":
         quiet()
@@ -337,7 +339,12 @@ def bot_turns(seconds: float = 1.5, rounds: int = 10, xvfb: bool = True) -> dict
         per_round = [pct(g["frames"], 0.95) * 1000 for g in segs]
         med, lo, hi = median_ci(per_round)
         loads = [g["load"] for g in segs]
+        cpu_round = [pct(g["cpus"], 0.95) * 1000 for g in segs]
+        c_med, c_lo, c_hi = median_ci(cpu_round)
         m = {"frames": len(frames), "median_ms": statistics.median(frames), "p95_ms": pct(frames, 0.95),
+             "ui_cpu_p95_ms": pct([c * 1000 for g in segs for c in g["cpus"]], 0.95),
+             "ui_cpu_p95_per_round_ms": cpu_round, "ui_cpu_p95_round_median_ms": c_med,
+             "ui_cpu_p95_round_interval_ms": [c_lo, c_hi],
              "max_ms": max(frames), "render_p95_ms": pct(renders, 0.95), "p95_per_round_ms": per_round,
              "p95_round_median_ms": med, "p95_round_interval_ms": [lo, hi],
              "decisions": sum(g["decisions"] for g in segs), "load_median": statistics.median(loads),
@@ -349,6 +356,7 @@ def bot_turns(seconds: float = 1.5, rounds: int = 10, xvfb: bool = True) -> dict
         summary["modes"][mode] = m
         print(f"  {mode:8s}: frame median {m['median_ms']:.2f} ms, p95 {m['p95_ms']:.2f} ms, max {m['max_ms']:.1f} ms "
               f"({m['frames']} frames; p95 per round: median {med:.2f} ms, interval {lo:.2f}-{hi:.2f}); "
+              f"UI thread CPU a frame p95 per round: median {c_med:.2f} ms, interval {c_lo:.2f}-{c_hi:.2f}; "
               f"{m['decisions']} bot decisions; p95 / the same round's baseline p95: {r_med:.2f}x "
               f"({r_lo:.2f}-{r_hi:.2f}); load {m['load_median']:.2f} ({min(loads):.2f}-{max(loads):.2f})")
     return summary
@@ -364,9 +372,12 @@ def bot_section(b: dict) -> str:
         r = m["p95_vs_baseline_same_round"]
         rows.append(f"| {words} | {m['median_ms']:.2f} | {m['p95_ms']:.2f} | {m['max_ms']:.1f} | "
                     f"{m['p95_round_median_ms']:.2f} ({lo:.2f}-{hi:.2f}) | {r['median']:.2f}x "
-                    f"({r['interval'][0]:.2f}-{r['interval'][1]:.2f}) | {m['decisions']} | "
+                    f"({r['interval'][0]:.2f}-{r['interval'][1]:.2f}) | {m['ui_cpu_p95_round_median_ms']:.2f} "
+                    f"({m['ui_cpu_p95_round_interval_ms'][0]:.2f}-{m['ui_cpu_p95_round_interval_ms'][1]:.2f}) | "
+                    f"{m['decisions']} | "
                     f"{m['load_median']:.2f} ({m['load_range'][0]:.2f}-{m['load_range'][1]:.2f}) |")
     p = b["modes"]["process"]["p95_ms"]
+    pm, bm = b["modes"]["process"]["p95_round_median_ms"], b["modes"]["baseline"]["p95_round_median_ms"]
     return "\n".join([
         "## Kiosk: frames while a strong bot thinks",
         "",
@@ -378,12 +389,16 @@ def bot_section(b: dict) -> str:
         "`benchmarks/results/kiosk-bots.json`.",
         "",
         "| frames drawn while | median ms | p95 ms | max ms | p95 per round: median (interval) ms | p95 / the same "
-        "round's baseline p95: median (interval) | bot decisions | load |",
-        "|---|---|---|---|---|---|---|---|",
+        "round's baseline p95: median (interval) | UI thread CPU a frame, p95 per round: median (interval) ms | "
+        "bot decisions | load |",
+        "|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
-        f"Target: p95 < 16 ms while a strong bot thinks: {'met' if p < 16 else 'MISSED'} ({p:.2f} ms, search "
-        "process). Measured on the development machine, not on a Pi.",
+        f"Target: p95 < 16 ms while a strong bot thinks: {'met' if p < 16 else 'MISSED'} ({p:.2f} ms over all "
+        f"frames, search process; per round {pm:.2f} ms against the same rounds' baseline {bm:.2f} ms, at load "
+        f"{b['modes']['process']['load_median']:.2f} on {b['cpus']} CPUs). Measured on the development machine, "
+        "not on a Pi; a frame's wall time includes every wait for a CPU, so on a loaded machine the baseline itself "
+        "misses the target and the UI thread's own CPU a frame is the figure the load does not move.",
         "",
     ])
 
