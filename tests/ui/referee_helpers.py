@@ -104,6 +104,8 @@ def act(app: Any) -> None:
     table = app.session.table
     legal = table.legal(seat)
     kinds = {a.kind for a in legal}
+    if not kinds:  # the screen drawn before a bot's entry moved the game on (bots think off the UI thread)
+        return
     if kinds & {"bid", "blind_nil"}:
         before = table.referee.game.bids[seat] if hasattr(table.referee.game, "bids") else None
         tap_button(app, "panel +")  # the first press shows bid 1 (the on-screen panel)
