@@ -249,3 +249,84 @@ def test_a_change_that_cannot_be_saved_is_said_at_once():
     assert "could not be saved" in app.scene.detail and STORE_NAME in app.scene.detail
     tap_button(app, "yes")
     assert app.scene.name == "players" and 2 not in app.setup.bots  # the game goes on with the change
+
+
+SET_UP_AND_KILLED = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from finger import tap_target
+from trickref.ui import memory as M
+from trickref.ui.screenshots import make_app
+app = make_app((800, 480))
+for name in ("Zoë", "Şule", "Jàn", "Ana"):
+    M.add_player(app, name)
+app.go("home")
+app.render(force=True)
+tap_target(app, "game spades-2p")
+tap_target(app, "game hearts")
+tap_target(app, "Players +")  # five at the table
+app.go("players")
+app.render(force=True)
+for seat, name in ((0, "Şule"), (1, "Zoë"), (3, "Jàn")):  # seats picked from the table's list
+    tap_target(app, f"name {seat}")
+    tap_target(app, f"pick {name}")
+tap_target(app, "bot 2")  # seat 3: a person
+tap_target(app, "level 1")  # seat 2's bot: one level up
+tap_target(app, "level 4")
+tap_target(app, "level 4")  # seat 5's: two
+app.go("options")
+app.render(force=True)
+for name, w in app.scene.option_widgets.items():  # every option away from its default
+    kind = type(w).__name__
+    if kind == "Toggle":
+        w.on_change(not w.value)
+    elif kind == "Choice":
+        w.on_change(next(c for c in w.choices if c != w.value))
+    else:
+        w.on_change(w.value + w.step)
+app.go("players")
+app.render(force=True)
+rows = [(r.name_btn.text, r.bot.value, r.level.text) for r in app.scene.rows]
+print(json.dumps({"rows": rows, "options": app.setup.game_options()}), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_restart_after_setting_up_a_table_shows_the_same_players_seats_and_options():
+    """Set up by taps (game, players, seats picked from the list, a person instead of a bot,
+    bot levels, every option changed), then the power goes (SIGKILL, nothing more saved): the
+    kiosk started again shows the same game, the same seats with the same players, humans and
+    bots and levels, and the same options on its own screens."""
+    here = str(Path(__file__).resolve().parent)
+    p = subprocess.Popen([sys.executable, "-c", SET_UP_AND_KILLED, here], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    try:
+        assert p.stdout is not None
+        import json
+
+        line = p.stdout.readline()
+        assert line, "the set-up process ended early"
+        shown = json.loads(line)
+        p.kill()  # SIGKILL: the power goes
+        p.wait()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert shown["rows"][0][0] == "Şule" and shown["rows"][1][0] == "Zoë" and shown["rows"][3][0] == "Jàn"
+    assert shown["rows"][2][1] is False and len(shown["rows"]) == 5
+    again = _restart()
+    assert again.scene.name == "home" and again.setup.game == "hearts" and again.setup.players == 5
+    again.go("players")
+    again.render(force=True)
+    rows = [[r.name_btn.text, r.bot.value, r.level.text] for r in again.scene.rows]
+    assert rows == shown["rows"]
+    again.go("options")
+    again.render(force=True)
+    assert again.scene.model()["options"] == shown["options"]
+    assert {n: w.value for n, w in again.scene.option_widgets.items()} == shown["options"]
+    # and none of it is what a fresh table has: every option and both levels were changed
+    defaults = {spec.name: spec.default for spec in again.setup.specs()}
+    assert shown["options"] and all(shown["options"][n] != defaults[n] for n in defaults), (shown, defaults)
+    assert shown["rows"][1][2] != shown["rows"][2][2] and shown["rows"][4][2] not in (shown["rows"][1][2],
+                                                                                         shown["rows"][2][2])
