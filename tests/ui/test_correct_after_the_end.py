@@ -130,6 +130,7 @@ def test_a_correction_that_would_reopen_the_finished_game_is_refused_in_words():
     tap_target(app, "Apply correction")
     assert app.scene.name == "hand_reason"
     assert "would reopen it" in app.scene.error
+    assert not app.scene.button("Apply correction").enabled  # the same correction is not offered again
     assert g.over and g.totals == totals and not t.referee.hand_corrections
     assert _records(home) == saved and M.history(app, "Ana")["german-whist"].played == 1
     app.end_session()

@@ -518,6 +518,7 @@ class ReasonScene(Scene):
         self.reason: str | None = None
         self.typed = ""
         self.error: str | None = None
+        self.refused = False
         base = fixer.sheet()
         self.before = base
         trial = base.copy()
@@ -555,11 +556,12 @@ class ReasonScene(Scene):
             key = b.name.removeprefix("reason ")
             b.selected = (key == "typed" and bool(self.typed) and self.reason == self.typed) or (
                 key != "typed" and key == self.reason)
-        self.apply_btn.enabled = bool(self.reason)
+        self.apply_btn.enabled = bool(self.reason) and not self.refused
 
     def pick(self, key: str) -> None:
         self.reason = key
         self.error = None
+        self.refused = False
         self._sync()
 
     def type_reason(self) -> None:
@@ -585,6 +587,8 @@ class ReasonScene(Scene):
             self.fixer.apply(self.hand, self.entries, self.reason, time.strftime("%Y-%m-%dT%H:%M:%S"))
         except ValueError as e:
             self.error = str(e)
+            self.refused = True  # the same correction would be refused again: Back changes it
+            self._sync()
             return
         self.fixer.reopen()
 
