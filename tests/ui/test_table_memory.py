@@ -330,3 +330,61 @@ def test_a_restart_after_setting_up_a_table_shows_the_same_players_seats_and_opt
     assert shown["options"] and all(shown["options"][n] != defaults[n] for n in defaults), (shown, defaults)
     assert shown["rows"][1][2] != shown["rows"][2][2] and shown["rows"][4][2] not in (shown["rows"][1][2],
                                                                                          shown["rows"][2][2])
+
+
+PLAYED_AND_KILLED = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from referee_helpers import play_to_end, referee_app, start
+from trickref.device.table.bot_worker import make_bot
+from trickref.ui import memory as M
+app = referee_app()
+app.table_args = {"mode": "instant"}
+app.session_args["simulated"] = True
+app.setup.choose_game("german-whist")
+app.setup.names[:2] = ["Çağrı", "Ben"]
+M.add_player(app, "Çağrı")
+start(app, "german-whist", 2, humans=(0,), options={"target": 5})
+t = app.session.table
+t._on_worker(lambda: t.seats.use_maker(lambda game, level, r=False: make_bot(game, "rule")))
+play_to_end(app)
+g = t.state
+print(json.dumps({"scene": app.scene.name, "totals": list(g.totals), "winners": list(g.winners)}), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_power_cut_on_the_game_over_screen_keeps_the_players_history():
+    """A refereed game played to its end by taps, then SIGKILL on the game-over screen: started
+    again, the table offers no game to resume and Çağrı's page counts the game once (played,
+    won, best), as it does after a second restart."""
+    import json
+
+    here = str(Path(__file__).resolve().parent)
+    p = subprocess.Popen([sys.executable, "-c", PLAYED_AND_KILLED, here], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert line, "the game process ended early"
+        end = json.loads(line)
+        p.kill()
+        p.wait()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert end["scene"] == "gameover"
+    from trickref.ui import memory as M
+    from trickref.ui.resume import unfinished_game
+
+    for _ in range(2):
+        app = _restart()
+        assert app.scene.name == "home" and unfinished_game(app) is None
+        st = M.history(app, "Çağrı")["german-whist"]
+        assert (st.played, st.won, st.best) == (1, int(0 in end["winners"]), end["totals"][0])
+        assert M.history(app, "Ben") == {}  # the bot's seat
+        app.go("player", player="Çağrı", seat=0)
+        app.render(force=True)
+        assert app.scene.model()["rows"][0] == ("German Whist", "1", str(int(0 in end["winners"])),
+                                                str(end["totals"][0]))
