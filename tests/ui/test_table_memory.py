@@ -388,3 +388,66 @@ def test_a_power_cut_on_the_game_over_screen_keeps_the_players_history():
         app.render(force=True)
         assert app.scene.model()["rows"][0] == ("German Whist", "1", str(int(0 in end["winners"])),
                                                 str(end["totals"][0]))
+
+
+KILLED_MID_GAME = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from referee_helpers import human_step, pump, referee_app, start
+from trickref.device.table.bot_worker import make_bot
+from trickref.ui import memory as M
+app = referee_app()
+app.table_args = {"mode": "instant"}
+app.session_args["simulated"] = True
+app.setup.choose_game("german-whist")
+app.setup.names[:2] = ["Çağrı", "Ben"]
+M.add_player(app, "Çağrı")
+start(app, "german-whist", 2, humans=(0,), options={"target": 5})
+t = app.session.table
+t._on_worker(lambda: t.seats.use_maker(lambda game, level, r=False: make_bot(game, "rule")))
+while len(t.state.played) < 6:
+    pump(app)
+    human_step(app)
+pump(app)
+t.drain()
+print("mid", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_game_cut_off_mid_hand_and_resumed_is_counted_once_when_it_ends():
+    """SIGKILL in the middle of a refereed hand; the kiosk started again resumes it from the
+    journal, it is played to its end, and the player's history counts it once (the bot seat not)."""
+    from referee_helpers import play_to_end, referee_app
+
+    from trickref.device.table.bot_worker import make_bot
+    from trickref.ui import memory as M
+    from trickref.ui.app import start_home
+
+    here = str(Path(__file__).resolve().parent)
+    p = subprocess.Popen([sys.executable, "-c", KILLED_MID_GAME, here], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    try:
+        assert p.stdout is not None and p.stdout.readline().strip() == "mid"
+        p.kill()
+        p.wait()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    again = referee_app()
+    again.table_args = {"mode": "instant"}
+    again.session_args["simulated"] = True
+    start_home(again)  # resumes from the journal
+    assert again.session is not None and M.history(again, "Çağrı") == {}
+    t = again.session.table
+    assert len(t.state.played) >= 6 and t.state.names == ["Çağrı", "Ben"]
+    t._on_worker(lambda: t.seats.use_maker(lambda game, level, r=False: make_bot(game, "rule")))
+    tap_button(again, "yes")
+    play_to_end(again)
+    assert again.scene.name == "gameover"
+    g = t.state
+    st = M.history(again, "Çağrı")["german-whist"]
+    assert (st.played, st.won, st.best) == (1, int(0 in g.winners), g.totals[0]) and M.history(again, "Ben") == {}
+    again.end_session()
+    assert M.history(_restart(), "Çağrı")["german-whist"] == st
