@@ -30,7 +30,7 @@ from typing import Any
 from trickref.engine import records
 from trickref.engine.scorekeeper import ScoreSheet, is_scorekeeper_record
 
-from .journal import private_dir, private_file, write_atomically
+from .journal import fsync_dir, private_dir, private_file, write_atomically
 
 _NAME = re.compile(
     r"^(?P<date>\d{4}-\d{2}-\d{2})_(?P<time>\d{4})_(?P<game>[a-z0-9-]+)_(?P<id>[0-9a-f]{8})"
@@ -101,6 +101,21 @@ class GamesStore:
             write_atomically(path, data)
         except OSError as e:
             raise GamesStoreError(f"{path}: cannot write the game record: {e.strerror}") from None
+        return path
+
+    def replace(self, old: Mapping[str, Any], new: Mapping[str, Any]) -> Path:
+        """A saved game corrected after it ended: ``new`` (the same game with the correction,
+        its reason and time in the record) saved under the old one's time, then the old file
+        removed. A power cut in between leaves both (the corrected one is never lost)."""
+        before = self.find(game_id(old))
+        path = self.save(new, before.saved_at if before is not None else None)
+        if before is not None and before.path != path:
+            try:
+                before.path.unlink()
+                fsync_dir(self.folder)
+            except OSError as e:
+                raise GamesStoreError(f"{before.path}: the corrected game is saved ({path.name}) but the "
+                                      f"uncorrected record could not be removed: {e.strerror}") from None
         return path
 
     def list_games(self) -> list[SavedGame]:

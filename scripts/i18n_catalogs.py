@@ -35,6 +35,7 @@ MARKED = [
     "ui/faults.py", "ui/fairshow.py", "ui/scenes/faircheck.py", "ui/plot.py", "ui/table_client.py", "ui/referee_words.py",
     "ui/paperpad.py", "ui/scenes/handfix.py", "ui/scenes/review.py", "ui/gameinfo.py",
     "ui/undo_words.py",
+    "ui/memory.py", "ui/scenes/roster.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 PLURALS = {"fr": "nplurals=2; plural=(n > 1);", "ht": "nplurals=2; plural=(n != 1);",

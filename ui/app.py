@@ -75,6 +75,9 @@ class App:
 
         self.setup = Setup()
         self.setup.bot_levels = self.settings.bot_levels  # remembered per seat
+        from .memory import restore_setup
+
+        restore_setup(self)  # each game's last setup, the last game chosen (ui.memory)
         self.session_args: dict[str, Any] = {}  # Session keywords (tests: no bot delay)
         self.seed: int | None = None  # the table's shuffle seed (None: random)
         self.table_args: dict[str, Any] = {}  # start_table keywords (tests: a faster simulated dealer)
@@ -187,6 +190,8 @@ class App:
             base = self.scenes.stack[0] if self.scenes.stack else None
             if changed or base is None or base.name != self.session.route():
                 self.route()
+        elif self.session is not None:
+            self.session.hold_bots()  # the game waits: a bot's entry too, until it goes on
         if self.scene is not None:
             for s in list(self.scenes.stack):
                 s._ensure_layout()  # a scene switched to by a tap updates before its first frame
@@ -285,14 +290,18 @@ def hide_cursor() -> None:
 
 
 def start_home(app: App) -> None:
-    """The home screen, or the game the journal holds, resumed where it stopped."""
+    """The home screen, or what the table was working on, resumed where it stopped: the
+    keep-score sheet when it was in use (ui.memory), else the refereed game in the journal."""
     app.go("home")
+    from .memory import in_use, say_notice
     from .resume import resume_saved_game
+    from .scenes.scorekeeper_entry import resume_scorekeeping
 
-    if not resume_saved_game(app) and len(app.scenes.stack) == 1:  # else a refereed game, or a message
-        from .scenes.scorekeeper_entry import resume_scorekeeping
-
+    if in_use(app) == "scorekeep" and resume_scorekeeping(app):
+        pass  # the sheet in use; a refereed game left in its journal waits on the home screen
+    elif not resume_saved_game(app) and len(app.scenes.stack) == 1:  # else a refereed game, or a message
         resume_scorekeeping(app)  # an unfinished keep-score sheet, said so
+    say_notice(app)  # the table's memory was damaged (kept aside) or cannot be written
 
 
 class NoDisplay(RuntimeError):

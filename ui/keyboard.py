@@ -192,7 +192,7 @@ class KeyboardScene(Scene):
         D.text(surface, th, shown + "|", (self.field.x + th.pad, self.field.centery), "large", T.BLACK, "midleft",
                on_dark=False, max_width=self.field.width - 2 * th.pad)
         if self.message:
-            D.text(surface, th, self.message, (self.field.right - th.pad, self.field.centery), "small", T.BAD, "midright",
+            D.text(surface, th, self.message, (self.field.right - th.pad, self.field.centery), "small", T.BAD_ON_LIGHT, "midright",
                    max_width=self.field.width * 3 // 4)
 
     def model(self) -> dict[str, Any]:

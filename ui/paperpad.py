@@ -117,7 +117,7 @@ def _bid_cell(e: Mapping[str, Any], seats: tuple[int, ...]) -> tuple[Cell, Cell]
             flag = bool((e.get(key) or [False] * 8)[s])
             bids.append(f"{_nil_word(key) if flag else _('Nil')}")
             ok = t == 0
-            color, mark = (T.GOOD, "made") if ok else (T.BAD, "failed")
+            color, mark = (T.GOOD, "made") if ok else (T.BAD_TEXT, "failed")
         else:
             bids.append(str(b))
         made.append(str(t))

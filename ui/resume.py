@@ -28,6 +28,10 @@ def _session(app: Any, table: Any) -> None:
     kw = dict(app.session_args)
     kw.setdefault("simulated", table.mode == "simulated")
     app.session = Session(table, **kw)
+    from .memory import mark_in_use, watch_table
+
+    mark_in_use(app, "referee")  # a restart resumes this game (not a keep-score sheet)
+    watch_table(app, table)  # its end counted in the players' history
 
 
 def _levels(app: Any, table: Any) -> None:

@@ -112,10 +112,49 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         app.apply_settings()
         return show(app, scene="home")
 
+    @add("roster")
+    def _roster(app: Any) -> Any:
+        _stage_roster(app)
+        return show(app, scene="roster", seat=1)
+
+    @add("roster-empty")
+    def _roster_empty(app: Any) -> Any:
+        return show(app, scene="roster", seat=0)
+
+    @add("player-history")
+    def _player(app: Any) -> Any:
+        _stage_roster(app)
+        return show(app, scene="player", player="Çağrı", seat=1)
+
     for game in catalog.game_ids():
         own = shots.of(game)
         out.extend(own if own is not None else generic(game))
     return out
+
+
+def _stage_roster(app: Any) -> None:
+    """A table's memory with players in the kiosk's languages' letters and some history (a
+    game of each of the catalog's first games, at its smallest table)."""
+    from trickref.engine import catalog
+
+    from .memory import memory_of
+
+    m = memory_of(app)
+    names = ["Ana", "Çağrı", "Jàn-Pyè", "Œdipe", "İpek", "Maximiliana Ro", "Ben", "Zoë", "Dee"]
+    for n in names:
+        m.add_player(n)
+    seats = [1, 0, 6, 8, 2, 3, 4, 5]
+    for i, game in enumerate(catalog.game_ids()[:5]):
+        n = catalog.info(game).player_counts[0]
+        players = [names[s] for s in seats[i % 2:] if s != 1][:n - 1]
+        players.insert(i % 2, "Çağrı")
+        totals = [40 + 13 * ((i + k) % 7) for k in range(n)]
+        m.count_game(f"{i:08x}", game, players, totals, [i % n])
+    st = app.setup
+    counts = catalog.info(catalog.DEFAULT).player_counts
+    st.choose_game(catalog.DEFAULT)
+    st.players = 4 if 4 in counts else counts[0]
+    st.names[:4] = ["Ana", "Çağrı", "Ben", "Dee"]
 
 
 def generic(game: str) -> list[tuple[str, Callable[[Any], Any]]]:

@@ -36,6 +36,8 @@ class Table(Protocol):
     def panel(self, seat: int, key: str) -> None: ...
     def bot_on_turn(self) -> int | None: ...
     def step_bot(self) -> tuple[int, Action] | None: ...
+    def bot_go(self) -> None: ...
+    def bot_turn(self) -> tuple[int, int, int] | None: ...
     def can_undo(self) -> bool: ...
     def undo(self) -> list[Action]: ...
     @property
@@ -57,6 +59,8 @@ class Session:
         self.revealed: int | None = None
         self.summary_seen = 0  # hands whose summary has been acknowledged
         self._bot_wait = 0.0
+        self._bot_at: Any = None  # the bot turn being paced
+        self._go_said = False  # the table was told the bot on turn may enter
         self.hold = 0.0  # seconds left showing a finished trick
         self._tricks_seen = 0
         self.cues: list[str] = []  # sound cues for the app: 'turn', 'trick'
@@ -158,28 +162,49 @@ class Session:
             self.table.bot_on_turn() is not None and self.route() in ("play", "bidding"))
 
     def update(self, dt: float) -> bool:
-        """Advance time: what the table did since the last tick, the trick hold, one paced bot action."""
+        """Advance time: what the table did since the last tick, the trick hold, the bots' pace.
+
+        Bots think on their own thinker from the moment their turn comes (never on this
+        thread: the screen keeps drawing and taking taps); the session only says when the bot
+        on turn may enter its decision (``bot_go``): after ``bot_delay`` so people can follow
+        the plays, at once for the simultaneous passes. The entry comes back as a table change."""
         changed = bool(self.table.tick(dt))
+        if changed:
+            self.after_action()
         if self.hold > 0:
             self.hold = max(0.0, self.hold - dt)
             return True
         if self.route() not in ("play", "bidding"):
             return changed
-        if self.table.bot_on_turn() is None:
-            self._bot_wait = 0.0
+        at = self.table.bot_turn()
+        if at is None:
+            self._bot_wait, self._bot_at = 0.0, None
             return changed
-        if self._views()[0].get("phase") == "pass":  # passes are simultaneous: no pacing
-            while self._views()[0].get("phase") == "pass" and self.table.step_bot():
-                pass
-            self.after_action()
-            return True
+        if at != self._bot_at:  # a new bot turn: its pause starts now
+            self._bot_at, self._bot_wait, self._go_said = at, 0.0, False
+        if self._go_said:
+            return changed
         self._bot_wait += dt
-        if self._bot_wait < self.bot_delay:
+        if self._views()[0].get("phase") != "pass" and self._bot_wait < self.bot_delay:  # passes: no pacing
             return changed
-        self._bot_wait = 0.0
-        self.table.step_bot()
-        self.after_action()
-        return True
+        self._go_said = True
+        self.table.bot_go()
+        return changed
+
+    def hold_bots(self) -> None:
+        """The game is paused (a confirmation, the score sheet, the rules): a bot that was told
+        it may enter waits until the game goes on (it is told again then, at once)."""
+        if self._go_said:
+            self._go_said = False
+            self._bot_wait = self.bot_delay
+            hold = getattr(self.table, "bot_hold", None)
+            if hold is not None:
+                hold()
+
+    @property
+    def bot_thinking(self) -> int | None:
+        """The bot seat still working out its decision (the screen may say so)."""
+        return getattr(self.table, "bot_thinking", None)
 
     def after_action(self) -> None:
         """Start the trick hold when an action completed a trick."""
@@ -222,6 +247,7 @@ class Session:
     def undo(self) -> None:
         self.table.undo()
         self.hold = 0.0
+        self._bot_at, self._go_said = None, False
         self._tricks_seen = _tricks_done(self._views()[0])
 
 

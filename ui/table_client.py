@@ -15,18 +15,20 @@ one.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from trickref.device.journal import Journal, JournalError, OpenReport
+from trickref.device.table.bot_worker import BotSeats, GoRequest
 from trickref.device.table.open import SIM_SPEED, OpenTable, TableSetupError, open_table
 from trickref.device.table.storage import size
 from trickref.engine import actions as A
 from trickref.engine.actions import Action
 from trickref.engine.bots import bot_for
 from trickref.engine.referee.commands import Command, Refusal
-from trickref.engine.referee.events import BotAction, Button, Event, Touch, UndoConfirm, UndoRequest
+from trickref.engine.referee.events import Button, Event, Touch, UndoConfirm, UndoRequest
 
 from .faults import fault_kind
 from .i18n import N_, _
@@ -70,6 +72,10 @@ class TableClient:
         self._searchers: dict[str, Any] = {}
         self._seen_changes = 0
         self.host.publisher = self._snapshot
+        # the bot seats think on a thinker of their own (search levels: a child process) and
+        # enter through the host; the kiosk only says when they may (``bot_go``)
+        self.seats = BotSeats(self.host, game)
+        self.host.bot_seats = self.seats
         self.host.publish()  # the table as it is now (a worker already running publishes the next)
 
     # ---------------------------------------------------------------- lifecycle
@@ -242,11 +248,39 @@ class TableClient:
         bot = self.snapshot.bot
         return None if bot is None else bot[0]
 
-    def set_bot_levels(self, levels: dict[int, str]) -> None:
-        """Each bot seat's level ("rule", "search", "strong"); seats not named: the rule bot."""
+    def bot_turn(self) -> tuple[int, int, int] | None:
+        """(seat, hand, entries taken) of the bot turn now, None when no bot is on turn."""
+        snap = self.snapshot  # read without the referee's lock
+        if snap.bot is None or snap.game is None:
+            return None
+        return int(snap.bot[0]), snap.game.hand_number, len(snap.game.actions)
+
+    def set_bot_levels(self, levels: dict[int, str], process: bool | None = None) -> None:
+        """Each bot seat's level ("rule", "search", "strong"); seats not named: the rule bot.
+        ``process``: the search levels think in a child process (the default) or on a thread.
+        A question already out for the seat on turn is asked again at its new level."""
         self.levels = dict(levels)
+        self._on_worker(lambda: self.seats.set_levels(self.levels, process))
+
+    def _on_worker(self, fn: Callable[[], None], timeout: float = 30.0) -> None:
+        """Run ``fn`` on the host's worker, in order with the events, and wait for it (here, when
+        the worker no longer takes anything: a table without power, or closed)."""
+        if self.host.dead or not self.host._worker.is_alive():
+            fn()
+            return
+        done = threading.Event()
+
+        def job() -> None:
+            try:
+                fn()
+            finally:
+                done.set()
+        self.host.job(job)
+        if not done.wait(timeout):
+            raise TimeoutError(f"the table did not answer within {timeout:g} s")
 
     def bot_of(self, seat: int) -> Any:
+        """The bot that plays ``seat`` (as the thinker builds it; for descriptions and tests)."""
         level = self.levels.get(seat, "rule")
         if level == "rule":
             return self.bot
@@ -256,17 +290,36 @@ class TableClient:
             self._searchers[level] = search_bot(self.game, level)
         return self._searchers[level]
 
-    def step_bot(self) -> tuple[int, Action] | None:
-        grabbed = self.snapshot.bot_turn()
-        if grabbed is None:
+    def bot_go(self) -> None:
+        """The bot on turn may enter its decision (returns at once). The bot has been thinking
+        since its turn came (on its thinker, never on this thread); its choice enters through
+        the host as soon as it is ready, unless the position changed meanwhile."""
+        self.host.job(self.seats.go)
+
+    def bot_hold(self) -> None:
+        """The bot on turn may not enter after all (the game paused); returns at once."""
+        self.host.job(self.seats.hold)
+
+    @property
+    def bot_thinking(self) -> int | None:
+        """The bot seat whose decision is still being worked out, if any."""
+        s = self.seats
+        return s.seat if s.thinking and s.key is not None else None
+
+    def step_bot(self, timeout: float = 120.0) -> tuple[int, Action] | None:
+        """The bot on turn's decision, entered; waits for it (tests, scripts: the kiosk says
+        ``bot_go`` and keeps drawing). None when no bot is on turn."""
+        if self.host.dead:
+            raise RuntimeError("the table has lost power")
+        if not self.host._worker.is_alive():
             return None
-        # the decision on the snapshot's copy (a search takes a while)
-        s, game, rng = grabbed
-        action = self.bot_of(s).choose(game, s, rng)
-        rec = A.to_record(s, _with_get(action))
-        rec.pop("seat")
-        self.host.call(BotAction(s, rec))
-        return s, action
+        req = GoRequest()
+        self.host.job(lambda: self.seats.go(req))
+        if not req.done.wait(timeout):
+            raise TimeoutError(f"no bot decision within {timeout:g} s")
+        if req.seat is None or req.action is None:
+            return None
+        return req.seat, req.action
 
     @staticmethod
     def _can_undo(ref: Any) -> bool:
@@ -284,6 +337,7 @@ class TableClient:
         """Take back entries up to and including this hand's last human one (as far as the
         referee allows: routed cards cannot be taken back)."""
         taken: list[Action] = []
+        self._on_worker(self.seats.hold)  # no bot entry slips in while entries are taken back
         while self.can_undo():
             seat, last = self.snapshot.last_action or (None, None)
             self.host.call(UndoRequest(None))

@@ -345,7 +345,7 @@ def draw_trick(surface: Any, theme: T.Theme, g: dict[str, Any], trick: list[list
         if s == winning:
             tags.append((won, T.ACCENT))
         elif gone:
-            tags.append((_("cancelled"), T.BAD))
+            tags.append((_("cancelled"), T.BAD_TEXT))
         y = r.y - theme.u(2)
         for word, colour in tags[::-1]:
             D.text(surface, theme, word, (r.centerx, y), "small", colour, "midbottom", max_width=w + theme.u(4))
@@ -576,7 +576,7 @@ def draw_seat_cell(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str,
         if s == winning:
             tags.append((_("won") if complete else _("winning"), T.ACCENT))
         elif gone:
-            tags.append((_("cancelled"), T.BAD))
+            tags.append((_("cancelled"), T.BAD_TEXT))
     total = total_words(g, s)
     tag_lines = 0
     if tag_line and tags:

@@ -22,7 +22,11 @@ TEXT: Color = (240, 240, 235)
 TEXT_DIM: Color = (200, 208, 210)
 ACCENT: Color = (250, 200, 60)
 GOOD: Color = (130, 225, 145)
-BAD: Color = (235, 80, 70)
+BAD: Color = (235, 80, 70)  # fills, strokes and crosses; words in red are BAD_TEXT
+# red words (errors, refusals, lost points) on the felt, its dark bar and the panels: the light red
+# that reaches 4.5:1 on each (BAD itself is 2.2:1 on the felt; tests/ui/test_contrast.py)
+BAD_TEXT: Color = (255, 180, 170)
+BAD_ON_LIGHT: Color = (170, 25, 25)  # red words on a white field (the keyboard's)
 BUTTON: Color = (58, 96, 140)
 BUTTON_DOWN: Color = (40, 70, 105)
 BUTTON_OFF: Color = (70, 76, 82)

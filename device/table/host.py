@@ -63,6 +63,8 @@ from trickref.engine.referee.events import (
     DealerFault,
     DealerReady,
     Event,
+    HandCorrection,
+    ScoreCorrection,
     Shuffled,
     event_from_json,
     make_shuffle,
@@ -541,6 +543,9 @@ class TableHost:
         # a club night's hook (device.club.table.ClubTable): the hub's boards as shuffles, every
         # hand's result reported; None for a table on its own
         self.club: Any = None
+        # the bot seats (device.table.bot_worker.BotSeats): asked after each item, their
+        # decisions come back as jobs; None: bots are entered by whoever drives the table
+        self.bot_seats: Any = None
         self._inbox: deque[Any] = deque()
         self._cond = threading.Condition()
         self._active = False
@@ -585,6 +590,8 @@ class TableHost:
                 self.journal.close()
             if self.club is not None:
                 self.club.close()
+            if self.bot_seats is not None:
+                self.bot_seats.close()
 
     # ---------------------------------------------------------------- posting (any thread)
     def post(self, item: Any) -> None:
@@ -656,6 +663,8 @@ class TableHost:
             return False
         if self.dead or self.storage is not None:
             return True
+        if self.bot_seats is not None and self.bot_seats.awaited:
+            return False  # a bot's entry is due once its thinking ends
         if self._outstanding:
             # the one step in flight waits for a person (a drawn card fed back): idle
             return self._outstanding == 1 and self.dealer.waiting_for_person()
@@ -736,7 +745,13 @@ class TableHost:
     def handle(self, event: Event) -> list[Command]:
         """On the worker only: journal (durable), referee, carry out."""
         with self.lock:
-            if self.storage is not None or not self._journal(event):
+            # a correction of a finished game (its record saved, its journal started afresh for
+            # the next game) is not journalled there, where it would stand alone: the corrected
+            # record replaces the saved one (``_carry_out``) before the call returns
+            after_end = (isinstance(event, (HandCorrection, ScoreCorrection)) and self.rotate_finished
+                         and self.finished_record is not None and self.referee.game is not None
+                         and self.referee.game.over)
+            if self.storage is not None or not (after_end or self._journal(event)):
                 self._held.append(event)  # taken again, in order, once the journal can be written
                 return []
             before = self.referee.places.snapshot()["at"] if self.after_event is not None else None
@@ -814,9 +829,12 @@ class TableHost:
                     self.leds.set_led(c.seat, c.mode)
             elif isinstance(c, SaveRecord):
                 if c.finished:
-                    self.finished_record = c.record
+                    before, self.finished_record = self.finished_record, c.record
                     if self.store is not None:
-                        self.store.save(c.record)
+                        if before is not None and before != c.record and hasattr(self.store, "replace"):
+                            self.store.replace(before, c.record)  # a finished game corrected
+                        else:
+                            self.store.save(c.record)
                     if self.rotate_finished and self.journal is not None and self.journal.count:
                         self.journal.rotate(None)  # the record is saved: the next start is a new game
             elif isinstance(c, DealerCommand):
@@ -865,6 +883,8 @@ class TableHost:
             self._reading = True
             self._sync_dealer()
             self.dealer.read()
+        if self.bot_seats is not None:
+            self.bot_seats.after()
 
     def _sync_dealer(self) -> None:
         """Tell a dealer port that makes step ids and reconciles (SerialDealer) the hand's salt

@@ -44,6 +44,9 @@ def settle(app: Any, seconds: float = 0.0) -> None:
         app.render()
         s = app.session
         if s is None or not s.busy:
+            # a bot's entry comes from its thinker: it may have landed after that frame was drawn
+            app.tick(0.0)
+            app.render(force=True)
             return
     raise AssertionError("the table never settled")
 

@@ -104,6 +104,8 @@ def act(app: Any) -> None:
     table = app.session.table
     legal = table.legal(seat)
     kinds = {a.kind for a in legal}
+    if not kinds:  # the screen drawn before a bot's entry moved the game on (bots think off the UI thread)
+        return
     if kinds & {"bid", "blind_nil"}:
         before = table.referee.game.bids[seat] if hasattr(table.referee.game, "bids") else None
         tap_button(app, "panel +")  # the first press shows bid 1 (the on-screen panel)
@@ -140,6 +142,7 @@ def play_to_end(app: Any, max_steps: int = 5000) -> list[str]:
     for _ in range(max_steps):
         pump(app)
         if app.scene.name == "gameover":
+            app.session.table.drain()  # the last entry (a bot's, from its thinker) fully carried out
             return seen
         before = _position(app)
         seen.append(human_step(app))

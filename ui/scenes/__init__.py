@@ -12,6 +12,8 @@ if TYPE_CHECKING:
 SCENES: dict[str, tuple[str, str]] = {
     "home": ("home", "HomeScene"),
     "players": ("players", "PlayersScene"),
+    "roster": ("roster", "RosterScene"),
+    "player": ("roster", "PlayerScene"),
     "options": ("options", "OptionsScene"),
     "rules": ("rules", "RulesScene"),
     "settings": ("settings", "SettingsScene"),

@@ -243,7 +243,7 @@ class BiddingScene(GameScene):
             D.text(surface, th, _("on the seat panel: - / + then OK"), (px + pw // 2, top + th.u(100)), "small", T.TEXT_DIM,
                    "midtop", max_width=pw)
         if self.error:
-            D.text(surface, th, self.error, (px, th.height - hand_h - th.u(30)), "small", T.BAD, max_width=pw)
+            D.text(surface, th, self.error, (px, th.height - hand_h - th.u(30)), "small", T.BAD_TEXT, max_width=pw)
         if has_hand:
             self.hand.set(own or [])
             area = pygame.Rect(th.pad, th.height - hand_h, th.width - 2 * th.pad, hand_h - th.u(4))

@@ -165,7 +165,7 @@ class ClubScene(Scene):
         top = self.header_bottom(self._sub(), right=2 * th.pad if narrow else None) + th.u(4)
         self.field_buttons: dict[str, Button] = {}
         self.state_text = _line("body", T.ACCENT)
-        self.problem_text = _line("small", T.BAD)
+        self.problem_text = _line("small", T.BAD_TEXT)
         self.detail_text = _line("small", T.TEXT_DIM)
         self.pending_text = _line("small", T.TEXT_DIM)
         self.receipt_text = _line("small", T.TEXT_DIM)
@@ -311,7 +311,7 @@ class ClubScene(Scene):
         verdict = st.get("fairness")
         if verdict is not None:
             fair = club_words(verdict[1])
-            self.fair_text.color = T.GOOD if verdict[0] else T.BAD
+            self.fair_text.color = T.GOOD if verdict[0] else T.BAD_TEXT
         seating = ""
         if "seating" in st:
             r, names = st["seating"]

@@ -52,7 +52,7 @@ class FairCheckScene(GameScene):
     def words(self, fc: FairCheck) -> list[tuple[str, str, T.Color]]:
         """(text, role, colour) of each paragraph, in order."""
         ok = fc.matches
-        out = [(verdict(fc, with_code=False), "body", T.GOOD if ok else T.BAD),
+        out = [(verdict(fc, with_code=False), "body", T.GOOD if ok else T.BAD_TEXT),
                (_("Commitment shown before the deal: {code}").format(code=fc.short), "small", T.TEXT),
                (_("Chain of the plays after this hand: {code}").format(code=fc.chain_short), "small", T.TEXT)]
         if self.address:

@@ -83,8 +83,26 @@ class TableFixer(Fixer):
         return P.sheet_of_view(v.get("game") or {}, v.get("table") or {})
 
     def can_fix(self) -> bool:
-        """Not once the game is over: its record is saved and its journal started afresh."""
-        return not bool((self.app.session.view().get("game") or {}).get("over"))
+        """While the table holds the game: during it, and once it is over (its saved record is
+        then replaced by the corrected one, ``device.table.host``)."""
+        return self.app.session is not None and self.app.session.table is not None
+
+    def _over(self) -> bool:
+        return bool((self.app.session.view().get("game") or {}).get("over"))
+
+    def _still_over(self, change: Callable[[ScoreSheet], Any]) -> None:
+        """A finished game stays finished: a correction that would reopen it is refused (the
+        game's journal was closed when it ended; its record is what is corrected)."""
+        if not self._over():
+            return
+        trial = self.sheet().copy()
+        try:
+            change(trial)
+        except ValueError:
+            return  # the referee says why
+        if not trial.over:
+            raise ValueError(_("The game is over and saved: this correction would reopen it (no one reaches "
+                               "the end any more), so it is not made."))
 
     def _call(self, event: Any) -> None:
         from ..table_client import refusal_of
@@ -96,11 +114,13 @@ class TableFixer(Fixer):
     def apply(self, hand: int, entries: dict[str, Any], reason: str, at: str) -> None:
         from trickref.engine.referee.events import HandCorrection
 
+        self._still_over(lambda sh: sh.amend(hand, entries, reason, at))
         self._call(HandCorrection(hand, entries, reason, "admin", at))
 
     def apply_points(self, seat: int, points: int, reason: str) -> None:
         from trickref.engine.referee.events import ScoreCorrection
 
+        self._still_over(lambda sh: sh.correct(seat, points, reason))
         self._call(ScoreCorrection(seat, points, reason, "admin"))
 
     def reopen(self) -> None:
@@ -289,7 +309,7 @@ class HandScene(Scene):
             for j, text in enumerate(was):
                 changed = j >= len(now) or now[j] != text
                 D.text(surface, th, self._fit(text, col - th.pad), (x + name_w + col, y + j * line_h), "small",
-                       T.BAD if changed else T.TEXT_DIM)
+                       T.BAD_TEXT if changed else T.TEXT_DIM)
             self.lines.append((side, " ".join(now), " ".join(was)))
             y += line_h * max(1, len(now))
         y += th.u(6)
@@ -499,6 +519,7 @@ class ReasonScene(Scene):
         self.reason: str | None = None
         self.typed = ""
         self.error: str | None = None
+        self.refused = False
         base = fixer.sheet()
         self.before = base
         trial = base.copy()
@@ -536,11 +557,12 @@ class ReasonScene(Scene):
             key = b.name.removeprefix("reason ")
             b.selected = (key == "typed" and bool(self.typed) and self.reason == self.typed) or (
                 key != "typed" and key == self.reason)
-        self.apply_btn.enabled = bool(self.reason)
+        self.apply_btn.enabled = bool(self.reason) and not self.refused
 
     def pick(self, key: str) -> None:
         self.reason = key
         self.error = None
+        self.refused = False
         self._sync()
 
     def type_reason(self) -> None:
@@ -566,6 +588,8 @@ class ReasonScene(Scene):
             self.fixer.apply(self.hand, self.entries, self.reason, time.strftime("%Y-%m-%dT%H:%M:%S"))
         except ValueError as e:
             self.error = str(e)
+            self.refused = True  # the same correction would be refused again: Back changes it
+            self._sync()
             return
         self.fixer.reopen()
 
@@ -590,6 +614,10 @@ class ReasonScene(Scene):
                                 len(a.winners)).format(who=names))
         elif b.over and not a.over:
             out.append(_("The game goes on: nobody has won yet."))
+        elif a.over and b.over and sorted(a.winners) != sorted(b.winners):
+            names = " & ".join(b.names[w] for w in a.winners)
+            out.append(ngettext("The winner changes: {who} wins.", "The winners change: {who} win.",
+                                len(a.winners)).format(who=names))
         return out
 
     def draw_content(self, surface: Any) -> None:
@@ -603,7 +631,7 @@ class ReasonScene(Scene):
             lines.append((_("Reason: {reason}").format(reason=self.typed), T.ACCENT))
         lines += [(c, T.TEXT) for c in self.changes()]
         if self.error:
-            lines.append((self.error, T.BAD))
+            lines.append((self.error, T.BAD_TEXT))
         for text, color in lines:
             for line in D.wrap(th, text, room, "small"):
                 if y + th.font("small").get_height() > bottom:

@@ -131,7 +131,8 @@ class HomeScene(Scene):
         self.relayout()
 
     def pick(self, game: str) -> None:
-        self.setup.choose_game(game)
+        self.setup.choose_game(game)  # its last setup, remembered (ui.memory)
+        self.setup.touch()
         self.relayout()
 
     def set_count(self, n: int | None) -> None:
@@ -143,6 +144,7 @@ class HomeScene(Scene):
             n = min(counts, key=lambda c: abs(c - want))
         self.setup.players = n
         self.count.value = n
+        self.setup.touch()
 
     def start(self) -> None:
         """Start game; an unfinished game in the journal is not replaced silently (asked first,

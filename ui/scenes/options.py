@@ -81,6 +81,7 @@ class OptionsScene(Scene):
     def _setter(self, name: str) -> Any:
         def set_value(v: Any) -> None:
             self.setup.options[self.setup.game][name] = v
+            self.setup.touch()  # remembered at once (ui.memory)
             self.needs_redraw = True
         return set_value
 
@@ -138,6 +139,7 @@ class OptionsScene(Scene):
         from trickref.engine.options import defaults
 
         self.setup.options[self.setup.game] = defaults(self.setup.game)
+        self.setup.touch()
         self.relayout()
 
     def draw_content(self, surface: Any) -> None:

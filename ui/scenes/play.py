@@ -345,7 +345,7 @@ class PlayScene(GameScene):
         # under the bar, or in landscape beside the hand (the cells then get the room)
         msg = self._message(turn, reviewing, winner)
         shown["message"] = msg
-        words, colour = (self.error, T.BAD) if self.error else (msg, T.ACCENT)
+        words, colour = (self.error, T.BAD_TEXT) if self.error else (msg, T.ACCENT)
         own = TV.view_hand(self.view)
         side = not th.portrait and own is not None
         line_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
@@ -506,7 +506,7 @@ class PlayScene(GameScene):
         er = None
         for i, ln in enumerate(lines):
             r = D.text(surface, th, ln, (trick_area.centerx, trick_area.y + i * msg_h), "body",
-                       T.BAD if self.error else T.ACCENT, "midtop", bold=bool(self.error), max_width=msg_w)
+                       T.BAD_TEXT if self.error else T.ACCENT, "midtop", bold=bool(self.error), max_width=msg_w)
             er = r if er is None else er.union(r)
         if self.error and er is not None:
             shown["error"], shown["error_rect"] = self.error, tuple(er)

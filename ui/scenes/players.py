@@ -1,5 +1,7 @@
-"""Seats: each seat's name (typed on the on-screen keyboard), whether a bot plays it, and at which
-level (rule bot, search bot, strong bot: tap to change; remembered in the settings)."""
+"""Seats: who sits at each seat (picked from the table's players, ui.scenes.roster, where a new
+name is typed once on the on-screen keyboard), whether a bot plays it, and at which level (rule
+bot, search bot, strong bot: tap to change). Every change is remembered at once with the game's
+setup (ui.memory), so a restart shows the same table."""
 
 from __future__ import annotations
 
@@ -36,7 +38,7 @@ class _SeatRow(Widget):
         self.level = Button(level_title(st.level_of(seat)), self.next_level, name=f"level {seat}")
 
     def edit(self) -> None:
-        self.scene.app.push(self.scene.app_make_keyboard(self.seat))
+        self.scene.app.go("roster", seat=self.seat)
 
     def set_bot(self, on: bool) -> None:
         st = self.scene.setup
@@ -44,6 +46,7 @@ class _SeatRow(Widget):
             st.bots.add(self.seat)
         else:
             st.bots.discard(self.seat)
+        st.touch()
 
     def next_level(self) -> None:
         st = self.scene.setup
@@ -52,6 +55,7 @@ class _SeatRow(Widget):
         if settings is not None:
             settings.set_bot_level(self.seat, level)
         self.level.text = level_title(level)
+        st.touch()
 
     def _is_bot(self) -> bool:
         return self.seat in self.scene.setup.bots
@@ -106,19 +110,8 @@ class PlayersScene(Scene):
         super().__init__(app)
         self.setup: Setup = app.setup
 
-    def app_make_keyboard(self, seat: int) -> Scene:
-        from ..keyboard import KeyboardScene
-
-        def done(text: str) -> None:
-            if text.strip():
-                self.setup.names[seat] = text.strip()[:14]
-            self.needs_redraw = True
-
-        return KeyboardScene(self.app, title=_("Name for seat {n}").format(n=seat + 1), text=self.setup.names[seat], on_done=done,
-                             max_len=14)
-
     def _sub(self) -> str:
-        sub = _("tap a name to change it; bots play the seats marked bot")
+        sub = _("tap a name to seat another player; bots play the seats marked bot")
         if "partnership" in self.setup.game:
             sub += "; " + _("partners sit opposite (seats 1+3, 2+4)")
         return sub

@@ -121,6 +121,9 @@ def start_scorekeeping(app: Any, *, replace: bool = False) -> ScorekeeperEntrySc
         _say(app, _("The score sheet could not start"), str(e))
         return None
     app.end_session()  # no dealt game runs meanwhile (its own journal keeps it)
+    from ..memory import mark_in_use
+
+    mark_in_use(app, "scorekeep")  # a restart resumes the sheet
     scene = ScorekeeperEntryScene(app, sheet)
     app.switch(scene)
     return scene
@@ -166,6 +169,9 @@ def resume_scorekeeping(app: Any, announce: bool = True) -> bool:
             _say(app, _("A finished score sheet could not be saved"), str(e))
         return False
     app.end_session()
+    from ..memory import mark_in_use
+
+    mark_in_use(app, "scorekeep")  # a restart resumes the sheet
     app.switch(ScorekeeperEntryScene(app, sheet))
     if announce:
         said = (_("Every entry is saved as it is made.") if j.report.clean else
@@ -955,7 +961,7 @@ class ScorekeeperEntryScene(Scene):
         if reason is None:
             text, role, colour = self.ready_text(), "body", T.GOOD
         else:
-            text, role, colour = reason, "small", (T.BAD if self.refusal else T.ACCENT)
+            text, role, colour = reason, "small", (T.BAD_TEXT if self.refusal else T.ACCENT)
         line_h = th.font(role).get_height()
         fits = y + len(D.wrap(th, text, w, role)) * line_h <= th.height
         if free_column and not sheet.over and not fits:  # the pad's column is free: the verdict goes there

@@ -160,7 +160,7 @@ class ScorekeeperOverScene(GameOverScene):
         lines = self._saved_lines()
         for k, line in enumerate(lines):  # a long file name on a line of its own
             D.text(surface, th, line, (th.width // 2, bottom - (len(lines) - 1 - k) * th.font("small").get_height()),
-                   "small", T.TEXT_DIM if self.saved is not None else T.BAD, "midbottom", max_width=th.width - 4 * th.pad)
+                   "small", T.TEXT_DIM if self.saved is not None else T.BAD_TEXT, "midbottom", max_width=th.width - 4 * th.pad)
 
     def _saved_lines(self) -> list[str]:
         th = self.theme
@@ -318,7 +318,7 @@ class ScorekeeperCorrectScene(Scene):
         if self.error:
             from ..referee_words import translate
 
-            D.text(surface, th, translate(self.error), (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD,
+            D.text(surface, th, translate(self.error), (2 * th.pad, self.apply_btn.rect.y - th.u(30)), "body", T.BAD_TEXT,
                    max_width=th.width - 4 * th.pad)
 
     def _words(self) -> str:

@@ -90,7 +90,7 @@ class SummaryScene(GameScene):
             D.text(surface, th, labels[k], (2 * th.pad, y), role, T.TEXT, max_width=x_pts - 3 * th.pad)
             good = pts < 0 if low_wins else pts > 0
             bad = pts > 0 if low_wins else pts < 0
-            D.text(surface, th, f"{pts:+d}", (x_pts, y), role, T.GOOD if good else (T.BAD if bad else T.TEXT))
+            D.text(surface, th, f"{pts:+d}", (x_pts, y), role, T.GOOD if good else (T.BAD_TEXT if bad else T.TEXT))
             D.text(surface, th, str(tot), (x_tot, y), role, T.ACCENT, bold=True)
             extra = self.figures(g, s)
             if "bags" in last:
