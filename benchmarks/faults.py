@@ -1,7 +1,8 @@
 """The dealer-link fault campaign (issue 18): every fault row, hundreds of trials, and power cuts.
 
     nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
-        [--rows none,unplug_deal,...] [--no-cuts] [--no-trials]
+        [--rows none,unplug_deal,...] [--no-cuts] [--no-trials] [--cut-jobs 4] [--until HH:MM]
+        [--report-only]
 
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
@@ -25,8 +26,11 @@
    cards are) until the hand ends. Checked: no journaled event lost at any kill (the journal
    only grows), the hand's result the same as the uninterrupted run's, no resumed run stuck.
 
-Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); the
-machine's load average is sampled throughout and printed beside the table. Figures go to
+Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); with
+``--cut-jobs`` the power cuts run in that many more beside them. ``--until`` (UTC) stops starting
+trials at that time, cuts off those still running three minutes later, and writes what was
+reached (the table says it is partial, with the trials a row reached). The machine's load
+average is sampled throughout and printed beside the table. Figures go to
 benchmarks/results/faults.json and the "Dealer link fault campaign" section of
 benchmarks/RESULTS.md.
 """

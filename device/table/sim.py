@@ -87,6 +87,17 @@ class SimTable:
         if hasattr(port, "adapter"):
             port.adapter.auto_feed_back = False  # the bots feed drawn cards back themselves
         self.host.rotate_finished = False
+        # what the screen told the person to do that the person could not (a TakeBack whose card
+        # is not where the screen says): the run stops stuck, it does not go on with a wrong model
+        self.cannot: list[str] = []
+        take_back = self.host.take_back
+        if take_back is not None:
+            def by_hand(c: Any) -> None:
+                try:
+                    take_back(c)
+                except ValueError as e:
+                    self.cannot.append(str(e))
+            self.host.take_back = by_hand
         self.sim = self.opened.sim
         self.driver = self.opened.driver
         self.journal_records: list[Any] = list(self.opened.records)
@@ -153,6 +164,8 @@ class SimTable:
             raise PowerCut("the power went (the table's cut_after said so)")
         if self.host.storage is not None:  # the journal cannot be written: nobody acts until it can
             raise TableStuck(self.host.storage.words(RUN_AGAIN))
+        if self.cannot:
+            raise TableStuck(f"the person cannot do what the screen says: {self.cannot[0]}")
 
     def _deal_next(self) -> None:
         g = self.referee.game
