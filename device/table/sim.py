@@ -90,6 +90,7 @@ class SimTable:
         # what the screen told the person to do that the person could not (a TakeBack whose card
         # is not where the screen says): the run stops stuck, it does not go on with a wrong model
         self.cannot: list[str] = []
+        self.fed_back: set[int] = set()  # the FeedBack steps whose card the person fed
         take_back = self.host.take_back
         if take_back is not None:
             def by_hand(c: Any) -> None:
@@ -275,9 +276,19 @@ class SimTable:
         self.settle()
 
     def feed_back(self, step: FeedBack) -> None:
-        """The drawing bot feeds the card the dealer waits for back (from its pocket)."""
+        """The drawing bot feeds the card the dealer waits for back (from its pocket), once: a
+        step carried on after a link fault (the dealer read the card while the link was down)
+        waits for the dealer, the person has already fed it; only a card back in their pocket
+        (a reconciliation's TakeBack, a card refused) is fed again."""
         host, ref = self.host, self.referee
-        self.opened.feed(C.parse(step.card), step.seat)
+        card = C.parse(step.card)
+        sim = self.sim
+        assert sim is not None
+        with sim.lock:
+            in_pocket = card in sim.board.trays.get(step.seat, [])
+        if step.step not in self.fed_back or in_pocket:
+            self.fed_back.add(step.step)
+            self.opened.feed(card, step.seat)
         if not host.wait(lambda: not ref.steps or ref.steps[0].step != step.step or ref.dealer_fault is not None,
                          GUARD_S):
             raise TableStuck(f"{step.card} was fed back but never read")
