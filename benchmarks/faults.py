@@ -469,6 +469,8 @@ def write_report(data: dict[str, Any]) -> None:
                   "|---|---|---|---|---|---|---|---|",
                   f"| {c['trials']} ({', '.join(c['games'])}) | {c['kills']} | {moments} | {c['right']} | **{c['changed']}** | "
                   f"**{c['lost']}** | **{c['stuck']}** | {c['resume_median_s']} s ({c['resume_q']}) |", ""]
+    for note in d.get("notes") or []:
+        lines += [note, ""]
     section = "\n".join(lines)
     text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n\n"
     pattern = re.compile(r"^## Dealer link fault campaign \(issue 18\)\n.*?(?=^## |\Z)", re.S | re.M)
@@ -506,14 +508,17 @@ def main() -> int:
     ap.add_argument("--no-trials", action="store_true")
     ap.add_argument("--no-cuts", action="store_true")
     ap.add_argument("--tmp", default=None, help="folder for the power cuts' journals")
+    ap.add_argument("--note", action="append", default=None,
+                    help="a paragraph under the table (what was fixed since the run, say); replaces the last notes")
     ap.add_argument("--report-only", action="store_true",
                     help="write RESULTS.md again from benchmarks/results/faults.json, running nothing")
     args = ap.parse_args()
+    notes = {"notes": args.note} if args.note is not None else {}
     if args.report_only:
-        write_report({})
+        write_report(notes)
         return 0
     machine = f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)"
-    data: dict[str, Any] = {"machine": machine}
+    data: dict[str, Any] = {"machine": machine, "notes": args.note or []}
     rows = [r for r in args.rows.split(",") if r]
     deadline = _deadline(args.until)
 
