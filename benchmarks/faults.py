@@ -1,7 +1,8 @@
 """The dealer-link fault campaign (issue 18): every fault row, hundreds of trials, and power cuts.
 
     nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
-        [--rows none,unplug_deal,...] [--no-cuts] [--no-trials]
+        [--rows none,unplug_deal,...] [--no-cuts] [--no-trials] [--cut-jobs 4] [--until HH:MM]
+        [--report-only]
 
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
@@ -25,8 +26,11 @@
    cards are) until the hand ends. Checked: no journaled event lost at any kill (the journal
    only grows), the hand's result the same as the uninterrupted run's, no resumed run stuck.
 
-Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); the
-machine's load average is sampled throughout and printed beside the table. Figures go to
+Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); with
+``--cut-jobs`` the power cuts run in that many more beside them. ``--until`` (UTC) stops starting
+trials at that time, cuts off those still running three minutes later, and writes what was
+reached (the table says it is partial, with the trials a row reached). The machine's load
+average is sampled throughout and printed beside the table. Figures go to
 benchmarks/results/faults.json and the "Dealer link fault campaign" section of
 benchmarks/RESULTS.md.
 """
@@ -55,6 +59,7 @@ RESULTS_JSON = ROOT / "benchmarks" / "results" / "faults.json"
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
 sys.path.insert(0, str(ROOT))
 
+GRACE_S = 180.0  # at the deadline, how long the trials already running may still take
 MOMENTS = ("random", "read", "after_read", "release", "fetch", "deal")
 GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partnership-spades", 4),
                   ("cancellation-hearts", 6))
@@ -93,21 +98,54 @@ class LoadSampler:
                 "samples": len(s)}
 
 
-def run_rows(rows: list[str], trials: int, jobs: int, base: int) -> list[dict[str, Any]]:
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.time() >= deadline
+
+
+def _abandon(pool: ProcessPoolExecutor) -> None:
+    """At the deadline: the trials still running are cut off (counted as such, not as results);
+    their workers and whatever the workers started are killed."""
+    workers = [p.pid for p in getattr(pool, "_processes", {}).values() if p.pid]
+    doomed = [c for w in workers for c in _children_of(w)] + workers
+    pool.shutdown(wait=False, cancel_futures=True)
+    for pid in doomed:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float | None = None,
+             cut_off: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]:
+    """The trials, rows interleaved (trial i of every row before trial i + 1 of any): at the deadline
+    no trial is started any more and those running get ``grace`` seconds, then are cut off
+    (appended to ``cut_off``), so a partial campaign has every row at about the same count."""
     from trickref.device.table.fault_trials import EXTRA_ROWS, ROWS
 
     every = ROWS + EXTRA_ROWS
     work = [(row, base + 1000 * (every.index(row) + 1) + i) for i in range(trials) for row in rows]
     out: list[dict[str, Any]] = []
     ctx = get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    try:
         pending: dict[Future[dict[str, Any]], tuple[str, int]] = {}
         todo = list(work)
         while todo or pending:
+            if _past(deadline):
+                todo = []
             while todo and len(pending) < jobs:
                 row, seed = todo.pop(0)
                 pending[pool.submit(_trial, row, seed)] = (row, seed)
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            if not pending:
+                break
+            grace = None if deadline is None else max(1.0, deadline + GRACE_S - time.time())
+            done, _ = wait(pending, timeout=grace, return_when=FIRST_COMPLETED)
+            if not done and _past(deadline):
+                if cut_off is not None:
+                    cut_off.extend(pending.values())
+                print(f"deadline: {len(pending)} trials still running cut off", flush=True)
+                _abandon(pool)
+                return out
             for f in done:
                 row, seed = pending.pop(f)
                 try:
@@ -119,6 +157,8 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int) -> list[dict[st
                 out.append(r)
                 print(f"{row:15s} seed {seed:6d} {r['game']:20s} {r['outcome']:9s} {r['seconds']:7.1f} s "
                       f"{r['detail'][:90]}", flush=True)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
     return out
 
 
@@ -294,20 +334,30 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
             "outcome": outcome, "detail": detail, "resume_s": resumes}
 
 
-def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str) -> list[dict[str, Any]]:
+def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: float | None = None,
+             cut_off: list[int] | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     killed = 0
     index = 0
     ctx = get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    try:
         pending: dict[Future[dict[str, Any]], int] = {}
         while killed < kills_total or pending:
-            while killed + per_trial * len(pending) < kills_total and len(pending) < jobs:
+            while (not _past(deadline) and killed + per_trial * len(pending) < kills_total
+                   and len(pending) < jobs):
                 pending[pool.submit(cut_trial, index, per_trial, tmp)] = index
                 index += 1
             if not pending:
                 break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            grace = None if deadline is None else max(1.0, deadline + GRACE_S - time.time())
+            done, _ = wait(pending, timeout=grace, return_when=FIRST_COMPLETED)
+            if not done and _past(deadline):
+                if cut_off is not None:
+                    cut_off.extend(pending.values())
+                print(f"deadline: {len(pending)} power-cut trials still running cut off", flush=True)
+                _abandon(pool)
+                return out
             for f in done:
                 i = pending.pop(f)
                 try:
@@ -319,6 +369,30 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str) -> list[dict
                 killed += len(r["kills"])
                 print(f"cut trial {i:4d} {r['game']:20s} kills {len(r['kills']):2d} (total {killed:5d}) "
                       f"{r['outcome']:8s} {r['detail'][:80]}", flush=True)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    return out
+
+
+def _children_of(pid: int) -> list[int]:
+    """Every process below ``pid`` (from /proc), deepest first."""
+    kids: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        kids.setdefault(ppid, []).append(int(d.name))
+    out: list[int] = []
+
+    def walk(p: int) -> None:
+        for c in kids.get(p, []):
+            walk(c)
+            out.append(c)
+
+    walk(pid)
     return out
 
 
@@ -363,8 +437,14 @@ def write_report(data: dict[str, Any]) -> None:
              "shared by several helpers: times are inflated by waiting for a core.", ""]
     if d.get("rows"):
         ld = d["rows_load"]
+        wanted = d.get("rows_wanted")
+        short = [r for r in d["rows"] if wanted and r["trials"] < wanted]
+        partial = (f" **Partial: stopped at the deadline before the {wanted} trials a row asked for** "
+                   f"({', '.join(str(r['trials']) for r in d['rows'])} trials reached; "
+                   f"{sum(r.get('cut_off', 0) for r in d['rows'])} trials still running were cut off and are "
+                   "not counted).") if short else ""
         lines += [f"Fault rows: {d['rows_when']}, {d['rows_wall_s'] / 60:.0f} min in all, load average (1 min) "
-                  f"median {ld['median']} (min {ld['min']}, max {ld['max']}, {ld['samples']} samples).", "",
+                  f"median {ld['median']} (min {ld['min']}, max {ld['max']}, {ld['samples']} samples).{partial}", "",
                   "| fault | trials (struck) | right | typed stop | stuck | pocket ≠ referee | changed | deals "
                   "complete | stops shown / Resume pressed | seconds a trial, median (IQR) |",
                   "|---|---|---|---|---|---|---|---|---|---|"]
@@ -379,6 +459,9 @@ def write_report(data: dict[str, Any]) -> None:
         c = d["cuts"]
         ld = d["cuts_load"]
         moments = ", ".join(f"{n} {mo.replace('_', ' ')}" for mo, n in c["by_moment"].items())
+        if c.get("kills_wanted") and c["kills"] < c["kills_wanted"]:
+            lines += [f"**Power cuts partial: stopped at the deadline at {c['kills']} of the {c['kills_wanted']} "
+                      f"SIGKILLs asked for** ({c.get('cut_off', 0)} hands still running cut off, not counted).", ""]
         lines += [f"Power cuts: {d['cuts_when']}, {d['cuts_wall_s'] / 60:.0f} min, load average median {ld['median']} "
                   f"(min {ld['min']}, max {ld['max']}). `trickref sim`'s table with a journal in a child process "
                   "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends.", "",
@@ -386,6 +469,8 @@ def write_report(data: dict[str, Any]) -> None:
                   "|---|---|---|---|---|---|---|---|",
                   f"| {c['trials']} ({', '.join(c['games'])}) | {c['kills']} | {moments} | {c['right']} | **{c['changed']}** | "
                   f"**{c['lost']}** | **{c['stuck']}** | {c['resume_median_s']} s ({c['resume_q']}) |", ""]
+    for note in d.get("notes") or []:
+        lines += [note, ""]
     section = "\n".join(lines)
     text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n\n"
     pattern = re.compile(r"^## Dealer link fault campaign \(issue 18\)\n.*?(?=^## |\Z)", re.S | re.M)
@@ -396,6 +481,15 @@ def write_report(data: dict[str, Any]) -> None:
     RESULTS_MD.write_text(text.rstrip("\n") + "\n")
 
 
+def _deadline(text: str | None) -> float | None:
+    """``HH:MM`` (UTC, today) as a time.time() value."""
+    if not text:
+        return None
+    hh, mm = (int(x) for x in text.split(":"))
+    now = time.gmtime()
+    return float(time.mktime((now.tm_year, now.tm_mon, now.tm_mday, hh, mm, 0, 0, 0, 0)) - time.timezone)
+
+
 def main() -> int:
     from trickref.device.table.fault_trials import ROWS
 
@@ -403,40 +497,74 @@ def main() -> int:
     ap.add_argument("--trials", type=int, default=100, help="trials per fault row")
     ap.add_argument("--rows", default=",".join(ROWS), help="the rows to run (comma-separated)")
     ap.add_argument("--jobs", type=int, default=4, help="trials at once (processes)")
+    ap.add_argument("--cut-jobs", type=int, default=None,
+                    help="power-cut trials at once; given, the power cuts run beside the rows, not after them")
     ap.add_argument("--kills", type=int, default=1000, help="SIGKILLs in the power-cut part")
     ap.add_argument("--kills-per-trial", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0, help="added to every trial's seed")
+    ap.add_argument("--until", default=None, metavar="HH:MM",
+                    help="UTC: start nothing after it, cut off what still runs 3 min later, and write "
+                         "the table of what was reached")
     ap.add_argument("--no-trials", action="store_true")
     ap.add_argument("--no-cuts", action="store_true")
     ap.add_argument("--tmp", default=None, help="folder for the power cuts' journals")
+    ap.add_argument("--note", action="append", default=None,
+                    help="a paragraph under the table (what was fixed since the run, say); replaces the last notes")
+    ap.add_argument("--report-only", action="store_true",
+                    help="write RESULTS.md again from benchmarks/results/faults.json, running nothing")
     args = ap.parse_args()
+    notes = {"notes": args.note} if args.note is not None else {}
+    if args.report_only:
+        write_report(notes)
+        return 0
     machine = f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)"
-    data: dict[str, Any] = {"machine": machine}
+    data: dict[str, Any] = {"machine": machine, "notes": args.note or []}
     rows = [r for r in args.rows.split(",") if r]
-    if not args.no_trials:
+    deadline = _deadline(args.until)
+
+    def do_rows() -> None:
         sampler = LoadSampler()
         t0 = time.monotonic()
         data["rows_when"] = time.strftime("%Y-%m-%d %H:%M")
-        results = run_rows(rows, args.trials, args.jobs, args.seed)
+        cut_off: list[tuple[str, int]] = []
+        results = run_rows(rows, args.trials, args.jobs, args.seed, deadline, cut_off)
         data["rows_wall_s"] = time.monotonic() - t0
         data["rows_load"] = sampler.stop()
         data["rows"] = summarize(results, rows)
+        for r in data["rows"]:
+            r["cut_off"] = sum(1 for row, _seed in cut_off if row == r["row"])
+        data["rows_wanted"] = args.trials
         data["trials"] = results
         for r in data["rows"]:
             print(r)
-    if not args.no_cuts:
+
+    def do_cuts() -> None:
         import tempfile
 
         tmp = args.tmp or tempfile.mkdtemp(prefix="trickref-cuts-")
         sampler = LoadSampler()
         t0 = time.monotonic()
         data["cuts_when"] = time.strftime("%Y-%m-%d %H:%M")
-        cuts = run_cuts(args.kills, args.jobs, args.kills_per_trial, tmp)
+        cut_off: list[int] = []
+        cuts = run_cuts(args.kills, args.cut_jobs or args.jobs, args.kills_per_trial, tmp, deadline, cut_off)
         data["cuts_wall_s"] = time.monotonic() - t0
         data["cuts_load"] = sampler.stop()
         data["cuts"] = summarize_cuts(cuts)
+        data["cuts"]["cut_off"] = len(cut_off)
+        data["cuts"]["kills_wanted"] = args.kills
         data["cut_trials"] = cuts
         print(data["cuts"])
+
+    beside = None
+    if not args.no_cuts and not args.no_trials and args.cut_jobs:
+        beside = threading.Thread(target=do_cuts)
+        beside.start()
+    if not args.no_trials:
+        do_rows()
+    if beside is not None:
+        beside.join()
+    elif not args.no_cuts:
+        do_cuts()
     write_report(data)
     print(f"wrote {RESULTS_JSON.relative_to(ROOT)} and the campaign's section of {RESULTS_MD.relative_to(ROOT)}")
     return 0

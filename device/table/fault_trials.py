@@ -26,7 +26,7 @@ from trickref.device.dealer import messages as m
 from trickref.device.table.sim import SimTable, TableStuck
 from trickref.engine import cards as C
 from trickref.engine import catalog
-from trickref.engine.referee.commands import DealPlan, Fetch, Release, RouteFed
+from trickref.engine.referee.commands import DealPlan, FeedBack, Fetch, Release, RouteFed
 
 
 def _campaign_order(g: catalog.GameInfo) -> tuple[bool, int, int]:
@@ -45,6 +45,8 @@ GAMES: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(_trial(g) for g in _B
 PASSING: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(_trial(g) for g in _BUILT_IN if g.point_cards)
 STOCK: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(  # fetches after every trick
     _trial(g) for g in _BUILT_IN if g.stock == "turn-up")
+DRAWING: tuple[tuple[str, int, dict[str, Any]], ...] = tuple(  # cards fed back (a drawn stock)
+    _trial(g) for g in _BUILT_IN if g.stock == "draw")
 
 ROWS = (
     "none",
@@ -57,7 +59,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read")
+EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -69,6 +71,8 @@ ROW_WORDS = {
     "corrupt_5": "5 % corrupted bytes",
     "silent_read": "the dealer silent right after it read a fed card (back after 3-5 s)",
     "estop_read": "the e-stop pressed right after the dealer read a fed card",
+    "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
+                        "(back after 3-5 s)",
 }
 
 
@@ -145,7 +149,8 @@ class _Table(SimTable):
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""
-    pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else GAMES
+    pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else \
+        DRAWING if row == "silent_feed_back" else GAMES
     return pool[seed % len(pool)]
 
 
@@ -205,6 +210,9 @@ class Striker:
             self._at_presented(self._at(1, 12))
         elif row == "estop_read":
             self._at_presented(self._at(1, 12), "estop")
+        elif row == "silent_feed_back":
+            self.outage = self._outage(3.0, 5.0)
+            self._at_presented(self._at(1, 8), which=lambda head: isinstance(head, FeedBack))
 
     def _at(self, lo: int, hi: int) -> int:
         n = self.rng.randint(lo, hi)
@@ -269,9 +277,9 @@ class Striker:
 
         self._wrap_landed(hook)
 
-    def _at_presented(self, n: int, how: str = "silence") -> None:
+    def _at_presented(self, n: int, how: str = "silence", which: Callable[[Any], bool] | None = None) -> None:
         """The dealer falls silent (or the e-stop is pressed) right after it read the n-th fed
-        card and holds it."""
+        card and holds it (``which``: counting only the reads for a step in progress it takes)."""
         sim = self.table.sim
         assert sim is not None
         fw = sim.firmware.dealer
@@ -280,7 +288,7 @@ class Striker:
 
         def wrapper(kind: int, payload: bytes) -> None:
             emit(kind, payload)
-            if kind == m.EV_PRESENTED and not self.struck.is_set():
+            if kind == m.EV_PRESENTED and not self.struck.is_set() and (which is None or which(self._head())):
                 count[0] += 1
                 if count[0] == n:
                     if how == "estop":

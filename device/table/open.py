@@ -43,6 +43,7 @@ from trickref.engine.referee.events import BotAction, Button, Event, NewGame, To
 
 MODES = ("hardware", "simulated", "instant")
 SIM_SPEED = 8.0  # the simulated dealer's speed-up: a deal takes a second or two, visible on screen
+SIM_OPEN_S = 60.0  # how long the first HELLO waits for the simulated dealer (see open_table)
 
 
 class TableSetupError(ValueError):
@@ -156,39 +157,36 @@ class OpenTable:
             self.host.post(Button(seat, button))
 
     # ---------------------------------------------------------------- simulated people
-    def feed(self, card: int | str, seat: int | None = None) -> None:
-        """Simulated mode: a player takes ``card`` from their pocket (``seat``'s: a person feeds
-        only a card they hold, so a card that is not there raises ValueError instead of being
-        found wherever it lies; without a seat, from wherever it lies) and puts it in the
-        dealer's play slot; the reader loop reads it."""
+    def feed(self, card: int | str, seat: int) -> None:
+        """Simulated mode: a player takes ``card`` from their own pocket (``seat``'s) and puts it
+        in the dealer's play slot; the reader loop reads it. A person feeds only a card they
+        hold: a card that is not in that pocket raises ValueError naming where it is not (it is
+        never found wherever it lies, which would hide a referee that lost track of it)."""
         sim = self._need_sim("feed a card")
         c = C.parse(card) if isinstance(card, str) else card
         with sim.lock:
-            b = sim.board
-            if seat is not None:
-                pocket = b.trays.get(seat, [])
-                if c not in pocket:
-                    raise ValueError(f"seat {seat}'s pocket does not hold {C.NAMES[c]} (it holds "
-                                     f"{' '.join(C.names(pocket)) or 'nothing'})")
-                pocket.remove(c)
-            else:
-                for cards in b.trays.values():
-                    if c in cards:
-                        cards.remove(c)
-                        break
+            pocket = sim.board.trays.get(seat, [])
+            if c not in pocket:
+                raise ValueError(f"seat {seat}'s pocket does not hold {C.NAMES[c]} (it holds "
+                                 f"{' '.join(C.names(pocket)) or 'nothing'})")
+            pocket.remove(c)
         sim.play(c)  # into the play slot: read before the hopper's (the loop's) cards
 
     def take_back(self, card: int | str, source: str, dest: str) -> None:
         """Simulated mode: a person does what the screen says (``TakeBack``): ``card`` from the
-        ``source`` pocket (the reject pocket) into ``dest`` ("seat:k": that player's pocket)."""
+        ``source`` pocket (the reject pocket) into ``dest`` ("seat:k": that player's pocket).
+        Only that: a card that is not in ``source`` raises ValueError (a person would not find
+        it there; moving it from elsewhere would hide a wrong model)."""
         sim = self._need_sim("move a card by hand")
         c = C.parse(card) if isinstance(card, str) else card
         with sim.lock:
             trays = sim.board.trays
             pile = trays.get(target_byte(source), [])
-            if c in pile:
-                pile.remove(c)
-                trays.setdefault(target_byte(dest), []).append(c)
+            if c not in pile:
+                raise ValueError(f"the screen says to take {C.NAMES[c]} from the {source} pocket, which holds "
+                                 f"{' '.join(C.names(pile)) or 'nothing'}")
+            pile.remove(c)
+            trays.setdefault(target_byte(dest), []).append(c)
 
     def fault(self, kind: str) -> None:
         """Simulated mode: the simulator jams at its next motion, misreads the next card fed, or
@@ -333,7 +331,9 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
             sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)
             sim.start()
             driver = Dealer(sim.stable_path, link_timeout=link_timeout or 1.0, stall_timeout=10.0)
-            driver.open()
+            # the simulator runs in this process: at start it can only be slow (a loaded
+            # machine), never gone; the first HELLO waits for it (2 s were not enough at load 90)
+            driver.open(timeout=SIM_OPEN_S)
             panels = MockPanels(players, on_panel, timing=None if config is None else timing_of(config.panels),
                                 **({"clock": panel_clock} if panel_clock is not None else {}))
         else:
@@ -363,6 +363,8 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
     parts: dict[str, OpenTable] = {}
 
     def refeed(card: int, seat: int | None = None) -> None:  # the simulated player feeds the card (back)
+        if seat is None:
+            raise ValueError(f"the screen names nobody to feed {C.NAMES[card]} back")
         parts["table"].feed(card, seat)
 
     def mirror(event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:

@@ -87,6 +87,18 @@ class SimTable:
         if hasattr(port, "adapter"):
             port.adapter.auto_feed_back = False  # the bots feed drawn cards back themselves
         self.host.rotate_finished = False
+        # what the screen told the person to do that the person could not (a TakeBack whose card
+        # is not where the screen says): the run stops stuck, it does not go on with a wrong model
+        self.cannot: list[str] = []
+        self.fed_back: set[int] = set()  # the FeedBack steps whose card the person fed
+        take_back = self.host.take_back
+        if take_back is not None:
+            def by_hand(c: Any) -> None:
+                try:
+                    take_back(c)
+                except ValueError as e:
+                    self.cannot.append(str(e))
+            self.host.take_back = by_hand
         self.sim = self.opened.sim
         self.driver = self.opened.driver
         self.journal_records: list[Any] = list(self.opened.records)
@@ -153,6 +165,8 @@ class SimTable:
             raise PowerCut("the power went (the table's cut_after said so)")
         if self.host.storage is not None:  # the journal cannot be written: nobody acts until it can
             raise TableStuck(self.host.storage.words(RUN_AGAIN))
+        if self.cannot:
+            raise TableStuck(f"the person cannot do what the screen says: {self.cannot[0]}")
 
     def _deal_next(self) -> None:
         g = self.referee.game
@@ -262,9 +276,19 @@ class SimTable:
         self.settle()
 
     def feed_back(self, step: FeedBack) -> None:
-        """The drawing bot feeds the card the dealer waits for back (from its pocket)."""
+        """The drawing bot feeds the card the dealer waits for back (from its pocket), once: a
+        step carried on after a link fault (the dealer read the card while the link was down)
+        waits for the dealer, the person has already fed it; only a card back in their pocket
+        (a reconciliation's TakeBack, a card refused) is fed again."""
         host, ref = self.host, self.referee
-        self.opened.feed(C.parse(step.card), step.seat)
+        card = C.parse(step.card)
+        sim = self.sim
+        assert sim is not None
+        with sim.lock:
+            in_pocket = card in sim.board.trays.get(step.seat, [])
+        if step.step not in self.fed_back or in_pocket:
+            self.fed_back.add(step.step)
+            self.opened.feed(card, step.seat)
         if not host.wait(lambda: not ref.steps or ref.steps[0].step != step.step or ref.dealer_fault is not None,
                          GUARD_S):
             raise TableStuck(f"{step.card} was fed back but never read")

@@ -8,6 +8,7 @@ host and referee, bots in every seat, the simulated person doing only what the s
 - the silent reject: the dealer read a fed card and fell silent; the host gave up on the read,
   the card ended in the reject pocket and the referee still counted it in the player's hand
   (seeds 2101 and 5016);
+- a card fed back (a spades-2p draw) while the dealer fell silent: fed once (seed 9001);
 - a short seeded slice of the fault campaign (benchmarks/faults.py).
 
 Each trial compares every seat's pocket with the referee's hand before every play
@@ -49,6 +50,14 @@ def test_a_card_read_while_the_dealer_fell_silent_is_a_card_read(seed: int) -> N
     the host asks what that read did (its step id): the card it holds is the card read, so it is
     neither thrown into the reject pocket nor left in the player's hand on the referee's books."""
     _right("silent_read", seed)
+
+
+def test_a_card_fed_back_while_the_dealer_fell_silent_is_not_fed_twice() -> None:
+    """Two-player Spades, seed 9001 (the campaign's 5 %-corrupted-bytes row, seed 8008, met it
+    by chance): a drawn card is fed back, the dealer reads it and falls silent for 3-5 s; when
+    the table goes on by itself the step is carried on, the card is in the dealer. The simulated
+    person fed it again (from a pocket that no longer held it: the run died) instead of waiting."""
+    _right("silent_feed_back", 9001)
 
 
 @pytest.mark.parametrize(("row", "seed"), [("none", 1001), ("unplug_deal", 2003), ("unplug_release", 3004)])
