@@ -675,13 +675,15 @@ def main() -> None:
     ap.add_argument("--twin-stock", action="store_true",
                     help="stock hands on the physical twin: the FIFO loop against the sorting hopper "
                          "(benchmarks/twin_stock.py), written to benchmarks/results/dealer_twin_stock.json")
+    ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter)")
+    ap.add_argument("--out", default="dealer_twin_stock.json", help="--twin-stock: file in benchmarks/results")
     args = ap.parse_args()
     if args.twin_stock:
         sys.path.insert(0, str(ROOT / "benchmarks"))
         twin_stock: Any = __import__("twin_stock")
-        res_ts = twin_stock.run(args.stock_hands, args.seed)
+        res_ts = twin_stock.run(args.stock_hands, args.seed, tuple(args.designs.split(",")))
         res_ts["machine"] = {"platform": platform.platform(), "load_1min": os.getloadavg()[0]}
-        out = ROOT / "benchmarks" / "results" / "dealer_twin_stock.json"
+        out = ROOT / "benchmarks" / "results" / args.out
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(res_ts, indent=1) + "\n")
         print(json.dumps(res_ts, indent=1))

@@ -19,8 +19,10 @@ here (the Pico's is about 1 ms; tests/device/test_twin_*.py use 1 ms).
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
+import time
 from typing import Any
 
 from trickref.device.dealer import twin_host as th
@@ -29,13 +31,14 @@ from trickref.engine.referee import fairness
 P = th.P
 LOOP, TRICK, DISCARD, HOLD = 0x85, 0x84, 0x81, 0xFE
 PASS_MS = 2
+SCALE: dict[str, float] = {}
 
 
 class Hand:
     """One dealer on the twin and a scripted referee for it."""
 
     def __init__(self, sorter: bool, seed: int) -> None:
-        scale = None if sorter else {"sorter.fitted": 0}
+        scale = dict(SCALE) if sorter else {"sorter.fitted": 0}
         self.tw = th.new_twin(seats=2, seed=seed, scale=scale)
         self.host = th.TwinHost(self.tw, pass_ms=PASS_MS)
         self.host.hello()
@@ -205,8 +208,16 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter")) ->
     for name, fn in CASES:
         out[name] = {}
         for design in designs:
-            runs = [fn(design == "sorter", seed * 1000 + i) for i in range(hands)]
-            row: dict[str, Any] = {}
+            runs, stopped = [], []
+            load0, t0 = os.getloadavg()[0], time.time()
+            for i in range(hands):
+                try:
+                    runs.append(fn(design == "sorter", seed * 1000 + i))
+                except RuntimeError as e:  # the dealer stopped typed (a FAULT/JAM event): counted apart
+                    stopped.append({"seed": seed * 1000 + i, "why": str(e)[:300]})
+            row: dict[str, Any] = {"finished": len(runs), "stopped": stopped,
+                                   "load_1min": [round(load0, 1), round(os.getloadavg()[0], 1)],
+                                   "wall_s": round(time.time() - t0, 1)}
             for key in ("fetching_s", "fetch_s", "stage_s", "fetch_passes", "deal_s", "feed_s", "exchange_s",
                         "exchange_passes"):
                 xs = [float(r[key]) for r in runs if key in r]
@@ -215,5 +226,6 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter")) ->
                     row[key] = {"median": round(med, 1), "lo": round(lo, 1), "hi": round(hi, 1),
                                 "max": round(max(xs), 1)}
             out[name][design] = row
-            print(name, design, {k: v["median"] for k, v in row.items()}, flush=True)
+            print(name, design, len(runs), "finished,", len(stopped), "stopped",
+                  {k: v["median"] for k, v in row.items() if isinstance(v, dict)}, flush=True)
     return out
