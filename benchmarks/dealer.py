@@ -676,12 +676,15 @@ def main() -> None:
                     help="stock hands on the physical twin: the FIFO loop against the sorting hopper "
                          "(benchmarks/twin_stock.py), written to benchmarks/results/dealer_twin_stock.json")
     ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter)")
+    ap.add_argument("--cases", default="german-whist,spades-2p,spades-2p-double-nil",
+                    help="--twin-stock: the games to run (and deal-4-seats: 52 cards to 4 seats)")
     ap.add_argument("--out", default="dealer_twin_stock.json", help="--twin-stock: file in benchmarks/results")
     args = ap.parse_args()
     if args.twin_stock:
         sys.path.insert(0, str(ROOT / "benchmarks"))
         twin_stock: Any = __import__("twin_stock")
-        res_ts = twin_stock.run(args.stock_hands, args.seed, tuple(args.designs.split(",")))
+        res_ts = twin_stock.run(args.stock_hands, args.seed, tuple(args.designs.split(",")),
+                                tuple(args.cases.split(",")))
         res_ts["machine"] = {"platform": platform.platform(), "load_1min": os.getloadavg()[0]}
         out = ROOT / "benchmarks" / "results" / args.out
         out.parent.mkdir(parents=True, exist_ok=True)
