@@ -678,13 +678,14 @@ def main() -> None:
     ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter)")
     ap.add_argument("--cases", default="german-whist,spades-2p,spades-2p-double-nil",
                     help="--twin-stock: the games to run (and deal-4-seats: 52 cards to 4 seats)")
+    ap.add_argument("--first-hand", type=int, default=0, help="--twin-stock: the first hand's number (seed*1000+n)")
     ap.add_argument("--out", default="dealer_twin_stock.json", help="--twin-stock: file in benchmarks/results")
     args = ap.parse_args()
     if args.twin_stock:
         sys.path.insert(0, str(ROOT / "benchmarks"))
         twin_stock: Any = __import__("twin_stock")
         res_ts = twin_stock.run(args.stock_hands, args.seed, tuple(args.designs.split(",")),
-                                tuple(args.cases.split(",")))
+                                tuple(args.cases.split(",")), args.first_hand)
         res_ts["machine"] = {"platform": platform.platform(), "load_1min": os.getloadavg()[0]}
         out = ROOT / "benchmarks" / "results" / args.out
         out.parent.mkdir(parents=True, exist_ok=True)

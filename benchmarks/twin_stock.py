@@ -218,7 +218,7 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
 
 
 def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
-        cases: tuple[str, ...] = tuple(c[0] for c in CASES[1:])) -> dict[str, Any]:
+        cases: tuple[str, ...] = tuple(c[0] for c in CASES[1:]), first: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": hands, "seed": seed, "pass_ms": PASS_MS}
     for name, fn in CASES:
         if name not in cases:
@@ -227,7 +227,7 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
         for design in designs:
             runs, stopped = [], []
             load0, t0 = os.getloadavg()[0], time.time()
-            for i in range(hands):
+            for i in range(first, first + hands):
                 try:
                     runs.append(fn(design == "sorter", seed * 1000 + i))
                     print(name, design, "hand", i, runs[-1], "load", round(os.getloadavg()[0], 1), flush=True)
