@@ -10,7 +10,6 @@ import random
 
 import pytest
 
-from test_twin_sweep import out_of_place
 from trickref.device.dealer import twin_host as th
 
 P = th.P
@@ -73,3 +72,20 @@ def test_a_fetch_waits_for_its_card_coming_round_instead_of_chasing_it() -> None
     # and the rest follow in order, each the next card the hopper gives
     for card in deck[3:7]:
         assert fetch(tw, host, card, 1) == 0
+
+
+def out_of_place(got: list[int], want: list[int]) -> int:
+    """Cards to move to turn ``got`` into ``want`` (length less the longest run in order)."""
+    rank = {c: i for i, c in enumerate(want)}
+    tails: list[int] = []
+    for c in got:
+        r = rank[c]
+        lo, hi = 0, len(tails)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if tails[mid] < r:
+                lo = mid + 1
+            else:
+                hi = mid
+        tails[lo:lo + 1] = [r]
+    return len(got) - len(tails)
