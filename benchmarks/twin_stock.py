@@ -34,6 +34,15 @@ PASS_MS = 2
 SCALE: dict[str, float] = {}
 
 
+_STEP = [0x5000]
+
+
+def step(body: bytes) -> bytes:
+    """Protocol 3: FETCH and FEED carry a step id first (firmware/steps.py)."""
+    _STEP[0] = (_STEP[0] + 1) & 0xFFFF
+    return P.u16(_STEP[0]) + body
+
+
 class Hand:
     """One dealer on the twin and a scripted referee for it."""
 
@@ -76,7 +85,7 @@ class Hand:
         self.idle()
         t0, p0 = self.mech.now, self.mech.passes
         start = len(self.host.events)
-        r = self.host.command(P.FETCH, bytes((LOOP, card, target)))
+        r = self.host.command(P.FETCH, step(bytes((LOOP, card, target))))
         if r.type != P.OK:
             raise RuntimeError(f"FETCH refused: {r.body.hex()}")
         want = (P.EV_STAGED,) if target == HOLD else (P.EV_CARD_ROUTED,)
@@ -105,7 +114,7 @@ class Hand:
         self.mech.slot.append(card)
         t0 = self.mech.now
         start = len(self.host.events)
-        r = self.host.command(P.FEED, bytes((1, target)))
+        r = self.host.command(P.FEED, step(bytes((1, target))))
         if r.type != P.OK:
             raise RuntimeError(f"FEED refused: {r.body.hex()}")
         self.host.until((P.EV_FEED_DONE,), max_ms=120_000, start=start)

@@ -48,7 +48,7 @@ def fetch(tw, host, card: int, target: int) -> int:
     """FETCH ``card``; the loop passes it cost."""
     p0 = tw.mech.passes
     start = len(host.events)
-    r = host.command(P.FETCH, bytes((th.LOOP, card, target)))
+    r = host.command(P.FETCH, P.u16(0x6000 + card) + bytes((th.LOOP, card, target)))  # protocol 3: a step id first
     assert r.type == P.OK, r
     while card not in tw.mech.pockets.get(target, []):
         for e in host.events[start:]:
