@@ -77,8 +77,13 @@ FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
 # channel 0 driving the splitter's linear servo (Actuonix L12-R): the blade's depth below the
 # top of the stack, in cards. Absent (no answer at 0x41): the loop is first in, first out.
 SPLIT_ADDR = 0x41
-SPLIT_US0, SPLIT_US_PER_CARD = 1000, 30  # pulse for depth 0, and per card of depth (set on the build)
-SPLIT_MAX = 32  # the blade's travel in cards (10 mm stroke, 0.3 mm cards)
+SPLIT_US0, SPLIT_US_PER_CARD = 1000, 10  # pulse for depth 0, and per card of depth (set on the build)
+SPLIT_MAX = 100  # the blade's travel in cards (L12-R-30: 30 mm stroke, 0.3 mm cards); a
+# two-player Spades loop holds 51 cards, so a card may have to drop in 50 under the top
+# The blade moves once the card before has landed: two loop cards leave the window at least
+# this far apart so it reaches the next depth first. 23 mm/s (datasheet) is 13 ms a card; the
+# allowance takes the speed 30 % low (19 ms a card) plus a PWM frame (20 ms) and a margin.
+SPLIT_MS_PER_CARD, SPLIT_SETTLE_MS = 19, 30
 POCKETS = 15
 HOPPER_LIFT = 15  # PCA9685 channel of the hopper lift servo (hold_hopper)
 
@@ -296,6 +301,8 @@ class _Splitter:
         self.ring = bytearray(128)
         self.head = 0
         self.count = 0
+        self.last = 0  # the depth given last (the blade goes there from the one before)
+        self.gap = 0  # ms the last two loop cards must be apart for the blade to move between
         try:
             i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\x10")
             i2c.writeto_mem(SPLIT_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
@@ -308,8 +315,11 @@ class _Splitter:
 
     def push(self, depth):
         if self.count < len(self.ring):
-            self.ring[(self.head + self.count) % len(self.ring)] = min(SPLIT_MAX, depth)
+            depth = min(SPLIT_MAX, depth)
+            self.ring[(self.head + self.count) % len(self.ring)] = depth
             self.count += 1
+            self.gap = SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD * abs(depth - self.last)
+            self.last = depth
             if self.count == 1:
                 self._drive()
 
@@ -668,6 +678,18 @@ class Board:
     def loop_depth(self, depth):
         """The card now leaving for the loop drops in ``depth`` cards under the top."""
         self.splitter.push(depth)
+
+    def loop_gap_ms(self):
+        """How long after the loop card before it the card now leaving for the loop may go:
+        the splitter's blade must get from the one's depth to the other's between landings."""
+        return self.splitter.gap if self.splitter.ok else 0
+
+    def loop_dropping(self):
+        """A loop card is falling onto the stack (opto D dark): it is not in it yet. Polls the
+        loop's sensors (with no card on the belt nothing else does: D's trailing edge also
+        sets the splitter up for the next card)."""
+        self._service()
+        return self.loop_dark[2]
 
     def loop_depth_forget(self):
         """The last card given a depth did not go round after all (a double feed)."""

@@ -221,6 +221,16 @@ class FetchJob:
             return None
         if mech.gate.run:
             return M.WAIT
+        if d.sorts and not mech.gate.state:
+            if d.board.loop_dropping():
+                return M.WAIT  # a card is falling onto the stack (D saw it): it may be this one
+            for f in mech.flights:
+                if f.pocket is None and f.op.card == self.card:
+                    # it is on its way back round the loop (a card before it was out of its
+                    # place, or a FEED sent it round): the sorting hopper puts it in at its
+                    # place, so wait for it; feeding the cards behind it now would send them
+                    # round after it, out of their places, and the next fetches would chase them
+                    return M.WAIT
         if not d.board.hopper_has_card() and not mech.gate.state:
             if mech.flights:
                 return M.WAIT  # the loop is bringing cards back to the hopper

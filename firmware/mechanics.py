@@ -737,7 +737,10 @@ class Mechanics:
                 if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS)) < 0:
                     return False
             if f.pocket is None and target == cfg.LOOP:
-                if ticks_diff(ticks_add(now, feed), ticks_add(f.left, timing.loop_switch_ms(cfg))) < 0:
+                gap = timing.loop_switch_ms(cfg)
+                if hasattr(self.board, "loop_gap_ms"):  # a sorting hopper's blade must move
+                    gap = max(gap, self.board.loop_gap_ms())
+                if ticks_diff(ticks_add(now, feed), ticks_add(f.left, gap)) < 0:
                     return False
         return True
 

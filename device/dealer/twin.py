@@ -53,7 +53,7 @@ PIN_ESCAPE, PIN_THICK, PIN_ESTOP, PIN_VBUS = 22, 26, 27, 28
 HOPPER_LIFT = 15
 SM_F, SM_T, SM_R = 0, 1, 2
 PIO_FDEBUG = 0x50200008
-SPLIT_ADDR, SPLIT_US0, SPLIT_US_PER_CARD = 0x41, 1000, 30  # the sorting hopper's servo (board.py)
+SPLIT_ADDR, SPLIT_US0, SPLIT_US_PER_CARD = 0x41, 1000, 10  # the sorting hopper's servo (board.py)
 
 # where the twin puts what board.py does not name (mm along the path; design values)
 GRIP_X = 170.0  # a card this far along is gripped by the belt bands
