@@ -71,8 +71,9 @@ def scenarios() -> list[tuple[str, Callable[[Any], Any]]]:
         from .i18n import _
         from .keyboard import KeyboardScene
 
-        app.go("players")
-        app.push(KeyboardScene(app, title=_("Name for seat {n}").format(n=1), text="Ana"))
+        # a new player's name being typed from the roster (the only way a name is typed)
+        show(app, scene="roster", seat=1)
+        app.push(KeyboardScene(app, title=_("New player's name"), text="Ana", max_len=14))
         app.render(force=True)
         return app.scene
 

@@ -103,7 +103,7 @@ def test_french_elides_de_before_a_vowel_and_a_long_missing_line_fits():
 def test_screenshot_settings_and_keyboard_are_in_the_language_shot():
     stages = dict(scenarios())
     try:
-        for name, word in (("settings", "Langue"), ("keyboard", "Nom pour la place 1")):
+        for name, word in (("settings", "Langue"), ("keyboard", "Nom du nouveau joueur")):
             app = make_app((800, 480), Settings(language="fr"))
             with L.recording() as log:
                 stages[name](app)

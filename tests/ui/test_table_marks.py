@@ -18,7 +18,9 @@ from trickref.ui import tableview as TV
 
 def _until_own_play(app: Any, need_trick: bool = True, guard: int = 80) -> Any:
     for _ in range(guard):
-        pump(app, lambda a: a.scene.name in ("play", "bidding", "summary", "handoff", "gameover"))
+        # the bots think off the UI thread: wait until a person has something to do
+        pump(app, lambda a: a.scene.name in ("summary", "handoff", "gameover")
+             or (a.scene.name in ("play", "bidding") and a.scene.acting_seat is not None))
         sc = app.scene
         legal = sc.legal() if sc.name == "play" else []
         if legal and legal[0].kind == "play" and (sc.g.get("trick") or not need_trick):
@@ -119,7 +121,8 @@ def test_hearts_summary_says_who_took_what() -> None:
     app = referee_app()
     start(app, "hearts", 4, (0,), {})
     for _ in range(200):
-        pump(app, lambda a: a.scene.name in ("play", "bidding", "summary", "handoff", "gameover"))
+        pump(app, lambda a: a.scene.name in ("summary", "handoff", "gameover")
+             or (a.scene.name in ("play", "bidding") and a.scene.acting_seat is not None))
         if app.scene.name == "summary":
             break
         human_step(app)
