@@ -289,9 +289,9 @@ class Incremental:
         sigs = {k: tuple((c.id, c.kind, c.table, None if c.points is None else tuple(c.points),
                           None if c.scores is None else tuple(c.scores), c.reason) for c in cs)
                 for k, cs in corr.items()}
-        for k in sigs.keys() | self._corr.keys():
-            if sigs.get(k) != self._corr.get(k):
-                touched.add(k)
+        for bk in sigs.keys() | self._corr.keys():
+            if sigs.get(bk) != self._corr.get(bk):
+                touched.add(bk)
         self._corr = sigs
         ended = {r: rs.ended is not None for r, rs in state.rounds.items()}
         rounds_changed = ended.keys() != self._ended.keys()
@@ -302,9 +302,9 @@ class Incremental:
         tables = {k: (None if v.players is None else tuple(v.players), v.started, v.over, v.hands_in_over)
                   for k, v in state.tables.items()}
         tables_changed = False
-        for k in tables.keys() | self._tables.keys():
-            if tables.get(k) != self._tables.get(k):
-                pairs.add(k)
+        for tk in tables.keys() | self._tables.keys():
+            if tables.get(tk) != self._tables.get(tk):
+                pairs.add(tk)
                 tables_changed = True
         self._tables = tables
         if tables_changed:
@@ -356,8 +356,8 @@ class Incremental:
         if adj:
             played = len(row) + len(adj)
             avg = Fraction(0) if night.method == "average" else Fraction(played - 1, 2)
-            for t, vals in adj.items():
-                per[t] = [avg if v == "avg" else Fraction(str(v)) for v in vals]
+            for t, given in adj.items():
+                per[t] = [avg if v == "avg" else Fraction(str(v)) for v in given]
         contrib: list[tuple[str, int, int, bool]] = []
         for t, vals in per.items():
             who_row = self._seat_row(state, r, t)
