@@ -320,9 +320,11 @@ class Incremental:
         r, b = key
         for who, num, den, counted in self._contrib.pop(key, []):
             d = self._sums[who]
-            d[den] -= num
-            if not d[den]:
-                del d[den]
+            left = d.get(den, 0) - num
+            if left:
+                d[den] = left
+            else:
+                d.pop(den, None)
             self._refs[who] -= 1
             if not self._refs[who]:
                 del self._refs[who], self._sums[who]
@@ -370,9 +372,11 @@ class Incremental:
                 contrib.append((pid, half.numerator, half.denominator, False))
         for who, num, den, counted in contrib:
             d = self._sums.setdefault(who, {})
-            d[den] = d.get(den, 0) + num
-            if not d[den]:
-                del d[den]
+            got = d.get(den, 0) + num
+            if got:
+                d[den] = got
+            else:
+                d.pop(den, None)
             self._refs[who] = self._refs.get(who, 0) + 1
             if counted:
                 self._played[who] = self._played.get(who, 0) + 1
