@@ -48,7 +48,7 @@ from ..base import GameState
 from ..masks import ALL_CARDS, BIT, cards_of
 from ..worlds import KEEPERS, place, rebuild, sample_spades_2p, spades_play_limits
 from ._spades_play import estimate_tricks, nil_hand
-from .search import SearchBot
+from .search import SearchBot, _clearly_better, _wmean
 
 # the race model (each game's descriptor, ``GameInfo.bot_params``): ``gain``, the points a side
 # gains in an average hand, and ``spread``, the spread of one hand's difference between the
@@ -302,42 +302,7 @@ class SpadesSearchBot(SearchBot):
 
     # ------------------------------------------------------------------ the search
     def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
-        sample: Callable[[int, random.Random], GameState] = self._sampler(state)
-        clock = self.clock
-        start = clock()
-        deadline = start + self.budget
-        k = len(cands)
-        vals: list[list[float]] = [[] for _ in range(k)]
-        wts: list[float] = []
-        alive = list(range(k))
-        worlds = 0
-        timed = self.iterations is None
-        hard = start + 1.25 * self.budget
-        while True:
-            if not timed:
-                if worlds >= self.iterations:  # type: ignore[operator]
-                    break
-            elif worlds >= self.min_worlds:
-                now = clock()
-                if now + (now - start) / worlds > deadline:
-                    break
-            world = sample(seat, rng)
-            wt = self._weight(world, seat)
-            seed = rng.randrange(1 << 30)
-            got = self._play_out(world, seat, [cands[i] for i in alive], seed, self._rollout_value,
-                                 lambda: timed and clock() > hard)
-            if len(got) < len(alive):
-                break
-            for i, v in zip(alive, got, strict=True):
-                vals[i].append(v)
-            wts.append(wt)
-            worlds += 1
-            if len(alive) > 2 and worlds in (4, 8, 16):
-                alive.sort(key=lambda i: -_wmean(vals[i][-worlds:], wts))
-                alive = alive[: max(2, (len(alive) + 1) // 2)]
-            if timed and worlds >= 8 and _wsettled(vals, wts, alive, worlds):
-                break
-        self.last_worlds = worlds
+        vals, wts, alive, worlds = self._run(state, seat, cands, rng, self._rollout_value)
         if not worlds:
             return self.rule.choose(state, seat, rng)
         best = max(alive, key=lambda i: (_wmean(vals[i][-worlds:], wts), -i))
@@ -354,51 +319,3 @@ class SpadesSearchBot(SearchBot):
                 if not _clearly_better(vals[best][-worlds:], vals[ri][-worlds:], wts[-worlds:], self.trust_rule):
                     best = ri
         return cands[best]
-
-
-def _clearly_better(a: list[float], b: list[float], ws: list[float], z: float) -> bool:
-    """True when ``a`` beats ``b`` by more than ``z`` standard errors of the weighted paired
-    difference."""
-    sw = sum(ws)
-    if sw <= 0.0 or len(a) < 2:
-        return False
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
-    var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
-    n_eff = sw * sw / sum(w * w for w in ws)
-    return m > z * (var / n_eff) ** 0.5 if var > 0.0 else m > 0.0
-
-
-def _wmean(xs: list[float], ws: list[float]) -> float:
-    """The weighted mean of the last len(xs) worlds (a candidate dropped early saw fewer)."""
-    ws = ws[-len(xs):] if xs else ws
-    tot = sum(ws)
-    if tot <= 0.0:
-        return sum(xs) / len(xs)
-    return sum(x * w for x, w in zip(xs, ws, strict=True)) / tot
-
-
-def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], worlds: int) -> bool:
-    """``search._settled`` with weights: the best leads every other by 2.5 standard errors of
-    the weighted paired difference (effective sample size (sum w)^2 / sum w^2), or all
-    results have been identical for 12 worlds."""
-    ws = wts[-worlds:]
-    sw = sum(ws)
-    if sw <= 0.0:
-        return False
-    n_eff = sw * sw / sum(w * w for w in ws)
-    means = {i: _wmean(vals[i][-worlds:], ws) for i in alive}
-    best = max(alive, key=lambda i: means[i])
-    for j in alive:
-        if j == best:
-            continue
-        d = [a - b for a, b in zip(vals[best][-worlds:], vals[j][-worlds:], strict=True)]
-        m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
-        var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
-        if var == 0.0:
-            if m == 0.0 and worlds < 12:
-                return False
-            continue
-        if n_eff < 4 or m < 2.5 * (var / n_eff) ** 0.5:
-            return False
-    return True
