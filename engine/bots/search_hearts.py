@@ -38,6 +38,7 @@ from ..actions import Action, pass_cards
 from ..base import GameState
 from ..cards import HEARTS, QS, SPADES
 from ..hearts_common import PASS_COUNT, POINTS
+from ..hearts_core import Core, Rand, Worlds, count, from_state, moon_result
 from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
 from .search import SearchBot
 
@@ -156,7 +157,7 @@ class HeartsSearchBot(SearchBot):
     switchable for measurements (``infer``, ``search_pass``, ``relative``)."""
 
     def __init__(self, game: str, *, infer: bool = True, search_pass: bool = True, relative: bool = True,
-                 pass_pool: int = 6, **kw: Any) -> None:
+                 pass_pool: int = 6, core: bool = True, **kw: Any) -> None:
         if not catalog.info(game).point_cards:
             raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
         super().__init__(game, **kw)
@@ -166,6 +167,7 @@ class HeartsSearchBot(SearchBot):
         self.pass_pool = pass_pool
         self.cancellation = self.info.cancels
         self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
+        self.core = core and game == "hearts"  # play searched on engine/hearts_core.py
 
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
                     rng: random.Random) -> list[Action] | None:
@@ -195,7 +197,9 @@ class HeartsSearchBot(SearchBot):
             cands.append(pass_cards(list(key)))
         return cands
 
-    def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
+    def _sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
+        if self.core and state.phase == "play":
+            return self._core_sampler(state)
         sample: Callable[..., GameState] = getattr(state, "sample_world")  # noqa: B009
         if not self.infer or state.phase not in ("play", "pass"):
             return sample
@@ -215,10 +219,61 @@ class HeartsSearchBot(SearchBot):
         return draw
 
     def _value(self, state: GameState, seat: int) -> float:
-        pts = state.hand_results[-1]["points"]
+        return self._score(state.hand_results[-1]["points"], seat)
+
+    def _score(self, pts: Sequence[int], seat: int) -> float:
         if not self.relative:
             return -float(pts[seat])
-        return (sum(pts) - pts[seat]) / (state.n - 1) - pts[seat]
+        return (sum(pts) - pts[seat]) / (len(pts) - 1) - pts[seat]
+
+    # ------------------------------------------------------------------ play on the core
+    def _core_sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
+        """Worlds as hearts_core positions: the hidden cards dealt within what the seat knows
+        (``HeartsState.hidden_knowledge``, the rule-bot inferences as ``avoid``), each world
+        the position with those hands."""
+        base = from_state(state)
+        hs: Any = state
+        n = state.n
+        box: list[Any] = []
+
+        def draw(seat: int, rng: random.Random) -> Any:
+            if not box:
+                avoid = rule_inferences(state, seat, False) if self.infer else None
+                worlds = None
+                for av in ((avoid, None) if avoid is not None and any(avoid) else (None,)):
+                    _played, allowed, known, hidden = hs.hidden_knowledge(seat, av)
+                    own = hs.masks[seat]
+                    fixed = [own if p == seat else known[p] for p in range(n)]
+                    caps = [0 if p == seat else hs._hand_size(p) - count(known[p]) for p in range(n)]
+                    try:
+                        worlds = Worlds(n, seat, fixed, allowed, caps, hidden)
+                        break
+                    except AssertionError:  # no holding fits: a seat that does not play like the rule bot
+                        self.fallbacks += 1
+                assert worlds is not None
+                o = state.options
+                box.extend((worlds, Rand(rng.getrandbits(32)), state.totals[:],
+                            (o["target"], o["moon_self"], o["moon_others"], o["omnibus"])))
+            return base.with_hands(box[0].deal(box[1]))
+
+        self._core_box = box
+        return draw
+
+    def _play_out(self, world: Any, seat: int, actions: Sequence[Action], seed: int,
+                  value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
+        if not isinstance(world, Core):
+            return super()._play_out(world, seat, actions, seed, value, late)
+        _worlds, _rnd, totals, (target, moon_self, moon_others, omnibus) = self._core_box
+        got: list[float] = []
+        for a in actions:
+            w = world.copy()
+            w.play(a.value)
+            w.rollout()
+            pts = moon_result(w.points, totals, target, moon_self, moon_others, w.omni_taker, omnibus)
+            got.append(self._score(pts, seat))
+            if late():
+                break
+        return got
 
 
 def _danger_of(rule: HeartsBot, state: GameState, seat: int, c: int) -> float:
