@@ -161,13 +161,15 @@ def _mean_ci(xs: list[float]) -> list[float]:
     return [m - h, m + h]
 
 
-def table_hands(game: str, hands: int, search: Timed, seed: int) -> dict[str, Any]:
+def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[int] | None = None) -> dict[str, Any]:
     rule = bot_for(game)
     decks_n = 2 if game == "cancellation-hearts" else 1
     per_n: dict[str, Any] = {}
     all_s: list[float] = []
     all_r: list[float] = []
     for n in TABLES[game]:
+        if counts and n not in counts:
+            continue
         st = new_game(game, n, {"target": 10**9})
         decks = random.Random(seed * 100 + n)
         rng = random.Random(seed * 100 + n + 50)
@@ -186,7 +188,8 @@ def table_hands(game: str, hands: int, search: Timed, seed: int) -> dict[str, An
         all_s += s_pts
         all_r += r_pts
         per_n[str(n)] = _reduction(s_pts, r_pts)
-        print(f"  {game} {n} players: {per_n[str(n)]}", flush=True)
+        per_n[str(n)]["per_hand"] = [[a, round(b, 3)] for a, b in zip(s_pts, r_pts, strict=True)]
+        print(f"  {game} {n} players: { {k: v for k, v in per_n[str(n)].items() if k != 'per_hand'} }", flush=True)
     out = _reduction(all_s, all_r)
     out["per_player_count"] = per_n
     out["target"] = 0.25
@@ -258,6 +261,14 @@ def hearts_kw(game: str, args: argparse.Namespace) -> dict[str, Any]:
     return {part: False for part in args.hearts_off}
 
 
+def bot_kw(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in args.bot_kw:
+        k, _, v = item.partition("=")
+        out[k] = json.loads(v)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10, help="pairs of whole games per Spades/German Whist game")
@@ -272,6 +283,9 @@ def main() -> None:
     ap.add_argument("--target", type=int, help="smoke runs only: another game target than the rules' default")
     ap.add_argument("--hearts-off", action="append", default=[], choices=HEARTS_PARTS,
                     help="Hearts games: switch off a part of their search bot (to measure what it brings)")
+    ap.add_argument("--players", type=int, action="append", help="Hearts games: only these player counts")
+    ap.add_argument("--bot-kw", action="append", default=[], metavar="NAME=VALUE",
+                    help="development: a keyword argument of the search bot (a JSON value), e.g. solve_at=3")
     args = ap.parse_args()
     budget = budget_of(args.level)
     assert budget is not None
@@ -280,7 +294,8 @@ def main() -> None:
     sections: dict[str, Any] = {}
     for game in games:
         t0, c0 = time.perf_counter(), time.process_time()
-        search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args)))
+        search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args),
+                                       **bot_kw(args)))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
         if game in WHOLE:
             def progress(part: dict[str, Any], game: str = game) -> None:
@@ -289,7 +304,7 @@ def main() -> None:
 
             res = whole_games(game, args.games, search, args.seed, args.target, progress)
         else:
-            res = table_hands(game, args.hands, search, args.seed)
+            res = table_hands(game, args.hands, search, args.seed, args.players)
         res["timing"] = timing(search)
         res["memory"] = memory_peak(game, args.level, args.clock, args.seed)
         res["run_wall_s"] = round(time.perf_counter() - t0, 1)
@@ -310,7 +325,8 @@ def _meta(args: argparse.Namespace, budget: float, started: float) -> dict[str, 
         "machine": f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)",
         "load_average_at_end": os.getloadavg(), "level": args.level, "budget_s": budget, "clock": args.clock,
         "seed": args.seed, "target_override": args.target, "pairs_of_games": args.games, "hands_per_table": args.hands,
-        "ru_maxrss_mb": round(maxrss_mb, 1), "hearts_off": args.hearts_off, "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
+        "ru_maxrss_mb": round(maxrss_mb, 1), "hearts_off": args.hearts_off, "bot_kw": args.bot_kw,
+        "players": args.players, "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
     }
 
 

@@ -271,6 +271,78 @@ class Core:
             self.play(self.rule_card())
 
 
+class Scorer:
+    """A finished rollout's worth for ``seat``: the hand's points as the table books them (a moon
+    chosen as the rule bot chooses it, the omnibus card), minus the seat's, plus the others'
+    average when ``relative``."""
+
+    def __init__(self, seat: int, totals: list[int], target: int, moon_self: int, moon_others: int, omnibus: bool,
+                 relative: bool) -> None:
+        self.seat = seat
+        self.totals = totals
+        self.target = target
+        self.moon_self = moon_self
+        self.moon_others = moon_others
+        self.omnibus = omnibus
+        self.relative = relative
+
+    def value(self, core: Core) -> float:
+        pts = moon_result(core.points, self.totals, self.target, self.moon_self, self.moon_others, core.omni_taker,
+                          self.omnibus)
+        me = pts[self.seat]
+        if not self.relative:
+            return float(-me)
+        tot = 0
+        for x in pts:
+            tot += x
+        return (tot - me) / (len(pts) - 1) - me
+
+
+def finish(core: Core, scorer: Scorer, solve_at: int) -> float:
+    """The rest of the hand with the rule bot in every seat, until the scorer's seat holds
+    ``solve_at`` cards or fewer: from there its best plays against the others' rule-bot
+    answers, every line tried (``solve``); the hand's worth for the seat."""
+    seat = scorer.seat
+    hands = core.hands
+    while hands[core.turn]:
+        if core.turn == seat and count(hands[seat]) <= solve_at:
+            return solve(core, scorer)
+        core.play(core.rule_card())
+    return scorer.value(core)
+
+
+def solve(core: Core, scorer: Scorer) -> float:
+    """The best worth the scorer's seat can reach from ``core`` (its cards chosen with every
+    card seen, the other seats playing as the rule bot); ``core`` is played out."""
+    seat = scorer.seat
+    while core.hands[core.turn] and core.turn != seat:
+        core.play(core.rule_card())
+    if not core.hands[core.turn]:
+        return scorer.value(core)
+    lm = core.legal()
+    if lm & (lm - 1) == 0:
+        core.play(low_card(lm))
+        return solve(core, scorer)
+    best = -1e18
+    prev = -2
+    while lm:
+        c = low_card(lm)
+        lm &= lm - 1
+        # a card next to the one tried before in the same suit, with nothing between them
+        # still out, wins and loses the same tricks: tried once (not for point cards)
+        if c == prev + 1 and c // 13 == prev // 13 and not POINTS[c] and not POINTS[prev] and c != core.omni \
+                and prev != core.omni:
+            prev = c
+            continue
+        prev = c
+        w = core.copy()
+        w.play(c)
+        v = solve(w, scorer)
+        if v > best:
+            best = v
+    return best
+
+
 def from_state(state: Any) -> Core:
     """The Core of a ``HeartsState`` in its play phase (the state is not changed)."""
     n: int = state.n

@@ -38,7 +38,7 @@ from ..actions import Action, pass_cards
 from ..base import GameState
 from ..cards import HEARTS, QS, SPADES
 from ..hearts_common import PASS_COUNT, POINTS
-from ..hearts_core import Core, Rand, Worlds, count, from_state, moon_result
+from ..hearts_core import Core, Rand, Scorer, Worlds, count, finish, from_state
 from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
 from .search import SearchBot
 
@@ -157,7 +157,7 @@ class HeartsSearchBot(SearchBot):
     switchable for measurements (``infer``, ``search_pass``, ``relative``)."""
 
     def __init__(self, game: str, *, infer: bool = True, search_pass: bool = True, relative: bool = True,
-                 pass_pool: int = 6, core: bool = True, **kw: Any) -> None:
+                 pass_pool: int = 6, core: bool = True, solve_at: int = 4, **kw: Any) -> None:
         if not catalog.info(game).point_cards:
             raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
         super().__init__(game, **kw)
@@ -168,6 +168,7 @@ class HeartsSearchBot(SearchBot):
         self.cancellation = self.info.cancels
         self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
         self.core = core and game == "hearts"  # play searched on engine/hearts_core.py
+        self.solve_at = solve_at  # on the core: the seat's own last plays searched from this many cards
 
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
                     rng: random.Random) -> list[Action] | None:
@@ -252,8 +253,9 @@ class HeartsSearchBot(SearchBot):
                         self.fallbacks += 1
                 assert worlds is not None
                 o = state.options
-                box.extend((worlds, Rand(rng.getrandbits(32)), state.totals[:],
-                            (o["target"], o["moon_self"], o["moon_others"], o["omnibus"])))
+                box.extend((worlds, Rand(rng.getrandbits(32)),
+                            Scorer(seat, state.totals[:], o["target"], o["moon_self"], o["moon_others"], o["omnibus"],
+                                   self.relative)))
             return base.with_hands(box[0].deal(box[1]))
 
         self._core_box = box
@@ -263,14 +265,12 @@ class HeartsSearchBot(SearchBot):
                   value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
         if not isinstance(world, Core):
             return super()._play_out(world, seat, actions, seed, value, late)
-        _worlds, _rnd, totals, (target, moon_self, moon_others, omnibus) = self._core_box
+        scorer = self._core_box[2]
         got: list[float] = []
         for a in actions:
             w = world.copy()
             w.play(a.value)
-            w.rollout()
-            pts = moon_result(w.points, totals, target, moon_self, moon_others, w.omni_taker, omnibus)
-            got.append(self._score(pts, seat))
+            got.append(finish(w, scorer, self.solve_at))
             if late():
                 break
         return got

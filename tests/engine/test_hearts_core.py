@@ -172,3 +172,41 @@ def test_both_builds_give_the_same_rollouts_and_worlds() -> None:
     if ran == ENGINE_BUILD:
         pytest.skip(f"only the {ENGINE_BUILD} build is installed here")
     assert json.loads(json.dumps(digest())) == theirs
+
+
+def exhaustive(core: hearts_core.Core, scorer: hearts_core.Scorer) -> float:
+    """The seat's best worth by trying every card (no cards taken as equivalent)."""
+    while core.hands[core.turn] and core.turn != scorer.seat:
+        core.play(core.rule_card())
+    if not core.hands[core.turn]:
+        return scorer.value(core)
+    best = -1e18
+    lm = core.legal()
+    for c in range(52):
+        if lm >> c & 1:
+            w = core.copy()
+            w.play(c)
+            best = max(best, exhaustive(w, scorer))
+    return best
+
+
+@pytest.mark.parametrize("n,options", [(4, {}), (4, {"omnibus": True}), (3, {}), (5, {})])
+def test_the_endgame_solver_finds_the_best_line(n: int, options: dict[str, Any]) -> None:
+    """From the seat's last few cards: ``solve`` equals trying every card (the cards it takes
+    as equivalent are), and is never worse than the rule bot's own line."""
+    tried = 0
+    for s, seat in games(n, 400 + n, 10, options):
+        core = from_state(s)
+        if count(core.hands[seat]) > 4:
+            continue
+        o = s.options
+        scorer = hearts_core.Scorer(seat, s.totals[:], o["target"], o["moon_self"], o["moon_others"], o["omnibus"],
+                                    True)
+        best = hearts_core.solve(core.copy(), scorer)
+        assert best == exhaustive(core.copy(), scorer)
+        rule = core.copy()
+        rule.rollout()
+        assert best >= scorer.value(rule)
+        assert hearts_core.finish(core.copy(), scorer, 4) == best
+        tried += 1
+    assert tried > 20
