@@ -61,11 +61,13 @@ def _lead_bounds(c: int) -> tuple[float, float]:
 
 
 def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int]:
-    """Per seat, a mask of cards that seat cannot hold now if it played (and passed to
-    ``seat``) like the rule bot; 0 for ``seat`` itself. Read from the public trick history and
-    ``seat``'s own received cards only."""
+    """Per seat, a mask of cards that seat cannot hold now if it played like the rule bot; 0 for
+    ``seat`` itself, and 0 for a seat that has shown it does not play like the rule bot (it
+    played a card the rule bot's play would have ruled out earlier: a person, another
+    program). Read from the public trick history only."""
     n = state.n
     avoid = [0] * n
+    unlike = [False] * n
     tricks: list[tuple[int, list[int]]] = [(lead, list(cards)) for lead, cards, _ in getattr(state, "tricks")]  # noqa: B009
     current: list[int] = list(getattr(state, "trick"))  # noqa: B009
     if current:
@@ -77,7 +79,9 @@ def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int
     for t, (leader, cards) in enumerate(tricks):
         for i, c in enumerate(cards):
             p = (leader + i) % n
-            if p != seat and t > 0:
+            if p != seat and avoid[p] >> c & 1:
+                unlike[p] = True  # it held a card its earlier plays said it did not
+            if p != seat and t > 0 and not unlike[p]:
                 avoid[p] |= _play_inference(cards[:i], c, n, cancellation, broken, qs_played < decks, led_before)
             if c == QS:
                 qs_played += 1
@@ -85,7 +89,7 @@ def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int
                 broken = True
         led_before[cards[0] // 13] += 1
     avoid[seat] = 0
-    return avoid
+    return [0 if unlike[p] else avoid[p] for p in range(n)]
 
 
 def _play_inference(prefix: list[int], c: int, n: int, cancellation: bool, broken: bool, qs_out: bool,
@@ -219,6 +223,26 @@ class HeartsSearchBot(SearchBot):
 
         return draw
 
+    def _pass_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
+                  late: Callable[[], bool]) -> list[float]:
+        """Each pass of ``actions`` in ``world``, the others' passes by the rule bot, then the
+        hand played out on the core (as a card search does)."""
+        o = world.options
+        scorer = Scorer(seat, world.totals[:], o["target"], o["moon_self"], o["moon_others"], o["omnibus"],
+                        self.relative)
+        got: list[float] = []
+        for a in actions:
+            w = world.copy()
+            w.apply(a, seat)
+            r = random.Random(seed)
+            while w.phase == "pass":
+                for p in w.turn_seats():
+                    w.apply(self.rule.choose(w, p, r), p)
+            got.append(finish(from_state(w), scorer, self.solve_at))
+            if late():
+                break
+        return got
+
     def _value(self, state: GameState, seat: int) -> float:
         return self._score(state.hand_results[-1]["points"], seat)
 
@@ -264,6 +288,8 @@ class HeartsSearchBot(SearchBot):
     def _play_out(self, world: Any, seat: int, actions: Sequence[Action], seed: int,
                   value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
         if not isinstance(world, Core):
+            if self.core and world.phase == "pass":
+                return self._pass_out(world, seat, actions, seed, late)
             return super()._play_out(world, seat, actions, seed, value, late)
         scorer = self._core_box[2]
         got: list[float] = []
