@@ -91,6 +91,7 @@ class SearchBot:
         self.wall_clock = wall_clock
         self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
         self.last_cut = False  # the last decision stopped at its budget or wall limit (for benchmarks)
+        self.halving: tuple[int, ...] = (4, 8, 16)  # worlds after which the worse half of the candidates is dropped
 
     def _value(self, state: GameState, seat: int) -> float:
         """A finished rollout's result for ``seat`` (game modules' subclasses may score otherwise)."""
@@ -237,7 +238,7 @@ class SearchBot:
                 vals[i].append(v)
             wts.append(wt)
             worlds += 1
-            if len(alive) > 2 and worlds in (4, 8, 16):
+            if len(alive) > 2 and worlds in self.halving:
                 # successive halving: keep the better half for the rest of the budget
                 alive.sort(key=lambda i: -_wmean(vals[i][-worlds:], wts))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]

@@ -173,6 +173,8 @@ class HeartsSearchBot(SearchBot):
         self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
         self.core = core and game == "hearts"  # play searched on engine/hearts_core.py
         self.solve_at = solve_at  # on the core: the seat's own last plays searched from this many cards
+        if self.core:
+            self.halving = (8, 16, 32)  # worlds are cheap on the core: candidates are dropped on more evidence
 
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
                     rng: random.Random) -> list[Action] | None:
