@@ -373,6 +373,30 @@ PAIRS: tuple[tuple[str, int, dict[str, Any], str], ...] = (
 )
 
 
+def load() -> float:
+    """The 1-minute load average (printed beside every figure)."""
+    return round(os.getloadavg()[0], 1)
+
+
+def median_ci(xs: list[float]) -> tuple[float, float]:
+    """A distribution-free 95% interval of the median: the order statistics whose ranks the
+    binomial(n, 1/2) puts 2.5% outside on each side (n >= 6; the extremes below that)."""
+    s = sorted(xs)
+    n = len(s)
+    from math import comb
+
+    cdf = 0.0
+    k = 0
+    while k < n:  # the largest k with P(B <= k - 1) <= 2.5%
+        p = comb(n, k) / 2 ** n
+        if cdf + p > 0.025:
+            break
+        cdf += p
+        k += 1
+    k = max(k, 1)
+    return s[k - 1], s[n - k]
+
+
 def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[dict[str, Any]]:
     """Ours (both builds) against OpenSpiel, like for like, in rounds: every round runs each
     contestant once (the order rotating from round to round), so a ratio compares runs made
@@ -394,15 +418,16 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
                         missing.add(c)
                         print(f"  ({c}: that build is not installed here)")
                         continue
-                    runs[c].append(got_ours)
+                    runs[c].append({**got_ours, "load": load()})
                 elif c == "loop_floor":
-                    runs[c].append(loop_floor(seconds, seed + r))
+                    runs[c].append({**loop_floor(seconds, seed + r), "load": load()})
                 else:
                     got = openspiel_hands(theirs_name, seconds, seed + r, c)
                     if got is None:
                         print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
                         return comparisons
-                    runs[c].append(got)
+                    runs[c].append({**got, "load": load()})
+            print(f"  round {r + 1}/{rounds} done (load {load()})")
         label = json.dumps(options) if options else "defaults"
         print(f"\nour {ours_name} ({n} players, {label}) v OpenSpiel {theirs_name}, {rounds} rounds of "
               f"{seconds:g} CPU-s each, hands per CPU second:")
@@ -419,11 +444,16 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
             for d in drivers:
                 theirs = [x["hands_per_second"] for x in runs[d]]
                 ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
+                lo, hi = median_ci(ratios)
+                loads = [x["load"] for x in runs[f"ours {build}"] + runs[d]]
                 entry[f"{build}_ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
                                                  "median": round(statistics.median(ratios), 3),
+                                                 "median_ci95": [round(lo, 3), round(hi, 3)],
+                                                 "load_1min": [min(loads), max(loads)],
                                                  "best_v_best": round(max(mine) / max(theirs), 3)}
                 print(f"    ours ({build}) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
-                      + f"; median {statistics.median(ratios):.2f}x" + ("  (target 1.5x)" if d == "plain" else ""))
+                      + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
+                      f"{max(loads)}" + ("  (target 2x)" if d == "plain" else ""))
         if not missing:
             sp = [a["hands_per_second"] / b["hands_per_second"]
                   for a, b in zip(runs["ours compiled"], runs["ours python"], strict=True)]
@@ -458,8 +488,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only-openspiel", action="store_true", help="only the OpenSpiel comparison")
     p.add_argument("--compare-seconds", type=float, default=2.0,
                    help="CPU seconds per run in the OpenSpiel comparison (default 2)")
-    p.add_argument("--rounds", type=int, default=3,
-                   help="rounds of the OpenSpiel comparison, every contestant once a round (default 3)")
+    p.add_argument("--rounds", type=int, default=10,
+                   help="rounds of the OpenSpiel comparison, every contestant once a round (default 10)")
     p.add_argument("--old-driving", action="store_true",
                    help="also time OpenSpiel driven the old way (chance_outcomes + random.choices)")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")

@@ -46,6 +46,7 @@ from .. import catalog
 from ..actions import BIDS, DOUBLE_NIL, Action
 from ..base import GameState
 from ..masks import ALL_CARDS, BIT, cards_of
+from ..spades_core import SScorer, finish, from_state
 from ..worlds import KEEPERS, place, rebuild, sample_spades_2p, spades_play_limits
 from ._spades_play import estimate_tricks, nil_hand
 from .search import SearchBot, _clearly_better, _wmean
@@ -180,7 +181,7 @@ class SpadesSearchBot(SearchBot):
 
     def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 2.0,
                  search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
-                 search_nil: bool = True, **kw: Any) -> None:
+                 search_nil: bool = True, core: bool = True, solve_at: int = 4, **kw: Any) -> None:
         info = catalog.info(game)
         if not info.has_bags or "gain" not in info.bot_params:
             raise ValueError(f"SpadesSearchBot plays the Spades games (bids, bags and a race model), not {game!r}")
@@ -193,6 +194,8 @@ class SpadesSearchBot(SearchBot):
         self.search_nil = search_nil
         self.turn_bias = turn_bias
         self.trust_rule = trust_rule
+        self.core = core  # rollouts on engine/spades_core.py once the play has begun
+        self.solve_at = solve_at  # on the core: the seat's own last plays searched from this many cards
 
     def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
         if self.info.stock == "draw":  # the draw: worlds fit what the opponent kept
@@ -299,6 +302,50 @@ class SpadesSearchBot(SearchBot):
         target = w.options["target"]
         won = bool(w.winners) and (seat in w.winners)
         return 1000.0 * win_chance(self.game, me_eff, opp_eff, target, w.over, won)
+
+    # ------------------------------------------------------------------ rollouts on the core
+    def _scorer(self, state: GameState, seat: int) -> SScorer:
+        """The core's value of a finished hand, as ``_rollout_value`` (``state`` in its play
+        phase: the bids are made)."""
+        st: Any = state
+        flags = list(st.blind) if state.n == 4 else list(st.double)
+        return SScorer(self.game, seat, state.totals[:], list(st.bags), list(st.bids), flags, dict(state.options),
+                       self.game_value, _GAIN[self.game], _SPREAD[self.game])
+
+    def _play_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
+                  value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
+        """Each of ``actions`` in ``world``, the rest of the hand's bidding and drawing by the
+        rule bots on the engine, then its play on the core (its rule bots, the seat's own last
+        cards searched exactly)."""
+        if not self.core:
+            return super()._play_out(world, seat, actions, seed, value, late)
+        got: list[float] = []
+        start = None
+        scorer = None
+        if world.phase == "play":
+            start = from_state(world)
+            scorer = self._scorer(world, seat)
+        for a in actions:
+            if start is not None and scorer is not None:
+                core = start.copy()
+                core.play(a.value)
+                got.append(finish(core, scorer, self.solve_at))
+            else:
+                w = world.copy()
+                w.apply(a, seat)
+                r = random.Random(seed)
+                while w.phase not in ("play", "deal", "over"):
+                    for p in w.turn_seats():
+                        w.apply(self.rule.choose(w, p, r), p)
+                        if w.phase in ("play", "deal", "over"):
+                            break
+                if w.phase == "play":
+                    got.append(finish(from_state(w), self._scorer(w, seat), self.solve_at))
+                else:
+                    got.append(value(w, seat))
+            if late():
+                break
+        return got
 
     # ------------------------------------------------------------------ the search
     def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
