@@ -73,6 +73,27 @@ def count(m: int) -> int:
     return POP13[m & FULL] + POP13[m >> 13 & FULL] + POP13[m >> 26 & FULL] + POP13[m >> 39 & FULL]
 
 
+def nth_card(m: int, k: int) -> int:
+    """The ``k``-th lowest card of a mask (from 0)."""
+    while k:
+        m &= m - 1
+        k -= 1
+    return low_card(m)
+
+
+def deal_core(deck: list[int], n: int, first_card: int) -> Core:
+    """A 4-player-style deal straight into a Core with no pass (card k to seat k mod n; the
+    holder of ``first_card`` leads): for benchmarks of the core's speed."""
+    hands = [0] * n
+    for k in range(len(deck)):
+        hands[k % n] |= 1 << deck[k]
+    leader = 0
+    for s in range(n):
+        if hands[s] >> first_card & 1:
+            leader = s
+    return Core(n, hands, [], leader, leader, False, 0, [0] * n, 0, [0, 0, 0, 0], first_card, -1, -1, -1, -1, -1)
+
+
 class Core:
     """A Hearts hand in its play phase, for rollouts. ``hands``: a mask per seat; ``trick``: the
     cards of the trick in progress, the leader's first; ``points``: points taken this hand;
@@ -270,6 +291,11 @@ class Core:
         while self.hands[self.turn]:
             self.play(self.rule_card())
 
+    def random_play(self, rnd: Rand) -> None:
+        """The rest of the hand with a uniformly random legal card at every turn (benchmarks)."""
+        while self.hands[self.turn]:
+            self.play(nth_card(self.legal(), rnd.below(count(self.legal()))))
+
 
 class Scorer:
     """A finished rollout's worth for ``seat``: the hand's points as the table books them (a moon
@@ -277,8 +303,9 @@ class Scorer:
     average when ``relative``."""
 
     def __init__(self, seat: int, totals: list[int], target: int, moon_self: int, moon_others: int, omnibus: bool,
-                 relative: bool) -> None:
+                 relative: bool, moon_total: int = 26) -> None:
         self.seat = seat
+        self.moon_total = moon_total
         self.totals = totals
         self.target = target
         self.moon_self = moon_self
@@ -287,8 +314,12 @@ class Scorer:
         self.relative = relative
 
     def value(self, core: Core) -> float:
-        pts = moon_result(core.points, self.totals, self.target, self.moon_self, self.moon_others, core.omni_taker,
-                          self.omnibus)
+        return self.value_of(core.points, core.omni_taker)
+
+    def value_of(self, points: list[int], omni_taker: int) -> float:
+        """The worth of a hand whose seats took ``points``."""
+        pts = moon_result(points, self.totals, self.target, self.moon_self, self.moon_others, omni_taker,
+                          self.omnibus, self.moon_total)
         me = pts[self.seat]
         if not self.relative:
             return float(-me)
@@ -371,15 +402,15 @@ def from_state(state: Any) -> Core:
 
 
 def moon_result(points: list[int], seat_totals: list[int], target: int, moon_self: int, moon_others: int,
-                omni_taker: int, omni: bool) -> list[int]:
-    """The hand's points from the points taken: a moon (one seat took all 26) chosen as the
-    rule bot chooses it (HeartsBot.choose_moon: the better standing for the shooter after the
+                omni_taker: int, omni: bool, moon_total: int = 26) -> list[int]:
+    """The hand's points from the points taken: a moon (one seat took all ``moon_total``: 26,
+    or 52 with two decks) chosen as the rule bot chooses it (HeartsBot.choose_moon: the better standing for the shooter after the
     hand, a game won first), then the omnibus card's -10."""
     n = len(points)
     pts = points[:]
     shooter = -1
     for s in range(n):
-        if points[s] == 26:
+        if points[s] == moon_total:
             shooter = s
     extra = [0] * n
     if omni and omni_taker >= 0:
@@ -448,6 +479,14 @@ class Rand:
         x ^= (x << 5) & 0xFFFFFFFF
         self.x = x
         return (x * k) >> 32
+
+    def shuffle(self, xs: list[int]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(xs) - 1, 0, -1):
+            j = self.below(i + 1)
+            t = xs[i]
+            xs[i] = xs[j]
+            xs[j] = t
 
 
 class Worlds:

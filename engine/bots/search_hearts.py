@@ -37,6 +37,9 @@ from .. import catalog
 from ..actions import Action, pass_cards
 from ..base import GameState
 from ..cards import HEARTS, QS, SPADES
+from ..chearts_core import CCore
+from ..chearts_core import finish as cc_finish
+from ..chearts_core import from_state as cc_from_state
 from ..hearts_common import PASS_COUNT, POINTS
 from ..hearts_core import Core, Rand, Scorer, Worlds, count, finish, from_state
 from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
@@ -171,7 +174,7 @@ class HeartsSearchBot(SearchBot):
         self.pass_pool = pass_pool
         self.cancellation = self.info.cancels
         self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
-        self.core = core and game == "hearts"  # play searched on engine/hearts_core.py
+        self.core = core  # play searched on engine/hearts_core.py (chearts_core.py with two decks)
         self.solve_at = solve_at  # on the core: the seat's own last plays searched from this many cards
         if self.core:
             self.halving = (8, 16, 32)  # worlds are cheap on the core: candidates are dropped on more evidence
@@ -206,7 +209,7 @@ class HeartsSearchBot(SearchBot):
 
     def _sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
         if self.core and state.phase == "play":
-            return self._core_sampler(state)
+            return self._cc_sampler(state) if self.cancellation else self._core_sampler(state)
         sample: Callable[..., GameState] = getattr(state, "sample_world")  # noqa: B009
         if not self.infer or state.phase not in ("play", "pass"):
             return sample
@@ -230,8 +233,8 @@ class HeartsSearchBot(SearchBot):
         """Each pass of ``actions`` in ``world``, the others' passes by the rule bot, then the
         hand played out on the core (as a card search does)."""
         o = world.options
-        scorer = Scorer(seat, world.totals[:], o["target"], o["moon_self"], o["moon_others"], o["omnibus"],
-                        self.relative)
+        scorer = Scorer(seat, world.totals[:], o["target"], o["moon_self"], o["moon_others"],
+                        bool(o.get("omnibus", False)), self.relative, 52 if self.cancellation else 26)
         got: list[float] = []
         for a in actions:
             w = world.copy()
@@ -240,7 +243,10 @@ class HeartsSearchBot(SearchBot):
             while w.phase == "pass":
                 for p in w.turn_seats():
                     w.apply(self.rule.choose(w, p, r), p)
-            got.append(finish(from_state(w), scorer, self.solve_at))
+            if self.cancellation:
+                got.append(cc_finish(cc_from_state(w), scorer, self.solve_at))
+            else:
+                got.append(finish(from_state(w), scorer, self.solve_at))
             if late():
                 break
         return got
@@ -254,6 +260,37 @@ class HeartsSearchBot(SearchBot):
         return (sum(pts) - pts[seat]) / (len(pts) - 1) - pts[seat]
 
     # ------------------------------------------------------------------ play on the core
+    def _cc_sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
+        """Cancellation Hearts: worlds as chearts_core positions, their hands drawn as
+        ``sample_world`` draws them (``sample_holdings``, with the rule-bot inferences as
+        ``avoid`` while they fit)."""
+        base = cc_from_state(state)
+        cs: Any = state
+        box: list[Any] = []
+
+        def draw(seat: int, rng: random.Random) -> Any:
+            if not box:
+                avoid = rule_inferences(state, seat, True) if self.infer else None
+                o = state.options
+                box.extend((avoid if avoid is not None and any(avoid) else None, None,
+                            Scorer(seat, state.totals[:], o["target"], o["moon_self"], o["moon_others"], False,
+                                   self.relative, 52)))
+            if box[0] is not None:
+                try:
+                    once, twice, widow = cs.sample_holdings(seat, rng, box[0])
+                except AssertionError:  # no holding fits: a seat that does not play like the rule bot
+                    box[0] = None
+                    self.fallbacks += 1
+            if box[0] is None:
+                once, twice, widow = cs.sample_holdings(seat, rng)
+            pts = 0
+            for c in widow:
+                pts += POINTS[c]
+            return base.with_hands(once, twice, pts if base.widow_on else 0)
+
+        self._core_box = box
+        return draw
+
     def _core_sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
         """Worlds as hearts_core positions: the hidden cards dealt within what the seat knows
         (``HeartsState.hidden_knowledge``, the rule-bot inferences as ``avoid``), each world
@@ -289,6 +326,16 @@ class HeartsSearchBot(SearchBot):
 
     def _play_out(self, world: Any, seat: int, actions: Sequence[Action], seed: int,
                   value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
+        if isinstance(world, CCore):
+            cscorer = self._core_box[2]
+            cgot: list[float] = []
+            for a in actions:
+                cw = world.copy()
+                cw.play(a.value)
+                cgot.append(cc_finish(cw, cscorer, self.solve_at))
+                if late():
+                    break
+            return cgot
         if not isinstance(world, Core):
             if self.core and world.phase == "pass":
                 return self._pass_out(world, seat, actions, seed, late)
