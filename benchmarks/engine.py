@@ -373,6 +373,33 @@ PAIRS: tuple[tuple[str, int, dict[str, Any], str], ...] = (
 )
 
 
+def core_hands(game: str, seconds: float, seed: int) -> dict[str, Any]:
+    """The search's cores (engine/hearts_core.py, engine/spades_core.py): whole hands from a
+    deck shuffled by the core's own generator, dealt straight into the core's masks and played
+    to the end with a uniformly random legal card at every turn. What a
+    search plays out per world, not the public API: no pass, no bids (every bid 3), no scoring,
+    no record; the throughput that feeds the search."""
+    from trickref.engine import hearts_core, spades_core
+
+    rnd = hearts_core.Rand(seed + 1)
+    deck = list(range(52))
+    hands = 0
+    start = _clock()
+    deadline = start + seconds
+    while True:
+        rnd.shuffle(deck)
+        if game == "hearts":
+            hearts_core.deal_core(deck, 4, 39).random_play(rnd)  # the 2 of clubs leads
+        else:
+            spades_core.deal_score(deck, 0, hands % 4).random_play(rnd)  # spades trump
+        hands += 1
+        if _clock() >= deadline:
+            break
+    elapsed = _clock() - start
+    return {"driver": "core", "hands": hands, "seconds": round(elapsed, 3),
+            "hands_per_second": round(hands / elapsed, 1)}
+
+
 def load() -> float:
     """The 1-minute load average (printed beside every figure)."""
     return round(os.getloadavg()[0], 1)
@@ -404,7 +431,7 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = [f"ours {b}" for b in BUILDS] + drivers + ["loop_floor"]
+        contestants = [f"ours {b}" for b in BUILDS] + drivers + ["loop_floor", "core"]
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         missing: set[str] = set()
         for r in range(rounds):
@@ -421,6 +448,8 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
                     runs[c].append({**got_ours, "load": load()})
                 elif c == "loop_floor":
                     runs[c].append({**loop_floor(seconds, seed + r), "load": load()})
+                elif c == "core":
+                    runs[c].append({**core_hands(ours_name, seconds, seed + r), "load": load()})
                 else:
                     got = openspiel_hands(theirs_name, seconds, seed + r, c)
                     if got is None:
@@ -474,6 +503,20 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
               + "   (the same loop over a stub engine that does nothing, 56 decisions a hand)")
         print("    loop floor / openspiel plain: per round " + ", ".join(f"{x:.2f}" for x in floor_ratios)
               + f"; median {statistics.median(floor_ratios):.2f}x (the best any engine could show here)")
+        core = [x["hands_per_second"] for x in runs["core"]]
+        entry["core"] = {"how": core_hands.__doc__, "runs": runs["core"]}
+        print(f"  {'search core':<22}" + "".join(f"{v:>10.0f}" for v in core)
+              + "   (a world's hand on the search's core: random legal plays, no pass, bids or scoring)")
+        for d in drivers:
+            theirs = [x["hands_per_second"] for x in runs[d]]
+            ratios = [m / t for m, t in zip(core, theirs, strict=True)]
+            lo, hi = median_ci(ratios)
+            loads = [x["load"] for x in runs["core"] + runs[d]]
+            entry["core"][f"ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
+                                             "median": round(statistics.median(ratios), 3),
+                                             "median_ci95": [round(lo, 3), round(hi, 3)], "load_1min": [min(loads), max(loads)]}
+            print(f"    search core / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
+                  + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-{max(loads)}")
         comparisons.append(entry)
     return comparisons
 

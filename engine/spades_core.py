@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
+from .hearts_core import Rand, nth_card
 from .partnership_spades import game_end as ps_game_end
 from .partnership_spades import score_hand as ps_score_hand
 from .spades_2p import score_hand as s2_score_hand
@@ -353,6 +354,12 @@ class SCore:
         while self.hands[self.turn]:
             self.play(self.rule_card())
 
+    def random_play(self, rnd: Rand) -> None:
+        """The rest of the hand with a uniformly random legal card at every turn (benchmarks)."""
+        while self.hands[self.turn]:
+            lm = self.legal()
+            self.play(nth_card(lm, rnd.below(count(lm))))
+
 
 def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
@@ -442,6 +449,16 @@ def solve(core: SCore, scorer: SScorer) -> float:
         if v > best:
             best = v
     return best
+
+
+def deal_score(deck: list[int], trump: int, leader: int) -> SCore:
+    """Four hands dealt (card k to seat k mod 4) straight into an SCore, every bid 3: for
+    benchmarks of the core's speed."""
+    hands = [0, 0, 0, 0]
+    for k in range(len(deck)):
+        hands[k % 4] |= 1 << deck[k]
+    return SCore(4, trump, False, hands, [], leader, leader, -1, -1, False, [0, 0, 0, 0], 0, 0, [3, 3, 3, 3],
+                 [0, 0, 0, 0], False)
 
 
 def from_state(state: Any) -> SCore:
