@@ -161,7 +161,11 @@ def _mean_ci(xs: list[float]) -> list[float]:
     return [m - h, m + h]
 
 
-def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[int] | None = None) -> dict[str, Any]:
+def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[int] | None = None,
+                progress: Any = None) -> dict[str, Any]:
+    """One search bot among rule bots at each player count; ``progress(section)`` (if given)
+    gets the figures so far after each hand, so a run stopped early still leaves them (marked
+    ``partial``)."""
     rule = bot_for(game)
     decks_n = 2 if game == "cancellation-hearts" else 1
     per_n: dict[str, Any] = {}
@@ -185,11 +189,24 @@ def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[in
             pts = st.hand_results[-1]["points"]
             s_pts.append(pts[me])
             r_pts.append(sum(pts[s] for s in range(n) if s != me) / (n - 1))
+            if progress is not None:
+                part = _tables_section(all_s + s_pts, all_r + r_pts, {**per_n, str(n): _per_n(s_pts, r_pts)})
+                part.update(partial=True, timing=timing(search))
+                progress(part)
         all_s += s_pts
         all_r += r_pts
-        per_n[str(n)] = _reduction(s_pts, r_pts)
-        per_n[str(n)]["per_hand"] = [[a, round(b, 3)] for a, b in zip(s_pts, r_pts, strict=True)]
+        per_n[str(n)] = _per_n(s_pts, r_pts)
         print(f"  {game} {n} players: { {k: v for k, v in per_n[str(n)].items() if k != 'per_hand'} }", flush=True)
+    return _tables_section(all_s, all_r, per_n)
+
+
+def _per_n(s_pts: list[float], r_pts: list[float]) -> dict[str, Any]:
+    out = _reduction(s_pts, r_pts)
+    out["per_hand"] = [[a, round(b, 3)] for a, b in zip(s_pts, r_pts, strict=True)]
+    return out
+
+
+def _tables_section(all_s: list[float], all_r: list[float], per_n: dict[str, Any]) -> dict[str, Any]:
     out = _reduction(all_s, all_r)
     out["per_player_count"] = per_n
     out["target"] = 0.25
@@ -297,14 +314,14 @@ def main() -> None:
         search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args),
                                        **bot_kw(args)))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
-        if game in WHOLE:
-            def progress(part: dict[str, Any], game: str = game) -> None:
-                part["run"] = _meta(args, budget, started)
-                _write(args.out, {game: part})
+        def progress(part: dict[str, Any], game: str = game) -> None:
+            part["run"] = _meta(args, budget, started)
+            _write(args.out, {game: part})
 
+        if game in WHOLE:
             res = whole_games(game, args.games, search, args.seed, args.target, progress)
         else:
-            res = table_hands(game, args.hands, search, args.seed, args.players)
+            res = table_hands(game, args.hands, search, args.seed, args.players, progress)
         res["timing"] = timing(search)
         res["memory"] = memory_peak(game, args.level, args.clock, args.seed)
         res["run_wall_s"] = round(time.perf_counter() - t0, 1)
