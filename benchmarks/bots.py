@@ -303,7 +303,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, action="append", help="Hearts games: only these player counts")
     ap.add_argument("--bot-kw", action="append", default=[], metavar="NAME=VALUE",
                     help="development: a keyword argument of the search bot (a JSON value), e.g. solve_at=3")
+    ap.add_argument("--report", type=Path, nargs="+", help="only print the figures of these result files, pooled")
     args = ap.parse_args()
+    if args.report:
+        report(args.report)
+        return
     budget = budget_of(args.level)
     assert budget is not None
     games = args.only or [*WHOLE, *TABLES]
@@ -334,6 +338,58 @@ def main() -> None:
     print(f"process ru_maxrss {meta['ru_maxrss_mb']:.1f} MB")
     _write(args.out, sections)
     print(f"written to {args.out}")
+
+
+def report(files: list[Path]) -> None:
+    """The figures of several results files (one per seed, say) pooled per game and level:
+    whole games won summed (Wilson interval), the Hearts games' hands pooled (the interval of
+    the mean per-hand difference); each file's own figures and the load at its last write
+    beside them."""
+    pooled: dict[tuple[str, str], list[tuple[Path, dict[str, Any]]]] = {}
+    for f in files:
+        for game, sec in json.loads(f.read_text()).items():
+            pooled.setdefault((game, sec.get("run", {}).get("level", "?")), []).append((f, sec))
+    for (game, level), secs in sorted(pooled.items()):
+        loads = [round(sec["run"]["load_average_at_end"][0], 1) for _, sec in secs if "run" in sec]
+        seeds = sorted(sec["run"]["seed"] for _, sec in secs if "run" in sec)
+        partial = sum(bool(sec.get("partial")) for _, sec in secs)
+        dec = [sec.get("timing", {}) for _, sec in secs]
+        worlds = [t["worlds_mean"] for t in dec if t]
+        cpu = [t["cpu_mean_s"] for t in dec if t]
+        if game in WHOLE:
+            won = sum(sec["search_won"] for _, sec in secs)
+            n = sum(sec["games"] for _, sec in secs)
+            lo, hi = wilson(won, n)
+            per = ", ".join(f"seed {sec['run']['seed']}: {sec['search_won']}/{sec['games']}" for _, sec in secs)
+            head = (f"{game} {level}: search side won {won}/{n} games ({won / n:.0%}, 95% {lo:.0%}-{hi:.0%}; "
+                    f"target >= 65%: {'lower end meets it' if lo >= 0.65 else 'lower end MISSES it'})")
+        else:
+            s_pts: list[float] = []
+            r_pts: list[float] = []
+            by_n: dict[str, tuple[list[float], list[float]]] = {}
+            for _, sec in secs:
+                for k, v in sec["per_player_count"].items():
+                    got = by_n.setdefault(k, ([], []))
+                    for a, b in v["per_hand"]:
+                        got[0].append(a)
+                        got[1].append(b)
+                        s_pts.append(a)
+                        r_pts.append(b)
+            r = _reduction(s_pts, r_pts)
+            lo = r["reduction_ci95"][0]
+            per = ", ".join(f"seed {sec['run']['seed']}: {sec['reduction']:.0%} over {sec['hands']} hands"
+                            for _, sec in secs)
+            per += "; by players: " + ", ".join(
+                f"{k}: {_reduction(*v)['reduction']:.0%} ({_reduction(*v)['reduction_ci95'][0]:.0%} to "
+                f"{_reduction(*v)['reduction_ci95'][1]:.0%}, {len(v[0])} hands)" for k, v in sorted(by_n.items(), key=lambda x: int(x[0])))
+            head = (f"{game} {level}: {r['hands']} hands, search {r['search_points_per_hand']} v rule "
+                    f"{r['rule_points_per_hand']} points a hand: {r['reduction']:.0%} fewer (95% {lo:.0%} to "
+                    f"{r['reduction_ci95'][1]:.0%}; target >= 25%: {'lower end meets it' if lo >= 0.25 else 'lower end MISSES it'})")
+        print(head)
+        print(f"    seeds {seeds} ({partial} of {len(secs)} runs stopped early); {per}")
+        if cpu:
+            print(f"    CPU s per searched decision (mean per run) {min(cpu)}-{max(cpu)}, worlds per decision "
+                  f"{min(worlds)}-{max(worlds)}; load at the runs' last writes {min(loads)}-{max(loads)}")
 
 
 def _meta(args: argparse.Namespace, budget: float, started: float) -> dict[str, Any]:
