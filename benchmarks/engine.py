@@ -424,14 +424,15 @@ def median_ci(xs: list[float]) -> tuple[float, float]:
     return s[k - 1], s[n - k]
 
 
-def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[dict[str, Any]]:
+def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
+            builds: tuple[str, ...] = BUILDS) -> list[dict[str, Any]]:
     """Ours (both builds) against OpenSpiel, like for like, in rounds: every round runs each
     contestant once (the order rotating from round to round), so a ratio compares runs made
     minutes apart at most on the same machine load. Ratios are per round; the median is quoted."""
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = [f"ours {b}" for b in BUILDS] + drivers + ["loop_floor", "core"]
+        contestants = [f"ours {b}" for b in builds] + drivers + ["loop_floor", "core"]
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         missing: set[str] = set()
         for r in range(rounds):
@@ -456,7 +457,9 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
                         print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
                         return comparisons
                     runs[c].append({**got, "load": load()})
-            print(f"  round {r + 1}/{rounds} done (load {load()})")
+            print(f"  round {r + 1}/{rounds} done (load {load()}): hands per CPU second "
+                  + ", ".join(f"{c} {runs[c][-1]['hands_per_second']:.0f}" for c in contestants if c not in missing),
+                  flush=True)
         label = json.dumps(options) if options else "defaults"
         print(f"\nour {ours_name} ({n} players, {label}) v OpenSpiel {theirs_name}, {rounds} rounds of "
               f"{seconds:g} CPU-s each, hands per CPU second:")
@@ -464,7 +467,7 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
             "ours": {"game": ours_name, "players": n, "options": options},
             "openspiel": {"game": theirs_name, "players": 4},
         }
-        for build in BUILDS:
+        for build in builds:
             if f"ours {build}" in missing:
                 continue
             mine = [x["hands_per_second"] for x in runs[f"ours {build}"]]
@@ -483,7 +486,7 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
                 print(f"    ours ({build}) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
                       + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
                       f"{max(loads)}" + ("  (target 2x)" if d == "plain" else ""))
-        if not missing:
+        if len(builds) == 2 and not missing:
             sp = [a["hands_per_second"] / b["hands_per_second"]
                   for a, b in zip(runs["ours compiled"], runs["ours python"], strict=True)]
             entry["compiled_v_python"] = {"per_round": [round(x, 3) for x in sp], "median": round(statistics.median(sp), 3)}
@@ -533,6 +536,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="CPU seconds per run in the OpenSpiel comparison (default 2)")
     p.add_argument("--rounds", type=int, default=10,
                    help="rounds of the OpenSpiel comparison, every contestant once a round (default 10)")
+    p.add_argument("--builds", nargs="+", choices=BUILDS, default=list(BUILDS),
+                   help="our builds in the OpenSpiel comparison (default both)")
     p.add_argument("--old-driving", action="store_true",
                    help="also time OpenSpiel driven the old way (chance_outcomes + random.choices)")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
@@ -599,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
 
     comparisons: list[dict[str, Any]] = []
     if not args.no_openspiel:
-        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving)
+        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving, tuple(args.builds))
 
     out = {
         "benchmark": "engine: uniformly random legal hands through the public API",
