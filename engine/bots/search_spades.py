@@ -310,7 +310,7 @@ class SpadesSearchBot(SearchBot):
         st: Any = state
         flags = list(st.blind) if state.n == 4 else list(st.double)
         return SScorer(self.game, seat, state.totals[:], list(st.bags), list(st.bids), flags, dict(state.options),
-                       self.game_value, _GAIN[self.game], _SPREAD[self.game])
+                       self.game_value, self.info.bot_params["gain"], self.info.bot_params["spread"])
 
     def _play_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
                   value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
