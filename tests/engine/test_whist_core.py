@@ -18,7 +18,7 @@ from engine_helpers import random_deck
 
 from trickref.engine import ENGINE_BUILD, whist_core
 from trickref.engine.bots import bot_for
-from trickref.engine.bots.search import SearchBot
+from trickref.engine.bots.german_whist import GermanWhistSearchBot
 from trickref.engine.games import new_game
 from trickref.engine.masks import mask_of
 from trickref.engine.whist_core import WScorer, count, from_state
@@ -71,7 +71,7 @@ def test_core_plays_like_the_engine_and_the_rule_bot(options: dict[str, Any]) ->
 @pytest.mark.parametrize("options", [{}, {"score_all_tricks": True}])
 def test_rollouts_score_as_the_engine(options: dict[str, Any]) -> None:
     rule = bot_for("german-whist")
-    bot = SearchBot("german-whist")
+    bot = GermanWhistSearchBot("german-whist")  # its value: the game's search bot's
     rng = random.Random(4)
     for k, (s, seat) in enumerate(positions(6, 4, options)):
         if k % 5:
