@@ -9,6 +9,8 @@ fails to compile, the install goes on without the compiled modules and trickref 
 pure-Python engine (``trickref --version`` and ``trickref.engine.ENGINE_BUILD`` say which).
 
 ``TRICKREF_PURE_PYTHON=1`` at install time builds no compiled module at all.
+``TRICKREF_MYPYC_OPT=0|1|2|3`` sets the C compiler's optimisation level (default 3, what every
+install uses; scripts/pi-emulated.sh may lower it, where gcc itself runs under emulation).
 
 Everything is read through the package folder, ``trickref/engine/...``: in a checkout that
 folder is a link to the top-level ``engine/`` (the design card's layout), in an sdist it is the
@@ -131,12 +133,18 @@ def ext_modules() -> list:
     except ImportError as e:
         _say(f"mypyc is not available ({e}): the pure-Python engine only")
         return []
+    opt_level = os.environ.get("TRICKREF_MYPYC_OPT", "3")
+    if opt_level not in ("0", "1", "2", "3"):
+        _say(f"TRICKREF_MYPYC_OPT={opt_level!r} is not 0, 1, 2 or 3: compiling at 3")
+        opt_level = "3"
+    elif opt_level != "3":
+        _say(f"TRICKREF_MYPYC_OPT={opt_level}: the C compiled at -O{opt_level}, not the usual -O3")
     shared_lib = str(_build_constant("SHARED_LIB"))
     paths = [f"trickref/engine/{m}.py" for m in _compiled()]
     cwd = os.getcwd()
     os.chdir(ROOT)  # mypyc names the modules from paths relative to here
     try:
-        exts = mypycify(paths, opt_level="3", debug_level="0",
+        exts = mypycify(paths, opt_level=opt_level, debug_level="0",
                         group_name="trickref.engine." + shared_lib.removesuffix("__mypyc"))
     except BaseException as e:  # a type error in the sources, a mypyc crash: never fail the install
         _say(f"mypyc could not compile the engine ({type(e).__name__}: {e}): the pure-Python engine only")

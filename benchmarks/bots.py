@@ -50,14 +50,14 @@ from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.base import GameState  # noqa: E402
 from trickref.engine.bots import bot_for  # noqa: E402
-from trickref.engine.bots.levels import LEVELS, make_search_bot  # noqa: E402
+from trickref.engine.bots.levels import LEVELS, budget_of, make_search_bot  # noqa: E402
 from trickref.engine.bots.search import SearchBot  # noqa: E402
 from trickref.engine.games import new_game  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "bots.json"
 WHOLE = {"partnership-spades": 4, "spades-2p": 2, "german-whist": 2}
 TABLES = {"hearts": (3, 4, 5, 6, 7), "cancellation-hearts": (6, 7, 8, 9, 10, 11)}
-CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
 
 
 class Timed:
@@ -161,13 +161,19 @@ def _mean_ci(xs: list[float]) -> list[float]:
     return [m - h, m + h]
 
 
-def table_hands(game: str, hands: int, search: Timed, seed: int) -> dict[str, Any]:
+def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[int] | None = None,
+                progress: Any = None) -> dict[str, Any]:
+    """One search bot among rule bots at each player count; ``progress(section)`` (if given)
+    gets the figures so far after each hand, so a run stopped early still leaves them (marked
+    ``partial``)."""
     rule = bot_for(game)
     decks_n = 2 if game == "cancellation-hearts" else 1
     per_n: dict[str, Any] = {}
     all_s: list[float] = []
     all_r: list[float] = []
     for n in TABLES[game]:
+        if counts and n not in counts:
+            continue
         st = new_game(game, n, {"target": 10**9})
         decks = random.Random(seed * 100 + n)
         rng = random.Random(seed * 100 + n + 50)
@@ -183,10 +189,24 @@ def table_hands(game: str, hands: int, search: Timed, seed: int) -> dict[str, An
             pts = st.hand_results[-1]["points"]
             s_pts.append(pts[me])
             r_pts.append(sum(pts[s] for s in range(n) if s != me) / (n - 1))
+            if progress is not None:
+                part = _tables_section(all_s + s_pts, all_r + r_pts, {**per_n, str(n): _per_n(s_pts, r_pts)})
+                part.update(partial=True, timing=timing(search))
+                progress(part)
         all_s += s_pts
         all_r += r_pts
-        per_n[str(n)] = _reduction(s_pts, r_pts)
-        print(f"  {game} {n} players: {per_n[str(n)]}", flush=True)
+        per_n[str(n)] = _per_n(s_pts, r_pts)
+        print(f"  {game} {n} players: { {k: v for k, v in per_n[str(n)].items() if k != 'per_hand'} }", flush=True)
+    return _tables_section(all_s, all_r, per_n)
+
+
+def _per_n(s_pts: list[float], r_pts: list[float]) -> dict[str, Any]:
+    out = _reduction(s_pts, r_pts)
+    out["per_hand"] = [[a, round(b, 3)] for a, b in zip(s_pts, r_pts, strict=True)]
+    return out
+
+
+def _tables_section(all_s: list[float], all_r: list[float], per_n: dict[str, Any]) -> dict[str, Any]:
     out = _reduction(all_s, all_r)
     out["per_player_count"] = per_n
     out["target"] = 0.25
@@ -221,7 +241,7 @@ def memory_peak(game: str, level: str, clock: str, seed: int) -> dict[str, Any]:
             if a.kind == "exchange":
                 a = Action("exchange", (a.value[0], tuple(sorted(rng.sample(getattr(st, "discards"), len(a.value[0]))))))  # noqa: B009
             st.apply(a, seat)
-    budget = LEVELS[level]
+    budget = budget_of(level)
     assert budget is not None
     bot = make_search_bot(game, budget=budget, clock=CLOCKS[clock])
     tracemalloc.start()
@@ -258,11 +278,21 @@ def hearts_kw(game: str, args: argparse.Namespace) -> dict[str, Any]:
     return {part: False for part in args.hearts_off}
 
 
+def bot_kw(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in args.bot_kw:
+        k, _, v = item.partition("=")
+        out[k] = json.loads(v)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10, help="pairs of whole games per Spades/German Whist game")
     ap.add_argument("--hands", type=int, default=12, help="hands per Hearts player count")
-    ap.add_argument("--level", default="strong", choices=[k for k, v in LEVELS.items() if v is not None])
+    ap.add_argument("--level", default="strong", choices=[k + pi for k, v in LEVELS.items() if v is not None
+                                                          for pi in ("", "@pi4")],
+                    help="a search level; LEVEL@pi4: the budget that buys here what LEVEL buys on a Pi 4 (a quarter)")
     ap.add_argument("--clock", default="cpu", choices=sorted(CLOCKS))
     ap.add_argument("--only", action="append", choices=[*WHOLE, *TABLES])
     ap.add_argument("--seed", type=int, default=1)
@@ -270,24 +300,32 @@ def main() -> None:
     ap.add_argument("--target", type=int, help="smoke runs only: another game target than the rules' default")
     ap.add_argument("--hearts-off", action="append", default=[], choices=HEARTS_PARTS,
                     help="Hearts games: switch off a part of their search bot (to measure what it brings)")
+    ap.add_argument("--players", type=int, action="append", help="Hearts games: only these player counts")
+    ap.add_argument("--bot-kw", action="append", default=[], metavar="NAME=VALUE",
+                    help="development: a keyword argument of the search bot (a JSON value), e.g. solve_at=3")
+    ap.add_argument("--report", type=Path, nargs="+", help="only print the figures of these result files, pooled")
     args = ap.parse_args()
-    budget = LEVELS[args.level]
+    if args.report:
+        report(args.report)
+        return
+    budget = budget_of(args.level)
     assert budget is not None
     games = args.only or [*WHOLE, *TABLES]
     started = time.time()
     sections: dict[str, Any] = {}
     for game in games:
         t0, c0 = time.perf_counter(), time.process_time()
-        search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args)))
+        search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args),
+                                       **bot_kw(args)))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
-        if game in WHOLE:
-            def progress(part: dict[str, Any], game: str = game) -> None:
-                part["run"] = _meta(args, budget, started)
-                _write(args.out, {game: part})
+        def progress(part: dict[str, Any], game: str = game) -> None:
+            part["run"] = _meta(args, budget, started)
+            _write(args.out, {game: part})
 
+        if game in WHOLE:
             res = whole_games(game, args.games, search, args.seed, args.target, progress)
         else:
-            res = table_hands(game, args.hands, search, args.seed)
+            res = table_hands(game, args.hands, search, args.seed, args.players, progress)
         res["timing"] = timing(search)
         res["memory"] = memory_peak(game, args.level, args.clock, args.seed)
         res["run_wall_s"] = round(time.perf_counter() - t0, 1)
@@ -302,13 +340,66 @@ def main() -> None:
     print(f"written to {args.out}")
 
 
+def report(files: list[Path]) -> None:
+    """The figures of several results files (one per seed, say) pooled per game and level:
+    whole games won summed (Wilson interval), the Hearts games' hands pooled (the interval of
+    the mean per-hand difference); each file's own figures and the load at its last write
+    beside them."""
+    pooled: dict[tuple[str, str], list[tuple[Path, dict[str, Any]]]] = {}
+    for f in files:
+        for game, sec in json.loads(f.read_text()).items():
+            pooled.setdefault((game, sec.get("run", {}).get("level", "?")), []).append((f, sec))
+    for (game, level), secs in sorted(pooled.items()):
+        loads = [round(sec["run"]["load_average_at_end"][0], 1) for _, sec in secs if "run" in sec]
+        seeds = sorted(sec["run"]["seed"] for _, sec in secs if "run" in sec)
+        partial = sum(bool(sec.get("partial")) for _, sec in secs)
+        dec = [sec.get("timing", {}) for _, sec in secs]
+        worlds = [t["worlds_mean"] for t in dec if t]
+        cpu = [t["cpu_mean_s"] for t in dec if t]
+        if game in WHOLE:
+            won = sum(sec["search_won"] for _, sec in secs)
+            n = sum(sec["games"] for _, sec in secs)
+            lo, hi = wilson(won, n)
+            per = ", ".join(f"seed {sec['run']['seed']}: {sec['search_won']}/{sec['games']}" for _, sec in secs)
+            head = (f"{game} {level}: search side won {won}/{n} games ({won / n:.0%}, 95% {lo:.0%}-{hi:.0%}; "
+                    f"target >= 65%: {'lower end meets it' if lo >= 0.65 else 'lower end MISSES it'})")
+        else:
+            s_pts: list[float] = []
+            r_pts: list[float] = []
+            by_n: dict[str, tuple[list[float], list[float]]] = {}
+            for _, sec in secs:
+                for k, v in sec["per_player_count"].items():
+                    got = by_n.setdefault(k, ([], []))
+                    for a, b in v["per_hand"]:
+                        got[0].append(a)
+                        got[1].append(b)
+                        s_pts.append(a)
+                        r_pts.append(b)
+            r = _reduction(s_pts, r_pts)
+            lo = r["reduction_ci95"][0]
+            per = ", ".join(f"seed {sec['run']['seed']}: {sec['reduction']:.0%} over {sec['hands']} hands"
+                            for _, sec in secs)
+            per += "; by players: " + ", ".join(
+                f"{k}: {_reduction(*v)['reduction']:.0%} ({_reduction(*v)['reduction_ci95'][0]:.0%} to "
+                f"{_reduction(*v)['reduction_ci95'][1]:.0%}, {len(v[0])} hands)" for k, v in sorted(by_n.items(), key=lambda x: int(x[0])))
+            head = (f"{game} {level}: {r['hands']} hands, search {r['search_points_per_hand']} v rule "
+                    f"{r['rule_points_per_hand']} points a hand: {r['reduction']:.0%} fewer (95% {lo:.0%} to "
+                    f"{r['reduction_ci95'][1]:.0%}; target >= 25%: {'lower end meets it' if lo >= 0.25 else 'lower end MISSES it'})")
+        print(head)
+        print(f"    seeds {seeds} ({partial} of {len(secs)} runs stopped early); {per}")
+        if cpu:
+            print(f"    CPU s per searched decision (mean per run) {min(cpu)}-{max(cpu)}, worlds per decision "
+                  f"{min(worlds)}-{max(worlds)}; load at the runs' last writes {min(loads)}-{max(loads)}")
+
+
 def _meta(args: argparse.Namespace, budget: float, started: float) -> dict[str, Any]:
     maxrss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {
         "machine": f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)",
         "load_average_at_end": os.getloadavg(), "level": args.level, "budget_s": budget, "clock": args.clock,
         "seed": args.seed, "target_override": args.target, "pairs_of_games": args.games, "hands_per_table": args.hands,
-        "ru_maxrss_mb": round(maxrss_mb, 1), "hearts_off": args.hearts_off, "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
+        "ru_maxrss_mb": round(maxrss_mb, 1), "hearts_off": args.hearts_off, "bot_kw": args.bot_kw,
+        "players": args.players, "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)),
     }
 
 

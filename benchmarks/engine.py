@@ -373,14 +373,66 @@ PAIRS: tuple[tuple[str, int, dict[str, Any], str], ...] = (
 )
 
 
-def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[dict[str, Any]]:
+def core_hands(game: str, seconds: float, seed: int) -> dict[str, Any]:
+    """The search's cores (engine/hearts_core.py, engine/spades_core.py): whole hands from a
+    deck shuffled by the core's own generator, dealt straight into the core's masks and played
+    to the end with a uniformly random legal card at every turn. What a
+    search plays out per world, not the public API: no pass, no bids (every bid 3), no scoring,
+    no record; the throughput that feeds the search."""
+    from trickref.engine import hearts_core, spades_core
+
+    rnd = hearts_core.Rand(seed + 1)
+    deck = list(range(52))
+    hands = 0
+    start = _clock()
+    deadline = start + seconds
+    while True:
+        rnd.shuffle(deck)
+        if game == "hearts":
+            hearts_core.deal_core(deck, 4, 39).random_play(rnd)  # the 2 of clubs leads
+        else:
+            spades_core.deal_score(deck, 0, hands % 4).random_play(rnd)  # spades trump
+        hands += 1
+        if _clock() >= deadline:
+            break
+    elapsed = _clock() - start
+    return {"driver": "core", "hands": hands, "seconds": round(elapsed, 3),
+            "hands_per_second": round(hands / elapsed, 1)}
+
+
+def load() -> float:
+    """The 1-minute load average (printed beside every figure)."""
+    return round(os.getloadavg()[0], 1)
+
+
+def median_ci(xs: list[float]) -> tuple[float, float]:
+    """A distribution-free 95% interval of the median: the order statistics whose ranks the
+    binomial(n, 1/2) puts 2.5% outside on each side (n >= 6; the extremes below that)."""
+    s = sorted(xs)
+    n = len(s)
+    from math import comb
+
+    cdf = 0.0
+    k = 0
+    while k < n:  # the largest k with P(B <= k - 1) <= 2.5%
+        p = comb(n, k) / 2 ** n
+        if cdf + p > 0.025:
+            break
+        cdf += p
+        k += 1
+    k = max(k, 1)
+    return s[k - 1], s[n - k]
+
+
+def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
+            builds: tuple[str, ...] = BUILDS) -> list[dict[str, Any]]:
     """Ours (both builds) against OpenSpiel, like for like, in rounds: every round runs each
     contestant once (the order rotating from round to round), so a ratio compares runs made
     minutes apart at most on the same machine load. Ratios are per round; the median is quoted."""
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = [f"ours {b}" for b in BUILDS] + drivers + ["loop_floor"]
+        contestants = [f"ours {b}" for b in builds] + drivers + ["loop_floor", "core"]
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         missing: set[str] = set()
         for r in range(rounds):
@@ -394,15 +446,20 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
                         missing.add(c)
                         print(f"  ({c}: that build is not installed here)")
                         continue
-                    runs[c].append(got_ours)
+                    runs[c].append({**got_ours, "load": load()})
                 elif c == "loop_floor":
-                    runs[c].append(loop_floor(seconds, seed + r))
+                    runs[c].append({**loop_floor(seconds, seed + r), "load": load()})
+                elif c == "core":
+                    runs[c].append({**core_hands(ours_name, seconds, seed + r), "load": load()})
                 else:
                     got = openspiel_hands(theirs_name, seconds, seed + r, c)
                     if got is None:
                         print("pyspiel does not import: no OpenSpiel comparison (install the bench extra)")
                         return comparisons
-                    runs[c].append(got)
+                    runs[c].append({**got, "load": load()})
+            print(f"  round {r + 1}/{rounds} done (load {load()}): hands per CPU second "
+                  + ", ".join(f"{c} {runs[c][-1]['hands_per_second']:.0f}" for c in contestants if c not in missing),
+                  flush=True)
         label = json.dumps(options) if options else "defaults"
         print(f"\nour {ours_name} ({n} players, {label}) v OpenSpiel {theirs_name}, {rounds} rounds of "
               f"{seconds:g} CPU-s each, hands per CPU second:")
@@ -410,7 +467,7 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
             "ours": {"game": ours_name, "players": n, "options": options},
             "openspiel": {"game": theirs_name, "players": 4},
         }
-        for build in BUILDS:
+        for build in builds:
             if f"ours {build}" in missing:
                 continue
             mine = [x["hands_per_second"] for x in runs[f"ours {build}"]]
@@ -419,12 +476,17 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
             for d in drivers:
                 theirs = [x["hands_per_second"] for x in runs[d]]
                 ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
+                lo, hi = median_ci(ratios)
+                loads = [x["load"] for x in runs[f"ours {build}"] + runs[d]]
                 entry[f"{build}_ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
                                                  "median": round(statistics.median(ratios), 3),
+                                                 "median_ci95": [round(lo, 3), round(hi, 3)],
+                                                 "load_1min": [min(loads), max(loads)],
                                                  "best_v_best": round(max(mine) / max(theirs), 3)}
                 print(f"    ours ({build}) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
-                      + f"; median {statistics.median(ratios):.2f}x" + ("  (target 1.5x)" if d == "plain" else ""))
-        if not missing:
+                      + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
+                      f"{max(loads)}" + ("  (target 2x)" if d == "plain" else ""))
+        if len(builds) == 2 and not missing:
             sp = [a["hands_per_second"] / b["hands_per_second"]
                   for a, b in zip(runs["ours compiled"], runs["ours python"], strict=True)]
             entry["compiled_v_python"] = {"per_round": [round(x, 3) for x in sp], "median": round(statistics.median(sp), 3)}
@@ -444,6 +506,20 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool) -> list[d
               + "   (the same loop over a stub engine that does nothing, 56 decisions a hand)")
         print("    loop floor / openspiel plain: per round " + ", ".join(f"{x:.2f}" for x in floor_ratios)
               + f"; median {statistics.median(floor_ratios):.2f}x (the best any engine could show here)")
+        core = [x["hands_per_second"] for x in runs["core"]]
+        entry["core"] = {"how": core_hands.__doc__, "runs": runs["core"]}
+        print(f"  {'search core':<22}" + "".join(f"{v:>10.0f}" for v in core)
+              + "   (a world's hand on the search's core: random legal plays, no pass, bids or scoring)")
+        for d in drivers:
+            theirs = [x["hands_per_second"] for x in runs[d]]
+            ratios = [m / t for m, t in zip(core, theirs, strict=True)]
+            lo, hi = median_ci(ratios)
+            loads = [x["load"] for x in runs["core"] + runs[d]]
+            entry["core"][f"ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
+                                             "median": round(statistics.median(ratios), 3),
+                                             "median_ci95": [round(lo, 3), round(hi, 3)], "load_1min": [min(loads), max(loads)]}
+            print(f"    search core / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
+                  + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-{max(loads)}")
         comparisons.append(entry)
     return comparisons
 
@@ -458,8 +534,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only-openspiel", action="store_true", help="only the OpenSpiel comparison")
     p.add_argument("--compare-seconds", type=float, default=2.0,
                    help="CPU seconds per run in the OpenSpiel comparison (default 2)")
-    p.add_argument("--rounds", type=int, default=3,
-                   help="rounds of the OpenSpiel comparison, every contestant once a round (default 3)")
+    p.add_argument("--rounds", type=int, default=10,
+                   help="rounds of the OpenSpiel comparison, every contestant once a round (default 10)")
+    p.add_argument("--builds", nargs="+", choices=BUILDS, default=list(BUILDS),
+                   help="our builds in the OpenSpiel comparison (default both)")
     p.add_argument("--old-driving", action="store_true",
                    help="also time OpenSpiel driven the old way (chance_outcomes + random.choices)")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
@@ -526,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
 
     comparisons: list[dict[str, Any]] = []
     if not args.no_openspiel:
-        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving)
+        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving, tuple(args.builds))
 
     out = {
         "benchmark": "engine: uniformly random legal hands through the public API",

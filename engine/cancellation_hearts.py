@@ -284,6 +284,49 @@ class CancellationHeartsState(HeartsFamilyState):
             return cast("CancellationHeartsState", self.copy())
         n = self.n
         off = self.pass_offset
+        passing = self.phase == "pass"
+        hands, flying, widow, played, mine = self._holdings(seat, rng, avoid)
+        passes: list[Counter[int]] = [Counter() for _ in range(n)]
+        if off:
+            for p in range(n):
+                q = (p + off) % n
+                if p == seat:
+                    passes[p] = mine
+                elif passing:
+                    passes[p] = flying[p]
+                elif q == seat:
+                    passes[p] = Counter(self.received[seat])
+                else:
+                    passes[p] = Counter(rng.sample(sorted((hands[q] + played[q]).elements()), PASS_COUNT))
+        dealt: list[list[int]] = []
+        for p in range(n):
+            d = hands[p] + played[p] + passes[p]
+            if off and not passing:
+                d = d - passes[(p - off) % n]  # what it received was not dealt to it
+            cards = list(d.elements())
+            rng.shuffle(cards)
+            dealt.append(cards)
+        first_seat = (self.dealer + 1) % n
+        order: list[int] = [0] * (n * CARDS_EACH[n])
+        for p in range(n):
+            order[(p - first_seat) % n::n] = dealt[p]
+        h = len(self.finished_hands)
+        new = cast("CancellationHeartsState", self._snaps[h]._clone())
+        new._snaps = self._snaps[:h]
+        new.start_hand(order + widow)
+        for p, a in self.actions:
+            if a.kind == "pass" and p != seat:
+                a = pass_cards(sorted(passes[p].elements()))
+            new.apply(a, p)
+        return new
+
+    def _holdings(self, seat: int, rng: random.Random, avoid: Sequence[int] | None
+                  ) -> tuple[list[Counter[int]], list[Counter[int]], list[int], list[Counter[int]], Counter[int]]:
+        """The hidden cards of a world placed (``sample_world``'s draw, before the deck is
+        rebuilt): every seat's hand and pass in flight, the widow, and what each seat has played
+        and this seat passed."""
+        n = self.n
+        off = self.pass_offset
         played: list[Counter[int]] = [Counter() for _ in range(n)]
         allowed = [ALL_CARDS] * n
         led = -1
@@ -353,39 +396,23 @@ class CancellationHeartsState(HeartsFamilyState):
         for c, (p, where) in zip(hidden, got, strict=True):
             if p >= 0:
                 (flying if where else hands)[p][c] += 1
-        passes: list[Counter[int]] = [Counter() for _ in range(n)]
-        if off:
-            for p in range(n):
-                q = (p + off) % n
-                if p == seat:
-                    passes[p] = mine
-                elif passing:
-                    passes[p] = flying[p]
-                elif q == seat:
-                    passes[p] = Counter(self.received[seat])
-                else:
-                    passes[p] = Counter(rng.sample(sorted((hands[q] + played[q]).elements()), PASS_COUNT))
-        dealt: list[list[int]] = []
-        for p in range(n):
-            d = hands[p] + played[p] + passes[p]
-            if off and not passing:
-                d = d - passes[(p - off) % n]  # what it received was not dealt to it
-            cards = list(d.elements())
-            rng.shuffle(cards)
-            dealt.append(cards)
-        first_seat = (self.dealer + 1) % n
-        order: list[int] = [0] * (n * CARDS_EACH[n])
-        for p in range(n):
-            order[(p - first_seat) % n::n] = dealt[p]
-        h = len(self.finished_hands)
-        new = cast("CancellationHeartsState", self._snaps[h]._clone())
-        new._snaps = self._snaps[:h]
-        new.start_hand(order + widow)
-        for p, a in self.actions:
-            if a.kind == "pass" and p != seat:
-                a = pass_cards(sorted(passes[p].elements()))
-            new.apply(a, p)
-        return new
+        return hands, flying, widow, played, mine
+
+    def sample_holdings(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None
+                        ) -> tuple[list[int], list[int], list[int]]:
+        """A world's hands in the play phase without the rest of the state (the search's core,
+        engine/chearts_core.py): (cards held at least once, cards held twice) as masks per
+        seat and the widow, drawn exactly as ``sample_world`` draws them."""
+        hands, _flying, widow, _played, _mine = self._holdings(seat, rng, avoid)
+        once = [0] * self.n
+        twice = [0] * self.n
+        for p in range(self.n):
+            for c, k in hands[p].items():
+                if k:
+                    once[p] |= BIT[c]
+                if k > 1:
+                    twice[p] |= BIT[c]
+        return once, twice, widow
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:

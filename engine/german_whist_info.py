@@ -17,7 +17,7 @@ INFO = GameInfo(
         OptionSpec("score_all_tricks", "bool", False,
                    "score tricks over 13 across all 26 tricks instead of tricks over 6 in stage two"),
     ),
-    search_bot=".bots.german_whist:GermanWhistSearchBot",
+    search_bot=".bots.search_whist:WhistSearchBot",
     leftover="loop",
     stock="turn-up",
     first_stock=26,  # the 27th card of the deck order is turned up first

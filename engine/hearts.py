@@ -398,6 +398,58 @@ class HeartsState(HeartsFamilyState):
             return cast("HeartsState", self.copy())
         n = self.n
         off = self.pass_offset
+        played, allowed, known, hidden_m = self.hidden_knowledge(seat, avoid)
+        own = self.masks[seat]
+        passing = self.phase == "pass"
+        mine = mask_of(self.passes[seat])  # () until passed
+        hidden = cards_of(hidden_m)
+        # the places of hidden cards: every other seat's hand, and while passing the cards
+        # each other seat has passed (in flight)
+        hand_cap = [self._hand_size(p) for p in range(n)]
+        slots: list[tuple[int, int]] = []  # (seat, 0: hand / 1: pass in flight) per hidden card place
+        for p in range(n):
+            if p == seat:
+                continue
+            slots += [(p, 0)] * (hand_cap[p] - known[p].bit_count())
+            if passing and self.passes[p]:
+                slots += [(p, 1)] * PASS_COUNT
+        got = place_hidden(hidden, slots, allowed, rng)
+        hands = [own if p == seat else known[p] for p in range(n)]
+        flying = [0] * n
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if where:
+                flying[p] |= BIT[c]
+            else:
+                hands[p] |= BIT[c]
+        # each seat's pass: its own, the one it received, or drawn from what its receiver held
+        passes: list[int] = [0] * n
+        if off:
+            for p in range(n):
+                if p == seat:
+                    passes[p] = mine
+                elif passing:
+                    passes[p] = flying[p]
+                elif (p + off) % n == seat:
+                    passes[p] = mask_of(self.received[seat])
+                else:
+                    pool = cards_of(hands[(p + off) % n] | played[(p + off) % n])
+                    passes[p] = mask_of(rng.sample(pool, PASS_COUNT))
+        dealt = [0] * n
+        for p in range(n):
+            dealt[p] = hands[p] | played[p] | passes[p]
+            if off and not passing:
+                dealt[p] &= ~passes[(p - off) % n]  # what it received was not dealt to it
+        return self._rebuilt(dealt, passes, seat, rng)
+
+    def hidden_knowledge(self, seat: int, avoid: Sequence[int] | None = None) -> tuple[list[int], list[int], list[int], int]:
+        """What ``seat`` knows of the hidden cards, as masks (``sample_world`` deals from it, and
+        the search's own worlds, engine/hearts_core.py): the cards each seat has played this
+        hand; the cards each seat may hold (from voids shown, a first-trick point discard, a
+        heart led unbroken, the first lead's holder, and the caller's ``avoid``); the cards each
+        seat is known to hold (what ``seat`` passed, while its receiver has not played them);
+        and the hidden cards (neither ``seat``'s, nor played, nor removed, nor known)."""
+        n = self.n
+        off = self.pass_offset
         acts = self.actions
         played = [0] * n
         allowed = [ALL_CARDS] * n  # the cards each seat may hold now, from what it has shown
@@ -433,52 +485,18 @@ class HeartsState(HeartsFamilyState):
             for p in range(n):
                 if p != seat:
                     allowed[p] &= ~avoid[p]
-        gone = sum(played) | mask_of(REMOVED[n])
+        gone = 0
+        for m in played:
+            gone |= m
+        gone |= mask_of(REMOVED[n])
         own = self.masks[seat]
-        passing = self.phase == "pass"
         mine = mask_of(self.passes[seat])  # () until passed
         t = (seat + off) % n
-        # the places of hidden cards: every other seat's hand, and while passing the cards
-        # each other seat has passed (in flight)
-        hand_cap = [self._hand_size(p) for p in range(n)]
         known = [0] * n
-        if off and not passing:
+        if off and self.phase != "pass":
             known[t] = mine & ~played[t]  # what this seat passed, still with the receiver
-        hidden = cards_of(ALL_CARDS & ~own & ~gone & ~mine & ~known[t])
-        slots: list[tuple[int, int]] = []  # (seat, 0: hand / 1: pass in flight) per hidden card place
-        for p in range(n):
-            if p == seat:
-                continue
-            slots += [(p, 0)] * (hand_cap[p] - known[p].bit_count())
-            if passing and self.passes[p]:
-                slots += [(p, 1)] * PASS_COUNT
-        got = place_hidden(hidden, slots, allowed, rng)
-        hands = [own if p == seat else known[p] for p in range(n)]
-        flying = [0] * n
-        for c, (p, where) in zip(hidden, got, strict=True):
-            if where:
-                flying[p] |= BIT[c]
-            else:
-                hands[p] |= BIT[c]
-        # each seat's pass: its own, the one it received, or drawn from what its receiver held
-        passes: list[int] = [0] * n
-        if off:
-            for p in range(n):
-                if p == seat:
-                    passes[p] = mine
-                elif passing:
-                    passes[p] = flying[p]
-                elif (p + off) % n == seat:
-                    passes[p] = mask_of(self.received[seat])
-                else:
-                    pool = cards_of(hands[(p + off) % n] | played[(p + off) % n])
-                    passes[p] = mask_of(rng.sample(pool, PASS_COUNT))
-        dealt = [0] * n
-        for p in range(n):
-            dealt[p] = hands[p] | played[p] | passes[p]
-            if off and not passing:
-                dealt[p] &= ~passes[(p - off) % n]  # what it received was not dealt to it
-        return self._rebuilt(dealt, passes, seat, rng)
+        hidden = ALL_CARDS & ~own & ~gone & ~mine & ~known[t]
+        return played, allowed, known, hidden
 
     def _rebuilt(self, dealt: list[int], passes: list[int], seat: int, rng: random.Random) -> HeartsState:
         """This hand dealt again with ``dealt`` hands (masks) and its actions replayed, the

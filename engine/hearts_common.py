@@ -390,19 +390,26 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     # the most constrained cards first (random among equals): once they are placed the rest
     # go anywhere and need no flow check
     order = sorted(range(len(cards)), key=lambda i: (sigs[i].bit_count(), rng.random()))
+    rand = rng.random
     for i in order:
         g = sigs[i]
         left[g] -= 1
         options = [j for j in range(len(places)) if g >> j & 1 and free[places[j]]]
-        rng.shuffle(options)
-        for j in options:
+        # a random place among those that keep the rest placeable: drawn one at a time (a
+        # place that does not keep them is struck off), so each of them is equally likely;
+        # a card with one place left takes it (the placement of the rest held before it)
+        while True:
+            if not options:  # pragma: no cover - feasible() held before this card
+                raise AssertionError("placement lost its way")
+            k = int(rand() * len(options))
+            j = options[k]
             free[places[j]] -= 1
-            if feasible():
+            if len(options) == 1 or feasible():
                 out[i] = places[j]
                 break
             free[places[j]] += 1
-        else:  # pragma: no cover - feasible() held before this card
-            raise AssertionError("placement lost its way")
+            options[k] = options[-1]
+            options.pop()
     return out
 
 

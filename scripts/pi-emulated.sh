@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # trickref on the Raspberry Pi's own OS and CPU, emulated (not in CI: it takes an hour or more).
 #
-#     sudo bash scripts/pi-emulated.sh [STAGE ...]        (PI_NICE=5, PI_ROOT=..., PI_OUT=...)
+#     sudo bash scripts/pi-emulated.sh [STAGE ...]
+#         (PI_NICE=5, PI_ROOT=..., PI_OUT=..., PI_OPT_LEVEL=1, PI_REINSTALL=1, PI_ROUNDS=10)
 #
 # Raspberry Pi OS Bookworm is Debian 12 (Python 3.11.2) on aarch64. This script builds an arm64
 # Debian bookworm root with mmdebstrap (its python3 and everything else run under qemu-user
@@ -21,7 +22,9 @@
 # summary.txt collects one line per stage.
 #
 # Needs root (apt-get, mmdebstrap, chroot, mount). The root is kept in $PI_ROOT (default
-# /var/tmp/trickref-pi-root) and reused: delete it to start over. The apt mirror is this
+# /var/tmp/trickref-pi-root) and reused: delete it to start over. A finished install in it is
+# reused too (PI_REINSTALL=1 redoes it), so a run stopped later resumes at its stage:
+# `pi-emulated.sh tests games kiosk bot`. The apt mirror is this
 # machine's own (its /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list).
 # Raspberry Pi OS adds its own archive (archive.raspberrypi.com: its kernel, firmware,
 # python3-lgpio); it is not used here, so the GPIO binding is not tried.
@@ -32,6 +35,12 @@ ROOT=${PI_ROOT:-/var/tmp/trickref-pi-root}
 OUT=${PI_OUT:-$project/benchmarks/results/pi-emulated}
 GAMES=${PI_GAMES:-"hearts:4 cancellation-hearts:6 spades-2p:2 german-whist:2 partnership-spades:4"}
 ROUNDS=${PI_ROUNDS:-10}
+# The C compiler's optimisation level for the engine (setup.py's TRICKREF_MYPYC_OPT): 3, like
+# every install, unless PI_OPT_LEVEL says otherwise. gcc itself runs under emulation here and
+# mypyc's one C file of ~5 MB at -O3 takes it an hour or more on a loaded 2-core machine; a
+# lower level checks the same thing (mypyc's C compiles and runs on aarch64) sooner, but the
+# compiled engine is then slower than a real install's: the summary says which level was used.
+OPT=${PI_OPT_LEVEL:-3}
 SHOTS=${PI_SHOTS:-play-hearts-4}  # the kiosk scenarios to render (trickref screenshots --only)
 stages=("$@")
 if [ ${#stages[@]} -eq 0 ]; then
@@ -141,7 +150,7 @@ note "wheels: $(find "$wheels" -name '*.whl' | wc -l) aarch64/pure wheels for th
 inside() {  # a command in the root, as its own login-less shell, from the project folder
     chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
         LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
-        PIP_FIND_LINKS=/var/cache/trickref-wheels PIP_NO_INDEX=1 SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
+        PIP_FIND_LINKS=/var/cache/trickref-wheels PIP_NO_INDEX=1 TRICKREF_MYPYC_OPT="$OPT" SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
         /bin/bash -c "cd /home/pi/trickref && $1"
 }
 
@@ -157,8 +166,14 @@ note "host: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo |
 for stage in "${stages[@]}"; do
     case "$stage" in
     install)
-        say "install: bash scripts/start.sh --version (README), in the root (load $(load))"
-        inside 'rm -rf .venv'
+        if [ "${PI_REINSTALL:-0}" = "0" ] && inside '[ -f .venv/.trickref-installed ]'; then
+            # an earlier run finished the install: reuse it (PI_REINSTALL=1 starts it over)
+            note "install: reused the root's finished install (PI_REINSTALL=1 redoes it); engine: $(inside '.venv/bin/python -c "from trickref.engine.build import describe; print(describe())"' 2>&1 | tail -1)"
+            continue
+        fi
+        say "install: bash scripts/start.sh --version (README), in the root, C at -O$OPT (load $(load))"
+        # an unfinished earlier try leaves a venv whose pip is upgraded; start.sh goes on from it
+        [ "${PI_REINSTALL:-0}" = "0" ] || inside 'rm -rf .venv'
         t0=$(date +%s)
         set +e
         inside 'bash scripts/start.sh --version' > "$OUT/install.log" 2>&1
@@ -168,7 +183,7 @@ for stage in "${stages[@]}"; do
         tail -3 "$OUT/install.log"
         version=$(tail -1 "$OUT/install.log")
         engine=$(inside '.venv/bin/python -c "from trickref.engine.build import describe; print(describe())"' 2>&1 | tail -1)
-        note "install: exit $rc in $((t1 - t0)) s (load $(load)); $version; engine: $engine"
+        note "install: exit $rc in $((t1 - t0)) s (load $(load)), C compiled at -O$OPT; $version; engine: $engine"
         ;;
     tests)
         say "tests: pytest tests/engine in the root (load $(load))"

@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 
@@ -165,8 +167,23 @@ def _precheck(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None
             parser.exit(2, f"trickref screenshots: {problem}\n")
 
 
+def ctrl_c_stops() -> None:
+    """Make Ctrl+C (SIGINT) raise KeyboardInterrupt again when trickref was started with it
+    ignored: the kiosk, ``dealer-sim``, ``sim`` and the hub all stop on Ctrl+C, and say so.
+
+    A shell without job control (a script, ``bash -c``, a CI step, a test runner started from
+    one) starts the commands it puts in the background (``cmd &``) with SIGINT ignored, and
+    their children inherit that; Python then installs no handler for it (SDL neither), so
+    Ctrl+C, or a supervisor's or a test's SIGINT, did nothing and the command ran on until it
+    was killed (the tests that stop it with SIGINT hung every time the suite ran as such a
+    background job). A handler the program or its caller chose (anything but "ignore") is kept."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    ctrl_c_stops()
     try:
         code = _main(argv)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

@@ -168,12 +168,25 @@ class TableClient:
         return snap
 
     def public_view(self) -> dict[str, Any]:
-        return self.snapshot.public_view()
+        return self._club_now(self.snapshot.public_view())
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         v = self.snapshot.seat_view(seat)
         if v is None:  # a bot seat's (tests, scripts): read once under the lock
             return dict(self.host.read(lambda ref: self._extras(ref.seat_view(seat), ref)))
+        return self._club_now(v)
+
+    def _club_now(self, v: dict[str, Any]) -> dict[str, Any]:
+        """A club night's words as the club says them now, in the kiosk's language now (the
+        club's own thread changes them, and the language may have changed since the snapshot)."""
+        club = self.host.club
+        if club is not None and club.words:
+            from .scenes.club import club_words
+
+            t = v["table"]
+            t["club"] = club_words(club.said)
+            if t.get("waiting") == "shuffle":
+                t["dealer"]["message"] = t["club"]
         return v
 
     def turn(self) -> tuple[int, ...]:

@@ -11,9 +11,9 @@ round, scoring method) with every user's password, kept in ``night.json`` (0600)
 * scores every hand itself (``state.NightState``: the plays replayed against the board dealt),
   journals what it accepts and decides (``journal.Journal``, fsync) before acknowledging it with
   a retained receipt per table and round, and refuses the rest with the reason;
-* keeps the standings (``standings.compute``: the director's, and the public page's under
-  Bridgemate's rule) for the page and the console to pull (``web.py``): nothing on the broker
-  grows with the night.
+* keeps the standings (``standings.Incremental``: each pass rescores only the boards that
+  changed; the director's, and the public page's under Bridgemate's rule) for the page and
+  the console to pull (``web.py``): nothing on the broker grows with the night.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from . import scoring
 from . import topics as T
 from .broker import Broker, acl_text
 from .journal import Journal
-from .standings import compute
+from .standings import Incremental
 from .state import NightState, Refused, digest
 
 log = logging.getLogger("trickref.club.hub")
@@ -210,9 +210,9 @@ class Hub:
         self._new: dict[str, float | None] = {}  # hands accepted since the last standings: sent time
         self._dirty = threading.Condition(self.lock)
         self._stopping = False
-        self._score_cache: dict[Any, Any] = {}
+        self._full_standings = Incremental(full=True)  # the director's, kept from pass to pass
         self._full_lock = threading.Lock()
-        self._public_cache: dict[Any, Any] = {}
+        self._public_standings = Incremental()  # the page's: a pass rescores only what changed
         self._listeners: list[Callable[[], None]] = []
         self._receipted: dict[tuple[str, int], float] = {}  # (table, round) -> receipts last published
         self._recompute()
@@ -612,7 +612,7 @@ class Hub:
 
     def _recompute(self, new: dict[str, float | None] | None = None) -> None:
         self.seq += 1
-        self.public, self.public_boards = split_boards(compute(self.state, self.seq, new, self._public_cache),
+        self.public, self.public_boards = split_boards(self._public_standings.update(self.state, self.seq, new),
                                                        self.state)
 
     @property
@@ -625,7 +625,7 @@ class Hub:
                 return self._standings[1]
             snap = self.state.snapshot()
         with self._full_lock:
-            doc = compute(snap, seq, None, self._score_cache, full=True)
+            doc = self._full_standings.update(snap, seq)
         with self.lock:
             self._standings = (changes, doc)
         return doc
@@ -647,7 +647,7 @@ class Hub:
                 seq = self.seq
             public: dict[str, Any] | None
             try:
-                public = compute(snap, seq, new, self._public_cache)
+                public = self._public_standings.update(snap, seq, new)
             except Exception:  # a bug must not stop the standings
                 log.exception("club hub: recomputing the standings")
                 public = None

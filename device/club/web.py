@@ -88,6 +88,7 @@ class Site:
         self._failures: dict[str, list[float]] = {}
         self._lock = threading.Lock()
         self._last_public: tuple[int, bool] | None = None
+        self._boards: tuple[Any, bytes] = (None, b"")  # /boards.json encoded once per version
         self._verify: tuple[bytes, str] | None = None
         from .console import Console
 
@@ -119,6 +120,18 @@ class Site:
         doc = dict(self.hub.public)
         doc["status"] = self.status()
         return json.dumps(doc, separators=(",", ":")).encode()
+
+    def boards_doc(self) -> bytes:
+        """The shown boards (hundreds of KB at 200 tables), encoded once for every phone that
+        fetches them after a change, not once per phone."""
+        boards = self.hub.public_boards
+        with self._lock:
+            if self._boards[0] is boards:
+                return self._boards[1]
+        data = json.dumps(boards, separators=(",", ":")).encode()
+        with self._lock:
+            self._boards = (boards, data)
+        return data
 
     def ping(self) -> bytes:
         return httpd.event(json.dumps(self.status(), separators=(",", ":")).encode(), "ping")
@@ -168,8 +181,7 @@ class Site:
         if path == "/games.json":  # the catalog, for the page to name the games and order their totals
             return Response(200, games_json(), "application/json")
         if path == "/boards.json":  # the shown boards' results (Bridgemate's rule), fetched when they change
-            return Response(200, json.dumps(self.hub.public_boards, separators=(",", ":")).encode(),
-                            "application/json")
+            return Response(200, self.boards_doc(), "application/json")
         if path == "/events":
             return Response(200, b"retry: 2000\n\n" + httpd.event(self.public_doc()), stream="public")
         return text(404, "not found")

@@ -69,6 +69,8 @@ class SimTable:
         out: Callable[[str], None] | None = None,
         link_timeout: float = 2.0,
         bot_level: str = "rule",
+        bot_budget: float | None = None,
+        bot_worlds: int | None = None,
     ) -> None:
         self.game_id = game
         self.players = players
@@ -104,9 +106,12 @@ class SimTable:
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
         self.max_hands: int | None = None
-        # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS); a search bot searches a
-        # fixed number of worlds, so a seed (and a journal's resume) replays the same game
-        self.bot = bot_for(game) if bot_level == "rule" else search_bot(game, bot_level, reproducible=True)
+        # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS): a search bot keeps the
+        # level's CPU budget per decision (``bot_budget`` seconds to set another), or searches
+        # exactly ``bot_worlds`` worlds per decision (then a seed, and a journal's resume, replay
+        # the same game on any machine; a time budget depends on the machine's speed)
+        self.bot = bot_for(game) if bot_level == "rule" else search_bot(game, bot_level, budget=bot_budget,
+                                                                         worlds=bot_worlds)
         self.hands_before = 0  # hands finished before a restart (printed by the earlier run)
         self.replayed = 0
         # a link fault: how long the person waits for the table to go on by itself before Resume

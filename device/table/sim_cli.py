@@ -1,14 +1,18 @@
 """``trickref sim``: the whole table without a screen, a bot in every seat.
 
     trickref sim --game hearts --players 4 --seed 7 --to-end --journal /tmp/t.journal --records games/
-    trickref sim --game partnership-spades --players 4 --seed 7 --bot-level strong
+    trickref sim --game partnership-spades --players 4 --seed 7 --bot-level strong [--budget 0.5]
 
 Runs the referee, the dealer simulator (the real firmware behind a pty, driven through the real
 driver), simulated panels and bots; prints each hand's scores and the winner, and writes the
 record to the games folder. With ``--seed`` everything (shuffles, salts, bot choices) is
-reproducible. With ``--journal`` every event is on disk before it is acted on: kill the process
-at any moment and run the same command again, and the game resumes where it was and ends
-exactly as an uninterrupted run would. A journal of a game already over just prints the result.
+reproducible, except a search bot's choices under a time budget (``--bot-level search`` or
+``strong``: a faster machine searches more deals in its CPU seconds per decision,
+``--budget``); ``--worlds N`` searches a fixed number of deals instead, and replays on any
+machine. With ``--journal`` every event is on disk before it is acted on: kill the process at
+any moment and run the same command again, and the game resumes where it was and ends exactly
+as an uninterrupted run would (with search bots: under ``--worlds``). A journal of a game
+already over just prints the result.
 
 ``--fault jam:2`` / ``--fault unplug:3`` jams the simulated dealer, or takes its cable out (the
 dealer falls silent for a while), ten cards into that hand's deal (repeatable): the table shows
@@ -49,6 +53,20 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
+BUDGET_RANGE = (0.001, 60.0)  # seconds of CPU per decision
+
+
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not (math.isfinite(value) and BUDGET_RANGE[0] <= value <= BUDGET_RANGE[1]):
+        raise argparse.ArgumentTypeError(
+            f"must be from {BUDGET_RANGE[0]:g} to {BUDGET_RANGE[1]:g} seconds of CPU per decision, not {text}")
     return value
 
 
@@ -141,6 +159,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickref sim: {args.game} is for {min(counts)} to {max(counts)} players, not {args.players}",
               file=sys.stderr)
         return 2
+    if args.bot_level == "rule" and (args.budget is not None or args.worlds is not None):
+        print(f"trickref sim: {'--budget' if args.budget is not None else '--worlds'} is for the search bots: "
+              "add --bot-level search or strong", file=sys.stderr)
+        return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None
     problem = _paths_problem(args) or _journal_problem(args)
@@ -166,10 +188,12 @@ def run(args: argparse.Namespace) -> int:
             table = club_table = ClubSimTable(args.game, args.players, options, club_settings,
                                  os.path.dirname(os.path.abspath(args.club)), wait=args.club_wait,
                                  seed=args.seed, journal_path=args.journal, store=store, speed=args.speed,
-                                 faults=args.fault or [], out=say, bot_level=args.bot_level)
+                                 faults=args.fault or [], out=say, bot_level=args.bot_level,
+                                 bot_budget=args.budget, bot_worlds=args.worlds)
         else:
             table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
-                             store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level)
+                             store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level,
+                             bot_budget=args.budget, bot_worlds=args.worlds)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
         return 2
@@ -269,8 +293,15 @@ def add_parser(sub: Any) -> None:
                    help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
     p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
     p.add_argument("--bot-level", default="rule", choices=("rule", "search", "strong"),
-                   help="the bots' level: the rule bot, or a search over sampled deals (search, strong: "
-                        "a fixed number of deals per decision, so --seed still replays the same game)")
+                   help="the bots' level: the rule bot, or a search over sampled deals with the level's "
+                        "CPU time per decision (search 0.1 s, strong 0.2 s)")
+    think = p.add_mutually_exclusive_group()
+    think.add_argument("--budget", type=_budget, default=None, metavar="SECONDS",
+                       help="with a search level: CPU seconds of search per decision instead of the level's "
+                            "(the search keeps it on any machine; a slower one searches fewer deals)")
+    think.add_argument("--worlds", type=_positive_int, default=None, metavar="N",
+                       help="with a search level: exactly N sampled deals per decision, no time limit, so "
+                            "--seed (and a --journal's resume) replays the same game on any machine")
     p.add_argument("--json", action="store_true", help="print one JSON object (the replay summary and more)")
     p.add_argument("--club", default=None, metavar="FILE",
                    help="join a club night: FILE holds the table's [club] settings (trickref club table "

@@ -6,10 +6,12 @@ with the play so far; engine/worlds.py and the Hearts games' own), and in each w
 every candidate action followed by the rest of the hand with the rule bots in every seat
 (the same random numbers for every candidate: common random numbers, so the comparison is
 between the actions, not between lucky and unlucky rollouts). The candidate with the best
-average result is played. Worlds are drawn until the time budget is spent (``budget``
-seconds: no new world when it would likely end past it; a world still running at 1.25 times
-the budget is dropped, and when not one world fitted the rule bot decides), or exactly
-``iterations`` worlds when that is given (tests and ``trickref sim``). Candidates that keep losing by a wide margin are dropped after a
+average result is played. The search is anytime: worlds are drawn until the time budget is
+spent (``budget`` seconds of CPU time of the searching thread by default, and at most
+``wall_limit`` seconds of wall time: no new world when it would likely end past either; a
+world still running when either is reached is dropped; when not one world fitted, the rule
+bot's choice stands), or exactly ``iterations`` worlds when that is given (tests and
+``trickref sim --worlds``). Candidates that keep losing by a wide margin are dropped after a
 few worlds (successive halving), so the budget goes to the close calls.
 
 What is searched: card play in every game, and (``search_bids``) the bid in the Spades games
@@ -65,11 +67,17 @@ def _omnibus(state: GameState, lo: int, hi: int) -> bool:
 
 
 class SearchBot:
-    """``choose(state, seat, rng)`` like the rule bots, by determinized search."""
+    """``choose(state, seat, rng)`` like the rule bots, by determinized search.
+
+    ``budget``: seconds of ``clock`` per searched decision (CPU time of the searching thread by
+    default, see levels.py); ``wall_limit``: seconds of wall time a decision may take at most,
+    whatever the clock says (None: no limit); ``iterations``: exactly that many worlds instead
+    of a budget (reproducible on any machine)."""
 
     def __init__(self, game: str, budget: float = 0.2, iterations: int | None = None,
                  min_worlds: int = 1, search_bids: bool = True,
-                 clock: Callable[[], float] = time.perf_counter, keep_bias: float = 6.0) -> None:
+                 clock: Callable[[], float] = time.thread_time, wall_limit: float | None = None,
+                 keep_bias: float = 6.0, wall_clock: Callable[[], float] = time.perf_counter) -> None:
         self.game = game
         self.info = catalog.info(game)
         self.rule = bot_for(game)
@@ -78,8 +86,12 @@ class SearchBot:
         self.min_worlds = min_worlds
         self.search_bids = search_bids
         self.keep_bias = keep_bias
-        self.clock = clock  # wall time by default; benchmarks on a shared machine use CPU time
+        self.clock = clock
+        self.wall_limit = wall_limit
+        self.wall_clock = wall_clock
         self.last_worlds = 0  # worlds searched at the last decision (for benchmarks)
+        self.last_cut = False  # the last decision stopped at its budget or wall limit (for benchmarks)
+        self.halving: tuple[int, ...] = (4, 8, 16)  # worlds after which the worse half of the candidates is dropped
 
     def _value(self, state: GameState, seat: int) -> float:
         """A finished rollout's result for ``seat`` (game modules' subclasses may score otherwise)."""
@@ -168,65 +180,124 @@ class SearchBot:
         sample: Callable[[int, random.Random], GameState] = getattr(state, "sample_world")  # noqa: B009
         return sample
 
-    def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
+    def _weight(self, world: GameState, seat: int) -> float:
+        """How likely ``world`` is against the others' public actions (importance weight; 1 here,
+        game subclasses weigh by what they can read from bids)."""
+        return 1.0
+
+    def _run(self, state: GameState, seat: int, cands: list[Action], rng: random.Random,
+             value: Callable[[GameState, int], float]) -> tuple[list[list[float]], list[float], list[int], int]:
+        """The anytime search loop: worlds drawn one after another, every alive candidate
+        rolled out in each (common random numbers), until ``iterations`` worlds, or the budget
+        (no new world when it would likely end past it; a world still running when the budget
+        or the wall limit is reached is dropped), or the answer has settled. Returns the values
+        per candidate and world, the worlds' weights, the alive candidates and the worlds done."""
         sample = self._sampler(state)
         clock = self.clock
         start = clock()
         deadline = start + self.budget
+        wall = self.wall_clock
+        wall_start = wall()
+        wall_end = wall_start + self.wall_limit if self.wall_limit is not None else None
         k = len(cands)
         vals: list[list[float]] = [[] for _ in range(k)]  # per candidate, per world
+        wts: list[float] = []
         alive = list(range(k))
         worlds = 0
         timed = self.iterations is None
-        hard = start + 1.25 * self.budget  # a world still running then is dropped (even the first)
+        self.last_cut = False
+
+        def late() -> bool:
+            if not timed:
+                return False
+            return clock() > deadline or (wall_end is not None and wall() > wall_end)
+
         while True:
             if not timed:
                 if worlds >= self.iterations:  # type: ignore[operator]
                     break
             elif worlds >= self.min_worlds:
                 now = clock()
-                # stop when the next world would likely end past the budget
+                # stop when the next world would likely end past the budget (or the wall limit)
                 if now + (now - start) / worlds > deadline:
+                    self.last_cut = True
                     break
+                if wall_end is not None:
+                    w = wall()
+                    if w + (w - wall_start) / worlds > wall_end:
+                        self.last_cut = True
+                        break
             world = sample(seat, rng)
+            wt = self._weight(world, seat)
             seed = rng.randrange(1 << 30)
-            got = self._play_out(world, seat, [cands[i] for i in alive], seed, self._value,
-                                 lambda: timed and clock() > hard)
+            got = self._play_out(world, seat, [cands[i] for i in alive], seed, value, late)
             if len(got) < len(alive):
+                self.last_cut = True
                 break
             for i, v in zip(alive, got, strict=True):
                 vals[i].append(v)
+            wts.append(wt)
             worlds += 1
-            if len(alive) > 2 and worlds in (4, 8, 16):
+            if len(alive) > 2 and worlds in self.halving:
                 # successive halving: keep the better half for the rest of the budget
-                alive.sort(key=lambda i: -sum(vals[i]) / len(vals[i]))
+                alive.sort(key=lambda i: -_wmean(vals[i][-worlds:], wts))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-            if timed and worlds >= 8 and _settled(vals, alive, worlds):
+            if timed and worlds >= 8 and _wsettled(vals, wts, alive, worlds):
                 break
         self.last_worlds = worlds
+        return vals, wts, alive, worlds
+
+    def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
+        vals, wts, alive, worlds = self._run(state, seat, cands, rng, self._value)
         if not worlds:  # not one world fitted in the time: the rule bot's choice
             return self.rule.choose(state, seat, rng)
-        best = max(alive, key=lambda i: (sum(vals[i]) / len(vals[i]), -i))
+        best = max(alive, key=lambda i: (_wmean(vals[i][-worlds:], wts), -i))
         return cands[best]
 
 
-def _settled(vals: list[list[float]], alive: list[int], worlds: int) -> bool:
-    """True when the best candidate leads every other by 2.5 standard errors of the paired
-    difference over the worlds they share (every alive candidate saw every world), or when
-    all results have been identical for 12 worlds: more worlds would hardly change the
-    choice, so the rest of the budget is not spent."""
-    means = {i: sum(vals[i][-worlds:]) / worlds for i in alive}
+def _clearly_better(a: list[float], b: list[float], ws: list[float], z: float) -> bool:
+    """True when ``a`` beats ``b`` by more than ``z`` standard errors of the weighted paired
+    difference."""
+    sw = sum(ws)
+    if sw <= 0.0 or len(a) < 2:
+        return False
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
+    var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
+    n_eff = sw * sw / sum(w * w for w in ws)
+    return m > z * (var / n_eff) ** 0.5 if var > 0.0 else m > 0.0
+
+
+def _wmean(xs: list[float], ws: list[float]) -> float:
+    """The weighted mean of the last len(xs) worlds (a candidate dropped early saw fewer)."""
+    ws = ws[-len(xs):] if xs else ws
+    tot = sum(ws)
+    if tot <= 0.0:
+        return sum(xs) / len(xs)
+    return sum(x * w for x, w in zip(xs, ws, strict=True)) / tot
+
+
+def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], worlds: int) -> bool:
+    """True when the best leads every other by 2.5 standard errors of
+    the weighted paired difference (effective sample size (sum w)^2 / sum w^2), or all
+    results have been identical for 12 worlds."""
+    ws = wts[-worlds:]
+    sw = sum(ws)
+    if sw <= 0.0:
+        return False
+    n_eff = sw * sw / sum(w * w for w in ws)
+    means = {i: _wmean(vals[i][-worlds:], ws) for i in alive}
     best = max(alive, key=lambda i: means[i])
     for j in alive:
         if j == best:
             continue
         d = [a - b for a, b in zip(vals[best][-worlds:], vals[j][-worlds:], strict=True)]
-        m = sum(d) / worlds
-        var = sum((x - m) ** 2 for x in d) / (worlds - 1)
+        m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
+        var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
         if var == 0.0:
             if m == 0.0 and worlds < 12:
                 return False
             continue
-        if m < 2.5 * (var / worlds) ** 0.5:
+        if n_eff < 4 or m < 2.5 * (var / n_eff) ** 0.5:
             return False
     return True

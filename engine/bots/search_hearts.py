@@ -37,7 +37,11 @@ from .. import catalog
 from ..actions import Action, pass_cards
 from ..base import GameState
 from ..cards import HEARTS, QS, SPADES
+from ..chearts_core import CCore
+from ..chearts_core import finish as cc_finish
+from ..chearts_core import from_state as cc_from_state
 from ..hearts_common import PASS_COUNT, POINTS
+from ..hearts_core import Core, Rand, Scorer, Worlds, count, finish, from_state
 from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
 from .search import SearchBot
 
@@ -60,11 +64,13 @@ def _lead_bounds(c: int) -> tuple[float, float]:
 
 
 def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int]:
-    """Per seat, a mask of cards that seat cannot hold now if it played (and passed to
-    ``seat``) like the rule bot; 0 for ``seat`` itself. Read from the public trick history and
-    ``seat``'s own received cards only."""
+    """Per seat, a mask of cards that seat cannot hold now if it played like the rule bot; 0 for
+    ``seat`` itself, and 0 for a seat that has shown it does not play like the rule bot (it
+    played a card the rule bot's play would have ruled out earlier: a person, another
+    program). Read from the public trick history only."""
     n = state.n
     avoid = [0] * n
+    unlike = [False] * n
     tricks: list[tuple[int, list[int]]] = [(lead, list(cards)) for lead, cards, _ in getattr(state, "tricks")]  # noqa: B009
     current: list[int] = list(getattr(state, "trick"))  # noqa: B009
     if current:
@@ -76,7 +82,9 @@ def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int
     for t, (leader, cards) in enumerate(tricks):
         for i, c in enumerate(cards):
             p = (leader + i) % n
-            if p != seat and t > 0:
+            if p != seat and avoid[p] >> c & 1:
+                unlike[p] = True  # it held a card its earlier plays said it did not
+            if p != seat and t > 0 and not unlike[p]:
                 avoid[p] |= _play_inference(cards[:i], c, n, cancellation, broken, qs_played < decks, led_before)
             if c == QS:
                 qs_played += 1
@@ -84,7 +92,7 @@ def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int
                 broken = True
         led_before[cards[0] // 13] += 1
     avoid[seat] = 0
-    return avoid
+    return [0 if unlike[p] else avoid[p] for p in range(n)]
 
 
 def _play_inference(prefix: list[int], c: int, n: int, cancellation: bool, broken: bool, qs_out: bool,
@@ -156,7 +164,7 @@ class HeartsSearchBot(SearchBot):
     switchable for measurements (``infer``, ``search_pass``, ``relative``)."""
 
     def __init__(self, game: str, *, infer: bool = True, search_pass: bool = True, relative: bool = True,
-                 pass_pool: int = 6, **kw: Any) -> None:
+                 pass_pool: int = 6, core: bool = True, solve_at: int = 4, **kw: Any) -> None:
         if not catalog.info(game).point_cards:
             raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
         super().__init__(game, **kw)
@@ -166,6 +174,10 @@ class HeartsSearchBot(SearchBot):
         self.pass_pool = pass_pool
         self.cancellation = self.info.cancels
         self.fallbacks = 0  # worlds drawn without the inferences (they did not fit)
+        self.core = core  # play searched on engine/hearts_core.py (chearts_core.py with two decks)
+        self.solve_at = solve_at  # on the core: the seat's own last plays searched from this many cards
+        if self.core:
+            self.halving = (8, 16, 32)  # worlds are cheap on the core: candidates are dropped on more evidence
 
     def _candidates(self, state: GameState, seat: int, legal: Sequence[Action],
                     rng: random.Random) -> list[Action] | None:
@@ -195,7 +207,9 @@ class HeartsSearchBot(SearchBot):
             cands.append(pass_cards(list(key)))
         return cands
 
-    def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
+    def _sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
+        if self.core and state.phase == "play":
+            return self._cc_sampler(state) if self.cancellation else self._core_sampler(state)
         sample: Callable[..., GameState] = getattr(state, "sample_world")  # noqa: B009
         if not self.infer or state.phase not in ("play", "pass"):
             return sample
@@ -214,11 +228,127 @@ class HeartsSearchBot(SearchBot):
 
         return draw
 
+    def _pass_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
+                  late: Callable[[], bool]) -> list[float]:
+        """Each pass of ``actions`` in ``world``, the others' passes by the rule bot, then the
+        hand played out on the core (as a card search does)."""
+        o = world.options
+        scorer = Scorer(seat, world.totals[:], o["target"], o["moon_self"], o["moon_others"],
+                        bool(o.get("omnibus", False)), self.relative, 52 if self.cancellation else 26)
+        got: list[float] = []
+        for a in actions:
+            w = world.copy()
+            w.apply(a, seat)
+            r = random.Random(seed)
+            while w.phase == "pass":
+                for p in w.turn_seats():
+                    w.apply(self.rule.choose(w, p, r), p)
+            if self.cancellation:
+                got.append(cc_finish(cc_from_state(w), scorer, self.solve_at))
+            else:
+                got.append(finish(from_state(w), scorer, self.solve_at))
+            if late():
+                break
+        return got
+
     def _value(self, state: GameState, seat: int) -> float:
-        pts = state.hand_results[-1]["points"]
+        return self._score(state.hand_results[-1]["points"], seat)
+
+    def _score(self, pts: Sequence[int], seat: int) -> float:
         if not self.relative:
             return -float(pts[seat])
-        return (sum(pts) - pts[seat]) / (state.n - 1) - pts[seat]
+        return (sum(pts) - pts[seat]) / (len(pts) - 1) - pts[seat]
+
+    # ------------------------------------------------------------------ play on the core
+    def _cc_sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
+        """Cancellation Hearts: worlds as chearts_core positions, their hands drawn as
+        ``sample_world`` draws them (``sample_holdings``, with the rule-bot inferences as
+        ``avoid`` while they fit)."""
+        base = cc_from_state(state)
+        cs: Any = state
+        box: list[Any] = []
+
+        def draw(seat: int, rng: random.Random) -> Any:
+            if not box:
+                avoid = rule_inferences(state, seat, True) if self.infer else None
+                o = state.options
+                box.extend((avoid if avoid is not None and any(avoid) else None, None,
+                            Scorer(seat, state.totals[:], o["target"], o["moon_self"], o["moon_others"], False,
+                                   self.relative, 52)))
+            if box[0] is not None:
+                try:
+                    once, twice, widow = cs.sample_holdings(seat, rng, box[0])
+                except AssertionError:  # no holding fits: a seat that does not play like the rule bot
+                    box[0] = None
+                    self.fallbacks += 1
+            if box[0] is None:
+                once, twice, widow = cs.sample_holdings(seat, rng)
+            pts = 0
+            for c in widow:
+                pts += POINTS[c]
+            return base.with_hands(once, twice, pts if base.widow_on else 0)
+
+        self._core_box = box
+        return draw
+
+    def _core_sampler(self, state: GameState) -> Callable[[int, random.Random], Any]:
+        """Worlds as hearts_core positions: the hidden cards dealt within what the seat knows
+        (``HeartsState.hidden_knowledge``, the rule-bot inferences as ``avoid``), each world
+        the position with those hands."""
+        base = from_state(state)
+        hs: Any = state
+        n = state.n
+        box: list[Any] = []
+
+        def draw(seat: int, rng: random.Random) -> Any:
+            if not box:
+                avoid = rule_inferences(state, seat, False) if self.infer else None
+                worlds = None
+                for av in ((avoid, None) if avoid is not None and any(avoid) else (None,)):
+                    _played, allowed, known, hidden = hs.hidden_knowledge(seat, av)
+                    own = hs.masks[seat]
+                    fixed = [own if p == seat else known[p] for p in range(n)]
+                    caps = [0 if p == seat else hs._hand_size(p) - count(known[p]) for p in range(n)]
+                    try:
+                        worlds = Worlds(n, seat, fixed, allowed, caps, hidden)
+                        break
+                    except AssertionError:  # no holding fits: a seat that does not play like the rule bot
+                        self.fallbacks += 1
+                assert worlds is not None
+                o = state.options
+                box.extend((worlds, Rand(rng.getrandbits(32)),
+                            Scorer(seat, state.totals[:], o["target"], o["moon_self"], o["moon_others"], o["omnibus"],
+                                   self.relative)))
+            return base.with_hands(box[0].deal(box[1]))
+
+        self._core_box = box
+        return draw
+
+    def _play_out(self, world: Any, seat: int, actions: Sequence[Action], seed: int,
+                  value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
+        if isinstance(world, CCore):
+            cscorer = self._core_box[2]
+            cgot: list[float] = []
+            for a in actions:
+                cw = world.copy()
+                cw.play(a.value)
+                cgot.append(cc_finish(cw, cscorer, self.solve_at))
+                if late():
+                    break
+            return cgot
+        if not isinstance(world, Core):
+            if self.core and world.phase == "pass":
+                return self._pass_out(world, seat, actions, seed, late)
+            return super()._play_out(world, seat, actions, seed, value, late)
+        scorer = self._core_box[2]
+        got: list[float] = []
+        for a in actions:
+            w = world.copy()
+            w.play(a.value)
+            got.append(finish(w, scorer, self.solve_at))
+            if late():
+                break
+        return got
 
 
 def _danger_of(rule: HeartsBot, state: GameState, seat: int, c: int) -> float:

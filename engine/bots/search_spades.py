@@ -46,9 +46,10 @@ from .. import catalog
 from ..actions import BIDS, DOUBLE_NIL, Action
 from ..base import GameState
 from ..masks import ALL_CARDS, BIT, cards_of
+from ..spades_core import SScorer, finish, from_state
 from ..worlds import KEEPERS, place, rebuild, sample_spades_2p, spades_play_limits
 from ._spades_play import estimate_tricks, nil_hand
-from .search import SearchBot
+from .search import SearchBot, _clearly_better, _wmean
 
 # the race model (each game's descriptor, ``GameInfo.bot_params``): ``gain``, the points a side
 # gains in an average hand, and ``spread``, the spread of one hand's difference between the
@@ -180,7 +181,7 @@ class SpadesSearchBot(SearchBot):
 
     def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 2.0,
                  search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
-                 search_nil: bool = True, **kw: Any) -> None:
+                 search_nil: bool = True, core: bool = True, solve_at: int = 4, **kw: Any) -> None:
         info = catalog.info(game)
         if not info.has_bags or "gain" not in info.bot_params:
             raise ValueError(f"SpadesSearchBot plays the Spades games (bids, bags and a race model), not {game!r}")
@@ -193,6 +194,8 @@ class SpadesSearchBot(SearchBot):
         self.search_nil = search_nil
         self.turn_bias = turn_bias
         self.trust_rule = trust_rule
+        self.core = core  # rollouts on engine/spades_core.py once the play has begun
+        self.solve_at = solve_at  # on the core: the seat's own last plays searched from this many cards
 
     def _sampler(self, state: GameState) -> Callable[[int, random.Random], GameState]:
         if self.info.stock == "draw":  # the draw: worlds fit what the opponent kept
@@ -300,44 +303,53 @@ class SpadesSearchBot(SearchBot):
         won = bool(w.winners) and (seat in w.winners)
         return 1000.0 * win_chance(self.game, me_eff, opp_eff, target, w.over, won)
 
+    # ------------------------------------------------------------------ rollouts on the core
+    def _scorer(self, state: GameState, seat: int) -> SScorer:
+        """The core's value of a finished hand, as ``_rollout_value`` (``state`` in its play
+        phase: the bids are made)."""
+        st: Any = state
+        flags = list(st.blind) if state.n == 4 else list(st.double)
+        return SScorer(self.game, seat, state.totals[:], list(st.bags), list(st.bids), flags, dict(state.options),
+                       self.game_value, self.info.bot_params["gain"], self.info.bot_params["spread"])
+
+    def _play_out(self, world: GameState, seat: int, actions: Sequence[Action], seed: int,
+                  value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:
+        """Each of ``actions`` in ``world``, the rest of the hand's bidding and drawing by the
+        rule bots on the engine, then its play on the core (its rule bots, the seat's own last
+        cards searched exactly)."""
+        if not self.core:
+            return super()._play_out(world, seat, actions, seed, value, late)
+        got: list[float] = []
+        start = None
+        scorer = None
+        if world.phase == "play":
+            start = from_state(world)
+            scorer = self._scorer(world, seat)
+        for a in actions:
+            if start is not None and scorer is not None:
+                core = start.copy()
+                core.play(a.value)
+                got.append(finish(core, scorer, self.solve_at))
+            else:
+                w = world.copy()
+                w.apply(a, seat)
+                r = random.Random(seed)
+                while w.phase not in ("play", "deal", "over"):
+                    for p in w.turn_seats():
+                        w.apply(self.rule.choose(w, p, r), p)
+                        if w.phase in ("play", "deal", "over"):
+                            break
+                if w.phase == "play":
+                    got.append(finish(from_state(w), self._scorer(w, seat), self.solve_at))
+                else:
+                    got.append(value(w, seat))
+            if late():
+                break
+        return got
+
     # ------------------------------------------------------------------ the search
     def _search(self, state: GameState, seat: int, cands: list[Action], rng: random.Random) -> Action:
-        sample: Callable[[int, random.Random], GameState] = self._sampler(state)
-        clock = self.clock
-        start = clock()
-        deadline = start + self.budget
-        k = len(cands)
-        vals: list[list[float]] = [[] for _ in range(k)]
-        wts: list[float] = []
-        alive = list(range(k))
-        worlds = 0
-        timed = self.iterations is None
-        hard = start + 1.25 * self.budget
-        while True:
-            if not timed:
-                if worlds >= self.iterations:  # type: ignore[operator]
-                    break
-            elif worlds >= self.min_worlds:
-                now = clock()
-                if now + (now - start) / worlds > deadline:
-                    break
-            world = sample(seat, rng)
-            wt = self._weight(world, seat)
-            seed = rng.randrange(1 << 30)
-            got = self._play_out(world, seat, [cands[i] for i in alive], seed, self._rollout_value,
-                                 lambda: timed and clock() > hard)
-            if len(got) < len(alive):
-                break
-            for i, v in zip(alive, got, strict=True):
-                vals[i].append(v)
-            wts.append(wt)
-            worlds += 1
-            if len(alive) > 2 and worlds in (4, 8, 16):
-                alive.sort(key=lambda i: -_wmean(vals[i][-worlds:], wts))
-                alive = alive[: max(2, (len(alive) + 1) // 2)]
-            if timed and worlds >= 8 and _wsettled(vals, wts, alive, worlds):
-                break
-        self.last_worlds = worlds
+        vals, wts, alive, worlds = self._run(state, seat, cands, rng, self._rollout_value)
         if not worlds:
             return self.rule.choose(state, seat, rng)
         best = max(alive, key=lambda i: (_wmean(vals[i][-worlds:], wts), -i))
@@ -354,51 +366,3 @@ class SpadesSearchBot(SearchBot):
                 if not _clearly_better(vals[best][-worlds:], vals[ri][-worlds:], wts[-worlds:], self.trust_rule):
                     best = ri
         return cands[best]
-
-
-def _clearly_better(a: list[float], b: list[float], ws: list[float], z: float) -> bool:
-    """True when ``a`` beats ``b`` by more than ``z`` standard errors of the weighted paired
-    difference."""
-    sw = sum(ws)
-    if sw <= 0.0 or len(a) < 2:
-        return False
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
-    var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
-    n_eff = sw * sw / sum(w * w for w in ws)
-    return m > z * (var / n_eff) ** 0.5 if var > 0.0 else m > 0.0
-
-
-def _wmean(xs: list[float], ws: list[float]) -> float:
-    """The weighted mean of the last len(xs) worlds (a candidate dropped early saw fewer)."""
-    ws = ws[-len(xs):] if xs else ws
-    tot = sum(ws)
-    if tot <= 0.0:
-        return sum(xs) / len(xs)
-    return sum(x * w for x, w in zip(xs, ws, strict=True)) / tot
-
-
-def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], worlds: int) -> bool:
-    """``search._settled`` with weights: the best leads every other by 2.5 standard errors of
-    the weighted paired difference (effective sample size (sum w)^2 / sum w^2), or all
-    results have been identical for 12 worlds."""
-    ws = wts[-worlds:]
-    sw = sum(ws)
-    if sw <= 0.0:
-        return False
-    n_eff = sw * sw / sum(w * w for w in ws)
-    means = {i: _wmean(vals[i][-worlds:], ws) for i in alive}
-    best = max(alive, key=lambda i: means[i])
-    for j in alive:
-        if j == best:
-            continue
-        d = [a - b for a, b in zip(vals[best][-worlds:], vals[j][-worlds:], strict=True)]
-        m = sum(x * w for x, w in zip(d, ws, strict=True)) / sw
-        var = sum(w * (x - m) ** 2 for x, w in zip(d, ws, strict=True)) / sw
-        if var == 0.0:
-            if m == 0.0 and worlds < 12:
-                return False
-            continue
-        if n_eff < 4 or m < 2.5 * (var / n_eff) ** 0.5:
-            return False
-    return True

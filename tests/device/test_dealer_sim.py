@@ -198,9 +198,16 @@ def test_silence_disconnect_and_reboot_are_visible_to_the_host(sim: DealerSimula
         link.close()
 
 
-def test_cli_prints_the_pty_path_and_stops_on_ctrl_c() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "trickref.ui.cli", "dealer-sim", "--seats", "2", "--deck-order-seed", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+# How a command gets started: from a terminal, or as a background job of a script (``cmd &`` in
+# a shell without job control starts it with SIGINT ignored, and Python then installs no Ctrl+C
+# handler: the command must still stop on Ctrl+C; trickref.ui.cli.ctrl_c_stops).
+STARTED = {"terminal": [], "background-job": ["sh", "-c", 'trap "" INT; exec "$@"', "sh"]}
+
+
+@pytest.mark.parametrize("started", sorted(STARTED))
+def test_cli_prints_the_pty_path_and_stops_on_ctrl_c(started: str) -> None:
+    proc = subprocess.Popen([*STARTED[started], sys.executable, "-m", "trickref.ui.cli", "dealer-sim", "--seats", "2",
+                             "--deck-order-seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         path = proc.stdout.readline().strip() if proc.stdout else ""
         assert path.startswith("/dev/")

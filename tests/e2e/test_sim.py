@@ -67,6 +67,30 @@ def test_sim_is_deterministic_with_a_seed(capsys: pytest.CaptureFixture[str], tm
     assert json.loads(Path(a["record"]).read_text()) == json.loads(Path(b["record"]).read_text())
 
 
+def test_sim_search_bots_keep_a_cpu_budget_per_decision(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The largest table (11-player Cancellation Hearts, the hand that once took 66 s of CPU at a
+    fixed 12 deals a decision) with search bots on a small budget: the bots take the budget
+    and the kiosk's wall limit, and the hand is played."""
+    from trickref.device.table import sim as S
+    from trickref.engine.bots.levels import WALL_LIMIT
+
+    made: list[object] = []
+    real = S.search_bot
+
+    def spy(*a: object, **kw: object) -> object:
+        bot = real(*a, **kw)  # type: ignore[arg-type]
+        made.append(bot)
+        return bot
+
+    monkeypatch.setattr(S, "search_bot", spy)
+    res = sim_json(capsys, "--game", "cancellation-hearts", "--players", "11", "--seed", "3", "--hands", "1",
+                   "--bot-level", "strong", "--budget", "0.004", "--records", str(tmp_path))
+    assert len(res["hands"]) == 1
+    (bot,) = made
+    assert bot.budget == 0.004 and bot.wall_limit == WALL_LIMIT and bot.iterations is None  # type: ignore[attr-defined]
+
+
 def test_sim_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "--game", "bridge", "--players", "4"]) == 2
     assert "unknown game" in capsys.readouterr().err

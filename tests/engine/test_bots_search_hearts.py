@@ -164,3 +164,26 @@ def test_pass_candidates(game: str, n: int) -> None:
     assert isinstance(search_bot(game, "strong"), HeartsSearchBot)
     with pytest.raises(ValueError, match="not 'spades-2p'"):
         HeartsSearchBot("spades-2p")
+
+
+def test_a_seat_that_does_not_play_like_the_rule_bot_is_not_read_like_one() -> None:
+    """Random players soon play a card their earlier plays ruled out (if they were rule bots):
+    from then on no inference is drawn about them; every inference left still holds."""
+    rng = random.Random(35)
+    s = new_game("hearts", 4, {"target": 10**6})
+    dropped = 0
+    for _ in range(4):
+        s.start_hand(random_deck(rng, 1))
+        before = [0] * 4
+        while s.turn_seats():
+            seat, a = random_action(s, rng)
+            if s.phase == "play":
+                avoid = rule_inferences(s, 0, False)
+                for p in range(1, 4):
+                    if before[p] and not avoid[p]:
+                        dropped += 1
+                    if avoid[p]:
+                        assert avoid[p] & before[p] == before[p]  # only grows while the seat fits
+                before = avoid
+            s.apply(a, seat)
+    assert dropped > 0

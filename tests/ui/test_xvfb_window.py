@@ -103,7 +103,11 @@ def test_the_kiosk_window_on_a_real_x_display(tmp_path: Path) -> None:
     xvfb, display = start_xvfb()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SDL_")}  # no dummy driver: the real one
     env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
-    kiosk = subprocess.Popen([sys.executable, "-c", "import sys; from trickref.ui.cli import main; sys.exit(main())",
+    # started the harder way: as a background job of a script (``trickref kiosk &`` in an autostart
+    # script, or this suite run as one), whose shell starts it with SIGINT ignored; Ctrl+C below
+    # must still stop it (trickref.ui.cli.ctrl_c_stops)
+    kiosk = subprocess.Popen(["sh", "-c", 'trap "" INT; exec "$@"', "sh",
+                              sys.executable, "-c", "import sys; from trickref.ui.cli import main; sys.exit(main())",
                               "kiosk", "--windowed", "--size", f"{SIZE[0]}x{SIZE[1]}"],
                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
