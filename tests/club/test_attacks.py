@@ -159,7 +159,9 @@ def test_retained_writes_of_a_table_are_erased_and_bounded(club) -> None:
     assert wait_for(lambda: sum(r.count for r in rig.hub.state.refusals.values()) >= 850, 60)
     assert any("retained" in w for w in rig.hub.dropped)
     grew = rss() - before
-    assert grew < 30 * 1024 * 1024, f"the broker grew by {grew / 2**20:.0f} MB"
+    # it grew by 118 MB before; what stays is the in-flight window, larger on a loaded machine
+    # (32 MB seen beside a CPU hog), never the 100 MB written
+    assert grew < 48 * 1024 * 1024, f"the broker grew by {grew / 2**20:.0f} MB"
     # nothing of it is kept: the broker's saved file after a clean stop is small
     rig.hub.stop()
     rig.broker.stop()

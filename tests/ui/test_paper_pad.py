@@ -249,7 +249,10 @@ def test_the_hand_page_of_a_refereed_game_shows_before_and_now(small_app: Any) -
 def test_the_review_shows_every_card_played_and_none_still_held(game: str, players: int) -> None:
     app = S.make_app((800, 480))
     s = S.start_game(app, game, players, humans=(0,), seed=5)
-    S.advance(s, lambda st: st.phase == "play" and sum(a.kind == "play" for _s, a in st.actions) >= 2 * players + 1)
+    # stopped on the person's turn: the bots (off the UI thread) cannot play while the review is
+    # compared with the game
+    S.advance(s, lambda st: st.phase == "play" and sum(a.kind == "play" for _s, a in st.actions) >= 2 * players + 1
+              and 0 in st.turn_seats())
     S.show(app, reveal=0)
     assert app.scene.name == "play"
     press(app, "Review")
