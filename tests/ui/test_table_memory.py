@@ -30,6 +30,21 @@ def _restart(size: tuple[int, int] = (800, 480)) -> Any:
     return app
 
 
+def _run_and_kill(script: str) -> str:
+    """Run a child kiosk script, wait for its first line, then cut its power (SIGKILL)."""
+    here = str(Path(__file__).resolve().parent)
+    p = subprocess.Popen([sys.executable, "-c", script, here], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    try:
+        assert p.stdout is not None
+        line = p.stdout.readline()
+        assert line, "the game process ended early"
+        return line
+    finally:
+        p.kill()
+        p.wait()
+
+
 def type_on_keyboard(app: Any, text: str) -> None:
     """Tap each letter on the on-screen keyboard (the accent layer for letters outside A-Z)."""
     for ch in text:
@@ -128,15 +143,7 @@ import time; time.sleep(600)
 
 
 def test_a_kill_right_after_setting_up_keeps_the_setup(tmp_path):
-    p = subprocess.Popen([sys.executable, "-c", KILLED_SETUP], stdout=subprocess.PIPE, text=True, env=dict(os.environ))
-    try:
-        assert p.stdout is not None and p.stdout.readline().strip() == "set"
-        p.kill()  # SIGKILL: no chance to save anything more
-        p.wait()
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    assert _run_and_kill(KILLED_SETUP).strip() == "set"  # SIGKILL: no chance to save anything more
     again = _restart()
     st = again.setup
     assert st.game == "hearts" and st.players == 5 and 2 not in st.bots and st.game_options()["target"] == 60
@@ -195,15 +202,7 @@ import time; time.sleep(600)
 
 
 def test_a_restart_after_a_kill_during_keep_score_resumes_the_sheet_not_the_left_game():
-    p = subprocess.Popen([sys.executable, "-c", KEEP_SCORE], stdout=subprocess.PIPE, text=True, env=dict(os.environ))
-    try:
-        assert p.stdout is not None and p.stdout.readline().strip() == "kept"
-        p.kill()
-        p.wait()
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    assert _run_and_kill(KEEP_SCORE).strip() == "kept"
     app = _restart()
     scenes = [s.name for s in app.scenes.stack]
     assert scenes[0] == "scorekeeper_entry", scenes
@@ -297,22 +296,9 @@ def test_a_restart_after_setting_up_a_table_shows_the_same_players_seats_and_opt
     bot levels, every option changed), then the power goes (SIGKILL, nothing more saved): the
     kiosk started again shows the same game, the same seats with the same players, humans and
     bots and levels, and the same options on its own screens."""
-    here = str(Path(__file__).resolve().parent)
-    p = subprocess.Popen([sys.executable, "-c", SET_UP_AND_KILLED, here], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
-    try:
-        assert p.stdout is not None
-        import json
+    import json
 
-        line = p.stdout.readline()
-        assert line, "the set-up process ended early"
-        shown = json.loads(line)
-        p.kill()  # SIGKILL: the power goes
-        p.wait()
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    shown = json.loads(_run_and_kill(SET_UP_AND_KILLED))  # SIGKILL: the power goes
     assert shown["rows"][0][0] == "Şule" and shown["rows"][1][0] == "Zoë" and shown["rows"][3][0] == "Jàn"
     assert shown["rows"][2][1] is False and len(shown["rows"]) == 5
     again = _restart()
@@ -332,10 +318,13 @@ def test_a_restart_after_setting_up_a_table_shows_the_same_players_seats_and_opt
                                                                                          shown["rows"][2][2])
 
 
-PLAYED_AND_KILLED = r"""
+# A child kiosk process: Çağrı (a person, on the table's list) against a rule bot at German
+# Whist to 5, on the instant table; each script goes on from here and prints one line when
+# it reaches the moment the test kills it at.
+CHILD_TABLE = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from referee_helpers import play_to_end, referee_app, start
+from referee_helpers import human_step, play_to_end, pump, referee_app, start
 from trickref.device.table.bot_worker import make_bot
 from trickref.ui import memory as M
 app = referee_app()
@@ -347,6 +336,9 @@ M.add_player(app, "Çağrı")
 start(app, "german-whist", 2, humans=(0,), options={"target": 5})
 t = app.session.table
 t._on_worker(lambda: t.seats.use_maker(lambda game, level, r=False: make_bot(game, "rule")))
+"""
+
+PLAYED_AND_KILLED = CHILD_TABLE + r"""
 play_to_end(app)
 g = t.state
 print(json.dumps({"scene": app.scene.name, "totals": list(g.totals), "winners": list(g.winners)}), flush=True)
@@ -360,20 +352,7 @@ def test_a_power_cut_on_the_game_over_screen_keeps_the_players_history():
     won, best), as it does after a second restart."""
     import json
 
-    here = str(Path(__file__).resolve().parent)
-    p = subprocess.Popen([sys.executable, "-c", PLAYED_AND_KILLED, here], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
-    try:
-        assert p.stdout is not None
-        line = p.stdout.readline()
-        assert line, "the game process ended early"
-        end = json.loads(line)
-        p.kill()
-        p.wait()
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    end = json.loads(_run_and_kill(PLAYED_AND_KILLED))
     assert end["scene"] == "gameover"
     from trickref.ui import memory as M
     from trickref.ui.resume import unfinished_game
@@ -390,21 +369,7 @@ def test_a_power_cut_on_the_game_over_screen_keeps_the_players_history():
                                                 str(end["totals"][0]))
 
 
-KILLED_MID_GAME = r"""
-import sys, time
-sys.path.insert(0, sys.argv[1])
-from referee_helpers import human_step, pump, referee_app, start
-from trickref.device.table.bot_worker import make_bot
-from trickref.ui import memory as M
-app = referee_app()
-app.table_args = {"mode": "instant"}
-app.session_args["simulated"] = True
-app.setup.choose_game("german-whist")
-app.setup.names[:2] = ["Çağrı", "Ben"]
-M.add_player(app, "Çağrı")
-start(app, "german-whist", 2, humans=(0,), options={"target": 5})
-t = app.session.table
-t._on_worker(lambda: t.seats.use_maker(lambda game, level, r=False: make_bot(game, "rule")))
+KILLED_MID_GAME = CHILD_TABLE + r"""
 while len(t.state.played) < 6:
     pump(app)
     human_step(app)
@@ -424,17 +389,7 @@ def test_a_game_cut_off_mid_hand_and_resumed_is_counted_once_when_it_ends():
     from trickref.ui import memory as M
     from trickref.ui.app import start_home
 
-    here = str(Path(__file__).resolve().parent)
-    p = subprocess.Popen([sys.executable, "-c", KILLED_MID_GAME, here], stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
-    try:
-        assert p.stdout is not None and p.stdout.readline().strip() == "mid"
-        p.kill()
-        p.wait()
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    assert _run_and_kill(KILLED_MID_GAME).strip() == "mid"
     again = referee_app()
     again.table_args = {"mode": "instant"}
     again.session_args["simulated"] = True
