@@ -199,3 +199,33 @@ def scrambled(state: GameState, seat: int, rng: random.Random, tries: int = 8) -
             continue
         deck, out = trial, other
     return out
+
+
+def assert_same_in_the_other_build(module: str, mine: Any) -> None:
+    """The search cores are compiled with the engine: run ``module.digest()`` (a test module in
+    this folder) in a child on the other build (compiled or pure Python) and compare it with
+    ``mine``, this build's digest. Skips only when the other build is not installed here."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    from trickref.engine import ENGINE_BUILD
+
+    here = Path(__file__).resolve().parent
+    env = dict(os.environ)
+    if ENGINE_BUILD == "compiled":
+        env["TRICKREF_PURE_PYTHON"] = "1"
+    else:
+        env.pop("TRICKREF_PURE_PYTHON", None)
+    code = (f"import json, sys; sys.path.insert(0, sys.argv[1]); import {module} as t; "
+            "from trickref.engine import ENGINE_BUILD; print(json.dumps([ENGINE_BUILD, t.digest()]))")
+    r = subprocess.run([sys.executable, "-c", code, str(here)], env=env, capture_output=True, text=True,
+                       timeout=240, cwd=here)
+    assert r.returncode == 0, r.stderr[-3000:]
+    ran, theirs = json.loads(r.stdout)
+    if ran == ENGINE_BUILD:
+        pytest.skip(f"only the {ENGINE_BUILD} build is installed here")
+    assert json.loads(json.dumps(mine)) == theirs

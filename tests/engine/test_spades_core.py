@@ -5,18 +5,13 @@ values it, the exact endgame; and the same results in both builds."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import random_deck
+from engine_helpers import assert_same_in_the_other_build, random_deck
 
-from trickref.engine import ENGINE_BUILD, spades_core
+from trickref.engine import spades_core
 from trickref.engine.actions import Action
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.search_spades import SpadesSearchBot
@@ -24,7 +19,6 @@ from trickref.engine.games import new_game
 from trickref.engine.masks import mask_of
 from trickref.engine.spades_core import SScorer, count, from_state
 
-HERE = Path(__file__).resolve().parent
 FIELDS = ("hands", "trick", "leader", "turn", "broken", "taken", "tricks_done", "played", "led", "win_card")
 
 
@@ -137,17 +131,4 @@ def digest() -> list[Any]:
 
 
 def test_both_builds_give_the_same_rollouts() -> None:
-    env = dict(os.environ)
-    if ENGINE_BUILD == "compiled":
-        env["TRICKREF_PURE_PYTHON"] = "1"
-    else:
-        env.pop("TRICKREF_PURE_PYTHON", None)
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import test_spades_core as t; "
-            "from trickref.engine import ENGINE_BUILD; print(json.dumps([ENGINE_BUILD, t.digest()]))")
-    r = subprocess.run([sys.executable, "-c", code, str(HERE)], env=env, capture_output=True, text=True,
-                       timeout=240, cwd=HERE)
-    assert r.returncode == 0, r.stderr[-3000:]
-    ran, theirs = json.loads(r.stdout)
-    if ran == ENGINE_BUILD:
-        pytest.skip(f"only the {ENGINE_BUILD} build is installed here")
-    assert json.loads(json.dumps(digest())) == theirs
+    assert_same_in_the_other_build("test_spades_core", digest())
