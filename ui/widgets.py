@@ -448,3 +448,45 @@ def find_buttons(widgets: Sequence[Widget]) -> list[Button]:
         else:
             out.extend(_buttons_of(w))
     return out
+
+
+class LabelledButton(Widget):
+    """A setting: its name at the left, a button showing its value at the right (tap: edit); on a
+    narrow (portrait) screen the name goes above its button. The settings and club screens' rows."""
+
+    def __init__(self, label: str, button: Button) -> None:
+        super().__init__()
+        self.label, self.button = label, button
+
+    def children(self) -> list[Widget]:
+        return [self.button]
+
+    def handle(self, event: Any) -> bool:
+        return self.button.handle(event)
+
+    @staticmethod
+    def stacked(theme: T.Theme) -> bool:
+        """On a narrow (portrait) screen the name goes above its button."""
+        return theme.width < theme.u(600)
+
+    @staticmethod
+    def height(theme: T.Theme) -> int:
+        if LabelledButton.stacked(theme):
+            return theme.font("body").get_height() + theme.touch + theme.u(10)
+        return theme.touch + theme.u(6)
+
+    def draw(self, surface: Any, theme: T.Theme) -> None:
+        import pygame
+
+        r = self.rect
+        if self.stacked(theme):
+            D.text(surface, theme, self.label, (r.x + theme.pad, r.y), "body", T.TEXT, max_width=r.width - 2 * theme.pad)
+            w = min(theme.u(300), r.width - 2 * theme.pad)
+            self.button.rect = pygame.Rect(r.right - theme.pad - w, r.y + theme.font("body").get_height() + theme.u(4), w,
+                                           theme.touch)
+        else:
+            w = theme.u(300)
+            self.button.rect = pygame.Rect(r.right - w, r.y + (r.height - theme.touch) // 2, w, theme.touch)
+            D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
+                   max_width=r.width - w - 2 * theme.pad)
+        self.button.draw(surface, theme)

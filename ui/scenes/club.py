@@ -19,7 +19,7 @@ from .. import theme as T
 from ..i18n import N_, _
 from ..keyboard import KeyboardScene
 from ..scene import Scene
-from ..widgets import Button, Label, ScrollArea, Widget
+from ..widgets import Button, Label, LabelledButton, ScrollArea, Widget
 
 STATUS_TICK_MS = 500
 
@@ -69,45 +69,6 @@ def problem_words(kind: str | None, table: str, host: str, port: int) -> str:
     if kind == "tls":
         return _("The club hub's certificate is not trusted: check the CA certificate.")
     return _("The club hub refused this table.")
-
-
-class _Field(Widget):
-    """A setting: its name at the left, a button showing its value at the right (tap: edit)."""
-
-    def __init__(self, label: str, button: Button) -> None:
-        super().__init__()
-        self.label, self.button = label, button
-
-    def children(self) -> list[Widget]:
-        return [self.button]
-
-    def handle(self, event: Any) -> bool:
-        return self.button.handle(event)
-
-    @staticmethod
-    def stacked(theme: T.Theme) -> bool:
-        """On a narrow (portrait) screen the name goes above its button."""
-        return theme.width < theme.u(600)
-
-    @staticmethod
-    def height(theme: T.Theme) -> int:
-        if _Field.stacked(theme):
-            return theme.font("body").get_height() + theme.touch + theme.u(10)
-        return theme.touch + theme.u(6)
-
-    def draw(self, surface: Any, theme: T.Theme) -> None:
-        r = self.rect
-        if self.stacked(theme):
-            D.text(surface, theme, self.label, (r.x + theme.pad, r.y), "body", T.TEXT, max_width=r.width - 2 * theme.pad)
-            w = min(theme.u(300), r.width - 2 * theme.pad)
-            self.button.rect = pygame.Rect(r.right - theme.pad - w, r.y + theme.font("body").get_height() + theme.u(4), w,
-                                           theme.touch)
-        else:
-            w = theme.u(300)
-            self.button.rect = pygame.Rect(r.right - w, r.y + (r.height - theme.touch) // 2, w, theme.touch)
-            D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft",
-                   max_width=r.width - w - 2 * theme.pad)
-        self.button.draw(surface, theme)
 
 
 def _line(role: str, color: T.Color) -> Label:
@@ -184,7 +145,7 @@ class ClubScene(Scene):
             b = Button(self._shown(key), self._editor(key), name=f"club {key}", role="small")
             b.enabled = not self.club.joined
             self.field_buttons[key] = b
-            rows.append((_Field.height(th), _Field(_label(key), b)))
+            rows.append((LabelledButton.height(th), LabelledButton(_label(key), b)))
         self.area = ScrollArea(pygame.Rect(th.pad, top, th.width - 2 * th.pad, th.height - top - th.touch - 3 * th.pad))
         self.area.set_rows(rows)
         y = th.height - th.touch - th.pad

@@ -11,7 +11,7 @@ from .. import theme as T
 from ..i18n import LANGUAGES, _
 from ..keyboard import KeyboardScene
 from ..scene import Scene
-from ..widgets import Button, ScrollArea, Toggle, Widget
+from ..widgets import Button, LabelledButton, ScrollArea, Toggle, Widget
 
 
 def pin_map(settings: Any) -> dict[str, object]:
@@ -45,44 +45,6 @@ class _Text(Widget):
                max_width=self.rect.width - 2 * theme.pad)
 
 
-class _Row(Widget):
-    """A label with a button at the right (serial port, PIN)."""
-
-    def __init__(self, label: str, button: Button) -> None:
-        super().__init__()
-        self.label, self.button = label, button
-
-    def children(self) -> list[Widget]:
-        return [self.button]
-
-    def handle(self, event: Any) -> bool:
-        return self.button.handle(event)
-
-    @staticmethod
-    def stacked(theme: T.Theme) -> bool:
-        """On a narrow (portrait) screen the label goes above its button."""
-        return theme.width < theme.u(600)
-
-    @staticmethod
-    def height(theme: T.Theme) -> int:
-        if _Row.stacked(theme):
-            return theme.font("body").get_height() + theme.touch + theme.u(10)
-        return theme.touch + theme.u(6)
-
-    def draw(self, surface: Any, theme: T.Theme) -> None:
-        r = self.rect
-        if self.stacked(theme):
-            lh = theme.font("body").get_height()
-            D.text(surface, theme, self.label, (r.x + theme.pad, r.y), "body", T.TEXT, max_width=r.width - 2 * theme.pad)
-            w = min(theme.u(300), r.width - 2 * theme.pad)
-            self.button.rect = pygame.Rect(r.right - theme.pad - w, r.y + lh + theme.u(4), w, theme.touch)
-        else:
-            self.button.rect = pygame.Rect(r.right - theme.u(300), r.y + (r.height - theme.touch) // 2, theme.u(300),
-                                           theme.touch)
-            D.text(surface, theme, self.label, (r.x + theme.pad, r.centery), "body", T.TEXT, "midleft")
-        self.button.draw(surface, theme)
-
-
 class SettingsScene(Scene):
     name = "settings"
     portrait_layout = True  # laid out for Touch Display 2's portrait screen too
@@ -92,7 +54,7 @@ class SettingsScene(Scene):
         s = self.app.settings
         narrow = th.width < th.u(600)
         top = self.header_bottom(self._note(), right=2 * th.pad if narrow else None) + th.u(4)
-        row_h = _Row.height(th)
+        row_h = LabelledButton.height(th)
         self.port_btn = Button(s.serial_port, self.edit_port, name="serial port")
         self.pin_btn = Button(_("Change PIN"), self.change_pin)
         self.toggles = {
@@ -102,11 +64,11 @@ class SettingsScene(Scene):
         }
         self.language_btn = Button(LANGUAGES[s.language], self.next_language, name="language")
         rows: list[tuple[int, Widget]] = [
-            (row_h, _Row(_("Language"), self.language_btn)),
-            (row_h, _Row(_("Dealer serial port"), self.port_btn)),
+            (row_h, LabelledButton(_("Language"), self.language_btn)),
+            (row_h, LabelledButton(_("Dealer serial port"), self.port_btn)),
             *[(th.touch + th.u(6), t) for t in self.toggles.values()],
-            (row_h, _Row(_("Admin PIN"), self.pin_btn)),
-            (row_h, _Row(_("Club night"), Button(_("Club night..."), self.club, name="club night"))),
+            (row_h, LabelledButton(_("Admin PIN"), self.pin_btn)),
+            (row_h, LabelledButton(_("Club night"), Button(_("Club night..."), self.club, name="club night"))),
             (th.u(40), _Text(_("GPIO pin map (seat panels)"), T.ACCENT, "body")),
         ]
         pins = pin_map(s)
