@@ -7,7 +7,7 @@
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
    row German Whist) played by bots on ``SimTable``: the real firmware behind a pty, pyserial,
-   the real driver, the table host and the referee (``device/table/fault_trials.py``). One
+   the real driver, the table host and the referee (``device/simulated/fault_trials.py``). One
    fault per trial, struck at a moment drawn from the trial's seed: the cable pulled mid-deal
    (card 1-40, back after 0.5-4 s), the cable pulled or the dealer silent mid-Release, the
    cable pulled right after a fed card was routed (back after 1-5 s), the cable pulled mid-Fetch
@@ -68,7 +68,7 @@ GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partne
 # ---------------------------------------------------------------------------------------- trials
 
 def _trial(row: str, seed: int) -> dict[str, Any]:
-    from trickref.device.table.fault_trials import run_trial
+    from trickref.device.simulated.fault_trials import run_trial
 
     return run_trial(row, seed, guard_s=1200.0).to_json()
 
@@ -120,7 +120,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
     """The trials, rows interleaved (trial i of every row before trial i + 1 of any): at the deadline
     no trial is started any more and those running get ``grace`` seconds, then are cut off
     (appended to ``cut_off``), so a partial campaign has every row at about the same count."""
-    from trickref.device.table.fault_trials import EXTRA_ROWS, ROWS
+    from trickref.device.simulated.fault_trials import EXTRA_ROWS, ROWS
 
     every = ROWS + EXTRA_ROWS
     work = [(row, base + 1000 * (every.index(row) + 1) + i) for i in range(trials) for row in rows]
@@ -195,7 +195,7 @@ T0 = time.monotonic()
 import json, os, random, signal, sys, threading
 sys.path.insert(0, {root!r})
 from trickref.device.dealer import messages as m
-from trickref.device.table.sim import SimTable
+from trickref.device.simulated.table import SimTable
 from trickref.engine.referee.commands import DealPlan, Fetch, Release
 from trickref.engine.referee.events import CardRead
 
@@ -271,7 +271,7 @@ def _journal_events(path: Path) -> list[Any]:
 
 
 def _clean(game: str, players: int, seed: int) -> Any:
-    from trickref.device.table.fault_trials import clean_run
+    from trickref.device.simulated.fault_trials import clean_run
 
     return clean_run(game, players, {}, seed)
 
@@ -415,7 +415,7 @@ def summarize_cuts(cuts: list[dict[str, Any]]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------- the report
 
 def write_report(data: dict[str, Any]) -> None:
-    from trickref.device.table.fault_trials import ROW_WORDS
+    from trickref.device.simulated.fault_trials import ROW_WORDS
 
     RESULTS_JSON.parent.mkdir(parents=True, exist_ok=True)
     old: dict[str, Any] = {}
@@ -491,7 +491,7 @@ def _deadline(text: str | None) -> float | None:
 
 
 def main() -> int:
-    from trickref.device.table.fault_trials import ROWS
+    from trickref.device.simulated.fault_trials import ROWS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trials", type=int, default=100, help="trials per fault row")

@@ -132,7 +132,7 @@ def resume_figures() -> dict[str, Any]:
 def sim_resume_figures() -> dict[str, Any]:
     """Resume from the journal ``trickref sim`` writes for a partnership-spades game to 500 (its
     own shuffles; every dealer step and reader read is an event there)."""
-    from trickref.device.table.sim import SimTable
+    from trickref.device.simulated.table import SimTable
 
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "sim.journal")

@@ -132,7 +132,7 @@ def _add_optional_commands(sub: argparse._SubParsersAction) -> None:  # type: ig
     """Subcommands whose modules register themselves: each module has ``add_parser(sub)``."""
     import importlib
 
-    for module in ("trickref.device.dealer.sim_cli", "trickref.device.table.sim_cli", "trickref.device.verify_cli", "trickref.ui.screenshots", "trickref.ui.app",
+    for module in ("trickref.device.dealer.sim_cli", "trickref.device.simulated.cli", "trickref.device.verify_cli", "trickref.ui.screenshots", "trickref.ui.app",
                    "trickref.device.club.cli"):
         try:
             mod = importlib.import_module(module)

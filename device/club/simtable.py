@@ -1,4 +1,4 @@
-"""``trickref sim --club``: the whole simulated table (``device.table.sim.SimTable``: the table
+"""``trickref sim --club``: the whole simulated table (``device.simulated.table.SimTable``: the table
 host, the dealer simulator behind a pty, mock panels, bots) joined to a club night on a real
 broker, playing the round's boards the hub releases and reporting them through the club link,
 exactly as a table's kiosk does.
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from trickref.device.table.sim import SimTable, TableStuck
+from trickref.device.simulated.table import SimTable, TableStuck
 
 from .table import ClubSettings, ClubTable, attach_settings
 

@@ -1,3 +1,3 @@
 """The table: one host whose worker owns the referee (host), the dealer ports it drives
-(dealers), open_table wiring hardware, simulated and instant modes (open), and the
-simulated table of `trickref sim` (sim, sim_cli)."""
+(dealers), and open_table wiring hardware, simulated and instant modes (open). What stands
+in for the hardware and the people in simulated mode lives in ``device.simulated``."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from trickref.device.dealer import messages as m
-from trickref.device.table.sim import SimTable
+from trickref.device.simulated.table import SimTable
 from trickref.engine.referee.commands import Release
 
 

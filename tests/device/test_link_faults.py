@@ -12,14 +12,14 @@ host and referee, bots in every seat, the simulated person doing only what the s
 - a short seeded slice of the fault campaign (benchmarks/faults.py).
 
 Each trial compares every seat's pocket with the referee's hand before every play
-(device/table/fault_trials.py). All of these failed on the code before protocol 3.
+(device/simulated/fault_trials.py). All of these failed on the code before protocol 3.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from trickref.device.table.fault_trials import run_trial
+from trickref.device.simulated.fault_trials import run_trial
 
 
 def _right(row: str, seed: int, **kw: float) -> None:

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from trickref.device.dealer import messages as m
-from trickref.device.table.fault_trials import run_trial
-from trickref.device.table.sim import SimTable
+from trickref.device.simulated.fault_trials import run_trial
+from trickref.device.simulated.table import SimTable
 from trickref.engine import cards as C
 from trickref.engine.referee.commands import TakeBack
 from trickref.engine.referee.events import DealerMoved

@@ -13,7 +13,7 @@ import pytest
 from release_strike import at_release_card
 
 from trickref.device.journal import Journal
-from trickref.device.table.sim import PowerCut, SimTable
+from trickref.device.simulated.table import PowerCut, SimTable
 from trickref.engine.referee.commands import Release
 from trickref.engine.referee.events import DealerFault
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from trickref.device.table.sim import SimTable, TableStuck
+from trickref.device.simulated.table import SimTable, TableStuck
 from trickref.engine import cards as C
 from trickref.engine.referee.commands import TakeBack
 

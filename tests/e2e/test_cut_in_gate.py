@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from trickref.device.table.sim import PowerCut, SimTable, TableStuck
+from trickref.device.simulated.table import PowerCut, SimTable, TableStuck
 from trickref.engine.referee.events import CardRead
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")

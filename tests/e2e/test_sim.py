@@ -72,7 +72,7 @@ def test_sim_search_bots_keep_a_cpu_budget_per_decision(capsys: pytest.CaptureFi
     """The largest table (11-player Cancellation Hearts, the hand that once took 66 s of CPU at a
     fixed 12 deals a decision) with search bots on a small budget: the bots take the budget
     and the kiosk's wall limit, and the hand is played."""
-    from trickref.device.table import sim as S
+    from trickref.device.simulated import table as S
     from trickref.engine.bots.levels import WALL_LIMIT
 
     made: list[object] = []
@@ -187,7 +187,7 @@ def test_power_cut_at_random_moments(game: str, n: int, target: int, kills: int,
     ("german-whist", 2, "after_trick"),     # stock cards still to move after a trick
 ])
 def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str, tmp_path: Path) -> None:
-    from trickref.device.table.sim import PowerCut, SimTable
+    from trickref.device.simulated.table import PowerCut, SimTable
     from trickref.engine.referee.events import Button, CardRead, DealerDone
 
     opts = {"target": 60 if game == "hearts" else 3 if game == "german-whist" else 100}
@@ -233,7 +233,7 @@ def test_cut_at_an_awkward_moment_resumes_exactly(game: str, n: int, moment: str
 def test_double_nil_exchanges_on_the_simulated_dealer() -> None:
     """Both players declare Double Nil: the given cards go through the reader to staging, the
     replacements (drawn from the salt) are fetched from the loop; the record verifies."""
-    from trickref.device.table.sim import SimTable
+    from trickref.device.simulated.table import SimTable
     from trickref.engine.bots import bot_for
     from trickref.engine.referee import fairness
 

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from trickref.device.dealer import messages as m
-from trickref.device.table.sim import SimTable, TableStuck
+from trickref.device.simulated.table import SimTable, TableStuck
 from trickref.engine import cards as C
 from trickref.engine import catalog
 from trickref.engine.referee.commands import DealPlan, FeedBack, Fetch, Release, RouteFed
