@@ -3,7 +3,7 @@
 The kiosk posts what people tap (entries, on-screen panel keys, undo, "deal", "fixed, continue")
 and reads the snapshot the host's worker publishes after every change (ui.table_snapshot), never
 the live referee and without its lock; it knows no threads, ports or simulators (those
-are ``device.table.open.open_table``'s). A tap waits for the referee's answer; a refused entry
+are ``device.table.open.open_table``'s and, simulated, ``device.simulated.world``'s). A tap waits for the referee's answer; a refused entry
 comes back as the referee's ``Refusal`` command and is raised as ValueError with its words. The
 wired panels and the card reader post to the host directly, never through the kiosk: a physical
 press or a fed card reaches the referee and the dealer while the pygame loop is busy, or without
@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from trickref.device.journal import Journal, JournalError, OpenReport
+from trickref.device.simulated.world import SIM_SPEED, open_any
 from trickref.device.table.bot_worker import BotSeats, GoRequest
-from trickref.device.table.open import SIM_SPEED, OpenTable, TableSetupError, open_table
+from trickref.device.table.open import OpenTable, TableSetupError
 from trickref.device.table.storage import size
 from trickref.engine import actions as A
 from trickref.engine.actions import Action
@@ -421,7 +422,7 @@ def open_client(game: str, players: int, names: Sequence[str] | None = None, opt
                 journal_file: Any = None, games_dir: Any = None, auto_deal: bool = False,
                 on_change: Callable[[], None] | None = None, **kw: Any) -> TableClient:
     """A new game on a table of ``mode`` (default: the ideal dealer, no journal: tests)."""
-    opened = open_table(config, mode, game=game, players=players, journal_file=journal_file, games_dir=games_dir,
+    opened = open_any(config, mode, game=game, players=players, journal_file=journal_file, games_dir=games_dir,
                         seed=seed, fresh=True, auto_deal=auto_deal, on_change=on_change, **kw)
     client = TableClient(opened, game)
     client.bots = set(bots)
@@ -478,10 +479,10 @@ def resume_table(config: Any = None, *, seed: int | None = None, speed: float = 
     mode = mode or config.resolved_mode()
     players = len(first.get("names") or [])
     game = str(first.get("game"))
-    opened = open_table(config, mode, game=game, players=players, journal_file=path,
-                        games_dir=config.storage.games_dir(), seed=seed, speed=speed, auto_deal=auto_deal,
-                        pin_factory=pin_factory, link_timeout=link_timeout,
-                        on_change=post if post is not None else _post_fn(), **table_kw)
+    opened = open_any(config, mode, game=game, players=players, journal_file=path,
+                      games_dir=config.storage.games_dir(), seed=seed, speed=speed, auto_deal=auto_deal,
+                      pin_factory=pin_factory, link_timeout=link_timeout,
+                      on_change=post if post is not None else _post_fn(), **table_kw)
     client = TableClient(opened, game)
     try:
         opened.resume()

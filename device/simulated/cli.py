@@ -143,8 +143,8 @@ def _journal_problem(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from trickref.device.games_store import GamesStore, GamesStoreError
     from trickref.device.journal import JournalError
-    from trickref.device.table.open import TableSetupError
     from trickref.device.simulated.table import SimTable, TableStuck
+    from trickref.device.table.open import TableSetupError
     from trickref.device.table.storage import RUN_AGAIN
     from trickref.engine.errors import RecordError
     from trickref.engine.games import GAME_IDS, game_class

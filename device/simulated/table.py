@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from trickref.device.dealer import messages as m
-from trickref.device.table.open import OpenTable, open_table
+from trickref.device.simulated.world import SimPeople, SimWorld, open_simulated
+from trickref.device.table.open import OpenTable
 from trickref.device.table.storage import RUN_AGAIN
 from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
@@ -79,9 +80,9 @@ class SimTable:
         self.faults = list(faults)
         self.injected: set[tuple[str, int]] = set()
         self.clock = _Clock()
-        self.opened: OpenTable = open_table(None, "simulated", game=game, players=players, journal_file=journal_path,
-                                            seed=seed, speed=speed, auto_deal=False, link_timeout=link_timeout,
-                                            panel_clock=self.clock)
+        self.opened: OpenTable = open_simulated(None, game=game, players=players, journal_file=journal_path,
+                                                seed=seed, speed=speed, auto_deal=False,
+                                                link_timeout=link_timeout, panel_clock=self.clock)
         self.host = self.opened.host
         self.host.store = store
         self.host.on_commands = self._on_commands
@@ -93,15 +94,11 @@ class SimTable:
         # is not where the screen says): the run stops stuck, it does not go on with a wrong model
         self.cannot: list[str] = []
         self.fed_back: set[int] = set()  # the FeedBack steps whose card the person fed
-        take_back = self.host.take_back
-        if take_back is not None:
-            def by_hand(c: Any) -> None:
-                try:
-                    take_back(c)
-                except ValueError as e:
-                    self.cannot.append(str(e))
-            self.host.take_back = by_hand
-        self.sim = self.opened.sim
+        people = self.host.people
+        assert isinstance(people, SimPeople)
+        people.cannot = self.cannot
+        assert isinstance(self.opened.world, SimWorld)
+        self.sim = self.opened.world.sim
         self.driver = self.opened.driver
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []

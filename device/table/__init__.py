@@ -1,3 +1,4 @@
 """The table: one host whose worker owns the referee (host), the dealer ports it drives
-(dealers), and open_table wiring hardware, simulated and instant modes (open). What stands
-in for the hardware and the people in simulated mode lives in ``device.simulated``."""
+(dealers), and open_table wiring hardware, simulated and instant modes (open). In simulated
+mode a ``World`` handed to open_table stands for the hardware and the people; nothing here
+knows what it is."""

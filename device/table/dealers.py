@@ -103,8 +103,8 @@ class V1StepRefused(DealerError):
 
 
 class DealerAdapter:
-    """Runs the referee's typed dealer steps on a Dealer. ``refeed`` (optional, the simulator)
-    puts a card into the play slot as a player would: when a step needs a card in the reader
+    """Runs the referee's typed dealer steps on a Dealer. ``refeed`` (optional: the people port's
+    ``feed_back``) puts a card into the play slot as a player would: when a step needs a card in the reader
     gate that is no longer there (after a restart), and, with ``auto_feed_back``, for a
     ``FeedBack`` (the simulated player feeds the drawn card back; ``trickref sim``'s bots do
     it themselves and turn it off)."""
@@ -138,7 +138,7 @@ class DealerAdapter:
         self._release_plan: dict[int, list[tuple[int, int]]] = {}  # the plan each Release step last sent
         self._release_checked: int | None = None  # a Release whose deal ended and did not check out
         # the passed cards the last Release fault found in no pocket and not in the dealer (the
-        # simulator's person puts them in the play slot before Resume)
+        # person puts them in the play slot before Resume)
         self.missing: list[int] = []
         # step ids (see the module docstring): the hand's salt and the attempt of each part
         self.epoch = ""

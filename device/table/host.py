@@ -15,7 +15,7 @@ Nothing else touches the referee, so there is no lock order to get wrong: the pa
 only appends to the inbox. The ports differ by mode (``device.table.open.open_table``):
 
 - ``SerialDealer``: the real ``device.dealer.driver.Dealer`` driver on a serial port (the Pi's USB
-  cable, or the dealer simulator's pty), with its own thread: steps run one at a time there, and
+  cable, or whatever serial device stands for it), with its own thread: steps run one at a time there, and
   whenever the referee wants cards from players and no step is pending, the port reads fed cards
   (``DealerAdapter.read_fed``: FEED with HOLD), posting a ``CardRead`` for each (the reader loop).
   A card that could not be read is posted as an unreadable ``CardRead`` (the referee says why).
@@ -136,6 +136,33 @@ class LedPort(Protocol):
     def set_led(self, seat: int, mode: str) -> None: ...
 
 
+class People(Protocol):
+    """The people at the table, told what the screen asks of them by hand. The host calls these
+    on its threads as the screen says it; it does not know who answers. At a real table nobody
+    needs telling in code (``people=None``): the screen says it, and people do it."""
+
+    def gather(self) -> None:
+        """The cards are gathered into the dealer's hopper (before a shuffle; a deal dealt again)."""
+
+    def fix(self, fault: str) -> None:
+        """"Fixed, continue" after ``fault`` (the screen's words): the jam cleared, the cable back
+        in, the cards fed together put back on the hopper, the emergency stop twisted out."""
+
+    def to_play_slot(self, missing: list[int]) -> None:
+        """A hand-over of passed cards stopped: the cards the screen names (``missing``, with
+        the reject pocket's, the belt's and the read window's) go into the play slot."""
+
+    def feed_back(self, card: int, seat: int | None) -> None:
+        """The player at ``seat`` feeds ``card`` (drawn, not kept) back into the play slot."""
+
+    def take_back(self, cmd: TakeBack) -> None:
+        """The screen's ``TakeBack``: a card from one pocket into another, by hand."""
+
+    def moved(self, event: Event, before: dict[str, Any], after: dict[str, Any]) -> None:
+        """A card moved on the screen (played by a tap or a bot, passed) is moved on the table by
+        hand: ``before``/``after`` are the referee's places around ``event``."""
+
+
 class SpeakerPort(Protocol):
     """Where the table's sounds come out (the kiosk's speaker): called on the host's worker."""
 
@@ -184,16 +211,15 @@ class IdealDealer:
 class SerialDealer:
     """The Dealer driver behind its own thread: referee steps, the reader loop, recovery.
 
-    ``sim`` (simulated mode): the ``DealerSimulator`` behind the pty, for what people do by hand
-    at a real table (gather the cards before a shuffle, clear a jam, plug the cable back in)."""
+    ``people``: told what the screen asks people to do by hand (gather the cards before a
+    shuffle, clear a jam, plug the cable back in, feed a drawn card back); None at a real table."""
 
     reads = True
 
-    def __init__(self, driver: Dealer, *, sim: Any = None,
-                 refeed: Callable[[int, int | None], None] | None = None) -> None:
+    def __init__(self, driver: Dealer, *, people: People | None = None) -> None:
         self.driver = driver
-        self.sim = sim
-        self.adapter = DealerAdapter(driver, refeed=refeed)
+        self.people = people
+        self.adapter = DealerAdapter(driver, refeed=people.feed_back if people is not None else None)
         self.adapter.on_reject = self._rejected
         self.post: Post | None = None
         self._jobs: deque[tuple[str, Any]] = deque()
@@ -246,12 +272,12 @@ class SerialDealer:
         self._enqueue("recover", (fault, dealing))
 
     def call(self, fn: Callable[[], None]) -> None:
-        """Run ``fn`` on the dealer's thread (fault injection, by-hand moves in simulation)."""
+        """Run ``fn`` on the dealer's thread (fault injection, moves by hand)."""
         self._enqueue("job", fn)
 
     def before_shuffle(self) -> None:
-        if self.sim is not None:  # the players gather the cards into the hopper
-            self.sim.gather_to_hopper()
+        if self.people is not None:  # the players gather the cards into the hopper
+            self.people.gather()
 
     def waiting_for_person(self) -> bool:
         """A FeedBack step waits for a player to feed the drawn card back: the table is idle."""
@@ -423,18 +449,13 @@ class SerialDealer:
             return
 
     def _recover(self, fault: str, dealing: bool) -> None:
-        """"Fixed, continue": in simulation do by hand what the fault needs (clear the jam, plug
+        """"Fixed, continue": the people do by hand what the fault needs (clear the jam, plug
         the cable back in; a deal that did not jam is gathered and dealt again); then ask the
         dealer whether it answers and tell the referee."""
-        sim = self.sim
+        people = self.people
         jam = "jammed" in fault
-        if sim is not None:
-            sim.clear_jam()
-            sim.go_silent(False)
-            if "fed together" in fault:  # a double feed: both cards back on top of the hopper
-                sim.put_back_double()
-            if "emergency stop" in fault:  # the button twisted out again
-                sim.press_estop(False)
+        if people is not None:
+            people.fix(fault)
         try:
             st = self.driver.status()
             if st.estop_latched:  # the latch stays until RESET (refused while the button is in)
@@ -444,10 +465,10 @@ class SerialDealer:
             self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
                                    else str(e), None))
             return
-        if sim is not None and not jam and self.adapter.releasing:
+        if people is not None and not jam and self.adapter.releasing:
             # a hand-over of passed cards stopped: do what the screen asks (the cards in the reject
             # pocket, on the belt and in the read window, and those it names, into the play slot)
-            sim.strays_to_slot(self.adapter.missing)
+            people.to_play_slot(self.adapter.missing)
             self.adapter.missing = []
         try:
             card = self.adapter.pending_read()  # a card read while the host could not hear it
@@ -462,7 +483,7 @@ class SerialDealer:
             self._post(DealerReady(False))
             self._post(CardRead(C.NAMES[card], None))
             return
-        if sim is not None and dealing and not jam:
+        if people is not None and dealing and not jam:
             try:  # stop what is left of the deal and let the card in flight land
                 self.driver.abort()
                 for _ in range(100):
@@ -471,7 +492,7 @@ class SerialDealer:
                     time.sleep(0.02)
             except (DealerError, ValueError):
                 pass
-            sim.gather_to_hopper()
+            people.gather()
             self._post(DealerReady(True))
             return
         if dealing and not jam:
@@ -497,8 +518,7 @@ class TableHost:
 
     def __init__(self, dealer: DealerPort, *, journal: JournalPort | None = None, store: Any = None,
                  leds: LedPort | None = None, seed: int | None = None, auto_deal: bool = True,
-                 on_change: Callable[[], None] | None = None,
-                 after_event: Callable[[Event, dict[str, Any], dict[str, Any]], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, people: People | None = None) -> None:
         self.referee = Referee()
         self.lock = threading.RLock()  # held while the referee changes; readers take it too
         self.dealer = dealer
@@ -508,8 +528,7 @@ class TableHost:
         self.seed = seed
         self.auto_deal = auto_deal
         self.on_change = on_change
-        self.after_event = after_event  # simulated mode: mirror cards moved by hand
-        self.take_back: Callable[[TakeBack], None] | None = None  # simulated mode: a card moved by hand
+        self.people = people  # told what the screen asks of them by hand (None: nobody to tell in code)
         self.changes = 0
         self.cards_read = 0  # CardRead events handled (tests wait on it after feeding a card)
         self.presses = 0  # Button events handled
@@ -754,7 +773,7 @@ class TableHost:
             if self.storage is not None or not (after_end or self._journal(event)):
                 self._held.append(event)  # taken again, in order, once the journal can be written
                 return []
-            before = self.referee.places.snapshot()["at"] if self.after_event is not None else None
+            before = self.referee.places.snapshot()["at"] if self.people is not None else None
             out = self.referee.handle(event)
             self.handled[event.TYPE] += 1
             if isinstance(event, CardRead):
@@ -762,8 +781,8 @@ class TableHost:
             elif isinstance(event, Button):
                 self.presses += 1
             after = self.referee.places.snapshot()["at"] if before is not None else None
-        if self.after_event is not None and before is not None and after is not None:
-            self.after_event(event, before, after)
+        if self.people is not None and before is not None and after is not None:
+            self.people.moved(event, before, after)
         if self.cut_after is not None and self.cut_after(event, self.referee):
             self.dead = True
             return out
@@ -844,8 +863,8 @@ class TableHost:
                     self.dealer.run(c)
             elif isinstance(c, NeedShuffle):
                 self._shuffle = c.decks
-            elif isinstance(c, TakeBack) and self.take_back is not None:
-                self.take_back(c)  # simulated mode: the person does what the screen says
+            elif isinstance(c, TakeBack) and self.people is not None:
+                self.people.take_back(c)  # the person does what the screen says
             elif isinstance(c, Sound):
                 self._sound(c.name)
 

@@ -4,19 +4,19 @@ The modes differ only in the ports (``device.table.host``):
 
 - ``"hardware"``: the real ``Dealer`` driver on the configured serial port and the wired seat
   panels (``Panels``; gpiozero's default pin factory on the Pi, ``MockFactory`` in tests).
-- ``"simulated"``: the dealer simulator (``DealerSimulator``) behind a pty, driven through the
-  same ``Dealer`` driver, and ``MockPanels`` (the real panel code on gpiozero's mock pins, which
-  the kiosk's on-screen keys hold and release). ``sim`` is the simulator: what people do by
-  hand at a real table (feed a card, move a card a bot played by hand) happens on it.
+- ``"simulated"``: a ``World`` stands where the table's hardware and people would: the same
+  ``Dealer`` driver on the serial device it names, ``MockPanels`` (the real panel code on
+  gpiozero's mock pins, which the kiosk's on-screen keys hold and release), and its ``People``
+  port, told what the screen asks of people by hand. Whoever opens a simulated table builds the
+  world and hands it in: nothing here knows what answers on the port.
 - ``"instant"``: the one ideal dealer in-process, no panels (presses go to the inbox as
   ``Button`` events): tests and staged screenshots.
 
 Every event goes through the host's inbox and journal whatever the mode. ``OpenTable.begin``
-starts a new game; ``OpenTable.resume`` rebuilds the one in the journal (in simulated mode the
-fresh simulator is first put back where the referee's physical model says the cards are: the
-pockets, the loop's cards in the hopper). A card read just before the power went, not yet
-routed, is still in the reader gate (the simulator keeps it there as the hardware does): the
-resumed dealer reads it where it is, then routes it. The dealer may have rebooted and forgotten
+starts a new game; ``OpenTable.resume`` rebuilds the one in the journal (a world is first told
+where the referee's physical model says the cards are: ``World.restore``). A card read just
+before the power went, not yet routed, is still in the reader gate (as the hardware keeps it):
+the resumed dealer reads it where it is, then routes it. The dealer may have rebooted and forgotten
 its loop model: then (and only then: a dealer whose loop model is still valid and holds as many
 cards as the referee parks there only saw the host restart) the cards the referee parks in the
 loop are dealt back to the loop before anything is fed (read once each), so the dealer knows them
@@ -28,22 +28,47 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from trickref.device.dealer import messages as dm
 from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.errors import DealerError
 from trickref.device.journal import Journal, OpenReport
-from trickref.device.table.dealers import target_byte
-from trickref.device.table.host import IdealDealer, SerialDealer, TableHost
+from trickref.device.table.host import IdealDealer, People, SerialDealer, TableHost
 from trickref.engine import cards as C
-from trickref.engine.games import game_class
-from trickref.engine.referee.commands import DealPlan, RouteFed
-from trickref.engine.referee.events import BotAction, Button, Event, NewGame, Touch
+from trickref.engine.referee.commands import RouteFed
+from trickref.engine.referee.events import Button, NewGame
 
 MODES = ("hardware", "simulated", "instant")
-SIM_SPEED = 8.0  # the simulated dealer's speed-up: a deal takes a second or two, visible on screen
-SIM_OPEN_S = 60.0  # how long the first HELLO waits for the simulated dealer (see open_table)
+
+
+class World(Protocol):
+    """What stands where the table's hardware and people would (simulated mode): a serial
+    device the dealer answers on, and the people told what the screen asks of them by hand."""
+
+    port: str  # the serial device the dealer answers on
+    open_timeout: float  # how long the first HELLO may wait for it
+
+    @property
+    def people(self) -> People:
+        """Told what the screen asks of people by hand (the host's ``People`` port)."""
+
+    def restore(self, referee: Any) -> None:
+        """After a restart: the cards lie where the referee's physical model says they do."""
+
+    def feed(self, card: int, seat: int) -> None:
+        """The player at ``seat`` feeds ``card`` from their own pocket into the play slot
+        (ValueError when their pocket does not hold it)."""
+
+    def take_back(self, card: int, source: str, dest: str) -> None:
+        """A person moves ``card`` from the ``source`` pocket into ``dest`` (ValueError when it
+        is not in ``source``)."""
+
+    def fault(self, kind: str) -> None:
+        """The dealer jams at its next motion ("jam"), misreads the next card fed ("misread"),
+        or its cable is pulled ("unplug", "link")."""
+
+    def close(self) -> None:
+        """The table closed: the world stops."""
 
 
 class TableSetupError(ValueError):
@@ -54,24 +79,24 @@ class OpenTable:
     """A host with its ports: what ``open_table`` returns. ``host`` takes the events."""
 
     def __init__(self, host: TableHost, mode: str, players: int, *, panels: Any = None, driver: Dealer | None = None,
-                 sim: Any = None, records: list[Any] | None = None, report: OpenReport | None = None) -> None:
+                 world: World | None = None, records: list[Any] | None = None,
+                 report: OpenReport | None = None) -> None:
         self.host = host
         self.mode = mode
         self.players = players
         self.panels = panels
         self.driver = driver
-        self.sim = sim
+        self.world = world
         self.records = records or []
         self.report = report
-        self._unplugged = False
 
     # ---------------------------------------------------------------- lifecycle
     def begin(self, game: str, names: Sequence[str], options: dict[str, Any], bots: Sequence[int] = (),
               first_dealer: int = 0, bot_hands: str | None = None) -> None:
         """Start a new game. ``bot_hands``: where the bot seats' cards go (``NewGame.bot_hands``);
         by default "loop" at a physical table (hardware mode: nobody may see a bot's hand, and
-        nobody is there to play its cards), "pocket" otherwise (the simulator's person moves a
-        bot's card by hand)."""
+        nobody is there to play its cards), "pocket" otherwise (a person moves a bot's card by
+        hand)."""
         self.host.start()
         hands = bot_hands or ("loop" if self.mode == "hardware" else "pocket")
         out = self.host.call(NewGame(game, tuple(names), dict(options), first_dealer, tuple(sorted(bots)),
@@ -81,7 +106,7 @@ class OpenTable:
             raise TableSetupError("; ".join(t for t in texts if t) or "the game was refused")
 
     def resume(self) -> None:
-        """Replay the journal, restore the simulator's cards, redo the pending step."""
+        """Replay the journal, put the world's cards where they were, redo the pending step."""
         h = self.host
         h.resume(self.records)
         if self.driver is not None:
@@ -90,8 +115,8 @@ class OpenTable:
             loop = ref.places.at.get("loop", [])
             if loop and isinstance(port, SerialDealer) and ref.waiting == "turn" and not self._knows_loop(loop):
                 port.adapter.relearn = list(loop)
-        if self.sim is not None:
-            self._restore()
+        if self.world is not None:
+            self.world.restore(h.referee)
         port = h.dealer
         if isinstance(port, SerialDealer):  # the hand's salt: the step ids of the steps to come
             ref = h.referee
@@ -107,11 +132,8 @@ class OpenTable:
 
     def _knows_loop(self, loop: list[int]) -> bool:
         """Whether the dealer still knows the cards the journal parks in its loop (only the host
-        restarted): its loop model valid and holding as many cards. A dealer that rebooted (a
-        fresh simulator too) has an empty model; one that lost track says so (model invalid):
-        then the loop is relearned."""
-        if self.sim is not None:
-            return False  # a fresh simulator: it knows nothing yet
+        restarted): its loop model valid and holding as many cards. A dealer that rebooted has
+        an empty model; one that lost track says so (model invalid): then the loop is relearned."""
         assert self.driver is not None
         try:
             st = self.driver.status()
@@ -145,8 +167,8 @@ class OpenTable:
                 if self.panels is not None:
                     self.panels.close()
             finally:
-                if self.sim is not None:
-                    self.sim.stop()
+                if self.world is not None:
+                    self.world.close()
 
     # ---------------------------------------------------------------- the seat panels
     def press(self, seat: int, button: str) -> None:
@@ -156,56 +178,29 @@ class OpenTable:
         else:
             self.host.post(Button(seat, button))
 
-    # ---------------------------------------------------------------- simulated people
+    # ---------------------------------------------------------------- what only a world can do
     def feed(self, card: int | str, seat: int) -> None:
-        """Simulated mode: a player takes ``card`` from their own pocket (``seat``'s) and puts it
-        in the dealer's play slot; the reader loop reads it. A person feeds only a card they
-        hold: a card that is not in that pocket raises ValueError naming where it is not (it is
-        never found wherever it lies, which would hide a referee that lost track of it)."""
-        sim = self._need_sim("feed a card")
-        c = C.parse(card) if isinstance(card, str) else card
-        with sim.lock:
-            pocket = sim.board.trays.get(seat, [])
-            if c not in pocket:
-                raise ValueError(f"seat {seat}'s pocket does not hold {C.NAMES[c]} (it holds "
-                                 f"{' '.join(C.names(pocket)) or 'nothing'})")
-            pocket.remove(c)
-        sim.play(c)  # into the play slot: read before the hopper's (the loop's) cards
+        """A player takes ``card`` from their own pocket (``seat``'s) and puts it in the
+        dealer's play slot; the reader loop reads it. Only a world's people do it on request: a
+        card that is not in that pocket raises ValueError naming where it is not."""
+        self._need_world("feed a card").feed(C.parse(card) if isinstance(card, str) else card, seat)
 
     def take_back(self, card: int | str, source: str, dest: str) -> None:
-        """Simulated mode: a person does what the screen says (``TakeBack``): ``card`` from the
-        ``source`` pocket (the reject pocket) into ``dest`` ("seat:k": that player's pocket).
-        Only that: a card that is not in ``source`` raises ValueError (a person would not find
-        it there; moving it from elsewhere would hide a wrong model)."""
-        sim = self._need_sim("move a card by hand")
-        c = C.parse(card) if isinstance(card, str) else card
-        with sim.lock:
-            trays = sim.board.trays
-            pile = trays.get(target_byte(source), [])
-            if c not in pile:
-                raise ValueError(f"the screen says to take {C.NAMES[c]} from the {source} pocket, which holds "
-                                 f"{' '.join(C.names(pile)) or 'nothing'}")
-            pile.remove(c)
-            trays.setdefault(target_byte(dest), []).append(c)
+        """A person does what the screen says (``TakeBack``): ``card`` from the ``source``
+        pocket into ``dest`` ("seat:k"); ValueError when it is not in ``source``."""
+        self._need_world("move a card by hand").take_back(C.parse(card) if isinstance(card, str) else card,
+                                                          source, dest)
 
     def fault(self, kind: str) -> None:
-        """Simulated mode: the simulator jams at its next motion, misreads the next card fed, or
-        its cable is pulled."""
-        sim = self._need_sim("inject a fault")
-        if kind == "jam":
-            sim.jam("eject")
-        elif kind == "misread":
-            sim.misread(1)
-        elif kind in ("unplug", "link"):
-            self._unplugged = True
-            sim.go_silent(True)
-        else:
-            raise ValueError(f"the simulator can jam, misread or be unplugged, not {kind!r}")
+        """The dealer jams at its next motion, misreads the next card fed, or its cable is
+        pulled (a world only)."""
+        self._need_world("inject a fault").fault(kind)
 
     def arm_fault(self, kind: str, after_cards: int = 10) -> None:
-        """Simulated mode: the fault strikes ``after_cards`` cards into the next deal."""
+        """A world's fault strikes ``after_cards`` cards into the next deal (``fault``)."""
         from trickref.device.dealer import messages as m
 
+        self._need_world("inject a fault")
         driver = self.driver
         assert driver is not None
         count = [0]
@@ -219,89 +214,27 @@ class OpenTable:
 
         driver.add_listener(listener)
 
-    def _need_sim(self, what: str) -> Any:
-        if self.sim is None:
-            raise ValueError(f"only the simulated dealer can {what} (this table is {self.mode})")
-        return self.sim
-
-    def _restore(self) -> None:
-        """A fresh simulator after a restart: put every card where the referee says it is."""
-        ref, sim, driver = self.host.referee, self.sim, self.driver
-        assert driver is not None
-        g = ref.game
-        head = ref.steps[0] if ref.steps else None
-        full = [c for _ in range(g.DECKS if g is not None else 1) for c in range(52)]
-        pockets, loop, gate = ref.places.restore()
-        if g is None or ref.waiting in ("new_game", "shuffle", "over") or isinstance(head, DealPlan):
-            rest = list(full)
-            for c in gate[:1]:
-                rest.remove(c)
-            if gate and ref.waiting == "shuffle":
-                # the hand just ended with its last card in the gate: the others lie played on
-                # the table (gathered after that card is routed), none in the hopper yet
-                sim.load_deck([])
-                with sim.lock:
-                    sim.board.trays.setdefault(dm.TRICK, []).extend(rest)
-            else:
-                sim.load_deck(rest)
-        else:  # the cards lie where they were: the pockets, and the loop's in the hopper
-            sim.load_deck(loop)
-            with sim.lock:
-                for target, cards in pockets.items():
-                    sim.board.trays[target_byte(target)] = list(cards)
-        if gate:
-            # The card read just before the power went stays in the reader gate (a second one,
-            # which a healthy table never has, goes back on the hopper to be fed again).
-            with sim.lock:
-                sim.board.gate = gate[0]
-                sim.board.hopper[:0] = gate[1:]
-
-    def _mirror(self, event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
-        """Cards moved by hand (a card played on the screen or by a bot goes on the trick pile,
-        passed cards to their receiver): move them in the simulator too, so its pockets match."""
-        if not isinstance(event, (Touch, BotAction)):
-            return
-        inside = {target_byte("loop")}  # inside the dealer: nobody puts a card there by hand
-        gone: list[tuple[str, int]] = []
-        came: list[tuple[str, int]] = []
-        for store in set(before) | set(after):
-            b, a = list(before.get(store, [])), list(after.get(store, []))
-            for c in list(b):
-                if c in a:
-                    a.remove(c)
-                    b.remove(c)
-            gone += [(store, C.parse(c)) for c in b]
-            came += [(store, C.parse(c)) for c in a]
-        sim = self.sim
-        with sim.lock:
-            trays = sim.board.trays
-            for store, card in came:
-                try:
-                    dst = target_byte(store)
-                except ValueError:
-                    continue
-                if dst in inside:
-                    continue
-                src = next((s for s, c in gone if c == card), None)
-                try:
-                    src_b = target_byte(src) if src is not None else None
-                except ValueError:
-                    src_b = None
-                if src_b is not None and card in trays.get(src_b, []):
-                    trays[src_b].remove(card)
-                    trays.setdefault(dst, []).append(card)
+    def _need_world(self, what: str) -> World:
+        if self.world is None:
+            raise ValueError(f"only a simulated table can {what} (this table is {self.mode})")
+        return self.world
 
 
 def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
                journal_file: str | os.PathLike[str] | None = None, games_dir: str | os.PathLike[str] | None = None,
-               seed: int | None = None, speed: float = SIM_SPEED, fresh: bool = False, auto_deal: bool = True,
+               seed: int | None = None, fresh: bool = False, auto_deal: bool = True,
                pin_factory: Any = None, on_change: Any = None, link_timeout: float | None = None,
-               panel_clock: Any = None) -> OpenTable:
-    """The table for ``mode`` (default: the configuration's). Nothing runs until ``begin`` or
-    ``resume``. TableSetupError names what could not be opened and why."""
-    mode = mode or (config.resolved_mode() if config is not None else "simulated")
+               panel_clock: Any = None, world: World | None = None) -> OpenTable:
+    """The table for ``mode`` (default: the configuration's; "simulated" when a ``world`` is
+    given, which simulated mode needs: it stands where the hardware and people would). Nothing
+    runs until ``begin`` or ``resume``. TableSetupError names what could not be opened and why;
+    the caller closes the world it made."""
+    mode = mode or (config.resolved_mode() if config is not None else "simulated" if world is not None else "instant")
     if mode not in MODES:
         raise TableSetupError(f"unknown table mode {mode!r}: one of {', '.join(MODES)}")
+    if (mode == "simulated") != (world is not None):
+        raise TableSetupError("the simulated mode, and only it, has a world standing for the dealer port, the panels"
+                              f" and the people (mode {mode!r}, {'a' if world is not None else 'no'} world)")
     from trickref.device.games_store import GamesStore
 
     store = GamesStore(games_dir) if games_dir is not None else None
@@ -320,20 +253,14 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
 
     panels: Any = None
     driver: Dealer | None = None
-    sim: Any = None
     try:
         if mode == "instant":
             port: Any = IdealDealer()
-        elif mode == "simulated":
-            from trickref.device.dealer.sim import DealerSimulator
+        elif world is not None:
             from trickref.device.panels import MockPanels, timing_of
 
-            sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)
-            sim.start()
-            driver = Dealer(sim.stable_path, link_timeout=link_timeout or 1.0, stall_timeout=10.0)
-            # the simulator runs in this process: at start it can only be slow (a loaded
-            # machine), never gone; the first HELLO waits for it (2 s were not enough at load 90)
-            driver.open(timeout=SIM_OPEN_S)
+            driver = Dealer(world.port, link_timeout=link_timeout or 1.0, stall_timeout=10.0)
+            driver.open(timeout=world.open_timeout)
             panels = MockPanels(players, on_panel, timing=None if config is None else timing_of(config.panels),
                                 **({"clock": panel_clock} if panel_clock is not None else {}))
         else:
@@ -353,37 +280,22 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
         try:
             if driver is not None:
                 driver.close()
-            if sim is not None:
-                sim.stop()
         except (DealerError, OSError):
             pass
         if journal is not None:
             journal.close()
         raise
-    parts: dict[str, OpenTable] = {}
-
-    def refeed(card: int, seat: int | None = None) -> None:  # the simulated player feeds the card (back)
-        if seat is None:
-            raise ValueError(f"the screen names nobody to feed {C.NAMES[card]} back")
-        parts["table"].feed(card, seat)
-
-    def mirror(event: Event, before: dict[str, list[str]], after: dict[str, list[str]]) -> None:
-        parts["table"]._mirror(event, before, after)
-
+    people = world.people if world is not None else None
     if driver is not None:
-        port = SerialDealer(driver, sim=sim, refeed=refeed if sim is not None else None)
+        port = SerialDealer(driver, people=people)
     host = TableHost(port, journal=journal, store=store, leds=panels, seed=seed, auto_deal=auto_deal,
-                     on_change=on_change, after_event=mirror if sim is not None else None)
+                     on_change=on_change, people=people)
     holder["host"] = host
     if config is not None and (config.storage.home_dir() / "club.toml").exists():
         from trickref.device.club.table import attach  # joined to a club night: the hub's boards
 
         attach(host, config.storage.home_dir())
-    table = OpenTable(host, mode, players, panels=panels, driver=driver, sim=sim, records=records, report=report)
-    parts["table"] = table
-    if sim is not None:
-        host.take_back = lambda c: table.take_back(c.card, c.source, c.dest)
-    return table
+    return OpenTable(host, mode, players, panels=panels, driver=driver, world=world, records=records, report=report)
 
 
-__all__ = ["MODES", "SIM_SPEED", "OpenTable", "TableSetupError", "open_table"]
+__all__ = ["MODES", "OpenTable", "TableSetupError", "World", "open_table"]

@@ -19,9 +19,9 @@ import pytest
 
 from trickref.device.dealer.driver import Dealer
 from trickref.device.journal import Journal
+from trickref.device.simulated.table import PowerCut, SimTable
 from trickref.device.table.host import SerialDealer, TableHost
 from trickref.device.table.open import OpenTable
-from trickref.device.simulated.table import PowerCut, SimTable
 from trickref.engine import cards as C
 from trickref.engine.referee.commands import Fetch, Stage
 from trickref.engine.referee.events import DealerDone

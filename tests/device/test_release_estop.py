@@ -17,8 +17,8 @@ import pytest
 from release_strike import at_release_card
 
 from trickref.device.dealer import messages as m
-from trickref.device.table.dealers import target_byte
 from trickref.device.simulated.table import PowerCut, SimTable
+from trickref.device.table.dealers import target_byte
 from trickref.engine import cards as C
 from trickref.engine.referee.commands import Release
 from trickref.engine.referee.events import DealerFault

@@ -37,8 +37,8 @@ def test_the_simulated_person_feeds_and_takes_back_only_where_the_screen_says() 
         assert where(table, card) == [0]
         # the same instruction coming from the table: the simulated run stops stuck (it does not
         # go on with a model that is wrong)
-        assert table.host.take_back is not None
-        table.host.take_back(TakeBack(C.NAMES[card], "reject", "seat:1", 1))
+        assert table.host.people is not None
+        table.host.people.take_back(TakeBack(C.NAMES[card], "reject", "seat:1", 1))
         with pytest.raises(TableStuck, match="cannot do what the screen says"):
             table.settle()
         assert where(table, card) == [0]

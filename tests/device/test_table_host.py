@@ -61,7 +61,7 @@ def test_a_wired_press_reaches_the_dealer_without_a_kiosk(tmp_path):
     table = open_table(config, game="spades-2p", players=2, journal_file=tmp_path / "j", seed=2,
                        pin_factory=factory, panel_clock=clock)
     try:
-        assert table.mode == "hardware" and table.sim is None
+        assert table.mode == "hardware" and table.world is None
         table.begin("spades-2p", ["Ana", "Ben"], {"target": 100})
         table.host.drain(60)
         ref = table.host.referee

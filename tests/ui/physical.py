@@ -90,7 +90,7 @@ class Rig:
         st.players = self.players
         assert start_new_game(self.app, self.game, self.players, st.seat_names(),
                               dict(st.game_options(), **options), bots=list(self.bots))
-        assert self.table.mode == "hardware" and self.table.opened.sim is None
+        assert self.table.mode == "hardware" and self.table.opened.world is None
         self.settle()
 
     def settle(self) -> None:

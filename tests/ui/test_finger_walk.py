@@ -85,7 +85,7 @@ def _dealing_live(app: Any) -> Any:
 
     def slow(ev: Any) -> None:
         if table.public_view()["table"]["dealer"]["dealt"] >= 4:
-            table.opened.sim.speed = 0.01
+            table.opened.world.sim.speed = 0.01
 
     table.opened.driver.add_listener(slow)
     app.session.start_deal()

@@ -34,7 +34,7 @@ def test_a_full_disk_is_named_on_screen_nothing_moves_and_resume_goes_on(full_di
     pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
     journal = table.host.journal.path
     full_disk.fill()
-    table.opened.sim.speed = 400.0
+    table.opened.world.sim.speed = 400.0
     # a real disk refuses the first write that needs a new block: within a few entries
     play_until(app, lambda a: a.scene.name == "fault")
     saved = len(peek(journal))

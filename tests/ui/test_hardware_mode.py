@@ -39,7 +39,7 @@ def test_hardware_mode_deals_on_the_configured_port_and_reads_the_panels():
         clock = PanelClock()
         table = start_table("partnership-spades", 4, ["A", "B", "C", "D"], {"target": 100}, bots=(1, 2, 3),
                             config=config, seed=4, pin_factory=factory, panel_clock=clock)
-        assert isinstance(table.opened.panels, Panels) and table.opened.sim is None and table.mode == "hardware"
+        assert isinstance(table.opened.panels, Panels) and table.opened.world is None and table.mode == "hardware"
         app.session = Session(table, simulated=False, bot_delay=0.0, trick_hold=0.0)
         app.session.start_deal()
         app.route()

@@ -22,7 +22,7 @@ def test_bots_and_dealing_ask_for_ticks(small_app):
     app = small_app
     app.session_args = {"bot_delay": 0.5, "trick_hold": 0.0, "deal_delay": True}
     table = real_game(app, "hearts", 4, humans=())  # the simulated dealer takes its time
-    sim = table.opened.sim
+    sim = table.opened.world.sim
     sim.speed = 0.01  # slowed right down: the deal stays under way while the frames are checked
     app.route()
     assert app.scene.name == "dealing"  # entering it asks for the deal

@@ -35,7 +35,7 @@ def crawl_from_the_next_card(table) -> None:
     makes its next tap, however long a loaded machine takes to get there."""
     from trickref.device.dealer import messages as m
 
-    driver, sim = table.opened.driver, table.opened.sim
+    driver, sim = table.opened.driver, table.opened.world.sim
 
     def listener(ev) -> None:
         if getattr(ev, "kind", None) == m.EV_CARD_DEALT:
@@ -127,13 +127,13 @@ def test_dealer_jam_mid_deal_shows_the_fault_and_the_deal_goes_on():
     pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
     assert table.public_view()["table"]["dealer"]["total"] == 52
     tap_button(app, "Simulate a jam")  # armed: the next card jams
-    table.opened.sim.speed = 3.0  # so the next card comes
+    table.opened.world.sim.speed = 3.0  # so the next card comes
     pump(app, lambda a: a.scene.name == "fault")
     m = app.scene.model()
     assert "jam" in m["title"].lower() and "jammed" in m["what"] and "Resume" in m["fix"]
     so_far = table.public_view()["table"]["dealer"]["dealt"]
     assert 0 < so_far < 52
-    table.opened.sim.speed = 400.0  # the rest of the deal need not be slow
+    table.opened.world.sim.speed = 400.0  # the rest of the deal need not be slow
     tap_button(app, "Resume")
     back_from_the_fault(app, table)
     assert table.referee.dealer_fault is None
@@ -151,7 +151,7 @@ def test_unplugged_dealer_mid_deal_finishes_the_deal_when_back():
     tap_button(app, "Unplug the dealer")
     pump(app, lambda a: a.scene.name == "fault")
     assert app.scene.model()["title"] == "Dealer not answering"
-    table.opened.sim.speed = 400.0
+    table.opened.world.sim.speed = 400.0
     tap_button(app, "Resume")
     pump(app, lambda a: dealt(table))
     assert not any("Redealing" in m["text"] for m in table.referee.messages)
@@ -232,7 +232,7 @@ def test_deal_mismatch_shows_the_fault_and_the_hand_is_redealt():
     session = start(app, "hearts", 4, humans=(0,), options={"target": 50})
     table = session.table
     pump(app, lambda a: a.scene.name == "dealing" and table.public_view()["table"]["dealer"]["dealt"] >= 1)
-    sim = table.opened.sim
+    sim = table.opened.world.sim
     with sim.lock:
         missing = sim.board.hopper.pop()
     sim.speed = 400.0

@@ -45,7 +45,7 @@ def scenarios() -> list[Scenario]:
 
         def slow(ev: Any) -> None:
             if table.public_view()["table"]["dealer"]["dealt"] >= 20:
-                table.opened.sim.speed = 0.01
+                table.opened.world.sim.speed = 0.01
 
         table.opened.driver.add_listener(slow)
         app.session.start_deal()
