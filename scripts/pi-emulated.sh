@@ -4,6 +4,9 @@
 #     sudo bash scripts/pi-emulated.sh [STAGE ...]
 #         (PI_NICE=5, PI_ROOT=..., PI_OUT=..., PI_OPT_LEVEL=1, PI_REINSTALL=1, PI_ROUNDS=10)
 #
+# Ctrl+C or a kill stops what runs in the root and unmounts its /proc, /sys and /dev
+# (scripts/pi-mounts.sh) before the script ends.
+#
 # Raspberry Pi OS Bookworm is Debian 12 (Python 3.11.2) on aarch64. This script builds an arm64
 # Debian bookworm root with mmdebstrap (its python3 and everything else run under qemu-user
 # emulation through binfmt_misc), copies this checkout into it and, inside it:
@@ -101,27 +104,15 @@ if [ ! -f "$ROOT/.trickref-root-done" ]; then
     note "root: mmdebstrap arm64 bookworm minbase in $((t1 - t0)) s (load at end $(load))"
 fi
 
-# /proc, /dev, /sys and DNS inside the root for the stages, taken down again on any exit
-mounted=()
-mountpoint_in() {
-    local src=$1 dst=$ROOT$2
-    mkdir -p "$dst"
-    if ! mountpoint -q "$dst"; then
-        mount --rbind "$src" "$dst"
-        mount --make-rslave "$dst"
-        mounted+=("$dst")
-    fi
-}
-cleanup() {
-    local i
-    for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-        umount -R "${mounted[$i]}" 2>/dev/null || umount -lR "${mounted[$i]}" 2>/dev/null || true
-    done
-}
-trap cleanup EXIT
-mountpoint_in /proc /proc
-mountpoint_in /sys /sys
-mountpoint_in /dev /dev
+# /proc, /dev, /sys and DNS inside the root for the stages, taken down again however the script
+# ends: its end, an error, Ctrl+C or a kill (scripts/pi-mounts.sh; the chroot commands run
+# through pi_run, so a signal is handled at once)
+# shellcheck source=scripts/pi-mounts.sh
+source "$project/scripts/pi-mounts.sh"
+pi_traps
+pi_mount /proc /proc
+pi_mount /sys /sys
+pi_mount /dev /dev
 # The network as this machine has it, so that pip and apt in the root reach the registries
 # this machine reaches: its resolver, its hosts file (a sandbox may send the registries through
 # an address of its own) and its trust store (with any CA it added, e.g. such a proxy's).
@@ -148,7 +139,7 @@ python3 -m pip download --quiet --dest "$wheels" --only-binary=:all: --python-ve
 note "wheels: $(find "$wheels" -name '*.whl' | wc -l) aarch64/pure wheels for the root's pip"
 
 inside() {  # a command in the root, as its own login-less shell, from the project folder
-    chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
+    pi_run chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
         LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
         PIP_FIND_LINKS=/var/cache/trickref-wheels PIP_NO_INDEX=1 TRICKREF_MYPYC_OPT="$OPT" SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1 \
         /bin/bash -c "cd /home/pi/trickref && $1"
