@@ -139,7 +139,6 @@ class TableClient:
         g = ref.game
         accepting = g is not None and bool(ref.accepting())
         turn = tuple(g.turn_seats()) if accepting else ()
-        humans = [s for s in range(self.players) if s not in self.bots]
         bots = ref.bot_turns() if g is not None else ()
         bot = None
         if bots:
@@ -147,7 +146,8 @@ class TableClient:
         last = g.actions[-1] if g is not None and g.actions else None
         return TableSnapshot(
             public=freeze(self._extras(ref.public_view(), ref)),
-            seats=freeze({s: freeze(self._extras(ref.seat_view(s), ref)) for s in humans} if g is not None else {}),
+            seats=freeze({s: freeze(self._extras(ref.seat_view(s), ref)) for s in range(self.players)}
+                         if g is not None else {}),
             turn=turn,
             legal=freeze({s: tuple(g.legal_actions(s)) for s in turn}),
             accepting=accepting,
@@ -172,9 +172,14 @@ class TableClient:
         return self._club_now(self.snapshot.public_view())
 
     def seat_view(self, seat: int) -> dict[str, Any]:
-        v = self.snapshot.seat_view(seat)
-        if v is None:  # a bot seat's (tests, scripts): read once under the lock
-            return dict(self.host.read(lambda ref: self._extras(ref.seat_view(seat), ref)))
+        """The seat's own view (a bot seat's too: the simulated kiosk reveals any seat), from
+        the snapshot like every read; ValueError for a seat the table has not."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat} at this table (seats 0-{self.players - 1})")
+        snap = self.snapshot
+        v = snap.seat_view(seat)
+        if v is None:  # no game yet: every seat sees the table as everyone does
+            v = snap.public_view()
         return self._club_now(v)
 
     def _club_now(self, v: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,7 @@ only thread that changes the referee) after every item it takes, and swapped in 
 (``TableHost.published``). The kiosk reads it without the referee's lock: a frame drawn while a
 bot plays or a card is read sees one consistent state, never half of a change.
 
-Its views are the referee's (``public_view``, ``seat_view`` of each human seat) with the table's
+Its views are the referee's (``public_view``, ``seat_view`` of every seat) with the table's
 extras (ui.table_client); what a reader is given is its own copy. The game state in it is a copy
 too (a refusal's check, a bot's decision run on it).
 """
@@ -23,7 +23,7 @@ from trickref.engine.actions import Action
 @dataclass(frozen=True)
 class TableSnapshot:
     public: Mapping[str, Any]  # the public view with the table's extras
-    seats: Mapping[int, Mapping[str, Any]]  # each human seat's own view, with the extras
+    seats: Mapping[int, Mapping[str, Any]]  # each seat's own view (bots' too), with the extras
     turn: tuple[int, ...]  # the seats on turn while the referee takes entries
     legal: Mapping[int, tuple[Action, ...]]  # their legal actions
     accepting: bool
@@ -41,7 +41,7 @@ class TableSnapshot:
         return copy.deepcopy(dict(self.public))
 
     def seat_view(self, seat: int) -> dict[str, Any] | None:
-        """The seat's own view (a copy); None for a seat the snapshot has none of (a bot's)."""
+        """The seat's own view (a copy); None for a seat the snapshot has none of."""
         v = self.seats.get(seat)
         return None if v is None else copy.deepcopy(dict(v))
 

@@ -33,6 +33,7 @@ def test_reads_do_not_wait_for_the_referees_lock() -> None:
         def read() -> None:
             got["view"] = table.public_view()
             got["seat"] = table.seat_view(0)
+            got["bot_seat"] = table.seat_view(1)  # a bot's seat, which the simulated kiosk may reveal
             got["turn"] = table.turn()
             got["legal"] = table.legal(0)
             got["check"] = table.check(0, table.legal(0)[0])
@@ -45,6 +46,10 @@ def test_reads_do_not_wait_for_the_referees_lock() -> None:
         assert not r.is_alive(), "a read waited for the referee's lock"
         assert got["turn"] == (0,) and got["legal"] and got["check"] is None
         assert got["view"]["game"]["phase"] == "play" and got["seat"]["game"]["hand"]
+        assert 1 in table.bots and got["bot_seat"]["table"]["seat"] == 1 and got["bot_seat"]["game"]["hand"]
+        assert got["bot_seat"]["game"]["hand"] != got["seat"]["game"]["hand"]
+        with pytest.raises(ValueError, match="no seat 4 at this table"):
+            table.seat_view(4)
     finally:
         release.set()
         t.join()
