@@ -216,7 +216,7 @@ class OpenTable:
 
     def _need_world(self, what: str) -> World:
         if self.world is None:
-            raise ValueError(f"only a simulated table can {what} (this table is {self.mode})")
+            raise ValueError(f"only the simulated dealer can {what} (this table is {self.mode})")
         return self.world
 
 
