@@ -203,8 +203,8 @@ class HeartsState(HeartsFamilyState):
                 return plays_of(m & NOT_HEARTS)
         elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
             m = self.masks[seat]
-            return distinct_pass_choices((*_C0[m & FULL_SUIT], *_C1[m >> 13 & FULL_SUIT],
-                                          *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39]))
+            return cast(Sequence[Action], distinct_pass_choices((*_C0[m & FULL_SUIT], *_C1[m >> 13 & FULL_SUIT],
+                                                                 *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39])))
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
