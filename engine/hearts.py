@@ -220,7 +220,7 @@ class HeartsState(HeartsFamilyState):
                     s = SUIT_OF[c]
                     if led >= 0:  # follow suit; if void, no points on the first trick unless only points
                         ok = s == led or not m & SUIT_MASK[led] and (
-                            self.tricks or not POINTS[c] or not m & NO_POINTS)
+                            len(self.tricks) > 0 or not POINTS[c] or not m & NO_POINTS)  # a bool, not a list
                     elif self.tricks:  # lead: hearts once broken, or when holding only hearts
                         ok = s != C.HEARTS or self.broken or not m & NOT_HEARTS
                     else:

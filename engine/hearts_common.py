@@ -218,6 +218,10 @@ class PassChoices:
     def __repr__(self) -> str:
         return f"PassChoices({C.names(self.hand)}: {self._len} passes)"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """For pickle and copy (a compiled class is not made without ``__init__``): the hand."""
+        return PassChoices, (self.hand, bool(self._pos))
+
     # -- what collections.abc.Sequence would have mixed in
     def __reversed__(self) -> Iterator[Action]:
         return reversed(list(self))
@@ -691,6 +695,8 @@ class HeartsFamilyState(GameState):
 
     def _moon_choice(self) -> str | None:
         """The shooter's choice this hand ("self" or "others"), None when nobody shot the moon."""
+        if self.moon_shooter < 0:  # nobody took every point card: no moon action to look for
+            return None
         acts = self.actions
         i = len(acts) - 1
         while i >= 0:
