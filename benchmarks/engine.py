@@ -93,15 +93,21 @@ SPADES_LIKE_OPENSPIEL = {"trump": "spades", "must_beat": False, "first_lead": "l
 BUILDS = ("compiled", "python")
 
 
-def our_run(build: str, game: str, players: int, options: dict[str, Any], seconds: float, seed: int) -> dict[str, Any] | None:
+def our_run(build: str, game: str, players: int, options: dict[str, Any], seconds: float, seed: int,
+            tree: Path | None = None) -> dict[str, Any] | None:
     """``our_hands`` in a worker process running ``build``; None when that build is not
-    installed (the worker then runs another, and says so)."""
+    installed (the worker then runs another, and says so). ``tree``: another checkout with its
+    own installed ``.venv`` (``--versus-tree``, e.g. main's): its engine, driven by its own copy
+    of this script's worker, for a before/after ratio measured in the same run."""
     env = dict(os.environ)
     env.pop("TRICKREF_PURE_PYTHON", None)
     if build == "python":
         env["TRICKREF_PURE_PYTHON"] = "1"
     job = json.dumps({"game": game, "players": players, "options": options, "seconds": seconds, "seed": seed})
-    r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", job], env=env,
+    python, script = sys.executable, str(Path(__file__).resolve())
+    if tree is not None:
+        python, script = str(tree / ".venv" / "bin" / "python"), str(tree / "benchmarks" / "engine.py")
+    r = subprocess.run([python, script, "--worker", job], env=env,
                        capture_output=True, text=True, check=True)
     out: dict[str, Any] = json.loads(r.stdout)
     if out["build"] != build:
@@ -425,14 +431,14 @@ def median_ci(xs: list[float]) -> tuple[float, float]:
 
 
 def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
-            builds: tuple[str, ...] = BUILDS) -> list[dict[str, Any]]:
+            builds: tuple[str, ...] = BUILDS, versus: Path | None = None) -> list[dict[str, Any]]:
     """Ours (both builds) against OpenSpiel, like for like, in rounds: every round runs each
     contestant once (the order rotating from round to round), so a ratio compares runs made
     minutes apart at most on the same machine load. Ratios are per round; the median is quoted."""
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = [f"ours {b}" for b in builds] + drivers + ["loop_floor", "core"]
+        contestants = [f"ours {b}" for b in builds] + (["versus"] if versus else []) + drivers + ["loop_floor", "core"]
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         missing: set[str] = set()
         for r in range(rounds):
@@ -447,6 +453,12 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
                         print(f"  ({c}: that build is not installed here)")
                         continue
                     runs[c].append({**got_ours, "load": load()})
+                elif c == "versus":
+                    assert versus is not None
+                    got_v = our_run("compiled", ours_name, n, options, seconds, seed + r, versus)
+                    if got_v is None:
+                        raise SystemExit(f"--versus-tree {versus}: its engine is not compiled")
+                    runs[c].append({**got_v, "load": load()})
                 elif c == "loop_floor":
                     runs[c].append({**loop_floor(seconds, seed + r), "load": load()})
                 elif c == "core":
@@ -492,6 +504,21 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
             entry["compiled_v_python"] = {"per_round": [round(x, 3) for x in sp], "median": round(statistics.median(sp), 3)}
             print("    ours compiled / ours python: per round " + ", ".join(f"{x:.2f}" for x in sp)
                   + f"; median {statistics.median(sp):.2f}x")
+        if versus is not None and "ours compiled" in runs and "ours compiled" not in missing:
+            vs = [x["hands_per_second"] for x in runs["versus"]]
+            mine = [x["hands_per_second"] for x in runs["ours compiled"]]
+            vr = [m / v for m, v in zip(mine, vs, strict=True)]
+            lo, hi = median_ci(vr)
+            loads = [x["load"] for x in runs["ours compiled"] + runs["versus"]]
+            entry["versus_tree"] = {"tree": str(versus), "runs": runs["versus"],
+                                    "ratio_ours_compiled_v_tree": {"per_round": [round(x, 3) for x in vr],
+                                                                   "median": round(statistics.median(vr), 3),
+                                                                   "median_ci95": [round(lo, 3), round(hi, 3)],
+                                                                   "load_1min": [min(loads), max(loads)]}}
+            print(f"  {'versus ' + versus.name:<22}" + "".join(f"{v:>10.0f}" for v in vs)
+                  + f"   (the compiled engine of {versus}, its own worker)")
+            print("    ours compiled / versus: per round " + ", ".join(f"{x:.2f}" for x in vr)
+                  + f"; median {statistics.median(vr):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-{max(loads)}")
         for d in drivers:
             theirs = [x["hands_per_second"] for x in runs[d]]
             entry["openspiel"][d] = {"how": OPENSPIEL_DRIVERS[d], "runs": runs[d]}
@@ -540,6 +567,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="our builds in the OpenSpiel comparison (default both)")
     p.add_argument("--old-driving", action="store_true",
                    help="also time OpenSpiel driven the old way (chance_outcomes + random.choices)")
+    p.add_argument("--versus-tree", metavar="DIR", type=Path,
+                   help="also run the compiled engine of another installed checkout (its .venv and its own "
+                        "benchmarks/engine.py worker) in every round of the comparison, e.g. /work/main: "
+                        "the ratio ours / that tree, before v after in one run")
     p.add_argument("--output", default=str(RESULTS), help=f"results file (default {RESULTS.relative_to(ROOT)})")
     p.add_argument("--sample-world", action="store_true",
                    help="instead of the benchmark, time sample_world of the Hearts games (updates the "
@@ -604,7 +635,8 @@ def main(argv: list[str] | None = None) -> int:
 
     comparisons: list[dict[str, Any]] = []
     if not args.no_openspiel:
-        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving, tuple(args.builds))
+        comparisons = compare(args.compare_seconds, args.rounds, args.seed, args.old_driving, tuple(args.builds),
+                              args.versus_tree)
 
     out = {
         "benchmark": "engine: uniformly random legal hands through the public API",

@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -132,7 +132,7 @@ class BareHearts:
             return plays_of(m & NOT_HEARTS)
         if self.phase == "pass" and seat in self.turn:
             m = self.masks[seat]
-            return distinct_pass_choices((*_C0[m & 0x1FFF], *_C1[m >> 13 & 0x1FFF], *_C2[m >> 26 & 0x1FFF], *_C3[m >> 39]))
+            return cast(Sequence[Action], distinct_pass_choices((*_C0[m & 0x1FFF], *_C1[m >> 13 & 0x1FFF], *_C2[m >> 26 & 0x1FFF], *_C3[m >> 39])))
         return ()
 
     def apply(self, action: Action, seat: int) -> None:

@@ -203,8 +203,8 @@ class HeartsState(HeartsFamilyState):
                 return plays_of(m & NOT_HEARTS)
         elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
             m = self.masks[seat]
-            return distinct_pass_choices((*_C0[m & FULL_SUIT], *_C1[m >> 13 & FULL_SUIT],
-                                          *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39]))
+            return cast(Sequence[Action], distinct_pass_choices((*_C0[m & FULL_SUIT], *_C1[m >> 13 & FULL_SUIT],
+                                                                 *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39])))
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -220,7 +220,7 @@ class HeartsState(HeartsFamilyState):
                     s = SUIT_OF[c]
                     if led >= 0:  # follow suit; if void, no points on the first trick unless only points
                         ok = s == led or not m & SUIT_MASK[led] and (
-                            self.tricks or not POINTS[c] or not m & NO_POINTS)
+                            len(self.tricks) > 0 or not POINTS[c] or not m & NO_POINTS)  # a bool, not a list
                     elif self.tricks:  # lead: hearts once broken, or when holding only hearts
                         ok = s != C.HEARTS or self.broken or not m & NOT_HEARTS
                     else:

@@ -19,7 +19,7 @@ import random
 from bisect import bisect_left, insort
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from . import cards as C
 from .actions import MOON_OTHERS, MOON_SELF, PLAY, Action
@@ -39,13 +39,26 @@ MOON_ACTIONS: Final[tuple[Action, ...]] = (MOON_SELF, MOON_OTHERS)
 _PASS_TABLE: dict[tuple[int, ...], Action] = {}
 
 
+# _PASS_FLAT[a * 2704 + b * 52 + c]: the same shared Action for three different cards a < b < c
+# (None elsewhere): a list index instead of a dict lookup keyed by a new tuple, for
+# ``PassChoices[i]`` (what ``random.choice`` calls). 52**3 slots, about 1.1 MB of pointers.
+_PASS_FLAT: Final[list[Action | None]] = []
+
+
 def _pass_table() -> dict[tuple[int, ...], Action]:
     """One shared pass Action per sorted triple (repeats allowed: two decks), built on first use.
     Built aside and published by one dict.update (a single C call under the GIL), so a state
-    used from another thread at the same moment never sees the table half filled."""
+    used from another thread at the same moment never sees the table half filled; the flat
+    table is published after it, by one list.extend (also a single C call)."""
     if not _PASS_TABLE:
         built: dict[tuple[int, ...], Action] = {t: Action("pass", t) for t in combinations_with_replacement(range(52), PASS_COUNT)}
         _PASS_TABLE.update(built)
+    if not _PASS_FLAT:
+        flat: list[Action | None] = [None] * (52 * 52 * 52)
+        for (a, b, c), act in _PASS_TABLE.items():
+            if a < b < c:
+                flat[a * 2704 + b * 52 + c] = act
+        _PASS_FLAT.extend(flat)
     return _PASS_TABLE
 
 
@@ -60,7 +73,7 @@ def _positions(n: int) -> tuple[tuple[int, int, int], ...]:
     return got
 
 
-class PassChoices(Sequence[Action]):
+class PassChoices:
     """Every way to pass 3 cards from a sorted hand (each multiset of cards once), as a lazy
     read-only sequence of the shared pass Actions.
 
@@ -73,6 +86,11 @@ class PassChoices(Sequence[Action]):
     seeded random choice picks the same pass as before. It compares equal to a list of the
     same actions, and ``+`` and slices give lists; it is a snapshot of the hand at the time of
     the call, like the list was.
+
+    Not a subclass of ``collections.abc.Sequence`` but registered as one (``isinstance`` and
+    ``random.sample`` accept it; ``index``, ``count`` and ``reversed`` are written out): the
+    compiled build then makes it a native class, whose ``len`` and ``[i]`` (what
+    ``random.choice`` calls) cost a fifth of those of a Python class's methods.
     """
 
     __slots__ = ("hand", "_len", "_pos", "_vals", "_mult", "_c2")
@@ -81,7 +99,7 @@ class PassChoices(Sequence[Action]):
 
     def __init__(self, hand: Sequence[int], distinct: bool = False) -> None:
         """``distinct``: the caller knows the cards are all different (one deck)."""
-        if not _PASS_TABLE:
+        if not _PASS_FLAT:
             _pass_table()
         h = tuple(hand)
         self.hand = h
@@ -151,7 +169,7 @@ class PassChoices(Sequence[Action]):
         if pos:
             a, b, c = pos[i]  # negative indexes and IndexError as for a list
             h = self.hand
-            return _PASS_TABLE[(h[a], h[b], h[c])]
+            return _PASS_FLAT[h[a] * 2704 + h[b] * 52 + h[c]]
         n = self._len
         if i < 0:
             i += n
@@ -200,13 +218,30 @@ class PassChoices(Sequence[Action]):
     def __repr__(self) -> str:
         return f"PassChoices({C.names(self.hand)}: {self._len} passes)"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """For pickle and copy (a compiled class is not made without ``__init__``): the hand."""
+        return PassChoices, (self.hand, bool(self._pos))
+
+    # -- what collections.abc.Sequence would have mixed in
+    def __reversed__(self) -> Iterator[Action]:
+        return reversed(list(self))
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        return list(self).index(value, start, self._len if stop is None else stop)  # type: ignore[arg-type]
+
+    def count(self, value: object) -> int:
+        return list(self).count(value)  # type: ignore[arg-type]
+
+
+Sequence.register(PassChoices)
+
 
 def distinct_pass_choices(hand: tuple[int, ...]) -> PassChoices:
     """``PassChoices(hand, distinct=True)`` for a tuple of different cards, built without
     ``__init__``'s generality (Hearts lists its passes this way, every hand)."""
     if COMPILED:  # a compiled class cannot be made without __init__, which is fast there
         return PassChoices(hand, True)
-    if not _PASS_TABLE:
+    if not _PASS_FLAT:
         _pass_table()
     pc = _new_pass_choices(PassChoices)
     pos = _positions(len(hand))
@@ -534,7 +569,7 @@ class HeartsFamilyState(GameState):
             if seat is None or (seat == on and type(seat) is int):
                 return self._legal_play(on)
         elif self.phase == "pass" and type(seat) is int and seat in self.turn_t:
-            return PassChoices(self._hand_of(seat), self.DECKS == 1)
+            return cast(Sequence[Action], PassChoices(self._hand_of(seat), self.DECKS == 1))
         return super().legal_actions(seat)
 
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -589,7 +624,7 @@ class HeartsFamilyState(GameState):
     def _legal_setup(self, seat: int) -> Sequence[Action]:
         """Legal actions outside the play phase: passes or the moon choice."""
         if self.phase == "pass":
-            return PassChoices(self._hand_of(seat), self.DECKS == 1)
+            return cast(Sequence[Action], PassChoices(self._hand_of(seat), self.DECKS == 1))
         if self.phase == "moon":
             return list(MOON_ACTIONS)
         return []
@@ -660,6 +695,8 @@ class HeartsFamilyState(GameState):
 
     def _moon_choice(self) -> str | None:
         """The shooter's choice this hand ("self" or "others"), None when nobody shot the moon."""
+        if self.moon_shooter < 0:  # nobody took every point card: no moon action to look for
+            return None
         acts = self.actions
         i = len(acts) - 1
         while i >= 0:

@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Final
 
 from . import cards as C
 from .actions import BIDS, BLIND_NIL, Action
+from .base import COMPILED
 from .masks import deal_masks
 from .spades_common import (
     SEATS,
@@ -54,6 +55,9 @@ _TRUMPS: Final = {"clubs": C.CLUBS, "spades": C.SPADES}
 # One shared Blind Nil pass Action per sorted pair of cards (the 78 passes of a hand are
 # listed from it without building an Action each).
 _PASS_PAIR: Final[dict[tuple[int, ...], Action]] = {p: Action("pass", p) for p in combinations(range(52), 2)}
+# _PASS_FLAT[a * 52 + b]: the same shared Action for the cards a < b (None elsewhere): a list
+# index per pass instead of a dict lookup keyed by a new tuple (the compiled build's loop)
+_PASS_FLAT: Final[tuple[Action | None, ...]] = tuple(_PASS_PAIR.get((i // 52, i % 52)) for i in range(52 * 52))
 # The bids up to each highest bid, without and with Blind Nil (for legal_actions).
 BIDS_UPTO: Final[tuple[tuple[Action, ...], ...]] = tuple(BIDS[: top + 1] for top in range(14))
 BIDS_BLIND: Final[tuple[tuple[Action, ...], ...]] = tuple((*BIDS[: top + 1], BLIND_NIL) for top in range(14))
@@ -195,7 +199,18 @@ class PartnershipSpadesState(SpadesTrickState):
             top = self._max_bid(seat)
             return list(BIDS_BLIND[top] if self.blind_nil_allowed(seat) else BIDS_UPTO[top])
         if phase == "pass":
-            return list(map(_PASS_PAIR.__getitem__, combinations(cards_of(self.masks[seat]), 2)))
+            cards = cards_of(self.masks[seat])
+            if COMPILED:  # a native double loop over the sorted cards: combinations' order
+                out: list[Action] = []
+                k = len(cards)
+                for i in range(k):
+                    a = cards[i] * 52
+                    for j in range(i + 1, k):
+                        got = _PASS_FLAT[a + cards[j]]
+                        assert got is not None
+                        out.append(got)
+                return out
+            return list(map(_PASS_PAIR.__getitem__, combinations(cards, 2)))
         return []
 
     def _check(self, seat: int, action: Action) -> str | None:

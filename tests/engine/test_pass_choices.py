@@ -5,7 +5,9 @@ random choices are unchanged; membership, equality, slices and ``+`` as for a li
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
+from typing import cast
 
 import pytest
 from hypothesis import given
@@ -74,8 +76,19 @@ def test_list_operations() -> None:
     assert pc != tuple(ref)  # like a list, not equal to a tuple
     rng = random.Random(3)
     assert random.Random(3).choice(ref) == rng.choice(pc)
-    assert len(random.Random(4).sample(pc, 3)) == 3
+    assert len(random.Random(4).sample(cast(Sequence[A.Action], pc), 3)) == 3  # a registered Sequence
     assert PassChoices([]) == [] and len(PassChoices([7, 8])) == 0
+
+
+@pytest.mark.parametrize("hand", [[0, 5, 9, 13, 20], [1, 1, 4, 7, 7, 9], [3, 8], []])
+def test_pickled_and_copied_like_a_list(hand: list[int]) -> None:
+    import copy
+    import pickle
+
+    pc = PassChoices(hand)
+    for other in (pickle.loads(pickle.dumps(pc)), copy.copy(pc), copy.deepcopy(pc)):
+        assert type(other) is PassChoices and other == pc and list(other) == reference(hand)
+    assert isinstance(pc, Sequence) and list(reversed(pc)) == reference(hand)[::-1]
 
 
 def test_a_snapshot_of_the_hand() -> None:
