@@ -209,7 +209,7 @@ class Hub:
         self._shown = 0
         self._new: dict[str, float | None] = {}  # hands accepted since the last standings: sent time
         self._dirty = threading.Condition(self.lock)
-        self.page_every = page_every()
+        self.page_every = PAGE_EVERY
         self._stopping = False
         self._full_standings = Incremental(full=True)  # the director's, kept from pass to pass
         self._full_lock = threading.Lock()
@@ -751,15 +751,6 @@ def split_boards(doc: dict[str, Any], state: NightState) -> tuple[dict[str, Any]
 JOURNAL = "journal.jsonl"
 RECEIVE_MAXIMUM = 20  # table messages in flight to the hub at once (MQTT 5 Receive Maximum)
 PAGE_EVERY = 0.2  # seconds: the page's standings are recomputed at most this often
-
-
-def page_every() -> float:
-    """PAGE_EVERY, or TRICKREF_CLUB_PAGE_EVERY's seconds (0 to 5: a benchmark's baseline is 0)."""
-    try:
-        v = float(os.environ.get("TRICKREF_CLUB_PAGE_EVERY", PAGE_EVERY))
-    except ValueError:
-        return PAGE_EVERY
-    return min(5.0, max(0.0, v)) if v == v else PAGE_EVERY
 DUPLICATE_RECEIPT_AFTER = 3.0  # seconds: a copy gets the receipts again only this long after the last
 MAX_LINE_TEXT = 64 * 1024
 
