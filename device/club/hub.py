@@ -209,7 +209,6 @@ class Hub:
         self._shown = 0
         self._new: dict[str, float | None] = {}  # hands accepted since the last standings: sent time
         self._dirty = threading.Condition(self.lock)
-        self.page_every = PAGE_EVERY
         self._stopping = False
         self._full_standings = Incremental(full=True)  # the director's, kept from pass to pass
         self._full_lock = threading.Lock()
@@ -663,22 +662,15 @@ class Hub:
     def _standings_loop(self) -> None:
         """Recompute the standings whenever something was accepted or decided: one pass for
         everything meanwhile, so a burst (tables catching up) costs one pass, not one per
-        message. Computed on a copy, outside the lock: accepting results never waits for it.
-        At most one pass every ``page_every`` seconds: results that come in a steady stream (one
-        every few tens of ms at 200 tables) cost one pass per interval, not one pass (and one
-        page event to every phone) per result."""
-        last = -self.page_every
+        message. Computed on a copy, outside the lock: accepting results never waits for it."""
         while True:
             with self._dirty:
                 while self._shown == self._changes and not self._stopping:
                     self._dirty.wait()
-                while not self._stopping and (left := last + self.page_every - time.monotonic()) > 0:
-                    self._dirty.wait(left)
                 if self._stopping:
                     return
                 target, new = self._changes, self._new
                 self._new = {}
-                last = time.monotonic()
                 snap = self.state.snapshot()
                 upto = self.journal.written
                 self.seq += 1
@@ -750,7 +742,6 @@ def split_boards(doc: dict[str, Any], state: NightState) -> tuple[dict[str, Any]
 
 JOURNAL = "journal.jsonl"
 RECEIVE_MAXIMUM = 20  # table messages in flight to the hub at once (MQTT 5 Receive Maximum)
-PAGE_EVERY = 0.2  # seconds: the page's standings are recomputed at most this often
 DUPLICATE_RECEIPT_AFTER = 3.0  # seconds: a copy gets the receipts again only this long after the last
 MAX_LINE_TEXT = 64 * 1024
 
