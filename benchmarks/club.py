@@ -621,7 +621,7 @@ def write_section(res: dict[str, Any]) -> None:
 - **Largest MQTT message** (every PUBLISH Mosquitto received, from its own log), by round of the night: {', '.join(f'round {k}: {v} bytes' for k, v in s['largest_message_by_round_bytes'].items())} (the night's largest over round 1's: **{s['largest_message_growth']}x**): flat as the night grows (the largest is a table's record of its round; the hub's largest is {s['largest_hub_message_bytes']} bytes: receipts and seating are per table and round, the standings are not on the broker). The largest standings event a phone received: {s['largest_event_bytes']} bytes (HTTP, not MQTT).
 - **Checks**: {checks}.
 
-The latency includes the tables' side: {n0['tables']} bots, paho loops and senders in {res.get('table_procs', 4)} Python processes, on 2 cores shared with the hub, the broker and other work; each accepted result costs the hub one replay of the table's record up to that hand and one fsync.
+The latency includes the tables' side: {n0['tables']} bots, paho loops and senders in {res.get('table_procs', 4)} Python processes, on 2 cores shared with the hub, the broker and other work; each accepted result costs the hub one replay of the table's record up to that hand and its share of a group commit (one fsync for the results received meanwhile).
 """
     put_section(title, section.split("\n", 2)[2])
 

@@ -215,8 +215,11 @@ class Hub:
         self._public_standings = Incremental()  # the page's: a pass rescores only what changed
         self._listeners: list[Callable[[], None]] = []
         self._receipted: dict[tuple[str, int], float] = {}  # (table, round) -> receipts last published
+        self._to_receipt: set[tuple[str, int]] = set()  # accepted since the last group commit
+        self._commit = threading.Condition(self.lock)
         self._recompute()
         self._scorer = threading.Thread(target=self._standings_loop, name="club-standings", daemon=True)
+        self._committer = threading.Thread(target=self._commit_loop, name="club-commit", daemon=True)
 
     # ------------------------------------------------------------------ stored data
     def _load_deals(self) -> dict[str, Any]:
@@ -341,14 +344,18 @@ class Hub:
             self.client.loop_stop()
             raise RuntimeError(self.error or f"the hub could not reach the broker at {self.host}:{self.port}")
         self._scorer.start()
+        self._committer.start()
         return self
 
     def stop(self) -> None:
         with self._dirty:
             self._stopping = True
             self._dirty.notify_all()
+            self._commit.notify_all()
         if self._scorer.is_alive():
             self._scorer.join(5)
+        if self._committer.is_alive():
+            self._committer.join(5)
         self.client.disconnect()
         self.client.loop_stop()
         self.journal.close()
@@ -367,11 +374,7 @@ class Hub:
                 self._release(r, only_waiting=True)
             else:
                 self._reveal(r)
-        for t in self.night.tables:
-            for r in rounds:
-                self._publish_receipts(t, r)
-            if not rounds:
-                self._publish_receipts(t, 0)
+        self._publish_receipts(*[(t, r) for t in self.night.tables for r in (rounds or [0])])
         self._publish_seating()
 
     def public_night(self) -> dict[str, Any]:
@@ -406,8 +409,7 @@ class Hub:
             self._changed()
         self._publish(T.public_topic(self.night.name, "night"), self.public_night(), retain=True)
         self._release(r)
-        for t in self.night.tables:
-            self._publish_receipts(t, r)
+        self._publish_receipts(*[(t, r) for t in self.night.tables])
         words = f"round {r + 1} started: its decks are out to the tables"
         self._note(words)
         return words
@@ -572,7 +574,11 @@ class Hub:
             verdict, words, m = self.state.offer(topic, payload, at)
             if verdict == "accepted":
                 assert m is not None
-                self.journal.append({"t": "msg", "topic": topic, "payload": payload.decode("utf-8"), "at": at})
+                # queued: the committer writes it to disk with the others received meanwhile (one
+                # fsync) before the receipt that acknowledges it, and the standings show it only then
+                self.journal.write({"t": "msg", "topic": topic, "payload": payload.decode("utf-8"), "at": at})
+                self._to_receipt.add((m.table, m.round))
+                self._commit.notify()
                 if m.kind == "hand":
                     sent = m.body.get("sent")
                     self._new[m.key] = float(sent) if isinstance(sent, (int, float)) else None
@@ -582,18 +588,39 @@ class Hub:
                 self.log.append({"at": at, "kind": "refused", "words": words})
                 del self.log[:-500]
                 if len(self.state.refusals) <= 200:  # the first ones are kept across a restart
-                    self.journal.append({"t": "refused", "topic": topic[:200], "reason": words, "at": at})
+                    self.journal.write({"t": "refused", "topic": topic[:200], "reason": words, "at": at})
                 self._changed()
-        if verdict == "accepted" and m is not None:
-            self._publish_receipts(m.table, m.round)
-        elif verdict == "duplicate":  # its receipt was lost, or is on its way: say it again
-            where = self.state.topic_where.get(topic)
-            # (not again within a few seconds: a hub behind its queue gets a table's copies just
-            # after it receipted the first one, and a receipt per copy only made it later still)
-            if where is not None and time.monotonic() - self._receipted.get(where, -DUPLICATE_RECEIPT_AFTER) \
-                    >= DUPLICATE_RECEIPT_AFTER:
-                self._publish_receipts(*where)
+            if verdict == "duplicate":  # its receipt was lost, or is on its way: say it again
+                where = self.state.topic_where.get(topic)
+                # (not again within a few seconds: a hub behind its queue gets a table's copies just
+                # after it receipted the first one, and a receipt per copy only made it later still)
+                if where is not None and time.monotonic() - self._receipted.get(where, -DUPLICATE_RECEIPT_AFTER) \
+                        >= DUPLICATE_RECEIPT_AFTER:
+                    self._to_receipt.add(where)
+                    self._commit.notify()
         return verdict == "accepted"
+
+    def _commit_loop(self) -> None:
+        """Group commit: the results accepted since the last pass go to disk with one write and
+        one fsync (``Journal.sync``), then each (table, round) among them gets one receipt. The
+        network thread meanwhile goes on reading and checking results: it never waits on the
+        disk, and a burst costs one fsync, not one per result."""
+        while True:
+            with self._commit:
+                while not self._to_receipt and not self._stopping:
+                    self._commit.wait()
+                if self._stopping and not self._to_receipt:
+                    return
+                wheres, self._to_receipt = self._to_receipt, set()
+            try:
+                self._publish_receipts(*sorted(wheres))
+            except Exception:  # (a disk error: nothing is acknowledged; try again)
+                log.exception("club hub: writing the journal")
+                with self._commit:
+                    self._to_receipt |= wheres
+                    if self._stopping:
+                        return
+                    self._commit.wait(1.0)
 
     @property
     def dropped(self) -> list[str]:
@@ -624,8 +651,10 @@ class Hub:
             if self._standings[0] == changes:
                 return self._standings[1]
             snap = self.state.snapshot()
+            upto = self.journal.written
         with self._full_lock:
             doc = self._full_standings.update(snap, seq)
+        self.journal.sync(upto)
         with self.lock:
             self._standings = (changes, doc)
         return doc
@@ -643,11 +672,13 @@ class Hub:
                 target, new = self._changes, self._new
                 self._new = {}
                 snap = self.state.snapshot()
+                upto = self.journal.written
                 self.seq += 1
                 seq = self.seq
             public: dict[str, Any] | None
             try:
                 public = self._public_standings.update(snap, seq, new)
+                self.journal.sync(upto)  # (shown only once on disk: the committer has usually done it)
             except Exception:  # a bug must not stop the standings
                 log.exception("club hub: recomputing the standings")
                 public = None
@@ -680,11 +711,19 @@ class Hub:
                 self._dirty.wait(left)
             return True
 
-    def _publish_receipts(self, table: str, r: int) -> None:
+    def _publish_receipts(self, *wheres: tuple[str, int]) -> None:
+        """The receipts of each (table, round) in ``wheres``: every key the hub accepted, once
+        the journal holds it on disk (a receipt is the acknowledgement: the table then forgets
+        the message)."""
         with self.lock:
-            keys = self.state.keys_of(table, r)
-            self._receipted[(table, r)] = time.monotonic()
-        self._publish(T.receipts_round_topic(self.night.name, table, r), {"round": r, "keys": keys}, retain=True)
+            keys = {w: self.state.keys_of(*w) for w in wheres}
+            upto = self.journal.written  # (every key above was journaled before this)
+            now = time.monotonic()
+            for w in wheres:
+                self._receipted[w] = now
+        self.journal.sync(upto)
+        for (table, r), ks in keys.items():
+            self._publish(T.receipts_round_topic(self.night.name, table, r), {"round": r, "keys": ks}, retain=True)
 
     def _publish(self, topic: str, body: Mapping[str, Any] | None, retain: bool = False) -> None:
         self.client.publish(topic, b"" if body is None else T.encode(body), qos=1, retain=retain)
