@@ -63,7 +63,8 @@ class DealJob:
     dealer's loop model (``Dealer.loop``) gets them in that order. The deal stops after
     ``total`` filled entries, so a card it sent round is not fed again; a card that comes back
     round with no entry left for it means every card of the hopper was read (the deck lacks
-    some): it goes round again and the deal ends as if the hopper were empty."""
+    some): it goes round again and the deal ends as if the hopper were empty (with a sorting
+    hopper: a loop card read twice; once may be a card the blade put under the last one)."""
 
     def __init__(self, dealer, plan):
         self.dealer = dealer
@@ -82,6 +83,7 @@ class DealJob:
         self.rejected = 0
         self.dups = []
         self.wrapped = False
+        self.cycled = bytearray(256)  # loop cards read again during this deal (sorting hopper)
         self.returning = []  # cards that missed their pocket and come back round the loop
 
     def next_op(self):
@@ -160,7 +162,13 @@ class DealJob:
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
             d.loop_add(card)
-            self.wrapped = True
+            # ... unless a sorting hopper's blade put it one too deep, under the last card not
+            # yet dealt (its place was the bottom of the loop's cards; the blade's
+            # repeatability is a card): it goes round to its place and the deal goes on. A
+            # loop card seen a second time means every card of the hopper was read.
+            if not d.sorts or self.cycled[card]:
+                self.wrapped = True
+            self.cycled[card] = 1
             return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
 

@@ -89,3 +89,49 @@ def out_of_place(got: list[int], want: list[int]) -> int:
                 hi = mid
         tails[lo:lo + 1] = [r]
     return len(got) - len(tails)
+
+
+def test_a_loop_card_the_blade_put_under_the_last_card_to_deal_goes_round_and_the_deal_ends_whole() -> None:
+    """Seed 1009 (benchmarks/twin_stock.py's hand 1009): during the deal the blade put the
+    stock's first card (3S, its place the bottom of the loop's cards) one card too deep, under
+    the deck's last card, still to be dealt. The deal read 3S before that card and took it for
+    a card come round the loop with every hopper card read: DEAL_DONE with the last card
+    missing, that card then a stray in the first FETCH (a JAM in the benchmark). Now a loop card
+    read once more goes round to its place and the deal goes on."""
+    rng = random.Random(1009)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    tw = th.new_twin(seats=2, seed=1009, scale={})
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
+    assert end[1] == P.EV_DEAL_DONE, end
+    assert end[2][2:] == bytes((52, 0, 0, 0)), end  # 52 cards dealt, none rejected, missing or duplicated
+    while tw.fw.dealer.mech.busy() or tw.mech.cards:
+        host.run(10)
+    assert tw.mech.passes == 52  # 51 stock cards, one of them twice round (the blade's error)
+    assert sorted(tw.mech.hopper) == sorted(deck[1:])
+    assert tw.mech.hopper[0] == deck[1]  # the first card to fetch is back at the bottom
+    assert out_of_place(tw.mech.hopper, tw.fw.dealer.loop) <= 2  # the blade's other one-off errors
+
+
+def test_a_stray_for_the_reject_pocket_keeps_its_flap_up_while_the_next_card_goes_round() -> None:
+    """A card the loop model does not hold (a stray) goes to the reject pocket, the last one on
+    the run; the card read after it goes round the loop, and aiming at the loop lowers every
+    flap: not while the stray still needs the reject pocket's (it reached the end of the run:
+    JAM 4, misroute, seen on the twin)."""
+    tw, host, deck = deal_spades_2p(24, {"sorter.error_chance": 0.0})
+    stray = deck[0]
+    tw.mech.pockets[0].remove(stray)
+    tw.mech.hopper.insert(0, stray)  # at the bottom, under the stock
+    # FETCH deck[2]: the stray (reject pocket), deck[1] round the loop, then deck[2]
+    fetch(tw, host, deck[2], 0)
+    while tw.mech.cards:
+        host.run(10)
+    assert not tw.mech.stuck
+    assert stray in tw.mech.pockets[13]  # the reject pocket's mouth is the last but one
+    assert tw.mech.hopper[0] == deck[1]  # round the loop and back at its place
+    assert any(e[1] == P.EV_DUPLICATE and e[2][0] == stray for e in host.events)
