@@ -208,10 +208,11 @@ class FetchJob:
     model (it is re-queued where it really is); a card not in the model at all is a stray
     (DUPLICATE, reject pocket)."""
 
-    def __init__(self, dealer, card, target):
+    def __init__(self, dealer, card, target, pull=False):
         self.dealer = dealer
         self.card = card
         self.target = target
+        self.pull = pull  # flag NEXT: the eject brings the loop's next card to the window
         self.passes = 0
         self.found = False
         self.failed = False
@@ -269,7 +270,7 @@ class FetchJob:
                 d.loop.insert(0, card)
                 return (P.HOLD, -1, "stage")
             d.loop_take(card)
-            return (self.target, -1, "fetch", False)
+            return (self.target, -1, "fetch", self.pull)
         if card in d.loop:
             d.loop_take(card)
             d.loop_add(card)
@@ -1144,8 +1145,9 @@ def cmd_deal_plan(d, body, resumed):
     return d.ok(P.DEAL_PLAN, P.OK_STARTED)
 
 
-def route_held(d, target, kind):
-    """Route the card held in the read window (fed with HOLD, staged, or presented)."""
+def route_held(d, target, kind, pull=False):
+    """Route the card held in the read window (fed with HOLD, staged, or presented); ``pull``
+    (FETCH flag NEXT): the move that ejects it brings the hopper's next card to the window."""
     m = d.mech
     card = m.held[0]
     if d.staged is not None and d.staged == card:
@@ -1155,14 +1157,15 @@ def route_held(d, target, kind):
         d.loop_add(card, LAST)  # parked (a pass): it comes back on top of the hopper
 
     def route(c, conf):
-        # with cards in the loop the feed move brings none of them to the window
-        return (target, -1, None, not d.loop)
+        # with cards in the loop the feed move brings none of them to the window (unless the
+        # host asked for the next one: its next step is a FETCH or a stage, not a FEED)
+        return (target, -1, None, pull or not d.loop)
 
     def done(c, t, conf):
         d.landed(c, t, conf, kind)
 
     op = M.Op("gate", route, done, card=card, conf=m.held[1])
-    op.hold = bool(d.loop)
+    op.hold = bool(d.loop) and not pull
     m.run_op(op)
 
 
@@ -1196,8 +1199,10 @@ def cmd_feed(d, body, resumed):
 
 
 def cmd_fetch(d, body, resumed):
-    d.need(body, 3)
+    if len(body) != 4:  # (u8 flags, optional: IDENTIFY flags bit6)
+        d.need(body, 3)
     source, card, target = body[0], body[1], body[2]
+    pull = len(body) > 3 and bool(body[3] & P.FETCH_NEXT)
     if source == d.cfg.LOOP:
         if card >= 52 or target == d.cfg.LOOP:
             raise Refused(P.NAK_BAD_BODY)
@@ -1213,14 +1218,14 @@ def cmd_fetch(d, body, resumed):
             if target == P.HOLD:
                 d.emit(P.EV_STAGED, bytes((card, 0)))
             else:
-                route_held(d, target, P.EV_CARD_ROUTED)
+                route_held(d, target, P.EV_CARD_ROUTED, pull)
             return d.ok(P.FETCH)
         if target == P.HOLD and held is None and not d.mech.gate.state and d.loop[0] == card:
             d.staged = card  # already the next card the hopper gives
             d.emit(P.EV_STAGED, bytes((card, 0)))
             return d.ok(P.FETCH)
         d.unstage()
-        d.mech.start_job(FetchJob(d, card, target))
+        d.mech.start_job(FetchJob(d, card, target, pull and target != P.HOLD))
         return d.ok(P.FETCH)
     raise Refused(P.NAK_BAD_BODY)  # the loop is the only source (v1 discard/staging racks are gone)
 

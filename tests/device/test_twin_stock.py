@@ -135,3 +135,33 @@ def test_a_stray_for_the_reject_pocket_keeps_its_flap_up_while_the_next_card_goe
     assert stray in tw.mech.pockets[13]  # the reject pocket's mouth is the last but one
     assert tw.mech.hopper[0] == deck[1]  # round the loop and back at its place
     assert any(e[1] == P.EV_DUPLICATE and e[2][0] == stray for e in host.events)
+
+
+def test_fetch_flag_next_brings_the_next_card_to_the_window_for_the_stage_that_follows() -> None:
+    """FETCH flag NEXT (a 4th byte; IDENTIFY flags bit6): the move that ejects the fetched card
+    brings the loop's next card into the read window; the stage that follows reads it there
+    and holds it (no feed move, no pass), and the FETCH of it routes it at once. Without the
+    flag the window stays empty after a FETCH, as before."""
+    tw, host, deck = deal_spades_2p(25, {"sorter.error_chance": 0.0})
+    ident = host.command(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(3000))
+    assert ident.body[16] & 0x40  # IDENTIFY flags bit6: FETCH takes the flags byte
+    card_in_window = lambda: (lambda c: None if c is None else c.card)(tw.mech.window_card())  # noqa: E731
+    fetch(tw, host, deck[1], 0)
+    assert card_in_window() is None  # no flag: the pickup was held
+    start = len(host.events)
+    r = host.command(P.FETCH, P.u16(0x6100) + bytes((th.LOOP, deck[2], 1, P.FETCH_NEXT)))
+    assert r.type == P.OK, r
+    while deck[2] not in tw.mech.pockets.get(1, []) or tw.fw.dealer.mech.busy():
+        host.run(2)
+    assert card_in_window() == deck[3]  # brought by deck[2]'s eject, not read yet
+    p0 = tw.mech.passes
+    r = host.command(P.FETCH, P.u16(0x6101) + bytes((th.LOOP, deck[3], HOLD)))
+    assert r.type == P.OK, r
+    host.until((P.EV_STAGED,), max_ms=5_000, start=start)
+    staged = [e for e in host.events[start:] if e[1] == P.EV_STAGED]
+    assert staged[-1][2] == bytes((deck[3], 0))  # no pass
+    assert tw.fw.dealer.mech.held is not None and tw.fw.dealer.mech.held[0] == deck[3]
+    assert fetch(tw, host, deck[3], 0) == 0
+    assert tw.mech.passes == p0
+    assert card_in_window() is None
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
