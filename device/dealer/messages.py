@@ -209,7 +209,7 @@ SCHEMAS: dict[int, Schema] = {
                 ("entries", "pairs")),
     ROUTE_PRESENTED: (("step", "u16"), ("target", "u8")),
     FEED: (("step", "u16"), ("count", "u8"), ("target", "u8")),
-    FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8")),
+    FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8"), ("flags", "rest")),
     ABORT: (("step", "u16"),),
     ESTOP: (),
     RESET: (("mode", "u8"),),
@@ -235,6 +235,8 @@ SCHEMAS: dict[int, Schema] = {
 }
 
 MAX_PLAN_CHUNK = 122  # (250 - 5) // 2 entries in one DEAL_PLAN frame
+FETCH_NEXT = 0x01  # FETCH flags bit0 (an optional byte): the eject brings the loop's next card to the window
+IDENT_FETCH_FLAGS = 0x40  # IDENTIFY flags bit6: the dealer takes FETCH's flags byte
 PLAN_FRESH = 0x01  # DEAL_PLAN flags bit0: a fresh deal (every card gathered; the dealer's ledger starts again)
 
 
@@ -246,6 +248,8 @@ def _encode(schema: Schema, fields: Fields, what: str) -> bytes:
     out = bytearray()
     for name, layout in schema:
         if name not in fields:
+            if layout == "rest":  # a trailing optional part (FETCH's flags byte): absent
+                continue
             raise BodyError(f"{what}: field {name!r} is missing")
         value = fields[name]
         if layout == "u8":
