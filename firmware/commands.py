@@ -230,7 +230,10 @@ class FetchJob:
             return None
         if mech.gate.run:
             return M.WAIT
-        if d.sorts and not mech.gate.state:
+        if d.sorts:
+            # (also with a card in the window, brought there by a FETCH with flag NEXT: sent
+            # round now, its feed move would take the card under the one still falling, and
+            # the cards behind it would go round one after the other)
             if d.board.loop_dropping():
                 return M.WAIT  # a card is falling onto the stack (D saw it): it may be this one
             for f in mech.flights:

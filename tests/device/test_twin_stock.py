@@ -165,3 +165,26 @@ def test_fetch_flag_next_brings_the_next_card_to_the_window_for_the_stage_that_f
     assert tw.mech.passes == p0
     assert card_in_window() is None
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
+
+
+def test_a_fetch_waits_for_its_card_coming_round_even_with_the_next_card_in_the_window() -> None:
+    """As above, the first FETCH with flag NEXT: its eject brings deck[3] to the read window
+    while deck[2] is on its way round. The FETCH of deck[2] waits for it (it does not read
+    deck[3] and feed the cards behind it round one after the other: German Whist hands 1005
+    and 1008 took 20 and 21 passes so); deck[3] then goes round once, to its place."""
+    tw, host, deck = deal_spades_2p(23, {"sorter.error_chance": 0.0})
+    hop = tw.mech.hopper
+    hop[0], hop[1] = hop[1], hop[0]  # the splitter put deck[1] one above its place
+    p0 = tw.mech.passes
+    start = len(host.events)
+    r = host.command(P.FETCH, P.u16(0x6200) + bytes((th.LOOP, deck[1], 0, P.FETCH_NEXT)))
+    assert r.type == P.OK, r
+    while deck[1] not in tw.mech.pockets.get(0, []) or tw.fw.dealer.mech.busy():
+        host.run(2)
+    assert fetch(tw, host, deck[2], 1) >= 0
+    while tw.mech.cards:
+        host.run(10)
+    assert tw.mech.passes - p0 == 2  # deck[2] once (off its place), deck[3] once (pulled before it)
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
+    for card in deck[3:6]:
+        assert fetch(tw, host, card, 1) == 0
