@@ -542,7 +542,7 @@ class Dealer:
         m.check_target(target)
         fields: dict[str, Any] = {"source": source, "card": card, "target": target}
         if flags:
-            fields["flags"] = [flags]
+            fields["flags"] = flags
         ev = self._single(m.FETCH, fields,
                           f"fetching {m.card_name(card)} to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED and e["card"] == card, timeout, step=step)
