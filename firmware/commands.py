@@ -83,7 +83,7 @@ class DealJob:
         self.rejected = 0
         self.dups = []
         self.wrapped = False
-        self.cycled = bytearray(256)  # loop cards read again during this deal (sorting hopper)
+        self.cycled = 0  # bits: loop cards read again during this deal (sorting hopper; rare)
         self.returning = []  # cards that missed their pocket and come back round the loop
 
     def next_op(self):
@@ -166,9 +166,9 @@ class DealJob:
             # yet dealt (its place was the bottom of the loop's cards; the blade's
             # repeatability is a card): it goes round to its place and the deal goes on. A
             # loop card seen a second time means every card of the hopper was read.
-            if not d.sorts or self.cycled[card]:
+            if not d.sorts or (self.cycled >> card) & 1:
                 self.wrapped = True
-            self.cycled[card] = 1
+            self.cycled |= 1 << card
             return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
 
