@@ -6,10 +6,15 @@ Each hand runs the unmodified firmware (firmware/main.py on firmware/board.py) o
 twin (device/dealer/twin.py, constants from device/dealer/physical.toml), driven frame by frame
 as the referee drives it (engine/referee/flows.py): the deal plan, the stagings and FETCHes of
 ``after_deal_steps``/``whist_steps``/``draw_steps``, every card a player feeds back through the
-play slot. Two designs, the same hands (same deck order, same gathered hopper order, same
+play slot. Three designs, the same hands (same deck order, same gathered hopper order, same
 choices): ``fifo``, the v2 loop dropping every card on the top of the stack (no splitter
 answers at I2C 0x41), and ``sorter``, the sorting hopper (physical.toml [sorter]) that drops
-each loop card in at its place in the plan's order.
+each loop card in at its place in the plan's order, and ``sorter-next``: the same sorting hopper
+with FETCH flag NEXT (hardware/PROTOCOL.md) where the referee's next step is another FETCH or a
+stage (two-player Spades: the next player's card, then the stage; German Whist: the winner's
+card, then the loser's; the Double Nil exchange), so the move that ejects a fetched card brings
+the next one to the read window (one feed move less, its read while the other card is on the
+belt).
 
 Fetching time per hand: the mechanism time from each FETCH (to a pocket, or a staging to the
 read window) to its event, summed; loop passes: cards sent round the loop meanwhile. The deal
@@ -47,6 +52,7 @@ class Hand:
     """One dealer on the twin and a scripted referee for it."""
 
     def __init__(self, sorter: bool, seed: int, seats: int = 2) -> None:
+        self.next_flag = sorter and NEXT[0]  # design "sorter-next": FETCH flag NEXT where the flow allows
         scale = dict(SCALE) if sorter else {"sorter.fitted": 0}
         self.tw = th.new_twin(seats=seats, seed=seed, scale=scale)
         self.host = th.TwinHost(self.tw, pass_ms=PASS_MS)
@@ -80,12 +86,15 @@ class Hand:
         self.idle()
         return (self.mech.now - t0) // 1000
 
-    def fetch(self, card: int, target: int) -> None:
-        """FETCH ``card`` to ``target`` (HOLD: stage it in the read window)."""
+    def fetch(self, card: int, target: int, pull: bool = False) -> None:
+        """FETCH ``card`` to ``target`` (HOLD: stage it); ``pull``: the referee's next step is a
+        FETCH or a stage, so (design sorter-next) the FETCH carries flag NEXT: the move that
+        ejects the card brings the loop's next card to the read window."""
         self.idle()
         t0, p0 = self.mech.now, self.mech.passes
         start = len(self.host.events)
-        r = self.host.command(P.FETCH, step(bytes((LOOP, card, target))))
+        flags = bytes((P.FETCH_NEXT,)) if pull and self.next_flag else b""
+        r = self.host.command(P.FETCH, step(bytes((LOOP, card, target)) + flags))
         if r.type != P.OK:
             raise RuntimeError(f"FETCH refused: {r.body.hex()}")
         want = (P.EV_STAGED,) if target == HOLD else (P.EV_CARD_ROUTED,)
@@ -150,8 +159,8 @@ def german_whist(sorter: bool, seed: int) -> dict[str, Any]:
             h.feed_back(rng.choice(h.mech.pockets[seat]), seat, TRICK)
         winner = rng.randrange(2)
         pos = 26 + 2 * k
-        h.fetch(deck[pos], winner)
-        h.fetch(deck[pos + 1], 1 - winner)
+        h.fetch(deck[pos], winner, pull=True)  # the loser's FETCH follows
+        h.fetch(deck[pos + 1], 1 - winner)  # (a stage, then the trick's cards fed: no NEXT)
         if pos + 2 < 52:
             h.fetch(deck[pos + 2], HOLD)
     return h.result(deal_ms)
@@ -178,7 +187,7 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool) -> dict[str, Any]:
         h.feed_back(gone, seat, LOOP if double_nil else DISCARD)
         discards.append(gone)
         if pos + 2 < 52:
-            h.fetch(deck[pos + 2], 1 - seat)
+            h.fetch(deck[pos + 2], 1 - seat, pull=pos + 3 < 52)  # the stage follows
             if pos + 3 < 52:
                 h.fetch(deck[pos + 3], HOLD)
     out = h.result(deal_ms)
@@ -191,8 +200,9 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool) -> dict[str, Any]:
             h.feed_back(card, seat, DISCARD)
         # the replacements in the order they lie in the loop: one trip round it at most
         loop = list(h.tw.fw.dealer.loop)
-        for card in sorted(get, key=loop.index):
-            h.fetch(card, seat)
+        order = sorted(get, key=loop.index)
+        for k, card in enumerate(order):
+            h.fetch(card, seat, pull=k + 1 < len(order))
         out.update(h.result(deal_ms))
         out["exchange_s"] = (h.fetch_ms - f0) / 1000
         out["exchange_passes"] = h.fetch_passes - p0
@@ -226,6 +236,9 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
     return statistics.median(ys), ys[k], ys[n - 1 - k]
 
 
+NEXT = [False]
+
+
 def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
         cases: tuple[str, ...] = tuple(c[0] for c in CASES[1:]), first: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {"hands": hands, "seed": seed, "pass_ms": PASS_MS}
@@ -238,7 +251,8 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
             load0, t0 = os.getloadavg()[0], time.time()
             for i in range(first, first + hands):
                 try:
-                    runs.append(fn(design == "sorter", seed * 1000 + i))
+                    NEXT[0] = design == "sorter-next"
+                    runs.append(fn(design.startswith("sorter"), seed * 1000 + i))
                     print(name, design, "hand", i, runs[-1], "load", round(os.getloadavg()[0], 1), flush=True)
                 except RuntimeError as e:  # the dealer stopped typed (a FAULT/JAM event): counted apart
                     stopped.append({"seed": seed * 1000 + i, "why": str(e)[:300]})

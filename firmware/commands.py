@@ -63,7 +63,8 @@ class DealJob:
     dealer's loop model (``Dealer.loop``) gets them in that order. The deal stops after
     ``total`` filled entries, so a card it sent round is not fed again; a card that comes back
     round with no entry left for it means every card of the hopper was read (the deck lacks
-    some): it goes round again and the deal ends as if the hopper were empty."""
+    some): it goes round again and the deal ends as if the hopper were empty (with a sorting
+    hopper: a loop card read twice; once may be a card the blade put under the last one)."""
 
     def __init__(self, dealer, plan):
         self.dealer = dealer
@@ -82,6 +83,7 @@ class DealJob:
         self.rejected = 0
         self.dups = []
         self.wrapped = False
+        self.cycled = 0  # bits: loop cards read again during this deal (sorting hopper; rare)
         self.returning = []  # cards that missed their pocket and come back round the loop
 
     def next_op(self):
@@ -160,7 +162,13 @@ class DealJob:
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
             d.loop_add(card)
-            self.wrapped = True
+            # ... unless a sorting hopper's blade put it one too deep, under the last card not
+            # yet dealt (its place was the bottom of the loop's cards; the blade's
+            # repeatability is a card): it goes round to its place and the deal goes on. A
+            # loop card seen a second time means every card of the hopper was read.
+            if not d.sorts or (self.cycled >> card) & 1:
+                self.wrapped = True
+            self.cycled |= 1 << card
             return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
 
@@ -200,10 +208,11 @@ class FetchJob:
     model (it is re-queued where it really is); a card not in the model at all is a stray
     (DUPLICATE, reject pocket)."""
 
-    def __init__(self, dealer, card, target):
+    def __init__(self, dealer, card, target, pull=False):
         self.dealer = dealer
         self.card = card
         self.target = target
+        self.pull = pull  # flag NEXT: the eject brings the loop's next card to the window
         self.passes = 0
         self.found = False
         self.failed = False
@@ -221,7 +230,10 @@ class FetchJob:
             return None
         if mech.gate.run:
             return M.WAIT
-        if d.sorts and not mech.gate.state:
+        if d.sorts:
+            # (also with a card in the window, brought there by a FETCH with flag NEXT: sent
+            # round now, its feed move would take the card under the one still falling, and
+            # the cards behind it would go round one after the other)
             if d.board.loop_dropping():
                 return M.WAIT  # a card is falling onto the stack (D saw it): it may be this one
             for f in mech.flights:
@@ -261,7 +273,7 @@ class FetchJob:
                 d.loop.insert(0, card)
                 return (P.HOLD, -1, "stage")
             d.loop_take(card)
-            return (self.target, -1, "fetch", False)
+            return (self.target, -1, "fetch", self.pull)
         if card in d.loop:
             d.loop_take(card)
             d.loop_add(card)
@@ -1136,8 +1148,9 @@ def cmd_deal_plan(d, body, resumed):
     return d.ok(P.DEAL_PLAN, P.OK_STARTED)
 
 
-def route_held(d, target, kind):
-    """Route the card held in the read window (fed with HOLD, staged, or presented)."""
+def route_held(d, target, kind, pull=False):
+    """Route the card held in the read window (fed with HOLD, staged, or presented); ``pull``
+    (FETCH flag NEXT): the move that ejects it brings the hopper's next card to the window."""
     m = d.mech
     card = m.held[0]
     if d.staged is not None and d.staged == card:
@@ -1147,14 +1160,15 @@ def route_held(d, target, kind):
         d.loop_add(card, LAST)  # parked (a pass): it comes back on top of the hopper
 
     def route(c, conf):
-        # with cards in the loop the feed move brings none of them to the window
-        return (target, -1, None, not d.loop)
+        # with cards in the loop the feed move brings none of them to the window (unless the
+        # host asked for the next one: its next step is a FETCH or a stage, not a FEED)
+        return (target, -1, None, pull or not d.loop)
 
     def done(c, t, conf):
         d.landed(c, t, conf, kind)
 
     op = M.Op("gate", route, done, card=card, conf=m.held[1])
-    op.hold = bool(d.loop)
+    op.hold = bool(d.loop) and not pull
     m.run_op(op)
 
 
@@ -1188,8 +1202,10 @@ def cmd_feed(d, body, resumed):
 
 
 def cmd_fetch(d, body, resumed):
-    d.need(body, 3)
+    if len(body) != 4:  # (u8 flags, optional: IDENTIFY flags bit6)
+        d.need(body, 3)
     source, card, target = body[0], body[1], body[2]
+    pull = len(body) > 3 and bool(body[3] & P.FETCH_NEXT)
     if source == d.cfg.LOOP:
         if card >= 52 or target == d.cfg.LOOP:
             raise Refused(P.NAK_BAD_BODY)
@@ -1205,14 +1221,14 @@ def cmd_fetch(d, body, resumed):
             if target == P.HOLD:
                 d.emit(P.EV_STAGED, bytes((card, 0)))
             else:
-                route_held(d, target, P.EV_CARD_ROUTED)
+                route_held(d, target, P.EV_CARD_ROUTED, pull)
             return d.ok(P.FETCH)
         if target == P.HOLD and held is None and not d.mech.gate.state and d.loop[0] == card:
             d.staged = card  # already the next card the hopper gives
             d.emit(P.EV_STAGED, bytes((card, 0)))
             return d.ok(P.FETCH)
         d.unstage()
-        d.mech.start_job(FetchJob(d, card, target))
+        d.mech.start_job(FetchJob(d, card, target, pull and target != P.HOLD))
         return d.ok(P.FETCH)
     raise Refused(P.NAK_BAD_BODY)  # the loop is the only source (v1 discard/staging racks are gone)
 

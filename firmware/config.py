@@ -138,8 +138,9 @@ LINK_TX_BUDGET = 512
 LINK_TX_QUEUE = 2048
 
 # IDENTIFY flags: bit0 e-stop button, bit1 jam sensing, bit2/bit3 (v1 face-up window,
-# presenter shutters) 0, bit4 return loop, bit5 double-feed sensing
-FLAGS = 0x33
+# presenter shutters) 0, bit4 return loop, bit5 double-feed sensing, bit6 FETCH takes a flags
+# byte (NEXT: the eject brings the loop's next card to the read window)
+FLAGS = 0x73
 EVENT_LOG = 256  # events kept for EVENTS_SINCE (a preallocated ring, commands.EventRing)
 EVENT_LOG_BYTES = 4096  # ... in at most this many bytes (a per-card event is 3-4 bytes)
 REPLY_CACHE = 8

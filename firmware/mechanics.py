@@ -699,6 +699,13 @@ class Mechanics:
         if not self.flights:
             return True
         cfg = self.cfg
+        if target == cfg.LOOP:
+            # aiming at the loop lowers every flap: not while a card on the belt still needs
+            # its pocket's flap up (it would pass its pocket and reach E: found on the twin)
+            for f in self.flights:
+                if f.pocket is not None:
+                    return False
+            return True
         lane = self._lane(target)
         if lane is None:
             return False

@@ -49,6 +49,7 @@ INVENTORY_REPLY = 0x89  # v3: reply to INVENTORY
 # v3: the commands whose body starts with a u16 step id (DEAL_PLAN's deal id is its step id)
 STEP_COMMANDS = (0x07, 0x0B, 0x0C, 0x0D, 0x10, 0x11)  # ROUTE_PRESENTED FEED FETCH ABORT RESUME SELFTEST
 
+FETCH_NEXT = 0x01  # v3 FETCH flags (an optional 4th byte): the eject brings the loop's next card to the window
 PLAN_FRESH = 0x01  # v3 DEAL_PLAN flags: a fresh deal (every card gathered): the ledger starts again
 
 # v3 step states (STEP reply)

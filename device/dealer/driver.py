@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from trickref.device.dealer import messages as m
 from trickref.device.dealer.errors import (
@@ -504,16 +505,21 @@ class Dealer:
         return int(ev["card"])
 
     def fetch_loop(self, card: int, target: int, *, timeout: float | None = None,
-                   step: int | None = None) -> int:
+                   step: int | None = None, then_next: bool = False) -> int:
         """FETCH ``card`` from the loop to ``target`` (a seat or pocket): the dealer cycles the
         loop's cards (each read and sent round again) until ``card`` is in the read window,
         then routes it (at once if it was staged). Returns the card. DealerFault EMPTY if the
-        dealer's loop model does not hold it."""
+        dealer's loop model does not hold it. ``then_next``: the next step is another FETCH or
+        a stage (never a FEED): flag NEXT, so the move that ejects ``card`` brings the loop's
+        next card to the read window (a dealer without IDENTIFY flags bit6 is sent no flags)."""
         m.check_card(card)
         m.check_target(target)
         if target == m.LOOP:
             raise ValueError("fetch_loop sends a card out of the loop, not into it")
-        return self.fetch(m.LOOP, card, target, timeout=timeout, step=step)
+        flags = 0
+        if then_next and self.link.identity is not None and self.link.identity.flags & m.IDENT_FETCH_FLAGS:
+            flags = m.FETCH_NEXT
+        return self.fetch(m.LOOP, card, target, timeout=timeout, step=step, flags=flags)
 
     def stage(self, card: int, *, timeout: float | None = None, step: int | None = None) -> int:
         """Stage ``card`` (FETCH from the loop to 0xFE): the dealer cycles the loop until it
@@ -527,14 +533,17 @@ class Dealer:
         return int(ev["passes"])
 
     def fetch(self, source: int, card: int, target: int, *,
-              timeout: float | None = None, step: int | None = None) -> int:
+              timeout: float | None = None, step: int | None = None, flags: int = 0) -> int:
         """Take ``card`` out of the loop (0x85; see ``fetch_loop``) and route it to ``target``;
         returns the card."""
         if source != m.LOOP:
             raise ValueError("fetch source must be the loop (0x85)")
         m.check_card(card)
         m.check_target(target)
-        ev = self._single(m.FETCH, {"source": source, "card": card, "target": target},
+        fields: dict[str, Any] = {"source": source, "card": card, "target": target}
+        if flags:
+            fields["flags"] = flags
+        ev = self._single(m.FETCH, fields,
                           f"fetching {m.card_name(card)} to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED and e["card"] == card, timeout, step=step)
         return int(ev["card"])

@@ -209,7 +209,7 @@ SCHEMAS: dict[int, Schema] = {
                 ("entries", "pairs")),
     ROUTE_PRESENTED: (("step", "u16"), ("target", "u8")),
     FEED: (("step", "u16"), ("count", "u8"), ("target", "u8")),
-    FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8")),
+    FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8"), ("flags", "opt8")),
     ABORT: (("step", "u16"),),
     ESTOP: (),
     RESET: (("mode", "u8"),),
@@ -235,6 +235,8 @@ SCHEMAS: dict[int, Schema] = {
 }
 
 MAX_PLAN_CHUNK = 122  # (250 - 5) // 2 entries in one DEAL_PLAN frame
+FETCH_NEXT = 0x01  # FETCH flags bit0 (an optional byte): the eject brings the loop's next card to the window
+IDENT_FETCH_FLAGS = 0x40  # IDENTIFY flags bit6: the dealer takes FETCH's flags byte
 PLAN_FRESH = 0x01  # DEAL_PLAN flags bit0: a fresh deal (every card gathered; the dealer's ledger starts again)
 
 
@@ -246,9 +248,11 @@ def _encode(schema: Schema, fields: Fields, what: str) -> bytes:
     out = bytearray()
     for name, layout in schema:
         if name not in fields:
+            if layout == "opt8":  # a trailing optional byte (FETCH's flags): absent
+                continue
             raise BodyError(f"{what}: field {name!r} is missing")
         value = fields[name]
-        if layout == "u8":
+        if layout in ("u8", "opt8"):
             out.append(_byte(value, name))
         elif layout == "u16":
             if not 0 <= int(value) <= 0xFFFF:
@@ -323,6 +327,10 @@ def _decode(schema: Schema, body: bytes, what: str, first_index: int = 0) -> Fie
         elif layout == "rest":
             fields[name] = list(body[i:])
             i = n
+        elif layout == "opt8":  # a trailing optional byte: absent when the body ends here
+            if i < n:
+                fields[name] = body[i]
+                i += 1
         else:  # pragma: no cover
             raise AssertionError(layout)
     if i != n:

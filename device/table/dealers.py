@@ -405,7 +405,8 @@ class DealerAdapter:
         elif isinstance(cmd, Fetch):
             self._relearn()
             want, where = C.parse(cmd.card), target_byte(cmd.target)
-            card = self._tries(cmd.step, 0, lambda sid: d.fetch_loop(want, where, step=sid))
+            card = self._tries(cmd.step, 0, lambda sid: d.fetch_loop(want, where, step=sid,
+                                                                   then_next=cmd.then_next))
         elif isinstance(cmd, Stage):
             self._relearn()
             want = C.parse(cmd.card)

@@ -116,6 +116,10 @@ class Fetch(DealerCommand):
     BUSY: ClassVar[str] = "fetching a card"
     card: str
     target: str
+    # a hint for the machine, not part of the step (neither compared nor journalled): the next
+    # step is another Fetch or a Stage, so the dealer may bring the next loop card to its read
+    # window as this one leaves (FETCH flag NEXT, hardware/PROTOCOL.md)
+    then_next: bool = field(default=False, kw_only=True, compare=False)
 
 
 @dataclass(frozen=True)
@@ -184,7 +188,7 @@ def step_to_json(step: DealerCommand) -> dict[str, Any]:
         return {"type": DealerCommand.TYPE, "op": step.op, "args": dict(step.args), "step": step.step}
     out: dict[str, Any] = {"type": DealerCommand.TYPE, "op": step.OP, "step": step.step}
     for f in dataclasses.fields(step):
-        if f.name != "step":
+        if f.name != "step" and f.compare:
             v = getattr(step, f.name)
             out[f.name] = [list(e) for e in v] if f.name == "plan" else v
     return out
@@ -214,7 +218,7 @@ def step_from_json(obj: Any) -> DealerCommand:
         raise StepError(f"dealer step 'fetch' from {args.get('source')!r}: the v2 dealer fetches from the loop only")
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        if f.name == "step":
+        if f.name == "step" or not f.compare:
             continue
         if f.name not in args:
             raise StepError(f"dealer step {op!r} lacks {f.name!r}")

@@ -129,7 +129,7 @@ def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: 
     # the second card first: it is the staged one
     steps: list[DealerCommand] = [Fetch(second, me), FeedBack(seat, second if keep else shown, discard_to)]
     if next_seat is not None and pos + 2 < len(deck):
-        steps.append(Fetch(C.NAMES[deck[pos + 2]], seat_target(next_seat)))
+        steps.append(Fetch(C.NAMES[deck[pos + 2]], seat_target(next_seat), then_next=pos + 3 < len(deck)))
         if pos + 3 < len(deck):
             steps.append(Stage(C.NAMES[deck[pos + 3]]))
     return steps
@@ -142,9 +142,10 @@ def whist_steps(deck: Sequence[int], pos: int, winner: int, loser: int,
     no fetch."""
     from .. import cards as C
 
-    steps: list[DealerCommand] = [
-        Fetch(C.NAMES[deck[pos + k]], seat_target(s))
-        for k, s in ((0, winner), (1, loser)) if s not in loop_seats
+    fetch = [(k, s) for k, s in ((0, winner), (1, loser)) if s not in loop_seats]
+    steps: list[DealerCommand] = [  # the winner's card makes way for the loser's (FETCH NEXT)
+        Fetch(C.NAMES[deck[pos + k]], seat_target(s), then_next=i + 1 < len(fetch))
+        for i, (k, s) in enumerate(fetch)
     ]
     if pos + 2 < len(deck):
         steps.append(Stage(C.NAMES[deck[pos + 2]]))

@@ -461,7 +461,7 @@ def source_hash() -> str:
 
     v = load_values()
     used = {k: x for k, x in sorted(v.items())
-            if k.startswith(("geometry.", "cad.")) or k in ("servo.flap_swing_deg", "feed.accel", "feed.v_max")}
+            if k.startswith(("geometry.", "cad.", "sorter.")) or k in ("servo.flap_swing_deg", "feed.accel", "feed.v_max")}
     fw = firmware_config()
     used["firmware"] = [sorted(fw.POCKET.items()), sorted(fw.POCKET_CAP.items()), fw.SEAT_POCKET_CAP, fw.SEAT_COUNT,
                         fw.LOOP_CAPACITY]

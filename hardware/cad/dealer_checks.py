@@ -308,6 +308,30 @@ def structure(d: Dealer) -> list[Finding]:
     return out
 
 
+def splitter(d: Dealer) -> list[Finding]:
+    """The sorting hopper's linear servo (its body and its rod, drawn fully out) against every
+    other part but the shoe its rod pushes on: a longer stroke is a longer body (physical.toml
+    [sorter])."""
+    servo = [p for p in d.parts if p.name == "splitter-servo"]
+    if not servo:
+        return []
+    clear = d.v["cad.path.clearance"]
+    worst, who = math.inf, ""
+    for b in d.parts:
+        if b.name.startswith("splitter-"):
+            continue
+        for sa in servo[0].solids:
+            for sb in b.solids:
+                if not _overlaps(sa, sb.y0, sb.y1):
+                    continue
+                lb = bbox_gap(sa.shape.bounds(), sb.shape.bounds())
+                g = lb if lb > FAR else distance(sa.shape, sb.shape)
+                if g < worst:
+                    worst, who = g, b.name
+    return [Finding("splitter", f"splitter-servo (nearest: {who})", round(worst, 2), clear, worst >= clear,
+                    "the L12-R's body and rod against every part but the shoe")]
+
+
 def pickup(d: Dealer) -> list[Finding]:
     out = []
     cap = d.fw.LOOP_CAPACITY
@@ -335,7 +359,7 @@ def printable(d: Dealer) -> list[Finding]:
 
 def all_checks(d: Dealer | None = None) -> list[Finding]:
     d = d or Dealer()
-    return (sweep(d) + bends(d) + nips(d) + reader(d) + pockets(d) + flaps(d) + neighbours(d) + switchback(d) + structure(d)
+    return (sweep(d) + bends(d) + nips(d) + reader(d) + pockets(d) + flaps(d) + neighbours(d) + switchback(d) + structure(d) + splitter(d)
             + loop_length(d) + pickup(d) + printable(d))
 
 

@@ -253,9 +253,17 @@ class Dealer:
                       "its stem in the wall's opening, its arm back to the L12-R's rod; the blade hangs from it")
         self.add("splitter-blade", "bought", "guide", [Solid(rect(back - wall + 0.3, top - 1.5, back + 12.0, top - 1.3), -22.5, 22.5)],
                  item="Splitter blade", note="0.2 mm spring steel, through the back wall's 1 x 50 mm slot")
+        # the L12-R-30 upright behind the back wall, its rod down onto the shoe's arm: drawn with
+        # the rod out its whole stroke (the body's lowest), the body's length from [sorter]
+        stroke, body, sec = v["sorter.stroke"], v["sorter.body_length"], v["sorter.body_section"]
+        x0, x1 = back - wall - 4.0 - sec, back - wall - 4.0
+        rod_x = (x0 + x1) / 2
         self.add("splitter-servo", "bought", "frame",
-                 [Solid(rect(back - wall - 22.0, 44.0, back - wall - 4.0, 44.0 + 48.0), -9.0, 9.0)],
-                 item="Linear servo (sorting hopper)", note="Actuonix L12-R-10, rod down onto the shoe")
+                 [Solid(rect(x0, 44.0 + stroke, x1, 44.0 + stroke + body), -sec / 2 + 1.5, sec / 2 - 1.5),
+                  Solid(rect(rod_x - 2.0, 44.0, rod_x + 2.0, 44.0 + stroke), -2.0, 2.0)],
+                 item="Linear servo (sorting hopper)",
+                 note=f"Actuonix L12-R-{stroke:.0f} ({stroke:.0f} mm stroke, {body:.1f} mm body), rod down onto the "
+                      "shoe's arm, drawn fully out")
 
     def _feed(self) -> None:
         v = self.v

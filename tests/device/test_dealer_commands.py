@@ -76,6 +76,28 @@ def test_two_decks_and_a_plan_split_over_two_frames() -> None:
         assert table_matches(sim, plan) == []
 
 
+def test_fetch_then_next_brings_the_next_card_to_the_window_for_the_stage() -> None:
+    """fetch_loop(then_next=True) sends FETCH flag NEXT (the dealer's IDENTIFY flags bit6):
+    the next loop card comes to the read window with the fetched card's eject; the stage of it
+    then holds it there with no pass, and its FETCH routes it at once."""
+    targets = {i: m.LOOP for i in range(26, 52)}
+    plan = round_robin_plan(2, extra=targets)
+    stock = plan.stock
+    with running(seats=2) as (sim, dealer):
+        assert dealer.identify().flags & m.IDENT_FETCH_FLAGS
+        dealer.deal(plan)
+        assert dealer.fetch_loop(stock[0], 1, then_next=True) == stock[0]
+        wait_until(lambda: sim.board.gate is not None, GENEROUS)  # in the window, unread
+        nxt = sim.board.gate  # (the simulator's loop is first in, first out: the next one)
+        assert nxt in stock[1:]
+        assert dealer.stage(nxt) == 0
+        assert dealer.fetch_loop(nxt, 0) == nxt
+        assert sim.board.seat(0)[-1] == nxt and sim.board.seat(1)[-1] == stock[0]
+        assert sim.board.gate is None  # no flag: the window stays empty
+        assert dealer.status().loop_count == 24
+        assert sim.board.collisions == []
+
+
 def test_v2_loop_fetch_and_stage_through_the_driver() -> None:
     """German Whist with the v2 calls: the stock round the loop, FETCH by identity, a staged
     card routed at once, a play fed through the slot while the next card is staged."""

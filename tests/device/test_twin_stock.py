@@ -89,3 +89,102 @@ def out_of_place(got: list[int], want: list[int]) -> int:
                 hi = mid
         tails[lo:lo + 1] = [r]
     return len(got) - len(tails)
+
+
+def test_a_loop_card_the_blade_put_under_the_last_card_to_deal_goes_round_and_the_deal_ends_whole() -> None:
+    """Seed 1009 (benchmarks/twin_stock.py's hand 1009): during the deal the blade put the
+    stock's first card (3S, its place the bottom of the loop's cards) one card too deep, under
+    the deck's last card, still to be dealt. The deal read 3S before that card and took it for
+    a card come round the loop with every hopper card read: DEAL_DONE with the last card
+    missing, that card then a stray in the first FETCH (a JAM in the benchmark). Now a loop card
+    read once more goes round to its place and the deal goes on."""
+    rng = random.Random(1009)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    tw = th.new_twin(seats=2, seed=1009, scale={})
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
+    assert end[1] == P.EV_DEAL_DONE, end
+    assert end[2][2:] == bytes((52, 0, 0, 0)), end  # 52 cards dealt, none rejected, missing or duplicated
+    while tw.fw.dealer.mech.busy() or tw.mech.cards:
+        host.run(10)
+    assert tw.mech.passes == 52  # 51 stock cards, one of them twice round (the blade's error)
+    assert sorted(tw.mech.hopper) == sorted(deck[1:])
+    assert tw.mech.hopper[0] == deck[1]  # the first card to fetch is back at the bottom
+    assert out_of_place(tw.mech.hopper, tw.fw.dealer.loop) <= 2  # the blade's other one-off errors
+
+
+def test_a_stray_for_the_reject_pocket_keeps_its_flap_up_while_the_next_card_goes_round() -> None:
+    """A card the loop model does not hold (a stray) goes to the reject pocket, the last one on
+    the run; the card read after it goes round the loop, and aiming at the loop lowers every
+    flap: not while the stray still needs the reject pocket's (it reached the end of the run:
+    JAM 4, misroute, seen on the twin)."""
+    tw, host, deck = deal_spades_2p(24, {"sorter.error_chance": 0.0})
+    stray = deck[0]
+    tw.mech.pockets[0].remove(stray)
+    tw.mech.hopper.insert(0, stray)  # at the bottom, under the stock
+    # FETCH deck[2]: the stray (reject pocket), deck[1] round the loop, then deck[2]
+    fetch(tw, host, deck[2], 0)
+    while tw.mech.cards:
+        host.run(10)
+    assert not tw.mech.stuck
+    assert stray in tw.mech.pockets[13]  # the reject pocket's mouth is the last but one
+    assert tw.mech.hopper[0] == deck[1]  # round the loop and back at its place
+    assert any(e[1] == P.EV_DUPLICATE and e[2][0] == stray for e in host.events)
+
+
+def test_fetch_flag_next_brings_the_next_card_to_the_window_for_the_stage_that_follows() -> None:
+    """FETCH flag NEXT (a 4th byte; IDENTIFY flags bit6): the move that ejects the fetched card
+    brings the loop's next card into the read window; the stage that follows reads it there
+    and holds it (no feed move, no pass), and the FETCH of it routes it at once. Without the
+    flag the window stays empty after a FETCH, as before."""
+    tw, host, deck = deal_spades_2p(25, {"sorter.error_chance": 0.0})
+    ident = host.command(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(3000))
+    assert ident.body[16] & 0x40  # IDENTIFY flags bit6: FETCH takes the flags byte
+    card_in_window = lambda: (lambda c: None if c is None else c.card)(tw.mech.window_card())  # noqa: E731
+    fetch(tw, host, deck[1], 0)
+    assert card_in_window() is None  # no flag: the pickup was held
+    start = len(host.events)
+    r = host.command(P.FETCH, P.u16(0x6100) + bytes((th.LOOP, deck[2], 1, P.FETCH_NEXT)))
+    assert r.type == P.OK, r
+    while deck[2] not in tw.mech.pockets.get(1, []) or tw.fw.dealer.mech.busy():
+        host.run(2)
+    assert card_in_window() == deck[3]  # brought by deck[2]'s eject, not read yet
+    p0 = tw.mech.passes
+    r = host.command(P.FETCH, P.u16(0x6101) + bytes((th.LOOP, deck[3], HOLD)))
+    assert r.type == P.OK, r
+    host.until((P.EV_STAGED,), max_ms=5_000, start=start)
+    staged = [e for e in host.events[start:] if e[1] == P.EV_STAGED]
+    assert staged[-1][2] == bytes((deck[3], 0))  # no pass
+    assert tw.fw.dealer.mech.held is not None and tw.fw.dealer.mech.held[0] == deck[3]
+    assert fetch(tw, host, deck[3], 0) == 0
+    assert tw.mech.passes == p0
+    assert card_in_window() is None
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
+
+
+def test_a_fetch_waits_for_its_card_coming_round_even_with_the_next_card_in_the_window() -> None:
+    """As above, the first FETCH with flag NEXT: its eject brings deck[3] to the read window
+    while deck[2] is on its way round. The FETCH of deck[2] waits for it (it does not read
+    deck[3] and feed the cards behind it round one after the other: German Whist hands 1005
+    and 1008 took 20 and 21 passes so); deck[3] then goes round once, to its place."""
+    tw, host, deck = deal_spades_2p(23, {"sorter.error_chance": 0.0})
+    hop = tw.mech.hopper
+    hop[0], hop[1] = hop[1], hop[0]  # the splitter put deck[1] one above its place
+    p0 = tw.mech.passes
+    start = len(host.events)
+    r = host.command(P.FETCH, P.u16(0x6200) + bytes((th.LOOP, deck[1], 0, P.FETCH_NEXT)))
+    assert r.type == P.OK, r
+    while deck[1] not in tw.mech.pockets.get(0, []) or tw.fw.dealer.mech.busy():
+        host.run(2)
+    assert fetch(tw, host, deck[2], 1) >= 0
+    while tw.mech.cards:
+        host.run(10)
+    assert tw.mech.passes - p0 == 2  # deck[2] once (off its place), deck[3] once (pulled before it)
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
+    for card in deck[3:6]:
+        assert fetch(tw, host, card, 1) == 0

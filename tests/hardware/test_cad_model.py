@@ -71,6 +71,23 @@ def test_a_bolt_head_in_the_path_is_caught(dealer: M.Dealer) -> None:
     assert failed(C.sweep(d2)) == []
 
 
+def test_the_splitter_servo_is_the_l12_r_30_from_the_table_and_its_length_is_checked(dealer: M.Dealer) -> None:
+    """Issue 20 point 4: the sorting hopper's splitter is the L12-R-30 (30 mm stroke; the -10
+    reached 32 cards, a Spades stock is 51): the model draws its body and its rod from
+    physical.toml [sorter], and a part over it (a lid 10 mm over the -10's body) is caught."""
+    servo = next(p for p in dealer.parts if p.name == "splitter-servo")
+    assert "L12-R-30" in servo.note
+    stroke, body = dealer.v["sorter.stroke"], dealer.v["sorter.body_length"]
+    assert stroke == 30.0
+    z0 = min(s.shape.bounds()[1] for s in servo.solids)
+    z1 = max(s.shape.bounds()[3] for s in servo.solids)
+    assert z1 - z0 == pytest.approx(stroke + body)  # the rod out its stroke, then the body
+    assert failed(C.splitter(dealer)) == []
+    d = M.Dealer()
+    d.add("lid", "printed", "frame", [M.Solid(M.rect(-130.0, 44.0 + 48.0 + 10.0, -80.0, 44.0 + 48.0 + 13.0), -20.0, 20.0)])
+    assert any("splitter-servo (nearest: lid)" in b for b in failed(C.splitter(d)))
+
+
 def test_f2s_old_lower_roller_blocks_the_reader(dealer: M.Dealer) -> None:
     """Issue 20: the GM65-S reads from 40 mm, where F2's lower roller used to sit."""
     d = M.Dealer()
