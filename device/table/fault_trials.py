@@ -129,6 +129,30 @@ class _Table(SimTable):
                 out.append("belt/loop")
         return ", ".join(out) or "nowhere"
 
+    def diagnosis(self) -> str:
+        """The dealer's own view and the simulator's cards, for a stuck trial's report: the
+        mechanism's state, the loop model, the card staged or held in the window, the last
+        steps it remembers, and where the hopper, the slot, the belt and the window are."""
+        sim = self.sim
+        if sim is None:
+            return ""
+        try:
+            with sim.lock:
+                fw = sim.firmware.dealer
+                b = sim.board
+                steps = [f"{s.id:#06x}:{m.TYPE_NAMES.get(s.type, s.type)}/{m.STEP_STATE_NAMES.get(s.state, s.state)}"
+                         f"/{C.NAMES[s.card] if s.card < 52 else s.card}" for s in fw.steps.list[-6:]]
+                held = fw.mech.held
+                return (f"dealer {m.STATE_NAMES.get(fw.mech.state, fw.mech.state)}; loop model "
+                        f"{C.names([c for c in fw.loop if c < 52])}; staged "
+                        f"{C.NAMES[fw.staged] if fw.staged is not None and fw.staged < 52 else fw.staged}; "
+                        f"held {C.NAMES[held[0]] if held and held[0] < 52 else held}; steps {' '.join(steps)}; "
+                        f"hopper {C.names([c for c in b.hopper if c < 52])}; slot {C.names(list(b.slot))}; "
+                        f"window {C.NAMES[b.gate] if isinstance(b.gate, int) and 0 <= b.gate < 52 else b.gate}; "
+                        f"belt {C.names([c for _, c, _, _ in b.belt_cards])}")
+        except Exception as e:  # noqa: BLE001 - a report, never a second failure
+            return f"(no diagnosis: {type(e).__name__}: {e})"
+
     def check_pockets(self, when: str) -> None:
         ref = self.referee
         g = ref.game
@@ -352,13 +376,14 @@ def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240
         worker.start()
         if not done.wait(guard_s):
             result.outcome, result.detail = "stuck", f"no end after {guard_s:g} s: {table.referee.waiting_text()}"
+            result.faults.append(f"diagnosis: {table.diagnosis()}")
         elif error:
             e = error[0]
             result.outcome = "stuck"
             result.detail = f"{type(e).__name__}: {e}"
             if isinstance(e, TableStuck) and table.referee.dealer_fault is not None:
                 result.outcome = "stopped"
-        result.faults = list(table.recoveries)
+        result.faults = result.faults + list(table.recoveries)
         result.pressed = table.pressed
         if result.outcome != "right" or table.mismatches:
             result.faults += [f"msg: {msg.text}" for msg in table.messages[-8:]]
