@@ -59,7 +59,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back")
+EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -73,6 +73,8 @@ ROW_WORDS = {
     "estop_read": "the e-stop pressed right after the dealer read a fed card",
     "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
                         "(back after 3-5 s)",
+    "mute_feed_back_route": "two-player Spades: the dealer routes a drawn card fed back and falls silent at once, "
+                            "its answer lost (back after 3-5 s)",
 }
 
 
@@ -174,7 +176,7 @@ def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""
     pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else \
-        DRAWING if row == "silent_feed_back" else GAMES
+        DRAWING if row in ("silent_feed_back", "mute_feed_back_route") else GAMES
     return pool[seed % len(pool)]
 
 
@@ -237,6 +239,9 @@ class Striker:
         elif row == "silent_feed_back":
             self.outage = self._outage(3.0, 5.0)
             self._at_presented(self._at(1, 8), which=lambda head: isinstance(head, FeedBack))
+        elif row == "mute_feed_back_route":
+            self.outage = self._outage(3.0, 5.0)
+            self._after_command(self._at(1, 8), m.ROUTE_PRESENTED, lambda head: isinstance(head, FeedBack))
 
     def _at(self, lo: int, hi: int) -> int:
         n = self.rng.randint(lo, hi)
@@ -323,6 +328,25 @@ class Striker:
 
         fw.emit = wrapper
 
+    def _after_command(self, n: int, ftype: int, which: Callable[[Any], bool]) -> None:
+        """The dealer carries out the n-th ``ftype`` command (while ``which`` holds for the
+        referee's step) and falls silent at once: its answer is lost, the step is done."""
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        count = [0]
+        dispatch = fw.dispatch
+
+        def wrapper(ft: int, body: bytes, resumed: bool = False) -> Any:
+            out = dispatch(ft, body, resumed)
+            if ft == ftype and not self.struck.is_set() and which(self._head()):
+                count[0] += 1
+                if count[0] == n:
+                    self._strike("silence")
+            return out
+
+        fw.dispatch = wrapper
+
     def _at_fetch(self, n: int) -> None:
         """While the n-th Fetch cycles the loop: the cable goes after its first card read."""
         sim = self.table.sim
@@ -383,6 +407,8 @@ def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240
             result.detail = f"{type(e).__name__}: {e}"
             if isinstance(e, TableStuck) and table.referee.dealer_fault is not None:
                 result.outcome = "stopped"
+            else:
+                result.faults.append(f"diagnosis: {table.diagnosis()}")
         result.faults = result.faults + list(table.recoveries)
         result.pressed = table.pressed
         if result.outcome != "right" or table.mismatches:

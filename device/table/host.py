@@ -374,7 +374,15 @@ class SerialDealer:
         if isinstance(cmd, FeedBack) and not self.adapter.auto_feed_back:
             self.adapter.feeding = True  # a person feeds the card back: the host is idle meanwhile
             self._post(PortDone("feeding"))
-        self._post(self.adapter.run(cmd))
+        try:
+            out = self.adapter.run(cmd)
+        finally:
+            # whatever way the step ended (a card already read before a fault is only routed:
+            # no person is waited for), the port no longer waits for one: left True, the table
+            # counted the next step in flight as idle and the harness saw a table stuck on a
+            # Fetch that was still to come (seed 8018)
+            self.adapter.feeding = False
+        self._post(out)
 
     def _read(self) -> None:
         """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
