@@ -172,6 +172,24 @@ class _Table(SimTable):
                                        f"lacks {C.names(gone)} ({'; '.join(self.where(c) for c in gone)})")
 
 
+def slow_host(table: SimTable, factor: float) -> None:
+    """Run ``table``'s host as if on a CPU ``factor`` times slower than the line and the dealer
+    (a Pi is 3-4x slower a core than this machine; the emulated Pi ~10x): every timer of the
+    driver and the link (reply and retransmit timeouts, the link timeout, STATUS polls, the
+    stall check) is ``factor`` times shorter while the host's own work takes what it takes, so
+    answers come "too late" as on the slow host, steps are sent again, and each must get its
+    first outcome."""
+    d = table.driver
+    assert d is not None
+    link = d.link
+    d.stall_timeout /= factor
+    d.poll_interval /= factor
+    link.reply_timeout /= factor
+    link.link_timeout /= factor
+    link._rto = link.reply_timeout  # noqa: SLF001 - the learnt timeout starts again from the new base
+    link._max_rto = max(link.reply_timeout, link._max_rto / factor)  # noqa: SLF001
+
+
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""
