@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
         [--rows none,unplug_deal,...] [--no-cuts] [--no-trials] [--cut-jobs 4] [--until HH:MM]
-        [--report-only]
+        [--report-only [--from-progress]]
 
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
@@ -29,7 +29,10 @@
 Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); with
 ``--cut-jobs`` the power cuts run in that many more beside them. ``--until`` (UTC) stops starting
 trials at that time, cuts off those still running three minutes later, and writes what was
-reached (the table says it is partial, with the trials a row reached). The machine's load
+reached (the table says it is partial, with the trials a row reached). Every trial and power-cut
+hand is also appended to benchmarks/results/faults-progress.jsonl as it finishes (with the load
+then), so a campaign killed before its end keeps what it reached: ``--report-only
+--from-progress`` writes its table. The machine's load
 average is sampled throughout and printed beside the table. Figures go to
 benchmarks/results/faults.json and the "Dealer link fault campaign" section of
 benchmarks/RESULTS.md.
