@@ -59,7 +59,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route")
+EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route", "refused_play_read")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -73,6 +73,8 @@ ROW_WORDS = {
     "estop_read": "the e-stop pressed right after the dealer read a fed card",
     "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
                         "(back after 3-5 s)",
+    "refused_play_read": "the dealer refuses the read of a card a player put in the play slot as malformed "
+                         "(a frame damaged past its CRC), once",
     "mute_feed_back_route": "two-player Spades: the dealer routes a drawn card fed back and falls silent at once, "
                             "its answer lost (back after 3-5 s)",
 }
@@ -257,6 +259,8 @@ class Striker:
         elif row == "silent_feed_back":
             self.outage = self._outage(3.0, 5.0)
             self._at_presented(self._at(1, 8), which=lambda head: isinstance(head, FeedBack))
+        elif row == "refused_play_read":
+            self._refuse_read(self._at(1, 12))
         elif row == "mute_feed_back_route":
             self.outage = self._outage(3.0, 5.0)
             self._after_command(self._at(1, 8), m.ROUTE_PRESENTED, lambda head: isinstance(head, FeedBack))
@@ -362,6 +366,28 @@ class Striker:
                 if count[0] == n:
                     self._strike("silence")
             return out
+
+        fw.dispatch = wrapper
+
+    def _refuse_read(self, n: int) -> None:
+        """The n-th FEED sent while a player's card lies in the play slot is refused as
+        malformed (what a frame damaged past its CRC gets): the card stays in the slot."""
+        from importlib import import_module
+
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        commands = import_module("trickref.firmware.commands")
+        count = [0]
+        dispatch = fw.dispatch
+
+        def wrapper(ft: int, body: bytes, resumed: bool = False) -> Any:
+            if ft == m.FEED and not self.struck.is_set() and sim.board.slot:
+                count[0] += 1
+                if count[0] == n:
+                    self.struck.set()
+                    raise commands.Refused(m.NAK_BAD_BODY)
+            return dispatch(ft, body, resumed)
 
         fw.dispatch = wrapper
 
