@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
         [--rows none,unplug_deal,...] [--no-cuts] [--no-trials] [--cut-jobs 4] [--until HH:MM]
-        [--report-only]
+        [--report-only [--from-progress]]
 
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
@@ -29,7 +29,10 @@
 Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); with
 ``--cut-jobs`` the power cuts run in that many more beside them. ``--until`` (UTC) stops starting
 trials at that time, cuts off those still running three minutes later, and writes what was
-reached (the table says it is partial, with the trials a row reached). The machine's load
+reached (the table says it is partial, with the trials a row reached). Every trial and power-cut
+hand is also appended to benchmarks/results/faults-progress.jsonl as it finishes (with the load
+then), so a campaign killed before its end keeps what it reached: ``--report-only
+--from-progress`` writes its table. The machine's load
 average is sampled throughout and printed beside the table. Figures go to
 benchmarks/results/faults.json and the "Dealer link fault campaign" section of
 benchmarks/RESULTS.md.
@@ -57,6 +60,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_JSON = ROOT / "benchmarks" / "results" / "faults.json"
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
+PROGRESS = ROOT / "benchmarks" / "results" / "faults-progress.jsonl"  # every finished trial, as it finishes
 sys.path.insert(0, str(ROOT))
 
 GRACE_S = 180.0  # at the deadline, how long the trials already running may still take
@@ -96,6 +100,16 @@ class LoadSampler:
         s = sorted(self.samples)
         return {"median": round(statistics.median(s), 2), "min": round(s[0], 2), "max": round(s[-1], 2),
                 "samples": len(s)}
+
+
+def _progress(kind: str, record: dict[str, Any]) -> None:
+    """One finished trial (or power-cut hand) appended to PROGRESS at once, so a campaign killed or
+    cut off keeps what it reached, row by row (``--report-only --from-progress`` writes its table)."""
+    PROGRESS.parent.mkdir(parents=True, exist_ok=True)
+    with PROGRESS.open("a") as f:
+        f.write(json.dumps({"kind": kind, "at": time.strftime("%H:%M:%S"), "load": round(_load(), 2),
+                            **record}) + "\n")
+        f.flush()
 
 
 def _past(deadline: float | None) -> bool:
@@ -155,6 +169,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
                          "detail": f"{type(e).__name__}: {e}", "seconds": 0.0, "struck": False,
                          "deals": 0, "mismatches": [], "faults": []}
                 out.append(r)
+                _progress("trial", r)
                 print(f"{row:15s} seed {seed:6d} {r['game']:20s} {r['outcome']:9s} {r['seconds']:7.1f} s "
                       f"{r['detail'][:90]}", flush=True)
     finally:
@@ -366,6 +381,7 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: fl
                     r = {"index": i, "game": "?", "seed": 0, "kills": [], "lost": 0, "outcome": "stuck",
                          "detail": f"{type(e).__name__}: {e}", "resume_s": []}
                 out.append(r)
+                _progress("cut", r)
                 killed += len(r["kills"])
                 print(f"cut trial {i:4d} {r['game']:20s} kills {len(r['kills']):2d} (total {killed:5d}) "
                       f"{r['outcome']:8s} {r['detail'][:80]}", flush=True)
@@ -481,6 +497,40 @@ def write_report(data: dict[str, Any]) -> None:
     RESULTS_MD.write_text(text.rstrip("\n") + "\n")
 
 
+def from_progress(rows: list[str], trials_wanted: int, kills_wanted: int) -> dict[str, Any]:
+    """The campaign's figures from the progress file: what was reached so far, row by row; the
+    load is the 1-minute load average sampled as each trial finished."""
+    recs = [json.loads(ln) for ln in PROGRESS.read_text().splitlines() if ln.strip()]
+    trials = [r for r in recs if r["kind"] == "trial"]
+    cuts = [r for r in recs if r["kind"] == "cut"]
+    machine = f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)"
+    out: dict[str, Any] = {"machine": machine}
+
+    def load(rs: list[dict[str, Any]]) -> dict[str, float]:
+        s = sorted(r["load"] for r in rs)
+        return {"median": round(statistics.median(s), 2), "min": s[0], "max": s[-1], "samples": len(s)}
+
+    def span(rs: list[dict[str, Any]]) -> tuple[str, float]:
+        t = [time.strptime(r["at"], "%H:%M:%S") for r in rs]
+        secs = [x.tm_hour * 3600 + x.tm_min * 60 + x.tm_sec for x in t]
+        return f"{time.strftime('%Y-%m-%d')} {rs[0]['at'][:5]}-{rs[-1]['at'][:5]} UTC (progress file)", \
+            float(max(secs) - min(secs))
+
+    if trials:
+        out["rows"] = summarize(trials, rows)
+        out["rows_wanted"] = trials_wanted
+        out["rows_load"] = load(trials)
+        out["rows_when"], out["rows_wall_s"] = span(trials)
+        out["trials"] = trials
+    if cuts:
+        out["cuts"] = summarize_cuts(cuts)
+        out["cuts"]["kills_wanted"] = kills_wanted
+        out["cuts_load"] = load(cuts)
+        out["cuts_when"], out["cuts_wall_s"] = span(cuts)
+        out["cut_trials"] = cuts
+    return out
+
+
 def _deadline(text: str | None) -> float | None:
     """``HH:MM`` (UTC, today) as a time.time() value."""
     if not text:
@@ -512,11 +562,18 @@ def main() -> int:
                     help="a paragraph under the table (what was fixed since the run, say); replaces the last notes")
     ap.add_argument("--report-only", action="store_true",
                     help="write RESULTS.md again from benchmarks/results/faults.json, running nothing")
+    ap.add_argument("--from-progress", action="store_true",
+                    help="with --report-only: the table from what the progress file holds (a campaign "
+                         "still running or killed), with --trials and --kills as the counts asked for")
     args = ap.parse_args()
     notes = {"notes": args.note} if args.note is not None else {}
     if args.report_only:
+        if args.from_progress:
+            notes.update(from_progress([r for r in args.rows.split(",") if r], args.trials, args.kills))
         write_report(notes)
         return 0
+    if PROGRESS.exists():
+        PROGRESS.rename(PROGRESS.with_suffix(".jsonl.old"))
     machine = f"{platform.platform()} (Python {platform.python_version()}, {os.cpu_count()} CPUs)"
     data: dict[str, Any] = {"machine": machine, "notes": args.note or []}
     rows = [r for r in args.rows.split(",") if r]

@@ -985,6 +985,11 @@ class Dealer:
             return job.fed, job.count
         if isinstance(job, SelftestJob):
             return job.read + job.misreads, 0
+        if isinstance(job, FetchJob):
+            # the loop cards it sent round so far: a long fetch on a slow mechanism is progress
+            # the host sees in STATUS (else the last deal's count stood still and the host took
+            # the fetch for a stalled dealer: the Pi's "refused FETCH")
+            return job.passes, 0
         if self.deal_job is not None:
             return self.deal_job.filled, self.deal_job.plan.total
         return 0, 0

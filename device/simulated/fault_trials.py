@@ -59,7 +59,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back")
+EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route", "refused_play_read")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -73,6 +73,10 @@ ROW_WORDS = {
     "estop_read": "the e-stop pressed right after the dealer read a fed card",
     "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
                         "(back after 3-5 s)",
+    "refused_play_read": "the dealer refuses the read of a card a player put in the play slot as malformed "
+                         "(a frame damaged past its CRC), once",
+    "mute_feed_back_route": "two-player Spades: the dealer routes a drawn card fed back and falls silent at once, "
+                            "its answer lost (back after 3-5 s)",
 }
 
 
@@ -129,6 +133,30 @@ class _Table(SimTable):
                 out.append("belt/loop")
         return ", ".join(out) or "nowhere"
 
+    def diagnosis(self) -> str:
+        """The dealer's own view and the simulator's cards, for a stuck trial's report: the
+        mechanism's state, the loop model, the card staged or held in the window, the last
+        steps it remembers, and where the hopper, the slot, the belt and the window are."""
+        sim = self.sim
+        if sim is None:
+            return ""
+        try:
+            with sim.lock:
+                fw = sim.firmware.dealer
+                b = sim.board
+                steps = [f"{s.id:#06x}:{m.TYPE_NAMES.get(s.type, s.type)}/{m.STEP_STATE_NAMES.get(s.state, s.state)}"
+                         f"/{C.NAMES[s.card] if s.card < 52 else s.card}" for s in fw.steps.list[-6:]]
+                held = fw.mech.held
+                return (f"dealer {m.STATE_NAMES.get(fw.mech.state, fw.mech.state)}; loop model "
+                        f"{C.names([c for c in fw.loop if c < 52])}; staged "
+                        f"{C.NAMES[fw.staged] if fw.staged is not None and fw.staged < 52 else fw.staged}; "
+                        f"held {C.NAMES[held[0]] if held and held[0] < 52 else held}; steps {' '.join(steps)}; "
+                        f"hopper {C.names([c for c in b.hopper if c < 52])}; slot {C.names(list(b.slot))}; "
+                        f"window {C.NAMES[b.gate] if isinstance(b.gate, int) and 0 <= b.gate < 52 else b.gate}; "
+                        f"belt {C.names([c for _, c, _, _ in b.belt_cards])}")
+        except Exception as e:  # noqa: BLE001 - a report, never a second failure
+            return f"(no diagnosis: {type(e).__name__}: {e})"
+
     def check_pockets(self, when: str) -> None:
         ref = self.referee
         g = ref.game
@@ -146,11 +174,29 @@ class _Table(SimTable):
                                        f"lacks {C.names(gone)} ({'; '.join(self.where(c) for c in gone)})")
 
 
+def slow_host(table: SimTable, factor: float) -> None:
+    """Run ``table``'s host as if on a CPU ``factor`` times slower than the line and the dealer
+    (a Pi is 3-4x slower a core than this machine; the emulated Pi ~10x): every timer of the
+    driver and the link (reply and retransmit timeouts, the link timeout, STATUS polls, the
+    stall check) is ``factor`` times shorter while the host's own work takes what it takes, so
+    answers come "too late" as on the slow host, steps are sent again, and each must get its
+    first outcome."""
+    d = table.driver
+    assert d is not None
+    link = d.link
+    d.stall_timeout /= factor
+    d.poll_interval /= factor
+    link.reply_timeout /= factor
+    link.link_timeout /= factor
+    link._rto = link.reply_timeout  # noqa: SLF001 - the learnt timeout starts again from the new base
+    link._max_rto = max(link.reply_timeout, link._max_rto / factor)  # noqa: SLF001
+
+
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""
     pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else \
-        DRAWING if row == "silent_feed_back" else GAMES
+        DRAWING if row in ("silent_feed_back", "mute_feed_back_route") else GAMES
     return pool[seed % len(pool)]
 
 
@@ -213,6 +259,11 @@ class Striker:
         elif row == "silent_feed_back":
             self.outage = self._outage(3.0, 5.0)
             self._at_presented(self._at(1, 8), which=lambda head: isinstance(head, FeedBack))
+        elif row == "refused_play_read":
+            self._refuse_read(self._at(1, 12))
+        elif row == "mute_feed_back_route":
+            self.outage = self._outage(3.0, 5.0)
+            self._after_command(self._at(1, 8), m.ROUTE_PRESENTED, lambda head: isinstance(head, FeedBack))
 
     def _at(self, lo: int, hi: int) -> int:
         n = self.rng.randint(lo, hi)
@@ -299,6 +350,47 @@ class Striker:
 
         fw.emit = wrapper
 
+    def _after_command(self, n: int, ftype: int, which: Callable[[Any], bool]) -> None:
+        """The dealer carries out the n-th ``ftype`` command (while ``which`` holds for the
+        referee's step) and falls silent at once: its answer is lost, the step is done."""
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        count = [0]
+        dispatch = fw.dispatch
+
+        def wrapper(ft: int, body: bytes, resumed: bool = False) -> Any:
+            out = dispatch(ft, body, resumed)
+            if ft == ftype and not self.struck.is_set() and which(self._head()):
+                count[0] += 1
+                if count[0] == n:
+                    self._strike("silence")
+            return out
+
+        fw.dispatch = wrapper
+
+    def _refuse_read(self, n: int) -> None:
+        """The n-th FEED sent while a player's card lies in the play slot is refused as
+        malformed (what a frame damaged past its CRC gets): the card stays in the slot."""
+        from importlib import import_module
+
+        sim = self.table.sim
+        assert sim is not None
+        fw = sim.firmware.dealer
+        commands = import_module("trickref.firmware.commands")
+        count = [0]
+        dispatch = fw.dispatch
+
+        def wrapper(ft: int, body: bytes, resumed: bool = False) -> Any:
+            if ft == m.FEED and not self.struck.is_set() and sim.board.slot:
+                count[0] += 1
+                if count[0] == n:
+                    self.struck.set()
+                    raise commands.Refused(m.NAK_BAD_BODY)
+            return dispatch(ft, body, resumed)
+
+        fw.dispatch = wrapper
+
     def _at_fetch(self, n: int) -> None:
         """While the n-th Fetch cycles the loop: the cable goes after its first card read."""
         sim = self.table.sim
@@ -352,13 +444,16 @@ def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240
         worker.start()
         if not done.wait(guard_s):
             result.outcome, result.detail = "stuck", f"no end after {guard_s:g} s: {table.referee.waiting_text()}"
+            result.faults.append(f"diagnosis: {table.diagnosis()}")
         elif error:
             e = error[0]
             result.outcome = "stuck"
             result.detail = f"{type(e).__name__}: {e}"
             if isinstance(e, TableStuck) and table.referee.dealer_fault is not None:
                 result.outcome = "stopped"
-        result.faults = list(table.recoveries)
+            else:
+                result.faults.append(f"diagnosis: {table.diagnosis()}")
+        result.faults = result.faults + list(table.recoveries)
         result.pressed = table.pressed
         if result.outcome != "right" or table.mismatches:
             result.faults += [f"msg: {msg.text}" for msg in table.messages[-8:]]

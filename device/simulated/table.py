@@ -99,6 +99,9 @@ class SimTable:
         people.cannot = self.cannot
         assert isinstance(self.opened.world, SimWorld)
         self.sim = self.opened.world.sim
+        # the card a person put in the play slot that the dealer has not read yet (a read the
+        # dealer refused, a link fault): it lies there; the person waits for it to be read
+        self.in_slot: int | None = None
         self.driver = self.opened.driver
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
@@ -238,6 +241,8 @@ class SimTable:
             if isinstance(head, FeedBack):
                 self.feed_back(head)
                 continue
+            if self._slot_waits():
+                continue
             seats = ref.bot_turns() or self._human_turns()
             if not seats:
                 raise TableStuck(f"nobody can act: {ref.waiting_text()}")
@@ -272,10 +277,35 @@ class SimTable:
         host = self.host
         n = host.cards_read
         self.opened.feed(card, seat)
+        self.in_slot = card
         ref = self.referee
         if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None, GUARD_S):
             raise TableStuck(f"{C.NAMES[card]} was fed but never read")
+        if host.cards_read > n:
+            self.in_slot = None
         self.settle()
+
+    def _slot_waits(self) -> bool:
+        """A card the person put in the play slot and the dealer did not read (it refused the
+        read, the link failed) still lies there after Resume: the person does not play another
+        one, nor the same one again from a pocket that no longer holds it; the table reads it
+        (True: it was read, or a fault came, and the table is looked at again)."""
+        card, sim = self.in_slot, self.sim
+        if card is None or sim is None:
+            return False
+        with sim.lock:
+            lying = card in sim.board.slot
+        if not lying:
+            self.in_slot = None
+            return False
+        host, ref = self.host, self.referee
+        n = host.cards_read
+        if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None, GUARD_S):
+            raise TableStuck(f"{C.NAMES[card]} lies in the play slot and is never read")
+        if host.cards_read > n:
+            self.in_slot = None
+        self.settle()
+        return True
 
     def feed_back(self, step: FeedBack) -> None:
         """The drawing bot feeds the card the dealer waits for back (from its pocket), once: a

@@ -519,6 +519,7 @@ class DealerAdapter:
         d = self.dealer
         route = target_byte(cmd.target)
         if self.held == due:  # read before a fault: is it still held in the gate?
+            self.feeding = False  # only routed: nobody feeds anything
             try:
                 self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid))
                 self.held = None

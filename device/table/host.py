@@ -231,6 +231,12 @@ class SerialDealer:
         self._waiting = False  # inside the driver's read, waiting for a card to be fed
         self._aborted = False
         self._read_gen = 0
+        # held from deciding to ABORT a waiting read until that ABORT is answered, and by the
+        # port's thread to mark a read over: so an ABORT decided while the read still waited is
+        # at the dealer before the port's next step starts, never in the middle of it (on a slow
+        # host the second look at a stopped read came while the port was leaving it, and its
+        # ABORT stopped the Fetch that followed: "refused FETCH: there is no card for it")
+        self._abort_gate = threading.Lock()
         self._thread = threading.Thread(target=self._work, name="table-dealer", daemon=True)
         self._dealt = 0
         self._epoch = ""
@@ -321,13 +327,14 @@ class SerialDealer:
     def _abort_read(self, gen: int) -> None:
         """ABORT the FEED a read waits on. The ABORT can overtake the FEED on the wire (then the
         dealer was idle and the FEED still starts): so look again a little later."""
-        with self._cond:
-            if not (self._waiting and self._read_gen == gen) or self._closing:
-                return
-        try:
-            self.driver.abort()
-        except (DealerError, ValueError, OSError):
-            pass
+        with self._abort_gate:
+            with self._cond:
+                if not (self._waiting and self._read_gen == gen) or self._closing:
+                    return
+            try:
+                self.driver.abort()
+            except (DealerError, ValueError, OSError):
+                pass
         timer = threading.Timer(ABORT_RECHECK_S, self._abort_read, (gen,))
         timer.daemon = True
         timer.start()
@@ -400,7 +407,15 @@ class SerialDealer:
         if isinstance(cmd, FeedBack) and not self.adapter.auto_feed_back:
             self.adapter.feeding = True  # a person feeds the card back: the host is idle meanwhile
             self._post(PortDone("feeding"))
-        self._post(self.adapter.run(cmd))
+        try:
+            out = self.adapter.run(cmd)
+        finally:
+            # whatever way the step ended (a card already read before a fault is only routed:
+            # no person is waited for), the port no longer waits for one: left True, the table
+            # counted the next step in flight as idle and the harness saw a table stuck on a
+            # Fetch that was still to come (seed 8018)
+            self.adapter.feeding = False
+        self._post(out)
 
     def _read(self) -> None:
         """Wait for a player to feed a card; post what the reader saw. Gives up quietly when a
@@ -443,7 +458,7 @@ class SerialDealer:
                 self._post(DealerFault("fault", str(e), None))
                 return
             finally:
-                with self._cond:
+                with self._abort_gate, self._cond:  # (an ABORT being sent for this read goes first)
                     self._waiting = False
             self._post(CardRead(C.NAMES[card], None))
             return

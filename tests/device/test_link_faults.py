@@ -9,6 +9,8 @@ host and referee, bots in every seat, the simulated person doing only what the s
   the card ended in the reject pocket and the referee still counted it in the player's hand
   (seeds 2101 and 5016);
 - a card fed back (a spades-2p draw) while the dealer fell silent: fed once (seed 9001);
+- a card fed back and routed whose answer was lost: the table goes on (seed 8018's stuck Fetch);
+- a played card whose read the dealer refused stays in the play slot and is read after Resume;
 - a short seeded slice of the fault campaign (benchmarks/faults.py).
 
 Each trial compares every seat's pocket with the referee's hand before every play
@@ -58,6 +60,27 @@ def test_a_card_fed_back_while_the_dealer_fell_silent_is_not_fed_twice() -> None
     the table goes on by itself the step is carried on, the card is in the dealer. The simulated
     person fed it again (from a pocket that no longer held it: the run died) instead of waiting."""
     _right("silent_feed_back", 9001)
+
+
+def test_a_card_fed_back_routed_while_its_answer_was_lost_does_not_stop_the_table() -> None:
+    """Two-player Spades, seed 9001 (the campaign's seed 8018 at 5 % corrupted bytes met it by
+    chance): the dealer routes the drawn card fed back, and its answer is lost for 4 s
+    ('did not answer ROUTE_PRESENTED after 4 tries'). Carried on, the step is only routed (the
+    card was read before): the port kept saying it waited for a person to feed a card, so the
+    table took the next step in flight (a Fetch) for an idle table and nobody could act."""
+    _right("mute_feed_back_route", 9001, at=1, outage=4.0)
+
+
+def test_a_card_whose_read_was_refused_is_read_where_it_lies_after_resume() -> None:
+    """Cancellation Hearts, seed 7041 (the campaign's 2 %-corrupted-bytes row met it: a FEED frame
+    damaged past its CRC, refused as malformed): the player's card stays in the play slot; after
+    Resume the table reads it there. The simulated person played again from a pocket that no
+    longer held it (the trial stopped stuck)."""
+    r = run_trial("refused_play_read", 7041, compare=False, guard_s=240.0, at=5)
+    assert r.struck
+    assert r.mismatches == [], r.mismatches
+    assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+    assert r.pressed == 1  # a refusal is not the link's: the person pressed Resume once
 
 
 @pytest.mark.parametrize(("row", "seed"), [("none", 1001), ("unplug_deal", 2003), ("unplug_release", 3004)])
