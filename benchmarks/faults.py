@@ -532,12 +532,14 @@ def from_progress(rows: list[str], trials_wanted: int, kills_wanted: int) -> dic
 
 
 def _deadline(text: str | None) -> float | None:
-    """``HH:MM`` (UTC, today) as a time.time() value."""
+    """``HH:MM`` (UTC) as a time.time() value: the next such time (``--until 00:40`` given at
+    23:37 means 00:40 after midnight, not the past 00:40 of today, which would run nothing)."""
     if not text:
         return None
     hh, mm = (int(x) for x in text.split(":"))
     now = time.gmtime()
-    return float(time.mktime((now.tm_year, now.tm_mon, now.tm_mday, hh, mm, 0, 0, 0, 0)) - time.timezone)
+    at = float(time.mktime((now.tm_year, now.tm_mon, now.tm_mday, hh, mm, 0, 0, 0, 0)) - time.timezone)
+    return at + 86400.0 if at <= time.time() else at
 
 
 def main() -> int:
@@ -622,6 +624,11 @@ def main() -> int:
         beside.join()
     elif not args.no_cuts:
         do_cuts()
+    ran = len(data.get("trials", [])) + len(data.get("cut_trials", []))
+    if not ran:  # never overwrite a campaign's figures with an empty table
+        print("faults.py: no trial finished: benchmarks/results/faults.json and RESULTS.md left as they were",
+              file=sys.stderr)
+        return 1
     write_report(data)
     print(f"wrote {RESULTS_JSON.relative_to(ROOT)} and the campaign's section of {RESULTS_MD.relative_to(ROOT)}")
     return 0
