@@ -293,14 +293,20 @@ class SimTable:
         card, sim = self.in_slot, self.sim
         if card is None or sim is None:
             return False
-        with sim.lock:
-            lying = card in sim.board.slot
-        if not lying:
-            self.in_slot = None
-            return False
         host, ref = self.host, self.referee
         n = host.cards_read
-        if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None, GUARD_S):
+        board = sim.board
+
+        def in_the_dealer() -> bool:  # in the play slot, or taken from it into the read window
+            with sim.lock:
+                return card in board.slot or board.gate == card
+
+        if not in_the_dealer():
+            self.in_slot = None
+            return False
+        # read (counted), or a fault, or gone on from the window (read before n was taken)
+        if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None or not in_the_dealer(),
+                         GUARD_S):
             raise TableStuck(f"{C.NAMES[card]} lies in the play slot and is never read")
         if host.cards_read > n:
             self.in_slot = None

@@ -85,11 +85,22 @@ def play_whole_game(app: Any, chooser: Any, max_steps: int = 20000) -> list[str]
 
 def act(app: Any, chooser: Any) -> None:
     """The revealed human on turn takes the action ``chooser`` picks, by tapping."""
-    sc = app.scene
-    sc.refresh()
-    seat = sc.acting_seat
-    assert seat is not None, f"{sc.name}: nobody to act; turn {sc.t.get('turn')}, revealed {app.session.revealed}"
     table = app.session.table
+    for _ in range(50):
+        sc = app.scene
+        sc.refresh()
+        seat = sc.acting_seat
+        if seat is not None and table.legal(seat):
+            break
+        # the table does not take the seat's entry yet (the screen says why: the dealer is
+        # fetching the stock's card, say, begun after the last frame, and a bot's turn may come
+        # after it): the person waits for it
+        settle(app)
+        if app.scene.name not in ("play", "bidding"):
+            return
+    else:
+        raise AssertionError(f"{sc.name}: nobody let act; turn {sc.t.get('turn')}, revealed {app.session.revealed}, "
+                             f"the table: {table.snapshot.waiting_text!r}")
     action = chooser(table, seat)
     k, v = action
     if k == "play":
