@@ -284,6 +284,22 @@ def switchback(d: Dealer) -> list[Finding]:
                     out_lead - first >= 5.0)]
 
 
+def _nearest(a: Part, others: list[Part]) -> tuple[float, str]:
+    """The smallest gap between part ``a``'s solids and those of ``others`` that share its
+    stretch of the path, and the nearest one's name (inf, "" when none shares it)."""
+    worst, who = math.inf, ""
+    for b in others:
+        for sa in a.solids:
+            for sb in b.solids:
+                if not _overlaps(sa, sb.y0, sb.y1):
+                    continue
+                lb = bbox_gap(sa.shape.bounds(), sb.shape.bounds())
+                g = lb if lb > FAR else distance(sa.shape, sb.shape)
+                if g < worst:
+                    worst, who = g, b.name
+    return worst, who
+
+
 def structure(d: Dealer) -> list[Finding]:
     """Where the loop crosses over the transport's end: its parts against the transport's, and
     the flaps' swing against the band drums (parts only, where no card passes between them)."""
@@ -293,16 +309,7 @@ def structure(d: Dealer) -> list[Finding]:
     clear = d.v["cad.path.clearance"]
     out = []
     for a in loop:
-        worst, who = math.inf, ""
-        for b in transport:
-            for sa in a.solids:
-                for sb in b.solids:
-                    if not _overlaps(sa, sb.y0, sb.y1):
-                        continue
-                    lb = bbox_gap(sa.shape.bounds(), sb.shape.bounds())
-                    g = lb if lb > FAR else distance(sa.shape, sb.shape)
-                    if g < worst:
-                        worst, who = g, b.name
+        worst, who = _nearest(a, transport)
         if who:
             out.append(Finding("structure", f"{a.name} (nearest: {who})", round(worst, 2), clear, worst >= clear))
     return out
@@ -316,18 +323,7 @@ def splitter(d: Dealer) -> list[Finding]:
     if not servo:
         return []
     clear = d.v["cad.path.clearance"]
-    worst, who = math.inf, ""
-    for b in d.parts:
-        if b.name.startswith("splitter-"):
-            continue
-        for sa in servo[0].solids:
-            for sb in b.solids:
-                if not _overlaps(sa, sb.y0, sb.y1):
-                    continue
-                lb = bbox_gap(sa.shape.bounds(), sb.shape.bounds())
-                g = lb if lb > FAR else distance(sa.shape, sb.shape)
-                if g < worst:
-                    worst, who = g, b.name
+    worst, who = _nearest(servo[0], [b for b in d.parts if not b.name.startswith("splitter-")])
     return [Finding("splitter", f"splitter-servo (nearest: {who})", round(worst, 2), clear, worst >= clear,
                     "the L12-R's body and rod against every part but the shoe")]
 
