@@ -291,18 +291,23 @@ class _Flaps:
 
 
 class _Splitter:
-    """The sorting hopper's splitter: the depths (cards below the top of the stack) at which
-    the next loop cards must drop in, first in first out, and the servo that holds the blade
-    at the first one's. A preallocated ring: no allocation per card."""
+    """The sorting hopper's splitter: the loop cards on their way to the stack, first in first
+    out, each with the depth (cards below the top of the stack) it was given when it left for
+    the loop, and the servo that holds the blade at the first one's. The depth the blade goes
+    to is worked out again when it moves for a card (the card before it has landed) by
+    ``depth_of`` (the dealer's loop model, counting only the cards then in the stack), when the
+    dealer sets it. Preallocated rings: no allocation per card."""
 
     def __init__(self, i2c):
         self.i2c = i2c
         self.ok = True
         self.ring = bytearray(128)
+        self.cards = bytearray(128)  # the card each depth is for
         self.head = 0
         self.count = 0
         self.last = 0  # the depth given last (the blade goes there from the one before)
         self.gap = 0  # ms the last two loop cards must be apart for the blade to move between
+        self.depth_of = None  # card -> its depth now (commands.Dealer.loop_depth_now)
         try:
             i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\x10")
             i2c.writeto_mem(SPLIT_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
@@ -313,15 +318,25 @@ class _Splitter:
             self.ok = False
         self._drive()
 
-    def push(self, depth):
+    def push(self, depth, card=0):
         if self.count < len(self.ring):
             depth = min(SPLIT_MAX, depth)
-            self.ring[(self.head + self.count) % len(self.ring)] = depth
+            k = (self.head + self.count) % len(self.ring)
+            self.ring[k] = depth
+            self.cards[k] = card & 0xFF
             self.count += 1
             self.gap = SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD * abs(depth - self.last)
             self.last = depth
             if self.count == 1:
                 self._drive()
+
+    def flying(self, card):
+        """``card`` is on its way to the stack behind the one the blade is set for."""
+        n = len(self.cards)
+        for i in range(1, self.count):
+            if self.cards[(self.head + i) % n] == card:
+                return True
+        return False
 
     def forget_last(self):
         if self.count:
@@ -339,7 +354,11 @@ class _Splitter:
     def _drive(self):
         if not self.ok:
             return
-        depth = self.ring[self.head] if self.count else 0
+        depth = 0
+        if self.count:
+            depth = self.ring[self.head]
+            if self.depth_of is not None:
+                depth = min(SPLIT_MAX, self.depth_of(self.cards[self.head]))
         off = (SPLIT_US0 + SPLIT_US_PER_CARD * depth) * 4096 // 20000
         try:
             self.i2c.writeto_mem(SPLIT_ADDR, PCA_LED0, bytes((0, 0, off & 0xFF, off >> 8)))
@@ -675,9 +694,16 @@ class Board:
         """A sorting hopper is fitted (its splitter answered at boot)."""
         return self.splitter.ok
 
-    def loop_depth(self, depth):
-        """The card now leaving for the loop drops in ``depth`` cards under the top."""
-        self.splitter.push(depth)
+    def loop_depth(self, depth, card=0, depth_of=None):
+        """The card now leaving for the loop, ``card``, drops in ``depth`` cards under the top
+        as the loop model stands now; ``depth_of(card)`` gives its depth again when the blade
+        moves for it (the cards then in the stack)."""
+        self.splitter.depth_of = depth_of
+        self.splitter.push(depth, card)
+
+    def loop_flying(self, card):
+        """``card`` is on its way to the stack, not in it, and not the next to land."""
+        return self.splitter.flying(card)
 
     def loop_gap_ms(self):
         """How long after the loop card before it the card now leaving for the loop may go:

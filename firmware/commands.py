@@ -920,8 +920,9 @@ class Dealer:
         place, ``key`` (the plan's order for a deal's loop cards, LAST for parked ones; None:
         the card's own, it is only going round): the board holds the top cards off the stack
         so that it drops in under every card whose place is after its own, and the model keeps
-        that order. The depth is counted from the top of the stack when the card lands: the
-        cards after it in the model went round before it (the loop is first in, first out)."""
+        that order. The depth is counted from the top of the stack when the blade moves for
+        the card (the card before it has landed): the cards after it in the model that are in
+        the stack then (loop_depth_now)."""
         if key is not None:
             self.loop_key[card] = key
         loop = self.loop
@@ -933,7 +934,25 @@ class Dealer:
         while j > 0 and self.loop_key[loop[j - 1]] > k:
             j -= 1
         loop.insert(j, card)
-        self.board.loop_depth(len(loop) - 1 - j)
+        self.board.loop_depth(len(loop) - 1 - j, card, self.loop_depth_now)
+
+    def loop_depth_now(self, card):
+        """``card``'s depth under the top of the stack now, as the blade moves for it: the
+        cards after it in the model, less those on their way round behind it. Counted when it
+        left the read window, a card read off its place meanwhile (taken out of the stack, sent
+        round again) was counted as above it: one early one-card error of the blade then grew,
+        every later card went under the card the FETCH wanted and was sent round again, to the
+        same place, until the FETCH's limit (hand 1002 on the twin, JAM 5)."""
+        loop = self.loop
+        n = 0
+        after = False
+        for c in loop:
+            if after:
+                if not self.board.loop_flying(c):
+                    n += 1
+            elif c == card:
+                after = True
+        return n
 
 
     def identify_body(self):

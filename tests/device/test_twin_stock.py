@@ -188,3 +188,29 @@ def test_a_fetch_waits_for_its_card_coming_round_even_with_the_next_card_in_the_
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
     for card in deck[3:6]:
         assert fetch(tw, host, card, 1) == 0
+
+
+def test_cards_found_under_the_fetched_card_go_round_to_their_places_above_it() -> None:
+    """Hand 1002 (benchmarks/twin_stock.py): early in the deal the blade put a card one too deep,
+    under the card whose place is just below it; every later card whose place lay between the
+    two was then counted, from the top, as under that one card too, and landed under the card
+    to fetch (ten of them by its FETCH). The FETCH sent each of them round to "its place",
+    worked out when it left the read window and counting the cards read after it (already out
+    of the stack) as still above it: under the fetched card again, until the FETCH's limit
+    (JAM 5). Now the blade's depth for a card is worked out when it moves for it, counting only
+    the cards then in the stack: a card read off its place meanwhile no longer counts, and the
+    fetch ends in about two passes a misplaced card (the first ones land while cards still under
+    the fetched one are counted above them, and go round once more; 58 passes before)."""
+    tw, host, deck = deal_spades_2p(26, {"sorter.error_chance": 0.0})
+    hop = tw.mech.hopper
+    assert hop[:12] == deck[1:13]  # bottom first
+    want = deck[1]
+    hop.remove(want)
+    hop.insert(10, want)  # ten cards that belong above it lie under it
+    passes = fetch(tw, host, want, 0)
+    while tw.mech.cards or tw.fw.dealer.mech.busy():
+        host.run(10)
+    assert 10 <= passes <= 21  # each of the ten round once, some twice
+    assert hop == tw.fw.dealer.loop == deck[2:]  # back in the plan's order
+    for card in deck[2:6]:
+        assert fetch(tw, host, card, 1) == 0
