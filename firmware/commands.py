@@ -335,10 +335,11 @@ class FeedJob:
     power cut say, or the loop's first card: then it stays until a card is in the slot).
     Target 0x85 parks the fed cards in the loop (passes)."""
 
-    def __init__(self, dealer, count, target, window_known=False):
+    def __init__(self, dealer, count, target, window_known=False, place=LAST):
         self.dealer = dealer
         self.count = count
         self.target = target
+        self.place = place  # target 0x85: the fed cards' place in a sorting hopper (loop_add)
         self.fed = 0
         self.routed = 0
         self.expect_fed = False  # the next card in the window is the one from the slot
@@ -402,7 +403,7 @@ class FeedJob:
         if self.target == P.HOLD:
             return (P.HOLD, -1, False)
         if self.target == d.cfg.LOOP:
-            d.loop_add(card, LAST)
+            d.loop_add(card, self.place)
         return (self.target, -1, False, not d.loop)
 
     def done(self, card, target, conf):
@@ -1172,16 +1173,17 @@ def cmd_deal_plan(d, body, resumed):
     return d.ok(P.DEAL_PLAN, P.OK_STARTED)
 
 
-def route_held(d, target, kind, pull=False):
+def route_held(d, target, kind, pull=False, place=LAST):
     """Route the card held in the read window (fed with HOLD, staged, or presented); ``pull``
-    (FETCH flag NEXT): the move that ejects it brings the hopper's next card to the window."""
+    (FETCH flag NEXT): the move that ejects it brings the hopper's next card to the window;
+    ``place``: a card parked in the loop lies under those with a larger one (loop_add)."""
     m = d.mech
     card = m.held[0]
     if d.staged is not None and d.staged == card:
         d.loop_take(card)  # it leaves the loop now
         d.staged = None
     if target == d.cfg.LOOP:
-        d.loop_add(card, LAST)  # parked (a pass): it comes back on top of the hopper
+        d.loop_add(card, place)  # parked (a pass): it comes back on top of the hopper
 
     def route(c, conf):
         # with cards in the loop the feed move brings none of them to the window (unless the
@@ -1197,7 +1199,8 @@ def route_held(d, target, kind, pull=False):
 
 
 def cmd_route_presented(d, body, resumed):
-    d.need(body, 1)
+    if len(body) != 2:  # (u8 place, optional: IDENTIFY flags bit7)
+        d.need(body, 1)
     target = body[0]
     d.check_target(target)
     m = d.mech
@@ -1205,12 +1208,13 @@ def cmd_route_presented(d, body, resumed):
         raise Refused(P.NAK_EMPTY)
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
-    route_held(d, target, P.EV_CARD_ROUTED)
+    route_held(d, target, P.EV_CARD_ROUTED, place=body[1] if len(body) == 2 else LAST)
     return d.ok(P.ROUTE_PRESENTED)
 
 
 def cmd_feed(d, body, resumed):
-    d.need(body, 2)
+    if len(body) != 3:  # (u8 place, optional: IDENTIFY flags bit7)
+        d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
     held = d.mech.held
     known = held is not None and held[0] == d.staged  # staged in the window: read already
@@ -1221,7 +1225,8 @@ def cmd_feed(d, body, resumed):
     # (count 0: until stopped; a pocket that fills stops the job with POCKET_FULL)
     if body[1] == d.cfg.LOOP and len(d.loop) + max(1, body[0]) > d.cfg.LOOP_CAPACITY:
         raise Refused(P.NAK_FULL)
-    d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known))
+    place = body[2] if len(body) == 3 else LAST  # a parked card's place: under those with a larger one
+    d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known, place=place))
     return d.ok(P.FEED)
 
 

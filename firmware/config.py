@@ -139,8 +139,9 @@ LINK_TX_QUEUE = 2048
 
 # IDENTIFY flags: bit0 e-stop button, bit1 jam sensing, bit2/bit3 (v1 face-up window,
 # presenter shutters) 0, bit4 return loop, bit5 double-feed sensing, bit6 FETCH takes a flags
-# byte (NEXT: the eject brings the loop's next card to the read window)
-FLAGS = 0x73
+# byte (NEXT: the eject brings the loop's next card to the read window), bit7 FEED and
+# ROUTE_PRESENTED take a place byte (a card parked in a sorting hopper's loop lies under those with a larger place)
+FLAGS = 0xF3
 EVENT_LOG = 256  # events kept for EVENTS_SINCE (a preallocated ring, commands.EventRing)
 EVENT_LOG_BYTES = 4096  # ... in at most this many bytes (a per-card event is 3-4 bytes)
 REPLY_CACHE = 8

@@ -207,8 +207,8 @@ SCHEMAS: dict[int, Schema] = {
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
     DEAL_PLAN: (("deal_id", "u16"), ("total", "u8"), ("offset", "u8"), ("flags", "u8"),
                 ("entries", "pairs")),
-    ROUTE_PRESENTED: (("step", "u16"), ("target", "u8")),
-    FEED: (("step", "u16"), ("count", "u8"), ("target", "u8")),
+    ROUTE_PRESENTED: (("step", "u16"), ("target", "u8"), ("place", "opt8")),
+    FEED: (("step", "u16"), ("count", "u8"), ("target", "u8"), ("place", "opt8")),
     FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8"), ("flags", "opt8")),
     ABORT: (("step", "u16"),),
     ESTOP: (),
@@ -237,6 +237,7 @@ SCHEMAS: dict[int, Schema] = {
 MAX_PLAN_CHUNK = 122  # (250 - 5) // 2 entries in one DEAL_PLAN frame
 FETCH_NEXT = 0x01  # FETCH flags bit0 (an optional byte): the eject brings the loop's next card to the window
 IDENT_FETCH_FLAGS = 0x40  # IDENTIFY flags bit6: the dealer takes FETCH's flags byte
+IDENT_FEED_PLACE = 0x80  # IDENTIFY flags bit7: FEED and ROUTE_PRESENTED take a place byte (target 0x85)
 PLAN_FRESH = 0x01  # DEAL_PLAN flags bit0: a fresh deal (every card gathered; the dealer's ledger starts again)
 
 

@@ -214,3 +214,41 @@ def test_cards_found_under_the_fetched_card_go_round_to_their_places_above_it() 
     assert hop == tw.fw.dealer.loop == deck[2:]  # back in the plan's order
     for card in deck[2:6]:
         assert fetch(tw, host, card, 1) == 0
+
+
+def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_one() -> None:
+    """FEED's and ROUTE_PRESENTED's place byte (IDENTIFY flags bit7, hardware/PROTOCOL.md): a
+    card parked in the loop with place 0xF0 (a Double Nil's replacement candidate, rule
+    exchange/2) lies under the discards parked without one (255, on top) and over the stock, so
+    after the draw it is the loop's bottom card. Without the byte parked cards stay first in,
+    first out, on top; a longer body is refused."""
+    tw, host, deck = deal_spades_2p(27, {"sorter.error_chance": 0.0})
+    ident = host.command(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(3000))
+    assert ident.body[16] & 0x80
+    for i, card in enumerate(deck[1:4]):
+        fetch(tw, host, card, i % 2)
+
+    def park(card: int, seat: int, place: bytes, hold: bool) -> None:
+        tw.mech.pockets[seat].remove(card)
+        tw.mech.slot.append(card)
+        start = len(host.events)
+        if hold:  # the referee's way: FEED HOLD, the card checked, ROUTE_PRESENTED
+            assert host.command(P.FEED, P.u16(0x6300 + card) + bytes((1, HOLD))).type == P.OK
+            host.until((P.EV_PRESENTED,), max_ms=60_000, start=start)
+            r = host.command(P.ROUTE_PRESENTED, P.u16(0x6400 + card) + bytes((th.LOOP,)) + place)
+            assert r.type == P.OK, r
+            host.until((P.EV_CARD_ROUTED,), max_ms=60_000, start=start)
+        else:
+            assert host.command(P.FEED, P.u16(0x6300 + card) + bytes((1, th.LOOP)) + place).type == P.OK
+            host.until((P.EV_FEED_DONE,), max_ms=60_000, start=start)
+        while tw.mech.cards or tw.fw.dealer.mech.busy():
+            host.run(10)
+
+    park(deck[1], 0, b"", hold=False)  # a discard: on top
+    park(deck[2], 1, bytes((0xF0,)), hold=True)  # a candidate: under it
+    park(deck[3], 0, bytes((0xF1,)), hold=False)  # the second candidate: over the first
+    park(deck[0], 0, b"", hold=True)  # another discard: on top
+    want = deck[4:] + [deck[2], deck[3], deck[1], deck[0]]
+    assert tw.fw.dealer.loop == want and tw.mech.hopper == want
+    r = host.command(P.FEED, P.u16(0x6500) + bytes((1, th.LOOP, 0xF0, 0)))
+    assert r.type == P.NAK and r.body[1] == P.NAK_BAD_BODY

@@ -259,7 +259,7 @@ def golden() -> list[dict[str, Any]]:
         # dealer v2 (hardware/PROTOCOL.md section 11): the loop, FETCH by identity, staging
         frame("identify v3 (loop, double-feed sensing, FETCH flags)", "IDENTIFY", 1, 0, protocol_version=3,
               firmware_version=[1, 2, 0], boot_id=0x0B0B, config_crc=0x2E2E, seat_count=11, reader_kind=1,
-              loop_capacity=120, max_plan=208, deadman_ms=3000, next_event_index=1, flags=0x73,
+              loop_capacity=120, max_plan=208, deadman_ms=3000, next_event_index=1, flags=0xF3,
               trays=[0x80, 0x81, 0x82, 0x84, 0x85]),
         frame("deal plan german whist: hands, stock to the loop", "DEAL_PLAN", 26, 25, deal_id=7, total=52,
               offset=0, flags=1, entries=[[c, c % 2 if c < 26 else 0x85] for c in range(52)]),
