@@ -34,7 +34,7 @@ class Record:
     first_dealer: int = 0
     hands: list[HandLog] = field(default_factory=list)
     # Added fields (RECORDS.md allows them): per hand, the fair-dealing "commitment" and
-    # "salt", and at its end the "points" it scored and the "chain" head of the plays, when present (same length as ``hands`` or empty); score corrections made by an
+    # "salt", the Double Nil draw rule "exchange" (spades-2p), and at its end the "points" it scored and the "chain" head of the plays, when present (same length as ``hands`` or empty); score corrections made by an
     # admin at the table, in the order made.
     hand_fields: list[dict[str, Any]] = field(default_factory=list)
     corrections: list[dict[str, Any]] = field(default_factory=list)
@@ -44,7 +44,7 @@ class Record:
     hand_corrections: list[dict[str, Any]] = field(default_factory=list)
 
 
-HAND_FIELDS = ("commitment", "salt", "points", "chain")
+HAND_FIELDS = ("commitment", "salt", "exchange", "points", "chain")
 
 
 class ReplayError(ValueError):
@@ -129,6 +129,11 @@ def parse(source: str | bytes | Mapping[str, Any]) -> Record:
                         raise RecordError(f"{where}.points", f"must be a list of {len(players)} whole numbers "
                                                              f"(one per seat), not {v!r}")
                     extra[key] = list(v)
+                    continue
+                if key == "exchange":  # the Double Nil draw rule (engine/referee/fairness.py)
+                    if v not in ("exchange/1", "exchange/2"):
+                        raise RecordError(f"{where}.exchange", f"must be \"exchange/1\" or \"exchange/2\", not {v!r}")
+                    extra[key] = v
                     continue
                 if not isinstance(v, str):
                     raise RecordError(f"{where}.{key}", f"must be a string of hex digits, not {v!r}")

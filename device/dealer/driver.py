@@ -489,15 +489,22 @@ class Dealer:
 
     # --- single-card commands -------------------------------------------------------------
 
-    def route_presented(self, target: int, *, timeout: float | None = None, step: int | None = None) -> int:
-        """Send the presented (or held) card to ``target``; returns the card."""
+    def route_presented(self, target: int, *, timeout: float | None = None, step: int | None = None,
+                        place: int | None = None) -> int:
+        """Send the presented (or held) card to ``target``; returns the card. ``place`` (target
+        the loop): the card's place in a sorting hopper, under the loop cards with a larger one
+        (hardware/PROTOCOL.md; sent only to a dealer whose IDENTIFY flags have bit7)."""
         m.check_target(target)
         wait_feed = self._feed_hold
 
         def after(_ev: Event) -> None:
             self._feed_hold = False
 
-        ev = self._single(m.ROUTE_PRESENTED, {"target": target},
+        fields: dict[str, Any] = {"target": target}
+        if (place is not None and target == m.LOOP and self.link.identity is not None
+                and self.link.identity.flags & m.IDENT_FEED_PLACE):
+            fields["place"] = place
+        ev = self._single(m.ROUTE_PRESENTED, fields,
                           f"routing the presented card to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout,
                           then=(lambda e: e.kind == m.EV_FEED_DONE) if wait_feed else None,

@@ -443,7 +443,7 @@ class DealerAdapter:
             card = int(ev["card"])
             self.held = card
             if card == C.parse(cmd.card):
-                d.route_presented(target_byte(cmd.target))
+                d.route_presented(target_byte(cmd.target), place=cmd.place)
                 self.held = None
             return card
         return int(ev["card"])
@@ -521,7 +521,7 @@ class DealerAdapter:
         if self.held == due:  # read before a fault: is it still held in the gate?
             self.feeding = False  # only routed: nobody feeds anything
             try:
-                self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid))
+                self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place))
                 self.held = None
                 return due
             except DriverFault as e:
@@ -544,7 +544,7 @@ class DealerAdapter:
         else:
             card = self.held
         if card == due:
-            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid))
+            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place))
             self.held = None
         return card
 

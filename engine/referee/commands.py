@@ -144,6 +144,10 @@ class FeedBack(DealerCommand):
     seat: int
     card: str
     target: str
+    # a hint for the machine, not part of the step (neither compared nor journalled): target
+    # "loop", the card's place in a sorting hopper (a Double Nil's replacement candidates under
+    # the other discards, rule exchange/2; hardware/PROTOCOL.md ROUTE_PRESENTED's place byte)
+    place: int | None = field(default=None, kw_only=True, compare=False)
 
 
 @dataclass(frozen=True)

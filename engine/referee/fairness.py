@@ -11,8 +11,12 @@ anybody saw a card. When the hand ends the table also shows the head of the chai
 head) that the verify page (device/verify_web) checks on a phone.
 
 Double Nil replacements (spades-2p) are "drawn at random from the discard pile": the referee
-derives them from the hand's salt (``replacements``), so a replay is exact and, once the salt is
-revealed, anyone can check that the replacements were not chosen by hand.
+derives them from the hand's salt, so a replay is exact and, once the salt is revealed, anyone
+can check that the replacements were not chosen by hand. Rule exchange/2 (the hand's record
+field ``exchange``; ``exchange_positions``, ``replacements_at``) takes the cards at places of
+the pile the salt fixes before the deal, so a sorting hopper can park them at the bottom of its
+loop during the draw; exchange/1 (``replacements``, records without the field) draws from the
+pile sorted by card.
 
 ``verify_record`` checks every hand of a record: pure, used by ``trickref verify``. Its words
 count hands and actions from 1 and name seats by their players (``trickref replay`` does the
@@ -67,6 +71,51 @@ def replacements(salt: str, hand: int, seat: int, pool: Sequence[int], k: int) -
     digest = hashlib.sha256(f"trickref-exchange/1|{salt}|{hand}|{seat}".encode()).digest()
     rng = random.Random(int.from_bytes(digest, "big"))
     return tuple(sorted(rng.sample(sorted(pool), k)))
+
+
+EXCHANGE_PILE = 26  # a spades-2p discard pile: 26 turns, one card discarded each
+
+
+def exchange_positions(salt: str, hand: int, seat: int, k: int = 3) -> tuple[int, ...]:
+    """Rule exchange/2 (docs/FAIRNESS.md; the record's hand field ``exchange``): the
+    places in the discard pile (0 = the card discarded on the first turn) of ``seat``'s Double
+    Nil replacement candidates in hand ``hand``, in the order they are taken: the first k are
+    the replacements when k cards are exchanged. Drawn from the salt alone, so fixed before the
+    deal (the commitment covers the salt) and independent of the deck and of the players'
+    choices: every ordered choice of k places out of 26 equally likely, so the replacements are
+    a uniformly random k of the 26 discards, as with exchange/1. Known to the referee during the
+    draw, so a sorting hopper can park those discards at the bottom of the loop."""
+    digest = hashlib.sha256(f"trickref-exchange/2|{salt}|{hand}|{seat}".encode()).digest()
+    rng = random.Random(int.from_bytes(digest, "big"))
+    return tuple(rng.sample(range(EXCHANGE_PILE), k))
+
+
+EXCHANGE_V1, EXCHANGE_V2 = "exchange/1", "exchange/2"
+EXCHANGE_RULES = (EXCHANGE_V1, EXCHANGE_V2)
+
+
+def exchange_rule(meta: Mapping[str, Any]) -> str:
+    """The Double Nil draw rule of a hand (its record field ``exchange``; none: exchange/1)."""
+    rule = meta.get("exchange")
+    return rule if isinstance(rule, str) else EXCHANGE_V1
+
+
+def draw_replacements(meta: Mapping[str, Any], hand: int, seat: int, state: Any, k: int) -> tuple[int, ...]:
+    """The ``k`` replacements for ``seat``'s Double Nil exchange in hand ``hand`` (0-based),
+    under the hand's rule: exchange/1 (``replacements``, from the pile sorted by card) or
+    exchange/2 (``replacements_at``, the pile in the order the cards joined it)."""
+    salt = str(meta.get("salt"))
+    if exchange_rule(meta) == EXCHANGE_V2:
+        return replacements_at(salt, hand, seat, list(state.discards), k)
+    return replacements(salt, hand, seat, discard_pool(state), k)
+
+
+def replacements_at(salt: str, hand: int, seat: int, pile: Sequence[int], k: int) -> tuple[int, ...]:
+    """Rule exchange/2: the ``k`` replacements, the cards of ``pile`` (the discards in the order
+    they were discarded) at ``exchange_positions``' first k places. Sorted, as exchange/1's."""
+    if len(pile) != EXCHANGE_PILE:
+        raise ValueError(f"a discard pile of {len(pile)} cards (exchange/2 draws from {EXCHANGE_PILE})")
+    return tuple(sorted(pile[p] for p in exchange_positions(salt, hand, seat)[:k]))
 
 
 def discard_pool(state: Any) -> list[int]:
@@ -165,7 +214,7 @@ def verify_record(source: str | bytes | Mapping[str, Any] | Record, scans: Seque
             for i, (seat, action) in enumerate(acts):
                 if action.kind == "exchange" and isinstance(salt, str) and salt:
                     give, get = action.value
-                    want = replacements(salt, h, seat, discard_pool(state), len(give))
+                    want = draw_replacements(meta, h, seat, state, len(give))
                     if tuple(get) != want:
                         problems.append(
                             f"action {i + 1}: {who(seat)} got {' '.join(C.names(get)) or 'nothing'} but the "

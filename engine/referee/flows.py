@@ -120,14 +120,29 @@ def discard_target(state: GameState) -> str:
     return PARK if any(double) or pos < 4 else "discard"
 
 
+CANDIDATE_PLACE = 0xF0  # a sorting hopper's place for exchange/2's candidates: over the stock, under other discards
+
+
+def candidate_place(candidates: Sequence[int], turn: int) -> int | None:
+    """The loop place of the discard of draw turn ``turn`` (0-25): a Double Nil's replacement
+    candidates (rule exchange/2: their places in the pile, in the order taken) lie under the
+    other discards in that order, so after the draw the exchange takes the loop's bottom cards;
+    None for the other discards (on top, first in first out)."""
+    if turn in candidates:
+        return CANDIDATE_PLACE + list(candidates).index(turn)
+    return None
+
+
 def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: int | None,
-               discard_to: str) -> list[DealerCommand]:
-    """A spades-2p draw turn at stock position ``pos``: ``deck[pos]`` is in ``seat``'s pocket."""
+               discard_to: str, place: int | None = None) -> list[DealerCommand]:
+    """A spades-2p draw turn at stock position ``pos``: ``deck[pos]`` is in ``seat``'s pocket;
+    ``place``: the discard's place in the loop (``candidate_place``)."""
     from .. import cards as C
 
     me, shown, second = seat_target(seat), C.NAMES[deck[pos]], C.NAMES[deck[pos + 1]]
     # the second card first: it is the staged one
-    steps: list[DealerCommand] = [Fetch(second, me), FeedBack(seat, second if keep else shown, discard_to)]
+    steps: list[DealerCommand] = [Fetch(second, me), FeedBack(seat, second if keep else shown, discard_to,
+                                                              place=place if discard_to == PARK else None)]
     if next_seat is not None and pos + 2 < len(deck):
         steps.append(Fetch(C.NAMES[deck[pos + 2]], seat_target(next_seat), then_next=pos + 3 < len(deck)))
         if pos + 3 < len(deck):

@@ -24,15 +24,33 @@ from .steps import DealerSteps
 
 
 class Taking(DealerSteps):
+    def _candidate_place(self, hand: int, g: object, turn: int) -> int | None:
+        """spades-2p under rule exchange/2: the loop place of draw turn ``turn``'s discard when
+        it is one of the first Double Nil exchanger's replacement candidates (flows.candidate_place),
+        so a sorting hopper has them at the bottom of the loop when the draw ends."""
+        meta = self.fair[hand] if hand < len(self.fair) else {}
+        double = list(getattr(g, "double", ()))
+        if fairness.exchange_rule(meta) != fairness.EXCHANGE_V2 or not any(double):
+            return None
+        first = next(s for s in (getattr(g, "first_player", 0), getattr(g, "second_player", 1)) if double[s])
+        return flows.candidate_place(fairness.exchange_positions(str(meta["salt"]), hand, first), turn)
+
     def _take(self, seat: int, action: A.Action, source: str) -> bool:
         """Check and apply one action; then its physical consequences. False if refused."""
         g = self._g()
         hand_index = g.hand_number - 1
+        fetch_order: list[int] = []  # an exchange's replacements in the order the loop gives them
         if action.kind == "exchange":
             give = action.value[0]
-            pool = fairness.discard_pool(g)
-            get = fairness.replacements(self.fair[hand_index]["salt"], hand_index, seat, pool, len(give))
+            get = fairness.draw_replacements(self.fair[hand_index], hand_index, seat, g, len(give))
             action = A.Action("exchange", (tuple(give), get))
+            fetch_order = list(get)
+            if fairness.exchange_rule(self.fair[hand_index]) == fairness.EXCHANGE_V2:
+                # the order of their places: parked so (flows.candidate_place), each is the
+                # loop's bottom card when its turn comes
+                pile = list(getattr(g, "discards", ()))
+                places = fairness.exchange_positions(str(self.fair[hand_index]["salt"]), hand_index, seat)
+                fetch_order = [pile[p] for p in places[:len(give)] if p < len(pile)] or fetch_order
         reason = g.check(action, seat)
         if reason is not None:
             hidden = action.kind in ("pass", "exchange")
@@ -90,7 +108,8 @@ class Taking(DealerSteps):
             if self.dealer_version == 1:
                 steps = legacy.draw_steps(g.deck, pos, seat, keep, nxt)
             else:
-                steps = flows.draw_steps(g.deck, pos, seat, keep, nxt, flows.discard_target(g))
+                steps = flows.draw_steps(g.deck, pos, seat, keep, nxt, flows.discard_target(g),
+                                         self._candidate_place(hand_index, g, pos // 2))
                 due = g.deck[pos + 1] if keep else g.deck[pos]
                 self._msg(f"{self._name(seat)}: " + (f"your second card {C.NAMES[due]} comes to your pocket: look at "
                                                       f"it and feed it back" if keep else
@@ -107,8 +126,8 @@ class Taking(DealerSteps):
                 for step in legacy.exchange_steps(seat, get, fed):
                     self._push(step)
             else:  # the replacements come out of the loop; the fed cards are in the discard pocket
-                for c in get:
-                    self._push(Fetch(C.NAMES[c], seat_target(seat)))
+                for i, c in enumerate(fetch_order):  # each but the last makes way for the next (NEXT)
+                    self._push(Fetch(C.NAMES[c], seat_target(seat), then_next=i + 1 < len(fetch_order)))
             if source != "reader" and give:
                 self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard pocket", seat=seat)
             self._msg(f"{self._name(seat)}: your replacements are {' '.join(C.names(get)) or 'none'}", seat=seat)

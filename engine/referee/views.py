@@ -115,7 +115,7 @@ class RefereeViews(RefereeState):
             deck, acts = finished[h]
             hand: dict[str, Any] = {"deck": C.names(deck), "actions": [A.to_record(s, a) for s, a in acts]}
             f = self.fair[h] if h < len(self.fair) else {}
-            hand.update({k: f[k] for k in ("commitment", "salt", "points", "chain") if k in f})
+            hand.update({k: f[k] for k in ("commitment", "salt", "exchange", "points", "chain") if k in f})
             cache.append(hand)
         hands = [dict(h) for h in cache]
         if g.phase not in ("deal", "over"):

@@ -322,3 +322,49 @@ def test_chain_texts_are_the_documented_ones() -> None:
 
     want = hashlib.sha256(b'trickref-chain/1 game\nhearts\n0\n["A","B","C","D"]\n{"target":50}').hexdigest()
     assert chain.game_head("hearts", ["A", "B", "C", "D"], {"target": 50}, 0) == want
+
+
+def test_exchange_2_places_are_uniform_ordered_and_fixed_by_the_salt() -> None:
+    """Rule exchange/2 (docs/FAIRNESS.md): three distinct places of the 26-card discard pile,
+    drawn from the salt alone (the same every time, another for another hand, seat or salt),
+    every place equally likely first (a chi-square over 2,600 salts, seeded)."""
+    salt = "ab" * 16
+    p = fairness.exchange_positions(salt, 3, 1)
+    assert p == fairness.exchange_positions(salt, 3, 1) and len(set(p)) == 3 and set(p) <= set(range(26))
+    assert len({fairness.exchange_positions(salt, h, s) for h in range(4) for s in range(2)}) == 8
+    rng = random.Random(7)
+    firsts = [0] * 26
+    for _ in range(2600):
+        firsts[fairness.exchange_positions(f"{rng.getrandbits(128):032x}", 0, 0)[0]] += 1
+    chi2 = sum((n - 100) ** 2 / 100 for n in firsts)
+    assert chi2 < 52.6, firsts  # 25 degrees of freedom: p = 0.001
+    pile = list(range(100, 126))
+    assert fairness.replacements_at(salt, 3, 1, pile, 2) == tuple(sorted(pile[i] for i in p[:2]))
+    assert fairness.replacements_at(salt, 3, 1, pile, 0) == ()
+    with pytest.raises(ValueError, match="25 cards"):
+        fairness.replacements_at(salt, 3, 1, pile[1:], 1)
+
+
+def test_a_record_names_its_exchange_rule_and_verify_draws_by_it() -> None:
+    """The table writes "exchange": "exchange/2" in every spades-2p hand; verify draws the
+    replacements by the rule the hand names (none: exchange/1, older records), so the same
+    hand read under the other rule is a MISMATCH; an unknown rule is refused in words."""
+    from trickref.engine.errors import RecordError
+    from trickref.engine.records import parse
+
+    rec = finished_record("spades-2p", 2, chooser=double_nil_chooser())
+    assert {h.get("exchange") for h in rec["hands"]} == {"exchange/2"}
+    assert all(c.ok for c in fairness.verify_record(rec))
+    exchanged = [h for h, hand in enumerate(rec["hands"])
+                 if any("exchange" in a and a["exchange"]["get"] for a in hand["actions"])]
+    assert exchanged
+    old = copy.deepcopy(rec)
+    for hand in old["hands"]:
+        del hand["exchange"]
+    checks = fairness.verify_record(old)
+    assert not checks[exchanged[0]].ok
+    assert any("the salt draws" in p for p in checks[exchanged[0]].problems)
+    bad = copy.deepcopy(rec)
+    bad["hands"][0]["exchange"] = "exchange/3"
+    with pytest.raises(RecordError, match="exchange/1"):
+        parse(bad)

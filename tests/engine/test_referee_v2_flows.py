@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from trickref.engine import cards as C
+from trickref.engine.referee import fairness
 from trickref.engine.referee.autotable import AutoTable, engine_bot
 from trickref.engine.referee.commands import DealerCommand, FeedBack, Fetch, RouteFed
 from trickref.engine.referee.referee import Referee
@@ -71,6 +72,17 @@ def test_a_double_nil_exchange_on_the_v2_dealer() -> None:
     fetched = [(c.card, c.target) for c in t.commands if isinstance(c, Fetch)]
     assert sorted(C.parse(c) for c, tgt in fetched[-len(get):]) == sorted(get)
     assert all(tgt == f"seat:{seat}" for _, tgt in fetched[-len(get):])
+    # rule exchange/2: the replacements are the discards at places the salt fixed before the
+    # deal; their discards were parked under the others (the place hint), in the order taken,
+    # and they are fetched in that order, each but the last with NEXT
+    h = g.hand_number - 1
+    places = fairness.exchange_positions(ref.fair[h]["salt"], h, seat)
+    assert ref.fair[h]["exchange"] == "exchange/2"
+    assert [f.place for f in feedbacks] == [0xF0 + places.index(t) if t in places else None for t in range(26)]
+    pile = [C.parse(f.card) for f in feedbacks]  # the discards in the order they joined the pile
+    assert [C.parse(c) for c, _ in fetched[-len(get):]] == [pile[p] for p in places[:len(get)]]
+    last = [c for c in t.commands if isinstance(c, Fetch)][-len(get):]
+    assert [f.then_next for f in last] == [True] * (len(get) - 1) + [False]
     assert sorted(ref.places.at["discard"]) == sorted(give)
     assert Counter(ref.places.at[f"seat:{seat}"]) == Counter(g.hand_of(seat))
     _every_card_once(ref)
