@@ -677,7 +677,8 @@ def main() -> None:
                          "(benchmarks/twin_stock.py), written to benchmarks/results/dealer_twin_stock.json")
     ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter, sorter-next)")
     ap.add_argument("--cases", default="german-whist,spades-2p,spades-2p-double-nil",
-                    help="--twin-stock: the games to run (and deal-4-seats: 52 cards to 4 seats)")
+                    help="--twin-stock: the games to run (and deal-4-seats: 52 cards to 4 seats; "
+                         "spades-2p-double-nil-positions: rule exchange/2)")
     ap.add_argument("--first-hand", type=int, default=0, help="--twin-stock: the first hand's number (seed*1000+n)")
     ap.add_argument("--out", default="dealer_twin_stock.json", help="--twin-stock: file in benchmarks/results")
     args = ap.parse_args()

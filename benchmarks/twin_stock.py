@@ -116,14 +116,15 @@ class Hand:
         self.fetch_passes += self.mech.passes - p0
         del want
 
-    def feed_back(self, card: int, seat: int, target: int) -> None:
-        """A player drops ``card`` from their pocket into the play slot; FEED routes it."""
+    def feed_back(self, card: int, seat: int, target: int, place: int | None = None) -> None:
+        """A player drops ``card`` from their pocket into the play slot; FEED routes it (to the
+        loop: with ``place``, FEED's place byte, its place in the sorting hopper)."""
         self.idle()
         self.mech.pockets[seat].remove(card)
         self.mech.slot.append(card)
         t0 = self.mech.now
         start = len(self.host.events)
-        r = self.host.command(P.FEED, step(bytes((1, target))))
+        r = self.host.command(P.FEED, step(bytes((1, target)) + (b"" if place is None else bytes((place,)))))
         if r.type != P.OK:
             raise RuntimeError(f"FEED refused: {r.body.hex()}")
         self.host.until((P.EV_FEED_DONE,), max_ms=120_000, start=start)
@@ -166,14 +167,24 @@ def german_whist(sorter: bool, seed: int) -> dict[str, Any]:
     return h.result(deal_ms)
 
 
-def spades_2p(sorter: bool, seed: int, double_nil: bool) -> dict[str, Any]:
+CANDIDATE_PLACE = 0xF0  # FEED's place byte for exchange/2's candidates: over the stock, under the other discards
+
+
+def spades_2p(sorter: bool, seed: int, double_nil: bool, positions: bool = False) -> dict[str, Any]:
     """The deal (deck[0] to seat 0's pocket, the other 51 round the loop), deck[1] staged, then
     26 draw turns (flows.draw_steps): the staged second card FETCHed to the player, the card not
     kept fed back (to the loop while a Double Nil may want the discards, else to the discard
     pocket), the next player's card FETCHed and the one after it staged. With ``double_nil``:
     then the exchange, 3 cards fed to the discard pocket and 3 replacements FETCHed from the
-    discards in the loop (fairness.replacements)."""
+    discards in the loop (fairness.replacements). With ``positions`` (rule exchange/2): the
+    replacements are the discards at places in the pile drawn from the salt before the deal
+    (fairness.exchange_positions); the referee knows them during the draw, so those three
+    discards are parked with FEED's place byte under the other discards (over the stock),
+    and after the draw they are the loop's bottom cards in the order they are taken."""
     deck, hopper, rng = _orders(seed)
+    salt = f"{seed:032x}"
+    declarer = random.Random(seed + 7).randrange(2)  # the Double Nil seat (same both rules)
+    candidates = fairness.exchange_positions(salt, 0, declarer) if positions else ()
     h = Hand(sorter, seed)
     h.mech.hopper = list(hopper)
     deal_ms = h.deal([(deck[0], 0)] + [(c, LOOP) for c in deck[1:]])
@@ -184,7 +195,8 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool) -> dict[str, Any]:
         keep = rng.random() < 0.5
         h.fetch(deck[pos + 1], seat)
         gone = deck[pos + 1] if keep else deck[pos]
-        h.feed_back(gone, seat, LOOP if double_nil else DISCARD)
+        place = CANDIDATE_PLACE + candidates.index(turn) if turn in candidates else None
+        h.feed_back(gone, seat, LOOP if double_nil else DISCARD, place)
         discards.append(gone)
         if pos + 2 < 52:
             h.fetch(deck[pos + 2], 1 - seat, pull=pos + 3 < 52)  # the stage follows
@@ -192,15 +204,18 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool) -> dict[str, Any]:
                 h.fetch(deck[pos + 3], HOLD)
     out = h.result(deal_ms)
     if double_nil:
-        seat = rng.randrange(2)
+        seat = declarer
         give = rng.sample(h.mech.pockets[seat], 3)
-        get = fairness.replacements(f"{seed:032x}", 0, seat, discards, 3)
         f0, p0 = h.fetch_ms, h.fetch_passes
         for card in give:
             h.feed_back(card, seat, DISCARD)
-        # the replacements in the order they lie in the loop: one trip round it at most
-        loop = list(h.tw.fw.dealer.loop)
-        order = sorted(get, key=loop.index)
+        if positions:  # the bottom three, in the order drawn
+            order = [discards[t] for t in candidates]
+            assert sorted(order) == list(fairness.replacements_at(salt, 0, seat, discards, 3))
+        else:  # the replacements in the order they lie in the loop: one trip round it at most
+            get = fairness.replacements(salt, 0, seat, discards, 3)
+            loop = list(h.tw.fw.dealer.loop)
+            order = sorted(get, key=loop.index)
         for k, card in enumerate(order):
             h.fetch(card, seat, pull=k + 1 < len(order))
         out.update(h.result(deal_ms))
@@ -225,7 +240,8 @@ def deal_4(sorter: bool, seed: int) -> dict[str, Any]:
 CASES = (("deal-4-seats", deal_4),
          ("german-whist", lambda s, sd: german_whist(s, sd)),
          ("spades-2p", lambda s, sd: spades_2p(s, sd, False)),
-         ("spades-2p-double-nil", lambda s, sd: spades_2p(s, sd, True)))
+         ("spades-2p-double-nil", lambda s, sd: spades_2p(s, sd, True)),
+         ("spades-2p-double-nil-positions", lambda s, sd: spades_2p(s, sd, True, positions=True)))
 
 
 def median_ci(xs: list[float]) -> tuple[float, float, float]:
