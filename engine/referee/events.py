@@ -60,11 +60,14 @@ class NewGame(Event):
 
 @dataclass(frozen=True)
 class Shuffled(Event):
-    """The next hand's deck order (top first, card names) and its secret salt (hex)."""
+    """The next hand's deck order (top first, card names) and its secret salt (hex);
+    ``exchange``: the rule that draws spades-2p's Double Nil replacements from the salt
+    (engine/referee/fairness.py; a journal written before the field: exchange/1)."""
 
     TYPE: ClassVar[str] = "shuffled"
     deck: tuple[str, ...]
     salt: str
+    exchange: str = "exchange/2"
 
 
 @dataclass(frozen=True)
@@ -251,6 +254,11 @@ def event_from_json(obj: Any) -> Event:
     kwargs: dict[str, Any] = {}
     if cls is NewGame and "dealer" not in obj:
         kwargs["dealer"] = 1  # journaled before the v2 dealer: its steps are the v1 ones
+    if cls is Shuffled and "exchange" not in obj:
+        kwargs["exchange"] = "exchange/1"  # journaled before rule exchange/2: replayed as it was drawn
+    if cls is Shuffled and obj.get("exchange", "exchange/1") not in ("exchange/1", "exchange/2"):
+        raise EventError(f"shuffled event: unknown Double Nil rule {obj.get('exchange')!r} "
+                         f"(exchange/1 or exchange/2)")
     for f in dataclasses.fields(cls):
         if f.name not in obj:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:

@@ -200,8 +200,9 @@ class Referee(Entries):
             return
         full = fairness.commitment(deck, ev.salt)
         self.fair.append({"commitment": full, "salt": ev.salt})
-        if g.GAME_ID == "spades-2p":  # Double Nil replacements: places in the pile, fixed by the salt
-            self.fair[-1]["exchange"] = fairness.EXCHANGE_V2
+        if g.GAME_ID == "spades-2p" and ev.exchange != fairness.EXCHANGE_V1:
+            # Double Nil replacements: places in the pile, fixed by the salt (none: exchange/1)
+            self.fair[-1]["exchange"] = ev.exchange
         g.start_hand(deck)
         self._reset_hand_table()
         self.deal_failure, self.deal_stuck = None, False

@@ -368,3 +368,21 @@ def test_a_record_names_its_exchange_rule_and_verify_draws_by_it() -> None:
     bad["hands"][0]["exchange"] = "exchange/3"
     with pytest.raises(RecordError, match="exchange/1"):
         parse(bad)
+
+
+def test_a_journal_from_before_exchange_2_replays_with_exchange_1() -> None:
+    """The rule travels in the journal's shuffled event: a fresh shuffle says exchange/2, one
+    journalled before the field replays under exchange/1 (the replacements already dealt stay
+    the ones drawn), an unknown rule is an EventError in words."""
+    from trickref.engine.referee.events import EventError, Shuffled, event_from_json
+
+    s = make_shuffle(1, random.Random(3))
+    assert s.exchange == "exchange/2"
+    obj = s.to_json()
+    assert event_from_json(obj) == s
+    del obj["exchange"]
+    assert event_from_json(obj).exchange == "exchange/1"
+    obj["exchange"] = "exchange/9"
+    with pytest.raises(EventError, match="unknown Double Nil rule"):
+        event_from_json(obj)
+    assert isinstance(s, Shuffled)
