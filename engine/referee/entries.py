@@ -247,7 +247,7 @@ class Entries(UndoAndCorrections):
             return
         fed = self.fed.setdefault(seat, [])
         fed.append(card)
-        self._route_fed(card, flows.PARK if self.dealer_version == 1 else "discard", seat)
+        self._route_fed(card, self._give_target(seat), seat)
         self._msg(f"{self._name(seat)}: {C.NAMES[card]} to give ({len(fed)} of up to 3)", seat=seat)
         if len(fed) >= 3:
             self._finish_give(seat, "reader")

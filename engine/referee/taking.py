@@ -24,6 +24,17 @@ from .steps import DealerSteps
 
 
 class Taking(DealerSteps):
+    def _give_target(self, seat: int) -> str:
+        """Where a Double Nil player's given cards go: the discard pocket, or the loop when the
+        other player's Double Nil exchange is still to come (its replacements are drawn from a
+        pile those cards have joined, and the dealer fetches only from the loop; v1: the loop)."""
+        g = self._g()
+        if self.dealer_version == 1:
+            return flows.PARK
+        double, done = list(getattr(g, "double", ())), list(getattr(g, "exchanged", ()))
+        later = [s for s in range(len(double)) if s != seat and double[s] and done[s] < 0]
+        return flows.PARK if later else "discard"
+
     def _candidate_place(self, hand: int, g: object, turn: int) -> int | None:
         """spades-2p under rule exchange/2: the loop place of draw turn ``turn``'s discard when
         it is one of the first Double Nil exchanger's replacement candidates (flows.candidate_place),
@@ -61,7 +72,7 @@ class Taking(DealerSteps):
                 self._refuse(seat, f"{self._name(seat)} cannot {action.describe()}: {reason}", private=hidden)
             if hidden and source == "reader":
                 fed = self.fed.pop(seat, [])
-                if action.kind == "exchange" and self.dealer_version != 1:  # fed to the discard pocket
+                if action.kind == "exchange" and self._give_target(seat) == "discard":  # fed to the discard pocket
                     for c in fed:
                         self.places.move(c, "discard", seat_target(seat))
                     if fed:
@@ -126,6 +137,7 @@ class Taking(DealerSteps):
                 for step in legacy.exchange_steps(seat, get, fed):
                     self._push(step)
             else:  # the replacements come out of the loop; the fed cards are in the discard pocket
+                # (or in the loop while the other player's Double Nil exchange is to come)
                 for i, c in enumerate(fetch_order):  # each but the last makes way for the next (NEXT)
                     self._push(Fetch(C.NAMES[c], seat_target(seat), then_next=i + 1 < len(fetch_order)))
             if source != "reader" and give:
