@@ -694,12 +694,16 @@ class Board:
         """A sorting hopper is fitted (its splitter answered at boot)."""
         return self.splitter.ok
 
-    def loop_depth(self, depth, card=0, depth_of=None):
+    def loop_depth(self, depth, card=0):
         """The card now leaving for the loop, ``card``, drops in ``depth`` cards under the top
-        as the loop model stands now; ``depth_of(card)`` gives its depth again when the blade
-        moves for it (the cards then in the stack)."""
-        self.splitter.depth_of = depth_of
+        as the loop model stands now (loop_depth_source gives its depth again when the blade
+        moves for it)."""
         self.splitter.push(depth, card)
+
+    def loop_depth_source(self, depth_of):
+        """``depth_of(card)``: a loop card's depth when the blade moves for it, counting the
+        cards then in the stack (commands.Dealer.loop_depth_now); set once at boot."""
+        self.splitter.depth_of = depth_of
 
     def loop_flying(self, card):
         """``card`` is on its way to the stack, not in it, and not the next to land."""

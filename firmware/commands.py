@@ -653,6 +653,8 @@ class Dealer:
         # card, LAST for others; one byte per card id, allocated once
         self.loop_key = bytearray(b"\xff" * 256)
         self.sorts = hasattr(board, "sorts") and bool(board.sorts())
+        if self.sorts:  # the blade's depth for a card, worked out when it moves for it
+            board.loop_depth_source(self.loop_depth_now)  # (one bound method, made once)
         self.resyncs = 0  # cards read where the model expected another (each re-queued)
         self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
         self.mech.window_is_loop = self.window_is_loop
@@ -935,7 +937,7 @@ class Dealer:
         while j > 0 and self.loop_key[loop[j - 1]] > k:
             j -= 1
         loop.insert(j, card)
-        self.board.loop_depth(len(loop) - 1 - j, card, self.loop_depth_now)
+        self.board.loop_depth(len(loop) - 1 - j, card)
 
     def loop_depth_now(self, card):
         """``card``'s depth under the top of the stack now, as the blade moves for it: the
