@@ -192,6 +192,34 @@ def slow_host(table: SimTable, factor: float) -> None:
     link._max_rto = max(link.reply_timeout, link._max_rto / factor)  # noqa: SLF001
 
 
+def lose_relearn(table: SimTable) -> list[list[int]]:
+    """A slow restart's lost relearning (tests/device/test_slow_restart.py): the first time the
+    table deals the cards parked in the loop back to the rebooted dealer (at the resume, or in
+    the first step when a card waits in the read window), the dealer hears nothing (a starved
+    host's write timed out: "DEAL_PLAN not delivered"); it answers again straight after. Returns
+    the cards of every relearning plan sent (the read window's card first, if any)."""
+    port = table.host.dealer
+    sim = table.sim
+    assert sim is not None and hasattr(port, "adapter")
+    adapter = port.adapter
+    relearn = adapter._relearn  # noqa: SLF001 - every relearning goes through it
+    sent: list[list[int]] = []
+
+    def deaf(gate: tuple[int, int] | None = None) -> None:
+        sent.append(([gate[0]] if gate is not None else []) + list(adapter.relearn or []))
+        if len(sent) > 1:
+            relearn(gate)
+            return
+        sim.go_silent(True)
+        try:
+            relearn(gate)
+        finally:
+            sim.go_silent(False)
+
+    adapter._relearn = deaf  # noqa: SLF001
+    return sent
+
+
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""
