@@ -259,11 +259,15 @@ from trickref.device.simulated.table import SimTable
 from trickref.engine.referee.commands import DealPlan, Fetch, Release
 from trickref.engine.referee.events import CardRead
 
-game, players, seed, journal, moment, n, delay = {args!r}
+game, players, seed, journal, moment, n, delay, starve = {args!r}
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
 
+starved = None
+if starve and os.path.exists(journal):  # a restart on a starved machine (--slow-restarts)
+    from trickref.device.simulated.fault_trials import Starved
+    starved = Starved(starve).start()
 t = SimTable(game, players, {{}}, seed=seed, journal_path=journal)
 if moment != "none":
     sim = t.sim
@@ -314,6 +318,8 @@ if moment != "none":
         fw.emit = f
 t.start()
 print("STARTED", time.monotonic() - T0, flush=True)
+if starved is not None:
+    starved.stop()
 t.run(max_hands=1)
 g = t.referee.game
 print(json.dumps({{"results": [dict(r) for r in g.hand_results] if g else None}}))
@@ -336,8 +342,10 @@ def _clean(game: str, players: int, seed: int) -> Any:
     return clean_run(game, players, {}, seed)
 
 
-def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
-    """One hand killed up to ``kills_wanted`` times at the moments drawn from ``index``."""
+def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> dict[str, Any]:
+    """One hand killed up to ``kills_wanted`` times at the moments drawn from ``index``; with
+    ``starve``, every restart runs starved of CPU (fault_trials.Starved: pauses of that many
+    seconds) until the table is back."""
     game, players = GAMES_FOR_CUTS[index % len(GAMES_FOR_CUTS)]
     seed = 9000 + index
     rng = random.Random(f"cuts/{index}")
@@ -364,7 +372,7 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
             delay = rng.uniform(0.5, 3.0)
         else:
             moment, n, delay = "none", 0, 0.0
-        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay))
+        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay, starve))
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                               timeout=900)
         if kills:  # a restart: how long until the table was back (journal replayed, cards restored)
@@ -395,7 +403,7 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
 
 
 def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: float | None = None,
-             cut_off: list[int] | None = None) -> list[dict[str, Any]]:
+             cut_off: list[int] | None = None, starve: float = 0.0) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     killed = 0
     index = 0
@@ -406,7 +414,7 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: fl
         while killed < kills_total or pending:
             while (not _past(deadline) and killed + per_trial * len(pending) < kills_total
                    and len(pending) < jobs):
-                pending[pool.submit(cut_trial, index, per_trial, tmp)] = index
+                pending[pool.submit(cut_trial, index, per_trial, tmp, starve)] = index
                 index += 1
             if not pending:
                 break
@@ -529,7 +537,10 @@ def write_report(data: dict[str, Any], name: str | None = None) -> None:
                       f"SIGKILLs asked for** ({c.get('cut_off', 0)} hands still running cut off, not counted).", ""]
         lines += [f"Power cuts: {d['cuts_when']}, {d['cuts_wall_s'] / 60:.0f} min, load average median {ld['median']} "
                   f"(min {ld['min']}, max {ld['max']}). `trickref sim`'s table with a journal in a child process "
-                  "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends.", "",
+                  "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends."
+                  + (f" **Every restart starved of CPU** (`--slow-restarts {c['slow_restarts']}`: the interpreter "
+                     f"held {c['slow_restarts']} s at a time until the table was back)." if c.get("slow_restarts")
+                     else ""), "",
                   "| trials | SIGKILLs | at the moments | right | changed | lost | stuck | restart to the table back, median (IQR) |",
                   "|---|---|---|---|---|---|---|---|",
                   f"| {c['trials']} ({', '.join(c['games'])}) | {c['kills']} | {moments} | {c['right']} | **{c['changed']}** | "
@@ -597,6 +608,10 @@ def main() -> int:
                     help="power-cut trials at once; given, the power cuts run beside the rows, not after them")
     ap.add_argument("--kills", type=int, default=1000, help="SIGKILLs in the power-cut part")
     ap.add_argument("--kills-per-trial", type=int, default=5)
+    ap.add_argument("--slow-restarts", type=float, default=0.0, metavar="PAUSE",
+                    help="power cuts: every restart runs starved of CPU until the table is back (a thread that "
+                         "holds the interpreter PAUSE seconds at a time: 3 makes a restart take ~30 s); costs a "
+                         "core per restart running")
     ap.add_argument("--seed", type=int, default=0, help="added to every trial's seed")
     ap.add_argument("--until", default=None, metavar="HH:MM",
                     help="UTC: start nothing after it, cut off what still runs 3 min later, and write "
@@ -657,12 +672,14 @@ def main() -> int:
         t0 = time.monotonic()
         data["cuts_when"] = time.strftime("%Y-%m-%d %H:%M")
         cut_off: list[int] = []
-        cuts = run_cuts(args.kills, args.cut_jobs or args.jobs, args.kills_per_trial, tmp, deadline, cut_off)
+        cuts = run_cuts(args.kills, args.cut_jobs or args.jobs, args.kills_per_trial, tmp, deadline, cut_off,
+                        args.slow_restarts)
         data["cuts_wall_s"] = time.monotonic() - t0
         data["cuts_load"] = sampler.stop()
         data["cuts"] = summarize_cuts(cuts)
         data["cuts"]["cut_off"] = len(cut_off)
         data["cuts"]["kills_wanted"] = args.kills
+        data["cuts"]["slow_restarts"] = args.slow_restarts
         data["cut_trials"] = cuts
         print(data["cuts"])
 

@@ -192,6 +192,50 @@ def slow_host(table: SimTable, factor: float) -> None:
     link._max_rto = max(link.reply_timeout, link._max_rto / factor)  # noqa: SLF001
 
 
+class Starved:
+    """The whole process starved of CPU, as a table restarting on a loaded machine (or a Pi
+    restarting after a power cut) is: a thread that only computes holds the interpreter
+    ``pause`` seconds at a time (``sys.setswitchinterval``), so the host, the driver's reader and
+    the dealer simulator's pump each wait up to that long, over and over, while the link's
+    real-time timers run. A 3 s pause made a restart take ~33 s here and its relearning plan
+    time out unwritten ("DEAL_PLAN not delivered"). It costs a core while it runs: for the
+    campaign's restarts (``benchmarks/faults.py --slow-restarts``), not for the test suite."""
+
+    def __init__(self, pause: float) -> None:
+        self.pause = pause
+        self._stop = threading.Event()
+        self._old = 0.0
+        self._thread = threading.Thread(target=self._hog, name="starved", daemon=True)
+
+    def _hog(self) -> None:
+        x = 0
+        while not self._stop.is_set():
+            for i in range(100000):
+                x += i
+
+    def start(self) -> Starved:
+        import sys
+
+        self._old = sys.getswitchinterval()
+        sys.setswitchinterval(self.pause)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        import sys
+
+        self._stop.set()
+        sys.setswitchinterval(self._old)
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __enter__(self) -> Starved:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
 def lose_relearn(table: SimTable) -> list[list[int]]:
     """A slow restart's lost relearning (tests/device/test_slow_restart.py): the first time the
     table deals the cards parked in the loop back to the rebooted dealer (at the resume, or in
