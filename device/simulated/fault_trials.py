@@ -242,26 +242,54 @@ def lose_relearn(table: SimTable) -> list[list[int]]:
     the first step when a card waits in the read window), the dealer hears nothing (a starved
     host's write timed out: "DEAL_PLAN not delivered"); it answers again straight after. Returns
     the cards of every relearning plan sent (the read window's card first, if any)."""
-    port = table.host.dealer
-    sim = table.sim
-    assert sim is not None and hasattr(port, "adapter")
-    adapter = port.adapter
-    relearn = adapter._relearn  # noqa: SLF001 - every relearning goes through it
+    adapter = _adapter(table)
     sent: list[list[int]] = []
 
-    def deaf(gate: tuple[int, int] | None = None) -> None:
+    def plan(gate: tuple[int, int] | None = None) -> None:
         sent.append(([gate[0]] if gate is not None else []) + list(adapter.relearn or []))
-        if len(sent) > 1:
-            relearn(gate)
-            return
+
+    _deaf_once(table, "_relearn", plan)  # every relearning goes through it
+    return sent
+
+
+def lose_gate_read(table: SimTable) -> list[int | None]:
+    """A slow restart's lost read of the card left in the read window (no cards parked: the
+    first step reads it where it is, FEED with HOLD, then routes it): the dealer hears nothing
+    of that first read, and answers again straight after. Returns the card the table believed
+    in the window at each read of it."""
+    adapter = _adapter(table)
+    seen: list[int | None] = []
+    _deaf_once(table, "_read_as", lambda *_a: seen.append(adapter.in_gate))
+    return seen
+
+
+def _adapter(table: SimTable) -> Any:
+    port = table.host.dealer
+    assert hasattr(port, "adapter")
+    return port.adapter
+
+
+def _deaf_once(table: SimTable, method: str, note: Callable[..., None]) -> None:
+    """The adapter's ``method``: ``note`` its arguments at every call; the first call goes
+    unheard (the simulator silent while it runs)."""
+    adapter = _adapter(table)
+    sim = table.sim
+    assert sim is not None
+    real = getattr(adapter, method)
+    calls = [0]
+
+    def deaf(*args: Any) -> Any:
+        note(*args)
+        calls[0] += 1
+        if calls[0] > 1:
+            return real(*args)
         sim.go_silent(True)
         try:
-            relearn(gate)
+            return real(*args)
         finally:
             sim.go_silent(False)
 
-    adapter._relearn = deaf  # noqa: SLF001
-    return sent
+    setattr(adapter, method, deaf)
 
 
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:

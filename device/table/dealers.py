@@ -577,8 +577,14 @@ class DealerAdapter:
         d = self.dealer
         want = C.parse(cmd.card)
         if self.held != want and self.in_gate == want:
+            try:
+                self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
+            except (DealerTimeout, DealerLinkDown):
+                raise  # not heard (a slow restart): the card is still in the window, read there next time
+            except BaseException:
+                self.in_gate = None
+                raise
             self.in_gate = None
-            self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
             if self.held != want:
                 raise DealerJam("the reader gate held another card than the one read before the "
                                 "power went: take the card out of the gate, then Resume")

@@ -503,6 +503,9 @@ class SerialDealer:
             # one as the next card played)
             try:
                 self.adapter.relearn_now()
+            except DealerJam as e:  # it stopped the relearning plan: RESUME finishes it
+                self._post(DealerFault("jam", str(e), None))
+                return
             except (DealerError, ValueError, OSError) as e:
                 self._post(relearn_unheard(self.adapter, e))
                 return

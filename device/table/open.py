@@ -138,8 +138,9 @@ class OpenTable:
                 # it pending, and the table stops until the dealer has it, before anybody is told
                 # to feed a card (posted ahead of the resync: no read starts first). Resume, or
                 # the link coming back, deals the parked cards back to the loop (SerialDealer).
-                h.post(relearn_unheard(port.adapter, e))
-                h.post(LinkBack())
+                if port.adapter.relearn is not None:  # (a jam instead: the first step resumes it)
+                    h.post(relearn_unheard(port.adapter, e))
+                    h.post(LinkBack())
         h.start(resync=True)
 
     def _knows_loop(self, loop: list[int]) -> bool:

@@ -11,7 +11,10 @@ The dealer, not knowing the hopper's cards are parked, fed a parked card as the 
 played; the referee counted a card nobody had played (two decks: the pass went on with it), and
 the simulated person found their pocket did not hold a card the screen said they had. With a
 card waiting in the read window the relearning goes with the first step, and when that was not
-heard the host forgot the card in the window and relearned without it.
+heard the host forgot the card in the window and relearned without it; with no card parked the
+first step reads the window's card where it is, and when that read was not heard the host forgot
+the card too and stopped for good: "a card is not in the reader gate and the dealer did not route
+it", three times after Resume (the campaign's hand 24 with every restart starved of CPU).
 
 Each test strikes its moment exactly: the dealer hears nothing of the first relearning plan
 (as with the starved host's write) and answers again straight after. The table must stop in
@@ -25,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from trickref.device.simulated.fault_trials import _Table, clean_run, lose_relearn
+from trickref.device.simulated.fault_trials import _Table, clean_run, lose_gate_read, lose_relearn
 from trickref.device.simulated.table import PowerCut
 from trickref.engine.referee.events import CardRead, DealerDone
 
@@ -37,16 +40,28 @@ def _parked(ev: Any, ref: Any) -> bool:
     return isinstance(ev, DealerDone) and bool(ref.places.at.get("loop")) and not ref.steps
 
 
+def _played(ev: Any, ref: Any) -> bool:
+    """Right after the first card played is read (nothing parked: it waits in the read window)."""
+    g = ref.game
+    return (isinstance(ev, CardRead) and g is not None and g.phase == "play" and bool(ref.places.at.get("gate"))
+            and not ref.places.at.get("loop"))
+
+
 def _in_gate(ev: Any, ref: Any) -> bool:
     """Right after the second card fed to pass is read (the campaign's cut: it waits in the read
     window, the first one parked)."""
     return isinstance(ev, CardRead) and bool(ref.places.at.get("loop")) and bool(ref.places.at.get("gate"))
 
 
+@pytest.fixture(scope="module")
+def want() -> Any:
+    """The hand played without a cut (both tests compare with it)."""
+    return clean_run(GAME, PLAYERS, {}, SEED)
+
+
 @pytest.mark.parametrize("cut", [_parked, _in_gate], ids=["parked", "in-gate"])
 def test_a_restart_whose_relearning_was_not_heard_reads_no_parked_card(
-        cut: Callable[[Any, Any], bool], tmp_path: Any) -> None:
-    want = clean_run(GAME, PLAYERS, {}, SEED)
+        cut: Callable[[Any, Any], bool], want: Any, tmp_path: Any) -> None:
     path = str(tmp_path / "journal")
     first = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
     first.mismatches = []
@@ -68,6 +83,36 @@ def test_a_restart_whose_relearning_was_not_heard_reads_no_parked_card(
         table.run(max_hands=1)
         # the plan was sent, not heard, and sent again whole (the window's card with it)
         assert sent[:2] == [plan, plan], sent
+        g = table.referee.game
+        assert g is not None
+        assert [dict(r) for r in g.hand_results] == want
+        assert table.mismatches == []
+    finally:
+        table.close()
+
+
+def test_a_restart_whose_read_of_the_card_in_the_window_was_not_heard_reads_it_again(
+        want: Any, tmp_path: Any) -> None:
+    path = str(tmp_path / "journal")
+    first = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
+    first.mismatches = []
+    try:
+        first.host.cut_after = _played
+        first.start()
+        with pytest.raises(PowerCut):
+            first.run(max_hands=1)
+        card = first.referee.places.at["gate"][0]
+        assert not first.referee.places.at.get("loop")
+    finally:
+        first.host.dead = True
+        first.close()
+    table = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
+    table.mismatches = []
+    try:
+        seen = lose_gate_read(table)
+        table.start()
+        table.run(max_hands=1)
+        assert seen[:2] == [card, card], seen  # read again where it lies after the unheard read
         g = table.referee.game
         assert g is not None
         assert [dict(r) for r in g.hand_results] == want
