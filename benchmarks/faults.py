@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
         [--rows none,unplug_deal,...] [--no-cuts] [--no-trials] [--cut-jobs 4] [--until HH:MM]
-        [--report-only [--from-progress]]
+        [--report-only [--from-progress]] [--results NAME]
 
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
@@ -35,7 +35,11 @@ then), so a campaign killed before its end keeps what it reached: ``--report-onl
 --from-progress`` writes its table. The machine's load
 average is sampled throughout and printed beside the table. Figures go to
 benchmarks/results/faults.json and the "Dealer link fault campaign" section of
-benchmarks/RESULTS.md.
+benchmarks/RESULTS.md. ``--results NAME`` gives a run its own figures instead (a second run, a
+slice, a run on another commit): benchmarks/results/faults-NAME.json, its own progress file
+(faults-NAME-progress.jsonl: a campaign running beside it keeps its own) and its own subsection
+of that section ("### Run NAME"), written again by each run of that name; the main table and the
+other runs' subsections are left as they are (and a run without a name keeps the subsections).
 """
 
 from __future__ import annotations
@@ -61,6 +65,47 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS_JSON = ROOT / "benchmarks" / "results" / "faults.json"
 RESULTS_MD = ROOT / "benchmarks" / "RESULTS.md"
 PROGRESS = ROOT / "benchmarks" / "results" / "faults-progress.jsonl"  # every finished trial, as it finishes
+SECTION = "## Dealer link fault campaign (issue 18)"
+RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+
+
+def use_results(name: str | None) -> None:
+    """Where this run writes: the main table (None), or run ``name``'s own files and subsection."""
+    global RESULTS_JSON, PROGRESS
+    results = ROOT / "benchmarks" / "results"
+    if name is None:
+        RESULTS_JSON, PROGRESS = results / "faults.json", results / "faults-progress.jsonl"
+        return
+    if not RUN_NAME.fullmatch(name):
+        raise ValueError(f"--results {name!r}: a run's name is 1-40 letters, digits, '.', '_' or '-'")
+    RESULTS_JSON, PROGRESS = results / f"faults-{name}.json", results / f"faults-{name}-progress.jsonl"
+
+
+def place_section(text: str, body: str, name: str | None) -> str:
+    """RESULTS.md with the campaign's section (``name`` None: its main part, before its first
+    "### " subsection, which are kept) or run ``name``'s subsection (replaced where it is, else
+    added at the end of the section; the section is made if there is none) written as ``body``."""
+    sec = re.compile(r"^" + re.escape(SECTION) + r"\n.*?(?=^## |\Z)", re.S | re.M)
+    found = sec.search(text)
+    if found is None:
+        main = body if name is None else SECTION + "\n"
+        text, found = text.rstrip("\n") + "\n\n" + main.rstrip("\n") + "\n\n", None
+        if name is None:
+            return text
+        found = sec.search(text)
+        assert found is not None
+    old = found.group(0)
+    if name is None:
+        sub = re.search(r"^### ", old, re.M)
+        new = body.rstrip("\n") + "\n\n" + (old[sub.start():] if sub else "")
+    else:
+        head = f"### Run {name}"
+        run = re.compile(r"^" + re.escape(head) + r"( .*)?\n.*?(?=^### |\Z)", re.S | re.M)
+        if run.search(old):
+            new = run.sub(lambda _m: body.rstrip("\n") + "\n\n", old)
+        else:
+            new = old.rstrip("\n") + "\n\n" + body.rstrip("\n") + "\n\n"
+    return text[:found.start()] + new + text[found.end():]
 sys.path.insert(0, str(ROOT))
 
 GRACE_S = 180.0  # at the deadline, how long the trials already running may still take
@@ -214,11 +259,15 @@ from trickref.device.simulated.table import SimTable
 from trickref.engine.referee.commands import DealPlan, Fetch, Release
 from trickref.engine.referee.events import CardRead
 
-game, players, seed, journal, moment, n, delay = {args!r}
+game, players, seed, journal, moment, n, delay, starve = {args!r}
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
 
+starved = None
+if starve and os.path.exists(journal):  # a restart on a starved machine (--slow-restarts)
+    from trickref.device.simulated.fault_trials import Starved
+    starved = Starved(starve).start()
 t = SimTable(game, players, {{}}, seed=seed, journal_path=journal)
 if moment != "none":
     sim = t.sim
@@ -269,6 +318,8 @@ if moment != "none":
         fw.emit = f
 t.start()
 print("STARTED", time.monotonic() - T0, flush=True)
+if starved is not None:
+    starved.stop()
 t.run(max_hands=1)
 g = t.referee.game
 print(json.dumps({{"results": [dict(r) for r in g.hand_results] if g else None}}))
@@ -291,8 +342,10 @@ def _clean(game: str, players: int, seed: int) -> Any:
     return clean_run(game, players, {}, seed)
 
 
-def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
-    """One hand killed up to ``kills_wanted`` times at the moments drawn from ``index``."""
+def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> dict[str, Any]:
+    """One hand killed up to ``kills_wanted`` times at the moments drawn from ``index``; with
+    ``starve``, every restart runs starved of CPU (fault_trials.Starved: pauses of that many
+    seconds) until the table is back."""
     game, players = GAMES_FOR_CUTS[index % len(GAMES_FOR_CUTS)]
     seed = 9000 + index
     rng = random.Random(f"cuts/{index}")
@@ -319,7 +372,7 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
             delay = rng.uniform(0.5, 3.0)
         else:
             moment, n, delay = "none", 0, 0.0
-        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay))
+        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay, starve))
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                               timeout=900)
         if kills:  # a restart: how long until the table was back (journal replayed, cards restored)
@@ -350,7 +403,7 @@ def cut_trial(index: int, kills_wanted: int, tmp: str) -> dict[str, Any]:
 
 
 def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: float | None = None,
-             cut_off: list[int] | None = None) -> list[dict[str, Any]]:
+             cut_off: list[int] | None = None, starve: float = 0.0) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     killed = 0
     index = 0
@@ -361,7 +414,7 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: fl
         while killed < kills_total or pending:
             while (not _past(deadline) and killed + per_trial * len(pending) < kills_total
                    and len(pending) < jobs):
-                pending[pool.submit(cut_trial, index, per_trial, tmp)] = index
+                pending[pool.submit(cut_trial, index, per_trial, tmp, starve)] = index
                 index += 1
             if not pending:
                 break
@@ -430,7 +483,9 @@ def summarize_cuts(cuts: list[dict[str, Any]]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------- the report
 
-def write_report(data: dict[str, Any]) -> None:
+def write_report(data: dict[str, Any], name: str | None = None) -> None:
+    """The figures to RESULTS_JSON (merged over the last run's: a part not run keeps its figures)
+    and the table to RESULTS.md: the campaign's section, or run ``name``'s subsection of it."""
     from trickref.device.simulated.fault_trials import ROW_WORDS
 
     RESULTS_JSON.parent.mkdir(parents=True, exist_ok=True)
@@ -444,8 +499,10 @@ def write_report(data: dict[str, Any]) -> None:
     merged.update(data)  # a part not run this time keeps its last figures
     RESULTS_JSON.write_text(json.dumps(merged, indent=1) + "\n")
     d = merged
-    lines = ["## Dealer link fault campaign (issue 18)", "",
-             f"`benchmarks/faults.py` on {d['machine']}; every figure in `benchmarks/results/faults.json`. "
+    where = f"`benchmarks/results/{RESULTS_JSON.name}`"
+    lines = [SECTION if name is None else f"### Run {name}", "",
+             f"`benchmarks/faults.py{'' if name is None else ' --results ' + name}` on {d['machine']}; "
+             f"every figure in {where}. "
              "Each trial is one hand on `SimTable` (the real firmware behind a pty, pyserial, the real driver, "
              "the table host and referee; bots in every seat, the simulated person doing only what the screen "
              "says), one fault per trial; every seat's pocket is compared with the referee's hand before every "
@@ -480,7 +537,10 @@ def write_report(data: dict[str, Any]) -> None:
                       f"SIGKILLs asked for** ({c.get('cut_off', 0)} hands still running cut off, not counted).", ""]
         lines += [f"Power cuts: {d['cuts_when']}, {d['cuts_wall_s'] / 60:.0f} min, load average median {ld['median']} "
                   f"(min {ld['min']}, max {ld['max']}). `trickref sim`'s table with a journal in a child process "
-                  "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends.", "",
+                  "that SIGKILLs itself at a drawn moment, started again on the journal until the hand ends."
+                  + (f" **Every restart starved of CPU** (`--slow-restarts {c['slow_restarts']}`: the interpreter "
+                     f"held {c['slow_restarts']} s at a time until the table was back)." if c.get("slow_restarts")
+                     else ""), "",
                   "| trials | SIGKILLs | at the moments | right | changed | lost | stuck | restart to the table back, median (IQR) |",
                   "|---|---|---|---|---|---|---|---|",
                   f"| {c['trials']} ({', '.join(c['games'])}) | {c['kills']} | {moments} | {c['right']} | **{c['changed']}** | "
@@ -489,12 +549,7 @@ def write_report(data: dict[str, Any]) -> None:
         lines += [note, ""]
     section = "\n".join(lines)
     text = RESULTS_MD.read_text() if RESULTS_MD.exists() else "# Benchmark results\n\n"
-    pattern = re.compile(r"^## Dealer link fault campaign \(issue 18\)\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(text):
-        text = pattern.sub(lambda _m: section + "\n", text)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    RESULTS_MD.write_text(text.rstrip("\n") + "\n")
+    RESULTS_MD.write_text(place_section(text, section, name).rstrip("\n") + "\n")
 
 
 def from_progress(rows: list[str], trials_wanted: int, kills_wanted: int) -> dict[str, Any]:
@@ -553,6 +608,10 @@ def main() -> int:
                     help="power-cut trials at once; given, the power cuts run beside the rows, not after them")
     ap.add_argument("--kills", type=int, default=1000, help="SIGKILLs in the power-cut part")
     ap.add_argument("--kills-per-trial", type=int, default=5)
+    ap.add_argument("--slow-restarts", type=float, default=0.0, metavar="PAUSE",
+                    help="power cuts: every restart runs starved of CPU until the table is back (a thread that "
+                         "holds the interpreter PAUSE seconds at a time: 3 makes a restart take ~30 s); costs a "
+                         "core per restart running")
     ap.add_argument("--seed", type=int, default=0, help="added to every trial's seed")
     ap.add_argument("--until", default=None, metavar="HH:MM",
                     help="UTC: start nothing after it, cut off what still runs 3 min later, and write "
@@ -564,15 +623,23 @@ def main() -> int:
                     help="a paragraph under the table (what was fixed since the run, say); replaces the last notes")
     ap.add_argument("--report-only", action="store_true",
                     help="write RESULTS.md again from benchmarks/results/faults.json, running nothing")
+    ap.add_argument("--results", default=None, metavar="NAME",
+                    help="this run's own figures: benchmarks/results/faults-NAME.json, its own progress file "
+                         "and RESULTS.md subsection ('### Run NAME'); the main table is left as it is")
     ap.add_argument("--from-progress", action="store_true",
                     help="with --report-only: the table from what the progress file holds (a campaign "
                          "still running or killed), with --trials and --kills as the counts asked for")
     args = ap.parse_args()
+    try:
+        use_results(args.results)
+    except ValueError as e:
+        print(f"faults.py: {e}", file=sys.stderr)
+        return 2
     notes = {"notes": args.note} if args.note is not None else {}
     if args.report_only:
         if args.from_progress:
             notes.update(from_progress([r for r in args.rows.split(",") if r], args.trials, args.kills))
-        write_report(notes)
+        write_report(notes, args.results)
         return 0
     if PROGRESS.exists():
         PROGRESS.rename(PROGRESS.with_suffix(".jsonl.old"))
@@ -605,12 +672,14 @@ def main() -> int:
         t0 = time.monotonic()
         data["cuts_when"] = time.strftime("%Y-%m-%d %H:%M")
         cut_off: list[int] = []
-        cuts = run_cuts(args.kills, args.cut_jobs or args.jobs, args.kills_per_trial, tmp, deadline, cut_off)
+        cuts = run_cuts(args.kills, args.cut_jobs or args.jobs, args.kills_per_trial, tmp, deadline, cut_off,
+                        args.slow_restarts)
         data["cuts_wall_s"] = time.monotonic() - t0
         data["cuts_load"] = sampler.stop()
         data["cuts"] = summarize_cuts(cuts)
         data["cuts"]["cut_off"] = len(cut_off)
         data["cuts"]["kills_wanted"] = args.kills
+        data["cuts"]["slow_restarts"] = args.slow_restarts
         data["cut_trials"] = cuts
         print(data["cuts"])
 
@@ -626,11 +695,12 @@ def main() -> int:
         do_cuts()
     ran = len(data.get("trials", [])) + len(data.get("cut_trials", []))
     if not ran:  # never overwrite a campaign's figures with an empty table
-        print("faults.py: no trial finished: benchmarks/results/faults.json and RESULTS.md left as they were",
+        print(f"faults.py: no trial finished: benchmarks/results/{RESULTS_JSON.name} and RESULTS.md left as they were",
               file=sys.stderr)
         return 1
-    write_report(data)
-    print(f"wrote {RESULTS_JSON.relative_to(ROOT)} and the campaign's section of {RESULTS_MD.relative_to(ROOT)}")
+    write_report(data, args.results)
+    print(f"wrote {RESULTS_JSON.relative_to(ROOT)} and the campaign's "
+          f"{'section' if args.results is None else 'subsection Run ' + args.results} of {RESULTS_MD.relative_to(ROOT)}")
     return 0
 
 

@@ -236,6 +236,9 @@ _TEMPLATES += [
     (N_("the dealer did not answer {what} after {n} tries in {s} s: the line is too noisy to carry a frame"), ()),
     (N_("the dealer port {port} is gone and did not come back ({what} not delivered)"), ()),
     (N_("{card} is not in the reader gate and the dealer did not route it"), ()),
+    # a slow restart's relearning the dealer did not hear (tests/device/test_slow_restart.py)
+    (N_("the dealer has not taken back the {n} card(s) parked in its loop since the table restarted: {why}"), ()),
+    (N_("the dealer has not taken back the {n} card(s) parked in its loop since the table restarted"), ()),
 ]
 _POCKETS = {"trick": N_("trick"), "discard": N_("discard"), "centre": N_("centre"), "loop": N_("loop")}
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [(_rx(t), t, inner) for t, inner in _TEMPLATES]

@@ -192,6 +192,106 @@ def slow_host(table: SimTable, factor: float) -> None:
     link._max_rto = max(link.reply_timeout, link._max_rto / factor)  # noqa: SLF001
 
 
+class Starved:
+    """The whole process starved of CPU, as a table restarting on a loaded machine (or a Pi
+    restarting after a power cut) is: a thread that only computes holds the interpreter
+    ``pause`` seconds at a time (``sys.setswitchinterval``), so the host, the driver's reader and
+    the dealer simulator's pump each wait up to that long, over and over, while the link's
+    real-time timers run. A 3 s pause made a restart take ~33 s here and its relearning plan
+    time out unwritten ("DEAL_PLAN not delivered"). It costs a core while it runs: for the
+    campaign's restarts (``benchmarks/faults.py --slow-restarts``), not for the test suite."""
+
+    def __init__(self, pause: float) -> None:
+        self.pause = pause
+        self._stop = threading.Event()
+        self._old = 0.0
+        self._thread = threading.Thread(target=self._hog, name="starved", daemon=True)
+
+    def _hog(self) -> None:
+        x = 0
+        while not self._stop.is_set():
+            for i in range(100000):
+                x += i
+
+    def start(self) -> Starved:
+        import sys
+
+        self._old = sys.getswitchinterval()
+        sys.setswitchinterval(self.pause)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        import sys
+
+        self._stop.set()
+        sys.setswitchinterval(self._old)
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __enter__(self) -> Starved:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def lose_relearn(table: SimTable) -> list[list[int]]:
+    """A slow restart's lost relearning (tests/device/test_slow_restart.py): the first time the
+    table deals the cards parked in the loop back to the rebooted dealer (at the resume, or in
+    the first step when a card waits in the read window), the dealer hears nothing (a starved
+    host's write timed out: "DEAL_PLAN not delivered"); it answers again straight after. Returns
+    the cards of every relearning plan sent (the read window's card first, if any)."""
+    adapter = _adapter(table)
+    sent: list[list[int]] = []
+
+    def plan(gate: tuple[int, int] | None = None) -> None:
+        sent.append(([gate[0]] if gate is not None else []) + list(adapter.relearn or []))
+
+    _deaf_once(table, "_relearn", plan)  # every relearning goes through it
+    return sent
+
+
+def lose_gate_read(table: SimTable) -> list[int | None]:
+    """A slow restart's lost read of the card left in the read window (no cards parked: the
+    first step reads it where it is, FEED with HOLD, then routes it): the dealer hears nothing
+    of that first read, and answers again straight after. Returns the card the table believed
+    in the window at each read of it."""
+    adapter = _adapter(table)
+    seen: list[int | None] = []
+    _deaf_once(table, "_read_as", lambda *_a: seen.append(adapter.in_gate))
+    return seen
+
+
+def _adapter(table: SimTable) -> Any:
+    port = table.host.dealer
+    assert hasattr(port, "adapter")
+    return port.adapter
+
+
+def _deaf_once(table: SimTable, method: str, note: Callable[..., None]) -> None:
+    """The adapter's ``method``: ``note`` its arguments at every call; the first call goes
+    unheard (the simulator silent while it runs)."""
+    adapter = _adapter(table)
+    sim = table.sim
+    assert sim is not None
+    real = getattr(adapter, method)
+    calls = [0]
+
+    def deaf(*args: Any) -> Any:
+        note(*args)
+        calls[0] += 1
+        if calls[0] > 1:
+            return real(*args)
+        sim.go_silent(True)
+        try:
+            return real(*args)
+        finally:
+            sim.go_silent(False)
+
+    setattr(adapter, method, deaf)
+
+
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""

@@ -166,7 +166,14 @@ class DealerAdapter:
     def read_fed_wait(self, timeout: float | None) -> int:
         """Read one fed card and hold it in the gate; DealerTimeout if none was fed in time. A
         read the link interrupted before is asked about first (its id sent again): the card
-        the dealer read then, and holds, is the card read."""
+        the dealer read then, and holds, is the card read. Never while a relearning is pending
+        (a slow restart's plan the dealer did not hear: the table stops until it is done): a
+        dealer that does not know the cards parked in its hopper feeds one of them as the next
+        card played (a card nobody played, counted by the referee: the campaign's stuck
+        Cancellation Hearts hands)."""
+        if self.relearn is not None and self.in_gate is None:
+            raise DealerLinkDown(f"the dealer has not taken back the {len(self.relearn)} card(s) parked in its "
+                                 f"loop since the table restarted")
         if self.read_step is None:
             self.read_step = self.dealer.new_step_id()
         try:
@@ -391,8 +398,15 @@ class DealerAdapter:
             # hopper would feed one of them as if it were a played card. A card read before the
             # power went and still in the read window goes in the same plan, to its target.
             if isinstance(cmd, RouteFed) and cmd.card is not None and self.in_gate == C.parse(cmd.card):
-                self.in_gate = None
-                self._relearn((C.parse(cmd.card), target_byte(cmd.target)))
+                gate, self.in_gate = self.in_gate, None
+                try:
+                    self._relearn((gate, target_byte(cmd.target)))
+                except BaseException:
+                    # not dealt (the link, a fault; kept pending whole): the card is still in
+                    # the read window, and the same plan, with it first, is sent again
+                    if self.relearn is not None:
+                        self.in_gate = gate
+                    raise
                 return DealerDone(cmd.step, cmd.card)
             self._relearn()
         if self.jammed_step is not None:
@@ -563,8 +577,14 @@ class DealerAdapter:
         d = self.dealer
         want = C.parse(cmd.card)
         if self.held != want and self.in_gate == want:
+            try:
+                self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
+            except (DealerTimeout, DealerLinkDown):
+                raise  # not heard (a slow restart): the card is still in the window, read there next time
+            except BaseException:
+                self.in_gate = None
+                raise
             self.in_gate = None
-            self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
             if self.held != want:
                 raise DealerJam("the reader gate held another card than the one read before the "
                                 "power went: take the card out of the gate, then Resume")

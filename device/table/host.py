@@ -92,6 +92,16 @@ class PortDone:
     kind: str
 
 
+def relearn_unheard(adapter: DealerAdapter, error: BaseException | None) -> DealerFault:
+    """The table stops for a restart's relearning the dealer did not hear (a slow restart: a
+    starved host's write timed out), before anybody is told to feed a card; the host tries again
+    at once (a ``LinkBack`` follows it) and whenever the link comes back, and Resume does too."""
+    kind = "fault" if isinstance(error, DriverFault) else "link_down"
+    why = f": {error}" if error is not None else ""
+    return DealerFault(kind, f"the dealer has not taken back the {len(adapter.relearn or [])} card(s) parked in its "
+                             f"loop since the table restarted{why}", None)
+
+
 @dataclass(frozen=True)
 class LinkBack:
     """The dealer answers again after its link was down (not an event: the host then presses
@@ -425,6 +435,13 @@ class SerialDealer:
                 if self._cancel_read or not self._want_read or self._closing \
                         or any(k != "read" for k, _ in self._jobs):
                     return
+            if self.adapter.relearn is not None and self.adapter.in_gate is None:
+                # the dealer does not know the cards parked in its hopper yet: no FEED (it would
+                # give one of them as the next card played); the table stops until it does
+                self._post(relearn_unheard(self.adapter, None))
+                self._post(LinkBack())
+                return
+            with self._cond:
                 self._waiting, self._aborted = True, False
                 self._read_gen += 1
             try:
@@ -480,6 +497,18 @@ class SerialDealer:
             self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
                                    else str(e), None))
             return
+        if self.adapter.relearn is not None and self.adapter.in_gate is None and not jam:
+            # a restart's relearning the dealer did not hear: the parked cards go back round its
+            # loop now, before the table takes a card (a dealer that does not know them feeds
+            # one as the next card played)
+            try:
+                self.adapter.relearn_now()
+            except DealerJam as e:  # it stopped the relearning plan: RESUME finishes it
+                self._post(DealerFault("jam", str(e), None))
+                return
+            except (DealerError, ValueError, OSError) as e:
+                self._post(relearn_unheard(self.adapter, e))
+                return
         if people is not None and not jam and self.adapter.releasing:
             # a hand-over of passed cards stopped: do what the screen asks (the cards in the reject
             # pocket, on the belt and in the read window, and those it names, into the play slot)

@@ -33,7 +33,14 @@ from typing import Any, Protocol
 from trickref.device.dealer.driver import Dealer
 from trickref.device.dealer.errors import DealerError
 from trickref.device.journal import Journal, OpenReport
-from trickref.device.table.host import IdealDealer, People, SerialDealer, TableHost
+from trickref.device.table.host import (
+    IdealDealer,
+    LinkBack,
+    People,
+    SerialDealer,
+    TableHost,
+    relearn_unheard,
+)
 from trickref.engine import cards as C
 from trickref.engine.referee.commands import RouteFed
 from trickref.engine.referee.events import Button, NewGame
@@ -126,8 +133,14 @@ class OpenTable:
             # parked in its hopper would give one of them as the next card fed
             try:
                 port.adapter.relearn_now()
-            except (DealerError, OSError, ValueError):
-                pass  # the adapter keeps it pending: the first step does it (or shows the fault)
+            except (DealerError, OSError, ValueError) as e:
+                # not heard (a slow restart: a starved host's write timed out): the adapter keeps
+                # it pending, and the table stops until the dealer has it, before anybody is told
+                # to feed a card (posted ahead of the resync: no read starts first). Resume, or
+                # the link coming back, deals the parked cards back to the loop (SerialDealer).
+                if port.adapter.relearn is not None:  # (a jam instead: the first step resumes it)
+                    h.post(relearn_unheard(port.adapter, e))
+                    h.post(LinkBack())
         h.start(resync=True)
 
     def _knows_loop(self, loop: list[int]) -> bool:

@@ -1,0 +1,86 @@
+"""benchmarks/faults.py's results naming (issue 18): a run given ``--results NAME`` writes its own
+figures (faults-NAME.json), its own progress file and its own RESULTS.md subsection, and never
+the main table; a run without a name writes the main table and keeps the named runs'
+subsections. Text only: no trial runs here."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def faults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("faults_bench", ROOT / "benchmarks" / "faults.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "faults_bench", mod)
+    spec.loader.exec_module(mod)
+    monkeypatch.setattr(mod, "ROOT", tmp_path)
+    monkeypatch.setattr(mod, "RESULTS_MD", tmp_path / "RESULTS.md")
+    return mod
+
+
+DOC = """# Benchmark results
+
+## Before
+
+a
+
+## Dealer link fault campaign (issue 18)
+
+the main table, first run
+
+### Second run, on the merged main (by hand)
+
+kept
+
+## After
+
+b
+"""
+
+
+def _data(n: int) -> dict[str, Any]:
+    return {"machine": "m", "notes": [f"note {n}"]}
+
+
+def test_a_named_run_writes_its_own_files_and_subsection(faults: Any, tmp_path: Path) -> None:
+    (tmp_path / "RESULTS.md").write_text(DOC)
+    faults.use_results("slow-restarts")
+    assert faults.RESULTS_JSON == tmp_path / "benchmarks" / "results" / "faults-slow-restarts.json"
+    assert faults.PROGRESS.name == "faults-slow-restarts-progress.jsonl"
+    faults.write_report(_data(1), "slow-restarts")
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "the main table, first run" in text and "### Second run, on the merged main (by hand)\n\nkept" in text
+    assert text.index("kept") < text.index("### Run slow-restarts") < text.index("## After")
+    assert "faults-slow-restarts.json" in text and "note 1" in text
+    assert not (tmp_path / "benchmarks" / "results" / "faults.json").exists()
+    # the same name again replaces its subsection, in place; another name gets its own
+    faults.write_report(_data(2), "slow-restarts")
+    faults.use_results("other")
+    faults.write_report(_data(3), "other")
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert text.count("### Run slow-restarts") == 1 and "note 1" not in text and "note 2" in text
+    assert text.index("### Run slow-restarts") < text.index("### Run other") < text.index("## After")
+    # a run without a name: the main table, the subsections kept
+    faults.use_results(None)
+    faults.write_report(_data(4))
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "the main table, first run" not in text and "note 4" in text
+    assert "kept" in text and "note 2" in text and "note 3" in text
+    assert text.index("note 4") < text.index("### Second run") and text.endswith("## After\n\nb\n")
+    assert (tmp_path / "benchmarks" / "results" / "faults.json").exists()
+
+
+def test_a_bad_name_is_refused(faults: Any) -> None:
+    for bad in ("", "../x", "a b", "x" * 41):
+        with pytest.raises(ValueError, match="a run's name"):
+            faults.use_results(bad)
