@@ -108,6 +108,10 @@ class TableClient:
     # ---------------------------------------------------------------- views
     def _extras(self, v: dict[str, Any], ref: Any) -> dict[str, Any]:
         t = v["table"]
+        # the seats on turn that the table takes an entry from now: the referee's view names the
+        # game's turn also while a dealer step gates the table (the stock card fetched after a
+        # draw or a trick), and a screen that said "your turn" then offered what it would refuse
+        t["turn"] = list(ref.game.turn_seats()) if ref.game is not None and ref.accepting() else []
         t["mode"] = self.mode
         t["humans"] = [s for s in range(self.players) if s not in self.bots]
         t["can_undo"] = self._can_undo(ref)
