@@ -72,11 +72,11 @@ class TableClient:
         self.levels: dict[int, str] = {}  # seat -> bot level (engine.bots.search); missing: the rule bot
         self._searchers: dict[str, Any] = {}
         self._seen_changes = 0
-        self.host.publisher = self._snapshot
         # the bot seats think on a thinker of their own (search levels: a child process) and
         # enter through the host; the kiosk only says when they may (``bot_go``)
         self.seats = BotSeats(self.host, game)
         self.host.bot_seats = self.seats
+        self.host.publisher = self._snapshot  # (it reads the bot seats' question)
         self.host.publish()  # the table as it is now (a worker already running publishes the next)
 
     # ---------------------------------------------------------------- lifecycle
@@ -108,6 +108,10 @@ class TableClient:
     # ---------------------------------------------------------------- views
     def _extras(self, v: dict[str, Any], ref: Any) -> dict[str, Any]:
         t = v["table"]
+        # the seats on turn that the table takes an entry from now: the referee's view names the
+        # game's turn also while a dealer step gates the table (the stock card fetched after a
+        # draw or a trick), and a screen that said "your turn" then offered what it would refuse
+        t["turn"] = list(ref.game.turn_seats()) if ref.game is not None and ref.accepting() else []
         t["mode"] = self.mode
         t["humans"] = [s for s in range(self.players) if s not in self.bots]
         t["can_undo"] = self._can_undo(ref)
@@ -160,6 +164,7 @@ class TableClient:
             undo_pending=ref.undo_pending,
             bot=bot,
             game=g.copy() if g is not None else None,
+            bot_question=self.seats.ticket,
         )
 
     @property
@@ -267,12 +272,14 @@ class TableClient:
         bot = self.snapshot.bot
         return None if bot is None else bot[0]
 
-    def bot_turn(self) -> tuple[int, int, int] | None:
-        """(seat, hand, entries taken) of the bot turn now, None when no bot is on turn."""
+    def bot_turn(self) -> tuple[int, int, int, int] | None:
+        """(seat, hand, entries taken, the table's question) of the bot turn now, None when no
+        bot is on turn. The question changes when the table asks the bot again at the same
+        position (its go forgotten: a dealer fault came and went): the kiosk says go again."""
         snap = self.snapshot  # read without the referee's lock
         if snap.bot is None or snap.game is None:
             return None
-        return int(snap.bot[0]), snap.game.hand_number, len(snap.game.actions)
+        return int(snap.bot[0]), snap.game.hand_number, len(snap.game.actions), snap.bot_question
 
     def set_bot_levels(self, levels: dict[int, str], process: bool | None = None) -> None:
         """Each bot seat's level ("rule", "search", "strong"); seats not named: the rule bot.

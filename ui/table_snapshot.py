@@ -36,6 +36,9 @@ class TableSnapshot:
     undo_pending: Any  # the undo being asked (None: none)
     bot: tuple[int, Any] | None  # the bot seat on turn and its generator's state
     game: Any  # a copy of the engine state (None before a game)
+    # the table's question to the bot on turn (BotSeats.ticket): a new one each time the bot is
+    # asked, also at the same position again (after a dealer fault came and went between frames)
+    bot_question: int = 0
 
     def public_view(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self.public))

@@ -15,18 +15,19 @@ import json
 from pathlib import Path
 
 import pytest
+from hearts_referee import (
+    assert_agrees_on_random_games,
+    assert_expected_scores,
+    assert_follows,
+    moon_points,
+    next_play,
+    points,
+    take_passes,
+    value,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(p for p in GOLDEN.glob("cancellation-hearts*.json") if not p.name.endswith(".expected.json"))
-RANKS = "23456789TJQKA"
-
-
-def value(card: str) -> int:
-    return RANKS.index(card[0])
-
-
-def points(card: str) -> int:
-    return 1 if card[1] == "H" else 13 if card == "QS" else 0
 
 
 def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: list[dict],
@@ -38,17 +39,7 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
     widow = deck[each * n:]
     mode = options.get("passing", "left-right")
     offset = {"none": 0, "right": n - 1}.get(mode, 1 if hand_no % 2 == 1 else n - 1)
-    i = 0
-    if offset:
-        passed: dict[int, list[str]] = {}
-        while len(passed) < n:
-            a = actions[i]
-            for c in a["pass"]:
-                hands[a["seat"]].remove(c)
-            passed[a["seat"]] = a["pass"]
-            i += 1
-        for s, cards in passed.items():
-            hands[(s + offset) % n] += cards
+    i = take_passes(hands, actions, offset) if offset else 0
     leader = (dealer + 1) % n
     taken = [0] * n
     waiting: list[str] = []
@@ -57,22 +48,18 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
     for t in range(each):
         trick: list[str] = []
         for k in range(n):
-            if i >= len(actions):
-                return None
-            a = actions[i]
-            i += 1
             s = (leader + k) % n
-            assert a["seat"] == s
-            c = a["play"]
-            assert c in hands[s]
+            c = next_play(actions, i, s, hands)
+            if c is None:
+                return None
+            i += 1
             if t == 0 and k == 0 and points(c):
                 assert all(points(x) for x in hands[s]), "the first lead may not be a heart or QS"
             if not trick and c[1] == "H" and t > 0:
                 assert broken or all(x[1] == "H" for x in hands[s]), "hearts led unbroken"
-            if trick and c[1] != trick[0][1]:
-                assert not any(x[1] == trick[0][1] for x in hands[s]), "did not follow suit"
-                if t == 0 and points(c) and options.get("no_points_on_first_trick"):
-                    assert all(points(x) for x in hands[s])
+            assert_follows(trick, c, hands[s])
+            if trick and c[1] != trick[0][1] and t == 0 and points(c) and options.get("no_points_on_first_trick"):
+                assert all(points(x) for x in hands[s])
             broken = broken or points(c) > 0
             hands[s].remove(c)
             trick.append(c)
@@ -93,33 +80,12 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
         taken[w] += sum(points(c) for c in waiting)
         waiting = []
         leader = w
-    if 52 in taken:
-        if i >= len(actions):
-            return None
-        shooter = taken.index(52)
-        assert actions[i]["seat"] == shooter
-        if actions[i]["moon"] == "self":
-            pts = [0] * n
-            pts[shooter] = options.get("moon_self", -28)
-        else:
-            pts = [options.get("moon_others", 26)] * n
-            pts[shooter] = 0
-        return pts
-    return taken
+    return moon_points(taken, 52, actions, i, options, -28)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_independent_referee_agrees_with_the_expected_scores(path: Path) -> None:
-    record = json.loads(path.read_text())
-    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
-    n = len(record["players"])
-    dealer = record.get("first_dealer", 0)
-    scored = []
-    for h, hand in enumerate(record["hands"]):
-        pts = referee_hand(n, (dealer + h) % n, h + 1, hand["deck"], hand["actions"], record.get("options", {}))
-        if pts is not None:
-            scored.append(pts)
-    assert scored == [row["points"] for row in expected["hands"]]
+    assert_expected_scores(path, referee_hand)
 
 
 def test_goldens_cover_whole_games_and_cancelled_last_tricks() -> None:
@@ -133,25 +99,6 @@ def test_goldens_cover_whole_games_and_cancelled_last_tricks() -> None:
 @pytest.mark.parametrize("n", [6, 7, 8, 9, 10, 11])
 def test_independent_referee_agrees_on_random_games(n: int) -> None:
     """Beyond the goldens: random legal hands (random options) scored by both referees."""
-    import random
-
-    from trickref.engine import cards as C
-    from trickref.engine.games import new_game
-
-    rng = random.Random(n)
-    for _ in range(4):
-        opts = {"passing": rng.choice(["left-right", "right", "none"]),
-                "no_points_on_first_trick": rng.random() < 0.5,
-                "last_trick_cancelled": rng.choice(["nobody", "leader"]), "target": 10**6}
-        g = new_game("cancellation-hearts", n, opts, rng.randrange(n))
-        for _ in range(3):
-            d = C.full_deck(2)
-            rng.shuffle(d)
-            g.start_hand(d)
-            while g.turn_seats():
-                s = rng.choice(g.turn_seats())
-                g.apply(rng.choice(g.legal_actions(s)), s)
-        record = g.to_json()
-        for h, hand in enumerate(record["hands"]):
-            pts = referee_hand(n, (g.first_dealer + h) % n, h + 1, hand["deck"], hand["actions"], g.options)
-            assert pts == g.hand_results[h]["points"]
+    assert_agrees_on_random_games("cancellation-hearts", n, referee_hand, lambda rng: {
+        "passing": rng.choice(["left-right", "right", "none"]), "no_points_on_first_trick": rng.random() < 0.5,
+        "last_trick_cancelled": rng.choice(["nobody", "leader"]), "target": 10**6}, games=4)

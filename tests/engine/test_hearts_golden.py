@@ -16,20 +16,21 @@ import sys
 from pathlib import Path
 
 import pytest
+from hearts_referee import (
+    assert_agrees_on_random_games,
+    assert_expected_scores,
+    assert_follows,
+    moon_points,
+    next_play,
+    points,
+    take_passes,
+    value,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(p for p in GOLDEN.glob("hearts*.json") if not p.name.endswith(".expected.json"))
 
 REMOVED = {3: {"2D"}, 4: set(), 5: {"2D", "2C"}, 6: {"2D", "3D", "3C", "4C"}, 7: {"2D", "3D", "3C"}}
-RANKS = "23456789TJQKA"
-
-
-def value(card: str) -> int:
-    return RANKS.index(card[0])
-
-
-def points(card: str) -> int:
-    return 1 if card[1] == "H" else 13 if card == "QS" else 0
 
 
 def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: list[dict],
@@ -44,18 +45,7 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
         seat = (seat + 1) % n
     cycle = [1, n - 1, 2, 0] if n == 4 else [1, n - 1]
     offset = cycle[(hand_no - 1) % len(cycle)]
-    i = 0
-    if offset:
-        passed: dict[int, list[str]] = {}
-        while len(passed) < n:
-            a = actions[i]
-            assert set(a["pass"]) <= set(hands[a["seat"]]) and len(a["pass"]) == 3
-            passed[a["seat"]] = a["pass"]
-            i += 1
-        for s, cards in passed.items():
-            for c in cards:
-                hands[s].remove(c)
-                hands[(s + offset) % n].append(c)
+    i = take_passes(hands, actions, offset) if offset else 0
     first = "3C" if n == 5 else "2C"
     leader = next(s for s in range(n) if first in hands[s])
     taken = [0] * n
@@ -66,20 +56,16 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
     for t in range(each):
         trick: list[str] = []
         for k in range(n):
-            if i >= len(actions):
-                return None
-            a = actions[i]
-            i += 1
             s = (leader + k) % n
-            assert a["seat"] == s
-            c = a["play"]
-            assert c in hands[s]
+            c = next_play(actions, i, s, hands)
+            if c is None:
+                return None
+            i += 1
             if t == 0 and k == 0:
                 assert c == first
-            if trick and c[1] != trick[0][1]:
-                assert not any(x[1] == trick[0][1] for x in hands[s]), "did not follow suit"
-                if t == 0 and points(c):
-                    assert all(points(x) for x in hands[s]), "points on the first trick"
+            assert_follows(trick, c, hands[s])
+            if trick and c[1] != trick[0][1] and t == 0 and points(c):
+                assert all(points(x) for x in hands[s]), "points on the first trick"
             if not trick and c[1] == "H":
                 assert broken or all(x[1] == "H" for x in hands[s]), "hearts led unbroken"
             broken = broken or points(c) > 0
@@ -92,20 +78,9 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
         if omnibus in trick:
             omnibus_taker = w
         leader = w
-    if 26 in taken:
-        if i >= len(actions):
-            return None
-        shooter = taken.index(26)
-        choice = actions[i]["moon"]
-        assert actions[i]["seat"] == shooter
-        if choice == "self":
-            pts = [0] * n
-            pts[shooter] = options.get("moon_self", -25)
-        else:
-            pts = [options.get("moon_others", 26)] * n
-            pts[shooter] = 0
-    else:
-        pts = taken
+    pts = moon_points(taken, 26, actions, i, options, -25)
+    if pts is None:
+        return None
     if options.get("omnibus") and omnibus_taker is not None:
         pts[omnibus_taker] -= 10
     return pts
@@ -113,16 +88,7 @@ def referee_hand(n: int, dealer: int, hand_no: int, deck: list[str], actions: li
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_independent_referee_agrees_with_the_expected_scores(path: Path) -> None:
-    record = json.loads(path.read_text())
-    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
-    n = len(record["players"])
-    dealer = record.get("first_dealer", 0)
-    scored = []
-    for h, hand in enumerate(record["hands"]):
-        pts = referee_hand(n, (dealer + h) % n, h + 1, hand["deck"], hand["actions"], record.get("options", {}))
-        if pts is not None:
-            scored.append(pts)
-    assert scored == [row["points"] for row in expected["hands"]]
+    assert_expected_scores(path, referee_hand)
 
 
 def test_there_are_hearts_goldens_of_whole_games_and_the_moon() -> None:
@@ -142,23 +108,5 @@ def test_the_replay_command_prints_the_expected_object() -> None:
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
 def test_independent_referee_agrees_on_random_games(n: int) -> None:
     """Beyond the goldens: random legal hands (random options) scored by both referees."""
-    import random
-
-    from trickref.engine import cards as C
-    from trickref.engine.games import new_game
-
-    rng = random.Random(n)
-    for _ in range(6):
-        opts = {"omnibus": rng.random() < 0.5, "omnibus_card": rng.choice(["TD", "JD"]), "target": 10**6}
-        g = new_game("hearts", n, opts, rng.randrange(n))
-        for _ in range(3):
-            d = C.full_deck()
-            rng.shuffle(d)
-            g.start_hand(d)
-            while g.turn_seats():
-                s = rng.choice(g.turn_seats())
-                g.apply(rng.choice(g.legal_actions(s)), s)
-        record = g.to_json()
-        for h, hand in enumerate(record["hands"]):
-            pts = referee_hand(n, (g.first_dealer + h) % n, h + 1, hand["deck"], hand["actions"], g.options)
-            assert pts == g.hand_results[h]["points"]
+    assert_agrees_on_random_games("hearts", n, referee_hand, lambda rng: {
+        "omnibus": rng.random() < 0.5, "omnibus_card": rng.choice(["TD", "JD"]), "target": 10**6}, games=6)

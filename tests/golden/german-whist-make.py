@@ -8,49 +8,26 @@ its ``.expected.json`` is what ``trickref replay --json`` printed for it when it
 
 from __future__ import annotations
 
-import json
-import random
-import subprocess
-import sys
-from pathlib import Path
+from typing import Any
 
-from trickref.engine.bots import bot_for
-from trickref.engine.games import new_game
-from trickref.engine.records import dumps, record_of
+from golden_make import play, write
 
-HERE = Path(__file__).parent
-BOT = bot_for("german-whist")
+GAME = "german-whist"
+NAMES = ["Ana", "Ben"]
 
 
-def play(options: dict, first_dealer: int, seed: int, bot: bool, hands: int | None, partial: int = 0) -> str:
-    rng = random.Random(seed)
-    g = new_game("german-whist", 2, options, first_dealer, ["Ana", "Ben"])
-    h = 0
-    while not g.over and (hands is None or h < hands + (1 if partial else 0)):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        g.start_hand(deck)
-        limit = partial if hands is not None and h == hands else 10_000
-        while g.phase == "play" and limit:
-            s = g.turn_seats()[0]
-            a = BOT.choose(g, s, rng) if bot else rng.choice(g.legal_actions(s))
-            g.apply(a, s)
-            limit -= 1
-        h += 1
-    return dumps(record_of(g))
+def leader(g: Any, rng: Any) -> int:
+    """The one seat on turn (no draw from the generator: the records were made so)."""
+    return int(g.turn_seats()[0])
 
 
 GOLDENS = {
-    "german-whist-bot-game": play({}, 0, 2026, True, None),
-    "german-whist-all-tricks": play({"score_all_tricks": True, "target": 3}, 1, 7, False, None),
-    "german-whist-in-progress": play({"target": 21}, 0, 99, True, 2, partial=17),
+    "german-whist-bot-game": lambda: play(GAME, NAMES, 2, {}, 0, 2026, True, seat=leader),
+    "german-whist-all-tricks": lambda: play(GAME, NAMES, 2, {"score_all_tricks": True, "target": 3}, 1, 7, False,
+                                            seat=leader),
+    "german-whist-in-progress": lambda: play(GAME, NAMES, 2, {"target": 21}, 0, 99, True, hands=2, partial=17,
+                                             seat=leader),
 }
 
 if __name__ == "__main__":
-    for name, text in GOLDENS.items():
-        path = HERE / f"{name}.json"
-        path.write_text(text)
-        out = subprocess.run([sys.executable, "-m", "trickref.ui.cli", "replay", str(path), "--json"],
-                             capture_output=True, text=True, check=True).stdout
-        (HERE / f"{name}.expected.json").write_text(json.dumps(json.loads(out), indent=1) + "\n")
-        print(name, out.strip()[:200])
+    write(GOLDENS)

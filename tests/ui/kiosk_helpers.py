@@ -83,6 +83,21 @@ def play_whole_game(app: Any, chooser: Any, max_steps: int = 20000) -> list[str]
     raise AssertionError("the game did not end")
 
 
+def play_hand(app: Any, chooser: Any, max_steps: int = 3000) -> None:
+    """Play by taps, the human choosing with ``chooser(table, seat)``, until the hand's summary
+    is on screen."""
+    for _ in range(max_steps):
+        settle(app)
+        name = app.scene.name
+        if name == "summary":
+            return
+        if name == "handoff":
+            tap_button(app, "Show my cards")
+        else:
+            act(app, chooser)
+    raise AssertionError("the hand did not end")
+
+
 def act(app: Any, chooser: Any) -> None:
     """The revealed human on turn takes the action ``chooser`` picks, by tapping."""
     table = app.session.table

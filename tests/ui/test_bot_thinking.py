@@ -136,6 +136,42 @@ def test_the_screen_draws_and_takes_taps_while_a_bot_thinks_and_undo_drops_its_l
         app.end_session()
 
 
+def test_a_dealer_fault_come_and_gone_between_two_frames_while_a_bot_thinks_still_lets_it_play():
+    """The dealer stops answering and answers again while a bot thinks, both between two of the
+    kiosk's frames (a loaded machine): the table forgets the kiosk's go with its question (it took
+    no entry meanwhile) and asks the bot again at the same position. The kiosk must say go for
+    the new question, or the bot on turn never plays (a referee-path Cancellation Hearts game
+    stopped so at load 38: "waiting for Dee to play", the dealer back, nothing in flight)."""
+    from trickref.device.table.host import LinkBack
+    from trickref.engine.referee.events import DealerFault
+
+    app = _instant_app()
+    table, bot = _slow_table(app)
+    try:
+        _to_the_humans_card(app, table)
+        bot.release.clear()
+        legal = [a.value for a in table.legal(0) if a.kind == "play"]
+        tap_card(app, C.NAMES[legal[0]])
+        assert bot.thinking.wait(GUARD_S)  # seat 1 is working out its move
+        n = len(table.state.actions)
+        _frames_while(app, bot.thinking.is_set, 3)  # the kiosk says go: the bot enters once it has answered
+        host, seats = table.host, table.seats
+        assert host.wait(lambda: seats.awaited, GUARD_S)
+        asked = seats.ticket
+        host.post(DealerFault("timeout", "the dealer did not answer STATUS after 2 tries", None))
+        host.post(LinkBack())  # the table goes on by itself: all before the kiosk's next frame
+        assert host.wait(lambda: table.referee.dealer_fault is None and seats.key is not None and seats.ticket > asked,
+                         GUARD_S)
+        table.drain()
+        assert 1 in table.turn() and not seats.awaited  # the go went with the old question
+        bot.release.set()
+        pump(app, lambda a: len(table.state.actions) > n, guard=GUARD_S)
+        assert table.state.actions[n][0] == 1 and seats.stale >= 1
+    finally:
+        bot.release.set()
+        app.end_session()
+
+
 def test_leaving_while_a_bot_thinks_stops_the_table_and_keeps_the_game():
     app = _instant_app()
     table, bot = _slow_table(app)

@@ -96,6 +96,26 @@ def kept_hearts(app: Any) -> ScoreSheet:
     return app.scene.sheet
 
 
+def test_a_correction_that_changes_nothing_or_leaves_a_box_empty_stays_refused_on_screen() -> None:
+    """"Continue" on a hand's figures as they are, or with a box cleared, is refused as "Enter
+    hand" is (the same flow): the reason on screen, the first empty box in focus, the sheet
+    unchanged."""
+    app = S.make_app((800, 480))
+    sheet = kept_hearts(app)
+    totals = sheet.totals[:]
+    press(app, "Correct")
+    press(app, "hand 2")
+    press(app, "Continue")
+    m = app.scene.model()
+    assert app.scene.name == "hand_fix" and m["refusal"] == "hand 2 already has these figures: nothing to correct"
+    press(app, "Clear")
+    press(app, "Continue")
+    m = app.scene.model()
+    assert app.scene.name == "hand_fix" and m["refusal"].startswith("still to enter: "), m["refusal"]
+    assert m["refusal"] == m["reason"] and m["focus"] is not None and m["focus"][0] == "hearts"
+    assert sheet.totals == totals and not sheet.amendments
+
+
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=["800x480", "portrait"])
 def test_anyone_corrects_a_kept_hand_and_a_restart_keeps_it(size: tuple[int, int], tmp_path: Any) -> None:
     from trickref.ui import layoutcheck as L

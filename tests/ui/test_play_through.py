@@ -57,21 +57,12 @@ def test_whole_game_by_taps(small_app, game, players, options):
 def test_hand_summary_shows_bids_and_tricks(small_app, game, players, total):
     import re
 
-    from kiosk_helpers import act
+    from kiosk_helpers import play_hand
 
     app = small_app
     session = start_game(app, game, players, humans=(0,), seed=6)
     app.route()
-    chooser = random_chooser(4)
-    for _ in range(3000):
-        settle(app)
-        name = app.scene.name
-        if name == "summary":
-            break
-        if name == "handoff":
-            tap_button(app, "Show my cards")
-        else:
-            act(app, chooser)
+    play_hand(app, random_chooser(4))
     app.render(force=True)
     lines = app.scene.model()["lines"]
     took = [int(x) for line in lines for x in re.findall(r"(?:took|stage two:) (\d+)", line)]

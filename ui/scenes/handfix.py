@@ -32,7 +32,7 @@ from ..referee_words import translate
 from ..scene import Scene
 from ..widgets import Button
 from .pin import PinScene
-from .scorekeeper_entry import ScorekeeperEntryScene
+from .scorekeeper_entry import ScorekeeperEntryScene, refusal_words
 
 REASONS = ("miscounted", "revoke", "misdeal")
 # a correction's reason as a record keeps it -> its words on screen
@@ -470,33 +470,17 @@ class AmendEntryScene(ScorekeeperEntryScene):
     def show_sheet(self) -> None:
         self.cancel()
 
-    def reason(self) -> str | None:
-        if self.refusal:
-            return self.refusal
-        missing = self.missing()
-        if missing:
-            return self._missing_text(missing)
+    def problem(self) -> str | None:
         try:
             self.base.check_amend(self.hand, self.entries)
         except ValueError as e:
-            return str(getattr(e, "reason", e))
+            return refusal_words(e)
         return None
 
     def enter_hand(self) -> None:
-        missing = self.missing()
-        if missing:
-            self.refusal = self._missing_text(missing)
-            self.focus = missing[0]
-            self._sync()
-            self.needs_redraw = True
-            return
-        try:
-            canon = self.base.check_amend(self.hand, self.entries)
-        except ValueError as e:
-            self.refusal = str(getattr(e, "reason", e))
-            self.needs_redraw = True
-            return
-        self.app.switch(ReasonScene(self.app, self.fixer, self.hand, canon))
+        canon = self.taken(lambda entries: self.base.check_amend(self.hand, entries))
+        if canon is not None:
+            self.app.switch(ReasonScene(self.app, self.fixer, self.hand, canon))
 
     def model(self) -> dict[str, Any]:
         m = super().model()

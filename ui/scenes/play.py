@@ -22,6 +22,7 @@ from .. import gameinfo as GI
 from .. import tableview as TV
 from .. import theme as T
 from ..i18n import N_, _, ngettext
+from ..referee_words import translate
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -547,6 +548,9 @@ class PlayScene(GameScene):
                       "exchange": _("{who} to exchange"), "moon": _("{who} shot the moon: choose"),
                       "bid": _("{who} to bid")}.get(phase, "{who}")
             text = theirs.format(who=who, n=k)
+        elif TV.dealer_status(self.t) == "busy" and self.t.get("waiting_for"):
+            # nobody is offered a turn while a dealer step holds the table: say what it waits for
+            return translate(str(self.t["waiting_for"]))
         else:
             return ""
         done = [s for s in g.get("passed", []) if isinstance(s, int) and s < len(names)] if phase == "pass" else []

@@ -22,8 +22,9 @@ from __future__ import annotations
 import functools
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pygame
 
@@ -34,6 +35,8 @@ from .. import theme as T
 from ..i18n import N_, _, current, ngettext
 from ..scene import Scene
 from ..widgets import Button, Widget
+
+_T = TypeVar("_T")
 
 # the entry fields' labels (engine.scorekeeper), translated where they are drawn
 FIELD_LABELS = (N_("Bid"), N_("Double Nil"), N_("Blind Nil"), N_("Tricks"), N_("Hearts"), N_("Hearts nobody took"),
@@ -757,21 +760,29 @@ class ScorekeeperEntryScene(Scene):
         self._reset(None)
         self._changed()
 
-    def enter_hand(self) -> None:
-        """Score the hand ("Enter hand") and open the next one here; a refusal stays on screen
-        with its reason. The hand is in the journal before the screen moves on."""
+    def taken(self, take: Callable[[dict[str, Any]], _T]) -> _T | None:
+        """``take(entries)`` once every box is filled in (the hand entered, or checked as a
+        correction); None, with the refusal on screen, when a box is still empty (the first
+        one gets the focus) or ``take`` refused them (a ValueError with the reason)."""
         missing = self.missing()
         if missing:
             self.refusal = self._missing_text(missing)
             self.focus = missing[0]
             self._sync()
             self.needs_redraw = True
-            return
+            return None
         try:
-            pts = self.sheet.enter(self.entries)
+            return take(self.entries)
         except ValueError as e:  # EntryError: cannot be right; JournalError: could not be saved
-            self.refusal = getattr(e, "reason", None) or str(e)
+            self.refusal = refusal_words(e)
             self.needs_redraw = True
+            return None
+
+    def enter_hand(self) -> None:
+        """Score the hand ("Enter hand") and open the next one here; a refusal stays on screen
+        with its reason. The hand is in the journal before the screen moves on."""
+        pts = self.taken(self.sheet.enter)
+        if pts is None:
             return
         sheet = self.sheet
         if sheet.over:
@@ -1002,6 +1013,10 @@ class ScorekeeperEntryScene(Scene):
         missing = self.missing()
         if missing:
             return self._missing_text(missing)
+        return self.problem()
+
+    def problem(self) -> str | None:
+        """Why the filled-in boxes cannot be the next hand (None: they can)."""
         return self.sheet.check(self.entries)
 
     def model(self) -> dict[str, Any]:
@@ -1013,6 +1028,11 @@ class ScorekeeperEntryScene(Scene):
                  focus=None if self.focus is None else list(self.focus), auto=sorted(list(c) for c in self.auto),
                  last_hand=self.last_hand)
         return m
+
+
+def refusal_words(e: ValueError) -> str:
+    """Why an entry was refused: an EntryError's reason, else the error's words."""
+    return getattr(e, "reason", None) or str(e)
 
 
 def ask_undo(app: Any, sheet: ScoreSheet) -> None:
