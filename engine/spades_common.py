@@ -180,7 +180,7 @@ class SpadesTrickState(GameState):
                         return SUIT_PLAYS[led][bits]
                     return plays_of(m)
                 if not self.broken:
-                    rest: i64 = m & ~(0x1FFF << (self.trump * 13))
+                    rest: i64 = m & NOT_SUIT[self.trump]
                     if rest:
                         return plays_of(rest)
                 return plays_of(m)
@@ -196,7 +196,9 @@ class SpadesTrickState(GameState):
             value = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(value) is int and 0 <= value < 52:
                 # card, mask, suits and the winning card as native 64-bit ints in the compiled
-                # build (``i64``): one unboxing of the card, plain C arithmetic after it
+                # build (``i64``): one unboxing of the card, plain C arithmetic after it. No
+                # left shift of a literal: mypyc writes ``1 << card`` as C's 32-bit int shift
+                # (wrong from bit 31 on); the 64-bit masks come from the tables (BIT, NOT_SUIT).
                 card: i64 = value
                 m: i64 = self.masks[on]
                 if m >> card & 1:
@@ -211,11 +213,11 @@ class SpadesTrickState(GameState):
                         if ok and self.must_beat:
                             ok = self._play_check(on, value) is None
                     else:
-                        ok = s != trump or self.broken or not m & ~(0x1FFF << (trump * 13))
+                        ok = s != trump or self.broken or not m & NOT_SUIT[trump]
                     if ok:
                         self.actions.append(SEAT_PLAY[on][card])  # (on, action), shared
                         # _play_apply written out
-                        self.masks[on] = m ^ (1 << card)
+                        self.masks[on] = m ^ BIT[card]  # a table: mypyc's i64 ``1 << card`` is a C int shift
                         if not trick:
                             self.led = s
                             self.win_card = card
