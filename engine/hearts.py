@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from . import cards as C
 from .actions import PLAY, Action, pass_cards
@@ -42,6 +42,9 @@ from .masks import (
 )
 
 # Cards set aside before the deal, by player count.
+if TYPE_CHECKING:  # the compiler's native 64-bit int (mypyc reads it); never imported at run time
+    from mypy_extensions import i64
+
 REMOVED: Final[dict[int, tuple[int, ...]]] = {
     3: tuple(C.parse_all(["2D"])),
     4: (),
@@ -187,10 +190,10 @@ class HeartsState(HeartsFamilyState):
         if self.phase == "play":
             on = self.turn_t[0]
             if seat is None or (seat == on and type(seat) is int):
-                m = self.masks[on]
-                led = self.led
+                m: i64 = self.masks[on]  # native 64-bit ints in the compiled build
+                led: i64 = self.led
                 if led >= 0:
-                    bits = m >> SHIFT[led] & FULL_SUIT
+                    bits: i64 = m >> (led * 13) & 0x1FFF
                     if bits:
                         return SUIT_PLAYS[led][bits]
                     if not self.tricks and m & NO_POINTS:
@@ -214,56 +217,39 @@ class HeartsState(HeartsFamilyState):
             on = self.turn_t[0]
             c = action[1]
             if (seat is None or (seat == on and type(seat) is int)) and type(c) is int and 0 <= c < 52:
-                m = self.masks[on]
-                if m >> c & 1:  # held
-                    led = self.led
-                    s = SUIT_OF[c]
+                # card, mask and suits as native 64-bit ints in the compiled build (``i64``:
+                # one unboxing of the card, plain C arithmetic after it)
+                card: i64 = c
+                m: i64 = self.masks[on]
+                if m >> card & 1:  # held
+                    led: i64 = self.led
+                    s: i64 = card // 13
                     if led >= 0:  # follow suit; if void, no points on the first trick unless only points
-                        ok = s == led or not m & SUIT_MASK[led] and (
-                            len(self.tricks) > 0 or not POINTS[c] or not m & NO_POINTS)  # a bool, not a list
+                        ok = s == led or not m >> (led * 13) & 0x1FFF and (
+                            len(self.tricks) > 0 or not POINTS[card] or not m & NO_POINTS)  # a bool, not a list
                     elif self.tricks:  # lead: hearts once broken, or when holding only hearts
                         ok = s != C.HEARTS or self.broken or not m & NOT_HEARTS
                     else:
-                        ok = c == FIRST_LEAD[self.n]
+                        ok = card == FIRST_LEAD[self.n]
                     if ok:
-                        self.masks[on] = m ^ BIT[c]
-                        self.actions.append(SEAT_PLAY[on][c])  # (on, action), shared
+                        self.masks[on] = m ^ BIT[card]  # a table: mypyc's i64 ``1 << card`` is a C int shift
+                        self.actions.append(SEAT_PLAY[on][card])  # (on, action), shared
                         trick = self.trick
                         trick.append(c)
                         if led < 0:
                             self.led = s
                             self.win_seat = on
-                            self.win_card = c
-                        elif s == led and c > self.win_card:
+                            self.win_card = card
+                        elif s == led and card > self.win_card:
                             self.win_seat = on
-                            self.win_card = c
-                        if POINTS[c]:
+                            self.win_card = card
+                        if POINTS[card]:
                             self.broken = True
                         n = self.n
                         if len(trick) < n:
                             self.turn_t = NEXT_SEAT[n][on]
                             return
-                        # the trick is complete: _end_trick written out
-                        w = self.win_seat
-                        if COMPILED:  # native: no builtins looked up, no iterator
-                            pts = 0
-                            for x in trick:
-                                pts += POINTS[x]
-                        else:
-                            pts = sum(map(POINTS.__getitem__, trick))
-                        if pts:
-                            self.points_taken[w] += pts
-                        self.tricks_taken[w] += 1
-                        if self.omnibus_card >= 0 and self.omnibus_card in trick:
-                            self.omnibus_taker = w
-                        self.tricks.append((self.leader, tuple(trick), w))
-                        self.trick = []
-                        self.leader = w
-                        self.led = -1
-                        if self.masks[w]:
-                            self.turn_t = ONE[w]
-                        else:
-                            self._finish_hand()
+                        self._end_played_trick(trick)
                         return
         elif action[0] == "pass" and self.phase == "pass" and type(seat) is int:
             # the plain pass: three different cards (ints, ascending) that the seat holds
@@ -277,6 +263,30 @@ class HeartsState(HeartsFamilyState):
                         self._apply_pass(seat, v)
                         return
         super().apply(action, seat)
+
+    def _end_played_trick(self, trick: list[int]) -> None:
+        """The trick just completed by ``apply``'s fast path: _end_trick written out (its own
+        method, so that the plays that do not end a trick run less code)."""
+        w = self.win_seat
+        if COMPILED:  # native: no builtins looked up, no iterator
+            pts = 0
+            for x in trick:
+                pts += POINTS[x]
+        else:
+            pts = sum(map(POINTS.__getitem__, trick))
+        if pts:
+            self.points_taken[w] += pts
+        self.tricks_taken[w] += 1
+        if self.omnibus_card >= 0 and self.omnibus_card in trick:
+            self.omnibus_taker = w
+        self.tricks.append((self.leader, tuple(trick), w))
+        self.trick = []
+        self.leader = w
+        self.led = -1
+        if self.masks[w]:
+            self.turn_t = ONE[w]
+        else:
+            self._finish_hand()
 
     def _legal_play(self, seat: int) -> Sequence[Action]:
         m = self.masks[seat]

@@ -11,7 +11,10 @@ Hearts keeps sorted lists, a card being held twice.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # the compiler's native 64-bit int (mypyc reads it); never imported at run time
+    from mypy_extensions import i64
 
 from .actions import PLAY, Action
 
@@ -90,16 +93,17 @@ def plays_of(m: int) -> list[Action]:
     """The shared PLAY actions of the cards of a mask, in ascending card order."""
     if _COMPILED:  # the empty suits skipped (native code: the tests cost less than the calls)
         out: list[Action] = []
-        a = m & 0x1FFF
+        x: i64 = m  # a native 64-bit int: plain C arithmetic below
+        a: i64 = x & 0x1FFF
         if a:
             out.extend(_P0[a])
-        a = (m >> 13) & 0x1FFF
+        a = (x >> 13) & 0x1FFF
         if a:
             out.extend(_P1[a])
-        a = (m >> 26) & 0x1FFF
+        a = (x >> 26) & 0x1FFF
         if a:
             out.extend(_P2[a])
-        a = m >> 39
+        a = x >> 39
         if a:
             out.extend(_P3[a])
         return out
