@@ -64,6 +64,9 @@ class GameState:
     PLAYER_COUNTS: ClassVar[tuple[int, ...]] = ()
     DECKS: ClassVar[int] = 1
     HAS_BAGS: ClassVar[bool] = False
+    # a Double Nil exchange whose replacements a salt rule draws (fairness.EXCHANGE_*: the
+    # record and the journal name the rule the hand used)
+    DOUBLE_NIL_EXCHANGE: ClassVar[bool] = False
     TEAMS: ClassVar[bool] = False  # partnership games: seats s and s+2 share totals and bags
     # Each bag counter per seat in the games with bags (HAS_BAGS), else None (this default,
     # no instance field). Why fields are few: CPython 3.11 keeps an instance's fields inline

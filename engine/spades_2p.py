@@ -85,6 +85,7 @@ class Spades2PState(SpadesTrickState):
     PLAYER_COUNTS = (2,)
     DECKS = 1
     HAS_BAGS = True
+    DOUBLE_NIL_EXCHANGE = True
     NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = tuple(SEATS[(s + 1) % 2] for s in range(2))
     TEAMS = False
 

@@ -200,7 +200,7 @@ class Referee(Entries):
             return
         full = fairness.commitment(deck, ev.salt)
         self.fair.append({"commitment": full, "salt": ev.salt})
-        if g.GAME_ID == "spades-2p" and ev.exchange != fairness.EXCHANGE_V1:
+        if g.DOUBLE_NIL_EXCHANGE and ev.exchange != fairness.EXCHANGE_V1:
             # Double Nil replacements: places in the pile, fixed by the salt (none: exchange/1)
             self.fair[-1]["exchange"] = ev.exchange
         g.start_hand(deck)
