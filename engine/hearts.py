@@ -350,22 +350,7 @@ class HeartsState(HeartsFamilyState):
 
     def _end_trick(self) -> None:
         """The trick is complete: its winner (tracked as it was played) takes it."""
-        trick = self.trick
-        w = self.win_seat
-        pts = sum(map(POINTS.__getitem__, trick))
-        if pts:
-            self.points_taken[w] += pts
-        self.tricks_taken[w] += 1
-        if self.omnibus_card >= 0 and self.omnibus_card in trick:
-            self.omnibus_taker = w
-        self.tricks.append((self.leader, tuple(trick), w))
-        self.trick = []
-        self.leader = w
-        self.led = -1
-        if self.masks[w]:
-            self.turn_t = ONE[w]
-        else:
-            self._finish_hand()
+        self._end_played_trick(self.trick)
 
     def _hand_figures(self) -> dict[str, Any]:
         """HeartsFamilyState's figures from the hand masks: every trick of Hearts has a
