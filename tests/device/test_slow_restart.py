@@ -59,10 +59,9 @@ def want() -> Any:
     return clean_run(GAME, PLAYERS, {}, SEED)
 
 
-@pytest.mark.parametrize("cut", [_parked, _in_gate], ids=["parked", "in-gate"])
-def test_a_restart_whose_relearning_was_not_heard_reads_no_parked_card(
-        cut: Callable[[Any, Any], bool], want: Any, tmp_path: Any) -> None:
-    path = str(tmp_path / "journal")
+def _cut(cut: Callable[[Any, Any], bool], path: str) -> dict[str, Any]:
+    """The hand played on a journal at ``path`` until ``cut`` takes the power: where the
+    referee had each card then (its places, copied)."""
     first = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
     first.mismatches = []
     try:
@@ -70,23 +69,36 @@ def test_a_restart_whose_relearning_was_not_heard_reads_no_parked_card(
         first.start()
         with pytest.raises(PowerCut):
             first.run(max_hands=1)
-        at = first.referee.places.at
-        plan = list(at.get("gate", [])) + list(at["loop"])  # the window's card first
+        return {k: list(v) for k, v in first.referee.places.at.items()}
     finally:
         first.host.dead = True
         first.close()
+
+
+def _to_the_end(table: Any, want: Any) -> None:
+    """The restarted table plays its hand to the end: the uninterrupted run's result, every
+    pocket matching the referee before every play."""
+    table.start()
+    table.run(max_hands=1)
+    g = table.referee.game
+    assert g is not None
+    assert [dict(r) for r in g.hand_results] == want
+    assert table.mismatches == []
+
+
+@pytest.mark.parametrize("cut", [_parked, _in_gate], ids=["parked", "in-gate"])
+def test_a_restart_whose_relearning_was_not_heard_reads_no_parked_card(
+        cut: Callable[[Any, Any], bool], want: Any, tmp_path: Any) -> None:
+    path = str(tmp_path / "journal")
+    at = _cut(cut, path)
+    plan = list(at.get("gate", [])) + list(at["loop"])  # the window's card first
     table = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
     table.mismatches = []
     try:
         sent = lose_relearn(table)
-        table.start()
-        table.run(max_hands=1)
+        _to_the_end(table, want)
         # the plan was sent, not heard, and sent again whole (the window's card with it)
         assert sent[:2] == [plan, plan], sent
-        g = table.referee.game
-        assert g is not None
-        assert [dict(r) for r in g.hand_results] == want
-        assert table.mismatches == []
     finally:
         table.close()
 
@@ -94,28 +106,14 @@ def test_a_restart_whose_relearning_was_not_heard_reads_no_parked_card(
 def test_a_restart_whose_read_of_the_card_in_the_window_was_not_heard_reads_it_again(
         want: Any, tmp_path: Any) -> None:
     path = str(tmp_path / "journal")
-    first = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
-    first.mismatches = []
-    try:
-        first.host.cut_after = _played
-        first.start()
-        with pytest.raises(PowerCut):
-            first.run(max_hands=1)
-        card = first.referee.places.at["gate"][0]
-        assert not first.referee.places.at.get("loop")
-    finally:
-        first.host.dead = True
-        first.close()
+    at = _cut(_played, path)
+    card = at["gate"][0]
+    assert not at.get("loop")
     table = _Table(GAME, PLAYERS, {}, seed=SEED, journal_path=path)
     table.mismatches = []
     try:
         seen = lose_gate_read(table)
-        table.start()
-        table.run(max_hands=1)
+        _to_the_end(table, want)
         assert seen[:2] == [card, card], seen  # read again where it lies after the unheard read
-        g = table.referee.game
-        assert g is not None
-        assert [dict(r) for r in g.hand_results] == want
-        assert table.mismatches == []
     finally:
         table.close()
