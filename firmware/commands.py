@@ -77,13 +77,13 @@ class DealJob:
                 self.by_card[c] = []
             self.by_card[c].append(i)
         self.used = bytearray(plan.total)
+        dealer.deal_marks_clear()  # no loop card read again yet, none under the cards to deal
         self.routed = 0  # cards given a target (some may still be on the belt)
         self.last_index = -1
         self.filled = 0
         self.rejected = 0
         self.dups = []
         self.wrapped = False
-        self.cycled = 0  # bits: loop cards read again during this deal (sorting hopper; rare)
         self.returning = []  # cards that missed their pocket and come back round the loop
 
     def next_op(self):
@@ -161,14 +161,15 @@ class DealJob:
                 return (target, -1, P.EV_CARD_DEALT, not (last and d.loop))
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
-            d.loop_add(card)
             # ... unless a sorting hopper's blade put it one too deep, under the last card not
             # yet dealt (its place was the bottom of the loop's cards; the blade's
-            # repeatability is a card): it goes round to its place and the deal goes on. A
-            # loop card seen a second time means every card of the hopper was read.
-            if not d.sorts or (self.cycled >> card) & 1:
+            # repeatability is a card): it goes round to its place, over the cards still to
+            # deal (deal_under), and the deal goes on. A loop card read a third time means
+            # every card of the hopper was read (a second read may be one more slip of the
+            # blade, rarer: a short deck costs one more trip round).
+            if not d.sorts or d.deal_reread(card) >= 3:
                 self.wrapped = True
-            self.cycled |= 1 << card
+            d.loop_add(card)
             return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
 
@@ -193,11 +194,13 @@ class DealJob:
         return [e[2 * i] for i in range(self.plan.total) if not self.used[i]]
 
     def finish(self):
+        self.dealer.deal_marks_clear()
         self.dealer.emit(P.EV_DEAL_DONE, counts_payload(
             P.u16(self.plan.deal_id) + bytes((min(255, self.filled), min(255, self.rejected))),
             self.missing(), self.dups))
 
     def cancel(self):
+        self.dealer.deal_marks_clear()
         self.dealer.emit(P.EV_ABORTED, P.u16(self.plan.deal_id))
 
 
@@ -652,6 +655,9 @@ class Dealer:
         # each card's place in the loop's order (loop_add): the plan index of a deal's loop
         # card, LAST for others; one byte per card id, allocated once
         self.loop_key = bytearray(b"\xff" * 256)
+        # during a deal, per card: bit 0 set while the card lies under the cards still to deal
+        # (deal_reread), bits 1-7 the times the deal read it from the loop; allocated once
+        self.deal_marks = bytearray(256)
         self.sorts = hasattr(board, "sorts") and bool(board.sorts())
         if self.sorts:  # the blade's depth for a card, worked out when it moves for it
             board.loop_depth_source(self.loop_depth_now)  # (one bound method, made once)
@@ -937,7 +943,39 @@ class Dealer:
         while j > 0 and self.loop_key[loop[j - 1]] > k:
             j -= 1
         loop.insert(j, card)
-        self.board.loop_depth(len(loop) - 1 - j, card)
+        under = self.deal_marks  # (a deal's cards under the cards still to deal: not counted)
+        n = 0
+        for i in range(j + 1, len(loop)):
+            if not under[loop[i]] & 1:
+                n += 1
+        self.board.loop_depth(n, card)
+
+    def deal_marks_clear(self):
+        m = self.deal_marks
+        for i in range(len(m)):
+            m[i] = 0
+
+    def deal_reread(self, card):
+        """During a deal (sorting hopper), the loop card ``card`` was read: the blade had put it
+        under the cards still to deal. Its place was then the bottom of the loop cards over
+        them, so every loop card now in the stack whose place is below its own lies under them
+        too (a card given its depth later counted ``card`` above it, and went one too deep, as
+        hand 1020 showed on the twin: twelve cards under the deck's last card, one read twice,
+        the deal short). Those are marked; loop_depth_now leaves them out, so ``card`` and
+        every loop card after it drops in over the cards still to deal. So are those on their
+        way round with a place below its own: their depths were given counting the marked cards,
+        and the blade, moving now by the whole difference, may be late for them (on the twin it
+        was: 9S in hand 1023); marked, one that landed where it should costs at most a pass at
+        its fetch. The times ``card`` has been read this deal (this one included)."""
+        m = self.deal_marks
+        key = self.loop_key
+        k = key[card]
+        for c in self.loop:
+            if key[c] < k:
+                m[c] |= 1
+        n = min(127, (m[card] >> 1) + 1)
+        m[card] = n << 1  # read: it is no longer under anything
+        return n
 
     def loop_depth_now(self, card):
         """``card``'s depth under the top of the stack now, as the blade moves for it: the
@@ -947,11 +985,12 @@ class Dealer:
         every later card went under the card the FETCH wanted and was sent round again, to the
         same place, until the FETCH's limit (hand 1002 on the twin, JAM 5)."""
         loop = self.loop
+        under = self.deal_marks
         n = 0
         after = False
         for c in loop:
             if after:
-                if not self.board.loop_flying(c):
+                if not under[c] & 1 and not self.board.loop_flying(c):
                     n += 1
             elif c == card:
                 after = True
