@@ -81,8 +81,9 @@ class Hand:
     def deal(self, entries: list[tuple[int, int]]) -> int:
         t0 = self.mech.now
         end = self.host.deal(1, entries)
-        if end[1] != P.EV_DEAL_DONE:
-            raise RuntimeError(f"the deal stopped: {end}")
+        short = th.deal_shortfall(end)  # a short deal is a failure named by its cards, not a figure
+        if short:
+            raise RuntimeError(f"the deal did not check out: {short}")
         self.idle()
         return (self.mech.now - t0) // 1000
 

@@ -168,6 +168,26 @@ def random_deal(seats: int, seed: int) -> tuple[list[int], list[tuple[int, int]]
     return hopper, entries
 
 
+def deal_shortfall(end: tuple[int, int, bytes]) -> str | None:
+    """What a DEAL_DONE event (from ``TwinHost.deal``) says went wrong, in words naming the
+    cards: cards of the plan not dealt ("missing"), cards read more often than the plan holds
+    them ("duplicate"); None for a whole deal. Any other event is a stop, named as such."""
+    if end[1] != P.EV_DEAL_DONE:
+        return f"the deal stopped: event 0x{end[1]:02x} {end[2].hex()}"
+    body = end[2]
+    n_missing = body[4]
+    missing = body[5:5 + n_missing]
+    n_dup = body[5 + n_missing]
+    dups = body[6 + n_missing:6 + n_missing + n_dup]
+    words = []
+    if n_missing:
+        words.append(f"{n_missing} card{'s' if n_missing > 1 else ''} of the plan not dealt (missing: "
+                     + " ".join(P.card_name(c) for c in missing) + ")")
+    if n_dup:
+        words.append("read more often than the plan holds them: " + " ".join(P.card_name(c) for c in dups))
+    return "; ".join(words) or None
+
+
 def misplaced(tw: Any, entries: list[tuple[int, int]]) -> list[str]:
     """Cards not where the plan put them: ``card: planned -> found`` lines (empty: all right)."""
     cfg = tw.board.cfg

@@ -252,3 +252,59 @@ def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_on
     assert tw.fw.dealer.loop == want and tw.mech.hopper == want
     r = host.command(P.FEED, P.u16(0x6500) + bytes((1, th.LOOP, 0xF0, 0)))
     assert r.type == P.NAK and r.body[1] == P.NAK_BAD_BODY
+
+
+def blade_once_too_deep(tw, after: int) -> None:
+    """The splitter's one-card error, once: the ``after``-th loop card to land on the gathered
+    cards (its place the bottom of the loop cards) slides in one deeper, under the last
+    gathered card still to deal (the twin's own errors are off)."""
+    mech = tw.mech
+    drop = mech._drop_on_hopper
+    seen = [0]
+
+    def drop_once_too_deep(c) -> None:
+        drop(c)
+        hop = mech.hopper
+        i = hop.index(c.card)
+        if seen[0] <= after and i > 0 and hop[i - 1] not in tw.fw.dealer.loop:
+            seen[0] += 1
+            if seen[0] == after:
+                hop[i - 1], hop[i] = hop[i], hop[i - 1]
+
+    mech._drop_on_hopper = drop_once_too_deep
+
+
+@pytest.mark.parametrize("seed,after", [(1020, 1), (1023, 1)])
+def test_a_loop_card_under_the_last_card_to_deal_takes_no_others_there_and_the_deal_ends_whole(
+        seed: int, after: int) -> None:
+    """Hands 1020 and 1023 (benchmarks/twin_stock.py): the blade put a loop card one too deep,
+    under the last gathered card still to deal (QC in hand 1020). Depths are counted from the
+    top, so every later loop card whose place is below it went under that card too (twelve in
+    hand 1020, 35 in hand 1023); the deal read them before it and sent each round to a place
+    that was, counted from the top, under it again; one was read a second time and the deal
+    ended with QC unread (DEAL_DONE missing QC, then the first FETCH of QC refused). Now a
+    loop card the deal reads marks the loop cards placed below it as under the cards still to
+    deal, and the blade leaves them out of its count: they come up, go round once to their
+    places over the unread cards, and the deal ends with every card dealt."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
+    tw.mech.hopper = list(hopper)
+    blade_once_too_deep(tw, after)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
+    assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
+    while tw.fw.dealer.mech.busy() or tw.mech.cards:
+        host.run(10)
+    stock = deck[1:]
+    assert sorted(tw.mech.hopper) == sorted(stock)
+    assert tw.fw.dealer.loop == stock  # the model: the plan's order
+    assert out_of_place(tw.mech.hopper, stock) <= 3, [P.card_name(c) for c in tw.mech.hopper]
+    host2 = tw.fw.dealer
+    assert not any(m & 1 for m in host2.deal_marks)  # nothing left marked after the deal
+    for card in stock[:3]:  # the stock deals out from the bottom
+        fetch(tw, host, card, 1)
