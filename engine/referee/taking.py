@@ -12,6 +12,7 @@ from ..errors import IllegalAction
 from ..options import non_defaults
 from . import chain, fairness, flows, legacy
 from .commands import (
+    FeedBack,
     Fetch,
     NeedShuffle,
     Release,
@@ -108,6 +109,12 @@ class Taking(DealerSteps):
         elif source != "reader":  # cards players move by hand
             if kind == "play":
                 self.places.move(action.value, seat_target(seat), "trick")
+            elif kind == "exchange" and self.dealer_version != 1 and self._give_target(seat) == flows.PARK:
+                # the other player's Double Nil exchange is still to come and may draw these
+                # (rule exchange/2: places in a pile they join), and the dealer fetches only from
+                # the loop: the player feeds them through the play slot into it, as on the reader
+                for c in action.value[0]:
+                    self._push(FeedBack(seat, C.NAMES[c], flows.PARK))
             elif kind == "exchange":
                 for c in action.value[0]:
                     self.places.move(c, seat_target(seat), "discard")
@@ -140,7 +147,10 @@ class Taking(DealerSteps):
                 # (or in the loop while the other player's Double Nil exchange is to come)
                 for i, c in enumerate(fetch_order):  # each but the last makes way for the next (NEXT)
                     self._push(Fetch(C.NAMES[c], seat_target(seat), then_next=i + 1 < len(fetch_order)))
-            if source != "reader" and give:
+            if source != "reader" and give and any(isinstance(st, FeedBack) and st.seat == seat for st in self.steps):
+                self._msg(f"{self._name(seat)}: feed the {len(give)} card(s) you gave into the play slot, one at a "
+                          f"time (the other Double Nil exchange may draw them)", seat=seat)
+            elif source != "reader" and give:
                 self._msg(f"{self._name(seat)}: put the {len(give)} card(s) you gave in the discard pocket", seat=seat)
             self._msg(f"{self._name(seat)}: your replacements are {' '.join(C.names(get)) or 'none'}", seat=seat)
         elif kind == "pass":
