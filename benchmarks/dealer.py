@@ -52,6 +52,7 @@ from trickref.device.dealer import messages as m  # noqa: E402
 from trickref.device.dealer.driver import Dealer  # noqa: E402
 from trickref.device.dealer.plan import DealPlan  # noqa: E402
 from trickref.device.dealer.sim import DealerSimulator  # noqa: E402
+from trickref.device.dealer.twin_host import deal_done_words  # noqa: E402
 from trickref.engine.referee import fairness  # noqa: E402
 
 BYTES_PER_S = 115200 / 10
@@ -118,11 +119,14 @@ def timed_deal(game: str, seats: int, decks: int, seed: int) -> dict[str, Any]:
             if f.type == P.OK and f.body[:2] == bytes((P.DEAL_PLAN, P.OK_STARTED)):
                 start = board.now
             if f.type == P.EVENT:
-                for _, kind, _payload in P.parse_event_block(f.body):
+                for _, kind, payload in P.parse_event_block(f.body):
                     if kind == P.EV_CARD_DEALT:
                         dealt += 1
                     elif kind == P.EV_DEAL_DONE:
                         done = board.now
+                        short = deal_done_words(payload)
+                        if short:  # a short deal is a failure in words, not a time
+                            raise RuntimeError(f"{game} {seats} seats: the deal did not check out: {short}")
         board.tx.clear()
     if start is None or done is None:
         raise RuntimeError(f"{game} {seats} seats: the deal did not finish")
@@ -203,7 +207,12 @@ def _stock_deal(bench: _Bench, entries: list[tuple[int, int]]) -> int:
     bench.events.clear()
     body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
     bench.command(P.DEAL_PLAN, body)
-    return bench.until(lambda: bench.event(P.EV_DEAL_DONE))
+    ms = bench.until(lambda: bench.event(P.EV_DEAL_DONE))
+    for kind, payload in bench.events:
+        short = deal_done_words(payload) if kind == P.EV_DEAL_DONE else None
+        if short:  # a short deal is a failure in words, not a time
+            raise RuntimeError(f"the stock deal did not check out: {short}")
+    return ms
 
 
 def _timed(bench: _Bench, card: int, target: int, kind: int) -> int:

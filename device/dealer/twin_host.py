@@ -174,7 +174,12 @@ def deal_shortfall(end: tuple[int, int, bytes]) -> str | None:
     them ("duplicate"); None for a whole deal. Any other event is a stop, named as such."""
     if end[1] != P.EV_DEAL_DONE:
         return f"the deal stopped: event 0x{end[1]:02x} {end[2].hex()}"
-    body = end[2]
+    return deal_done_words(end[2])
+
+
+def deal_done_words(body: bytes) -> str | None:
+    """DEAL_DONE's payload (deal id, dealt, rejected, missing, duplicates) in words naming the
+    cards missing or read too often; None for a whole deal."""
     n_missing = body[4]
     missing = body[5:5 + n_missing]
     n_dup = body[5 + n_missing]
