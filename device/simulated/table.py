@@ -40,7 +40,7 @@ from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.levels import search_bot
 from trickref.engine.referee import panel
-from trickref.engine.referee.commands import Command, FeedBack, Message, SaveRecord
+from trickref.engine.referee.commands import Command, FeedBack, Message, Refusal, SaveRecord
 
 GUARD_S = 120.0  # waits on the table: only a guard against a hang
 
@@ -115,6 +115,7 @@ class SimTable:
         self.driver = self.opened.driver
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
+        self.refusals = 0  # entries the table refused (a press is looked at: was it taken?)
         self.max_hands: int | None = None
         # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS): a search bot keeps the
         # level's CPU budget per decision (``bot_budget`` seconds to set another), or searches
@@ -260,6 +261,8 @@ class SimTable:
         for cmd in cmds:
             if isinstance(cmd, Message):
                 self.messages.append(cmd)
+            elif isinstance(cmd, Refusal):
+                self.refusals += 1
             elif isinstance(cmd, SaveRecord) and self.out is not None:
                 g = self.referee.game
                 if g is not None and g.hand_results:
@@ -360,11 +363,17 @@ class SimTable:
         return [s for s in g.turn_seats() if not ref.fed.get(s)] or list(g.turn_seats())
 
     # ------------------------------------------------------------------ the bots' hands
-    def press(self, seat: int, button: str) -> None:
-        """A bot's finger on a mock panel key: down for the debounce window, then up."""
+    def press(self, seat: int, button: str) -> bool:
+        """A bot's finger on a mock panel key: down for the debounce window, then up. True if
+        the table took the press; False if it refused it (the dealer stopped just then, say: the
+        screen shows why, and the person presses again when the table takes entries; going on
+        as if it was taken fed the cards of a pass without its "I am feeding now", and a
+        two-deck card of two hands went to the reject pocket: the campaign's stuck Cancellation
+        Hearts hands, "seat 0's pocket does not hold QS")."""
         panels = self.opened.panels
         host = self.host
         n = host.presses
+        refused = self.refusals
         self._note(f"seat {seat} presses {button}")
         panels.hold(seat, button)
         self.clock.now += panels.settle + 0.001
@@ -375,6 +384,10 @@ class SimTable:
         if not host.wait(lambda: host.presses > n, GUARD_S):
             raise TableStuck(f"seat {seat}'s {button} press never reached the table")
         self.settle()
+        if self.refusals != refused:
+            self._note(f"seat {seat}'s {button} was refused: {self.messages[-1].text if self.messages else ''}")
+            return False
+        return True
 
     def feed(self, card: int, seat: int) -> None:
         """A bot takes ``card`` from its tray and feeds it; the reader loop reads it."""
@@ -446,15 +459,20 @@ class SimTable:
         what = C.NAMES[v] if k == "play" else " ".join(C.names(list(v))) if k == "pass" else repr(v)
         self._note(f"seat {seat} chooses {k} {what}, believing it holds {' '.join(C.names(sorted(g.hand_of(seat))))}")
         press = self.press
+        # a press the table refused ends the entry here: the run looks at the table again (a
+        # fault is seen to first) and asks the bot again, which chooses the same (its generator
+        # is seeded by the position) and goes on from what the table took
         if k in ("bid", "blind_nil", "moon"):
             choices = panel.choice_list(g.legal_actions(seat))
             target = choices.index(action)
             start = self.referee.pending.get(seat)  # a choice already on screen (before a restart)
             if start is None:
-                press(seat, "plus")  # the first press shows the starting choice
+                if not press(seat, "plus"):  # the first press shows the starting choice
+                    return
                 start = panel.start_index(choices)
             for _ in range(abs(target - start)):
-                press(seat, "plus" if target > start else "minus")
+                if not press(seat, "plus" if target > start else "minus"):
+                    return
             press(seat, "ok")
         elif k == "draw":
             press(seat, "plus" if v == "keep" else "minus")
@@ -470,8 +488,10 @@ class SimTable:
                 if c in cards:
                     cards.remove(c)
             need = (len(v) if k == "pass" else 3) - len(fed)
-            if k == "pass" and cards and self.referee.claim != seat:
-                press(seat, "ok")  # "I am feeding now": two decks may put a card in two hands
+            # "I am feeding now": two decks may put a card in two hands; a refused OK is pressed
+            # again before any card is fed
+            if k == "pass" and cards and self.referee.claim != seat and not press(seat, "ok"):
+                return
             for c in [c for c in cards if c in g.hand_of(seat)][:need]:
                 self.feed(c, seat)
                 if self.referee.dealer_fault is not None:
