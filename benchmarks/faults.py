@@ -26,6 +26,12 @@
    cards are) until the hand ends. Checked: no journaled event lost at any kill (the journal
    only grows), the hand's result the same as the uninterrupted run's, no resumed run stuck.
 
+A stuck trial or power-cut run (or a trial whose pockets differed from the referee) leaves a
+report and its journal in benchmarks/results/faults-stuck/ (faults-NAME-stuck/ for a named run),
+named in its result ("kept"): every seat's pocket in the simulator beside the referee's hand (what
+the simulated person believes it holds), the referee's places, the dealer's own view, the faults
+and Resumes, the last messages and the person's last moves (``SimTable.explain``).
+
 Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); with
 ``--cut-jobs`` the power cuts run in that many more beside them. ``--until`` (UTC) stops starting
 trials at that time, cuts off those still running three minutes later, and writes what was
