@@ -203,7 +203,9 @@ class SimTable:
             out.append(f"{self.game_id}, {self.players} players, seed {self.seed}")
             if error is not None:
                 out.append(f"ended by: {type(error).__name__}: {error}")
-            with host.lock:
+            # (a hung table may hold its locks: looked at without them after a few seconds)
+            locked = host.lock.acquire(timeout=5.0)
+            try:
                 out.append(f"waiting: {ref.waiting} ({ref.waiting_text()}); dealer fault: {ref.dealer_fault!r}")
                 out.append(f"steps: {[repr(s) for s in ref.steps]}")
                 out.append(f"cards read {host.cards_read}, presses {host.presses}, in the play slot "
@@ -211,9 +213,16 @@ class SimTable:
                 hands = {s: sorted(g.hand_of(s)) for s in range(self.players)} if g is not None else {}
                 places = ref.places.snapshot()
                 actions = list(g.actions[-24:]) if g is not None else []
+            finally:
+                if locked:
+                    host.lock.release()
             sim = self.sim
-            with sim.lock:
+            locked = sim.lock.acquire(timeout=5.0)
+            try:
                 pockets = {t: sorted(cards) for t, cards in sim.board.trays.items()}
+            finally:
+                if locked:
+                    sim.lock.release()
             out.append("seat: simulator's pocket | referee's hand (the person's belief) | pocket less hand / hand less pocket")
             for s in range(self.players):
                 p, h = list(pockets.get(s, [])), list(hands.get(s, []))
