@@ -26,6 +26,12 @@
    cards are) until the hand ends. Checked: no journaled event lost at any kill (the journal
    only grows), the hand's result the same as the uninterrupted run's, no resumed run stuck.
 
+A stuck trial or power-cut run (or a trial whose pockets differed from the referee) leaves a
+report and its journal in benchmarks/results/faults-stuck/ (faults-NAME-stuck/ for a named run),
+named in its result ("kept"): every seat's pocket in the simulator beside the referee's hand (what
+the simulated person believes it holds), the referee's places, the dealer's own view, the faults
+and Resumes, the last messages and the person's last moves (``SimTable.explain``).
+
 Trials run in ``--jobs`` processes (most of a trial is waiting on the link's timers); with
 ``--cut-jobs`` the power cuts run in that many more beside them. ``--until`` (UTC) stops starting
 trials at that time, cuts off those still running three minutes later, and writes what was
@@ -81,6 +87,13 @@ def use_results(name: str | None) -> None:
     RESULTS_JSON, PROGRESS = results / f"faults-{name}.json", results / f"faults-{name}-progress.jsonl"
 
 
+def stuck_dir() -> str:
+    """Where a stuck trial or power-cut hand leaves its report and journal (SimTable.keep):
+    benchmarks/results/faults-stuck/ (faults-NAME-stuck/ for a named run); each result names
+    its file ("kept")."""
+    return str(RESULTS_JSON.parent / f"{RESULTS_JSON.stem}-stuck")
+
+
 def place_section(text: str, body: str, name: str | None) -> str:
     """RESULTS.md with the campaign's section (``name`` None: its main part, before its first
     "### " subsection, which are kept) or run ``name``'s subsection (replaced where it is, else
@@ -116,10 +129,10 @@ GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partne
 
 # ---------------------------------------------------------------------------------------- trials
 
-def _trial(row: str, seed: int) -> dict[str, Any]:
+def _trial(row: str, seed: int, keep: str | None = None) -> dict[str, Any]:
     from trickref.device.simulated.fault_trials import run_trial
 
-    return run_trial(row, seed, guard_s=1200.0).to_json()
+    return run_trial(row, seed, guard_s=1200.0, keep=keep).to_json()
 
 
 def _load() -> float:
@@ -194,7 +207,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
                 todo = []
             while todo and len(pending) < jobs:
                 row, seed = todo.pop(0)
-                pending[pool.submit(_trial, row, seed)] = (row, seed)
+                pending[pool.submit(_trial, row, seed, stuck_dir())] = (row, seed)
             if not pending:
                 break
             grace = None if deadline is None else max(1.0, deadline + GRACE_S - time.time())
@@ -216,7 +229,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
                 out.append(r)
                 _progress("trial", r)
                 print(f"{row:15s} seed {seed:6d} {r['game']:20s} {r['outcome']:9s} {r['seconds']:7.1f} s "
-                      f"{r['detail'][:90]}", flush=True)
+                      f"{r['detail'][:90]}" + (f" (kept: {r['kept']})" if r.get("kept") else ""), flush=True)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     return out
@@ -259,7 +272,7 @@ from trickref.device.simulated.table import SimTable
 from trickref.engine.referee.commands import DealPlan, Fetch, Release
 from trickref.engine.referee.events import CardRead
 
-game, players, seed, journal, moment, n, delay, starve = {args!r}
+game, players, seed, journal, moment, n, delay, starve, keep = {args!r}
 
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
@@ -316,11 +329,15 @@ if moment != "none":
                 if count[0] == n:
                     die()
         fw.emit = f
-t.start()
-print("STARTED", time.monotonic() - T0, flush=True)
-if starved is not None:
-    starved.stop()
-t.run(max_hands=1)
+try:
+    t.start()
+    print("STARTED", time.monotonic() - T0, flush=True)
+    if starved is not None:
+        starved.stop()
+    t.run(max_hands=1)
+except Exception as e:  # a stuck run leaves its report and journal (SimTable.keep), then fails
+    print("KEPT", t.keep(keep, e), flush=True)
+    raise
 g = t.referee.game
 print(json.dumps({{"results": [dict(r) for r in g.hand_results] if g else None}}))
 t.close()
@@ -342,10 +359,13 @@ def _clean(game: str, players: int, seed: int) -> Any:
     return clean_run(game, players, {}, seed)
 
 
-def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> dict[str, Any]:
+def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0,
+              keep: str | None = None) -> dict[str, Any]:
     """One hand killed up to ``kills_wanted`` times at the moments drawn from ``index``; with
     ``starve``, every restart runs starved of CPU (fault_trials.Starved: pauses of that many
-    seconds) until the table is back."""
+    seconds) until the table is back. A run that ends stuck leaves its report and journal in
+    ``keep`` (default: ``stuck_dir()``), named in the result ("kept")."""
+    keep = keep or stuck_dir()
     game, players = GAMES_FOR_CUTS[index % len(GAMES_FOR_CUTS)]
     seed = 9000 + index
     rng = random.Random(f"cuts/{index}")
@@ -360,7 +380,8 @@ def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> d
     result = None
     detail = ""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    for _attempt in range(kills_wanted + 3):
+    kept = ""
+    for attempt in range(kills_wanted + 3):
         if len(kills) < kills_wanted:
             # after a kill the rest of the hand is shorter: later moments come sooner (a deal or
             # a Release a kill interrupted is done again whole, so those moments come again)
@@ -372,7 +393,9 @@ def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> d
             delay = rng.uniform(0.5, 3.0)
         else:
             moment, n, delay = "none", 0, 0.0
-        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay, starve))
+        report = str(Path(keep) / f"cut-{index}-run{attempt + 1}.txt")
+        code = CHILD.format(root=str(ROOT), args=(game, players, seed, str(journal), moment, n, delay, starve,
+                                                  report))
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                               timeout=900)
         if kills:  # a restart: how long until the table was back (journal replayed, cards restored)
@@ -388,6 +411,7 @@ def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> d
             continue
         if proc.returncode != 0:
             detail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+            kept = next((ln[5:] for ln in proc.stdout.splitlines() if ln.startswith("KEPT ")), "")
             break
         try:
             result = json.loads(proc.stdout.strip().splitlines()[-1])["results"]
@@ -399,7 +423,7 @@ def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0) -> d
     outcome = "right" if result is not None and result == want and not lost else \
         ("stuck" if result is None else "changed" if result != want else "lost")
     return {"index": index, "game": game, "seed": seed, "kills": kills, "lost": lost,
-            "outcome": outcome, "detail": detail, "resume_s": resumes}
+            "outcome": outcome, "detail": detail, "resume_s": resumes, "kept": kept}
 
 
 def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: float | None = None,
@@ -414,7 +438,7 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: fl
         while killed < kills_total or pending:
             while (not _past(deadline) and killed + per_trial * len(pending) < kills_total
                    and len(pending) < jobs):
-                pending[pool.submit(cut_trial, index, per_trial, tmp, starve)] = index
+                pending[pool.submit(cut_trial, index, per_trial, tmp, starve, stuck_dir())] = index
                 index += 1
             if not pending:
                 break
@@ -437,7 +461,8 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: fl
                 _progress("cut", r)
                 killed += len(r["kills"])
                 print(f"cut trial {i:4d} {r['game']:20s} kills {len(r['kills']):2d} (total {killed:5d}) "
-                      f"{r['outcome']:8s} {r['detail'][:80]}", flush=True)
+                      f"{r['outcome']:8s} {r['detail'][:80]}"
+                      + (f" (kept: {r['kept']})" if r.get("kept") else ""), flush=True)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     return out

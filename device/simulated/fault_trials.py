@@ -93,6 +93,7 @@ class TrialResult:
     mismatches: list[str] = field(default_factory=list)
     faults: list[str] = field(default_factory=list)
     pressed: int = 0  # times the simulated person pressed Resume (a link fault goes on by itself)
+    kept: str = ""  # a stuck trial's report (SimTable.keep), when the trial was given a folder for it
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -132,30 +133,6 @@ class _Table(SimTable):
             if any(c == card for _, c, _, _ in b.belt_cards):
                 out.append("belt/loop")
         return ", ".join(out) or "nowhere"
-
-    def diagnosis(self) -> str:
-        """The dealer's own view and the simulator's cards, for a stuck trial's report: the
-        mechanism's state, the loop model, the card staged or held in the window, the last
-        steps it remembers, and where the hopper, the slot, the belt and the window are."""
-        sim = self.sim
-        if sim is None:
-            return ""
-        try:
-            with sim.lock:
-                fw = sim.firmware.dealer
-                b = sim.board
-                steps = [f"{s.id:#06x}:{m.TYPE_NAMES.get(s.type, s.type)}/{m.STEP_STATE_NAMES.get(s.state, s.state)}"
-                         f"/{C.NAMES[s.card] if s.card < 52 else s.card}" for s in fw.steps.list[-6:]]
-                held = fw.mech.held
-                return (f"dealer {m.STATE_NAMES.get(fw.mech.state, fw.mech.state)}; loop model "
-                        f"{C.names([c for c in fw.loop if c < 52])}; staged "
-                        f"{C.NAMES[fw.staged] if fw.staged is not None and fw.staged < 52 else fw.staged}; "
-                        f"held {C.NAMES[held[0]] if held and held[0] < 52 else held}; steps {' '.join(steps)}; "
-                        f"hopper {C.names([c for c in b.hopper if c < 52])}; slot {C.names(list(b.slot))}; "
-                        f"window {C.NAMES[b.gate] if isinstance(b.gate, int) and 0 <= b.gate < 52 else b.gate}; "
-                        f"belt {C.names([c for _, c, _, _ in b.belt_cards])}")
-        except Exception as e:  # noqa: BLE001 - a report, never a second failure
-            return f"(no diagnosis: {type(e).__name__}: {e})"
 
     def check_pockets(self, when: str) -> None:
         ref = self.referee
@@ -516,9 +493,10 @@ class Striker:
 
 
 def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240.0, at: int | None = None,
-              outage: float | None = None) -> TrialResult:
+              outage: float | None = None, keep: str | None = None) -> TrialResult:
     """One trial of ``row`` with ``seed`` (see the module docstring); ``at`` and ``outage`` fix
-    the moment and the outage's length (else drawn from the seed)."""
+    the moment and the outage's length (else drawn from the seed). ``keep``: a folder where a
+    stuck trial leaves its report (``SimTable.explain``), named in ``kept``."""
     game, players, options = pick_game(row, seed)
     rng = random.Random(f"faults/{row}/{seed}")
     start = time.monotonic()
@@ -562,6 +540,11 @@ def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240
         result.struck = striker.struck.is_set()
         if result.outcome == "right" and result.mismatches:
             result.outcome = "mismatch"
+        if keep is not None and result.outcome in ("stuck", "mismatch"):
+            try:
+                result.kept = str(table.keep(f"{keep}/{row}-{seed}.txt", error[0] if error else None))
+            except OSError as e:
+                result.kept = f"(not kept: {e})"
         if result.outcome == "right" and compare:
             got = _record(table)
             want = clean_run(game, players, options, seed)

@@ -25,7 +25,11 @@ referee's words.
 from __future__ import annotations
 
 import re
+import shutil
+import time
+from collections import deque
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from trickref.device.dealer import messages as m
@@ -36,7 +40,7 @@ from trickref.engine import cards as C
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.levels import search_bot
 from trickref.engine.referee import panel
-from trickref.engine.referee.commands import Command, FeedBack, Message, SaveRecord
+from trickref.engine.referee.commands import Command, FeedBack, Message, Refusal, SaveRecord
 
 GUARD_S = 120.0  # waits on the table: only a guard against a hang
 
@@ -97,6 +101,12 @@ class SimTable:
         people = self.host.people
         assert isinstance(people, SimPeople)
         people.cannot = self.cannot
+        # the simulated person's last moves (what they fed, pressed, took back), for a stuck
+        # run's report (``explain``)
+        self.moves: deque[str] = deque(maxlen=60)
+        people.log = self._note
+        self.journal_path = journal_path
+        self.seed = seed
         assert isinstance(self.opened.world, SimWorld)
         self.sim = self.opened.world.sim
         # the card a person put in the play slot that the dealer has not read yet (a read the
@@ -105,6 +115,7 @@ class SimTable:
         self.driver = self.opened.driver
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
+        self.refusals = 0  # entries the table refused (a press is looked at: was it taken?)
         self.max_hands: int | None = None
         # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS): a search bot keeps the
         # level's CPU budget per decision (``bot_budget`` seconds to set another), or searches
@@ -151,12 +162,116 @@ class SimTable:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # ------------------------------------------------------------------ a stuck run explains itself
+    def _note(self, what: str) -> None:
+        """One of the person's moves (or what the people port was told to do), timed."""
+        self.moves.append(f"{time.monotonic():.3f} {what}")
+
+    def diagnosis(self) -> str:
+        """The dealer's own view and the simulator's cards: the mechanism's state, the loop
+        model, the card staged or held in the window, the last steps it remembers, and where
+        the hopper, the slot, the belt and the window are."""
+        sim = self.sim
+        if sim is None:
+            return ""
+        try:
+            with sim.lock:
+                fw = sim.firmware.dealer
+                b = sim.board
+                steps = [f"{s.id:#06x}:{m.TYPE_NAMES.get(s.type, s.type)}/{m.STEP_STATE_NAMES.get(s.state, s.state)}"
+                         f"/{C.NAMES[s.card] if s.card < 52 else s.card}" for s in fw.steps.list[-6:]]
+                held = fw.mech.held
+                return (f"dealer {m.STATE_NAMES.get(fw.mech.state, fw.mech.state)}; loop model "
+                        f"{C.names([c for c in fw.loop if c < 52])}; staged "
+                        f"{C.NAMES[fw.staged] if fw.staged is not None and fw.staged < 52 else fw.staged}; "
+                        f"held {C.NAMES[held[0]] if held and held[0] < 52 else held}; steps {' '.join(steps)}; "
+                        f"hopper {C.names([c for c in b.hopper if c < 52])}; slot {C.names(list(b.slot))}; "
+                        f"window {C.NAMES[b.gate] if isinstance(b.gate, int) and 0 <= b.gate < 52 else b.gate}; "
+                        f"belt {C.names([c for _, c, _, _ in b.belt_cards])}")
+        except Exception as e:  # noqa: BLE001 - a report, never a second failure
+            return f"(no diagnosis: {type(e).__name__}: {e})"
+
+    def explain(self, error: BaseException | None = None) -> str:
+        """Everything a stuck run needs to explain itself, in words: what ended it, where the
+        game is, every seat's pocket in the simulator beside the referee's hand (what the
+        simulated person believes it holds), the referee's places, the dealer's own view, the
+        faults and Resumes, the last messages and the person's last moves."""
+        out: list[str] = []
+        try:
+            ref, host = self.referee, self.host
+            g = ref.game
+            out.append(f"{self.game_id}, {self.players} players, seed {self.seed}")
+            if error is not None:
+                out.append(f"ended by: {type(error).__name__}: {error}")
+            # (a hung table may hold its locks: looked at without them after a few seconds)
+            locked = host.lock.acquire(timeout=5.0)
+            try:
+                out.append(f"waiting: {ref.waiting} ({ref.waiting_text()}); dealer fault: {ref.dealer_fault!r}")
+                out.append(f"steps: {[repr(s) for s in ref.steps]}")
+                out.append(f"cards read {host.cards_read}, presses {host.presses}, in the play slot "
+                           f"{C.NAMES[self.in_slot] if self.in_slot is not None else 'nothing'}")
+                hands = {s: sorted(g.hand_of(s)) for s in range(self.players)} if g is not None else {}
+                places = ref.places.snapshot()
+                actions = list(g.actions[-24:]) if g is not None else []
+            finally:
+                if locked:
+                    host.lock.release()
+            sim = self.sim
+            locked = sim.lock.acquire(timeout=5.0)
+            try:
+                pockets = {t: sorted(cards) for t, cards in sim.board.trays.items()}
+            finally:
+                if locked:
+                    sim.lock.release()
+            out.append("seat: simulator's pocket | referee's hand (the person's belief) | pocket less hand / hand less pocket")
+            for s in range(self.players):
+                p, h = list(pockets.get(s, [])), list(hands.get(s, []))
+                extra, lack = list(p), list(h)
+                for c in h:
+                    if c in extra:
+                        extra.remove(c)
+                for c in p:
+                    if c in lack:
+                        lack.remove(c)
+                out.append(f"  seat {s}: {' '.join(C.names(p))} | {' '.join(C.names(h))} | "
+                           f"+{' '.join(C.names(extra)) or '-'} / -{' '.join(C.names(lack)) or '-'}")
+            others = {m.target_name(t): C.names(c) for t, c in pockets.items() if not (0 <= t < self.players)}
+            out.append(f"other pockets: {others}")
+            out.append(f"referee's places: {places}")
+            out.append(f"dealer: {self.diagnosis()}")
+            out.append(f"last actions: {actions}")
+            out.append(f"Resumes: {list(self.recoveries)}")
+            port = host.dealer
+            adapter = getattr(port, "adapter", None)
+            if adapter is not None:
+                out.append(f"adapter faults: {adapter.faults[-10:]}")
+            out.append(f"host errors: {host.errors[-10:]}")
+            out.append("messages:")
+            out += [f"  {getattr(msg, 'text', msg)}" for msg in self.messages[-25:]]
+            out.append("the person's last moves:")
+            out += [f"  {mv}" for mv in self.moves]
+        except Exception as e:  # noqa: BLE001 - a report, never a second failure
+            out.append(f"(the report stopped: {type(e).__name__}: {e})")
+        return "\n".join(out) + "\n"
+
+    def keep(self, path: str | Path, error: BaseException | None = None) -> Path:
+        """Write ``explain`` to ``path`` and the journal beside it (``path`` + ".journal"):
+        what a stuck run leaves for whoever looks at it next. Returns the report's path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.explain(error), encoding="utf-8")
+        if self.journal_path is not None and Path(self.journal_path).exists():
+            shutil.copyfile(self.journal_path, str(path) + ".journal")
+        return path
+
     # ------------------------------------------------------------------ the table
     def _on_commands(self, cmds: list[Command]) -> None:
         """The worker's commands: keep the messages; print each hand's points."""
         for cmd in cmds:
             if isinstance(cmd, Message):
                 self.messages.append(cmd)
+            elif isinstance(cmd, Refusal):
+                self.refusals += 1
             elif isinstance(cmd, SaveRecord) and self.out is not None:
                 g = self.referee.game
                 if g is not None and g.hand_results:
@@ -257,11 +372,18 @@ class SimTable:
         return [s for s in g.turn_seats() if not ref.fed.get(s)] or list(g.turn_seats())
 
     # ------------------------------------------------------------------ the bots' hands
-    def press(self, seat: int, button: str) -> None:
-        """A bot's finger on a mock panel key: down for the debounce window, then up."""
+    def press(self, seat: int, button: str) -> bool:
+        """A bot's finger on a mock panel key: down for the debounce window, then up. True if
+        the table took the press; False if it refused it (the dealer stopped just then, say: the
+        screen shows why, and the person presses again when the table takes entries; going on
+        as if it was taken fed the cards of a pass without its "I am feeding now", and a
+        two-deck card of two hands went to the reject pocket: the campaign's stuck Cancellation
+        Hearts hands, "seat 0's pocket does not hold QS")."""
         panels = self.opened.panels
         host = self.host
         n = host.presses
+        refused = self.refusals
+        self._note(f"seat {seat} presses {button}")
         panels.hold(seat, button)
         self.clock.now += panels.settle + 0.001
         panels.tick()
@@ -271,11 +393,16 @@ class SimTable:
         if not host.wait(lambda: host.presses > n, GUARD_S):
             raise TableStuck(f"seat {seat}'s {button} press never reached the table")
         self.settle()
+        if self.refusals != refused:
+            self._note(f"seat {seat}'s {button} was refused: {self.messages[-1].text if self.messages else ''}")
+            return False
+        return True
 
     def feed(self, card: int, seat: int) -> None:
         """A bot takes ``card`` from its tray and feeds it; the reader loop reads it."""
         host = self.host
         n = host.cards_read
+        self._note(f"seat {seat} feeds {C.NAMES[card]} (read so far {n})")
         self.opened.feed(card, seat)
         self.in_slot = card
         ref = self.referee
@@ -326,6 +453,7 @@ class SimTable:
             in_pocket = card in sim.board.trays.get(step.seat, [])
         if step.step not in self.fed_back or in_pocket:
             self.fed_back.add(step.step)
+            self._note(f"seat {step.seat} feeds {step.card} back (step {step.step})")
             self.opened.feed(card, step.seat)
         if not host.wait(lambda: not ref.steps or ref.steps[0].step != step.step or ref.dealer_fault is not None,
                          GUARD_S):
@@ -337,16 +465,23 @@ class SimTable:
         assert g is not None
         action = self.bot.choose(g.copy(), seat, self.host.bot_rng(seat))
         k, v = action
+        what = C.NAMES[v] if k == "play" else " ".join(C.names(list(v))) if k == "pass" else repr(v)
+        self._note(f"seat {seat} chooses {k} {what}, believing it holds {' '.join(C.names(sorted(g.hand_of(seat))))}")
         press = self.press
+        # a press the table refused ends the entry here: the run looks at the table again (a
+        # fault is seen to first) and asks the bot again, which chooses the same (its generator
+        # is seeded by the position) and goes on from what the table took
         if k in ("bid", "blind_nil", "moon"):
             choices = panel.choice_list(g.legal_actions(seat))
             target = choices.index(action)
             start = self.referee.pending.get(seat)  # a choice already on screen (before a restart)
             if start is None:
-                press(seat, "plus")  # the first press shows the starting choice
+                if not press(seat, "plus"):  # the first press shows the starting choice
+                    return
                 start = panel.start_index(choices)
             for _ in range(abs(target - start)):
-                press(seat, "plus" if target > start else "minus")
+                if not press(seat, "plus" if target > start else "minus"):
+                    return
             press(seat, "ok")
         elif k == "draw":
             press(seat, "plus" if v == "keep" else "minus")
@@ -362,8 +497,10 @@ class SimTable:
                 if c in cards:
                     cards.remove(c)
             need = (len(v) if k == "pass" else 3) - len(fed)
-            if k == "pass" and cards and self.referee.claim != seat:
-                press(seat, "ok")  # "I am feeding now": two decks may put a card in two hands
+            # "I am feeding now": two decks may put a card in two hands; a refused OK is pressed
+            # again before any card is fed
+            if k == "pass" and cards and self.referee.claim != seat and not press(seat, "ok"):
+                return
             for c in [c for c in cards if c in g.hand_of(seat)][:need]:
                 self.feed(c, seat)
                 if self.referee.dealer_fault is not None:

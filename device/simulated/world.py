@@ -17,6 +17,7 @@ read just before the power went in the reader gate, as the hardware keeps it).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from trickref.device.dealer import messages as dm
@@ -44,11 +45,15 @@ class SimPeople:
     def __init__(self, world: SimWorld) -> None:
         self.world = world
         self.cannot: list[str] | None = None
+        # told of every move done here (SimTable keeps the last ones for a stuck run's report)
+        self.log: Callable[[str], None] = lambda what: None
 
     def gather(self) -> None:
+        self.log("the people gather the cards into the hopper")
         self.world.sim.gather_to_hopper()
 
     def fix(self, fault: str) -> None:
+        self.log(f"the people fix: {fault}")
         sim = self.world.sim
         sim.clear_jam()
         sim.go_silent(False)
@@ -58,14 +63,17 @@ class SimPeople:
             sim.press_estop(False)
 
     def to_play_slot(self, missing: list[int]) -> None:
+        self.log(f"the people put the stray cards in the play slot ({' '.join(C.names(missing))} named)")
         self.world.sim.strays_to_slot(missing)
 
     def feed_back(self, card: int, seat: int | None) -> None:
         if seat is None:
             raise ValueError(f"the screen names nobody to feed {C.NAMES[card]} back")
+        self.log(f"seat {seat} feeds {C.NAMES[card]} back (the dealer asked)")
         self.world.feed(card, seat)
 
     def take_back(self, cmd: TakeBack) -> None:
+        self.log(f"the screen says: {cmd.card} from the {cmd.source} pocket to {cmd.dest}")
         try:
             self.world.take_back(C.parse(cmd.card), cmd.source, cmd.dest)
         except ValueError as e:
@@ -107,6 +115,7 @@ class SimPeople:
                 if src_b is not None and card in trays.get(src_b, []):
                     trays[src_b].remove(card)
                     trays.setdefault(dst, []).append(card)
+                    self.log(f"moved by hand: {C.NAMES[card]} from {src} to {store}")
 
 
 class SimWorld:

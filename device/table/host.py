@@ -102,6 +102,9 @@ def relearn_unheard(adapter: DealerAdapter, error: BaseException | None) -> Deal
                              f"loop since the table restarted{why}", None)
 
 
+_BUSY = object()  # SerialDealer._read: the dealer is still stopping the last feed (asked again)
+
+
 @dataclass(frozen=True)
 class LinkBack:
     """The dealer answers again after its link was down (not an event: the host then presses
@@ -444,40 +447,44 @@ class SerialDealer:
             with self._cond:
                 self._waiting, self._aborted = True, False
                 self._read_gen += 1
+            # The read is marked over (``_waiting`` False, an ABORT being sent for it first)
+            # before its outcome is posted: a fault posted while it still looked waiting made the
+            # worker stop the read with an ABORT. After a FEED whose answer was only late (a
+            # loaded host, the campaign's Cancellation Hearts seed 9069 under SIGSTOP), that ABORT
+            # reached a dealer still reading the card a player had just fed: the card went to the
+            # reject pocket unread and nobody was told ("seat 0's pocket does not hold 3H"). A
+            # read that timed out is asked about instead (``pending_read`` on Resume).
+            outcome: Any = None
+            card = -1
             try:
                 card = self.adapter.read_fed()  # as long as it takes a player to feed a card
             except DealerJam as e:
-                self._post(DealerFault("jam", str(e), None))
-                return
+                outcome = DealerFault("jam", str(e), None)
             except DriverFault as e:
                 if e.name == "MISREAD":
-                    self._post(CardRead(UNREADABLE, None))
-                    return
-                if e.name == m.NAK_REASON_NAMES[m.NAK_BUSY]:  # still stopping the last feed: ask again shortly
-                    time.sleep(BUSY_RETRY_S)
-                    continue
-                with self._cond:
-                    cancelled = self._cancel_read or self._closing
-                if cancelled:
-                    return
-                self._post(DealerFault("fault", str(e), None))
-                return
+                    outcome = CardRead(UNREADABLE, None)
+                elif e.name == m.NAK_REASON_NAMES[m.NAK_BUSY]:  # still stopping the last feed: ask again shortly
+                    outcome = _BUSY
+                else:
+                    with self._cond:
+                        cancelled = self._cancel_read or self._closing
+                    outcome = None if cancelled else DealerFault("fault", str(e), None)
             except DealerLinkDown as e:
-                self._post(DealerFault("link_down", str(e), None))
-                return
+                outcome = DealerFault("link_down", str(e), None)
             except DealerTimeout as e:
-                if not self._closing:
-                    self._post(DealerFault("timeout", str(e), None))
-                return
+                outcome = None if self._closing else DealerFault("timeout", str(e), None)
             except (DealerError, OSError, ValueError) as e:
-                if self._closing:
-                    return
-                self._post(DealerFault("fault", str(e), None))
-                return
+                outcome = None if self._closing else DealerFault("fault", str(e), None)
+            else:
+                outcome = CardRead(C.NAMES[card], None)
             finally:
                 with self._abort_gate, self._cond:  # (an ABORT being sent for this read goes first)
                     self._waiting = False
-            self._post(CardRead(C.NAMES[card], None))
+            if outcome is _BUSY:
+                time.sleep(BUSY_RETRY_S)
+                continue
+            if outcome is not None:
+                self._post(outcome)
             return
 
     def _recover(self, fault: str, dealing: bool) -> None:

@@ -43,6 +43,11 @@ class RefereeState:
         # how many entries of the dealer's reject-pocket ledger (since the hand's deal) the table
         # has accounted for (DealerMoved): a restarted host reports only the newer ones
         self.rejects_seen: int = 0
+        # cards the table's own steps sent to the reject pocket (a RouteFed to "reject": a card
+        # nobody may pass, one of two hands fed to pass without OK) whose ledger entry no
+        # DealerMoved has named yet: when one does, the model has the card there already (with
+        # two decks, looking for it elsewhere found its twin in a player's hand)
+        self.own_rejects: list[int] = []
         self.messages: list[dict[str, Any]] = []
         self.pending: dict[int, int] = {}  # seat -> index into its panel choices
         self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)

@@ -55,7 +55,9 @@ class DealerSteps(RefereeOutput):
 
     def _to_gate(self, card: int, fed_by: int | None) -> None:
         at = self.places.at
-        order = ([seat_target(fed_by)] if fed_by is not None else []) + sorted(
+        # the feeder's own pocket, then the reject pocket (a card they were told went there, and
+        # took back to feed again: with two decks its twin may be in another hand), then any
+        order = ([seat_target(fed_by), "reject"] if fed_by is not None else []) + sorted(
             k for k in at if k.startswith("seat:")) + ["trick", "centre", "reject"]
         for src in order:
             if card in at.get(src, []):
@@ -98,6 +100,7 @@ class DealerSteps(RefereeOutput):
         g = self._g()
         self.deal_failure, self.deal_stuck = None, False
         self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
+        self.own_rejects = []
         self.places.deal(head.plan)
         self.steps.pop(0)
         self.waiting = "turn"
@@ -130,6 +133,8 @@ class DealerSteps(RefereeOutput):
         elif isinstance(head, FeedBack) and card != C.parse(head.card):
             self._wrong_feed_back(head, card)
             return
+        if isinstance(head, RouteFed) and head.target == "reject" and card is not None:
+            self.own_rejects.append(card)  # its ledger entry is this step's (_on_dealer_moved)
         self.places.step_done(head, card)
         if isinstance(head, Fetch) and self.presented is None:
             self._fetched(head)
@@ -290,6 +295,13 @@ class DealerSteps(RefereeOutput):
                 continue
             if isinstance(head, RouteFed) and head.card == name and card in self.places.at.get("gate", []):
                 src: str | None = "gate"  # the card read for the step in progress (two decks: not its twin)
+            elif card in self.own_rejects:
+                # a step of the table's sent it there, and the model has it there: nothing moved
+                # by itself (looked for elsewhere, a two-deck card's twin was taken out of a
+                # player's hand and that player told to take "their" card back: the stuck
+                # Cancellation Hearts hands, "Bot 4: QS went to the reject pocket")
+                self.own_rejects.remove(card)
+                continue
             else:
                 src = next((k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v), None)
             if src is None:

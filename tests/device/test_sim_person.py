@@ -5,6 +5,8 @@ card would be hidden by a person who finds it anyway."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from trickref.device.simulated.table import SimTable, TableStuck
@@ -42,3 +44,29 @@ def test_the_simulated_person_feeds_and_takes_back_only_where_the_screen_says() 
         with pytest.raises(TableStuck, match="cannot do what the screen says"):
             table.settle()
         assert where(table, card) == [0]
+
+
+def test_a_stuck_run_explains_itself(tmp_path: Any) -> None:
+    """A SimTable run that ends stuck keeps a report (every seat's pocket beside the referee's
+    hand, which is what the simulated person believes it holds; the dealer's view; the person's
+    last moves) and its journal: what benchmarks/faults.py names for a stuck hand."""
+    journal = tmp_path / "hand.journal"
+    with SimTable("cancellation-hearts", 6, seed=9264, journal_path=str(journal)) as table:
+        table.start()
+        with pytest.raises(TableStuck, match="too many entries") as stuck:
+            table.run(max_hands=1, max_entries=4)  # dealt, then a few entries of the pass
+        # the simulator and the referee are made to disagree about one card of seat 0
+        assert table.sim is not None
+        with table.sim.lock:
+            lost = table.sim.board.trays[0].pop()
+        report = table.keep(tmp_path / "stuck" / "cut-1-run1.txt", stuck.value)
+    text = report.read_text()
+    assert "cancellation-hearts, 6 players, seed 9264" in text
+    assert "ended by: TableStuck: too many entries" in text
+    row0 = next(ln for ln in text.splitlines() if ln.startswith("  seat 0: "))
+    assert row0.endswith(f"+- / -{C.NAMES[lost]}")  # the pocket lacks the card the referee counts
+    assert "seat 0 presses ok" in text and "seat 0 feeds" in text  # the person's last moves
+    assert "seat 0 chooses pass" in text and "believing it holds" in text
+    assert "dealer: dealer " in text
+    kept = tmp_path / "stuck" / "cut-1-run1.txt.journal"
+    assert kept.read_bytes() == journal.read_bytes()
