@@ -44,8 +44,11 @@ Both of their games are one hand per episode, so the figures compare hands per s
   by more than 100, which random play then takes sometimes (plus the two-card exchange).
 
 Our side is the same in both: a uniformly random player through the public API
-(``turn_seats``, ``legal_actions``, ``rng.choice``, ``apply``), the deck shuffled with
-``random.shuffle`` for ``start_hand``, from the deal to the end of the hand.
+(``turn_seats`` once a hand, then per decision ``legal_actions``, ``rng.choice`` and ``apply``,
+which returns the seats on turn next), the deck shuffled with ``random.shuffle`` for
+``start_hand``, from the deal to the end of the hand. (Until 2026-12-02 the loop called
+``turn_seats`` at every decision as well; ``--versus-tree`` runs the other tree's own copy of
+this script, so an older engine is driven as its API then allowed.)
 
 Rates are per second of this process's CPU time (``time.process_time``): in the table of every
 game the fastest of ``--repeat`` runs; in the comparison the ratio of ours to theirs round by
@@ -137,17 +140,15 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
             state = new_game(game, players, options)
         rng.shuffle(deck)
         state.start_hand(deck)
-        while True:
-            seats = state.turn_seats()  # () once the hand is scored
-            if not seats:
-                break
+        seats = state.turn_seats()
+        while seats:  # () once the hand is scored
             seat = seats[0] if len(seats) == 1 else choice(seats)
             action = choice(state.legal_actions(seat))
             if action.kind == "exchange":  # the referee draws ``get`` at random from the discards
                 give = action.value[0]
                 pile = getattr(state, "discards")  # noqa: B009
                 action = Action("exchange", (give, tuple(sorted(rng.sample(pile, len(give))))))
-            state.apply(action, seat)
+            seats = state.apply(action, seat)  # the seats on turn after it (turn_seats())
             actions += 1
         hands += 1
         if _clock() >= deadline:
@@ -171,14 +172,15 @@ class _Stub:
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         return self.legal
 
-    def apply(self, action: Action, seat: int) -> None:
+    def apply(self, action: Action, seat: int) -> tuple[int, ...]:
         self.left -= 1
+        return (0,) if self.left else ()
 
 
 def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -> dict[str, Any]:
     """The benchmark's own loop with an engine that does nothing: a deck shuffled per hand,
-    then ``decisions`` times ``turn_seats``, ``legal_actions``, ``rng.choice``, the exchange
-    test and ``apply`` on a stub (``_Stub``). The rate any engine driven by ``our_hands``
+    then ``decisions`` times ``legal_actions``, ``rng.choice``, the exchange test and ``apply``
+    (which returns the seats on turn next, as the games' does) on a stub (``_Stub``). The rate any engine driven by ``our_hands``
     could at best reach (a hand of Hearts or partnership Spades is about 56 decisions)."""
     rng = random.Random(seed)
     choice = rng.choice
@@ -190,15 +192,13 @@ def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -
     while True:
         rng.shuffle(deck)
         state = _Stub(decisions, legal)
-        while True:
-            seats = state.turn_seats()
-            if not seats:
-                break
+        seats = state.turn_seats()
+        while seats:
             seat = seats[0] if len(seats) == 1 else choice(seats)
             action = choice(state.legal_actions(seat))
             if action.kind == "exchange":
                 raise AssertionError("the stub offers no exchange")
-            state.apply(action, seat)
+            seats = state.apply(action, seat)
         hands += 1
         if _clock() >= deadline:
             break

@@ -12,7 +12,8 @@ The verbs, after python-chess and OpenSpiel:
   objects: a list, a shared tuple (the plays of one suit when following it) or a lazy sequence
   where there are hundreds (the Hearts passes). Do not modify it; ``list()`` it for a list.
 - ``check(action, seat)``: ``None`` when legal, else the rule it breaks in words.
-- ``apply(action, seat)``: take it, or raise ``IllegalAction`` and change nothing.
+- ``apply(action, seat)``: take it and return the seats on turn after it (what
+  ``turn_seats()`` would return next), or raise ``IllegalAction`` and change nothing.
 - ``undo()``: take back the last action (re-deals the hand's deck and replays the rest).
 - ``copy()``: a cheap independent copy (bots search on copies).
 - ``view(seat)`` / ``public_view()``: what one seat, or the shared screen, may know.
@@ -224,8 +225,10 @@ class GameState:
             return self._not_your_turn(s)
         return self._check(s, action)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
-        """Take ``action`` for ``seat`` (default: the single seat on turn); illegal ones raise."""
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
+        """Take ``action`` for ``seat`` (default: the single seat on turn); illegal ones raise.
+        Returns the seats on turn after it (``turn_seats()``): a driving loop needs no second
+        call per decision (the games' fast paths return the tuple they keep)."""
         if self.over:
             raise IllegalAction(seat, action, "the game is over")
         if self.phase == "deal":
@@ -240,6 +243,7 @@ class GameState:
             raise IllegalAction(s, action, reason)
         self.actions.append((s, action))
         self._apply(s, action)
+        return self.turn_seats()
 
     def _not_your_turn(self, seat: int) -> str:
         t = self._turn()

@@ -146,7 +146,7 @@ class CancellationHeartsState(HeartsFamilyState):
                 return self._legal_play(on)
         return super().legal_actions(seat)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
         if type(action) is Action and action[0] == "play" and self.phase == "play":
             on = self.turn_t[0]
             c = action[1]
@@ -164,8 +164,8 @@ class CancellationHeartsState(HeartsFamilyState):
                         self.once[on] = m ^ bit
                     self.actions.append((on, action))
                     self._after_play(on, c)
-                    return
-        super().apply(action, seat)
+                    return self.turn_t
+        return super().apply(action, seat)
 
     def _legal_play(self, seat: int) -> Sequence[Action]:
         m = self.once[seat]

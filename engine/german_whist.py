@@ -103,14 +103,14 @@ class GermanWhistState(GameState):
                 return self._legal(on)
         return super().legal_actions(seat)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
         if type(action) is Action and self.phase == "play":
             on = 1 - self.leader if self.trick else self.leader
             if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
                 self.actions.append((on, action))
                 self._apply(on, action)
-                return
-        super().apply(action, seat)
+                return self.turn_seats()
+        return super().apply(action, seat)
 
     def _legal(self, seat: int) -> list[Action]:
         hand = self.hands[seat]

@@ -210,7 +210,7 @@ class HeartsState(HeartsFamilyState):
                                                                  *_C2[m >> 26 & FULL_SUIT], *_C3[m >> 39])))
         return super().legal_actions(seat)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
         if type(action) is not _ACTION:  # not an action at all: the general path says so
             pass
         elif action[0] == "play" and self.phase == "play":
@@ -247,10 +247,10 @@ class HeartsState(HeartsFamilyState):
                             self.broken = True
                         n = self.n
                         if len(trick) < n:
-                            self.turn_t = NEXT_SEAT[n][on]
-                            return
+                            t = self.turn_t = NEXT_SEAT[n][on]
+                            return t
                         self._end_played_trick(trick)
-                        return
+                        return self.turn_t
         elif action[0] == "pass" and self.phase == "pass" and type(seat) is int:
             # the plain pass: three different cards (ints, ascending) that the seat holds
             v = action[1]
@@ -261,8 +261,8 @@ class HeartsState(HeartsFamilyState):
                     if m >> a & 1 and m >> b & 1 and m >> c & 1:
                         self.actions.append((seat, action))
                         self._apply_pass(seat, v)
-                        return
-        super().apply(action, seat)
+                        return self.turn_t
+        return super().apply(action, seat)
 
     def _end_played_trick(self, trick: list[int]) -> None:
         """The trick just completed by ``apply``'s fast path: _end_trick written out (its own

@@ -572,13 +572,13 @@ class HeartsFamilyState(GameState):
             return cast(Sequence[Action], PassChoices(self._hand_of(seat), self.DECKS == 1))
         return super().legal_actions(seat)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
         if self.phase == "play" and type(action) is Action and action[0] == "play":
             on = self.turn_t[0]
             if (seat is None or (seat == on and type(seat) is int)) and self._check_play(on, action[1]) is None:
                 self.actions.append((on, action))
                 self._apply_play(on, action[1])
-                return
+                return self.turn_t
         elif self.phase == "pass" and type(action) is Action and action[0] == "pass" and type(seat) is int:
             # the plain pass: three different cards (ints, ascending) that the seat holds
             v = action[1]
@@ -588,8 +588,8 @@ class HeartsFamilyState(GameState):
                         and self._holds_each(seat, a, b, c)):
                     self.actions.append((seat, action))
                     self._apply_pass(seat, v)
-                    return
-        super().apply(action, seat)
+                    return self.turn_t
+        return super().apply(action, seat)
 
     def _legal_play(self, seat: int) -> Sequence[Action]:
         """The cards ``seat`` (on turn) may play now."""

@@ -11,7 +11,7 @@ Hearts keeps sorted lists, a card being held twice.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # the compiler's native 64-bit int (mypyc reads it); never imported at run time
     from mypy_extensions import i64
@@ -47,10 +47,12 @@ _C3: Final = SUIT_CARDS[3]
 
 # SEAT_PLAY[seat][card]: the action log's entry (seat, PLAY[card]) and SEAT_CARD[seat][card] a
 # trick's (seat, card), shared (immutable, equal to a new pair): a play appends them without
-# allocating (seats 0 to 15).
-SEAT_PLAY: Final[tuple[tuple[tuple[int, Action], ...], ...]] = tuple(
+# allocating (seats 0 to 15). The pairs are typed ``Any``, not ``tuple[int, Action]``: mypyc
+# keeps a fixed-length tuple in a C struct, so reading a typed pair out of the table unboxed
+# it and appending it boxed a new tuple (two new tuples a play in the compiled build).
+SEAT_PLAY: Final[tuple[tuple[Any, ...], ...]] = tuple(
     tuple((s, PLAY[c]) for c in range(52)) for s in range(16))
-SEAT_CARD: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+SEAT_CARD: Final[tuple[tuple[Any, ...], ...]] = tuple(
     tuple((s, c) for c in range(52)) for s in range(16))
 
 # True when this module runs compiled (mypyc): a few helpers then take the plain loop, which

@@ -138,7 +138,7 @@ class PartnershipSpadesState(SpadesTrickState):
     PLAYER_COUNTS = (4,)
     DECKS = 1
     HAS_BAGS = True
-    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = tuple(SEATS[(s + 1) % 4] for s in range(4))
+    NEXT_SEAT: ClassVar[tuple[tuple[int, ...], ...]] = tuple(SEATS[(s + 1) % 4] for s in range(4))
     TEAMS = True
 
     def __init__(

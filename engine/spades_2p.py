@@ -86,7 +86,7 @@ class Spades2PState(SpadesTrickState):
     DECKS = 1
     HAS_BAGS = True
     DOUBLE_NIL_EXCHANGE = True
-    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = tuple(SEATS[(s + 1) % 2] for s in range(2))
+    NEXT_SEAT: ClassVar[tuple[tuple[int, ...], ...]] = tuple(SEATS[(s + 1) % 2] for s in range(2))
     TEAMS = False
 
     def __init__(

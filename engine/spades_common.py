@@ -40,7 +40,9 @@ if TYPE_CHECKING:  # the compiler's native 64-bit int (mypyc reads it); never im
 
 __all__ = ["BIT", "FULL_SUIT", "SUIT_PLAYS", "cards_of", "mask_of", "plays_of", "suit_mask"]
 
-SEATS: Final[tuple[tuple[int], ...]] = tuple((s,) for s in range(8))
+# (seat,) shared; typed ``tuple[int, ...]``: mypyc unboxes a ``tuple[int]`` into a C struct and
+# boxes a new tuple where it is stored (``on_turn``, every play)
+SEATS: Final[tuple[tuple[int, ...], ...]] = tuple((s,) for s in range(8))
 SHIFT: Final[tuple[int, ...]] = (0, 13, 26, 39)  # a suit's bits start at suit * 13
 NOT_SUIT: Final[tuple[int, ...]] = tuple(ALL_CARDS & ~SUIT_MASK[s] for s in range(4))  # every card but a suit's
 
@@ -103,7 +105,7 @@ class SpadesTrickState(GameState):
     """
 
     HAND_SIZE: ClassVar[int] = 13
-    NEXT_SEAT: ClassVar[tuple[tuple[int], ...]] = ()  # NEXT_SEAT[s] == (s + 1 mod n,): set by each game
+    NEXT_SEAT: ClassVar[tuple[tuple[int, ...], ...]] = ()  # NEXT_SEAT[s] == (s + 1 mod n,): set by each game
     trump: int = C.SPADES
     must_beat: bool = False
 
@@ -190,7 +192,7 @@ class SpadesTrickState(GameState):
                 return self._legal(on)
         return super().legal_actions(seat)
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
         if type(action) is _ACTION and action[0] == "play" and self.phase == "play":
             on = self.on_turn[0]
             value = action[1]
@@ -234,10 +236,10 @@ class SpadesTrickState(GameState):
                         trick.append(SEAT_CARD[on][card])  # (on, card), shared
                         n = self.n
                         if len(trick) < n:
-                            self.on_turn = SEATS[on + 1 if on + 1 < n else 0]
-                            return
+                            t = self.on_turn = SEATS[on + 1 if on + 1 < n else 0]
+                            return t
                         self._end_played_trick(trick)
-                        return
+                        return self.on_turn
         elif type(action) is _ACTION and len(self.on_turn) == 1 and self.phase != "play":
             # bids, draws and the like by the one seat on turn: the hooks without the generic
             # checks (a refusal goes to the base class for its reason)
@@ -245,8 +247,8 @@ class SpadesTrickState(GameState):
             if (seat is None or (seat == on and type(seat) is int)) and self._check(on, action) is None:
                 self.actions.append((on, action))
                 self._apply(on, action)
-                return
-        super().apply(action, seat)
+                return self.on_turn
+        return super().apply(action, seat)
 
     def _end_played_trick(self, trick: list[tuple[int, int]]) -> None:
         """The trick just completed by ``apply``'s fast path: _end_trick written out (its own

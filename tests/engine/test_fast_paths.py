@@ -2,9 +2,9 @@
 the generic checks of ``GameState``) agree with the general path: in random hands of every
 game, the same seats on turn and the same legal actions as ``GameState``'s own verbs (the
 hooks), and for every card (and every legal action) an ``apply`` that succeeds exactly when
-``check`` allows it, leaving the same state as ``GameState.apply``, or is refused with the
-same reason and nothing changed. (test_hearts_fast_paths and test_spades_fast_paths go
-through every card against the play hooks themselves.)"""
+``check`` allows it, leaving the same state as ``GameState.apply`` and returning the seats on
+turn after it, or is refused with the same reason and nothing changed. (test_hearts_fast_paths
+and test_spades_fast_paths go through every card against the play hooks themselves.)"""
 
 from __future__ import annotations
 
@@ -33,8 +33,9 @@ def same_as_the_base(s: GameState, seat: int, rng: random.Random) -> None:
         reason = s.check(action, seat)
         fast, slow = s.copy(), s.copy()
         if reason is None:
-            fast.apply(action, seat)
-            GameState.apply(slow, action, seat)
+            # apply returns the seats on turn after it: the fast paths the tuple they keep
+            assert fast.apply(action, seat) == fast.turn_seats() == GameState.turn_seats(fast)
+            assert GameState.apply(slow, action, seat) == slow.turn_seats()
             assert fast == slow, action
         else:
             with pytest.raises(IllegalAction) as e:
@@ -56,7 +57,7 @@ def test_fast_paths_agree_with_the_base_class(game: str, n: int) -> None:
         if len(seats) == 1 or steps % 3 == 0:
             same_as_the_base(s, rng.choice(seats), rng)
         seat, action = random_action(s, rng)
-        s.apply(action, seat)
+        assert s.apply(action, seat) == s.turn_seats()
         steps += 1
     assert steps > 10
 
