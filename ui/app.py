@@ -182,6 +182,13 @@ class App:
         if self.session is None:
             return
         self.session.after_action()
+        if self.game_paused():
+            # a detour (score sheet, rules) or a confirmation shows: the change is drawn there, and
+            # the scene it calls for comes when the player leaves it (tick routes again), never
+            # under their finger
+            for s in self.scenes.stack:
+                s.needs_redraw = True
+            return
         self.route()
 
     def tick(self, dt: float) -> None:

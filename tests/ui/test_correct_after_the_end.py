@@ -15,6 +15,7 @@ from finger import tap_target
 from referee_helpers import play_to_end, referee_app, start
 
 from trickref.ui import memory as M
+from trickref.ui import wake
 
 
 def _finished_game() -> tuple[Any, Path]:
@@ -134,3 +135,15 @@ def test_a_correction_that_would_reopen_the_finished_game_is_refused_in_words():
     assert g.over and g.totals == totals and not t.referee.hand_corrections
     assert _records(home) == saved and M.history(app, "Ana")["german-whist"].played == 1
     app.end_session()
+
+
+def test_a_table_change_while_the_score_sheet_shows_leaves_the_player_on_it():
+    """The table publishes after the game is over (its record saved, a bot's thinker done: on a
+    loaded Pi that comes a moment later): the score sheet a player opened from the game-over
+    screen stays, and the tap on Correct lands on it (the loaded suite saw the kiosk jump back to
+    the game-over screen under the finger)."""
+    app, _home = _finished_game()
+    tap_target(app, "Score sheet")
+    assert app.scene.name == "scoresheet"
+    tap_target(app, "Correct", while_held=wake.post)
+    assert app.scene.name == "pin"
