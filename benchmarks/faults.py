@@ -224,7 +224,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
                     r = f.result()
                 except Exception as e:  # noqa: BLE001 - a crashed worker is a stuck trial
                     r = {"row": row, "seed": seed, "game": "?", "outcome": "stuck",
-                         "detail": f"{type(e).__name__}: {e}", "seconds": 0.0, "struck": False,
+                         "detail": _crash_words(e), "seconds": 0.0, "struck": False,
                          "deals": 0, "mismatches": [], "faults": []}
                 out.append(r)
                 _progress("trial", r)
@@ -344,6 +344,18 @@ t.close()
 '''
 
 
+def _crash_words(e: BaseException) -> str:
+    """A worker's crash in words that say where: the exception and the last frames of the
+    worker's own traceback (ProcessPoolExecutor keeps it as the exception's cause), so a harness
+    crash is told apart from a stuck table ("IndexError: list index out of range" alone said
+    neither where nor which run)."""
+    words = f"{type(e).__name__}: {e}"
+    tb = str(getattr(e.__cause__, "tb", "") or "")
+    first = tb.split("The above exception was the direct cause")[0]  # the innermost failure's frames
+    frames = [ln.strip() for ln in first.splitlines() if ln.strip().startswith("File ")]
+    return words + (" at " + " <- ".join(reversed(frames[-3:])) if frames else "")
+
+
 def _journal_events(path: Path) -> list[Any]:
     from trickref.device.journal import scan
 
@@ -372,7 +384,10 @@ def cut_trial(index: int, kills_wanted: int, tmp: str, starve: float = 0.0,
     journal = Path(tmp) / f"cut-{index}.journal"
     if journal.exists():
         journal.unlink()
-    want = _clean(game, players, seed)
+    try:
+        want = _clean(game, players, seed)
+    except Exception as e:  # the uninterrupted reference run (in this worker) failed: say so
+        raise RuntimeError(f"the uninterrupted run of {game} seed {seed} failed: {type(e).__name__}: {e}") from e
     kills: list[str] = []
     lost = 0
     confirmed: list[Any] = []
@@ -455,8 +470,9 @@ def run_cuts(kills_total: int, jobs: int, per_trial: int, tmp: str, deadline: fl
                 try:
                     r = f.result()
                 except Exception as e:  # noqa: BLE001
-                    r = {"index": i, "game": "?", "seed": 0, "kills": [], "lost": 0, "outcome": "stuck",
-                         "detail": f"{type(e).__name__}: {e}", "resume_s": []}
+                    game, _players = GAMES_FOR_CUTS[i % len(GAMES_FOR_CUTS)]
+                    r = {"index": i, "game": game, "seed": 9000 + i, "kills": [], "lost": 0, "outcome": "stuck",
+                         "detail": _crash_words(e), "resume_s": []}
                 out.append(r)
                 _progress("cut", r)
                 killed += len(r["kills"])

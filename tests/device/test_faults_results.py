@@ -84,3 +84,25 @@ def test_a_bad_name_is_refused(faults: Any) -> None:
     for bad in ("", "../x", "a b", "x" * 41):
         with pytest.raises(ValueError, match="a run's name"):
             faults.use_results(bad)
+
+
+def _reference_run_fails() -> None:
+    try:
+        [].pop()  # where the worker's own run fails
+    except IndexError as e:
+        raise RuntimeError(f"the uninterrupted run of spades-2p seed 9002 failed: {type(e).__name__}: {e}") from e
+
+
+def test_a_crashed_worker_is_told_with_where_it_failed(faults: Any) -> None:
+    """A trial whose worker process raised (not a stuck table: the harness or its reference run)
+    is reported with the innermost failure's place, from the worker's own traceback (the last
+    campaign's "IndexError: list index out of range" said neither where nor which run)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    with ProcessPoolExecutor(1, mp_context=get_context("fork")) as pool:
+        with pytest.raises(RuntimeError) as caught:
+            pool.submit(_reference_run_fails).result()
+    words = faults._crash_words(caught.value)
+    assert words.startswith("RuntimeError: the uninterrupted run of spades-2p seed 9002 failed: IndexError")
+    assert "in _reference_run_fails" in words and "test_faults_results.py" in words
