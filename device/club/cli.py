@@ -294,7 +294,36 @@ def _cmd_round(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupt(*_a: object) -> None:
+    """SIGTERM's handler: once, as Ctrl+C (a second SIGTERM does not cut the clean stop short)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the night until Ctrl+C or SIGTERM (systemd stopping the service, a kill), which stop
+    it cleanly at any moment: also while the broker, the hub or the page are still starting (a
+    handler installed only once all had started let an early SIGTERM kill the process mid-start,
+    Mosquitto left running and nothing said)."""
+    parts: dict[str, Any] = {}
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        _serve(args, parts)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for name in ("web", "hub", "broker"):
+            part = parts.get(name)
+            if part is not None:
+                part.stop()
+        signal.signal(signal.SIGTERM, previous)
+    print("stopping")
+    return 0
+
+
+def _serve(args: argparse.Namespace, parts: dict[str, Any]) -> None:
+    """Start the broker (or use a running one), the hub and the page, each put in ``parts`` as
+    soon as it exists (the caller stops what is there), and wait."""
     from .broker import Broker, BrokerError, port_open
     from .hub import Hub, broker_for, write_private
     from .web import Site
@@ -316,7 +345,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         if port_open(local, args.port):
             raise CliError(f"port {args.port} on {local} is taken (a broker already running? "
                            "then add --use-broker, or choose another --port)")
-        broker = broker_for(night, folder / "broker", args.port, local)
+        broker = parts["broker"] = broker_for(night, folder / "broker", args.port, local)
         if files is not None:
             broker.tls_files, broker.tls_port, broker.tls_host = files, args.tls_port, args.host
         try:
@@ -330,38 +359,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if files is not None:
         served["tls_port"] = args.tls_port
     write_private(folder / SERVE_FILE, json.dumps(served) + "\n")
-    hub = web = None
     try:
-        try:
-            hub = Hub(night, folder / "hub", local, args.port).start()
-        except RuntimeError as e:
-            raise CliError(str(e)) from None
-        for words in [*(broker.problems if broker is not None else []), *hub.problems]:
-            print(f"stored data: {words}")
-        try:
-            web = Site(hub, args.host, args.web_port).start()
-        except OSError as e:
-            raise CliError(f"cannot serve the page on {args.host}:{args.web_port}: {e.strerror or e}") from None
-        print(f"standings page: {web.url}")
-        print(f"director's console: {web.url}console (user director, password in {folder / NIGHT_FILE})")
-        print(f"start a round: trickref club round {args.dir} start 1   (Ctrl+C stops)")
-        sys.stdout.flush()
-        done = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *a: done.set())
-        try:
-            while not done.wait(1):
-                pass
-        except KeyboardInterrupt:
-            pass
-        print("stopping")
-    finally:
-        if web is not None:
-            web.stop()
-        if hub is not None:
-            hub.stop()
-        if broker is not None:
-            broker.stop()
-    return 0
+        hub = parts["hub"] = Hub(night, folder / "hub", local, args.port).start()
+    except RuntimeError as e:
+        raise CliError(str(e)) from None
+    for words in [*(broker.problems if broker is not None else []), *hub.problems]:
+        print(f"stored data: {words}")
+    try:
+        web = parts["web"] = Site(hub, args.host, args.web_port).start()
+    except OSError as e:
+        raise CliError(f"cannot serve the page on {args.host}:{args.web_port}: {e.strerror or e}") from None
+    print(f"standings page: {web.url}")
+    print(f"director's console: {web.url}console (user director, password in {folder / NIGHT_FILE})")
+    print(f"start a round: trickref club round {args.dir} start 1   (Ctrl+C stops)")
+    sys.stdout.flush()
+    forever = threading.Event()
+    while not forever.wait(1):  # until Ctrl+C or SIGTERM (KeyboardInterrupt)
+        pass
 
 
 def _cmd_sim(args: argparse.Namespace) -> int:

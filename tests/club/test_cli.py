@@ -224,3 +224,30 @@ def test_serve_restarts_cleanly_over_any_stored_data(tmp_path) -> None:
     finally:
         out = stop(p)
     assert not [line for line in out.splitlines() if line.startswith("stored data: ")], out
+
+
+@needs_mosquitto
+def test_sigterm_while_serve_is_still_starting_stops_it_cleanly(tmp_path) -> None:
+    """systemd stops the service (SIGTERM) a moment after it started: the broker already listens,
+    the hub and the page are still starting. The night stops as Ctrl+C stops it, exit 0, and no
+    Mosquitto is left running (the loaded suite saw serve killed by a SIGTERM that came before its
+    handler was installed: exit -15, the broker left behind)."""
+    d = str(tmp_path / "night")
+    assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2",
+               "--rehearsal").returncode == 0
+    port, web = free_port(), free_port()
+    p = subprocess.Popen([*CMD, "serve", d, "--port", str(port), "--web-port", str(web)],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not port_open("127.0.0.1", port) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert p.poll() is None, p.communicate()[0]
+        p.send_signal(signal.SIGTERM)  # the broker listens; the hub and the page are starting
+        out, _ = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, out
+    assert "stopping" in out and "Traceback" not in out, out
+    assert wait_for(lambda: not port_open("127.0.0.1", port), 10), "Mosquitto was left running"
