@@ -43,6 +43,11 @@ from trickref.engine.referee import panel
 from trickref.engine.referee.commands import Command, FeedBack, Message, Refusal, SaveRecord
 
 GUARD_S = 120.0  # waits on the table: only a guard against a hang
+# settle()'s guard counts GUARD_S from the last frame the host received from the dealer: a deal
+# over a noisy line on a loaded machine is slow but alive (at 5 % corrupted bytes a two-deck
+# deal's plan and its events were sent again and again for 57-64 s, then twice that at load 25),
+# and is not a hang; a line that stays alive this long is one
+SETTLE_CAP_S = 900.0
 
 
 class TableStuck(RuntimeError):
@@ -278,9 +283,32 @@ class SimTable:
                     row = g.hand_results[-1]
                     self.out(f"hand {len(g.hand_results)}: points {row['points']} totals {row['totals']}")
 
+    def _line_frames(self) -> int:
+        """Frames the host has received from the dealer so far (0 with no serial dealer)."""
+        link = getattr(self.driver, "link", None)
+        return int(getattr(getattr(link, "stats", None), "rx_frames", 0))
+
+    def _drain_while_alive(self) -> None:
+        """``host.drain`` with its guard of GUARD_S counted from the dealer's last frame: a wait
+        in which frames still came is waited on again, up to SETTLE_CAP_S in all; a wait without
+        one (the table hung) or past the cap raises drain's TimeoutError, saying which."""
+        started = time.monotonic()
+        while True:
+            frames = self._line_frames()
+            try:
+                self.host.drain(GUARD_S)
+                return
+            except TimeoutError as e:
+                now = self._line_frames()
+                if now == frames:
+                    raise
+                if time.monotonic() - started >= SETTLE_CAP_S:
+                    raise TimeoutError(f"{e}; the dealer's line was alive all along ({now} frames received) for "
+                                       f"{time.monotonic() - started:.0f} s: a step that never ends") from None
+
     def settle(self) -> None:
         """Wait until the table has carried out everything (the worker and the dealer)."""
-        self.host.drain(GUARD_S)
+        self._drain_while_alive()
         if self.host.dead:
             raise PowerCut("the power went (the table's cut_after said so)")
         if self.host.storage is not None:  # the journal cannot be written: nobody acts until it can
