@@ -202,6 +202,7 @@ class Hub:
         c.username_pw_set(T.HUB_USER, night.passwords[T.HUB_USER])
         c.reconnect_delay_set(1, 5)
         c.on_connect = self._on_connect
+        c.on_subscribe = self._on_subscribe
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
         self.client = c
@@ -535,7 +536,17 @@ class Hub:
             return
         self.error = None
         opts = mqtt.SubscribeOptions(qos=1, retainAsPublished=True)
+        # connected (and ``start`` returns) only at the broker's SUBACK: a table message sent
+        # between the CONNACK and the subscription's arrival would reach nobody on a new session
         client.subscribe(f"{T.night_root(self.night.name)}/{T.TABLE}/#", options=opts)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: object, mid: int, codes: Any,
+                      props: object = None) -> None:
+        bad = [c for c in codes if (c.value if hasattr(c, "value") else int(c)) >= 0x80]
+        if bad:
+            self.error = f"the broker refused the hub's subscription to the tables' messages: {bad[0]}"
+            log.error("%s", self.error)
+            return
         self.connects += 1
         self.connected.set()
         self.broker_since = time.time()
