@@ -427,16 +427,23 @@ class SimTable:
         return True
 
     def feed(self, card: int, seat: int) -> None:
-        """A bot takes ``card`` from its tray and feeds it; the reader loop reads it."""
+        """A bot takes ``card`` from its tray and feeds it; the reader loop reads it. The person
+        waits for that card to be read (``read_counts``), not for any card: fed while the table
+        was stopped for a silent link, then going on by itself, its read came late, and the
+        person, taking that late read for the next card's, fed the next card again from a pocket
+        that no longer held it (the campaign's power-cut hand 219, "seat 0's pocket does not
+        hold AD"). A card not read yet (the table stopped) lies in the dealer: ``in_slot``."""
         host = self.host
         n = host.cards_read
-        self._note(f"seat {seat} feeds {C.NAMES[card]} (read so far {n})")
+        name = C.NAMES[card]
+        mine = host.read_counts[name]
+        self._note(f"seat {seat} feeds {name} (read so far {n})")
         self.opened.feed(card, seat)
         self.in_slot = card
         ref = self.referee
-        if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None, GUARD_S):
-            raise TableStuck(f"{C.NAMES[card]} was fed but never read")
-        if host.cards_read > n:
+        if not host.wait(lambda: host.read_counts[name] > mine or ref.dealer_fault is not None, GUARD_S):
+            raise TableStuck(f"{name} was fed but never read")
+        if host.read_counts[name] > mine:
             self.in_slot = None
         self.settle()
 
@@ -449,7 +456,8 @@ class SimTable:
         if card is None or sim is None:
             return False
         host, ref = self.host, self.referee
-        n = host.cards_read
+        name = C.NAMES[card]
+        mine = host.read_counts[name]
         board = sim.board
 
         def in_the_dealer() -> bool:  # in the play slot, or taken from it into the read window
@@ -459,11 +467,12 @@ class SimTable:
         if not in_the_dealer():
             self.in_slot = None
             return False
-        # read (counted), or a fault, or gone on from the window (read before n was taken)
-        if not host.wait(lambda: host.cards_read > n or ref.dealer_fault is not None or not in_the_dealer(),
-                         GUARD_S):
-            raise TableStuck(f"{C.NAMES[card]} lies in the play slot and is never read")
-        if host.cards_read > n:
+        # read (its own read counted), or a fault, or gone on from the window (read before it
+        # was looked at)
+        if not host.wait(lambda: host.read_counts[name] > mine or ref.dealer_fault is not None
+                         or not in_the_dealer(), GUARD_S):
+            raise TableStuck(f"{name} lies in the play slot and is never read")
+        if host.read_counts[name] > mine:
             self.in_slot = None
         self.settle()
         return True
@@ -531,8 +540,8 @@ class SimTable:
                 return
             for c in [c for c in cards if c in g.hand_of(seat)][:need]:
                 self.feed(c, seat)
-                if self.referee.dealer_fault is not None:
-                    return
+                if self.in_slot is not None or self.referee.dealer_fault is not None:
+                    return  # not read yet (the table stopped meanwhile): the next card waits for it
             if k == "exchange" and len(fed) + len(cards) < 3:
                 press(seat, "ok")
         else:

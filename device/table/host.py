@@ -582,6 +582,10 @@ class TableHost:
         self.people = people  # told what the screen asks of them by hand (None: nobody to tell in code)
         self.changes = 0
         self.cards_read = 0  # CardRead events handled (tests wait on it after feeding a card)
+        # the same, by card: the simulated person waits for the card it fed to be read, not for
+        # any card (another card's late read taken for its own: the campaign's "seat 0's pocket
+        # does not hold AD", Cancellation Hearts power-cut hand 219)
+        self.read_counts: Counter[str] = Counter()
         self.presses = 0  # Button events handled
         self.handled: Counter[str] = Counter()  # events handled (not replayed), by type
         self.on_commands: Callable[[list[Command]], None] | None = None  # sees every command list
@@ -829,6 +833,7 @@ class TableHost:
             self.handled[event.TYPE] += 1
             if isinstance(event, CardRead):
                 self.cards_read += 1
+                self.read_counts[event.card] += 1
             elif isinstance(event, Button):
                 self.presses += 1
             after = self.referee.places.snapshot()["at"] if before is not None else None
