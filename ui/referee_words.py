@@ -15,8 +15,11 @@ names a card the referee did not name.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from .i18n import N_, _, current
+from trickref.engine import cards as C
+
+from .i18n import N_, _, current, ngettext
 
 _SUITS = {"spades": N_("spades"), "hearts": N_("hearts"), "diamonds": N_("diamonds"), "clubs": N_("clubs")}
 _PHASES = {"play": N_("play"), "bid": N_("bid"), "pass": N_("pass"), "draw (+ keep, - discard)": N_("draw (+ keep, - discard)"),
@@ -240,6 +243,48 @@ _TEMPLATES += [
     (N_("the dealer has not taken back the {n} card(s) parked in its loop since the table restarted: {why}"), ()),
     (N_("the dealer has not taken back the {n} card(s) parked in its loop since the table restarted"), ()),
 ]
+# what the referee tells one seat only (seat=...): what that player must do with the cards in their
+# hands and pockets (engine/referee/taking.py, entries.py, steps.py); tests/ui/test_refusal_words.py
+# finds every such message in engine/ and fails on one not understood whole here
+_TEMPLATES += [
+    (N_("{name}: {card} to pass ({n} of {need})"), ()),
+    (N_("{name}: {card} to give ({n} of up to 3)"), ()),
+    (N_("{name}: your second card {card} comes to your pocket: look at it and feed it back (the discards)"), ()),
+    (N_("{name}: feed {card} back; you keep the card that comes to your pocket (the discards)"), ()),
+    (N_("{name}: your replacements are none"), ()),
+    (N_("{name}: your replacements are {cards}"), ()),
+    (N_("{name}: hand your passed cards face down to {other}"), ()),
+    (N_("{name}: your card is {card} (in your pocket)"), ()),
+    (N_("{name}: your card is {card}"), ()),
+    # an undo of a play (said to everyone: the card was face up in the trick)
+    (N_("{name}: take {card} back from the trick pocket"), ()),
+]
+
+
+def _plurals() -> list[tuple[str, Callable[[int], str]]]:
+    """The referee's "N card(s)" sentences (English template) with their words for a count:
+    said in the kiosk's language as one card or as several."""
+    return [
+        ("{name}: take the {n} card(s) you fed back from the discard pocket",
+         lambda n: ngettext("{name}: take the {n} card you fed back from the discard pocket",
+                            "{name}: take the {n} cards you fed back from the discard pocket", n)),
+        ("{name}: feed the {n} card(s) you gave into the play slot, one at a time (the other Double Nil exchange may "
+         "draw them)",
+         lambda n: ngettext("{name}: feed the {n} card you gave into the play slot (the other Double Nil exchange "
+                            "may draw it)",
+                            "{name}: feed the {n} cards you gave into the play slot, one at a time (the other Double "
+                            "Nil exchange may draw them)", n)),
+        ("{name}: put the {n} card(s) you gave in the discard pocket",
+         lambda n: ngettext("{name}: put the {n} card you gave in the discard pocket",
+                            "{name}: put the {n} cards you gave in the discard pocket", n)),
+    ]
+
+
+_PLURAL_PATTERNS = [(_rx(t), words) for t, words in _plurals()]
+# fields that hold the referee's card names ("KH", "TS QS"): a seat's own message names them as
+# the kiosk draws them (K♥, 10♠), in every language
+_CARD_FIELDS = {"card", "cards", "give", "get"}
+_CARD = re.compile(r"(?<![\w])([2-9TJQKA])([SHDC])(?![\w])")
 _POCKETS = {"trick": N_("trick"), "discard": N_("discard"), "centre": N_("centre"), "loop": N_("loop")}
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [(_rx(t), t, inner) for t, inner in _TEMPLATES]
 
@@ -265,7 +310,23 @@ def understood(text: str) -> bool:
     return bool(text) and _words(text)[1]
 
 
-def _words(text: str) -> tuple[str, bool]:
+def seat_words(text: str) -> str:
+    """A message the referee said to one seat only, in the kiosk's language (English too) with
+    its cards named as the kiosk names them ("K♥", not the referee's "KH"); a sentence not
+    known is shown as the referee said it."""
+    if not text:
+        return text
+    return _words(text, cards=True)[0]
+
+
+def card_words(text: str) -> str:
+    """The referee's card names in ``text`` ("KH", "TS QS", "2C, 3D") as the kiosk names cards."""
+    from . import card_art as A
+
+    return _CARD.sub(lambda m: A.card_text(C.parse(m.group(0))), text)
+
+
+def _words(text: str, cards: bool = False) -> tuple[str, bool]:
     if text in _FIXED:
         return _(text), True
     if text in _SUITS:
@@ -276,6 +337,10 @@ def _words(text: str) -> tuple[str, bool]:
         return _(_STAGES[text]), True
     if text in _POCKETS:
         return _(_POCKETS[text]), True
+    for plural, said in _PLURAL_PATTERNS:
+        m = plural.fullmatch(text)
+        if m is not None and m.group("n").isdigit():
+            return said(int(m.group("n"))).format(**m.groupdict()), True
     partial: str | None = None  # the first template that fits with some part not known (kept as said)
     for pattern, template, inner in _PATTERNS:
         m = pattern.fullmatch(text)
@@ -285,9 +350,11 @@ def _words(text: str) -> tuple[str, bool]:
         unknown: set[str] = set()
         for k, v in m.groupdict().items():
             if k in inner:
-                v, known = _words(v)
+                v, known = _words(v, cards)
                 if not known:
                     unknown.add(k)
+            elif cards and k in _CARD_FIELDS:
+                v = card_words(v)
             parts[k] = v
         if not unknown:
             return _(template).format(**parts), True
