@@ -34,7 +34,7 @@ MARKED = [
     "ui/scenes/handoff.py", "ui/scenes/bidding.py", "ui/scenes/club.py",
     "ui/faults.py", "ui/fairshow.py", "ui/scenes/faircheck.py", "ui/plot.py", "ui/table_client.py", "ui/referee_words.py",
     "ui/paperpad.py", "ui/scenes/handfix.py", "ui/scenes/review.py", "ui/gameinfo.py",
-    "ui/undo_words.py",
+    "ui/undo_words.py", "ui/scenes/letter.py",
     "ui/memory.py", "ui/scenes/roster.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}

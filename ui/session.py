@@ -65,6 +65,7 @@ class Session:
         self._tricks_seen = 0
         self.cues: list[str] = []  # sound cues for the app: 'turn', 'trick'
         self._announced: tuple[Any, ...] | None = None
+        self.letters_read: set[int] = set()  # the referee's letters to one seat its player has read (ui.letters)
 
     # ------------------------------------------------------------------ views
     @property
@@ -80,6 +81,22 @@ class Session:
         if self.simulated and self.revealed is not None:
             return dict(self.table.seat_view(self.revealed))
         return dict(self.table.public_view())
+
+    def letters(self, seat: int | None = None) -> list[Any]:
+        """The referee's words to one seat (``seat``, or every person's seat) not read yet, oldest
+        first (ui.letters.Letter). Bot seats have none: nobody at the table reads them."""
+        get = getattr(self.table, "letters", None)
+        if get is None:
+            return []
+        bots = set(self.table.bots)
+        return [x for x in get() if x.serial not in self.letters_read and x.seat not in bots
+                and (seat is None or x.seat == seat)]
+
+    def read_letters(self, letters: list[Any]) -> None:
+        """Those letters have been read by their player (or seen by everyone: they name no card)."""
+        get = getattr(self.table, "letters", None)
+        held = {x.serial for x in get()} if get is not None else set()
+        self.letters_read = {n for n in self.letters_read if n in held} | {x.serial for x in letters}
 
     def human_on_turn(self) -> int | None:
         for s in self.table.turn():

@@ -33,6 +33,7 @@ from trickref.engine.referee.events import Button, Event, Touch, UndoConfirm, Un
 
 from .faults import fault_kind
 from .i18n import N_, _
+from .letters import Letter, Letterbox
 from .table_snapshot import TableSnapshot, freeze
 
 JOURNAL_NAME = "table.journal"
@@ -74,6 +75,7 @@ class TableClient:
         self._seen_changes = 0
         # the bot seats think on a thinker of their own (search levels: a child process) and
         # enter through the host; the kiosk only says when they may (``bot_go``)
+        self.letterbox = Letterbox()  # the referee's words to one seat (ui.letters), picked up on the worker
         self.seats = BotSeats(self.host, game)
         self.host.bot_seats = self.seats
         self.host.publisher = self._snapshot  # (it reads the bot seats' question)
@@ -165,6 +167,7 @@ class TableClient:
             bot=bot,
             game=g.copy() if g is not None else None,
             bot_question=self.seats.ticket,
+            letters=self.letterbox.collect(ref),
         )
 
     @property
@@ -175,6 +178,10 @@ class TableClient:
 
     def public_view(self) -> dict[str, Any]:
         return self._club_now(self.snapshot.public_view())
+
+    def letters(self) -> tuple[Letter, ...]:
+        """What the referee told one seat only and still holds (ui.letters), oldest first."""
+        return self.snapshot.letters
 
     def seat_view(self, seat: int) -> dict[str, Any]:
         """The seat's own view (a bot seat's too: the simulated kiosk reveals any seat), from

@@ -39,6 +39,8 @@ class TableSnapshot:
     # the table's question to the bot on turn (BotSeats.ticket): a new one each time the bot is
     # asked, also at the same position again (after a dealer fault came and went between frames)
     bot_question: int = 0
+    # what the referee told one seat only and still holds (ui.letters.Letter), oldest first
+    letters: tuple[Any, ...] = ()
 
     def public_view(self) -> dict[str, Any]:
         return copy.deepcopy(dict(self.public))

@@ -49,6 +49,7 @@ class PanelKey(Button):
 
 class BiddingScene(GameScene):
     name = "bidding"
+    letters_below = True  # the referee's words to one seat under the bids, not over them
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -18,12 +19,16 @@ class GameScene(Scene):
     name = "game"
     show_undo = True
     fit_bar = False  # the bar's buttons as wide as their labels need (a scene with many of them)
+    letters_below = False  # the referee's words to one seat at the foot of the screen (not under the bar)
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.session = app.session
         self.view: dict[str, Any] = {}
         self.texts: list[str] = []
+        self.letter_buttons: list[Button] = []  # the referee's words to one seat: OK, and "tap to see" (ui.letters)
+        self._letters: dict[str, Any] = {"shown": [], "sealed": []}
+        self._refusal_bottom = 0
 
     @property
     def g(self) -> dict[str, Any]:
@@ -166,6 +171,7 @@ class GameScene(Scene):
         try:
             super().draw(surface)
             self.draw_refusal(surface)
+            self.draw_letters(surface)
         finally:
             if prev is not None:
                 prev.extend(self.texts)
@@ -175,6 +181,7 @@ class GameScene(Scene):
         """Why the last entry (a tap, a panel press, a card fed) was refused, in the referee's
         words, until an entry is taken: on top, under the bar, for everyone at the table."""
         words = self.t.get("refusal")
+        self._refusal_bottom = self.bar_height
         if not words:
             return
         from ..referee_words import translate
@@ -190,6 +197,97 @@ class GameScene(Scene):
         for line in lines:
             D.text(surface, th, line, (rect.x + th.pad, y), "small", T.TEXT, max_width=width - 2 * th.pad)
             y += th.text_px("small") * 5 // 4
+        self._refusal_bottom = rect.bottom
+
+    # ------------------------------------------------------------ the referee's words to one seat
+    def letters_now(self) -> tuple[list[Any], list[int]]:
+        """(the letters everyone may read now, the seats with a letter only they may read): a
+        letter naming a card is sealed for all but its own seat's screen (the revealed hand's,
+        in simulated mode); a seat with a sealed letter has all its letters read behind the tap,
+        in order."""
+        viewer = TV.view_seat(self.view)
+        mine = self.session.letters() if hasattr(self.session, "letters") else []
+        sealed = sorted({x.seat for x in mine if x.secret and x.seat != viewer})
+        return [x for x in mine if x.seat not in sealed], sealed
+
+    def draw_letters(self, surface: Any) -> None:
+        """Under the bar and a refusal (``letters_below``: at the foot): what the referee told
+        one seat. Words that name no card, and a revealed seat's own, as they are, with OK
+        (read); for a seat whose words name a card, only "Ben: a message for you (tap to see)",
+        which opens them behind a hand-off (ui.scenes.letter)."""
+        from ..referee_words import seat_words
+
+        self.letter_buttons = []
+        shown, sealed = self.letters_now()
+        self._letters = {"shown": [seat_words(x.text) for x in shown], "sealed": sealed}
+        if not shown and not sealed:
+            return
+        th = self.theme
+        names = list(self.g.get("names") or [])
+        x0, width, gap = 2 * th.pad, th.width - 4 * th.pad, th.u(4)
+        # laid out from y = 0, then moved under the bar or to the foot
+        ok_w = max(th.touch, th.font("small").size(_("OK"))[0] + th.u(16))
+        room = width - ok_w - 3 * th.pad
+        lines: list[str] = []
+        for words in self._letters["shown"]:
+            lines += D.wrap(th, words, room, "small")
+        lines = lines[-4:]  # the newest words when there are many
+        line_h = th.text_px("small") * 5 // 4
+        panel = pygame.Rect(x0, 0, width, max(th.touch + th.u(8), th.u(8) + len(lines) * line_h)) if shown else None
+        chips: list[tuple[int, str, pygame.Rect]] = []
+        x, y = x0, (panel.bottom + gap if panel is not None else 0)
+        for seat in sealed:
+            name = names[seat] if seat < len(names) else str(seat + 1)
+            text = _("{name}: a message for you (tap to see)").format(name=name)
+            w = min(width, th.font("small").size(text)[0] + th.u(24))
+            if x > x0 and x + w > x0 + width:
+                x, y = x0, y + th.touch + gap
+            chips.append((seat, text, pygame.Rect(x, y, w, th.touch)))
+            x += w + th.u(6)
+        height = chips[-1][2].bottom if chips else panel.bottom if panel is not None else 0
+        top = th.height - th.pad - height if self.letters_below else self._refusal_bottom + gap
+        if panel is not None:
+            panel.move_ip(0, top)
+            D.panel(surface, panel, T.PANEL, border=T.ACCENT)
+            ty = panel.y + th.u(4)
+            for line in lines:
+                D.text(surface, th, line, (panel.x + th.pad, ty), "small", T.TEXT, max_width=room)
+                ty += line_h
+            self.letter_buttons.append(Button(_("OK"), lambda: self._read(shown),
+                                              pygame.Rect(panel.right - ok_w - th.u(4), panel.y + th.u(4), ok_w, th.touch),
+                                              color=T.BUTTON_ON, role="small", name="letters OK"))
+        for seat, text, rect in chips:
+            self.letter_buttons.append(Button(text, partial(self._open_letter, seat), rect.move(0, top),
+                                              color=T.BUTTON, role="small", name=f"letter for seat {seat + 1}"))
+        for b in self.letter_buttons:
+            b.pressed = self.held is not None and b.name == self.held
+            b.draw(surface, th)
+
+    def _read(self, letters: list[Any]) -> None:
+        self.session.read_letters(letters)
+        self.needs_redraw = True
+
+    def _open_letter(self, seat: int) -> None:
+        from .letter import LetterScene
+
+        self.app.push(LetterScene(self.app, seat))
+
+    def receive(self, event: Any) -> None:
+        """The letters' buttons first (they are drawn over the table), then the scene's own."""
+        down = event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1
+        if self.letter_buttons:
+            self._ensure_layout()
+            self.restore_press(None if down else self.held)
+            for b in self.letter_buttons:
+                if b.visible and b.handle(event):
+                    self.needs_redraw = True
+                    held = [t for t in self.targets() if t.pressed]
+                    self.held = held[0].name if held else None
+                    return
+        super().receive(event)
+
+    def buttons(self) -> list[Button]:
+        return [*self.letter_buttons, *super().buttons()]
 
     def draw_bar(self, surface: Any) -> None:
         pygame.draw.rect(surface, T.FELT_DARK, (0, 0, self.theme.width, self.bar_height))
@@ -208,4 +306,5 @@ class GameScene(Scene):
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["texts"] = list(self.texts)
+        m["letters"] = dict(self._letters)
         return m

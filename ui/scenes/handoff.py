@@ -22,6 +22,7 @@ from .gamebase import GameScene
 class HandoffScene(GameScene):
     name = "handoff"
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
+    letters_below = True  # the middle says whose turn it is
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)

@@ -1,0 +1,95 @@
+"""What the referee tells one seat only, on the one shared screen: letters.
+
+The referee addresses some of its words to one seat (``_msg(text, seat=...)``): what that player
+must do with their cards ("put the 2 cards you gave in the discard pocket", "hand your passed
+cards face down to Ben") and what only they may know ("your replacements are JS TD", "KH to pass
+(2 of 3)"). A ``Letterbox`` (on the table host's worker, ui.table_client) picks each such
+message up once, as a ``Letter`` with a number of its own, the hand and the entries taken when
+it was said; a letter goes when its seat makes its next entry (it was about the move before),
+when the hand it belongs to is over or undone, or when that seat has more than ``KEPT`` newer
+ones. Whether it was read is the kiosk's (ui.session: read when its player tapped OK).
+
+A letter that names a card is ``secret``: the shared screen shows only "Ben: a message for you"
+until Ben taps it and the others look away (ui.scenes.letter); one that names no card is shown
+as it is, to everyone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+KEPT = 4  # letters kept per seat (the newest)
+
+# a card as the referee names it ("KH", "TS") or as the kiosk draws it ("K♥", "10♠")
+_NAMES_CARD = re.compile(r"(?<![\w])(10|[2-9TJQKA])[SHDC\u2660\u2665\u2666\u2663](?![\w])")
+
+
+def names_card(text: str, name: str = "") -> bool:
+    """Whether ``text`` names a card (the addressee's own ``name`` left out: a player may be
+    called "AS")."""
+    if name:
+        text = text.replace(name, " ")
+    return _NAMES_CARD.search(text) is not None
+
+
+@dataclass(frozen=True)
+class Letter:
+    serial: int  # its own number, in the order said (the kiosk remembers the ones read)
+    seat: int
+    text: str  # the referee's words (English; ui.referee_words.seat_words says them)
+    level: str  # "info" or "warn"
+    hand: int  # the hand it was said in
+    at: int  # the entries of that hand taken when it was said
+    secret: bool  # names a card: only that seat may see it
+
+
+class Letterbox:
+    """The referee's messages to one seat, picked up as they are said (``collect`` after
+    every item the table host's worker takes, before it publishes the snapshot)."""
+
+    def __init__(self) -> None:
+        self._ref: Any = None
+        self._last: Any = None  # the last message seen (the referee's own dict: found again by identity)
+        self._serial = 0
+        self.letters: tuple[Letter, ...] = ()
+
+    def collect(self, ref: Any) -> tuple[Letter, ...]:
+        said = list(ref.messages)
+        if ref is not self._ref:  # a table (or a referee rebuilt from the journal): what it said before is past
+            self._ref, self._last, self.letters = ref, (said[-1] if said else None), ()
+            return self.letters
+        i = len(said) - 1
+        while i >= 0 and said[i] is not self._last:
+            i -= 1
+        new = said[i + 1:]
+        if new:
+            self._last = new[-1]
+        g = ref.game
+        if g is None:
+            self.letters = ()
+            return self.letters
+        hand, at = int(g.hand_number), len(g.actions)
+        names = list(g.names)
+        out = list(self.letters)
+        for m in new:
+            seat = m.get("seat")
+            if not isinstance(seat, int) or not 0 <= seat < len(names):
+                continue
+            self._serial += 1
+            text = str(m.get("text", ""))
+            out.append(Letter(self._serial, seat, text, str(m.get("level", "info")), hand, at,
+                              names_card(text, str(names[seat]))))
+        last: dict[int, int] = {}  # each seat's latest entry of the hand
+        for k, (s, _a) in enumerate(g.actions):
+            last[s] = k
+        out = [x for x in out if x.hand == hand and x.at <= at and x.at > last.get(x.seat, -1)]
+        per_seat: dict[int, int] = {}
+        kept: list[Letter] = []
+        for x in reversed(out):
+            per_seat[x.seat] = per_seat.get(x.seat, 0) + 1
+            if per_seat[x.seat] <= KEPT:
+                kept.append(x)
+        self.letters = tuple(reversed(kept))
+        return self.letters
