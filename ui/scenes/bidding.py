@@ -270,6 +270,13 @@ class BiddingScene(GameScene):
             pygame.draw.circle(surface, T.TEXT_DIM, center, radius, width=1)
         return th.u(20)
 
+    def letters_foot(self) -> int:
+        """Above the revealed bidder's hand, when it is on screen."""
+        th = self.theme
+        if TV.view_hand(self.view) is None:
+            return super().letters_foot()
+        return th.height - (th.card_height("hand") + th.u(10)) - th.u(4)
+
     def model(self) -> dict[str, Any]:
         m = super().model()
         m["leds"] = list(self.t.get("leds") or [])

@@ -245,7 +245,7 @@ class GameScene(Scene):
             chips.append((seat, text, pygame.Rect(x, y, w, th.touch)))
             x += w + th.u(6)
         height = chips[-1][2].bottom if chips else panel.bottom if panel is not None else 0
-        top = th.height - th.pad - height if self.letters_below else self._refusal_bottom + gap
+        top = self.letters_foot() - height if self.letters_below else self._refusal_bottom + gap
         if panel is not None:
             panel.move_ip(0, top)
             D.panel(surface, panel, T.PANEL, border=T.ACCENT)
@@ -262,6 +262,10 @@ class GameScene(Scene):
         for b in self.letter_buttons:
             b.pressed = self.held is not None and b.name == self.held
             b.draw(surface, th)
+
+    def letters_foot(self) -> int:
+        """Where the letters end when they are drawn at the foot (``letters_below``)."""
+        return self.theme.height - self.theme.pad
 
     def _read(self, letters: list[Any]) -> None:
         self.session.read_letters(letters)

@@ -1,0 +1,178 @@
+"""The referee's words to one seat reach that player on the one shared kiosk, in the kiosk's
+language, and nobody else sees the cards they name (ui.letters, ui.scenes.letter).
+
+In a kiosk window (SDL's dummy driver), tapped by tests/ui/finger.py's finger: Ben gives two cards
+in a Double Nil exchange of Two-player Spades. The referee tells Ben to put them in the discard
+pocket and which cards replace them; the shared screen then says only "Ben: a message for you
+(tap to see)" (no card named, none drawn face up); Ben taps it, the others look away, and his
+words come up in the kiosk's language with his replacements named as the kiosk names cards; Done
+puts the table back, and Ana's own screen never shows his cards. In Hearts, the passes entered
+on the screen each bring a "hand your passed cards face down to ..." that names no card: the
+shared screen shows those as they are, translated, until OK.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+from finger import tap_target
+from test_hidden_cards import named_cards
+
+from trickref.engine import cards as C
+from trickref.engine.actions import Action
+from trickref.ui import card_art
+from trickref.ui import draw as D
+from trickref.ui.i18n import catalog, set_language
+from trickref.ui.screenshots import advance, auto_step, start_game
+from trickref.ui.settings import Settings
+
+LANGS = ["en", "fr", "ht", "tr"]
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    yield
+    set_language("en")
+
+
+def window_app(language: str):
+    """The kiosk in a window of its own (pygame's display: SDL's dummy driver here)."""
+    from trickref.ui.app import App
+
+    pygame.display.quit()
+    app = App((800, 480), settings=Settings(language=language))
+    app.session_args = {"bot_delay": 0.0, "trick_hold": 0.0, "deal_delay": False}
+    return app
+
+
+def frame(app) -> tuple[list[str], set[int]]:
+    """One frame of the top scene: the texts it drew and the cards it drew face up."""
+    log: list[str] = []
+    prev, D.text_log = D.text_log, log
+    try:
+        with card_art.recording() as drawn:
+            app.render(force=True)
+    finally:
+        D.text_log = prev
+    return list(log), set(drawn)
+
+
+def shot(app, name: str) -> None:
+    """A screenshot to look at (TRICKREF_LETTER_SHOTS=<folder>; never kept by the test)."""
+    where = os.environ.get("TRICKREF_LETTER_SHOTS")
+    if where:
+        pygame.image.save(app.screen, os.path.join(where, f"{name}.png"))
+
+
+def said(language: str, template: str, **fields: str) -> str:
+    """``template`` in ``language`` from its catalog, filled in (what the kiosk must show)."""
+    return catalog(language).gettext(template).format(**fields)
+
+
+@pytest.mark.parametrize("language", LANGS)
+def test_a_double_nil_exchange_tells_the_giver_alone(language):
+    app = window_app(language)
+    s = start_game(app, "spades-2p", 2, humans=(0, 1), names=["Ana", "Ben"], seed=7)
+    t = s.table
+    first = t.turn()[0]
+    t.submit(first, Action("double_nil", True))
+    advance(s, lambda st: st.phase == "exchange")
+    ben = t.turn()[0]
+    ana = 1 - ben
+    assert t.state.names[ben] == "Ben"
+    # Ben gives his two lowest cards on the screen, as he would
+    app.route()
+    assert app.scene.name == "handoff"
+    tap_target(app, "Show my cards")
+    give = sorted(t.state.hand_of(ben))[:2]
+    for c in give:
+        tap_target(app, f"card {C.NAMES[c]}")
+    tap_target(app, "Exchange 2 cards")
+    t.drain()
+    (seat, action), = [(x, a) for x, a in t.state.actions if a.kind == "exchange"]
+    assert seat == ben and tuple(action.value[0]) == tuple(give)
+    got = list(action.value[1])
+    assert len(got) == 2
+
+    # the shared screen: Ana is to bid; Ben's words are behind a tap, his cards nowhere
+    app.route()
+    texts, faces = frame(app)
+    shot(app, f"{language}-1-shared")
+    assert app.scene.name == "handoff" and ben in app.scene.model()["letters"]["sealed"]
+    bens = set(t.state.hand_of(ben))
+    assert set(got) <= bens
+    assert not named_cards(" ".join(texts)) & bens and not faces, texts
+    chip = said(language, "{name}: a message for you (tap to see)", name="Ben")
+    assert chip in texts
+
+    tap_target(app, f"letter for seat {ben + 1}")
+    texts, faces = frame(app)
+    shot(app, f"{language}-2-ask")
+    assert app.scene.name == "letter" and not named_cards(" ".join(texts)) and not faces
+    assert said(language, "Show the message") in texts
+
+    tap_target(app, "Show the message")
+    texts, faces = frame(app)
+    shot(app, f"{language}-3-open")
+    m = app.scene.model()
+    assert m["open"] and len(m["opened"]) == 2, m
+    names = " ".join(card_art.card_text(c) for c in got)
+    put = catalog(language).ngettext("{name}: put the {n} card you gave in the discard pocket",
+                                     "{name}: put the {n} cards you gave in the discard pocket", 2).format(name="Ben", n=2)
+    repl = said(language, "{name}: your replacements are {cards}", name="Ben", cards=names)
+    for shown, whole in zip(m["opened"], (put, repl), strict=True):
+        # the whole sentence, the name it starts with said by the title instead
+        tail = whole.split(":", 1)[1].strip()
+        assert shown[1:] == tail[1:] and shown[0] == tail[0].upper(), (shown, whole)
+    drawn = " ".join(texts)
+    assert all(card_art.card_text(c) in drawn for c in got), texts
+    assert named_cards(drawn) == set(got)
+    if language != "en":
+        assert "replacements" not in drawn and "discard pocket" not in drawn, texts
+    assert said(language, "For {name} only", name="Ben") in texts
+
+    tap_target(app, "Done")
+    app.route()
+    texts, faces = frame(app)
+    assert app.scene.name == "handoff" and ben not in app.scene.model()["letters"]["sealed"]
+    assert chip not in texts
+
+    # Ana looks at her cards: none of Ben's, drawn or named
+    tap_target(app, "Show my cards")
+    texts, faces = frame(app)
+    shot(app, f"{language}-4-ana")
+    assert app.scene.view["table"]["seat"] == ana
+    assert not faces & bens and not named_cards(" ".join(texts)) & bens, texts
+    assert faces  # her own hand is on her screen
+    s.table.close()
+
+
+@pytest.mark.parametrize("language", LANGS)
+def test_passes_by_hand_are_said_to_everyone_until_ok(language):
+    app = window_app(language)
+    names = ["Ana", "Ben", "Cem", "Dee"]
+    s = start_game(app, "hearts", 4, humans=(0, 1, 2, 3), names=names, seed=7)
+    t = s.table
+    advance(s, lambda st: st.phase == "pass")
+    while t.state.phase == "pass":
+        auto_step(t)
+    s.simulated = False  # the table: one shared screen, physical cards
+    s.conceal()
+    app.route()
+    texts, faces = frame(app)
+    shot(app, f"{language}-5-passes")
+    m = app.scene.model()["letters"]
+    to = {giver: names[next(x for x in range(4) if x != giver and set(t.state.hand_of(x)) & set(a.value))]
+          for giver, a in t.state.actions if a.kind == "pass"}
+    want = [said(language, "{name}: hand your passed cards face down to {other}", name=names[g], other=to[g])
+            for g in sorted(to)]
+    assert m["sealed"] == [] and sorted(m["shown"]) == sorted(want), m
+    drawn = " ".join(texts)
+    for line in want:
+        assert line.split(":", 1)[1].strip().split(" ")[0] in drawn
+    assert not named_cards(drawn)
+    tap_target(app, "letters OK")
+    assert app.scene.model()["letters"] == {"shown": [], "sealed": []}
+    s.table.close()
