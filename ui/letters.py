@@ -11,7 +11,8 @@ ones. Whether it was read is the kiosk's (ui.session: read when its player tappe
 
 A letter that names a card is ``secret``: the shared screen shows only "Ben: a message for you"
 until Ben taps it and the others look away (ui.scenes.letter); one that names no card is shown
-as it is, to everyone.
+as it is, to everyone. The undo's "Ana: take QS back from the trick pocket" (said to everyone:
+the card was face up) is Ana's letter too, not secret.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ KEPT = 4  # letters kept per seat (the newest)
 
 # a card as the referee names it ("KH", "TS") or as the kiosk draws it ("K♥", "10♠")
 _NAMES_CARD = re.compile(r"(?<![\w])(10|[2-9TJQKA])[SHDC\u2660\u2665\u2666\u2663](?![\w])")
+
+
+# said to everyone but meant for one player: an undone play fed through the reader goes back to
+# its player's hand (engine/referee/undo.py; the card was face up in the trick: not secret)
+_TO_ONE = re.compile(r"(?P<name>.+?): take \S+ back from the trick pocket")
 
 
 def names_card(text: str, name: str = "") -> bool:
@@ -74,13 +80,16 @@ class Letterbox:
         names = list(g.names)
         out = list(self.letters)
         for m in new:
-            seat = m.get("seat")
+            seat, text = m.get("seat"), str(m.get("text", ""))
+            public = seat is None
+            if public:
+                to = _TO_ONE.fullmatch(text)
+                seat = names.index(to["name"]) if to is not None and to["name"] in names else None
             if not isinstance(seat, int) or not 0 <= seat < len(names):
                 continue
             self._serial += 1
-            text = str(m.get("text", ""))
             out.append(Letter(self._serial, seat, text, str(m.get("level", "info")), hand, at,
-                              names_card(text, str(names[seat]))))
+                              not public and names_card(text, str(names[seat]))))
         last: dict[int, int] = {}  # each seat's latest entry of the hand
         for k, (s, _a) in enumerate(g.actions):
             last[s] = k

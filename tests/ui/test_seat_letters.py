@@ -176,3 +176,60 @@ def test_passes_by_hand_are_said_to_everyone_until_ok(language):
     tap_target(app, "letters OK")
     assert app.scene.model()["letters"] == {"shown": [], "sealed": []}
     s.table.close()
+
+
+class _Game:
+    def __init__(self) -> None:
+        self.names, self.hand_number, self.actions = ["Ana", "AS", "Cem"], 1, []
+
+
+class _Referee:
+    """What a Letterbox reads of the referee: its ``messages`` (dicts said in order) and ``game``."""
+
+    def __init__(self) -> None:
+        self.messages, self.game = [], _Game()
+
+    def say(self, text: str, seat: int | None = None) -> None:
+        self.messages.append({"text": text, "seat": seat, "level": "info"})
+
+
+def test_a_letter_lasts_until_its_seats_next_entry_the_hands_end_or_an_undo():
+    from trickref.ui.letters import Letterbox
+
+    ref, box = _Referee(), Letterbox()
+    ref.say("New game")
+    box.collect(ref)  # what was said before the kiosk looked is past
+    ref.say("Ana: KH to pass (1 of 3)", 0)
+    ref.say("Cem: your card is QS", 2)
+    got = box.collect(ref)
+    assert [(x.seat, x.secret) for x in got] == [(0, True), (2, True)]
+    assert [x.serial for x in box.collect(ref)] == [x.serial for x in got]  # picked up once
+    ref.game.actions.append((0, "pass"))  # Ana's entry: her read-back was about it
+    ref.say("Ana has passed")  # to everyone: no letter
+    ref.say("AS: hand your passed cards face down to Cem", 1)
+    got = box.collect(ref)
+    assert [(x.seat, x.secret) for x in got] == [(2, True), (1, False)]  # "AS" is a name, not the ace
+    ref.game.actions.append((2, "play"))  # Cem's entry: his letter goes, AS's stays
+    ref.say("AS: your replacements are QS 2H", 1)
+    assert [x.text for x in box.collect(ref)] == ["AS: hand your passed cards face down to Cem",
+                                                  "AS: your replacements are QS 2H"]
+    ref.game.actions.pop()  # undone past the moment AS's replacements were said
+    assert [x.text for x in box.collect(ref)] == ["AS: hand your passed cards face down to Cem"]
+    ref.say("Cem: your card is TS", 2)
+    assert [x.seat for x in box.collect(ref)] == [1, 2]
+    ref.game.hand_number = 2  # the hand is over
+    assert box.collect(ref) == ()
+    for k in range(6):
+        ref.say(f"Cem: {k + 2}C to pass ({k + 1} of 6)", 2)
+    assert [x.text[5:7] for x in box.collect(ref)] == ["4C", "5C", "6C", "7C"]  # the newest few
+
+
+def test_the_undos_take_back_is_a_letter_everyone_may_read():
+    from trickref.ui.letters import Letterbox
+
+    ref, box = _Referee(), Letterbox()
+    box.collect(ref)
+    ref.say("Undone: Cem's play QS")
+    ref.say("Cem: take QS back from the trick pocket")
+    (x,) = box.collect(ref)
+    assert x.seat == 2 and not x.secret
