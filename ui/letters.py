@@ -7,7 +7,7 @@ cards face down to Ben") and what only they may know ("your replacements are JS 
 message up once, as a ``Letter`` with a number of its own, the hand and the entries taken when
 it was said; a letter goes when its seat makes its next entry (it was about the move before),
 when the hand it belongs to is over or undone, or when that seat has more than ``KEPT`` newer
-ones. Whether it was read is the kiosk's (ui.session: read when its player tapped OK).
+ones; the read-back of a card fed to pass or give goes with the entry those cards make up. Whether it was read is the kiosk's (ui.session: read when its player tapped OK).
 
 A letter that names a card is ``secret``: the shared screen shows only "Ben: a message for you"
 until Ben taps it and the others look away (ui.scenes.letter); one that names no card is shown
@@ -30,6 +30,12 @@ _NAMES_CARD = re.compile(r"(?<![\w])(10|[2-9TJQKA])[SHDC\u2660\u2665\u2666\u2663
 # said to everyone but meant for one player: an undone play fed through the reader goes back to
 # its player's hand (engine/referee/undo.py; the card was face up in the trick: not secret)
 _TO_ONE = re.compile(r"(?P<name>.+?): take \S+ back from the trick pocket")
+
+
+# the read-back of a card fed to pass or to give ("Ana: KH to pass (2 of 3)", engine/referee/entries.py):
+# about the entry the fed cards make up, so it goes once the seat has no fed cards waiting (the
+# entry was taken or refused); said in the same item as that entry, before it
+_READ_BACK = re.compile(r".+?: \S+ to (pass|give) \(\d+ of (up to )?\d+\)")
 
 
 def names_card(text: str, name: str = "") -> bool:
@@ -93,7 +99,9 @@ class Letterbox:
         last: dict[int, int] = {}  # each seat's latest entry of the hand
         for k, (s, _a) in enumerate(g.actions):
             last[s] = k
-        out = [x for x in out if x.hand == hand and x.at <= at and x.at > last.get(x.seat, -1)]
+        fed = getattr(ref, "fed", {})
+        out = [x for x in out if x.hand == hand and x.at <= at and x.at > last.get(x.seat, -1)
+               and (fed.get(x.seat) or not _READ_BACK.fullmatch(x.text))]
         per_seat: dict[int, int] = {}
         kept: list[Letter] = []
         for x in reversed(out):

@@ -184,10 +184,11 @@ class _Game:
 
 
 class _Referee:
-    """What a Letterbox reads of the referee: its ``messages`` (dicts said in order) and ``game``."""
+    """What a Letterbox reads of the referee: its ``messages`` (dicts said in order), ``game``
+    and ``fed`` (per seat, the cards fed for an entry not yet taken)."""
 
     def __init__(self) -> None:
-        self.messages, self.game = [], _Game()
+        self.messages, self.game, self.fed = [], _Game(), {}
 
     def say(self, text: str, seat: int | None = None) -> None:
         self.messages.append({"text": text, "seat": seat, "level": "info"})
@@ -199,12 +200,14 @@ def test_a_letter_lasts_until_its_seats_next_entry_the_hands_end_or_an_undo():
     ref, box = _Referee(), Letterbox()
     ref.say("New game")
     box.collect(ref)  # what was said before the kiosk looked is past
+    ref.fed[0] = ["KH"]
     ref.say("Ana: KH to pass (1 of 3)", 0)
     ref.say("Cem: your card is QS", 2)
     got = box.collect(ref)
     assert [(x.seat, x.secret) for x in got] == [(0, True), (2, True)]
     assert [x.serial for x in box.collect(ref)] == [x.serial for x in got]  # picked up once
     ref.game.actions.append((0, "pass"))  # Ana's entry: her read-back was about it
+    ref.fed.clear()
     ref.say("Ana has passed")  # to everyone: no letter
     ref.say("AS: hand your passed cards face down to Cem", 1)
     got = box.collect(ref)
@@ -220,8 +223,13 @@ def test_a_letter_lasts_until_its_seats_next_entry_the_hands_end_or_an_undo():
     ref.game.hand_number = 2  # the hand is over
     assert box.collect(ref) == ()
     for k in range(6):
+        ref.fed.setdefault(2, []).append(f"{k + 2}C")
         ref.say(f"Cem: {k + 2}C to pass ({k + 1} of 6)", 2)
     assert [x.text[5:7] for x in box.collect(ref)] == ["4C", "5C", "6C", "7C"]  # the newest few
+    ref.say("Cem: 8C to pass (6 of 6)", 2)
+    ref.game.actions.append((2, "pass"))  # the last card read and the pass taken in one go
+    ref.fed.clear()
+    assert box.collect(ref) == ()  # the read-backs went with the pass
 
 
 def test_the_undos_take_back_is_a_letter_everyone_may_read():
@@ -233,3 +241,49 @@ def test_the_undos_take_back_is_a_letter_everyone_may_read():
     ref.say("Cem: take QS back from the trick pocket")
     (x,) = box.collect(ref)
     assert x.seat == 2 and not x.secret
+
+
+def test_a_pass_fed_through_the_reader_is_read_back_to_the_passer_alone():
+    """Hardware mode (tests/ui/physical.py: the real dealer driver on the simulator's pty, the
+    panels on mock pins), in Haitian Creole: Ana presses OK and feeds her first card to pass; the
+    referee reads it back to her ("K♥ pou pase (1 sou 3)"). The shared screen names no card and
+    offers her message behind a tap; once her three cards are in, the read-backs are gone."""
+    from physical import Rig
+
+    rig = Rig("hearts", 4, seed=3)
+    try:
+        set_language("ht")
+        rig.start({})
+        for _ in range(200):
+            g = rig.ref.game
+            if g is not None and g.phase == "pass" and rig.ref.accepting():
+                break
+            rig.step()
+        g = rig.ref.game
+        assert g.phase == "pass"
+        ana = 0
+        cards = list(rig.bot.choose(g.copy(), ana, rig.rng).value)
+        rig.press(ana, "ok")  # "I am feeding now"
+        rig.feed(cards[0], ana)
+        app = rig.app
+        texts, faces = frame(app)
+        shot(app, "ht-6-reader-shared")
+        assert ana in app.scene.model()["letters"]["sealed"], app.scene.model()["letters"]
+        assert not named_cards(" ".join(texts)) & set(g.hand_of(ana)), texts
+        assert said("ht", "{name}: a message for you (tap to see)", name=g.names[ana]) in texts
+        tap_target(app, f"letter for seat {ana + 1}")
+        tap_target(app, "Show the message")
+        texts, faces = frame(app)
+        shot(app, "ht-7-reader-open")
+        want = said("ht", "{name}: {card} to pass ({n} of {need})", name=g.names[ana],
+                    card=card_art.card_text(cards[0]), n="1", need="3")
+        assert app.scene.model()["opened"] == [want.split(": ", 1)[1][:1].upper() + want.split(": ", 1)[1][1:]]
+        tap_target(app, "Done")
+        for c in cards[1:]:
+            rig.feed(c, ana)
+        rig.settle()
+        assert ana in g.public_view()["passed"] or rig.ref.game.phase != "pass"
+        assert [x for x in app.session.letters(ana) if "to pass" in x.text] == []
+    finally:
+        rig.close()
+        set_language("en")
