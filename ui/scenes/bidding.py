@@ -49,7 +49,6 @@ class PanelKey(Button):
 
 class BiddingScene(GameScene):
     name = "bidding"
-    letters_below = True  # the referee's words to one seat under the bids, not over them
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
 
     def __init__(self, app: Any) -> None:
@@ -156,7 +155,7 @@ class BiddingScene(GameScene):
         bids = g.get("bids") or [None] * n
         pending = TV.pending_labels(t, n)
         turn = set(t.get("turn", []))
-        top = self.bar_height + th.pad
+        top = self.content_top + th.pad
         own = TV.view_hand(self.view)
         has_hand = own is not None
         hand_h = th.card_height("hand") + th.u(10) if has_hand else 0
@@ -269,13 +268,6 @@ class BiddingScene(GameScene):
             pygame.draw.circle(surface, T.FELT_DARK, center, radius)
             pygame.draw.circle(surface, T.TEXT_DIM, center, radius, width=1)
         return th.u(20)
-
-    def letters_foot(self) -> int:
-        """Above the revealed bidder's hand, when it is on screen."""
-        th = self.theme
-        if TV.view_hand(self.view) is None:
-            return super().letters_foot()
-        return th.height - (th.card_height("hand") + th.u(10)) - th.u(4)
 
     def model(self) -> dict[str, Any]:
         m = super().model()

@@ -29,6 +29,7 @@ class GameScene(Scene):
         self.letter_buttons: list[Button] = []  # the referee's words to one seat: OK, and "tap to see" (ui.letters)
         self._letters: dict[str, Any] = {"shown": [], "sealed": []}
         self._refusal_bottom = 0
+        self._letters_cache: dict[str, Any] | None = None
 
     @property
     def g(self) -> dict[str, Any]:
@@ -166,6 +167,7 @@ class GameScene(Scene):
 
     def draw(self, surface: Any) -> None:
         self.refresh()
+        self._letters_cache = None  # laid out again for this frame's view (ui.letters)
         prev = D.text_log
         D.text_log = self.texts = []
         try:
@@ -201,40 +203,47 @@ class GameScene(Scene):
 
     # ------------------------------------------------------------ the referee's words to one seat
     def letters_now(self) -> tuple[list[Any], list[int]]:
-        """(the letters everyone may read now, the seats with a letter only they may read): a
-        letter naming a card is sealed for all but its own seat's screen (the revealed hand's,
-        in simulated mode); a seat with a sealed letter has all its letters read behind the tap,
-        in order."""
-        viewer = TV.view_seat(self.view)
-        mine = self.session.letters() if hasattr(self.session, "letters") else []
-        sealed = sorted({x.seat for x in mine if x.secret and x.seat != viewer})
+        """(the letters everyone may read now, the seats with a letter only they may read): on
+        the shared screen (no hand on it), a letter naming a card is sealed, and a seat with a
+        sealed letter has all its letters read behind the tap, in order. A screen showing a
+        player's hand (simulated mode) shows none: the hand says what the player holds, the
+        cards are moved by the simulated table, and the screen has no room to spare; they wait
+        for the shared screen (the hand-off) and its "tap to see"."""
+        if TV.view_seat(self.view) is not None or not hasattr(self.session, "letters"):
+            return [], []
+        mine = self.session.letters()
+        sealed = sorted({x.seat for x in mine if x.secret})
         return [x for x in mine if x.seat not in sealed], sealed
 
-    def draw_letters(self, surface: Any) -> None:
-        """Under the bar and a refusal (``letters_below``: at the foot): what the referee told
-        one seat. Words that name no card, and a revealed seat's own, as they are, with OK
-        (read); for a seat whose words name a card, only "Ben: a message for you (tap to see)",
-        which opens them behind a hand-off (ui.scenes.letter)."""
+    def _letters_layout(self) -> dict[str, Any]:
+        """The letters' block laid out from y = 0: the panel of words shown (its lines), the
+        "tap to see" chips, and its height (0: no letter)."""
         from ..referee_words import seat_words
 
-        self.letter_buttons = []
         shown, sealed = self.letters_now()
-        self._letters = {"shown": [seat_words(x.text) for x in shown], "sealed": sealed}
+        out: dict[str, Any] = {"shown": [], "sealed": sealed, "words": [], "lines": [], "panel": None, "chips": [],
+                               "height": 0}
         if not shown and not sealed:
-            return
+            return out
         th = self.theme
         names = list(self.g.get("names") or [])
         x0, width, gap = 2 * th.pad, th.width - 4 * th.pad, th.u(4)
-        # laid out from y = 0, then moved under the bar or to the foot
         ok_w = max(th.touch, th.font("small").size(_("OK"))[0] + th.u(16))
         room = width - ok_w - 3 * th.pad
+        # the oldest letters first, as many whole ones as 3 lines hold (OK reads those; the next
+        # ones come up then)
         lines: list[str] = []
-        for words in self._letters["shown"]:
-            lines += D.wrap(th, words, room, "small")
-        lines = lines[-4:]  # the newest words when there are many
+        for x in shown:
+            words = seat_words(x.text)
+            more = D.wrap(th, words, room, "small")
+            if out["shown"] and len(lines) + len(more) > 3:
+                break
+            out["shown"].append(x)
+            out["words"].append(words)
+            lines += more[:3]
+        shown = out["shown"]
         line_h = th.text_px("small") * 5 // 4
         panel = pygame.Rect(x0, 0, width, max(th.touch + th.u(8), th.u(8) + len(lines) * line_h)) if shown else None
-        chips: list[tuple[int, str, pygame.Rect]] = []
         x, y = x0, (panel.bottom + gap if panel is not None else 0)
         for seat in sealed:
             name = names[seat] if seat < len(names) else str(seat + 1)
@@ -242,21 +251,53 @@ class GameScene(Scene):
             w = min(width, th.font("small").size(text)[0] + th.u(24))
             if x > x0 and x + w > x0 + width:
                 x, y = x0, y + th.touch + gap
-            chips.append((seat, text, pygame.Rect(x, y, w, th.touch)))
+            out["chips"].append((seat, text, pygame.Rect(x, y, w, th.touch)))
             x += w + th.u(6)
-        height = chips[-1][2].bottom if chips else panel.bottom if panel is not None else 0
-        top = self.letters_foot() - height if self.letters_below else self._refusal_bottom + gap
+        out.update(lines=lines, panel=panel, ok_w=ok_w, room=room, line_h=line_h,
+                   height=out["chips"][-1][2].bottom if out["chips"] else panel.bottom if panel is not None else 0)
+        return out
+
+    @property
+    def content_top(self) -> int:
+        """Where a scene's own content starts: under the bar and, when the letters sit under the
+        bar, under them (they take a strip of their own: nothing drawn under them)."""
+        h = 0 if self.letters_below else int(self._letters_block.get("height", 0))
+        return self.bar_height + (h + 2 * self.theme.u(4) if h else 0)
+
+    @property
+    def _letters_block(self) -> dict[str, Any]:
+        block = getattr(self, "_letters_cache", None)
+        if block is None:
+            block = self._letters_cache = self._letters_layout()
+        return block
+
+    def draw_letters(self, surface: Any) -> None:
+        """Under the bar, in a strip of their own (``content_top``; ``letters_below``: at the
+        foot): what the referee told one seat. Words that name no card, and a revealed seat's
+        own, as they are, with OK (read); for a seat whose words name a card, only "Ben: a
+        message for you (tap to see)", which opens them behind a hand-off (ui.scenes.letter)."""
+        block = self._letters_block
+        self.letter_buttons = []
+        self._letters = {"shown": list(block["words"]), "sealed": list(block["sealed"])}
+        if not block["height"]:
+            return
+        th = self.theme
+        gap = th.u(4)
+        top = self.letters_foot() - block["height"] if self.letters_below else max(self.bar_height, self._refusal_bottom) + gap
+        panel = block["panel"]
         if panel is not None:
-            panel.move_ip(0, top)
+            panel = panel.move(0, top)
             D.panel(surface, panel, T.PANEL, border=T.ACCENT)
             ty = panel.y + th.u(4)
-            for line in lines:
-                D.text(surface, th, line, (panel.x + th.pad, ty), "small", T.TEXT, max_width=room)
-                ty += line_h
+            for line in block["lines"]:
+                D.text(surface, th, line, (panel.x + th.pad, ty), "small", T.TEXT, max_width=block["room"])
+                ty += block["line_h"]
+            ok_w = block["ok_w"]
+            shown = block["shown"]
             self.letter_buttons.append(Button(_("OK"), lambda: self._read(shown),
                                               pygame.Rect(panel.right - ok_w - th.u(4), panel.y + th.u(4), ok_w, th.touch),
                                               color=T.BUTTON_ON, role="small", name="letters OK"))
-        for seat, text, rect in chips:
+        for seat, text, rect in block["chips"]:
             self.letter_buttons.append(Button(text, partial(self._open_letter, seat), rect.move(0, top),
                                               color=T.BUTTON, role="small", name=f"letter for seat {seat + 1}"))
         for b in self.letter_buttons:

@@ -24,6 +24,9 @@ from ..widgets import Button
 class LetterScene(Scene):
     name = "letter"
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
+    # over the game: the kiosk's bots wait while the player reads, and no routing takes the
+    # screen from under their eyes (ui.app.game_paused); drawn over the whole screen
+    modal = True
 
     def __init__(self, app: Any, seat: int) -> None:
         super().__init__(app)
@@ -66,6 +69,7 @@ class LetterScene(Scene):
 
     def draw_content(self, surface: Any) -> None:
         th = self.theme
+        surface.fill(T.FELT)  # nothing of the table below shows through
         if not self.is_open:
             D.text(surface, th, _("A message for"), (th.width // 2, th.height // 2 - th.u(150)), "large", T.TEXT_DIM,
                    "midbottom")

@@ -67,7 +67,7 @@ class PlayScene(GameScene):
     def regions(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
         """(table area, trick area, hand area)."""
         th = self.theme
-        top = self.bar_height
+        top = self.content_top
         n = int(self.g.get("players", 4))
         # from 7 players on (two rows of trick), with large text and while a drawn card and its
         # buttons need the room, the hand is lower
@@ -351,7 +351,7 @@ class PlayScene(GameScene):
         side = not th.portrait and own is not None
         line_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
         small_h = th.font("small").get_height() + th.u(3)
-        top = self.bar_height + th.u(4)
+        top = self.content_top + th.u(4)
         box = pygame.Rect(th.pad, top, width, 0)  # where the message (and the trick's marks) go
         # from the bottom up: the hand, then the choices and the shown card
         bottom = th.height - th.pad

@@ -1,7 +1,7 @@
 """Spades for two's staged screens: a bid on the seat panel, a draw, the hand's first draw (with
 Double Nil), mid-trick, a score sheet, a review, a kept score with a Double Nil, and the referee's
-words to the Double Nil exchanger: on his own screen (with "a message for you" for the other
-seat) and read behind the hand-off (ui.scenes.letter)."""
+words to the Double Nil exchanger: "a message for you" on the table's shared screen, and read
+behind the hand-off (ui.scenes.letter)."""
 
 from __future__ import annotations
 
@@ -47,8 +47,9 @@ def scenarios() -> list[Scenario]:
         return ben
 
     def letters(app: Any) -> Any:
-        ben = exchanged(app)
-        return show(app, reveal=ben, scene="bidding")
+        exchanged(app)
+        app.session.simulated = False  # the table's shared screen: Ana to bid, Ben's words behind a tap
+        return show(app)
 
     def letter(app: Any) -> Any:
         from ..scenes.letter import LetterScene
