@@ -347,8 +347,13 @@ class FeedJob:
         self.routed = 0
         self.expect_fed = False  # the next card in the window is the one from the slot
         self.window_known = window_known  # the window's card was read: the loop's first
+        # the last next_op() waited for a person to feed a card (nothing in the play slot, or
+        # an empty hopper), not for the mechanism: STATUS flags bit6, so the host does not
+        # take a player who thinks for a stalled dealer
+        self.awaits = False
 
     def next_op(self):
+        self.awaits = False
         d = self.dealer
         mech = d.mech
         board = d.board
@@ -361,6 +366,7 @@ class FeedJob:
                 if not self.window_known:
                     return M.Op("hopper", self.route, self.done)  # what is in the window?
                 if not board.slot_has_card():
+                    self.awaits = True  # a person feeds the card
                     return M.WAIT
                 # the loop's first card waits in the window: this feed move sends it round
                 # and brings the slot card in
@@ -373,12 +379,14 @@ class FeedJob:
                 return op
             if not mech.gate.state:
                 if not board.slot_has_card():
+                    self.awaits = True
                     return M.WAIT
                 self.expect_fed = True
             op = M.Op("hopper", self.route, self.done)
             op.hold = True  # the hopper holds parked cards: only the slot's card moves
             return op
         if not board.hopper_has_card() and not mech.gate.state:
+            self.awaits = True
             return M.WAIT
         return M.Op("hopper", self.route, self.done)
 
@@ -1038,6 +1046,16 @@ class Dealer:
             return 1
         return 0
 
+    def awaits_person(self):
+        """A FEED waits for a player to feed a card (the play slot or the hopper is empty) with
+        nothing of its own under way: the host lets a person think as long as they like (a
+        motor that does not move, a card caught in the path, is a RUNNING mechanism: its own
+        stage timeouts end it with a JAM)."""
+        m = self.mech
+        job = m.job
+        return (isinstance(job, FeedJob) and job.awaits and m.state == M.WAITING
+                and m.held is None and not m.gate.run)
+
     def progress(self):
         job = self.mech.job
         if isinstance(job, DealJob):
@@ -1075,6 +1093,8 @@ class Dealer:
             flags |= 16
         if b.estop_pressed():
             flags |= 32
+        if self.awaits_person():
+            flags |= 64
         deal_id = self.deal_job.plan.deal_id if self.deal_job is not None else 0
         out = bytearray((self.state_code(),))
         out.extend(P.u16(deal_id))
