@@ -859,7 +859,9 @@ class Dealer:
             if st.state == 6:  # PAUSED by the dead-man, its DEADMAN event not seen (yet)
                 self._resume_paused()
                 continue
-            waiting = st.state in _WAITING_STATES or (st.state == 5 and not st.hopper_has_cards)
+            # a FEED waiting for a player's card: bit6 (cards parked in the loop keep the hopper
+            # flag set; a firmware without bit6 says so only with an empty hopper)
+            waiting = st.state in _WAITING_STATES or (st.state == 5 and (st.awaits_person or not st.hopper_has_cards))
             if not waiting and time.monotonic() - last_progress > self.stall_timeout:
                 raise DealerTimeout(f"{what}: no progress for {self.stall_timeout:g} s (dealer "
                                     f"{st.state_name}, {st.done} cards done)")

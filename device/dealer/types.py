@@ -125,6 +125,12 @@ class Status:
         return bool(self.flags & 0x20)
 
     @property
+    def awaits_person(self) -> bool:
+        """A FEED waits for a player to feed a card (the play slot, or an empty hopper) and
+        nothing of the dealer's own moves: however long a player thinks, not a stall."""
+        return bool(self.flags & 0x40)
+
+    @property
     def stopped(self) -> bool:
         """True when no motor may be running: idle, jammed, e-stopped, paused or faulted."""
         return self.state in (0, 6, 7, 8, 10)

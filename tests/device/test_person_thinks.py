@@ -1,0 +1,107 @@
+"""A person who thinks longer than the driver's stall timeout does not stop the table.
+
+While cards sit in the dealer's hopper (the passed cards parked in its loop during a Hearts pass,
+the stock of German Whist and of spades-2p), a FEED waiting for a player's card reports FEEDING
+with "hopper has cards". The driver's stall check took that for a dealer that should be moving:
+a player who thought longer than ``stall_timeout`` (30 s at a real table, 10 s simulated) over a
+pass card or a play stopped the table with "the dealer stopped answering (reading a fed card: no
+progress for 10 s (dealer FEEDING, 0 cards done))".
+
+Here the whole table is simulated (the real firmware behind a pty, the real driver and host);
+the stall timeout is made short (0.3 s, looked at every 0.05 s) and the person really waits
+(sleeps 1.5 s, five stall timeouts) with the dealer's FEED outstanding before feeding the card.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from trickref.device.simulated.table import SimTable
+from trickref.engine import cards as C
+from trickref.engine.referee.commands import FeedBack
+
+STALL_S = 0.3
+THINK_S = 1.5
+
+
+class _Thought(Exception):
+    """The slow card was read: the test has what it wants."""
+
+
+class ThinkingTable(SimTable):
+    """A SimTable whose person thinks ``THINK_S`` before feeding the card ``slow(table)`` picks."""
+
+    def __init__(self, *args: Any, slow: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.slow = slow
+        self.thought: list[str] = []
+        driver = self.driver
+        assert driver is not None
+        driver.stall_timeout = STALL_S
+        driver.poll_interval = 0.05
+
+    def _think(self, waiting: Any, what: str) -> None:
+        """Wait until the dealer's FEED is outstanding (``waiting()``), then think."""
+        deadline = time.monotonic() + 60.0
+        while not waiting():
+            assert time.monotonic() < deadline, "the table never asked the dealer for a card"
+            time.sleep(0.01)
+        time.sleep(THINK_S)
+        self.thought.append(f"{what}: thought {THINK_S:g} s")
+
+    def feed(self, card: int, seat: int) -> None:
+        if self.thought or not self.slow(self, card, seat):
+            super().feed(card, seat)
+            return
+        port = self.host.dealer
+        self._think(lambda: port._waiting, f"seat {seat} plays {C.NAMES[card]}")  # the reader waits in the driver
+        super().feed(card, seat)
+        raise _Thought
+
+    def feed_back(self, step: FeedBack) -> None:
+        if self.thought or not self.slow(self, C.parse(step.card), step.seat):
+            super().feed_back(step)
+            return
+        adapter = self.host.dealer.adapter
+        self._think(lambda: adapter.feeding, f"seat {step.seat} feeds {step.card} back")
+        super().feed_back(step)
+        raise _Thought
+
+
+def _loop_holds_cards(table: SimTable) -> bool:
+    sim = table.sim
+    assert sim is not None
+    with sim.lock:
+        return bool(sim.firmware.dealer.loop)
+
+
+def _run_until_thought(table: ThinkingTable) -> None:
+    table.start()
+    with pytest.raises(_Thought):
+        table.run(max_hands=1)
+    assert table.thought, "the person never thought"
+    assert table.referee.dealer_fault is None, (table.thought, table.referee.dealer_fault)
+    assert table.recoveries == []
+
+
+def test_a_player_thinking_over_a_pass_card_does_not_stop_the_table() -> None:
+    """Hearts: the second card of a pass is fed while the first is parked in the loop."""
+    with ThinkingTable("hearts", 4, seed=5, slow=lambda t, card, seat: _loop_holds_cards(t)) as table:
+        _run_until_thought(table)
+        assert table.referee.fed  # the pass goes on: the slow card was taken
+
+
+def test_a_player_thinking_over_a_play_with_the_stock_in_the_loop() -> None:
+    """German Whist: the stock waits in the loop while the players play."""
+    with ThinkingTable("german-whist", 2, seed=7, slow=lambda t, card, seat: _loop_holds_cards(t)) as table:
+        _run_until_thought(table)
+
+
+def test_a_player_thinking_before_feeding_a_drawn_card_back() -> None:
+    """Spades for two: the drawn card not kept is fed back (FeedBack) with the stock in the loop."""
+    with ThinkingTable("spades-2p", 2, seed=3, slow=lambda t, card, seat: _loop_holds_cards(t)) as table:
+        _run_until_thought(table)
+        assert " back" in table.thought[0]
