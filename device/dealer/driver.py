@@ -42,6 +42,7 @@ from trickref.device.dealer.errors import (
     DealerJam,
     DealerLinkDown,
     DealerProtocolError,
+    DealerStalled,
     DealerTimeout,
     DealMismatch,
 )
@@ -863,8 +864,9 @@ class Dealer:
             # flag set; a firmware without bit6 says so only with an empty hopper)
             waiting = st.state in _WAITING_STATES or (st.state == 5 and (st.awaits_person or not st.hopper_has_cards))
             if not waiting and time.monotonic() - last_progress > self.stall_timeout:
-                raise DealerTimeout(f"{what}: no progress for {self.stall_timeout:g} s (dealer "
-                                    f"{st.state_name}, {st.done} cards done)")
+                raise DealerStalled(f"{what}: the dealer answers but made no progress for "
+                                    f"{self.stall_timeout:g} s (dealer {st.state_name}, {st.done} cards "
+                                    "done): look for a card caught in it or a motor that does not turn")
 
     def _resume_paused(self) -> None:
         """The dealer paused because it did not hear the host (dead-man): only RESUME restarts

@@ -17,6 +17,13 @@ class DealerTimeout(DealerError):
     in time."""
 
 
+class DealerStalled(DealerTimeout):
+    """The dealer answers, but what it does made no progress for the driver's stall timeout
+    while nothing it reports waits for a person (a card caught where no sensor sees it, a motor
+    that does not turn): not the link, so nothing goes on by itself; a person looks, then
+    resumes."""
+
+
 class DealerLinkDown(DealerError):
     """The serial link is gone (unplugged, port closed) and did not come back in time."""
 

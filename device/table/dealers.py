@@ -52,6 +52,7 @@ from trickref.device.dealer.errors import (
     DealerError,
     DealerJam,
     DealerLinkDown,
+    DealerStalled,
     DealerTimeout,
     DealMismatch,
 )
@@ -297,6 +298,8 @@ class DealerAdapter:
             return self._fault("jam", e, cmd)
         except DealerLinkDown as e:
             return self._fault("link_down", e, cmd)
+        except DealerStalled as e:  # it answers: not the link, nothing goes on by itself
+            return self._fault("fault", e, cmd)
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
         except DealMismatch as e:  # a Release that did not check out

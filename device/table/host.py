@@ -38,7 +38,13 @@ from typing import Any, Protocol
 
 from trickref.device.dealer import messages as m
 from trickref.device.dealer.driver import Dealer
-from trickref.device.dealer.errors import DealerError, DealerJam, DealerLinkDown, DealerTimeout
+from trickref.device.dealer.errors import (
+    DealerError,
+    DealerJam,
+    DealerLinkDown,
+    DealerStalled,
+    DealerTimeout,
+)
 from trickref.device.dealer.errors import DealerFault as DriverFault
 from trickref.device.journal import JournalWriteError
 from trickref.device.table.dealers import DealerAdapter
@@ -471,6 +477,8 @@ class SerialDealer:
                     outcome = None if cancelled else DealerFault("fault", str(e), None)
             except DealerLinkDown as e:
                 outcome = DealerFault("link_down", str(e), None)
+            except DealerStalled as e:  # the dealer answers: a person looks, then Resume
+                outcome = None if self._closing else DealerFault("fault", str(e), None)
             except DealerTimeout as e:
                 outcome = None if self._closing else DealerFault("timeout", str(e), None)
             except (DealerError, OSError, ValueError) as e:

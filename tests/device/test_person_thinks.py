@@ -105,3 +105,52 @@ def test_a_player_thinking_before_feeding_a_drawn_card_back() -> None:
     with ThinkingTable("spades-2p", 2, seed=3, slow=lambda t, card, seat: _loop_holds_cards(t)) as table:
         _run_until_thought(table)
         assert " back" in table.thought[0]
+
+
+def test_a_feed_that_never_takes_the_card_still_stops_the_table_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stalled mechanism is still a stall: the card lies in the play slot and the dealer's feed
+    never takes it, nor says it waits for a person or jammed (a motor that does not turn where no
+    sensor sees it; made here by a FEED whose every look waits on its own mechanism). The table
+    stops with words that say what to look for; it does not promise to go on by itself (the
+    link is alive: nothing would ever end that wait), and Resume, once it moves again, reads the
+    card."""
+    from trickref.firmware import commands as fw_commands
+    from trickref.firmware import mechanics as fw_mech
+
+    stuck = {"on": False}
+    real_next_op = fw_commands.FeedJob.next_op
+
+    def next_op(job: Any) -> Any:
+        if stuck["on"]:
+            job.awaits = False
+            return fw_mech.WAIT
+        return real_next_op(job)
+
+    monkeypatch.setattr(fw_commands.FeedJob, "next_op", next_op)
+
+    class StallingTable(ThinkingTable):
+        def feed(self, card: int, seat: int) -> None:
+            if self.thought or not self.slow(self, card, seat):
+                super().feed(card, seat)
+                return
+            stuck["on"] = True
+            self.thought.append(f"seat {seat} feeds {C.NAMES[card]} into a stalled feed")
+            SimTable.feed(self, card, seat)
+            raise _Thought
+
+    with StallingTable("hearts", 4, seed=5, slow=lambda t, card, seat: _loop_holds_cards(t)) as table:
+        table.start()
+        with pytest.raises(_Thought):
+            table.run(max_hands=1)
+        fault = table.referee.dealer_fault
+        assert fault is not None and table.referee.dealer_fault_kind == "fault", fault
+        assert "made no progress for 0.3 s (dealer FEEDING" in fault and "a motor that does not turn" in fault
+        assert "goes on by itself" not in fault and "stopped answering" not in fault
+        card = table.in_slot
+        assert card is not None
+        name = C.NAMES[card]
+        read = table.host.read_counts[name]
+        stuck["on"] = False  # the person frees it, then presses Resume
+        table.recover()
+        assert table.host.wait(lambda: table.host.read_counts[name] > read, 60.0), table.referee.dealer_fault
+        assert table.referee.dealer_fault is None
