@@ -64,7 +64,9 @@ __all__ = [
 ]
 
 # States in which the dealer is waiting for something outside itself (a button, cards to be
-# fed, a human), so a long quiet spell is not a stall.
+# fed, a human), so a long quiet spell is not a stall. FEEDING (5) is one when STATUS flags bit6
+# says the FEED waits for a person's card (with cards parked in the loop the hopper is never
+# empty: a player thinking over a pass card or a play is not a stalled dealer).
 _WAITING_STATES = {1, 3, 6, 7, 8, 10}
 
 
