@@ -14,7 +14,9 @@ with FETCH flag NEXT (hardware/PROTOCOL.md) where the referee's next step is ano
 stage (two-player Spades: the next player's card, then the stage; German Whist: the winner's
 card, then the loser's; the Double Nil exchange), so the move that ejects a fetched card brings
 the next one to the read window (one feed move less, its read while the other card is on the
-belt).
+belt). ``sorter-next-before``: the same, with the FETCH as it was before a FETCH sent the
+cards it finds under its card over it (firmware FetchJob.found_under), the baseline measured in
+the same run, hand for hand.
 
 Fetching time per hand: the mechanism time from each FETCH (to a pocket, or a staging to the
 read window) to its event, summed; loop passes: cards sent round the loop meanwhile. The deal
@@ -24,6 +26,7 @@ here (the Pico's is about 1 ms; tests/device/test_twin_*.py use 1 ms).
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import statistics
@@ -254,36 +257,64 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
 
 
 NEXT = [False]
+_COMMANDS: Any = importlib.import_module("trickref.firmware.commands")
+_FOUND_UNDER = _COMMANDS.FetchJob.found_under
+
+
+def _found_under_before(job: Any, card: int) -> None:
+    """The FETCH as it was before FetchJob.found_under (design sorter-next-before, the baseline
+    measured in the same run): a card read before the wanted one goes round to its own place."""
+    job.dealer.loop_take(card)
+    job.dealer.loop_add(card)
+
+
+def _design(design: str) -> None:
+    NEXT[0] = design.startswith("sorter-next")
+    _COMMANDS.FetchJob.found_under = _found_under_before if design == "sorter-next-before" else _FOUND_UNDER
 
 
 def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
         cases: tuple[str, ...] = tuple(c[0] for c in CASES[1:]), first: int = 0) -> dict[str, Any]:
+    """Every hand of a case in each design, the designs alternating (their order reversed every
+    other hand), so a load that changes during the run falls on all of them alike."""
     out: dict[str, Any] = {"hands": hands, "seed": seed, "pass_ms": PASS_MS}
     for name, fn in CASES:
         if name not in cases:
             continue
         out[name] = {}
-        for design in designs:
-            runs, stopped = [], []
-            load0, t0 = os.getloadavg()[0], time.time()
-            for i in range(first, first + hands):
+        runs: dict[str, list[dict[str, Any]]] = {d: [] for d in designs}
+        stopped: dict[str, list[dict[str, Any]]] = {d: [] for d in designs}
+        loads: dict[str, list[float]] = {d: [] for d in designs}
+        walls: dict[str, float] = {d: 0.0 for d in designs}
+        for i in range(first, first + hands):
+            for design in (designs if i % 2 == 0 else designs[::-1]):
+                t0 = time.time()
                 try:
-                    NEXT[0] = design == "sorter-next"
-                    runs.append(fn(design.startswith("sorter"), seed * 1000 + i))
-                    print(name, design, "hand", i, runs[-1], "load", round(os.getloadavg()[0], 1), flush=True)
+                    _design(design)
+                    r = fn(design.startswith("sorter"), seed * 1000 + i)
+                    r["seed"] = seed * 1000 + i
+                    runs[design].append(r)
+                    print(name, design, "hand", i, r, "load", round(os.getloadavg()[0], 1), flush=True)
                 except RuntimeError as e:  # the dealer stopped typed (a FAULT/JAM event): counted apart
-                    stopped.append({"seed": seed * 1000 + i, "why": str(e)[:300]})
-            row: dict[str, Any] = {"finished": len(runs), "stopped": stopped,
-                                   "load_1min": [round(load0, 1), round(os.getloadavg()[0], 1)],
-                                   "wall_s": round(time.time() - t0, 1)}
+                    stopped[design].append({"seed": seed * 1000 + i, "why": str(e)[:300]})
+                    print(name, design, "hand", i, "STOPPED", str(e)[:200], flush=True)
+                finally:
+                    _design("sorter-next")
+                walls[design] += time.time() - t0
+                loads[design].append(round(os.getloadavg()[0], 1))
+        for design in designs:
+            row: dict[str, Any] = {"finished": len(runs[design]), "stopped": stopped[design],
+                                   "load_1min": [min(loads[design]), max(loads[design])],
+                                   "wall_s": round(walls[design], 1), "hands_run": runs[design]}
             for key in ("fetching_s", "fetch_s", "stage_s", "fetch_passes", "deal_s", "feed_s", "exchange_s",
                         "exchange_passes"):
-                xs = [float(r[key]) for r in runs if key in r]
+                xs = [float(r[key]) for r in runs[design] if key in r]
                 if xs:
                     med, lo, hi = median_ci(xs)
                     row[key] = {"median": round(med, 1), "lo": round(lo, 1), "hi": round(hi, 1),
                                 "max": round(max(xs), 1)}
             out[name][design] = row
-            print(name, design, len(runs), "finished,", len(stopped), "stopped",
-                  {k: v["median"] for k, v in row.items() if isinstance(v, dict)}, flush=True)
+            print(name, design, len(runs[design]), "finished,", len(stopped[design]), "stopped",
+                  {k: v["median"] for k, v in row.items() if isinstance(v, dict)}, "load", row["load_1min"],
+                  flush=True)
     return out

@@ -721,6 +721,13 @@ class Board:
         self._service()
         return self.loop_dark[2]
 
+    def loop_depth_again(self):
+        """The loop model changed for cards on their way to the stack: the blade goes to the
+        depth of the card it is set for, worked out again (not while a card is falling)."""
+        self._service()
+        if not self.loop_dark[2]:
+            self.splitter._drive()
+
     def loop_depth_forget(self):
         """The last card given a depth did not go round after all (a double feed)."""
         self.splitter.forget_last()

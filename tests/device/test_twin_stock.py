@@ -6,7 +6,9 @@ the loop waits for it instead of sending the cards behind it round after it."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -190,30 +192,81 @@ def test_a_fetch_waits_for_its_card_coming_round_even_with_the_next_card_in_the_
         assert fetch(tw, host, card, 1) == 0
 
 
-def test_cards_found_under_the_fetched_card_go_round_to_their_places_above_it() -> None:
-    """Hand 1002 (benchmarks/twin_stock.py): early in the deal the blade put a card one too deep,
-    under the card whose place is just below it; every later card whose place lay between the
-    two was then counted, from the top, as under that one card too, and landed under the card
-    to fetch (ten of them by its FETCH). The FETCH sent each of them round to "its place",
-    worked out when it left the read window and counting the cards read after it (already out
-    of the stack) as still above it: under the fetched card again, until the FETCH's limit
-    (JAM 5). Now the blade's depth for a card is worked out when it moves for it, counting only
-    the cards then in the stack: a card read off its place meanwhile no longer counts, and the
-    fetch ends in about two passes a misplaced card (the first ones land while cards still under
-    the fetched one are counted above them, and go round once more; 58 passes before)."""
+def settle(tw, host) -> None:
+    while tw.mech.cards or tw.fw.dealer.mech.busy():
+        host.run(10)
+
+
+@pytest.mark.parametrize("under", [10, 31])
+def test_cards_found_under_the_fetched_card_go_round_above_it_and_the_fetch_ends(under: int) -> None:
+    """Hands 1002 and 1023 (benchmarks/twin_stock.py): the blade put the card to fetch one too
+    high, and every later card whose place lay above it was counted, from the top, as under it
+    too: ten of them in hand 1002, 31 under KD in hand 1023. The FETCH sent each round to its
+    place, worked out when the blade moves for it; but while cards still under the wanted one
+    are unread they count as over it, and the card went under it again: with ten, about two
+    passes a card; with 31, 91 passes for KD and then JAM 5 at the next FETCH (here: 152
+    passes, JAM 5). Now, once more such cards have come than a trip round the loop reads
+    (firmware LIFT_TOP), they go to the top of the stack in their places' order; the next FETCH
+    sends the cards between round once, and every fetch after that takes the bottom card."""
     tw, host, deck = deal_spades_2p(26, {"sorter.error_chance": 0.0})
     hop = tw.mech.hopper
     assert hop[:12] == deck[1:13]  # bottom first
     want = deck[1]
     hop.remove(want)
-    hop.insert(10, want)  # ten cards that belong above it lie under it
-    passes = fetch(tw, host, want, 0)
-    while tw.mech.cards or tw.fw.dealer.mech.busy():
-        host.run(10)
-    assert 10 <= passes <= 21  # each of the ten round once, some twice
-    assert hop == tw.fw.dealer.loop == deck[2:]  # back in the plan's order
-    for card in deck[2:6]:
+    hop.insert(under, want)  # cards that belong above it lie under it
+    p0 = tw.mech.passes
+    fetch(tw, host, want, 0)
+    settle(tw, host)
+    assert hop == tw.fw.dealer.loop  # the model is where the cards are
+    for card in deck[2:7]:
+        fetch(tw, host, card, 1)
+    settle(tw, host)
+    assert tw.mech.passes - p0 <= 50  # no stock card round more than once (the stock: 50 more)
+    assert hop == tw.fw.dealer.loop == deck[7:]  # in the plan's order
+    for card in deck[7:10]:
         assert fetch(tw, host, card, 1) == 0
+
+
+@pytest.mark.parametrize("under", [10])
+def test_a_fetch_of_a_card_that_is_not_the_bottom_one_sends_the_cards_under_it_over_it(under: int) -> None:
+    """A FETCH of a card the model itself has higher in the stack (twin4's long fetch of the
+    top card and the relearn fetch): the cards under it went round to their own places, under
+    it again, were fed again at once, and the FETCH looped until its limit (JAM 5 after 152
+    passes). Now each goes in just over the wanted card, in its place's order: one pass each,
+    and the rest of the stock follows in order."""
+    tw, host, deck = deal_spades_2p(26, {"sorter.error_chance": 0.0})
+    hop = tw.mech.hopper
+    assert hop[:12] == deck[1:13]
+    want = deck[1 + under]
+    p0 = tw.mech.passes
+    fetch(tw, host, want, 0)
+    settle(tw, host)
+    assert tw.mech.passes - p0 == under
+    rest = [c for c in deck[1:] if c != want]
+    assert hop == tw.fw.dealer.loop == rest
+    for card in rest[:3]:
+        assert fetch(tw, host, card, 1) == 0
+
+
+def _twin_stock_bench():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "twin_stock.py"
+    spec = importlib.util.spec_from_file_location("twin_stock_bench", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_two_player_spades_hand_1023_finishes() -> None:
+    """benchmarks/dealer.py --twin-stock's hand 1023 (design sorter-next), whole: its deal sends
+    35 loop cards in a row to one depth, KD lands a card too high and 31 cards go under it; the
+    FETCH of KD took 91 passes and the next FETCH (5C) stopped at its limit, JAM 5 ("FETCH
+    stopped" before). Now all 51 fetches end."""
+    ts = _twin_stock_bench()
+    ts.NEXT[0] = True
+    r = ts.spades_2p(True, 1023, False)
+    assert r["fetches"] == 51
+    assert r["fetch_passes"] <= 51, r  # the 31 cards under KD and the ones over it, each once
 
 
 def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_one() -> None:
