@@ -70,7 +70,11 @@ class Places:
             self.move(C.parse(step.card), "loop", step.target)
         elif isinstance(step, Release):
             for name, target in step.plan:
-                self.move(C.parse(name), "loop", target)
+                # from the loop; a passed card the dealer rejected came back through the play
+                # slot from the reject pocket (never a twin out of somebody's pocket)
+                card = C.parse(name)
+                src = "loop" if card in self.at.get("loop", []) else "reject"
+                self.move(card, src, target)
         elif isinstance(step, FeedBack):
             due = C.parse(step.card)
             if card == due:

@@ -295,6 +295,17 @@ class DealerSteps(RefereeOutput):
                 continue
             if isinstance(head, RouteFed) and head.card == name and card in self.places.at.get("gate", []):
                 src: str | None = "gate"  # the card read for the step in progress (two decks: not its twin)
+            elif isinstance(head, Release) and card in self.places.at.get("loop", []) and any(
+                    c == name for c, _ in head.plan):
+                # a passed card of the hand-over in progress, read more often than its plan
+                # holds it (two decks: one copy went to its twin's receiver, the twin read after
+                # it). It is no card of a hand: told to take it "back" into the hand the rules
+                # give it, a receiver held it twice while the Release, done again, asked for it
+                # in the play slot (the fault says so: the reject pocket's cards go in the slot)
+                # and another pocket's copy was fed for it (the campaign's unplug_release trial
+                # 303029: seat 4 with two QS, seat 5 none)
+                self.places.move(card, "loop", "reject")
+                continue
             elif card in self.own_rejects:
                 # a step of the table's sent it there, and the model has it there: nothing moved
                 # by itself (looked for elsewhere, a two-deck card's twin was taken out of a
