@@ -524,9 +524,12 @@ class SerialDealer:
             except (DealerError, ValueError, OSError) as e:
                 self._post(relearn_unheard(self.adapter, e))
                 return
-        if people is not None and not jam and self.adapter.releasing:
+        if people is not None and not jam and self.adapter.releasing and "play slot" in fault:
             # a hand-over of passed cards stopped: do what the screen asks (the cards in the reject
-            # pocket, on the belt and in the read window, and those it names, into the play slot)
+            # pocket, on the belt and in the read window, and those it names, into the play slot).
+            # Only when it asks: after a pulled cable it says the table goes on by itself, and a
+            # card taken out of the read window while the dealer's dead-man held it there was read
+            # again from the slot as its twin (unplug_release 303029: QS to seat 5, then QS rejected)
             people.to_play_slot(self.adapter.missing)
             self.adapter.missing = []
         try:
