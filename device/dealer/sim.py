@@ -24,6 +24,7 @@ host code.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import importlib
 import os
@@ -718,10 +719,12 @@ class DealerSimulator:
             b.gate = b.gate_double = None
             b.hopper[:0] = back
 
-    def strays_to_slot(self, cards: Iterable[int] = ()) -> list[int]:
+    def strays_to_slot(self, cards: Iterable[int] = (), pockets: Iterable[int | None] | None = None) -> list[int]:
         """The person at the table after a stop in a hand-over: every card in the reject pocket,
-        on the belt and in the read window, and ``cards`` wherever they lie (a pocket), into the
-        play slot (the dealer reads them there before the hopper's cards). Returns them."""
+        on the belt and in the read window, and ``cards`` wherever they lie (a pocket; with
+        ``pockets``, each card in its own first: the screen asks each receiver to look in their
+        pocket, and a two-deck card's twin in another pocket is somebody else's), into the play
+        slot (the dealer reads them there before the hopper's cards). Returns them."""
         with self.lock:
             b = self.board
             taken = list(b.trays.pop(REJECT, []))
@@ -732,10 +735,17 @@ class DealerSimulator:
                 if getattr(b, attr) is not None:
                     taken.append(getattr(b, attr))
                     setattr(b, attr, None)
-            for c in cards:
-                if c in taken or c in b.slot:
+            named = list(cards)
+            where = list(pockets) if pockets is not None else [None] * len(named)
+            there = collections.Counter(taken + list(b.slot))  # (two decks: a copy each)
+            for c, pocket in zip(named, where, strict=True):
+                if there[c] > 0:
+                    there[c] -= 1
                     continue
-                for pile in b.trays.values():
+                # the receiver's own pocket first; then any (a copy a reboot delivered
+                # unreported to its twin's receiver: no screen tells that person, see issue 18)
+                for target in sorted(b.trays, key=lambda t: t != pocket):
+                    pile = b.trays[target]
                     if c in pile:
                         pile.remove(c)
                         taken.append(c)

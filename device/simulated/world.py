@@ -62,9 +62,10 @@ class SimPeople:
         if "emergency stop" in fault:  # the button twisted out again
             sim.press_estop(False)
 
-    def to_play_slot(self, missing: list[int]) -> None:
-        self.log(f"the people put the stray cards in the play slot ({' '.join(C.names(missing))} named)")
-        self.world.sim.strays_to_slot(missing)
+    def to_play_slot(self, missing: list[tuple[int, int | None]]) -> None:
+        cards = [c for c, _ in missing]
+        self.log(f"the people put the stray cards in the play slot ({' '.join(C.names(cards))} named)")
+        self.world.sim.strays_to_slot(cards, [seat for _, seat in missing])
 
     def feed_back(self, card: int, seat: int | None) -> None:
         if seat is None:

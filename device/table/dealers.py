@@ -140,7 +140,7 @@ class DealerAdapter:
         self._release_checked: int | None = None  # a Release whose deal ended and did not check out
         # the passed cards the last Release fault found in no pocket and not in the dealer (the
         # person puts them in the play slot before Resume)
-        self.missing: list[int] = []
+        self.missing: list[tuple[int, int | None]] = []
         # step ids (see the module docstring): the hand's salt and the attempt of each part
         self.epoch = ""
         self._attempts: dict[tuple[int, int], int] = {}
@@ -332,7 +332,8 @@ class DealerAdapter:
                     if entry in rest:
                         rest.remove(entry)
                 missing = tuple(rest)
-        self.missing = [C.parse(c) for c, _ in missing]
+        # (card, receiver): the screen asks each receiver to look in their own pocket
+        self.missing = [(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in missing]
         return DealerFault(kind, str(e), cmd.step, delivered, missing)
 
     def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:

@@ -167,9 +167,10 @@ class People(Protocol):
         """"Fixed, continue" after ``fault`` (the screen's words): the jam cleared, the cable back
         in, the cards fed together put back on the hopper, the emergency stop twisted out."""
 
-    def to_play_slot(self, missing: list[int]) -> None:
-        """A hand-over of passed cards stopped: the cards the screen names (``missing``, with
-        the reject pocket's, the belt's and the read window's) go into the play slot."""
+    def to_play_slot(self, missing: list[tuple[int, int | None]]) -> None:
+        """A hand-over of passed cards stopped: the cards the screen names (``missing``: each
+        with its receiver, who looks for it in their own pocket), with the reject pocket's, the
+        belt's and the read window's, go into the play slot."""
 
     def feed_back(self, card: int, seat: int | None) -> None:
         """The player at ``seat`` feeds ``card`` (drawn, not kept) back into the play slot."""

@@ -109,3 +109,21 @@ def test_a_twin_read_again_and_rejected_is_fed_again_not_taken_back(table: _Tabl
     assert table.mismatches == []
     g = table.referee.game
     assert g is not None and len(g.hand_results) == 1
+
+
+def test_each_receiver_looks_for_a_named_card_in_their_own_pocket() -> None:
+    """The screen after a Release's fault asks each receiver to look in their own pocket for the
+    cards passed to them: the simulated person takes a named QS from that pocket, never its twin
+    from another seat's (which is that seat's card), and counts the copies already in the reject
+    pocket."""
+    from trickref.device.dealer.sim import REJECT, DealerSimulator
+
+    qs = C.parse("QS")
+    sim = DealerSimulator(seats=6)
+    sim.board.trays.update({4: [qs, C.parse("3H")], 5: [qs]})
+    assert sim.strays_to_slot([qs], [5]) == [qs]
+    assert sim.board.trays[4] == [qs, C.parse("3H")] and sim.board.trays[5] == []
+    sim = DealerSimulator(seats=6)
+    sim.board.trays.update({4: [qs], 5: [qs], REJECT: [qs]})
+    assert sim.strays_to_slot([qs, qs], [4, 5]) == [qs, qs]  # the reject pocket's, then seat 5's
+    assert sim.board.trays[4] == [qs] and sim.board.trays[5] == []
