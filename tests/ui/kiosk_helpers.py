@@ -25,6 +25,19 @@ def tap_button(app: Any, name: str) -> None:
     tap(app, b.rect.center)
 
 
+def tap_shown_button(app: Any, name: str, frames: int = 400) -> None:
+    """Tap ``name`` once the screen shows it: a person taps what is drawn, and on a loaded machine
+    the frame that offers a choice the table already takes (the draw's Keep/Discard) may come a
+    few frames after the table's state (the loaded suite tapped 'Keep it' on a play screen that
+    did not show it yet)."""
+    for _ in range(frames):
+        app.render(force=True)
+        if any(b.name == name and b.visible and b.enabled for b in app.scene.buttons()):
+            break
+        app.tick(0.05)
+    tap_button(app, name)
+
+
 def tap_card(app: Any, name: str) -> None:
     """Tap the visible part of a card of the hand on screen."""
     app.render(force=True)
@@ -138,7 +151,7 @@ def act(app: Any, chooser: Any) -> None:
             tap_card(app, C.NAMES[c])
         tap_button(app, f"Pass {len(v)} cards")
     elif k == "draw":
-        tap_button(app, "Keep it" if v == "keep" else "Discard it")
+        tap_shown_button(app, "Keep it" if v == "keep" else "Discard it")
     elif k == "exchange":
         for c in v[0]:
             tap_card(app, C.NAMES[c])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pygame
-from kiosk_helpers import tap, tap_button, tap_card
+from kiosk_helpers import tap, tap_button, tap_card, tap_shown_button
 
 from trickref.engine import cards as C
 
@@ -127,7 +127,7 @@ def act(app: Any) -> None:
         tap_button(app, f"Pass {len(first.value)} cards")
         return
     if "draw" in kinds:
-        tap_button(app, "Keep it")
+        tap_shown_button(app, "Keep it")
         return
     if "moon" in kinds:
         o = table.state.options
