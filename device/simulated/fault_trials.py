@@ -15,6 +15,7 @@ table; a short seeded slice runs in the tests.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 import time
@@ -23,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from trickref.device.dealer import messages as m
+from trickref.device.dealer.frames import Frame
 from trickref.device.simulated.table import SimTable, TableStuck
 from trickref.engine import cards as C
 from trickref.engine import catalog
@@ -59,7 +61,8 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route", "refused_play_read")
+EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route", "refused_play_read",
+              "malformed_twin_read")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -75,6 +78,8 @@ ROW_WORDS = {
                         "(back after 3-5 s)",
     "refused_play_read": "the dealer refuses the read of a card a player put in the play slot as malformed "
                          "(a frame damaged past its CRC), once",
+    "malformed_twin_read": "two decks: the dealer's answer to EVENTS_SINCE that brings the read of a card played, "
+                           "whose twin a lower seat holds, comes damaged past its CRC (cut short), once",
     "mute_feed_back_route": "two-player Spades: the dealer routes a drawn card fed back and falls silent at once, "
                             "its answer lost (back after 3-5 s)",
 }
@@ -338,6 +343,8 @@ class Striker:
             self._at_presented(self._at(1, 8), which=lambda head: isinstance(head, FeedBack))
         elif row == "refused_play_read":
             self._refuse_read(self._at(1, 12))
+        elif row == "malformed_twin_read":
+            self._malformed_twin_read(self._at(1, 12))
         elif row == "mute_feed_back_route":
             self.outage = self._outage(3.0, 5.0)
             self._after_command(self._at(1, 8), m.ROUTE_PRESENTED, lambda head: isinstance(head, FeedBack))
@@ -467,6 +474,50 @@ class Striker:
             return dispatch(ft, body, resumed)
 
         fw.dispatch = wrapper
+
+    def _malformed_twin_read(self, n: int) -> None:
+        """The read of the n-th card fed to play by the seat on turn whose twin (two decks) a
+        lower seat also holds is lost on the line (its EVENT frame), and the dealer's answer to
+        the EVENTS_SINCE that asks for it again comes damaged past its CRC, one byte short
+        ("event 0x02 runs past the end of the block"). The campaign's corrupt_5 trial 308081
+        met it by chance: the table stops, the dealer clears the card to the reject pocket, and
+        the person must put it back into the hand it came from. Struck on the host's side of
+        the line, as the frames arrive."""
+        driver = self.table.driver
+        assert driver is not None
+        link = driver.link
+        count = [0]
+        lost: list[int] = []  # the card whose read was lost, waiting for its EVENTS answer
+        dispatch = link._dispatch  # noqa: SLF001 - the line's end, where frames arrive
+
+        def twin_read(frame: Frame) -> int | None:
+            g = self.table.referee.game
+            seat = None if g is None or g.phase != "play" else g.to_move
+            if g is None or seat is None or len(frame.body) < 2:
+                return None
+            try:
+                events = m.decode_events(frame.body[2:], int.from_bytes(frame.body[:2], "big"))
+            except m.BodyError:
+                return None
+            return next((int(e["card"]) for e in events if e["kind"] == m.EV_PRESENTED
+                         and e["card"] in g.hand_of(seat) and any(e["card"] in g.hand_of(s) for s in range(seat))),
+                        None)
+
+        def wrapper(frame: Frame) -> None:
+            if not self.struck.is_set():
+                if frame.type == m.EVENT and not lost:
+                    card = twin_read(frame)
+                    if card is not None:
+                        count[0] += 1
+                        if count[0] == n:
+                            lost.append(card)
+                            return  # lost on the line
+                elif frame.type == m.EVENTS and lost and twin_read(frame) == lost[0]:
+                    self.struck.set()
+                    frame = dataclasses.replace(frame, body=bytes(frame.body)[:-1])
+            dispatch(frame)
+
+        link._dispatch = wrapper  # type: ignore[method-assign]  # noqa: SLF001
 
     def _at_fetch(self, n: int) -> None:
         """While the n-th Fetch cycles the loop: the cable goes after its first card read."""

@@ -314,7 +314,7 @@ class DealerSteps(RefereeOutput):
                 self.own_rejects.remove(card)
                 continue
             else:
-                src = next((k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v), None)
+                src = self._rejected_from(card)
             if src is None:
                 continue  # the model has it in the reject pocket already (a step sent it there)
             self.places.move(card, src, "reject")
@@ -339,6 +339,30 @@ class DealerSteps(RefereeOutput):
                 self._take_back(card, owner)
             else:
                 self._msg("A card went to the reject pocket: leave it there", level="warn")
+
+    def _rejected_from(self, card: int) -> str | None:
+        """Where the model has a card the dealer put in the reject pocket by itself (a fed card
+        it cleared from its read window when stopped, its read never reported). Two decks: both
+        copies may lie in pockets; the copy that was fed is the one of a seat on turn (the one
+        who feeds now) before any other place's; among the rest, the first in sorted order. Before, the first pocket in sorted order lost its copy: the
+        campaign's corrupt_5 trial 308081 (Cancellation Hearts, 6 players) had seat 3's 5C
+        rejected mid-play, seat 2 told to take "their" 5C back, and seat 2 ended with two 5C
+        while seat 3 had none."""
+        held = [k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v]
+        if len(held) <= 1:
+            return held[0] if held else None
+        g = self.game
+        on_turn = set(g.turn_seats()) if g is not None else set()
+
+        def rank(place: str) -> int:
+            seat = int(place[5:]) if place.startswith("seat:") else None
+            if seat is None or seat not in on_turn:
+                return 3  # elsewhere: the sorted order, as before
+            if seat == self.claim:
+                return 0  # pressed OK to say "I am feeding now"
+            return 1 if self.fed.get(seat) else 2  # a pass: a seat that has begun feeding first
+
+        return min(held, key=rank)  # (min keeps the sorted order among equals)
 
     def _take_back(self, card: int, seat: int) -> None:
         """A card of ``seat``'s hand is in the reject pocket: the player takes it back."""
