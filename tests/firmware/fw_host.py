@@ -96,3 +96,15 @@ def make_host(deck: list[int] | None = None, seats: int = 4, decks: int = 1) -> 
     """A fresh simulated dealer (new-deck order unless ``deck`` is given) and a host for it."""
     order = deck if deck is not None else [c for _ in range(decks) for c in range(52)]
     return Host(DealerSimulator(seats=seats, deck=order, speed=1.0))
+
+
+def park(host: Host, cards: tuple[int, ...]) -> None:
+    """Feed ``cards`` through the play slot one at a time and route each into the loop (cards a
+    player passed, parked in the dealer), then let the mechanism come to rest."""
+    for card in cards:
+        host.board.slot.append(card)
+        host.command(P.FEED, bytes((1, P.HOLD)))
+        host.until(P.EV_PRESENTED)
+        host.command(P.ROUTE_PRESENTED, bytes((P.LOOP,)))
+        host.until(P.EV_CARD_ROUTED)
+    host.run(3000)

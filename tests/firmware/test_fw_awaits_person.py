@@ -9,7 +9,7 @@ way; it is clear while a card moves, and a card caught in the feed path ends in 
 
 from __future__ import annotations
 
-from fw_host import Host, make_host
+from fw_host import Host, make_host, park
 
 from trickref.firmware import mechanics as M
 from trickref.firmware import protocol as P
@@ -21,16 +21,6 @@ HOPPER = 2
 def status(host: Host) -> tuple[int, int]:
     body = host.command(P.STATUS).body
     return body[0], body[7]
-
-
-def park(host: Host, cards: tuple[int, ...]) -> None:
-    for card in cards:
-        host.board.slot.append(card)
-        host.command(P.FEED, bytes((1, P.HOLD)))
-        host.until(P.EV_PRESENTED)
-        host.command(P.ROUTE_PRESENTED, bytes((P.LOOP,)))
-        host.until(P.EV_CARD_ROUTED)
-    host.run(3000)
 
 
 def test_a_feed_with_cards_parked_in_the_loop_says_it_waits_for_a_person() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from fw_host import Host, make_host, plan_body
+from fw_host import Host, make_host, park, plan_body
 
 from trickref.firmware import mechanics as M
 from trickref.firmware import protocol as P
@@ -425,13 +425,7 @@ def test_a_fed_card_is_fed_even_when_its_twin_is_parked_in_the_loop() -> None:
     the play slot that is also in the loop model (a second deck's twin, or fed twice) is read
     and held as fed: the hopper's pickup is held, so the window's card came from the slot."""
     host = make_host(deck=[], seats=4)
-    for card in (12, 3, 20):
-        host.board.slot.append(card)
-        host.command(P.FEED, bytes((1, P.HOLD)))
-        host.until(P.EV_PRESENTED)
-        host.command(P.ROUTE_PRESENTED, bytes((P.LOOP,)))
-        host.until(P.EV_CARD_ROUTED)
-    host.run(3000)
+    park(host, (12, 3, 20))
     assert host.sim.firmware.dealer.loop == [12, 3, 20] == list(host.board.hopper)
     host.board.slot.append(12)
     host.command(P.FEED, bytes((1, P.HOLD)))
