@@ -174,6 +174,8 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{n} passed cards are not in the dealer: look in the reject pocket, on the belt and in the read window, and "
         "each receiver in their pocket (their screen says which)"), ()),
     (N_("{name}: look in your pocket for {cards} (passed to you); put any you find in the play slot"), ()),
+    (N_("{name}: look in your pocket for {cards} (passed to you); put exactly those in the play slot and keep your "
+        "other {twins}"), ()),
     (N_("{n} card missing"), ()), (N_("{n} cards missing"), ()),
     (N_("{n} card too many"), ()), (N_("{n} cards too many"), ()),
     (N_("{n} card in the wrong place"), ()), (N_("{n} cards in the wrong place"), ()),
@@ -283,7 +285,7 @@ def _plurals() -> list[tuple[str, Callable[[int], str]]]:
 _PLURAL_PATTERNS = [(_rx(t), words) for t, words in _plurals()]
 # fields that hold the referee's card names ("KH", "TS QS"): a seat's own message names them as
 # the kiosk draws them (K♥, 10♠), in every language
-_CARD_FIELDS = {"card", "cards", "give", "get"}
+_CARD_FIELDS = {"card", "cards", "give", "get", "twins"}
 _CARD = re.compile(r"(?<![\w])([2-9TJQKA])([SHDC])(?![\w])")
 _POCKETS = {"trick": N_("trick"), "discard": N_("discard"), "centre": N_("centre"), "loop": N_("loop")}
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [(_rx(t), t, inner) for t, inner in _TEMPLATES]

@@ -742,10 +742,10 @@ class DealerSimulator:
                 if there[c] > 0:
                     there[c] -= 1
                     continue
-                # the receiver's own pocket first; then any (a copy a reboot delivered
-                # unreported to its twin's receiver: no screen tells that person, see issue 18)
-                for target in sorted(b.trays, key=lambda t: t != pocket):
-                    pile = b.trays[target]
+                # only the pocket the screen names (a person looks where they are told: a twin
+                # in another seat's pocket is that seat's card, or that seat is told of it itself)
+                for target in ([pocket] if pocket is not None else sorted(b.trays)):
+                    pile = b.trays.get(target, [])
                     if c in pile:
                         pile.remove(c)
                         taken.append(c)

@@ -498,7 +498,7 @@ class DealerAdapter:
             # done again after a link that went down: the events the dealer logged meanwhile
             # (cards it delivered before it stopped) first, so that they are left out
             d.link.recover_events()
-        rest = self._release_rest(cmd)
+        rest = _twins_last_first(self._release_rest(cmd), self._release_plan.get(cmd.step))
         if rest:
             self._release_plan[cmd.step] = rest
             self._tries(cmd.step, 0, lambda sid: d.deal(rest, step=sid))
@@ -622,6 +622,30 @@ class DealerAdapter:
             raise
         self.held = None
         return card
+
+
+def _twins_last_first(rest: list[tuple[int, int]], sent: list[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    """A Release done again: a card the plan holds twice (two decks) with its entries in the
+    reverse of the order the last plan sent had them.
+
+    The dealer fills a card's entries in plan order, and a reboot loses the events of the last
+    cards it delivered: one copy of QH may lie in the first entry's pocket (seat 1) unreported,
+    both entries still open. Sent again in the same order, the other copy read would fill the
+    first entry again (seat 1 with both QH, seat 3 told to look for theirs); last first, it
+    fills the entry no copy reached, and each copy the deal then misses lies in its own
+    receiver's pocket, where the screen tells that receiver to look (issue 18)."""
+    if not sent:
+        return rest
+    order = {entry: i for i, entry in enumerate(sent)}  # (a twin to the same seat: one place)
+    out = list(rest)
+    for card in {c for c, _ in rest}:
+        at = [i for i, (c, _) in enumerate(rest) if c == card]
+        if len(at) < 2:
+            continue
+        entries = sorted((rest[i] for i in at), key=lambda e: -order.get(e, -1))
+        for i, entry in zip(at, entries, strict=True):
+            out[i] = entry
+    return out
 
 
 def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:

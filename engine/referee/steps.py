@@ -6,6 +6,7 @@ wrong."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from .. import cards as C
 from . import flows, legacy
@@ -255,9 +256,20 @@ class DealerSteps(RefereeOutput):
             card, target = str(entry[0]), str(entry[1])
             if target.startswith("seat:"):
                 mine.setdefault(int(target[5:]), []).append(card)
+        g = self.game
         for seat, cards in sorted(mine.items()):
-            self._msg(f"{self._name(seat)}: look in your pocket for {', '.join(cards)} (passed to you); put any you "
-                      f"find in the play slot", seat=seat, level="warn")
+            # two decks: the receiver may hold another copy of a named card (their own, or one
+            # passed and delivered): they put in exactly the copies named, and keep the others
+            held = Counter(g.hand_of(seat)) if g is not None else Counter[int]()
+            named = Counter(C.parse(c) for c in cards)
+            twins = sorted(c for c, n in named.items() if held[c] > n)
+            if twins:
+                self._msg(f"{self._name(seat)}: look in your pocket for {', '.join(cards)} (passed to you); put exactly "
+                          f"those in the play slot and keep your other {', '.join(C.names(twins))}", seat=seat,
+                          level="warn")
+            else:
+                self._msg(f"{self._name(seat)}: look in your pocket for {', '.join(cards)} (passed to you); put any "
+                          f"you find in the play slot", seat=seat, level="warn")
         n = len(missing)
         return (f"{n} passed card{'s are' if n != 1 else ' is'} not in the dealer: look in the reject pocket, on the "
                 f"belt and in the read window, and each receiver in their pocket (their screen says which)")

@@ -250,6 +250,29 @@ def test_the_undos_take_back_is_a_letter_everyone_may_read():
     assert x.seat == 2 and not x.secret
 
 
+def test_a_passed_card_the_dealer_lost_track_of_is_a_secret_letter_to_its_receiver():
+    """After a dealer reboot in a two-deck hand-over (tests/device/test_release_reboot_twins.py):
+    the receiver is told which copies to put in the play slot and which to keep, on their own
+    screen only (it names cards), in the kiosk's language with the cards as the kiosk draws them."""
+    from trickref.ui.i18n import set_language
+    from trickref.ui.letters import Letterbox
+    from trickref.ui.referee_words import seat_words
+
+    ref, box = _Referee(), Letterbox()
+    box.collect(ref)
+    text = "Cem: look in your pocket for JH, QD (passed to you); put exactly those in the play slot and keep your other QD"
+    ref.say(text, 2)
+    (x,) = box.collect(ref)
+    assert x.seat == 2 and x.secret and x.text == text
+    for language, word in (("fr", "gardez"), ("ht", "kenbe"), ("tr", "tutun")):
+        set_language(language)
+        try:
+            out = seat_words(x.text)
+        finally:
+            set_language("en")
+        assert word in out and "QD" not in out and "Q\u2666" in out, (language, out)
+
+
 def test_a_pass_fed_through_the_reader_is_read_back_to_the_passer_alone():
     """Hardware mode (tests/ui/physical.py: the real dealer driver on the simulator's pty, the
     panels on mock pins), in Haitian Creole: Ana presses OK and feeds her first card to pass; the
