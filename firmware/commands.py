@@ -1109,7 +1109,9 @@ class Dealer:
         return n
 
 
-    def identify_body(self):
+    def identify_body(self, flags2=False):
+        """IDENTIFY; ``flags2``: with the second flags byte at the end (a host whose HELLO asks
+        for it: an older host, which does not, reads no byte after the trays)."""
         cfg = self.cfg
         fw = cfg.FIRMWARE_VERSION
         trays = sorted(cfg.V2_TRAYS)
@@ -1123,6 +1125,8 @@ class Dealer:
         out.append(cfg.FLAGS)
         out.append(len(trays))
         out.extend(bytes(trays))
+        if flags2:
+            out.append(cfg.FLAGS2)
         return bytes(out)
 
     def state_code(self):
@@ -1226,7 +1230,9 @@ def cmd_hello(d, body, resumed):
     ms = P.get_u16(body, 1)
     if ms:
         d.deadman_ms = max(d.cfg.DEADMAN_MIN, min(d.cfg.DEADMAN_MAX, ms))
-    return (P.IDENTIFY, d.identify_body())
+    # an optional 4th byte, host_flags (ignored by a firmware before it, as any byte after the 3rd)
+    host_flags = body[3] if len(body) > 3 else 0
+    return (P.IDENTIFY, d.identify_body(bool(host_flags & P.HELLO_WANTS_FLAGS2)))
 
 
 def cmd_ping(d, body, resumed):

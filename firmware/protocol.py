@@ -35,6 +35,8 @@ SELFTEST = 0x11
 STEP_QUERY = 0x12  # v3: what did step N do?
 INVENTORY = 0x13  # v3: where the dealer believes the cards are (window, pockets, reject, loop)
 
+HELLO_WANTS_FLAGS2 = 0x01  # HELLO's optional host_flags bit0: answer with IDENTIFY's flags2 byte
+
 # Dealer -> host frames.
 IDENTIFY = 0x81
 OK = 0x82

@@ -863,12 +863,19 @@ class Dealer:
                 self._resume_paused()
                 continue
             # a FEED waiting for a player's card: bit6 (cards parked in the loop keep the hopper
-            # flag set; a firmware without bit6 says so only with an empty hopper)
-            waiting = st.state in _WAITING_STATES or (st.state == 5 and (st.awaits_person or not st.hopper_has_cards))
+            # flag set). A dealer that does not report bit6 (IDENTIFY flags2) never says so: any
+            # FEED of its may be a person thinking, so no stall verdict while it feeds
+            waiting = st.state in _WAITING_STATES or (st.state == 5 and (
+                st.awaits_person or not st.hopper_has_cards or not self._reports_awaits_person()))
             if not waiting and time.monotonic() - last_progress > self.stall_timeout:
                 raise DealerStalled(f"{what}: the dealer answers but made no progress for "
                                     f"{self.stall_timeout:g} s (dealer {st.state_name}, {st.done} cards "
                                     "done): look for a card caught in it or a motor that does not turn")
+
+    def _reports_awaits_person(self) -> bool:
+        """Whether the dealer sets STATUS flags bit6 (IDENTIFY flags2 bit0; unknown: yes)."""
+        ident = self.link.identity
+        return ident is None or ident.reports_awaits_person
 
     def _resume_paused(self) -> None:
         """The dealer paused because it did not hear the host (dead-man): only RESUME restarts

@@ -689,7 +689,8 @@ class DealerLink:
         self._need_hello = False
         try:
             reply = self._transact(
-                m.HELLO, m.encode_body(m.HELLO, {"host_version": m.PROTOCOL_VERSION, "deadman_ms": self.deadman_ms}),
+                m.HELLO, m.encode_body(m.HELLO, {"host_version": m.PROTOCOL_VERSION, "deadman_ms": self.deadman_ms,
+                                                 "host_flags": m.HELLO_WANTS_FLAGS2}),
                 deadline)
         except DealerError:
             self._need_hello = True

@@ -201,7 +201,7 @@ FAULT_CODES = {1: "home not found (detail: 0 turntable, 1 magazine, 2 discard ra
 # --- message schemas -----------------------------------------------------------------------
 
 SCHEMAS: dict[int, Schema] = {
-    HELLO: (("host_version", "u8"), ("deadman_ms", "u16")),
+    HELLO: (("host_version", "u8"), ("deadman_ms", "u16"), ("host_flags", "opt8")),
     PING: (),
     STATUS: (),
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
@@ -220,7 +220,7 @@ SCHEMAS: dict[int, Schema] = {
     IDENTIFY: (("protocol_version", "u8"), ("firmware_version", "u8*3"), ("boot_id", "u16"),
                ("config_crc", "u16"), ("seat_count", "u8"), ("reader_kind", "u8"),
                ("loop_capacity", "u8"), ("max_plan", "u8"), ("deadman_ms", "u16"),
-               ("next_event_index", "u16"), ("flags", "u8"), ("trays", "list8")),
+               ("next_event_index", "u16"), ("flags", "u8"), ("trays", "list8"), ("flags2", "opt8")),
     OK: (("command_type", "u8"), ("code", "u8")),
     NAK: (("command_type", "u8"), ("reason", "u8")),
     STATUS_REPLY: (("state", "u8"), ("deal_id", "u16"), ("plan_total", "u8"), ("done", "u8"),
@@ -238,6 +238,10 @@ MAX_PLAN_CHUNK = 122  # (250 - 5) // 2 entries in one DEAL_PLAN frame
 FETCH_NEXT = 0x01  # FETCH flags bit0 (an optional byte): the eject brings the loop's next card to the window
 IDENT_FETCH_FLAGS = 0x40  # IDENTIFY flags bit6: the dealer takes FETCH's flags byte
 IDENT_FEED_PLACE = 0x80  # IDENTIFY flags bit7: FEED and ROUTE_PRESENTED take a place byte (target 0x85)
+# HELLO's optional host_flags byte, bit0: answer with IDENTIFY's second flags byte (flags2; a dealer
+# before it ignores the byte and sends none: its flags2 reads as 0)
+HELLO_WANTS_FLAGS2 = 0x01
+IDENT2_AWAITS_PERSON = 0x01  # IDENTIFY flags2 bit0: STATUS flags bit6 is reported (a FEED waits for a person)
 PLAN_FRESH = 0x01  # DEAL_PLAN flags bit0: a fresh deal (every card gathered; the dealer's ledger starts again)
 
 

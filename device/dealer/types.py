@@ -30,6 +30,7 @@ class Identity:
     next_event_index: int
     flags: int
     trays: tuple[int, ...]
+    flags2: int = 0  # the second flags byte (absent from a dealer before it: 0)
 
     @classmethod
     def from_fields(cls, f: dict[str, Any]) -> Identity:
@@ -40,7 +41,7 @@ class Identity:
             reader_kind=f["reader_kind"], loop_capacity=f["loop_capacity"],
             max_plan=f["max_plan"], deadman_ms=f["deadman_ms"],
             next_event_index=f["next_event_index"], flags=f["flags"],
-            trays=tuple(f["trays"]),
+            trays=tuple(f["trays"]), flags2=int(f.get("flags2", 0)),
         )
 
     @property
@@ -63,6 +64,12 @@ class Identity:
     @property
     def senses_double_feed(self) -> bool:
         return bool(self.flags & 0x20)
+
+    @property
+    def reports_awaits_person(self) -> bool:
+        """STATUS flags bit6 is reported: a FEED that waits for a person says so (flags2 bit0). A
+        dealer before it never sets bit6, so a FEED of its may always be waiting for a person."""
+        return bool(self.flags2 & m.IDENT2_AWAITS_PERSON)
 
     @property
     def magazine_slots(self) -> int:

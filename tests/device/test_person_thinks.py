@@ -107,6 +107,23 @@ def test_a_player_thinking_before_feeding_a_drawn_card_back() -> None:
         assert " back" in table.thought[0]
 
 
+def test_a_player_thinking_at_a_dealer_that_does_not_report_bit6(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dealer on firmware from before STATUS flags bit6 (IDENTIFY without flags2) never says a
+    FEED waits for a person: the driver gives no stall verdict while its FEED is outstanding, so a
+    player thinking over a pass card does not stop the table (it did, with bit6 trusted)."""
+    from trickref.firmware import commands as fw_commands
+
+    identify = fw_commands.Dealer.identify_body
+    monkeypatch.setattr(fw_commands.Dealer, "identify_body", lambda self, *a: identify(self))
+    monkeypatch.setattr(fw_commands.Dealer, "awaits_person", lambda self: False)
+    with ThinkingTable("hearts", 4, seed=5, slow=lambda t, card, seat: _loop_holds_cards(t)) as table:
+        driver = table.driver
+        assert driver is not None and driver.link.identity is not None
+        assert not driver.link.identity.reports_awaits_person
+        _run_until_thought(table)
+        assert table.referee.fed
+
+
 def test_a_feed_that_never_takes_the_card_still_stops_the_table_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stalled mechanism is still a stall: the card lies in the play slot and the dealer's feed
     never takes it, nor says it waits for a person or jammed (a motor that does not turn where no

@@ -31,7 +31,7 @@ def test_a_dealer_on_the_version_2_firmware_refuses_and_the_host_says_what_to_in
 def test_a_host_refuses_a_dealer_that_answers_in_another_version(monkeypatch: pytest.MonkeyPatch) -> None:
     C: Any = importlib.import_module("trickref.firmware.commands")
     identify = C.Dealer.identify_body
-    monkeypatch.setattr(C.Dealer, "identify_body", lambda self: bytes((4,)) + identify(self)[1:])
+    monkeypatch.setattr(C.Dealer, "identify_body", lambda self, *a: bytes((4,)) + identify(self, *a)[1:])
     with DealerSimulator(seats=4) as sim:
         link = DealerLink(sim.stable_path, link_timeout=3.0, keepalive=False)
         with pytest.raises(DealerVersionError) as err:
@@ -58,3 +58,45 @@ def test_the_host_says_what_a_refusal_by_the_dealer_means(monkeypatch: pytest.Mo
         link = DealerLink(sim.stable_path, link_timeout=3.0, keepalive=False)
         with pytest.raises(DealerVersionError, match="refused this host's protocol version 4.*install the firmware"):
             link.open()
+
+
+# ---------------------------------------------------------------- IDENTIFY's second flags byte
+# (hardware/PROTOCOL.md section 4): whether the dealer reports STATUS flags bit6, "a FEED waits for
+# a person". A firmware from before bit6 never sets it; the driver then gives no stall verdict
+# while a FEED is outstanding (tests/device/test_person_thinks.py)
+
+
+def _older_firmware(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dealer on firmware from before flags2 and bit6: it ignores HELLO's 4th byte (as any
+    byte after the 3rd), sends IDENTIFY without flags2, and never says a FEED waits for a person."""
+    C: Any = importlib.import_module("trickref.firmware.commands")
+    identify = C.Dealer.identify_body
+    monkeypatch.setattr(C.Dealer, "identify_body", lambda self, *a: identify(self))
+    monkeypatch.setattr(C.Dealer, "awaits_person", lambda self: False)
+
+
+def test_the_host_knows_the_dealer_reports_a_feed_waiting_for_a_person() -> None:
+    with DealerSimulator(seats=4) as sim:
+        link = DealerLink(sim.stable_path, link_timeout=3.0, keepalive=False)
+        ident = link.open()
+        try:
+            assert ident.flags2 & m.IDENT2_AWAITS_PERSON and ident.reports_awaits_person
+            assert ident.flags == 0xF3  # the first flags byte as before
+            # an older host's HELLO (no host_flags) gets the IDENTIFY it knows, nothing after the trays
+            reply = link.request(m.HELLO, {"host_version": 3, "deadman_ms": 0})
+            assert reply.type == m.IDENTIFY and "flags2" not in reply.fields
+            assert reply.fields["trays"] == [0x80, 0x81, 0x82, 0x84, 0x85]
+        finally:
+            link.close()
+
+
+def test_the_host_knows_an_older_dealer_does_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    _older_firmware(monkeypatch)
+    with DealerSimulator(seats=4) as sim:
+        link = DealerLink(sim.stable_path, link_timeout=3.0, keepalive=False)
+        ident = link.open()
+        try:
+            assert ident.flags2 == 0 and not ident.reports_awaits_person
+            assert link.stats.handshakes == 1  # the HELLO with host_flags was answered, not refused
+        finally:
+            link.close()

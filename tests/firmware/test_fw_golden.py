@@ -94,6 +94,11 @@ def test_identify_and_status_bodies_follow_the_golden_layout() -> None:
     fields = dict(golden, config_crc=d.config_crc, next_event_index=d.next_event, reader_kind=2,
                   boot_id=0xBEEF)
     assert d.identify_body() == mf.pack(mf.LAYOUTS["IDENTIFY"], fields)
+    # asked for by HELLO's host_flags: the same with the second flags byte at the end
+    golden2 = next(f for f in FRAMES if f["name"].startswith("identify v3 with flags2"))["fields"]
+    fields2 = dict(golden2, config_crc=d.config_crc, next_event_index=d.next_event, reader_kind=2,
+                   boot_id=0xBEEF)
+    assert d.identify_body(True) == mf.pack(mf.LAYOUTS["IDENTIFY"], fields2)
     status = d.status_body()
     assert len(status) == len(bytes.fromhex(next(f for f in FRAMES if f["type"] == P.STATUS_REPLY)["body"]))
     assert status[0] == 0 and P.get_u16(status, 9) == 0xBEEF

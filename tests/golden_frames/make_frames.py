@@ -30,7 +30,7 @@ BY_NAME = {v: k for k, v in TYPES.items()}
 # end), trays (u8 count then bytes), events (event block), rest (the remaining bytes). Order is
 # wire order. Protocol 3: the step commands start with a u16 step id (section 12).
 LAYOUTS: dict[str, list[tuple[str, str]]] = {
-    "HELLO": [("host_version", "u8"), ("deadman_ms", "u16")],
+    "HELLO": [("host_version", "u8"), ("deadman_ms", "u16"), ("host_flags", "opt8")],
     "PING": [], "STATUS": [], "ESTOP": [],
     "ABORT": [("step", "u16")], "RESUME": [("step", "u16")],
     "EVENTS_SINCE": [("first_index", "u16"), ("max_events", "u8")],
@@ -48,7 +48,7 @@ LAYOUTS: dict[str, list[tuple[str, str]]] = {
     "IDENTIFY": [("protocol_version", "u8"), ("firmware_version", "version3"), ("boot_id", "u16"),
                  ("config_crc", "u16"), ("seat_count", "u8"), ("reader_kind", "u8"),
                  ("loop_capacity", "u8"), ("max_plan", "u8"), ("deadman_ms", "u16"),
-                 ("next_event_index", "u16"), ("flags", "u8"), ("trays", "trays")],
+                 ("next_event_index", "u16"), ("flags", "u8"), ("trays", "trays"), ("flags2", "opt8")],
     "OK": [("command_type", "u8"), ("code", "u8")],
     "NAK": [("command_type", "u8"), ("reason", "u8")],
     "STATUS_REPLY": [("state", "u8"), ("deal_id", "u16"), ("plan_total", "u8"), ("done", "u8"),
@@ -113,8 +113,10 @@ def cobs(data: bytes) -> bytes:
 def pack(layout: list[tuple[str, str]], fields: dict[str, Any]) -> bytes:
     out = bytearray()
     for name, kind in layout:
+        if kind == "opt8" and name not in fields:
+            continue  # a trailing optional byte (HELLO's host_flags, IDENTIFY's flags2): absent
         v = fields[name]
-        if kind == "u8":
+        if kind in ("u8", "opt8"):
             out.append(v)
         elif kind == "u16":
             out += v.to_bytes(2, "big")
@@ -301,6 +303,14 @@ def golden() -> list[dict[str, Any]]:
         frame("inventory reply reject pocket (unreadable, 7D)", "INVENTORY_REPLY", 30, 34, part=2, offset=0, total=2,
               items=[0xFF, 31]),
         frame("inventory reply loop, empty", "INVENTORY_REPLY", 31, 35, part=3, offset=0, total=0, items=[]),
+        # IDENTIFY's second flags byte (hardware/PROTOCOL.md section 4): a host asks for it in HELLO's
+        # optional host_flags; a dealer that has it answers with flags2 (bit0: STATUS flags bit6 reported)
+        frame("hello asking for IDENTIFY's second flags byte", "HELLO", 34, 33, host_version=3, deadman_ms=3000,
+              host_flags=0x01),
+        frame("identify v3 with flags2 (STATUS bit6 reported)", "IDENTIFY", 32, 34, protocol_version=3,
+              firmware_version=[1, 2, 0], boot_id=0x0B0B, config_crc=0x2E2E, seat_count=11, reader_kind=1,
+              loop_capacity=120, max_plan=208, deadman_ms=3000, next_event_index=1, flags=0xF3,
+              trays=[0x80, 0x81, 0x82, 0x84, 0x85], flags2=0x01),
     ]
     return f
 
