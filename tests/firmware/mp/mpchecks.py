@@ -222,6 +222,10 @@ def naks():
     nak(0x55, b"", P.NAK_UNKNOWN_TYPE, "unknown type")
     nak(P.PRESENT, b"\x00", P.NAK_UNKNOWN_TYPE, "v1 PRESENT")
     nak(P.HELLO, b"\x01\x00\x00", P.NAK_BAD_VERSION, "hello from a v1 host")
+    # HELLO's optional host_flags (bit0): IDENTIFY ends with flags2; without it, with the trays
+    plain = host.command(P.HELLO, b"\x03\x00\x00").body
+    asked = host.command(P.HELLO, b"\x03\x00\x00\x01").body
+    assert asked[:-1] == plain and asked[-1] == host.fw.dealer.cfg.FLAGS2 == 1, (plain, asked)
     nak(P.FEED, bytes((1,)), P.NAK_BAD_BODY, "feed without target")
     nak(P.FETCH, bytes((LOOP, 5, 0)), P.NAK_EMPTY, "card not in the loop")
     nak(P.FETCH, bytes((TRICK, 5, 0)), P.NAK_BAD_BODY, "fetch from a pocket")
