@@ -501,7 +501,19 @@ class DealerAdapter:
         rest = _twins_last_first(self._release_rest(cmd), self._release_plan.get(cmd.step))
         if rest:
             self._release_plan[cmd.step] = rest
-            self._tries(cmd.step, 0, lambda sid: d.deal(rest, step=sid))
+
+            def send(sid: int) -> Any:
+                plan = self._release_plan[cmd.step]
+                try:
+                    return d.deal(plan, step=sid)
+                except StepLost:
+                    # the dealer lost this very plan (a restarted host sent it again under its
+                    # first id, and the dealer had rebooted while it ran): its next attempt sends
+                    # the twins last first, as after a reboot the host saw
+                    self._release_plan[cmd.step] = _twins_last_first(plan, plan)
+                    raise
+
+            self._tries(cmd.step, 0, send)
 
     def relearn_now(self) -> None:
         """Deal the loop's cards back to the loop now (resume, before anything is read); kept

@@ -114,3 +114,49 @@ def test_twins_go_last_first_when_sent_again() -> None:
     assert _twins_last_first([(qh, 3), (qh, 1)], [(qh, 3), (qh, 1)]) == [(qh, 1), (qh, 3)]
     assert _twins_last_first([(qh, 1), (qs, 2)], sent) == [(qh, 1), (qs, 2)]  # one copy left: as it was
     assert _twins_last_first([(qh, 1), (qh, 3)], None) == [(qh, 1), (qh, 3)]  # the first time: as planned
+
+
+def test_a_restarted_host_sends_the_twins_last_first_after_the_dealer_lost_the_plan() -> None:
+    """The table and the dealer lose power together in a Release (QH to seat 0 and to seat 1):
+    the dealer had delivered the first QH. The restarted host (its adapter knows no plan it
+    sent) sends the Release under its first id; the dealer says that step was interrupted by its
+    reboot, and the plan goes again under the next id with the twins last first: the other QH
+    goes to seat 1, and the copy the deal misses is the one in seat 0's pocket."""
+    from trickref.device.dealer.driver import Dealer
+    from trickref.device.dealer.sim import DealerSimulator
+    from trickref.device.table.dealers import DealerAdapter
+    from trickref.engine.referee.commands import Release
+    from trickref.engine.referee.events import DealerFault
+
+    qh, c2 = C.parse("QH"), C.parse("2C")
+    release = Release((("QH", "seat:0"), ("2C", "seat:1"), ("QH", "seat:1")), step=5)
+    with DealerSimulator(seats=2, speed=50.0, seed=3) as sim:
+        sim.load_deck([qh, c2, qh])
+        fw = sim.firmware.dealer
+        landed, count = fw.landed, [0]
+
+        def strike(card: int, target: int, conf: int, kind: int) -> None:
+            landed(card, target, conf, kind)
+            count[0] += 1
+            if count[0] == 1:  # the power goes right after the first QH reached seat 0
+                sim.board.reboot_requested = True
+
+        fw.landed = strike
+        driver = Dealer(sim.stable_path, link_timeout=2.0, stall_timeout=30.0)
+        driver.open()
+        try:
+            assert isinstance(DealerAdapter(driver).run(release), DealerFault)
+        finally:
+            driver.close()
+        with sim.lock:
+            assert sim.board.tray(0) == [qh] and sim.board.tray(1) == []
+        sim.strays_to_slot()  # the screen's words: the belt's and the read window's cards in the play slot
+        driver = Dealer(sim.stable_path, link_timeout=2.0, stall_timeout=30.0)  # the restarted host
+        driver.open()
+        try:
+            out = DealerAdapter(driver).run(release)
+        finally:
+            driver.close()
+        assert isinstance(out, DealerFault) and out.missing == (("QH", "seat:0"),), out
+        with sim.lock:
+            assert sim.board.tray(0) == [qh] and sorted(sim.board.tray(1)) == sorted([c2, qh])
