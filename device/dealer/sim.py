@@ -743,8 +743,9 @@ class DealerSimulator:
                     there[c] -= 1
                     continue
                 # only the pocket the screen names (a person looks where they are told: a twin
-                # in another seat's pocket is that seat's card, or that seat is told of it itself)
-                for target in ([pocket] if pocket is not None else sorted(b.trays)):
+                # in another seat's pocket is that seat's card, or that seat is told of it itself);
+                # a card no seat's screen names is looked for in no pocket
+                for target in ([pocket] if pocket is not None else []):
                     pile = b.trays.get(target, [])
                     if c in pile:
                         pile.remove(c)
