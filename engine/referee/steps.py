@@ -260,7 +260,7 @@ class DealerSteps(RefereeOutput):
         for seat, cards in sorted(mine.items()):
             # two decks: the receiver may hold another copy of a named card (their own, or one
             # passed and delivered): they put in exactly the copies named, and keep the others
-            held = Counter(g.hand_of(seat)) if g is not None else Counter[int]()
+            held: Counter[int] = Counter(g.hand_of(seat) if g is not None else ())
             named = Counter(C.parse(c) for c in cards)
             twins = sorted(c for c, n in named.items() if held[c] > n)
             if twins:
