@@ -39,7 +39,12 @@ def test_sim_plays_every_game_to_the_end(game: str, n: int, tmp_path: Path,
     res = sim_json(capsys, "--game", game, "--players", str(n), "--seed", str(n), "--to-end",
                    "--option", f"target={SHORT[game]}", "--records", str(tmp_path))
     assert res["over"] and res["winners"] and len(res["totals"]) == n
-    assert not res["dealer_faults"]
+    # The simulated dealer shares this machine's CPU: on a loaded machine its thread can be held
+    # back past the link timeout. The table then says the dealer stopped answering and goes on
+    # by itself when it answers; any other dealer fault (a jam, a refused step, a misroute) fails.
+    silences = [f for f in res["dealer_faults"] if "stopped answering" in f]
+    assert res["dealer_faults"] == silences
+    assert sum(r.startswith("The dealer is back") for r in res["recoveries"]) >= len(silences)
     record = Path(res["record"])
     assert record.parent == tmp_path
     # The record replays to the same result and every hand verifies.

@@ -88,6 +88,10 @@ def _dealing_live(app: Any) -> Any:
             table.opened.world.sim.speed = 0.01
 
     table.opened.driver.add_listener(slow)
+    # at real time until then: the listener runs on the driver's thread as each card's event
+    # comes in, and a loaded machine can hold that thread back for longer than a deal takes at
+    # the staging speed (400x), which then ends before the slow-down and the walk meets "play"
+    table.opened.world.sim.speed = 1.0
     app.session.start_deal()
     table.wait(lambda: table.public_view()["table"]["dealer"]["dealt"] >= 4, 60.0)
     return show(app)
