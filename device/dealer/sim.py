@@ -12,7 +12,8 @@ Time: the mechanism runs on a simulated clock (``speed`` simulated ms per real m
 bounded steps so stages still happen in order) while the link timers (dead-man, keep-alives)
 use real time, because the host on the other end of the pty lives in real time.
 
-Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), going
+Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), frames
+damaged past their CRC (``malform``: cut one body byte short, the CRC made good), going
 silent, disconnecting (and coming back on a new pty, with a stable symlink), rebooting
 mid-deal, jams, a card lost on the belt, double feeds, misreads, a missing or duplicate card
 in the deck, an empty hopper, a full pocket, the e-stop button.
