@@ -93,6 +93,7 @@ class DealJob:
         self.filled = 0
         self.rejected = 0
         self.dups = []
+        self.given_up = []  # plan entries whose card a jam stopped on the belt (never filled)
         self.wrapped = False
         self.returning = []  # cards that missed their pocket and come back round the loop
 
@@ -126,7 +127,16 @@ class DealJob:
     def _op(self):
         op = M.Op("hopper", self.route, self.done, undo=self.undo)
         op.misrouted = self.misrouted
+        op.lost = self.lost
         return op
+
+    def lost(self, op):
+        """The mechanism gave up on this deal's card at a jam (it never reached its pocket or
+        the loop's sensors): its entry stays taken (the card is not in the hopper to be dealt
+        again) and DEAL_DONE lists it as missing, never filled."""
+        i = getattr(op, "index", -1)
+        if i >= 0 and self.used[i] and i not in self.given_up:
+            self.given_up.append(i)
 
     def undo(self):
         """The card just routed was part of a double feed: it goes back on the hopper."""
@@ -200,8 +210,9 @@ class DealJob:
             d.landed(card, target, conf, P.EV_CARD_DEALT)
 
     def missing(self):
+        """The plan entries never filled, in plan order: never taken, or given up at a jam."""
         e = self.plan.entries
-        return [e[2 * i] for i in range(self.plan.total) if not self.used[i]]
+        return [e[2 * i] for i in range(self.plan.total) if not self.used[i] or i in self.given_up]
 
     def finish(self):
         self.dealer.deal_marks_clear()

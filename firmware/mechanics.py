@@ -107,6 +107,7 @@ class Op:
         self.target = None
         self.index = -1  # the plan entry a deal gave it
         self.misrouted = None  # told (with the op) when the card missed its pocket
+        self.lost = None  # told (with the op) when the mechanism gave the card up at a jam
         # The hopper's pickup (board.hold_hopper): ``hold`` takes no hopper card at all (a fed
         # card comes from the play slot); ``pull_next`` False: the feed move that takes this
         # card onto the belt brings no hopper card to the window (it stays next in the hopper).
@@ -563,6 +564,7 @@ class Mechanics:
                 f.op.done(f.op.card, f.op.target, f.op.conf)
             elif ticks_diff(now, f.late) > 0:
                 self.flights.remove(f)
+                self._given_up(f.op)
                 self.board.stop_all()
                 self.stopped_at = now
                 self.state = JAMMED
@@ -627,9 +629,17 @@ class Mechanics:
                 late = ticks_add(f.left, f.due[f.station] + self.cfg.CONFIRM_MARGIN_MS)
                 if ticks_diff(now, late) > 0:
                     self.flights.remove(f)
+                    self._given_up(f.op)
                     self._stop_for(ST_TRANSPORT if f.station == 0 else ST_LOOP, f.op.card, now)
                     return False
         return True
+
+    def _given_up(self, op):
+        """A card on the belt missed its sensor's window: it is no longer followed (the person
+        clearing the jam takes it out of the path); its job is told, so a deal counts its plan
+        entry as never filled (DEAL_DONE's missing)."""
+        if op.lost is not None:
+            op.lost(op)
 
     def stop_for(self, stage_code, card):
         """Stop as for a jam at ``stage_code`` (a job found the mechanism not as expected)."""

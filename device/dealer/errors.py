@@ -33,6 +33,14 @@ class DealerProtocolError(DealerError):
     message, a body of the wrong size, or a NAK that names a malformed command."""
 
 
+class DealerGarbled(DealerProtocolError):
+    """The dealer kept answering a command with replies that do not parse, or that do not
+    answer the command sent, for the link's whole budget of such replies (``garble_limit`` in a
+    row). One such reply is line noise (a frame damaged past its CRC-16) and is asked again;
+    this many in a row is a dealer that speaks another layout, or a line that no longer
+    carries frames. The message names the command and what was wrong with the last answer."""
+
+
 class DealerFault(DealerError):
     """The dealer reported a fault (hopper empty, e-stop pressed, motor stall, misread card,
     busy, bad state) and stopped. ``code`` is the wire fault code, ``name`` its name."""

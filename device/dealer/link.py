@@ -43,6 +43,7 @@ from trickref.device.dealer import messages as m
 from trickref.device.dealer.errors import (
     DealerError,
     DealerFault,
+    DealerGarbled,
     DealerLinkDown,
     DealerProtocolError,
     DealerTimeout,
@@ -62,6 +63,22 @@ from trickref.device.dealer.types import (
 log = logging.getLogger(__name__)
 
 REPLY_TYPES = frozenset((m.IDENTIFY, m.OK, m.NAK, m.STATUS_REPLY, m.EVENTS, m.STEP, m.INVENTORY_REPLY))
+# The replies each command may get (hardware/PROTOCOL.md section 4); any other frame that carries
+# the command's seq in its ack is a reply damaged past its CRC and is asked again. (A command type
+# not listed here may get any reply: a test probing UNKNOWN_TYPE, say.)
+_STEPPED = frozenset((m.OK, m.NAK, m.STEP))
+EXPECTED_REPLIES: dict[int, frozenset[int]] = {
+    m.HELLO: frozenset((m.IDENTIFY, m.NAK)),
+    m.PING: frozenset((m.OK, m.NAK)),
+    m.STATUS: frozenset((m.STATUS_REPLY, m.NAK)),
+    m.EVENTS_SINCE: frozenset((m.EVENTS, m.NAK)),
+    m.DEAL_PLAN: _STEPPED, m.ROUTE_PRESENTED: _STEPPED, m.FEED: _STEPPED, m.FETCH: _STEPPED,
+    m.ABORT: _STEPPED, m.RESUME: _STEPPED, m.SELFTEST: _STEPPED,
+    m.ESTOP: frozenset((m.OK, m.NAK)),
+    m.RESET: frozenset((m.OK, m.NAK)),
+    m.STEP_QUERY: frozenset((m.STEP, m.NAK)),
+    m.INVENTORY: frozenset((m.INVENTORY_REPLY, m.NAK)),
+}
 # Commands whose effect depends on the dealer's state before they were sent: if the dealer
 # rebooted while one was outstanding, resending it to the new boot would act on a state the
 # referee no longer knows, so the command fails instead.
@@ -92,6 +109,10 @@ class SerialPort(Protocol):
     def close(self) -> None: ...
 
 
+def _type_name(ftype: int) -> str:
+    return m.TYPE_NAMES.get(ftype, f"type {ftype:#04x}")
+
+
 def open_serial(url: str, baudrate: int) -> SerialPort:
     """Open a port by pyserial URL with a short read timeout (the reader thread polls)."""
     port = serial.serial_for_url(url, baudrate=baudrate, timeout=0.05, write_timeout=2.0)
@@ -111,6 +132,7 @@ class LinkStats:
     bad_frames: int = 0
     naks_for_resend: int = 0
     resends_for_damage: int = 0
+    malformed: int = 0  # frames whose CRC passed but whose body did not parse or answer the command
     stale_replies: int = 0
     reconnects: int = 0
     handshakes: int = 0
@@ -179,6 +201,10 @@ class DealerLink:
         self.last_rx = 0.0
         self.last_bytes = 0.0  # when the last byte (damaged or not) came from the dealer
         self.noise_limit = max(60.0, 20.0 * link_timeout)
+        # Replies damaged past their CRC (a body that does not parse, or does not answer the
+        # command) are asked again; this many in a row is no line noise: DealerGarbled.
+        self.garble_limit = 4 * self.retries
+        self._garbled = 0  # malformed replies in a row (any command); a good reply resets it
         self._silent = False  # a command found the dealer silent: LINK_UP when it answers again
         self.last_busy: tuple[int, int, int] | None = None
 
@@ -379,14 +405,22 @@ class DealerLink:
             return  # our own frames echoed (loop://) or garbage: never a dealer message
         self.stats.rx_frames += 1
         self.last_rx = time.monotonic()
-        self._rx_seq = frame.seq
         try:
             fields = m.decode_body(frame.type, frame.body)
         except BodyError as exc:
-            log.warning("dealer link: malformed %s body: %s", m.TYPE_NAMES.get(frame.type), exc)
-            if frame.type in REPLY_TYPES:
-                self._offer_reply(frame)  # the waiter reports the protocol error
+            # Damaged past its CRC-16 (cut short by a zero the line made, say): line noise. A
+            # reply goes to the command waiting for it, which asks again; an event frame is
+            # dropped, and its events are fetched again (EVENTS_SINCE) as a lost frame's are.
+            log.info("dealer link: malformed %s frame dropped: %s", _type_name(frame.type), exc)
+            if frame.type in REPLY_TYPES and self._offer_reply(frame):
+                return
+            self.stats.malformed += 1
+            if frame.type == m.EVENT:
+                self._need_recovery = True
+                self._wake.set()
+            self._damaged_frame()
             return
+        self._rx_seq = frame.seq
         if frame.type in (m.EVENT, m.EVENTS):
             self._accept_events(fields["first_index"], fields["events"],
                                 from_reply=frame.type == m.EVENTS)
@@ -396,11 +430,12 @@ class DealerLink:
         if frame.type in REPLY_TYPES:
             self._offer_reply(frame)
 
-    def _offer_reply(self, frame: Frame) -> None:
+    def _offer_reply(self, frame: Frame) -> bool:
+        """Hand ``frame`` to the command waiting for it; False when it answers none."""
         with self._cv:
             if self._waiting_seq is None:
                 self.stats.stale_replies += 1
-                return
+                return False
             if frame.type == m.NAK and len(frame.body) == 2 and frame.body[0] == 0 and \
                     frame.body[1] in (m.NAK_BAD_CRC, m.NAK_BAD_VERSION):
                 # The dealer saw a damaged frame (command type 0: it could not tell which):
@@ -408,12 +443,13 @@ class DealerLink:
                 self.stats.naks_for_resend += 1
                 self._resend_now = True
                 self._cv.notify_all()
-                return
+                return True
             if frame.ack != self._waiting_seq:
                 self.stats.stale_replies += 1
-                return
+                return False
             self._reply = frame
             self._cv.notify_all()
+            return True
 
     def _accept_events(self, first_index: int, raw_events: list[dict[str, Any]],
                        *, from_reply: bool) -> None:
@@ -483,8 +519,10 @@ class DealerLink:
 
         Raises DealerTimeout when no reply came within ``timeout`` (default ``link_timeout``),
         DealerLinkDown when the port stayed closed, DealerRebooted when the dealer rebooted
-        under a state-dependent command, DealerProtocolError for a malformed reply. A NAK is a
-        reply like any other: the caller decides what it means."""
+        under a state-dependent command. A reply that does not parse or does not answer the
+        command (damaged past its CRC) is line noise: the identical frame is sent again, and
+        only ``garble_limit`` of them in a row raise DealerGarbled. A NAK is a reply like any
+        other: the caller decides what it means."""
         if threading.current_thread() is self._reader_thread:
             raise RuntimeError("dealer commands cannot be sent from the dealer's event "
                                "callback (it runs on the reader thread); hand them off")
@@ -533,6 +571,7 @@ class DealerLink:
         started = time.monotonic()
         self.stats.commands += 1
         name = m.TYPE_NAMES.get(ftype, hex(ftype))
+        garbled = ""  # what was wrong with this command's last answer, if it was malformed
         while True:
             if self._closing.is_set():
                 raise DealerLinkDown(f"the dealer link was closed ({name} abandoned)")
@@ -547,7 +586,8 @@ class DealerLink:
                 # only the line is noisy
                 heard = self.alive()
                 if soft or (max_tries is not None and tries >= max_tries):
-                    raise DealerTimeout(f"the dealer did not answer {name} after {tries} tries")
+                    raise DealerTimeout(f"the dealer did not answer {name} after {tries} tries"
+                                        + (f" (its last answer was malformed: {garbled})" if garbled else ""))
                 if heard and now < started + self.noise_limit:
                     # bytes keep coming back, damaged: the dealer is there, the line is noisy;
                     # keep trying (slowly is better than a table stopped by line noise)
@@ -557,7 +597,8 @@ class DealerLink:
                 if heard:
                     raise DealerTimeout(
                         f"the dealer did not answer {name} after {tries} tries in "
-                        f"{now - started:.0f} s: the line is too noisy to carry a frame")
+                        f"{now - started:.0f} s: the line is too noisy to carry a frame"
+                        + (f" (its last answer was malformed: {garbled})" if garbled else ""))
                 raise DealerTimeout(
                     f"the dealer did not answer {name} after {tries} tries; the link is "
                     "silent")
@@ -598,14 +639,21 @@ class DealerLink:
                 first_sent = time.monotonic()
             tries += 1
             frame = self._await_reply(min(deadline, time.monotonic() + self._rto))
+            reply: Reply | None = None
             if frame is not None:
+                reply, why = self._parse_reply(ftype, body, frame)
+                if reply is None:
+                    garbled = why
+                    self._garble(name, why)
+            if reply is not None:
+                self._garbled = 0
                 if tries == 1:
                     self._learn_rtt(time.monotonic() - first_sent)
                 else:
                     # The dealer is there and answering: the silence was a lost frame, not
                     # a slow link, so the next command starts from the learnt timeout again.
                     self._rto = self._base_rto()
-                return self._to_reply(frame, name)
+                return reply
             if max_tries is not None and tries >= max_tries:
                 deadline = min(deadline, time.monotonic())  # the caller asked for so many tries
                 continue
@@ -676,13 +724,55 @@ class DealerLink:
             finally:
                 self._waiting_seq = None
 
-    def _to_reply(self, frame: Frame, name: str) -> Reply:
+    def _parse_reply(self, ftype: int, body: bytes, frame: Frame) -> tuple[Reply | None, str]:
+        """The reply ``frame`` is to the command ``ftype`` with ``body``, or (None, what is
+        wrong with it): a body that does not parse, a frame no answer to this command (another
+        reply type, an OK or NAK naming another command, a STEP of another step, another
+        INVENTORY part or a part of the wrong shape). With a 16-bit CRC one damaged frame in
+        65,536 passes it; on a noisy line that is every few hundred deals."""
+        rname = _type_name(frame.type)
         try:
             fields = m.decode_body(frame.type, frame.body)
         except BodyError as exc:
-            raise DealerProtocolError(f"the dealer's answer to {name} is malformed: {exc}") \
-                from exc
-        return Reply(frame.type, frame.seq, frame.ack, fields)
+            text = str(exc)
+            return None, text if text.startswith(rname) else f"{rname}: {text}"
+        name = _type_name(ftype)
+        allowed = EXPECTED_REPLIES.get(ftype)
+        if allowed is not None and frame.type not in allowed:
+            return None, f"{rname} is no answer to {name}"
+        if frame.type in (m.OK, m.NAK) and fields["command_type"] != ftype:
+            return None, f"{rname} names command {fields['command_type']:#04x}, not {name}"
+        if frame.type in (m.STEP, m.INVENTORY_REPLY):
+            sent = m.decode_body(ftype, body) if ftype in m.SCHEMAS else {}
+            step = sent.get("step", sent.get("deal_id"))
+            if frame.type == m.STEP and step is not None and fields["step"] != step:
+                return None, f"STEP of step {fields['step']:#06x}, not {step:#06x}"
+            if frame.type == m.INVENTORY_REPLY and "part" in sent:
+                items, total = fields["items"], fields["total"]
+                if fields["part"] != sent["part"]:
+                    return None, f"INVENTORY_REPLY of part {fields['part']}, not {sent['part']}"
+                if sent["part"] == m.INV_SUMMARY and len(items) != 4:
+                    return None, f"INVENTORY_REPLY summary of {len(items)} bytes, not 4"
+                if sent["part"] == m.INV_POCKETS and len(items) % 2:
+                    return None, "INVENTORY_REPLY pockets with an odd number of bytes"
+                size = 2 if sent["part"] == m.INV_POCKETS else 1
+                if fields["offset"] + len(items) // size > total:
+                    return None, f"INVENTORY_REPLY with items past its total of {total}"
+        return Reply(frame.type, frame.seq, frame.ack, fields), ""
+
+    def _garble(self, name: str, why: str) -> None:
+        """The answer to ``name`` was malformed: count it; the caller sends the identical frame
+        again (the dealer replays its cached reply, or answers a step's id with what it did).
+        ``garble_limit`` of them in a row is no line noise: DealerGarbled."""
+        self.stats.malformed += 1
+        self._garbled += 1
+        log.info("dealer link: the answer to %s is malformed (%s): asked again", name, why)
+        if self._garbled >= self.garble_limit:
+            count, self._garbled = self._garbled, 0
+            raise DealerGarbled(
+                f"the dealer's answers to {name} were malformed {count} times in a row (the last: "
+                f"{why}): its firmware may speak another layout, or the line no longer carries "
+                "frames whole; check the cable and the firmware version")
 
     def _handshake(self, deadline: float) -> Identity:
         """HELLO -> IDENTIFY; notices a reboot and schedules event recovery."""

@@ -106,6 +106,9 @@ class DealCheck:
     placements: list[PlanEntry] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     done: Event | None = None
+    # the missing cards a jam of this deal stopped on the belt, which the dealer gave up (its
+    # DEAL_DONE lists them missing), in plan order
+    jammed: list[int] = field(default_factory=list)
 
     @property
     def good(self) -> bool:
@@ -125,6 +128,7 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
     problems = result.problems
     dups_seen: list[int] = []
     misreads = 0
+    jams: Counter[int] = Counter()  # the cards the deal's JAM events named
     for ev in events:
         f = ev.fields
         if ev.kind == m.EV_CARD_DEALT:
@@ -147,6 +151,8 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
             misreads += 1
             problems.append(f"a card could not be read after {f['attempts']} tries (sent to the "
                             f"{m.target_name(f['target'])})")
+        elif ev.kind == m.EV_JAM:
+            jams[f["card"]] += 1
         elif ev.kind == m.EV_HOPPER_EMPTY:
             problems.append(f"the hopper ran out with {f['remaining']} cards of the plan "
                             "still to deal")
@@ -156,13 +162,14 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
             result.done = ev
             break
     # The dealer fills the first unused entry of a card, so the unfilled ones are the last.
-    missing: list[int] = []
+    unfilled: list[PlanEntry] = []
     left = {card: len(q) for card, q in want.items()}
-    for card, _target in reversed(plan.entries):
+    for card, target in reversed(plan.entries):
         if left.get(card, 0) > 0:
-            missing.append(card)
+            unfilled.append((card, target))
             left[card] -= 1
-    missing.reverse()
+    unfilled.reverse()
+    missing = [card for card, _ in unfilled]
     if missing:
         problems.append("missing from the deal: " + " ".join(m.card_name(c) for c in missing))
     done = result.done
@@ -182,4 +189,14 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
                         + ") differs from the events")
     if Counter(d["duplicates"]) != Counter(dups_seen) and len(d["duplicates"]) < 200:
         problems.append("the dealer's list of duplicate cards differs from the events")
+    # A card a jam stopped on the belt never reached its pocket: the dealer gives it up and lists
+    # its entry as missing (an older firmware counted it nowhere: the check above says its list
+    # differs). Say which of the missing cards they are.
+    given_up = Counter(missing) & Counter(d["missing"]) & jams
+    for card, target in unfilled:
+        if given_up[card] > 0:
+            given_up[card] -= 1
+            result.jammed.append(card)
+            problems.append(f"{m.card_name(card)} stopped on its way to {m.target_name(target)} "
+                            "at a jam and the dealer gave it up")
     return result

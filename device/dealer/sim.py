@@ -12,7 +12,8 @@ Time: the mechanism runs on a simulated clock (``speed`` simulated ms per real m
 bounded steps so stages still happen in order) while the link timers (dead-man, keep-alives)
 use real time, because the host on the other end of the pty lives in real time.
 
-Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), going
+Faults on demand: corrupted, dropped, duplicated and delayed bytes (by rate, seeded), frames
+damaged past their CRC (``malform``: cut one body byte short, the CRC made good), going
 silent, disconnecting (and coming back on a new pty, with a stable symlink), rebooting
 mid-deal, jams, a card lost on the belt, double feeds, misreads, a missing or duplicate card
 in the deck, an empty hopper, a full pocket, the e-stop button.
@@ -37,6 +38,8 @@ import time
 import tty
 from collections.abc import Iterable
 from typing import Any
+
+from trickref.device.dealer.frames import cobs_decode, cobs_encode, crc16
 
 _fw_main: Any = importlib.import_module("trickref.firmware.main")
 _fw_config: Any = importlib.import_module("trickref.firmware.config")
@@ -443,10 +446,14 @@ class LinkFaults:
         self.drop = 0.0
         self.duplicate = 0.0
         self.delay_s = 0.0
+        self.malform = 0.0  # frames cut one body byte short with a good CRC (damage past the CRC)
+        self._frame_rng = random.Random(seed * 7919 + 3)  # its own: the byte faults' draws stay as they were
+        self._partial = bytearray()  # a frame not yet ended by its delimiter (malform only)
         self.held: list[tuple[float, bytes]] = []
-        self.counts = {"corrupted": 0, "dropped": 0, "duplicated": 0}
+        self.counts = {"corrupted": 0, "dropped": 0, "duplicated": 0, "malformed": 0}
 
     def apply(self, data: bytes) -> bytes:
+        data = self._malformed(data)
         if not (self.corrupt or self.drop or self.duplicate):
             return data
         out = bytearray()
@@ -464,6 +471,40 @@ class LinkFaults:
                 self.counts["duplicated"] += 1
                 out.append(b)
         return bytes(out)
+
+    def _malformed(self, data: bytes) -> bytes:
+        """With rate ``malform``, a whole frame cut one byte short, its CRC-16 made good again:
+        what a line gives one damaged frame in 65,536 (a byte turned into the delimiter, the CRC
+        matching by chance), which only the body's layout can tell. Frames are whole only at
+        their delimiter, so bytes wait here for it while the fault is on."""
+        if not self.malform and not self._partial:
+            return data
+        self._partial += data
+        out = bytearray()
+        while True:
+            end = self._partial.find(0)
+            if end < 0:
+                break
+            chunk = bytes(self._partial[:end])
+            del self._partial[:end + 1]
+            if chunk and self.malform and self._frame_rng.random() < self.malform:
+                chunk = self._cut_short(chunk)
+            out += chunk + b"\x00"
+        if not self.malform:
+            out += self._partial
+            self._partial.clear()
+        return bytes(out)
+
+    def _cut_short(self, chunk: bytes) -> bytes:
+        try:
+            raw = cobs_decode(chunk)
+        except ValueError:
+            return chunk
+        if len(raw) < 7:  # header, CRC and no body: nothing to cut
+            return chunk
+        head = raw[:-3]  # the last body byte and the CRC gone
+        self.counts["malformed"] += 1
+        return cobs_encode(head + crc16(head).to_bytes(2, "big"))
 
     def delayed(self, data: bytes, now: float) -> bytes:
         """Bytes whose delay has passed (``data`` joins the queue first)."""
@@ -777,12 +818,14 @@ class DealerSimulator:
     # ---- link faults -------------------------------------------------------------------------------------
 
     def set_link_faults(self, corrupt: float = 0.0, drop: float = 0.0, duplicate: float = 0.0,
-                        delay_s: float = 0.0, direction: str = "both") -> None:
-        """Byte fault rates (per byte) and a fixed delay, for 'to_dealer', 'to_host' or 'both'."""
+                        delay_s: float = 0.0, direction: str = "both", malform: float = 0.0) -> None:
+        """Byte fault rates (per byte) and a fixed delay, for 'to_dealer', 'to_host' or 'both';
+        ``malform``: the rate of whole frames cut one body byte short with a good CRC."""
         with self.lock:
             for name, faults in (("to_dealer", self.to_dealer), ("to_host", self.to_host)):
                 if direction in (name, "both"):
                     faults.corrupt, faults.drop, faults.duplicate, faults.delay_s = corrupt, drop, duplicate, delay_s
+                    faults.malform = malform
 
     def go_silent(self, silent: bool = True) -> None:
         """Stop answering (bytes in are ignored, nothing goes out) without closing the port."""

@@ -62,7 +62,7 @@ ROWS = (
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
 EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route", "refused_play_read",
-              "malformed_twin_read")
+              "malformed_twin_read", "malform_25")
 ROW_WORDS = {
     "none": "no fault (control)",
     "unplug_deal": "unplug mid-deal (card 1-40, back after 0.5-4 s)",
@@ -80,6 +80,7 @@ ROW_WORDS = {
                          "(a frame damaged past its CRC), once",
     "malformed_twin_read": "two decks: the dealer's answer to EVENTS_SINCE that brings the read of a card played, "
                            "whose twin a lower seat holds, comes damaged past its CRC (cut short), once",
+    "malform_25": "a quarter of the dealer's frames damaged past their CRC (cut one byte short, the CRC good)",
     "mute_feed_back_route": "two-player Spades: the dealer routes a drawn card fed back and falls silent at once, "
                             "its answer lost (back after 3-5 s)",
 }
@@ -319,6 +320,9 @@ class Striker:
             self.struck.set()
         elif row == "corrupt_5":
             sim.set_link_faults(corrupt=0.05)
+            self.struck.set()
+        elif row == "malform_25":
+            sim.set_link_faults(malform=0.25, direction="to_host")
             self.struck.set()
         elif row == "unplug_deal":
             self.outage = self._outage(0.5, 4.0)
