@@ -406,13 +406,16 @@ class FetchJob:
         j = d.loop_top(card)
         d.board.loop_depth(len(loop) - 1 - j, card)
 
-    def under_clear(self):
+    def under_clear(self, drive=True):
+        """The UNDER marks go (the wanted card was read, or the FETCH ended or was stopped: a
+        deal or a FEED after it must count every card again)."""
         self.under = False
         marks = self.dealer.fetch_marks
         for c in self.dealer.loop:
             if marks[c] == UNDER:
                 marks[c] = 0
-        self.dealer.board.loop_depth_again()  # (the blade may be set leaving them out)
+        if drive:
+            self.dealer.board.loop_depth_again()  # (the blade may be set leaving them out)
 
     def done(self, card, target, conf):
         d = self.dealer
@@ -444,6 +447,8 @@ class FetchJob:
             d.mech.stop_for(M.ST_LOOP, self.card)
 
     def cancel(self):
+        if self.under:  # (aborted or e-stopped: the blade is not driven)
+            self.under_clear(False)
         self.dealer.emit(P.EV_ABORTED, P.u16(0))
 
 

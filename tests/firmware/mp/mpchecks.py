@@ -785,6 +785,13 @@ def fetch_under():
     assert depths[10] == 38, list(depths)  # the marks gone: 3..40 over it
     # to the top: 12 and the ten sent to their places before it, in their places' order
     assert d.loop == [want] + list(range(13, 41)) + list(range(2, 13)), d.loop
+    # a FETCH aborted with cards marked: the marks go (a deal or FEED after it counts them)
+    job = commands.FetchJob(d, 13, 0)
+    job.found_under(20)
+    assert marks[14] == commands.UNDER
+    job.cancel()
+    for k in range(len(marks)):  # (not ``in``: a bytearray's ``in`` failed on MicroPython, issue 8)
+        assert marks[k] != commands.UNDER, ("marks left after an ABORT", k)
     print("PASS fetch_under: 10 cards under the wanted card, 9 of them taken to lie there "
           "unread; depths 29, 30 while it is unread, 38 after; the backstop tops 11 cards; "
           "%d bytes allocated" % used)
