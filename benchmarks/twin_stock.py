@@ -268,16 +268,72 @@ def _found_under_before(job: Any, card: int) -> None:
     job.dealer.loop_add(card)
 
 
+def _found_under_lift6(job: Any, card: int) -> None:
+    """The FETCH of main 2d94337 (design sorter-next-lift6): as now, but no card is taken to lie
+    under the wanted card unread, and from the sixth card read that the model had over the
+    wanted card (LIFT_TOP = 6, each counted once) those cards go to the top of the stack."""
+    _found_under_top_after(job, card, lambda: getattr(job, "lifted", 0) >= 6)
+
+
+def _found_under_loopfull(job: Any, card: int) -> None:
+    """Design sorter-next-loopfull: no card is taken to lie under the wanted card unread (the
+    cards read go to their own places, as before found_under), and only once this FETCH has
+    sent round more cards than the loop held do they go to the top of the stack."""
+    _found_under_top_after(job, card, lambda: job.passes >= job.held)
+
+
+def _found_under_top_after(job: Any, card: int, top: Any) -> None:
+    d = job.dealer
+    loop, want = d.loop, job.card
+    i, w = loop.index(card), (loop.index(want) if want in loop else -1)
+    loop.pop(i)
+    if i < w:
+        d.loop_add_above(card, want)
+        return
+    marks = d.fetch_marks
+    if not marks[card]:
+        job.lifted = getattr(job, "lifted", 0) + 1
+    if not top():
+        marks[card] = _COMMANDS.LIFTED
+        d.loop_add(card)
+        return
+    if not job.topping:  # (main's: every card sent to its place before, landed or not)
+        job.topping = True
+        j = 0
+        while j < len(loop):
+            if marks[loop[j]] == _COMMANDS.LIFTED:
+                d.loop_top(loop.pop(j))
+            else:
+                j += 1
+        d.board.loop_depth_again()
+    j = d.loop_top(card)
+    d.board.loop_depth(len(loop) - 1 - j, card)
+
+
+_DESIGNS = {"sorter-next-before": _found_under_before, "sorter-next-lift6": _found_under_lift6,
+            "sorter-next-loopfull": _found_under_loopfull}
+_TOP_IS_NEARER = _COMMANDS.FetchJob.top_is_nearer
+
+
+def _never(job: Any, w: int) -> bool:
+    return False
+
+
 def _design(design: str) -> None:
+    """Design sorter-next-span: the firmware's FETCH without FetchJob.top_is_nearer (the cards
+    read under the wanted card go to the top only past the backstop)."""
     NEXT[0] = design.startswith("sorter-next")
-    _COMMANDS.FetchJob.found_under = _found_under_before if design == "sorter-next-before" else _FOUND_UNDER
+    _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
+    _COMMANDS.FetchJob.top_is_nearer = _never if design == "sorter-next-span" else _TOP_IS_NEARER
 
 
 def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
-        cases: tuple[str, ...] = tuple(c[0] for c in CASES[1:]), first: int = 0) -> dict[str, Any]:
+        cases: tuple[str, ...] = tuple(c[0] for c in CASES[1:]), first: int = 0,
+        only: tuple[int, ...] = ()) -> dict[str, Any]:
     """Every hand of a case in each design, the designs alternating (their order reversed every
-    other hand), so a load that changes during the run falls on all of them alike."""
-    out: dict[str, Any] = {"hands": hands, "seed": seed, "pass_ms": PASS_MS}
+    other hand), so a load that changes during the run falls on all of them alike. ``only``:
+    these hands' numbers (seed*1000+n: n) instead of ``hands`` from ``first``."""
+    out: dict[str, Any] = {"hands": list(only) or hands, "seed": seed, "pass_ms": PASS_MS}
     for name, fn in CASES:
         if name not in cases:
             continue
@@ -286,8 +342,8 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
         stopped: dict[str, list[dict[str, Any]]] = {d: [] for d in designs}
         loads: dict[str, list[float]] = {d: [] for d in designs}
         walls: dict[str, float] = {d: 0.0 for d in designs}
-        for i in range(first, first + hands):
-            for design in (designs if i % 2 == 0 else designs[::-1]):
+        for n, i in enumerate(only or range(first, first + hands)):
+            for design in (designs if n % 2 == 0 else designs[::-1]):
                 t0 = time.time()
                 try:
                     _design(design)

@@ -338,6 +338,14 @@ class _Splitter:
                 return True
         return False
 
+    def on_way(self, card):
+        """``card`` is on its way to the stack (the blade may be set for it already)."""
+        n = len(self.cards)
+        for i in range(self.count):
+            if self.cards[(self.head + i) % n] == card:
+                return True
+        return False
+
     def forget_last(self):
         if self.count:
             self.count -= 1
@@ -708,6 +716,10 @@ class Board:
     def loop_flying(self, card):
         """``card`` is on its way to the stack, not in it, and not the next to land."""
         return self.splitter.flying(card)
+
+    def loop_on_way(self, card):
+        """``card`` left for the loop and has not landed on the stack yet."""
+        return self.splitter.on_way(card)
 
     def loop_gap_ms(self):
         """How long after the loop card before it the card now leaving for the loop may go:

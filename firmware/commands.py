@@ -28,15 +28,16 @@ MOVING_COMMANDS = (P.DEAL_PLAN, P.ROUTE_PRESENTED, P.FEED, P.FETCH, P.SELFTEST, 
 
 LAST = 255  # a loop card's place behind every other (loop_add): first in, first out
 
-# A FETCH with a sorting hopper that reads this many cards the loop model had over the card it
-# wants, before that card, sends them to the top of the stack (FetchJob.found_under): the
-# wanted card lies higher than the model says, by more cards than are read while one goes
-# round the loop (a trip of 2073 ms, a card read every 309-332 ms: about 6), so the first of
-# them reaches the stack before every card under the wanted one is known. Fewer go to their
-# places over it. Hand 1023 on the twin (31 under KD): 91 passes, then JAM 5 at the next FETCH
-# before; 43 passes, 40.3 s of fetching now.
+# A FETCH with a sorting hopper sends the cards it reads before its card to places over it
+# (FetchJob.found_under); to the top of the stack only once LIFT_TOP or more of them have come
+# and the top is nearer than their places (FetchJob.top_is_nearer), or once it has sent more
+# cards round than the loop held when it began (a backstop). Before, the sixth such card sent
+# them all to the top whatever lay over them, and the next FETCH sent those cards round once:
+# 32-39 passes on hands 1012 and 1025, where the wanted card lay over only 6 and 7 cards.
 LIFT_TOP = 6
-LIFTED, TOPPED = 1, 2  # Dealer.fetch_marks: read over the wanted card's model place; sent to the top
+# Dealer.fetch_marks: read over the wanted card's model place; sent to the top; not read yet,
+# its place between the wanted card's and a card read under it, so taken to lie under it too
+LIFTED, TOPPED, UNDER = 1, 2, 3
 
 
 class Refused(Exception):
@@ -243,8 +244,11 @@ class FetchJob:
         self.ready = False  # staging: the card before it has gone, it is next in the hopper
         self.staged = False
         self.limit = 2 * len(dealer.loop) + dealer.cfg.LOOP_SLACK
+        self.held = len(dealer.loop)  # found_under's backstop: more passes than this, the top
         self.lifted = 0  # cards read that the model had over the wanted card (found_under)
+        self.again = 0  # ... read a second time or more
         self.topping = False  # found_under sends them to the top of the stack
+        self.under = False  # found_under marked cards UNDER (until the wanted card is read)
         if dealer.sorts:
             dealer.fetch_marks_clear()
 
@@ -296,6 +300,8 @@ class FetchJob:
             d.resyncs += 1
         if card == self.card:
             self.found = True
+            if self.under:  # every card under it has been read: a card still marked lies over it
+                self.under_clear()
             if self.target == P.HOLD:  # read already: staged where it is, in the window
                 d.loop_take(card)
                 d.loop.insert(0, card)
@@ -323,14 +329,22 @@ class FetchJob:
         card that is not the bottom one: the model is right), it goes in just over the wanted
         card, among the cards already sent there in their places' order; at its own place it
         would drop in under the wanted card again and be fed again at once, until the FETCH's
-        limit (JAM 5). If the model had it over the wanted card, the wanted card lies higher
-        than the model says: while fewer than LIFT_TOP such cards have come, they go to their
-        places (the blade's depth, worked out when it moves, counts only the cards then in the
-        stack: right once every card under the wanted one has been read; one that landed under
-        it comes again);
-        from the LIFT_TOP-th on (each card counted once), too many are under it to count, so
-        they and the ones sent before them go to the top of the stack, in their places' order
-        (a later FETCH sends the cards between round once)."""
+        limit (JAM 5).
+
+        If the model had it over the wanted card, the wanted card lies higher than the model
+        says: the blade's one-card error grows that way (depths count from the top, so every
+        later card whose place lies between the two went under the first). So the cards whose
+        places lie between the wanted card's and this one's, not read yet, are taken to lie
+        under the wanted card too (marked UNDER): the blade's depth for a card going round,
+        worked out when it moves (Dealer.loop_depth_now), leaves them out, and the card drops
+        in over the wanted card even while cards under it are still unread (counted, they sent
+        it under the wanted card again, to be read again: 91 passes and JAM 5 on hand 1023). A
+        guess wrong by a card costs a pass at a later fetch. Once the wanted card is read the
+        marks go (route), and the cards still on their way go to their own places. Only where
+        the top is nearer (top_is_nearer), or once this FETCH has sent round more cards than
+        the loop held (a backstop), do they, and those sent before them still on their way, go
+        to the top of the stack in their places' order (a later FETCH sends the cards between
+        round once)."""
         d = self.dealer
         loop = d.loop
         want = self.card
@@ -342,23 +356,59 @@ class FetchJob:
                 i = j
             elif c == want:
                 w = j
+        marks = d.fetch_marks
+        if 0 <= w < i:  # (the model had it over the wanted card: those between are under it too)
+            for j in range(w + 1, i):
+                c = loop[j]
+                if not marks[c]:
+                    marks[c] = UNDER
+                    self.under = True
         loop.pop(i)
         if i < w:
             d.loop_add_above(card, want)
             return
-        marks = d.fetch_marks
-        if not marks[card]:
-            self.lifted += 1  # (a card read again is counted once)
-        if self.lifted < LIFT_TOP:
+        if marks[card] == LIFTED:
+            self.again += 1  # read again: it went round and landed under the wanted card again
+        elif marks[card] != TOPPED:
+            self.lifted += 1
             marks[card] = LIFTED
+        if not self.topping and self.passes < self.held and not self.top_is_nearer(w):
             d.loop_add(card)
             return
+        self.lift_to_top(card)
+
+    def top_is_nearer(self, w):
+        """Whether the top of the stack is the cheaper place for the cards read under the
+        wanted card (the model's at ``w``): LIFT_TOP or more of them read, in the model's
+        order (none has been read with cards whose places lie between it and the wanted card
+        still unread: such marks tell where the wanted card is, and its place is right), and
+        no more cards that can lie over it (in the model over it, not read: each goes round
+        once at the next FETCH if these go to the top) than cards read under it so far,
+        counting those read again (each went round for nothing). Hand 1002's FETCH of 7S, 13
+        cards left, 9 under it: 17 passes to their places, 10 to the top."""
+        if self.lifted < LIFT_TOP or self.under:
+            return False
+        loop = self.dealer.loop
+        marks = self.dealer.fetch_marks
+        over = 0
+        for j in range(w + 1, len(loop)):
+            if not marks[loop[j]]:
+                over += 1
+        return over <= self.lifted + self.again
+
+    def lift_to_top(self, card):
+        """``card`` and the cards this FETCH sent to their places before it that have not
+        landed yet go to the top of the stack, in their places' order (one that has landed
+        stays where it went: read again under the wanted card, it goes to the top then)."""
+        d = self.dealer
+        loop = d.loop
+        marks = d.fetch_marks
         if not self.topping:  # the ones sent to their places before go to the top too
             self.topping = True
             j = 0
             while j < len(loop):
                 c = loop[j]
-                if marks[c] == LIFTED:
+                if marks[c] == LIFTED and d.board.loop_on_way(c):
                     loop.pop(j)
                     d.loop_top(c)
                 else:
@@ -366,6 +416,17 @@ class FetchJob:
             d.board.loop_depth_again()  # (the blade may be set for one of them already)
         j = d.loop_top(card)
         d.board.loop_depth(len(loop) - 1 - j, card)
+
+    def under_clear(self, drive=True):
+        """The UNDER marks go (the wanted card was read, or the FETCH ended or was stopped: a
+        deal or a FEED after it must count every card again)."""
+        self.under = False
+        marks = self.dealer.fetch_marks
+        for c in self.dealer.loop:
+            if marks[c] == UNDER:
+                marks[c] = 0
+        if drive:
+            self.dealer.board.loop_depth_again()  # (the blade may be set leaving them out)
 
     def done(self, card, target, conf):
         d = self.dealer
@@ -390,11 +451,15 @@ class FetchJob:
         if self.staged:
             d.staged = self.card
             d.emit(P.EV_STAGED, bytes((self.card, min(255, self.passes))))
+        if self.under:
+            self.under_clear()
         if self.failed:  # the card never came: the model no longer matches the hopper
             d.loop_valid = False
             d.mech.stop_for(M.ST_LOOP, self.card)
 
     def cancel(self):
+        if self.under:  # (aborted or e-stopped: the blade is not driven)
+            self.under_clear(False)
         self.dealer.emit(P.EV_ABORTED, P.u16(0))
 
 
@@ -744,7 +809,7 @@ class Dealer:
         # during a deal, per card: bit 0 set while the card lies under the cards still to deal
         # (deal_reread), bits 1-7 the times the deal read it from the loop; allocated once
         self.deal_marks = bytearray(256)
-        # during a FETCH, per card: LIFTED or TOPPED (FetchJob.found_under); allocated once
+        # during a FETCH, per card: LIFTED, TOPPED or UNDER (FetchJob.found_under); allocated once
         self.fetch_marks = bytearray(256)
         self.sorts = hasattr(board, "sorts") and bool(board.sorts())
         if self.sorts:  # the blade's depth for a card, worked out when it moves for it
@@ -1109,11 +1174,12 @@ class Dealer:
         same place, until the FETCH's limit (hand 1002 on the twin, JAM 5)."""
         loop = self.loop
         under = self.deal_marks
+        below = self.fetch_marks  # (UNDER: taken to lie under the card a FETCH wants)
         n = 0
         after = False
         for c in loop:
             if after:
-                if not under[c] & 1 and not self.board.loop_flying(c):
+                if not under[c] & 1 and below[c] != UNDER and not self.board.loop_flying(c):
                     n += 1
             elif c == card:
                 after = True
