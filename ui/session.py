@@ -135,7 +135,12 @@ class Session:
 
     # ------------------------------------------------------------------ flow
     def _views(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        v = self.table.public_view()
+        """The public view's game and table parts, for reading only: the table's published view
+        itself where it offers one (``public_read``), not a copy. The routing reads a few fields
+        of it several times a frame, and a deep copy each time (of a view that grows with the
+        game's history) was a fifth of the kiosk's CPU in a whole six-player game."""
+        read = getattr(self.table, "public_read", None)
+        v = read() if read is not None else self.table.public_view()
         return v["game"], v["table"]
 
     def route(self) -> str:
@@ -258,7 +263,7 @@ class Session:
         """The engine's row for the hand just finished: ``points``, ``totals`` (``bags``) and
         ``figures`` (what each seat bid and took: the engine keeps them when it books the
         hand); None before the first hand ends."""
-        rows = self._views()[0].get("hand_results") or []
+        rows = self.table.public_view()["game"].get("hand_results") or []  # a copy: the caller keeps it
         return dict(rows[-1]) if rows else None
 
     def undo(self) -> None:

@@ -16,7 +16,7 @@ one.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +178,11 @@ class TableClient:
 
     def public_view(self) -> dict[str, Any]:
         return self._club_now(self.snapshot.public_view())
+
+    def public_read(self) -> Mapping[str, Any]:
+        """The public view as published (shared, not copied, without the club's words of now):
+        for code that only reads it, often (the session's routing). Never change what it gives."""
+        return self.snapshot.public
 
     def letters(self) -> tuple[Letter, ...]:
         """What the referee told one seat only and still holds (ui.letters), oldest first."""

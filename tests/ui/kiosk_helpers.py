@@ -8,6 +8,14 @@ import pygame
 
 from trickref.engine import cards as C
 
+# pytest-timeout of a whole game played by taps. What bounds its hang is counted in moves
+# (``max_steps`` of play_whole_game and referee_helpers.play_to_end) and, on the referee path, in
+# seconds without any change at the table (referee_helpers.HANG_GUARD_S); this wall limit only
+# catches a call that never returns. A game's wall time is its CPU time over the share of a core
+# the machine leaves it: the suite's 300 s cut a whole six-player Cancellation Hearts game that
+# was still playing on a loaded machine (issue 18).
+WHOLE_GAME_TIMEOUT_S = 1200  # as the whole physical games (test_hardware_games) and the finger walk
+
 
 def tap(app: Any, pos: tuple[int, int]) -> None:
     """A tap: the mouse down/up pair SDL synthesizes from a touch (``touch`` set)."""
@@ -29,11 +37,13 @@ def tap_shown_button(app: Any, name: str, frames: int = 400) -> None:
     """Tap ``name`` once the screen shows it: a person taps what is drawn, and on a loaded machine
     the frame that offers a choice the table already takes (the draw's Keep/Discard) may come a
     few frames after the table's state (the loaded suite tapped 'Keep it' on a play screen that
-    did not show it yet)."""
+    did not show it yet). Between two looks the table finishes what it is doing (``drain``), so
+    the number of looks, not the machine's speed, bounds the wait."""
     for _ in range(frames):
         app.render(force=True)
         if any(b.name == name and b.visible and b.enabled for b in app.scene.buttons()):
             break
+        drain(app)
         app.tick(0.05)
     tap_button(app, name)
 

@@ -27,11 +27,22 @@ def referee_app(size: tuple[int, int] = (800, 480), speed: float = 400.0) -> Any
 
 def pump(app: Any, until: Any = None, guard: float = HANG_GUARD_S) -> None:
     """Run the loop (events from the dealer worker and the panels, ticks, frames) until
-    ``until(app)`` holds, or until the table is quiet when ``until`` is None."""
+    ``until(app)`` holds, or until the table is quiet when ``until`` is None.
+
+    ``guard`` bounds a hang, not a slow machine: it counts from the last time anything moved
+    (the table host took an item, the scene changed), so a deal or a run of bot plays that a
+    loaded machine makes slow is never cut short, and a table that stopped moving fails here,
+    saying where it stood, ``guard`` seconds later."""
     import time
 
     end = time.monotonic() + guard
-    while time.monotonic() < end:
+    moved = _progress(app)
+    while True:
+        now, at = time.monotonic(), _progress(app)
+        if at != moved:
+            moved, end = at, now + guard
+        if now >= end:
+            break
         for e in pygame.event.get():
             app.dispatch(e)
         app.tick(0.05)
@@ -46,6 +57,13 @@ def pump(app: Any, until: Any = None, guard: float = HANG_GUARD_S) -> None:
             app.dispatch(ev)
     raise AssertionError(f"the kiosk never got there (scene {app.scene.name if app.scene else None}; "
                          f"{_table_state(app)})")
+
+
+def _progress(app: Any) -> tuple[Any, ...]:
+    """What moves while the table works: the items its host took, the scene on screen."""
+    table = getattr(app.session, "table", None)
+    host = getattr(table, "host", None)
+    return getattr(host, "changes", None), app.scene.name if app.scene is not None else None
 
 
 def _table_state(app: Any) -> str:

@@ -205,7 +205,14 @@ def test_a_strong_bot_in_its_process_leaves_the_kiosk_drawing():
         pid = table.seats.process_pid
         assert pid is not None and pid != os.getpid()
         thinking_frames = 0
-        for _ in range(3000):
+        # six bot entries, however long a loaded machine takes over them: a hang is a table
+        # that has not changed for GUARD_S (each decision takes at most the search's wall
+        # limit, the first also the search process's start), not a count of frames
+        changes, still = table.host.changes, time.monotonic() + GUARD_S
+        while True:
+            if table.host.changes != changes:
+                changes, still = table.host.changes, time.monotonic() + GUARD_S
+            assert time.monotonic() < still, f"the table stood still for {GUARD_S:g} s: {table.messages}"
             for e in pygame.event.get():
                 app.dispatch(e)
             app.tick(0.02)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from kiosk_helpers import play_whole_game, settle, tap_button
+from kiosk_helpers import WHOLE_GAME_TIMEOUT_S, play_whole_game, settle, tap_button
 
 from trickref.ui.screenshots import start_game
 
@@ -35,6 +35,7 @@ def random_chooser(seed: int):
     return choose
 
 
+@pytest.mark.timeout(WHOLE_GAME_TIMEOUT_S)
 @pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
 def test_whole_game_by_taps(small_app, game, players, options):
     app = small_app

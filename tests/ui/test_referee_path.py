@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from kiosk_helpers import tap_button
+from kiosk_helpers import WHOLE_GAME_TIMEOUT_S, tap_button
 from referee_helpers import _table_state, play_to_end, pump, referee_app, start
 
 from trickref.device.config import load
@@ -58,6 +58,7 @@ def games_folder() -> GamesStore:
     return GamesStore(load().config.storage.games_dir())
 
 
+@pytest.mark.timeout(WHOLE_GAME_TIMEOUT_S)
 @pytest.mark.parametrize("game,players,options", GAMES, ids=[g for g, _, _ in GAMES])
 def test_a_whole_game_with_a_human_seat_by_taps(game, players, options):
     app = referee_app()
@@ -83,6 +84,7 @@ def test_a_whole_game_with_a_human_seat_by_taps(game, players, options):
     assert again.scene.name == "home" and again.session is None
 
 
+@pytest.mark.timeout(WHOLE_GAME_TIMEOUT_S)
 def test_resume_mid_trick_gives_the_identical_view_and_play_goes_on():
     app = referee_app()
     session = start(app, "hearts", 4, humans=(0,), options={"target": 50})
