@@ -10,7 +10,7 @@ seat's pocket.
 from __future__ import annotations
 
 import pytest
-from dealer_testkit import GENEROUS, round_robin_plan, running
+from dealer_testkit import GENEROUS, SPEED, round_robin_plan, running
 
 from trickref.device.dealer import messages as m
 from trickref.device.dealer.errors import DealerJam, DealMismatch
@@ -50,26 +50,32 @@ def test_an_older_dealer_that_does_not_list_it_still_fails_the_check() -> None:
     assert any("list of missing cards" in p for p in check.problems)
 
 
-def test_a_deal_whose_card_is_lost_on_the_belt_names_it_after_resume() -> None:
+@pytest.mark.parametrize("speed", [50.0, SPEED])
+@pytest.mark.parametrize("run", range(3))
+def test_a_deal_whose_card_is_lost_on_the_belt_names_it_after_resume(speed: float, run: int) -> None:
     """The real firmware behind its pty: the deal's first card lost on the belt, the jam cleared and the
-    deal resumed; the mismatch names the card as given up at the jam, and nothing else."""
+    deal resumed; the mismatch names the card as given up at the jam, and nothing else, and every card
+    in a seat's pocket was reported dealt there. (Before the firmware's fix the card after the next one
+    often ended unreported in its pocket as well, the hopper 'ran out' and that card was missing too:
+    6 runs of 8 at speed 50, 5 of 12 at 1000; the pty's timing varies, hence the repeats.
+    tests/firmware/test_fw_jammed_entry.py pins it down phase by phase.)"""
     plan = round_robin_plan(4)
-    with running() as (sim, dealer):
-        jams: list[Event] = []
-        dealer.add_listener(lambda e: jams.append(e) if e.kind == m.EV_JAM else None)
+    with running(speed=speed) as (sim, dealer):
+        events: list[Event] = []
+        dealer.add_listener(events.append)
         sim.jam("path")  # the first card put on the belt never reaches its pocket
         with pytest.raises(DealerJam):
             dealer.deal(plan, fresh=True, timeout=GENEROUS)
+        jams = [e for e in events if e.kind == m.EV_JAM]
         assert len(jams) == 1 and jams[0]["stage"] == 3
         lost = jams[0]["card"]
         assert all(lost not in sim.board.tray(t) for t in range(4))
         with pytest.raises(DealMismatch) as info:
             dealer.resume_deal(timeout=GENEROUS)
         seat = dict(plan.entries)[lost]
-        problems = info.value.problems
-        assert f"{m.card_name(lost)} stopped on its way to seat {seat} at a jam and the dealer gave it up" \
-            in problems, problems
-        assert not any("differs" in p for p in problems), problems  # the dealer's summary agrees
-        # (Often a second card, on the belt behind the lost one, also ends unreported in its pocket
-        # after the RESUME - the hopper "ran out", that card missing too: a separate firmware
-        # problem, seen on main's firmware as well, left for its own fix.)
+        assert info.value.problems == [f"missing from the deal: {m.card_name(lost)}",
+                                       f"{m.card_name(lost)} stopped on its way to seat {seat} at a jam "
+                                       "and the dealer gave it up"], info.value.problems
+        for t in range(4):  # no card in a pocket that the host was not told of
+            reported = [e["card"] for e in events if e.kind == m.EV_CARD_DEALT and e["target"] == t]
+            assert sorted(sim.board.tray(t)) == sorted(reported), (t, sim.board.tray(t), reported)
