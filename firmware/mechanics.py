@@ -145,6 +145,7 @@ class Mechanics:
         # head (a loop card the last feed move brought in, not a fed card): ABORT leaves it.
         self.window_is_loop = None
         self.loop_sensors = hasattr(board, "loop_seen")  # E, Rv, D reported one by one
+        self.ejecting = False  # the eject stage's feed move was started (_start_stage)
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
@@ -261,6 +262,7 @@ class Mechanics:
         The state is JAMMED, so moving commands are refused until RESET (or RESUME, which
         restarts the stopped stage: homing again, for a home sensor that was fixed).
         """
+        self._settle_eject()
         self.board.stop_all()
         self.stopped_at = self.board.ticks_ms()
         self.state = JAMMED
@@ -268,6 +270,7 @@ class Mechanics:
 
     def deadman(self):
         """The host went quiet during motion: stop motors where they are and wait."""
+        self._settle_eject()
         self.board.stop_all()
         self.stopped_at = self.board.ticks_ms()
         self.state = PAUSED
@@ -387,6 +390,7 @@ class Mechanics:
                 board.turn_start(stage[3])
                 self.aimed = True
         elif name == "eject":
+            self.ejecting = False  # (set before a POCKET_FULL stop too: _settle_eject reads it)
             target = self.op.target
             cap = self.cfg.POCKET_CAP.get(target) if getattr(board, "COUNTS_POCKETS", False) else None
             counted = cap is not None and self.pocket_count.get(target, 0) >= cap
@@ -399,7 +403,6 @@ class Mechanics:
                 return
             if cap is not None:
                 self.pocket_count[target] = self.pocket_count.get(target, 0) + 1
-            self.ejecting = False
             if self._eject_safe(self.op.target):
                 board.eject(True)
                 self.ejecting = True
@@ -565,10 +568,7 @@ class Mechanics:
             elif ticks_diff(now, f.late) > 0:
                 self.flights.remove(f)
                 self._given_up(f.op)
-                self.board.stop_all()
-                self.stopped_at = now
-                self.state = JAMMED
-                self.emit(P.EV_JAM, bytes((ST_TRANSPORT, f.op.card)))  # never reported dealt
+                self._stop_for(ST_TRANSPORT, f.op.card, now)  # never reported dealt
                 return False
         return True
 
@@ -646,10 +646,26 @@ class Mechanics:
         self._stop_for(stage_code, card, self.board.ticks_ms())
 
     def _stop_for(self, stage_code, card, now):
+        self._settle_eject()
         self.board.stop_all()
         self.stopped_at = now
         self.state = JAMMED
         self.emit(P.EV_JAM, bytes((stage_code, card)))
+
+    def _settle_eject(self):
+        """Before a stop: the feed move carrying the op's card onto the belt may have ended since
+        the last poll (on the Pico the stepper ends its move on its own; a stop decided in the
+        same pass, a card on the belt past its window, comes before the stage is polled). Then
+        the card is on the belt: it becomes a flight now, followed and reported as any other.
+        Left in its eject stage, RESUME would start the finished feed move again, and that move
+        carries the next card, never read, into this card's pocket, unreported (issue 18: seen
+        after a card lost on the belt, the next card's eject ending in the pass its JAM was
+        found; the hopper then 'ran out' and that card was missing too). After stop_all() a
+        finished move and a move cut short look alike (eject_done), so this asks before."""
+        stage = self.stage
+        if self.belt and self.state == RUNNING and self.op is not None and stage is not None \
+                and stage[0] == "eject" and self.ejecting and self.board.eject_done():
+            self._advance()  # (_complete: a flight from now; the op and stage are done)
 
     def _lost_flights(self):
         """A stop while cards were on the belt: where they went is unknown, none is reported."""
@@ -800,10 +816,11 @@ class Mechanics:
         self._jam(stage[1])
 
     def _jam(self, stage_code):
+        card = P.UNKNOWN_CARD
+        if self.op is not None:
+            card = self.op.card  # (before _settle_eject, which may make it a flight)
+        self._settle_eject()
         self.board.stop_all()
         self.stopped_at = self.board.ticks_ms()
         self.state = JAMMED
-        card = P.UNKNOWN_CARD
-        if self.op is not None:
-            card = self.op.card
         self.emit(P.EV_JAM, bytes((stage_code, card)))
