@@ -10,7 +10,8 @@ Why it is built this way (hardware/PROTOCOL.md section 3):
   name survives a replug.
 * Commands are **stop-and-wait**: one outstanding, the identical bytes retransmitted on a
   timeout or on a NAK for an unreadable frame. The dealer replays its cached reply for a
-  repeat, so a command acts exactly once even when replies are lost. After ``retries`` silent
+  repeat, so a command acts exactly once even when replies are lost. A command the dealer
+  refuses as malformed (it arrived damaged past its CRC) is sent again under a new seq. After ``retries`` silent
   tries the link is suspect and a HELLO handshake checks whether the dealer is the same boot
   (carry on) or rebooted (its state is gone: the command fails with DealerRebooted).
 * A **supervisor thread** sends a PING when the host has been quiet for ``deadman_ms / 3``
@@ -133,6 +134,7 @@ class LinkStats:
     naks_for_resend: int = 0
     resends_for_damage: int = 0
     malformed: int = 0  # frames whose CRC passed but whose body did not parse or answer the command
+    refused_resent: int = 0  # commands the dealer refused as malformed (BAD_BODY, CONFLICT), sent again
     stale_replies: int = 0
     reconnects: int = 0
     handshakes: int = 0
@@ -204,6 +206,9 @@ class DealerLink:
         # Replies damaged past their CRC (a body that does not parse, or does not answer the
         # command) are asked again; this many in a row is no line noise: DealerGarbled.
         self.garble_limit = 4 * self.retries
+        # A command the dealer refused as malformed (BAD_BODY) or as another step's id (CONFLICT)
+        # is sent again under a new seq this many times before the refusal goes to the caller.
+        self.refusal_retries = 3
         self._garbled = 0  # malformed replies in a row (any command); a good reply resets it
         self._silent = False  # a command found the dealer silent: LINK_UP when it answers again
         self.last_busy: tuple[int, int, int] | None = None
@@ -521,8 +526,10 @@ class DealerLink:
         DealerLinkDown when the port stayed closed, DealerRebooted when the dealer rebooted
         under a state-dependent command. A reply that does not parse or does not answer the
         command (damaged past its CRC) is line noise: the identical frame is sent again, and
-        only ``garble_limit`` of them in a row raise DealerGarbled. A NAK is a reply like any
-        other: the caller decides what it means."""
+        only ``garble_limit`` of them in a row raise DealerGarbled. A command the dealer refused
+        as malformed (NAK BAD_BODY or CONFLICT: it reached the dealer damaged past its CRC) is
+        sent again under a new seq, up to ``refusal_retries`` times. Any other NAK is a reply
+        like any other: the caller decides what it means."""
         if threading.current_thread() is self._reader_thread:
             raise RuntimeError("dealer commands cannot be sent from the dealer's event "
                                "callback (it runs on the reader thread); hand them off")
@@ -572,6 +579,7 @@ class DealerLink:
         self.stats.commands += 1
         name = m.TYPE_NAMES.get(ftype, hex(ftype))
         garbled = ""  # what was wrong with this command's last answer, if it was malformed
+        refused = 0  # times the dealer refused this command as damaged on its way (sent again)
         while True:
             if self._closing.is_set():
                 raise DealerLinkDown(f"the dealer link was closed ({name} abandoned)")
@@ -645,6 +653,25 @@ class DealerLink:
                 if reply is None:
                     garbled = why
                     self._garble(name, why)
+            if reply is not None and self._refused_as_damaged(ftype, reply) and refused < self.refusal_retries \
+                    and (max_tries is None or tries < max_tries):
+                # The command reached the dealer damaged past its CRC-16 (1 damaged frame in
+                # 65,536 passes it): its body did not parse (BAD_BODY) or its step id became
+                # another step's (CONFLICT). Refused, it did nothing (a refused step is not
+                # remembered), so it is sent again. The identical bytes would do on a dealer that
+                # got a damaged copy (its reply cache is keyed by seq and CRC), but under a new
+                # seq it is dispatched afresh whatever the cache holds; a step id still answers
+                # a step that was done with what it did. A refusal that comes back every time is
+                # the dealer's real answer and goes to the caller. (Before, one such frame at 5 %
+                # corrupted bytes stopped the table until a person pressed Resume.)
+                refused += 1
+                self._garbled = 0
+                self.stats.refused_resent += 1
+                log.info("dealer link: the dealer refused %s as %s (damaged on the line): sent again",
+                         name, m.NAK_REASON_NAMES.get(reply.fields["reason"]))
+                seq = self._next_seq()
+                wire = None
+                continue
             if reply is not None:
                 self._garbled = 0
                 if tries == 1:
@@ -667,6 +694,13 @@ class DealerLink:
                 # other end (a slow but live link keeps its replies coming and is left alone,
                 # and so is a noisy one: its replies come, damaged).
                 self._need_hello = True
+
+    @staticmethod
+    def _refused_as_damaged(ftype: int, reply: Reply) -> bool:
+        """The dealer's NAK says the command it got was malformed (BAD_BODY) or named another
+        step (CONFLICT): what a frame damaged on its way past the CRC gets. (HELLO's NAK is the
+        handshake's to read.)"""
+        return reply.type == m.NAK and ftype != m.HELLO and reply.fields["reason"] in (m.NAK_BAD_BODY, m.NAK_CONFLICT)
 
     def alive(self) -> bool:
         """The dealer sent something (a byte, damaged or not) within the link timeout: it is

@@ -77,7 +77,7 @@ ROW_WORDS = {
     "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
                         "(back after 3-5 s)",
     "refused_play_read": "the dealer refuses the read of a card a player put in the play slot as malformed "
-                         "(a frame damaged past its CRC), once",
+                         "(a frame damaged past its CRC), once: the link sends it again",
     "malformed_twin_read": "two decks: the dealer's answer to EVENTS_SINCE that brings the read of a card played, "
                            "whose twin a lower seat holds, comes damaged past its CRC (cut short), once",
     "malform_25": "a quarter of the dealer's frames damaged past their CRC (cut one byte short, the CRC good)",

@@ -71,18 +71,6 @@ def test_a_card_fed_back_routed_while_its_answer_was_lost_does_not_stop_the_tabl
     _right("mute_feed_back_route", 9001, at=1, outage=4.0)
 
 
-def test_a_card_whose_read_was_refused_is_read_where_it_lies_after_resume() -> None:
-    """Cancellation Hearts, seed 7041 (the campaign's 2 %-corrupted-bytes row met it: a FEED frame
-    damaged past its CRC, refused as malformed): the player's card stays in the play slot; after
-    Resume the table reads it there. The simulated person played again from a pocket that no
-    longer held it (the trial stopped stuck)."""
-    r = run_trial("refused_play_read", 7041, compare=False, guard_s=240.0, at=5)
-    assert r.struck
-    assert r.mismatches == [], r.mismatches
-    assert r.outcome == "right", (r.outcome, r.detail, r.faults)
-    assert r.pressed == 1  # a refusal is not the link's: the person pressed Resume once
-
-
 @pytest.mark.parametrize(("row", "seed"), [("none", 1001), ("unplug_deal", 2003), ("unplug_release", 3004)])
 def test_a_slice_of_the_fault_campaign(row: str, seed: int) -> None:
     """A few of benchmarks/faults.py's trials, seeded: each hand ends right, with the same result
