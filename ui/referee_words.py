@@ -235,6 +235,10 @@ _FIXED |= {
     N_("A card went to the reject pocket: leave it there"),
 }
 _TEMPLATES += [
+    # two decks, two seats that may each have fed it (engine/referee/steps.py, _take_back_either)
+    (N_("{name}: {card} went to the reject pocket: if you no longer hold {card}, take it back into your hand"), ()),
+    (N_("A card went to the reject pocket: {a} or {b} fed it, and takes it back into their hand (their screens say "
+        "which)"), ()),
     (N_("{name}: {card} went to the reject pocket: take it back into your hand"), ()),
     (N_("{card} went to the reject pocket instead of the {dest} pocket: it stays there"), ("dest",)),
     (N_("the dealer did not answer {what} after {n} tries"), ()),

@@ -74,9 +74,16 @@ class SimPeople:
         self.world.feed(card, seat)
 
     def take_back(self, cmd: TakeBack) -> None:
-        self.log(f"the screen says: {cmd.card} from the {cmd.source} pocket to {cmd.dest}")
+        if cmd.owners:
+            self.log(f"the screen says: {cmd.card} from the {cmd.source} pocket to whichever of seats "
+                     f"{', '.join(map(str, cmd.owners))} no longer holds it")
+        else:
+            self.log(f"the screen says: {cmd.card} from the {cmd.source} pocket to {cmd.dest}")
         try:
-            self.world.take_back(C.parse(cmd.card), cmd.source, cmd.dest)
+            if cmd.owners:
+                self.world.take_back_missing(C.parse(cmd.card), cmd.source, cmd.owners)
+            else:
+                self.world.take_back(C.parse(cmd.card), cmd.source, cmd.dest)
         except ValueError as e:
             if self.cannot is None:
                 raise
@@ -171,6 +178,20 @@ class SimWorld:
                                  f"{' '.join(C.names(pile)) or 'nothing'}")
             pile.remove(card)
             trays.setdefault(target_byte(dest), []).append(card)
+
+    def take_back_missing(self, card: int, source: str, owners: tuple[int, ...]) -> None:
+        """Two decks, the screen tells each of ``owners``: "if you no longer hold ``card``, take
+        it back from the ``source`` pocket". Each person looks in their own pocket; the one who
+        fed it (it is no longer there) takes it back. Not exactly one of them missing it raises
+        ValueError (the words would leave the people at the table unsure)."""
+        sim = self.sim
+        with sim.lock:
+            trays = sim.board.trays
+            missing = [s for s in owners if card not in trays.get(s, [])]
+            if len(missing) != 1:
+                raise ValueError(f"the screen says whichever of seats {', '.join(map(str, owners))} no longer holds "
+                                 f"{C.NAMES[card]} takes it back: {len(missing)} of them do not hold it")
+            self.take_back(card, source, f"seat:{missing[0]}")
 
     def fault(self, kind: str) -> None:
         """The simulator jams at its next motion, misreads the next card fed, or its cable is

@@ -265,13 +265,18 @@ class TakeBack(Command):
     """A card the dealer put in ``source`` (the reject pocket) that belongs elsewhere: the
     people at the table move it to ``dest`` ("seat:k": that player's hand) by hand. The words
     are in the referee's messages (the card named only on that seat's screen); this is the same
-    instruction for whoever carries it out (the simulated person of ``trickref sim``)."""
+    instruction for whoever carries it out (the simulated person of ``trickref sim``).
+
+    ``owners`` (two decks): the seats that may have fed it, each holding a copy in the model,
+    none more likely; ``dest`` is then "" and ``seat`` None: whichever of them no longer holds
+    the card takes it back into their own pocket (each is told so on their own screen)."""
 
     TYPE: ClassVar[str] = "take_back"
     card: str
     source: str
     dest: str
     seat: int | None = None
+    owners: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

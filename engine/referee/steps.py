@@ -326,7 +326,12 @@ class DealerSteps(RefereeOutput):
                 self.own_rejects.remove(card)
                 continue
             else:
-                src = self._rejected_from(card)
+                places = self._rejected_from(card)
+                if len(places) > 1:
+                    # two decks, two seats equally likely to have fed it: neither is guessed
+                    self._take_back_either(card, [int(p[5:]) for p in places])
+                    continue
+                src = places[0] if places else None
             if src is None:
                 continue  # the model has it in the reject pocket already (a step sent it there)
             self.places.move(card, src, "reject")
@@ -352,17 +357,21 @@ class DealerSteps(RefereeOutput):
             else:
                 self._msg("A card went to the reject pocket: leave it there", level="warn")
 
-    def _rejected_from(self, card: int) -> str | None:
+    def _rejected_from(self, card: int) -> list[str]:
         """Where the model has a card the dealer put in the reject pocket by itself (a fed card
-        it cleared from its read window when stopped, its read never reported). Two decks: both
-        copies may lie in pockets; the copy that was fed is the one of a seat on turn (the one
-        who feeds now) before any other place's; among the rest, the first in sorted order. Before, the first pocket in sorted order lost its copy: the
-        campaign's corrupt_5 trial 308081 (Cancellation Hearts, 6 players) had seat 3's 5C
-        rejected mid-play, seat 2 told to take "their" 5C back, and seat 2 ended with two 5C
-        while seat 3 had none."""
+        it cleared from its read window when stopped, its read never reported): one place, or
+        none (the model has it in the reject pocket already), or, two decks, the two pockets
+        that may each have fed it. Both copies may lie in pockets; the copy that was fed is the
+        one of a seat on turn (the one who feeds now) before any other place's: the seat that
+        pressed OK, then one that has begun feeding. Before, the first pocket in sorted order
+        lost its copy: the campaign's corrupt_5 trial 308081 (Cancellation Hearts, 6 players)
+        had seat 3's 5C rejected mid-play, seat 2 told to take "their" 5C back, and seat 2 ended
+        with two 5C while seat 3 had none. Two seats still equally likely (a pass nobody pressed
+        OK for, where every seat is on turn; a card fed out of turn) are both returned: the
+        lower one guessed ended with two copies when the other had fed it."""
         held = [k for k, v in sorted(self.places.at.items()) if k != "reject" and card in v]
         if len(held) <= 1:
-            return held[0] if held else None
+            return held
         g = self.game
         on_turn = set(g.turn_seats()) if g is not None else set()
 
@@ -374,7 +383,11 @@ class DealerSteps(RefereeOutput):
                 return 0  # pressed OK to say "I am feeding now"
             return 1 if self.fed.get(seat) else 2  # a pass: a seat that has begun feeding first
 
-        return min(held, key=rank)  # (min keeps the sorted order among equals)
+        best = min(rank(p) for p in held)
+        tied = [p for p in held if rank(p) == best]  # (in sorted order)
+        if not tied[0].startswith("seat:"):
+            return tied[:1]  # a place before the pockets in sorted order, as before
+        return [p for p in tied if p.startswith("seat:")]
 
     def _take_back(self, card: int, seat: int) -> None:
         """A card of ``seat``'s hand is in the reject pocket: the player takes it back."""
@@ -384,6 +397,19 @@ class DealerSteps(RefereeOutput):
                   level="warn")
         self.places.move(card, "reject", seat_target(seat))
         self._out.append(TakeBack(C.NAMES[card], "reject", seat_target(seat), seat))
+
+    def _take_back_either(self, card: int, seats: list[int]) -> None:
+        """Two decks: a card one of ``seats`` fed (each holds a copy in the model, and nothing
+        says which fed it) is in the reject pocket. Nobody is guessed: each is told, on their
+        own screen, to take it back if it is no longer in their hand; the shared screen names the
+        seats, not the card. The model keeps a copy in each hand, right whichever fed it."""
+        for seat in seats:
+            self._msg(f"{self._name(seat)}: {C.NAMES[card]} went to the reject pocket: if you no longer hold "
+                      f"{C.NAMES[card]}, take it back into your hand", seat=seat, level="warn")
+        names = [self._name(s) for s in seats]
+        self._msg(f"A card went to the reject pocket: {', '.join(names[:-1])} or {names[-1]} fed it, and takes it "
+                  f"back into their hand (their screens say which)", level="warn")
+        self._out.append(TakeBack(C.NAMES[card], "reject", "", None, tuple(seats)))
 
     def _on_dealer_ready(self, ev: DealerReady) -> None:
         if self.dealer_fault is None and not ev.redeal:

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import AutoTable
-from trickref.engine.referee.commands import TakeBack
+from trickref.engine.referee.commands import Message, TakeBack
 from trickref.engine.referee.events import DealerMoved
+from trickref.ui.i18n import set_language
+from trickref.ui.referee_words import translate, understood
 
 
 def _moments(seed: int) -> list[tuple[AutoTable, int, int]]:
@@ -48,3 +52,87 @@ def test_the_feeder_takes_back_a_two_deck_card_the_dealer_rejected() -> None:
                 assert Counter(t.ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), (seed, s)
             found += 1
     assert found >= 3
+
+
+# ---------------------------------------------------------------- two seats equally likely
+# A pass (every seat on turn): nobody pressed OK ("I am feeding now", which a person at real panels
+# may skip: the reader does not know who fed a card) and neither holder of the card has begun
+# feeding. Before, the lower seat was told to take "their" card back: when the other had fed it,
+# the lower seat's pocket held two copies and the feeder's none, while the referee's model had one
+# in each (pocket ≠ referee, and nobody could tell).
+
+
+def _pass_twins(seed: int) -> tuple[AutoTable, int, int, int] | None:
+    """(table, card, lower seat, higher seat) at the start of ``seed``'s first pass, where two
+    seats hold a copy of ``card`` and nobody has pressed OK or fed a card."""
+    t = AutoTable(seed=seed, entry="reader")
+    t.start("cancellation-hearts", 6)
+    g = t.ref.game
+    assert g is not None and g.phase == "pass" and t.ref.waiting == "turn" and not t.ref.steps
+    assert t.ref.claim is None and not any(t.ref.fed.values())
+    for card in range(52):
+        holders = [s for s in range(g.n) if card in g.hand_of(s)]
+        if len(holders) == 2:
+            return t, card, holders[0], holders[1]
+    return None
+
+
+def _follow(out: list[object], pockets: dict[int, Counter[int]], reject: list[int]) -> None:
+    """The people do what the screen says: a ``TakeBack`` naming one seat puts the card there;
+    one naming several is done by whichever of them no longer holds the card (exactly one)."""
+    for c in out:
+        if not isinstance(c, TakeBack):
+            continue
+        card = C.parse(c.card)
+        if c.owners:
+            missing = [s for s in c.owners if pockets[s][card] == 0]
+            assert len(missing) == 1, (c, missing)
+            seat = missing[0]
+        else:
+            seat = int(c.dest[5:])
+        reject.remove(card)
+        pockets[seat][card] += 1
+
+
+@pytest.mark.parametrize("feeder", ["lower", "higher"])
+def test_a_rejected_card_two_seats_may_have_fed_is_taken_back_by_the_one_who_fed_it(feeder: str) -> None:
+    found = 0
+    for seed in range(1, 4):
+        got = _pass_twins(seed)
+        if got is None:
+            continue
+        t, card, lo, hi = got
+        g = t.ref.game
+        assert g is not None
+        fed_by = lo if feeder == "lower" else hi
+        pockets = {s: Counter(t.ref.places.at.get(f"seat:{s}", [])) for s in range(g.n)}
+        pockets[fed_by][card] -= 1  # fed, then cleared by the dealer to the reject pocket unreported
+        reject = [card]
+        out = t.feed(DealerMoved(((C.NAMES[card], "reject"),), 1))
+        _follow(out, pockets, reject)
+        assert reject == [], (seed, out)
+        for s in range(g.n):
+            assert +pockets[s] == Counter(t.ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), (seed, s)
+        # both holders told, each on their own screen, naming the card; the shared screen names
+        # the two seats, never the card
+        said = [c for c in out if isinstance(c, Message) and "reject pocket" in c.text]
+        assert sorted(c.seat for c in said if c.seat is not None) == [lo, hi], said
+        assert all(C.NAMES[card] in c.text for c in said if c.seat is not None), said
+        public = [c.text for c in said if c.seat is None]
+        assert len(public) == 1 and g.names[lo] in public[0] and g.names[hi] in public[0], public
+        assert not set(C.NAMES) & set(public[0].replace(",", " ").replace(":", " ").split()), public
+        for c in said:
+            assert understood(c.text), c.text
+            for language in ("fr", "ht", "tr"):
+                set_language(language)
+                try:
+                    assert translate(c.text) != c.text, (language, c.text)
+                finally:
+                    set_language("en")
+        # the hand goes on: every pocket stays the referee's hand until the play
+        for _ in range(60):
+            if g.phase != "pass" or not t.step():
+                break
+        assert g.phase == "play", g.phase
+        found += 1
+    assert found >= 2
