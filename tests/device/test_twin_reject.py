@@ -19,7 +19,15 @@ does go there is tests/engine/test_reject_twin_owner.py.)
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
+from trickref.device.dealer import messages as m
 from trickref.device.simulated.fault_trials import run_trial
+from trickref.device.simulated.table import SimTable
+from trickref.engine import cards as C
+from trickref.engine.referee.commands import Message, TakeBack
+from trickref.engine.referee.events import DealerMoved
 
 
 def test_a_two_deck_read_whose_answer_came_damaged_is_asked_again_and_the_table_goes_on() -> None:
@@ -28,3 +36,49 @@ def test_a_two_deck_read_whose_answer_came_damaged_is_asked_again_and_the_table_
     assert r.faults == [] and r.pressed == 0, r.faults  # no stop: the answer was asked for again
     assert r.mismatches == [], r.mismatches
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+
+
+def test_a_rejected_twin_either_of_two_seats_may_have_fed_goes_back_to_the_one_who_fed_it() -> None:
+    """The first pass of Cancellation Hearts (6 players): every seat is on turn, nobody has
+    pressed OK or fed a card, and two seats hold a copy of a card. The higher one feeds it (a
+    person at real panels may skip OK) and the dealer clears it to its reject pocket, its read
+    never reported (its ledger says so). Nothing says which of the two fed it: both are told,
+    each on their own screen, to take it back if it is no longer in their hand; the simulated
+    person does what the words say (the feeder's pocket no longer holds it). Before, the lower
+    seat was told to take "their" card back and held two copies, the feeder none. Every pocket
+    then matches the referee's hand, and the hand is played to its end."""
+    with SimTable("cancellation-hearts", 6, {}, seed=5) as table:
+        cmds: list[Any] = []
+        on = table.host.on_commands
+
+        def keep(out: list[Any]) -> None:
+            cmds.extend(out)
+            if on is not None:
+                on(out)
+
+        table.host.on_commands = keep
+        table.start()
+        table.run(max_hands=0)  # up to the first shuffle
+        table._deal_next()
+        ref, sim = table.referee, table.sim
+        g = ref.game
+        assert g is not None and sim is not None
+        assert g.phase == "pass" and ref.claim is None and not any(ref.fed.values())
+        card = next(c for c in range(52) if sum(c in g.hand_of(s) for s in range(g.n)) == 2)
+        lo, hi = [s for s in range(g.n) if card in g.hand_of(s)]
+        with sim.lock:  # seat hi fed it; the dealer cleared it to its reject pocket (its ledger says so)
+            sim.board.trays[hi].remove(card)
+            sim.board.trays.setdefault(m.REJECT, []).append(card)
+        table.host.post(DealerMoved(((C.NAMES[card], "reject"),), 1))
+        table.settle()
+        with sim.lock:
+            assert card not in sim.board.trays.get(m.REJECT, [])
+            for s in range(g.n):
+                assert Counter(sim.board.trays.get(s, [])) == Counter(g.hand_of(s)), s
+        taken = [c for c in cmds if isinstance(c, TakeBack)]
+        assert [(c.card, c.owners) for c in taken] == [(C.NAMES[card], (lo, hi))], taken
+        assert Counter(ref.places.at.get(f"seat:{hi}", [])) == Counter(g.hand_of(hi))
+        said = [(c.text, c.seat) for c in cmds if isinstance(c, Message) and "reject pocket" in c.text]
+        assert sorted(seat for _t, seat in said if seat is not None) == [lo, hi], said
+        table.run(max_hands=1)
+        assert len(g.hand_results) == 1
