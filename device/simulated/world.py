@@ -6,8 +6,9 @@
 panel code on gpiozero's mock pins, as it would on hardware. The host talks to the pty and to
 its ``People`` port only; ``SimPeople`` answer that port by doing, on the simulator, only what
 the screen tells a person: gather the cards into the hopper, clear a jam, plug the cable back
-in, put a card in the play slot, take a card back from the pocket the screen names, move a card
-played on the screen onto the trick pile.
+in, put a card in the play slot, take a card back from the pocket the screen names (two decks, when
+the screen tells two players "if you no longer hold it": the one whose pocket no longer holds it),
+move a card played on the screen onto the trick pile.
 
 After a restart the simulator is a fresh machine: ``SimWorld.restore`` puts every card where
 the referee's physical model says it is (the pockets, the loop's cards in the hopper, a card

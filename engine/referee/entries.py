@@ -208,7 +208,11 @@ class Entries(UndoAndCorrections):
             elif holders:
                 self._refuse(None, "the card fed to pass is in more than one hand: press OK on your panel "
                                    "before feeding; the card went to the reject pocket")
-                self._route_fed(card, "reject")
+                # nobody knows whose it was: the model's copy comes out of the first hand for now
+                # (back in it when the card lies in the reject pocket, both holders told then);
+                # before, it stayed out of that hand while the other holder had fed it
+                self._route_fed(card, "reject", holders[0])
+                self.twin_rejects[self.steps[-1].step] = tuple(holders)
                 return
             else:
                 others = self._holders(card)

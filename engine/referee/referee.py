@@ -215,6 +215,7 @@ class Referee(Entries):
     def _reset_hand_table(self) -> None:
         self.rejects_seen = 0  # the hand's deal starts the dealer's reject-pocket ledger again
         self.own_rejects = []
+        self.twin_rejects = {}
         self.pending.clear()
         self.fed.clear()
         self.claim = None

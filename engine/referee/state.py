@@ -48,6 +48,10 @@ class RefereeState:
         # DealerMoved has named yet: when one does, the model has the card there already (with
         # two decks, looking for it elsewhere found its twin in a player's hand)
         self.own_rejects: list[int] = []
+        # those RouteFed steps (by number) whose card two seats may each have fed (fed to pass
+        # without OK, both holding a copy): the model took the first seat's copy; when the card
+        # lies in the reject pocket it goes back there and both are told (steps._twin_rejected)
+        self.twin_rejects: dict[int, tuple[int, ...]] = {}
         self.messages: list[dict[str, Any]] = []
         self.pending: dict[int, int] = {}  # seat -> index into its panel choices
         self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)

@@ -137,6 +137,8 @@ class DealerSteps(RefereeOutput):
         if isinstance(head, RouteFed) and head.target == "reject" and card is not None:
             self.own_rejects.append(card)  # its ledger entry is this step's (_on_dealer_moved)
         self.places.step_done(head, card)
+        if isinstance(head, RouteFed) and head.step in self.twin_rejects:
+            self._twin_rejected(head)
         if isinstance(head, Fetch) and self.presented is None:
             self._fetched(head)
         self._step_done()
@@ -339,6 +341,8 @@ class DealerSteps(RefereeOutput):
                 dest = head.target  # nothing is left in the gate to route: the step ends
                 if dest.startswith("seat:"):
                     self._take_back(card, int(dest[5:]))
+                elif head.step in self.twin_rejects:  # a pass's card two seats may have fed: both told
+                    self._twin_rejected(head)
                 elif dest == "trick":  # a card played: everyone has seen it
                     self._msg(f"{C.NAMES[card]} went to the reject pocket instead of the {dest} pocket: it stays there",
                               level="warn")
@@ -397,6 +401,17 @@ class DealerSteps(RefereeOutput):
                   level="warn")
         self.places.move(card, "reject", seat_target(seat))
         self._out.append(TakeBack(C.NAMES[card], "reject", seat_target(seat), seat))
+
+    def _twin_rejected(self, head: RouteFed) -> None:
+        """The card of ``head`` (a RouteFed to the reject pocket: fed to pass without OK, two
+        seats holding a copy) lies in the reject pocket: the model's copy goes back into the
+        hand it was taken from, and whichever holder fed it takes it back."""
+        seats = self.twin_rejects.pop(head.step)
+        if head.card is None:
+            return
+        card = C.parse(head.card)
+        self.places.move(card, "reject", seat_target(seats[0]))
+        self._take_back_either(card, list(seats))
 
     def _take_back_either(self, card: int, seats: list[int]) -> None:
         """Two decks: a card one of ``seats`` fed (each holds a copy in the model, and nothing

@@ -15,12 +15,18 @@ Since the link asks again for a reply damaged past its CRC (tests/device/test_ma
 the damaged answer no longer stops the table at all: the EVENTS_SINCE is sent again, the read comes,
 and nothing is cleared to the reject pocket. (The referee's choice of the twin's owner when a card
 does go there is tests/engine/test_reject_twin_owner.py.)
+
+When nothing says which of two holders fed a card that went to the reject pocket (a pass, every
+seat on turn, nobody pressed OK), the referee guesses neither: both are told to take it back if it
+is no longer in their hand, and the simulated person does exactly that (the tests below).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
+
+import pytest
 
 from trickref.device.dealer import messages as m
 from trickref.device.simulated.fault_trials import run_trial
@@ -80,5 +86,64 @@ def test_a_rejected_twin_either_of_two_seats_may_have_fed_goes_back_to_the_one_w
         assert Counter(ref.places.at.get(f"seat:{hi}", [])) == Counter(g.hand_of(hi))
         said = [(c.text, c.seat) for c in cmds if isinstance(c, Message) and "reject pocket" in c.text]
         assert sorted(seat for _t, seat in said if seat is not None) == [lo, hi], said
+        table.run(max_hands=1)
+        assert len(g.hand_results) == 1
+
+
+@pytest.mark.parametrize("estop", [False, True])
+def test_a_twin_fed_to_pass_without_ok_goes_back_to_the_one_who_fed_it(estop: bool) -> None:
+    """The same first pass on the real path: seat 5 feeds 3S (seat 1 holds the other copy)
+    without pressing OK; the dealer reads it and the referee, not knowing whose it is, sends it
+    to the reject pocket (``estop``: the e-stop is pressed as the dealer reads it; after Resume
+    the dealer clears it from its read window there). Both holders are told; the feeder, whose
+    pocket no longer holds it, takes it back. Before, the model took seat 1's copy and nobody was
+    told to take the card back: seat 1's pocket held a 3S the model did not, seat 5's model one
+    its pocket did not."""
+    with SimTable("cancellation-hearts", 6, {}, seed=5) as table:
+        cmds: list[Any] = []
+        on = table.host.on_commands
+
+        def keep(out: list[Any]) -> None:
+            cmds.extend(out)
+            if on is not None:
+                on(out)
+
+        table.host.on_commands = keep
+        table.start()
+        table.run(max_hands=0)
+        table._deal_next()
+        ref, sim = table.referee, table.sim
+        g = ref.game
+        assert g is not None and sim is not None
+        assert g.phase == "pass" and ref.claim is None and not any(ref.fed.values())
+        card = C.parse("3S")
+        assert [s for s in range(g.n) if card in g.hand_of(s)] == [1, 5]
+        if estop:
+            fw = sim.firmware.dealer
+            emit = fw.emit
+            struck: list[bool] = []
+
+            def wrapper(kind: int, payload: bytes) -> None:
+                emit(kind, payload)
+                if kind == m.EV_PRESENTED and not struck:
+                    struck.append(True)
+                    sim.board.estop_button = True  # twisted out by the person's Resume
+
+            fw.emit = wrapper
+        table.opened.feed(card, 5)  # no OK pressed
+        # read and routed (the step done), or the dealer stopped
+        assert table.host.wait(lambda: ref.dealer_fault is not None or (table.host.read_counts["3S"] > 0
+                                                                        and not ref.steps), 60.0)
+        table.settle()
+        if estop:
+            assert ref.dealer_fault is not None and "emergency stop" in ref.dealer_fault, ref.dealer_fault
+            table.recover()
+        with sim.lock:
+            assert card not in sim.board.trays.get(m.REJECT, [])
+            for s in range(g.n):
+                assert Counter(sim.board.trays.get(s, [])) == Counter(g.hand_of(s)), s
+                assert Counter(ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), s
+        taken = [c for c in cmds if isinstance(c, TakeBack)]
+        assert [(c.card, c.owners) for c in taken] == [("3S", (1, 5))], taken
         table.run(max_hands=1)
         assert len(g.hand_results) == 1

@@ -15,8 +15,8 @@ import pytest
 
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import AutoTable
-from trickref.engine.referee.commands import Message, TakeBack
-from trickref.engine.referee.events import DealerMoved
+from trickref.engine.referee.commands import Message, RouteFed, TakeBack
+from trickref.engine.referee.events import CardRead, DealerMoved
 from trickref.ui.i18n import set_language
 from trickref.ui.referee_words import translate, understood
 
@@ -134,5 +134,45 @@ def test_a_rejected_card_two_seats_may_have_fed_is_taken_back_by_the_one_who_fed
             if g.phase != "pass" or not t.step():
                 break
         assert g.phase == "play", g.phase
+        found += 1
+    assert found >= 2
+
+
+@pytest.mark.parametrize("feeder", ["lower", "higher"])
+def test_a_twin_fed_to_pass_without_ok_goes_back_to_the_one_who_fed_it(feeder: str) -> None:
+    """The same pass, its read reported this time: the card is in two hands and nobody pressed
+    OK, so the referee refuses it and routes it to the reject pocket. Before, the model's copy
+    came out of the lower seat's hand and stayed out (no words for anyone to take it back):
+    with the higher seat the feeder, the lower seat's pocket held a card the model did not, and
+    the feeder's model a card its pocket did not."""
+    found = 0
+    for seed in range(1, 4):
+        got = _pass_twins(seed)
+        if got is None:
+            continue
+        t, card, lo, hi = got
+        g = t.ref.game
+        assert g is not None
+        fed_by = lo if feeder == "lower" else hi
+        pockets = {s: Counter(t.ref.places.at.get(f"seat:{s}", [])) for s in range(g.n)}
+        pockets[fed_by][card] -= 1  # fed; the referee sends it to the reject pocket
+        reject = [card]
+        n = len(t.commands)
+        t.feed(CardRead(C.NAMES[card]))
+        t.drain()
+        out = t.commands[n:]
+        assert any(isinstance(c, RouteFed) and c.target == "reject" for c in out), out
+        _follow(out, pockets, reject)
+        assert reject == [], (seed, out)
+        for s in range(g.n):
+            assert +pockets[s] == Counter(t.ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), (seed, s)
+        said = [c for c in out if isinstance(c, Message) and c.seat is not None and "reject pocket" in c.text]
+        assert sorted(c.seat for c in said) == [lo, hi], said
+        for _ in range(60):
+            if g.phase != "pass" or not t.step():
+                break
+        assert g.phase == "play", g.phase
+        for s in range(g.n):
+            assert Counter(t.ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), (seed, s)
         found += 1
     assert found >= 2
