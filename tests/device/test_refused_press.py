@@ -59,10 +59,14 @@ def test_an_ok_refused_while_the_dealer_is_silent_is_pressed_again() -> None:
 
 def test_a_two_deck_card_fed_to_pass_without_ok_stays_the_feeders() -> None:
     """A real player forgets OK and feeds QS, which two hands hold: it goes to the reject
-    pocket with words for whoever fed it. The table's own routing of it there is not a card
-    the dealer cleared by itself: nobody else is told to take QS "back" (the other holder, Bot
-    4, was told to, and the model took that player's QS out of their hand). The feeder takes it
-    back, presses OK and feeds it again: it is theirs, the other holder's untouched."""
+    pocket. The table's own routing of it there is not a card the dealer cleared by itself:
+    nobody is told to take QS "back" as theirs (Bot 4, the other holder, was told to, and the
+    model took that player's QS out of their hand). Nothing says which of the two fed it, so
+    both are told to take it back if it is no longer in their hand: the feeder does (the
+    simulated person, whose pocket no longer holds it), presses OK and feeds it again: it is
+    theirs, the other holder's untouched. (Before the words to both, the model kept the card in
+    the reject pocket and out of the lower holder's hand: right only when that one had fed it,
+    tests/device/test_twin_reject.py.)"""
     with SimTable("cancellation-hearts", 6, seed=9264) as table:
         table.start()
         table._deal_next()
@@ -72,13 +76,18 @@ def test_a_two_deck_card_fed_to_pass_without_ok_stays_the_feeders() -> None:
         assert [s for s in range(6) if qs in g.hand_of(s)] == [0, 3]
         table.feed(qs, 0)  # no OK first
         assert not table.cannot
-        assert not any("QS went to the reject pocket" in msg.text for msg in table.messages)
-        assert table.referee.places.at.get("reject") == [qs]
-        assert _pocket(table, "reject") == [qs]
-        assert sorted(table.referee.places.at["seat:3"]) == sorted(g.hand_of(3))
-        assert _pocket(table, 3) == sorted(g.hand_of(3))
-        # the feeder does what the words say: takes it back, presses OK, feeds it again
-        table.opened.take_back(qs, "reject", "seat:0")
+        assert not any(msg.text.endswith("QS went to the reject pocket: take it back into your hand")
+                       for msg in table.messages)
+        told = sorted(msg.seat for msg in table.messages if msg.seat is not None
+                      and "QS went to the reject pocket: if you no longer hold QS" in msg.text)
+        assert told == [0, 3], told
+        # the feeder did what the words say: took it back into their pocket
+        assert not table.referee.places.at.get("reject")
+        assert _pocket(table, "reject") == []
+        for s in (0, 3):
+            assert sorted(table.referee.places.at[f"seat:{s}"]) == sorted(g.hand_of(s))
+            assert _pocket(table, s) == sorted(g.hand_of(s))
+        # then presses OK and feeds it again
         assert table.press(0, "ok")
         table.feed(qs, 0)
         assert table.referee.fed[0] == [qs]
