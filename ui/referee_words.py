@@ -124,6 +124,7 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{name} does not hold {card}: it goes back"), ()),
     (N_("{name} has already passed: {card} goes back"), ()),
     (N_("a card of {owner}'s was fed out of turn (it is {name}'s turn): it goes back to {owner}"), ()),
+    (N_("a card two players hold was fed out of turn (it is {name}'s turn): it went to the reject pocket"), ()),
     (N_("duplicate read: {card} has already been played this hand: it went to the reject pocket"), ()),
     (N_("{card} is not in this hand's deck: it went to the reject pocket"), ()),
     (N_("{card} is not in anyone's hand (it is out of play this hand): it went to the reject pocket"), ()),

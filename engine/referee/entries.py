@@ -177,6 +177,14 @@ class Entries(UndoAndCorrections):
             self._take(seat, A.PLAY[card], "reader")
             return
         holders = self._holders(card)
+        if len(holders) > 1:
+            # two decks, two seats off turn hold it: nobody knows whose it is (before, the first
+            # got it: when the other had fed it, that pocket held two copies, the feeder's none)
+            self._refuse(None, f"a card two players hold was fed out of turn (it is {self._name(seat)}'s turn): it "
+                               f"went to the reject pocket")
+            self._route_fed(card, "reject", holders[0])
+            self.twin_rejects[self.steps[-1].step] = tuple(holders)
+            return
         if holders:
             owner = holders[0]
             self._refuse(owner, f"a card of {self._name(owner)}'s was fed out of turn (it is {self._name(seat)}'s "

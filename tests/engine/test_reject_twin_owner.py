@@ -176,3 +176,63 @@ def test_a_twin_fed_to_pass_without_ok_goes_back_to_the_one_who_fed_it(feeder: s
             assert Counter(t.ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), (seed, s)
         found += 1
     assert found >= 2
+
+
+def _off_turn_twins(seed: int) -> tuple[AutoTable, int, int, int] | None:
+    """(table, card, lower seat, higher seat) at the first play of ``seed``'s hand where two
+    seats off turn each hold a copy of a card the seat on turn does not hold."""
+    t = AutoTable(seed=seed, entry="reader")
+    t.start("cancellation-hearts", 6)
+    for _ in range(400):
+        g = t.ref.game
+        assert g is not None
+        seat = g.to_move if g.phase == "play" and t.ref.waiting == "turn" and not t.ref.steps else None
+        if seat is not None:
+            for card in range(52):
+                holders = [s for s in range(g.n) if card in g.hand_of(s)]
+                if len(holders) == 2 and seat not in holders:
+                    return t, card, holders[0], holders[1]
+        if not t.step():
+            break
+    return None
+
+
+@pytest.mark.parametrize("feeder", ["lower", "higher"])
+def test_a_twin_fed_out_of_turn_goes_back_to_the_one_who_fed_it(feeder: str) -> None:
+    """In the play, a card two seats off turn hold is fed (neither's turn). Before, it was
+    routed to the lower seat's pocket ("a card of P1's was fed out of turn: it goes back to
+    P1"): when the higher seat had fed it, the lower pocket held two copies, the feeder's none.
+    Now it goes to the reject pocket and both are told."""
+    found = 0
+    for seed in range(1, 4):
+        got = _off_turn_twins(seed)
+        if got is None:
+            continue
+        t, card, lo, hi = got
+        g = t.ref.game
+        assert g is not None
+        fed_by = lo if feeder == "lower" else hi
+        pockets = {s: Counter(t.ref.places.at.get(f"seat:{s}", [])) for s in range(g.n)}
+        pockets[fed_by][card] -= 1
+        reject: list[int] = []
+        n = len(t.commands)
+        t.feed(CardRead(C.NAMES[card]))
+        t.drain()
+        out = t.commands[n:]
+        for c in out:  # the dealer routes it where the step says
+            if isinstance(c, RouteFed) and c.card == C.NAMES[card]:
+                if c.target.startswith("seat:"):
+                    pockets[int(c.target[5:])][card] += 1
+                else:
+                    reject.append(card)
+        _follow(out, pockets, reject)
+        assert reject == [], (seed, out)
+        for s in range(g.n):
+            assert +pockets[s] == Counter(t.ref.places.at.get(f"seat:{s}", [])) == Counter(g.hand_of(s)), (seed, s)
+        said = [c for c in out if isinstance(c, Message) and c.seat is not None and "reject pocket" in c.text]
+        assert sorted(c.seat for c in said) == [lo, hi], said
+        for c in out:
+            if isinstance(c, Message):
+                assert understood(c.text), c.text
+        found += 1
+    assert found >= 2
