@@ -505,6 +505,12 @@ class FeedJob:
         if d.loop and hasattr(board, "slot_has_card"):
             if mech.gate.run:
                 return M.WAIT
+            if mech.gate.state and not self.expect_fed and not self.window_known and mech.from_slot:
+                # the feed move that brought it took it from the play slot (a person dropped it
+                # in while the card before it was read and held, then routed): a fed card, even
+                # when a second deck's twin parked in the loop would make it look like the loop's
+                # first card (it waited in the window, unread, for a card nobody fed)
+                self.expect_fed = True
             if mech.gate.state and not self.expect_fed:
                 if not self.window_known:
                     return M.Op("hopper", self.route, self.done)  # what is in the window?

@@ -146,6 +146,11 @@ class Mechanics:
         self.window_is_loop = None
         self.loop_sensors = hasattr(board, "loop_seen")  # E, Rv, D reported one by one
         self.ejecting = False  # the eject stage's feed move was started (_start_stage)
+        # the card the last feed move brought to the read window came from the play slot (the
+        # hopper's pickup was held, or a card lay in the slot, which a feed move takes first):
+        # a card a person fed, whatever the loop model holds (commands.FeedJob)
+        self.hopper_held = False
+        self.from_slot = False
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
@@ -379,7 +384,8 @@ class Mechanics:
         self.stage_start = board.ticks_ms()
         if name in ("feed", "eject") and hasattr(board, "hold_hopper") and self.op is not None:
             op = self.op
-            board.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
+            self.hopper_held = op.hold or (name == "eject" and not op.pull_next)
+            board.hold_hopper(self.hopper_held)
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
         elif name == "read":
@@ -404,10 +410,18 @@ class Mechanics:
             if cap is not None:
                 self.pocket_count[target] = self.pocket_count.get(target, 0) + 1
             if self._eject_safe(self.op.target):
-                board.eject(True)
+                self._feed_move(board.eject)
                 self.ejecting = True
         elif name == "show":
             board.show(True)
+
+    def _feed_move(self, move):
+        """Start a feed move (``board.feed`` or ``board.eject``), noting where the card it brings
+        to the read window comes from: the play slot when the hopper is held or a card lies in
+        the slot (``from_slot``)."""
+        slot = getattr(self.board, "slot_has_card", None)
+        self.from_slot = self.hopper_held or (slot is not None and bool(slot()))
+        move(True)
 
     def _stage_complete(self, name):
         board = self.board
@@ -417,7 +431,7 @@ class Mechanics:
                     return False  # the gate is changing: decide on a settled reading
                 self.feeding = True
                 if not self.gate.state:  # (with a belt the last feed move brought it already)
-                    board.feed(True)
+                    self._feed_move(board.feed)
             if not self.gate.state:
                 return False
             if self.belt and not board.eject_done():
@@ -455,7 +469,7 @@ class Mechanics:
             if not self.ejecting:
                 if not self._eject_safe(self.op.target):
                     return False
-                board.eject(True)
+                self._feed_move(board.eject)
                 self.ejecting = True
             if hasattr(board, "gate_len_mm"):
                 length = board.gate_len_mm()

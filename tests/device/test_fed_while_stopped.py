@@ -25,7 +25,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from dealer_testkit import wait_until
 
 from trickref.device.dealer import messages as m
@@ -148,14 +147,24 @@ def test_a_card_fed_while_the_link_is_silent_is_waited_for_as_itself() -> None:
     assert got == clean_run("cancellation-hearts", 6, {}, 9219)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "flaky, not yet understood (stop 29): on a quiet machine 2-3 of 6 runs wait the full 30 s for "
-    "AD's read with no dealer fault (seen on dd48c4c and cf4a1f3); kept running, outcome not enforced "
-    "until explained"))
 def test_a_card_dropped_while_the_last_is_being_read_is_read_after_it() -> None:
     """What a real table sees: a person drops KH into the play slot and then AD, while KH is in
     the read window, before the host has heard of its read: the dealer reads KH, routes it to
     the loop, then reads AD from the window. Nobody is told anything; nothing is lost."""
+    _ad_dropped_while_kh_is_held(passed_first=())
+
+
+def test_a_card_dropped_while_the_last_is_being_read_is_read_though_its_twin_is_parked() -> None:
+    """The same, after seat 1 passed its AD (two decks: the twin of seat 0's) into the loop.
+    Routing KH brings seat 0's AD from the play slot to the window; the dealer took it there
+    for the loop's first card (seat 1's AD), left it unread and waited for a card in the play
+    slot, while the person waited for AD's read: a stuck table, the loop model a card short."""
+    _ad_dropped_while_kh_is_held(passed_first=("AD", "4S", "6S"))
+
+
+def _ad_dropped_while_kh_is_held(passed_first: tuple[str, ...]) -> None:
+    """Seat 1 passes ``passed_first`` (parked in the loop), then seat 0 feeds QS, then KH, and
+    drops AD in while the dealer holds KH, read, before the host hears of it."""
     table = _Table("cancellation-hearts", 6, seed=9219)
     table.mismatches = []
     try:
@@ -164,31 +173,47 @@ def test_a_card_dropped_while_the_last_is_being_read_is_read_after_it() -> None:
         g = table.referee.game
         sim = table.sim
         assert g is not None and g.phase == "pass" and isinstance(sim, DealerSimulator)
-        assert table.press(0, "ok")
         qs, kh, ad = (C.parse(c) for c in ("QS", "KH", "AD"))
-        table.feed(qs, 0)
+        first = [C.parse(c) for c in passed_first]
         reads = table.host.read_counts
         port = table.host.dealer
         assert isinstance(port, SerialDealer)
         read_fed = port.adapter.read_fed
+        dropped = threading.Event()  # the person dropped AD in while KH was held
 
         def then_ad() -> int:
             card = read_fed()
             if card == kh:  # read and held in the window, the host not told yet: AD goes in
                 assert sim.board.gate == kh
                 table.opened.feed(ad, 0)
+                dropped.set()
             return card
 
+        # Hooked before any card is fed: the port's thread looks ``adapter.read_fed`` up as each
+        # read starts, and the read that gets KH starts once QS's has ended. Hooked after QS was
+        # read, the port's thread could already be inside the unhooked read that then got KH (it
+        # starts the next read as soon as QS is routed, while settle() sees a table waiting for a
+        # card): AD stayed in seat 0's pocket and the next FEED waited for a card nobody fed.
         port.adapter.read_fed = then_ad  # type: ignore[method-assign]
+        if first:
+            assert table.press(1, "ok")
+            for c in first:
+                table.feed(c, 1)
+        assert table.press(0, "ok")
+        table.feed(qs, 0)
         table.opened.feed(kh, 0)
-        assert table.host.wait(lambda: reads["AD"] == 1 or table.referee.dealer_fault is not None, GENEROUS)
+        ref = table.referee
+        ad_reads = 1 + first.count(ad)
+        assert table.host.wait(lambda: reads["KH"] == 1 or ref.dealer_fault is not None, GENEROUS)
+        assert dropped.is_set()  # KH's read was the hooked one: AD went in while KH was held
+        assert table.host.wait(lambda: reads["AD"] == ad_reads or ref.dealer_fault is not None, GENEROUS)
         table.settle()
         assert table.referee.dealer_fault is None
-        assert reads["KH"] == 1 and reads["AD"] == 1
-        assert table.referee.places.at["loop"] == [qs, kh, ad]
+        assert reads["KH"] == 1 and reads["AD"] == ad_reads
+        assert table.referee.places.at["loop"] == [*first, qs, kh, ad]
         with sim.lock:
             assert sim.board.gate is None and not sim.board.slot
-            assert [c for c in sim.firmware.dealer.loop if c < 52] == [qs, kh, ad]
+            assert [c for c in sim.firmware.dealer.loop if c < 52] == [*first, qs, kh, ad]
         assert not any("reject" in msg.text for msg in table.messages)
     finally:
         table.close()

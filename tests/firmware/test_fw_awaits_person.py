@@ -65,3 +65,25 @@ def test_a_card_caught_in_the_feed_path_is_not_a_person_thinking() -> None:
     assert host.until(P.EV_JAM)[2][0] == M.ST_FEED
     state, flags = status(host)
     assert state == 7 and not flags & AWAITS
+
+
+def test_a_card_dropped_in_while_the_last_is_held_is_read_though_its_twin_is_parked() -> None:
+    """Two decks: a person drops 12 into the play slot while the card before it (40) is read
+    and held. Routing 40 to the loop (the hopper held: only a slot card moves) brings 12 to the
+    window, and the next FEED reads it there as the fed card it is, although its twin of the
+    other deck is parked in the loop. Taken for the loop's first card, it waited in the window
+    unread while the FEED waited for a card in the play slot: a stuck table (issue 18)."""
+    host = make_host(deck=[], seats=6, decks=2)
+    park(host, (12, 3))  # a pass: 12's twin is parked in the loop
+    host.board.slot.append(40)
+    host.command(P.FEED, bytes((1, P.HOLD)))
+    assert host.until(P.EV_PRESENTED)[2][:2] == bytes((P.HOLD, 40))
+    host.board.slot.append(12)  # dropped in while 40 is held, before the host routes it
+    host.command(P.ROUTE_PRESENTED, bytes((P.LOOP,)))
+    host.until(P.EV_CARD_ROUTED)
+    host.run(3000)
+    assert host.board.gate == 12 and not host.board.slot
+    host.command(P.FEED, bytes((1, P.HOLD)))
+    assert host.until(P.EV_PRESENTED, 20000)[2][:2] == bytes((P.HOLD, 12))
+    state, flags = status(host)
+    assert state == 3 and not flags & AWAITS  # held for the host's routing, not waiting for a person
