@@ -16,7 +16,11 @@ card, then the loser's; the Double Nil exchange), so the move that ejects a fetc
 the next one to the read window (one feed move less, its read while the other card is on the
 belt). ``sorter-next-before``: the same, with the FETCH as it was before a FETCH sent the
 cards it finds under its card over it (firmware FetchJob.found_under), the baseline measured in
-the same run, hand for hand.
+the same run, hand for hand. ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
+(the stock's first card staged) carries flag SWEEP (firmware FetchJob.sweep_route): the dealer
+first reads every stock card once and sends it round over the cards not read yet, so the pairs
+the blade inverted during the deal come back in order before any player waits; that FETCH's
+time, to its STAGED, is the read-back, its own figure (``readback_s``), left out of the fetching.
 
 Fetching time per hand: the mechanism time from each FETCH (to a pocket, or a staging to the
 read window) to its event, summed; loop passes: cards sent round the loop meanwhile. The deal
@@ -65,6 +69,9 @@ class Hand:
         self.stage_ms = 0
         self.feed_ms = 0
         self.fetches = 0
+        self.readback_ms = 0
+        self.readback_passes = 0
+        self.sweep_flag = SWEEP[0]  # design "sorter-next-sweep": the first stage carries flag SWEEP
 
     @property
     def mech(self) -> Any:
@@ -90,14 +97,17 @@ class Hand:
         self.idle()
         return (self.mech.now - t0) // 1000
 
-    def fetch(self, card: int, target: int, pull: bool = False) -> None:
+    def fetch(self, card: int, target: int, pull: bool = False, sweep: bool = False) -> None:
         """FETCH ``card`` to ``target`` (HOLD: stage it); ``pull``: the referee's next step is a
         FETCH or a stage, so (design sorter-next) the FETCH carries flag NEXT: the move that
-        ejects the card brings the loop's next card to the read window."""
+        ejects the card brings the loop's next card to the read window. ``sweep``: the first
+        stage after the deal (design sorter-next-sweep: flag SWEEP, its time the read-back's)."""
         self.idle()
         t0, p0 = self.mech.now, self.mech.passes
         start = len(self.host.events)
-        flags = bytes((P.FETCH_NEXT,)) if pull and self.next_flag else b""
+        sweep = sweep and self.sweep_flag
+        bits = (P.FETCH_NEXT if pull and self.next_flag else 0) | (P.FETCH_SWEEP if sweep else 0)
+        flags = bytes((bits,)) if bits else b""
         r = self.host.command(P.FETCH, step(bytes((LOOP, card, target)) + flags))
         if r.type != P.OK:
             raise RuntimeError(f"FETCH refused: {r.body.hex()}")
@@ -111,6 +121,11 @@ class Hand:
                 if e[1] in (P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_FAULT, P.EV_ESTOP):
                     raise RuntimeError(f"FETCH stopped: {e}; {self.mech.log[-3:]}")
             self.host.run(PASS_MS)
+        if sweep:  # the read-back, to STAGED: the draw can begin (the last few cards it sent
+            # round land during the first fetches; a fetch that waits for one counts the wait)
+            self.readback_ms += (self.mech.now - t0) // 1000
+            self.readback_passes += self.mech.passes - p0
+            return
         ms = (self.mech.now - t0) // 1000
         if target == HOLD:
             self.stage_ms += ms
@@ -137,7 +152,9 @@ class Hand:
     def result(self, deal_ms: int) -> dict[str, Any]:
         return {"deal_s": deal_ms / 1000, "fetch_s": self.fetch_ms / 1000, "stage_s": self.stage_ms / 1000,
                 "fetching_s": (self.fetch_ms + self.stage_ms) / 1000, "fetch_passes": self.fetch_passes,
-                "fetches": self.fetches, "feed_s": self.feed_ms / 1000}
+                "fetches": self.fetches, "feed_s": self.feed_ms / 1000,
+                **({"readback_s": self.readback_ms / 1000, "readback_passes": self.readback_passes}
+                   if self.sweep_flag else {})}
 
 
 def _orders(seed: int) -> tuple[list[int], list[int], random.Random]:
@@ -157,7 +174,7 @@ def german_whist(sorter: bool, seed: int) -> dict[str, Any]:
     h = Hand(sorter, seed)
     h.mech.hopper = list(hopper)
     deal_ms = h.deal([(c, i % 2) for i, c in enumerate(deck[:26])] + [(c, LOOP) for c in deck[26:]])
-    h.fetch(deck[26], HOLD)
+    h.fetch(deck[26], HOLD, sweep=True)
     for k in range(13):
         leader = rng.randrange(2)
         for seat in (leader, 1 - leader):
@@ -192,7 +209,7 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool, positions: bool = False
     h = Hand(sorter, seed)
     h.mech.hopper = list(hopper)
     deal_ms = h.deal([(deck[0], 0)] + [(c, LOOP) for c in deck[1:]])
-    h.fetch(deck[1], HOLD)
+    h.fetch(deck[1], HOLD, sweep=True)
     discards: list[int] = []
     for turn in range(26):
         seat, pos = turn % 2, 2 * turn
@@ -257,6 +274,7 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
 
 
 NEXT = [False]
+SWEEP = [False]
 _COMMANDS: Any = importlib.import_module("trickref.firmware.commands")
 _FOUND_UNDER = _COMMANDS.FetchJob.found_under
 
@@ -323,6 +341,7 @@ def _design(design: str) -> None:
     """Design sorter-next-span: the firmware's FETCH without FetchJob.top_is_nearer (the cards
     read under the wanted card go to the top only past the backstop)."""
     NEXT[0] = design.startswith("sorter-next")
+    SWEEP[0] = design == "sorter-next-sweep"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
     _COMMANDS.FetchJob.top_is_nearer = _never if design == "sorter-next-span" else _TOP_IS_NEARER
 
@@ -363,7 +382,7 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
                                    "load_1min": [min(loads[design]), max(loads[design])],
                                    "wall_s": round(walls[design], 1), "hands_run": runs[design]}
             for key in ("fetching_s", "fetch_s", "stage_s", "fetch_passes", "deal_s", "feed_s", "exchange_s",
-                        "exchange_passes"):
+                        "exchange_passes", "readback_s", "readback_passes"):
                 xs = [float(r[key]) for r in runs[design] if key in r]
                 if xs:
                     med, lo, hi = median_ci(xs)

@@ -38,6 +38,10 @@ LIFT_TOP = 6
 # Dealer.fetch_marks: read over the wanted card's model place; sent to the top; not read yet,
 # its place between the wanted card's and a card read under it, so taken to lie under it too
 LIFTED, TOPPED, UNDER = 1, 2, 3
+# A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
+# this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
+# order among those read; when every card has been read the bits go (FetchJob.sweep_route)
+SWEPT = 0x80
 
 
 class Refused(Exception):
@@ -233,12 +237,21 @@ class FetchJob:
     model (it is re-queued where it really is); a card not in the model at all is a stray
     (DUPLICATE, reject pocket)."""
 
-    def __init__(self, dealer, card, target, pull=False):
+    def __init__(self, dealer, card, target, pull=False, sweep=False):
         self.dealer = dealer
         self.card = card
         self.target = target
         self.pull = pull  # flag NEXT: the eject brings the loop's next card to the window
         self.passes = 0
+        # flag SWEEP: the loop cards not read yet in this sweep (0: no sweep, or it is over);
+        # only where every place leaves SWEPT free (a deal's stock: no parked card, LAST)
+        self.sweeping = 0
+        if sweep and dealer.sorts:
+            self.sweeping = len(dealer.loop)
+            for c in dealer.loop:
+                if dealer.loop_key[c] & SWEPT:
+                    self.sweeping = 0
+        self.swept_passes = 0  # cards the sweep sent round (passes counts the FETCH's own)
         self.found = False
         self.failed = False
         self.ready = False  # staging: the card before it has gone, it is next in the hopper
@@ -266,9 +279,11 @@ class FetchJob:
             # (also with a card in the window, brought there by a FETCH with flag NEXT: sent
             # round now, its feed move would take the card under the one still falling, and
             # the cards behind it would go round one after the other)
-            if d.board.loop_dropping():
-                return M.WAIT  # a card is falling onto the stack (D saw it): it may be this one
-            for f in mech.flights:
+            if d.board.loop_dropping() and (not self.sweeping or self.sweeping < 3):
+                # a card is falling onto the stack (D saw it): it may be this one (a sweep's
+                # cards fall on the top: it goes on while more than two lie under them unread)
+                return M.WAIT
+            for f in (() if self.sweeping else mech.flights):
                 if f.pocket is None and f.op.card == self.card:
                     # it is on its way back round the loop (a card before it was out of its
                     # place, or a FEED sent it round): the sorting hopper puts it in at its
@@ -298,6 +313,9 @@ class FetchJob:
             return (loop, -1, "cycle")
         if d.loop and d.loop[0] != card:
             d.resyncs += 1
+        if self.sweeping and card in d.loop:
+            self.sweep_route(card)
+            return (loop, -1, "cycle")
         if card == self.card:
             self.found = True
             if self.under:  # every card under it has been read: a card still marked lies over it
@@ -322,6 +340,27 @@ class FetchJob:
                 return (loop, -1, "cycle", False)
             return (loop, -1, "cycle")
         return (P.REJECT, -1, "stray")
+
+    def sweep_route(self, card):
+        """Flag SWEEP: ``card`` was read; it goes round over the cards not read yet, at its place
+        among those read (its place gets the SWEPT bit, so the model keeps the unread cards under
+        the read ones and the blade's depth counts only read cards with later places). Read in
+        the stack's order, each card drops on the top (depth 0): a pair the blade inverted
+        during the deal is put right (the later card read first goes on the top, the other in
+        under it), with no player waiting. A read card read again (the blade put it under an
+        unread one) goes round again. When every card has been read the bits go: the model is
+        the plan's order again, and the FETCH goes on for its own card."""
+        d = self.dealer
+        key = d.loop_key
+        d.loop_take(card)
+        if not key[card] & SWEPT:
+            key[card] |= SWEPT
+            self.sweeping -= 1
+        self.swept_passes += 1
+        d.loop_add(card)
+        if not self.sweeping:  # every card read: the places as they were (the order unchanged)
+            for c in d.loop:
+                key[c] &= SWEPT - 1
 
     def found_under(self, card):
         """Sorting hopper: ``card`` was read before the wanted card, so it lay under it; it goes
@@ -453,6 +492,7 @@ class FetchJob:
             d.emit(P.EV_STAGED, bytes((self.card, min(255, self.passes))))
         if self.under:
             self.under_clear()
+        self.sweep_end()
         if self.failed:  # the card never came: the model no longer matches the hopper
             d.loop_valid = False
             d.mech.stop_for(M.ST_LOOP, self.card)
@@ -460,7 +500,16 @@ class FetchJob:
     def cancel(self):
         if self.under:  # (aborted or e-stopped: the blade is not driven)
             self.under_clear(False)
+        self.sweep_end()
         self.dealer.emit(P.EV_ABORTED, P.u16(0))
+
+    def sweep_end(self):
+        """A sweep stopped before every card was read: the places as they were."""
+        if self.sweeping:
+            self.sweeping = 0
+            key = self.dealer.loop_key
+            for c in self.dealer.loop:
+                key[c] &= SWEPT - 1
 
 
 def counts_payload(head, missing, dups):
@@ -1489,6 +1538,7 @@ def cmd_fetch(d, body, resumed):
         d.need(body, 3)
     source, card, target = body[0], body[1], body[2]
     pull = len(body) > 3 and bool(body[3] & P.FETCH_NEXT)
+    sweep = len(body) > 3 and bool(body[3] & P.FETCH_SWEEP) and d.sorts and d.mech.held is None
     if source == d.cfg.LOOP:
         if card >= 52 or target == d.cfg.LOOP:
             raise Refused(P.NAK_BAD_BODY)
@@ -1506,12 +1556,12 @@ def cmd_fetch(d, body, resumed):
             else:
                 route_held(d, target, P.EV_CARD_ROUTED, pull)
             return d.ok(P.FETCH)
-        if target == P.HOLD and held is None and not d.mech.gate.state and d.loop[0] == card:
+        if target == P.HOLD and held is None and not d.mech.gate.state and d.loop[0] == card and not sweep:
             d.staged = card  # already the next card the hopper gives
             d.emit(P.EV_STAGED, bytes((card, 0)))
             return d.ok(P.FETCH)
         d.unstage()
-        d.mech.start_job(FetchJob(d, card, target, pull and target != P.HOLD))
+        d.mech.start_job(FetchJob(d, card, target, pull and target != P.HOLD, sweep))
         return d.ok(P.FETCH)
     raise Refused(P.NAK_BAD_BODY)  # the loop is the only source (v1 discard/staging racks are gone)
 

@@ -52,6 +52,7 @@ INVENTORY_REPLY = 0x89  # v3: reply to INVENTORY
 STEP_COMMANDS = (0x07, 0x0B, 0x0C, 0x0D, 0x10, 0x11)  # ROUTE_PRESENTED FEED FETCH ABORT RESUME SELFTEST
 
 FETCH_NEXT = 0x01  # v3 FETCH flags (an optional 4th byte): the eject brings the loop's next card to the window
+FETCH_SWEEP = 0x02  # FETCH flags bit1 (sorting hopper): first read every loop card once, back in its places' order
 PLAN_FRESH = 0x01  # v3 DEAL_PLAN flags: a fresh deal (every card gathered): the ledger starts again
 
 # v3 step states (STEP reply)

@@ -236,6 +236,7 @@ SCHEMAS: dict[int, Schema] = {
 
 MAX_PLAN_CHUNK = 122  # (250 - 5) // 2 entries in one DEAL_PLAN frame
 FETCH_NEXT = 0x01  # FETCH flags bit0 (an optional byte): the eject brings the loop's next card to the window
+FETCH_SWEEP = 0x02  # FETCH flags bit1 (sorting hopper): first read every loop card once, back in its places' order
 IDENT_FETCH_FLAGS = 0x40  # IDENTIFY flags bit6: the dealer takes FETCH's flags byte
 IDENT_FEED_PLACE = 0x80  # IDENTIFY flags bit7: FEED and ROUTE_PRESENTED take a place byte (target 0x85)
 # HELLO's optional host_flags byte, bit0: answer with IDENTIFY's second flags byte (flags2; a dealer

@@ -405,3 +405,50 @@ def test_a_loop_card_under_the_last_card_to_deal_takes_no_others_there_and_the_d
     assert not any(m & 1 for m in host2.deal_marks)  # nothing left marked after the deal
     for card in stock[:3]:  # the stock deals out from the bottom
         fetch(tw, host, card, 1)
+
+
+@pytest.mark.timeout(900)  # (a whole deal and read-back on the twin: minutes on a loaded machine)
+def test_fetch_flag_sweep_reads_the_stock_back_and_puts_the_inverted_pairs_right() -> None:
+    """FETCH flag SWEEP (bit1; firmware FetchJob.sweep_route) on the first stage after the
+    deal: the dealer reads every stock card once and sends it round over the cards not read
+    yet, so three pairs the blade inverted during the deal lie in the plan's order afterwards
+    and the draw's fetches pass no card round. Without the flag the inversions stay (each
+    costs a pass and the wait for its card at a fetch of the draw)."""
+    tw, host, deck = deal_spades_2p(26, {"sorter.error_chance": 0.0})
+    stock = deck[1:]
+    hop = tw.mech.hopper
+    assert hop == stock  # bottom first
+    for i in (0, 10, 30):  # the splitter put three cards one above their places
+        hop[i], hop[i + 1] = hop[i + 1], hop[i]
+    start = len(host.events)
+    r = host.command(P.FETCH, P.u16(0x6300) + bytes((th.LOOP, deck[1], HOLD, P.FETCH_SWEEP)))
+    assert r.type == P.OK, r
+    host.until((P.EV_STAGED,), max_ms=60_000, start=start)
+    while tw.fw.dealer.mech.busy() or any(c.mode != "f" for c in tw.mech.cards):  # (the staged card stays)
+        host.run(10)
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED, P.EV_DUPLICATE) for e in host.events[start:])
+    held = tw.fw.dealer.mech.held
+    assert held is not None and held[0] == deck[1]  # staged in the read window
+    assert [c.card for c in [tw.mech.window_card()]] + tw.mech.hopper == stock  # the plan's order
+    assert tw.fw.dealer.loop == stock
+    assert all(tw.fw.dealer.loop_key[c] == i + 1 for i, c in enumerate(stock))  # no SWEPT bit left
+    for card in deck[1:14]:  # (the first two pairs)
+        assert fetch(tw, host, card, 1) == 0
+
+
+@pytest.mark.timeout(900)  # (a whole deal and read-back on the twin: minutes on a loaded machine)
+def test_two_player_spades_hand_1030_reads_its_stock_back_and_fetches_it_in_order() -> None:
+    """benchmarks/dealer.py --twin-stock's hand 1030 (design sorter-next): the blade put seven
+    cards off their places during the deal (five pairs inverted); the draw's fetches sent 10
+    cards round, 35.0 s of fetching. Design sorter-next-sweep reads the stock back at the first
+    stage (FETCH flag SWEEP): every stock card goes round once before the draw, and the draw
+    sends none round (24.0 s of fetching; the read-back 17.3 s, its own figure)."""
+    ts = _twin_stock_bench()
+    ts._design("sorter-next-sweep")
+    try:
+        r = ts.spades_2p(True, 1030, False)
+    finally:
+        ts._design("sorter-next")
+    assert r["fetches"] == 51
+    assert r["fetch_passes"] <= 1, r  # sorter-next: 10 (here a read-back card landing meanwhile)
+    assert r["readback_passes"] >= 40, r  # the stock read once (its last cards land after STAGED)

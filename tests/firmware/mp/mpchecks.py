@@ -830,6 +830,67 @@ def fetch_under():
           "%d bytes allocated" % used)
 
 
+def fetch_sweep():
+    """A FETCH with flag SWEEP (sorting hopper; FetchJob.sweep_route): every loop card is read
+    once and goes round over the cards not read yet, at its place among those read. Read in
+    the stack's order each drops on the top (depth 0); a pair the blade inverted (3 read before
+    2) is put right: 2 drops in one under the top, under 3. Once every card has been read the
+    places are the plan's again and the model is in the plan's order. None of it allocates
+    (gc off, gc.mem_alloc() before and after, on MicroPython)."""
+    mem_alloc = getattr(gc, "mem_alloc", None)  # MicroPython only
+    if mem_alloc is None:
+        def mem_alloc():
+            return 0
+    host = new_host(2)
+    d = host.fw.dealer
+    b = host.board
+    depths = bytearray(48)
+    at = bytearray(1)
+
+    def record(depth, card=0):
+        depths[at[0]] = depth
+        at[0] += 1
+    b.loop_depth = record  # the splitter (the real one: board.py, twinchecks)
+    b.loop_depth_again = lambda: None
+    b.loop_flying = lambda card: False
+    d.sorts = True
+    d.loop = list(range(1, 41))  # places 1..40, bottom first
+    for c in d.loop:
+        d.loop_key[c] = c
+    job = commands.FetchJob(d, 1, P.HOLD, False, True)
+    assert job.sweeping == 40
+    reads = bytes([1, 3, 2] + list(range(4, 41)))  # the stack as it lies, bottom first
+    mid = bytearray(2)
+    gc.collect()
+    gc.disable()
+    a = mem_alloc()
+    for k in range(len(reads)):
+        job.sweep_route(reads[k])
+        if k == 2:
+            mid[0] = d.loop_depth_now(2)  # under 3 only: the 37 unread cards are not counted
+            mid[1] = d.loop_key[2]
+    used = mem_alloc() - a
+    gc.enable()
+    assert used == 0, ("sweep_route allocates", used)
+    assert mid[0] == 1 and mid[1] == 2 | commands.SWEPT, list(mid)
+    assert at[0] == 40 and depths[0] == 0 and depths[1] == 0 and depths[2] == 1, list(depths[:at[0]])
+    for k in range(3, 40):
+        assert depths[k] == 0, (k, list(depths[:at[0]]))
+    assert job.sweeping == 0 and job.swept_passes == 40
+    assert d.loop == list(range(1, 41)), d.loop
+    for c in d.loop:
+        assert d.loop_key[c] == c, (c, d.loop_key[c])
+    # a sweep stopped half way (ABORT): the places as they were
+    job = commands.FetchJob(d, 1, P.HOLD, False, True)
+    job.sweep_route(1)
+    job.sweep_route(2)
+    job.cancel()
+    for c in d.loop:
+        assert d.loop_key[c] == c, ("a SWEPT bit left after an ABORT", c, d.loop_key[c])
+    print("PASS fetch_sweep: 40 cards read once, depths 0 but the inverted pair's 1, "
+          "the model in the plan's order after; %d bytes allocated" % used)
+
+
 def _fault_deal(host, n, entries):
     """Deal ``entries`` with fault ``n % 5`` injected part way: a jam (RESUME), a shingled
     double feed (cards put back, RESUME), two misreads, the e-stop (RESET, a new plan), the
@@ -1097,7 +1158,7 @@ def rp2_board():
           "= motion.segments_us; RESET/hang/power-on told apart" % (cfg.MICROSTEPS, steps, us))
 
 
-CHECKS = ["evening", "evening_full", "evening_short", "golden", "deals", "naks", "loop_deal", "fetch_cycle", "fetch_under", "steps", "misroute", "pocket_count", "ejection", "resumed_eject", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
+CHECKS = ["evening", "evening_full", "evening_short", "golden", "deals", "naks", "loop_deal", "fetch_cycle", "fetch_under", "fetch_sweep", "steps", "misroute", "pocket_count", "ejection", "resumed_eject", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board",
           "prefix_cobs", "prefix_refused", "prefix_soft_reset"]
 
 
