@@ -349,7 +349,8 @@ class FetchJob:
         during the deal is put right (the later card read first goes on the top, the other in
         under it), with no player waiting. A read card read again (the blade put it under an
         unread one) goes round again. When every card has been read the bits go: the model is
-        the plan's order again, and the FETCH goes on for its own card."""
+        the plan's order again, and the FETCH goes on for its own card; so it does after more
+        cards than the FETCH's limit (twice the loop and some) if one never comes."""
         d = self.dealer
         key = d.loop_key
         d.loop_take(card)
@@ -361,6 +362,10 @@ class FetchJob:
         if not self.sweeping:  # every card read: the places as they were (the order unchanged)
             for c in d.loop:
                 key[c] &= SWEPT - 1
+        elif self.swept_passes > self.limit:
+            # a card of the model never came (the loop holds fewer cards than it says): the
+            # sweep ends here and the FETCH goes on, with its own limit (JAM 5 if its card is gone)
+            self.sweep_end()
 
     def found_under(self, card):
         """Sorting hopper: ``card`` was read before the wanted card, so it lay under it; it goes

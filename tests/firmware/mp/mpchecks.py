@@ -887,6 +887,16 @@ def fetch_sweep():
     job.cancel()
     for c in d.loop:
         assert d.loop_key[c] == c, ("a SWEPT bit left after an ABORT", c, d.loop_key[c])
+    # a card of the model that never comes: the sweep ends after the FETCH's limit, not never
+    b.loop_depth = lambda depth, card=0: None
+    job = commands.FetchJob(d, 1, P.HOLD, False, True)
+    for k in range(2, 41):  # (card 1 is gone)
+        job.sweep_route(k)
+    while job.sweeping and job.swept_passes < 1000:
+        job.sweep_route(2 + job.swept_passes % 39)
+    assert job.sweeping == 0 and job.swept_passes == job.limit + 1, (job.swept_passes, job.limit)
+    for c in d.loop:
+        assert d.loop_key[c] == c, ("a SWEPT bit left after the limit", c, d.loop_key[c])
     print("PASS fetch_sweep: 40 cards read once, depths 0 but the inverted pair's 1, "
           "the model in the plan's order after; %d bytes allocated" % used)
 
