@@ -273,6 +273,12 @@ class DealerLink:
         return self._connected.is_set()
 
     @property
+    def answering(self) -> bool:
+        """The port is open and the dealer answered the last handshake since any silence (a
+        ``LINK_UP`` after a silence or a reconnect has been told, or none was needed)."""
+        return self.connected and not self._silent and not self._need_hello
+
+    @property
     def next_event_index(self) -> int:
         """The index of the next event the host expects (everything before was delivered)."""
         with self._ev_lock:
@@ -884,8 +890,11 @@ class DealerLink:
                 now = time.monotonic()
                 if now >= deadline:
                     if not (self.alive() and now < began + self.noise_limit):
-                        if not self.alive():
-                            self._went_silent()
+                        # given up, the dealer there or not: the next good handshake tells the
+                        # listeners it answers again (LINK_UP), and the table that stopped for
+                        # it goes on by itself (given up on a noisy line without this, no
+                        # LINK_UP came: the campaign's corrupt_5 seed 508025 waited for Resume)
+                        self._went_silent()
                         raise
                     deadline = now + self.link_timeout  # a live dealer on a noisy line: go on
                 self._batch = 16 if self._batch == 0 else max(1, self._batch // 2)

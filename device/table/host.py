@@ -141,6 +141,7 @@ class DealerPort(Protocol):
     def before_shuffle(self) -> None: ...
     def close(self) -> None: ...
     def waiting_for_person(self) -> bool: ...
+    def link_up(self) -> bool: ...
 
 
 class JournalPort(Protocol):
@@ -227,6 +228,9 @@ class IdealDealer:
     def waiting_for_person(self) -> bool:
         return False
 
+    def link_up(self) -> bool:
+        return True  # in-process: no link to lose
+
 
 class SerialDealer:
     """The Dealer driver behind its own thread: referee steps, the reader loop, recovery.
@@ -308,6 +312,10 @@ class SerialDealer:
     def waiting_for_person(self) -> bool:
         """A FeedBack step waits for a player to feed the drawn card back: the table is idle."""
         return self.adapter.feeding
+
+    def link_up(self) -> bool:
+        """The dealer answers on its link now (its ``LINK_UP`` told, or none needed)."""
+        return self.driver.link.answering
 
     def quiet(self) -> bool:
         """No reconciliation queued or running (its DealerMoved may still come)."""
@@ -638,6 +646,8 @@ class TableHost:
         self._closing = False
         self._started = False
         self._outstanding = 0  # steps and jobs given to the dealer port, not yet done
+        self._faults_taken = 0  # DealerFault events taken (the stop each one set)
+        self._auto_resumed = 0  # the last of them the host resumed by itself without a LINK_UP
         self._reading = False
         self._shuffle: int | None = None  # decks of a pending NeedShuffle
         self._club_waits = False  # the club hook has no deck for the next hand yet
@@ -805,17 +815,20 @@ class TableHost:
             item.out = self.handle(item.event)
         elif isinstance(item, Event):
             self.handle(item)
+            if isinstance(item, DealerFault):
+                self._faults_taken += 1
+                self._link_back_already()  # its LINK_UP came before the stop was taken
         elif isinstance(item, PortDone):
             if item.kind == "read":
                 self._reading = False
             elif item.kind not in ("free", "feeding"):
                 self._outstanding -= 1
+                self._link_back_already()  # a LINK_UP that came while this job was out
         elif isinstance(item, Progress):
             with self.lock:
                 self.referee.note_dealt(item.count)
         elif isinstance(item, LinkBack):
-            if (self.referee.dealer_fault is not None and self.referee.dealer_fault_kind in ("link_down", "timeout")
-                    and self._outstanding == 0):
+            if self._link_stop() and self._outstanding == 0:
                 self._recover()  # the table stopped for the link only: it goes on by itself
         elif isinstance(item, _AllowDeal):
             pass  # allow_deal set the flag; the worker now looks at the shuffle (``_next``)
@@ -827,6 +840,19 @@ class TableHost:
             item.fn()
         else:
             raise TypeError(f"the table host cannot take {item!r}")
+
+    def _link_stop(self) -> bool:
+        """The table stands stopped for the link only (the screen says it goes on by itself)."""
+        return self.referee.dealer_fault is not None and self.referee.dealer_fault_kind in ("link_down", "timeout")
+
+    def _link_back_already(self) -> None:
+        """A link stop whose ``LINK_UP`` the host heard too early to act on (before it took the
+        stop, or while a dealer job was out): the table goes on now if the link answers, since no
+        other ``LINK_UP`` follows (the campaign's corrupt_5 seed 508025 waited for Resume)."""
+        if (self._link_stop() and self._outstanding == 0 and self._auto_resumed != self._faults_taken
+                and self.dealer.link_up()):
+            self._auto_resumed = self._faults_taken  # once a stop: a failed try posts a stop of its own
+            self._recover()
 
     def handle(self, event: Event) -> list[Command]:
         """On the worker only: journal (durable), referee, carry out."""
