@@ -74,7 +74,11 @@ def test_while_the_dealer_fetches_the_humans_card_the_screen_says_wait(small_app
     monkeypatch.setattr(H.IdealDealer, "run", slow_run)
     app.route()
     chooser = random_chooser(1)
+    # each look waits until the table has done what the last one asked (its worker idle, a
+    # bot's thinking entered) or the Fetch is held: the number of looks, not the machine's
+    # speed, bounds the wait (a loaded CI machine burned 400 bare frames before the bot drew)
     for _ in range(400):
+        table.wait(lambda: bool(held) or table.host._idle(), timeout=60)
         if held:
             break
         app.tick(0.05)
