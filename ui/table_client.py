@@ -118,6 +118,7 @@ class TableClient:
         t["humans"] = [s for s in range(self.players) if s not in self.bots]
         t["can_undo"] = self._can_undo(ref)
         t["refusal"] = self.host.refusal_shown()  # why the last entry was refused, until one is taken
+        t["notice"] = self.host.notice_shown()  # the referee's last warning to the table, likewise
         storage = self.host.storage  # the journal cannot be written: the fault screen says where and why
         t["storage"] = None if storage is None else {
             "path": storage.path, "reason": storage.reason, "mount": storage.mount, "kind": storage.kind,

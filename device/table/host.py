@@ -57,6 +57,7 @@ from trickref.engine.referee.commands import (
     DealPlan,
     FeedBack,
     Led,
+    Message,
     NeedShuffle,
     Refusal,
     SaveRecord,
@@ -627,6 +628,9 @@ class TableHost:
         self.dead = False
         # the last refused entry: its words for the shared screen, and the game's position then
         self.refusal: tuple[str, tuple[int, int]] | None = None
+        # the referee's last warning for the whole table (a card gone to the reject pocket and
+        # who takes it back, a score correction): its words and the game's position then
+        self.notice: tuple[str, tuple[int, int]] | None = None
         self.errors: list[str] = []
         # the journal could not be written (a full disk): the table waits, holding the refused
         # event and every one after it, in order, until ``retry_storage`` (storage.py)
@@ -937,6 +941,9 @@ class TableHost:
             if isinstance(c, Refusal) and not c.private:
                 with self.lock:
                     self.refusal = (c.text, self.position())
+            elif isinstance(c, Message) and c.seat is None and c.level == "warn":
+                with self.lock:
+                    self.notice = (c.text, self.position())
             if isinstance(c, Led):
                 if self.leds is not None:
                     self.leds.set_led(c.seat, c.mode)
@@ -1032,6 +1039,13 @@ class TableHost:
     def refusal_shown(self) -> str | None:
         """The last refusal's words while nothing has been taken since (under ``lock``)."""
         r = self.refusal
+        return r[0] if r is not None and r[1] == self.position() else None
+
+    def notice_shown(self) -> str | None:
+        """The referee's last warning for the whole table while nothing has been taken since
+        (under ``lock``): before, these words (\"A card went to the reject pocket: its owner takes
+        it back...\") reached only the journal and the seats' letters, never the shared screen."""
+        r = self.notice
         return r[0] if r is not None and r[1] == self.position() else None
 
     def bot_rng(self, seat: int) -> random.Random:

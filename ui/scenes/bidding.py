@@ -50,6 +50,7 @@ class PanelKey(Button):
 class BiddingScene(GameScene):
     name = "bidding"
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
+    shows_notice = True
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -155,7 +156,8 @@ class BiddingScene(GameScene):
         bids = g.get("bids") or [None] * n
         pending = TV.pending_labels(t, n)
         turn = set(t.get("turn", []))
-        top = self.content_top + th.pad
+        # below the referee's notice to the table (a refusal is drawn over the top, as before)
+        top = max(self.content_top, self.strip_bottom(notice_only=True)) + th.pad
         own = TV.view_hand(self.view)
         has_hand = own is not None
         hand_h = th.card_height("hand") + th.u(10) if has_hand else 0

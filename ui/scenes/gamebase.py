@@ -20,6 +20,10 @@ class GameScene(Scene):
     show_undo = True
     fit_bar = False  # the bar's buttons as wide as their labels need (a scene with many of them)
     letters_below = False  # the referee's words to one seat at the foot of the screen (not under the bar)
+    # the referee's last warning to the whole table under the bar (the screens of the hand in
+    # play: elsewhere, the score sheet shows a correction itself, the summary and game over the
+    # hand's end, and the fault screen its own words)
+    shows_notice = False
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -181,25 +185,48 @@ class GameScene(Scene):
 
     def draw_refusal(self, surface: Any) -> None:
         """Why the last entry (a tap, a panel press, a card fed) was refused, in the referee's
-        words, until an entry is taken: on top, under the bar, for everyone at the table."""
-        words = self.t.get("refusal")
+        words, until an entry is taken: on top, under the bar, for everyone at the table, over
+        what is drawn there. With no refusal, the referee's last warning to the whole table (a
+        card gone to the reject pocket and who takes it back, a score correction), likewise, in a
+        yellow frame. The play screen keeps whose turn it is below it (``strip_bottom``)."""
+        lines = self._strip_lines("refusal")
+        border = T.BAD
+        if not lines:
+            lines, border = self._strip_lines("notice"), T.ACCENT
         self._refusal_bottom = self.bar_height
-        if not words:
+        if not lines:
             return
-        from ..referee_words import translate
-
-        words = translate(str(words))
         th = self.theme
         width = th.width - 4 * th.pad
-        lines = D.wrap(th, str(words), width - 2 * th.pad, "small")[:3]
-        h = th.u(8) + len(lines) * th.text_px("small") * 5 // 4
-        rect = pygame.Rect(2 * th.pad, self.bar_height + th.u(4), width, h)
-        D.panel(surface, rect, T.PANEL, border=T.BAD)
+        rect = pygame.Rect(2 * th.pad, self.bar_height + th.u(4), width, self._strip_height(lines))
+        D.panel(surface, rect, T.PANEL, border=border)
         y = rect.y + th.u(4)
         for line in lines:
             D.text(surface, th, line, (rect.x + th.pad, y), "small", T.TEXT, max_width=width - 2 * th.pad)
             y += th.text_px("small") * 5 // 4
         self._refusal_bottom = rect.bottom
+
+    def strip_bottom(self, notice_only: bool = False) -> int:
+        """Where the strip ``draw_refusal`` draws this frame ends (the bar's bottom when none);
+        ``notice_only``: where the notice's would, a refusal drawn over it or not."""
+        lines = self._strip_lines("notice") if notice_only else \
+            self._strip_lines("refusal") or self._strip_lines("notice")
+        return self.bar_height + self.theme.u(4) + self._strip_height(lines) if lines else self.bar_height
+
+    def _strip_lines(self, key: str) -> list[str]:
+        """The table's words under ``key`` ("refusal", "notice") in the kiosk's language, as
+        the strip under the bar shows them (up to three lines); [] when there are none."""
+        words = self.t.get(key)
+        if not words or (key == "notice" and not self.shows_notice):
+            return []
+        from ..referee_words import translate
+
+        th = self.theme
+        return D.wrap(th, translate(str(words)), th.width - 6 * th.pad, "small")[:3]
+
+    def _strip_height(self, lines: list[str]) -> int:
+        th = self.theme
+        return th.u(8) + len(lines) * th.text_px("small") * 5 // 4
 
     # ------------------------------------------------------------ the referee's words to one seat
     def letters_now(self) -> tuple[list[Any], list[int]]:

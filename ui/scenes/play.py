@@ -31,6 +31,7 @@ class PlayScene(GameScene):
     name = "play"
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
     fit_bar = True  # five buttons (Review beside Last trick): each only as wide as its label
+    shows_notice = True
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -351,7 +352,7 @@ class PlayScene(GameScene):
         side = not th.portrait and own is not None
         line_h = th.font("body").get_height() + th.u(5)  # (an accent reaches above a line's box)
         small_h = th.font("small").get_height() + th.u(3)
-        top = self.content_top + th.u(4)
+        top = max(self.content_top, self.strip_bottom()) + th.u(4)  # (below the table's words strip)
         box = pygame.Rect(th.pad, top, width, 0)  # where the message (and the trick's marks) go
         # from the bottom up: the hand, then the choices and the shown card
         bottom = th.height - th.pad
@@ -484,15 +485,18 @@ class PlayScene(GameScene):
         # one line, then two, as wide as the table where no side plate is beside them
         lines: list[str] = []
         msg_w = trick_area.width
+        # the table's words under the bar (a refusal, the referee's notice) reach over the top
+        # of the table: the message goes below them (a two-line notice hid whose turn it is)
+        shift = max(0, self.strip_bottom() + th.u(2) - trick_area.y)
         for k in (1, 2):
-            band = pygame.Rect(table.x, trick_area.y - th.u(2), table.width, k * msg_h + th.u(4))
+            band = pygame.Rect(table.x, trick_area.y + shift - th.u(2), table.width, k * msg_h + th.u(4))
             msg_w = table.width if not any(band.colliderect(r) for r in plates) else trick_area.width
             lines = D.wrap(th, words, msg_w, "body") if words else []
             if len(lines) <= k:
                 break
         if len(lines) > 2:
             lines = [words]
-        extra = max(0, len(lines) - 1) * msg_h
+        extra = max(0, len(lines) - 1) * msg_h + shift
         below = pygame.Rect(trick_area.x, trick_area.y + extra, trick_area.width, trick_area.height - extra)
         self._draw_extras(surface, below, table, shown)
         gap = msg_h + extra + th.u(4)  # (an accent can reach above a line's box: a little air)
@@ -506,7 +510,7 @@ class PlayScene(GameScene):
 
         er = None
         for i, ln in enumerate(lines):
-            r = D.text(surface, th, ln, (trick_area.centerx, trick_area.y + i * msg_h), "body",
+            r = D.text(surface, th, ln, (trick_area.centerx, trick_area.y + shift + i * msg_h), "body",
                        T.BAD_TEXT if self.error else T.ACCENT, "midtop", bold=bool(self.error), max_width=msg_w)
             er = r if er is None else er.union(r)
         if self.error and er is not None:

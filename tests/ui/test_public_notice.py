@@ -1,0 +1,108 @@
+"""The referee's warnings for the whole table reach the shared screen.
+
+When the dealer puts a card in the reject pocket by itself, the referee tells the card's owner on
+their own screen ("Ana: 7D went to the reject pocket: take it back into your hand") and the
+whole table, without naming the card, that its owner takes it back. That second message reached
+only the journal: the shared screen showed nothing, and the people at the table did not know
+why a player reached into the reject pocket. It is now drawn under the bar, in the kiosk's
+language, until the next entry is taken (as a refusal is).
+"""
+
+from __future__ import annotations
+
+import pytest
+from kiosk_helpers import act, settle, tap_button
+from test_play_through import random_chooser
+
+from trickref.engine import cards as C
+from trickref.engine.referee.events import DealerMoved
+from trickref.ui.i18n import set_language
+from trickref.ui.screenshots import start_game
+
+OWNER_TAKES_IT_BACK = "A card went to the reject pocket: its owner takes it back into their hand (their screen says which)"
+
+
+def _humans_card_due(app, table, chooser) -> None:
+    """Play by taps (the human's pass, the bots on their own) until seat 0 plays a card."""
+    for _ in range(400):
+        settle(app)
+        g = table.state
+        if app.scene.name == "play" and g.phase == "play" and table.turn() == (0,) and table.legal(0):
+            return
+        if app.scene.name == "handoff":
+            tap_button(app, "Show my cards")
+        else:
+            act(app, chooser)
+    raise AssertionError("seat 0's card never came due")
+
+
+def _texts(app) -> str:
+    """Every word drawn on the shared screen now, in one line (a long notice is wrapped)."""
+    app.tick(0.0)
+    app.render(force=True)
+    return " ".join(str(t) for t in app.scene.model().get("texts", []))
+
+
+def _reject_one_of_seat_0s_cards(app, table) -> str:
+    """The dealer reports one of seat 0's cards in its reject pocket (a card it cleared from its
+    read window when it was stopped): the referee's model moves it, the people are told."""
+    card = C.NAMES[sorted(table.state.hand_of(0))[0]]
+    table.host.call(DealerMoved(((card, "reject"),), 1))
+    table.drain()
+    return card
+
+
+def test_a_card_in_the_reject_pocket_is_told_to_the_whole_table_until_the_next_entry(small_app) -> None:
+    app = small_app
+    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
+    table = session.table
+    app.route()
+    chooser = random_chooser(3)
+    _humans_card_due(app, table, chooser)
+    assert OWNER_TAKES_IT_BACK not in _texts(app)
+    card = _reject_one_of_seat_0s_cards(app, table)
+    shown = _texts(app)
+    assert OWNER_TAKES_IT_BACK in shown, shown
+    assert f"{card} went" not in shown and f"{card} " not in shown.split("reject pocket")[0][-40:], shown  # no card named
+    assert table.state.to_move == 0 and card in C.names(table.state.hand_of(0))  # still the owner's
+    act(app, chooser)  # an entry is taken: the notice has been read
+    settle(app)
+    assert OWNER_TAKES_IT_BACK not in _texts(app)
+
+
+def test_the_notice_is_in_the_kiosks_language(small_app) -> None:
+    app = small_app
+    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
+    table = session.table
+    app.route()
+    _humans_card_due(app, table, random_chooser(3))
+    _reject_one_of_seat_0s_cards(app, table)
+    set_language("fr")
+    try:
+        shown = _texts(app)
+    finally:
+        set_language("en")
+    assert "Une carte est partie dans la poche de rejet : son propriétaire la reprend en main (son écran dit laquelle)" \
+        in shown, shown
+    assert OWNER_TAKES_IT_BACK not in shown
+
+
+def test_a_refusal_takes_the_place_of_the_notice(small_app) -> None:
+    """Both are about the last moment at the table; the refusal is what the person tapping needs."""
+    app = small_app
+    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
+    table = session.table
+    app.route()
+    _humans_card_due(app, table, random_chooser(3))
+    _reject_one_of_seat_0s_cards(app, table)
+    g = table.state
+    legal = {a.value for a in table.legal(0)}
+    wrong = next((c for c in g.hand_of(0) if c not in legal), None)
+    assert wrong is not None, "seed 11: seat 0 holds a card it may not play here"
+    from trickref.engine.actions import Action
+
+    with pytest.raises(ValueError, match="cannot play that card"):
+        table.submit(0, Action("play", wrong))
+    table.drain()
+    shown = _texts(app)
+    assert OWNER_TAKES_IT_BACK not in shown and table.host.refusal_shown() in shown, shown
