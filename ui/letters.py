@@ -69,21 +69,15 @@ class Letterbox:
 
     def collect(self, ref: Any) -> tuple[Letter, ...]:
         said = list(ref.messages)
-        if ref is not self._ref:
-            # a table first seen, or a referee rebuilt from the journal (a restart after a power
-            # cut): it said its words again while replaying, each stamped with where the game
-            # stood (Referee._stamp_messages); the ones still due come back as letters (before,
-            # every letter was lost across a restart: "Ana: 7D went to the reject pocket: take it
-            # back into your hand" among them)
-            self._ref, self.letters = ref, ()
-            new = [m for m in said if "at" in m]
-        else:
-            i = len(said) - 1
-            while i >= 0 and said[i] is not self._last:
-                i -= 1
-            new = said[i + 1:]
-        if said:
-            self._last = said[-1]
+        if ref is not self._ref:  # a table (or a referee rebuilt from the journal): what it said before is past
+            self._ref, self._last, self.letters = ref, (said[-1] if said else None), ()
+            return self.letters
+        i = len(said) - 1
+        while i >= 0 and said[i] is not self._last:
+            i -= 1
+        new = said[i + 1:]
+        if new:
+            self._last = new[-1]
         g = ref.game
         if g is None:
             self.letters = ()
@@ -100,8 +94,8 @@ class Letterbox:
             if not isinstance(seat, int) or not 0 <= seat < len(names):
                 continue
             self._serial += 1
-            out.append(Letter(self._serial, seat, text, str(m.get("level", "info")), int(m.get("hand", hand)),
-                              int(m.get("at", at)), not public and names_card(text, str(names[seat]))))
+            out.append(Letter(self._serial, seat, text, str(m.get("level", "info")), hand, at,
+                              not public and names_card(text, str(names[seat]))))
         last: dict[int, int] = {}  # each seat's latest entry of the hand
         for k, (s, _a) in enumerate(g.actions):
             last[s] = k

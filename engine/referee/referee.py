@@ -107,21 +107,8 @@ class Referee(Entries):
             if self.game is not None:
                 self._sync_leds()
         self._history.append(event)
-        self._stamp_messages()
         out, self._out = self._out, []
         return out
-
-    def _stamp_messages(self) -> None:
-        """Each message said while taking an event carries where the game stood once it was
-        taken (``hand``, ``at``: the entries of that hand), as the kiosk's letters see it after
-        each item: a referee rebuilt from the journal (a restart after a power cut) says the
-        same words again while replaying, and the letters still due come back from them."""
-        g = self.game
-        hand, at = (int(g.hand_number), len(g.actions)) if g is not None else (0, 0)
-        for m in reversed(self.messages):
-            if "at" in m:
-                break
-            m["hand"], m["at"] = hand, at
 
     def _restore(self, history: list[Event]) -> None:
         """Become the referee that ``history`` builds (the state before a failed event)."""
