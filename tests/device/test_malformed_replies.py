@@ -188,7 +188,11 @@ def test_a_dealer_that_answers_only_garbage_stops_with_a_typed_message() -> None
         with pytest.raises(DealerGarbled, match=r"EVENTS_SINCE.*malformed.*event 0x02 runs past the end") as info:
             link.request(m.EVENTS_SINCE, {"first_index": 0, "max_events": 0})
         assert isinstance(info.value, DealerProtocolError)
-        assert sum(1 for f in fake.received if f.type == m.EVENTS_SINCE) == link.garble_limit
+        # every malformed answer counted, the stop at exactly the limit; the frames sent may be
+        # one or two more: on a loaded machine an answer can come after the 50 ms reply timeout,
+        # and the link sends the same frame again (a fresh clone's suite beside two others had 21)
+        assert link.stats.malformed == link.garble_limit
+        assert sum(1 for f in fake.received if f.type == m.EVENTS_SINCE) >= link.garble_limit
     finally:
         link.close()
 
