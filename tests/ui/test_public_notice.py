@@ -52,13 +52,18 @@ def _reject_one_of_seat_0s_cards(app, table) -> str:
     return card
 
 
+def _hearts_with_seat_0_on_turn(app, chooser):
+    """A four-player Hearts table (seat 0 the human, tapping) played up to seat 0's card."""
+    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
+    app.route()
+    _humans_card_due(app, session.table, chooser)
+    return session.table
+
+
 def test_a_card_in_the_reject_pocket_is_told_to_the_whole_table_until_the_next_entry(small_app) -> None:
     app = small_app
-    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
-    table = session.table
-    app.route()
     chooser = random_chooser(3)
-    _humans_card_due(app, table, chooser)
+    table = _hearts_with_seat_0_on_turn(app, chooser)
     assert OWNER_TAKES_IT_BACK not in _texts(app)
     card = _reject_one_of_seat_0s_cards(app, table)
     shown = _texts(app)
@@ -72,10 +77,7 @@ def test_a_card_in_the_reject_pocket_is_told_to_the_whole_table_until_the_next_e
 
 def test_the_notice_is_in_the_kiosks_language(small_app) -> None:
     app = small_app
-    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
-    table = session.table
-    app.route()
-    _humans_card_due(app, table, random_chooser(3))
+    table = _hearts_with_seat_0_on_turn(app, random_chooser(3))
     _reject_one_of_seat_0s_cards(app, table)
     set_language("fr")
     try:
@@ -90,10 +92,7 @@ def test_the_notice_is_in_the_kiosks_language(small_app) -> None:
 def test_a_refusal_takes_the_place_of_the_notice(small_app) -> None:
     """Both are about the last moment at the table; the refusal is what the person tapping needs."""
     app = small_app
-    session = start_game(app, "hearts", 4, humans=(0,), seed=11)
-    table = session.table
-    app.route()
-    _humans_card_due(app, table, random_chooser(3))
+    table = _hearts_with_seat_0_on_turn(app, random_chooser(3))
     _reject_one_of_seat_0s_cards(app, table)
     g = table.state
     legal = {a.value for a in table.legal(0)}
