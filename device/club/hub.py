@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import secrets
 import threading
 import time
@@ -142,10 +143,12 @@ def write_private(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def draw_deals(night: Night) -> dict[str, Any]:
-    """Every round's deck orders (``secrets``) with a fresh 128-bit salt and commitment each."""
+def draw_deals(night: Night, rng: random.Random | None = None) -> dict[str, Any]:
+    """Every round's deck orders (``secrets``, or ``rng`` where a test needs the same boards
+    every run) with a fresh 128-bit salt and commitment each."""
     decks = game_class(night.game).DECKS
-    rng = secrets.SystemRandom()
+    if rng is None:
+        rng = secrets.SystemRandom()
     out: dict[str, Any] = {}
     for r in range(night.rounds):
         boards = []

@@ -438,6 +438,9 @@ class NightState:
         acts = [_actions_json(record, i) for i in range(len(record.hands))]
         if m.kind == "over":
             state = self._replay(m, record, acts)
+            if len(state.hand_results) < len(record.hands):  # (its plays would be fixed unfinished)
+                raise Refused(f"{_what(m)}: hand {len(record.hands)} has not ended in its plays "
+                              f"({len(record.hands[-1][1])} actions)")
             if len(record.hands) < night.boards and not state.over:
                 raise Refused(f"{_what(m)}: {len(record.hands)} of {night.boards} boards played and the game "
                               "is not over")

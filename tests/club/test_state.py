@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ def night_and_game() -> tuple[Night, dict[str, Any], list[tuple[str, bytes]], li
     """A night, its decks, and table t1's genuine messages of round 1 (topic, payload), with
     every hand's points as the records' replay gives them."""
     night = Night("n1", "hearts", 4, ["t1", "t2"], 1, BOARDS)
-    deals = draw_deals(night)
+    deals = draw_deals(night, random.Random(20261203))  # (the same boards every run: a failure reproduces)
     decks = [b["deck"] for b in deals["0"]]
     ref = play_game(lambda b: decks[b], "hearts", 4, {}, BOARDS, seed=7, names=["a", "b", "c", "d"])
     record = ref.record()
@@ -101,6 +102,26 @@ def test_a_mangled_message_never_counts_and_never_blocks_the_genuine_one(which: 
     for t, p in msgs:  # the genuine messages, all of them, after it
         v, w, _ = s.offer(t, p, 2.0)
         assert v in ("accepted", "duplicate"), w
+    assert {(k[2]): r.points for k, r in s.results.items()} == dict(enumerate(rows))
+    assert s.table_done("t1", 0)
+
+
+@pytest.mark.parametrize("which", [BOARDS, BOARDS + 1], ids=["last-hand", "over"])
+def test_a_result_whose_last_hand_lacks_its_last_play_is_refused_and_the_genuine_one_counts(which: int) -> None:
+    """The last action cut off the last hand: its plays still replay, legal but unfinished. An
+    end-of-round message like that was accepted and fixed the board's plays unfinished, so the
+    genuine board result after it was refused ("plays differ from those accepted earlier")."""
+    _, _, msgs, rows = night_and_game()
+    s = fresh()
+    topic, payload = msgs[which]
+    body = json.loads(payload)
+    body["record"]["hands"][-1]["actions"].pop()
+    verdict, words, _ = s.offer(topic, T.encode(body), 1.0)
+    assert verdict == "refused" and f"hand {BOARDS} has not ended in its plays" in words \
+        or "the hand has not ended in its plays" in words, words
+    for t, p in msgs:
+        v, w, _ = s.offer(t, p, 2.0)
+        assert v == "accepted", w
     assert {(k[2]): r.points for k, r in s.results.items()} == dict(enumerate(rows))
     assert s.table_done("t1", 0)
 
