@@ -69,23 +69,31 @@ class Letterbox:
 
     def collect(self, ref: Any) -> tuple[Letter, ...]:
         said = list(ref.messages)
-        if ref is not self._ref:  # a table (or a referee rebuilt from the journal): what it said before is past
-            self._ref, self._last, self.letters = ref, (said[-1] if said else None), ()
-            return self.letters
-        i = len(said) - 1
-        while i >= 0 and said[i] is not self._last:
-            i -= 1
-        new = said[i + 1:]
-        if new:
-            self._last = new[-1]
         g = ref.game
+        hand, at = (int(g.hand_number), len(g.actions)) if g is not None else (0, 0)
+        # each message where the event that said it left the game (Referee.said_where): a
+        # referee rebuilt from the journal (the kiosk after a power cut) says its words again
+        # while replaying, and the ones still due come back as letters, each at its own place
+        # (before, every letter was lost across a restart: "Ana: 7D went to the reject pocket:
+        # take it back into your hand" among them)
+        where = getattr(ref, "said_where", None)
+        if ref is not self._ref:  # a table first seen, or a referee rebuilt from the journal
+            self._ref, self.letters, i = ref, (), -1
+            if where is None:  # (a referee that cannot say where: what it said before is past)
+                i = len(said) - 1
+        else:
+            i = len(said) - 1
+            while i >= 0 and said[i] is not self._last:
+                i -= 1
+        first = [(said[k], where(k) if where is not None else (hand, at)) for k in range(i + 1, len(said))]
+        if said:
+            self._last = said[-1]
         if g is None:
             self.letters = ()
             return self.letters
-        hand, at = int(g.hand_number), len(g.actions)
         names = list(g.names)
         out = list(self.letters)
-        for m in new:
+        for m, (m_hand, m_at) in first:
             seat, text = m.get("seat"), str(m.get("text", ""))
             public = seat is None
             if public:
@@ -94,7 +102,7 @@ class Letterbox:
             if not isinstance(seat, int) or not 0 <= seat < len(names):
                 continue
             self._serial += 1
-            out.append(Letter(self._serial, seat, text, str(m.get("level", "info")), hand, at,
+            out.append(Letter(self._serial, seat, text, str(m.get("level", "info")), m_hand, m_at,
                               not public and names_card(text, str(names[seat]))))
         last: dict[int, int] = {}  # each seat's latest entry of the hand
         for k, (s, _a) in enumerate(g.actions):

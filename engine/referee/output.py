@@ -20,8 +20,10 @@ from .views import RefereeViews
 class RefereeOutput(RefereeViews):
     def _msg(self, text: str, seat: int | None = None, level: str = "info") -> None:
         self.messages.append({"text": text, "seat": seat, "level": level})
+        self.message_events.append(len(self._history))  # (the event being taken: appended after it)
         if len(self.messages) > 4 * MESSAGES_KEPT:
             del self.messages[: len(self.messages) - 2 * MESSAGES_KEPT]
+            del self.message_events[: len(self.message_events) - 2 * MESSAGES_KEPT]
         self._out.append(Message(text, seat, level))
 
     def _name(self, seat: int) -> str:

@@ -107,8 +107,19 @@ class Referee(Entries):
             if self.game is not None:
                 self._sync_leds()
         self._history.append(event)
+        g = self.game
+        self.event_places.append((int(g.hand_number), len(g.actions)) if g is not None else (0, 0))
         out, self._out = self._out, []
         return out
+
+    def said_where(self, i: int) -> tuple[int, int]:
+        """Where the game stood once the event that said ``messages[i]`` was taken: (hand
+        number, entries of that hand); for words said outside an event, where it stands now."""
+        ev = self.message_events[i]
+        if ev < len(self.event_places):
+            return self.event_places[ev]
+        g = self.game
+        return (int(g.hand_number), len(g.actions)) if g is not None else (0, 0)
 
     def _restore(self, history: list[Event]) -> None:
         """Become the referee that ``history`` builds (the state before a failed event)."""
@@ -144,7 +155,7 @@ class Referee(Entries):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Referee):
             return NotImplemented
-        skip = ("_out", "_record_cache", "deal_progress", "_history")
+        skip = ("_out", "_record_cache", "deal_progress", "_history", "event_places")
         a = {k: v for k, v in self.__dict__.items() if k not in skip}
         b = {k: v for k, v in other.__dict__.items() if k not in skip}
         return a == b

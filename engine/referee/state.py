@@ -53,6 +53,10 @@ class RefereeState:
         # lies in the reject pocket it goes back there and both are told (steps._twin_rejected)
         self.twin_rejects: dict[int, tuple[int, ...]] = {}
         self.messages: list[dict[str, Any]] = []
+        # per message: the index in ``_history`` of the event it was said in (set once, when it
+        # is said: a message dict is never changed after; ui.letters finds where a rebuilt
+        # referee's words were said through ``event_places``)
+        self.message_events: list[int] = []
         self.pending: dict[int, int] = {}  # seat -> index into its panel choices
         self.fed: dict[int, list[int]] = {}  # seat -> cards fed for a pass or a give (staging)
         self.claim: int | None = None  # a seat that pressed OK to say "I am feeding now"
@@ -80,6 +84,8 @@ class RefereeState:
         # the events handled since the last NewGame reset: what rebuilds the state if a
         # handler fails part way (see ``handle``); not compared (it is the same on a replay)
         self._history: list[Event] = []
+        # per event of ``_history``: (hand number, entries of that hand) once it was taken
+        self.event_places: list[tuple[int, int]] = []
 
 
     @property

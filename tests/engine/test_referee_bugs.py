@@ -36,7 +36,7 @@ def table_in_play(game: str, n: int) -> AutoTable:
 
 def state(ref: Referee) -> dict:
     """Everything but the message list and the event count (the ignored event adds to both)."""
-    return {k: v for k, v in ref.__dict__.items() if k not in ("messages", "events_handled", "_out", "_history")}
+    return {k: v for k, v in ref.__dict__.items() if k not in ("messages", "message_events", "events_handled", "_out", "_history", "event_places")}
 
 
 @pytest.mark.parametrize("error", [KeyError, TypeError, RuntimeError, AssertionError])

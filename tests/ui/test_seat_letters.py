@@ -317,3 +317,50 @@ def test_a_pass_fed_through_the_reader_is_read_back_to_the_passer_alone():
     finally:
         rig.close()
         set_language("en")
+
+
+def test_the_letters_still_due_come_back_after_a_restart(tmp_path):
+    """A power cut after the passes: the kiosk comes back with the referee rebuilt from the
+    journal (ui.resume and the table host read it so), and the letters the players had not acted
+    on yet are there again, the same words to the same seats; one a seat has acted on since
+    stays gone (before, every letter was lost across a restart)."""
+    from trickref.device.journal import Journal
+    from trickref.engine.referee.events import event_from_json
+    from trickref.engine.referee.referee import Referee
+    from trickref.ui.letters import Letterbox
+    from trickref.ui.session import Session
+    from trickref.ui.table_client import open_client
+
+    app = window_app("en")
+    journal = tmp_path / "journal.jsonl"
+    t = open_client("hearts", 4, ["Ana", "Ben", "Cem", "Dee"], {}, (), journal_file=journal, seed=7)
+    app.session = s = Session(t, **app.session_args)
+    s.start_deal()
+    t.drain()
+    advance(s, lambda st: st.phase == "pass")
+    while t.state.phase == "pass":
+        auto_step(t)
+    auto_step(t)  # the first card of the hand: its player has acted on their letter
+    t.drain()
+    live = [(x.seat, x.text) for x in t.letters()]
+    assert len(live) == 3 and all("hand your passed cards face down" in text for _, text in live), live
+    t.close()  # the power goes: what the journal holds is what is left
+    j, records, _report = Journal.open(journal)
+    j.close()
+    ref = Referee()
+    for obj in records:
+        ref.handle(event_from_json(obj))
+    assert [(x.seat, x.text) for x in Letterbox().collect(ref)] == live
+    # and through the kiosk's own way back (ui.table_client.resume_table's): the table opened on
+    # the journal and resumed, its letters published with its first snapshot
+    from trickref.device.simulated.world import open_any
+    from trickref.ui.table_client import TableClient
+
+    opened = open_any(None, "instant", game="hearts", players=4, journal_file=journal, seed=7)
+    back = TableClient(opened, "hearts")
+    try:
+        opened.resume()
+        back.drain()
+        assert [(x.seat, x.text) for x in back.letters()] == live
+    finally:
+        back.close()
