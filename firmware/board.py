@@ -367,7 +367,10 @@ class _Splitter:
             depth = self.ring[self.head]
             if self.depth_of is not None:
                 depth = min(SPLIT_MAX, self.depth_of(self.cards[self.head]))
-        off = (SPLIT_US0 + SPLIT_US_PER_CARD * depth) * 4096 // 20000
+        # the PCA9685's nearest step (4.88 us, half a card), not the one below: floored, the
+        # blade stopped up to half a card short (depth 47 at 46.9), which with the L12's
+        # 0.1 mm repeatability (a third of a card) is one card off; rounded, a quarter at most
+        off = ((SPLIT_US0 + SPLIT_US_PER_CARD * depth) * 4096 + 10000) // 20000
         try:
             self.i2c.writeto_mem(SPLIT_ADDR, PCA_LED0, bytes((0, 0, off & 0xFF, off >> 8)))
         except OSError:

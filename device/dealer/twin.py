@@ -980,7 +980,7 @@ class HalMachine:
                         self.regs[(addr, mem + i)] = data[i]
                     if mem == 0x06:  # channel 0: the splitter's servo
                         off = self.regs.get((addr, 0x08), 0) | (self.regs.get((addr, 0x09), 0) << 8)
-                        us = off * 20000 // 4096
+                        us = off * 20000 / 4096  # (the pulse as the PCA9685 makes it: not whole us)
                         hal.mech.splitter.command(max(0, us - SPLIT_US0) / SPLIT_US_PER_CARD, hal.mech.now)
                 elif addr not in (0x20, 0x40):
                     raise OSError(19)

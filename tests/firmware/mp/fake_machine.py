@@ -184,8 +184,9 @@ class I2C:
     def writeto_mem(self, addr, mem, data):
         if addr not in I2C.present:
             raise OSError(19)
+        regs = self.regs.setdefault(addr, {})  # (a chip a test adds to ``present``: 0x41, the splitter's)
         for i in range(len(data)):
-            self.regs[addr][mem + i] = data[i]
+            regs[mem + i] = data[i]
 
     def readfrom_mem(self, addr, mem, n):
         if addr not in I2C.present:
