@@ -214,6 +214,30 @@ def plate_rects(theme: T.Theme, n: int, area: pygame.Rect, bottom_seat: int, nee
     return [slots[(s - bottom_seat) % n] for s in range(n)]
 
 
+def plate_line_height(theme: T.Theme) -> int:
+    """A plate on one line (``draw_plate_line``)."""
+    return theme.font("small", bold=True).get_height() + theme.u(6)
+
+
+def draw_plate_line(surface: Any, theme: T.Theme, g: dict[str, Any], t: dict[str, Any], s: int,
+                    rect: pygame.Rect, *, active: bool) -> str:
+    """A seat's plate on one line (name and marks, the total at the right): the top row's,
+    beside the table's words strip under the bar while it is shown. Returns its text."""
+    color = T.PANEL_LIGHT if not active else (92, 78, 20)
+    D.panel(surface, rect, color, theme.u(6), border=T.ACCENT if active else None)
+    head = plate_head(g, t, s)
+    number = total_words(g, s, bare=True)
+    y = rect.y + (rect.height - theme.font("small", bold=True).get_height()) // 2
+    room = rect.width - theme.u(12)
+    if number:
+        tr = D.text(surface, theme, number, (rect.right - theme.u(6), y), "small", T.ACCENT, "topright", bold=True)
+        room -= tr.width + theme.u(6)
+    D.text(surface, theme, head, (rect.x + theme.u(6), y), "small", T.ACCENT if active else T.TEXT, bold=True,
+           max_width=room)
+    line, total = seat_line(g, s), total_words(g, s)
+    return f"{head} | {total} | {line}" if total else f"{head} | {line}"
+
+
 def plate_lines(n: int, theme: T.Theme | None = None) -> int:
     """Lines on a seat plate: name, this hand and "total N" up to 6 players; from 7 on, or with
     large text, two (the total's number at the right of the name) so the trick keeps its room."""

@@ -105,3 +105,42 @@ def test_a_refusal_takes_the_place_of_the_notice(small_app) -> None:
     table.drain()
     shown = _texts(app)
     assert OWNER_TAKES_IT_BACK not in shown and table.host.refusal_shown() in shown, shown
+
+
+@pytest.mark.parametrize("game,players,size", [("hearts", 4, (800, 480)), ("hearts", 6, (800, 480)),
+                                               ("spades-2p", 2, (800, 480)), ("hearts", 4, (1280, 800))])
+def test_the_strip_hides_no_seat_and_moves_no_card(game, players, size) -> None:
+    """The strip under the bar reached over the top row of plates: while it was shown (a notice,
+    a refusal) the north plate was not seen, at the Pi's 800x480 and at 1280x800 alike. The top
+    row now goes on one line each at the strip's right end: no plate under the strip, every
+    seat's name on the screen, and the trick, the side and bottom plates where they were."""
+    from trickref.ui.screenshots import make_app
+
+    app = make_app(size)
+    session = start_game(app, game, players, humans=(0,), seed=11)
+    app.route()
+    table = session.table
+    try:
+        _humans_card_due(app, table, random_chooser(3))
+        _texts(app)
+        before = app.scene.shown
+        card = _reject_one_of_seat_0s_cards(app, table)
+        shown = _texts(app)
+        assert OWNER_TAKES_IT_BACK in shown, shown
+        scene, th = app.scene, app.scene.theme
+        strip = (2 * th.pad, scene.bar_height + th.u(4), th.width - 4 * th.pad - scene.strip_inset,
+                 scene.strip_bottom() - scene.bar_height - th.u(4))
+        import pygame
+
+        strip_rect = pygame.Rect(strip)
+        rects = [pygame.Rect(r) for r in scene.shown["plate_rects"]]
+        assert not [r for r in rects if r.colliderect(strip_rect)], (strip_rect, rects)
+        assert not [(a, b) for i, a in enumerate(rects) for b in rects[i + 1:] if a.colliderect(b)], rects
+        for name in table.state.names:
+            assert name in shown, (name, shown)
+        moved = [s for s, (a, b) in enumerate(zip(before["plate_rects"], scene.shown["plate_rects"], strict=True))
+                 if a != b]
+        assert moved and all(before["plate_rects"][s][1] == min(r[1] for r in before["plate_rects"]) for s in moved)
+        assert scene.shown["trick"] == before["trick"] and card in C.names(table.state.hand_of(0))
+    finally:
+        table.close()

@@ -24,6 +24,11 @@ class GameScene(Scene):
     # play: elsewhere, the score sheet shows a correction itself, the summary and game over the
     # hand's end, and the fault screen its own words)
     shows_notice = False
+    # set by the scene for the frame: room kept free at the right end of the words strip under
+    # the bar, and the strip's least height (the play screen's top row of plates sits there
+    # while the strip is shown, so it hides no seat)
+    strip_inset = 0
+    strip_min_h = 0
 
     def __init__(self, app: Any) -> None:
         super().__init__(app)
@@ -197,7 +202,7 @@ class GameScene(Scene):
         if not lines:
             return
         th = self.theme
-        width = th.width - 4 * th.pad
+        width = th.width - 4 * th.pad - self.strip_inset
         rect = pygame.Rect(2 * th.pad, self.bar_height + th.u(4), width, self._strip_height(lines))
         D.panel(surface, rect, T.PANEL, border=border)
         y = rect.y + th.u(4)
@@ -215,18 +220,22 @@ class GameScene(Scene):
 
     def _strip_lines(self, key: str) -> list[str]:
         """The table's words under ``key`` ("refusal", "notice") in the kiosk's language, as
-        the strip under the bar shows them (up to three lines); [] when there are none."""
+        the strip under the bar shows them (up to three lines, four beside the play screen's top
+        row); [] when there are none."""
         words = self.t.get(key)
         if not words or (key == "notice" and not self.shows_notice):
             return []
         from ..referee_words import translate
 
         th = self.theme
-        return D.wrap(th, translate(str(words)), th.width - 6 * th.pad, "small")[:3]
+        # (a line more beside the play screen's top row, which narrows the strip: the French
+        # of the longest refusals takes four there)
+        return D.wrap(th, translate(str(words)), th.width - 6 * th.pad - self.strip_inset,
+                      "small")[:4 if self.strip_inset else 3]
 
     def _strip_height(self, lines: list[str]) -> int:
         th = self.theme
-        return th.u(8) + len(lines) * th.text_px("small") * 5 // 4
+        return max(th.u(8) + len(lines) * th.text_px("small") * 5 // 4, self.strip_min_h)
 
     # ------------------------------------------------------------ the referee's words to one seat
     def letters_now(self) -> tuple[list[Any], list[int]]:

@@ -300,6 +300,7 @@ class PlayScene(GameScene):
         return self.theme.portrait or int(self.g.get("players", 4)) >= 7
 
     def draw_content(self, surface: Any) -> None:
+        self.strip_inset = self.strip_min_h = 0  # (the top row beside the strip: _top_row_beside_strip)
         self.draw_bar(surface)
         if self.cell_mode:
             self._draw_cells(surface)
@@ -459,6 +460,27 @@ class PlayScene(GameScene):
             self._draw_hand(surface, hand_area, shown, rows)
         self.shown = shown
 
+    def _top_row_beside_strip(self, plates: list[Any], table: Any) -> tuple[list[Any], set[int]]:
+        """While the table's words strip under the bar is shown (a refusal, the referee's
+        notice), it would hide the top row of plates (the strip hid the north plate): those
+        plates go on one line each, stacked at the strip's right end, the strip narrower by
+        their width and at least as tall as they need. The trick and the other plates stay
+        where they were. (plates, the seats drawn on one line.)"""
+        th = self.theme
+        top = [s for s, r in enumerate(plates) if r.y == table.y]
+        if not top or not (self._strip_lines("refusal") or self._strip_lines("notice")):
+            return plates, set()
+        h, gap = TV.plate_line_height(th), th.u(4)
+        w = min(plates[top[0]].width, th.u(200))
+        self.strip_inset = w + th.pad
+        self.strip_min_h = len(top) * h + (len(top) - 1) * gap + th.u(8)
+        x = th.width - 2 * th.pad - w
+        y = self.bar_height + th.u(4) + th.u(4)
+        out = list(plates)
+        for j, s in enumerate(top):
+            out[s] = pygame.Rect(x, y + j * (h + gap), w, h)
+        return out, set(top)
+
     def _draw_around(self, surface: Any) -> None:
         """The table as the players sit around it: plates on the edges, the trick between them
         (landscape, up to 6 players)."""
@@ -470,9 +492,11 @@ class PlayScene(GameScene):
         bottom = seat if seat is not None else 0
         turn = set(t.get("turn", []))
         plates = TV.plate_rects(th, n, table, bottom, TV.plate_need(th, g, t))
+        plates, one_line = self._top_row_beside_strip(plates, table)
         shown: dict[str, Any] = {"plates": {}, "trick": [], "face_up": [], "turn": sorted(turn)}
         for s, r in enumerate(plates):
-            shown["plates"][s] = TV.draw_plate(surface, th, g, t, s, r, active=s in turn)
+            draw = TV.draw_plate_line if s in one_line else TV.draw_plate
+            shown["plates"][s] = draw(surface, th, g, t, s, r, active=s in turn)
 
         trick, winner, holding = self._trick_shown()
         # a message above the trick: whose turn, or who won; a card refused takes its place (in
