@@ -1117,7 +1117,12 @@ class Dealer:
         held = self.mech.held
         if held is not None:
             return self.staged is not None and held[0] == self.staged
-        return bool(self.loop) or self.staged is not None
+        if self.staged is not None:
+            return True
+        # the last feed move took its card from the play slot (a fed card not read yet when an
+        # ABORT came): no loop card, whatever the loop holds (it was kept there as the loop's
+        # first card, and the inventory named that card in the window)
+        return bool(self.loop) and not self.mech.from_slot
 
     def loop_take(self, card):
         """Take ``card`` out of the loop model (it was read, wherever the model had it)."""

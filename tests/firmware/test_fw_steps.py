@@ -165,3 +165,34 @@ def test_a_step_running_when_the_dealer_rebooted_is_interrupted_and_the_loop_rel
     assert query(host, 0x0701)["state"] == P.STEP_INTERRUPTED
     summary = inventory(host, P.INV_SUMMARY)
     assert not summary[1] & 0x04  # the loop model is not trusted: the host deals it back
+
+
+def test_an_abort_rejects_a_fed_card_not_read_yet_even_with_cards_in_the_loop() -> None:
+    """A player's card fed through the play slot sits in the read window, not read yet, when an
+    ABORT comes (a stock game: ten cards in the loop). It was taken for the loop's first card
+    and kept in the window (``Dealer.window_is_loop`` did not ask where the feed move took it
+    from), and the inventory named the loop's first card there: the dealer's model wrong with
+    nothing said. It goes to the reject pocket (unread, so named as unknown), and the loop's
+    cards stay the loop's."""
+    host, order = stock_table()
+    card = order[21]
+    host.board.trays[3].remove(card)
+    host.sim.play(card)
+    assert host.command(P.FEED, bytes((1, P.HOLD)), step=0x0701).type == P.OK
+    mech = host.sim.firmware.dealer.mech
+    for _ in range(200):  # until the feed move has brought it to the window, before its read
+        host.run(5)
+        if mech.gate.state and mech.held is None and mech.from_slot:
+            break
+    else:
+        raise AssertionError("the fed card never sat unread in the window")
+    assert host.command(P.ABORT, b"", step=0x0702).type == P.OK
+    host.run(3000)
+    assert host.board.tray(P.REJECT) == [card]
+    done = query(host, 0x0702)
+    assert (done["state"], done["target"]) == (P.STEP_DONE, P.REJECT)
+    assert inventory(host, P.INV_REJECT) == [P.UNKNOWN_CARD]
+    assert inventory(host, P.INV_LOOP) == order[:10]
+    summary = inventory(host, P.INV_SUMMARY)
+    if summary[1] & 0x01:  # a card in the window again: the loop's first, brought by a feed move
+        assert host.board.gate == order[0] == summary[0]
