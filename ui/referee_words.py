@@ -234,6 +234,7 @@ _FIXED |= {
     N_("The table goes on by itself when the dealer answers again."),
     N_("A card went to the reject pocket: its owner takes it back into their hand (their screen says which)"),
     N_("A card went to the reject pocket: leave it there"),
+    N_("A card went to the reject pocket before it was read: whoever fed it takes it back and feeds it again"),
 }
 _TEMPLATES += [
     # two decks, two seats that may each have fed it (engine/referee/steps.py, _take_back_either)

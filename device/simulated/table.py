@@ -441,11 +441,21 @@ class SimTable:
         self.opened.feed(card, seat)
         self.in_slot = card
         ref = self.referee
-        if not host.wait(lambda: host.read_counts[name] > mine or ref.dealer_fault is not None, GUARD_S):
+        back = self._taken_back(card)
+        if not host.wait(lambda: host.read_counts[name] > mine or ref.dealer_fault is not None or back(), GUARD_S):
             raise TableStuck(f"{name} was fed but never read")
-        if host.read_counts[name] > mine:
-            self.in_slot = None
+        if host.read_counts[name] > mine or back():
+            self.in_slot = None  # (taken back unread from the reject pocket: the entry is asked for again)
         self.settle()
+
+    def _taken_back(self, card: int) -> Callable[[], bool]:
+        """Whether the person took ``card`` back from the reject pocket since now (it went there
+        unread, and the screen said so)."""
+        world = getattr(self.opened, "world", None)
+        if world is None or not hasattr(world, "taken_back"):
+            return lambda: False
+        before = world.taken_back.count(card)
+        return lambda: world.taken_back.count(card) > before
 
     def _slot_waits(self) -> bool:
         """A card the person put in the play slot and the dealer did not read (it refused the

@@ -75,6 +75,16 @@ class SimPeople:
         self.world.feed(card, seat)
 
     def take_back(self, cmd: TakeBack) -> None:
+        if not cmd.card:  # never read: whoever fed it knows it is theirs
+            self.log(f"the screen says: the unread card in the {cmd.source} pocket back to whichever of seats "
+                     f"{', '.join(map(str, cmd.owners))} fed it, to feed again")
+            try:
+                self.world.take_back_unread(cmd.source, cmd.owners)
+            except ValueError as e:
+                if self.cannot is None:
+                    raise
+                self.cannot.append(str(e))
+            return
         if cmd.owners:
             self.log(f"the screen says: {cmd.card} from the {cmd.source} pocket to whichever of seats "
                      f"{', '.join(map(str, cmd.owners))} no longer holds it")
@@ -138,6 +148,8 @@ class SimWorld:
         # never gone; the first HELLO waits for it (2 s were not enough at load 90)
         self.open_timeout = open_timeout
         self.people = SimPeople(self)
+        self.fed_last: dict[int, int] = {}  # each seat's card last fed through the play slot (its person knows)
+        self.taken_back: list[int] = []  # unread cards the people took back from the reject pocket to feed again
 
     @classmethod
     def start(cls, *, game: str, players: int, seed: int | None = None, speed: float = SIM_SPEED) -> SimWorld:
@@ -163,6 +175,7 @@ class SimWorld:
                 raise ValueError(f"seat {seat}'s pocket does not hold {C.NAMES[card]} (it holds "
                                  f"{' '.join(C.names(pocket)) or 'nothing'})")
             pocket.remove(card)
+            self.fed_last[seat] = card
         sim.play(card)  # into the play slot: read before the hopper's (the loop's) cards
 
     def take_back(self, card: int, source: str, dest: str) -> None:
@@ -179,6 +192,21 @@ class SimWorld:
                                  f"{' '.join(C.names(pile)) or 'nothing'}")
             pile.remove(card)
             trays.setdefault(target_byte(dest), []).append(card)
+
+    def take_back_unread(self, source: str, owners: tuple[int, ...]) -> None:
+        """The screen says: a card went to the ``source`` pocket before it was read; whichever
+        of ``owners`` fed it takes it back. The person who fed it remembers which card it was
+        (``fed_last``) and finds it there; none or two of them raise ValueError."""
+        sim = self.sim
+        with sim.lock:
+            pile = sim.board.trays.get(target_byte(source), [])
+            mine = [s for s in owners if self.fed_last.get(s) in pile]
+            if len(mine) != 1:
+                raise ValueError(f"the screen says whichever of seats {', '.join(map(str, owners))} fed the unread "
+                                 f"card takes it back: {len(mine)} of them find their card in the {source} pocket")
+            card = self.fed_last.pop(mine[0])
+            self.taken_back.append(card)
+        self.take_back(card, source, f"seat:{mine[0]}")
 
     def take_back_missing(self, card: int, source: str, owners: tuple[int, ...]) -> None:
         """Two decks, the screen tells each of ``owners``: "if you no longer hold ``card``, take

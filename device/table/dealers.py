@@ -72,7 +72,14 @@ from trickref.engine.referee.commands import (
     Stage,
     V1Step,
 )
-from trickref.engine.referee.events import DealDone, DealerDone, DealerFault, DealerMoved, Event
+from trickref.engine.referee.events import (
+    UNREAD,
+    DealDone,
+    DealerDone,
+    DealerFault,
+    DealerMoved,
+    Event,
+)
 
 LOOP = getattr(m, "LOOP", 0x85)
 
@@ -151,6 +158,10 @@ class DealerAdapter:
         self.rejects_seen = 0
         self.moved: DealerMoved | None = None
         self.rejects_heard = 0  # reject-pocket cards the events told of since the last fresh deal
+        # of those, cards cleared from the read window before they were read (an ABORT while a
+        # fed card was on its way in): the ledger names them unknown, as it does a misread card
+        # (whose words the read's own outcome gives); these are named UNREAD in DealerMoved
+        self.unread_heard = 0
         self.on_reject: Callable[[], None] | None = None  # the port: a card was cleared to the reject pocket
         self.deal_step: int | None = None  # the step id of the last deal sent
         dealer.add_listener(self._on_event)
@@ -213,6 +224,8 @@ class DealerAdapter:
             self._delivered.append((int(ev["card"]), int(ev["target"])))
         if kind in (m.EV_CARD_DEALT, m.EV_CARD_ROUTED, m.EV_DUPLICATE, m.EV_MISREAD) and ev["target"] == m.REJECT:
             self.rejects_heard += 1
+            if kind == m.EV_CARD_ROUTED and int(ev["card"]) == m.UNKNOWN_CARD:
+                self.unread_heard += 1
             if kind == m.EV_CARD_ROUTED and self.on_reject is not None:
                 self.on_reject()  # cleared from the read window (ABORT, RESET): whose card was it?
 
@@ -260,8 +273,10 @@ class DealerAdapter:
         new = [c for c in rejects[seen:] if 0 <= c < 52]
         if len(rejects) <= seen:
             return
+        unread = min(self.unread_heard, sum(1 for c in rejects[seen:] if c == m.UNKNOWN_CARD))
+        self.unread_heard -= unread
         moves = list(self.moved.moves) if self.moved is not None else []
-        moves += [(C.NAMES[c], "reject") for c in new]
+        moves += [(C.NAMES[c], "reject") for c in new] + [(UNREAD, "reject")] * unread
         self.moved = DealerMoved(tuple(moves), len(rejects))
 
     def take_moved(self) -> DealerMoved | None:
@@ -377,7 +392,7 @@ class DealerAdapter:
                 else:
                     self.interrupted_deal = None
                     self.relearn = None  # a new deal starts the dealer's loop model afresh
-                    self.rejects_heard = 0
+                    self.rejects_heard = self.unread_heard = 0
                     self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
                     # a deal the dealer lost (aborted, a reboot) is redealt by the referee under
                     # a new deal id: StepLost is a fault here, not a new attempt

@@ -269,7 +269,9 @@ class TakeBack(Command):
 
     ``owners`` (two decks): the seats that may have fed it, each holding a copy in the model,
     none more likely; ``dest`` is then "" and ``seat`` None: whichever of them no longer holds
-    the card takes it back into their own pocket (each is told so on their own screen)."""
+    the card takes it back into their own pocket (each is told so on their own screen). A
+    ``card`` of "" is one never read (cleared from the read window on its way in): whichever
+    of ``owners`` fed it takes it back and feeds it again."""
 
     TYPE: ClassVar[str] = "take_back"
     card: str

@@ -157,12 +157,15 @@ class DealerFault(Event):
         return out
 
 
+UNREAD = "unread"  # a DealerMoved card that was never read (cleared from the read window on its way in)
+
+
 @dataclass(frozen=True)
 class DealerMoved(Event):
     """The dealer put cards where no step of the referee sent them (protocol 3's reconciliation,
     device/table/dealers.py): ``moves`` are (card, place) pairs, for now always the reject
     pocket (a card the dealer cleared from its read window when it was stopped or reset, a stray
-    met on the way). ``upto``: how many entries of the dealer's reject-pocket ledger (since the
+    met on the way; ``UNREAD`` for a card cleared before it was read). ``upto``: how many entries of the dealer's reject-pocket ledger (since the
     hand's deal) the host has now accounted for, so a restarted host reports only newer ones.
     The referee moves each card in its model and tells the people where it went and what to do."""
 

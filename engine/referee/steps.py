@@ -23,6 +23,7 @@ from .commands import (
     seat_target,
 )
 from .events import (
+    UNREAD,
     DealDone,
     DealerDone,
     DealerFault,
@@ -301,6 +302,12 @@ class DealerSteps(RefereeOutput):
             return  # between hands, or a deal: the cards are gathered before the next deal
         for entry in ev.moves:
             name, where = str(entry[0]), str(entry[1])
+            if name == UNREAD:
+                if where == "reject" and not self.steps:
+                    self._unread_rejected()
+                # (with a dealer step in progress the card is that step's: a Release's passed card
+                # it found in no pocket is asked for by its own fault, "look in the reject pocket")
+                continue
             try:
                 card = C.parse(name)
             except ValueError:
@@ -392,6 +399,20 @@ class DealerSteps(RefereeOutput):
         if not tied[0].startswith("seat:"):
             return tied[:1]  # a place before the pockets in sorted order, as before
         return [p for p in tied if p.startswith("seat:")]
+
+    def _unread_rejected(self) -> None:
+        """A card went to the reject pocket before it was read (the dealer was stopped while a
+        fed card was on its way into the read window, no dealer step of the table's in
+        progress: the table waited for a player's card): nobody knows which card it is, so the
+        model keeps it in its hand, and whoever fed it (one of the seats on turn: the one that
+        pressed OK first) takes it back and feeds it again."""
+        g = self.game
+        assert g is not None
+        on_turn = tuple(sorted(set(g.turn_seats())))
+        owners = (self.claim,) if self.claim is not None and self.claim in on_turn else on_turn
+        self._msg("A card went to the reject pocket before it was read: whoever fed it takes it back and feeds it "
+                  "again", level="warn")
+        self._out.append(TakeBack("", "reject", "", None, owners))
 
     def _take_back(self, card: int, seat: int) -> None:
         """A card of ``seat``'s hand is in the reject pocket: the player takes it back."""

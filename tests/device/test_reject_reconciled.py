@@ -93,3 +93,83 @@ def test_the_words_for_a_card_in_the_reject_pocket_and_the_person_who_follows_th
         assert table.referee.rejects_seen == 1
         table.run(max_hands=1)
         assert len(g.hand_results) == 1
+
+
+def test_a_card_cleared_unread_is_told_and_its_feeder_takes_it_back_and_feeds_it_again() -> None:
+    """The dealer was stopped (an ABORT of the read the table waited on) while a card a player
+    had just fed was on its way into the read window: the card goes to the reject pocket unread
+    (tests/firmware/test_fw_steps.py), the ledger names it unknown, and nobody was told. The
+    host names it UNREAD; the referee says on the shared screen that whoever fed it takes it
+    back and feeds it again, and the simulated person who fed it does so; the hand ends."""
+    from trickref.engine.referee.events import UNREAD
+
+    with SimTable("hearts", 4, {}, seed=41) as table:
+        cmds: list[Any] = []
+        on = table.host.on_commands
+
+        def keep(out: list[Any]) -> None:
+            cmds.extend(out)
+            if on is not None:
+                on(out)
+
+        table.host.on_commands = keep
+        table.start()
+        table.run(max_hands=0)
+        table._deal_next()
+        g = table.referee.game
+        assert g is not None
+        sim, world = table.sim, table.opened.world
+        assert sim is not None and world is not None
+        for _ in range(40):
+            if g.phase == "play":
+                break
+            seats = table.referee.bot_turns() or table._human_turns()
+            table.bot_enter(seats[0])
+        assert g.phase == "play"
+        seat = g.turn_seats()[0]
+        card = sorted(g.hand_of(seat))[0]
+        with sim.lock:  # fed, then cleared unread (as the firmware does on that ABORT)
+            sim.board.trays[seat].remove(card)
+            world.fed_last[seat] = card
+            sim.board.trays.setdefault(m.REJECT, []).append(card)
+        table.host.post(DealerMoved(((UNREAD, "reject"),), 1))
+        table.settle()
+        with sim.lock:
+            assert card in sim.board.trays[seat] and card not in sim.board.trays.get(m.REJECT, [])
+        assert any(isinstance(c, TakeBack) and c.card == "" and c.owners == (seat,) for c in cmds), cmds
+        said = [(c.text, c.seat) for c in cmds if getattr(c, "TYPE", "") == "message" and "before it was read" in c.text]
+        assert said == [("A card went to the reject pocket before it was read: whoever fed it takes it back and "
+                         "feeds it again", None)], said
+        _words_right(said)
+        assert card in g.hand_of(seat) and table.referee.rejects_seen == 1
+        table.run(max_hands=1)
+        assert len(g.hand_results) == 1
+
+
+def test_the_host_names_a_card_cleared_unread_and_not_a_misread_one() -> None:
+    """The ledger names both unknown (a misread card, whose words the read's outcome gives, and
+    a card cleared from the window before its read): only the cleared one is told, as UNREAD."""
+    from trickref.device.table.dealers import DealerAdapter
+    from trickref.engine.referee.events import UNREAD
+
+    class Link:
+        def __init__(self) -> None:
+            self.listeners: list[Any] = []
+
+        def add_listener(self, fn: Any) -> None:
+            self.listeners.append(fn)
+
+    class Ev(dict):
+        def __init__(self, kind: int, **kw: int) -> None:
+            super().__init__(kw)
+            self.kind = kind
+
+    adapter = DealerAdapter(Link())  # type: ignore[arg-type]
+    adapter._on_event(Ev(m.EV_MISREAD, card=m.UNKNOWN_CARD, target=m.REJECT))
+    adapter._on_event(Ev(m.EV_CARD_ROUTED, card=m.UNKNOWN_CARD, target=m.REJECT))
+    adapter._note_rejects([m.UNKNOWN_CARD, m.UNKNOWN_CARD, C.parse("7D")])
+    moved = adapter.take_moved()
+    assert moved is not None and moved.upto == 3
+    assert sorted(moved.moves) == sorted([("7D", "reject"), (UNREAD, "reject")])
+    adapter._note_rejects([m.UNKNOWN_CARD, m.UNKNOWN_CARD, C.parse("7D")])
+    assert adapter.take_moved() is None  # told once
