@@ -38,6 +38,32 @@ def _words_right(texts: list[tuple[str, int | None]]) -> None:
                 set_language("en")
 
 
+def _in_play_keeping_commands(table: SimTable) -> tuple[list[Any], Any]:
+    """``table`` started, dealt and passed up to the first card of the hand; every command the
+    referee gives from now on kept in the list returned (with the game)."""
+    cmds: list[Any] = []
+    on = table.host.on_commands
+
+    def keep(out: list[Any]) -> None:
+        cmds.extend(out)
+        if on is not None:
+            on(out)
+
+    table.host.on_commands = keep
+    table.start()
+    table.run(max_hands=0)  # up to the first shuffle
+    table._deal_next()  # the deal, then the bots pass until the play begins
+    g = table.referee.game
+    assert g is not None
+    for _ in range(40):
+        if g.phase == "play":
+            break
+        seats = table.referee.bot_turns() or table._human_turns()
+        table.bot_enter(seats[0])
+    assert g.phase == "play"
+    return cmds, g
+
+
 @pytest.mark.parametrize("seed", [12, 13, 30])
 def test_a_card_cleared_to_the_reject_pocket_is_put_back_where_it_belongs(seed: int) -> None:
     """German Whist (12), two-player Spades with a drawn card being fed back (13), hearts (30)."""
@@ -52,28 +78,9 @@ def test_the_words_for_a_card_in_the_reject_pocket_and_the_person_who_follows_th
     shared screen that its owner takes it back, and the simulated person puts it back in the
     pocket; the hand then ends as it would have."""
     with SimTable("hearts", 4, {}, seed=41) as table:
-        cmds: list[Any] = []
-        on = table.host.on_commands
-
-        def keep(out: list[Any]) -> None:
-            cmds.extend(out)
-            if on is not None:
-                on(out)
-
-        table.host.on_commands = keep
-        table.start()
-        table.run(max_hands=0)  # up to the first shuffle
-        table._deal_next()  # the deal, then the bots pass until the play begins
-        g = table.referee.game
-        assert g is not None
+        cmds, g = _in_play_keeping_commands(table)
         sim = table.sim
         assert sim is not None
-        for _ in range(40):
-            if g.phase == "play":
-                break
-            seats = table.referee.bot_turns() or table._human_turns()
-            table.bot_enter(seats[0])
-        assert g.phase == "play"
         card = sorted(g.hand_of(1))[0]
         with sim.lock:  # the dealer cleared it there (its ledger says so)
             sim.board.trays[1].remove(card)
@@ -104,28 +111,9 @@ def test_a_card_cleared_unread_is_told_and_its_feeder_takes_it_back_and_feeds_it
     from trickref.engine.referee.events import UNREAD
 
     with SimTable("hearts", 4, {}, seed=41) as table:
-        cmds: list[Any] = []
-        on = table.host.on_commands
-
-        def keep(out: list[Any]) -> None:
-            cmds.extend(out)
-            if on is not None:
-                on(out)
-
-        table.host.on_commands = keep
-        table.start()
-        table.run(max_hands=0)
-        table._deal_next()
-        g = table.referee.game
-        assert g is not None
+        cmds, g = _in_play_keeping_commands(table)
         sim, world = table.sim, table.opened.world
         assert sim is not None and world is not None
-        for _ in range(40):
-            if g.phase == "play":
-                break
-            seats = table.referee.bot_turns() or table._human_turns()
-            table.bot_enter(seats[0])
-        assert g.phase == "play"
         seat = g.turn_seats()[0]
         card = sorted(g.hand_of(seat))[0]
         with sim.lock:  # fed, then cleared unread (as the firmware does on that ABORT)
