@@ -107,8 +107,7 @@ class Referee(Entries):
             if self.game is not None:
                 self._sync_leds()
         self._history.append(event)
-        g = self.game
-        self.event_places.append((int(g.hand_number), len(g.actions)) if g is not None else (0, 0))
+        self.event_places.append(self._place())
         out, self._out = self._out, []
         return out
 
@@ -116,8 +115,10 @@ class Referee(Entries):
         """Where the game stood once the event that said ``messages[i]`` was taken: (hand
         number, entries of that hand); for words said outside an event, where it stands now."""
         ev = self.message_events[i]
-        if ev < len(self.event_places):
-            return self.event_places[ev]
+        return self.event_places[ev] if ev < len(self.event_places) else self._place()
+
+    def _place(self) -> tuple[int, int]:
+        """Where the game stands now: (hand number, entries of that hand)."""
         g = self.game
         return (int(g.hand_number), len(g.actions)) if g is not None else (0, 0)
 
