@@ -325,7 +325,12 @@ class FetchJob:
                 d.loop.insert(0, card)
                 return (P.HOLD, -1, "stage")
             d.loop_take(card)
-            return (self.target, -1, "fetch", self.pull)
+            pull = self.pull
+            if pull and d.sorts and d.loop and d.board.loop_on_way(d.loop[0]):
+                # the loop's next card is on its way round (read before this one, it lay under
+                # it): the hopper's bottom card is not it, so pulling it would send it round too
+                pull = False
+            return (self.target, -1, "fetch", pull)
         if card in d.loop:
             if d.sorts:
                 self.found_under(card)

@@ -169,27 +169,60 @@ def test_fetch_flag_next_brings_the_next_card_to_the_window_for_the_stage_that_f
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
 
 
-def test_a_fetch_waits_for_its_card_coming_round_even_with_the_next_card_in_the_window() -> None:
-    """As above, the first FETCH with flag NEXT: its eject brings deck[3] to the read window
-    while deck[2] is on its way round. The FETCH of deck[2] waits for it (it does not read
-    deck[3] and feed the cards behind it round one after the other: German Whist hands 1005
-    and 1008 took 20 and 21 passes so); deck[3] then goes round once, to its place."""
-    tw, host, deck = deal_spades_2p(23, {"sorter.error_chance": 0.0})
+def fetch_next_over_an_inverted_pair(seed: int) -> tuple[object, th.TwinHost, list[int], int, int]:
+    """The splitter put deck[1] one above its place (deck[2] under it); FETCH deck[1] with flag
+    NEXT: deck[2] is read first and goes round, then deck[1] to seat 0. Returns the twin, the
+    host, the deck, the passes before and the first event's index."""
+    tw, host, deck = deal_spades_2p(seed, {"sorter.error_chance": 0.0})
     hop = tw.mech.hopper
-    hop[0], hop[1] = hop[1], hop[0]  # the splitter put deck[1] one above its place
+    hop[0], hop[1] = hop[1], hop[0]
     p0 = tw.mech.passes
     start = len(host.events)
     r = host.command(P.FETCH, P.u16(0x6200) + bytes((th.LOOP, deck[1], 0, P.FETCH_NEXT)))
     assert r.type == P.OK, r
     while deck[1] not in tw.mech.pockets.get(0, []) or tw.fw.dealer.mech.busy():
         host.run(2)
+    return tw, host, deck, p0, start
+
+
+def test_a_fetch_waits_for_its_card_coming_round_even_with_flag_next() -> None:
+    """As above, the first FETCH with flag NEXT, deck[2] on its way round when deck[1] is
+    ejected. The eject brings no card to the read window (the loop's next card is not the
+    hopper's bottom one: pulled, deck[3] went round after deck[2], a pass and its wait at a
+    later fetch). The FETCH of deck[2] waits for it (it does not feed the cards behind it
+    round one after the other: German Whist hands 1005 and 1008 took 20 and 21 passes so)."""
+    tw, host, deck, p0, start = fetch_next_over_an_inverted_pair(23)
+    assert tw.mech.window_card() is None
     assert fetch(tw, host, deck[2], 1) >= 0
     while tw.mech.cards:
         host.run(10)
-    assert tw.mech.passes - p0 == 2  # deck[2] once (off its place), deck[3] once (pulled before it)
+    assert tw.mech.passes - p0 == 1  # deck[2] once (off its place); before, deck[3] too
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
     for card in deck[3:6]:
         assert fetch(tw, host, card, 1) == 0
+
+
+def test_the_stage_after_flag_next_over_an_inverted_pair_sends_no_other_card_round() -> None:
+    """Two-player Spades' draw: the next player's card FETCHed with flag NEXT, then the card
+    after it staged. With that card on its way round (it lay under the fetched one), the stage
+    is told at once (it is the hopper's next card once it lands: German Whist's trick is played
+    meanwhile) and the FETCH of it waits for it; no other card goes round. Before, the eject
+    pulled deck[3] into the window, the stage sent it round (a second pass) and a later FETCH
+    waited for it (two-player Spades hand 1030: 35.0 -> 32.0 s of fetching)."""
+    tw, host, deck, p0, start = fetch_next_over_an_inverted_pair(23)
+    assert tw.mech.window_card() is None  # (before: deck[3], pulled)
+    s0 = len(host.events)
+    r = host.command(P.FETCH, P.u16(0x6201) + bytes((th.LOOP, deck[2], HOLD)))
+    assert r.type == P.OK, r
+    host.until((P.EV_STAGED,), max_ms=10_000, start=s0)
+    assert tw.fw.dealer.staged == deck[2]
+    fetch(tw, host, deck[2], 1)  # (its own pass is counted when it lands, during this FETCH)
+    for card in deck[3:6]:
+        assert fetch(tw, host, card, 1) == 0
+    while tw.mech.cards:
+        host.run(10)
+    assert tw.mech.passes - p0 == 1  # deck[2] once; before, deck[3] too
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
 
 
 def settle(tw, host) -> None:
