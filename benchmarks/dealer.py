@@ -684,21 +684,29 @@ def main() -> None:
     ap.add_argument("--twin-stock", action="store_true",
                     help="stock hands on the physical twin: the FIFO loop against the sorting hopper "
                          "(benchmarks/twin_stock.py), written to benchmarks/results/dealer_twin_stock.json")
-    ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter, sorter-next, sorter-next-before, sorter-next-lift6, sorter-next-loopfull, sorter-next-span, sorter-next-sweep), alternating hand by hand")
+    ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter, sorter-next, sorter-next-before, sorter-next-lift6, sorter-next-loopfull, sorter-next-span, sorter-next-sweep, sorter-next-pullany), alternating hand by hand")
     ap.add_argument("--cases", default="german-whist,spades-2p,spades-2p-double-nil",
                     help="--twin-stock: the games to run (and deal-4-seats: 52 cards to 4 seats; "
                          "spades-2p-double-nil-positions: rule exchange/2)")
     ap.add_argument("--first-hand", type=int, default=0, help="--twin-stock: the first hand's number (seed*1000+n)")
     ap.add_argument("--hand-list", default="", help="--twin-stock: these hands' numbers (n of seed*1000+n, comma-separated) instead of --stock-hands from --first-hand")
     ap.add_argument("--out", default="dealer_twin_stock.json", help="--twin-stock: file in benchmarks/results")
+    ap.add_argument("--twin-scale", action="append", default=[], metavar="KEY=FACTOR",
+                    help="--twin-stock: multiply a physical constant of device/dealer/physical.toml for the sorting "
+                         "hopper's hands (e.g. sorter.error_chance=0.5: the blade's error 1.5 %% a landing, not 3 %%; "
+                         "repeatable)")
     args = ap.parse_args()
     if args.twin_stock:
         sys.path.insert(0, str(ROOT / "benchmarks"))
         twin_stock: Any = __import__("twin_stock")
+        for kv in args.twin_scale:
+            key, _, value = kv.partition("=")
+            twin_stock.SCALE[key.strip()] = float(value)
         res_ts = twin_stock.run(args.stock_hands, args.seed, tuple(args.designs.split(",")),
                                 tuple(args.cases.split(",")), args.first_hand,
                                 tuple(int(n) for n in args.hand_list.split(",") if n))
         res_ts["machine"] = {"platform": platform.platform(), "load_1min": os.getloadavg()[0]}
+        res_ts["twin_scale"] = dict(twin_stock.SCALE)
         out = ROOT / "benchmarks" / "results" / args.out
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(res_ts, indent=1) + "\n")

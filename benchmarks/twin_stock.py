@@ -16,7 +16,9 @@ card, then the loser's; the Double Nil exchange), so the move that ejects a fetc
 the next one to the read window (one feed move less, its read while the other card is on the
 belt). ``sorter-next-before``: the same, with the FETCH as it was before a FETCH sent the
 cards it finds under its card over it (firmware FetchJob.found_under), the baseline measured in
-the same run, hand for hand. ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
+the same run, hand for hand. ``sorter-next-pullany``: sorter-next with flag NEXT pulling the
+hopper's next card even when the loop's next card is on its way round (main 955e5dc's FETCH,
+the baseline of the change that stopped it). ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
 (the stock's first card staged) carries flag SWEEP (firmware FetchJob.sweep_route): the dealer
 first reads every stock card once and sends it round over the cards not read yet, so the pairs
 the blade inverted during the deal come back in order before any player waits; that FETCH's
@@ -331,10 +333,21 @@ def _found_under_top_after(job: Any, card: int, top: Any) -> None:
 _DESIGNS = {"sorter-next-before": _found_under_before, "sorter-next-lift6": _found_under_lift6,
             "sorter-next-loopfull": _found_under_loopfull}
 _TOP_IS_NEARER = _COMMANDS.FetchJob.top_is_nearer
+_ROUTE = _COMMANDS.FetchJob.route
 
 
 def _never(job: Any, w: int) -> bool:
     return False
+
+
+def _route_pull_any(job: Any, card: int, conf: int) -> Any:
+    """Design sorter-next-pullany, the FETCH of main 955e5dc: flag NEXT pulls the hopper's next
+    card into the read window even when the loop's next card is on its way round (a card read
+    before the fetched one, under it); the pulled card then goes round too."""
+    r = _ROUTE(job, card, conf)
+    if len(r) > 3 and r[2] == "fetch" and job.pull and not r[3]:
+        return (r[0], r[1], r[2], True)
+    return r
 
 
 def _design(design: str) -> None:
@@ -344,6 +357,7 @@ def _design(design: str) -> None:
     SWEEP[0] = design == "sorter-next-sweep"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
     _COMMANDS.FetchJob.top_is_nearer = _never if design == "sorter-next-span" else _TOP_IS_NEARER
+    _COMMANDS.FetchJob.route = _route_pull_any if design == "sorter-next-pullany" else _ROUTE
 
 
 def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
