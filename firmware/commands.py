@@ -27,6 +27,9 @@ MOVING_COMMANDS = (P.DEAL_PLAN, P.ROUTE_PRESENTED, P.FEED, P.FETCH, P.SELFTEST, 
 
 
 LAST = 255  # a loop card's place behind every other (loop_add): first in, first out
+# Places from here on are parked cards' (FEED or ROUTE_PRESENTED's place byte, 240-242, or LAST):
+# a deal's loop cards have their plan index, 0-207 (a FETCH's cards sent "to the top" go under them)
+PARKED = 208
 
 # A FETCH with a sorting hopper sends the cards it reads before its card to places over it
 # (FetchJob.found_under); to the top of the stack only once LIFT_TOP or more of them have come
@@ -434,14 +437,17 @@ class FetchJob:
         no more cards that can lie over it (in the model over it, not read: each goes round
         once at the next FETCH if these go to the top) than cards read under it so far,
         counting those read again (each went round for nothing). Hand 1002's FETCH of 7S, 13
-        cards left, 9 under it: 17 passes to their places, 10 to the top."""
+        cards left, 9 under it: 17 passes to their places, 10 to the top. Parked cards (a
+        Double Nil's discards) do not count: the top is the stock's, under them (loop_top)."""
         if self.lifted < LIFT_TOP or self.under:
             return False
         loop = self.dealer.loop
         marks = self.dealer.fetch_marks
+        key = self.dealer.loop_key
         over = 0
         for j in range(w + 1, len(loop)):
-            if not marks[loop[j]]:
+            c = loop[j]
+            if not marks[c] and key[c] < PARKED:  # (parked cards stay over the top: loop_top)
                 over += 1
         return over <= self.lifted + self.again
 
@@ -1223,14 +1229,16 @@ class Dealer:
 
     def loop_top(self, card):
         """Put ``card`` in the model at the top of the stack, under the cards a FETCH sent there
-        before whose places are after its own; its index in the model."""
+        before whose places are after its own, and under the parked cards (a Double Nil's
+        discards over the stock: at the very top, the next FETCH sent discards round to reach
+        it, 20 passes in one fetch of the twin's hand 1032); its index in the model."""
         loop = self.loop
         key = self.loop_key
         marks = self.fetch_marks
         marks[card] = TOPPED
         k = key[card]
         j = len(loop)
-        while j > 0 and marks[loop[j - 1]] == TOPPED and key[loop[j - 1]] > k:
+        while j > 0 and key[loop[j - 1]] > k and (marks[loop[j - 1]] == TOPPED or key[loop[j - 1]] >= PARKED):
             j -= 1
         loop.insert(j, card)
         return j

@@ -346,6 +346,24 @@ def test_the_slowest_two_player_spades_hands(seed: int, most: int) -> None:
     assert r["fetch_passes"] <= most, r
 
 
+def test_a_double_nil_fetch_sends_the_cards_it_finds_under_its_card_to_the_top_of_the_stock() -> None:
+    """benchmarks/dealer.py --twin-stock's Double Nil hand 1032 (rule exchange/2, design
+    sorter-next): the FETCH of 8H found cards under it (the blade's error had grown during the
+    deal). FetchJob.top_is_nearer counted the discards parked over the stock as cards the next
+    FETCH would send round, so the top was never nearer: the cards went to their places, under
+    8H again, and were read again (23 reads, 8.5 s) until the backstop sent them to the very top,
+    over the discards; the next FETCH (AS) sent discards round to reach them (20 passes, 8.7 s):
+    67 passes in the hand, 46.5 s of fetching. Now parked cards do not count and the top is the
+    stock's, under them (Dealer.loop_top): 10 reads and 5, 34 passes, 36.7 s (without a Double
+    Nil the same hand: 33.3 s)."""
+    ts = _twin_stock_bench()
+    ts.NEXT[0] = True
+    r = ts.spades_2p(True, 1032, True, positions=True)
+    assert r["fetches"] == 54  # the draw's 51 and the exchange's 3
+    assert r["fetch_passes"] <= 34, r  # 26 of them the discards fed back round the loop
+    assert r["fetching_s"] < 40, r
+
+
 def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_one() -> None:
     """FEED's and ROUTE_PRESENTED's place byte (IDENTIFY flags bit7, hardware/PROTOCOL.md): a
     card parked in the loop with place 0xF0 (a Double Nil's replacement candidate, rule
