@@ -18,7 +18,9 @@ belt). ``sorter-next-before``: the same, with the FETCH as it was before a FETCH
 cards it finds under its card over it (firmware FetchJob.found_under), the baseline measured in
 the same run, hand for hand. ``sorter-next-pullany``: sorter-next with flag NEXT pulling the
 hopper's next card even when the loop's next card is on its way round (main 955e5dc's FETCH,
-the baseline of the change that stopped it). ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
+the baseline of the change that stopped it). ``sorter-next-overparked``: sorter-next whose
+FETCH sends the cards it finds under its card to the very top of the stack, over the parked
+cards (main 1eb7f64; a Double Nil's discards). ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
 (the stock's first card staged) carries flag SWEEP (firmware FetchJob.sweep_route): the dealer
 first reads every stock card once and sends it round over the cards not read yet, so the pairs
 the blade inverted during the deal come back in order before any player waits; that FETCH's
@@ -350,13 +352,42 @@ def _route_pull_any(job: Any, card: int, conf: int) -> Any:
     return r
 
 
+def _loop_top_over_parked(d: Any, card: int) -> int:
+    """Design sorter-next-overparked (main 1eb7f64): a card a FETCH sends to the top goes over
+    the parked cards too (a Double Nil's discards), under only the cards sent there before."""
+    loop, key, marks = d.loop, d.loop_key, d.fetch_marks
+    marks[card] = _COMMANDS.TOPPED
+    k = key[card]
+    j = len(loop)
+    while j > 0 and marks[loop[j - 1]] == _COMMANDS.TOPPED and key[loop[j - 1]] > k:
+        j -= 1
+    loop.insert(j, card)
+    return j
+
+
+def _top_is_nearer_counting_parked(job: Any, w: int) -> bool:
+    """Design sorter-next-overparked: FetchJob.top_is_nearer counting the parked cards over the
+    wanted card as cards the next FETCH sends round."""
+    if job.lifted < _COMMANDS.LIFT_TOP or job.under:
+        return False
+    loop, marks = job.dealer.loop, job.dealer.fetch_marks
+    over = sum(1 for j in range(w + 1, len(loop)) if not marks[loop[j]])
+    return over <= job.lifted + job.again
+
+
+_LOOP_TOP = _COMMANDS.Dealer.loop_top
+
+
 def _design(design: str) -> None:
     """Design sorter-next-span: the firmware's FETCH without FetchJob.top_is_nearer (the cards
     read under the wanted card go to the top only past the backstop)."""
     NEXT[0] = design.startswith("sorter-next")
     SWEEP[0] = design == "sorter-next-sweep"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
-    _COMMANDS.FetchJob.top_is_nearer = _never if design == "sorter-next-span" else _TOP_IS_NEARER
+    _COMMANDS.FetchJob.top_is_nearer = {"sorter-next-span": _never,
+                                         "sorter-next-overparked": _top_is_nearer_counting_parked}.get(
+        design, _TOP_IS_NEARER)
+    _COMMANDS.Dealer.loop_top = _loop_top_over_parked if design == "sorter-next-overparked" else _LOOP_TOP
     _COMMANDS.FetchJob.route = _route_pull_any if design == "sorter-next-pullany" else _ROUTE
 
 
