@@ -42,6 +42,7 @@ reject pocket (INVENTORY) with what the referee has accounted for (``rejects_see
 
 from __future__ import annotations
 
+import threading
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -162,6 +163,9 @@ class DealerAdapter:
         # fed card was on its way in): the ledger names them unknown, as it does a misread card
         # (whose words the read's own outcome gives); these are named UNREAD in DealerMoved
         self.unread_heard = 0
+        # the two counts are written by the link's reader thread (_on_event) and by the table's
+        # (_note_rejects, a fresh deal): each change under this lock, none lost
+        self._heard_lock = threading.Lock()
         self.on_reject: Callable[[], None] | None = None  # the port: a card was cleared to the reject pocket
         self.deal_step: int | None = None  # the step id of the last deal sent
         dealer.add_listener(self._on_event)
@@ -223,9 +227,10 @@ class DealerAdapter:
         if self._release is not None and kind == m.EV_CARD_DEALT:
             self._delivered.append((int(ev["card"]), int(ev["target"])))
         if kind in (m.EV_CARD_DEALT, m.EV_CARD_ROUTED, m.EV_DUPLICATE, m.EV_MISREAD) and ev["target"] == m.REJECT:
-            self.rejects_heard += 1
-            if kind == m.EV_CARD_ROUTED and int(ev["card"]) == m.UNKNOWN_CARD:
-                self.unread_heard += 1
+            with self._heard_lock:
+                self.rejects_heard += 1
+                if kind == m.EV_CARD_ROUTED and int(ev["card"]) == m.UNKNOWN_CARD:
+                    self.unread_heard += 1
             if kind == m.EV_CARD_ROUTED and self.on_reject is not None:
                 self.on_reject()  # cleared from the read window (ABORT, RESET): whose card was it?
 
@@ -273,8 +278,10 @@ class DealerAdapter:
         new = [c for c in rejects[seen:] if 0 <= c < 52]
         if len(rejects) <= seen:
             return
-        unread = min(self.unread_heard, sum(1 for c in rejects[seen:] if c == m.UNKNOWN_CARD))
-        self.unread_heard -= unread
+        unknown = sum(1 for c in rejects[seen:] if c == m.UNKNOWN_CARD)
+        with self._heard_lock:
+            unread = min(self.unread_heard, unknown)
+            self.unread_heard -= unread
         moves = list(self.moved.moves) if self.moved is not None else []
         moves += [(C.NAMES[c], "reject") for c in new] + [(UNREAD, "reject")] * unread
         self.moved = DealerMoved(tuple(moves), len(rejects))
@@ -392,7 +399,8 @@ class DealerAdapter:
                 else:
                     self.interrupted_deal = None
                     self.relearn = None  # a new deal starts the dealer's loop model afresh
-                    self.rejects_heard = self.unread_heard = 0
+                    with self._heard_lock:
+                        self.rejects_heard = self.unread_heard = 0
                     self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
                     # a deal the dealer lost (aborted, a reboot) is redealt by the referee under
                     # a new deal id: StepLost is a fault here, not a new attempt
