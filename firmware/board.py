@@ -736,6 +736,15 @@ class Board:
         self._service()
         return self.loop_dark[2]
 
+    def loop_falling(self):
+        """The loop card falling onto the stack now (opto D dark): the first of those on their
+        way (the loop keeps their order); -1 if none is falling."""
+        self._service()
+        sp = self.splitter
+        if not self.loop_dark[2] or not sp.count:
+            return -1
+        return sp.cards[sp.head]
+
     def loop_depth_again(self):
         """The loop model changed for cards on their way to the stack: the blade goes to the
         depth of the card it is set for, worked out again (not while a card is falling)."""

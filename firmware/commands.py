@@ -282,7 +282,7 @@ class FetchJob:
             # (also with a card in the window, brought there by a FETCH with flag NEXT: sent
             # round now, its feed move would take the card under the one still falling, and
             # the cards behind it would go round one after the other)
-            if d.board.loop_dropping() and (not self.sweeping or self.sweeping < 3):
+            if d.board.loop_dropping() and (not self.sweeping or self.sweeping < 3) and not self.falls_over():
                 # a card is falling onto the stack (D saw it): it may be this one (a sweep's
                 # cards fall on the top: it goes on while more than two lie under them unread)
                 return M.WAIT
@@ -304,6 +304,25 @@ class FetchJob:
         op = M.Op("hopper", self.route, self.done)
         op.misrouted = self.misrouted
         return op
+
+    def falls_over(self):
+        """The card falling onto the stack is another card, and its place is two or more over
+        this one's in the model: a feed move now takes no card it lands among, even if the
+        blade put it one off (a Double Nil's discards fed back round the loop: waiting for each
+        to land cost the next FETCH up to the 60 ms of its fall)."""
+        d = self.dealer
+        c = d.board.loop_falling()
+        if c < 0 or c == self.card:
+            return False
+        loop = d.loop
+        w = -1
+        for j in range(len(loop)):
+            x = loop[j]
+            if x == self.card:
+                w = j
+            elif x == c:
+                return 0 <= w <= j - 2
+        return False
 
     def route(self, card, conf):
         d = self.dealer

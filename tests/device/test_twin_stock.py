@@ -364,6 +364,29 @@ def test_a_double_nil_fetch_sends_the_cards_it_finds_under_its_card_to_the_top_o
     assert r["fetching_s"] < 40, r
 
 
+def test_a_fetch_does_not_wait_for_a_discard_falling_onto_the_top_of_the_stack() -> None:
+    """A Double Nil draw (rule exchange/2, hand 1010, the blade's errors off): each card not kept
+    is fed back round the loop to the top of the stack and falls there during the next FETCH.
+    The FETCH waited for each to land (up to its 60 ms fall, opto D dark), 26 times a hand; it
+    now feeds the bottom card at once when the falling card's place is two or more over its
+    card's (FetchJob.falls_over). Nothing else changes: every card still where the plan puts
+    it (no pass but the discards' own), and the exchange takes the three bottom cards."""
+    ts = _twin_stock_bench()
+    ts.NEXT[0] = True
+    ts.SCALE["sorter.error_chance"] = 0.0
+    try:
+        ts._design("sorter-next-waitfall")
+        before = ts.spades_2p(True, 1010, True, positions=True)
+        ts._design("sorter-next")
+        now = ts.spades_2p(True, 1010, True, positions=True)
+    finally:
+        ts._design("sorter-next")
+        ts.SCALE.clear()
+    for r in (before, now):
+        assert r["fetches"] == 54 and r["fetch_passes"] == 26 and r["exchange_passes"] == 0, r
+    assert now["fetching_s"] <= before["fetching_s"] - 1.0, (before, now)  # 26.9 -> 25.6 s
+
+
 def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_one() -> None:
     """FEED's and ROUTE_PRESENTED's place byte (IDENTIFY flags bit7, hardware/PROTOCOL.md): a
     card parked in the loop with place 0xF0 (a Double Nil's replacement candidate, rule
