@@ -20,7 +20,8 @@ the same run, hand for hand. ``sorter-next-pullany``: sorter-next with flag NEXT
 hopper's next card even when the loop's next card is on its way round (main 955e5dc's FETCH,
 the baseline of the change that stopped it). ``sorter-next-overparked``: sorter-next whose
 FETCH sends the cards it finds under its card to the very top of the stack, over the parked
-cards (main 1eb7f64; a Double Nil's discards). ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
+cards (main 1eb7f64; a Double Nil's discards). ``sorter-next-waitfall``: sorter-next whose
+FETCH waits for every card falling onto the stack to land (main c08caae). ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
 (the stock's first card staged) carries flag SWEEP (firmware FetchJob.sweep_route): the dealer
 first reads every stock card once and sends it round over the cards not read yet, so the pairs
 the blade inverted during the deal come back in order before any player waits; that FETCH's
@@ -375,7 +376,14 @@ def _top_is_nearer_counting_parked(job: Any, w: int) -> bool:
     return over <= job.lifted + job.again
 
 
+def _never_falls_over(job: Any) -> bool:
+    """Design sorter-next-waitfall (main c08caae): a FETCH waits for every card falling onto
+    the stack to land, wherever it lands."""
+    return False
+
+
 _LOOP_TOP = _COMMANDS.Dealer.loop_top
+_FALLS_OVER = _COMMANDS.FetchJob.falls_over
 
 
 def _design(design: str) -> None:
@@ -388,6 +396,7 @@ def _design(design: str) -> None:
                                          "sorter-next-overparked": _top_is_nearer_counting_parked}.get(
         design, _TOP_IS_NEARER)
     _COMMANDS.Dealer.loop_top = _loop_top_over_parked if design == "sorter-next-overparked" else _LOOP_TOP
+    _COMMANDS.FetchJob.falls_over = _never_falls_over if design == "sorter-next-waitfall" else _FALLS_OVER
     _COMMANDS.FetchJob.route = _route_pull_any if design == "sorter-next-pullany" else _ROUTE
 
 
