@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from simtable_testkit import dealt, keep_commands
 
 from trickref.device.dealer import messages as m
 from trickref.device.simulated.fault_trials import run_trial
@@ -41,20 +42,8 @@ def _words_right(texts: list[tuple[str, int | None]]) -> None:
 def _in_play_keeping_commands(table: SimTable) -> tuple[list[Any], Any]:
     """``table`` started, dealt and passed up to the first card of the hand; every command the
     referee gives from now on kept in the list returned (with the game)."""
-    cmds: list[Any] = []
-    on = table.host.on_commands
-
-    def keep(out: list[Any]) -> None:
-        cmds.extend(out)
-        if on is not None:
-            on(out)
-
-    table.host.on_commands = keep
-    table.start()
-    table.run(max_hands=0)  # up to the first shuffle
-    table._deal_next()  # the deal, then the bots pass until the play begins
-    g = table.referee.game
-    assert g is not None
+    cmds = keep_commands(table)
+    g = dealt(table)  # the deal, then the bots pass until the play begins
     for _ in range(40):
         if g.phase == "play":
             break

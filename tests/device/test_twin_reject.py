@@ -27,6 +27,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from simtable_testkit import dealt, keep_commands
 
 from trickref.device.dealer import messages as m
 from trickref.device.simulated.fault_trials import run_trial
@@ -54,21 +55,10 @@ def test_a_rejected_twin_either_of_two_seats_may_have_fed_goes_back_to_the_one_w
     seat was told to take "their" card back and held two copies, the feeder none. Every pocket
     then matches the referee's hand, and the hand is played to its end."""
     with SimTable("cancellation-hearts", 6, {}, seed=5) as table:
-        cmds: list[Any] = []
-        on = table.host.on_commands
-
-        def keep(out: list[Any]) -> None:
-            cmds.extend(out)
-            if on is not None:
-                on(out)
-
-        table.host.on_commands = keep
-        table.start()
-        table.run(max_hands=0)  # up to the first shuffle
-        table._deal_next()
+        cmds = keep_commands(table)
+        g = dealt(table)
         ref, sim = table.referee, table.sim
-        g = ref.game
-        assert g is not None and sim is not None
+        assert sim is not None
         assert g.phase == "pass" and ref.claim is None and not any(ref.fed.values())
         card = next(c for c in range(52) if sum(c in g.hand_of(s) for s in range(g.n)) == 2)
         lo, hi = [s for s in range(g.n) if card in g.hand_of(s)]
