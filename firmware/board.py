@@ -738,8 +738,8 @@ class Board:
 
     def loop_falling(self):
         """The loop card falling onto the stack now (opto D dark): the first of those on their
-        way (the loop keeps their order); -1 if none is falling."""
-        self._service()
+        way (the loop keeps their order); -1 if none is falling. Asked right after
+        loop_dropping(), which polled the sensors: it does not poll them again."""
         sp = self.splitter
         if not self.loop_dark[2] or not sp.count:
             return -1
