@@ -13,7 +13,10 @@ Targets (issue 11), each with fixed seeds:
   consecutive hands of one game per player count (every pass direction), the search bot's
   seat moving one place left each hand: its points per hand against the rule bots' average
   at the same table; target: at least 25% fewer. The interval is a 95% normal interval of the
-  mean per-hand difference, divided by the rule bots' mean.
+  mean per-hand difference, divided by the rule bots' mean. Each hand is also played a second
+  time from the same position and cards with a rule bot in the search bot's seat (the
+  duplicate, as duplicate bridge scores): the search bot's points against what the rule bot
+  took in its place, the same statistics; most of the luck of the deal cancels in it.
 - time per searched decision (wall and process CPU; mean, p95, max) at the level, and memory:
   the tracemalloc peak of single searched decisions (a first lead, the costliest) and the
   process's ru_maxrss at the end; targets 0.25 s and 100 MB.
@@ -171,6 +174,7 @@ def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[in
     per_n: dict[str, Any] = {}
     all_s: list[float] = []
     all_r: list[float] = []
+    all_d: list[float] = []
     for n in TABLES[game]:
         if counts and n not in counts:
             continue
@@ -179,35 +183,47 @@ def table_hands(game: str, hands: int, search: Timed, seed: int, counts: list[in
         rng = random.Random(seed * 100 + n + 50)
         s_pts: list[float] = []
         r_pts: list[float] = []
+        d_pts: list[float] = []
         for h in range(hands):
             me = h % n
             players = [search if s == me else rule for s in range(n)]
             deck = C.full_deck(decks_n)
             decks.shuffle(deck)
+            twin = st.copy()  # the duplicate: the same hand with a rule bot in the search bot's seat
+            twin_rng = random.Random()
+            twin_rng.setstate(rng.getstate())
             st.start_hand(deck)
             run_hand(st, players, rng, rng)
             pts = st.hand_results[-1]["points"]
             s_pts.append(pts[me])
             r_pts.append(sum(pts[s] for s in range(n) if s != me) / (n - 1))
+            twin.start_hand(deck)
+            run_hand(twin, [rule] * n, twin_rng, twin_rng)
+            d_pts.append(twin.hand_results[-1]["points"][me])
             if progress is not None:
-                part = _tables_section(all_s + s_pts, all_r + r_pts, {**per_n, str(n): _per_n(s_pts, r_pts)})
+                part = _tables_section(all_s + s_pts, all_r + r_pts, {**per_n, str(n): _per_n(s_pts, r_pts, d_pts)},
+                                       all_d + d_pts)
                 part.update(partial=True, timing=timing(search))
                 progress(part)
         all_s += s_pts
         all_r += r_pts
-        per_n[str(n)] = _per_n(s_pts, r_pts)
+        all_d += d_pts
+        per_n[str(n)] = _per_n(s_pts, r_pts, d_pts)
         print(f"  {game} {n} players: { {k: v for k, v in per_n[str(n)].items() if k != 'per_hand'} }", flush=True)
-    return _tables_section(all_s, all_r, per_n)
+    return _tables_section(all_s, all_r, per_n, all_d)
 
 
-def _per_n(s_pts: list[float], r_pts: list[float]) -> dict[str, Any]:
+def _per_n(s_pts: list[float], r_pts: list[float], d_pts: list[float]) -> dict[str, Any]:
     out = _reduction(s_pts, r_pts)
-    out["per_hand"] = [[a, round(b, 3)] for a, b in zip(s_pts, r_pts, strict=True)]
+    out["duplicate"] = _reduction(s_pts, d_pts)
+    out["per_hand"] = [[a, round(b, 3), d] for a, b, d in zip(s_pts, r_pts, d_pts, strict=True)]
     return out
 
 
-def _tables_section(all_s: list[float], all_r: list[float], per_n: dict[str, Any]) -> dict[str, Any]:
+def _tables_section(all_s: list[float], all_r: list[float], per_n: dict[str, Any],
+                    all_d: list[float]) -> dict[str, Any]:
     out = _reduction(all_s, all_r)
+    out["duplicate"] = _reduction(all_s, all_d)
     out["per_player_count"] = per_n
     out["target"] = 0.25
     out["met"] = out["reduction"] >= 0.25
@@ -367,14 +383,24 @@ def report(files: list[Path]) -> None:
             s_pts: list[float] = []
             r_pts: list[float] = []
             by_n: dict[str, tuple[list[float], list[float]]] = {}
+            dup_s: list[float] = []  # hands with a duplicate (files written since 2026-12-03)
+            dup_d: list[float] = []
+            dup_n: dict[str, tuple[list[float], list[float]]] = {}
             for _, sec in secs:
                 for k, v in sec["per_player_count"].items():
                     got = by_n.setdefault(k, ([], []))
-                    for a, b in v["per_hand"]:
+                    for row in v["per_hand"]:
+                        a, b = row[0], row[1]
                         got[0].append(a)
                         got[1].append(b)
                         s_pts.append(a)
                         r_pts.append(b)
+                        if len(row) > 2:
+                            dup_s.append(a)
+                            dup_d.append(row[2])
+                            dn = dup_n.setdefault(k, ([], []))
+                            dn[0].append(a)
+                            dn[1].append(row[2])
             r = _reduction(s_pts, r_pts)
             lo = r["reduction_ci95"][0]
             per = ", ".join(f"seed {sec['run']['seed']}: {sec['reduction']:.0%} over {sec['hands']} hands"
@@ -387,6 +413,16 @@ def report(files: list[Path]) -> None:
                     f"{r['reduction_ci95'][1]:.0%}; target >= 25%: {'lower end meets it' if lo >= 0.25 else 'lower end MISSES it'})")
         print(head)
         print(f"    seeds {seeds} ({partial} of {len(secs)} runs stopped early); {per}")
+        if game not in WHOLE and dup_s:
+            d = _reduction(dup_s, dup_d)
+            dlo = d["reduction_ci95"][0]
+            print(f"    duplicate (a rule bot in the search bot's seat, same cards and table): {d['hands']} hands, "
+                  f"search {d['search_points_per_hand']} v rule {d['rule_points_per_hand']}: {d['reduction']:.0%} "
+                  f"fewer (95% {dlo:.0%} to {d['reduction_ci95'][1]:.0%}; target >= 25%: "
+                  f"{'lower end meets it' if dlo >= 0.25 else 'lower end MISSES it'}); by players: " + ", ".join(
+                      f"{k}: {_reduction(*v)['reduction']:.0%} ({_reduction(*v)['reduction_ci95'][0]:.0%} to "
+                      f"{_reduction(*v)['reduction_ci95'][1]:.0%}, {len(v[0])} hands)"
+                      for k, v in sorted(dup_n.items(), key=lambda x: int(x[0]))))
         if cpu:
             print(f"    CPU s per searched decision (mean per run) {min(cpu)}-{max(cpu)}, worlds per decision "
                   f"{min(worlds)}-{max(worlds)}; load at the runs' last writes {min(loads)}-{max(loads)}")

@@ -297,7 +297,8 @@ def line(name: str, f: dict[str, Any]) -> str:
             f"{to.get('max_s', 0):.3f}), ISMCTS {ti.get('mean_s', 0):.3f}; load {f['load_1min']}")
 
 
-def make_ours(level: str, budget: float | None) -> tuple[Any, float | None]:
+def make_ours(level: str, budget: float | None, options: dict[str, Any] | None = None) -> tuple[Any, float | None]:
+    """Our bot at ``level`` (``options``: keyword arguments of the search bot, for a variant)."""
     from trickref.engine.bots import bot_for
     from trickref.engine.bots.levels import budget_of, search_bot
 
@@ -305,7 +306,23 @@ def make_ours(level: str, budget: float | None) -> tuple[Any, float | None]:
     if b is None:
         return bot_for("hearts"), None
     # CPU time of this thread, no wall limit: the figures do not depend on the machine's load
-    return search_bot("hearts", level, budget=b, clock=time.thread_time, wall_limit=None), b
+    return search_bot("hearts", level, budget=b, clock=time.thread_time, wall_limit=None, **(options or {})), b
+
+
+def bot_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs (``--bot-option``) as keyword arguments; values read as Python literals."""
+    import ast
+
+    got: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--bot-option wants KEY=VALUE, not {pair!r}")
+        try:
+            got[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            got[key] = value
+    return got
 
 
 def report(files: list[Path]) -> None:
@@ -330,6 +347,8 @@ def main() -> None:
     ap.add_argument("--sims", type=int, nargs="+", default=[1000, 10000], help="ISMCTS simulations per decision: one table each")
     ap.add_argument("--level", default="strong", help="our bots' level (engine/bots/levels.py: rule, search, strong, LEVEL@pi4)")
     ap.add_argument("--budget", type=float, default=None, help="CPU seconds per decision instead of the level's")
+    ap.add_argument("--bot-option", action="append", default=[], metavar="KEY=VALUE",
+                    help="a keyword argument of our search bot (a variant to compare), e.g. solve_at=6")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--report", type=Path, nargs="+", help="only print the figures of these result files, pooled")
@@ -343,14 +362,15 @@ def main() -> None:
         sys.exit("OpenSpiel is not installed: pip install -e '.[bench]' (the open-spiel package)")
     game = pyspiel.load_game("hearts", {"pass_cards": False})
     positions = Positions()
-    bot, budget = make_ours(args.level, args.budget)
+    options = bot_options(args.bot_option)
+    bot, budget = make_ours(args.level, args.budget, options)
     from trickref.engine import ENGINE_BUILD
 
     out: dict[str, Any] = {
         "command": " ".join(["benchmarks/vs_openspiel.py", *sys.argv[1:]]),
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "pyspiel": getattr(pyspiel, "__version__", "?"),
                     "engine": str(ENGINE_BUILD)},
-        "level": args.level, "budget_cpu_s": budget, "seed": args.seed,
+        "level": args.level, "budget_cpu_s": budget, "bot_options": options, "seed": args.seed,
         "openspiel_game": "hearts " + json.dumps(game.get_parameters(), sort_keys=True),
         "ismcts": f"pyspiel.ISMCTSBot(seed, RandomRolloutEvaluator(1, seed), uct_c={UCT_C}, sims) with its other defaults",
         "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load_at_start": os.getloadavg(),
