@@ -77,7 +77,8 @@ class SearchBot:
     def __init__(self, game: str, budget: float = 0.2, iterations: int | None = None,
                  min_worlds: int = 1, search_bids: bool = True,
                  clock: Callable[[], float] = time.thread_time, wall_limit: float | None = None,
-                 keep_bias: float = 6.0, wall_clock: Callable[[], float] = time.perf_counter) -> None:
+                 keep_bias: float = 6.0, wall_clock: Callable[[], float] = time.perf_counter,
+                 settle_z: float | None = 2.5) -> None:
         self.game = game
         self.info = catalog.info(game)
         self.rule = bot_for(game)
@@ -86,6 +87,7 @@ class SearchBot:
         self.min_worlds = min_worlds
         self.search_bids = search_bids
         self.keep_bias = keep_bias
+        self.settle_z = settle_z  # stop early when the best leads every other by this many standard errors (None: never)
         self.clock = clock
         self.wall_limit = wall_limit
         self.wall_clock = wall_clock
@@ -242,7 +244,8 @@ class SearchBot:
                 # successive halving: keep the better half for the rest of the budget
                 alive.sort(key=lambda i: -_wmean(vals[i][-worlds:], wts))
                 alive = alive[: max(2, (len(alive) + 1) // 2)]
-            if timed and worlds >= 8 and _wsettled(vals, wts, alive, worlds):
+            if timed and self.settle_z is not None and worlds >= 8 and _wsettled(vals, wts, alive, worlds,
+                                                                                  self.settle_z):
                 break
         self.last_worlds = worlds
         return vals, wts, alive, worlds
@@ -277,7 +280,7 @@ def _wmean(xs: list[float], ws: list[float]) -> float:
     return sum(x * w for x, w in zip(xs, ws, strict=True)) / tot
 
 
-def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], worlds: int) -> bool:
+def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], worlds: int, z: float = 2.5) -> bool:
     """True when the best leads every other by 2.5 standard errors of
     the weighted paired difference (effective sample size (sum w)^2 / sum w^2), or all
     results have been identical for 12 worlds."""
@@ -298,6 +301,6 @@ def _wsettled(vals: list[list[float]], wts: list[float], alive: list[int], world
             if m == 0.0 and worlds < 12:
                 return False
             continue
-        if n_eff < 4 or m < 2.5 * (var / n_eff) ** 0.5:
+        if n_eff < 4 or m < z * (var / n_eff) ** 0.5:
             return False
     return True

@@ -1,7 +1,7 @@
 """The search bot of the two Hearts games: engine/bots/search.py's determinized search with
 three additions, each measured in benchmarks/bots.py (figures in benchmarks/RESULTS.md):
 
-- **Worlds that fit how the others played.** The hidden cards are dealt as
+- **Worlds that fit how the others played** (off by default, ``infer``). The hidden cards are dealt as
   ``sample_world`` deals them, with one more constraint per seat: what that seat's plays say
   about its hand *if it played like the rule bot* (engine/bots/_hearts_play.py), the opponent
   model the rollouts use anyway. A card followed that did not win means no card of the suit
@@ -14,6 +14,15 @@ three additions, each measured in benchmarks/bots.py (figures in benchmarks/RESU
   When those constraints leave no consistent holding (a seat that does not
   play like the rule bot, a human say), the world is drawn without them. The constraints are
   computed from the public play and this seat's own passes only (``view(seat)`` knowledge).
+  With ``infer="soft"`` they are a likelihood instead of a wall: worlds are drawn without
+  them and each weighs ``soft_eps`` for every play of another seat it contradicts (the model:
+  a seat plays the rule bot's card, or with chance ``soft_eps`` something else), so a seat
+  that plays otherwise (a person, OpenSpiel's ISMCTS) bends the worlds without ruling out
+  the hand it really holds. Measured (benchmarks/RESULTS.md, 2026-12-03): against rule bots
+  the hard inferences gain a little (4-player Hearts, 180 hands: 3.62 points a hand with
+  them, 4.26 without, 4.49 soft; differences within the noise), against OpenSpiel's ISMCTS
+  they lose (100 deals: our seats' points minus ISMCTS's 1.55 worse with them, soft 0.83
+  worse), so the bot, which must play people, plays without them.
 - **The pass is searched.** Candidates: every 3 of the rule bot's 6 most dangerous cards
   (``pass_pool``), the rule bot's pass first; each is played in sampled worlds (the others' passes still
   hidden) followed by the whole hand with rule bots, like a card.
@@ -42,6 +51,7 @@ from ..chearts_core import finish as cc_finish
 from ..chearts_core import from_state as cc_from_state
 from ..hearts_common import PASS_COUNT, POINTS
 from ..hearts_core import Core, Rand, Scorer, Worlds, count, finish, from_state
+from ..masks import mask_of
 from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
 from .search import SearchBot
 
@@ -68,8 +78,22 @@ def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int
     ``seat`` itself, and 0 for a seat that has shown it does not play like the rule bot (it
     played a card the rule bot's play would have ruled out earlier: a person, another
     program). Read from the public trick history only."""
+    out = []
+    for masks in rule_inference_plays(state, seat, cancellation):
+        m = 0
+        for x in masks:
+            m |= x
+        out.append(m)
+    return out
+
+
+def rule_inference_plays(state: GameState, seat: int, cancellation: bool) -> list[list[int]]:
+    """``rule_inferences`` play by play: per seat, for each of its plays that says something,
+    the cards that play says it did not hold (if it played like the rule bot); none for
+    ``seat`` and for a seat that has shown it does not play like the rule bot."""
     n = state.n
     avoid = [0] * n
+    per: list[list[int]] = [[] for _ in range(n)]
     unlike = [False] * n
     tricks: list[tuple[int, list[int]]] = [(lead, list(cards)) for lead, cards, _ in getattr(state, "tricks")]  # noqa: B009
     current: list[int] = list(getattr(state, "trick"))  # noqa: B009
@@ -85,14 +109,16 @@ def rule_inferences(state: GameState, seat: int, cancellation: bool) -> list[int
             if p != seat and avoid[p] >> c & 1:
                 unlike[p] = True  # it held a card its earlier plays said it did not
             if p != seat and t > 0 and not unlike[p]:
-                avoid[p] |= _play_inference(cards[:i], c, n, cancellation, broken, qs_played < decks, led_before)
+                said = _play_inference(cards[:i], c, n, cancellation, broken, qs_played < decks, led_before)
+                if said:
+                    avoid[p] |= said
+                    per[p].append(said)
             if c == QS:
                 qs_played += 1
             if POINTS[c]:
                 broken = True
         led_before[cards[0] // 13] += 1
-    avoid[seat] = 0
-    return [0 if unlike[p] else avoid[p] for p in range(n)]
+    return [[] if unlike[p] or p == seat else per[p] for p in range(n)]
 
 
 def _play_inference(prefix: list[int], c: int, n: int, cancellation: bool, broken: bool, qs_out: bool,
@@ -163,12 +189,17 @@ class HeartsSearchBot(SearchBot):
     """SearchBot for the Hearts games (Hearts, Cancellation Hearts) with the additions above, each one
     switchable for measurements (``infer``, ``search_pass``, ``relative``)."""
 
-    def __init__(self, game: str, *, infer: bool = True, search_pass: bool = True, relative: bool = True,
-                 pass_pool: int = 6, core: bool = True, solve_at: int = 4, **kw: Any) -> None:
+    def __init__(self, game: str, *, infer: bool | str = False, search_pass: bool = True, relative: bool = True,
+                 pass_pool: int = 6, core: bool = True, solve_at: int = 4, soft_eps: float = 0.25,
+                 **kw: Any) -> None:
         if not catalog.info(game).point_cards:
             raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
         super().__init__(game, **kw)
+        # True: worlds drawn within the inferences; "soft": weighted by them; False (the default, see
+        # benchmarks/RESULTS.md: they cost points against players that are not the rule bot): not used
         self.infer = infer
+        self.soft_eps = soft_eps  # "soft": the chance a seat's play was not the rule bot's (per play)
+        self._soft: list[list[int]] = []  # "soft": the inferences of the decision, per seat and play
         self.search_pass = search_pass
         self.relative = relative
         self.pass_pool = pass_pool
@@ -213,6 +244,17 @@ class HeartsSearchBot(SearchBot):
         sample: Callable[..., GameState] = getattr(state, "sample_world")  # noqa: B009
         if not self.infer or state.phase not in ("play", "pass"):
             return sample
+        if self.infer == "soft":
+            self._soft = []
+            soft_box: list[bool] = []
+
+            def soft_draw(seat: int, rng: random.Random) -> GameState:
+                if not soft_box and state.phase == "play":
+                    soft_box.append(True)
+                    self._soft = rule_inference_plays(state, seat, self.cancellation)
+                return sample(seat, rng)
+
+            return soft_draw
         avoid: list[list[int]] = []
 
         def draw(seat: int, rng: random.Random) -> GameState:
@@ -270,7 +312,8 @@ class HeartsSearchBot(SearchBot):
 
         def draw(seat: int, rng: random.Random) -> Any:
             if not box:
-                avoid = rule_inferences(state, seat, True) if self.infer else None
+                avoid = rule_inferences(state, seat, True) if self.infer is True else None
+                self._soft = rule_inference_plays(state, seat, True) if self.infer == "soft" else []
                 o = state.options
                 box.extend((avoid if avoid is not None and any(avoid) else None, None,
                             Scorer(seat, state.totals[:], o["target"], o["moon_self"], o["moon_others"], False,
@@ -302,7 +345,8 @@ class HeartsSearchBot(SearchBot):
 
         def draw(seat: int, rng: random.Random) -> Any:
             if not box:
-                avoid = rule_inferences(state, seat, False) if self.infer else None
+                avoid = rule_inferences(state, seat, False) if self.infer is True else None
+                self._soft = rule_inference_plays(state, seat, False) if self.infer == "soft" else []
                 worlds = None
                 for av in ((avoid, None) if avoid is not None and any(avoid) else (None,)):
                     _played, allowed, known, hidden = hs.hidden_knowledge(seat, av)
@@ -323,6 +367,28 @@ class HeartsSearchBot(SearchBot):
 
         self._core_box = box
         return draw
+
+    def _weight(self, world: Any, seat: int) -> float:
+        """With soft inferences: the likelihood of the others' plays in ``world`` if each play was
+        the rule bot's with chance 1 - ``soft_eps`` (a play that says its seat did not hold
+        a card the world gives it counts ``soft_eps``); 1 otherwise."""
+        soft = self._soft
+        if not soft:
+            return 1.0
+        if isinstance(world, Core):
+            hands = world.hands
+        elif isinstance(world, CCore):
+            hands = world.once  # the cards each seat holds (once or twice)
+        else:
+            hands = [mask_of(sorted(set(world.hand_of(p)))) for p in range(world.n)]
+        w = 1.0
+        eps = self.soft_eps
+        for p in range(len(soft)):
+            h = hands[p]
+            for m in soft[p]:
+                if h & m:
+                    w *= eps
+        return w
 
     def _play_out(self, world: Any, seat: int, actions: Sequence[Action], seed: int,
                   value: Callable[[GameState, int], float], late: Callable[[], bool]) -> list[float]:

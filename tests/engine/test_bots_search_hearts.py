@@ -22,7 +22,11 @@ from trickref.engine import cards as C
 from trickref.engine.base import GameState
 from trickref.engine.bots import bot_for
 from trickref.engine.bots.levels import make_search_bot, search_bot
-from trickref.engine.bots.search_hearts import HeartsSearchBot, rule_inferences
+from trickref.engine.bots.search_hearts import (
+    HeartsSearchBot,
+    rule_inference_plays,
+    rule_inferences,
+)
 from trickref.engine.games import new_game
 from trickref.engine.masks import mask_of
 
@@ -41,10 +45,10 @@ def hidden_hands(s: GameState, seat: int) -> list[list[int]]:
     return [sorted(s.hand_of(p)) for p in range(s.n) if p != seat]
 
 
-@pytest.mark.parametrize("game,n", GAMES)
-def test_hearts_search_bot_never_reads_hidden_cards(game: str, n: int) -> None:
+@pytest.mark.parametrize("game,n,infer", [(g, n, True) for g, n in GAMES] + [("hearts", 4, "soft"), ("hearts", 4, False)])
+def test_hearts_search_bot_never_reads_hidden_cards(game: str, n: int, infer: bool | str) -> None:
     rng = random.Random(31)
-    bot = HeartsSearchBot(game, iterations=2)
+    bot = HeartsSearchBot(game, iterations=2, infer=infer)
     s = new_game(game, n, {"target": 10**6})
     checked = differed = passes = 0
     while checked < 8 or passes < 2:
@@ -131,7 +135,7 @@ def test_sample_world_avoid(game: str, n: int) -> None:
 def test_bot_falls_back_when_the_others_do_not_play_like_rule_bots() -> None:
     rng = random.Random(34)
     game, n = "hearts", 4
-    bot = HeartsSearchBot(game, iterations=3)
+    bot = HeartsSearchBot(game, iterations=3, infer=True)
     s = new_game(game, n, {"target": 10**6})
     played = 0
     for _ in range(3):
@@ -187,3 +191,85 @@ def test_a_seat_that_does_not_play_like_the_rule_bot_is_not_read_like_one() -> N
                 before = avoid
             s.apply(a, seat)
     assert dropped > 0
+
+
+def test_rule_inference_plays_are_the_inferences_play_by_play() -> None:
+    """``rule_inference_plays`` lists, per seat, what each of its plays says; together they are
+    ``rule_inferences``. Rule bots never hold a card one of their plays rules out."""
+    rng = random.Random(36)
+    rule = bot_for("hearts")
+    s = new_game("hearts", 4, {"target": 10**6})
+    said = 0
+    for _ in range(3):
+        s.start_hand(random_deck(rng, 1))
+        while s.turn_seats():
+            seat = s.turn_seats()[0]
+            if s.phase == "play":
+                plays = rule_inference_plays(s, seat, False)
+                avoid = rule_inferences(s, seat, False)
+                assert plays[seat] == []
+                for p in range(4):
+                    m = 0
+                    for x in plays[p]:
+                        assert x
+                        assert not holds(s, p) & x
+                        m |= x
+                    assert m == avoid[p]
+                    said += len(plays[p])
+            s.apply(rule.choose(s, seat, rng), seat)
+    assert said > 0
+
+
+def test_soft_inferences_weigh_worlds_by_the_plays_they_contradict() -> None:
+    """``infer="soft"``: worlds are drawn without the inferences and weighed ``soft_eps`` for
+    every play of another seat that the world contradicts (a play the rule bot would not have
+    made with the hand the world gives it); worlds that fit every play weigh 1."""
+    rng = random.Random(37)
+    rule = bot_for("hearts")
+    s = new_game("hearts", 4, {"target": 10**6})
+    s.start_hand(random_deck(rng, 1))
+    seat = 0
+    while s.phase != "play" or len(s.actions) < 24 or s.turn_seats()[0] != seat:
+        p = s.turn_seats()[0]
+        s.apply(rule.choose(s, p, rng), p)
+    bot = HeartsSearchBot("hearts", iterations=4, infer="soft", soft_eps=0.5)
+    plays = rule_inference_plays(s, seat, False)
+    assert any(plays[p] for p in range(1, 4))
+    draw = bot._sampler(s)
+    weights = set()
+    for _ in range(200):
+        world = draw(seat, rng)
+        w = bot._weight(world, seat)
+        broken = sum(1 for p in range(4) for m in plays[p] if world.hands[p] & m)
+        assert w == 0.5 ** broken
+        weights.add(w)
+    assert 1.0 in weights and len(weights) > 1  # some worlds fit every play, some do not
+    assert bot.choose(s, seat, rng) in s.legal_actions(seat)
+    hard = HeartsSearchBot("hearts", iterations=4)
+    hard_draw = hard._sampler(s)
+    assert all(hard._weight(hard_draw(seat, rng), seat) == 1.0 for _ in range(20))
+
+
+@pytest.mark.parametrize("game,n,core", [("cancellation-hearts", 7, True), ("hearts", 4, False)])
+def test_soft_inferences_on_every_kind_of_world(game: str, n: int, core: bool) -> None:
+    """The soft weights on Cancellation Hearts' core worlds (a card held once or twice) and on
+    engine states (the search without its core): ``soft_eps`` per contradicted play."""
+    rng = random.Random(38)
+    rule = bot_for(game)
+    s = new_game(game, n, {"target": 10**6})
+    s.start_hand(random_deck(rng, decks_of(game)))
+    while s.phase != "play" or len(s.tricks) < 4 or s.turn_seats()[0] != 0:  # type: ignore[attr-defined]
+        p = s.turn_seats()[0]
+        s.apply(rule.choose(s, p, rng), p)
+    plays = rule_inference_plays(s, 0, game == "cancellation-hearts")
+    assert any(plays)
+    bot = HeartsSearchBot(game, iterations=2, infer="soft", soft_eps=0.5, core=core)
+    draw = bot._sampler(s)
+    weights = set()
+    for _ in range(100):
+        world = draw(0, rng)
+        held = [mask_of(sorted(set(world.hand_of(p)))) for p in range(n)] if not core else world.once
+        w = bot._weight(world, 0)
+        assert w == 0.5 ** sum(1 for p in range(n) for m in plays[p] if held[p] & m)
+        weights.add(w)
+    assert len(weights) > 1
