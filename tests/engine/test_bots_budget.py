@@ -94,3 +94,21 @@ def test_fixed_worlds_ignore_the_clocks() -> None:
     a = bot.choose(s, seat, random.Random(2))  # type: ignore[attr-defined]
     b = bot.choose(s, seat, random.Random(2))  # type: ignore[attr-defined]
     assert a == b and bot.last_worlds in (4, 0) and not bot.last_cut
+
+
+def test_a_settled_search_stops_early_unless_told_to_spend_its_budget() -> None:
+    """``settle_z``: the search ends when the best candidate leads every other by that many
+    standard errors (the default 2.5); None spends the whole budget."""
+    s, seat = first_lead()
+    settled = cut = 0
+    for k in range(6):
+        for z in (2.5, None):
+            clock = Ticks(0.0001)
+            bot = search_bot("hearts", "strong", budget=0.5, clock=clock, wall_limit=None, settle_z=z)
+            bot.choose(s, seat, random.Random(k))  # type: ignore[attr-defined]
+            if z is None:
+                assert bot.last_cut  # it ran to its budget
+                cut += 1
+            else:
+                settled += not bot.last_cut
+    assert cut == 6 and settled >= 1  # some of the default's searches settled before the budget
