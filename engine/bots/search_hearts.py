@@ -18,11 +18,12 @@ three additions, each measured in benchmarks/bots.py (figures in benchmarks/RESU
   them and each weighs ``soft_eps`` for every play of another seat it contradicts (the model:
   a seat plays the rule bot's card, or with chance ``soft_eps`` something else), so a seat
   that plays otherwise (a person, OpenSpiel's ISMCTS) bends the worlds without ruling out
-  the hand it really holds. Measured (benchmarks/RESULTS.md, 2026-12-03): against rule bots
-  the hard inferences gain a little (4-player Hearts, 180 hands: 3.62 points a hand with
-  them, 4.26 without, 4.49 soft; differences within the noise), against OpenSpiel's ISMCTS
-  they lose (100 deals: our seats' points minus ISMCTS's 1.55 worse with them, soft 0.83
-  worse), so the bot, which must play people, plays without them.
+  the hand it really holds. Measured (benchmarks/RESULTS.md, 2026-12-03), neither way is
+  clearly better: against rule bots (4-player Hearts, 180 hands) 3.62 points a hand with them,
+  4.26 without (+0.64, 95% +-0.95), 4.49 soft; at OpenSpiel's table against ISMCTS (200
+  deals, 2 v 2) our seats' points minus ISMCTS's 0.83 better without them (+-0.94). The
+  bot plays people, who are not the rule bot, so it does without a model that is right only
+  about the rule bot.
 - **The pass is searched.** Candidates: every 3 of the rule bot's 6 most dangerous cards
   (``pass_pool``), the rule bot's pass first; each is played in sampled worlds (the others' passes still
   hidden) followed by the whole hand with rule bots, like a card.
