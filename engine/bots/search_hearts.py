@@ -196,8 +196,8 @@ class HeartsSearchBot(SearchBot):
         if not catalog.info(game).point_cards:
             raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
         super().__init__(game, **kw)
-        # True: worlds drawn within the inferences; "soft": weighted by them; False (the default, see
-        # benchmarks/RESULTS.md: they cost points against players that are not the rule bot): not used
+        # True: worlds drawn within the inferences; "soft": weighted by them; False (the default: a
+        # model that is right only about the rule bot; measured both ways in benchmarks/RESULTS.md): not used
         self.infer = infer
         self.soft_eps = soft_eps  # "soft": the chance a seat's play was not the rule bot's (per play)
         self._soft: list[list[int]] = []  # "soft": the inferences of the decision, per seat and play
