@@ -24,7 +24,6 @@ is no longer in their hand, and the simulated person does exactly that (the test
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pytest
 from simtable_testkit import dealt, keep_commands
@@ -90,21 +89,10 @@ def test_a_twin_fed_to_pass_without_ok_goes_back_to_the_one_who_fed_it(estop: bo
     told to take the card back: seat 1's pocket held a 3S the model did not, seat 5's model one
     its pocket did not."""
     with SimTable("cancellation-hearts", 6, {}, seed=5) as table:
-        cmds: list[Any] = []
-        on = table.host.on_commands
-
-        def keep(out: list[Any]) -> None:
-            cmds.extend(out)
-            if on is not None:
-                on(out)
-
-        table.host.on_commands = keep
-        table.start()
-        table.run(max_hands=0)
-        table._deal_next()
+        cmds = keep_commands(table)
+        g = dealt(table)
         ref, sim = table.referee, table.sim
-        g = ref.game
-        assert g is not None and sim is not None
+        assert sim is not None
         assert g.phase == "pass" and ref.claim is None and not any(ref.fed.values())
         card = C.parse("3S")
         assert [s for s in range(g.n) if card in g.hand_of(s)] == [1, 5]
