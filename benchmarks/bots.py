@@ -53,7 +53,7 @@ from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.base import GameState  # noqa: E402
 from trickref.engine.bots import bot_for  # noqa: E402
-from trickref.engine.bots.levels import LEVELS, budget_of, make_search_bot  # noqa: E402
+from trickref.engine.bots.levels import LEVELS, bot_options, budget_of, make_search_bot  # noqa: E402
 from trickref.engine.bots.search import SearchBot  # noqa: E402
 from trickref.engine.games import new_game  # noqa: E402
 
@@ -294,14 +294,6 @@ def hearts_kw(game: str, args: argparse.Namespace) -> dict[str, Any]:
     return {part: False for part in args.hearts_off}
 
 
-def bot_kw(args: argparse.Namespace) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in args.bot_kw:
-        k, _, v = item.partition("=")
-        out[k] = json.loads(v)
-    return out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10, help="pairs of whole games per Spades/German Whist game")
@@ -317,8 +309,9 @@ def main() -> None:
     ap.add_argument("--hearts-off", action="append", default=[], choices=HEARTS_PARTS,
                     help="Hearts games: switch off a part of their search bot (to measure what it brings)")
     ap.add_argument("--players", type=int, action="append", help="Hearts games: only these player counts")
-    ap.add_argument("--bot-kw", action="append", default=[], metavar="NAME=VALUE",
-                    help="development: a keyword argument of the search bot (a JSON value), e.g. solve_at=3")
+    ap.add_argument("--bot-option", "--bot-kw", dest="bot_kw", action="append", default=[], metavar="KEY=VALUE",
+                    help="development: a keyword argument of the search bot, the value a Python literal "
+                         "(e.g. solve_at=3, infer=soft, settle_z=None); checked against each game's bot first")
     ap.add_argument("--report", type=Path, nargs="+", help="only print the figures of these result files, pooled")
     args = ap.parse_args()
     if args.report:
@@ -327,12 +320,16 @@ def main() -> None:
     budget = budget_of(args.level)
     assert budget is not None
     games = args.only or [*WHOLE, *TABLES]
+    try:  # every game's options checked before the first game is played
+        options = {game: bot_options(game, args.bot_kw) for game in games}
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     started = time.time()
     sections: dict[str, Any] = {}
     for game in games:
         t0, c0 = time.perf_counter(), time.process_time()
         search = Timed(make_search_bot(game, budget=budget, clock=CLOCKS[args.clock], **hearts_kw(game, args),
-                                       **bot_kw(args)))
+                                       **options[game]))
         print(f"{game}: level {args.level} ({budget} s per decision, {args.clock} clock)", flush=True)
         def progress(part: dict[str, Any], game: str = game) -> None:
             part["run"] = _meta(args, budget, started)

@@ -309,22 +309,6 @@ def make_ours(level: str, budget: float | None, options: dict[str, Any] | None =
     return search_bot("hearts", level, budget=b, clock=time.thread_time, wall_limit=None, **(options or {})), b
 
 
-def bot_options(pairs: Sequence[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs (``--bot-option``) as keyword arguments; values read as Python literals."""
-    import ast
-
-    got: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--bot-option wants KEY=VALUE, not {pair!r}")
-        try:
-            got[key] = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
-            got[key] = value
-    return got
-
-
 def report(files: list[Path]) -> None:
     tables: dict[str, list[dict[str, Any]]] = {}
     meta: dict[str, Any] = {}
@@ -362,7 +346,12 @@ def main() -> None:
         sys.exit("OpenSpiel is not installed: pip install -e '.[bench]' (the open-spiel package)")
     game = pyspiel.load_game("hearts", {"pass_cards": False})
     positions = Positions()
-    options = bot_options(args.bot_option)
+    from trickref.engine.bots.levels import bot_options
+
+    try:
+        options = bot_options("hearts", args.bot_option)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     bot, budget = make_ours(args.level, args.budget, options)
     from trickref.engine import ENGINE_BUILD
 

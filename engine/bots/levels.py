@@ -23,6 +23,9 @@ knowing them.
 
 from __future__ import annotations
 
+import ast
+import inspect
+from collections.abc import Sequence
 from typing import Any
 
 from .. import catalog
@@ -82,3 +85,31 @@ def search_bot(game: str, level: str = "strong", reproducible: bool = False, *,
     else:
         kw.setdefault("wall_limit", WALL_LIMIT)
     return make_search_bot(game, budget=budget if budget is not None else lv, **kw)
+
+
+def bot_options(game: str, pairs: Sequence[str], flag: str = "--bot-option") -> dict[str, Any]:
+    """``KEY=VALUE`` pairs (a benchmark's ``flag``, e.g. ``infer=soft``, ``settle_z=None``) as
+    keyword arguments of ``game``'s search bot. A value is read as a Python literal (``3``,
+    ``0.25``, ``None``, ``False``, ``[1, 2]``), else kept as a word (``soft``). A key that no
+    class of the bot's takes, or a pair without ``=``, is refused with a ``ValueError`` naming
+    it and the keys there are, before any game is played."""
+    params: set[str] = set()
+    for cls in search_class(game).__mro__:
+        init = cls.__dict__.get("__init__")
+        if init is not None:
+            params.update(n for n, p in inspect.signature(init).parameters.items()
+                          if n not in ("self", "game") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"{flag} wants KEY=VALUE, not {pair!r}")
+        if key not in params:
+            raise ValueError(f"{flag} {pair!r}: {game}'s search bot ({search_class(game).__name__}) "
+                             f"takes no {key!r}; it takes {', '.join(sorted(params))}")
+        try:
+            out[key] = ast.literal_eval(text.strip())
+        except (ValueError, SyntaxError):
+            out[key] = text.strip()
+    return out

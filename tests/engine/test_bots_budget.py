@@ -12,7 +12,14 @@ import pytest
 from engine_helpers import random_deck
 
 from trickref.engine.bots import bot_for
-from trickref.engine.bots.levels import LEVELS, PI4_SLOWDOWN, WALL_LIMIT, budget_of, search_bot
+from trickref.engine.bots.levels import (
+    LEVELS,
+    PI4_SLOWDOWN,
+    WALL_LIMIT,
+    budget_of,
+    make_search_bot,
+    search_bot,
+)
 from trickref.engine.bots.search import SearchBot
 from trickref.engine.games import new_game
 
@@ -112,3 +119,29 @@ def test_a_settled_search_stops_early_unless_told_to_spend_its_budget() -> None:
             else:
                 settled += not bot.last_cut
     assert cut == 6 and settled >= 1  # some of the default's searches settled before the budget
+
+
+def test_bot_options_read_literals_and_words_for_the_games_bot() -> None:
+    from trickref.engine.bots.levels import bot_options
+
+    got = bot_options("hearts", ["infer=soft", "settle_z=None", "soft_eps=0.25", "search_pass=False"])
+    assert got == {"infer": "soft", "settle_z": None, "soft_eps": 0.25, "search_pass": False}
+    assert bot_options("partnership-spades", ["solve_at=3"]) == {"solve_at": 3}  # SearchBot's own
+    bot = make_search_bot("hearts", budget=0.01, **got)  # the options are the bot's own keywords
+    assert bot.infer == "soft" and bot.settle_z is None
+
+
+@pytest.mark.parametrize("pair, words", [
+    ("infr=soft", "takes no 'infr'"),          # a typo: refused with the keys there are
+    ("infer", "wants KEY=VALUE"),
+    ("=3", "wants KEY=VALUE"),
+    ("bid_sigma=1", "takes no 'bid_sigma'"),    # a Spades bot's key is not a Hearts bot's
+])
+def test_bot_options_refuse_what_the_bot_does_not_take(pair: str, words: str) -> None:
+    from trickref.engine.bots.levels import bot_options
+
+    with pytest.raises(ValueError, match=words) as e:
+        bot_options("hearts", [pair], flag="--bot-option")
+    assert "--bot-option" in str(e.value)
+    if "takes no" in words:
+        assert "infer" in str(e.value) and "settle_z" in str(e.value)
