@@ -325,94 +325,22 @@ class CancellationHeartsState(HeartsFamilyState):
         """The hidden cards of a world placed (``sample_world``'s draw, before the deck is
         rebuilt): every seat's hand and pass in flight, the widow, and what each seat has played
         and this seat passed."""
-        n = self.n
-        off = self.pass_offset
-        played: list[Counter[int]] = [Counter() for _ in range(n)]
-        allowed = [ALL_CARDS] * n
-        led = -1
-        on_trick = tricks = 0
-        broken = False
-        first = True
-        no_pts = self.options["no_points_on_first_trick"]
-        for p, a in self.actions:
-            if a.kind != "play":
-                continue
-            c = a.value
-            played[p][c] += 1
-            if not on_trick:
-                led = c // 13
-                if first and POINTS[c]:
-                    allowed[p] &= POINT_CARDS  # a point card led first: only points held
-                elif not first and HEARTS_LO <= c < HEARTS_HI and not broken:
-                    allowed[p] &= SUIT_MASK[C.HEARTS]  # a heart led unbroken: only hearts
-                first = False
-            elif c // 13 != led:
-                allowed[p] &= ~SUIT_MASK[led]  # failed to follow: void
-                if tricks == 0 and no_pts and POINTS[c]:
-                    allowed[p] &= POINT_CARDS
-            if POINTS[c]:
-                broken = True
-            on_trick += 1
-            if on_trick == n:
-                on_trick = 0
-                tricks += 1
-        if avoid is not None:  # a caller's own beliefs: cards a seat does not hold (a mask each)
-            for p in range(n):
-                if p != seat:
-                    allowed[p] &= ~avoid[p]
-        passing = self.phase == "pass"
-        mine = Counter(self.passes[seat])
-        t = (seat + off) % n
-        known: list[Counter[int]] = [Counter() for _ in range(n)]
-        if off and not passing:
-            known[t] = mine - played[t]  # what this seat passed and the receiver still holds
-        widow_seen = self.widow_taker == seat
-        # what the seat has seen: its hand, every play, its pass (in flight, or what of it the
-        # receiver still holds; the rest is among the plays), the widow if it took it
-        seen = Counter(self._hand_of(seat)) + sum(played, Counter()) + (mine if passing else known[t])
-        if widow_seen:
-            seen += Counter(self.widow)
-        hidden = sorted((Counter({c: 2 for c in range(52)}) - seen).elements())
-        slots: list[tuple[int, int]] = []
-        for p in range(n):
-            if p != seat:
-                slots += [(p, 0)] * (self._hand_size(p) - sum(known[p].values()))
-                if passing and self.passes[p]:
-                    slots += [(p, 1)] * PASS_COUNT
-        widow_points = sum(POINTS[c] for c in self.widow)
-        if widow_seen:
-            got = place_hidden(hidden, slots, allowed, rng)
-            widow = list(self.widow)
-        elif self.widow_taker < 0:
-            got = place_hidden(hidden, slots + [(-1, 1)] * len(self.widow), allowed, rng)
-            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
-        else:
-            # another seat took the widow: its points are public (in that seat's points), so
-            # the widow is drawn first among the hidden cards with those points (a cheap
-            # draw, repeated until the points match and the rest still fit the hands)
-            hidden, got, widow = _widow_first(hidden, slots, allowed, len(self.widow), widow_points, rng)
-        hands = [Counter(self._hand_of(seat)) if p == seat else Counter(known[p]) for p in range(n)]
-        flying: list[Counter[int]] = [Counter() for _ in range(n)]
-        for c, (p, where) in zip(hidden, got, strict=True):
-            if p >= 0:
-                (flying if where else hands)[p][c] += 1
-        return hands, flying, widow, played, mine
+        return HoldingsDraw(self, seat, avoid).draw(rng)
+
+    def holdings_sampler(self, seat: int, avoid: Sequence[int] | None = None) -> HoldingsDraw:
+        """What ``sample_holdings(seat, rng, avoid)`` works out before its random draw (the
+        cards ``seat`` has not seen, the places they may take, the shown voids), worked out once:
+        ``.holdings(rng)`` then draws one world's hands exactly as ``sample_holdings`` does (the
+        same random numbers give the same hands). For a search drawing many worlds at one
+        decision; it describes this moment only (apply an action and make a new one)."""
+        return HoldingsDraw(self, seat, avoid)
 
     def sample_holdings(self, seat: int, rng: random.Random, avoid: Sequence[int] | None = None
                         ) -> tuple[list[int], list[int], list[int]]:
         """A world's hands in the play phase without the rest of the state (the search's core,
         engine/chearts_core.py): (cards held at least once, cards held twice) as masks per
         seat and the widow, drawn exactly as ``sample_world`` draws them."""
-        hands, _flying, widow, _played, _mine = self._holdings(seat, rng, avoid)
-        once = [0] * self.n
-        twice = [0] * self.n
-        for p in range(self.n):
-            for c, k in hands[p].items():
-                if k:
-                    once[p] |= BIT[c]
-                if k > 1:
-                    twice[p] |= BIT[c]
-        return once, twice, widow
+        return HoldingsDraw(self, seat, avoid).holdings(rng)
 
     # ------------------------------------------------------------------ views
     def card_locations(self) -> dict[str, list[int]] | None:
@@ -498,3 +426,118 @@ def _widow_first(hidden: list[int], slots: list[tuple[int, int]], allowed: list[
             continue
         return rest, got, sorted(hidden[i] for i in pick)
     raise AssertionError("no widow with the points shown")  # pragma: no cover - the real widow is one
+
+
+class HoldingsDraw:
+    """One seat's view of the hidden cards at one moment (``CancellationHeartsState.
+    _holdings`` split in two): the constructor reads the state (what each seat has played, the
+    shown voids, the cards not seen, the free places), ``draw`` places the hidden cards at
+    random. Nothing here is changed by a draw, so one object draws any number of worlds."""
+
+    def __init__(self, state: CancellationHeartsState, seat: int, avoid: Sequence[int] | None) -> None:
+        n = state.n
+        off = state.pass_offset
+        played: list[Counter[int]] = [Counter() for _ in range(n)]
+        allowed = [ALL_CARDS] * n
+        led = -1
+        on_trick = tricks = 0
+        broken = False
+        first = True
+        no_pts = state.options["no_points_on_first_trick"]
+        for p, a in state.actions:
+            if a.kind != "play":
+                continue
+            c = a.value
+            played[p][c] += 1
+            if not on_trick:
+                led = c // 13
+                if first and POINTS[c]:
+                    allowed[p] &= POINT_CARDS  # a point card led first: only points held
+                elif not first and HEARTS_LO <= c < HEARTS_HI and not broken:
+                    allowed[p] &= SUIT_MASK[C.HEARTS]  # a heart led unbroken: only hearts
+                first = False
+            elif c // 13 != led:
+                allowed[p] &= ~SUIT_MASK[led]  # failed to follow: void
+                if tricks == 0 and no_pts and POINTS[c]:
+                    allowed[p] &= POINT_CARDS
+            if POINTS[c]:
+                broken = True
+            on_trick += 1
+            if on_trick == n:
+                on_trick = 0
+                tricks += 1
+        if avoid is not None:  # a caller's own beliefs: cards a seat does not hold (a mask each)
+            for p in range(n):
+                if p != seat:
+                    allowed[p] &= ~avoid[p]
+        passing = state.phase == "pass"
+        mine = Counter(state.passes[seat])
+        t = (seat + off) % n
+        known: list[Counter[int]] = [Counter() for _ in range(n)]
+        if off and not passing:
+            known[t] = mine - played[t]  # what this seat passed and the receiver still holds
+        widow_seen = state.widow_taker == seat
+        # what the seat has seen: its hand, every play, its pass (in flight, or what of it the
+        # receiver still holds; the rest is among the plays), the widow if it took it
+        own = state._hand_of(seat)
+        seen = Counter(own) + sum(played, Counter()) + (mine if passing else known[t])
+        if widow_seen:
+            seen += Counter(state.widow)
+        slots: list[tuple[int, int]] = []
+        for p in range(n):
+            if p != seat:
+                slots += [(p, 0)] * (state._hand_size(p) - sum(known[p].values()))
+                if passing and state.passes[p]:
+                    slots += [(p, 1)] * PASS_COUNT
+        self.n = n
+        self.seat = seat
+        self.own = own
+        self.hidden = sorted((Counter({c: 2 for c in range(52)}) - seen).elements())
+        self.slots = slots
+        self.allowed = allowed
+        self.known = known
+        self.played = played
+        self.mine = mine
+        self.widow = list(state.widow)
+        self.widow_seen = widow_seen
+        self.widow_open = state.widow_taker < 0  # the widow still face down on the table
+        self.widow_points = sum(POINTS[c] for c in state.widow)
+
+    def draw(self, rng: random.Random
+             ) -> tuple[list[Counter[int]], list[Counter[int]], list[int], list[Counter[int]], Counter[int]]:
+        """One world: every seat's hand and pass in flight, the widow, what each seat has
+        played and what this seat passed (the last two are this object's own: do not change them)."""
+        hidden = self.hidden
+        if self.widow_seen:
+            got = place_hidden(hidden, self.slots, self.allowed, rng)
+            widow = self.widow[:]
+        elif self.widow_open:
+            got = place_hidden(hidden, self.slots + [(-1, 1)] * len(self.widow), self.allowed, rng)
+            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+        else:
+            # another seat took the widow: its points are public (in that seat's points), so
+            # the widow is drawn first among the hidden cards with those points (a cheap
+            # draw, repeated until the points match and the rest still fit the hands)
+            hidden, got, widow = _widow_first(hidden, self.slots, self.allowed, len(self.widow),
+                                              self.widow_points, rng)
+        seat = self.seat
+        hands = [Counter(self.own) if p == seat else Counter(self.known[p]) for p in range(self.n)]
+        flying: list[Counter[int]] = [Counter() for _ in range(self.n)]
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if p >= 0:
+                (flying if where else hands)[p][c] += 1
+        return hands, flying, widow, self.played, self.mine
+
+    def holdings(self, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
+        """One world's hands as ``sample_holdings`` returns them: (cards held at least once,
+        cards held twice) as masks per seat, and the widow."""
+        hands, _flying, widow, _played, _mine = self.draw(rng)
+        once = [0] * self.n
+        twice = [0] * self.n
+        for p in range(self.n):
+            for c, k in hands[p].items():
+                if k:
+                    once[p] |= BIT[c]
+                if k > 1:
+                    twice[p] |= BIT[c]
+        return once, twice, widow

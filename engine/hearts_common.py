@@ -341,86 +341,57 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     mask) has it; passes in flight and the widow take anything.
 
     Card by card, the most constrained first, each to a random place among those that still
-    leave a placement of the rest (a max-flow check over the cards grouped by where they may
-    go), so it never backtracks and every consistent placement can come out (not uniformly)."""
+    leave a placement of the rest, so it never backtracks and every consistent placement can
+    come out (not uniformly). Whether the rest still fits is a flow question (the cards grouped
+    by the places they may take, against the places' free slots): one placement of all the
+    cards is found first (``_first_flow``) and kept up to date card by card (``_take``: a card
+    that the kept placement already puts there costs nothing; otherwise one augmenting path),
+    rather than solved again for every card."""
     free: dict[tuple[int, int], int] = {}
     for sl in slots:
         free[sl] = free.get(sl, 0) + 1
     places = list(free)
-
-    def sig(c: int) -> int:  # the places card c may take, as a bit set over ``places``
-        m = 0
-        for j, (p, where) in enumerate(places):
-            if where == 1 or allowed[p] >> c & 1:
-                m |= 1 << j
-        return m
-
-    sigs = [sig(c) for c in cards]
-    left: dict[int, int] = {}  # cards still to place, by signature
+    n_places = len(places)
+    cap = [free[sl] for sl in places]  # free slots left per place
+    every_card = (1 << 52) - 1
+    pmask = [every_card if where == 1 else allowed[p] for p, where in places]
+    # each card's signature: the places it may take, as a bit set over ``places`` (a card
+    # value's signature is worked out once: two decks hide a card twice)
+    sigs: list[int] = []
+    memo: dict[int, int] = {}
+    for c in cards:
+        if c in memo:
+            sigs.append(memo[c])
+            continue
+        g = 0
+        for j in range(n_places):
+            if pmask[j] >> c & 1:
+                g |= 1 << j
+        memo[c] = g
+        sigs.append(g)
+    everywhere = (1 << n_places) - 1
+    gindex: dict[int, int] = {}
+    need: list[int] = []
     for g in sigs:
-        left[g] = left.get(g, 0) + 1
-
-    everywhere = (1 << len(places)) - 1
-
-    def feasible() -> bool:
-        """Every card still to place fits (bipartite flow: signatures -> places; each
-        augmenting path, found breadth-first, carries as many cards as it can)."""
-        groups = [g for g in left if left[g]]
-        if all(g == everywhere for g in groups):  # unconstrained: any spare capacity will do
-            return True
-        n_groups, n_places = len(groups), len(places)
-        need = [left[g] for g in groups]
-        cap = [free[sl] for sl in places]
-        reach = [[j for j in range(n_places) if g >> j & 1] for g in groups]
-        flow = [[0] * n_places for _ in groups]
-        for i in range(n_groups):
-            while need[i]:
-                # from group i: group -> a place it may take; place -> a group with cards
-                # there (they may move on to another of that group's places)
-                ppar = [-1] * n_places  # the group a place was reached from
-                gpar = [-2] * n_groups  # the place a group was reached through (-1: the start)
-                gpar[i] = -1
-                frontier = [i]
-                end = -1
-                while frontier and end < 0:
-                    nxt: list[int] = []
-                    for k in frontier:
-                        for j in reach[k]:
-                            if ppar[j] >= 0:
-                                continue
-                            ppar[j] = k
-                            if cap[j] > 0:
-                                end = j
-                                break
-                            for k2 in range(n_groups):
-                                if gpar[k2] == -2 and flow[k2][j]:
-                                    gpar[k2] = j
-                                    nxt.append(k2)
-                        if end >= 0:
-                            break
-                    frontier = nxt
-                if end < 0:
-                    return False
-                b = min(need[i], cap[end])
-                k = ppar[end]
-                while k != i:
-                    b = min(b, flow[k][gpar[k]])
-                    k = ppar[gpar[k]]
-                j = end
-                k = ppar[j]
-                while True:
-                    flow[k][j] += b
-                    if k == i:
-                        break
-                    j = gpar[k]
-                    flow[k][j] -= b
-                    k = ppar[j]
-                cap[end] -= b
-                need[i] -= b
-        return True
-
-    if not feasible():
-        raise AssertionError("no placement of the hidden cards fits what has been shown")
+        if g in gindex:
+            need[gindex[g]] += 1
+        else:
+            gindex[g] = len(need)
+            need.append(1)
+    gsigs = list(gindex)
+    hard = 0  # cards still to place that may not go everywhere
+    for g in sigs:
+        if g != everywhere:
+            hard += 1
+    flow: list[list[int]] = []
+    load = [0] * n_places
+    if hard:
+        flow = _first_flow(gsigs, need, cap)
+        if not flow:
+            raise AssertionError("no placement of the hidden cards fits what has been shown")
+        for row in flow:
+            for j in range(n_places):
+                load[j] += row[j]
     out: list[tuple[int, int]] = [(0, 0)] * len(cards)
     # the most constrained cards first (random among equals): once they are placed the rest
     # go anywhere and need no flow check
@@ -428,24 +399,155 @@ def place_hidden(cards: list[int], slots: list[tuple[int, int]], allowed: list[i
     rand = rng.random
     for i in order:
         g = sigs[i]
-        left[g] -= 1
-        options = [j for j in range(len(places)) if g >> j & 1 and free[places[j]]]
+        if g != everywhere:
+            hard -= 1
+        options = [j for j in range(n_places) if g >> j & 1 and cap[j]]
         # a random place among those that keep the rest placeable: drawn one at a time (a
         # place that does not keep them is struck off), so each of them is equally likely;
         # a card with one place left takes it (the placement of the rest held before it)
         while True:
-            if not options:  # pragma: no cover - feasible() held before this card
+            if not options:  # pragma: no cover - the rest fitted before this card
                 raise AssertionError("placement lost its way")
             k = int(rand() * len(options))
             j = options[k]
-            free[places[j]] -= 1
-            if len(options) == 1 or feasible():
+            cap[j] -= 1
+            if not hard:  # the rest may go anywhere: any spare slot will do
                 out[i] = places[j]
                 break
-            free[places[j]] += 1
+            if _take(flow, load, cap, gsigs, gindex[g], j):
+                out[i] = places[j]
+                break
+            if len(options) == 1:  # pragma: no cover - the kept placement had it there
+                raise AssertionError("placement lost its way")
+            cap[j] += 1
             options[k] = options[-1]
             options.pop()
     return out
+
+
+def _first_flow(gsigs: list[int], need: list[int], cap: list[int]) -> list[list[int]]:
+    """A placement of every card (``place_hidden``): units of each group (cards with the
+    signature ``gsigs[i]``, ``need[i]`` of them) per place, within the places' ``cap``; [] when
+    none exists. Bipartite flow, groups to places: each augmenting path, found breadth-first,
+    carries as many cards as it can."""
+    n_groups, n_places = len(gsigs), len(cap)
+    need = need[:]
+    left = cap[:]
+    reach = [[j for j in range(n_places) if g >> j & 1] for g in gsigs]
+    flow = [[0] * n_places for _ in gsigs]
+    for i in range(n_groups):
+        while need[i]:
+            # from group i: group -> a place it may take; place -> a group with cards there
+            # (they may move on to another of that group's places)
+            ppar = [-1] * n_places  # the group a place was reached from
+            gpar = [-2] * n_groups  # the place a group was reached through (-1: the start)
+            gpar[i] = -1
+            frontier = [i]
+            end = -1
+            while frontier and end < 0:
+                nxt: list[int] = []
+                for k in frontier:
+                    for j in reach[k]:
+                        if ppar[j] >= 0:
+                            continue
+                        ppar[j] = k
+                        if left[j] > 0:
+                            end = j
+                            break
+                        for k2 in range(n_groups):
+                            if gpar[k2] == -2 and flow[k2][j]:
+                                gpar[k2] = j
+                                nxt.append(k2)
+                    if end >= 0:
+                        break
+                frontier = nxt
+            if end < 0:
+                return []
+            b = min(need[i], left[end])
+            k = ppar[end]
+            while k != i:
+                b = min(b, flow[k][gpar[k]])
+                k = ppar[gpar[k]]
+            j = end
+            k = ppar[j]
+            while True:
+                flow[k][j] += b
+                if k == i:
+                    break
+                j = gpar[k]
+                flow[k][j] -= b
+                k = ppar[j]
+            left[end] -= b
+            need[i] -= b
+    return flow
+
+
+def _take(flow: list[list[int]], load: list[int], cap: list[int], gsigs: list[int], gi: int, j: int) -> bool:
+    """``place_hidden``'s check that the cards still to place fit once a card of group ``gi``
+    takes a slot of place ``j`` (``cap[j]`` already lowered): the kept placement ``flow``
+    (units per group and place; ``load`` the units per place) is changed to one without that
+    card that fits the lowered ``cap``, or left as it was and False returned when none exists.
+    One unit of ``gi`` leaves the placement (from ``j`` itself when it has one there); if ``j``
+    is then over its slots, one of its units moves along an augmenting path (a group with a unit
+    at an over-full place moves it to another place it may take, until a place with a spare
+    slot): by max-flow/min-cut the rest fits exactly when such a path exists."""
+    row = flow[gi]
+    if row[j]:
+        row[j] -= 1
+        load[j] -= 1
+        return True
+    n_places = len(cap)
+    src = 0
+    while not row[src]:
+        src += 1
+    row[src] -= 1
+    load[src] -= 1
+    if load[j] <= cap[j]:
+        return True
+    # breadth-first from place j: place -> a group with a unit there -> another place it may take
+    n_groups = len(gsigs)
+    pfrom = [-1] * n_places  # the group that moves a unit into a place
+    pprev = [-1] * n_places  # the place that unit comes from
+    seen = [False] * n_places
+    seen[j] = True
+    frontier = [j]
+    end = -1
+    while frontier and end < 0:
+        nxt: list[int] = []
+        for p in frontier:
+            for k in range(n_groups):
+                if not flow[k][p]:
+                    continue
+                g = gsigs[k]
+                for q in range(n_places):
+                    if seen[q] or not g >> q & 1:
+                        continue
+                    seen[q] = True
+                    pfrom[q] = k
+                    pprev[q] = p
+                    if load[q] < cap[q]:
+                        end = q
+                        break
+                    nxt.append(q)
+                if end >= 0:
+                    break
+            if end >= 0:
+                break
+        frontier = nxt
+    if end < 0:
+        row[src] += 1
+        load[src] += 1
+        return False
+    q = end
+    while q != j:
+        k = pfrom[q]
+        p = pprev[q]
+        flow[k][q] += 1
+        flow[k][p] -= 1
+        q = p
+    load[end] += 1
+    load[j] -= 1
+    return True
 
 
 class HeartsFamilyState(GameState):

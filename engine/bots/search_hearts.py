@@ -321,12 +321,16 @@ class HeartsSearchBot(SearchBot):
                                    self.relative, 52)))
             if box[0] is not None:
                 try:
-                    once, twice, widow = cs.sample_holdings(seat, rng, box[0])
+                    if box[1] is None:  # what every world of this decision has in common, once
+                        box[1] = cs.holdings_sampler(seat, box[0])
+                    once, twice, widow = box[1].holdings(rng)
                 except AssertionError:  # no holding fits: a seat that does not play like the rule bot
-                    box[0] = None
+                    box[0] = box[1] = None
                     self.fallbacks += 1
             if box[0] is None:
-                once, twice, widow = cs.sample_holdings(seat, rng)
+                if box[1] is None:
+                    box[1] = cs.holdings_sampler(seat)
+                once, twice, widow = box[1].holdings(rng)
             pts = 0
             for c in widow:
                 pts += POINTS[c]
