@@ -502,24 +502,36 @@ class HoldingsDraw:
         self.widow_seen = widow_seen
         self.widow_open = state.widow_taker < 0  # the widow still face down on the table
         self.widow_points = sum(POINTS[c] for c in state.widow)
+        # the cards each seat is known to hold (this seat's hand; what it passed that the
+        # receiver still holds), as ``holdings``' masks: held at least once, held twice
+        self.once = [0] * n
+        self.twice = [0] * n
+        for p in range(n):
+            for c, k in (Counter(own) if p == seat else known[p]).items():
+                if k > 0:
+                    self.once[p] |= BIT[c]
+                if k > 1:
+                    self.twice[p] |= BIT[c]
+
+    def _place(self, rng: random.Random) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+        """The random part: the hidden cards (the widow's taken out first when another seat took
+        it), the place of each and the widow."""
+        hidden = self.hidden
+        if self.widow_seen:
+            return hidden, place_hidden(hidden, self.slots, self.allowed, rng), self.widow[:]
+        if self.widow_open:
+            got = place_hidden(hidden, self.slots + [(-1, 1)] * len(self.widow), self.allowed, rng)
+            return hidden, got, [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
+        # another seat took the widow: its points are public (in that seat's points), so the
+        # widow is drawn first among the hidden cards with those points (a cheap draw,
+        # repeated until the points match and the rest still fit the hands)
+        return _widow_first(hidden, self.slots, self.allowed, len(self.widow), self.widow_points, rng)
 
     def draw(self, rng: random.Random
              ) -> tuple[list[Counter[int]], list[Counter[int]], list[int], list[Counter[int]], Counter[int]]:
         """One world: every seat's hand and pass in flight, the widow, what each seat has
         played and what this seat passed (the last two are this object's own: do not change them)."""
-        hidden = self.hidden
-        if self.widow_seen:
-            got = place_hidden(hidden, self.slots, self.allowed, rng)
-            widow = self.widow[:]
-        elif self.widow_open:
-            got = place_hidden(hidden, self.slots + [(-1, 1)] * len(self.widow), self.allowed, rng)
-            widow = [c for c, sl in zip(hidden, got, strict=True) if sl[0] < 0]
-        else:
-            # another seat took the widow: its points are public (in that seat's points), so
-            # the widow is drawn first among the hidden cards with those points (a cheap
-            # draw, repeated until the points match and the rest still fit the hands)
-            hidden, got, widow = _widow_first(hidden, self.slots, self.allowed, len(self.widow),
-                                              self.widow_points, rng)
+        hidden, got, widow = self._place(rng)
         seat = self.seat
         hands = [Counter(self.own) if p == seat else Counter(self.known[p]) for p in range(self.n)]
         flying: list[Counter[int]] = [Counter() for _ in range(self.n)]
@@ -530,14 +542,15 @@ class HoldingsDraw:
 
     def holdings(self, rng: random.Random) -> tuple[list[int], list[int], list[int]]:
         """One world's hands as ``sample_holdings`` returns them: (cards held at least once,
-        cards held twice) as masks per seat, and the widow."""
-        hands, _flying, widow, _played, _mine = self.draw(rng)
-        once = [0] * self.n
-        twice = [0] * self.n
-        for p in range(self.n):
-            for c, k in hands[p].items():
-                if k:
-                    once[p] |= BIT[c]
-                if k > 1:
-                    twice[p] |= BIT[c]
+        cards held twice) as masks per seat, and the widow (``draw``'s hands, as masks)."""
+        hidden, got, widow = self._place(rng)
+        once = self.once[:]
+        twice = self.twice[:]
+        for c, (p, where) in zip(hidden, got, strict=True):
+            if p >= 0 and not where:
+                b = BIT[c]
+                if once[p] & b:
+                    twice[p] |= b
+                else:
+                    once[p] |= b
         return once, twice, widow
