@@ -195,6 +195,12 @@ class HeartsSearchBot(SearchBot):
                  **kw: Any) -> None:
         if not catalog.info(game).point_cards:
             raise ValueError(f"HeartsSearchBot plays the Hearts games (hearts and the Q\u2660 score), not {game!r}")
+        if catalog.info(game).cancels:
+            # Cancellation Hearts spends its whole budget: the early stop (a card clearly best
+            # after 8+ worlds) cost it about a third of its edge over the rule bots at the
+            # Pi-4-sized budget (benchmarks/RESULTS.md, 2026-12-03: 27% v 39% fewer points
+            # over 432 hands of development seeds); a budget still ends every decision
+            kw.setdefault("settle_z", None)
         super().__init__(game, **kw)
         # True: worlds drawn within the inferences; "soft": weighted by them; False (the default: a
         # model that is right only about the rule bot; measured both ways in benchmarks/RESULTS.md): not used

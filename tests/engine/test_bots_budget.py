@@ -145,3 +145,10 @@ def test_bot_options_refuse_what_the_bot_does_not_take(pair: str, words: str) ->
     assert "--bot-option" in str(e.value)
     if "takes no" in words:
         assert "infer" in str(e.value) and "settle_z" in str(e.value)
+
+
+def test_cancellation_hearts_spends_its_whole_budget_by_default() -> None:
+    # its early stop cost it a third of its edge at the Pi-4-sized budget (RESULTS.md, 2026-12-03)
+    assert make_search_bot("cancellation-hearts").settle_z is None
+    assert make_search_bot("hearts").settle_z == 2.5  # the other games keep it
+    assert make_search_bot("cancellation-hearts", settle_z=2.5).settle_z == 2.5  # still a choice
