@@ -597,7 +597,8 @@ class DealerAdapter:
         else:
             card = self.held
         if card == due:
-            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place))
+            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place,
+                                                                   then_next=cmd.then_next))
             self.held = None
         return card
 
