@@ -105,12 +105,13 @@ def test_route_presented_then_next_brings_the_next_card_to_the_window_for_the_fe
     round. Without the flag the window stays empty."""
     targets = {i: m.LOOP for i in range(26, 52)}
     plan = round_robin_plan(2, extra=targets)
-    stock = plan.stock
     with running(seats=2) as (sim, dealer):
         assert dealer.identify().flags2 & m.IDENT2_FEED_FLAGS
         dealer.deal(plan)
-        for k, flag in enumerate((False, True)):
-            assert dealer.fetch_loop(stock[2 * k], 0) == stock[2 * k]
+        for flag in (False, True):
+            first = sim.board.hopper[0]  # (the simulator's loop is first in, first out)
+            assert dealer.fetch_loop(first, 0) == first
+            nxt = sim.board.hopper[0]
             played = sim.board.seat(0)[0]
             sim.board.trays[0].remove(played)
             sim.play(played)
@@ -118,9 +119,9 @@ def test_route_presented_then_next_brings_the_next_card_to_the_window_for_the_fe
             assert dealer.route_presented(m.DISCARD, then_next=flag) == played
             if flag:
                 wait_until(lambda: sim.board.gate is not None, GENEROUS)
-            assert sim.board.gate == (stock[2 * k + 1] if flag else None)
+            assert sim.board.gate == (nxt if flag else None)
             passes = sim.board.loop_passes
-            assert dealer.fetch_loop(stock[2 * k + 1], 1) == stock[2 * k + 1]
+            assert dealer.fetch_loop(nxt, 1) == nxt
             assert sim.board.gate is None
             assert not flag or sim.board.loop_passes == passes  # (the deal's last cards may land during the first)
         assert dealer.status().loop_count == 22

@@ -421,7 +421,7 @@ def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_on
     park(deck[0], 0, b"", hold=True)  # another discard: on top
     want = deck[4:] + [deck[2], deck[3], deck[1], deck[0]]
     assert tw.fw.dealer.loop == want and tw.mech.hopper == want
-    r = host.command(P.FEED, P.u16(0x6500) + bytes((1, th.LOOP, 0xF0, 0)))
+    r = host.command(P.FEED, P.u16(0x6500) + bytes((1, th.LOOP, 0xF0, 0, 0)))  # (a flags byte after the place: flags2 bit1)
     assert r.type == P.NAK and r.body[1] == P.NAK_BAD_BODY
 
 
