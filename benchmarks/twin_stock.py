@@ -21,7 +21,11 @@ hopper's next card even when the loop's next card is on its way round (main 955e
 the baseline of the change that stopped it). ``sorter-next-overparked``: sorter-next whose
 FETCH sends the cards it finds under its card to the very top of the stack, over the parked
 cards (main 1eb7f64; a Double Nil's discards). ``sorter-next-waitfall``: sorter-next whose
-FETCH waits for every card falling onto the stack to land (main c08caae). ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
+FETCH waits for every card falling onto the stack to land (main c08caae). ``sorter-next-feednext``:
+sorter-next whose FEED of a card fed back carries flag NEXT where the referee's next step is a
+FETCH (two-player Spades: the card not kept, then the next player's card; German Whist: the
+trick's second play, then the winner's card; the exchange's last card given): the fed card's
+eject brings the loop's next card to the read window, so that FETCH starts with its card there. ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
 (the stock's first card staged) carries flag SWEEP (firmware FetchJob.sweep_route): the dealer
 first reads every stock card once and sends it round over the cards not read yet, so the pairs
 the blade inverted during the deal come back in order before any player waits; that FETCH's
@@ -140,15 +144,22 @@ class Hand:
         self.fetch_passes += self.mech.passes - p0
         del want
 
-    def feed_back(self, card: int, seat: int, target: int, place: int | None = None) -> None:
+    def feed_back(self, card: int, seat: int, target: int, place: int | None = None, pull: bool = False) -> None:
         """A player drops ``card`` from their pocket into the play slot; FEED routes it (to the
-        loop: with ``place``, FEED's place byte, its place in the sorting hopper)."""
+        loop: with ``place``, FEED's place byte, its place in the sorting hopper). ``pull``: the
+        referee's next step is a FETCH, so (design sorter-next-feednext) the FEED carries flag
+        NEXT: the fed card's eject brings the loop's next card to the read window."""
         self.idle()
         self.mech.pockets[seat].remove(card)
         self.mech.slot.append(card)
         t0 = self.mech.now
         start = len(self.host.events)
-        r = self.host.command(P.FEED, step(bytes((1, target)) + (b"" if place is None else bytes((place,)))))
+        flags = b""
+        if pull and FEEDNEXT[0]:
+            flags = bytes((0xFF if place is None else place, P.FEED_NEXT))
+        elif place is not None:
+            flags = bytes((place,))
+        r = self.host.command(P.FEED, step(bytes((1, target)) + flags))
         if r.type != P.OK:
             raise RuntimeError(f"FEED refused: {r.body.hex()}")
         self.host.until((P.EV_FEED_DONE,), max_ms=120_000, start=start)
@@ -183,7 +194,7 @@ def german_whist(sorter: bool, seed: int) -> dict[str, Any]:
     for k in range(13):
         leader = rng.randrange(2)
         for seat in (leader, 1 - leader):
-            h.feed_back(rng.choice(h.mech.pockets[seat]), seat, TRICK)
+            h.feed_back(rng.choice(h.mech.pockets[seat]), seat, TRICK, pull=seat != leader)
         winner = rng.randrange(2)
         pos = 26 + 2 * k
         h.fetch(deck[pos], winner, pull=True)  # the loser's FETCH follows
@@ -222,7 +233,7 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool, positions: bool = False
         h.fetch(deck[pos + 1], seat)
         gone = deck[pos + 1] if keep else deck[pos]
         place = CANDIDATE_PLACE + candidates.index(turn) if turn in candidates else None
-        h.feed_back(gone, seat, LOOP if double_nil else DISCARD, place)
+        h.feed_back(gone, seat, LOOP if double_nil else DISCARD, place, pull=pos + 2 < 52)
         discards.append(gone)
         if pos + 2 < 52:
             h.fetch(deck[pos + 2], 1 - seat, pull=pos + 3 < 52)  # the stage follows
@@ -233,8 +244,8 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool, positions: bool = False
         seat = declarer
         give = rng.sample(h.mech.pockets[seat], 3)
         f0, p0 = h.fetch_ms, h.fetch_passes
-        for card in give:
-            h.feed_back(card, seat, DISCARD)
+        for k, card in enumerate(give):
+            h.feed_back(card, seat, DISCARD, pull=k == len(give) - 1)
         if positions:  # the bottom three, in the order drawn
             order = [discards[t] for t in candidates]
             assert sorted(order) == list(fairness.replacements_at(salt, 0, seat, discards, 3))
@@ -280,6 +291,7 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
 
 NEXT = [False]
 SWEEP = [False]
+FEEDNEXT = [False]
 _COMMANDS: Any = importlib.import_module("trickref.firmware.commands")
 _FOUND_UNDER = _COMMANDS.FetchJob.found_under
 
@@ -391,6 +403,7 @@ def _design(design: str) -> None:
     read under the wanted card go to the top only past the backstop)."""
     NEXT[0] = design.startswith("sorter-next")
     SWEEP[0] = design == "sorter-next-sweep"
+    FEEDNEXT[0] = design == "sorter-next-feednext"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
     _COMMANDS.FetchJob.top_is_nearer = {"sorter-next-span": _never,
                                          "sorter-next-overparked": _top_is_nearer_counting_parked}.get(

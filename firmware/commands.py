@@ -565,11 +565,14 @@ class FeedJob:
     power cut say, or the loop's first card: then it stays until a card is in the slot).
     Target 0x85 parks the fed cards in the loop (passes)."""
 
-    def __init__(self, dealer, count, target, window_known=False, place=LAST):
+    def __init__(self, dealer, count, target, window_known=False, place=LAST, pull=False):
         self.dealer = dealer
         self.count = count
         self.target = target
         self.place = place  # target 0x85: the fed cards' place in a sorting hopper (loop_add)
+        # FEED flag NEXT: the eject of the count's last fed card brings the loop's next card
+        # (the hopper's bottom one) to the read window, unread, for the FETCH that follows
+        self.pull = pull and count > 0
         self.fed = 0
         self.routed = 0
         self.expect_fed = False  # the next card in the window is the one from the slot
@@ -648,6 +651,14 @@ class FeedJob:
             return (P.HOLD, -1, False)
         if self.target == d.cfg.LOOP:
             d.loop_add(card, self.place)
+        if self.pull and self.routed >= self.count and may_pull(d):
+            # flag NEXT, the count's last card: its eject takes the hopper's bottom card too
+            # (the pickup was held for the slot's card): the lift comes down now, during the
+            # turn stage, before that feed move starts (mechanics sets it again at the eject)
+            d.mech.op.hold = False
+            d.mech.hopper_held = False
+            d.board.hold_hopper(False)
+            return (self.target, -1, False, True)
         return (self.target, -1, False, not d.loop)
 
     def done(self, card, target, conf):
@@ -1544,7 +1555,7 @@ def route_held(d, target, kind, pull=False, place=LAST):
 
 
 def cmd_route_presented(d, body, resumed):
-    if len(body) != 2:  # (u8 place, optional: IDENTIFY flags bit7)
+    if len(body) not in (2, 3):  # (u8 place, optional: IDENTIFY flags bit7; u8 flags after it: flags2 bit1)
         d.need(body, 1)
     target = body[0]
     d.check_target(target)
@@ -1553,14 +1564,39 @@ def cmd_route_presented(d, body, resumed):
         raise Refused(P.NAK_EMPTY)
     if m.state not in (M.IDLE, M.WAITING):
         raise Refused(P.NAK_BUSY)
-    route_held(d, target, P.EV_CARD_ROUTED, place=body[1] if len(body) == 2 else LAST)
+    # flag NEXT (as FEED's): a fed card's eject brings the loop's next card to the window; not
+    # a staged loop card's (FETCH's own flag does that) nor while a FEED goes on (more to feed)
+    job = m.job
+    pull = len(body) == 3 and bool(body[2] & P.FEED_NEXT) and m.held[0] != d.staged \
+        and (job is None or (isinstance(job, FeedJob) and 0 < job.count <= job.routed)) and may_pull(d)
+    if pull:  # the lift comes down now, during the turn stage, before the eject's feed move
+        m.hopper_held = False
+        d.board.hold_hopper(False)
+    route_held(d, target, P.EV_CARD_ROUTED, pull, place=body[1] if len(body) >= 2 else LAST)
     return d.ok(P.ROUTE_PRESENTED)
 
 
+def may_pull(d):
+    """A fed card's eject may take the hopper's bottom card into the read window (FEED and
+    ROUTE_PRESENTED flag NEXT): it is the loop's next card (with a sorting hopper, not one on
+    its way round: read out of turn by a FETCH before, it lands at its place later, and the
+    bottom card pulled now would go round too), and no card lies in the play slot (the feed
+    move would take that one). Allocates nothing."""
+    board = d.board
+    if not d.loop:
+        return False
+    if hasattr(board, "slot_has_card") and board.slot_has_card():
+        return False
+    if d.sorts and board.loop_on_way(d.loop[0]):
+        return False
+    return bool(board.hopper_has_card())
+
+
 def cmd_feed(d, body, resumed):
-    if len(body) != 3:  # (u8 place, optional: IDENTIFY flags bit7)
+    if len(body) not in (3, 4):  # (u8 place, optional: IDENTIFY flags bit7; u8 flags after it: flags2 bit1)
         d.need(body, 2)
     d.check_target(body[1], allow_hold=True)
+    pull = len(body) == 4 and bool(body[3] & P.FEED_NEXT) and body[1] != P.HOLD
     held = d.mech.held
     known = held is not None and held[0] == d.staged  # staged in the window: read already
     staged = d.staged
@@ -1570,8 +1606,8 @@ def cmd_feed(d, body, resumed):
     # (count 0: until stopped; a pocket that fills stops the job with POCKET_FULL)
     if body[1] == d.cfg.LOOP and len(d.loop) + max(1, body[0]) > d.cfg.LOOP_CAPACITY:
         raise Refused(P.NAK_FULL)
-    place = body[2] if len(body) == 3 else LAST  # a parked card's place: under those with a larger one
-    d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known, place=place))
+    place = body[2] if len(body) >= 3 else LAST  # a parked card's place: under those with a larger one
+    d.mech.start_job(FeedJob(d, body[0], body[1], window_known=known, place=place, pull=pull))
     return d.ok(P.FEED)
 
 

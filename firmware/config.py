@@ -143,8 +143,10 @@ LINK_TX_QUEUE = 2048
 # ROUTE_PRESENTED take a place byte (a card parked in a sorting hopper's loop lies under those with a larger place)
 FLAGS = 0xF3
 # IDENTIFY's second flags byte (sent only to a host whose HELLO asks for it: PROTOCOL.md section
-# 4): bit0 STATUS flags bit6 is reported (a FEED that waits for a person says so)
-FLAGS2 = 0x01
+# 4): bit0 STATUS flags bit6 is reported (a FEED that waits for a person says so), bit1 FEED
+# takes a flags byte after its place byte (NEXT: the last fed card's eject brings the loop's
+# next card to the read window)
+FLAGS2 = 0x03
 EVENT_LOG = 256  # events kept for EVENTS_SINCE (a preallocated ring, commands.EventRing)
 EVENT_LOG_BYTES = 4096  # ... in at most this many bytes (a per-card event is 3-4 bytes)
 REPLY_CACHE = 8

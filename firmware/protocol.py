@@ -53,6 +53,7 @@ STEP_COMMANDS = (0x07, 0x0B, 0x0C, 0x0D, 0x10, 0x11)  # ROUTE_PRESENTED FEED FET
 
 FETCH_NEXT = 0x01  # v3 FETCH flags (an optional 4th byte): the eject brings the loop's next card to the window
 FETCH_SWEEP = 0x02  # FETCH flags bit1 (sorting hopper): first read every loop card once, back in its places' order
+FEED_NEXT = 0x01  # FEED flags (a 4th byte after the place byte; IDENTIFY flags2 bit1): the last fed card's eject brings the loop's next card to the window
 PLAN_FRESH = 0x01  # v3 DEAL_PLAN flags: a fresh deal (every card gathered): the ledger starts again
 
 # v3 step states (STEP reply)

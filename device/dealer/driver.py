@@ -493,10 +493,13 @@ class Dealer:
     # --- single-card commands -------------------------------------------------------------
 
     def route_presented(self, target: int, *, timeout: float | None = None, step: int | None = None,
-                        place: int | None = None) -> int:
+                        place: int | None = None, then_next: bool = False) -> int:
         """Send the presented (or held) card to ``target``; returns the card. ``place`` (target
         the loop): the card's place in a sorting hopper, under the loop cards with a larger one
-        (hardware/PROTOCOL.md; sent only to a dealer whose IDENTIFY flags have bit7)."""
+        (hardware/PROTOCOL.md; sent only to a dealer whose IDENTIFY flags have bit7).
+        ``then_next``: a card a person fed, and the next step is a FETCH or a stage of the
+        loop's next card: flag NEXT, so the move that ejects it brings that card to the read
+        window (sent only to a dealer whose IDENTIFY flags2 have bit1)."""
         m.check_target(target)
         wait_feed = self._feed_hold
 
@@ -507,6 +510,10 @@ class Dealer:
         if (place is not None and target == m.LOOP and self.link.identity is not None
                 and self.link.identity.flags & m.IDENT_FEED_PLACE):
             fields["place"] = place
+        ident = self.link.identity
+        if then_next and ident is not None and ident.flags2 & m.IDENT2_FEED_FLAGS:
+            fields.setdefault("place", m.NO_PLACE)
+            fields["flags"] = m.FEED_NEXT
         ev = self._single(m.ROUTE_PRESENTED, fields,
                           f"routing the presented card to the {m.target_name(target)}",
                           lambda e: e.kind == m.EV_CARD_ROUTED, timeout,

@@ -207,8 +207,8 @@ SCHEMAS: dict[int, Schema] = {
     EVENTS_SINCE: (("first_index", "u16"), ("max_events", "u8")),
     DEAL_PLAN: (("deal_id", "u16"), ("total", "u8"), ("offset", "u8"), ("flags", "u8"),
                 ("entries", "pairs")),
-    ROUTE_PRESENTED: (("step", "u16"), ("target", "u8"), ("place", "opt8")),
-    FEED: (("step", "u16"), ("count", "u8"), ("target", "u8"), ("place", "opt8")),
+    ROUTE_PRESENTED: (("step", "u16"), ("target", "u8"), ("place", "opt8"), ("flags", "opt8")),
+    FEED: (("step", "u16"), ("count", "u8"), ("target", "u8"), ("place", "opt8"), ("flags", "opt8")),
     FETCH: (("step", "u16"), ("source", "u8"), ("card", "u8"), ("target", "u8"), ("flags", "opt8")),
     ABORT: (("step", "u16"),),
     ESTOP: (),
@@ -243,6 +243,9 @@ IDENT_FEED_PLACE = 0x80  # IDENTIFY flags bit7: FEED and ROUTE_PRESENTED take a 
 # before it ignores the byte and sends none: its flags2 reads as 0)
 HELLO_WANTS_FLAGS2 = 0x01
 IDENT2_AWAITS_PERSON = 0x01  # IDENTIFY flags2 bit0: STATUS flags bit6 is reported (a FEED waits for a person)
+IDENT2_FEED_FLAGS = 0x02  # IDENTIFY flags2 bit1: FEED and ROUTE_PRESENTED take a flags byte after the place byte
+FEED_NEXT = 0x01  # FEED / ROUTE_PRESENTED flags bit0: the fed card's eject brings the loop's next card to the window
+NO_PLACE = 0xFF  # the place byte sent before a flags byte when the card has no place (firmware LAST)
 PLAN_FRESH = 0x01  # DEAL_PLAN flags bit0: a fresh deal (every card gathered; the dealer's ledger starts again)
 
 

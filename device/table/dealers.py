@@ -574,7 +574,9 @@ class DealerAdapter:
         if self.held == due:  # read before a fault: is it still held in the gate?
             self.feeding = False  # only routed: nobody feeds anything
             try:
-                self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place))
+                # (the same body as the first try, flags byte and all: another is a CONFLICT)
+                self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place,
+                                                                       then_next=cmd.then_next))
                 self.held = None
                 return due
             except DriverFault as e:
@@ -597,7 +599,8 @@ class DealerAdapter:
         else:
             card = self.held
         if card == due:
-            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place))
+            self._tries(cmd.step, 1, lambda sid: d.route_presented(route, step=sid, place=cmd.place,
+                                                                   then_next=cmd.then_next))
             self.held = None
         return card
 

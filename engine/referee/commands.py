@@ -148,6 +148,10 @@ class FeedBack(DealerCommand):
     # "loop", the card's place in a sorting hopper (a Double Nil's replacement candidates under
     # the other discards, rule exchange/2; hardware/PROTOCOL.md ROUTE_PRESENTED's place byte)
     place: int | None = field(default=None, kw_only=True, compare=False)
+    # a hint for the machine, not part of the step (neither compared nor journalled): the next
+    # step is a Fetch of the loop's next card, so the dealer may bring it to its read window as
+    # the card fed back leaves (FEED / ROUTE_PRESENTED flag NEXT, hardware/PROTOCOL.md)
+    then_next: bool = field(default=False, kw_only=True, compare=False)
 
 
 @dataclass(frozen=True)

@@ -141,8 +141,10 @@ def draw_steps(deck: Sequence[int], pos: int, seat: int, keep: bool, next_seat: 
 
     me, shown, second = seat_target(seat), C.NAMES[deck[pos]], C.NAMES[deck[pos + 1]]
     # the second card first: it is the staged one
+    fetch_next = next_seat is not None and pos + 2 < len(deck)
     steps: list[DealerCommand] = [Fetch(second, me), FeedBack(seat, second if keep else shown, discard_to,
-                                                              place=place if discard_to == PARK else None)]
+                                                              place=place if discard_to == PARK else None,
+                                                              then_next=fetch_next)]
     if next_seat is not None and pos + 2 < len(deck):
         steps.append(Fetch(C.NAMES[deck[pos + 2]], seat_target(next_seat), then_next=pos + 3 < len(deck)))
         if pos + 3 < len(deck):

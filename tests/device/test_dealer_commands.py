@@ -98,6 +98,36 @@ def test_fetch_then_next_brings_the_next_card_to_the_window_for_the_stage() -> N
         assert sim.board.collisions == []
 
 
+def test_route_presented_then_next_brings_the_next_card_to_the_window_for_the_fetch() -> None:
+    """route_presented(then_next=True) sends ROUTE_PRESENTED's flags byte with NEXT (the
+    dealer's IDENTIFY flags2 bit1; place 255 before it): the eject of the card a player fed
+    back brings the loop's next card into the read window; the FETCH of it then sends nothing
+    round. Without the flag the window stays empty."""
+    targets = {i: m.LOOP for i in range(26, 52)}
+    plan = round_robin_plan(2, extra=targets)
+    with running(seats=2) as (sim, dealer):
+        assert dealer.identify().flags2 & m.IDENT2_FEED_FLAGS
+        dealer.deal(plan)
+        for flag in (False, True):
+            first = sim.board.hopper[0]  # (the simulator's loop is first in, first out)
+            assert dealer.fetch_loop(first, 0) == first
+            nxt = sim.board.hopper[0]
+            played = sim.board.seat(0)[0]
+            sim.board.trays[0].remove(played)
+            sim.play(played)
+            assert dealer.read_card() == played
+            assert dealer.route_presented(m.DISCARD, then_next=flag) == played
+            if flag:
+                wait_until(lambda: sim.board.gate is not None, GENEROUS)
+            assert sim.board.gate == (nxt if flag else None)
+            passes = sim.board.loop_passes
+            assert dealer.fetch_loop(nxt, 1) == nxt
+            assert sim.board.gate is None
+            assert not flag or sim.board.loop_passes == passes  # (the deal's last cards may land during the first)
+        assert dealer.status().loop_count == 22
+        assert sim.board.collisions == []
+
+
 def test_v2_loop_fetch_and_stage_through_the_driver() -> None:
     """German Whist with the v2 calls: the stock round the loop, FETCH by identity, a staged
     card routed at once, a play fed through the slot while the next card is staged."""

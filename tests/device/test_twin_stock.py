@@ -421,7 +421,7 @@ def test_a_parked_card_with_a_place_lies_under_the_parked_cards_with_a_larger_on
     park(deck[0], 0, b"", hold=True)  # another discard: on top
     want = deck[4:] + [deck[2], deck[3], deck[1], deck[0]]
     assert tw.fw.dealer.loop == want and tw.mech.hopper == want
-    r = host.command(P.FEED, P.u16(0x6500) + bytes((1, th.LOOP, 0xF0, 0)))
+    r = host.command(P.FEED, P.u16(0x6500) + bytes((1, th.LOOP, 0xF0, 0, 0)))  # (a flags byte after the place: flags2 bit1)
     assert r.type == P.NAK and r.body[1] == P.NAK_BAD_BODY
 
 
@@ -526,3 +526,117 @@ def test_two_player_spades_hand_1030_reads_its_stock_back_and_fetches_it_in_orde
     assert r["fetches"] == 51
     assert r["fetch_passes"] <= 1, r  # sorter-next: 10 (here a read-back card landing meanwhile)
     assert r["readback_passes"] >= 40, r  # the stock read once (its last cards land after STAGED)
+
+
+def discard_pocket(tw) -> int:
+    """The twin's pocket index of the discard pocket (target 0x81)."""
+    from trickref.firmware import config
+    return int(config.pocket_of(tw.fw.dealer.cfg, 0x81))
+
+
+def rest(tw, host) -> None:
+    """Until nothing moves (a card left at rest in the read window stays there)."""
+    while tw.mech.busy() or tw.fw.dealer.mech.busy():
+        host.run(10)
+
+
+def feed_back(tw, host, card: int, seat: int, target: int, flags: bytes = b"") -> int:
+    """A player drops ``card`` from their pocket into the play slot; FEED routes it to
+    ``target`` (``flags``: the place byte and FEED's flags byte). The FEED's milliseconds."""
+    tw.mech.pockets[seat].remove(card)
+    tw.mech.slot.append(card)
+    t0, start = tw.mech.now, len(host.events)
+    r = host.command(P.FEED, P.u16(0x6300 + card) + bytes((1, target)) + flags)
+    assert r.type == P.OK, r
+    host.until((P.EV_FEED_DONE,), max_ms=20_000, start=start)
+    return (tw.mech.now - t0) // 1000
+
+
+def test_feed_flag_next_brings_the_next_card_to_the_window_for_the_fetch_that_follows() -> None:
+    """FEED flag NEXT (a flags byte after the place byte; IDENTIFY flags2 bit1): two-player
+    Spades' draw, a player feeds back the card not kept and the next player's card is FETCHed
+    next. The fed card came through the play slot with the hopper's pickup held; with the flag
+    its eject brings the loop's next card (the hopper's bottom one) into the read window, so
+    the FETCH starts with its card there: no feed move, its read, the eject (as a FETCH after
+    one with flag NEXT). Without the flag the window stays empty and the FETCH feeds the card
+    first (before the flag, the dealer refused a FEED with a fourth byte: BAD_BODY)."""
+    tw, host, deck = deal_spades_2p(25, {"sorter.error_chance": 0.0})
+    ident = host.command(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(3000) + bytes((P.HELLO_WANTS_FLAGS2,)))
+    assert ident.body[-1] & 0x02  # IDENTIFY flags2 bit1: FEED takes a flags byte
+    card_in_window = lambda: (lambda c: None if c is None else c.card)(tw.mech.window_card())  # noqa: E731
+    times = []
+    for k, flags in ((1, b""), (3, bytes((0xFF, P.FEED_NEXT)))):
+        assert fetch(tw, host, deck[k], 0) == 0  # (deck[1], then deck[3], to seat 0)
+        feed_ms = feed_back(tw, host, deck[k - 1] if k == 1 else deck[k], 0, 0x81, flags)  # to the discard pocket
+        rest(tw, host)
+        assert card_in_window() == (deck[k + 1] if flags else None)
+        t0 = tw.mech.now
+        assert fetch(tw, host, deck[k + 1], 1) == 0
+        times.append(((tw.mech.now - t0) // 1000, feed_ms))
+        assert card_in_window() is None
+    (plain, plain_feed), (pulled, pulled_feed) = times
+    assert pulled <= plain - 150, times  # the feed move is saved (about 200 ms of about 550)
+    assert pulled_feed <= plain_feed + 20, times  # the FEED is no slower: one feed move does both
+    assert sorted(tw.mech.pockets[discard_pocket(tw)]) == sorted((deck[0], deck[3]))
+    for card in deck[5:8]:
+        assert fetch(tw, host, card, 1) == 0  # and the rest in order, nothing sent round
+    assert tw.fw.dealer.loop == deck[8:]
+
+
+def test_route_presented_flag_next_brings_the_next_card_to_the_window() -> None:
+    """The referee's FeedBack on a real dealer: FEED with HOLD (the card fed back is read and
+    waits in the window, PRESENTED), then ROUTE_PRESENTED with its place byte and the same
+    flags byte: with NEXT the fed card's eject brings the loop's next card into the window."""
+    tw, host, deck = deal_spades_2p(25, {"sorter.error_chance": 0.0})
+    assert fetch(tw, host, deck[1], 0) == 0
+    tw.mech.pockets[0].remove(deck[0])
+    tw.mech.slot.append(deck[0])
+    start = len(host.events)
+    assert host.command(P.FEED, P.u16(0x6400) + bytes((1, HOLD))).type == P.OK
+    host.until((P.EV_PRESENTED,), max_ms=10_000, start=start)
+    r = host.command(P.ROUTE_PRESENTED, P.u16(0x6401) + bytes((0x81, 0xFF, P.FEED_NEXT)))
+    assert r.type == P.OK, r
+    host.until((P.EV_FEED_DONE,), max_ms=10_000, start=start)
+    rest(tw, host)
+    assert tw.mech.pockets[discard_pocket(tw)] == [deck[0]]
+    assert tw.mech.window_card() is not None and tw.mech.window_card().card == deck[2]
+    for card in deck[2:6]:
+        assert fetch(tw, host, card, 1) == 0
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
+
+
+def test_feed_flag_next_pulls_no_card_while_the_loops_next_one_is_on_its_way_round() -> None:
+    """A FETCH read the loop's next card before its own (the blade had inverted the pair) and
+    sent it round; a FEED with flag NEXT right after must not pull the hopper's bottom card
+    (it is not the next one: pulled, it would go round too): the window stays empty."""
+    tw, host, deck, p0, start = fetch_next_over_an_inverted_pair(23)
+    assert tw.fw.dealer.board.loop_on_way(deck[2])
+    feed_back(tw, host, deck[0], 0, 0x81, bytes((0xFF, P.FEED_NEXT)))
+    assert tw.mech.window_card() is None or tw.mech.window_card().card != deck[3]
+    for card in deck[2:6]:
+        fetch(tw, host, card, 1)
+    rest(tw, host)
+    assert tw.mech.passes - p0 == 1  # deck[2] once (off its place), nothing else
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
+
+
+@pytest.mark.parametrize("seed,before_s", [(1051, 34.5), (1030, 31.9)])
+def test_two_player_spades_hands_over_the_bar_at_3_percent_come_under_it_with_feed_flag_next(
+        seed: int, before_s: float) -> None:
+    """benchmarks/dealer.py --twin-stock's two-player Spades hands 1051 and 1030 at the blade's
+    estimated 3 % error (34.5 and 31.9 s of fetching with design sorter-next: each card the
+    blade put a place off cost about 2 s). With FEED flag NEXT on each card fed back (design
+    sorter-next-feednext) each of the 25 FETCHes after one starts with its card in the read
+    window: about 0.2 s less each, and both hands come under the issue's 30 s."""
+    ts = _twin_stock_bench()
+    try:
+        ts._design("sorter-next")
+        before = ts.spades_2p(True, seed, False)
+        ts._design("sorter-next-feednext")
+        now = ts.spades_2p(True, seed, False)
+    finally:
+        ts._design("sorter-next")
+    assert abs(before["fetching_s"] - before_s) < 0.5, before
+    assert now["fetches"] == 51 and now["fetching_s"] < 30.0, (before, now)
+    assert now["fetching_s"] <= before["fetching_s"] - 4.0, (before, now)
+    assert now["feed_s"] <= before["feed_s"] + 0.5, (before, now)

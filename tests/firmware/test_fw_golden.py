@@ -96,8 +96,11 @@ def test_identify_and_status_bodies_follow_the_golden_layout() -> None:
     assert d.identify_body() == mf.pack(mf.LAYOUTS["IDENTIFY"], fields)
     # asked for by HELLO's host_flags: the same with the second flags byte at the end
     golden2 = next(f for f in FRAMES if f["name"].startswith("identify v3 with flags2"))["fields"]
+    # (the golden frame's flags2 is a dealer's with bit0 only; this one has bit1 too: FEED and
+    # ROUTE_PRESENTED take a flags byte)
+    assert golden2["flags2"] == 0x01 and sim.cfg.FLAGS2 == 0x03
     fields2 = dict(golden2, config_crc=d.config_crc, next_event_index=d.next_event, reader_kind=2,
-                   boot_id=0xBEEF)
+                   boot_id=0xBEEF, flags2=sim.cfg.FLAGS2)
     assert d.identify_body(True) == mf.pack(mf.LAYOUTS["IDENTIFY"], fields2)
     status = d.status_body()
     assert len(status) == len(bytes.fromhex(next(f for f in FRAMES if f["type"] == P.STATUS_REPLY)["body"]))

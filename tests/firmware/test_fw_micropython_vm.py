@@ -38,7 +38,7 @@ RUNNER = MP_DIR / "run.mjs"
 PACKAGE = MP_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 
 N_FRAMES = len(json.loads((ROOT / "tests" / "golden_frames" / "frames.json").read_text()))
-VM_CHECKS = ["golden", "deals", "naks", "loop_deal", "fetch_cycle", "fetch_under", "fetch_sweep", "steps", "misroute", "pocket_count", "ejection", "resumed_eject", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board"]
+VM_CHECKS = ["golden", "deals", "naks", "loop_deal", "fetch_cycle", "fetch_under", "fetch_sweep", "feed_next", "steps", "misroute", "pocket_count", "ejection", "resumed_eject", "double_feed", "gate_debounce", "usb_stall", "estop", "deadman", "faults", "wrap", "heap", "rp2_board"]
 
 
 def _vm_missing() -> str | None:
