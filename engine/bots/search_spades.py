@@ -17,8 +17,12 @@ numbers, successive halving), for ``partnership-spades`` and ``spades-2p``:
   against the spread of the hands still to come, about one per ``_GAIN`` points to the
   target), so near the target the search plays to win the game, not to pile up points; a
   hand that ends the game is a win (1) or a loss (0).
-- **Bids**: the rule bot's bid and two either side, and Nil (when the hand could make it and
-  the partner has not bid Nil), each rolled out to the end of the hand.
+- **Bids**: the rule bot's bid and ``bid_spread`` either side, and Nil (when the hand could
+  make it and the partner has not bid Nil), each rolled out to the end of the hand. In
+  partnership-spades ``bid_spread`` is 0 by default (the rule bot's bid or Nil): searching the
+  bids around it raised them by a trick in about a third of the bids, the side was set about
+  twice as often as the rule bots' side, and it measured worse than not searching them (benchmarks/RESULTS.md, "Partnership Spades: the bid search");
+  spades-2p keeps 2.
 - **spades-2p worlds from the draw**: whether the opponent kept or discarded the card it was
   shown is public, so its kept-on-sight cards are drawn from the cards worth keeping and its
   discarded-on-sight cards from the others (``sample_2p_by_turns``), instead of one prior
@@ -180,7 +184,7 @@ class SpadesSearchBot(SearchBot):
     """``SearchBot`` for the Spades games (see the module docstring)."""
 
     def __init__(self, game: str, bid_sigma: float = 0.5, bid_floor: float = 0.05, turn_bias: float = 200.0, trust_rule: float = 2.0,
-                 search_draw: bool = False, game_value: bool = True, bid_spread: int = 2,
+                 search_draw: bool = False, game_value: bool = True, bid_spread: int | None = None,
                  search_nil: bool = True, core: bool = True, solve_at: int = 4, **kw: Any) -> None:
         info = catalog.info(game)
         if not info.has_bags or "gain" not in info.bot_params:
@@ -190,7 +194,8 @@ class SpadesSearchBot(SearchBot):
         self.bid_floor = bid_floor
         self.search_draw = search_draw
         self.game_value = game_value
-        self.bid_spread = bid_spread
+        # the numbers searched either side of the rule bot's bid (partnership: none, see above)
+        self.bid_spread = bid_spread if bid_spread is not None else (0 if info.teams else 2)
         self.search_nil = search_nil
         self.turn_bias = turn_bias
         self.trust_rule = trust_rule

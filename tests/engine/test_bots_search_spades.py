@@ -130,3 +130,26 @@ def test_turn_sampler_worlds_match_the_view() -> None:
                 checked += 1
             s.apply(*reversed(random_action(s, rng)))
     assert varied >= checked // 2
+
+
+def test_partnership_bids_searched_are_the_rule_bid_or_nil() -> None:
+    """partnership-spades: by default the bid is the rule bot's or Nil (no numbers around the
+    rule bid); ``bid_spread`` brings them back; spades-2p keeps two either side."""
+    assert SpadesSearchBot("partnership-spades").bid_spread == 0
+    assert SpadesSearchBot("spades-2p").bid_spread == 2
+    bot = SpadesSearchBot("partnership-spades", iterations=1)
+    wide = SpadesSearchBot("partnership-spades", iterations=1, bid_spread=2)
+    nil_seen = wide_seen = 0
+    for seed in range(30):
+        s, _ = _to_phase("partnership-spades", 4, "bid", seed)
+        seat = s.turn_seats()[0]
+        rule = bot_for("partnership-spades").choose(s, seat, random.Random(0))
+        cands = bot._candidates(s, seat, s.legal_actions(seat), random.Random(0))
+        assert cands is not None and rule in cands
+        assert set(cands) <= {rule, BIDS[0]}
+        nil_seen += BIDS[0] in cands and rule != BIDS[0]
+        wc = wide._candidates(s, seat, s.legal_actions(seat), random.Random(0))
+        assert wc is not None
+        wide_seen += len(set(wc) - {rule, BIDS[0]}) > 0
+    assert nil_seen > 0  # Nil is still searched for low hands
+    assert wide_seen > 0
