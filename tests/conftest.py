@@ -14,19 +14,41 @@ process may mount (root: CI, and the developers' machines) it is a real 1 MiB tm
 the folder, so the kernel answers the journal's write with ENOSPC; elsewhere the same folder
 with ENOSPC injected at the journal's raw write (``device.journal.Journal._write``), and
 ``real`` says which.
+
+**A benchmark script as a module** (``bench_module``): ``bench_module("bots")`` loads
+benchmarks/bots.py (benchmarks/ is no package), a fresh module on every call, so a test that
+patches one never leaks into another.
 """
 
 from __future__ import annotations
 
 import errno
+import importlib.util
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 CI = os.environ.get("CI", "").lower() == "true"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_bench(name: str) -> ModuleType:
+    """benchmarks/``name``.py, loaded as the module ``<name>_bench`` (a fresh one every call)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None, name
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture
+def bench_module() -> Callable[[str], ModuleType]:
+    """``bench_module("world_draws")``: benchmarks/world_draws.py as a module (``load_bench``)."""
+    return load_bench
 
 
 def pytest_configure(config: pytest.Config) -> None:

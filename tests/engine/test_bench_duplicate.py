@@ -5,21 +5,17 @@ the figure is the search bot's points against the rule bot's in its place."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+import pytest
 
 
-def _bots_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bots_bench", ROOT / "benchmarks" / "bots.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture
+def bench(bench_module: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_module("bots")
 
 
 class _RuleAsSearch:
@@ -33,8 +29,7 @@ class _RuleAsSearch:
         return self.rule.choose(state, seat, rng)
 
 
-def test_duplicate_of_a_rule_bot_is_the_same_hand() -> None:
-    bench = _bots_bench()
+def test_duplicate_of_a_rule_bot_is_the_same_hand(bench: ModuleType) -> None:
     from trickref.engine.bots import bot_for
 
     timed = bench.Timed(_RuleAsSearch(bot_for("hearts")))  # type: ignore[arg-type]
@@ -47,8 +42,7 @@ def test_duplicate_of_a_rule_bot_is_the_same_hand() -> None:
     assert any(r[0] for n in ("4", "5") for r in sec["per_player_count"][n]["per_hand"])  # points were taken
 
 
-def test_duplicate_of_the_search_bot_is_paired_hand_by_hand() -> None:
-    bench = _bots_bench()
+def test_duplicate_of_the_search_bot_is_paired_hand_by_hand(bench: ModuleType) -> None:
     from trickref.engine.bots.levels import make_search_bot
 
     timed = bench.Timed(make_search_bot("hearts", iterations=4))

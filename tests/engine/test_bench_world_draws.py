@@ -3,30 +3,26 @@ decisions, and its interval of the median is the order statistics' one."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[2]
+import pytest
 
 
-def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("world_draws_bench", ROOT / "benchmarks" / "world_draws.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture
+def bench(bench_module: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_module("world_draws")
 
 
-def test_draws_counts_the_worlds_of_every_searched_decision() -> None:
-    got = bench().draws(players=6, hands=1, worlds=3, seed=1)
+def test_draws_counts_the_worlds_of_every_searched_decision(bench: ModuleType) -> None:
+    got = bench.draws(players=6, hands=1, worlds=3, seed=1)
     assert got["decisions"] >= 5  # seat 0's play decisions with a choice in one hand (of 17 cards)
     assert got["worlds"] == 3 * got["decisions"]
     assert got["cpu_s"] > 0 and got["worlds_per_cpu_s"] > 0
-    again = bench().draws(players=6, hands=1, worlds=3, seed=1)
+    again = bench.draws(players=6, hands=1, worlds=3, seed=1)
     assert again["decisions"] == got["decisions"]  # the same hands every round
 
 
-def test_median_interval_holds_the_median() -> None:
-    m, lo, hi = bench().median_ci([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+def test_median_interval_holds_the_median(bench: ModuleType) -> None:
+    m, lo, hi = bench.median_ci([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
     assert m == 5.5 and lo <= m <= hi and (lo, hi) == (2.0, 9.0)
