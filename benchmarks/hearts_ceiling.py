@@ -17,19 +17,32 @@ step, so it is the same game.
 Then, in rounds that alternate like engine.py's: BareHearts, ``BareHeartsDict`` (the same,
 its ``__dict__`` read once a hand: what that costs on CPython 3.11), our engine (``hearts``, 4
 players), OpenSpiel's hearts driven the plain way (if pyspiel imports) and the loop floor (the
-loop over an engine that does nothing). Ratios round by round, the median quoted. Figures
-printed and written to benchmarks/results/hearts_ceiling.json.
+loop over an engine that does nothing). Ratios round by round, the median and its
+distribution-free 95% interval quoted, the 1-minute load beside each round. Figures printed
+and written to benchmarks/results/hearts_ceiling.json.
+
+``--native`` adds ``bare_native``: BareHearts written for mypyc with native fields
+(benchmarks/hearts_ceiling_native.py), compiled by mypyc into a temporary folder at the start
+(about a minute; mypyc comes with the test extra) and checked against our engine like
+BareHearts. It is the ceiling of a compiled-Python engine through this API: compare it with
+our compiled engine.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.machinery
 import importlib.util
 import json
+import os
 import platform
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -222,12 +235,30 @@ class BareHeartsDict(BareHearts):
             raise AssertionError("no fields")
 
 
-def same_game(hands: int, seed: int) -> int:
-    """Play ``hands`` hands of BareHearts and our hearts side by side (same decks, same random
-    choices): the same seats on turn and the same legal actions at every step. Returns the
-    number of decisions compared."""
+def native_hearts() -> Callable[[], Any]:
+    """benchmarks/hearts_ceiling_native.py compiled by mypyc in a temporary folder; returns its
+    ``NativeHearts`` class. Raises SystemExit with mypyc's output if the build fails."""
+    src = Path(__file__).with_name("hearts_ceiling_native.py")
+    work = Path(tempfile.mkdtemp(prefix="hearts-native-"))
+    shutil.copy(src, work / src.name)
+    env = dict(os.environ, MYPYPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "mypyc", src.name], cwd=work, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"mypyc could not build {src.name}:\n{r.stdout}{r.stderr}")
+    (work / src.name).unlink()  # import the extension module, not the source beside it
+    sys.path.insert(0, str(work))
+    module = importlib.import_module(src.stem)
+    if not module.__file__ or not module.__file__.endswith(importlib.machinery.EXTENSION_SUFFIXES[0]):
+        raise SystemExit(f"{src.stem} did not load compiled ({module.__file__})")
+    return cast(Callable[[], Any], module.NativeHearts)
+
+
+def same_game(hands: int, seed: int, factory: Callable[[], Any] = BareHearts) -> int:
+    """Play ``hands`` hands of BareHearts (or ``factory``'s game) and our hearts side by side
+    (same decks, same random choices): the same seats on turn and the same legal actions at
+    every step. Returns the number of decisions compared."""
     rng = random.Random(seed)
-    bare: BareHearts = BareHearts()
+    bare = factory()
     ours = new_game("hearts", 4, {"target": 10**6})
     deck = C.full_deck()
     steps = 0
@@ -291,11 +322,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per run (default 2)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--check", type=int, default=300, help="hands played side by side first (default 300)")
+    p.add_argument("--native", action="store_true",
+                   help="also time BareHearts compiled by mypyc with native fields (hearts_ceiling_native.py)")
     p.add_argument("--output", default=str(RESULTS))
     args = p.parse_args(argv)
     steps = same_game(args.check, args.seed)
     print(f"BareHearts and our hearts agreed on {args.check} hands ({steps} decisions): same turns, same legal actions")
-    contestants: dict[str, Callable[[int], dict[str, Any] | None]] = {
+    contestants: dict[str, Callable[[int], dict[str, Any] | None]] = {}
+    if args.native:
+        native = native_hearts()
+        nsteps = same_game(args.check, args.seed, native)
+        print(f"NativeHearts (compiled) and our hearts agreed on {args.check} hands ({nsteps} decisions)")
+        contestants["bare_native"] = lambda seed: run(native, args.seconds, seed)
+    contestants |= {
         "bare": lambda seed: run(BareHearts, args.seconds, seed),
         "bare_dict": lambda seed: run(BareHeartsDict, args.seconds, seed),
         "ours": lambda seed: B.our_hands("hearts", 4, {}, args.seconds, seed),
@@ -304,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     names = list(contestants)
     runs: dict[str, list[float]] = {c: [] for c in names}
+    loads: list[float] = []
     for r in range(args.rounds):
         order = names[r % len(names):] + names[:r % len(names)]
         for c in order:
@@ -314,19 +354,31 @@ def main(argv: list[str] | None = None) -> int:
                 runs.pop(c)
                 continue
             runs[c].append(got["hands_per_second"])
-    print(f"hands per CPU second, {args.rounds} rounds of {args.seconds:g} s:")
+        loads.append(B.load())
+        print(f"  round {r + 1}/{args.rounds} (load {loads[-1]}): "
+              + ", ".join(f"{c} {runs[c][-1]:.0f}" for c in names if len(runs[c]) > r), flush=True)
+    print(f"hands per CPU second, {args.rounds} rounds of {args.seconds:g} s, load {min(loads)}-{max(loads)}:")
     for c in names:
         print(f"  {c:<16}" + "".join(f"{v:>10.0f}" for v in runs[c]))
     ratios: dict[str, Any] = {}
+
+    def ratio(key: str, top: str, bottom: str) -> None:
+        rs = [a / b for a, b in zip(runs[top], runs[bottom], strict=True)]
+        lo, hi = B.median_ci(rs)
+        ratios[key] = {"per_round": [round(x, 3) for x in rs], "median": round(statistics.median(rs), 3),
+                       "median_ci95": [round(lo, 3), round(hi, 3)], "load_1min": [min(loads), max(loads)]}
+        print(f"    {top} / {bottom}: " + ", ".join(f"{x:.2f}" for x in rs)
+              + f"; median {statistics.median(rs):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-{max(loads)}")
+
     if "openspiel_plain" in runs:
-        for c in ("bare", "bare_dict", "ours", "loop_floor"):
-            rs = [a / b for a, b in zip(runs[c], runs["openspiel_plain"], strict=True)]
-            ratios[f"{c}_v_openspiel_plain"] = {"per_round": [round(x, 3) for x in rs], "median": round(statistics.median(rs), 3)}
-            print(f"    {c} / openspiel plain: " + ", ".join(f"{x:.2f}" for x in rs) + f"; median {statistics.median(rs):.2f}x")
-    rs = [a / b for a, b in zip(runs["ours"], runs["bare"], strict=True)]
-    ratios["ours_v_bare"] = {"per_round": [round(x, 3) for x in rs], "median": round(statistics.median(rs), 3)}
-    print("    ours / bare: " + ", ".join(f"{x:.2f}" for x in rs) + f"; median {statistics.median(rs):.2f}x")
-    out = {"benchmark": "hearts ceiling: a bare pure-Python 4-player Hearts through engine.py's loop",
+        for c in ("bare_native", "bare", "bare_dict", "ours", "loop_floor"):
+            if c in runs:
+                ratio(f"{c}_v_openspiel_plain", c, "openspiel_plain")
+    ratio("ours_v_bare", "ours", "bare")
+    if "bare_native" in runs:
+        ratio("bare_native_v_ours", "bare_native", "ours")
+    out = {"benchmark": "hearts ceiling: a bare 4-player Hearts (pure Python, and compiled with --native) through engine.py's loop",
+           "engine_build": B.ENGINE_BUILD, "load_1min_per_round": loads,
            "command": "python benchmarks/hearts_ceiling.py " + " ".join(sys.argv[1:] if argv is None else argv),
            "python": platform.python_version(), "machine": platform.machine(),
            "checked_hands": args.check, "checked_decisions": steps,
