@@ -1,6 +1,6 @@
 """How fast can a pure-Python Hearts go through this API? A yardstick for benchmarks/engine.py.
 
-    .venv/bin/python benchmarks/hearts_ceiling.py [--rounds 3] [--seconds 2] [--seed 1]
+    .venv/bin/python benchmarks/hearts_ceiling.py [--rounds 10] [--seconds 2] [--seed 1] [--native]
 
 ``BareHearts`` below is 4-player Hearts cut to the bone, in the engine's own representation
 (one 52-bit mask per hand, the shared ``PLAY`` actions and suit tables of masks.py, the lazy
@@ -318,7 +318,7 @@ def run(factory: Callable[[], Any], seconds: float, seed: int) -> dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=10, help="alternating rounds (default 10)")
     p.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per run (default 2)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--check", type=int, default=300, help="hands played side by side first (default 300)")
