@@ -17,7 +17,7 @@ from trickref.engine.referee.commands import (
     RouteFed,
     Stage,
 )
-from trickref.engine.referee.events import Button, CardRead, DealerDone
+from trickref.engine.referee.events import Button, CardRead, DealerDone, NewGame
 from trickref.engine.referee.referee import Referee
 
 
@@ -167,3 +167,28 @@ def test_a_wrong_card_fed_back_keeps_the_hints_of_the_feed_back_done_again() -> 
     assert isinstance(steps[0], RouteFed) and not steps[0].then_next  # it goes back: a FeedBack follows
     again = [s for s in ref.steps if isinstance(s, FeedBack)][0]
     assert again.card == head.card and again.then_next and again.place == head.place
+
+
+def test_german_whist_with_a_bot_in_the_loop_its_second_play_carries_next_too() -> None:
+    """A bot seat whose hand is in the dealer's loop: its play is a Fetch to the trick pocket;
+    as the trick's second play it carries NEXT (FETCH flag NEXT) when the stock's Fetch follows,
+    as the human's fed card does; a first play never."""
+
+    class LoopBotTable(AutoTable):
+        def route(self, seat: int) -> str:
+            return "bot" if seat == 1 else "reader"
+
+    t = LoopBotTable(seed=3, entry="reader", chooser=engine_bot("german-whist"))
+    t.feed(NewGame("german-whist", ("P0", "P1"), {}, 0, (1,), bot_hands="loop"))
+    t.drain()
+    g = t.ref.game
+    assert g is not None
+    for _ in range(26):  # stage one
+        assert t.step()
+    assert t.ref.stock_pos == 52
+    steps = _dealer_steps(t.commands)
+    _check_pairs(steps)
+    plays = [s for s in steps if (isinstance(s, Fetch) and s.target == "trick") or isinstance(s, RouteFed)]
+    assert len(plays) == 26
+    assert [p.then_next for p in plays] == [False, True] * 13  # each trick: the first play, the second
+    assert {type(p) for p in plays[1::2]} == {Fetch, RouteFed}  # (the bot second in some tricks, the human in others)
