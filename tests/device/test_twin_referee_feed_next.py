@@ -15,197 +15,30 @@ same hand with the hints taken off sends no such flag and fetches slower."""
 
 from __future__ import annotations
 
-import dataclasses
-import random
+import importlib.util
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from trickref.device.dealer import twin_host as th
-from trickref.device.table.dealers import target_byte
-from trickref.engine import actions as A
 from trickref.engine import cards as C
-from trickref.engine.bots import bot_for
-from trickref.engine.referee.autotable import AutoTable
-from trickref.engine.referee.commands import (
-    DealerCommand,
-    DealPlan,
-    FeedBack,
-    Fetch,
-    NeedShuffle,
-    RouteFed,
-    Stage,
-)
-from trickref.engine.referee.events import CardRead, DealDone, DealerDone, NewGame, make_shuffle
-from trickref.engine.referee.referee import Referee
-
-P = th.P
-HOLD = 0xFE
-STOPS = (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED, P.EV_ESTOP, P.EV_POCKET_FULL, P.EV_MISREAD)
 
 
-class TwinTable:
-    """A Referee, bots in both seats entering through the reader, the firmware on the twin."""
-
-    def __init__(self, game: str, seed: int, chooser: Any, hints: bool = True) -> None:
-        self.ref = Referee()
-        self.rng = random.Random(seed)
-        self.seed = seed
-        self.game = game
-        self.chooser = chooser
-        self.hints = hints  # False: every then_next taken off (the referee before, or worse)
-        self.tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
-        self.host = th.TwinHost(self.tw)
-        self.host.hello()
-        self.flagged: list[str] = []  # ROUTE_PRESENTED frames sent with flag NEXT (step kind: card)
-        self.fetch_ms = 0  # mechanism time from each FETCH to its card in the pocket
-        self.window_at_fetch: list[tuple[int, int | None]] = []  # each FETCH's card, the card in the window as it starts
-        self.sid = 0x4000
-        # the auto table only for its entry events (buttons for draws, bids, the Double Nil)
-        self.entries = AutoTable(seed=seed, entry="reader", referee=self.ref)
-
-    # ---- the dealer: each referee step on the twin, as device/table/dealers.py maps it
-    def _step_id(self) -> bytes:
-        self.sid += 1
-        return P.u16(self.sid)
-
-    def _events_since(self, start: int) -> list[tuple[int, int, bytes]]:
-        return self.host.events[start:]
-
-    def _check(self, start: int) -> None:
-        for e in self._events_since(start):
-            assert e[1] not in STOPS, (e, self.tw.mech.log[-3:])
-
-    def _rest(self) -> None:
-        while self.tw.mech.busy() or self.tw.fw.dealer.mech.busy():
-            self.host.run(5)
-
-    def _command(self, ftype: int, body: bytes) -> None:
-        r = self.host.command(ftype, self._step_id() + body)
-        assert r.type == P.OK, (hex(ftype), body.hex(), r)
-
-    def _until(self, kind: int, start: int) -> tuple[int, int, bytes]:
-        e = self.host.until((kind,) + STOPS, max_ms=300_000, start=start)
-        self._check(start)
-        return e
-
-    def _read_fed(self, seat: int, card: int) -> int:
-        """The player takes ``card`` out of their pocket into the play slot; FEED 1 HOLD."""
-        self._rest()
-        self.tw.mech.pockets[seat].remove(card)
-        self.tw.mech.slot.append(card)
-        start = len(self.host.events)
-        self._command(P.FEED, bytes((1, HOLD)))
-        e = self._until(P.EV_PRESENTED, start)
-        return int(e[2][1])
-
-    def _route_presented(self, target: int, place: int | None, then_next: bool, what: str) -> None:
-        start = len(self.host.events)
-        body = bytes((target,))
-        if then_next and self.hints:
-            body += bytes((0xFF if place is None else place, P.FEED_NEXT))
-            self.flagged.append(what)
-        elif place is not None:
-            body += bytes((place,))
-        self._command(P.ROUTE_PRESENTED, body)
-        self._until(P.EV_CARD_ROUTED, start)
-        self._rest()
-
-    def run_step(self, cmd: DealerCommand) -> Any:
-        if isinstance(cmd, DealPlan):
-            entries = [(C.parse(c), target_byte(t)) for c, t in cmd.plan]
-            hopper = [c for c, _ in entries]
-            self.rng.shuffle(hopper)  # the order the players gathered the cards in
-            self.tw.mech.hopper = hopper
-            end = self.host.deal(cmd.deal_id, entries)
-            assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
-            self._rest()
-            return DealDone(cmd.deal_id, True)
-        if isinstance(cmd, Fetch):
-            self._rest()
-            win = self.tw.mech.window_card()
-            card, target = C.parse(cmd.card), target_byte(cmd.target)
-            self.window_at_fetch.append((card, None if win is None else win.card))
-            flags = bytes((P.FETCH_NEXT,)) if cmd.then_next and self.hints else b""
-            t0, start = self.tw.mech.now, len(self.host.events)
-            self._command(P.FETCH, bytes((th.LOOP, card, target)) + flags)
-            cfg = self.tw.board.cfg
-            pocket = target if target < cfg.SEAT_COUNT else cfg.POCKET.get(target)
-            while card not in self.tw.mech.pockets.get(pocket, []):  # (its event comes with the next frame)
-                self._check(start)
-                self.host.run(2)
-            self.fetch_ms += (self.tw.mech.now - t0) // 1000
-            self._rest()
-            return DealerDone(cmd.step, cmd.card)
-        if isinstance(cmd, Stage):
-            self._rest()
-            start = len(self.host.events)
-            self._command(P.FETCH, bytes((th.LOOP, C.parse(cmd.card), HOLD)))
-            self._until(P.EV_STAGED, start)
-            self._rest()
-            return DealerDone(cmd.step, cmd.card)
-        if isinstance(cmd, RouteFed):
-            assert cmd.card is not None
-            self._route_presented(target_byte(cmd.target), None, cmd.then_next, f"RouteFed {cmd.card}")
-            return DealerDone(cmd.step, cmd.card)
-        if isinstance(cmd, FeedBack):
-            card = self._read_fed(cmd.seat, C.parse(cmd.card))
-            assert card == C.parse(cmd.card)
-            place = cmd.place if cmd.target == "loop" else None
-            self._route_presented(target_byte(cmd.target), place, cmd.then_next, f"FeedBack {cmd.card}")
-            return DealerDone(cmd.step, cmd.card)
-        raise AssertionError(f"a step this harness does not run: {cmd!r}")
-
-    # ---- the referee and the players
-    def handle(self, ev: Any) -> None:
-        queue = [ev]
-        while queue:
-            out = self.ref.handle(queue.pop(0))
-            for c in out:
-                if isinstance(c, DealerCommand):
-                    if not self.hints:
-                        c = dataclasses.replace(c, then_next=False) if hasattr(c, "then_next") else c
-                    queue.append(self.run_step(c))
-                elif isinstance(c, NeedShuffle) and (self.ref.game is None or not self.ref.game.finished_hands):
-                    queue.append(make_shuffle(c.decks, random.Random(self.seed * 7919 + 1)))  # the first hand only
-
-    def start(self) -> None:
-        self.handle(NewGame(self.game, ("P0", "P1"), {}, 0, (0, 1)))
-
-    def enter(self) -> bool:
-        """The seat on turn acts; False when the hand is over (or nobody can act)."""
-        g = self.ref.game
-        if g is None or not self.ref.accepting() or g.finished_hands:
-            return False
-        seat = g.turn_seats()[0]
-        action = self.chooser(g.copy(), seat, self.rng)
-        for ev in self.entries.entry_events(seat, action):
-            if isinstance(ev, CardRead):  # the player feeds the card through the play slot
-                card = self._read_fed(seat, C.parse(ev.card))
-                ev = CardRead(C.NAMES[card], ev.seat)
-            self.handle(ev)
-        return True
-
-    def agree(self) -> list[str]:
-        """The referee's places against the twin's pockets and the firmware's loop."""
-        at, pockets, cfg = self.ref.places.at, self.tw.mech.pockets, self.tw.board.cfg
-        bad = []
-        for where in ("seat:0", "seat:1", "trick", "discard"):
-            t = target_byte(where)
-            k = t if t < cfg.SEAT_COUNT else cfg.POCKET.get(t)
-            want, got = Counter(at.get(where, [])), Counter(pockets.get(k, []))
-            if want != got:
-                bad.append(f"{where}: referee {C.names(sorted(want.elements()))}, twin {C.names(sorted(got.elements()))}")
-        if Counter(at.get("loop", [])) != Counter(self.tw.fw.dealer.loop):
-            bad.append("loop")
-        return bad
+def _bench() -> Any:
+    """benchmarks/twin_referee.py: the harness (the Referee's steps on the twin)."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "twin_referee.py"
+    spec = importlib.util.spec_from_file_location("twin_referee_bench", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
-def _whist(hints: bool) -> TwinTable:
-    t = TwinTable("german-whist", 3, bot_for("german-whist").choose, hints)
-    t.start()
-    for _ in range(26):  # stage one: 13 tricks of two plays
-        assert t.enter() and t.enter()
-    return t
+TR = _bench()
+NO_ERROR = {"sorter.error_chance": 0.0}  # the blade never misplaces a card: the runs compare exactly
+
+
+def _whist(hints: bool) -> Any:
+    return TR.german_whist(3, hints, NO_ERROR)  # stage one: 13 tricks of two plays
 
 
 def test_a_german_whist_hand_on_the_twin_sends_next_with_each_tricks_second_play() -> None:
@@ -224,42 +57,25 @@ def test_a_german_whist_hand_on_the_twin_sends_next_with_each_tricks_second_play
         pass
     assert g.finished_hands or t.ref.game is not g
     assert len(t.flagged) == 13
-    before = _whist(False)
+    # the referee before (no NEXT on a fed card's routing but the draw's FeedBack): the same
+    # hand, the same plays, no flag; each winner's FETCH a feed move slower
+    before = _old(TR.german_whist, 3, True, NO_ERROR)
     assert before.flagged == [] and not before.agree()
-    # the same hand, the same stage-one plays: each winner's FETCH about a feed move quicker
+    assert [w for c, w in before.window_at_fetch[0::2]] == [None] * 13
     assert t.fetch_ms <= before.fetch_ms - 13 * 100, (t.fetch_ms, before.fetch_ms)
-    print("twin fetching ms, with the referee's hints / without:", t.fetch_ms, before.fetch_ms)
 
 
-class _DoubleNil:
-    """Seat 0 declares Double Nil and gives three cards (the reader: the exchange is taken as
-    the third is read); otherwise the game's bot."""
-
-    def __init__(self) -> None:
-        self.bot = bot_for("spades-2p")
-
-    def __call__(self, state: Any, seat: int, rng: random.Random) -> A.Action:
-        legal = state.legal_actions(seat)
-        if seat == 0:
-            for a in legal:
-                if a.kind == "double_nil":
-                    return a
-            three = [a for a in legal if a.kind == "exchange" and len(a.value[0]) == 3]
-            if three:
-                return rng.choice(three)
-        return self.bot.choose(state, seat, rng)
+def _old(fn: Any, *args: Any) -> Any:
+    """``fn`` run with the referee as it was (no DealerSteps._then_next)."""
+    TR._mode("old")
+    try:
+        return fn(*args)
+    finally:
+        TR._mode("new")
 
 
-def _spades(hints: bool) -> TwinTable:
-    t = TwinTable("spades-2p", 6, _DoubleNil(), hints)
-    t.start()
-    g = t.ref.game
-    assert g is not None
-    for _ in range(200):
-        if g.phase not in ("draw", "exchange"):
-            break
-        assert t.enter()
-    return t
+def _spades(hints: bool) -> Any:
+    return TR.spades_double_nil(6, hints, NO_ERROR)  # the draw, seat 0's Double Nil, its exchange
 
 
 def test_a_double_nil_exchange_on_the_twin_sends_next_with_the_last_card_given() -> None:
@@ -277,9 +93,10 @@ def test_a_double_nil_exchange_on_the_twin_sends_next_with_the_last_card_given()
     # the first replacement's FETCH began with its card in the read window (rule exchange/2:
     # the replacements' discards were parked at the loop's bottom, so it is the loop's next)
     first, window = t.window_at_fetch[-3]
-    assert first == get[0] or first in get
-    assert window == first, (C.NAMES[first], window)
-    before = _spades(False)
-    assert before.flagged == [] and not before.agree()
+    assert first in get and window == first, (C.NAMES[first], window)
+    before = _old(_spades, True)
+    assert [w.split()[0] for w in before.flagged] == ["FeedBack"] * 25 and not before.agree()
     assert before.window_at_fetch[-3][1] is None
-    print("twin fetching ms, with the referee's hints / without:", t.fetch_ms, before.fetch_ms)
+    assert t.exchange_ms <= before.exchange_ms - 100, (t.exchange_ms, before.exchange_ms)
+    # every hint off: not even the draw's flag
+    assert _spades(False).flagged == []
