@@ -112,6 +112,14 @@ class TwinTable:
                 raise Stopped(f"the dealer stopped: {e}; {self.tw.mech.log[-3:]}")
 
     def _rest(self) -> None:
+        """Until the firmware's mechanism is idle, as a host's next command finds it (a card a
+        FEED sent round the loop may still be on its way: the FETCH after it starts meanwhile,
+        as twin_stock.py's ``Hand.idle``)."""
+        while self.tw.fw.dealer.mech.busy():
+            self.host.run(5)
+
+    def settle(self) -> None:
+        """Until nothing moves on the twin either (every card landed)."""
         while self.tw.mech.busy() or self.tw.fw.dealer.mech.busy():
             self.host.run(5)
 
@@ -237,6 +245,7 @@ class TwinTable:
 
     def agree(self) -> list[str]:
         """The referee's places against the twin's pockets and the firmware's loop model."""
+        self.settle()
         at, pockets, cfg = self.ref.places.at, self.tw.mech.pockets, self.tw.board.cfg
         bad = []
         for where in ("seat:0", "seat:1", "trick", "discard"):
