@@ -59,7 +59,14 @@ from trickref.engine.referee.commands import (
     RouteFed,
     Stage,
 )
-from trickref.engine.referee.events import CardRead, DealDone, DealerDone, NewGame, make_shuffle
+from trickref.engine.referee.events import (
+    BotAction,
+    CardRead,
+    DealDone,
+    DealerDone,
+    NewGame,
+    make_shuffle,
+)
 from trickref.engine.referee.referee import Referee
 from trickref.engine.referee.steps import DealerSteps
 
@@ -79,13 +86,14 @@ class TwinTable:
     ``hints``: False takes every then_next off the steps (mode ``none``)."""
 
     def __init__(self, game: str, seed: int, chooser: Any, hints: bool = True,
-                 scale: dict[str, float] | None = None, pass_ms: int = 1) -> None:
+                 scale: dict[str, float] | None = None, pass_ms: int = 1, loop_bots: tuple[int, ...] = ()) -> None:
         self.ref = Referee()
         self.rng = random.Random(seed)
         self.seed = seed
         self.game = game
         self.chooser = chooser
         self.hints = hints
+        self.loop_bots = loop_bots  # bot seats whose hands are in the dealer's loop (BotAction entries)
         self.tw = th.new_twin(seats=2, seed=seed, scale=scale)
         self.host = th.TwinHost(self.tw, pass_ms=pass_ms)
         self.host.hello()
@@ -227,7 +235,10 @@ class TwinTable:
                     queue.append(make_shuffle(c.decks, random.Random(self.seed * 7919 + 1)))  # the first hand only
 
     def start(self) -> None:
-        self.handle(NewGame(self.game, ("P0", "P1"), {}, 0, (0, 1)))
+        if self.loop_bots:
+            self.handle(NewGame(self.game, ("P0", "P1"), {}, 0, self.loop_bots, bot_hands="loop"))
+        else:
+            self.handle(NewGame(self.game, ("P0", "P1"), {}, 0, (0, 1)))
 
     def enter(self) -> bool:
         """The seat on turn acts; False when the hand is over (or nobody can act)."""
@@ -236,6 +247,11 @@ class TwinTable:
             return False
         seat = g.turn_seats()[0]
         action = self.chooser(g.copy(), seat, self.rng)
+        if seat in self.loop_bots:  # the bot's entry: its card comes out of the loop (a Fetch)
+            rec = A.to_record(seat, action)
+            rec.pop("seat")
+            self.handle(BotAction(seat, rec))
+            return True
         for ev in self.entries.entry_events(seat, action):
             if isinstance(ev, CardRead):  # the player feeds the card through the play slot
                 card = self.read_fed(seat, C.parse(ev.card))
@@ -285,9 +301,11 @@ class DoubleNil:
         return self.bot.choose(state, seat, rng)
 
 
-def german_whist(seed: int, hints: bool = True, scale: dict[str, float] | None = None) -> TwinTable:
-    """The deal and stage one (13 tricks, the stock drawn)."""
-    t = TwinTable("german-whist", seed, bot_for("german-whist").choose, hints, scale)
+def german_whist(seed: int, hints: bool = True, scale: dict[str, float] | None = None,
+                 loop_bots: tuple[int, ...] = ()) -> TwinTable:
+    """The deal and stage one (13 tricks, the stock drawn); ``loop_bots``: bot seats whose
+    hands are in the loop (their plays fetched to the trick pocket)."""
+    t = TwinTable("german-whist", seed, bot_for("german-whist").choose, hints, scale, loop_bots=loop_bots)
     t.start()
     for _ in range(26):
         if not t.enter():

@@ -104,6 +104,20 @@ def test_a_double_nil_exchange_on_the_twin_sends_next_with_the_last_card_given()
     assert _spades(False).flagged == []
 
 
+@pytest.mark.timeout(900)  # (a bot's hand in the loop: hundreds of loop passes, a minute on a loaded machine)
+def test_german_whist_with_a_bot_seat_in_the_loop_handles_a_pulled_card_the_fetch_does_not_want() -> None:
+    """Seat 1 a bot whose hand is in the dealer's loop: when it wins a trick its new card stays in
+    the loop, and the Fetch after the human's second play (NEXT) is the loser's card, not the
+    card the eject pulled. The FETCH reads the pulled card and sends it round, as it would have fed
+    it first without the flag: the hand plays through and every card is where the referee says."""
+    t = TR.german_whist(3, True, NO_ERROR, loop_bots=(1,))
+    assert t.ref.stock_pos == 52
+    assert not t.agree(), t.agree()
+    assert t.flagged and all(w.startswith("RouteFed") for w in t.flagged)
+    unwanted = [(c, w) for c, w in t.window_at_fetch if w is not None and w != c]
+    assert unwanted, t.window_at_fetch  # the case: a pulled card the FETCH did not want
+
+
 @pytest.mark.xfail(strict=True, raises=TR.Stopped, reason="the firmware lowers the hopper lift in the pass that starts the feed move "
                                        "(mechanics._start_stage; board.turn_done() returns at once): with the lift's "
                                        "swing modelled (servo.lift_swing_ms, an estimate, and a PWM frame) the FETCH "
