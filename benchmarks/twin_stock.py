@@ -25,7 +25,10 @@ FETCH waits for every card falling onto the stack to land (main c08caae). ``sort
 sorter-next whose FEED of a card fed back carries flag NEXT where the referee's next step is a
 FETCH (two-player Spades: the card not kept, then the next player's card; German Whist: the
 trick's second play, then the winner's card; the exchange's last card given): the fed card's
-eject brings the loop's next card to the read window, so that FETCH starts with its card there. ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
+eject brings the loop's next card to the read window, so that FETCH starts with its card there.
+``sorter-next-feednext-draw``: the same, but only the draw's feed-backs carry the flag (the
+referee up to main 5cf8347: two-player Spades' FeedBack, not German Whist's trick plays nor the
+exchange's cards given), the baseline of the referee sending it everywhere. ``sorter-next-sweep``: sorter-next whose first FETCH after the deal
 (the stock's first card staged) carries flag SWEEP (firmware FetchJob.sweep_route): the dealer
 first reads every stock card once and sends it round over the cards not read yet, so the pairs
 the blade inverted during the deal come back in order before any player waits; that FETCH's
@@ -144,18 +147,20 @@ class Hand:
         self.fetch_passes += self.mech.passes - p0
         del want
 
-    def feed_back(self, card: int, seat: int, target: int, place: int | None = None, pull: bool = False) -> None:
+    def feed_back(self, card: int, seat: int, target: int, place: int | None = None, pull: bool = False,
+                  draw: bool = False) -> None:
         """A player drops ``card`` from their pocket into the play slot; FEED routes it (to the
         loop: with ``place``, FEED's place byte, its place in the sorting hopper). ``pull``: the
         referee's next step is a FETCH, so (design sorter-next-feednext) the FEED carries flag
-        NEXT: the fed card's eject brings the loop's next card to the read window."""
+        NEXT: the fed card's eject brings the loop's next card to the read window (design
+        sorter-next-feednext-draw: only a draw's feed-back, ``draw``)."""
         self.idle()
         self.mech.pockets[seat].remove(card)
         self.mech.slot.append(card)
         t0 = self.mech.now
         start = len(self.host.events)
         flags = b""
-        if pull and FEEDNEXT[0]:
+        if pull and (FEEDNEXT[0] or (draw and FEEDNEXT_DRAW[0])):
             flags = bytes((0xFF if place is None else place, P.FEED_NEXT))
         elif place is not None:
             flags = bytes((place,))
@@ -233,7 +238,7 @@ def spades_2p(sorter: bool, seed: int, double_nil: bool, positions: bool = False
         h.fetch(deck[pos + 1], seat)
         gone = deck[pos + 1] if keep else deck[pos]
         place = CANDIDATE_PLACE + candidates.index(turn) if turn in candidates else None
-        h.feed_back(gone, seat, LOOP if double_nil else DISCARD, place, pull=pos + 2 < 52)
+        h.feed_back(gone, seat, LOOP if double_nil else DISCARD, place, pull=pos + 2 < 52, draw=True)
         discards.append(gone)
         if pos + 2 < 52:
             h.fetch(deck[pos + 2], 1 - seat, pull=pos + 3 < 52)  # the stage follows
@@ -292,6 +297,7 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
 NEXT = [False]
 SWEEP = [False]
 FEEDNEXT = [False]
+FEEDNEXT_DRAW = [False]
 _COMMANDS: Any = importlib.import_module("trickref.firmware.commands")
 _FOUND_UNDER = _COMMANDS.FetchJob.found_under
 
@@ -404,6 +410,7 @@ def _design(design: str) -> None:
     NEXT[0] = design.startswith("sorter-next")
     SWEEP[0] = design == "sorter-next-sweep"
     FEEDNEXT[0] = design == "sorter-next-feednext"
+    FEEDNEXT_DRAW[0] = design == "sorter-next-feednext-draw"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
     _COMMANDS.FetchJob.top_is_nearer = {"sorter-next-span": _never,
                                          "sorter-next-overparked": _top_is_nearer_counting_parked}.get(

@@ -262,7 +262,19 @@ class Mechanism:
         self.drivers_on = False
         self.estop = False
         self.lid_open = False
-        self.lift = False
+        self.lift = False  # the hopper lift as commanded (board.hold_hopper)
+        # the lift's servo (HS-311): the new pulse at the next PWM frame, then the swing
+        # (servo.lift_swing_ms, an estimate); the stack rests on P while the plate is below
+        # P's protrusion (cad.feed.pickup_protrude of its cad.hopper.lift_travel)
+        # (``lift_swings`` False, the default: the lift moves at once, as before; True: a feed
+        # move that starts before the stack has come down takes the bottom card only when it
+        # lands, lagging the move. The firmware does not wait for the swing yet (it lowers the
+        # lift in the pass that starts the feed move), so the twin's tests keep it off:
+        # tests/device/test_twin_referee_feed_next.py shows what it does.)
+        self.lift_swings = False
+        self.lift_servo = Flap(int(v.get("servo.lift_swing_ms", 0) * 1000), frame, phase)
+        self.lift_clear = v.get("cad.feed.pickup_protrude", 0.5) / v.get("cad.hopper.lift_travel", 2.0)
+        self.pick_due = None  # a feed move began before the stack came down onto P: when it lands
         # the sorting hopper (hardware/README.md): a splitter blade on a linear servo holds the
         # top cards of the stack off it so a loop card drops in under them; ``sorting`` False:
         # no splitter fitted (nothing answers at its I2C address), the loop drops on the top
@@ -346,8 +358,13 @@ class Mechanism:
             for item in self.irq_queue:
                 if item[0] < nxt:
                     nxt = max(self.now + 1, item[0])
+            due = self.pick_due
+            if due is not None and self.now < due < nxt:
+                nxt = due
             self._move(self.now, nxt)
             self.now = nxt
+            if due is not None and due <= nxt:
+                self._late_pick(nxt)
             self._run_irqs()
         self.F.settle(self.now)
         self.R.settle(self.now)
@@ -608,8 +625,13 @@ class Mechanism:
             return
         if self.slot:
             card = self.slot.pop(0)
-        elif self.hopper and not self.lift:
+        elif self.hopper and not self.lift and self.stack_on_pickup(t):
             card = self.hopper.pop(0)
+        elif self.hopper and not self.lift:
+            # the lift is still coming down: P turns under a stack not yet on it; the bottom
+            # card is taken when the stack lands, if P still turns then (it lags the move)
+            self.pick_due = self.lift_lands()
+            return
         else:
             return
         c = Card(card)
@@ -657,6 +679,28 @@ class Mechanism:
         self.cards.append(c)
         return c
 
+    def stack_on_pickup(self, t):
+        """The stack rests on the pickup roller P at time t (the lift's plate under P's top;
+        with ``lift_swings`` False, whenever the lift is not commanded up)."""
+        if not self.lift_swings:
+            return not self.lift
+        return self.lift_servo.at(t) < self.lift_clear
+
+    def lift_lands(self):
+        """When the lift coming down puts the stack on P (its frame, then the swing)."""
+        s = self.lift_servo
+        return s.t0 + int(max(0.0, s.f0 - self.lift_clear) * s.swing) + 1
+
+    def _late_pick(self, t):
+        """The stack landed on P during a feed move: P takes the bottom card now."""
+        self.pick_due = None
+        if self.lift or not self.F.moving(t):
+            return
+        n = len(self.cards)
+        self._pick(t)
+        if len(self.cards) > n:
+            self.log.append((t, "late pick %d" % self.cards[-1].card))
+
     def set_full(self, k, full):
         """Pocket k full to its mouth: a card deflected into it stops in the mouth."""
         if full:
@@ -667,6 +711,9 @@ class Mechanism:
     def flap(self, k, up):
         if k == HOPPER_LIFT:
             self.lift = up
+            self.lift_servo.command(up, self.now)
+            if up:
+                self.pick_due = None
             return
         if 0 <= k < len(self.flaps):
             if up and self.flap_stuck and self.flaps[k].target < 0.5:

@@ -11,7 +11,8 @@ step            driver
 ==============  ==================================================================
 DealPlan        ``deal(plan)`` (a jam, then the same deal id: ``resume_deal``)
 Release         ``deal(plan)`` over the cards parked in the loop
-RouteFed        ``route_presented(target)`` for the card held in the reader gate
+RouteFed        ``route_presented(target)`` for the card held in the reader gate (flag
+                NEXT when a Fetch follows: ``then_next``)
 Fetch           ``fetch_loop(card, target)``
 Stage           ``stage(card)``
 FeedBack        ``read_card()`` (FEED HOLD: the player feeds the card back), then
@@ -635,7 +636,8 @@ class DealerAdapter:
             # not known to be held (a fault came between): did the routing happen, is it held?
             info = d.query_step(route)
             if info.state not in (m.STEP_UNKNOWN, m.STEP_ABORTED, m.STEP_INTERRUPTED):
-                card = d.route_presented(target_byte(cmd.target), step=route)  # what it did
+                card = d.route_presented(target_byte(cmd.target), step=route,  # what it did
+                                         then_next=cmd.then_next)  # (the same body: another is a CONFLICT)
                 self.held = None
                 return card
             inv = d.inventory(loop=False)
@@ -647,7 +649,8 @@ class DealerAdapter:
                                   name="NOT_HELD")
             self.held = want
         try:
-            card = self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid))
+            card = self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid,
+                                                                          then_next=cmd.then_next))
         except DriverFault as e:
             if e.name != m.NAK_REASON_NAMES[m.NAK_EMPTY]:
                 raise

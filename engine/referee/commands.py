@@ -105,6 +105,10 @@ class RouteFed(DealerCommand):
     BUSY: ClassVar[str] = "routing a card"
     card: str | None
     target: str
+    # a hint for the machine, not part of the step (neither compared nor journalled): the next
+    # step is a Fetch, so the dealer may bring the loop's next card to its read window as the
+    # card leaves (ROUTE_PRESENTED flag NEXT, hardware/PROTOCOL.md)
+    then_next: bool = field(default=False, kw_only=True, compare=False)
 
 
 @dataclass(frozen=True)

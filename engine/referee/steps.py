@@ -37,11 +37,40 @@ from .output import RefereeOutput
 class DealerSteps(RefereeOutput):
     def _push(self, step: DealerCommand) -> None:
         """Queue a dealer step (numbered here); issue it at once when nothing is pending."""
+        if isinstance(step, Fetch):
+            self._then_next()
         step = dataclasses.replace(step, step=self.next_step)
         self.next_step += 1
         self.steps.append(step)
         if len(self.steps) == 1 and self.dealer_fault is None:
             self._out.append(step)
+
+    def _then_next(self) -> None:
+        """A Fetch is queued: the step before it, if it ejects a card (a card fed and routed:
+        RouteFed, FeedBack; a Fetch), gets the hint ``then_next``, so its eject brings the loop's
+        next card to the read window and the Fetch starts with a card there (FEED /
+        ROUTE_PRESENTED / FETCH flag NEXT, hardware/PROTOCOL.md): German Whist's trick's second
+        play fed, then the winner's card; a Double Nil exchange's last card given, then the
+        first replacement; a loop bot's card to the trick, then the winner's card. Only a step
+        not issued yet, or issued by this very event (its command is still to go out, and is
+        replaced there); a Stage gives no hint (a card pulled for it waits in the window, and
+        the FEED that usually follows a stage sends it round first). Never on a v1 dealer."""
+        if not self.steps or self.dealer_version == 1:
+            return
+        prev = self.steps[-1]
+        if not isinstance(prev, (RouteFed, FeedBack, Fetch)) or prev.then_next:
+            return
+        if isinstance(prev, RouteFed) and prev.card is None:
+            return  # unread: nothing is routed by ROUTE_PRESENTED
+        if len(self.steps) == 1:  # issued (or held by a fault after it was): only if by this event
+            at = [i for i, c in enumerate(self._out) if c is prev]
+            if not at:
+                return
+            marked = dataclasses.replace(prev, then_next=True)
+            self._out[at[-1]] = marked
+        else:
+            marked = dataclasses.replace(prev, then_next=True)
+        self.steps[-1] = marked
 
     def _step_done(self) -> None:
         self.steps.pop(0)
@@ -200,7 +229,8 @@ class DealerSteps(RefereeOutput):
             parked = card in self.places.at.get("loop", [])  # a loop card came out instead: it goes back in
             self._to_gate(card, seat)
             again.append(RouteFed(C.NAMES[card], flows.PARK if parked else self._home(card, seat)))
-        again.append(FeedBack(seat, due, head.target))
+        # (the hints too: the place of a Double Nil's candidate, flag NEXT before a Fetch)
+        again.append(FeedBack(seat, due, head.target, place=head.place, then_next=head.then_next))
         numbered = []
         for step in again:
             numbered.append(dataclasses.replace(step, step=self.next_step))
