@@ -656,8 +656,7 @@ class FeedJob:
             # (the pickup was held for the slot's card): the lift comes down now, during the
             # turn stage, before that feed move starts (mechanics sets it again at the eject)
             d.mech.op.hold = False
-            d.mech.hopper_held = False
-            d.board.hold_hopper(False)
+            d.mech.hold_hopper(False)
             return (self.target, -1, False, True)
         return (self.target, -1, False, not d.loop)
 
@@ -1570,8 +1569,7 @@ def cmd_route_presented(d, body, resumed):
     pull = len(body) == 3 and bool(body[2] & P.FEED_NEXT) and m.held[0] != d.staged \
         and (job is None or (isinstance(job, FeedJob) and 0 < job.count <= job.routed)) and may_pull(d)
     if pull:  # the lift comes down now, during the turn stage, before the eject's feed move
-        m.hopper_held = False
-        d.board.hold_hopper(False)
+        m.hold_hopper(False)
     route_held(d, target, P.EV_CARD_ROUTED, pull, place=body[1] if len(body) >= 2 else LAST)
     return d.ok(P.ROUTE_PRESENTED)
 

@@ -32,6 +32,7 @@ V_START = 40  # every axis starts and stops at this speed (mm/s), no ramp below 
 READ_ALLOW_MS = 100  # allowance for one decode of the stopped card (to measure on the build)
 SERVO_STAGGER_MS = 80  # servo rail up: one more servo starts every 80 ms (its swing + a PWM frame)
 DEFLECT_MS = 60  # a deflector flap's swing (MG90S 0.1 s/60 degrees, 25 degrees + one PWM frame)
+LIFT_SETTLE_MS = 55  # the hopper lift coming down onto P before a feed move takes its card (swing +30 % and a PWM frame)
 GATE_X_MM = 60
 WINDOW_X_MM = 100  # leading edge of a card at the read window
 BELT_X_MM = 150  # where the transport's bands start (they run above the card)

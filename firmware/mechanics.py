@@ -151,6 +151,10 @@ class Mechanics:
         # a card a person fed, whatever the loop model holds (commands.FeedJob)
         self.hopper_held = False
         self.from_slot = False
+        # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
+        # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
+        # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
+        self.lift_down_at = None
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
@@ -384,8 +388,7 @@ class Mechanics:
         self.stage_start = board.ticks_ms()
         if name in ("feed", "eject") and hasattr(board, "hold_hopper") and self.op is not None:
             op = self.op
-            self.hopper_held = op.hold or (name == "eject" and not op.pull_next)
-            board.hold_hopper(self.hopper_held)
+            self.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
         elif name == "read":
@@ -409,11 +412,41 @@ class Mechanics:
                 return
             if cap is not None:
                 self.pocket_count[target] = self.pocket_count.get(target, 0) + 1
-            if self._eject_safe(self.op.target):
+            if not self._lift_wait() and self._eject_safe(self.op.target):
                 self._feed_move(board.eject)
                 self.ejecting = True
         elif name == "show":
             board.show(True)
+
+    def hold_hopper(self, on):
+        """Hold (True) or free the hopper's pickup (``board.hold_hopper``), noting when the lift
+        comes down: a feed move that would take the hopper's bottom card waits until the stack
+        is on P (``lift_settled``). Found on the physical twin with the lift's swing modelled:
+        a FETCH after a held eject started its feed move in the pass that lowered the lift, took
+        its card late and stopped with DOUBLE_FEED."""
+        if self.hopper_held and not on:
+            self.lift_down_at = self.board.ticks_ms()
+        self.hopper_held = on
+        self.board.hold_hopper(on)
+
+    def lift_settled(self):
+        """The stack is down on the pickup roller: the lift is held up (a feed move then takes
+        the play slot's card, not the hopper's), or came down at least LIFT_SETTLE_MS ago."""
+        t = self.lift_down_at
+        if self.hopper_held or t is None:
+            return True
+        if ticks_diff(self.board.ticks_ms(), t) >= self.cfg.LIFT_SETTLE_MS:
+            self.lift_down_at = None
+            return True
+        return False
+
+    def _lift_wait(self):
+        """A feed move must wait for the lift: it would take the hopper's bottom card (no card
+        in the play slot, which a feed move takes first) and the stack is not down yet."""
+        if self.lift_settled():
+            return False
+        slot = getattr(self.board, "slot_has_card", None)
+        return not (slot is not None and slot())
 
     def _feed_move(self, move):
         """Start a feed move (``board.feed`` or ``board.eject``), noting where the card it brings
@@ -429,6 +462,8 @@ class Mechanics:
             if not self.feeding:
                 if self.gate.run:
                     return False  # the gate is changing: decide on a settled reading
+                if not self.gate.state and self._lift_wait():
+                    return False  # the lift is still coming down onto the pickup roller
                 self.feeding = True
                 if not self.gate.state:  # (with a belt the last feed move brought it already)
                     self._feed_move(board.feed)
@@ -467,7 +502,7 @@ class Mechanics:
             return board.turn_done()
         if name == "eject":
             if not self.ejecting:
-                if not self._eject_safe(self.op.target):
+                if self._lift_wait() or not self._eject_safe(self.op.target):
                     return False
                 self._feed_move(board.eject)
                 self.ejecting = True

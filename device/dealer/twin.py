@@ -266,12 +266,12 @@ class Mechanism:
         # the lift's servo (HS-311): the new pulse at the next PWM frame, then the swing
         # (servo.lift_swing_ms, an estimate); the stack rests on P while the plate is below
         # P's protrusion (cad.feed.pickup_protrude of its cad.hopper.lift_travel)
-        # (``lift_swings`` False, the default: the lift moves at once, as before; True: a feed
-        # move that starts before the stack has come down takes the bottom card only when it
-        # lands, lagging the move. The firmware does not wait for the swing yet (it lowers the
-        # lift in the pass that starts the feed move), so the twin's tests keep it off:
-        # tests/device/test_twin_referee_feed_next.py shows what it does.)
-        self.lift_swings = False
+        # (``lift_swings`` True, the default: a feed move that starts before the stack has come
+        # down takes the bottom card only when it lands, lagging the move; the firmware waits
+        # config.LIFT_SETTLE_MS after lowering the lift before such a move, mechanics.lift_settled.
+        # False: the lift moves at once, as the twin did before 2026-12-04. The lift going up is
+        # still instant here.)
+        self.lift_swings = True
         self.lift_servo = Flap(int(v.get("servo.lift_swing_ms", 0) * 1000), frame, phase)
         self.lift_clear = v.get("cad.feed.pickup_protrude", 0.5) / v.get("cad.hopper.lift_travel", 2.0)
         self.pick_due = None  # a feed move began before the stack came down onto P: when it lands

@@ -118,19 +118,14 @@ def test_german_whist_with_a_bot_seat_in_the_loop_handles_a_pulled_card_the_fetc
     assert unwanted, t.window_at_fetch  # the case: a pulled card the FETCH did not want
 
 
-@pytest.mark.xfail(strict=True, raises=TR.Stopped, reason="the firmware lowers the hopper lift in the pass that starts the feed move "
-                                       "(mechanics._start_stage; board.turn_done() returns at once): with the lift's "
-                                       "swing modelled (servo.lift_swing_ms, an estimate, and a PWM frame) the FETCH "
-                                       "after a held eject takes its card late and the dealer stops with DOUBLE_FEED")
 @pytest.mark.parametrize("mode", ["new", "old"])
 def test_with_the_hopper_lifts_swing_modelled_stage_one_plays_through(mode: str) -> None:
     """The twin's lift with its swing (Mechanism.lift_swings; physical.toml servo.lift_swing_ms,
     25 ms, an estimate, after the PCA9685's next frame): a feed move that starts before the
-    stack has come down onto P takes the hopper's card only when it lands. Today the firmware
-    starts the move in the pass that lowers the lift, and German Whist's first FETCH after a
-    trick's held ejects (with the referee's FEED NEXT or without: ``old``) stops with
-    DOUBLE_FEED (the card unread, the gate's length). Strict: passes once the firmware waits for
-    the swing, and then this mark must go."""
+    stack has come down onto P takes the hopper's card only when it lands. German Whist's first FETCH after a
+    trick's held ejects (with the referee's FEED NEXT or without: ``old``) stopped with
+    DOUBLE_FEED (the card unread, the gate's length) while the firmware started the move in the
+    pass that lowered the lift; it now waits LIFT_SETTLE_MS for the stack (mechanics.lift_settled)."""
     TR._mode(mode)
     try:
         t = TR.TwinTable("german-whist", 3, TR.bot_for("german-whist").choose, True, NO_ERROR)

@@ -327,7 +327,9 @@ def test_two_player_spades_hand_1023_finishes() -> None:
     ts.NEXT[0] = True
     r = ts.spades_2p(True, 1023, False)
     assert r["fetches"] == 51
-    assert r["fetch_passes"] <= 31, r  # the 31 cards under KD each once (main's FETCH: 43)
+    # the 31 cards under KD each once (main's FETCH: 43); 32 since the firmware waits for the
+    # hopper lift (LIFT_SETTLE_MS): the timing moved which landings draw the blade's error
+    assert r["fetch_passes"] <= 32, r
 
 
 @pytest.mark.parametrize("seed,most", [(1012, 15), (1025, 11), (1002, 10)])
@@ -360,7 +362,9 @@ def test_a_double_nil_fetch_sends_the_cards_it_finds_under_its_card_to_the_top_o
     ts.NEXT[0] = True
     r = ts.spades_2p(True, 1032, True, positions=True)
     assert r["fetches"] == 54  # the draw's 51 and the exchange's 3
-    assert r["fetch_passes"] <= 34, r  # 26 of them the discards fed back round the loop
+    # 26 of them the discards fed back round the loop (34 before the firmware waited for the
+    # hopper lift, LIFT_SETTLE_MS: the timing moved which landings draw the blade's error)
+    assert r["fetch_passes"] <= 35, r
     assert r["fetching_s"] < 40, r
 
 
@@ -620,14 +624,18 @@ def test_feed_flag_next_pulls_no_card_while_the_loops_next_one_is_on_its_way_rou
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
 
 
-@pytest.mark.parametrize("seed,before_s", [(1051, 34.5), (1030, 31.9)])
+@pytest.mark.parametrize("seed,before_s", [(1051, 36.2), (1030, 33.5)])
 def test_two_player_spades_hands_over_the_bar_at_3_percent_come_under_it_with_feed_flag_next(
         seed: int, before_s: float) -> None:
     """benchmarks/dealer.py --twin-stock's two-player Spades hands 1051 and 1030 at the blade's
     estimated 3 % error (34.5 and 31.9 s of fetching with design sorter-next: each card the
     blade put a place off cost about 2 s). With FEED flag NEXT on each card fed back (design
     sorter-next-feednext) each of the 25 FETCHes after one starts with its card in the read
-    window: about 0.2 s less each, and both hands come under the issue's 30 s."""
+    window: about 0.2 s less each, and both hands come under the issue's 30 s. (Since the
+    firmware waits for the hopper lift to come down, LIFT_SETTLE_MS, the fed cards' time is about
+    1.2 s a hand more with the flag, which lowers the lift before each fed card's eject, and the
+    hands' figures before it are 36.2 and 33.5 s: the timing moved which landings draw the
+    blade's error.)"""
     ts = _twin_stock_bench()
     try:
         ts._design("sorter-next")
@@ -639,4 +647,4 @@ def test_two_player_spades_hands_over_the_bar_at_3_percent_come_under_it_with_fe
     assert abs(before["fetching_s"] - before_s) < 0.5, before
     assert now["fetches"] == 51 and now["fetching_s"] < 30.0, (before, now)
     assert now["fetching_s"] <= before["fetching_s"] - 4.0, (before, now)
-    assert now["feed_s"] <= before["feed_s"] + 0.5, (before, now)
+    assert now["feed_s"] <= before["feed_s"] + 1.5, (before, now)  # the lift's wait, 26 fed cards
