@@ -39,8 +39,9 @@ PARKED = 208
 # 32-39 passes on hands 1012 and 1025, where the wanted card lay over only 6 and 7 cards.
 LIFT_TOP = 6
 # Dealer.fetch_marks: read over the wanted card's model place; sent to the top; not read yet,
-# its place between the wanted card's and a card read under it, so taken to lie under it too
-LIFTED, TOPPED, UNDER = 1, 2, 3
+# its place between the wanted card's and a card read under it, so taken to lie under it too;
+# sent to the very top of the stack, over the parked cards too (read again after TOPPED)
+LIFTED, TOPPED, UNDER, OVER = 1, 2, 3, 4
 # A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
 # this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
 # order among those read; when every card has been read the bits go (FetchJob.sweep_route)
@@ -264,6 +265,7 @@ class FetchJob:
         self.lifted = 0  # cards read that the model had over the wanted card (found_under)
         self.again = 0  # ... read a second time or more
         self.topping = False  # found_under sends them to the top of the stack
+        self.over_all = False  # ... to the very top, over the parked cards (a topped card came again)
         self.under = False  # found_under marked cards UNDER (until the wanted card is read)
         if dealer.sorts:
             dealer.fetch_marks_clear()
@@ -437,6 +439,19 @@ class FetchJob:
         loop.pop(i)
         if i < w:
             d.loop_add_above(card, want)
+            return
+        if self.over_all or marks[card] == TOPPED or marks[card] == OVER:
+            # read again after it went to the top (under the parked cards): a parked card the
+            # depths counted lies under the wanted card, so "the top" there is under it too and
+            # every card sent there comes back (hand 1020 on the twin: 6S one over its place,
+            # the 12 stock cards after it and the discard 7H under it, 68 passes and JAM 5).
+            # This card and every one read after it go to the very top of the stack, over
+            # every card: in the model at its end, depth 0
+            self.over_all = True
+            self.again += 1
+            marks[card] = OVER
+            loop.append(card)
+            d.board.loop_depth(0, card)
             return
         if marks[card] == LIFTED:
             self.again += 1  # read again: it went round and landed under the wanted card again

@@ -811,13 +811,27 @@ def fetch_under():
     job.found_under(12)
     used = mem_alloc() - a
     gc.enable()
+    topped = bytes(d.loop)  # (outside the measured parts)
+    gc.collect()
+    gc.disable()
+    a2 = mem_alloc()
+    # a topped card read again (the top there lay under the wanted card: hand 1020 on the twin)
+    # goes to the very top, over every card, and so does every card read after it
+    job.found_under(5)
+    depths[11] = d.loop_depth_now(5)
+    job.found_under(20)
+    used += mem_alloc() - a2
+    gc.enable()
     assert used == 0, ("found_under allocates", used)
     assert under_then == commands.UNDER and lifted_then == commands.LIFTED and marks[10] == commands.TOPPED
     # 11 read first: 29 cards over it (12..40); 2: cards 3..10 unread and marked, left out: 30
     assert depths[0] == 29 and depths[1] == 30, list(depths)
     assert depths[10] == 38, list(depths)  # the marks gone: 3..40 over it
     # to the top: 12 and the ten sent to their places before it, in their places' order
-    assert d.loop == [want] + list(range(13, 41)) + list(range(2, 13)), d.loop
+    assert list(topped) == [want] + list(range(13, 41)) + list(range(2, 13)), list(topped)
+    assert job.over_all and marks[5] == commands.OVER and marks[20] == commands.OVER
+    assert depths[11] == 0, list(depths)  # nothing over it
+    assert d.loop == [c for c in topped if c not in (5, 20)] + [5, 20], d.loop
     # a FETCH aborted with cards marked: the marks go (a deal or FEED after it counts them)
     job = commands.FetchJob(d, 13, 0)
     job.found_under(20)
@@ -827,7 +841,7 @@ def fetch_under():
         assert marks[k] != commands.UNDER, ("marks left after an ABORT", k)
     print("PASS fetch_under: 10 cards under the wanted card, 9 of them taken to lie there "
           "unread; depths 29, 30 while it is unread, 38 after; the backstop tops 11 cards; "
-          "%d bytes allocated" % used)
+          "a topped card read again goes over every card; %d bytes allocated" % used)
 
 
 def fetch_sweep():
