@@ -445,13 +445,12 @@ class FetchJob:
             # depths counted lies under the wanted card, so "the top" there is under it too and
             # every card sent there comes back (hand 1020 on the twin: 6S one over its place,
             # the 12 stock cards after it and the discard 7H under it, 68 passes and JAM 5).
-            # This card and every one read after it go to the very top of the stack, over
-            # every card: in the model at its end, depth 0
+            # This card and every one read after it go to the top over the parked cards too
+            # (under the cards sent there before whose places are after its own). With no
+            # parked card it is the place lift_to_top gives
             self.over_all = True
-            self.again += 1
-            marks[card] = OVER
-            loop.append(card)
-            d.board.loop_depth(0, card)
+            j = d.loop_top(card, OVER)
+            d.board.loop_depth(len(loop) - 1 - j, card)
             return
         if marks[card] == LIFTED:
             self.again += 1  # read again: it went round and landed under the wanted card again
@@ -1272,18 +1271,22 @@ class Dealer:
         loop.insert(j, card)
         self.board.loop_depth(len(loop) - 1 - j, card)
 
-    def loop_top(self, card):
+    def loop_top(self, card, mark=TOPPED):
         """Put ``card`` in the model at the top of the stack, under the cards a FETCH sent there
         before whose places are after its own, and under the parked cards (a Double Nil's
         discards over the stock: at the very top, the next FETCH sent discards round to reach
-        it, 20 passes in one fetch of the twin's hand 1032); its index in the model."""
+        it, 20 passes in one fetch of the twin's hand 1032); its index in the model. ``mark``
+        OVER: over the parked cards too (FetchJob.found_under: the top under them lay under
+        the wanted card)."""
         loop = self.loop
         key = self.loop_key
         marks = self.fetch_marks
-        marks[card] = TOPPED
+        marks[card] = mark
         k = key[card]
+        under_parked = mark == TOPPED
         j = len(loop)
-        while j > 0 and key[loop[j - 1]] > k and (marks[loop[j - 1]] == TOPPED or key[loop[j - 1]] >= PARKED):
+        while j > 0 and key[loop[j - 1]] > k and (marks[loop[j - 1]] == TOPPED or marks[loop[j - 1]] == OVER or
+                                                  (under_parked and key[loop[j - 1]] >= PARKED)):
             j -= 1
         loop.insert(j, card)
         return j
