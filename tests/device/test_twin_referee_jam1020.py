@@ -9,8 +9,8 @@ referee stages 6S (the loop model has it first: STAGED at once) and fetches it t
 FETCH reads those cards first, sends six to their places (under 6S again), then the rest "to the
 top" of the stock, under the parked discards; 7H, one of those, lay under 6S, the depths counted
 it, and each card went in under 6S again, round and round until the FETCH's limit: JAM stage 5
-with every card in the hopper. Now a card read again after going to that top goes to the very
-top of the stack (over every card, depth 0), and so does every card the FETCH reads after it.
+with every card in the hopper. Now a card read again after going to that top goes to the top
+over the parked cards too (mark OVER), and so does every card the FETCH reads after it.
 
 Seeded, deterministic on the twin (the deck, the gathered order, the bots and the blade's draws
 all follow the hand's number); about 5 s a run."""
