@@ -39,8 +39,9 @@ PARKED = 208
 # 32-39 passes on hands 1012 and 1025, where the wanted card lay over only 6 and 7 cards.
 LIFT_TOP = 6
 # Dealer.fetch_marks: read over the wanted card's model place; sent to the top; not read yet,
-# its place between the wanted card's and a card read under it, so taken to lie under it too
-LIFTED, TOPPED, UNDER = 1, 2, 3
+# its place between the wanted card's and a card read under it, so taken to lie under it too;
+# sent to the very top of the stack, over the parked cards too (read again after TOPPED)
+LIFTED, TOPPED, UNDER, OVER = 1, 2, 3, 4
 # A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
 # this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
 # order among those read; when every card has been read the bits go (FetchJob.sweep_route)
@@ -264,6 +265,7 @@ class FetchJob:
         self.lifted = 0  # cards read that the model had over the wanted card (found_under)
         self.again = 0  # ... read a second time or more
         self.topping = False  # found_under sends them to the top of the stack
+        self.over_all = False  # ... to the very top, over the parked cards (a topped card came again)
         self.under = False  # found_under marked cards UNDER (until the wanted card is read)
         if dealer.sorts:
             dealer.fetch_marks_clear()
@@ -437,6 +439,18 @@ class FetchJob:
         loop.pop(i)
         if i < w:
             d.loop_add_above(card, want)
+            return
+        if self.over_all or marks[card] == TOPPED or marks[card] == OVER:
+            # read again after it went to the top (under the parked cards): a parked card the
+            # depths counted lies under the wanted card, so "the top" there is under it too and
+            # every card sent there comes back (hand 1020 on the twin: 6S one over its place,
+            # the 12 stock cards after it and the discard 7H under it, 68 passes and JAM 5).
+            # This card and every one read after it go to the top over the parked cards too
+            # (under the cards sent there before whose places are after its own). With no
+            # parked card it is the place lift_to_top gives
+            self.over_all = True
+            j = d.loop_top(card, OVER)
+            d.board.loop_depth(len(loop) - 1 - j, card)
             return
         if marks[card] == LIFTED:
             self.again += 1  # read again: it went round and landed under the wanted card again
@@ -1256,18 +1270,22 @@ class Dealer:
         loop.insert(j, card)
         self.board.loop_depth(len(loop) - 1 - j, card)
 
-    def loop_top(self, card):
+    def loop_top(self, card, mark=TOPPED):
         """Put ``card`` in the model at the top of the stack, under the cards a FETCH sent there
         before whose places are after its own, and under the parked cards (a Double Nil's
         discards over the stock: at the very top, the next FETCH sent discards round to reach
-        it, 20 passes in one fetch of the twin's hand 1032); its index in the model."""
+        it, 20 passes in one fetch of the twin's hand 1032); its index in the model. ``mark``
+        OVER: over the parked cards too (FetchJob.found_under: the top under them lay under
+        the wanted card)."""
         loop = self.loop
         key = self.loop_key
         marks = self.fetch_marks
-        marks[card] = TOPPED
+        marks[card] = mark
         k = key[card]
+        under_parked = mark == TOPPED
         j = len(loop)
-        while j > 0 and key[loop[j - 1]] > k and (marks[loop[j - 1]] == TOPPED or key[loop[j - 1]] >= PARKED):
+        while j > 0 and key[loop[j - 1]] > k and (marks[loop[j - 1]] == TOPPED or marks[loop[j - 1]] == OVER or
+                                                  (under_parked and key[loop[j - 1]] >= PARKED)):
             j -= 1
         loop.insert(j, card)
         return j

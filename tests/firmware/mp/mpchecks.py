@@ -811,13 +811,43 @@ def fetch_under():
     job.found_under(12)
     used = mem_alloc() - a
     gc.enable()
+    topped = bytes(d.loop)  # (outside the measured parts)
+    topped_mark = marks[10]
+    # a topped card read again (hand 1020 on the twin: the top under the parked cards lay under
+    # the wanted card) goes to the top over the parked cards too, and so does every card read
+    # after it; with no parked card (here: 5) that is where it went before
+    job.found_under(5)
+    again_place = d.loop.index(5)
+    over_then = job.over_all
+    d.loop = list(range(1, 41))  # 39 and 40 parked (a Double Nil's discards)
+    d.loop_key[39] = d.loop_key[40] = 240
+    job = commands.FetchJob(d, want, 0)
+    job.held = 0  # (to the top at once)
+    loop_end = bytearray(4)
+    gc.collect()
+    gc.disable()
+    a2 = mem_alloc()
+    job.found_under(2)  # to the top: under 39, 40
+    loop_end[0] = d.loop.index(2)
+    job.found_under(2)  # read again: over them
+    depths[11] = d.loop_depth_now(2)
+    job.found_under(3)  # and every card after it
+    loop_end[1] = d.loop_depth_now(3)
+    used += mem_alloc() - a2
+    gc.enable()
+    d.loop_key[39], d.loop_key[40] = 39, 40
     assert used == 0, ("found_under allocates", used)
-    assert under_then == commands.UNDER and lifted_then == commands.LIFTED and marks[10] == commands.TOPPED
+    assert under_then == commands.UNDER and lifted_then == commands.LIFTED and topped_mark == commands.TOPPED
     # 11 read first: 29 cards over it (12..40); 2: cards 3..10 unread and marked, left out: 30
     assert depths[0] == 29 and depths[1] == 30, list(depths)
     assert depths[10] == 38, list(depths)  # the marks gone: 3..40 over it
     # to the top: 12 and the ten sent to their places before it, in their places' order
-    assert d.loop == [want] + list(range(13, 41)) + list(range(2, 13)), d.loop
+    assert list(topped) == [want] + list(range(13, 41)) + list(range(2, 13)), list(topped)
+    assert again_place == 32 and over_then, again_place  # (between 4 and 6, as lift_to_top put it)
+    assert loop_end[0] == 37, list(loop_end)  # under the parked cards first
+    assert marks[2] == commands.OVER and marks[3] == commands.OVER
+    assert depths[11] == 0 and loop_end[1] == 0, (list(depths), list(loop_end))
+    assert d.loop == [want] + list(range(4, 41)) + [2, 3], d.loop
     # a FETCH aborted with cards marked: the marks go (a deal or FEED after it counts them)
     job = commands.FetchJob(d, 13, 0)
     job.found_under(20)
@@ -827,7 +857,7 @@ def fetch_under():
         assert marks[k] != commands.UNDER, ("marks left after an ABORT", k)
     print("PASS fetch_under: 10 cards under the wanted card, 9 of them taken to lie there "
           "unread; depths 29, 30 while it is unread, 38 after; the backstop tops 11 cards; "
-          "%d bytes allocated" % used)
+          "a topped card read again goes over every card; %d bytes allocated" % used)
 
 
 def fetch_sweep():
