@@ -941,6 +941,16 @@ class Dealer:
         if hasattr(board, "nv_read"):  # the steps, the ledger and the loop model before a reboot
             if S.nv_restore(self, board.nv_read()):
                 self.nv_dirty = True  # (interrupted steps are saved so)
+        # A card in the read window at boot that no kept loop model accounts for (a blank or
+        # new flash, or nothing saved): most likely the loop's card a NEXT pull brought there
+        # before the power went, possibly a fed card never read. Either way it is kept, not
+        # sent to the reject pocket by the host's ABORT or RESET: the next deal (the host's
+        # relearning of the loop, or a fresh deal) reads it first, and it goes where its plan
+        # says (a card no plan names goes to the reject pocket by name). Found with two-player
+        # Spades cut by a power loss after a draw's card was fed back (FEED flag NEXT) and the
+        # dealer rebooted blank: the card was rejected unread, the relearning could never
+        # find it, and the table stopped.
+        self.boot_card = not self.loop and self.staged is None and bool(board.gate_has_card())
         self.emit(P.EV_BOOT, bytes((board.reset_cause(),)))
 
     # ---- events ------------------------------------------------------------------------------
@@ -1164,10 +1174,13 @@ class Dealer:
 
     def window_is_loop(self):
         """The card in the read window belongs to the loop (the last feed move brought the
-        loop's first card in, or it is staged there), so ABORT must not reject it. A fed card
+        loop's first card in, or it is staged there, or it lay there at boot with no loop model
+        to say whose it is: ``boot_card``), so ABORT must not reject it. A fed card
         held there is no loop card, even while another card is staged in the hopper (issue 18:
         an e-stop's RESET left such a card in the window, held for nobody, and every routing
         of it was refused)."""
+        if self.boot_card:
+            return True
         held = self.mech.held
         if held is not None:
             return self.staged is not None and held[0] == self.staged
@@ -1538,6 +1551,7 @@ def cmd_deal_plan(d, body, resumed):
     d.steps.add(step)
     d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
     d.staged = None
+    d.boot_card = False  # a card left in the read window at boot is this deal's first read
     d.loop_valid = True
     plan.started = True
     job = DealJob(d, plan)

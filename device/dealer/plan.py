@@ -109,6 +109,10 @@ class DealCheck:
     # the missing cards a jam of this deal stopped on the belt, which the dealer gave up (its
     # DEAL_DONE lists them missing), in plan order
     jammed: list[int] = field(default_factory=list)
+    # the cards read that the plan does not hold at all (each sent to the reject pocket), when
+    # they are the deal's only difference from its plan: every entry filled right, the dealer's
+    # counts agreeing; else None
+    strays: list[int] | None = None
 
     @property
     def good(self) -> bool:
@@ -199,4 +203,6 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
             result.jammed.append(card)
             problems.append(f"{m.card_name(card)} stopped on its way to {m.target_name(target)} "
                             "at a jam and the dealer gave it up")
+    if dups_seen and len(problems) == len(dups_seen) and not any(c in want for c in dups_seen):
+        result.strays = list(dups_seen)  # only cards the plan does not hold: every entry right
     return result

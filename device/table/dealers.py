@@ -437,6 +437,11 @@ class DealerAdapter:
                     raise
                 return DealerDone(cmd.step, cmd.card)
             self._relearn()
+            if isinstance(cmd, FeedBack) and self.moved is not None and (cmd.card, "reject") in self.moved.moves:
+                # the card to feed back was fed while the table was down, and the relearning
+                # read it first and sent it to the reject pocket (a card its plan does not
+                # hold): the DealerMoved ends the step, the screen asks for it again
+                raise _Resolved()
         if self.jammed_step is not None:
             jammed, self.jammed_step = self.jammed_step, None
             if jammed == cmd.step and not isinstance(cmd, (Release, Abort)):
@@ -559,6 +564,17 @@ class DealerAdapter:
             self.relearn_jammed = True  # the dealer waits for RESUME with its plan
             self.relearn_gate = gate[0] if gate is not None else None
             raise
+        except DealMismatch as e:
+            if e.strays is None:
+                self.relearn = cards
+                raise
+            # Every loop card went back round the loop; the only difference is a card the plan
+            # does not hold, read first and sent to the reject pocket by name: a card a player
+            # fed while the table was down (the feed move takes the play slot's card first).
+            # The relearning is done (sent again under its id it would only give the same
+            # answer, and the table would stick); the reject pocket's reconciliation tells the
+            # referee where that card went, and the screen asks its player to feed it again.
+            self.reconcile()
         except BaseException:
             # not dealt (the link, a fault): dealt again next time, whole; the cards it read
             # went round the loop onto the hopper again, so all are still there to be read

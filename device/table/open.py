@@ -141,6 +141,9 @@ class OpenTable:
                 if port.adapter.relearn is not None:  # (a jam instead: the first step resumes it)
                     h.post(relearn_unheard(port.adapter, e))
                     h.post(LinkBack())
+            moved = port.adapter.take_moved()
+            if moved is not None:  # a card fed while the table was down, read and rejected by it
+                h.post(moved)
         h.start(resync=True)
 
     def _knows_loop(self, loop: list[int]) -> bool:

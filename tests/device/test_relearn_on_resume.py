@@ -18,21 +18,30 @@ from typing import Any
 import pytest
 
 from trickref.device.dealer.driver import Dealer
+from trickref.device.dealer.messages import REJECT
 from trickref.device.journal import Journal
 from trickref.device.simulated.table import PowerCut, SimTable
 from trickref.device.table.host import SerialDealer, TableHost
 from trickref.device.table.open import OpenTable
 from trickref.engine import cards as C
-from trickref.engine.referee.commands import Fetch, Stage
+from trickref.engine.referee.commands import FeedBack, Fetch, Stage
 from trickref.engine.referee.events import DealerDone
 
 
-def _cut_mid_hand(path: str) -> tuple[Any, list[int]]:
-    """German Whist until the first stage-one trick is taken (its stock fetches queued), then
-    the host's power goes. Returns the simulator (still running) and the loop's cards."""
-    table = SimTable("german-whist", 2, seed=7, journal_path=path)
+def _cut_mid_hand(path: str, game: str = "german-whist", at: str = "fetch", early: bool = False) -> tuple[Any, list[int]]:
+    """The game until its first stock fetch is queued (``at`` "fetch": German Whist's first
+    stage-one trick taken, Spades' first draw), or until a card a player fed back has been
+    routed (``at`` "fed-back": the draw's FeedBack, whose flag NEXT brings the next stock card
+    into the read window), then the host's power goes. ``early``: the player whose card the
+    dealer waits for (a FeedBack step) feeds it while the host is down. Returns the simulator
+    (still running) and the loop's cards."""
+    table = SimTable(game, 2, seed=7, journal_path=path)
+    fed_back: set[int] = set()
 
     def cut(ev: Any, ref: Any) -> bool:
+        fed_back.update(s.step for s in ref.steps if isinstance(s, FeedBack))
+        if at == "fed-back":
+            return isinstance(ev, DealerDone) and ev.step in fed_back
         return isinstance(ev, DealerDone) and any(isinstance(s, Fetch) for s in ref.steps)
 
     table.host.cut_after = cut
@@ -43,6 +52,12 @@ def _cut_mid_hand(path: str) -> tuple[Any, list[int]]:
     opened = table.opened
     opened.host.close()  # the host is gone (its driver with it); the dealer simulator is not
     opened.panels.close()
+    head = table.referee.steps[0] if table.referee.steps else None
+    if early:
+        assert isinstance(head, FeedBack), table.referee.steps
+        with table.sim.lock:
+            table.sim.board.trays[head.seat].remove(C.parse(head.card))
+        table.sim.play(C.parse(head.card))  # into the play slot: nobody reads it yet
     return table.sim, loop
 
 
@@ -62,13 +77,46 @@ def _resume(sim: Any, path: str) -> tuple[OpenTable, list[list[tuple[int, int]]]
     table = OpenTable(host, "hardware", 2, driver=driver, records=records)
     table.resume()
     host.drain(60)
+    _feed_what_the_dealer_waits_for(sim, host)
     return table, plans
 
 
+def _feed_what_the_dealer_waits_for(sim: Any, host: TableHost) -> None:
+    """Two-player Spades' draw: the card a player was to feed back when the power went (a
+    FeedBack step) is fed now, from their pocket into the play slot, as the screen asks."""
+    ref = host.referee
+    for _ in range(4):
+        head = ref.steps[0] if ref.steps else None
+        if not isinstance(head, FeedBack):
+            return
+        card = C.parse(head.card)
+        with sim.lock:
+            rejects = sim.board.trays.get(REJECT, [])
+            if card in rejects:  # fed while the host was down, and rejected: the screen says
+                assert any(mm.get("seat") == head.seat and f"{head.card} went to the reject pocket" in mm["text"]
+                           for mm in ref.messages), ref.messages[-3:]
+                rejects.remove(card)  # take it back into your hand
+                sim.board.trays.setdefault(head.seat, []).append(card)
+            tray = sim.board.trays.get(head.seat, [])
+            held = card in tray
+            if held:  # (else fed already while the host was down: the dealer reads it now)
+                tray.remove(card)
+        if held:
+            sim.play(card)
+        host.wait(lambda h=head: not ref.steps or ref.steps[0] is not h or ref.dealer_fault is not None, 30)
+        host.drain(60)
+
+
+CASES = [("german-whist", "fetch", False), ("spades-2p", "fetch", False), ("spades-2p", "fetch", True),
+         ("spades-2p", "fed-back", False)]
+
+
+@pytest.mark.parametrize("game,at,early", CASES, ids=["-".join(map(str, c)) for c in CASES])
 @pytest.mark.parametrize("reboot", ["no", "kept", "lost"])
-def test_resume_relearns_the_loop_only_when_the_dealer_lost_it(reboot: str, tmp_path: Any) -> None:
+def test_resume_relearns_the_loop_only_when_the_dealer_lost_it(reboot: str, game: str, at: str, early: bool,
+                                                               tmp_path: Any) -> None:
     path = str(tmp_path / "journal")
-    sim, loop = _cut_mid_hand(path)
+    sim, loop = _cut_mid_hand(path, game, at, early)
     table: OpenTable | None = None
     try:
         assert len(loop) >= 20
