@@ -333,7 +333,6 @@ CASES = {"german-whist": german_whist, "spades-2p-double-nil": spades_double_nil
 def _mode(mode: str) -> bool:
     """Set the referee for ``mode``; whether the steps keep their hints."""
     DealerSteps._then_next = _THEN_NEXT if mode != "old" else (lambda self: None)  # type: ignore[method-assign]
-    DealerSteps.then_next_hints = mode != "old"  # off at a table for now (engine/referee/steps.py)
     return mode != "none"
 
 

@@ -35,17 +35,9 @@ from .output import RefereeOutput
 
 
 class DealerSteps(RefereeOutput):
-    # The generic NEXT hint (``_then_next``) is off at a table until a dealer restart that loses
-    # its model can account for the card a NEXT pull left in the read window: with it on, German
-    # Whist cut by a power loss right after a trick's second play (its ROUTE_PRESENTED with
-    # NEXT), then the dealer rebooted with a blank flash, stops on Resume for the loop's
-    # relearning (tests/device/test_relearn_on_resume.py[lost]). The twin's measurements and the
-    # hint's tests turn it on (benchmarks/twin_referee.py mode "new").
-    then_next_hints = False
-
     def _push(self, step: DealerCommand) -> None:
         """Queue a dealer step (numbered here); issue it at once when nothing is pending."""
-        if isinstance(step, Fetch) and self.then_next_hints:
+        if isinstance(step, Fetch):
             self._then_next()
         step = dataclasses.replace(step, step=self.next_step)
         self.next_step += 1

@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 
 from trickref.engine import cards as C
-from trickref.engine.referee.steps import DealerSteps
 
 
 def _bench() -> Any:
@@ -38,15 +37,6 @@ def _bench() -> Any:
 
 TR = _bench()
 NO_ERROR = {"sorter.error_chance": 0.0}  # the blade never misplaces a card: the runs compare exactly
-
-
-@pytest.fixture(autouse=True)
-def _hints_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mode "new" (the generic NEXT hint, off at a table for now: engine/referee/steps.py), and
-    the referee as it was afterwards, whatever a test's TR._mode set."""
-    monkeypatch.setattr(DealerSteps, "then_next_hints", True)
-    monkeypatch.setattr(DealerSteps, "_then_next", DealerSteps._then_next)
-
 
 
 def _whist(hints: bool) -> Any:

@@ -7,8 +7,6 @@ step id with another body is a CONFLICT)."""
 
 from __future__ import annotations
 
-import pytest
-
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import AutoTable, engine_bot
 from trickref.engine.referee.commands import (
@@ -21,7 +19,6 @@ from trickref.engine.referee.commands import (
 )
 from trickref.engine.referee.events import Button, CardRead, DealerDone, NewGame
 from trickref.engine.referee.referee import Referee
-from trickref.engine.referee.steps import DealerSteps
 
 
 def _dealer_steps(commands: list[Command]) -> list[DealerCommand]:
@@ -50,13 +47,6 @@ def _double_nil_chooser(seats: tuple[int, ...]):  # type: ignore[no-untyped-def]
 
     return choose
 
-
-
-@pytest.fixture(autouse=True)
-def _hints_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The generic NEXT hint is off at a table for now (engine/referee/steps.py); these tests
-    are of the hint itself."""
-    monkeypatch.setattr(DealerSteps, "then_next_hints", True)
 
 def test_german_whist_the_tricks_second_play_carries_next_for_the_winners_card() -> None:
     t = AutoTable(seed=3, entry="reader")
