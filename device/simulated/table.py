@@ -81,6 +81,7 @@ class SimTable:
         bot_level: str = "rule",
         bot_budget: float | None = None,
         bot_worlds: int | None = None,
+        world: SimWorld | None = None,  # a cut table's world: the host restarts on the same dealer and cards
     ) -> None:
         self.game_id = game
         self.players = players
@@ -91,7 +92,8 @@ class SimTable:
         self.clock = _Clock()
         self.opened: OpenTable = open_simulated(None, game=game, players=players, journal_file=journal_path,
                                                 seed=seed, speed=speed, auto_deal=False,
-                                                link_timeout=link_timeout, panel_clock=self.clock)
+                                                link_timeout=link_timeout, panel_clock=self.clock,
+                                                world=world)
         self.host = self.opened.host
         self.host.store = store
         self.host.on_commands = self._on_commands

@@ -150,6 +150,10 @@ class SimWorld:
         self.people = SimPeople(self)
         self.fed_last: dict[int, int] = {}  # each seat's card last fed through the play slot (its person knows)
         self.taken_back: list[int] = []  # unread cards the people took back from the reject pocket to feed again
+        # False: the cards lie where they physically are (the same dealer and table, only the host
+        # restarted, the dealer rebooted or not: ``open_simulated(world=...)``), and a resume
+        # puts nothing in place (``restore`` is for a fresh simulator)
+        self.fresh = True
 
     @classmethod
     def start(cls, *, game: str, players: int, seed: int | None = None, speed: float = SIM_SPEED) -> SimWorld:
@@ -236,7 +240,10 @@ class SimWorld:
             raise ValueError(f"the simulator can jam, misread or be unplugged, not {kind!r}")
 
     def restore(self, ref: Any) -> None:
-        """A fresh simulator after a restart: put every card where the referee says it is."""
+        """A fresh simulator after a restart: put every card where the referee says it is (a
+        world that went on, ``fresh`` False, is left as it is)."""
+        if not self.fresh:
+            return
         sim = self.sim
         g = ref.game
         head = ref.steps[0] if ref.steps else None
@@ -269,10 +276,15 @@ class SimWorld:
 
 def open_simulated(config: Any, *, game: str, players: int, journal_file: str | os.PathLike[str] | None = None,
                    games_dir: str | os.PathLike[str] | None = None, seed: int | None = None,
-                   speed: float = SIM_SPEED, **kw: Any) -> OpenTable:
+                   speed: float = SIM_SPEED, world: SimWorld | None = None, **kw: Any) -> OpenTable:
     """``open_table`` in simulated mode, its world built here (the dealer simulator started at
-    ``speed``); the world stops with the table, or at once when the table cannot be opened."""
-    world = SimWorld.start(game=game, players=players, seed=seed, speed=speed)
+    ``speed``); the world stops with the table, or at once when the table cannot be opened.
+    ``world``: the world of a table whose host stopped (a power cut), the cards where they lie
+    and its dealer as it is (rebooted or not): the host restarts on the same table."""
+    if world is None:
+        world = SimWorld.start(game=game, players=players, seed=seed, speed=speed)
+    else:
+        world.fresh = False
     try:
         return open_table(config, "simulated", game=game, players=players, journal_file=journal_file,
                           games_dir=games_dir, seed=seed, world=world, **kw)
