@@ -6,7 +6,8 @@ a new host resumes from the journal on that dealer. The bots then play the hand 
 the hand must be exactly the hand played without the cut (its deal, every action), with every
 pocket holding what the referee says. German Whist (the stock fetched and staged after every
 trick) and two-player Spades (the draw: a card shown, kept or fed back) are the games where the
-dealer's loop holds cards through the hand, so where a restart matters most."""
+dealer's loop holds cards through the hand, so where a restart matters most; four-player Hearts
+parks the passed cards in the loop and hands them over in one plan (a Release)."""
 
 from __future__ import annotations
 
