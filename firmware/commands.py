@@ -462,7 +462,7 @@ class FetchJob:
         if marks[card] == LIFTED and self.under and not self.topping:
             # read again, with cards taken to lie under the wanted card: the place it went to
             # lay under the wanted card, and the depths would send it there again (hand 1020 on
-            # the twin, AD wanted: eight cards sent to their places 5-7 times each, 58 passes;
+            # the twin, AD wanted: eight cards sent to their places 4-7 times each, 58 passes;
             # hand 1023, 9H: 47). It goes to the top of the stack (under the parked cards, in
             # its place's order among the cards sent there: loop_top)
             self.again += 1
@@ -491,7 +491,7 @@ class FetchJob:
         Double Nil's discards) do not count: the top is the stock's, under them (loop_top).
         Once a card has been read again (found_under sent it to the top) the marks no longer
         tell where the wanted card is: a card sent to its place over the marked ones came back,
-        so the wanted card lies higher still (hand 1023 on the twin, 9H: 13 cards read 2-3
+        so the wanted card lies higher still (hand 1023 on the twin, 9H: 13 cards read 2-5
         times each before the backstop, 47 passes; now 22)."""
         if self.lifted < LIFT_TOP or (self.under and not self.again):
             return False

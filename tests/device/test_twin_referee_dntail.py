@@ -5,7 +5,7 @@ In hands 1020 and 1023 of two-player Spades with Double Nil a FETCH's card lay f
 stack than the firmware's loop model said (the blade's 3 % one-card errors: the cards placed
 after it with later places went in under it, depths counting from the top). The FETCH read
 those cards first and sent each to its own place, which lay under the wanted card again, so
-each came back, 5-7 times for some: 58 cards round for AD in hand 1020, 47 for 9H in hand
+each came back, 4-7 times for the first eight: 58 cards round for AD in hand 1020, 47 for 9H in hand
 1023. Now, while cards are taken to lie under the wanted card (marked UNDER: a card was read
 with cards whose places lie between its and the wanted card's still unread), a card read again
 after going to its place goes to the top of the stack (under the parked cards), and once one

@@ -850,7 +850,7 @@ def fetch_under():
     assert d.loop == [want] + list(range(4, 41)) + [2, 3], d.loop
     # a card read again after going round to its own place (not to the top) goes to the top,
     # under the parked cards (hand 1020 on the twin: AD wanted, eight cards sent to their
-    # places 5-7 times each, 58 passes); once one has, top_is_nearer may send the rest there
+    # places 4-7 times each, 58 passes); once one has, top_is_nearer may send the rest there
     # even with cards marked UNDER (three cards read: too few here)
     d.loop = list(range(1, 41))  # 39 and 40 parked
     for c in d.loop:
