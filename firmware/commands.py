@@ -38,9 +38,10 @@ PARKED = 208
 # them all to the top whatever lay over them, and the next FETCH sent those cards round once:
 # 32-39 passes on hands 1012 and 1025, where the wanted card lay over only 6 and 7 cards.
 LIFT_TOP = 6
-# Dealer.fetch_marks: read over the wanted card's model place; sent to the top; not read yet,
-# its place between the wanted card's and a card read under it, so taken to lie under it too;
-# sent to the very top of the stack, over the parked cards too (read again after TOPPED)
+# Dealer.fetch_marks: read over the wanted card's model place (read again while cards are
+# marked UNDER: to the top, FetchJob.found_under); sent to the top; not read yet, its place
+# between the wanted card's and a card read under it, so taken to lie under it too; sent to the
+# very top of the stack, over the parked cards too (read again after TOPPED)
 LIFTED, TOPPED, UNDER, OVER = 1, 2, 3, 4
 # A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
 # this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
@@ -417,7 +418,13 @@ class FetchJob:
         the top is nearer (top_is_nearer), or once this FETCH has sent round more cards than
         the loop held (a backstop), do they, and those sent before them still on their way, go
         to the top of the stack in their places' order (a later FETCH sends the cards between
-        round once)."""
+        round once). While cards are marked UNDER (the wanted card lies higher than the model
+        said, over a gap), a card read again after going to its own place goes to the top at
+        once (under the parked cards): its place lay under the wanted card, and the depths
+        would send it there again. Without marks (the wanted card one or two cards off, as in
+        hand 1006) the second time at its place is kept: once every card under the wanted one
+        has been read their places are over it, and a card sent to the top would lie over the
+        next cards to fetch (the next FETCH sends them round)."""
         d = self.dealer
         loop = d.loop
         want = self.card
@@ -452,6 +459,16 @@ class FetchJob:
             j = d.loop_top(card, OVER)
             d.board.loop_depth(len(loop) - 1 - j, card)
             return
+        if marks[card] == LIFTED and self.under and not self.topping:
+            # read again, with cards taken to lie under the wanted card: the place it went to
+            # lay under the wanted card, and the depths would send it there again (hand 1020 on
+            # the twin, AD wanted: eight cards sent to their places 4-7 times each, 58 passes;
+            # hand 1023, 9H: 47). It goes to the top of the stack (under the parked cards, in
+            # its place's order among the cards sent there: loop_top)
+            self.again += 1
+            j = d.loop_top(card)
+            d.board.loop_depth(len(loop) - 1 - j, card)
+            return
         if marks[card] == LIFTED:
             self.again += 1  # read again: it went round and landed under the wanted card again
         elif marks[card] != TOPPED:
@@ -471,8 +488,12 @@ class FetchJob:
         once at the next FETCH if these go to the top) than cards read under it so far,
         counting those read again (each went round for nothing). Hand 1002's FETCH of 7S, 13
         cards left, 9 under it: 17 passes to their places, 10 to the top. Parked cards (a
-        Double Nil's discards) do not count: the top is the stock's, under them (loop_top)."""
-        if self.lifted < LIFT_TOP or self.under:
+        Double Nil's discards) do not count: the top is the stock's, under them (loop_top).
+        Once a card has been read again (found_under sent it to the top) the marks no longer
+        tell where the wanted card is: a card sent to its place over the marked ones came back,
+        so the wanted card lies higher still (hand 1023 on the twin, 9H: 13 cards read 2-5
+        times each before the backstop, 47 passes; now 22)."""
+        if self.lifted < LIFT_TOP or (self.under and not self.again):
             return False
         loop = self.dealer.loop
         marks = self.dealer.fetch_marks

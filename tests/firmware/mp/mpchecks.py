@@ -848,6 +848,34 @@ def fetch_under():
     assert marks[2] == commands.OVER and marks[3] == commands.OVER
     assert depths[11] == 0 and loop_end[1] == 0, (list(depths), list(loop_end))
     assert d.loop == [want] + list(range(4, 41)) + [2, 3], d.loop
+    # a card read again after going round to its own place (not to the top) goes to the top,
+    # under the parked cards (hand 1020 on the twin: AD wanted, eight cards sent to their
+    # places 4-7 times each, 58 passes); once one has, top_is_nearer may send the rest there
+    # even with cards marked UNDER (three cards read: too few here)
+    d.loop = list(range(1, 41))  # 39 and 40 parked
+    for c in d.loop:
+        d.loop_key[c] = c
+    d.loop_key[39] = d.loop_key[40] = 240
+    job = commands.FetchJob(d, want, 0)
+    gc.collect()
+    gc.disable()
+    a3 = mem_alloc()
+    job.found_under(5)  # over the wanted card in the model: 2..4 taken to lie under it, 5 to its place
+    loop_end[2] = d.loop.index(5)
+    job.found_under(6)
+    job.found_under(5)  # read again: to the top, under 39 and 40
+    loop_end[3] = d.loop.index(5)
+    depths[12] = d.loop_depth_now(5)
+    job.found_under(7)
+    near = job.top_is_nearer(0)
+    used += mem_alloc() - a3
+    gc.enable()
+    again_mark, again_count = marks[5], job.again
+    d.loop_key[39], d.loop_key[40] = 39, 40
+    assert used == 0, ("found_under allocates", used)
+    assert loop_end[2] == 4 and loop_end[3] == 37, list(loop_end)  # (index 37: 39 and 40 over it)
+    assert depths[12] == 2 and again_mark == commands.TOPPED and again_count == 1, (list(depths), again_mark)
+    assert marks[6] == commands.LIFTED and marks[2] == commands.UNDER and not near
     # a FETCH aborted with cards marked: the marks go (a deal or FEED after it counts them)
     job = commands.FetchJob(d, 13, 0)
     job.found_under(20)
@@ -857,7 +885,8 @@ def fetch_under():
         assert marks[k] != commands.UNDER, ("marks left after an ABORT", k)
     print("PASS fetch_under: 10 cards under the wanted card, 9 of them taken to lie there "
           "unread; depths 29, 30 while it is unread, 38 after; the backstop tops 11 cards; "
-          "a topped card read again goes over every card; %d bytes allocated" % used)
+          "a topped card read again goes over every card; a card read again after going to "
+          "its place goes to the top, under the parked cards; %d bytes allocated" % used)
 
 
 def fetch_sweep():
