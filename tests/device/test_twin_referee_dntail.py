@@ -40,9 +40,8 @@ from trickref.engine.referee.steps import DealerSteps  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def _hints_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mode "new" (the generic NEXT hint, off at a table for now: engine/referee/steps.py), and
-    the referee as it was afterwards, whatever a test's TR._mode set."""
-    monkeypatch.setattr(DealerSteps, "then_next_hints", True)
+    """The referee as it was before the test afterwards, whatever a test's TR._mode set (mode
+    "new": the generic NEXT hint, as at a table)."""
     monkeypatch.setattr(DealerSteps, "_then_next", DealerSteps._then_next)
 
 
