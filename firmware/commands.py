@@ -624,7 +624,7 @@ class FeedJob:
         board = d.board
         if self.count and self.routed >= self.count:
             return None
-        if d.loop and hasattr(board, "slot_has_card"):
+        if (d.loop or d.hopper_unknown) and hasattr(board, "slot_has_card"):
             if mech.gate.run:
                 return M.WAIT
             if mech.gate.state and not self.expect_fed and not self.window_known and mech.from_slot:
@@ -972,6 +972,13 @@ class Dealer:
         # dealer rebooted blank: the card was rejected unread, the relearning could never
         # find it, and the table stopped.
         self.boot_card = not self.loop and self.staged is None and bool(board.gate_has_card())
+        # Cards in the hopper that no kept loop model accounts for (a blank flash, a model not
+        # valid when saved): most likely cards the host parked in the loop. Until a deal reads
+        # the hopper afresh (DEAL_PLAN: the host's relearning), a FEED takes only the play slot's
+        # card, as with a known loop: else the next card a player feeds is taken from under the
+        # parked cards (found on the simulated table: a watchdog reboot with a blank flash while
+        # passed cards were parked, and the next pass fed another seat's parked card).
+        self.hopper_unknown = not self.loop and bool(board.hopper_has_card())
         self.emit(P.EV_BOOT, bytes((board.reset_cause(),)))
 
     # ---- events ------------------------------------------------------------------------------
@@ -1573,6 +1580,7 @@ def cmd_deal_plan(d, body, resumed):
     d.loop = []  # the cards in the hopper are read afresh (a plan over parked cards too)
     d.staged = None
     d.boot_card = False  # a card left in the read window at boot is this deal's first read
+    d.hopper_unknown = False  # the deal reads the hopper afresh
     d.loop_valid = True
     plan.started = True
     job = DealJob(d, plan)

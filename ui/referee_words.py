@@ -75,6 +75,8 @@ _FIXED = {
        "Resume: the passed cards go on to their pockets."),
     N_("Put those cards in the play slot, then press Resume: they go on to their pockets with the other passed "
        "cards."),
+    N_("Put the cards you find in the play slot, then press Resume: they go back into the dealer's loop and the "
+       "table goes on."),
     N_("the dealt cards did not match the plan"),
     # the keep-score sheet's reasons
     N_("the game is over"), N_("nothing to undo: no hand has been entered"),
@@ -177,6 +179,13 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{name}: look in your pocket for {cards} (passed to you); put any you find in the play slot"), ()),
     (N_("{name}: look in your pocket for {cards} (passed to you); put exactly those in the play slot and keep your "
         "other {twins}"), ()),
+    # loop cards the dealer did not find after it restarted by itself (a watchdog, a brown-out)
+    (N_("{n} card the dealer keeps in its loop is not there after it restarted by itself: look on the belt and in the "
+        "read window, and each player it was bringing a card to in their pocket (their screen says which)"), ()),
+    (N_("{n} cards the dealer keeps in its loop are not there after it restarted by itself: look on the belt and in "
+        "the read window, and each player it was bringing a card to in their pocket (their screen says which)"), ()),
+    (N_("{name}: look in your pocket for {cards} (the dealer was bringing it to you when it restarted); put it in the "
+        "play slot"), ()),
     (N_("{n} card missing"), ()), (N_("{n} cards missing"), ()),
     (N_("{n} card too many"), ()), (N_("{n} cards too many"), ()),
     (N_("{n} card in the wrong place"), ()), (N_("{n} cards in the wrong place"), ()),

@@ -127,6 +127,12 @@ class _Watch:
         with self._cv:
             return self._cv.wait_for(lambda: len(self.events) > n, timeout)
 
+    def add_remembered(self, events: list[Event]) -> None:
+        """Add the end of a step told by the dealer's step memory (not its event log)."""
+        with self._cv:
+            self.events.extend(events)
+            self._cv.notify_all()
+
     def fill(self, events: list[Event], seen: int = 0) -> int:
         """Add the events of a step re-read from the dealer's log that this watch missed (it
         was registered after they were logged); those not yet looked at (past ``seen``) are
@@ -485,7 +491,7 @@ class Dealer:
         if not check.good:
             raise DealMismatch(
                 f"deal {deal_id} does not match its plan, do not play it: "
-                + "; ".join(check.problems), check.problems, check.strays)
+                + "; ".join(check.problems), check.problems, check.strays, check.missing)
         report = DealReport(deal_id, plan, tuple(check.placements), tuple(events))
         self.last_report = report
         return report
@@ -708,12 +714,18 @@ class Dealer:
             ev: Event | None = None
             try:
                 reply = self.link.request(ftype, fields)
+                remembered: Event | None = None
                 if reply.type == m.STEP:  # sent before: what it did so far
-                    self._adopt(watch, StepInfo.from_fields(reply.fields), what)
+                    info = StepInfo.from_fields(reply.fields)
+                    self._adopt(watch, info, what)
+                    if not any(done(e) for e in watch.since(0)):
+                        # done before a reboot that took its events (the dealer may be busy
+                        # with something else now): the step memory's answer
+                        remembered = self._remembered_outcome(watch, info, done)
                 else:
                     self._expect_ok(reply, m.TYPE_NAMES[ftype])
                 sent = True
-                ev = self._wait(watch, done, what, timeout, step=sid)
+                ev = remembered if remembered is not None else self._wait(watch, done, what, timeout, step=sid)
                 if then is not None:
                     self._wait(watch, then, what, timeout, skip=watch.events.index(ev) + 1, step=sid)
             except DealerJam:
@@ -823,6 +835,8 @@ class Dealer:
                 if ev.kind == m.EV_DEADMAN:
                     self._resume_paused()  # the host is back and still wants this action
                     continue
+                if ev.kind == EV_REBOOTED and step is not None and self._began_after_boot(watch, step, seen):
+                    break  # the step's events, re-read from the new boot's log, are in the watch
                 error = self._failure(ev, what, deal)
                 if error is not None:
                     raise error
@@ -859,6 +873,9 @@ class Dealer:
                     self._adopt(watch, info, what)  # raises
                 if info.state != m.STEP_RUNNING and watch.fill(self.link.fetch_events(info.first_index), seen):
                     continue
+                remembered = self._remembered_outcome(watch, info, done)
+                if remembered is not None:
+                    return remembered
             if st.state == 0:
                 idle_checks += 1
                 if idle_checks >= 3:
@@ -878,6 +895,44 @@ class Dealer:
                 raise DealerStalled(f"{what}: the dealer answers but made no progress for "
                                     f"{self.stall_timeout:g} s (dealer {st.state_name}, {st.done} cards "
                                     "done): look for a card caught in it or a motor that does not turn")
+
+    def _remembered_outcome(self, watch: _Watch, info: StepInfo,
+                            done: Callable[[Event], bool]) -> Event | None:
+        """A single-card step the dealer remembers done (its step memory is kept on its flash)
+        whose events it no longer has (it rebooted by itself after the step ended: the event
+        log lives in RAM): its end, as the step memory tells it (the card, where it went), added
+        to the watch. Found on the simulated table: the watchdog fired right after a FETCH's
+        card landed, and the host waited for an end the dealer could no longer tell ("idle but
+        never reported the end"), Resume after Resume."""
+        if info.state != m.STEP_DONE or info.card == m.UNKNOWN_CARD:
+            return None
+        for kind, fields in ((m.EV_CARD_ROUTED, {"card": info.card, "target": info.target}),
+                             (m.EV_PRESENTED, {"seat": info.target, "card": info.card, "confidence": 0}),
+                             (m.EV_STAGED, {"card": info.card, "passes": 0}),
+                             (m.EV_FEED_DONE, {"count": max(1, info.count)})):
+            ev = Event(-1, kind, m.EVENT_SCHEMAS[kind][0], fields)
+            if done(ev):
+                watch.add_remembered([ev] + ([Event(-1, m.EV_FEED_DONE, "FEED_DONE", {"count": 1})]
+                                             if kind == m.EV_CARD_ROUTED else []))
+                return ev
+        return None
+
+    def _began_after_boot(self, watch: _Watch, step: int, seen: int) -> bool:
+        """The link saw the dealer's new boot id while waiting for ``step``: a step the dealer
+        took after it rebooted (the reboot came before the command, the host heard of it only
+        later) or kept over it is not lost: its events, from the new boot's log, go in the
+        watch (True). Found on the simulated table: a watchdog reboot just before a FETCH, the
+        card delivered, the host told "whatever it was doing is lost", and the FETCH's card
+        then missing from the loop it was relearning."""
+        try:
+            info = self.query_step(step)
+            if info.state not in (m.STEP_RUNNING, m.STEP_DONE, m.STEP_STOPPED, m.STEP_HELD):
+                return False
+            self._catch_up_events()
+            watch.fill(self.link.fetch_events(info.first_index), seen)
+        except (DealerError, ValueError):
+            return False
+        return True
 
     def _reports_awaits_person(self) -> bool:
         """Whether the dealer sets STATUS flags bit6 (IDENTIFY flags2 bit0; unknown: yes)."""

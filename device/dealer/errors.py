@@ -59,7 +59,8 @@ class DealMismatch(DealerError):
     """A deal did not match its plan (a card missing, read twice, routed elsewhere or not in
     the deck). The hand must not be played; ``problems`` lists every difference found."""
 
-    def __init__(self, message: str, problems: list[str] | None = None, strays: list[int] | None = None) -> None:
+    def __init__(self, message: str, problems: list[str] | None = None, strays: list[int] | None = None,
+                 missing: list[int] | None = None) -> None:
         super().__init__(message)
         self.problems: list[str] = list(problems or [])
         # the cards of the deal that its plan does not hold at all, read and sent to the reject
@@ -67,3 +68,6 @@ class DealMismatch(DealerError):
         # else None. A relearning of the loop after a restart (device/table/dealers.py) that
         # reads a card a player fed while the table was down is such a deal.
         self.strays: list[int] | None = strays
+        # the cards of the plan not found, when they are the only difference (every card read
+        # went where the plan says, nothing else was read): else None
+        self.missing: list[int] | None = missing

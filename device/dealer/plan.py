@@ -113,6 +113,11 @@ class DealCheck:
     # they are the deal's only difference from its plan: every entry filled right, the dealer's
     # counts agreeing; else None
     strays: list[int] | None = None
+    # the cards of the plan no card filled, when they are the deal's only difference from its
+    # plan (every other entry filled right, nothing else read, the dealer's counts agreeing):
+    # else None. A relearning of the loop after the dealer rebooted by itself, with a card it had
+    # just delivered unreported, is such a deal.
+    missing: list[int] | None = None
 
     @property
     def good(self) -> bool:
@@ -176,6 +181,7 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
     missing = [card for card, _ in unfilled]
     if missing:
         problems.append("missing from the deal: " + " ".join(m.card_name(c) for c in missing))
+    only_missing = bool(missing) and len(problems) == 1 and not jams
     done = result.done
     if done is None:
         problems.append("the dealer never reported the end of the deal")
@@ -205,4 +211,6 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
                             "at a jam and the dealer gave it up")
     if dups_seen and len(problems) == len(dups_seen) and not any(c in want for c in dups_seen):
         result.strays = list(dups_seen)  # only cards the plan does not hold: every entry right
+    if only_missing and len(problems) == 1:
+        result.missing = list(missing)  # only cards not found: every card read went where planned
     return result

@@ -760,12 +760,17 @@ class DealerSimulator:
             b.gate = b.gate_double = None
             b.hopper[:0] = back
 
-    def strays_to_slot(self, cards: Iterable[int] = (), pockets: Iterable[int | None] | None = None) -> list[int]:
+    def strays_to_slot(self, cards: Iterable[int] = (), pockets: Iterable[int | None] | None = None,
+                       only_named: bool = False) -> list[int]:
         """The person at the table after a stop in a hand-over: every card in the reject pocket,
         on the belt and in the read window, and ``cards`` wherever they lie (a pocket; with
         ``pockets``, each card in its own first: the screen asks each receiver to look in their
         pocket, and a two-deck card's twin in another pocket is somebody else's), into the play
-        slot (the dealer reads them there before the hopper's cards). Returns them."""
+        slot (the dealer reads them there before the hopper's cards). Returns them.
+        ``only_named``: only ``cards`` (loop cards the dealer lost track of), looked for on the
+        belt, in the read window, in the reject pocket, then in the pocket named."""
+        if only_named:
+            return self._named_to_slot(list(cards), list(pockets) if pockets is not None else None)
         with self.lock:
             b = self.board
             taken = list(b.trays.pop(REJECT, []))
@@ -787,6 +792,30 @@ class DealerSimulator:
                 # in another seat's pocket is that seat's card, or that seat is told of it itself);
                 # a card no seat's screen names is looked for in no pocket
                 for target in ([pocket] if pocket is not None else []):
+                    pile = b.trays.get(target, [])
+                    if c in pile:
+                        pile.remove(c)
+                        taken.append(c)
+                        break
+            b.slot.extend(taken)
+            return taken
+
+    def _named_to_slot(self, cards: list[int], pockets: list[int | None] | None) -> list[int]:
+        with self.lock:
+            b = self.board
+            where = pockets if pockets is not None else [None] * len(cards)
+            taken: list[int] = []
+            for c, pocket in zip(cards, where, strict=True):
+                on_belt = next((item for item in sorted(b.belt_cards) if item[1] == c), None)
+                if on_belt is not None:
+                    b.belt_cards.remove(on_belt)
+                    taken.append(c)
+                    continue
+                if b.gate == c:
+                    b.gate = None
+                    taken.append(c)
+                    continue
+                for target in [REJECT] + ([pocket] if pocket is not None else []):
                     pile = b.trays.get(target, [])
                     if c in pile:
                         pile.remove(c)

@@ -63,10 +63,13 @@ class SimPeople:
         if "emergency stop" in fault:  # the button twisted out again
             sim.press_estop(False)
 
-    def to_play_slot(self, missing: list[tuple[int, int | None]]) -> None:
+    def to_play_slot(self, missing: list[tuple[int, int | None]], only_named: bool = False) -> None:
         cards = [c for c, _ in missing]
-        self.log(f"the people put the stray cards in the play slot ({' '.join(C.names(cards))} named)")
-        self.world.sim.strays_to_slot(cards, [seat for _, seat in missing])
+        if only_named:
+            self.log(f"the people put the cards named in the play slot ({' '.join(C.names(cards))})")
+        else:
+            self.log(f"the people put the stray cards in the play slot ({' '.join(C.names(cards))} named)")
+        self.world.sim.strays_to_slot(cards, [seat for _, seat in missing], only_named=only_named)
 
     def feed_back(self, card: int, seat: int | None) -> None:
         if seat is None:

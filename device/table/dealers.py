@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import threading
 import zlib
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,17 @@ class _Resolved(Exception):
     """The step cannot be done and need not be: the reconciliation's DealerMoved ends it."""
 
 
+class LoopCardsMissing(DealerError):
+    """A relearning of the loop (after the dealer restarted) took every card parked in it back
+    round the loop but these, which are not in the dealer: the dealer rebooted by itself just
+    after delivering one unreported (a FETCH's card lies in its pocket), or a card stopped on the
+    belt. ``missing``: (card, where to look: the seat a step was taking it to, or "loop")."""
+
+    def __init__(self, message: str, missing: tuple[tuple[str, str], ...]) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
 class V1StepRefused(DealerError):
     """A step of the v1 dealer, from a game journaled before the v2 dealer."""
 
@@ -130,6 +142,11 @@ class DealerAdapter:
         self.in_gate: int | None = None
         self.interrupted_deal: int | None = None
         self.relearn: list[int] | None = None  # after a restart: the loop cards to deal back to the loop
+        # the cards the referee has parked in the dealer's loop (the host keeps this, SerialDealer.sync),
+        # and the dealer's boot id when the adapter last looked (note_boot)
+        self.loop_cards: list[int] = []
+        self.boot_seen: int | None = None
+        self.relearn_sid: int | None = None  # a relearning that did not match is tried again under this id
         # a jam stopped that relearning plan: RESUME finishes it (``relearn_gate``: the card of the
         # read window it routed, whose RouteFed it then completes)
         self.relearn_jammed = False
@@ -150,6 +167,13 @@ class DealerAdapter:
         # the passed cards the last Release fault found in no pocket and not in the dealer (the
         # person puts them in the play slot before Resume)
         self.missing: list[tuple[int, int | None]] = []
+        # those cards are loop cards a relearning did not find (not a Release's): the person puts
+        # only them in the play slot, and the relearning, done again, deals them to the loop
+        self.loop_missing = False
+        # a card read and held that had left the read window when the dealer rebooted by itself:
+        # its routing was under way and it went on to its pocket (the RouteFed, sent again, ends)
+        self.gone_on: int | None = None
+        self._current: DealerCommand | None = None  # the step run last (a fault stopped it, or it is done)
         # step ids (see the module docstring): the hand's salt and the attempt of each part
         self.epoch = ""
         self._attempts: dict[tuple[int, int], int] = {}
@@ -175,6 +199,59 @@ class DealerAdapter:
     def releasing(self) -> bool:
         """A Release stopped partway (it is done again on Resume)."""
         return self._release is not None
+
+    def note_boot(self, st: Any) -> None:
+        """Resume after a fault: ``st`` is the dealer's STATUS. A dealer that rebooted by itself
+        since the adapter last looked (a watchdog, a brown-out; the host ran on) lost what it
+        held in RAM, the cards staying where they are: a loop model it cannot vouch for (not
+        valid, or not as many cards as the referee parked) is relearned before anything else,
+        and a card read and held in the read window is read again there before it is routed.
+        Found on the simulated table, the dealer rebooted after any step of a German Whist hand:
+        in 6 of 29 places the table stopped for good ("there is no card for it", "not in the
+        reader gate"), Resume after Resume."""
+        boot = int(st.boot_id)
+        if self.boot_seen is not None and boot != self.boot_seen:
+            loop = list(self.loop_cards)
+            if loop and self.relearn is None and not (st.loop_model_valid and st.loop_count == len(loop)):
+                self.relearn = loop
+            if self.held is not None and self.in_gate is None and not st.card_presented:
+                if self._window_empty():
+                    # it left the window before the reboot: its routing was under way (a held
+                    # card stays in the window until routed), and it went on to its pocket
+                    self.gone_on, self.held = self.held, None
+                else:
+                    self.in_gate, self.held = self.held, None
+                    if loop and self.relearn is None:
+                        # the window's card may be the held one or a parked card a NEXT pull
+                        # brought there (the held one then went on): read by the relearning's
+                        # deal, which sends each where it belongs (a FEED would wait for a person)
+                        self.relearn = loop
+        self.boot_seen = boot
+
+    def _window_empty(self) -> bool:
+        """Whether the dealer's read window is empty (INVENTORY); not known: False."""
+        try:
+            return self.dealer.inventory(loop=False).window is None
+        except (DealerError, ValueError, OSError):
+            return False
+
+    def _check_boot(self) -> None:
+        """Before a step: has the dealer rebooted since the adapter last looked? The link knows
+        its boot id from the last handshake (no round trip); a new one is looked at (STATUS)
+        and noted: a step the dealer took after it rebooted succeeds, and without this nothing
+        would relearn the loop it lost (found on the simulated table: a stock card fed as if a
+        player had played it, German Whist)."""
+        try:
+            boot = int(self.dealer.identity.boot_id)
+        except (DealerError, AttributeError):
+            return  # (not connected yet: the first Resume's STATUS says)
+        if self.boot_seen is None:
+            self.boot_seen = boot
+        elif boot != self.boot_seen:
+            try:
+                self.note_boot(self.dealer.status())
+            except (DealerError, ValueError, OSError):
+                pass  # not heard: the step's own fault and Resume's STATUS say
 
     def read_fed(self) -> int:
         """Read one fed card and hold it in the gate."""
@@ -304,6 +381,7 @@ class DealerAdapter:
         """The outcome of ``cmd`` (DealDone, DealerDone, DealerFault; a DealerMoved when the
         reconciliation found the step's card elsewhere and that ends it). A reconciliation
         found along the way waits in ``take_moved`` (the port posts it after the outcome)."""
+        self._current = cmd
         try:
             out = self._run(cmd)
             if isinstance(cmd, Release):
@@ -325,6 +403,8 @@ class DealerAdapter:
             return self._fault("fault", e, cmd)
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
+        except LoopCardsMissing as e:  # (not a deal that did not check out: nothing is gathered)
+            return self._fault("fault", e, cmd)
         except DealMismatch as e:  # a Release that did not check out
             if isinstance(cmd, Release):
                 self._release_checked = cmd.step
@@ -355,9 +435,19 @@ class DealerAdapter:
                     if entry in rest:
                         rest.remove(entry)
                 missing = tuple(rest)
+        self.loop_missing = isinstance(e, LoopCardsMissing)
+        if isinstance(e, LoopCardsMissing):
+            missing = e.missing
         # (card, receiver): the screen asks each receiver to look in their own pocket
         self.missing = [(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in missing]
         return DealerFault(kind, str(e), cmd.step, delivered, missing)
+
+    def loop_missing_fault(self, e: LoopCardsMissing) -> DealerFault:
+        """The stop for a relearning that missed cards outside any step (Resume's relearning)."""
+        self.faults.append(f"fault: {e}")
+        self.loop_missing = True
+        self.missing = [(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in e.missing]
+        return DealerFault("fault", str(e), None, (), e.missing)
 
     def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:
         """The plan entries of ``cmd`` the dealer reported delivered since the last report (to a
@@ -411,6 +501,7 @@ class DealerAdapter:
                 return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
             return DealDone(cmd.deal_id, True)
         card: int | None = None
+        self._check_boot()
         if self.relearn_jammed and not isinstance(cmd, Abort):
             self.relearn_jammed = False
             try:
@@ -425,6 +516,14 @@ class DealerAdapter:
             # before anything else: a rebooted dealer that does not know the cards parked in the
             # hopper would feed one of them as if it were a played card. A card read before the
             # power went and still in the read window goes in the same plan, to its target.
+            if isinstance(cmd, RouteFed) and cmd.card is not None and self.in_gate is None \
+                    and self.held == C.parse(cmd.card):
+                # read and held since the dealer rebooted by itself (it took the play slot's card):
+                # routed first (a DEAL_PLAN is refused while a card is held), then the relearning
+                # (the move that ejects it may bring a parked card to the window: read first there)
+                card = self._route_fed(cmd)
+                self._relearn()
+                return DealerDone(cmd.step, None if card is None else C.NAMES[card])
             if isinstance(cmd, RouteFed) and cmd.card is not None and self.in_gate == C.parse(cmd.card):
                 gate, self.in_gate = self.in_gate, None
                 try:
@@ -559,13 +658,67 @@ class DealerAdapter:
         try:
             # one id for the relearning (referee step 0: no step of the game has it): sent again
             # after the link went down, the dealer finishes it instead of starting another
-            self._tries(0, 0, lambda sid: self.dealer.deal(plan, step=sid))
+            self._tries(0, 0, lambda sid: self.dealer.deal(plan, step=self.relearn_sid or sid))
+            self.relearn_sid = None
         except DealerJam:
             self.relearn_jammed = True  # the dealer waits for RESUME with its plan
             self.relearn_gate = gate[0] if gate is not None else None
             raise
         except DealMismatch as e:
+            passing = isinstance(self._current, Release) and Counter(e.missing or ()) <= Counter(
+                C.parse(c) for c, _ in self._current.plan)
+            if e.missing is not None and passing:
+                # passed cards of the hand-over under way: every other card went round the loop,
+                # and the Release, done again, reads the hopper afresh and asks each receiver for
+                # the ones it does not find ("passed to you": delivered unreported)
+                return
+            if e.missing is not None and gate is not None and e.missing == [gate[0]]:
+                # the card read before the reboot was not in the read window (a parked card a
+                # NEXT pull brought there was): its routing was under way and it went on to its
+                # pocket. The loop is relearned once more, cleanly, and the step ends.
+                self.relearn = cards
+                self.relearn_sid = self.dealer.new_step_id()
+                self._relearn()
+                return
+            if e.missing is not None and self._delivered_by_step(e.missing) == len(e.missing):
+                # the card the step under way was fetching: the dealer's step memory (kept on its
+                # flash) says it delivered it before it rebooted; every other card went round the
+                # loop, and the step, sent again, ends with that answer. The loop is relearned
+                # once more without it: a deal that missed a card leaves the dealer's loop
+                # model and window in a state a FETCH could not go on from (found with the
+                # watchdog right after a German Whist FETCH: the next FETCH made no progress)
+                delivered = C.parse(self._current.card) if isinstance(self._current, Fetch) else None
+                rest = list(cards or [])
+                if delivered in rest:
+                    rest.remove(delivered)
+                if not rest:
+                    return
+                self.relearn = rest
+                self.relearn_sid = self.dealer.new_step_id()
+                self._relearn()  # (a card of the read window went to its target in the first)
+                return
+            if e.missing is not None and (gate is None or gate[0] not in e.missing):
+                # Every other card went round the loop and the dealer knows them again; these are
+                # not in it. Found on the simulated table: the dealer rebooted by itself just
+                # after a FETCH put its card in the seat's pocket, before it could say so (or a
+                # card stopped on the belt). Sent again, the relearning only misses them again:
+                # the table stops and names them (on the receiver's screen for the card the step
+                # was fetching); the person puts them in the play slot, and Resume deals them to
+                # the loop before the step is done again (with all the others: a DEAL_PLAN reads
+                # the hopper afresh, its plan must hold every card parked there).
+                self.relearn = cards
+                self.relearn_sid = self.dealer.new_step_id()
+                where = self._fetching()
+                missing = tuple((C.NAMES[c], where.get(c, "loop")) for c in e.missing)
+                raise LoopCardsMissing(
+                    f"{len(e.missing)} card(s) parked in the dealer's loop are not there after it restarted "
+                    f"({' '.join(C.names(e.missing))}): {e}", missing) from e
             if e.strays is None:
+                # a card of the plan was not found (still on its way round when the relearning
+                # began: a dealer that rebooted by itself with a card on the belt): the next try
+                # is a new deal under a new id (under the same id the dealer would only answer
+                # with this deal's outcome again, Resume after Resume)
+                self.relearn_sid = self.dealer.new_step_id()
                 self.relearn = cards
                 raise
             # Every loop card went back round the loop; the only difference is a card the plan
@@ -580,6 +733,33 @@ class DealerAdapter:
             # went round the loop onto the hopper again, so all are still there to be read
             self.relearn = cards
             raise
+
+    def _delivered_by_step(self, missing: list[int]) -> int:
+        """How many of ``missing`` the FETCH run last delivered, by the dealer's step memory."""
+        cmd = self._current
+        if not isinstance(cmd, Fetch) or C.parse(cmd.card) not in missing:
+            return 0
+        try:
+            info = self.dealer.query_step(self._sid(cmd.step, 0))
+        except (DealerError, ValueError, OSError):
+            return 0
+        delivered = info.state == m.STEP_DONE and info.card == C.parse(cmd.card)
+        return int(delivered)
+
+    def _fetching(self) -> dict[int, str]:
+        """The cards the step run last was taking out of the loop, each with its target (a
+        FETCH's card, a Release's passed cards): a card missing from the loop after a reboot may
+        lie in that pocket, delivered unreported."""
+        cmd = self._current
+        if isinstance(cmd, Fetch):
+            return {C.parse(cmd.card): cmd.target}
+        if isinstance(cmd, Release):
+            out: dict[int, str] = {}
+            for card, target in cmd.plan:
+                if target.startswith("seat:"):
+                    out.setdefault(C.parse(card), target)
+            return out
+        return {}
 
     def _feed_back(self, cmd: FeedBack) -> int | None:
         """The player feeds the card back; the card due goes on to its target, another one
@@ -635,6 +815,12 @@ class DealerAdapter:
             return None
         d = self.dealer
         want = C.parse(cmd.card)
+        if self.gone_on == want and self.held != want and self.in_gate != want:
+            self.gone_on = None
+            self.reconcile()
+            if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
+                raise _Resolved()  # (cleared to the reject pocket: DealerMoved ends the step)
+            return want
         if self.held != want and self.in_gate == want:
             try:
                 self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
@@ -670,6 +856,11 @@ class DealerAdapter:
         except DriverFault as e:
             if e.name != m.NAK_REASON_NAMES[m.NAK_EMPTY]:
                 raise
+            if self._rebooted_holding(want):
+                # the dealer rebooted by itself after it read the card (a watchdog): the card
+                # lies in its read window, unread since the boot; read there again and routed
+                # (after the loop's relearning, if it lost the loop model too)
+                return self._run_again(cmd)
             # nothing held after all (cleared to the reject pocket meanwhile: an e-stop's RESET,
             # an ABORT that crossed the read): where is it?
             self.held = None
@@ -679,6 +870,24 @@ class DealerAdapter:
             raise
         self.held = None
         return card
+
+
+    def _rebooted_holding(self, card: int) -> bool:
+        """Whether the dealer rebooted since the adapter last looked, with ``card`` (read and
+        held before) left in its read window (note_boot then has it read there again)."""
+        try:
+            st = self.dealer.status()
+        except (DealerError, ValueError, OSError):
+            return False
+        if self.boot_seen is None or int(st.boot_id) == self.boot_seen or self.held != card:
+            return False
+        self.note_boot(st)
+        return self.in_gate == card or self.gone_on == card
+
+    def _run_again(self, cmd: RouteFed) -> int | None:
+        out = self._run(cmd)
+        assert isinstance(out, DealerDone)
+        return None if out.card is None else C.parse(out.card)
 
 
 def _twins_last_first(rest: list[tuple[int, int]], sent: list[tuple[int, int]] | None) -> list[tuple[int, int]]:

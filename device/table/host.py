@@ -47,7 +47,7 @@ from trickref.device.dealer.errors import (
 )
 from trickref.device.dealer.errors import DealerFault as DriverFault
 from trickref.device.journal import JournalWriteError
-from trickref.device.table.dealers import DealerAdapter
+from trickref.device.table.dealers import DealerAdapter, LoopCardsMissing
 from trickref.device.table.storage import StorageFault, storage_fault
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import ideal_outcome
@@ -169,10 +169,12 @@ class People(Protocol):
         """"Fixed, continue" after ``fault`` (the screen's words): the jam cleared, the cable back
         in, the cards fed together put back on the hopper, the emergency stop twisted out."""
 
-    def to_play_slot(self, missing: list[tuple[int, int | None]]) -> None:
+    def to_play_slot(self, missing: list[tuple[int, int | None]], only_named: bool = False) -> None:
         """A hand-over of passed cards stopped: the cards the screen names (``missing``: each
         with its receiver, who looks for it in their own pocket), with the reject pocket's, the
-        belt's and the read window's, go into the play slot."""
+        belt's and the read window's, go into the play slot. ``only_named``: loop cards the
+        dealer lost track of after it restarted: only the cards named go in (found in the
+        receiver's pocket, on the belt, in the read window or the reject pocket)."""
 
     def feed_back(self, card: int, seat: int | None) -> None:
         """The player at ``seat`` feeds ``card`` (drawn, not kept) back into the play slot."""
@@ -276,9 +278,12 @@ class SerialDealer:
     def run(self, cmd: DealerCommand) -> None:
         self._enqueue("step", cmd)
 
-    def sync(self, epoch: str, rejects_seen: int) -> None:
+    def sync(self, epoch: str, rejects_seen: int, loop: list[int] | None = None) -> None:
         """The worker's view of the referee for the dealer's step ids and reconciliation: the
-        hand's salt and the reject-pocket cards the referee has accounted for."""
+        hand's salt and the reject-pocket cards the referee has accounted for; ``loop``: the
+        cards it has parked in the dealer's loop during a hand (None: not told)."""
+        if loop is not None:
+            self.adapter.loop_cards = loop
         self.adapter.epoch = epoch
         self.adapter.rejects_seen = max(self.adapter.rejects_seen, rejects_seen) if epoch == self._epoch else rejects_seen
         self._epoch = epoch
@@ -517,11 +522,19 @@ class SerialDealer:
             st = self.driver.status()
             if st.estop_latched:  # the latch stays until RESET (refused while the button is in)
                 self.driver.reset()
+            self.adapter.note_boot(st)  # rebooted by itself (a watchdog, a brown-out)?
         except (DealerError, ValueError, OSError) as e:
             kind = "fault" if isinstance(e, DriverFault) else "link_down"
             self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
                                    else str(e), None))
             return
+        if people is not None and not jam and self.adapter.loop_missing and "play slot" in fault:
+            # loop cards a relearning did not find: the screen names them (the pocket of the seat a
+            # step was fetching one to); only they go into the play slot, and the relearning below
+            # deals them back to the loop
+            people.to_play_slot(self.adapter.missing, only_named=True)
+            self.adapter.missing = []
+            self.adapter.loop_missing = False
         if self.adapter.relearn is not None and self.adapter.in_gate is None and not jam:
             # a restart's relearning the dealer did not hear: the parked cards go back round its
             # loop now, before the table takes a card (a dealer that does not know them feeds
@@ -530,6 +543,9 @@ class SerialDealer:
                 self.adapter.relearn_now()
             except DealerJam as e:  # it stopped the relearning plan: RESUME finishes it
                 self._post(DealerFault("jam", str(e), None))
+                return
+            except LoopCardsMissing as e:  # not found again: the screen names them again
+                self._post(self.adapter.loop_missing_fault(e))
                 return
             except (DealerError, ValueError, OSError) as e:
                 self._post(relearn_unheard(self.adapter, e))
@@ -933,6 +949,7 @@ class TableHost:
         fault = ref.dealer_fault
         self.recoveries.append(fault)
         self._outstanding += 1
+        self._sync_dealer()
         self.dealer.recover(fault, bool(ref.steps) and isinstance(ref.steps[0], DealPlan))
 
     def _carry_out(self, out: list[Command]) -> None:
@@ -1008,11 +1025,13 @@ class TableHost:
 
     def _sync_dealer(self) -> None:
         """Tell a dealer port that makes step ids and reconciles (SerialDealer) the hand's salt
-        and the reject-pocket cards the referee has accounted for."""
+        and the reject-pocket cards the referee has accounted for, and the cards the referee
+        has parked in the dealer's loop (relearned if the dealer reboots by itself)."""
         sync = getattr(self.dealer, "sync", None)
         if sync is not None:
             ref = self.referee
-            sync(ref.fair[-1]["salt"] if ref.fair else "", ref.rejects_seen)
+            sync(ref.fair[-1]["salt"] if ref.fair else "", ref.rejects_seen,
+                 list(ref.places.at.get("loop", [])) if ref.waiting == "turn" else [])
 
     def wants_cards(self) -> bool:
         """Whether the reader listens now: whenever the table takes entries and the dealer has

@@ -260,6 +260,10 @@ class DealerSteps(RefereeOutput):
         elif isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
+        elif ev.missing and ev.kind == "fault":
+            what = self._loop_missing(ev.missing)
+            after = ("Put the cards you find in the play slot, then press Resume: they go back into the dealer's "
+                     "loop and the table goes on.")
         elif isinstance(head, Release) and ev.missing:
             what = self._release_missing(ev.missing)
             after = ("Put those cards in the play slot, then press Resume: they go on to their pockets with "
@@ -306,6 +310,26 @@ class DealerSteps(RefereeOutput):
         n = len(missing)
         return (f"{n} passed card{'s are' if n != 1 else ' is'} not in the dealer: look in the reject pocket, on the "
                 f"belt and in the read window, and each receiver in their pocket (their screen says which)")
+
+    def _loop_missing(self, missing: tuple[tuple[str, str], ...]) -> str:
+        """Loop cards the dealer did not find after it restarted by itself: the card a step was
+        bringing to a seat is named on that seat's screen only (it may lie in their pocket,
+        delivered unreported); the shared screen names no card (a parked card may be someone's
+        discard): any card on the belt or in the read window goes in the play slot."""
+        for entry in missing:
+            card, target = str(entry[0]), str(entry[1])
+            if target.startswith("seat:"):
+                seat = int(target[5:])
+                self._msg(f"{self._name(seat)}: look in your pocket for {card} (the dealer was bringing it to you when "
+                          f"it restarted); put it in the play slot", seat=seat, level="warn")
+        n = len(missing)
+        if n == 1:
+            return (f"{n} card the dealer keeps in its loop is not there after it restarted by itself: look on the belt "
+                    f"and in the read window, and each player it was bringing a card to in their pocket (their screen "
+                    f"says which)")
+        return (f"{n} cards the dealer keeps in its loop are not there after it restarted by itself: look on the belt "
+                f"and in the read window, and each player it was bringing a card to in their pocket (their screen "
+                f"says which)")
 
     def _release_delivered(self, head: Release, delivered: tuple[tuple[str, str], ...]) -> Release:
         """A Release stopped partway: the cards the dealer reported in their pockets are there

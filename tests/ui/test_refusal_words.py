@@ -316,7 +316,7 @@ SEAT_SAMPLES: dict[str, list[str]] = {
     "self._name(to)": ["Ben"], "C.NAMES[shown]": ["KH"], "C.NAMES[g.deck[0]]": ["TS"], "C.NAMES[due]": ["2C"],
     "C.NAMES[last.value]": ["QS"], "len(fed)": ["1", "2"], "need": ["3"], "len(give)": ["1", "3"],
     "' '.join(C.names(get)) or 'none'": ["QS 2H", "none"], "', '.join(cards)": ["QS, TH"],
-    "', '.join(C.names(twins))": ["QS", "QS, TH"],
+    "', '.join(C.names(twins))": ["QS", "QS, TH"], "card": ["QS"],
 }
 
 
