@@ -645,8 +645,11 @@ class Board:
             elif self.seen & bit:
                 self.seen &= ~bit
                 self.arrived[k] = self.arrived.get(k, 0) + 1
-        # return loop: a card reaching the switchback's inner opto is reversed out
-        if self.loop_phase == 0 and self.end.value() == 0:
+        # return loop: a card reaching the switchback's inner opto is reversed out. The drivers
+        # are switched on first: after a reboot the first card at E (one the reboot left in the
+        # switchback) comes before any other move, and R's steps went nowhere with EN high
+        # (found on the physical twin: the card stayed at E and the dealer stopped, JAM 5)
+        if self.loop_phase == 0 and self.end.value() == 0 and self._power():
             self.loop_phase = 1
             self.r.move(motion.segments(config.mm_to_steps(self.cfg.R_IN_MM, self.cfg.R_MM_PER_REV),
                                         timing._hz(self.cfg, self.cfg.R_V, self.cfg.R_MM_PER_REV),

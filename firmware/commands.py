@@ -129,6 +129,8 @@ class DealJob:
         if not d.board.hopper_has_card() and not mech.gate.state:
             if mech.flights:
                 return None  # the HOPPER_EMPTY count waits for the cards on the belt
+            if mech.unswept:
+                return mech.homecoming()  # cards a reboot left on the loop come home first
             d.emit(P.EV_HOPPER_EMPTY, bytes((min(255, self.plan.total - self.filled),)))
             self.routed = self.plan.total  # nothing more to feed: finish
             return None
@@ -299,6 +301,8 @@ class FetchJob:
         if not d.board.hopper_has_card() and not mech.gate.state:
             if mech.flights:
                 return M.WAIT  # the loop is bringing cards back to the hopper
+            if mech.unswept:
+                return mech.homecoming()  # cards a reboot left on the loop come home first
             self.failed = True
             return None
         if self.passes > self.limit:

@@ -155,6 +155,11 @@ class Mechanics:
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
         self.lift_down_at = None
+        # The belt has not run since boot (or since a stop forgot the cards on it): cards may
+        # lie on the belt or the loop's return path where the power left them, and no flight
+        # follows them. A job that finds the hopper empty runs the belt round once first
+        # (homecoming) and looks again.
+        self.unswept = self.belt and self.loop_sensors
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
@@ -175,6 +180,20 @@ class Mechanics:
     def start_job(self, job):
         self.job = job
         self.state = RUNNING
+
+    def homecoming(self):
+        """The op that brings home cards a reboot (or a stop that forgot its flights) left on
+        the belt or the loop: every flap down, the belt runs as long as the slowest loop card
+        takes from the read window to the drop D, and the cards on it go round into the
+        hopper. A job asks for it (``unswept``) when it finds the hopper empty with no card it
+        follows on the belt, before it calls the hopper empty: found on the simulated table,
+        where the watchdog rebooted the dealer while a German Whist FETCH sent the last five
+        stock cards round; the belt never ran again, and every relearning of the loop found the
+        hopper empty."""
+        return Op("belt", None, self._home_done)
+
+    def _home_done(self, card, target, conf):
+        pass
 
     def run_op(self, op):
         """Run one op now (the mechanism must be idle or waiting)."""
@@ -361,6 +380,9 @@ class Mechanics:
         cfg = self.cfg
         if op.source == "hopper":
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
+        elif op.source == "belt":
+            run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
+            self.stages = [("home", ST_LOOP, 2 * run, run)]
         else:
             self.board.show(False)
             self.held = None
@@ -417,6 +439,9 @@ class Mechanics:
                 self.ejecting = True
         elif name == "show":
             board.show(True)
+        elif name == "home":
+            board.turn_start(self.cfg.LOOP)  # every flap down: a card on the belt goes round
+            board.belt(True)
 
     def hold_hopper(self, on):
         """Hold (True) or free the hopper's pickup (``board.hold_hopper``), noting when the lift
@@ -500,6 +525,12 @@ class Mechanics:
                 board.turn_start(self.stage[3])
                 self.aimed = True
             return board.turn_done()
+        if name == "home":
+            if self.loop_sensors:  # (each poll also runs the switchback for a card at E)
+                for s in (0, 1, 2):  # the cards coming home pass E, Rv and D: no flight's edges
+                    while board.loop_seen(s):
+                        pass
+            return ticks_diff(board.ticks_ms(), self.stage_start) >= self.stage[3]
         if name == "eject":
             if not self.ejecting:
                 if self._lift_wait() or not self._eject_safe(self.op.target):
@@ -525,6 +556,9 @@ class Mechanics:
             board.eject(False)
         elif name == "route":
             self._routed_from_gate()
+        elif name == "home":
+            board.belt(False)
+            self.unswept = False
 
     def _read_result(self, card, conf):
         op = self.op
@@ -717,7 +751,10 @@ class Mechanics:
             self._advance()  # (_complete: a flight from now; the op and stage are done)
 
     def _lost_flights(self):
-        """A stop while cards were on the belt: where they went is unknown, none is reported."""
+        """A stop while cards were on the belt: where they went is unknown, none is reported
+        (the next job to find the hopper empty runs the belt round first: homecoming)."""
+        if self.flights:
+            self.unswept = self.belt and self.loop_sensors
         self.flights = []
 
     def _park_flights(self):

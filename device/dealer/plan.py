@@ -138,6 +138,7 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
     dups_seen: list[int] = []
     misreads = 0
     jams: Counter[int] = Counter()  # the cards the deal's JAM events named
+    ran_out: list[int] = []  # each HOPPER_EMPTY's count of plan entries still to deal
     for ev in events:
         f = ev.fields
         if ev.kind == m.EV_CARD_DEALT:
@@ -163,6 +164,7 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
         elif ev.kind == m.EV_JAM:
             jams[f["card"]] += 1
         elif ev.kind == m.EV_HOPPER_EMPTY:
+            ran_out.append(f["remaining"])
             problems.append(f"the hopper ran out with {f['remaining']} cards of the plan "
                             "still to deal")
         elif ev.kind == EV_EVENTS_LOST:
@@ -181,7 +183,10 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
     missing = [card for card, _ in unfilled]
     if missing:
         problems.append("missing from the deal: " + " ".join(m.card_name(c) for c in missing))
-    only_missing = bool(missing) and len(problems) == 1 and not jams
+    # the hopper running out with as many cards still to deal as are missing says the same once
+    # more (a relearning whose card a reboot left delivered unreported: every other card found)
+    said_again = sum(1 for ev in ran_out if ev == len(missing))
+    only_missing = bool(missing) and len(problems) - said_again == 1 and not jams
     done = result.done
     if done is None:
         problems.append("the dealer never reported the end of the deal")
@@ -211,6 +216,6 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
                             "at a jam and the dealer gave it up")
     if dups_seen and len(problems) == len(dups_seen) and not any(c in want for c in dups_seen):
         result.strays = list(dups_seen)  # only cards the plan does not hold: every entry right
-    if only_missing and len(problems) == 1:
+    if only_missing and len(problems) - said_again == 1:
         result.missing = list(missing)  # only cards not found: every card read went where planned
     return result

@@ -933,18 +933,32 @@ class HalOs:
         return io.BytesIO(self.files[path])
 
 
-class _FlashFile(io.BytesIO):
-    """A file being written to the twin's flash: it is there, whole, once closed."""
+class _FlashFile:
+    """A file being written to the twin's flash: it is there, whole, once closed. (A plain
+    class: MicroPython's io.BytesIO, subclassed, has no ``closed`` and its ``with`` never
+    calls an overridden close: on the VM nothing was ever saved.)"""
 
     def __init__(self, files, path):
-        super().__init__()
         self._files = files
         self._path = path
+        self._parts = []
+        self._open = True
+
+    def write(self, data):
+        self._parts.append(bytes(data))
+        return len(data)
 
     def close(self):
-        if not self.closed:
-            self._files[self._path] = self.getvalue()
-        super().close()
+        if self._open:
+            self._open = False
+            self._files[self._path] = b"".join(self._parts)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
 
 def _tmc_crc(data):

@@ -132,6 +132,24 @@ def test_problems_are_named() -> None:
     assert "hopper ran out with 1 cards" in text
 
 
+def test_cards_not_found_are_the_only_difference_even_when_the_hopper_ran_out() -> None:
+    """A relearning of the loop whose cards are all found but one (delivered before a reboot,
+    unreported): the hopper runs out with that one card still to deal, which says the same as
+    "missing" once more. Before, the two problems hid ``missing``, and the relearning was sent
+    again and again (German Whist, the watchdog at card 52 with its answer lost)."""
+    plan = DealPlan([(10, m.MAGAZINE), (11, m.MAGAZINE), (12, m.MAGAZINE)])
+    events, _ = model_deal(plan, [12, 10])
+    check = check_deal(plan, 1, events)
+    assert check.missing == [11] and not check.good
+    assert any("hopper ran out with 1 cards" in p for p in check.problems)
+    # every card of a one-card relearning gone: still only missing
+    plan = DealPlan([(11, m.MAGAZINE)])
+    assert check_deal(plan, 1, model_deal(plan, [])[0]).missing == [11]
+    # the hopper ran out, and something else went wrong too: not only missing
+    plan = DealPlan([(10, 0), (11, 1), (12, 2)])
+    assert check_deal(plan, 1, model_deal(plan, [10, 12], misroute_at=1)[0]).missing is None
+
+
 def test_lost_events_notice_fails_the_check() -> None:
     plan = DealPlan([(10, 0)])
     events, _ = model_deal(plan, [10])

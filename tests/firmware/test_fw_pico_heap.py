@@ -70,7 +70,7 @@ def test_the_firmware_deals_on_the_physical_twin_on_micropython() -> None:
     run_heap = _runner()
     code, out, err = run_heap.run("twinchecks", [])
     assert code == 0, f"{out}\n{err}"
-    assert "PASS twin_deal" in out
+    assert "PASS twin_deal" in out and "PASS twin_homecoming" in out
     f = figures(out)
     assert f["pico_heap_bytes"] == run_heap.PICO_HEAP and f["vm_word_bits"] == 32
     assert 0 < f["heap_lowest_free_bytes"] < f["heap_total_bytes"]
