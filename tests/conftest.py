@@ -23,7 +23,6 @@ patches one never leaks into another.
 from __future__ import annotations
 
 import errno
-import importlib.util
 import os
 import subprocess
 from collections.abc import Callable, Iterator
@@ -31,18 +30,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchkit import load_bench
 
 CI = os.environ.get("CI", "").lower() == "true"
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-
-
-def load_bench(name: str) -> ModuleType:
-    """benchmarks/``name``.py, loaded as the module ``<name>_bench`` (a fresh one every call)."""
-    spec = importlib.util.spec_from_file_location(f"{name}_bench", BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None, name
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.fixture

@@ -15,27 +15,15 @@ same hand with the hints taken off sends no such flag and fetches slower."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
+from benchkit import load_bench
 
 from trickref.engine import cards as C
 
-
-def _bench() -> Any:
-    """benchmarks/twin_referee.py: the harness (the Referee's steps on the twin)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "twin_referee.py"
-    spec = importlib.util.spec_from_file_location("twin_referee_bench", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-TR = _bench()
+TR = load_bench("twin_referee")  # the harness: the Referee's steps on the twin
 NO_ERROR = {"sorter.error_chance": 0.0}  # the blade never misplaces a card: the runs compare exactly
 
 

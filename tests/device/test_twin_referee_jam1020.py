@@ -17,24 +17,10 @@ all follow the hand's number); about 5 s a run."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 import pytest
+from benchkit import load_bench
 
-
-def _bench() -> Any:
-    """benchmarks/twin_referee.py: the harness (the Referee's steps on the twin)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "twin_referee.py"
-    spec = importlib.util.spec_from_file_location("twin_referee_bench_jam1020", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-TR = _bench()
+TR = load_bench("twin_referee")  # the harness: the Referee's steps on the twin
 
 
 @pytest.mark.parametrize("mode", ["new", "old"])

@@ -6,11 +6,10 @@ the loop waits for it instead of sending the cards behind it round after it."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 
 import pytest
+from benchkit import load_bench
 
 from trickref.device.dealer import twin_host as th
 
@@ -309,21 +308,12 @@ def test_a_fetch_of_a_card_that_is_not_the_bottom_one_sends_the_cards_under_it_o
         assert fetch(tw, host, card, 1) == 0
 
 
-def _twin_stock_bench():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "twin_stock.py"
-    spec = importlib.util.spec_from_file_location("twin_stock_bench", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_two_player_spades_hand_1023_finishes() -> None:
     """benchmarks/dealer.py --twin-stock's hand 1023 (design sorter-next), whole: its deal sends
     35 loop cards in a row to one depth, KD lands a card too high and 31 cards go under it; the
     FETCH of KD took 91 passes and the next FETCH (5C) stopped at its limit, JAM 5 ("FETCH
     stopped" before). Now all 51 fetches end."""
-    ts = _twin_stock_bench()
+    ts = load_bench("twin_stock")
     ts.NEXT[0] = True
     r = ts.spades_2p(True, 1023, False)
     assert r["fetches"] == 51
@@ -341,7 +331,7 @@ def test_the_slowest_two_player_spades_hands(seed: int, most: int) -> None:
     passes, 32.2 and 32.4 s, as before found_under). Hand 1002's FETCH of 7S (13 cards left,
     9 under it, read in their places' order) still sends them to the top, where the top is
     nearer (10 passes; to their places, 17)."""
-    ts = _twin_stock_bench()
+    ts = load_bench("twin_stock")
     ts.NEXT[0] = True
     r = ts.spades_2p(True, seed, False)
     assert r["fetches"] == 51
@@ -358,7 +348,7 @@ def test_a_double_nil_fetch_sends_the_cards_it_finds_under_its_card_to_the_top_o
     67 passes in the hand, 46.5 s of fetching. Now parked cards do not count and the top is the
     stock's, under them (Dealer.loop_top): 10 reads and 5, 34 passes, 36.7 s (without a Double
     Nil the same hand: 33.3 s)."""
-    ts = _twin_stock_bench()
+    ts = load_bench("twin_stock")
     ts.NEXT[0] = True
     r = ts.spades_2p(True, 1032, True, positions=True)
     assert r["fetches"] == 54  # the draw's 51 and the exchange's 3
@@ -375,7 +365,7 @@ def test_a_fetch_does_not_wait_for_a_discard_falling_onto_the_top_of_the_stack()
     now feeds the bottom card at once when the falling card's place is two or more over its
     card's (FetchJob.falls_over). Nothing else changes: every card still where the plan puts
     it (no pass but the discards' own), and the exchange takes the three bottom cards."""
-    ts = _twin_stock_bench()
+    ts = load_bench("twin_stock")
     ts.NEXT[0] = True
     ts.SCALE["sorter.error_chance"] = 0.0
     try:
@@ -521,7 +511,7 @@ def test_two_player_spades_hand_1030_reads_its_stock_back_and_fetches_it_in_orde
     cards round, 35.0 s of fetching. Design sorter-next-sweep reads the stock back at the first
     stage (FETCH flag SWEEP): every stock card goes round once before the draw, and the draw
     sends none round (24.0 s of fetching; the read-back 17.3 s, its own figure)."""
-    ts = _twin_stock_bench()
+    ts = load_bench("twin_stock")
     ts._design("sorter-next-sweep")
     try:
         r = ts.spades_2p(True, 1030, False)
@@ -636,7 +626,7 @@ def test_two_player_spades_hands_over_the_bar_at_3_percent_come_under_it_with_fe
     1.2 s a hand more with the flag, which lowers the lift before each fed card's eject, and the
     hands' figures before it are 36.2 and 33.5 s: the timing moved which landings draw the
     blade's error.)"""
-    ts = _twin_stock_bench()
+    ts = load_bench("twin_stock")
     try:
         ts._design("sorter-next")
         before = ts.spades_2p(True, seed, False)
