@@ -414,6 +414,30 @@ class SimBoard:
             return window + list(self._hopper) + [c for _, c, _, s in sorted(self.belt_cards) if s == D]
         return list(self.trays.get(target, []))
 
+    def take_off_belt(self, card: int) -> bool:
+        """A person lifts ``card`` off the belt or the loop (one copy: every station entry of
+        the copy due first); False if it is not there."""
+        first = next((item for item in sorted(self.belt_cards) if item[1] == card), None)
+        if first is None:
+            return False
+        self.belt_cards.remove(first)
+        if first[2] == LOOP:  # a loop card is due at E, then Rv, then D: its later stations go too
+            for station in range(first[3] + 1, D + 1):
+                later = next((item for item in sorted(self.belt_cards)
+                              if item[1] == card and item[2] == LOOP and item[3] == station), None)
+                if later is not None:
+                    self.belt_cards.remove(later)
+        return True
+
+    def take_from_pockets(self, card: int, targets: Iterable[int]) -> bool:
+        """A person takes ``card`` out of the first of ``targets`` that holds it."""
+        for target in targets:
+            pile = self.trays.get(target, [])
+            if card in pile:
+                pile.remove(card)
+                return True
+        return False
+
     def gather(self) -> list[int]:
         """Every card out of the pockets, play slot and path, as the players gather them
         for the next deal (the hopper's own cards stay where they are)."""
@@ -791,12 +815,8 @@ class DealerSimulator:
                 # only the pocket the screen names (a person looks where they are told: a twin
                 # in another seat's pocket is that seat's card, or that seat is told of it itself);
                 # a card no seat's screen names is looked for in no pocket
-                for target in ([pocket] if pocket is not None else []):
-                    pile = b.trays.get(target, [])
-                    if c in pile:
-                        pile.remove(c)
-                        taken.append(c)
-                        break
+                if b.take_from_pockets(c, [pocket] if pocket is not None else []):
+                    taken.append(c)
             b.slot.extend(taken)
             return taken
 
@@ -806,21 +826,13 @@ class DealerSimulator:
             where = pockets if pockets is not None else [None] * len(cards)
             taken: list[int] = []
             for c, pocket in zip(cards, where, strict=True):
-                on_belt = next((item for item in sorted(b.belt_cards) if item[1] == c), None)
-                if on_belt is not None:
-                    b.belt_cards.remove(on_belt)
+                if b.take_off_belt(c):
                     taken.append(c)
-                    continue
-                if b.gate == c:
+                elif b.gate == c:
                     b.gate = None
                     taken.append(c)
-                    continue
-                for target in [REJECT] + ([pocket] if pocket is not None else []):
-                    pile = b.trays.get(target, [])
-                    if c in pile:
-                        pile.remove(c)
-                        taken.append(c)
-                        break
+                elif b.take_from_pockets(c, [REJECT] + ([pocket] if pocket is not None else [])):
+                    taken.append(c)
             b.slot.extend(taken)
             return taken
 
