@@ -676,9 +676,7 @@ class DealerAdapter:
                 # the card read before the reboot was not in the read window (a parked card a
                 # NEXT pull brought there was): its routing was under way and it went on to its
                 # pocket. The loop is relearned once more, cleanly, and the step ends.
-                self.relearn = cards
-                self.relearn_sid = self.dealer.new_step_id()
-                self._relearn()
+                self._relearn_again(cards)
                 return
             if e.missing is not None and self._delivered_by_step(e.missing) == len(e.missing):
                 # the card the step under way was fetching: the dealer's step memory (kept on its
@@ -691,11 +689,8 @@ class DealerAdapter:
                 rest = list(cards or [])
                 if delivered in rest:
                     rest.remove(delivered)
-                if not rest:
-                    return
-                self.relearn = rest
-                self.relearn_sid = self.dealer.new_step_id()
-                self._relearn()  # (a card of the read window went to its target in the first)
+                if rest:
+                    self._relearn_again(rest)  # (a card of the read window went to its target in the first)
                 return
             if e.missing is not None and (gate is None or gate[0] not in e.missing):
                 # Every other card went round the loop and the dealer knows them again; these are
@@ -733,6 +728,14 @@ class DealerAdapter:
             # went round the loop onto the hopper again, so all are still there to be read
             self.relearn = cards
             raise
+
+    def _relearn_again(self, cards: list[int] | None) -> None:
+        """The relearning once more, of ``cards``, under a new id (under the same id the dealer
+        would only answer with the last one's outcome): the deal that missed a card left the
+        dealer's loop model and window in a state a FETCH could not go on from."""
+        self.relearn = cards
+        self.relearn_sid = self.dealer.new_step_id()
+        self._relearn()
 
     def _delivered_by_step(self, missing: list[int]) -> int:
         """How many of ``missing`` the FETCH run last delivered, by the dealer's step memory."""
