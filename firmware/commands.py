@@ -186,6 +186,8 @@ class DealJob:
                 target = self.plan.entries[2 * i + 1]
                 last = self.routed >= self.plan.total
                 if target == d.cfg.LOOP:
+                    if last:
+                        d.deal_unders_clear()  # nothing is left to deal: nothing lies under it
                     d.loop_add(card, i)  # its place in the loop: the plan's order
                     return (target, -1, P.EV_CARD_DEALT, not last)
                 # the last card: with cards in the loop the feed move brings none of them to
@@ -1271,6 +1273,17 @@ class Dealer:
         m = self.deal_marks
         for i in range(len(m)):
             m[i] = 0
+
+    def deal_unders_clear(self):
+        """The deal's last card was read: no card is left to deal, so no loop card lies under the
+        cards still to deal (deal_reread's marks go; the read counts stay). Counted, the marked
+        cards put the last card under them, at its place: left out, it went in over them, as if
+        they still lay under it (hand 1020 on the twin: the deck's last card, AD, place 7, was
+        read after 20 loop cards the blade had put under it, and went in over 19 of them; its
+        FETCH sent 24 cards round and the next FETCH 23)."""
+        m = self.deal_marks
+        for i in range(len(m)):
+            m[i] &= 0xFE
 
     def deal_reread(self, card):
         """During a deal (sorting hopper), the loop card ``card`` was read: the blade had put it
