@@ -187,7 +187,7 @@ class DealJob:
                 last = self.routed >= self.plan.total
                 if target == d.cfg.LOOP:
                     if last:
-                        d.deal_unders_clear()  # nothing is left to deal: nothing lies under it
+                        d.deal_last = card  # nothing is left to deal: nothing lies over it
                     d.loop_add(card, i)  # its place in the loop: the plan's order
                     return (target, -1, P.EV_CARD_DEALT, not last)
                 # the last card: with cards in the loop the feed move brings none of them to
@@ -950,6 +950,14 @@ class Dealer:
         # during a deal, per card: bit 0 set while the card lies under the cards still to deal
         # (deal_reread), bits 1-7 the times the deal read it from the loop; allocated once
         self.deal_marks = bytearray(256)
+        # the deal's last card, once read (-1: none): no card is left to deal, so the loop cards
+        # under the cards still to deal (deal_marks bit 0) lie under it, and its depth counts
+        # them: it goes in at its place. Left out, it went in over them (hand 1020 on the twin:
+        # the deck's last card, AD, place 7, read after 20 loop cards the blade had put under
+        # it, went in over 19 of them; its FETCH sent 24 cards round and the next FETCH 23). The
+        # cards the deal read again and sent round before it keep going in over them, as those
+        # before them did (counted for those too, hand 1023 of German Whist lay split: 24 s).
+        self.deal_last = -1
         # during a FETCH, per card: LIFTED, TOPPED or UNDER (FetchJob.found_under); allocated once
         self.fetch_marks = bytearray(256)
         self.sorts = hasattr(board, "sorts") and bool(board.sorts())
@@ -1263,27 +1271,18 @@ class Dealer:
             j -= 1
         loop.insert(j, card)
         under = self.deal_marks  # (a deal's cards under the cards still to deal: not counted)
+        every = card == self.deal_last  # (... but under the deal's last card: counted)
         n = 0
         for i in range(j + 1, len(loop)):
-            if not under[loop[i]] & 1:
+            if every or not under[loop[i]] & 1:
                 n += 1
         self.board.loop_depth(n, card)
 
     def deal_marks_clear(self):
+        self.deal_last = -1
         m = self.deal_marks
         for i in range(len(m)):
             m[i] = 0
-
-    def deal_unders_clear(self):
-        """The deal's last card was read: no card is left to deal, so no loop card lies under the
-        cards still to deal (deal_reread's marks go; the read counts stay). Counted, the marked
-        cards put the last card under them, at its place: left out, it went in over them, as if
-        they still lay under it (hand 1020 on the twin: the deck's last card, AD, place 7, was
-        read after 20 loop cards the blade had put under it, and went in over 19 of them; its
-        FETCH sent 24 cards round and the next FETCH 23)."""
-        m = self.deal_marks
-        for i in range(len(m)):
-            m[i] &= 0xFE
 
     def deal_reread(self, card):
         """During a deal (sorting hopper), the loop card ``card`` was read: the blade had put it
@@ -1296,12 +1295,16 @@ class Dealer:
         way round with a place below its own: their depths were given counting the marked cards,
         and the blade, moving now by the whole difference, may be late for them (on the twin it
         was: 9S in hand 1023); marked, one that landed where it should costs at most a pass at
-        its fetch. The times ``card`` has been read this deal (this one included)."""
+        its fetch. A card already read again in this deal is not marked: it went round in over
+        the cards still to deal, whatever its place (marked again by each later card read from
+        under them, a run of such cards left each next one out of the depth, and in hand 1023
+        of Double Nil under the referee the cards read after it went in under it, 22 cards
+        round for one FETCH). The times ``card`` has been read this deal (this one included)."""
         m = self.deal_marks
         key = self.loop_key
         k = key[card]
         for c in self.loop:
-            if key[c] < k:
+            if key[c] < k and not m[c] >> 1:
                 m[c] |= 1
         n = min(127, (m[card] >> 1) + 1)
         m[card] = n << 1  # read: it is no longer under anything
@@ -1358,11 +1361,12 @@ class Dealer:
         loop = self.loop
         under = self.deal_marks
         below = self.fetch_marks  # (UNDER: taken to lie under the card a FETCH wants)
+        every = card == self.deal_last  # (the deal's last card: under it too, counted)
         n = 0
         after = False
         for c in loop:
             if after:
-                if not under[c] & 1 and below[c] != UNDER and not self.board.loop_flying(c):
+                if (every or not under[c] & 1) and below[c] != UNDER and not self.board.loop_flying(c):
                     n += 1
             elif c == card:
                 after = True

@@ -60,8 +60,9 @@ def test_a_fetchs_cards_read_again_go_to_the_top_not_round_to_the_same_place(
     """Before (main ff7cf11): ``before`` cards round for the FETCH of ``card``; then 24 (AD) and
     22 (9H), with the FETCH after AD's 23 more; now at most 2, and no FETCH of the hand sends
     more than 3 round (the deal's last card goes to its place under the cards the deal read
-    twice: Dealer.deal_unders_clear; the hand's passes 77 -> 30 and 64 -> 26). The hand still
-    plays through with every card where the referee says."""
+    twice: Dealer.deal_last; a re-read marks only cards not read again yet, deal_reread; the
+    hand's passes 77 -> 26 and 64 -> 26). The hand still plays through with every card where
+    the referee says."""
     t, rows = _fetch_passes(monkeypatch, hand)
     g = t.ref.game
     assert g is not None and g.phase not in ("draw", "exchange"), g.phase
