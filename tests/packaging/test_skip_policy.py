@@ -33,6 +33,7 @@ def test_runs():
 
 def outcome(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
     shutil.copy(TESTS / "conftest.py", tmp_path / "conftest.py")
+    shutil.copy(TESTS / "benchkit.py", tmp_path / "benchkit.py")  # (the conftest imports it)
     (tmp_path / "test_sample.py").write_text(SAMPLE)
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:
