@@ -47,6 +47,7 @@ import threading
 import zlib
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from trickref.device.dealer import messages as m
@@ -120,6 +121,23 @@ class LoopCardsMissing(DealerError):
         self.missing = missing
 
 
+@dataclass
+class PlaySlotAsk:
+    """What a stop asks people to put into the play slot before Resume: ``cards``, each with the
+    seat whose screen asks it to look in its own pocket (None: no screen names it, a person looks
+    in no pocket). ``loop``: loop cards a relearning did not find (only they go in, and the
+    relearning, done again, deals them back to the loop); else the rest of a Release's hand-over
+    (the cards in the reject pocket, on the belt and in the read window go in with them)."""
+
+    cards: list[tuple[int, int | None]] = field(default_factory=list)
+    loop: bool = False
+
+    @classmethod
+    def of(cls, missing: tuple[tuple[str, str], ...], loop: bool) -> PlaySlotAsk:
+        """From a fault's (card, where) pairs: "seat:N" is that seat's pocket."""
+        return cls([(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in missing], loop)
+
+
 class V1StepRefused(DealerError):
     """A step of the v1 dealer, from a game journaled before the v2 dealer."""
 
@@ -164,12 +182,9 @@ class DealerAdapter:
         self._delivered: list[tuple[int, int]] = []
         self._release_plan: dict[int, list[tuple[int, int]]] = {}  # the plan each Release step last sent
         self._release_checked: int | None = None  # a Release whose deal ended and did not check out
-        # the passed cards the last Release fault found in no pocket and not in the dealer (the
-        # person puts them in the play slot before Resume)
-        self.missing: list[tuple[int, int | None]] = []
-        # those cards are loop cards a relearning did not find (not a Release's): the person puts
-        # only them in the play slot, and the relearning, done again, deals them to the loop
-        self.loop_missing = False
+        # what the last stop asks people to put into the play slot: a Release's passed cards it
+        # found in no pocket and not in the dealer, or loop cards a relearning did not find
+        self.ask = PlaySlotAsk()
         # a card read and held that had left the read window when the dealer rebooted by itself:
         # its routing was under way and it went on to its pocket (the RouteFed, sent again, ends)
         self.gone_on: int | None = None
@@ -435,18 +450,15 @@ class DealerAdapter:
                     if entry in rest:
                         rest.remove(entry)
                 missing = tuple(rest)
-        self.loop_missing = isinstance(e, LoopCardsMissing)
         if isinstance(e, LoopCardsMissing):
             missing = e.missing
-        # (card, receiver): the screen asks each receiver to look in their own pocket
-        self.missing = [(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in missing]
+        self.ask = PlaySlotAsk.of(missing, loop=isinstance(e, LoopCardsMissing))
         return DealerFault(kind, str(e), cmd.step, delivered, missing)
 
     def loop_missing_fault(self, e: LoopCardsMissing) -> DealerFault:
         """The stop for a relearning that missed cards outside any step (Resume's relearning)."""
         self.faults.append(f"fault: {e}")
-        self.loop_missing = True
-        self.missing = [(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in e.missing]
+        self.ask = PlaySlotAsk.of(e.missing, loop=True)
         return DealerFault("fault", str(e), None, (), e.missing)
 
     def _take_delivered(self, cmd: Release) -> tuple[tuple[str, str], ...]:

@@ -47,7 +47,7 @@ from trickref.device.dealer.errors import (
 )
 from trickref.device.dealer.errors import DealerFault as DriverFault
 from trickref.device.journal import JournalWriteError
-from trickref.device.table.dealers import DealerAdapter, LoopCardsMissing
+from trickref.device.table.dealers import DealerAdapter, LoopCardsMissing, PlaySlotAsk
 from trickref.device.table.storage import StorageFault, storage_fault
 from trickref.engine import cards as C
 from trickref.engine.referee.autotable import ideal_outcome
@@ -528,13 +528,12 @@ class SerialDealer:
             self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
                                    else str(e), None))
             return
-        if people is not None and not jam and self.adapter.loop_missing and "play slot" in fault:
+        if people is not None and not jam and self.adapter.ask.loop and "play slot" in fault:
             # loop cards a relearning did not find: the screen names them (the pocket of the seat a
             # step was fetching one to); only they go into the play slot, and the relearning below
             # deals them back to the loop
-            people.to_play_slot(self.adapter.missing, only_named=True)
-            self.adapter.missing = []
-            self.adapter.loop_missing = False
+            people.to_play_slot(self.adapter.ask.cards, only_named=True)
+            self.adapter.ask = PlaySlotAsk()
         if self.adapter.relearn is not None and self.adapter.in_gate is None and not jam:
             # a restart's relearning the dealer did not hear: the parked cards go back round its
             # loop now, before the table takes a card (a dealer that does not know them feeds
@@ -556,8 +555,8 @@ class SerialDealer:
             # Only when it asks: after a pulled cable it says the table goes on by itself, and a
             # card taken out of the read window while the dealer's dead-man held it there was read
             # again from the slot as its twin (unplug_release 303029: QS to seat 5, then QS rejected)
-            people.to_play_slot(self.adapter.missing)
-            self.adapter.missing = []
+            people.to_play_slot(self.adapter.ask.cards)
+            self.adapter.ask = PlaySlotAsk()
         try:
             card = self.adapter.pending_read()  # a card read while the host could not hear it
         except (DealerError, ValueError, OSError):
