@@ -31,6 +31,7 @@ import math
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -485,7 +486,7 @@ class Dealer:
                      timeout: float | None, skip: int = 0, step: int | None = None) -> DealReport:
         what = f"deal {deal_id}"
         self._wait(watch, lambda e: e.kind == m.EV_DEAL_DONE and e["deal_id"] == deal_id,
-                   what, timeout, deal=True, skip=skip, step=step)
+                   what, timeout, deal=True, skip=skip, step=step, plan=plan)
         events = [e for e in watch.events if not e.is_notice or e.kind == EV_EVENTS_LOST]
         check = check_deal(plan, deal_id, events)
         if not check.good:
@@ -814,7 +815,7 @@ class Dealer:
 
     def _wait(self, watch: _Watch, done: Callable[[Event], bool], what: str,
               timeout: float | None, *, deal: bool = False, skip: int = 0,
-              step: int | None = None) -> Event:
+              step: int | None = None, plan: DealPlan | None = None) -> Event:
         """Wait for the event that ends ``what``; raise the error of any failure event.
 
         Quiet for ``poll_interval``: ask STATUS (catches a reboot, lost events, a dealer that
@@ -874,6 +875,8 @@ class Dealer:
                 if info.state != m.STEP_RUNNING and watch.fill(self.link.fetch_events(info.first_index), seen):
                     continue
                 remembered = self._remembered_outcome(watch, info, done)
+                if remembered is None and plan is not None:
+                    remembered = self._remembered_deal(watch, info, plan, step)
                 if remembered is not None:
                     return remembered
             if st.state == 0:
@@ -916,6 +919,42 @@ class Dealer:
                                              if kind == m.EV_CARD_ROUTED else []))
                 return ev
         return None
+
+    def _remembered_deal(self, watch: _Watch, info: StepInfo, plan: DealPlan, deal_id: int) -> Event | None:
+        """A deal the dealer remembers done whose last events a reboot took (the watchdog fired
+        before its USB buffer went out: the event log is RAM; the step memory, kept on the
+        flash, says DONE and how many plan entries it filled). The firmware fills an entry only
+        with that card to that target, so DONE with every entry filled is the whole deal: the
+        entries not heard of are added to the watch as dealt, with the DEAL_DONE (the rejections
+        heard counted; one not heard is in the dealer's reject ledger, which the reconciliation
+        reads). Only when the cards heard of all belong to the plan and the remembered last
+        card is one of it; else None. Found on the simulated table: four-player Hearts, the
+        watchdog as the last passed card of the hand-over landed, six of its twelve answers lost:
+        "idle but never reported the end", Resume after Resume."""
+        if info.state != m.STEP_DONE or info.count != len(plan):
+            return None
+        want = Counter(plan.entries)
+        if want[(info.card, info.target)] == 0:
+            return None
+        heard = [e for e in watch.events if not e.is_notice]
+        if any(e.kind == m.EV_DEAL_DONE for e in heard):
+            return None
+        got = Counter((e["card"], e["target"]) for e in heard if e.kind == m.EV_CARD_DEALT)
+        if got - want:
+            return None
+        rest = want - got
+        dups = [e["card"] for e in heard if e.kind == m.EV_DUPLICATE]
+        rejected = len(dups) + sum(1 for e in heard if e.kind == m.EV_MISREAD)
+        end: list[Event] = []
+        for c, t in plan.entries:  # (in plan order; an entry heard of is not added again)
+            if rest[(c, t)] > 0:
+                rest[(c, t)] -= 1
+                end.append(Event(-1, m.EV_CARD_DEALT, "CARD_DEALT", {"card": c, "target": t, "confidence": 0}))
+        end.append(Event(-1, m.EV_DEAL_DONE, "DEAL_DONE", {"deal_id": deal_id, "dealt": len(plan),
+                                                          "rejected": rejected, "missing": [],
+                                                          "duplicates": dups}))
+        watch.add_remembered(end)
+        return end[-1]
 
     def _began_after_boot(self, watch: _Watch, step: int, seen: int) -> bool:
         """The link saw the dealer's new boot id while waiting for ``step``: a step the dealer

@@ -157,3 +157,19 @@ def test_german_whist_cards_the_watchdog_left_on_the_loop_or_delivered_unheard(k
         _same_hand_same_pockets(t, want)
     finally:
         t.close()
+
+
+@pytest.mark.parametrize("flash", ["kept", "lost"])
+def test_hearts_the_watchdog_as_the_hand_overs_last_card_lands_with_half_its_answers_lost(flash: str) -> None:
+    """Found beyond the shares above: four-player Hearts, the watchdog in the pass in which the
+    twelfth passed card landed, six of the hand-over's answers still in the USB buffer. The
+    dealer's step memory says the deal is DONE with all twelve entries filled; its events are
+    gone. Before, the host waited for an end the dealer could no longer tell ("idle but never
+    reported the end"), Resume after Resume; now the driver ends the deal from the step
+    memory (Dealer._remembered_deal)."""
+    want, _, _ = _clean("hearts")
+    t = _play_with_reboot("hearts", "unheard", 12, flash)
+    try:
+        _same_hand_same_pockets(t, want)
+    finally:
+        t.close()
