@@ -111,12 +111,16 @@ class ClubScene(Scene):
                "last_receipt": st["last_receipt"], "error_kind": st["error_kind"], "error": st["error"]}
         if st["error_kind"] and not st["connected"]:
             out["problem"] = problem_words(st["error_kind"], self.club.table, self.club.host, self.club.port)
-        revealed = sorted(self.link.salts)  # the last round whose salts are out: its decks checked
+        # the link's network thread adds rounds while this draws: work on copies (a dict copied
+        # in one C call is whole; iterating the live one raised "dictionary changed size during
+        # iteration", seen once in the suite)
+        salts, seats = dict(self.link.salts), dict(self.link.seats)
+        revealed = sorted(salts)  # the last round whose salts are out: its decks checked
         if revealed:
             out["fairness"] = self.CT.check_round(self.link, revealed[-1])
-        upcoming = sorted(r for r in self.link.seats if r not in self.link.salts)
+        upcoming = sorted(r for r in seats if r not in salts)
         if upcoming:  # the hub's seating of the next round (a movement): who sits where here
-            out["seating"] = (upcoming[0], list(self.link.seats[upcoming[0]]))
+            out["seating"] = (upcoming[0], list(seats[upcoming[0]]))
         return out
 
     # ------------------------------------------------------------------ layout
