@@ -54,12 +54,9 @@ def shuffled(seed):
     return order
 
 
-def twin_deal(seed=1):
-    v = values()
-    tw = twin.Twin(v, load_board, fw_main, seed=seed, seats=4)
-    tw.mech.random_faults = False
-    order = shuffled(seed)
-    tw.mech.hopper = shuffled(seed + 50)
+def host(tw):
+    """A scripted host for ``tw``: send(ftype, body) queues a frame, run(ms) steps the twin a
+    pass a millisecond and collects its events into ``events`` (returned with them)."""
     parser = P.Parser()
     events = []
     seq = [0]
@@ -76,6 +73,17 @@ def twin_deal(seed=1):
                     if f.type == P.EVENT or f.type == P.EVENTS:
                         events.extend(P.parse_event_block(f.body))
                 tw.link.tx = bytearray()
+
+    return send, run, events
+
+
+def twin_deal(seed=1):
+    v = values()
+    tw = twin.Twin(v, load_board, fw_main, seed=seed, seats=4)
+    tw.mech.random_faults = False
+    order = shuffled(seed)
+    tw.mech.hopper = shuffled(seed + 50)
+    send, run, events = host(tw)
 
     send(P.HELLO, bytes((P.PROTOCOL,)) + P.u16(60000))
     run(20)
@@ -109,22 +117,7 @@ def twin_homecoming():
     tw = twin.Twin(values(), load_board, fw_main, seed=1, seats=2)
     tw.mech.random_faults = False
     tw.mech.hopper = [3, 17]
-    parser = P.Parser()
-    events = []
-    seq = [0]
-
-    def send(ftype, body):
-        seq[0] += 1
-        tw.link.rx.extend(P.encode_frame(ftype, seq[0], 0, body))
-
-    def run(ms):
-        for _ in range(ms):
-            tw.step(1)
-            if tw.link.tx:
-                for f in parser.feed_bytes(bytes(tw.link.tx)):
-                    if f.type == P.EVENT or f.type == P.EVENTS:
-                        events.extend(P.parse_event_block(f.body))
-                tw.link.tx = bytearray()
+    send, run, events = host(tw)
 
     def until(kinds, limit):
         t = 0
