@@ -161,7 +161,9 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
             misreads += 1
             problems.append(f"a card could not be read after {f['attempts']} tries (sent to the "
                             f"{m.target_name(f['target'])})")
-        elif ev.kind == m.EV_JAM:
+        elif ev.kind == m.EV_JAM and f["card"] != m.UNKNOWN_CARD:
+            # (a jam that names no card stopped a feed move that brought none to the window: the
+            # hopper ran empty as cards going round the loop came home; Resume feeds again)
             jams[f["card"]] += 1
         elif ev.kind == m.EV_HOPPER_EMPTY:
             ran_out.append(f["remaining"])

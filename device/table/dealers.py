@@ -169,6 +169,7 @@ class DealerAdapter:
         # read window it routed, whose RouteFed it then completes)
         self.relearn_jammed = False
         self.relearn_gate: int | None = None
+        self.relearn_stopped: list[int] | None = None  # the cards of that relearning plan
         self.faults: list[str] = []
         self.feeding = False  # inside a FeedBack, waiting for a person to feed the card back
         # a Release a jam stopped (its step number): RESUME finishes the dealer's own deal of it
@@ -521,6 +522,12 @@ class DealerAdapter:
             except DealerJam:
                 self.relearn_jammed = True
                 raise
+            except DealMismatch as e:
+                # the relearning, finished after the jam, did not find every card (a card the
+                # FETCH under way delivered unheard before the dealer rebooted with a blank
+                # flash): the same reading of it as a relearning that ran straight through
+                self.relearn_gate = None
+                self._relearn_mismatch(e, self.relearn_stopped, None)
             gate, self.relearn_gate = self.relearn_gate, None
             if isinstance(cmd, RouteFed) and cmd.card is not None and gate == C.parse(cmd.card):
                 return DealerDone(cmd.step, cmd.card)
@@ -675,71 +682,78 @@ class DealerAdapter:
         except DealerJam:
             self.relearn_jammed = True  # the dealer waits for RESUME with its plan
             self.relearn_gate = gate[0] if gate is not None else None
+            self.relearn_stopped = cards
             raise
         except DealMismatch as e:
-            passing = isinstance(self._current, Release) and Counter(e.missing or ()) <= Counter(
-                C.parse(c) for c, _ in self._current.plan)
-            if e.missing is not None and passing:
-                # passed cards of the hand-over under way: every other card went round the loop,
-                # and the Release, done again, reads the hopper afresh and asks each receiver for
-                # the ones it does not find ("passed to you": delivered unreported)
-                return
-            if e.missing is not None and gate is not None and e.missing == [gate[0]]:
-                # the card read before the reboot was not in the read window (a parked card a
-                # NEXT pull brought there was): its routing was under way and it went on to its
-                # pocket. The loop is relearned once more, cleanly, and the step ends.
-                self._relearn_again(cards)
-                return
-            if e.missing is not None and self._delivered_by_step(e.missing) == len(e.missing):
-                # the card the step under way was fetching: the dealer's step memory (kept on its
-                # flash) says it delivered it before it rebooted; every other card went round the
-                # loop, and the step, sent again, ends with that answer. The loop is relearned
-                # once more without it: a deal that missed a card leaves the dealer's loop
-                # model and window in a state a FETCH could not go on from (found with the
-                # watchdog right after a German Whist FETCH: the next FETCH made no progress)
-                delivered = C.parse(self._current.card) if isinstance(self._current, Fetch) else None
-                rest = list(cards or [])
-                if delivered in rest:
-                    rest.remove(delivered)
-                if rest:
-                    self._relearn_again(rest)  # (a card of the read window went to its target in the first)
-                return
-            if e.missing is not None and (gate is None or gate[0] not in e.missing):
-                # Every other card went round the loop and the dealer knows them again; these are
-                # not in it. Found on the simulated table: the dealer rebooted by itself just
-                # after a FETCH put its card in the seat's pocket, before it could say so (or a
-                # card stopped on the belt). Sent again, the relearning only misses them again:
-                # the table stops and names them (on the receiver's screen for the card the step
-                # was fetching); the person puts them in the play slot, and Resume deals them to
-                # the loop before the step is done again (with all the others: a DEAL_PLAN reads
-                # the hopper afresh, its plan must hold every card parked there).
-                self.relearn = cards
-                self.relearn_sid = self.dealer.new_step_id()
-                where = self._fetching()
-                missing = tuple((C.NAMES[c], where.get(c, "loop")) for c in e.missing)
-                raise LoopCardsMissing(
-                    f"{len(e.missing)} card(s) parked in the dealer's loop are not there after it restarted "
-                    f"({' '.join(C.names(e.missing))}): {e}", missing) from e
-            if e.strays is None:
-                # a card of the plan was not found (still on its way round when the relearning
-                # began: a dealer that rebooted by itself with a card on the belt): the next try
-                # is a new deal under a new id (under the same id the dealer would only answer
-                # with this deal's outcome again, Resume after Resume)
-                self.relearn_sid = self.dealer.new_step_id()
-                self.relearn = cards
-                raise
-            # Every loop card went back round the loop; the only difference is a card the plan
-            # does not hold, read first and sent to the reject pocket by name: a card a player
-            # fed while the table was down (the feed move takes the play slot's card first).
-            # The relearning is done (sent again under its id it would only give the same
-            # answer, and the table would stick); the reject pocket's reconciliation tells the
-            # referee where that card went, and the screen asks its player to feed it again.
-            self.reconcile()
+            self._relearn_mismatch(e, cards, gate[0] if gate is not None else None)
         except BaseException:
             # not dealt (the link, a fault): dealt again next time, whole; the cards it read
             # went round the loop onto the hopper again, so all are still there to be read
             self.relearn = cards
             raise
+
+    def _relearn_mismatch(self, e: DealMismatch, cards: list[int] | None, gate: int | None) -> None:
+        """A relearning of ``cards`` (``gate``: the card of the read window, read first) ended
+        unlike its plan, run at once or resumed after a jam stopped it: what the difference
+        means and what is done about it (returns when the step can go on, else raises)."""
+        passing = isinstance(self._current, Release) and Counter(e.missing or ()) <= Counter(
+            C.parse(c) for c, _ in self._current.plan)
+        if e.missing is not None and passing:
+            # passed cards of the hand-over under way: every other card went round the loop,
+            # and the Release, done again, reads the hopper afresh and asks each receiver for
+            # the ones it does not find ("passed to you": delivered unreported)
+            return
+        if e.missing is not None and gate is not None and e.missing == [gate]:
+            # the card read before the reboot was not in the read window (a parked card a
+            # NEXT pull brought there was): its routing was under way and it went on to its
+            # pocket. The loop is relearned once more, cleanly, and the step ends.
+            self._relearn_again(cards)
+            return
+        if e.missing is not None and self._delivered_by_step(e.missing) == len(e.missing):
+            # the card the step under way was fetching: the dealer's step memory (kept on its
+            # flash) says it delivered it before it rebooted; every other card went round the
+            # loop, and the step, sent again, ends with that answer. The loop is relearned
+            # once more without it: a deal that missed a card leaves the dealer's loop
+            # model and window in a state a FETCH could not go on from (found with the
+            # watchdog right after a German Whist FETCH: the next FETCH made no progress)
+            delivered = C.parse(self._current.card) if isinstance(self._current, Fetch) else None
+            rest = list(cards or [])
+            if delivered in rest:
+                rest.remove(delivered)
+            if rest:
+                self._relearn_again(rest)  # (a card of the read window went to its target in the first)
+            return
+        if e.missing is not None and (gate is None or gate not in e.missing):
+            # Every other card went round the loop and the dealer knows them again; these are
+            # not in it. Found on the simulated table: the dealer rebooted by itself just
+            # after a FETCH put its card in the seat's pocket, before it could say so (or a
+            # card stopped on the belt). Sent again, the relearning only misses them again:
+            # the table stops and names them (on the receiver's screen for the card the step
+            # was fetching); the person puts them in the play slot, and Resume deals them to
+            # the loop before the step is done again (with all the others: a DEAL_PLAN reads
+            # the hopper afresh, its plan must hold every card parked there).
+            self.relearn = cards
+            self.relearn_sid = self.dealer.new_step_id()
+            where = self._fetching()
+            missing = tuple((C.NAMES[c], where.get(c, "loop")) for c in e.missing)
+            raise LoopCardsMissing(
+                f"{len(e.missing)} card(s) parked in the dealer's loop are not there after it restarted "
+                f"({' '.join(C.names(e.missing))}): {e}", missing) from e
+        if e.strays is None:
+            # a card of the plan was not found (still on its way round when the relearning
+            # began: a dealer that rebooted by itself with a card on the belt): the next try
+            # is a new deal under a new id (under the same id the dealer would only answer
+            # with this deal's outcome again, Resume after Resume)
+            self.relearn_sid = self.dealer.new_step_id()
+            self.relearn = cards
+            raise e
+        # Every loop card went back round the loop; the only difference is a card the plan
+        # does not hold, read first and sent to the reject pocket by name: a card a player
+        # fed while the table was down (the feed move takes the play slot's card first).
+        # The relearning is done (sent again under its id it would only give the same
+        # answer, and the table would stick); the reject pocket's reconciliation tells the
+        # referee where that card went, and the screen asks its player to feed it again.
+        self.reconcile()
 
     def _relearn_again(self, cards: list[int] | None) -> None:
         """The relearning once more, of ``cards``, under a new id (under the same id the dealer

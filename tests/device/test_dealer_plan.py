@@ -150,6 +150,23 @@ def test_cards_not_found_are_the_only_difference_even_when_the_hopper_ran_out() 
     assert check_deal(plan, 1, model_deal(plan, [10, 12], misroute_at=1)[0]).missing is None
 
 
+def test_a_feed_jam_that_named_no_card_does_not_hide_the_card_not_found() -> None:
+    """A relearning after a reboot with a blank flash: loop cards the reboot left on the return
+    path land on the hopper while a feed move that found it empty times out, and the dealer
+    stops with a JAM naming no card; resumed, it finds every card but the one the FETCH under
+    way had delivered unheard. That jam took no card, so the deal's only difference is still
+    the card not found (the table names it and asks for it) and not a deal sent again for ever
+    (German Whist, the watchdog at card 44 with its answer lost and the flash blank)."""
+    plan = DealPlan([(10, m.MAGAZINE), (11, m.MAGAZINE), (12, m.MAGAZINE)])
+    events, _ = model_deal(plan, [12, 10])
+    jam = Event(0, m.EVENT_KINDS["JAM"], "JAM", {"stage": 1, "card": m.UNKNOWN_CARD})
+    check = check_deal(plan, 1, [jam, *events])
+    assert check.missing == [11] and not check.good
+    # a jam that named the card: it may have stopped it on the belt, not only missing
+    jam = Event(0, m.EVENT_KINDS["JAM"], "JAM", {"stage": 3, "card": 11})
+    assert check_deal(plan, 1, [jam, *events]).missing is None
+
+
 def test_lost_events_notice_fails_the_check() -> None:
     plan = DealPlan([(10, 0)])
     events, _ = model_deal(plan, [10])
