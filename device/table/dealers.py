@@ -525,11 +525,17 @@ class DealerAdapter:
             except DealMismatch as e:
                 # the relearning, finished after the jam, did not find every card (a card the
                 # FETCH under way delivered unheard before the dealer rebooted with a blank
-                # flash): the same reading of it as a relearning that ran straight through
-                self.relearn_gate = None
-                self._relearn_mismatch(e, self.relearn_stopped, None)
+                # flash; the card read before the reboot, routed on): the same reading of it as
+                # a relearning that ran straight through
+                try:
+                    self._relearn_mismatch(e, self.relearn_stopped, self.relearn_gate)
+                except BaseException:
+                    self.relearn_gate = None
+                    raise
             gate, self.relearn_gate = self.relearn_gate, None
-            if isinstance(cmd, RouteFed) and cmd.card is not None and gate == C.parse(cmd.card):
+            if isinstance(cmd, (RouteFed, FeedBack)) and cmd.card is not None and gate == C.parse(cmd.card):
+                if self.gone_on == gate:
+                    self.gone_on = None
                 return DealerDone(cmd.step, cmd.card)
         if self.relearn is not None and not isinstance(cmd, Abort):
             # before anything else: a rebooted dealer that does not know the cards parked in the
@@ -543,16 +549,21 @@ class DealerAdapter:
                 card = self._route_fed(cmd)
                 self._relearn()
                 return DealerDone(cmd.step, None if card is None else C.NAMES[card])
-            if isinstance(cmd, RouteFed) and cmd.card is not None and self.in_gate == C.parse(cmd.card):
+            if isinstance(cmd, (RouteFed, FeedBack)) and cmd.card is not None and self.in_gate == C.parse(cmd.card):
+                # (a card fed back, read and being routed when the dealer rebooted with a blank
+                # flash, the window's card then maybe a loop card a NEXT pull brought: the
+                # relearning reads it; the fed card not found went on to its target)
                 gate, self.in_gate = self.in_gate, None
                 try:
                     self._relearn((gate, target_byte(cmd.target)))
                 except BaseException:
                     # not dealt (the link, a fault; kept pending whole): the card is still in
                     # the read window, and the same plan, with it first, is sent again
-                    if self.relearn is not None:
+                    if self.relearn is not None and self.gone_on != gate:
                         self.in_gate = gate
                     raise
+                if self.gone_on == gate:
+                    self.gone_on = None
                 return DealerDone(cmd.step, cmd.card)
             self._relearn()
             if isinstance(cmd, FeedBack) and self.moved is not None and (cmd.card, "reject") in self.moved.moves:
@@ -706,7 +717,10 @@ class DealerAdapter:
         if e.missing is not None and gate is not None and e.missing == [gate]:
             # the card read before the reboot was not in the read window (a parked card a
             # NEXT pull brought there was): its routing was under way and it went on to its
-            # pocket. The loop is relearned once more, cleanly, and the step ends.
+            # pocket. The loop is relearned once more, cleanly, and the step ends (with that
+            # card, also when the relearning stops for a jam and the step is done again after
+            # Resume: ``gone_on``)
+            self.gone_on = gate
             self._relearn_again(cards)
             return
         if e.missing is not None and self._delivered_by_step(e.missing) == len(e.missing):
@@ -797,6 +811,28 @@ class DealerAdapter:
         due = C.parse(cmd.card)
         d = self.dealer
         route = target_byte(cmd.target)
+        if self.gone_on == due and self.held != due and self.in_gate != due:
+            # read and being routed when the dealer rebooted by itself, gone from its window
+            # (note_boot): it went on to its target; nobody feeds it again
+            self.gone_on = None
+            self.reconcile()
+            if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
+                raise _Resolved()  # (cleared to the reject pocket: DealerMoved ends the step)
+            return due
+        if self.held != due and self.in_gate == due:
+            # read before the dealer rebooted by itself and still in its window: read there
+            # again (a FEED would wait for a person to feed a card they no longer have)
+            try:
+                self._tries(cmd.step, 0, lambda sid: self._read_as(sid))
+            except (DealerTimeout, DealerLinkDown):
+                raise  # not heard: the card is still in the window, read there next time
+            except BaseException:
+                self.in_gate = None
+                raise
+            self.in_gate = None
+            if self.held != due:
+                raise DealerJam("the reader gate held another card than the one read before the "
+                                "power went: take the card out of the gate, then Resume")
         if self.held == due:  # read before a fault: is it still held in the gate?
             self.feeding = False  # only routed: nobody feeds anything
             try:
