@@ -77,9 +77,17 @@ FLAP_DOWN_US, FLAP_UP_US = 1000, 1500  # set on the build
 # channel 0 driving the splitter's linear servo (Actuonix L12-R): the blade's depth below the
 # top of the stack, in cards. Absent (no answer at 0x41): the loop is first in, first out.
 SPLIT_ADDR = 0x41
-SPLIT_US0, SPLIT_US_PER_CARD = 1000, 10  # pulse for depth 0, and per card of depth (set on the build)
-SPLIT_MAX = 100  # the blade's travel in cards (L12-R-30: 30 mm stroke, 0.3 mm cards); a
-# two-player Spades loop holds 51 cards, so a card may have to drop in 50 under the top
+SPLIT_US0, SPLIT_US_PER_CARD = 1010, 10  # pulse for depth 0, and per card of depth (set on the build)
+# A card whose place is the top of the stack (depth 0) lands with the blade parked a card above
+# the top card (the stroke's end, 1.00 ms), not level with it: the blade's one-card error (the
+# L12's 0.1 mm repeatability, a bowed card) then still lands it on the top. Level with the top,
+# one card low slid it in under the top card: on the twin, a stock's first loop card under the
+# deck's last card to deal, and every later loop card counted it above itself (two-player
+# Spades hand 1023: 35 cards read again in the deal, 33.1 s of fetching; parked, 19.1 s)
+SPLIT_PARK = -1  # the blade's depth for a card that lands on the top
+SPLIT_MAX = 99  # the blade's travel in cards below the top card (L12-R-30: 30 mm stroke, 0.3 mm
+# cards, one of them above the top); a two-player Spades loop holds 51 cards, so a card may
+# have to drop in 50 under the top
 # The blade moves once the card before has landed: two loop cards leave the window at least
 # this far apart so it reaches the next depth first. 23 mm/s (datasheet) is 13 ms a card; the
 # allowance takes the speed 30 % low (19 ms a card) plus a PWM frame (20 ms) and a margin.
@@ -305,7 +313,7 @@ class _Splitter:
         self.cards = bytearray(128)  # the card each depth is for
         self.head = 0
         self.count = 0
-        self.last = 0  # the depth given last (the blade goes there from the one before)
+        self.last = SPLIT_PARK  # the depth given last (the blade goes there from the one before)
         self.gap = 0  # ms the last two loop cards must be apart for the blade to move between
         self.depth_of = None  # card -> its depth now (commands.Dealer.loop_depth_now)
         try:
@@ -325,8 +333,9 @@ class _Splitter:
             self.ring[k] = depth
             self.cards[k] = card & 0xFF
             self.count += 1
-            self.gap = SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD * abs(depth - self.last)
-            self.last = depth
+            at = depth or SPLIT_PARK  # (depth 0: parked above the top)
+            self.gap = SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD * abs(at - self.last)
+            self.last = at
             if self.count == 1:
                 self._drive()
 
@@ -370,7 +379,7 @@ class _Splitter:
         # the PCA9685's nearest step (4.88 us, half a card), not the one below: floored, the
         # blade stopped up to half a card short (depth 47 at 46.9), which with the L12's
         # 0.1 mm repeatability (a third of a card) is one card off; rounded, a quarter at most
-        off = ((SPLIT_US0 + SPLIT_US_PER_CARD * depth) * 4096 + 10000) // 20000
+        off = ((SPLIT_US0 + SPLIT_US_PER_CARD * (depth or SPLIT_PARK)) * 4096 + 10000) // 20000
         try:
             self.i2c.writeto_mem(SPLIT_ADDR, PCA_LED0, bytes((0, 0, off & 0xFF, off >> 8)))
         except OSError:

@@ -53,7 +53,9 @@ PIN_ESCAPE, PIN_THICK, PIN_ESTOP, PIN_VBUS = 22, 26, 27, 28
 HOPPER_LIFT = 15
 SM_F, SM_T, SM_R = 0, 1, 2
 PIO_FDEBUG = 0x50200008
-SPLIT_ADDR, SPLIT_US0, SPLIT_US_PER_CARD = 0x41, 1000, 10  # the sorting hopper's servo (board.py)
+# the sorting hopper's servo (board.py): the pulse with the blade level with the top card, and
+# per card below it; the stroke's end, 1.00 ms, holds the blade a card above the top
+SPLIT_ADDR, SPLIT_US0, SPLIT_US_PER_CARD, SPLIT_US_END = 0x41, 1010, 10, 1000
 
 # where the twin puts what board.py does not name (mm along the path; design values)
 GRIP_X = 170.0  # a card this far along is gripped by the belt bands
@@ -504,14 +506,15 @@ class Mechanism:
         if self.sorting:
             # the splitter's blade holds the top cards off the stack: the card drops in under
             # them, at the depth the blade is at now (it may still be moving), give or take one
-            # (the blade's repeatability against a card's 0.3 mm)
-            depth = int(self.splitter.at(self.now) + 0.5)
+            # (the blade's repeatability against a card's 0.3 mm). A blade above the top card
+            # (depth below 0: parked) holds nothing, and the card lands on the top.
+            depth = math.floor(self.splitter.at(self.now) + 0.5)
             if self.rng.random() < self.v.get("sorter.error_chance", 0):
                 depth += 1 if self.rng.random() < 0.5 else -1
         for card in cards:
             d = max(0, min(depth, len(self.hopper)))
             self.hopper.insert(len(self.hopper) - d, card)
-        self.log.append((self.now, "card %s dropped %d under the top" % (card_text(c.card), depth)))
+        self.log.append((self.now, "card %s dropped %d under the top" % (card_text(c.card), max(0, depth))))
 
     def _gate_covered(self, t=None):
         for c in self.cards:
@@ -1042,7 +1045,8 @@ class HalMachine:
                     if mem == 0x06:  # channel 0: the splitter's servo
                         off = self.regs.get((addr, 0x08), 0) | (self.regs.get((addr, 0x09), 0) << 8)
                         us = off * 20000 / 4096  # (the pulse as the PCA9685 makes it: not whole us)
-                        hal.mech.splitter.command(max(0, us - SPLIT_US0) / SPLIT_US_PER_CARD, hal.mech.now)
+                        us = max(SPLIT_US_END, us)  # (the rod stops at the stroke's end)
+                        hal.mech.splitter.command((us - SPLIT_US0) / SPLIT_US_PER_CARD, hal.mech.now)
                 elif addr not in (0x20, 0x40):
                     raise OSError(19)
 

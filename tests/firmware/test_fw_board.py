@@ -312,7 +312,8 @@ def test_servos_start_one_at_a_time_when_the_servo_rail_comes_up(board: Any, fak
 def test_the_splitter_blade_stops_within_a_quarter_card_of_every_depth(fakes: Any) -> None:
     """The sorting hopper's blade servo gets the PCA9685's nearest step to each depth's pulse
     (4.88 us a step, 10 us a card): at most a quarter of a card off. Floored, it was up to half
-    a card short (depth 47 at 46.90), one card off with the L12's 0.1 mm repeatability."""
+    a card short (depth 47 at 46.90), one card off with the L12's 0.1 mm repeatability. Depth 0
+    (a card for the top) parks the blade a card above the top card, at the stroke's end."""
     fakes.machine.I2C.present = [0x20, 0x40, 0x41]
     try:
         mod = load_board(fakes)
@@ -325,8 +326,17 @@ def test_the_splitter_blade_stops_within_a_quarter_card_of_every_depth(fakes: An
             b.splitter.push(depth)
             off = bus.regs[0x41][mod.PCA_LED0 + 2] | (bus.regs[0x41][mod.PCA_LED0 + 3] << 8)
             at = (off * 20000 / 4096 - mod.SPLIT_US0) / mod.SPLIT_US_PER_CARD
-            worst = max(worst, abs(at - depth))
+            # a card for the top waits with the blade parked a card above it, not level with it
+            want = depth if depth else mod.SPLIT_PARK
+            worst = max(worst, abs(at - want))
+            # within the L12-R's 1.0-2.0 ms over the stroke
+            assert 1000 - 2.5 <= off * 20000 / 4096 <= 2000 + 2.5, depth
         assert worst <= 0.25, worst
+        assert mod.SPLIT_PARK == -1
+        b.splitter.count = 0
+        b.splitter.landed()  # nothing on its way: parked
+        off = bus.regs[0x41][mod.PCA_LED0 + 2] | (bus.regs[0x41][mod.PCA_LED0 + 3] << 8)
+        assert abs((off * 20000 / 4096 - mod.SPLIT_US0) / mod.SPLIT_US_PER_CARD - mod.SPLIT_PARK) <= 0.25
     finally:
         fakes.machine.I2C.present = [0x20, 0x40]
 
