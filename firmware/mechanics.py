@@ -160,6 +160,12 @@ class Mechanics:
         # follows them. A job that finds the hopper empty runs the belt round once first
         # (homecoming) and looks again.
         self.unswept = self.belt and self.loop_sensors
+        # The image saved before the reboot says cards were on their way then (steps.nv_restore):
+        # the first job runs the belt round before anything else, so that the loop sensors do
+        # not see them pass while it follows a card of its own (two-player Spades, the
+        # watchdog between a stage and its FETCH, six cards on the return path: the FETCH took
+        # their edges for its card passing its pocket, JAM 4, Resume after Resume)
+        self.sweep_first = False
 
     def op_attempts(self):
         """How many reads the current (or last finished) op needed."""
@@ -354,6 +360,11 @@ class Mechanics:
             if self.op is None and not self.flights:
                 self.state = IDLE
             return
+        if self.sweep_first:
+            self.sweep_first = False
+            if self.unswept and not self.flights and self.op is None:
+                self._begin(self.homecoming())
+                return
         op = job.next_op()
         if op is None:
             for f in self.flights:

@@ -298,7 +298,9 @@ def nv_image(dealer):
     out.append(min(255, len(led.rejects)))
     out.extend(bytes(led.rejects[:255]))
     valid = dealer.loop_valid and not moving and dealer.mech.held is None
-    out.append(1 if valid else 0)
+    # bit 0: the loop model is valid; bit 1: cards were on their way then (on the belt or the
+    # loop's return path: after a reboot the first job runs the belt round first, homecoming)
+    out.append((1 if valid else 0) | (2 if dealer.mech.flights else 0))
     loop = dealer.loop[:255]
     out.append(len(loop))
     out.extend(bytes(loop))
@@ -326,7 +328,8 @@ def nv_restore(dealer, data):
         n = data[i]
         rejects = list(data[i + 1:i + 1 + n])
         i += 1 + n
-        valid = data[i] == 1
+        valid = data[i] & 1 == 1
+        flying = data[i] & 2 == 2
         n = data[i + 1]
         loop = list(data[i + 2:i + 2 + n])
     except IndexError:
@@ -335,6 +338,8 @@ def nv_restore(dealer, data):
     dealer.steps.after_boot()
     dealer.ledger.pockets = pockets
     dealer.ledger.rejects = rejects
+    if flying and dealer.mech.unswept:
+        dealer.mech.sweep_first = True
     if valid:
         dealer.loop = loop
         dealer.loop_valid = True

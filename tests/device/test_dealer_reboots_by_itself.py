@@ -95,3 +95,18 @@ def test_spades_draw_the_watchdog_as_a_card_fed_back_lands_unheard(flash: str) -
         trials.same_hand_same_pockets(t, want)
     finally:
         t.close()
+
+
+def test_spades_draw_the_watchdog_between_a_stage_and_its_fetch_with_cards_on_the_loop() -> None:
+    """Found by benchmarks/dealer_reboots.py (``between`` after every step): two-player Spades,
+    the watchdog after the stage of AD, six stock cards the stage had sent round still on the
+    loop's return path, the flash kept. The saved loop model said valid; the first FETCH after
+    the boot took those cards' loop sensor edges for its own card passing its pocket (JAM 4),
+    Resume after Resume. A loop model saved with cards on their way is no longer valid
+    (firmware steps.nv_image; saved again once they are home): the host relearns the loop."""
+    want, _, _ = trials.clean("spades-2p")
+    t = trials.play_with_reboot("spades-2p", "between", 9, "kept")
+    try:
+        trials.same_hand_same_pockets(t, want)
+    finally:
+        t.close()
