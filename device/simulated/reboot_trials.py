@@ -27,10 +27,25 @@ import time
 from typing import Any
 
 from trickref.device.simulated.table import SimTable, TableStuck
+from trickref.engine import catalog
 from trickref.engine.referee.events import DealDone, DealerDone
 
 SEED = 7
-PLAYERS = {"german-whist": 2, "spades-2p": 2, "hearts": 4}
+
+
+def _table(g: catalog.GameInfo) -> tuple[str, int]:
+    """A game's trial table: four players where it can have them, else its fewest."""
+    return g.id, min((n for n in g.player_counts if n >= 4), default=g.player_counts[0])
+
+
+_BUILT_IN = catalog.games()[: len(catalog.BUILTIN)]  # (plug-ins stay out)
+# The three kinds of hand the dealer's reboot meets: a turned-up stock (FETCHes after every
+# trick: German Whist), a drawn one (cards fed back: two-player Spades), a pass and no stock (the
+# hand-over of passed cards: Hearts at four, one deck)
+PLAYERS: dict[str, int] = dict(
+    [_table(g) for g in _BUILT_IN if g.stock == "turn-up"][:1]
+    + [_table(g) for g in _BUILT_IN if g.stock == "draw"][:1]
+    + [_table(g) for g in _BUILT_IN if g.point_cards and g.decks == 1 and not g.stock][:1])
 WHENS = ("landing", "unheard", "between")
 FLASHES = ("kept", "lost")
 
