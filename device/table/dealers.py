@@ -804,6 +804,32 @@ class DealerAdapter:
             return out
         return {}
 
+    def _held_before_reboot(self, step: int, name: str) -> bool:
+        """The card ``name``, read and held for the step before the dealer rebooted by itself
+        (note_boot): gone from its window, it went on to its target (True: the step is done,
+        unless the reconciliation found it in the reject pocket); still in the window, it is
+        read there again (held afterwards, False)."""
+        want = C.parse(name)
+        if self.gone_on == want and self.held != want and self.in_gate != want:
+            self.gone_on = None
+            self.reconcile()
+            if self.moved is not None and (name, "reject") in self.moved.moves:
+                raise _Resolved()  # (cleared to the reject pocket: DealerMoved ends the step)
+            return True
+        if self.held != want and self.in_gate == want:
+            try:
+                self._tries(step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
+            except (DealerTimeout, DealerLinkDown):
+                raise  # not heard (a slow restart): the card is still in the window, read there next time
+            except BaseException:
+                self.in_gate = None
+                raise
+            self.in_gate = None
+            if self.held != want:
+                raise DealerJam("the reader gate held another card than the one read before the "
+                                "power went: take the card out of the gate, then Resume")
+        return False
+
     def _feed_back(self, cmd: FeedBack) -> int | None:
         """The player feeds the card back; the card due goes on to its target, another one
         stays held in the gate (the referee routes it); an unreadable one went to the reject
@@ -811,28 +837,8 @@ class DealerAdapter:
         due = C.parse(cmd.card)
         d = self.dealer
         route = target_byte(cmd.target)
-        if self.gone_on == due and self.held != due and self.in_gate != due:
-            # read and being routed when the dealer rebooted by itself, gone from its window
-            # (note_boot): it went on to its target; nobody feeds it again
-            self.gone_on = None
-            self.reconcile()
-            if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
-                raise _Resolved()  # (cleared to the reject pocket: DealerMoved ends the step)
-            return due
-        if self.held != due and self.in_gate == due:
-            # read before the dealer rebooted by itself and still in its window: read there
-            # again (a FEED would wait for a person to feed a card they no longer have)
-            try:
-                self._tries(cmd.step, 0, lambda sid: self._read_as(sid))
-            except (DealerTimeout, DealerLinkDown):
-                raise  # not heard: the card is still in the window, read there next time
-            except BaseException:
-                self.in_gate = None
-                raise
-            self.in_gate = None
-            if self.held != due:
-                raise DealerJam("the reader gate held another card than the one read before the "
-                                "power went: take the card out of the gate, then Resume")
+        if self._held_before_reboot(cmd.step, cmd.card):  # (a FEED would wait for a person to
+            return due  # feed a card they no longer have)
         if self.held == due:  # read before a fault: is it still held in the gate?
             self.feeding = False  # only routed: nobody feeds anything
             try:
@@ -880,24 +886,8 @@ class DealerAdapter:
             return None
         d = self.dealer
         want = C.parse(cmd.card)
-        if self.gone_on == want and self.held != want and self.in_gate != want:
-            self.gone_on = None
-            self.reconcile()
-            if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
-                raise _Resolved()  # (cleared to the reject pocket: DealerMoved ends the step)
+        if self._held_before_reboot(cmd.step, cmd.card):
             return want
-        if self.held != want and self.in_gate == want:
-            try:
-                self._tries(cmd.step, 0, lambda sid: self._read_as(sid))  # it is in the gate: read it there
-            except (DealerTimeout, DealerLinkDown):
-                raise  # not heard (a slow restart): the card is still in the window, read there next time
-            except BaseException:
-                self.in_gate = None
-                raise
-            self.in_gate = None
-            if self.held != want:
-                raise DealerJam("the reader gate held another card than the one read before the "
-                                "power went: take the card out of the gate, then Resume")
         route = self._sid(cmd.step, 1)
         if self.held != want:
             # not known to be held (a fault came between): did the routing happen, is it held?

@@ -19,6 +19,16 @@ import pytest
 
 from trickref.device.simulated import reboot_trials as trials
 
+
+def _same_hand_as_without_the_reboot(game: str, when: str, k: int, flash: str) -> None:
+    want, _, _ = trials.clean(game)
+    t = trials.play_with_reboot(game, when, k, flash)
+    try:
+        trials.same_hand_same_pockets(t, want)
+    finally:
+        t.close()
+
+
 SHARES = (0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95)
 
 
@@ -28,13 +38,8 @@ SHARES = (0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95)
 @pytest.mark.parametrize("game", ["german-whist", "spades-2p", "hearts"])
 def test_a_dealer_that_reboots_by_itself_mid_hand_loses_nothing(game: str, when: str, flash: str,
                                                                 share: float) -> None:
-    want, puts, steps = trials.clean(game)
-    k = max(1, round(share * (steps if when == "between" else puts)))
-    t = trials.play_with_reboot(game, when, k, flash)
-    try:
-        trials.same_hand_same_pockets(t, want)
-    finally:
-        t.close()
+    k = max(1, round(share * trials.moments(game, when)))
+    _same_hand_as_without_the_reboot(game, when, k, flash)
 
 
 @pytest.mark.parametrize("flash", ["kept", "lost"])
@@ -56,12 +61,7 @@ def test_german_whist_cards_the_watchdog_left_on_the_loop_or_delivered_unheard(k
     held in the read window; the resumed relearning missed only that card (routed on to the
     trick pocket), but the window's card was forgotten and the RouteFed was refused for ever
     ("not in the reader gate"): the resumed relearning keeps it."""
-    want, _, _ = trials.clean("german-whist")
-    t = trials.play_with_reboot("german-whist", "unheard", k, flash)
-    try:
-        trials.same_hand_same_pockets(t, want)
-    finally:
-        t.close()
+    _same_hand_as_without_the_reboot("german-whist", "unheard", k, flash)
 
 
 @pytest.mark.parametrize("flash", ["kept", "lost"])
@@ -72,12 +72,7 @@ def test_hearts_the_watchdog_as_the_hand_overs_last_card_lands_with_half_its_ans
     gone. Before, the host waited for an end the dealer could no longer tell ("idle but never
     reported the end"), Resume after Resume; now the driver ends the deal from the step
     memory (Dealer._remembered_deal)."""
-    want, _, _ = trials.clean("hearts")
-    t = trials.play_with_reboot("hearts", "unheard", 12, flash)
-    try:
-        trials.same_hand_same_pockets(t, want)
-    finally:
-        t.close()
+    _same_hand_as_without_the_reboot("hearts", "unheard", 12, flash)
 
 
 @pytest.mark.parametrize("flash", ["kept", "lost"])
@@ -89,12 +84,7 @@ def test_spades_draw_the_watchdog_as_a_card_fed_back_lands_unheard(flash: str) -
     it again ("5H was fed back but never read": they no longer have it). Now a card fed back
     and held before the reboot is read again where it lies (the window's card goes through the
     loop's relearning first), and one not found there went on to its target (the step ends)."""
-    want, _, _ = trials.clean("spades-2p")
-    t = trials.play_with_reboot("spades-2p", "unheard", 7, flash)
-    try:
-        trials.same_hand_same_pockets(t, want)
-    finally:
-        t.close()
+    _same_hand_as_without_the_reboot("spades-2p", "unheard", 7, flash)
 
 
 def test_spades_draw_the_watchdog_between_a_stage_and_its_fetch_with_cards_on_the_loop() -> None:
@@ -104,9 +94,4 @@ def test_spades_draw_the_watchdog_between_a_stage_and_its_fetch_with_cards_on_th
     the boot took those cards' loop sensor edges for its own card passing its pocket (JAM 4),
     Resume after Resume. A loop model saved with cards on their way is no longer valid
     (firmware steps.nv_image; saved again once they are home): the host relearns the loop."""
-    want, _, _ = trials.clean("spades-2p")
-    t = trials.play_with_reboot("spades-2p", "between", 9, "kept")
-    try:
-        trials.same_hand_same_pockets(t, want)
-    finally:
-        t.close()
+    _same_hand_as_without_the_reboot("spades-2p", "between", 9, "kept")
