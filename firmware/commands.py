@@ -369,9 +369,14 @@ class FetchJob:
                 d.loop_take(card)
                 d.loop_add(card)
             self.passes += 1
-            if self.target == P.HOLD and d.loop[0] == self.card:
+            if self.target == P.HOLD and d.loop[0] == self.card and not self.under:
                 # staging: this card goes round without bringing the next one (the staged
-                # card) to the window: it waits at the bottom of the hopper, next to be fed
+                # card) to the window: it waits at the bottom of the hopper, next to be fed.
+                # Not with cards marked UNDER: this card lay where the model had cards over
+                # the staged one, so those lie under it and the staged card is not next; the
+                # stage reads on and stops with it in the window, each card read going to
+                # its place over it (hand 1032 on the twin: a STAGED here dropped the marks,
+                # the FETCH sent six cards to the top of the stock, over the four after them)
                 self.ready = True
                 return (loop, -1, "cycle", False)
             return (loop, -1, "cycle")
