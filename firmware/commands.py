@@ -41,8 +41,9 @@ LIFT_TOP = 6
 # Dealer.fetch_marks: read over the wanted card's model place (read again while cards are
 # marked UNDER: to the top, FetchJob.found_under); sent to the top; not read yet, its place
 # between the wanted card's and a card read under it, so taken to lie under it too; sent to the
-# very top of the stack, over the parked cards too (read again after TOPPED)
-LIFTED, TOPPED, UNDER, OVER = 1, 2, 3, 4
+# very top of the stack, over the parked cards too (read again after TOPPED); sent to its place
+# before any card was taken to lie under the wanted card (that place counted them)
+LIFTED, TOPPED, UNDER, OVER, EARLY = 1, 2, 3, 4, 5
 # A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
 # this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
 # order among those read; when every card has been read the bits go (FetchJob.sweep_route)
@@ -449,11 +450,16 @@ class FetchJob:
                 w = j
         marks = d.fetch_marks
         if 0 <= w < i:  # (the model had it over the wanted card: those between are under it too)
+            first = not self.under
             for j in range(w + 1, i):
                 c = loop[j]
                 if not marks[c]:
                     marks[c] = UNDER
                     self.under = True
+            if first and self.under:  # the cards sent to their places before counted them
+                for c in loop:
+                    if marks[c] == LIFTED:
+                        marks[c] = EARLY
         loop.pop(i)
         if i < w:
             d.loop_add_above(card, want)
@@ -470,6 +476,16 @@ class FetchJob:
             j = d.loop_top(card, OVER)
             d.board.loop_depth(len(loop) - 1 - j, card)
             return
+        if marks[card] == EARLY:
+            # read again, sent to its place before cards were taken to lie under the wanted
+            # card: that place counted them as over it, so it lay under the wanted card; its
+            # place counted without them is over it (hand 1097 on the twin: JC, the card after
+            # AC, went to the top of the stock instead, and the stage of it sent the 37 cards
+            # of the stock round, 13 s)
+            marks[card] = LIFTED
+            if not self.topping:
+                d.loop_add(card)
+                return
         if marks[card] == LIFTED and self.under and not self.topping:
             # read again, with cards taken to lie under the wanted card: the place it went to
             # lay under the wanted card, and the depths would send it there again (hand 1020 on
@@ -528,7 +544,7 @@ class FetchJob:
             j = 0
             while j < len(loop):
                 c = loop[j]
-                if marks[c] == LIFTED and d.board.loop_on_way(c):
+                if (marks[c] == LIFTED or marks[c] == EARLY) and d.board.loop_on_way(c):
                     loop.pop(j)
                     d.loop_top(c)
                 else:

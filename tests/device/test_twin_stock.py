@@ -263,6 +263,31 @@ def test_a_stage_that_finds_its_card_lies_higher_keeps_reading_until_its_card_is
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[s0:])
 
 
+def test_a_card_sent_round_before_the_fetch_knew_its_card_lay_higher_goes_to_its_place_again() -> None:
+    """Hand 1097 on the twin: the FETCH of AC read JC first (the card after AC: sent round to
+    its place over AC, counting every card the model had over it), then 7H, which the model had
+    twelve places up: the cards between lie under AC too (marked UNDER), so JC's place had
+    counted them and JC landed under AC again. Read again, it went to the top of the stock, as a
+    card sent round with the marks standing does, and the stage of JC next sent the stock's 37
+    cards round (13 s). A card sent round before the marks goes to its place again, now over the
+    wanted card, and the FETCHes after it find their cards at the bottom."""
+    tw, host, deck = deal_spades_2p(23, {"sorter.error_chance": 0.0})
+    hop = tw.mech.hopper
+    assert hop[:14] == deck[1:15]  # bottom first
+    # deck[2] under the card that should lie where deck[1] lies, deck[1] twelve up
+    hop[:13] = [deck[2], deck[13]] + deck[3:13] + [deck[1]]
+    p0 = tw.mech.passes
+    s0 = len(host.events)
+    fetch(tw, host, deck[1], 0)
+    settle(tw, host)
+    assert fetch(tw, host, deck[2], 1) == 0  # (before: 40 passes, deck[2] at the top of the stock)
+    for card in deck[3:16]:
+        assert fetch(tw, host, card, 1) == 0, th.twin.card_text(card)
+    settle(tw, host)
+    assert tw.mech.passes - p0 == 13  # deck[2] twice, deck[13] and the ten between once each
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[s0:])
+
+
 def settle(tw, host) -> None:
     while tw.mech.cards or tw.fw.dealer.mech.busy():
         host.run(10)
