@@ -43,7 +43,7 @@ LIFT_TOP = 6
 # between the wanted card's and a card read under it, so taken to lie under it too; sent to the
 # very top of the stack, over the parked cards too (read again after TOPPED); sent to its place
 # before any card was taken to lie under the wanted card (that place counted them)
-LIFTED, TOPPED, UNDER, OVER, EARLY = 1, 2, 3, 4, 5
+LIFTED, TOPPED, UNDER, OVER, EARLY, AGAIN = 1, 2, 3, 4, 5, 6
 # A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
 # this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
 # order among those read; when every card has been read the bits go (FetchJob.sweep_route)
@@ -487,16 +487,24 @@ class FetchJob:
                 d.loop_add(card)
                 return
         if marks[card] == LIFTED and self.under and not self.topping:
-            # read again, with cards taken to lie under the wanted card: the place it went to
-            # lay under the wanted card, and the depths would send it there again (hand 1020 on
-            # the twin, AD wanted: eight cards sent to their places 4-7 times each, 58 passes;
-            # hand 1023, 9H: 47). It goes to the top of the stack (under the parked cards, in
-            # its place's order among the cards sent there: loop_top)
+            # read again, with cards taken to lie under the wanted card: the blade's one-card
+            # error may have dropped it in just under the wanted card, so it goes to its place
+            # once more (hand 1119 on the twin: KH, the card after 6D, sent to the top from
+            # here, and the FETCH of it sent 28 cards round)
+            self.again += 1
+            marks[card] = AGAIN
+            d.loop_add(card)
+            return
+        if marks[card] == AGAIN and self.under and not self.topping:
+            # read again twice: the place it went to lay under the wanted card, and the depths
+            # would send it there again (hand 1020 on the twin, AD wanted: eight cards sent to
+            # their places 4-7 times each, 58 passes; hand 1023, 9H: 47). It goes to the top of
+            # the stack (under the parked cards, in its place's order among those sent there)
             self.again += 1
             j = d.loop_top(card)
             d.board.loop_depth(len(loop) - 1 - j, card)
             return
-        if marks[card] == LIFTED:
+        if marks[card] == LIFTED or marks[card] == AGAIN:
             self.again += 1  # read again: it went round and landed under the wanted card again
         elif marks[card] != TOPPED:
             self.lifted += 1
@@ -544,7 +552,7 @@ class FetchJob:
             j = 0
             while j < len(loop):
                 c = loop[j]
-                if (marks[c] == LIFTED or marks[c] == EARLY) and d.board.loop_on_way(c):
+                if (marks[c] == LIFTED or marks[c] == EARLY or marks[c] == AGAIN) and d.board.loop_on_way(c):
                     loop.pop(j)
                     d.loop_top(c)
                 else:

@@ -288,6 +288,43 @@ def test_a_card_sent_round_before_the_fetch_knew_its_card_lay_higher_goes_to_its
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[s0:])
 
 
+def test_a_card_the_blade_dropped_under_the_wanted_card_goes_to_its_place_once_more() -> None:
+    """Hand 1119 on the twin: the stage of 6D knew the cards between it and JS lay under 6D
+    (marked UNDER) and sent each to its place over 6D; the blade's one-card error dropped KH, the
+    card after 6D, in just under it. Read again, KH went to the top of the stock (the rule for a
+    card whose place keeps lying under the wanted card, hands 1020 and 1023), and the FETCH of KH
+    sent 28 cards round. A card read again goes to its place once more; read a third time, to
+    the top."""
+    tw, host, deck = deal_spades_2p(23, {"sorter.error_chance": 0.0})
+    mech = tw.mech
+    hop = mech.hopper
+    assert hop[:14] == deck[1:15]  # bottom first
+    hop[0], hop[12] = hop[12], hop[0]  # deck[1] twelve up, deck[13] at the bottom
+    drop = mech._drop_on_hopper
+    dropped: list[int] = []
+
+    def one_low_the_first_time(c) -> None:  # the blade's error, on deck[2]'s first landing
+        drop(c)
+        dropped.append(c.card)
+        if c.card == deck[2] and dropped.count(deck[2]) == 1:
+            i = mech.hopper.index(deck[2])
+            assert mech.hopper[i - 1] == deck[1]  # (its place: right over deck[1])
+            mech.hopper[i - 1], mech.hopper[i] = mech.hopper[i], mech.hopper[i - 1]
+
+    mech._drop_on_hopper = one_low_the_first_time
+    p0 = mech.passes
+    s0 = len(host.events)
+    fetch(tw, host, deck[1], 0)
+    settle(tw, host)
+    assert dropped.count(deck[2]) == 2  # read again once, under deck[1]
+    assert fetch(tw, host, deck[2], 1) == 0  # (before: 44 passes, deck[2] at the top of the stock)
+    for card in deck[3:16]:
+        assert fetch(tw, host, card, 1) == 0, th.twin.card_text(card)
+    settle(tw, host)
+    assert mech.passes - p0 == 13  # deck[13], deck[2] twice and the ten between once each
+    assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[s0:])
+
+
 def settle(tw, host) -> None:
     while tw.mech.cards or tw.fw.dealer.mech.busy():
         host.run(10)
