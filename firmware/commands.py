@@ -38,11 +38,12 @@ PARKED = 208
 # them all to the top whatever lay over them, and the next FETCH sent those cards round once:
 # 32-39 passes on hands 1012 and 1025, where the wanted card lay over only 6 and 7 cards.
 LIFT_TOP = 6
-# Dealer.fetch_marks: read over the wanted card's model place (read again while cards are
-# marked UNDER: to the top, FetchJob.found_under); sent to the top; not read yet, its place
-# between the wanted card's and a card read under it, so taken to lie under it too; sent to the
-# very top of the stack, over the parked cards too (read again after TOPPED); sent to its place
-# before any card was taken to lie under the wanted card (that place counted them)
+# Dealer.fetch_marks: read over the wanted card's model place and sent to its place; sent to
+# the top; not read yet, its place between the wanted card's and a card read under it, so taken
+# to lie under it too; sent to the very top of the stack, over the parked cards too (read again
+# after TOPPED); sent to its place before any card was taken to lie under the wanted card (that
+# place counted them: read again, to its place again); read again while cards are marked UNDER
+# and sent to its place once more (read a third time: to the top; FetchJob.found_under)
 LIFTED, TOPPED, UNDER, OVER, EARLY, AGAIN = 1, 2, 3, 4, 5, 6
 # A FETCH with flag SWEEP (sorting hopper) first reads every loop card once: a card read gets
 # this bit in its place (loop_key) and goes round over the cards not read yet, in their places'
@@ -377,7 +378,7 @@ class FetchJob:
                 # the staged one, so those lie under it and the staged card is not next; the
                 # stage reads on and stops with it in the window, each card read going to
                 # its place over it (hand 1032 on the twin: a STAGED here dropped the marks,
-                # the FETCH sent six cards to the top of the stock, over the four after them)
+                # the FETCH sent ten cards to the top of the stock, over four it needed first)
                 self.ready = True
                 return (loop, -1, "cycle", False)
             return (loop, -1, "cycle")

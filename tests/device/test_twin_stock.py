@@ -177,11 +177,17 @@ def fetch_next_over_an_inverted_pair(seed: int) -> tuple[object, th.TwinHost, li
     hop[0], hop[1] = hop[1], hop[0]
     p0 = tw.mech.passes
     start = len(host.events)
-    r = host.command(P.FETCH, P.u16(0x6200) + bytes((th.LOOP, deck[1], 0, P.FETCH_NEXT)))
-    assert r.type == P.OK, r
-    while deck[1] not in tw.mech.pockets.get(0, []) or tw.fw.dealer.mech.busy():
-        host.run(2)
+    fetch_with_next(tw, host, deck[1], 0x6200)
     return tw, host, deck, p0, start
+
+
+def fetch_with_next(tw, host, card: int, step: int) -> None:
+    """FETCH ``card`` to seat 0 with flag NEXT (its eject pulls the hopper's bottom card into
+    the read window, unread) and wait for it in its pocket and the dealer at rest."""
+    r = host.command(P.FETCH, P.u16(step) + bytes((th.LOOP, card, 0, P.FETCH_NEXT)))
+    assert r.type == P.OK, r
+    while card not in tw.mech.pockets.get(0, []) or tw.fw.dealer.mech.busy():
+        host.run(2)
 
 
 def test_a_fetch_waits_for_its_card_coming_round_even_with_flag_next() -> None:
@@ -242,10 +248,7 @@ def test_a_stage_that_finds_its_card_lies_higher_keeps_reading_until_its_card_is
     s0 = len(host.events)
     # the first player's card with flag NEXT: its eject pulls the hopper's next card, deck[13],
     # into the read window unread (the model says deck[2])
-    r = host.command(P.FETCH, P.u16(0x6301) + bytes((th.LOOP, deck[1], 0, P.FETCH_NEXT)))
-    assert r.type == P.OK, r
-    while deck[1] not in tw.mech.pockets.get(0, []) or tw.fw.dealer.mech.busy():
-        host.run(2)
+    fetch_with_next(tw, host, deck[1], 0x6301)
     r = host.command(P.FETCH, P.u16(0x6302) + bytes((th.LOOP, deck[2], HOLD)))
     assert r.type == P.OK, r
     staged = host.until((P.EV_STAGED,), max_ms=30_000, start=s0)
