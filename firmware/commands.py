@@ -108,6 +108,7 @@ class DealJob:
         self.given_up = []  # plan entries whose card a jam stopped on the belt (never filled)
         self.wrapped = False
         self.returning = []  # cards that missed their pocket and come back round the loop
+        self.bottom_sent = False  # the stack's bottom card fed at the end (bottom_route)
 
     def next_op(self):
         d = self.dealer
@@ -127,6 +128,15 @@ class DealJob:
                 # plan (a duplicate) goes to the reject pocket, and so does each one after it.
                 # (With cards in the loop it is the loop's first card: it waits there.)
                 return self._op()
+            if d.deal_bottom >= 0 and d.loop and d.loop[0] == d.deal_bottom and not self.wrapped:
+                # the card loop_depth_now kept at the bottom of the stack, under cards whose
+                # places are before its own, goes round to its place: the deal ends with the
+                # loop in the plan's order (else the first FETCH sends it round)
+                if d.board.loop_dropping():
+                    return M.WAIT  # (a card landing now may land under it: fed, it is read)
+                op = M.Op("hopper", self.bottom_route, self.done)
+                op.pull_next = False
+                return op
             return None
         if not d.board.hopper_has_card() and not mech.gate.state:
             if mech.flights:
@@ -197,6 +207,8 @@ class DealJob:
                 return (target, -1, P.EV_CARD_DEALT, not (last and d.loop))
         if card in d.loop:  # it came back round the loop: every card in the hopper was read
             d.loop_take(card)
+            if card == d.deal_bottom:
+                d.deal_bottom = -1  # (not at the bottom any more)
             # ... unless a sorting hopper's blade put it one too deep, under the last card not
             # yet dealt (its place was the bottom of the loop's cards; the blade's
             # repeatability is a card): it goes round to its place, over the cards still to
@@ -208,6 +220,19 @@ class DealJob:
             d.loop_add(card)
             return (d.cfg.LOOP, -1, "cycle")
         return (P.REJECT, -1, P.EV_DUPLICATE)
+
+    def bottom_route(self, card, conf):
+        """The stack's bottom card, fed once the plan's cards are dealt (next_op): a loop card
+        goes round to its place, whichever it is (once: a card the blade put under the kept
+        one is at its place at the bottom; the first FETCH sends the kept one round then)."""
+        d = self.dealer
+        d.deal_bottom = -1
+        self.bottom_sent = True
+        if card in d.loop:
+            d.loop_take(card)
+            d.loop_add(card)
+            return (d.cfg.LOOP, -1, "cycle", False)
+        return self.route(card, conf)
 
     def done(self, card, target, conf):
         d = self.dealer
@@ -988,6 +1013,9 @@ class Dealer:
         # cards the deal read again and sent round before it keep going in over them, as those
         # before them did (counted for those too, hand 1023 of German Whist lay split: 24 s).
         self.deal_last = -1
+        # during a deal, the card loop_depth_now keeps at the bottom of the stack (-1: none):
+        # its place is later than those of cards over it; it goes round when the deal is done
+        self.deal_bottom = -1
         # during a FETCH, per card: LIFTED, TOPPED or UNDER (FetchJob.found_under); allocated once
         self.fetch_marks = bytearray(256)
         self.sorts = hasattr(board, "sorts") and bool(board.sorts())
@@ -1310,6 +1338,7 @@ class Dealer:
 
     def deal_marks_clear(self):
         self.deal_last = -1
+        self.deal_bottom = -1
         m = self.deal_marks
         for i in range(len(m)):
             m[i] = 0
@@ -1392,15 +1421,50 @@ class Dealer:
         under = self.deal_marks
         below = self.fetch_marks  # (UNDER: taken to lie under the card a FETCH wants)
         every = card == self.deal_last  # (the deal's last card: under it too, counted)
+        flying = self.board.loop_flying
         n = 0
-        after = False
-        for c in loop:
-            if after:
-                if (every or not under[c] & 1) and below[c] != UNDER and not self.board.loop_flying(c):
+        over = 0  # cards in the stack the model has under it
+        at = -1
+        first = -1  # the first card in the stack the model has over it
+        marked = False  # cards taken to lie under the cards still to deal (deal_reread)
+        for i in range(len(loop)):
+            c = loop[i]
+            if under[c] & 1:
+                marked = True
+            if c == card:
+                at = i
+            elif (every or not under[c] & 1) and below[c] != UNDER and not flying(c):
+                if at < 0:
+                    over += 1
+                else:
                     n += 1
-            elif c == card:
-                after = True
+                    if first < 0:
+                        first = i
+        if n and not over and not marked and self.deal_open():
+            # its place is the bottom of the stack, right over the cards still to deal: the
+            # blade's one-card error there puts it under the first of them, and every card
+            # after it with a place below its own then counts it and goes under too (hand 1077
+            # on the twin: 7D, the second loop card, one too deep under KC; 22 cards went in
+            # under KC, the deal read them again and again and ended with KC never read). It
+            # goes in one card higher, over the stack's bottom card, which stays at the bottom
+            # (the model says so: that card goes before it) and goes round to its place when
+            # the plan's cards are dealt (DealJob.bottom_route: one pass); the next card whose
+            # place is the bottom goes in over it again. The blade one card off from there
+            # puts it at the bottom of the stack, never under a card still to deal.
+            # (Not once the deal has read a loop card from under the cards to deal: the
+            # model's bottom is then a guess, and deal_reread's marks see to those cards.)
+            self.deal_bottom = loop[first]
+            loop.insert(at, loop.pop(first))
+            return n - 1
         return n
+
+    def deal_open(self):
+        """A deal is under way that may have cards of its plan in the hopper, under the stack's
+        loop cards (a sorting hopper's loop cards drop in on top of them): until the stack's
+        bottom card goes round (DealJob.bottom_route; the deal's last card is kept over it too,
+        so that the card fed then is the one kept there)."""
+        job = self.mech.job
+        return isinstance(job, DealJob) and not job.wrapped and not job.bottom_sent
 
 
     def identify_body(self, flags2=False):

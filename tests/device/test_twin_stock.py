@@ -6,6 +6,7 @@ the loop waits for it instead of sending the cards behind it round after it."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -468,7 +469,8 @@ def test_a_fetch_does_not_wait_for_a_discard_falling_onto_the_top_of_the_stack()
     The FETCH waited for each to land (up to its 60 ms fall, opto D dark), 26 times a hand; it
     now feeds the bottom card at once when the falling card's place is two or more over its
     card's (FetchJob.falls_over). Nothing else changes: every card still where the plan puts
-    it (no pass but the discards' own), and the exchange takes the three bottom cards."""
+    it (no pass but the discards' own and the deal's bottom card's), and the exchange takes the
+    three bottom cards."""
     ts = load_bench("twin_stock")
     ts.NEXT[0] = True
     ts.SCALE["sorter.error_chance"] = 0.0
@@ -481,7 +483,9 @@ def test_a_fetch_does_not_wait_for_a_discard_falling_onto_the_top_of_the_stack()
         ts._design("sorter-next")
         ts.SCALE.clear()
     for r in (before, now):
-        assert r["fetches"] == 54 and r["fetch_passes"] == 26 and r["exchange_passes"] == 0, r
+        # the discards' 26 and the deal's last: the stack's bottom card, kept there while cards
+        # to deal lay under the stack, goes round to its place as the first stage begins
+        assert r["fetches"] == 54 and r["fetch_passes"] == 27 and r["exchange_passes"] == 0, r
     assert now["fetching_s"] <= before["fetching_s"] - 1.0, (before, now)  # 26.9 -> 25.6 s
 
 
@@ -541,6 +545,57 @@ def blade_once_too_deep(tw, after: int) -> None:
                 hop[i - 1], hop[i] = hop[i], hop[i - 1]
 
     mech._drop_on_hopper = drop_once_too_deep
+
+
+def blade_always_one_too_deep(tw, seen: list[list[int]]) -> None:
+    """The splitter's error at every landing, one card deeper than the blade stands (a parked
+    blade, above the top card, still lands its card on the top: nothing holds the stack there);
+    ``seen`` gets, at each landing, the loop cards that lie under a card still to deal (a card
+    of the hopper the firmware's loop model does not hold: gathered, not read yet)."""
+    mech = tw.mech
+
+    def drop(c) -> None:
+        mech.passes += 1
+        depth = math.floor(mech.splitter.at(mech.now) + 0.5) + 1
+        hop = mech.hopper
+        hop.insert(len(hop) - max(0, min(depth, len(hop))), c.card)
+        loop = set(tw.fw.dealer.loop)
+        top = max((i for i, x in enumerate(hop) if x not in loop), default=-1)
+        seen.append([x for x in hop[:max(top, 0)] if x in loop])
+
+    mech._drop_on_hopper = drop
+
+
+@pytest.mark.parametrize("seed", [1077, 1020, 31])
+def test_no_loop_card_goes_under_a_card_still_to_deal_even_with_the_blade_always_a_card_deep(seed: int) -> None:
+    """Depths count from the top of the stack, and the cards still to deal lie under the loop
+    cards: a loop card whose place is the bottom of the stack, dropped one card too deep, went
+    under the top card still to deal, and every later card with a place below its own counted it
+    and went under too (hand 1077 under the referee: 22 cards under KC, the deal read them again
+    and again and ended with KC never read). Such a card now goes in one card higher, over the
+    stack's bottom card, so the blade's error puts it at most at the bottom of the stack: with
+    the blade a card deep at every landing, no loop card ever lies under a card still to deal,
+    and the deal ends whole. (Before: in hand 1077 3C lay under a card still to deal from the
+    28th landing on, and the deals of 1020 and 31 ended short, a card never read.)"""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
+    tw.mech.hopper = list(hopper)
+    seen: list[list[int]] = []
+    blade_always_one_too_deep(tw, seen)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
+    assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
+    while tw.fw.dealer.mech.busy() or tw.mech.cards:
+        host.run(10)
+    under = [(i, [P.card_name(c) for c in cs]) for i, cs in enumerate(seen) if cs]
+    assert under == [], under[:3]
+    assert len(seen) == 52  # the 51 loop cards, then the stack's bottom card to its place
+    assert sorted(tw.mech.hopper) == sorted(deck[1:])
 
 
 @pytest.mark.parametrize("seed,after", [(1020, 1), (1023, 1)])
@@ -674,7 +729,10 @@ def test_feed_flag_next_brings_the_next_card_to_the_window_for_the_fetch_that_fo
         assert card_in_window() is None
     (plain, plain_feed), (pulled, pulled_feed) = times
     assert pulled <= plain - 150, times  # the feed move is saved (about 200 ms of about 550)
-    assert pulled_feed <= plain_feed + 20, times  # the FEED is no slower: one feed move does both
+    # the FEED is no slower but for the hopper lift's settle (LIFT_SETTLE_MS, 55 ms) before the
+    # eject that pulls: one feed move does both (+20 ms on this hand, +40 since the deal's
+    # bottom card goes round at its end and the PWM frames fall otherwise)
+    assert pulled_feed <= plain_feed + 55, times
     assert sorted(tw.mech.pockets[discard_pocket(tw)]) == sorted((deck[0], deck[3]))
     for card in deck[5:8]:
         assert fetch(tw, host, card, 1) == 0  # and the rest in order, nothing sent round
@@ -718,7 +776,7 @@ def test_feed_flag_next_pulls_no_card_while_the_loops_next_one_is_on_its_way_rou
     assert not any(e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED) for e in host.events[start:])
 
 
-@pytest.mark.parametrize("seed,before_s", [(1051, 29.55), (1030, 33.5)])
+@pytest.mark.parametrize("seed,before_s", [(1051, 29.64), (1030, 29.21)])
 def test_two_player_spades_hands_over_the_bar_at_3_percent_come_under_it_with_feed_flag_next(
         seed: int, before_s: float) -> None:
     """benchmarks/dealer.py --twin-stock's two-player Spades hands 1051 and 1030 at the blade's
@@ -731,7 +789,10 @@ def test_two_player_spades_hands_over_the_bar_at_3_percent_come_under_it_with_fe
     hands' figures before it are 36.2 and 33.5 s: the timing moved which landings draw the
     blade's error. Since a stage that finds its card lies higher reads on until its card is in
     the window, hand 1051's is 29.55 s: the stage of 2D, six cards higher than the model said,
-    no longer leaves the FETCHes after it cards sent round to the top of the stock.)"""
+    no longer leaves the FETCHes after it cards sent round to the top of the stock. Since the
+    deal keeps the stack's bottom card there while cards to deal lie under the stack, and sends
+    it round at the end, the landings drawing the error moved again: 29.64 and 29.21 s, and
+    with the flag 23.04 and 22.88 s.)"""
     ts = load_bench("twin_stock")
     try:
         ts._design("sorter-next")

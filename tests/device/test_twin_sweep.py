@@ -64,6 +64,8 @@ def test_swept_deal_is_right_or_stops_typed(game: str, seed: int) -> None:
         stock = [c for c, t in entries if t == th.LOOP]
         if stock:  # the loop's cards are back in the hopper, sorted into the plan's order
             host.run(200)  # (D sees the last one as it falls; it lands a few tens of ms later)
+            while any(c.mode == "loop" for c in tw.mech.cards):
+                host.run(20)  # (the stack's bottom card goes round to its place as the deal ends)
             window = [c.card for c in tw.mech.cards if c.mode == "f"]  # the read window
             physical = window + tw.mech.hopper
             assert tw.fw.dealer.loop == stock  # the model: the plan's order
