@@ -12,6 +12,8 @@ the belt not run since the boot, runs the belt round once (every flap down) and 
 
 from __future__ import annotations
 
+import importlib
+import random
 from typing import Any
 
 import pytest
@@ -127,3 +129,48 @@ def test_a_deck_short_of_a_card_runs_the_belt_round_once_then_calls_the_hopper_e
     end = host.deal(2, [(8, 0), (9, 1)])
     assert end[1] == P.EV_DEAL_DONE and th.deal_shortfall(end) is not None
     assert tw.mech.now - t0 < first  # (no second trip round)
+
+
+def test_the_deals_bottom_card_on_its_way_to_its_place_when_the_watchdog_fires() -> None:
+    """A two-player Spades deal on the sorting hopper (the blade's errors off): the stack's
+    bottom card, kept there while cards to deal lay under the stack, goes round to its place
+    once the plan's cards are dealt (firmware DealJob.bottom_route), and DEAL_DONE may come while
+    it is on its way. The watchdog fires then: the card lands where the blade happens to be when
+    the belt runs again, the model saved with the deal has it at its place, and every stock card
+    still comes to its pocket when FETCHed, in the plan's order (a card found off its place goes
+    round, as any the blade puts off)."""
+    rng = random.Random(1077)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    tw = th.new_twin(seats=2, seed=1077, scale={"sorter.error_chance": 0.0})
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    seen: list[int] = []  # the card the deal's bottom route read
+    commands = importlib.import_module("trickref.firmware.commands")
+    orig = commands.DealJob.bottom_route
+
+    def watched(self: Any, card: int, conf: int) -> Any:
+        seen.append(card)
+        return orig(self, card, conf)
+
+    commands.DealJob.bottom_route = watched
+    try:
+        end = host.deal(1, [(deck[0], 0)] + [(c, LOOP) for c in deck[1:]])
+        assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
+        assert len(seen) == 1, seen
+        reboot_when(host, lambda tw: seen[0] in on_the_way_home(tw) and not feeding(tw))
+    finally:
+        commands.DealJob.bottom_route = orig
+    assert tw.fw.dealer.loop_valid and sorted(tw.fw.dealer.loop) == sorted(deck[1:])
+    for k, card in enumerate(deck[1:]):
+        start = len(host.events)
+        r = host.command(P.FETCH, P.u16(0x5000 + k) + bytes((LOOP, card, k % 2)))
+        assert r.type == P.OK, r
+        got = host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED), max_ms=60000, start=start)
+        assert got[1] == P.EV_CARD_ROUTED and got[2][0] == card, (P.card_name(card), got, tw.mech.log[-3:])
+    host.run(3000)
+    assert sorted(tw.mech.pockets[0] + tw.mech.pockets[1]) == sorted(deck)  # (deck[0] dealt)
+    assert tw.mech.stuck == [] and tw.mech.hopper == []
