@@ -20,6 +20,9 @@ FAULT_HELP = (
 )
 
 
+TWIN_FAULTS = {"corrupt", "drop", "duplicate", "delay", "silent-after", "disconnect-after", "reboot-after"}
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("dealer-sim", help="run the simulated card dealer on a pseudo-terminal")
     p.add_argument("--seats", type=int, default=4, help="seats the dealer serves (1..11)")
@@ -29,6 +32,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--speed", type=float, default=4.0, help="simulated ms per real ms for the mechanism")
     p.add_argument("--seed", type=int, default=0, help="seed for link faults and boot ids")
     p.add_argument("--fault", action="append", default=[], metavar="NAME[=VALUE]", help=FAULT_HELP)
+    p.add_argument("--twin", action="store_true",
+                   help="the firmware on the physical twin (device/dealer/twin.py: motors, flaps, sensors and the "
+                        "sorting hopper with the timings and tolerances of device/dealer/physical.toml) instead of "
+                        "the simulated board that routes each card to the pocket aimed at; link faults and "
+                        "silent-/disconnect-/reboot-after only")
+    p.add_argument("--twin-faults", action="store_true",
+                   help="with --twin: the twin's random pickup slips, double feeds and misreads at physical.toml's rates")
     p.set_defaults(func=run)
 
 
@@ -79,12 +89,25 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.seats <= 11:
         print("trickref dealer-sim: --seats must be 1..11", file=sys.stderr)
         return 2
-    sim = DealerSimulator(seats=args.seats, decks=args.decks, deck_order_seed=args.deck_order_seed,
-                          speed=args.speed, seed=args.seed)
+    if args.twin:
+        from trickref.device.dealer.twin_sim import TwinDealerSimulator
+
+        mechanical = [f for f in args.fault if f.partition("=")[0] not in TWIN_FAULTS]
+        if mechanical:
+            print(f"trickref dealer-sim: --twin takes link faults only ({', '.join(sorted(TWIN_FAULTS))}); "
+                  f"{', '.join(mechanical)} are the simulated board's (on the twin: --twin-faults)", file=sys.stderr)
+            return 2
+        sim: Any = TwinDealerSimulator(seats=args.seats, decks=args.decks, deck_order_seed=args.deck_order_seed,
+                                       speed=args.speed, seed=args.seed, faults=args.twin_faults)
+    else:
+        sim = DealerSimulator(seats=args.seats, decks=args.decks, deck_order_seed=args.deck_order_seed,
+                              speed=args.speed, seed=args.seed)
     timed = _apply(sim, args.fault)
     path = sim.start()
     print(path, flush=True)
-    print(f"stable path: {sim.stable_path}  (seats {args.seats}, {len(sim.board.hopper)} cards in the hopper; Ctrl-C stops)",
+    cards = len(sim.twin.mech.hopper) if args.twin else len(sim.board.hopper)
+    board = "the physical twin" if args.twin else "the simulated board"
+    print(f"stable path: {sim.stable_path}  (seats {args.seats}, {cards} cards in the hopper, {board}; Ctrl-C stops)",
           file=sys.stderr, flush=True)
     start = time.monotonic()
     try:

@@ -1,0 +1,140 @@
+"""The dealer simulator on the physical twin: the unmodified firmware (firmware/main.py on
+firmware/board.py) driving device/dealer/twin.py, behind a pseudo-terminal.
+
+``DealerSimulator`` (device/dealer/sim.py) runs the firmware on ``SimBoard``, which routes a card
+to the pocket whose flap the firmware aimed at. ``TwinDealerSimulator`` runs it on the twin
+instead: every motor, flap, sensor and the sorting hopper's blade move with the timings and
+tolerances of device/dealer/physical.toml, and a card goes where the flaps really stand when it
+arrives. The pty, its stable symlink, the pump thread and the link faults (corrupted, dropped,
+duplicated and delayed bytes, silence, a pulled cable) are the simulator's own, so a host opens
+it with pyserial as it opens /dev/trickref-dealer (``trickref dealer-sim --twin``).
+
+Time: the mechanism runs on the twin's clock, ``speed`` simulated ms per real ms, one firmware
+loop pass per simulated ms (as on the Pico); the firmware's link timers (dead-man, keep-alives)
+run on real time, because the host on the other end of the pty lives in real time.
+
+Mechanical faults on demand (jams, misreads, double feeds, ...) are SimBoard's; on the twin they
+come from its physics (``faults=True``: random pickup slips, double feeds and misreads at the
+rates of physical.toml) or by hand on ``twin.mech``.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from .sim import DealerSimulator, LinkFaults
+from .twin_host import new_twin
+
+
+def _real_ms() -> int:
+    return int(time.monotonic() * 1000) & 0x3FFFFFFF  # (MicroPython's ticks wrap at 2**30)
+
+
+def _link_on_real_time(board: Any) -> None:
+    """Each boot's firmware/board.py Board keeps its link timers on real time."""
+    board.link_ticks_ms = _real_ms
+
+
+class _LinkBytes:
+    """The simulator's pump reads and writes ``board.rx``/``board.tx``: here the twin's USB link
+    (looked up each time: a power cycle gives the twin a new receive buffer)."""
+
+    def __init__(self, twin: Any) -> None:
+        self.twin = twin
+
+    @property
+    def rx(self) -> bytearray:
+        rx: bytearray = self.twin.link.rx
+        return rx
+
+    @property
+    def tx(self) -> bytearray:
+        tx: bytearray = self.twin.link.tx
+        return tx
+
+
+class TwinDealerSimulator(DealerSimulator):
+    """The firmware on the physical twin behind a pty: start() gives the path for serial.Serial();
+    stop() ends it. ``scale`` multiplies constants of physical.toml (a tolerance sweep);
+    ``faults`` turns the twin's random pickup slips, double feeds and misreads on."""
+
+    def __init__(self, seats: int = 4, deck: Iterable[int] | None = None, deck_order_seed: int | None = None,
+                 decks: int = 1, speed: float = 4.0, seed: int = 0, scale: dict[str, float] | None = None,
+                 faults: bool = False) -> None:
+        # (DealerSimulator.__init__ builds a SimBoard: only its pty and link state is set here)
+        self.twin: Any = new_twin(seats=seats, seed=seed, scale=scale, faults=faults, on_boot=_link_on_real_time)
+        self.board: Any = _LinkBytes(self.twin)
+        self.speed = speed
+        self.max_step_ms = 1
+        self.rng = random.Random(seed * 7919 + 1)
+        self.to_dealer = LinkFaults(seed * 2 + 1)
+        self.to_host = LinkFaults(seed * 2 + 2)
+        self.silent = False
+        self.lock = threading.RLock()
+        self.master: int | None = None
+        self.slave: int | None = None
+        self.path: str | None = None
+        self._tmp: str | None = None
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._come_back_at: float | None = None
+        self._out = bytearray()
+        self.connections = 0
+        if deck is not None:
+            order = list(deck)
+        else:
+            order = [c for _ in range(decks) for c in range(52)]
+            if deck_order_seed is not None:
+                random.Random(deck_order_seed).shuffle(order)
+        self.twin.mech.hopper = order
+
+    @property
+    def firmware(self) -> Any:
+        return self.twin.fw
+
+    @property
+    def boots(self) -> int:  # type: ignore[override]
+        boots: int = self.twin.boots
+        return boots
+
+    def _moving(self) -> bool:
+        return bool(self.twin.mech.busy())
+
+    def _active(self) -> bool:
+        mech = self.twin.fw.dealer.mech
+        link = self.twin.link
+        return bool(mech.busy() or mech.flights or link.rx or link.tx or self._out or self._moving()
+                    or self.to_dealer.held or self.to_host.held or self.twin.fw.dealer.pending)
+
+    def _run_firmware(self, real_elapsed: float) -> None:
+        """Advance the twin's clock a millisecond at a time, one firmware loop pass each."""
+        budget = max(1, int(real_elapsed * 1000 * self.speed))
+        for _ in range(min(budget, 2000)):
+            self.twin.step(1)
+            if not self._active():
+                break
+
+    def step(self, sim_ms: int = 20) -> None:
+        """Run ``sim_ms`` of the twin's time without the pty (for direct tests)."""
+        with self.lock:
+            for _ in range(sim_ms):
+                self.twin.step(1)
+
+    def reboot(self) -> None:
+        """Power-cycle the dealer: every motor stops where it is, the cards stay put, the
+        firmware boots again."""
+        with self.lock:
+            self.twin.power_cycle()
+
+    def load_deck(self, cards: Iterable[int]) -> None:
+        with self.lock:
+            self.twin.mech.hopper = list(cards)
+
+    def pockets(self) -> dict[int, list[int]]:
+        """The cards in each pocket (by pocket index), in the order they went in."""
+        with self.lock:
+            return {k: list(v) for k, v in self.twin.mech.pockets.items()}

@@ -1,0 +1,94 @@
+"""The dealer simulator on the physical twin (device/dealer/twin_sim.py), through its pty, opened
+with pyserial exactly like the real port: the unmodified firmware on firmware/board.py driving
+device/dealer/twin.py, where a card goes to the pocket whose flap really stands up when it
+arrives (``trickref dealer-sim --twin``)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from test_dealer_sim import Link
+
+from trickref.device.dealer.twin_host import deal_done_words
+from trickref.device.dealer.twin_sim import TwinDealerSimulator
+from trickref.firmware import protocol as P
+
+LOOP = 0x85
+
+
+@pytest.fixture
+def sim():
+    s = TwinDealerSimulator(seats=4, deck_order_seed=3, speed=200.0, seed=3)
+    yield s
+    s.stop()
+
+
+def test_a_deal_to_four_seats_through_the_pty_lands_every_card_in_its_pocket(sim: TwinDealerSimulator) -> None:
+    order = list(range(52))
+    random.Random(8).shuffle(order)
+    path = sim.start()
+    assert os.path.realpath(sim.stable_path) == path
+    link = Link(path)
+    try:
+        ident = link.command(P.HELLO, b"\x03\x00\x00")
+        assert ident.type == P.IDENTIFY and ident.body[8] == 4  # 4 seats
+        assert ident.body[9] == 1  # reader kind: the GM65-S (the twin's reader), not the simulated one
+        body = P.u16(41) + bytes((52, 0, 1)) + bytes(x for i, c in enumerate(order) for x in (c, i % 4))
+        assert link.command(P.DEAL_PLAN, body).body == bytes((P.DEAL_PLAN, P.OK_STARTED))
+        done = link.wait_event(P.EV_DEAL_DONE, timeout=60)
+        assert deal_done_words(done[2]) is None, deal_done_words(done[2])
+    finally:
+        link.close()
+    pockets = sim.pockets()
+    for seat in range(4):
+        assert sorted(pockets[seat]) == sorted(order[seat::4])
+    assert sim.twin.mech.stuck == []
+
+
+def test_a_stock_deal_and_its_fetches_on_the_sorting_hopper_through_the_pty(sim: TwinDealerSimulator) -> None:
+    """Two-player Spades' deal (the first card to seat 0, 51 round the loop into the sorting
+    hopper in the plan's order), then the first six stock cards FETCHed by identity."""
+    order = list(range(52))
+    random.Random(9).shuffle(order)
+    link = Link(sim.start())
+    try:
+        link.command(P.HELLO, b"\x03\x00\x00")
+        body = P.u16(7) + bytes((52, 0, 1)) + bytes(x for i, c in enumerate(order) for x in (c, 0 if i == 0 else LOOP))
+        assert link.command(P.DEAL_PLAN, body).body[1] == P.OK_STARTED
+        done = link.wait_event(P.EV_DEAL_DONE, timeout=60)
+        assert deal_done_words(done[2]) is None, deal_done_words(done[2])
+        for k, card in enumerate(order[1:7]):
+            link.events.clear()
+            assert link.command(P.FETCH, bytes((LOOP, card, k % 2))).type == P.OK
+            routed = link.wait_event(P.EV_CARD_ROUTED, timeout=60)
+            assert routed[2][0] == card
+    finally:
+        link.close()
+    pockets = sim.pockets()
+    assert sorted(pockets[0]) == sorted([order[0]] + order[1:7:2])
+    assert sorted(pockets[1]) == sorted(order[2:7:2])
+
+
+def test_dealer_sim_twin_command_prints_a_path_a_host_can_open() -> None:
+    """``trickref dealer-sim --twin`` prints the pty's path; HELLO over it gets IDENTIFY."""
+    proc = subprocess.Popen([sys.executable, "-m", "trickref", "dealer-sim", "--twin", "--seats", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        path = proc.stdout.readline().strip()
+        assert path.startswith("/dev/"), (path, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        link = Link(path)
+        try:
+            ident = link.command(P.HELLO, b"\x03\x00\x00")
+            assert ident.type == P.IDENTIFY and ident.body[8] == 2
+        finally:
+            link.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    time.sleep(0)
