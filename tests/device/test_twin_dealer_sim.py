@@ -9,7 +9,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 from test_dealer_sim import Link
@@ -74,6 +73,45 @@ def test_a_stock_deal_and_its_fetches_on_the_sorting_hopper_through_the_pty(sim:
     assert sorted(pockets[1]) == sorted(order[2:7:2])
 
 
+def test_a_noisy_link_still_deals_every_card_on_the_twin(sim: TwinDealerSimulator) -> None:
+    """The simulator's own link faults (corrupted, dropped, duplicated bytes both ways) over the
+    twin: the host's retries and EVENTS_SINCE bring the deal through, every card in its pocket."""
+    order = list(range(52))
+    random.Random(10).shuffle(order)
+    sim.set_link_faults(corrupt=0.003, drop=0.003, duplicate=0.003)
+    link = Link(sim.start())
+    try:
+        body = P.u16(3) + bytes((52, 0, 1)) + bytes(x for i, c in enumerate(order) for x in (c, i % 4))
+        assert link.command(P.DEAL_PLAN, body).body[1] in (P.OK_STARTED, P.OK_ALREADY)
+        link.wait_event(P.EV_DEAL_DONE, timeout=60)
+    finally:
+        link.close()
+    pockets = sim.pockets()
+    for seat in range(4):
+        assert sorted(pockets[seat]) == sorted(order[seat::4])
+    assert sum(sim.to_dealer.counts.values()) + sum(sim.to_host.counts.values()) > 0
+
+
+def test_silence_and_a_power_cycle_of_the_twin_are_visible_to_the_host(sim: TwinDealerSimulator) -> None:
+    """Silence (no answer, the port open) and a power cycle (the firmware boots again on the
+    twin, a new boot id in IDENTIFY, the cards where they lay)."""
+    link = Link(sim.start())
+    try:
+        boot = P.get_u16(link.command(P.HELLO, b"\x03\x00\x00").body, 4)
+        sim.go_silent()
+        with pytest.raises(AssertionError):
+            link.command(P.PING, tries=2, timeout=0.1)
+        sim.go_silent(False)
+        assert link.command(P.PING).type == P.OK
+        boots = sim.boots
+        sim.reboot()
+        assert sim.boots == boots + 1
+        assert P.get_u16(link.command(P.HELLO, b"\x03\x00\x00").body, 4) != boot
+    finally:
+        link.close()
+    assert len(sim.twin.mech.hopper) == 52
+
+
 def test_dealer_sim_twin_command_prints_a_path_a_host_can_open() -> None:
     """``trickref dealer-sim --twin`` prints the pty's path; HELLO over it gets IDENTIFY."""
     proc = subprocess.Popen([sys.executable, "-m", "trickref", "dealer-sim", "--twin", "--seats", "2"],
@@ -91,4 +129,3 @@ def test_dealer_sim_twin_command_prints_a_path_a_host_can_open() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    time.sleep(0)
