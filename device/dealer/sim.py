@@ -540,6 +540,17 @@ class LinkFaults:
         return bytes(out)
 
 
+def deck_order(deck: Iterable[int] | None, decks: int, deck_order_seed: int | None) -> list[int]:
+    """The hopper's cards, the next to feed first: ``deck`` as given, else ``decks`` new decks,
+    shuffled with ``deck_order_seed`` (None: new-deck order)."""
+    if deck is not None:
+        return list(deck)
+    order = [c for _ in range(decks) for c in range(52)]
+    if deck_order_seed is not None:
+        random.Random(deck_order_seed).shuffle(order)
+    return order
+
+
 class DealerSimulator:
     """The simulated dealer: start() gives the pty path to open with pyserial; stop() ends it."""
 
@@ -549,13 +560,18 @@ class DealerSimulator:
         self.board = SimBoard(self.cfg, seed)
         self.speed = speed
         self.max_step_ms = max_step_ms
+        self._link_init(seed)
+        self.firmware: Any = _fw_main.Firmware(self.board, self.cfg)
+        self.boots = 1
+        self.load_deck(deck_order(deck, decks, deck_order_seed))
+
+    def _link_init(self, seed: int) -> None:
+        """The pty, the pump and the link faults' state (before start())."""
         self.rng = random.Random(seed * 7919 + 1)  # reboots' boot ids; differs from the board's first
         self.to_dealer = LinkFaults(seed * 2 + 1)
         self.to_host = LinkFaults(seed * 2 + 2)
         self.silent = False
         self.lock = threading.RLock()
-        self.firmware: Any = _fw_main.Firmware(self.board, self.cfg)
-        self.boots = 1
         self.master: int | None = None
         self.slave: int | None = None
         self.path: str | None = None
@@ -565,13 +581,6 @@ class DealerSimulator:
         self._come_back_at: float | None = None
         self._out = bytearray()  # bytes for the host not yet accepted by the pty
         self.connections = 0  # ptys opened so far (a new one after each disconnect/come back)
-        if deck is not None:
-            self.load_deck(deck)
-        else:
-            order = [c for _ in range(decks) for c in range(52)]
-            if deck_order_seed is not None:
-                random.Random(deck_order_seed).shuffle(order)
-            self.load_deck(order)
 
     # ---- lifecycle -----------------------------------------------------------------------------------
 

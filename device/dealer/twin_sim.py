@@ -20,13 +20,11 @@ rates of physical.toml) or by hand on ``twin.mech``.
 
 from __future__ import annotations
 
-import random
-import threading
 import time
 from collections.abc import Iterable
 from typing import Any
 
-from .sim import DealerSimulator, LinkFaults
+from .sim import DealerSimulator, deck_order
 from .twin_host import new_twin
 
 
@@ -70,27 +68,8 @@ class TwinDealerSimulator(DealerSimulator):
         self.board: Any = _LinkBytes(self.twin)
         self.speed = speed
         self.max_step_ms = 1
-        self.rng = random.Random(seed * 7919 + 1)
-        self.to_dealer = LinkFaults(seed * 2 + 1)
-        self.to_host = LinkFaults(seed * 2 + 2)
-        self.silent = False
-        self.lock = threading.RLock()
-        self.master: int | None = None
-        self.slave: int | None = None
-        self.path: str | None = None
-        self._tmp: str | None = None
-        self._thread: threading.Thread | None = None
-        self._running = False
-        self._come_back_at: float | None = None
-        self._out = bytearray()
-        self.connections = 0
-        if deck is not None:
-            order = list(deck)
-        else:
-            order = [c for _ in range(decks) for c in range(52)]
-            if deck_order_seed is not None:
-                random.Random(deck_order_seed).shuffle(order)
-        self.twin.mech.hopper = order
+        self._link_init(seed)
+        self.twin.mech.hopper = deck_order(deck, decks, deck_order_seed)
 
     @property
     def firmware(self) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 from benchkit import load_bench
@@ -547,6 +548,27 @@ def blade_once_too_deep(tw, after: int) -> None:
     mech._drop_on_hopper = drop_once_too_deep
 
 
+def deal_whole_with(seed: int, blade: Any) -> tuple[Any, th.TwinHost, list[int]]:
+    """Two-player Spades' deal (as deal_spades_2p) with the twin's own blade errors off and
+    ``blade(tw)`` standing in for them; the deal must check out whole (no card missing or read
+    too often); returns once every loop card has landed."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
+    tw.mech.hopper = list(hopper)
+    blade(tw)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
+    assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
+    while tw.fw.dealer.mech.busy() or tw.mech.cards:
+        host.run(10)
+    return tw, host, deck
+
+
 def blade_always_one_too_deep(tw, seen: list[list[int]]) -> None:
     """The splitter's error at every landing, one card deeper than the blade stands (a parked
     blade, above the top card, still lands its card on the top: nothing holds the stack there);
@@ -577,21 +599,8 @@ def test_no_loop_card_goes_under_a_card_still_to_deal_even_with_the_blade_always
     the blade a card deep at every landing, no loop card ever lies under a card still to deal,
     and the deal ends whole. (Before: in hand 1077 3C lay under a card still to deal from the
     28th landing on, and the deals of 1020 and 31 ended short, a card never read.)"""
-    rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hopper = list(deck)
-    rng.shuffle(hopper)
-    tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
-    tw.mech.hopper = list(hopper)
     seen: list[list[int]] = []
-    blade_always_one_too_deep(tw, seen)
-    host = th.TwinHost(tw, pass_ms=2)
-    host.hello()
-    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
-    assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
-    while tw.fw.dealer.mech.busy() or tw.mech.cards:
-        host.run(10)
+    tw, host, deck = deal_whole_with(seed, lambda tw: blade_always_one_too_deep(tw, seen))
     under = [(i, [P.card_name(c) for c in cs]) for i, cs in enumerate(seen) if cs]
     assert under == [], under[:3]
     assert len(seen) == 52  # the 51 loop cards, then the stack's bottom card to its place
@@ -610,20 +619,7 @@ def test_a_loop_card_under_the_last_card_to_deal_takes_no_others_there_and_the_d
     loop card the deal reads marks the loop cards placed below it as under the cards still to
     deal, and the blade leaves them out of its count: they come up, go round once to their
     places over the unread cards, and the deal ends with every card dealt."""
-    rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hopper = list(deck)
-    rng.shuffle(hopper)
-    tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
-    tw.mech.hopper = list(hopper)
-    blade_once_too_deep(tw, after)
-    host = th.TwinHost(tw, pass_ms=2)
-    host.hello()
-    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
-    assert th.deal_shortfall(end) is None, th.deal_shortfall(end)
-    while tw.fw.dealer.mech.busy() or tw.mech.cards:
-        host.run(10)
+    tw, host, deck = deal_whole_with(seed, lambda tw: blade_once_too_deep(tw, after))
     stock = deck[1:]
     assert sorted(tw.mech.hopper) == sorted(stock)
     assert tw.fw.dealer.loop == stock  # the model: the plan's order
