@@ -429,6 +429,13 @@ class SimBoard:
                     self.belt_cards.remove(later)
         return True
 
+    def take_path(self) -> list[int]:
+        """A person lifts every card off the belt and the loop (first due first). Returns them."""
+        taken = [c for _, c, _, _ in sorted(self.belt_cards)]
+        self.belt_cards.clear()
+        self.loop_hits = [0, 0, 0]
+        return taken
+
     def take_from_pockets(self, card: int, targets: Iterable[int]) -> bool:
         """A person takes ``card`` out of the first of ``targets`` that holds it."""
         for target in targets:
@@ -807,9 +814,7 @@ class DealerSimulator:
         with self.lock:
             b = self.board
             taken = list(b.trays.pop(REJECT, []))
-            taken += [c for _, c, _, _ in sorted(b.belt_cards)]
-            b.belt_cards.clear()
-            b.loop_hits = [0, 0, 0]
+            taken += b.take_path()
             for attr in ("gate", "gate_double"):
                 if getattr(b, attr) is not None:
                     taken.append(getattr(b, attr))

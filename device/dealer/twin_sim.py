@@ -13,9 +13,15 @@ Time: the mechanism runs on the twin's clock, ``speed`` simulated ms per real ms
 loop pass per simulated ms (as on the Pico); the firmware's link timers (dead-man, keep-alives)
 run on real time, because the host on the other end of the pty lives in real time.
 
-Mechanical faults on demand (jams, misreads, double feeds, ...) are SimBoard's; on the twin they
-come from its physics (``faults=True``: random pickup slips, double feeds and misreads at the
-rates of physical.toml) or by hand on ``twin.mech``.
+Mechanical faults come from the twin's physics (``faults=True``: random pickup slips, double
+feeds and misreads at the rates of physical.toml), or on demand as the twin's own faults: a card
+that cannot be read, a card caught in the read window (``jam``), a card caught on the path, a
+double feed, a full pocket, the emergency stop. ``misroute`` has no twin counterpart: on the twin
+a card goes where the flaps stand, never where it is told to.
+
+The people at a simulated table (device/simulated/world.py) find and put cards through
+``board`` (device/dealer/twin_cards.py: the twin's pockets by target byte, its play slot,
+hopper, read window and path), as they do on the simulated board.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .sim import DealerSimulator, deck_order
+from .twin_cards import TwinCards
 from .twin_host import new_twin
 
 
@@ -37,24 +44,6 @@ def _link_on_real_time(board: Any) -> None:
     board.link_ticks_ms = _real_ms
 
 
-class _LinkBytes:
-    """The simulator's pump reads and writes ``board.rx``/``board.tx``: here the twin's USB link
-    (looked up each time: a power cycle gives the twin a new receive buffer)."""
-
-    def __init__(self, twin: Any) -> None:
-        self.twin = twin
-
-    @property
-    def rx(self) -> bytearray:
-        rx: bytearray = self.twin.link.rx
-        return rx
-
-    @property
-    def tx(self) -> bytearray:
-        tx: bytearray = self.twin.link.tx
-        return tx
-
-
 class TwinDealerSimulator(DealerSimulator):
     """The firmware on the physical twin behind a pty: start() gives the path for serial.Serial();
     stop() ends it. ``scale`` multiplies constants of physical.toml (a tolerance sweep);
@@ -65,7 +54,7 @@ class TwinDealerSimulator(DealerSimulator):
                  faults: bool = False) -> None:
         # (DealerSimulator.__init__ builds a SimBoard: only its pty and link state is set here)
         self.twin: Any = new_twin(seats=seats, seed=seed, scale=scale, faults=faults, on_boot=_link_on_real_time)
-        self.board: Any = _LinkBytes(self.twin)
+        self.board: Any = TwinCards(self.twin)  # the link bytes, and the cards as a person finds them
         self.speed = speed
         self.max_step_ms = 1
         self._link_init(seed)
@@ -117,3 +106,53 @@ class TwinDealerSimulator(DealerSimulator):
         """The cards in each pocket (by pocket index), in the order they went in."""
         with self.lock:
             return {k: list(v) for k, v in self.twin.mech.pockets.items()}
+
+    def figures(self) -> dict[str, Any]:
+        """What the twin's mechanism did so far: its clock (motion and the firmware's waits),
+        the cards dropped back on the hopper by the return loop, and the cards stuck on the path."""
+        with self.lock:
+            mech = self.twin.mech
+            return {"machine_s": round(mech.now / 1e6, 1), "loop_passes": int(mech.passes),
+                    "stuck": [s[0] for s in mech.stuck], "boots": int(self.twin.boots)}
+
+    # ---- the twin's own faults, on demand ----------------------------------------------------------
+
+    def jam(self, stage: str = "eject") -> None:
+        """``eject`` or ``path``: the next card to leave the read window catches on the path and
+        stops there; ``feed``, ``read``: the card in the read window catches (the feed rollers slip
+        on it), until clear_jam()."""
+        with self.lock:
+            if stage in ("eject", "path"):
+                self.twin.mech.fault_lose += 1
+            else:
+                self.twin.mech.window_stuck = True
+
+    def clear_jam(self) -> None:
+        """A person frees the card caught in the window (it stays there) and the pickup."""
+        with self.lock:
+            self.twin.mech.window_stuck = False
+            self.twin.mech.pickup_stuck = False
+
+    def misread(self, count: int = 1) -> None:
+        """The next ``count`` cards picked cannot be read."""
+        with self.lock:
+            self.twin.mech.fault_unreadable += count
+
+    def double_feed(self) -> None:
+        """The next pickup takes two cards, shingled."""
+        with self.lock:
+            self.twin.mech.fault_double += 1
+
+    def tray_full(self, target: int, full: bool = True) -> None:
+        """The pocket of ``target`` is full to its mouth (a card turned into it stops there)."""
+        with self.lock:
+            self.twin.mech.set_full(self.board.trays.index(target), full)
+
+    def press_estop(self, pressed: bool = True) -> None:
+        with self.lock:
+            self.twin.mech.estop = pressed
+
+    def misroute(self) -> None:
+        raise NotImplementedError("the twin sends a card where its flaps stand when it arrives, never where it is "
+                                  "told to: a misroute comes from its physics (flap timing, belt slip), not on demand")
+

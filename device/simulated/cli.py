@@ -163,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickref sim: {'--budget' if args.budget is not None else '--worlds'} is for the search bots: "
               "add --bot-level search or strong", file=sys.stderr)
         return 2
+    if args.twin and any(kind == "jam" for kind, _ in args.fault or []):
+        print("trickref sim: --fault jam is the simulated board's (a stage that sticks until cleared); on the twin a "
+              "jam is a card caught where it lies, and a person clearing it is not simulated yet: use unplug:HAND "
+              "with --twin", file=sys.stderr)
+        return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None
     problem = _paths_problem(args) or _journal_problem(args)
@@ -189,11 +194,11 @@ def run(args: argparse.Namespace) -> int:
                                  os.path.dirname(os.path.abspath(args.club)), wait=args.club_wait,
                                  seed=args.seed, journal_path=args.journal, store=store, speed=args.speed,
                                  faults=args.fault or [], out=say, bot_level=args.bot_level,
-                                 bot_budget=args.budget, bot_worlds=args.worlds)
+                                 bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin)
         else:
             table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
                              store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level,
-                             bot_budget=args.budget, bot_worlds=args.worlds)
+                             bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
         return 2
@@ -248,13 +253,20 @@ def run(args: argparse.Namespace) -> int:
                          f"{'?' if r is None else r + 1}, " + ("every result acknowledged by the hub" if acked else
                          f"{len(link.outbox)} results not yet acknowledged (kept in the outbox, sent when the hub "
                          "is back)"))
+        twin_figures = None
+        if args.twin:
+            from trickref.device.dealer.twin_sim import TwinDealerSimulator
+
+            assert isinstance(table.sim, TwinDealerSimulator)
+            twin_figures = table.sim.figures()
         faults = [m.text for m in table.messages if m.level == "error"]
         recoveries = [m.text for m in table.messages
                       if m.text.startswith(("Redealing", "The dealer is back"))]
         if args.json:
             print(json.dumps({**result, "players": list(g.names), "record": str(path) if path else None,
                               "corrections": ref.corrections, "dealer_faults": faults, "recoveries": recoveries,
-                              "replayed": table.replayed, "club": club_line}))
+                              "replayed": table.replayed, "club": club_line,
+                              "twin": twin_figures}))
             return 0
         for text in faults:
             print(f"dealer: {text}")
@@ -264,6 +276,10 @@ def run(args: argparse.Namespace) -> int:
             print("winner: " + " and ".join(g.names[w] for w in g.winners) + f" (totals {g.totals})")
         else:
             print(f"stopped after {len(g.hand_results)} hand(s); totals {g.totals}")
+        if twin_figures is not None:
+            print(f"dealer on the physical twin: {twin_figures['machine_s']} s of its clock, "
+                  f"{twin_figures['loop_passes']} cards round the return loop, "
+                  f"{len(twin_figures['stuck'])} stuck on the path, {twin_figures['boots']} boot(s)")
         if path is not None:
             print(f"record: {path}")
         if club_line is not None:
@@ -292,6 +308,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--fault", type=_fault, action="append", metavar="KIND:HAND",
                    help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
     p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
+    p.add_argument("--twin", action="store_true",
+                   help="the dealer's firmware on the physical twin (device/dealer/twin.py: motors, flaps, sensors "
+                        "and the sorting hopper with their timings; a card goes where the flaps stand) instead "
+                        "of the simulated board, which puts each card where the firmware aims it")
     p.add_argument("--bot-level", default="rule", choices=("rule", "search", "strong"),
                    help="the bots' level: the rule bot, or a search over sampled deals with the level's "
                         "CPU time per decision (search 0.1 s, strong 0.2 s)")

@@ -82,6 +82,8 @@ class SimTable:
         bot_budget: float | None = None,
         bot_worlds: int | None = None,
         world: SimWorld | None = None,  # a cut table's world: the host restarts on the same dealer and cards
+        twin: bool = False,  # the firmware on the physical twin instead of the simulated board
+        twin_faults: bool = False,  # with twin: its random pickup slips, double feeds and misreads
     ) -> None:
         self.game_id = game
         self.players = players
@@ -93,7 +95,7 @@ class SimTable:
         self.opened: OpenTable = open_simulated(None, game=game, players=players, journal_file=journal_path,
                                                 seed=seed, speed=speed, auto_deal=False,
                                                 link_timeout=link_timeout, panel_clock=self.clock,
-                                                world=world)
+                                                world=world, twin=twin, twin_faults=twin_faults)
         self.host = self.opened.host
         self.host.store = store
         self.host.on_commands = self._on_commands

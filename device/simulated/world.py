@@ -159,10 +159,21 @@ class SimWorld:
         self.fresh = True
 
     @classmethod
-    def start(cls, *, game: str, players: int, seed: int | None = None, speed: float = SIM_SPEED) -> SimWorld:
-        from trickref.device.dealer.sim import DealerSimulator
+    def start(cls, *, game: str, players: int, seed: int | None = None, speed: float = SIM_SPEED,
+              twin: bool = False, twin_faults: bool = False) -> SimWorld:
+        """The dealer simulator started at ``speed``: the firmware on the simulated board, or
+        with ``twin`` on the physical twin (device/dealer/twin.py: a card goes where the flaps
+        stand; ``twin_faults``: its random pickup slips, double feeds and misreads too)."""
+        sim: DealerSimulator
+        if twin:
+            from trickref.device.dealer.twin_sim import TwinDealerSimulator
 
-        sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)
+            sim = TwinDealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed,
+                                      faults=twin_faults)
+        else:
+            from trickref.device.dealer.sim import DealerSimulator
+
+            sim = DealerSimulator(seats=players, decks=game_class(game).DECKS, seed=seed or 0, speed=speed)
         sim.start()
         return cls(sim)
 
@@ -279,13 +290,16 @@ class SimWorld:
 
 def open_simulated(config: Any, *, game: str, players: int, journal_file: str | os.PathLike[str] | None = None,
                    games_dir: str | os.PathLike[str] | None = None, seed: int | None = None,
-                   speed: float = SIM_SPEED, world: SimWorld | None = None, **kw: Any) -> OpenTable:
+                   speed: float = SIM_SPEED, world: SimWorld | None = None, twin: bool = False,
+                   twin_faults: bool = False, **kw: Any) -> OpenTable:
     """``open_table`` in simulated mode, its world built here (the dealer simulator started at
-    ``speed``); the world stops with the table, or at once when the table cannot be opened.
+    ``speed``, on the physical twin with ``twin``: ``SimWorld.start``); the world stops with the
+    table, or at once when the table cannot be opened.
     ``world``: the world of a table whose host stopped (a power cut), the cards where they lie
     and its dealer as it is (rebooted or not): the host restarts on the same table."""
     if world is None:
-        world = SimWorld.start(game=game, players=players, seed=seed, speed=speed)
+        world = SimWorld.start(game=game, players=players, seed=seed, speed=speed, twin=twin,
+                               twin_faults=twin_faults)
     else:
         world.fresh = False
     try:

@@ -1,0 +1,153 @@
+"""End to end on the physical twin: ``trickref sim --twin`` runs the unmodified firmware on
+device/dealer/twin.py (motors from the PIO ramps, flaps that take their swing, the belt, the
+reader's decode time, the sorting hopper's blade with its one-card error) behind the pty, under
+the real driver, host, referee and simulated people. A card goes where the flaps stand when it
+arrives, never where the firmware aimed it.
+
+The game is the referee's, not the dealer's: with a seed, the twin plays the same game as the
+simulated board, hand for hand. The people find the cards in the twin's own pockets, play slot
+and hopper (device/dealer/twin_cards.py), so a card the twin put anywhere else than the referee
+believes shows up as a person who cannot do what the screen says (the run stops stuck)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trickref.device.dealer import messages as m
+from trickref.device.dealer.twin_sim import TwinDealerSimulator
+from trickref.ui.cli import main
+
+# one player count of each game, two hands each (a stock game's loop, two decks, passing)
+GAMES = [("spades-2p", 2), ("german-whist", 2), ("cancellation-hearts", 6), ("partnership-spades", 4),
+         ("hearts", 5)]
+
+
+def sim_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    code = main(["sim", "--json", *args])
+    said = capsys.readouterr()
+    assert code == 0, said.out + said.err
+    result: dict = json.loads(said.out.strip().splitlines()[-1])
+    return result
+
+
+def only_silences(faults: list[str]) -> bool:
+    """The dealers share this machine's CPU: a loaded machine may hold the pump back past the
+    link timeout (the table says the dealer stopped answering and goes on). Nothing else."""
+    return all("stopped answering" in f for f in faults)
+
+
+@pytest.mark.parametrize("game,n", GAMES)
+def test_sim_on_the_twin_plays_the_same_game_as_on_the_simulated_board(game: str, n: int, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--game", game, "--players", str(n), "--seed", str(n + 10), "--hands", "2"]
+    board = sim_json(capsys, *args)
+    twin = sim_json(capsys, *args, "--twin", "--records", str(tmp_path))
+    assert board["twin"] is None
+    assert only_silences(twin["dealer_faults"]), twin["dealer_faults"]
+    figures = twin["twin"]
+    assert figures["stuck"] == [] and figures["boots"] == 1, figures
+    assert figures["machine_s"] > 20.0  # two deals at least, on the machine's own clock
+    if game in ("spades-2p", "german-whist"):
+        assert figures["loop_passes"] > 0  # the stock went round the return loop
+    assert [h["points"] for h in twin["hands"]] == [h["points"] for h in board["hands"]]
+    assert twin["totals"] == board["totals"]
+    assert main(["verify", twin["record"]]) == 0
+    assert "all hands verify" in capsys.readouterr().out
+
+
+def test_sim_twin_text_names_the_twin_and_what_it_did(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--game", "german-whist", "--players", "2", "--seed", "1", "--hands", "1", "--twin"]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith("dealer on the physical twin:"))
+    assert "s of its clock" in line and "cards round the return loop" in line and "0 stuck on the path" in line
+
+
+@pytest.mark.parametrize("game,n,moment", [
+    ("spades-2p", 2, "mid_draw"),        # a drawn card shown to a seat; the stock in the twin's hopper
+    ("german-whist", 2, "after_trick"),  # stock cards still to move after a trick
+])
+def test_a_power_cut_on_the_twin_resumes_exactly(game: str, n: int, moment: str, tmp_path: Path) -> None:
+    """The host and a fresh twin restart on the journal (the cards put where the referee's
+    physical model says they are, the loop's in the twin's hopper): the game ends as it would."""
+    from trickref.device.simulated.table import PowerCut, SimTable
+    from trickref.engine.referee.events import CardRead, DealerDone
+
+    opts = {"target": 100 if game == "spades-2p" else 3}
+    with SimTable(game, n, opts, seed=9, twin=True) as clean:
+        clean.start()
+        clean.run(max_hands=3)
+        want = clean.referee.record()
+    journal = str(tmp_path / "j")
+    first = SimTable(game, n, opts, seed=9, journal_path=journal, twin=True)
+    count = [0]
+
+    def cut(ev, ref):  # type: ignore[no-untyped-def]
+        g = ref.game
+        hit = False
+        if g is not None and g.hand_number >= 2:
+            if moment == "mid_draw":
+                hit = isinstance(ev, DealerDone) and ref.presented is not None
+            else:
+                hit = isinstance(ev, CardRead) and len(ref.steps) >= 3
+        if hit:
+            count[0] += 1
+        return hit and count[0] == 2
+
+    first.host.cut_after = cut
+    try:
+        first.start()
+        with pytest.raises(PowerCut):
+            first.run(max_hands=3)
+    finally:
+        first.close()
+    with SimTable(game, n, opts, seed=9, journal_path=journal, twin=True) as second:
+        assert isinstance(second.sim, TwinDealerSimulator)
+        second.start()
+        assert second.replayed > 0
+        second.run(max_hands=3)
+        got = second.referee.record()
+        assert got["hands"] == want["hands"]
+        assert second.sim.figures()["stuck"] == []
+
+
+def test_the_twin_unplugged_mid_deal_is_redealt_and_the_game_goes_on() -> None:
+    from trickref.device.simulated.table import SimTable
+
+    with SimTable("hearts", 4, seed=7, twin=True, faults=[("unplug", 1)]) as t:
+        t.start()
+        t.run(max_hands=2)
+        g = t.referee.game
+        assert g is not None and len(g.hand_results) == 2
+        assert any("stopped answering" in r for r in t.recoveries), t.recoveries
+        assert isinstance(t.sim, TwinDealerSimulator) and t.sim.figures()["stuck"] == []
+
+
+def test_the_people_find_the_cards_in_the_twins_pockets_by_target() -> None:
+    """The twin keeps pockets by index (seats, then firmware/config.py's POCKET); the people's
+    view is by target byte, and the lists are the twin's own."""
+    sim = TwinDealerSimulator(seats=4, seed=1)
+    board = sim.board
+    mech = sim.twin.mech
+    reject = sim.twin.board.cfg.POCKET[m.REJECT]
+    board.trays.setdefault(m.REJECT, []).append(12)
+    board.trays.setdefault(2, []).append(30)
+    assert mech.pockets[reject] == [12] and mech.pockets[2] == [30]
+    assert sorted(board.trays) == sorted([2, m.REJECT])
+    assert board.take_from_pockets(12, [m.TRICK, m.REJECT]) and mech.pockets[reject] == []
+    with pytest.raises(KeyError, match="no pocket"):
+        board.trays[m.LOOP] = [1]
+    mech.hopper = [1, 2, 3]
+    board.gate = 40  # a person puts a card in the read window
+    assert board.gate == 40 and mech.window_card() is not None
+    board.gate = 41  # another: the first goes under the stack, fed next
+    assert board.gate == 41 and mech.hopper[:1] == [40]
+    assert sorted(board.gather()) == [30, 41] and mech.pockets == {} and board.gate is None
+
+
+def test_sim_twin_refuses_a_jam_on_demand_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "--game", "hearts", "--players", "4", "--twin", "--fault", "jam:1"]) == 2
+    err = capsys.readouterr().err
+    assert "--fault jam" in err and "unplug:HAND" in err
