@@ -92,6 +92,7 @@ SPLIT_MAX = 99  # the blade's travel in cards below the top card (L12-R-30: 30 m
 # this far apart so it reaches the next depth first. 23 mm/s (datasheet) is 13 ms a card; the
 # allowance takes the speed 30 % low (19 ms a card) plus a PWM frame (20 ms) and a margin.
 SPLIT_MS_PER_CARD, SPLIT_SETTLE_MS = 19, 30
+R_MORE_MAX = 6  # pulls of a quarter of R_IN_MM after a pull ended short of Rv (then JAM 5)
 POCKETS = 15
 HOPPER_LIFT = 15  # PCA9685 channel of the hopper lift servo (hold_hopper)
 
@@ -355,6 +356,25 @@ class _Splitter:
                 return True
         return False
 
+    def drop(self, card):
+        """A loop card given up on the way (caught on the path, never seen at the loop's
+        sensors): its depth leaves the queue, so the blade is not set for it at every landing
+        after (each landing took the depth of the card before it: one card off for the rest)."""
+        n = len(self.cards)
+        card &= 0xFF
+        for i in range(self.count):
+            if self.cards[(self.head + i) % n] == card:
+                for j in range(i, self.count - 1):
+                    a = (self.head + j) % n
+                    b = (self.head + j + 1) % n
+                    self.cards[a] = self.cards[b]
+                    self.ring[a] = self.ring[b]
+                self.count -= 1
+                if i == 0:
+                    self._drive()
+                return True
+        return False
+
     def forget_last(self):
         if self.count:
             self.count -= 1
@@ -440,6 +460,11 @@ class Board:
         self.gate_len = None
         self.end_since = None
         self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 pushing it out
+        # steps of a push out of the switchback a stop cut short: run when motion starts again
+        # (the belt), before the phase goes on; r_more: pulls on after a pull ended short of Rv
+        self.r_rest = 0
+        self.r_again = False  # a pull into the switchback a stop cut short: pulled again then
+        self.r_more = 0
         self.bus_check_at = None  # when to check that the e-stop relay dropped the motor bus
         self.reader = machine.UART(0, baudrate=9600, tx=Pin(PIN_READER_TX), rx=Pin(PIN_READER_RX),
                                    timeout=0)
@@ -570,7 +595,28 @@ class Board:
         self._service()
         return self.f.done()
 
+    def _r_move(self, mm, forward):
+        cfg = self.cfg
+        self._r_steps(config.mm_to_steps(mm, cfg.R_MM_PER_REV), forward)
+
+    def _r_steps(self, steps, forward):
+        cfg = self.cfg
+        self.r.move(motion.segments(steps, timing._hz(cfg, cfg.R_V, cfg.R_MM_PER_REV),
+                                    timing._hz(cfg, cfg.R_ACCEL, cfg.R_MM_PER_REV),
+                                    timing._hz(cfg, cfg.V_START, cfg.R_MM_PER_REV)), forward=forward)
+
     def belt(self, on):
+        if on and self.r_again and self._power():
+            # motion starts again: the card a stop caught being pulled into the switchback is
+            # pulled in again, as from E (it was at the nip or short of it, and rides the belt
+            # there again from rest)
+            self.r_again = False
+            self.r_more = 0
+            self._r_move(self.cfg.R_IN_MM, True)
+        if on and self.r_rest and self._power():
+            # motion starts again: the card a stop left on its way out of the switchback goes on
+            self._r_steps(self.r_rest, False)
+            self.r_rest = 0
         if on and not self.belt_on and self._power():
             hz = timing.belt_hz(self.cfg)
             v0 = config.mm_to_steps(self.cfg.V_START, self.cfg.T_MM_PER_REV)
@@ -658,19 +704,26 @@ class Board:
         # are switched on first: after a reboot the first card at E (one the reboot left in the
         # switchback) comes before any other move, and R's steps went nowhere with EN high
         # (found on the physical twin: the card stayed at E and the dealer stopped, JAM 5)
+        if self.r_rest or self.r_again:
+            return  # a card a stop left in the switchback: its move goes on with the belt
         if self.loop_phase == 0 and self.end.value() == 0 and self._power():
             self.loop_phase = 1
-            self.r.move(motion.segments(config.mm_to_steps(self.cfg.R_IN_MM, self.cfg.R_MM_PER_REV),
-                                        timing._hz(self.cfg, self.cfg.R_V, self.cfg.R_MM_PER_REV),
-                                        timing._hz(self.cfg, self.cfg.R_ACCEL, self.cfg.R_MM_PER_REV),
-                                        timing._hz(self.cfg, self.cfg.V_START, self.cfg.R_MM_PER_REV)))
-        elif self.loop_phase == 1 and self.r.done() and self.rv.value() == 0:
-            self.loop_phase = 2
-            self.r.move(motion.segments(config.mm_to_steps(self.cfg.R_OUT_MM, self.cfg.R_MM_PER_REV),
-                                        timing._hz(self.cfg, self.cfg.R_V, self.cfg.R_MM_PER_REV),
-                                        timing._hz(self.cfg, self.cfg.R_ACCEL, self.cfg.R_MM_PER_REV),
-                                        timing._hz(self.cfg, self.cfg.V_START, self.cfg.R_MM_PER_REV)),
-                        forward=False)
+            self.r_more = 0
+            self._r_move(self.cfg.R_IN_MM, True)
+        elif self.loop_phase == 1 and self.r.done():
+            if self.rv.value() == 0:
+                self.loop_phase = 2
+                self._r_move(self.cfg.R_OUT_MM, False)
+            elif self.belt_on and self._power():
+                # the pull ended short of Rv: a stop cut it short, or the card came to the nip
+                # late (found on the physical twin after a JAM mid-deal: the card stayed short
+                # of Rv and the next loop card met R at rest). R pulls on a quarter at a time;
+                # after R_MORE_MAX tries the card is given up to the loop's windows (JAM 5)
+                if self.r_more < R_MORE_MAX:
+                    self.r_more += 1
+                    self._r_move(self.cfg.R_IN_MM // 4, True)
+                else:
+                    self.loop_phase = 0
         elif self.loop_phase == 2 and self.r.done():
             # pushed out onto the diagonal: R is free for the next card at once (it used to
             # wait for this one's drop at D, 1.2 s later, and the next loop card, spaced by
@@ -706,10 +759,20 @@ class Board:
 
     def stop_all(self):
         self.f.stop()
+        if self.loop_phase == 1 and self.r.moving:
+            self.r_again = True
+        if self.loop_phase == 2 and self.r.moving and not self.r_rest:
+            # a card on its way out of the switchback: the rest of the push goes on when motion
+            # starts again (belt()); a card being pulled in stays in phase 1, pulled on then
+            total = 0
+            for count, _ in self.r.segs:
+                total += count
+            self.r_rest = max(0, total - self.r.steps_done())
         self.r.stop()
         self.belt(False)
         self.en.value(1)
-        self.loop_phase = 0
+        if self.loop_phase == 2 and not self.r_rest:
+            self.loop_phase = 0
         if self.estop_pin.value() == 1 and self.bus_check_at is None:
             self.bus_check_at = ticks_add(time.ticks_ms(), BUS_DROP_MS)
 
@@ -763,6 +826,10 @@ class Board:
         self._service()
         if not self.loop_dark[2]:
             self.splitter._drive()
+
+    def loop_depth_drop(self, card):
+        """A loop card on its way to the stack was given up (a jam): the blade forgets it."""
+        self.splitter.drop(card)
 
     def loop_depth_forget(self):
         """The last card given a depth did not go round after all (a double feed)."""

@@ -1024,6 +1024,7 @@ class Dealer:
         self.resyncs = 0  # cards read where the model expected another (each re-queued)
         self.staged = None  # a loop card staged (FETCH ... 0xFE): held in the read window
         self.mech.window_is_loop = self.window_is_loop
+        self.mech.loop_gone = self.loop_gone
         self.reboot_pending = False
         self.txq = ByteRing(cfg.LINK_TX_QUEUE)  # frames waiting for room on the USB link
         self.body = bytearray(P.MAX_BODY)  # scratch for event blocks (EVENT, EVENTS)
@@ -1290,6 +1291,13 @@ class Dealer:
         # ABORT came): no loop card, whatever the loop holds (it was kept there as the loop's
         # first card, and the inventory named that card in the window)
         return bool(self.loop) and not self.mech.from_slot
+
+    def loop_gone(self, card):
+        """The next loop card overtook this one before E (it caught on the path: the person
+        clearing the jam takes it out): it is in neither the hopper nor the splitter's queue."""
+        self.loop_take(card)
+        if self.sorts:
+            self.board.loop_depth_drop(card)
 
     def loop_take(self, card):
         """Take ``card`` out of the loop model (it was read, wherever the model had it)."""

@@ -145,6 +145,21 @@ class Mechanics:
         # head (a loop card the last feed move brought in, not a fed card): ABORT leaves it.
         self.window_is_loop = None
         self.loop_sensors = hasattr(board, "loop_seen")  # E, Rv, D reported one by one
+        # ms from the window to E of the last loop card E saw (None: none yet). Loop cards
+        # follow each other a switchback's cycle apart (about 330 ms) and ride the same belt,
+        # so each takes about as long as the one before; E's window for one card (the slowest
+        # belt plus a margin) is wider than that spacing, and a card caught on the path would
+        # otherwise be taken for the next one (found on the physical twin: 20 cards of a stock
+        # deal each taken for the card before it, then JAM 3 naming the plan's last card)
+        self.loop_transit = None
+        # RESUME restarted the belt under loop cards: they ride it again from rest and the
+        # switchback pulls the one a stop caught in it again, so they no longer keep the
+        # switchback's cycle apart from a card sent now; the next loop card leaves only once
+        # they are all past the switchback (Rv)
+        self.loop_restarted = False
+        # set by commands.Dealer: told of a loop card the next one overtook (caught on the
+        # path: it will not land), to take it out of the loop model and the blade's queue
+        self.loop_gone = None
         self.ejecting = False  # the eject stage's feed move was started (_start_stage)
         # the card the last feed move brought to the read window came from the play slot (the
         # hopper's pickup was held, or a card lay in the slot, which a feed move takes first):
@@ -283,6 +298,9 @@ class Mechanics:
             self.pocket_count[self.full_target] = 0  # the operator emptied it
             self.full_target = None
         self._shift_flights()
+        for f in self.flights:
+            if f.pocket is None and f.station < 2:
+                self.loop_restarted = True
         if self.flights and hasattr(self.board, "belt"):
             self.board.belt(True)
         self.emit(P.EV_RESUMED, bytes((stage,)))
@@ -694,6 +712,10 @@ class Mechanics:
                         f = g
                         break
                 if f is not None:
+                    if s == 0:
+                        if self._missed_e(f, now):
+                            return False
+                        self.loop_transit = ticks_diff(now, f.left)
                     f.station = s + 1
                     continue
                 if s != 0:
@@ -726,6 +748,36 @@ class Mechanics:
                     self._given_up(f.op)
                     self._stop_for(ST_TRANSPORT if f.station == 0 else ST_LOOP, f.op.card, now)
                     return False
+        return True
+
+    def _missed_e(self, f, now):
+        """A card at E when loop card ``f`` is the first due there: is it the loop card after
+        ``f`` instead? It is when its time from the window, counted from the next card's
+        departure, is closer to the last loop card's than counted from ``f``'s (the cards ride
+        the same belt). Then ``f`` never reached E (it caught on the path): the card seen is the
+        next one, ``f`` is given up, and the dealer stops at once with JAM 3 naming ``f`` (the
+        card the person clearing the path finds), not a later card it had been taken for."""
+        ref = self.loop_transit
+        if ref is None:
+            return False
+        g = None
+        seen_f = False
+        for h in self.flights:
+            if h is f:
+                seen_f = True
+            elif seen_f and h.pocket is None and h.station == 0:
+                g = h
+                break
+        if g is None:
+            return False
+        if abs(ticks_diff(now, g.left) - ref) >= abs(ticks_diff(now, f.left) - ref):
+            return False
+        self.flights.remove(f)
+        g.station = 1
+        self._given_up(f.op)
+        if self.loop_gone is not None:  # overtaken: it will not land (a late card still may)
+            self.loop_gone(f.op.card)
+        self._stop_for(ST_TRANSPORT, f.op.card, now)
         return True
 
     def _given_up(self, op):
@@ -844,11 +896,22 @@ class Mechanics:
                     return False
         return True
 
+    def _loop_settled(self):
+        """After RESUME: the loop cards then on the belt are past the switchback (or gone)."""
+        if self.loop_restarted:
+            for f in self.flights:
+                if f.pocket is None and f.station < 2:
+                    return False
+            self.loop_restarted = False
+        return True
+
     def _eject_safe(self, target):
         """May this card leave for ``target``? Every card on the belt whose pocket lies before
         ``target`` must be in (its flap goes down behind it) before this one reaches that
         mouth; the firmware waits for the confirmation when it could not be in time. Cards for
         the loop are spaced by the switchback's in-and-out cycle."""
+        if not self._loop_settled() and target == self.cfg.LOOP:
+            return False
         if not self.flights:
             return True
         cfg = self.cfg

@@ -80,6 +80,8 @@ class TwinCards:
     def __init__(self, twin: Any) -> None:
         self.twin = twin
         self.trays = TwinPockets(twin)
+        # cards a person lifted off the path clearing a jam, held until the cards are gathered
+        self.aside: list[int] = []
 
     @property
     def mech(self) -> Any:
@@ -183,6 +185,18 @@ class TwinCards:
             taken += self._lift(c)
         return taken
 
+    def clear_caught(self) -> list[int]:
+        """A person clears a jam: every card caught on the path (in a flap's way, at the
+        switchback's nip, on the belt) is lifted out and held aside (the dealer gave it up: the
+        deal counts it missing, and it goes back with the cards gathered for a redeal).
+        Returns them."""
+        lifted: list[int] = []
+        for c in self._on_path():
+            if c.mode == "stuck":
+                lifted += self._lift(c)
+        self.aside += lifted
+        return lifted
+
     def take_off_belt(self, card: int) -> bool:
         """A person lifts ``card`` off the path; False if it is not there."""
         for c in self._on_path():
@@ -204,14 +218,16 @@ class TwinCards:
         return False
 
     def gather(self) -> list[int]:
-        """Every card out of the pockets, the play slot, the window and the path, as the
-        players gather them for the next deal (the hopper's own cards stay where they are)."""
+        """Every card out of the pockets, the play slot, the window and the path (and those a
+        person held aside clearing a jam), as the players gather them for the next deal (the hopper's own cards stay where they are)."""
         cards: list[int] = []
         pockets = self.mech.pockets
         for k in sorted(pockets):
             cards.extend(pockets[k])
         pockets.clear()
         cards.extend(self.take_path())
+        cards.extend(self.aside)
+        self.aside.clear()
         cards.extend(self.slot)
         self.slot.clear()
         for c in self._in_feed():

@@ -128,10 +128,13 @@ class TwinDealerSimulator(DealerSimulator):
                 self.twin.mech.window_stuck = True
 
     def clear_jam(self) -> None:
-        """A person frees the card caught in the window (it stays there) and the pickup."""
+        """A person clears the jam: frees the card caught in the read window (it stays there)
+        and the pickup, and lifts every card caught on the path out, holding it aside (the
+        dealer gave it up; it goes back with the cards gathered for the next deal)."""
         with self.lock:
             self.twin.mech.window_stuck = False
             self.twin.mech.pickup_stuck = False
+            self.board.clear_caught()
 
     def misread(self, count: int = 1) -> None:
         """The next ``count`` cards picked cannot be read."""

@@ -164,9 +164,10 @@ def run(args: argparse.Namespace) -> int:
               "add --bot-level search or strong", file=sys.stderr)
         return 2
     if args.twin and any(kind == "jam" for kind, _ in args.fault or []):
-        print("trickref sim: --fault jam is the simulated board's (a stage that sticks until cleared); on the twin a "
-              "jam is a card caught where it lies, and a person clearing it is not simulated yet: use unplug:HAND "
-              "with --twin", file=sys.stderr)
+        print("trickref sim: --fault jam is the simulated board's (a stage that sticks until cleared). On the twin a "
+              "jam is a card caught on the path, and the firmware does not yet tell it apart from the next card for "
+              "the seats' pockets (the next cards fall one pocket early): use unplug:HAND with --twin",
+              file=sys.stderr)
         return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None

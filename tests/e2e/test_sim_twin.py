@@ -151,3 +151,32 @@ def test_sim_twin_refuses_a_jam_on_demand_in_words(capsys: pytest.CaptureFixture
     assert main(["sim", "--game", "hearts", "--players", "4", "--twin", "--fault", "jam:1"]) == 2
     err = capsys.readouterr().err
     assert "--fault jam" in err and "unplug:HAND" in err
+
+
+def test_a_stock_card_caught_on_the_twins_path_is_named_lifted_out_and_the_hand_redealt() -> None:
+    """Ten cards into the first deal of two-player Spades (51 cards round the return loop), a
+    card catches on the twin's path. The dealer stops naming it at once; the person clears the
+    path (the card held aside) and presses Resume; the deal ends one card short, the cards are
+    gathered (the one held aside too) and the hand is redealt from the same deck order; the
+    game goes on. Before the firmware matched E's edges by time, the cards after the caught one
+    were each taken for the card before it: the blade set one card off for the rest of the
+    evening (1,691 cards sent round the loop in two hands, against about 160)."""
+    from trickref.device.simulated.table import SimTable
+
+    with SimTable("spades-2p", 2, seed=7, twin=True, faults=[("jam", 1)]) as t:
+        t.start()
+        t.run(max_hands=2)
+        g = t.referee.game
+        assert g is not None and len(g.hand_results) == 2
+        said = [r.split(".")[0] for r in t.recoveries]
+        assert said == ["Dealer stopped: a card jammed at the transport stage",
+                        "The deal did not check out (1 card missing)"], t.recoveries
+        port = t.host.dealer
+        faults = getattr(getattr(port, "adapter", None), "faults", [])
+        assert sum("jammed at the transport stage" in f for f in faults) == 1, faults
+        assert isinstance(t.sim, TwinDealerSimulator)
+        caught = [what.split()[1] for _, what in t.sim.twin.mech.log if "caught on the path" in what]
+        assert len(caught) == 1 and any(f"(card {caught[0]})" in f for f in faults), (caught, faults)
+        figures = t.sim.figures()
+        assert figures["stuck"] == [] and t.sim.board.aside == []
+        assert figures["loop_passes"] < 300, figures
