@@ -127,13 +127,14 @@ class TwinCards:
 
     @gate.setter
     def gate(self, card: int | None) -> None:
-        """``None``: a person takes the card (and a double feed's second) out of the window.
-        A card: a person puts it in the window (a restored table); one already there goes under
-        the stack, so it is still the next card the hopper gives (as ``SimBoard`` does)."""
+        """``None``: a person takes the card (and a double feed's second) out of the window
+        (a card picked behind it stays in the feed). A card: a person puts it in the window (a
+        restored table); one already there goes under the stack, so it is still the next card
+        the hopper gives (as ``SimBoard`` does)."""
         feed = self._in_feed()
         if card is None:
-            for c in feed:
-                self.mech.cards.remove(c)
+            if feed:
+                self.mech.cards.remove(feed[0])
             return
         if feed and feed[0].card == card:
             return

@@ -145,6 +145,13 @@ def test_the_people_find_the_cards_in_the_twins_pockets_by_target() -> None:
     board.gate = 41  # another: the first goes under the stack, fed next
     assert board.gate == 41 and mech.hopper[:1] == [40]
     assert sorted(board.gather()) == [30, 41] and mech.pockets == {} and board.gate is None
+    # a person taking the card out of the read window leaves the card picked behind it in the
+    # feed (it vanished with it once: a double feed put back lost the card in the throat)
+    mech.place_in_window(50)
+    mech.place_in_window(51).x = 10.0  # just picked, in the throat
+    assert board.gate == 50
+    sim.put_back_double()
+    assert board.gate == 51 and mech.hopper[:1] == [50]
 
 
 def test_sim_twin_refuses_a_jam_on_demand_in_words(capsys: pytest.CaptureFixture[str]) -> None:
