@@ -15,8 +15,8 @@ run on real time, because the host on the other end of the pty lives in real tim
 
 Mechanical faults come from the twin's physics (``faults=True``: random pickup slips, double
 feeds and misreads at the rates of physical.toml), or on demand as the twin's own faults: a card
-that cannot be read, a card caught in the read window (``jam``), a card caught on the path, a
-double feed, a full pocket, the emergency stop. ``misroute`` has no twin counterpart: on the twin
+that cannot be read, a card caught (``jam``: on the path as it leaves the read window, or in
+the window), a double feed, a full pocket, the emergency stop. ``misroute`` has no twin counterpart: on the twin
 a card goes where the flaps stand, never where it is told to.
 
 The people at a simulated table (device/simulated/world.py) find and put cards through
