@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 import tty
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from trickref.device.dealer.frames import cobs_decode, cobs_encode, crc16
@@ -69,6 +69,17 @@ class Hopper(list[int]):
 
     def drop(self, card: int) -> None:
         super().append(card)
+
+
+def take_from_pockets(trays: Mapping[int, list[int]], card: int, targets: Iterable[int]) -> bool:
+    """A person takes ``card`` out of the first of ``targets`` (pockets by target byte) that
+    holds it; False if none does (the simulated board's and the twin's pockets alike)."""
+    for target in targets:
+        pile = trays.get(target, [])
+        if card in pile:
+            pile.remove(card)
+            return True
+    return False
 
 
 class SimBoard:
@@ -437,13 +448,7 @@ class SimBoard:
         return taken
 
     def take_from_pockets(self, card: int, targets: Iterable[int]) -> bool:
-        """A person takes ``card`` out of the first of ``targets`` that holds it."""
-        for target in targets:
-            pile = self.trays.get(target, [])
-            if card in pile:
-                pile.remove(card)
-                return True
-        return False
+        return take_from_pockets(self.trays, card, targets)
 
     def gather(self) -> list[int]:
         """Every card out of the pockets, play slot and path, as the players gather them

@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, MutableMapping
 from typing import Any
 
+from .sim import take_from_pockets
+
 # the card modes of device/dealer/twin.py's Card: "f" is driven by the feed rollers (from the
 # pickup to the read window); every other mode is on the path past the window
 _FEED = "f"
@@ -210,17 +212,12 @@ class TwinCards:
         return False
 
     def take_from_pockets(self, card: int, targets: Iterable[int]) -> bool:
-        """A person takes ``card`` out of the first of ``targets`` that holds it."""
-        for target in targets:
-            pile = self.trays.get(target, [])
-            if card in pile:
-                pile.remove(card)
-                return True
-        return False
+        return take_from_pockets(self.trays, card, targets)
 
     def gather(self) -> list[int]:
         """Every card out of the pockets, the play slot, the window and the path (and those a
-        person held aside clearing a jam), as the players gather them for the next deal (the hopper's own cards stay where they are)."""
+        person held aside clearing a jam), as the players gather them for the next deal (the
+        hopper's own cards stay where they are)."""
         cards: list[int] = []
         pockets = self.mech.pockets
         for k in sorted(pockets):
