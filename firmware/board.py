@@ -771,6 +771,10 @@ class Board:
         self.r.stop()
         self.belt(False)
         self.en.value(1)
+        # a card a stop left across E (being pulled into the switchback) is not stuck there: it
+        # gets JAM_EXIT_MS again once motion starts (found through the whole table on the twin:
+        # after Resume the jam sensor fired at once, three times, and the table gave up)
+        self.end_since = None
         if self.loop_phase == 2 and not self.r_rest:
             self.loop_phase = 0
         if self.estop_pin.value() == 1 and self.bus_check_at is None:
@@ -830,6 +834,13 @@ class Board:
     def loop_depth_drop(self, card):
         """A loop card on its way to the stack was given up (a jam): the blade forgets it."""
         self.splitter.drop(card)
+
+    def loop_depth_clear(self):
+        """Every card on its way to the stack was gathered (a fresh deal): the blade parks."""
+        sp = self.splitter
+        sp.count = 0
+        sp.last = SPLIT_PARK
+        sp._drive()
 
     def loop_depth_forget(self):
         """The last card given a depth did not go round after all (a double feed)."""

@@ -1694,6 +1694,9 @@ def cmd_deal_plan(d, body, resumed):
         d.plans.pop(0)
     d.mech.pocket_count = {}  # the players gathered every card before this deal
     if plan.flags & P.PLAN_FRESH:
+        d.mech.forget_parked()  # (and the cards an ABORT froze on the loop)
+        if d.sorts:
+            d.board.loop_depth_clear()  # (the blade's queue of them: each landing one card off)
         d.ledger.clear()  # the players gathered every card into the hopper: pockets are empty
         d.steps.list = []  # and the last hand's steps are history (its ids may come again)
         d.nv_dirty = True

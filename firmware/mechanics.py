@@ -89,6 +89,7 @@ class Flight:
         self.late = deadline  # past this unconfirmed: JAM (a pocket card: once it would be at E)
         self.station = 0
         self.due = due
+        self.overdue = False  # a pocket card past its deadline unseen: caught on the path
 
 
 class Op:
@@ -161,6 +162,12 @@ class Mechanics:
         # path: it will not land), to take it out of the loop model and the blade's queue
         self.loop_gone = None
         self.ejecting = False  # the eject stage's feed move was started (_start_stage)
+        self.aimed = False  # the turn stage raised its flap (_aim_safe let it)
+        # (stage code, card) of a stop decided while F was in a feed move: it is made when the
+        # move ends (_stop_for), nothing else starts meanwhile
+        self.pending_stop = None
+        self.grip_ms = timing.grip_ms(cfg)  # (the pacing's earliest arrival at a mouth)
+        self.ramp_ms = timing.belt_start_ms(cfg)
         # the card the last feed move brought to the read window came from the play slot (the
         # hopper's pickup was held, or a card lay in the slot, which a feed move takes first):
         # a card a person fed, whatever the loop model holds (commands.FeedJob)
@@ -226,6 +233,7 @@ class Mechanics:
         self.board.stop_all()
         was = self.state
         self.state = ESTOPPED
+        self.pending_stop = None
         self.op = None
         self.stage = None
         self.stages = []
@@ -246,6 +254,7 @@ class Mechanics:
         self.stage = None
         self.stages = []
         self.state = IDLE
+        self.pending_stop = None
         self._park_flights()
         if job is not None and hasattr(job, "cancel"):
             job.cancel()
@@ -346,8 +355,14 @@ class Mechanics:
                 self.fault(found[0], found[1])
                 return
         now = board.ticks_ms()
-        if self.flights and self.stopped_at is None and self.state in (RUNNING, WAITING, IDLE) \
-                and not self._check_flights(now):
+        if self.pending_stop is not None:
+            if not self._f_moving():
+                code, card = self.pending_stop
+                self.pending_stop = None
+                self._stop_for(code, card, now)
+                return
+        elif self.flights and self.stopped_at is None and self.state in (RUNNING, WAITING, IDLE) \
+                and not self._check_flights(now) and self.pending_stop is None:
             return
         if self.state != RUNNING:
             if self.state == WAITING and self.job is not None and self.held is None:
@@ -518,6 +533,8 @@ class Mechanics:
                     return False  # the gate is changing: decide on a settled reading
                 if not self.gate.state and self._lift_wait():
                     return False  # the lift is still coming down onto the pickup roller
+                if self.pending_stop is not None:
+                    return False  # a stop waits (_stop_for): no move starts
                 self.feeding = True
                 if not self.gate.state:  # (with a belt the last feed move brought it already)
                     self._feed_move(board.feed)
@@ -672,17 +689,57 @@ class Mechanics:
                     f.op.done(f.op.card, f.op.target, f.op.conf)
                 continue
             if board.confirmed(f.target):
+                if f.pocket is not None and (f.overdue or ticks_diff(now, f.deadline) > 0):
+                    # past its deadline: the card that went in is the next one for this pocket
+                    # (no card for it leaves in time to arrive before that: _eject_safe)
+                    if not f.overdue:
+                        self._overdue(f)  # (that card keeps the flap up; it comes down after)
+                    f = self._behind(f)
                 self.flights.remove(f)
                 if f.pocket is not None and hasattr(board, "lower") and not self._pocket_wanted(f.pocket):
                     board.lower(f.target)
                 self.last_op = f.op
                 f.op.done(f.op.card, f.op.target, f.op.conf)
+            elif f.pocket is not None and not f.overdue and ticks_diff(now, f.deadline) > 0:
+                self._overdue(f)
             elif ticks_diff(now, f.late) > 0:
                 self.flights.remove(f)
                 self._given_up(f.op)
                 self._stop_for(ST_TRANSPORT, f.op.card, now)  # never reported dealt
                 return False
         return True
+
+    def _overdue(self, f):
+        """Pocket card ``f`` is past its deadline (the slowest belt and a margin) and its pocket's
+        sensor has not seen it: it caught on the path. Its flap comes down unless a card behind
+        it goes to the same pocket (the pacing left a card that passes over that mouth a flap's
+        worst swing after the deadline, _eject_safe), so no later card falls into its pocket
+        and is taken for it; no card leaves while it is overdue, and it is named (JAM 3) once it
+        would have reached E. Found on the physical twin: with the flap left up, the next card
+        crossing that mouth fell in, was reported as the caught card, and every later card of
+        the deal went one pocket early."""
+        f.overdue = True
+        if not hasattr(self.board, "lower"):
+            return
+        for g in self.flights:
+            if g.pocket == f.pocket and g is not f and not g.overdue:
+                return
+        op = self.op
+        if op is not None and op.target is not None and self.aimed and self.stage is not None \
+                and self.stage[0] in ("turn", "eject") and config.pocket_of(self.cfg, op.target) == f.pocket:
+            return  # (it raised the flap itself once no card had to pass that mouth: _aim_safe)
+        self.board.lower(f.target)
+
+    def _behind(self, f):
+        """The card a pocket's sensor saw while ``f``, the first card for it, is overdue: the
+        next flight to that pocket (``f`` when there is none: a caught card that came free)."""
+        seen = False
+        for g in self.flights:
+            if g is f:
+                seen = True
+            elif seen and g.target == f.target:
+                return g
+        return f
 
     def _pocket_wanted(self, pocket):
         """Is the flap of ``pocket`` still needed up? For a card on the belt that goes there,
@@ -691,7 +748,7 @@ class Mechanics:
         of about 40-60 ms) before the card's leading edge reaches the mouth (issue 20: a deal
         with two cards in a row for one seat stopped with a misroute)."""
         for g in self.flights:
-            if g.pocket == pocket:
+            if g.pocket == pocket and not g.overdue:  # (a caught card's flap comes down)
                 return True
         op = self.op
         if op is not None and op.target is not None and config.pocket_of(self.cfg, op.target) == pocket:
@@ -745,7 +802,7 @@ class Mechanics:
                 late = ticks_add(f.left, f.due[f.station] + self.cfg.CONFIRM_MARGIN_MS)
                 if ticks_diff(now, late) > 0:
                     self.flights.remove(f)
-                    self._given_up(f.op)
+                    self._given_up(f.op, f.station == 0)
                     self._stop_for(ST_TRANSPORT if f.station == 0 else ST_LOOP, f.op.card, now)
                     return False
         return True
@@ -774,16 +831,20 @@ class Mechanics:
             return False
         self.flights.remove(f)
         g.station = 1
-        self._given_up(f.op)
-        if self.loop_gone is not None:  # overtaken: it will not land (a late card still may)
-            self.loop_gone(f.op.card)
+        self._given_up(f.op, True)
         self._stop_for(ST_TRANSPORT, f.op.card, now)
         return True
 
-    def _given_up(self, op):
+    def _given_up(self, op, gone=False):
         """A card on the belt missed its sensor's window: it is no longer followed (the person
         clearing the jam takes it out of the path); its job is told, so a deal counts its plan
-        entry as never filled (DEAL_DONE's missing)."""
+        entry as never filled (DEAL_DONE's missing). ``gone``: a loop card that never reached E
+        (caught on the path, or overtaken there: it will not land; one late at Rv or D still
+        may), taken out of the loop model and the blade's queue (found through the whole table
+        on the twin: German Whist's stock card caught on the path stayed in the model, the
+        redealt hand's fetches went round the loop 373 times and stopped with JAM 5)."""
+        if gone and self.loop_gone is not None:
+            self.loop_gone(op.card)
         if op.lost is not None:
             op.lost(op)
 
@@ -791,7 +852,30 @@ class Mechanics:
         """Stop as for a jam at ``stage_code`` (a job found the mechanism not as expected)."""
         self._stop_for(stage_code, card, self.board.ticks_ms())
 
+    def _f_moving(self):
+        """Is F in the middle of a feed move (the feed or eject stage's, not yet ended)?"""
+        stage = self.stage
+        if not self.belt or self.op is None or stage is None or self.state != RUNNING:
+            return False
+        if stage[0] == "eject":
+            started = self.ejecting
+        elif stage[0] == "feed":
+            started = self.feeding
+        else:
+            return False
+        return started and not self.board.eject_done()
+
     def _stop_for(self, stage_code, card, now):
+        """Stop for a card the sensors lost (JAM ``stage_code`` naming ``card``). Decided while F
+        is in a feed move, the stop waits for the move's end (a few hundred ms at most; nothing
+        else starts meanwhile): a move cut short and made again from the start put the next
+        card past the read window (found on the physical twin, a card caught on the path named
+        during the next card's eject: the card behind it then could not be read) or counted the
+        gate's blocked length across the stop (a false DOUBLE_FEED)."""
+        if self._f_moving():
+            if self.pending_stop is None:
+                self.pending_stop = (stage_code, card)
+            return
         self._settle_eject()
         self.board.stop_all()
         self.stopped_at = now
@@ -833,10 +917,25 @@ class Mechanics:
         elif self.stopped_at is None:  # (a second ABORT: the belt has stood still since the first)
             self.stopped_at = self.board.ticks_ms()
 
+    def forget_parked(self):
+        """A fresh deal: the players gathered every card, those an ABORT left frozen on the loop
+        too (found through the whole table on the twin: a deal that did not check out was
+        aborted with a card the deal's end sent round still on the loop; the people gathered
+        it, and the redeal stopped with JAM 5 when it never reached D). One they could not
+        reach comes home first: the deal's first op runs the belt round (homecoming)."""
+        if self.flights:
+            self.flights = []
+            self.stopped_at = None
+            self.unswept = self.belt and self.loop_sensors
+            self.sweep_first = self.unswept
+
     def _shift_flights(self):
-        """The belt stood still since ``stopped_at``: the cards on it are late by that."""
+        """The belt stood still since ``stopped_at``: the cards on it are late by that, and by
+        the belt's ramp from rest (it loses half of it; the whole of it is allowed: found on the
+        physical twin, a card on the belt at a stop still crossing a mouth whose flap the next
+        card raised after Resume)."""
         if self.stopped_at is not None:
-            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at)
+            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at) + self.ramp_ms
             for f in self.flights:
                 f.left = ticks_add(f.left, gap)
                 f.deadline = ticks_add(f.deadline, gap)
@@ -906,10 +1005,14 @@ class Mechanics:
         return True
 
     def _eject_safe(self, target):
-        """May this card leave for ``target``? Every card on the belt whose pocket lies before
-        ``target`` must be in (its flap goes down behind it) before this one reaches that
-        mouth; the firmware waits for the confirmation when it could not be in time. Cards for
-        the loop are spaced by the switchback's in-and-out cycle."""
+        """May this card leave for ``target``? It reaches the mouth of a card on the belt whose
+        pocket lies before ``target`` no sooner than a flap's swing after that card's deadline
+        (in by then, its flap down behind it; or caught, and its flap brought down then), and
+        the mouth of a card for the same pocket no sooner than its deadline; nothing leaves
+        while a card is overdue or a stop waits. Cards for the loop are spaced by the
+        switchback's in-and-out cycle."""
+        if self.pending_stop is not None:
+            return False  # a stop waits for the move in progress (_stop_for)
         if not self._loop_settled() and target == self.cfg.LOOP:
             return False
         if not self.flights:
@@ -922,12 +1025,22 @@ class Mechanics:
         front = cfg.WINDOW_X_MM + cfg.F_MOVE_MM
         feed = timing.feed_ms(cfg)
         for f in self.flights:
+            if f.overdue:
+                return False  # a card caught on the path: nothing leaves until it is named
             other = self._lane(f.target)
             if other is None:
                 return False
-            if lane[0] > other[0] and f.pocket is not None:  # this card passes over f's pocket
+            if lane[0] >= other[0] and f.pocket is not None:  # this card reaches f's pocket
+                # the earliest its leading edge can be at that mouth: F's move to the grip, then
+                # the fastest belt (it rides the bands as soon as they take it)
+                ride = ticks_add(now, self.grip_ms + self._fast(timing.belt_ms(cfg, max(0, other[1] - cfg.GRIP_X_MM))))
                 arrive = ticks_add(now, feed + self._fast(timing.belt_ms(cfg, max(0, other[1] - front))))
-                if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS)) < 0:
+                if ticks_diff(ride, arrive) < 0:
+                    arrive = ride
+                # passing over it: after f's deadline and a flap's swing (f's flap comes down
+                # then if f is caught, _overdue). Into it: not before f's deadline, so a card
+                # its sensor sees before then is f, after then the one behind (_check_flights)
+                if ticks_diff(arrive, ticks_add(f.deadline, cfg.DEFLECT_MS if lane[0] > other[0] else 0)) < 0:
                     return False
             if f.pocket is None and target == cfg.LOOP:
                 gap = timing.loop_switch_ms(cfg)

@@ -33,6 +33,23 @@ def feed_ms(cfg):
     return (motion.segments_us(feed_segments(cfg)) + 999) // 1000
 
 
+def grip_ms(cfg):
+    """From the start of a feed move until the card's leading edge reaches GRIP_X_MM, where the
+    belt's bands take it (ms, rounded down: the earliest). From there the card rides the belt,
+    which runs faster than F ramps down, so it reaches the mouths past the grip before the move
+    ends (found on the physical twin: pocket 0's mouth about 60 ms before the move's end)."""
+    segs = feed_segments(cfg)
+    want = config.mm_to_steps(max(0, cfg.GRIP_X_MM - cfg.WINDOW_X_MM), cfg.F_MM_PER_REV)
+    lo, hi = 0, motion.segments_us(segs)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if motion.steps_at(segs, mid) >= want:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo // 1000
+
+
 def belt_hz(cfg):
     return _hz(cfg, cfg.T_V, cfg.T_MM_PER_REV)
 

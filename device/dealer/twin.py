@@ -242,6 +242,7 @@ class Mechanism:
         self.gate_x = v["geometry.gate_x"]
         self.window_x = v["geometry.window_x"]
         self.belt_x = v["geometry.belt_x"]
+        self.grip_x = v.get("geometry.grip_x", GRIP_X)
         self.f2_x = v.get("geometry.f2_x", 95.0)
         self.move_mm = v["feed.move"]
         n_pockets = int(v["geometry.pockets"])
@@ -413,8 +414,8 @@ class Mechanism:
             x0 = c.x
             x1 = self.pos(c, t1)
             if mode == "f":
-                if x1 >= GRIP_X and self.belt_on_at is not None:
-                    tg = self._crossed(c, t0, t1, GRIP_X, x0, x1)
+                if x1 >= self.grip_x and self.belt_on_at is not None:
+                    tg = self._crossed(c, t0, t1, self.grip_x, x0, x1)
                     c.x_ref = self.pos(c, tg)
                     c.s_ref = self.F.steps(tg)
                     c.mode = "fb"

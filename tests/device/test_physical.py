@@ -35,8 +35,8 @@ def test_firmware_config_holds_the_physical_value(name: str, config_name: str) -
 def test_servo_swing_follows_from_the_datasheet_speed() -> None:
     v = physical.values()
     assert v["servo.swing_ms"] == round(v["servo.speed_ms_per_60deg"] * v["servo.flap_swing_deg"] / 60)
-    # the firmware's allowance covers the nominal swing and most of a PWM frame
-    assert v["servo.swing_ms"] < v["servo.firmware_allowance_ms"] <= v["servo.swing_ms"] + v["servo.pwm_frame_ms"]
+    # the firmware's allowance covers the slowest swing of the sweep (+30 %) and a PWM frame
+    assert v["servo.firmware_allowance_ms"] >= v["servo.swing_ms"] * 1.3 + v["servo.pwm_frame_ms"]
     # the lift's wait covers its swing at the sweep's +30 % and a whole PWM frame
     assert v["servo.lift_allowance_ms"] >= v["servo.lift_swing_ms"] * 1.3 + v["servo.pwm_frame_ms"]
 

@@ -1,6 +1,6 @@
-"""A card caught on the path while a two-player Spades stock goes round the return loop, on the
-physical twin (the unmodified firmware; the sorting hopper's blade without its random error, so
-the stock's order can be compared card for card).
+"""A card caught on the path on the physical twin (the unmodified firmware): while a two-player
+Spades stock goes round the return loop (the sorting hopper's blade without its random error, so
+the stock's order can be compared card for card), and in a deal to the seats' pockets.
 
 Loop cards follow each other a switchback's cycle apart (about 330 ms); E's window for a card (the
 slowest belt plus a margin) is wider than that. Before, a card caught on the path was taken for
@@ -86,3 +86,66 @@ def test_a_loop_card_caught_on_the_path_is_named_at_once_and_the_deal_ends_witho
     # every card at its place (the PWM's half-card steps may leave one or two a card off)
     assert out_of_place(tw.mech.hopper, stock) <= 2, [P.card_name(c) for c in tw.mech.hopper]
     assert tw.mech.pockets.get(0) == [deck[0]]
+
+
+SWEPT = ("reader.decode_ms", "servo.swing_ms", "belt.card_speed", "sensors.gate_irq_latency_us", "sorter.speed")
+
+
+def point(seed: int) -> dict[str, float]:
+    """tests/device/test_twin_sweep.py's corner-heavy sample of the +-30 % box."""
+    rng = random.Random(seed)
+    return {name: rng.choice((0.7, 1.3, rng.uniform(0.7, 1.3))) for name in SWEPT}
+
+
+def caught_in_pocket_deal(seats: int, seed: int, after: int, swept: bool) -> None:
+    """Deal a random plan to ``seats`` pockets (the rest to the centre) and catch the card picked
+    after ``after`` cards on the path; the person clears each stop and presses Resume."""
+    scale = point(seed) if swept else None
+    hopper, entries = th.random_deal(seats, seed)
+    tw = th.new_twin(seats=seats, seed=seed, scale=scale)
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw, pass_ms=2)
+    host.hello()
+    start = len(host.events)
+    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
+    assert host.command(P.DEAL_PLAN, body).type == P.OK
+    while tw.mech.hopper[0] != hopper[after]:
+        host.run(2)
+    caught = hopper[after]
+    tw.mech.fault_lose = 1  # the next card picked catches on the path as it leaves the window
+    stop = host.until(STOPS, start=start)
+    assert stop[1] == P.EV_JAM and stop[2][0] == 3, (stop, scale)
+    assert stop[2][1] == caught, f"JAM named {P.card_name(stop[2][1])}, {P.card_name(caught)} was caught ({scale})"
+    assert TwinCards(tw).clear_caught() == [caught]
+    start = len(host.events)
+    assert host.command(P.RESUME, P.u16(0x7002)).type == P.OK
+    end = host.until(STOPS, start=start)
+    assert th.deal_shortfall(end) == f"1 card of the plan not dealt (missing: {P.card_name(caught)})", (end, scale)
+    host.run(3000)
+    assert tw.mech.stuck == []
+    assert th.misplaced(tw, [e for e in entries if e[0] != caught]) == []
+    # what the dealer reported is what the pockets hold: no card taken for another
+    cfg = tw.board.cfg
+    reported = {e[2][0]: e[2][1] for e in host.events if e[1] == P.EV_CARD_DEALT}
+    found = {c: k for k, cards in tw.mech.pockets.items() for c in cards}
+    assert caught not in reported
+    assert {c: (t if t < cfg.SEAT_COUNT else cfg.POCKET[t]) for c, t in reported.items()} == found
+
+
+@pytest.mark.parametrize("seats,seed,after,swept", [
+    (4, 1, 6, False),    # the next card passes over the caught card's pocket: it fell in
+    (3, 3, 30, False),   # the card behind goes to the same pocket; then one passes over it
+    (5, 5, 40, False),
+    (4, 8, 45, False),   # named while the next card's feed move ran: the stop waits for its end
+    (6, 149, 22, True),  # the same at the sweep's slow belt, the belt's restart ramp after Resume
+    (10, 131, 45, True),
+    (7, 4, 10, True),
+    (7, 173, 18, True),
+    (9, 170, 18, True),  # the card behind, same seat, at the fastest belt
+    (9, 202, 41, True),  # the same for the centre pocket, the farthest
+    (8, 214, 30, True),
+])
+def test_a_card_caught_in_a_deal_to_the_pockets_is_named_and_no_card_goes_one_pocket_early(
+        seats: int, seed: int, after: int, swept: bool) -> None:
+    caught_in_pocket_deal(seats, seed, after, swept)
+
