@@ -149,6 +149,11 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
                 problems.append(f"{m.card_name(card)} went to {m.target_name(target)} but the "
                                 "plan holds no (more) copies of it")
                 continue
+            if target in queue:
+                # (two decks: the copies are alike, and a copy that was lost on the way, a card
+                # caught on the path, leaves its entry to fill while the other copy fills its own)
+                queue.remove(target)
+                continue
             planned = queue.popleft()
             if target != planned:
                 problems.append(f"{m.card_name(card)} went to {m.target_name(target)}, the plan "
@@ -174,14 +179,14 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
         elif ev.kind == m.EV_DEAL_DONE and f["deal_id"] == deal_id:
             result.done = ev
             break
-    # The dealer fills the first unused entry of a card, so the unfilled ones are the last.
+    # The entries no card filled, in the plan's order: the targets left in each card's queue
+    # (the dealer fills the first unused entry of a card; a copy given up at a jam keeps its own)
     unfilled: list[PlanEntry] = []
-    left = {card: len(q) for card, q in want.items()}
-    for card, target in reversed(plan.entries):
-        if left.get(card, 0) > 0:
+    left = {card: Counter(q) for card, q in want.items()}
+    for card, target in plan.entries:
+        if left[card][target] > 0:
             unfilled.append((card, target))
-            left[card] -= 1
-    unfilled.reverse()
+            left[card][target] -= 1
     missing = [card for card, _ in unfilled]
     if missing:
         problems.append("missing from the deal: " + " ".join(m.card_name(c) for c in missing))

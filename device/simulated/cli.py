@@ -17,7 +17,8 @@ already over just prints the result.
 ``--fault jam:2`` / ``--fault unplug:3`` jams the simulated dealer, or takes its cable out (the
 dealer falls silent for a while), ten cards into that hand's deal (repeatable): the table shows
 the fault, the simulated person clears it, and the hand goes on (jam) or is redealt from the
-same deck order (cable).
+same deck order (cable). With ``--twin`` a jam is a card caught on the twin's path: the dealer
+names it, the person lifts it out, and the deal ends one card short (the hand is redealt).
 """
 
 from __future__ import annotations
@@ -162,12 +163,6 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_level == "rule" and (args.budget is not None or args.worlds is not None):
         print(f"trickref sim: {'--budget' if args.budget is not None else '--worlds'} is for the search bots: "
               "add --bot-level search or strong", file=sys.stderr)
-        return 2
-    if args.twin and any(kind == "jam" for kind, _ in args.fault or []):
-        print("trickref sim: --fault jam is the simulated board's (a stage that sticks until cleared). On the twin a "
-              "jam is a card caught on the path, and the firmware does not yet tell it apart from the next card for "
-              "the seats' pockets (the next cards fall one pocket early): use unplug:HAND with --twin",
-              file=sys.stderr)
         return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None

@@ -42,6 +42,22 @@ def test_a_jammed_entry_listed_missing_is_reported_as_jammed() -> None:
                               "AS stopped on its way to seat 2 at a jam and the dealer gave it up"]
 
 
+def test_two_decks_the_first_copy_lost_at_a_jam_the_second_fills_its_own_entry() -> None:
+    """Cancellation Hearts deals two decks: the first copy of AS caught on the path (given up at
+    the jam), the second goes to its own entry's seat. That is no card in the wrong place: only
+    the first copy's entry is missing (found through the whole table on the twin: "1 card
+    missing, 1 card in the wrong place")."""
+    plan = DealPlan([(10, 0), (12, 1), (11, 2), (12, 3)])
+    events = _events(DealPlan([(10, 0), (12, 1), (11, 2)]), 12, listed=True)[:-1]
+    events.append(Event(len(events), m.EV_CARD_DEALT, "CARD_DEALT", {"card": 12, "target": 3, "confidence": 90}))
+    events.append(Event(len(events), m.EV_DEAL_DONE, "DEAL_DONE", {
+        "deal_id": 1, "dealt": 3, "rejected": 0, "missing": [12], "duplicates": []}))
+    check = check_deal(plan, 1, events)
+    assert not check.good and check.jammed == [12]
+    assert check.problems == ["missing from the deal: AS",
+                              "AS stopped on its way to seat 1 at a jam and the dealer gave it up"]
+
+
 def test_an_older_dealer_that_does_not_list_it_still_fails_the_check() -> None:
     plan = DealPlan([(10, 0), (11, 1), (12, 2), (13, 3)])
     check = check_deal(plan, 1, _events(plan, 12, listed=False))

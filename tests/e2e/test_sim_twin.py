@@ -154,10 +154,37 @@ def test_the_people_find_the_cards_in_the_twins_pockets_by_target() -> None:
     assert board.gate == 51 and mech.hopper[:1] == [50]
 
 
-def test_sim_twin_refuses_a_jam_on_demand_in_words(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["sim", "--game", "hearts", "--players", "4", "--twin", "--fault", "jam:1"]) == 2
-    err = capsys.readouterr().err
-    assert "--fault jam" in err and "unplug:HAND" in err
+@pytest.mark.parametrize("game,n,seed", [("hearts", 6, 3), ("cancellation-hearts", 7, 3)])
+def test_a_card_caught_in_a_deal_to_the_pockets_is_named_lifted_out_and_the_hand_redealt(
+        game: str, n: int, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``trickref sim --twin --fault jam:1``: ten cards into the first deal to the seats' pockets
+    a card catches on the twin's path. The dealer names it once it would have reached E (its
+    flap came down at its deadline, so no later card fell into its pocket), the person lifts it
+    out and presses Resume, the deal ends one card short and the hand is redealt. Before, the
+    next card crossing that pocket fell in and was taken for it, every later card went one pocket
+    early, and the table stopped: "the deal did not check out twice in a row". Two decks: the
+    caught copy's seat is the one missing, the other copy is where the plan put it."""
+    out = sim_json(capsys, "--game", game, "--players", str(n), "--seed", str(seed), "--hands", "1",
+                   "--twin", "--fault", "jam:1", "--records", str(tmp_path))
+    said = [r.split(".")[0] for r in out["dealer_faults"]]
+    assert said == ["Dealer stopped: a card jammed at the transport stage",
+                    "The deal did not check out (1 card missing)"], out["dealer_faults"]
+    assert out["twin"]["stuck"] == []
+    assert len(out["hands"]) == 1
+    assert main(["verify", out["record"]]) == 0
+
+
+def test_two_hands_each_with_a_card_caught_play_on(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two-player Spades, a card caught in each hand's deal: the second stop left a stock card
+    across the end-of-run opto E, being pulled into the switchback. Before, the jam sensor
+    (E dark too long) counted the time the dealer stood stopped: it fired at once after every
+    Resume, three times, and the table gave up (TableStuck)."""
+    out = sim_json(capsys, "--game", "spades-2p", "--players", "2", "--seed", "2", "--hands", "2",
+                   "--twin", "--fault", "jam:1", "--fault", "jam:2")
+    said = [r.split(".")[0] for r in out["dealer_faults"]]
+    assert said == ["Dealer stopped: a card jammed at the transport stage",
+                    "The deal did not check out (1 card missing)"] * 2, out["dealer_faults"]
+    assert len(out["hands"]) == 2 and out["twin"]["stuck"] == []
 
 
 def test_a_stock_card_caught_on_the_twins_path_is_named_lifted_out_and_the_hand_redealt() -> None:
