@@ -930,13 +930,19 @@ class Mechanics:
             self.sweep_first = self.unswept
 
     def _shift_flights(self):
-        """The belt stood still since ``stopped_at``: the cards on it are late by that, and by
-        the belt's ramp from rest (it loses half of it; the whole of it is allowed: found on the
-        physical twin, a card on the belt at a stop still crossing a mouth whose flap the next
-        card raised after Resume)."""
+        """The belt stood still since ``stopped_at``: the cards on it are late by that; a card
+        for a pocket also by the belt's ramp from rest (it loses half of it; the whole of it is
+        allowed: found on the physical twin, a card on the belt at a stop still crossing a mouth
+        whose flap the next card raised after Resume). Not a loop card: E's edges are matched to
+        loop cards by their times (_missed_e), and a ramp a board does not have made a parked
+        card look overtaken by the next (found on the simulated board: a FETCH after an ABORT)."""
         if self.stopped_at is not None:
-            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at) + self.ramp_ms
+            gap = ticks_diff(self.board.ticks_ms(), self.stopped_at)
             for f in self.flights:
+                if f.pocket is not None:
+                    f.left = ticks_add(f.left, self.ramp_ms)
+                    f.deadline = ticks_add(f.deadline, self.ramp_ms)
+                    f.late = ticks_add(f.late, self.ramp_ms)
                 f.left = ticks_add(f.left, gap)
                 f.deadline = ticks_add(f.deadline, gap)
                 f.late = ticks_add(f.late, gap)
