@@ -689,11 +689,12 @@ class Mechanics:
                     f.op.done(f.op.card, f.op.target, f.op.conf)
                 continue
             if board.confirmed(f.target):
-                if f.pocket is not None and (f.overdue or ticks_diff(now, f.deadline) > 0):
-                    # past its deadline: the card that went in is the next one for this pocket
-                    # (no card for it leaves in time to arrive before that: _eject_safe)
-                    if not f.overdue:
-                        self._overdue(f)  # (that card keeps the flap up; it comes down after)
+                if f.pocket is not None and f.overdue:
+                    # overdue (marked in an earlier pass): the card that went in is the next one
+                    # for this pocket (none leaves in time to reach it before f's deadline,
+                    # _eject_safe, and it is all in a card's length after that). Not when the
+                    # deadline passed only in this pass: a poll that came late (a busy loop, a
+                    # loaded simulator) sees f's own arrival and its deadline together
                     f = self._behind(f)
                 self.flights.remove(f)
                 if f.pocket is not None and hasattr(board, "lower") and not self._pocket_wanted(f.pocket):
