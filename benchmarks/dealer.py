@@ -205,7 +205,9 @@ class _Bench:
 def _stock_deal(bench: _Bench, entries: list[tuple[int, int]]) -> int:
     P = fw_protocol
     bench.events.clear()
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
+    # (the deal's id is a step id like the FEEDs' and FETCHes' after it: the same id twice is
+    # another step, refused with NAK_CONFLICT)
+    body = bench.step_id() + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
     bench.command(P.DEAL_PLAN, body)
     ms = bench.until(lambda: bench.event(P.EV_DEAL_DONE))
     for kind, payload in bench.events:
