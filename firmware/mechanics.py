@@ -723,7 +723,7 @@ class Mechanics:
         if not hasattr(self.board, "lower"):
             return
         for g in self.flights:
-            if g.pocket == f.pocket and g is not f and not g.overdue:
+            if g.pocket == f.pocket and not g.overdue:  # (f is overdue now)
                 return
         op = self.op
         if op is not None and op.target is not None and self.aimed and self.stage is not None \

@@ -16,8 +16,10 @@ ends with that one card missing and the stock in its plan's order.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from test_twin_sweep import point  # the sweep's corner-heavy sample of the +-30 % box
 
 from trickref.device.dealer import twin_host as th
 from trickref.device.dealer.twin_cards import TwinCards
@@ -49,18 +51,25 @@ def caught_in_stock_deal(seed: int, after: int) -> tuple[object, th.TwinHost, li
     deck = list(range(52))
     rng.shuffle(deck)
     tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
-    tw.mech.hopper = list(deck)
+    entries = [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]]
+    host, caught, stop = catch_after(tw, deck, entries, after)
+    return tw, host, deck, caught, stop
+
+
+def catch_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]],
+                after: int) -> tuple[th.TwinHost, int, tuple[int, int, bytes]]:
+    """Deal ``entries`` from ``hopper`` on twin ``tw``; the card picked after ``after`` cards
+    catches on the path as it leaves the window. (host, the caught card, the stop)."""
+    tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=2)
     host.hello()
-    entries = [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]]
     start = len(host.events)
     body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
     assert host.command(P.DEAL_PLAN, body).type == P.OK
-    while tw.mech.hopper[0] != deck[after]:
+    while tw.mech.hopper[0] != hopper[after]:
         host.run(2)
-    caught = deck[after]
-    tw.mech.fault_lose = 1  # the next card picked catches on the path as it leaves the window
-    return tw, host, deck, caught, host.until(STOPS, start=start)
+    tw.mech.fault_lose = 1
+    return host, hopper[after], host.until(STOPS, start=start)
 
 
 @pytest.mark.parametrize("seed,after", [(31, 10), (32, 25), (33, 40)])
@@ -88,13 +97,6 @@ def test_a_loop_card_caught_on_the_path_is_named_at_once_and_the_deal_ends_witho
     assert tw.mech.pockets.get(0) == [deck[0]]
 
 
-SWEPT = ("reader.decode_ms", "servo.swing_ms", "belt.card_speed", "sensors.gate_irq_latency_us", "sorter.speed")
-
-
-def point(seed: int) -> dict[str, float]:
-    """tests/device/test_twin_sweep.py's corner-heavy sample of the +-30 % box."""
-    rng = random.Random(seed)
-    return {name: rng.choice((0.7, 1.3, rng.uniform(0.7, 1.3))) for name in SWEPT}
 
 
 def caught_in_pocket_deal(seats: int, seed: int, after: int, swept: bool) -> None:
@@ -103,17 +105,7 @@ def caught_in_pocket_deal(seats: int, seed: int, after: int, swept: bool) -> Non
     scale = point(seed) if swept else None
     hopper, entries = th.random_deal(seats, seed)
     tw = th.new_twin(seats=seats, seed=seed, scale=scale)
-    tw.mech.hopper = list(hopper)
-    host = th.TwinHost(tw, pass_ms=2)
-    host.hello()
-    start = len(host.events)
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    assert host.command(P.DEAL_PLAN, body).type == P.OK
-    while tw.mech.hopper[0] != hopper[after]:
-        host.run(2)
-    caught = hopper[after]
-    tw.mech.fault_lose = 1  # the next card picked catches on the path as it leaves the window
-    stop = host.until(STOPS, start=start)
+    host, caught, stop = catch_after(tw, hopper, entries, after)
     assert stop[1] == P.EV_JAM and stop[2][0] == 3, (stop, scale)
     assert stop[2][1] == caught, f"JAM named {P.card_name(stop[2][1])}, {P.card_name(caught)} was caught ({scale})"
     assert TwinCards(tw).clear_caught() == [caught]
