@@ -457,6 +457,9 @@ class Board:
         self.belt_on = False
         self.aim = -1
         self.gate_block_step = None  # F position (steps) where the gate went dark
+        # F position where the window card's leading edge darkened the gate during a feed move
+        # that ended (None: unknown, e.g. a card put in by hand or a move a stop cut short)
+        self.lead_step = None
         self.gate_len = None
         self.end_since = None
         self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 pushing it out
@@ -574,8 +577,12 @@ class Board:
         if self._power():
             self.gate_len = None
             if self.gate.value() == 0:  # the card at the window: its blocked length so far
-                self.gate_block_step = self.f.position - timing.feed_steps(self.cfg) * (
-                    self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM) // self.cfg.F_MOVE_MM
+                if self.lead_step is not None:  # from its edge, seen by the gate on its way in
+                    self.gate_block_step = self.lead_step
+                else:  # (put in by hand, or its move was cut short: where it should be)
+                    self.gate_block_step = self.f.position - timing.feed_steps(self.cfg) * (
+                        self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM) // self.cfg.F_MOVE_MM
+            self.lead_step = None
             self.f.move(self.feed_segs)
             self.belt(True)
 
@@ -590,6 +597,22 @@ class Board:
             self._feed_move()
         else:
             pass  # a feed move is never cut short except by stop_all()
+
+    def window_lag_mm(self):
+        """How far short of the read window the card the last feed move brought lies (mm): its
+        leading edge reached the gate that much later than the move's steps say (the pickup
+        slipped on it before F1's nip took it). 0 when not known or while F moves."""
+        if self.lead_step is None or self.f.moving:
+            return 0
+        num, den = config.steps_per_mm(self.cfg.F_MM_PER_REV)
+        travelled = (self.f.position - self.lead_step) * den // num
+        return self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM - travelled
+
+    def move_on(self, mm):
+        """Move the card in the read window on by ``mm`` (F's rollers only; the caller holds the
+        hopper off the pickup roller so that no card is taken)."""
+        if mm > 0 and self._power():
+            self.f.move(timing.feed_segments(self.cfg, mm))
 
     def eject_done(self):
         self._service()
@@ -737,6 +760,7 @@ class Board:
         if pin.value() == 0:
             self.gate_block_step = pos
             self.gate_len = None
+            self.lead_step = pos if self.f.moving else None
         elif self.gate_block_step is not None:
             self.gate_len = pos - self.gate_block_step
             self.gate_block_step = None
@@ -758,6 +782,8 @@ class Board:
         pass  # no presenter in v2
 
     def stop_all(self):
+        if self.f.moving:
+            self.lead_step = None  # a move cut short: F's position no longer counts its steps
         self.f.stop()
         if self.loop_phase == 1 and self.r.moving:
             self.r_again = True

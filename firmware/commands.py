@@ -149,7 +149,7 @@ class DealJob:
         return self._op()
 
     def _op(self):
-        op = M.Op("hopper", self.route, self.done, undo=self.undo)
+        op = M.Op("hopper", self.route, self.done)
         op.misrouted = self.misrouted
         op.lost = self.lost
         return op
@@ -299,6 +299,10 @@ class FetchJob:
         self.topping = False  # found_under sends them to the top of the stack
         self.over_all = False  # ... to the very top, over the parked cards (a topped card came again)
         self.under = False  # found_under marked cards UNDER (until the wanted card is read)
+        # the card last routed, its route's tag and (sorting) its fetch mark before: undo()
+        self.last_card = -1
+        self.last_tag = None
+        self.last_mark = 0
         if dealer.sorts:
             dealer.fetch_marks_clear()
 
@@ -337,9 +341,32 @@ class FetchJob:
         if self.passes > self.limit:
             self.failed = True
             return None
-        op = M.Op("hopper", self.route, self.done)
+        op = M.Op("hopper", self.route, self.done, undo=self.undo)
         op.misrouted = self.misrouted
         return op
+
+    def undo(self):
+        """The card just routed was one of a double feed: the person puts both back in the
+        hopper under the stack, the first one lowest (next to be fed), and RESUME feeds again.
+        The model is made the hopper's: the card first, not where its route put it (the card
+        fetched is not found yet: the FETCH goes on and reads it again; a card sent round loses
+        the blade depth it was given). Found through the whole table on the twin: a double
+        feed of the card wanted ended the FETCH after RESUME with no event (the host: "idle but
+        never reported the end"), and sent again it was refused (no card for it)."""
+        d = self.dealer
+        card = self.last_card
+        self.last_card = -1
+        if card < 0 or self.last_tag not in ("fetch", "cycle"):
+            return
+        if self.last_tag == "fetch":
+            self.found = False
+        else:
+            self.passes -= 1
+            self.ready = False  # (a stage: the card wanted lies under this one again)
+            if d.loop_take(card) and d.sorts:
+                d.board.loop_depth_forget()
+                d.fetch_marks[card] = self.last_mark
+        d.loop.insert(0, card)
 
     def falls_over(self):
         """The card falling onto the stack is another card, and its place is two or more over
@@ -361,12 +388,24 @@ class FetchJob:
         return False
 
     def route(self, card, conf):
+        r = self._route(card)
+        self.last_tag = r[2]
+        return r
+
+    def _route(self, card):
         d = self.dealer
         loop = d.cfg.LOOP
+        self.last_card = card  # (undo: a double feed)
+        if d.sorts and 0 <= card < len(d.fetch_marks):
+            self.last_mark = d.fetch_marks[card]
         if card == P.UNKNOWN_CARD:  # unreadable: taken to be the predicted card, sent round
             self.passes += 1
             d.loop_valid = False
+            self.last_card = -1
             if d.loop:
+                self.last_card = d.loop[0]
+                if d.sorts:
+                    self.last_mark = d.fetch_marks[self.last_card]
                 d.loop_add(d.loop.pop(0))
             return (loop, -1, "cycle")
         if d.loop and d.loop[0] != card:
@@ -1735,7 +1774,18 @@ def route_held(d, target, kind, pull=False, place=LAST):
     def done(c, t, conf):
         d.landed(c, t, conf, kind)
 
-    op = M.Op("gate", route, done, card=card, conf=m.held[1])
+    def undo():
+        # a double feed (the card held had a second one under it): the person puts both back
+        # in the hopper under the stack, this one lowest, and RESUME fetches it from there
+        # and routes it as asked (found through the whole table on the twin: a staged card
+        # double-fed was gone from the model, and the FETCH sent again was refused)
+        if target == d.cfg.LOOP:
+            d.loop_forget_last(card)
+        d.loop.insert(0, card)
+        if m.job is None:
+            m.job = FetchJob(d, card, target, pull)
+
+    op = M.Op("gate", route, done, card=card, conf=m.held[1], undo=undo)
     op.hold = bool(d.loop) and not pull
     m.run_op(op)
 

@@ -35,6 +35,9 @@ DEFLECT_MS = 80  # a deflector flap's swing at its slowest (MG90S 0.1 s/60 degre
 LIFT_SETTLE_MS = 55  # the hopper lift coming down onto P before a feed move takes its card (swing +30 % and a PWM frame)
 GATE_X_MM = 60
 WINDOW_X_MM = 100  # leading edge of a card at the read window
+# a card whose leading edge reached the gate this much later than the feed move's steps say
+# (its pickup slipped) is moved on by its lag before it is read (the reader's field is +-5 mm)
+STOP_TOL_MM = 3
 GRIP_X_MM = 170  # the belt's bands take a card whose leading edge is this far along
 BELT_X_MM = 150  # where the transport's bands start (they run above the card)
 POCKET_X0_MM = 200  # pocket k's mouth at POCKET_X0_MM + POCKET_PITCH_MM * k

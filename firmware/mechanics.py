@@ -166,6 +166,12 @@ class Mechanics:
         # (stage code, card) of a stop decided while F was in a feed move: it is made when the
         # move ends (_stop_for), nothing else starts meanwhile
         self.pending_stop = None
+        # _at_window: 0, or 1 lifting the stack off P, 2 moving a card that lies short on by
+        # lag_mm; held_before: the hopper's hold to put back; lift_up_at: when the lift went up
+        self.moving_on = 0
+        self.lag_mm = 0
+        self.held_before = False
+        self.lift_up_at = 0
         self.grip_ms = timing.grip_ms(cfg)  # (the pacing's earliest arrival at a mouth)
         self.ramp_ms = timing.belt_start_ms(cfg)
         # the card the last feed move brought to the read window came from the play slot (the
@@ -457,6 +463,7 @@ class Mechanics:
             self.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
+            self.moving_on = 0  # _at_window: 1 lifting the stack off P, 2 moving the card on
         elif name == "read":
             board.read_start()
         elif name == "turn":
@@ -525,6 +532,37 @@ class Mechanics:
         self.from_slot = self.hopper_held or (slot is not None and bool(slot()))
         move(True)
 
+    def _at_window(self):
+        """The fed card is where the reader decodes it. A card whose pickup slipped (P turning
+        under it before F1's nip took it) reached the gate late and lies short of the window by
+        that lag (``board.window_lag_mm``): with the hopper held off P (no card taken), F moves
+        it on by the lag. Found on the physical twin: a card 2-17 mm short could not be read and
+        its eject's blocked length, counted from where a card at rest would be, read as two
+        cards (DOUBLE_FEED)."""
+        board = self.board
+        if self.moving_on == 2:  # its move ended (eject_done): the hopper as it was
+            self.moving_on = 0
+            self.hold_hopper(self.held_before)
+            return True
+        if self.moving_on == 1:  # the lift is taking the stack off P
+            if ticks_diff(board.ticks_ms(), self.lift_up_at) < self.cfg.LIFT_SETTLE_MS:
+                return False
+            if self.pending_stop is not None:
+                return False  # a stop waits (_stop_for): no move starts
+            board.move_on(self.lag_mm)
+            self.moving_on = 2
+            return False
+        lag = board.window_lag_mm() if hasattr(board, "window_lag_mm") else 0
+        if lag <= self.cfg.STOP_TOL_MM:
+            return True
+        self.lag_mm = lag
+        self.held_before = self.hopper_held
+        self.hold_hopper(True)
+        self.lift_up_at = board.ticks_ms() if not self.held_before else ticks_add(
+            board.ticks_ms(), -self.cfg.LIFT_SETTLE_MS)
+        self.moving_on = 1
+        return False
+
     def _stage_complete(self, name):
         board = self.board
         if name == "feed":
@@ -544,6 +582,8 @@ class Mechanics:
                 # the gate sees the card's leading edge 40 mm before the window: the scanner
                 # decodes a card at rest, so the read starts once the feed move has ended
                 # (found on the physical twin: each such read timed out and was tried again)
+                return False
+            if self.belt and not self._at_window():
                 return False
             if hasattr(board, "double_thick") and board.double_thick():
                 self._double_feed(DF_THICK)

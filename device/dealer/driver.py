@@ -788,7 +788,8 @@ class Dealer:
         if ev.kind == m.EV_DOUBLE_FEED:
             how = "longer than one card at the gate" if f["how"] == 1 else "too thick"
             return DealerJam(f"{what}: two cards were fed together ({how}); the dealer stopped: "
-                             "put both back on top of the hopper, then resume",
+                             "put both back in the hopper under the stack (the one further along at the "
+                             "bottom), then resume",
                              code=m.EV_DOUBLE_FEED, name="DOUBLE_FEED")
         if ev.kind == m.EV_ESTOP:
             source = "the e-stop button" if f["source"] == 1 else "the referee"

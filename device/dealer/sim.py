@@ -798,7 +798,8 @@ class DealerSimulator:
 
     def put_back_double(self) -> None:
         """The operator takes the two cards of a double feed out of the path and puts them back
-        on top of the hopper (before RESUME)."""
+        in the hopper under the stack, the one further along at the bottom: next to be fed, in
+        the order they came (before RESUME)."""
         with self.lock:
             b = self.board
             back = [c for c in (b.gate, b.gate_double) if c is not None]

@@ -241,6 +241,7 @@ class Mechanism:
         self.L = v["geometry.card_length"]
         self.gate_x = v["geometry.gate_x"]
         self.window_x = v["geometry.window_x"]
+        self.f1_x = v["geometry.f1_x"]
         self.belt_x = v["geometry.belt_x"]
         self.grip_x = v.get("geometry.grip_x", GRIP_X)
         self.f2_x = v.get("geometry.f2_x", 95.0)
@@ -291,6 +292,7 @@ class Mechanism:
         self.tca_seen = 0x7FFF
         self.passes = 0  # cards dropped back on the hopper (loop passes)
         self.fault_slip = 0  # the next n pickups slip (a card lags: lands short of the window)
+        self.slip_range = (0.05, 0.30)  # a slipping pickup's share of the rollers' travel lost
         self.fault_double = 0
         self.fault_unreadable = 0
         self.fault_lose = 0  # the next n cards leaving the window catch on the path and stop
@@ -340,9 +342,9 @@ class Mechanism:
         if c.mode == "f" and getattr(c, "held", False):
             return c.x_ref
         if c.mode == "f":
-            return c.x_ref + (self.F.steps(t) - c.s_ref) * self.F.mm_per_step * (1.0 - c.slip)
+            return self._fed(c, (self.F.steps(t) - c.s_ref) * self.F.mm_per_step)
         if c.mode == "fb":
-            xf = c.x_ref + (self.F.steps(t) - c.s_ref) * self.F.mm_per_step * (1.0 - c.slip)
+            xf = self._fed(c, (self.F.steps(t) - c.s_ref) * self.F.mm_per_step)
             xb = c.loop_left + (self.band(t) - c.until) * self.card_speed
             return xf if xf > xb else xb
         if c.mode == "belt":
@@ -350,6 +352,18 @@ class Mechanism:
         if c.mode == "r":
             return c.x_ref + (self.R.steps(t) - c.s_ref) * self.R.mm_per_step
         return c.x
+
+    def _fed(self, c, turned):
+        """Where a card in the feed section is after F's rollers turned ``turned`` mm since its
+        reference point: it lags them by its slip (the pickup roller P slipping on it against
+        the separator pad) until its leading edge is in F1's sprung nip, which then drives it
+        with the rollers (geometry.f1_x; a card lags by about f1_x * slip / (1 - slip) in all)."""
+        if c.slip <= 0.0 or c.x_ref >= self.f1_x:
+            return c.x_ref + turned
+        to_nip = (self.f1_x - c.x_ref) / (1.0 - c.slip)  # roller travel until the nip takes it
+        if turned <= to_nip:
+            return c.x_ref + turned * (1.0 - c.slip)
+        return self.f1_x + (turned - to_nip)
 
     # ---- time -------------------------------------------------------------------------------
 
@@ -646,11 +660,14 @@ class Mechanism:
         v = self.v
         if self.fault_slip or (rf and self.rng.random() < v.get("feed.slip_chance", 0)):
             self.fault_slip = max(0, self.fault_slip - 1)
-            c.slip = 0.05 + 0.25 * self.rng.random()
+            lo, hi = self.slip_range
+            c.slip = lo + (hi - lo) * self.rng.random()
         elif rf:
             c.slip = v.get("feed.slip", 0) * self.rng.random()
         c.slip_back = 0.0
-        if (self.fault_double or (rf and self.rng.random() < v.get("feed.double_chance", 0))) and self.hopper:
+        # a second card comes off the stack under P only: never with the lift holding it off
+        on_p = bool(self.hopper) and not self.lift and self.stack_on_pickup(t)
+        if (self.fault_double or (rf and self.rng.random() < v.get("feed.double_chance", 0))) and on_p:
             self.fault_double = max(0, self.fault_double - 1)
             c.partner = self.hopper.pop(0)
             c.slip_back = 5 + 35 * self.rng.random()  # shingled: the second trails the first

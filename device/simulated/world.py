@@ -58,7 +58,7 @@ class SimPeople:
         sim = self.world.sim
         sim.clear_jam()
         sim.go_silent(False)
-        if "fed together" in fault:  # a double feed: both cards back on top of the hopper
+        if "fed together" in fault:  # a double feed: both back under the stack, in their order
             sim.put_back_double()
         if "emergency stop" in fault:  # the button twisted out again
             sim.press_estop(False)

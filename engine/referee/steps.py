@@ -257,6 +257,11 @@ class DealerSteps(RefereeOutput):
         self.dealer_fault_kind = ev.kind
         if ev.kind in ("link_down", "timeout"):
             after = "The table goes on by itself when the dealer answers again."
+        elif ev.kind == "jam" and "fed together" in (ev.message or ""):
+            # where the two cards go decides what the dealer reads next: under the stack, in
+            # the order they came (the dealer's model of its hopper has them next)
+            after = ("Take both cards out of the feed and put them back in the hopper under the stack, the one "
+                     "that was further along at the bottom, then press Resume: the dealer goes on.")
         elif isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
