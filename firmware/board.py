@@ -213,6 +213,10 @@ class _Axis:
         return True
 
     def stop(self):
+        """Stop now; the steps the move had emitted count in ``position``."""
+        if self.moving:
+            done = self.steps_done()
+            self.position += done if self.forward else -done
         self.dma.active(0)
         self.sm.active(0)
         machine.Pin(self.step_pin, machine.Pin.OUT, value=0)
@@ -460,6 +464,11 @@ class Board:
         # F position where the window card's leading edge darkened the gate during a feed move
         # that ended (None: unknown, e.g. a card put in by hand or a move a stop cut short)
         self.lead_step = None
+        # steps of a feed move a stop cut short (the card coming in lies that far short of the
+        # window, the window's card that far past it): the next feed move runs only those
+        self.f_rest = 0
+        self.block_moving = False  # gate_block_step was noted with F moving (not a hand's card)
+        self.moving_on = False  # F's move is a move_on, not a feed move
         self.gate_len = None
         self.end_since = None
         self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 pushing it out
@@ -576,14 +585,20 @@ class Board:
     def _feed_move(self):
         if self._power():
             self.gate_len = None
+            rest = self.f_rest
+            self.f_rest = 0
             if self.gate.value() == 0:  # the card at the window: its blocked length so far
                 if self.lead_step is not None:  # from its edge, seen by the gate on its way in
                     self.gate_block_step = self.lead_step
-                else:  # (put in by hand, or its move was cut short: where it should be)
+                elif not (rest and self.block_moving and self.gate_block_step is not None):
+                    # (put in by hand: where a card at rest is, moved on by a cut move's steps)
                     self.gate_block_step = self.f.position - timing.feed_steps(self.cfg) * (
-                        self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM) // self.cfg.F_MOVE_MM
+                        self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM) // self.cfg.F_MOVE_MM - (
+                        timing.feed_steps(self.cfg) - rest if rest else 0)
+                self.block_moving = True
             self.lead_step = None
-            self.f.move(self.feed_segs)
+            self.moving_on = False
+            self.f.move(timing.feed_segments(self.cfg, steps=rest) if rest else self.feed_segs)
             self.belt(True)
 
     def feed(self, on):
@@ -612,6 +627,7 @@ class Board:
         """Move the card in the read window on by ``mm`` (F's rollers only; the caller holds the
         hopper off the pickup roller so that no card is taken)."""
         if mm > 0 and self._power():
+            self.moving_on = True
             self.f.move(timing.feed_segments(self.cfg, mm))
 
     def eject_done(self):
@@ -761,6 +777,7 @@ class Board:
             self.gate_block_step = pos
             self.gate_len = None
             self.lead_step = pos if self.f.moving else None
+            self.block_moving = self.f.moving
         elif self.gate_block_step is not None:
             self.gate_len = pos - self.gate_block_step
             self.gate_block_step = None
@@ -782,8 +799,15 @@ class Board:
         pass  # no presenter in v2
 
     def stop_all(self):
-        if self.f.moving:
-            self.lead_step = None  # a move cut short: F's position no longer counts its steps
+        if self.f.moving and not self.f.done() and not self.moving_on:
+            # a feed move cut short: the next one runs its rest (a card left in the throat
+            # comes to the window, not past it: found on the twin after a double feed). (A
+            # move_on cut short: the card's lag is what is left of it, window_lag_mm says so)
+            total = 0
+            for count, _ in self.f.segs:
+                total += count
+            self.f_rest = max(0, total - self.f.steps_done())
+            self.lead_step = None
         self.f.stop()
         if self.loop_phase == 1 and self.r.moving:
             self.r_again = True

@@ -149,7 +149,7 @@ class DealJob:
         return self._op()
 
     def _op(self):
-        op = M.Op("hopper", self.route, self.done)
+        op = M.Op("hopper", self.route, self.done, undo=self.undo)
         op.misrouted = self.misrouted
         op.lost = self.lost
         return op

@@ -1111,6 +1111,13 @@ class Mechanics:
         self.op = None
         self.stage = None
         self.stages = []
+        if op is not None and op.target is not None and hasattr(self.board, "lower"):
+            # the card's flap comes down (no card on the belt wants it): up, it would take
+            # the next card past its mouth after RESUME (found on the twin: the card behind,
+            # left in the throat, went into the pocket of the one the person took out)
+            pocket = config.pocket_of(self.cfg, op.target)
+            if pocket is not None and not self._pocket_wanted(pocket):
+                self.board.lower(op.target)
         self.stopped_at = self.board.ticks_ms()  # cards already on the belt wait for RESUME
         self.emit(P.EV_DOUBLE_FEED, bytes((card, how)))
 

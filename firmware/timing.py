@@ -21,9 +21,11 @@ def feed_steps(cfg):
     return config.mm_to_steps(cfg.F_MOVE_MM, cfg.F_MM_PER_REV)
 
 
-def feed_segments(cfg, mm=None):
-    """The PIO segments of one feed move (exact step count, ramped), or of F moving ``mm``."""
-    steps = feed_steps(cfg) if mm is None else config.mm_to_steps(mm, cfg.F_MM_PER_REV)
+def feed_segments(cfg, mm=None, steps=None):
+    """The PIO segments of one feed move (exact step count, ramped), or of F moving ``mm``
+    (or ``steps``)."""
+    if steps is None:
+        steps = feed_steps(cfg) if mm is None else config.mm_to_steps(mm, cfg.F_MM_PER_REV)
     return motion.segments(steps, _hz(cfg, cfg.F_V_MAX, cfg.F_MM_PER_REV),
                            _hz(cfg, cfg.F_ACCEL, cfg.F_MM_PER_REV),
                            _hz(cfg, cfg.V_START, cfg.F_MM_PER_REV))

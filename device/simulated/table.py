@@ -125,6 +125,7 @@ class SimTable:
         self.journal_records: list[Any] = list(self.opened.records)
         self.messages: list[Message] = []
         self.refusals = 0  # entries the table refused (a press is looked at: was it taken?)
+        self.unread_refusals = 0  # of which: a fed card the reader could not read (feed it again)
         self.max_hands: int | None = None
         # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS): a search bot keeps the
         # level's CPU budget per decision (``bot_budget`` seconds to set another), or searches
@@ -281,6 +282,8 @@ class SimTable:
                 self.messages.append(cmd)
             elif isinstance(cmd, Refusal):
                 self.refusals += 1
+                if "could not read the card" in cmd.text:
+                    self.unread_refusals += 1
             elif isinstance(cmd, SaveRecord) and self.out is not None:
                 g = self.referee.game
                 if g is not None and g.hand_results:
@@ -446,11 +449,33 @@ class SimTable:
         self.in_slot = card
         ref = self.referee
         back = self._taken_back(card)
-        if not host.wait(lambda: host.read_counts[name] > mine or ref.dealer_fault is not None or back(), GUARD_S):
+        unread = self.unread_refusals
+        if not host.wait(lambda: host.read_counts[name] > mine or ref.dealer_fault is not None or back()
+                         or self.unread_refusals > unread, GUARD_S):
             raise TableStuck(f"{name} was fed but never read")
         if host.read_counts[name] > mine or back():
             self.in_slot = None  # (taken back unread from the reject pocket: the entry is asked for again)
+        elif self.unread_refusals > unread and ref.dealer_fault is None:
+            self._feed_again(card, seat)
+            return
         self.settle()
+
+    def _feed_again(self, card: int, seat: int) -> None:
+        """The screen said the reader could not read the card fed, that it went to the reject
+        pocket and to feed it again: the person who fed it takes it from there (once it has
+        landed) and feeds it again."""
+        name = C.NAMES[card]
+        world = getattr(self.opened, "world", None)
+        if world is None:
+            raise TableStuck(f"{name} could not be read and this table has no reject pocket to take it from")
+        reject = world.sim.board.trays
+        if not self.host.wait(lambda: card in reject.get(m.REJECT, []), GUARD_S):
+            raise TableStuck(f"{name} could not be read and never reached the reject pocket")
+        self._note(f"seat {seat} takes {name} back from the reject pocket (it could not be read) to feed it again")
+        world.take_back(card, "reject", f"seat:{seat}")
+        self.in_slot = None
+        self.settle()
+        self.feed(card, seat)
 
     def _taken_back(self, card: int) -> Callable[[], bool]:
         """Whether the person took ``card`` back from the reject pocket since now (it went there

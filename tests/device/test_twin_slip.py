@@ -69,3 +69,48 @@ def test_a_slip_under_the_stop_tolerance_is_read_where_it_lies() -> None:
     tw, end, entries = deal_with_slips(0.05, seats=4, seed=73, slipping=3)
     assert end[1] == P.EV_DEAL_DONE, end
     assert th.misplaced(tw, entries) == []
+
+
+def double_fed_deal(seed: int, after: int, seats: int = 4) -> tuple[object, object, list[tuple[int, int]], tuple[int, int, bytes]]:
+    """A deal whose pickup after ``after`` cards takes two cards (shingled: the gate reads the
+    pair longer than a card while the first is ejected, with the next card already coming in
+    behind). Run to the DOUBLE_FEED; the person puts both back under the stack, the first
+    lowest (what the screen says) and presses Resume; run to the deal's end."""
+    rng = random.Random(seed)
+    order = list(range(52))
+    rng.shuffle(order)
+    hopper = list(order)
+    rng.shuffle(hopper)
+    entries = [(c, i % seats) for i, c in enumerate(order)]
+    tw = th.new_twin(seats=seats, seed=seed)
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw)
+    host.hello()
+    start = len(host.events)
+    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
+    assert host.command(P.DEAL_PLAN, body).type == P.OK
+    while tw.mech.hopper[0] != hopper[after]:
+        host.run(2)
+    tw.mech.fault_double = 1
+    stop = host.until((P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM), start=start)
+    return tw, host, entries, stop
+
+
+@pytest.mark.parametrize("seed,after", [(81, 5), (82, 20), (83, 40)])
+def test_a_double_feed_put_back_under_the_stack_is_dealt_where_planned(seed: int, after: int) -> None:
+    from trickref.device.dealer.twin_cards import TwinCards
+
+    tw, host, entries, stop = double_fed_deal(seed, after)
+    assert stop[1] == P.EV_DOUBLE_FEED, stop
+    person = TwinCards(tw)
+    back = [c for c in (person.gate, person.gate_double) if c is not None]
+    assert len(back) == 2, back  # the pair, shingled in the feed
+    person.gate = None
+    person.gate_double = None
+    tw.mech.hopper[:0] = back
+    start = len(host.events)
+    assert host.command(P.RESUME, P.u16(0x7101)).type == P.OK
+    end = host.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED), start=start)
+    assert end[1] == P.EV_DEAL_DONE, end
+    assert end[2][2:5] == bytes((52, 0, 0)), end
+    assert th.misplaced(tw, entries) == []
