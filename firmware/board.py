@@ -469,6 +469,7 @@ class Board:
         self.f_rest = 0
         self.block_moving = False  # gate_block_step was noted with F moving (not a hand's card)
         self.moving_on = False  # F's move is a move_on, not a feed move
+        self.picking = False  # F's feed move took a card into the throat (_feed_move)
         self.gate_len = None
         self.end_since = None
         self.loop_phase = 0  # 0 idle, 1 pulling a card into the switchback, 2 pushing it out
@@ -587,6 +588,10 @@ class Board:
             self.gate_len = None
             rest = self.f_rest
             self.f_rest = 0
+            # does this move take a card into the throat (the play slot's, or the hopper's
+            # with the stack on P)? Only then does a stop that cuts it short leave a card there
+            self.picking = self.slot_in.value() == 0 or (
+                self.hopper.value() == 0 and HOPPER_LIFT not in self.flaps.up)
             if self.gate.value() == 0:  # the card at the window: its blocked length so far
                 if self.lead_step is not None:  # from its edge, seen by the gate on its way in
                     self.gate_block_step = self.lead_step
@@ -799,10 +804,12 @@ class Board:
         pass  # no presenter in v2
 
     def stop_all(self):
-        if self.f.moving and not self.f.done() and not self.moving_on:
-            # a feed move cut short: the next one runs its rest (a card left in the throat
-            # comes to the window, not past it: found on the twin after a double feed). (A
-            # move_on cut short: the card's lag is what is left of it, window_lag_mm says so)
+        if self.f.moving and not self.f.done() and not self.moving_on and self.picking:
+            # a feed move cut short that took a card into the throat: the next one runs its
+            # rest (that card comes to the window, not past it: found on the twin after a
+            # double feed). (A move_on cut short: the card's lag is what is left of it,
+            # window_lag_mm says so.) With no card taken, the next feed move is a whole one
+            # (a card the person puts back in the hopper comes from the pickup)
             total = 0
             for count, _ in self.f.segs:
                 total += count

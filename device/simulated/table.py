@@ -126,6 +126,7 @@ class SimTable:
         self.messages: list[Message] = []
         self.refusals = 0  # entries the table refused (a press is looked at: was it taken?)
         self.unread_refusals = 0  # of which: a fed card the reader could not read (feed it again)
+        self.unread_feed_back = False  # the screen said: the card fed back could not be read
         self.max_hands: int | None = None
         # every seat's bot at ``bot_level`` (engine.bots.levels.LEVELS): a search bot keeps the
         # level's CPU budget per decision (``bot_budget`` seconds to set another), or searches
@@ -284,6 +285,11 @@ class SimTable:
                 self.refusals += 1
                 if "could not read the card" in cmd.text:
                     self.unread_refusals += 1
+                people = self.host.people
+                if "the card fed back could not be read" in cmd.text:
+                    self.unread_feed_back = True  # the person takes it from the reject pocket
+                    if isinstance(people, SimPeople):
+                        people.unread_feed_back = True  # (the kiosk's simulated people, the same)
             elif isinstance(cmd, SaveRecord) and self.out is not None:
                 g = self.referee.game
                 if g is not None and g.hand_results:
@@ -527,6 +533,15 @@ class SimTable:
         assert sim is not None
         with sim.lock:
             in_pocket = card in sim.board.trays.get(step.seat, [])
+            rejected = card in sim.board.trays.get(m.REJECT, [])
+        if self.unread_feed_back and rejected and not in_pocket:
+            # the screen said it could not be read and went to the reject pocket: from there
+            self._note(f"seat {step.seat} takes {step.card} back from the reject pocket (it could not be read)")
+            world = self.opened.world
+            assert isinstance(world, SimWorld)
+            world.take_back(card, "reject", f"seat:{step.seat}")
+            in_pocket = True
+        self.unread_feed_back = False
         if step.step not in self.fed_back or in_pocket:
             self.fed_back.add(step.step)
             self._note(f"seat {step.seat} feeds {step.card} back (step {step.step})")

@@ -46,6 +46,9 @@ class SimPeople:
     def __init__(self, world: SimWorld) -> None:
         self.world = world
         self.cannot: list[str] | None = None
+        # the screen said a card fed back could not be read and went to the reject pocket: the
+        # person takes it from there to feed it back again (set by whoever shows the screen)
+        self.unread_feed_back = False
         # told of every move done here (SimTable keeps the last ones for a stuck run's report)
         self.log: Callable[[str], None] = lambda what: None
 
@@ -74,6 +77,15 @@ class SimPeople:
     def feed_back(self, card: int, seat: int | None) -> None:
         if seat is None:
             raise ValueError(f"the screen names nobody to feed {C.NAMES[card]} back")
+        if self.unread_feed_back:
+            self.unread_feed_back = False
+            sim = self.world.sim
+            with sim.lock:
+                rejected = card in sim.board.trays.get(target_byte("reject"), [])
+                held = card in sim.board.trays.get(seat, [])
+            if rejected and not held:
+                self.log(f"seat {seat} takes {C.NAMES[card]} back from the reject pocket (it could not be read)")
+                self.world.take_back(card, "reject", f"seat:{seat}")
         self.log(f"seat {seat} feeds {C.NAMES[card]} back (the dealer asked)")
         self.world.feed(card, seat)
 
