@@ -760,16 +760,8 @@ class Mechanics:
         crossing that mouth fell in, was reported as the caught card, and every later card of
         the deal went one pocket early."""
         f.overdue = True
-        if not hasattr(self.board, "lower"):
-            return
-        for g in self.flights:
-            if g.pocket == f.pocket and not g.overdue:  # (f is overdue now)
-                return
-        op = self.op
-        if op is not None and op.target is not None and self.aimed and self.stage is not None \
-                and self.stage[0] in ("turn", "eject") and config.pocket_of(self.cfg, op.target) == f.pocket:
-            return  # (it raised the flap itself once no card had to pass that mouth: _aim_safe)
-        self.board.lower(f.target)
+        if hasattr(self.board, "lower") and not self._pocket_wanted(f.pocket, aimed=True):
+            self.board.lower(f.target)
 
     def _behind(self, f):
         """The card a pocket's sensor saw while ``f``, the first card for it, is overdue: the
@@ -782,19 +774,21 @@ class Mechanics:
                 return g
         return f
 
-    def _pocket_wanted(self, pocket):
+    def _pocket_wanted(self, pocket, aimed=False):
         """Is the flap of ``pocket`` still needed up? For a card on the belt that goes there,
         and for the card being aimed or ejected now: between its turn stage and the end of its
         eject feed move it is no flight yet, and a flap lowered then comes down (a servo swing
         of about 40-60 ms) before the card's leading edge reaches the mouth (issue 20: a deal
-        with two cards in a row for one seat stopped with a misroute)."""
+        with two cards in a row for one seat stopped with a misroute). ``aimed``: the card of
+        the op counts only once its turn stage raised the flap (_aim_safe let it: no card had
+        to pass that mouth), as _overdue asks."""
         for g in self.flights:
             if g.pocket == pocket and not g.overdue:  # (a caught card's flap comes down)
                 return True
         op = self.op
-        if op is not None and op.target is not None and config.pocket_of(self.cfg, op.target) == pocket:
-            return True
-        return False
+        if op is None or op.target is None or config.pocket_of(self.cfg, op.target) != pocket:
+            return False
+        return not aimed or (self.aimed and self.stage is not None and self.stage[0] in ("turn", "eject"))
 
     def _check_loop(self, now):
         """Every loop card is checked at E, then Rv, then D, each within its window (JAM 3 if

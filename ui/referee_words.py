@@ -69,6 +69,7 @@ _FIXED = {
     N_("Clear it and press Resume: the deal goes on; if the dealer lost the deal, gather all the cards into it and the "
        "hand is redealt from the same deck order."),
     N_("Clear it and press Resume: the step is done again."), N_("Press Resume when it is back."),
+    N_("Clear it and press Resume: the dealer goes on."),
     N_("Take both cards out of the feed and put them back in the hopper under the stack, the one that was further "
        "along at the bottom, then press Resume: the dealer goes on."),
     # a hand-over of passed cards stopped (an e-stop, a reboot): the cards it left outside the dealer

@@ -176,6 +176,8 @@ class DealerAdapter:
         self.interrupted_release: int | None = None
         # a single-card step a jam stopped (its step number): RESUME finishes it where it stopped
         self.jammed_step: int | None = None
+        # a step the dealer refused while stopped by a jam between steps: RESUME before it
+        self.resume_first = False
         # the Release under way (its step number) and the cards the dealer reported delivered
         # (CARD_DEALT, in order) that no DealerFault has reported yet: a Release done again
         # leaves them out (they are no longer in the loop)
@@ -284,12 +286,18 @@ class DealerAdapter:
         if self.relearn is not None and self.in_gate is None:
             raise DealerLinkDown(f"the dealer has not taken back the {len(self.relearn)} card(s) parked in its "
                                  f"loop since the table restarted")
+        self._resume_if_refused()
         if self.read_step is None:
             self.read_step = self.dealer.new_step_id()
         try:
             card = self.dealer.read_card(timeout=timeout, step=self.read_step)
         except (DealerTimeout, DealerLinkDown):
             raise  # asked about again next time
+        except DealerJam as e:
+            self.read_step = None
+            if e.name == m.NAK_REASON_NAMES.get(m.NAK_JAMMED):
+                self.resume_first = True  # (a jam between steps: see run)
+            raise
         except BaseException:
             self.read_step = None
             raise
@@ -412,6 +420,12 @@ class DealerAdapter:
                 pass  # it stopped the relearning plan before the step: RESUME finishes that first
             elif e.name != m.NAK_REASON_NAMES.get(m.NAK_JAMMED):  # it stopped this step's motion
                 self.jammed_step = cmd.step
+            else:
+                # refused: a jam between steps stopped the dealer (a loop card checked late at
+                # D after the deal was done, say). The people clear it and press Resume: RESUME
+                # goes first, then the step (found on the twin: the FETCH was sent again and
+                # refused again, three times, and the table gave up)
+                self.resume_first = True
             return self._fault("jam", e, cmd)
         except DealerLinkDown as e:
             return self._fault("link_down", e, cmd)
@@ -487,8 +501,20 @@ class DealerAdapter:
                 rest.remove(entry)
         return rest
 
+    def _resume_if_refused(self) -> None:
+        """A step (or a read) the dealer refused while a jam between steps held it stopped: the
+        people cleared it and pressed Resume, so RESUME goes first."""
+        if self.resume_first:
+            self.resume_first = False
+            try:
+                self.dealer.resume()
+            except DriverFault as e:
+                if e.name != m.NAK_REASON_NAMES.get(m.NAK_BAD_STATE):  # (nothing to resume: fine)
+                    raise
+
     def _run(self, cmd: DealerCommand) -> Event:
         d = self.dealer
+        self._resume_if_refused()
         if isinstance(cmd, V1Step):
             raise V1StepRefused(
                 f"this game was journaled with the v1 dealer's steps, and its next step, '{cmd.op}' "

@@ -283,6 +283,8 @@ class DealerSteps(RefereeOutput):
                      "slot, then press Resume: the passed cards go on to their pockets.")
         elif head is not None:
             after = "Clear it and press Resume: the step is done again."
+        elif ev.kind == "jam":  # (a jam between steps: the table was waiting for a card to be fed)
+            after = "Clear it and press Resume: the dealer goes on."
         else:
             after = "Press Resume when it is back."
         self.dealer_fault = f"Dealer stopped: {what}. {after}"

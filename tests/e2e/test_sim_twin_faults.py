@@ -55,11 +55,15 @@ def test_a_drawn_card_fed_back_that_cannot_be_read_is_fed_back_again() -> None:
         assert fed[3].step != fed[2].step
 
 
-@pytest.mark.parametrize("game,n,seed", [("cancellation-hearts", 8, 3), ("hearts", 5, 2)])
-def test_the_twins_random_faults_through_whole_hands(game: str, n: int, seed: int) -> None:
-    """Traced points: Cancellation Hearts 8 seed 3 (a double feed in a deal, the card behind
-    left in the throat), Hearts 5 seed 2 (a played card misread)."""
+@pytest.mark.parametrize("game,n,seed,hands", [("cancellation-hearts", 8, 3, 2), ("hearts", 5, 2, 2),
+                                               ("spades-2p", 2, 8, 3), ("german-whist", 2, 10, 3)])
+def test_the_twins_random_faults_through_whole_hands(game: str, n: int, seed: int, hands: int) -> None:
+    """Traced points (benchmarks/twin_faults.py): Cancellation Hearts 8 seed 3 (a double feed in
+    a deal, the card behind left in the throat), Hearts 5 seed 2 (a played card misread);
+    two-player Spades seed 8 and German Whist seed 10 (a jam between steps, a loop card checked
+    late after a double feed: the next FETCH or FEED was refused, and sent again without RESUME
+    it was refused again, for good)."""
     with SimTable(game, n, seed=seed, twin=True, twin_faults=True) as t:
         t.start()
-        t.run(max_hands=2)
-        assert len(t.referee.game.hand_results) == 2
+        t.run(max_hands=hands)
+        assert len(t.referee.game.hand_results) == hands
