@@ -51,6 +51,7 @@ def _kind(words: str) -> str:
     """A recovery's kind, from the screen's words (no card is ever named there)."""
     w = words.lower()
     for key, kind in (("fed together", "double feed"), ("did not check out", "deal check failed"),
+                      ("a jam is waiting", "refused: a jam between steps"), ("at the loop stage", "jam: loop"),
                       ("at the feed stage", "jam: feed"), ("at the transport stage", "jam: transport"),
                       ("at the reader stage", "jam: reader"), ("went round", "misroute"),
                       ("reported a fault", "fault"), ("jammed", "jam: other")):
@@ -85,6 +86,7 @@ def run_point(args: tuple[str, int, int, int]) -> dict[str, Any]:
     g = table.referee.game
     out["hands_done"] = len(g.hand_results) if g is not None else 0
     out["recoveries"] = [_kind(r) for r in table.recoveries]
+    out["said"] = [r[:160] for r in table.recoveries]  # the screen's words (never a card's name)
     sim = getattr(table, "sim", None)
     figures = sim.figures() if sim is not None and hasattr(sim, "figures") else {}
     out["machine_s"] = figures.get("machine_s")
