@@ -477,6 +477,7 @@ class Board:
         # (the belt), before the phase goes on; r_more: pulls on after a pull ended short of Rv
         self.r_rest = 0
         self.r_again = False  # a pull into the switchback a stop cut short: pulled again then
+        self.r_left = 0  # ... the steps that pull had left (a card already over Rv: only those)
         self.r_more = 0
         self.bus_check_at = None  # when to check that the e-stop relay dropped the motor bus
         self.reader = machine.UART(0, baudrate=9600, tx=Pin(PIN_READER_TX), rx=Pin(PIN_READER_RX),
@@ -653,10 +654,16 @@ class Board:
         if on and self.r_again and self._power():
             # motion starts again: the card a stop caught being pulled into the switchback is
             # pulled in again, as from E (it was at the nip or short of it, and rides the belt
-            # there again from rest)
+            # there again from rest); one already over Rv is in R's nip: only the rest of its
+            # pull (a whole pull took it past Rv, R pulled on after it, and the next loop card
+            # met it in the switchback: found on the twin after a double feed in a stock deal)
             self.r_again = False
             self.r_more = 0
-            self._r_move(self.cfg.R_IN_MM, True)
+            if self.rv.value() != 0:
+                self._r_move(self.cfg.R_IN_MM, True)
+            elif self.r_left:
+                self._r_steps(self.r_left, True)
+            self.r_left = 0
         if on and self.r_rest and self._power():
             # motion starts again: the card a stop left on its way out of the switchback goes on
             self._r_steps(self.r_rest, False)
@@ -818,6 +825,10 @@ class Board:
         self.f.stop()
         if self.loop_phase == 1 and self.r.moving:
             self.r_again = True
+            total = 0
+            for count, _ in self.r.segs:
+                total += count
+            self.r_left = max(0, total - self.r.steps_done())
         if self.loop_phase == 2 and self.r.moving and not self.r_rest:
             # a card on its way out of the switchback: the rest of the push goes on when motion
             # starts again (belt()); a card being pulled in stays in phase 1, pulled on then

@@ -114,3 +114,45 @@ def test_a_double_feed_put_back_under_the_stack_is_dealt_where_planned(seed: int
     assert end[1] == P.EV_DEAL_DONE, end
     assert end[2][2:5] == bytes((52, 0, 0)), end
     assert th.misplaced(tw, entries) == []
+
+
+@pytest.mark.parametrize("seed,after", [(91, 10), (92, 20), (93, 30)])
+def test_a_double_feed_in_a_stock_deal_leaves_the_switchbacks_card_to_finish_its_pull(seed: int, after: int) -> None:
+    """Two-player Spades' stock: every card round the loop. The double feed stops everything
+    with a card half pulled into the switchback (already over Rv) and the next on the belt.
+    Before, Resume pulled the switchback's card in again by a whole pull: past Rv, R pulled on
+    after it, the next card met it there and both fell together; D saw one fall, and the deal
+    ended with a card named lost (JAM 5) that lay in the hopper."""
+    from trickref.device.dealer.twin_cards import TwinCards
+
+    rng = random.Random(seed)
+    order = list(range(52))
+    rng.shuffle(order)
+    hopper = list(order)
+    rng.shuffle(hopper)
+    entries = [(c, th.LOOP) for c in order]
+    tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw)
+    host.hello()
+    start = len(host.events)
+    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
+    assert host.command(P.DEAL_PLAN, body).type == P.OK
+    while tw.mech.hopper[0] != hopper[after]:
+        host.run(2)
+    tw.mech.fault_double = 1
+    assert host.until((P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM), start=start)[1] == P.EV_DOUBLE_FEED
+    assert any(c.mode == "r" for c in tw.mech.cards)  # (the case: a card in the switchback)
+    person = TwinCards(tw)
+    back = [c for c in (person.gate, person.gate_double) if c is not None]
+    person.gate = None
+    person.gate_double = None
+    tw.mech.hopper[:0] = back
+    start = len(host.events)
+    assert host.command(P.RESUME, P.u16(0x7102)).type == P.OK
+    end = host.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED), start=start)
+    assert end[1] == P.EV_DEAL_DONE and end[2][2:5] == bytes((52, 0, 0)), end
+    host.run(1500)  # (the last cards fall onto the stack)
+    assert [e for e in host.events[start:] if e[1] == P.EV_JAM] == []
+    assert tw.fw.dealer.loop == order
+    assert sorted(tw.mech.hopper + [c.card for c in tw.mech.cards]) == sorted(order)
