@@ -168,7 +168,8 @@ class Mechanics:
         self.pending_stop = None
         # move_on_phase, _at_window's state: 0, or 1 lifting the stack off P, 2 moving a card
         # that lies short on by lag_mm (board.moving_on: F's move is that move_on);
-        # held_before: the hopper's hold to put back; lift_up_at: when the lift went up
+        # held_before: the hopper's hold to put back (and the lift was up already: no settle
+        # wait); lift_up_at: when _at_window held the hopper
         self.move_on_phase = 0
         self.lag_mm = 0
         self.held_before = False
@@ -546,7 +547,8 @@ class Mechanics:
             self.hold_hopper(self.held_before)
             return True
         if self.move_on_phase == 1:  # the lift is taking the stack off P
-            if ticks_diff(board.ticks_ms(), self.lift_up_at) < self.cfg.LIFT_SETTLE_MS:
+            # (held before: the lift was up already, no settle wait)
+            if not self.held_before and ticks_diff(board.ticks_ms(), self.lift_up_at) < self.cfg.LIFT_SETTLE_MS:
                 return False
             if self.pending_stop is not None:
                 return False  # a stop waits (_stop_for): no move starts
@@ -559,8 +561,7 @@ class Mechanics:
         self.lag_mm = lag
         self.held_before = self.hopper_held
         self.hold_hopper(True)
-        self.lift_up_at = board.ticks_ms() if not self.held_before else ticks_add(
-            board.ticks_ms(), -self.cfg.LIFT_SETTLE_MS)
+        self.lift_up_at = board.ticks_ms()
         self.move_on_phase = 1
         return False
 
