@@ -166,9 +166,11 @@ class Mechanics:
         # (stage code, card) of a stop decided while F was in a feed move: it is made when the
         # move ends (_stop_for), nothing else starts meanwhile
         self.pending_stop = None
-        # _at_window: 0, or 1 lifting the stack off P, 2 moving a card that lies short on by
-        # lag_mm; held_before: the hopper's hold to put back; lift_up_at: when the lift went up
-        self.moving_on = 0
+        # move_on_phase, _at_window's state: 0, or 1 lifting the stack off P, 2 moving a card
+        # that lies short on by lag_mm (board.moving_on: F's move is that move_on);
+        # held_before: the hopper's hold to put back (and the lift was up already: no settle
+        # wait); lift_up_at: when _at_window held the hopper
+        self.move_on_phase = 0
         self.lag_mm = 0
         self.held_before = False
         self.lift_up_at = 0
@@ -463,7 +465,7 @@ class Mechanics:
             self.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
-            self.moving_on = 0  # _at_window: 1 lifting the stack off P, 2 moving the card on
+            self.move_on_phase = 0  # _at_window: 1 lifting the stack off P, 2 moving the card on
         elif name == "read":
             board.read_start()
         elif name == "turn":
@@ -540,17 +542,18 @@ class Mechanics:
         its eject's blocked length, counted from where a card at rest would be, read as two
         cards (DOUBLE_FEED)."""
         board = self.board
-        if self.moving_on == 2:  # its move ended (eject_done): the hopper as it was
-            self.moving_on = 0
+        if self.move_on_phase == 2:  # its move ended (eject_done): the hopper as it was
+            self.move_on_phase = 0
             self.hold_hopper(self.held_before)
             return True
-        if self.moving_on == 1:  # the lift is taking the stack off P
-            if ticks_diff(board.ticks_ms(), self.lift_up_at) < self.cfg.LIFT_SETTLE_MS:
+        if self.move_on_phase == 1:  # the lift is taking the stack off P
+            # (held before: the lift was up already, no settle wait)
+            if not self.held_before and ticks_diff(board.ticks_ms(), self.lift_up_at) < self.cfg.LIFT_SETTLE_MS:
                 return False
             if self.pending_stop is not None:
                 return False  # a stop waits (_stop_for): no move starts
             board.move_on(self.lag_mm)
-            self.moving_on = 2
+            self.move_on_phase = 2
             return False
         lag = board.window_lag_mm() if hasattr(board, "window_lag_mm") else 0
         if lag <= self.cfg.STOP_TOL_MM:
@@ -558,9 +561,8 @@ class Mechanics:
         self.lag_mm = lag
         self.held_before = self.hopper_held
         self.hold_hopper(True)
-        self.lift_up_at = board.ticks_ms() if not self.held_before else ticks_add(
-            board.ticks_ms(), -self.cfg.LIFT_SETTLE_MS)
-        self.moving_on = 1
+        self.lift_up_at = board.ticks_ms()
+        self.move_on_phase = 1
         return False
 
     def _stage_complete(self, name):

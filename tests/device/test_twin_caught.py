@@ -16,16 +16,15 @@ ends with that one card missing and the stock in its plan's order.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 from test_twin_sweep import point  # the sweep's corner-heavy sample of the +-30 % box
+from twin_deals import STOPS, fault_after
 
 from trickref.device.dealer import twin_host as th
 from trickref.device.dealer.twin_cards import TwinCards
 
 P = th.P
-STOPS = (P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT, P.EV_ESTOP)
 
 
 def out_of_place(got: list[int], want: list[int]) -> int:
@@ -52,24 +51,8 @@ def caught_in_stock_deal(seed: int, after: int) -> tuple[object, th.TwinHost, li
     rng.shuffle(deck)
     tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
     entries = [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]]
-    host, caught, stop = catch_after(tw, deck, entries, after)
+    host, caught, stop = fault_after(tw, deck, entries, after, "fault_lose", pass_ms=2)
     return tw, host, deck, caught, stop
-
-
-def catch_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]],
-                after: int) -> tuple[th.TwinHost, int, tuple[int, int, bytes]]:
-    """Deal ``entries`` from ``hopper`` on twin ``tw``; the card picked after ``after`` cards
-    catches on the path as it leaves the window. (host, the caught card, the stop)."""
-    tw.mech.hopper = list(hopper)
-    host = th.TwinHost(tw, pass_ms=2)
-    host.hello()
-    start = len(host.events)
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    assert host.command(P.DEAL_PLAN, body).type == P.OK
-    while tw.mech.hopper[0] != hopper[after]:
-        host.run(2)
-    tw.mech.fault_lose = 1
-    return host, hopper[after], host.until(STOPS, start=start)
 
 
 @pytest.mark.parametrize("seed,after", [(31, 10), (32, 25), (33, 40)])
@@ -105,7 +88,7 @@ def caught_in_pocket_deal(seats: int, seed: int, after: int, swept: bool) -> Non
     scale = point(seed) if swept else None
     hopper, entries = th.random_deal(seats, seed)
     tw = th.new_twin(seats=seats, seed=seed, scale=scale)
-    host, caught, stop = catch_after(tw, hopper, entries, after)
+    host, caught, stop = fault_after(tw, hopper, entries, after, "fault_lose", pass_ms=2)
     assert stop[1] == P.EV_JAM and stop[2][0] == 3, (stop, scale)
     assert stop[2][1] == caught, f"JAM named {P.card_name(stop[2][1])}, {P.card_name(caught)} was caught ({scale})"
     assert TwinCards(tw).clear_caught() == [caught]

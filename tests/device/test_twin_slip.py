@@ -14,10 +14,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from twin_deals import fault_after
 
 from trickref.device.dealer import twin_host as th
 
 P = th.P
+DF_STOPS = (P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM)
 
 
 def deal_with_slips(slip: float, seats: int, seed: int, slipping: int = 52, stock: bool = False,
@@ -76,23 +78,9 @@ def double_fed_deal(seed: int, after: int, seats: int = 4) -> tuple[object, obje
     pair longer than a card while the first is ejected, with the next card already coming in
     behind). Run to the DOUBLE_FEED; the person puts both back under the stack, the first
     lowest (what the screen says) and presses Resume; run to the deal's end."""
-    rng = random.Random(seed)
-    order = list(range(52))
-    rng.shuffle(order)
-    hopper = list(order)
-    rng.shuffle(hopper)
-    entries = [(c, i % seats) for i, c in enumerate(order)]
+    hopper, entries = th.random_deal(seats, seed)
     tw = th.new_twin(seats=seats, seed=seed)
-    tw.mech.hopper = list(hopper)
-    host = th.TwinHost(tw)
-    host.hello()
-    start = len(host.events)
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    assert host.command(P.DEAL_PLAN, body).type == P.OK
-    while tw.mech.hopper[0] != hopper[after]:
-        host.run(2)
-    tw.mech.fault_double = 1
-    stop = host.until((P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM), start=start)
+    host, _, stop = fault_after(tw, hopper, entries, after, "fault_double", DF_STOPS)
     return tw, host, entries, stop
 
 
@@ -110,7 +98,7 @@ def test_a_double_feed_put_back_under_the_stack_is_dealt_where_planned(seed: int
     tw.mech.hopper[:0] = back
     start = len(host.events)
     assert host.command(P.RESUME, P.u16(0x7101)).type == P.OK
-    end = host.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED), start=start)
+    end = host.until(DF_STOPS, start=start)
     assert end[1] == P.EV_DEAL_DONE, end
     assert end[2][2:5] == bytes((52, 0, 0)), end
     assert th.misplaced(tw, entries) == []
@@ -125,23 +113,12 @@ def test_a_double_feed_in_a_stock_deal_leaves_the_switchbacks_card_to_finish_its
     ended with a card named lost (JAM 5) that lay in the hopper."""
     from trickref.device.dealer.twin_cards import TwinCards
 
-    rng = random.Random(seed)
-    order = list(range(52))
-    rng.shuffle(order)
-    hopper = list(order)
-    rng.shuffle(hopper)
+    hopper, dealt = th.random_deal(2, seed)
+    order = [c for c, _ in dealt]  # the plan's order, every card round the loop
     entries = [(c, th.LOOP) for c in order]
     tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
-    tw.mech.hopper = list(hopper)
-    host = th.TwinHost(tw)
-    host.hello()
-    start = len(host.events)
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    assert host.command(P.DEAL_PLAN, body).type == P.OK
-    while tw.mech.hopper[0] != hopper[after]:
-        host.run(2)
-    tw.mech.fault_double = 1
-    assert host.until((P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM), start=start)[1] == P.EV_DOUBLE_FEED
+    host, _, stop = fault_after(tw, hopper, entries, after, "fault_double", DF_STOPS)
+    assert stop[1] == P.EV_DOUBLE_FEED
     assert any(c.mode == "r" for c in tw.mech.cards)  # (the case: a card in the switchback)
     person = TwinCards(tw)
     back = [c for c in (person.gate, person.gate_double) if c is not None]
@@ -150,7 +127,7 @@ def test_a_double_feed_in_a_stock_deal_leaves_the_switchbacks_card_to_finish_its
     tw.mech.hopper[:0] = back
     start = len(host.events)
     assert host.command(P.RESUME, P.u16(0x7102)).type == P.OK
-    end = host.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED), start=start)
+    end = host.until(DF_STOPS, start=start)
     assert end[1] == P.EV_DEAL_DONE and end[2][2:5] == bytes((52, 0, 0)), end
     host.run(1500)  # (the last cards fall onto the stack)
     assert [e for e in host.events[start:] if e[1] == P.EV_JAM] == []

@@ -35,24 +35,24 @@ def misread_at(table: SimTable, method: str, when: int) -> list[Any]:
     return seen
 
 
-def test_a_played_card_the_reader_cannot_read_is_fed_again_from_the_reject_pocket() -> None:
-    with SimTable("hearts", 4, seed=7, twin=True) as t:
-        fed = misread_at(t, "feed", 6)
+@pytest.mark.parametrize("game,n,method,when", [
+    ("hearts", 4, "feed", 6),  # a played card (the world's feed: a card)
+    ("spades-2p", 2, "feed_back", 2),  # a drawn card fed back (the table's feed_back: a step)
+], ids=["played", "drawn"])
+def test_a_card_the_reader_cannot_read_is_fed_again_from_the_reject_pocket(
+        game: str, n: int, method: str, when: int) -> None:
+    with SimTable(game, n, seed=7, twin=True) as t:
+        fed = misread_at(t, method, when)
         t.start()
         t.run(max_hands=1)
         assert len(t.referee.game.hand_results) == 1
-        assert t.unread_refusals == 1
-        assert fed[6] == fed[7]  # the same card, fed again (taken from the reject pocket)
-
-
-def test_a_drawn_card_fed_back_that_cannot_be_read_is_fed_back_again() -> None:
-    with SimTable("spades-2p", 2, seed=7, twin=True) as t:
-        fed = misread_at(t, "feed_back", 2)
-        t.start()
-        t.run(max_hands=1)
-        assert len(t.referee.game.hand_results) == 1
-        assert fed[2].card == fed[3].card  # asked again for the same card, fed back from the reject pocket
-        assert fed[3].step != fed[2].step
+        first, again = fed[when], fed[when + 1]
+        if method == "feed":
+            assert t.unread_refusals == 1
+            assert again == first  # the same card, fed again (taken from the reject pocket)
+        else:
+            assert again.card == first.card  # asked again for the same card, fed back from the reject pocket
+            assert again.step != first.step
 
 
 @pytest.mark.parametrize("game,n,seed,hands", [("cancellation-hearts", 8, 3, 2), ("hearts", 5, 2, 2),

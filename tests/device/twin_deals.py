@@ -1,0 +1,32 @@
+"""A deal on the physical twin with a mechanism fault armed part way through it (the tests of a
+card caught on the path, test_twin_caught.py, and of a double feed, test_twin_slip.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from trickref.device.dealer import twin_host as th
+
+P = th.P
+STOPS = (P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT, P.EV_ESTOP)
+
+
+def fault_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after: int, fault: str,
+                stops: Iterable[int] = STOPS,
+                pass_ms: int = 1) -> tuple[th.TwinHost, int, tuple[int, int, bytes]]:
+    """Deal ``entries`` from ``hopper`` on twin ``tw`` (a host stepping it ``pass_ms`` at a
+    time); once the card picked after ``after`` cards is the hopper's bottom card, arm the
+    mechanism's fault named ``fault`` for it (``tw.mech.fault_lose``: caught on the path as it
+    leaves the window; ``fault_double``: picked with the next card, shingled) and run to the
+    first of ``stops``. (host, that card, the stop)."""
+    tw.mech.hopper = list(hopper)
+    host = th.TwinHost(tw, pass_ms=pass_ms)
+    host.hello()
+    start = len(host.events)
+    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
+    assert host.command(P.DEAL_PLAN, body).type == P.OK
+    while tw.mech.hopper[0] != hopper[after]:
+        host.run(2)
+    setattr(tw.mech, fault, 1)
+    return host, hopper[after], host.until(stops, start=start)
