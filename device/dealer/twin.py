@@ -333,7 +333,8 @@ class Mechanism:
             self.belt_base = self.band(t)
             self.belt_on_at = None
             for c in self.cards:
-                if c.mode == "loop" and c.until >= 0:
+                # (a card already falling past D onto the stack lands: the belt no longer has it)
+                if c.mode == "loop" and c.until - self.drop_us > t:
                     c.until = -max(1, c.until - t)
 
     # ---- where a card is ---------------------------------------------------------------------
@@ -502,6 +503,8 @@ class Mechanism:
                     rest = self.loop_mm - (R_NIP_X - self.end_x) - 10
                     speed = max(1.0, v["belt.v"] * self.card_speed)
                     c.until = t1 + int(rest / speed * 1e6) + self.drop_us
+                    if self.belt_on_at is None:  # pushed out onto a diagonal that stands still
+                        c.until = -max(1, c.until - t1)
                     c.x = x
                 elif not self.R.moving(t1) and self.R.sign > 0 and x < RV_X:
                     pass  # pulled in too short: waits there
