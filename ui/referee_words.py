@@ -179,6 +179,13 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
         "each receiver in their pocket (their screen says which)"), ()),
     (N_("{n} passed cards are not in the dealer: look in the reject pocket, on the belt and in the read window, and "
         "each receiver in their pocket (their screen says which)"), ()),
+    (N_("{n} passed card is not in the dealer: look in the reject pocket (leave {cards} there: they are out of this "
+        "game), on the belt and in the read window, and each receiver in their pocket (their screen says which)"), ()),
+    (N_("{n} passed cards are not in the dealer: look in the reject pocket (leave {cards} there: they are out of "
+        "this game), on the belt and in the read window, and each receiver in their pocket (their screen says which)"),
+     ()),
+    (N_("Clear it, put any card from the reject pocket (not {cards}: they are out of this game), the belt or the read "
+        "window in the play slot, then press Resume: the passed cards go on to their pockets."), ()),
     (N_("{name}: look in your pocket for {cards} (passed to you); put any you find in the play slot"), ()),
     (N_("{name}: look in your pocket for {cards} (passed to you); put exactly those in the play slot and keep your "
         "other {twins}"), ()),

@@ -807,19 +807,27 @@ class DealerSimulator:
             b.hopper[:0] = back
 
     def strays_to_slot(self, cards: Iterable[int] = (), pockets: Iterable[int | None] | None = None,
-                       only_named: bool = False) -> list[int]:
+                       only_named: bool = False, leave: Iterable[int] = ()) -> list[int]:
         """The person at the table after a stop in a hand-over: every card in the reject pocket,
         on the belt and in the read window, and ``cards`` wherever they lie (a pocket; with
         ``pockets``, each card in its own first: the screen asks each receiver to look in their
         pocket, and a two-deck card's twin in another pocket is somebody else's), into the play
         slot (the dealer reads them there before the hopper's cards). Returns them.
         ``only_named``: only ``cards`` (loop cards the dealer lost track of), looked for on the
-        belt, in the read window, in the reject pocket, then in the pocket named."""
+        belt, in the read window, in the reject pocket, then in the pocket named. ``leave``: cards
+        the screen says stay in the reject pocket (set aside for the whole hand), a copy each."""
         if only_named:
             return self._named_to_slot(list(cards), list(pockets) if pockets is not None else None)
         with self.lock:
             b = self.board
-            taken = list(b.trays.pop(REJECT, []))
+            kept = collections.Counter(leave)
+            taken = []
+            for c in b.trays.pop(REJECT, []):
+                if kept[c] > 0:
+                    kept[c] -= 1
+                    b.trays.setdefault(REJECT, []).append(c)
+                else:
+                    taken.append(c)
             taken += b.take_path()
             for attr in ("gate", "gate_double"):
                 if getattr(b, attr) is not None:

@@ -18,6 +18,7 @@ read just before the power went in the reader gate, as the hardware keeps it).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,8 @@ class SimPeople:
     def __init__(self, world: SimWorld) -> None:
         self.world = world
         self.cannot: list[str] | None = None
+        # cards the screen said to leave in the reject pocket (set aside for the hand)
+        self.leave: list[int] = []
         # the screen said a card fed back could not be read and went to the reject pocket: the
         # person takes it from there to feed it back again (set by whoever shows the screen)
         self.unread_feed_back = False
@@ -58,6 +61,9 @@ class SimPeople:
 
     def fix(self, fault: str) -> None:
         self.log(f"the people fix: {fault}")
+        # "look in the reject pocket (leave 2C, 2D there: ...)", "... (not 2C, 2D: ...)"
+        said = re.search(r"reject pocket \((?:leave|not) ([^:)]*?)(?: there)?:", fault)
+        self.leave = [C.parse(c) for c in said.group(1).split(", ")] if said else []
         sim = self.world.sim
         sim.clear_jam()
         sim.go_silent(False)
@@ -72,7 +78,7 @@ class SimPeople:
             self.log(f"the people put the cards named in the play slot ({' '.join(C.names(cards))})")
         else:
             self.log(f"the people put the stray cards in the play slot ({' '.join(C.names(cards))} named)")
-        self.world.sim.strays_to_slot(cards, [seat for _, seat in missing], only_named=only_named)
+        self.world.sim.strays_to_slot(cards, [seat for _, seat in missing], only_named=only_named, leave=self.leave)
 
     def feed_back(self, card: int, seat: int | None) -> None:
         if seat is None:

@@ -279,8 +279,14 @@ class DealerSteps(RefereeOutput):
         elif isinstance(head, Release):
             # an e-stop carries the card in the read window to the reject pocket; a reboot leaves
             # cards on the belt: the Release done again reads them from the play slot
-            after = ("Clear it, put any card from the reject pocket, the belt or the read window in the play "
-                     "slot, then press Resume: the passed cards go on to their pockets.")
+            aside = self._set_aside()
+            if aside:
+                after = (f"Clear it, put any card from the reject pocket (not {aside}: they are out of this game), "
+                         f"the belt or the read window in the play slot, then press Resume: the passed cards go on "
+                         f"to their pockets.")
+            else:
+                after = ("Clear it, put any card from the reject pocket, the belt or the read window in the play "
+                         "slot, then press Resume: the passed cards go on to their pockets.")
         elif head is not None:
             after = "Clear it and press Resume: the step is done again."
         elif ev.kind == "jam":  # (a jam between steps: the table was waiting for a card to be fed)
@@ -315,8 +321,24 @@ class DealerSteps(RefereeOutput):
                 self._msg(f"{self._name(seat)}: look in your pocket for {', '.join(cards)} (passed to you); put any "
                           f"you find in the play slot", seat=seat, level="warn")
         n = len(missing)
-        return (f"{n} passed card{'s are' if n != 1 else ' is'} not in the dealer: look in the reject pocket, on the "
+        aside = self._set_aside()
+        pocket = f"the reject pocket (leave {aside} there: they are out of this game)" if aside else "the reject pocket"
+        return (f"{n} passed card{'s are' if n != 1 else ' is'} not in the dealer: look in {pocket}, on the "
                 f"belt and in the read window, and each receiver in their pocket (their screen says which)")
+
+    def _set_aside(self) -> str:
+        """The cards the deal put in the reject pocket for the whole hand (Hearts' set-aside low
+        cards, in the game's public view: known to everyone), named, or "": a person told to put
+        the reject pocket's cards in the play slot leaves them there (found on the twin: hearts at
+        five, a passed card misread, and the people put 2C and 2D in the slot with it; the dealer
+        stopped again, reading two cards the hand-over did not hold). Not any card the referee
+        knows went there: a passed card an e-stop cleared there is one to put in the slot."""
+        g = self.game
+        if g is None:
+            return ""
+        there = Counter(self.places.at.get("reject", []))  # (a passed card cleared there is not one)
+        aside = [name for name in g.public_view().get("removed", ()) if there[C.parse(name)] > 0]
+        return ", ".join(aside)
 
     def _loop_missing(self, missing: tuple[tuple[str, str], ...]) -> str:
         """Loop cards the dealer did not find after it restarted by itself: the card a step was

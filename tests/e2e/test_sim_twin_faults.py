@@ -67,3 +67,32 @@ def test_the_twins_random_faults_through_whole_hands(game: str, n: int, seed: in
         t.start()
         t.run(max_hands=hands)
         assert len(t.referee.game.hand_results) == hands
+
+
+def test_a_passed_card_misread_in_the_hand_over_leaves_the_set_aside_cards_in_the_reject_pocket() -> None:
+    """Hearts at five sets 2C and 2D aside in the reject pocket. A passed card the reader could
+    not read in the hand-over goes there too, and the screen sends the people to the reject
+    pocket for it: it names the set-aside cards to leave there. Before, the people put all three
+    in the play slot, and the dealer stopped again reading two cards the hand-over did not hold
+    (benchmarks/twin_faults.py, hearts 5 seed 8)."""
+    from trickref.engine.referee.commands import Release
+
+    with SimTable("hearts", 5, seed=1, twin=True) as t:
+        mech = t.opened.world.sim.twin.mech
+        pick = mech._pick
+        armed: list[int] = []
+
+        def misread_first_of_hand_over(tm: Any) -> Any:
+            steps = t.referee.steps
+            if not armed and steps and isinstance(steps[0], Release):
+                armed.append(1)
+                mech.fault_unreadable = 1
+            return pick(tm)
+
+        mech._pick = misread_first_of_hand_over
+        t.start()
+        t.run(max_hands=1)
+        assert armed
+        assert len(t.referee.game.hand_results) == 1
+        assert len(t.recoveries) == 1, t.recoveries
+        assert "1 passed card is not in the dealer: look in the reject pocket (leave 2D, 2C there" in t.recoveries[0]

@@ -78,7 +78,10 @@ SAMPLES: dict[str, list[str]] = {
               "Clear it, put any card from the reject pocket, the belt or the read window in the play slot, then "
               "press Resume: the passed cards go on to their pockets.",
               "Put those cards in the play slot, then press Resume: they go on to their pockets with the other passed "
-              "cards."],
+              "cards.",
+              # ... with cards set aside for the hand in the reject pocket (Hearts at 5: 2C, 2D)
+              "Clear it, put any card from the reject pocket (not 2D, 2C: they are out of this game), the belt or the "
+              "read window in the play slot, then press Resume: the passed cards go on to their pockets."],
 }
 # a field that means something else in one file
 SAMPLES_IN: dict[str, dict[str, list[str]]] = {
@@ -101,7 +104,11 @@ FAULT_WHAT = ["a card jammed", "the dealer's cable is unplugged or the link is d
               "1 passed card is not in the dealer: look in the reject pocket, on the belt and in the read window, and "
               "each receiver in their pocket (their screen says which)",
               "3 passed cards are not in the dealer: look in the reject pocket, on the belt and in the read window, and "
-              "each receiver in their pocket (their screen says which)"]
+              "each receiver in their pocket (their screen says which)",
+              "1 passed card is not in the dealer: look in the reject pocket (leave 2D, 2C there: they are out of this "
+              "game), on the belt and in the read window, and each receiver in their pocket (their screen says which)",
+              "2 passed cards are not in the dealer: look in the reject pocket (leave 2C there: they are out of this "
+              "game), on the belt and in the read window, and each receiver in their pocket (their screen says which)"]
 
 # messages only a caller's bug produces (the kiosk builds its actions and entries itself), with why
 INTERNAL = {
