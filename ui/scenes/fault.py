@@ -10,7 +10,7 @@ from .. import draw as D
 from .. import theme as T
 from ..faults import FAULTS, STORAGE
 from ..i18n import _, current
-from ..referee_words import translate, understood
+from ..referee_words import card_words, translate, understood
 from ..widgets import Button
 from .gamebase import GameScene
 
@@ -42,14 +42,16 @@ class FaultScene(GameScene):
             out = {k: _(v) for k, v in known.items()}
             if d.get("fault"):  # the referee's words: what the dealer said, and what follows Resume
                 words = str(d["fault"])
+                # (the shared screen's words name only cards everyone may see, such as Hearts'
+                # set-aside 2C and 2D: named as the kiosk draws cards, 2\u2663, in every language)
                 if current() == "en" or understood(words):  # said whole in the kiosk's language
-                    out["what"] = translate(words)
+                    out["what"] = card_words(translate(words))
                 else:  # partly in English (a dealer's detail the kiosk does not know): below, as its details
-                    out["details"] = translate(words)
+                    out["details"] = card_words(translate(words))
             return out
         # the referee's fault text says what happened and what to do, in one paragraph
         return {"title": _("The dealer needs attention"),
-                "what": translate(str(d.get("fault"))) if d.get("fault") else _("The dealer stopped."),
+                "what": card_words(translate(str(d.get("fault")))) if d.get("fault") else _("The dealer stopped."),
                 "fix": _("Fix what the message says (clear a jam, reseat the dealer's cable, refill the "
                          "feeder), then tap Resume.")}
 
