@@ -84,6 +84,7 @@ class Hand:
         self.readback_ms = 0
         self.readback_passes = 0
         self.sweep_flag = SWEEP[0]  # design "sorter-next-sweep": the first stage carries flag SWEEP
+        self.oracle_fixes = 0  # design "sorter-next-oracle": FETCHes whose model was put right
 
     @property
     def mech(self) -> Any:
@@ -115,6 +116,8 @@ class Hand:
         ejects the card brings the loop's next card to the read window. ``sweep``: the first
         stage after the deal (design sorter-next-sweep: flag SWEEP, its time the read-back's)."""
         self.idle()
+        if ORACLE[0]:
+            self._tell_the_truth()
         t0, p0 = self.mech.now, self.mech.passes
         start = len(self.host.events)
         sweep = sweep and self.sweep_flag
@@ -147,6 +150,24 @@ class Hand:
         self.fetch_passes += self.mech.passes - p0
         del want
 
+    def _tell_the_truth(self) -> None:
+        """Design sorter-next-oracle (a bound, not a design): before each FETCH, with every card
+        landed, the firmware's loop model is made the order the cards really lie in (the card in
+        the read window first, then the stack from its bottom), as a FETCH that could learn the
+        whole order from its reads would have it at best. The blade's errors of the cards the
+        fetches send round still happen."""
+        d = self.tw.fw.dealer
+        m = self.mech
+        if not d.sorts or not d.loop:
+            return
+        model = set(d.loop)
+        win = m.window_card()
+        card = win.card if win is not None else -1
+        truth = ([card] if card in model else []) + [c for c in m.hopper if c in model]
+        if sorted(truth) == sorted(d.loop) and truth != d.loop:
+            d.loop[:] = truth
+            self.oracle_fixes += 1
+
     def feed_back(self, card: int, seat: int, target: int, place: int | None = None, pull: bool = False,
                   draw: bool = False) -> None:
         """A player drops ``card`` from their pocket into the play slot; FEED routes it (to the
@@ -175,7 +196,8 @@ class Hand:
                 "fetching_s": (self.fetch_ms + self.stage_ms) / 1000, "fetch_passes": self.fetch_passes,
                 "fetches": self.fetches, "feed_s": self.feed_ms / 1000,
                 **({"readback_s": self.readback_ms / 1000, "readback_passes": self.readback_passes}
-                   if self.sweep_flag else {})}
+                   if self.sweep_flag else {}),
+                **({"oracle_fixes": self.oracle_fixes} if ORACLE[0] else {})}
 
 
 def _orders(seed: int) -> tuple[list[int], list[int], random.Random]:
@@ -297,6 +319,7 @@ def median_ci(xs: list[float]) -> tuple[float, float, float]:
 NEXT = [False]
 SWEEP = [False]
 FEEDNEXT = [False]
+ORACLE = [False]
 FEEDNEXT_DRAW = [False]
 _COMMANDS: Any = importlib.import_module("trickref.firmware.commands")
 _FOUND_UNDER = _COMMANDS.FetchJob.found_under
@@ -409,7 +432,8 @@ def _design(design: str) -> None:
     read under the wanted card go to the top only past the backstop)."""
     NEXT[0] = design.startswith("sorter-next")
     SWEEP[0] = design == "sorter-next-sweep"
-    FEEDNEXT[0] = design == "sorter-next-feednext"
+    FEEDNEXT[0] = design in ("sorter-next-feednext", "sorter-next-oracle")
+    ORACLE[0] = design == "sorter-next-oracle"
     FEEDNEXT_DRAW[0] = design == "sorter-next-feednext-draw"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
     _COMMANDS.FetchJob.top_is_nearer = {"sorter-next-span": _never,
