@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from twin_deals import fault_after
+from twin_deals import fault_after, put_back_double
 
 from trickref.device.dealer import twin_host as th
 
@@ -86,16 +86,10 @@ def double_fed_deal(seed: int, after: int, seats: int = 4) -> tuple[object, obje
 
 @pytest.mark.parametrize("seed,after", [(81, 5), (82, 20), (83, 40)])
 def test_a_double_feed_put_back_under_the_stack_is_dealt_where_planned(seed: int, after: int) -> None:
-    from trickref.device.dealer.twin_cards import TwinCards
-
     tw, host, entries, stop = double_fed_deal(seed, after)
     assert stop[1] == P.EV_DOUBLE_FEED, stop
-    person = TwinCards(tw)
-    back = [c for c in (person.gate, person.gate_double) if c is not None]
+    back = put_back_double(tw)
     assert len(back) == 2, back  # the pair, shingled in the feed
-    person.gate = None
-    person.gate_double = None
-    tw.mech.hopper[:0] = back
     start = len(host.events)
     assert host.command(P.RESUME, P.u16(0x7101)).type == P.OK
     end = host.until(DF_STOPS, start=start)
@@ -111,8 +105,6 @@ def test_a_double_feed_in_a_stock_deal_leaves_the_switchbacks_card_to_finish_its
     Before, Resume pulled the switchback's card in again by a whole pull: past Rv, R pulled on
     after it, the next card met it there and both fell together; D saw one fall, and the deal
     ended with a card named lost (JAM 5) that lay in the hopper."""
-    from trickref.device.dealer.twin_cards import TwinCards
-
     hopper, dealt = th.random_deal(2, seed)
     order = [c for c, _ in dealt]  # the plan's order, every card round the loop
     entries = [(c, th.LOOP) for c in order]
@@ -120,11 +112,7 @@ def test_a_double_feed_in_a_stock_deal_leaves_the_switchbacks_card_to_finish_its
     host, _, stop = fault_after(tw, hopper, entries, after, "fault_double", DF_STOPS)
     assert stop[1] == P.EV_DOUBLE_FEED
     assert any(c.mode == "r" for c in tw.mech.cards)  # (the case: a card in the switchback)
-    person = TwinCards(tw)
-    back = [c for c in (person.gate, person.gate_double) if c is not None]
-    person.gate = None
-    person.gate_double = None
-    tw.mech.hopper[:0] = back
+    put_back_double(tw)
     start = len(host.events)
     assert host.command(P.RESUME, P.u16(0x7102)).type == P.OK
     end = host.until(DF_STOPS, start=start)

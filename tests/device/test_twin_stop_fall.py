@@ -14,9 +14,10 @@ resumed at once never gave the card time to land."""
 from __future__ import annotations
 
 import pytest
-from twin_deals import fault_after
+from twin_deals import fault_after, put_back_double
 
 from trickref.device.dealer import twin_host as th
+from trickref.device.dealer.twin_cards import TwinCards
 
 P = th.P
 
@@ -32,19 +33,13 @@ def stock_deal_stopped(seed: int, after: int, wait_ms: int) -> tuple[object, lis
     two at once; the people take ``wait_ms`` to put both back under the stack (the one further
     along lowest) and press Resume. Returns the twin, the loop's plan order and the events
     after Resume."""
-    from trickref.device.dealer.twin_cards import TwinCards
-
     hopper, entries = stock_plan(seed)
     tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
     host, _, stop = fault_after(tw, hopper, entries, after, "fault_double")
     assert stop[1] == P.EV_DOUBLE_FEED, stop
     host.run(wait_ms)  # the people read the screen and take the two cards out
-    person = TwinCards(tw)
-    back = [c for c in (person.gate, person.gate_double) if c is not None]
+    back = put_back_double(tw)
     assert len(back) == 2, back
-    person.gate = None
-    person.gate_double = None
-    tw.mech.hopper[:0] = back
     start = len(host.events)
     assert host.command(P.RESUME, P.u16(0x7103)).type == P.OK
     host.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED), start=start)
@@ -67,8 +62,6 @@ def test_a_card_leaving_the_switchback_when_the_belt_stops_waits_on_the_diagonal
     """The twin's own physics: the stop that caught 5D being pushed out of the switchback
     (seed 91, after 14) leaves it on the diagonal until the belt runs again; it used to land
     1.3 s into the stop."""
-    from trickref.device.dealer.twin_cards import TwinCards
-
     hopper, entries = stock_plan(91)
     tw = th.new_twin(seats=2, seed=91, scale={"sorter.error_chance": 0.0})
     host, _, stop = fault_after(tw, hopper, entries, 14, "fault_double")

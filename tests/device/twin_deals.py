@@ -30,3 +30,17 @@ def fault_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], afte
         host.run(2)
     setattr(tw.mech, fault, 1)
     return host, hopper[after], host.until(stops, start=start)
+
+
+def put_back_double(tw: Any) -> list[int]:
+    """What the screen says after a double feed: the person takes both cards out of the feed
+    and puts them back in the hopper under the stack, the one further along at the bottom.
+    Returns them (bottom first)."""
+    from trickref.device.dealer.twin_cards import TwinCards
+
+    person = TwinCards(tw)
+    back = [c for c in (person.gate, person.gate_double) if c is not None]
+    person.gate = None
+    person.gate_double = None
+    tw.mech.hopper[:0] = back
+    return back
