@@ -11,10 +11,8 @@ the hopper held off P so that no card is taken, before it reads it."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from twin_deals import fault_after, put_back_double
+from twin_deals import fault_after, put_back_double, shuffled
 
 from trickref.device.dealer import twin_host as th
 
@@ -23,12 +21,8 @@ DF_STOPS = (P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM)
 
 
 def deal_with_slips(slip: float, seats: int, seed: int, slipping: int = 52, stock: bool = False,
-                    moving_on: bool = True) -> tuple[object, tuple[int, int, bytes], list[tuple[int, int]]]:
-    rng = random.Random(seed)
-    order = list(range(52))
-    rng.shuffle(order)
-    hopper = list(order)
-    rng.shuffle(hopper)
+                    knows_lag: bool = True) -> tuple[object, tuple[int, int, bytes], list[tuple[int, int]]]:
+    order, hopper = shuffled(seed)
     if stock:
         entries = [(c, i % seats) for i, c in enumerate(order[:26])] + [(c, th.LOOP) for c in order[26:]]
     else:
@@ -37,7 +31,7 @@ def deal_with_slips(slip: float, seats: int, seed: int, slipping: int = 52, stoc
     tw.mech.hopper = list(hopper)
     tw.mech.fault_slip = slipping
     tw.mech.slip_range = (slip, slip)
-    if not moving_on:  # the firmware before: it never knew a card lay short
+    if not knows_lag:  # the firmware before: it never knew a card lay short
         tw.board.window_lag_mm = lambda: 0
     host = th.TwinHost(tw)
     host.hello()
@@ -62,7 +56,7 @@ def test_german_whist_stock_with_slipping_pickups_goes_round_in_its_order() -> N
 def test_a_card_short_of_the_window_is_what_broke_the_deal_before() -> None:
     """The same deal without moving the card on: the first slipped card stops it (it cannot be
     read, or its length at the gate reads as two cards)."""
-    tw, end, entries = deal_with_slips(0.3, seats=4, seed=71, slipping=1, moving_on=False)
+    tw, end, entries = deal_with_slips(0.3, seats=4, seed=71, slipping=1, knows_lag=False)
     assert end[1] != P.EV_DEAL_DONE or end[2][2:5] != bytes((52, 0, 0)), end
 
 

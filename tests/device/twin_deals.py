@@ -3,6 +3,7 @@ card caught on the path, test_twin_caught.py, and of a double feed, test_twin_sl
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,6 +11,18 @@ from trickref.device.dealer import twin_host as th
 
 P = th.P
 STOPS = (P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT, P.EV_ESTOP)
+
+
+def shuffled(seed: int) -> tuple[list[int], list[int]]:
+    """A hand's two orders from ``seed``: the referee's deck (the plan's order, committed before
+    the deal) and the order the people gathered the cards into the hopper (bottom first), each
+    shuffled apart."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    return deck, hopper
 
 
 def fault_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after: int, fault: str,
