@@ -686,7 +686,7 @@ def main() -> None:
     ap.add_argument("--twin-stock", action="store_true",
                     help="stock hands on the physical twin: the FIFO loop against the sorting hopper "
                          "(benchmarks/twin_stock.py), written to benchmarks/results/dealer_twin_stock.json")
-    ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter, sorter-next, sorter-next-before, sorter-next-lift6, sorter-next-loopfull, sorter-next-span, sorter-next-sweep, sorter-next-pullany, sorter-next-overparked, sorter-next-waitfall, sorter-next-feednext, sorter-next-feednext-draw; sorter-next-oracle: feednext with the loop model put right before each FETCH, a bound), alternating hand by hand")
+    ap.add_argument("--designs", default="fifo,sorter", help="--twin-stock: the designs to run (fifo, sorter, sorter-next, sorter-next-before, sorter-next-lift6, sorter-next-loopfull, sorter-next-span, sorter-next-sweep, sorter-next-pullany, sorter-next-overparked, sorter-next-waitfall, sorter-next-feednext, sorter-next-feednext-draw; sorter-next-oracle: feednext with the loop model put right before each FETCH, a bound; sorter-next-bound: feednext, and the passes no FETCH can do without, from the stack's true order after the deal), alternating hand by hand")
     ap.add_argument("--cases", default="german-whist,spades-2p,spades-2p-double-nil",
                     help="--twin-stock: the games to run (and deal-4-seats: 52 cards to 4 seats; "
                          "spades-2p-double-nil-positions: rule exchange/2)")

@@ -83,8 +83,11 @@ class Hand:
         self.fetches = 0
         self.readback_ms = 0
         self.readback_passes = 0
+        self.feed_passes = 0  # loop passes while a FEED ran (the fed card's own trip round included)
         self.sweep_flag = SWEEP[0]  # design "sorter-next-sweep": the first stage carries flag SWEEP
         self.oracle_fixes = 0  # design "sorter-next-oracle": FETCHes whose model was put right
+        self.bound_passes = -1  # design "sorter-next-bound": the passes no FETCH can do without
+        self.draw_from = -1  # the loop passes before the first FETCH (all_passes: those since)
 
     @property
     def mech(self) -> Any:
@@ -118,6 +121,10 @@ class Hand:
         self.idle()
         if ORACLE[0]:
             self._tell_the_truth()
+        if BOUND[0] and self.bound_passes < 0:
+            self._count_the_bound()
+        if self.draw_from < 0:
+            self.draw_from = self.mech.passes
         t0, p0 = self.mech.now, self.mech.passes
         start = len(self.host.events)
         sweep = sweep and self.sweep_flag
@@ -168,6 +175,22 @@ class Hand:
             d.loop[:] = truth
             self.oracle_fixes += 1
 
+    def _count_the_bound(self) -> None:
+        """Design sorter-next-bound (a measurement, not a design): before the first FETCH after
+        the deal the twin runs until every card has landed (so this run's figures are of a
+        slightly later first FETCH), and the stack's true order gives the passes no FETCH can
+        do without (stack_bound)."""
+        n = 0
+        while self.mech.cards and n < 10_000:
+            self.host.run(10)
+            n += 1
+        d = self.tw.fw.dealer
+        model = set(d.loop)
+        win = self.mech.window_card()
+        truth = ([win.card] if win is not None and win.card in model else []) + [
+            c for c in self.mech.hopper if c in model]
+        self.bound_passes = stack_bound([d.loop_key[c] for c in truth])
+
     def feed_back(self, card: int, seat: int, target: int, place: int | None = None, pull: bool = False,
                   draw: bool = False) -> None:
         """A player drops ``card`` from their pocket into the play slot; FEED routes it (to the
@@ -178,7 +201,7 @@ class Hand:
         self.idle()
         self.mech.pockets[seat].remove(card)
         self.mech.slot.append(card)
-        t0 = self.mech.now
+        t0, p0 = self.mech.now, self.mech.passes
         start = len(self.host.events)
         flags = b""
         if pull and (FEEDNEXT[0] or (draw and FEEDNEXT_DRAW[0])):
@@ -190,14 +213,32 @@ class Hand:
             raise RuntimeError(f"FEED refused: {r.body.hex()}")
         self.host.until((P.EV_FEED_DONE,), max_ms=120_000, start=start)
         self.feed_ms += (self.mech.now - t0) // 1000
+        self.feed_passes += self.mech.passes - p0
 
     def result(self, deal_ms: int) -> dict[str, Any]:
         return {"deal_s": deal_ms / 1000, "fetch_s": self.fetch_ms / 1000, "stage_s": self.stage_ms / 1000,
                 "fetching_s": (self.fetch_ms + self.stage_ms) / 1000, "fetch_passes": self.fetch_passes,
-                "fetches": self.fetches, "feed_s": self.feed_ms / 1000,
+                "fetches": self.fetches, "feed_s": self.feed_ms / 1000, "feed_passes": self.feed_passes,
                 **({"readback_s": self.readback_ms / 1000, "readback_passes": self.readback_passes}
                    if self.sweep_flag else {}),
-                **({"oracle_fixes": self.oracle_fixes} if ORACLE[0] else {})}
+                **({"oracle_fixes": self.oracle_fixes} if ORACLE[0] else {}),
+                **({"bound_passes": self.bound_passes,
+                    "all_passes": self.mech.passes - self.draw_from} if BOUND[0] else {})}
+
+
+def stack_bound(keys: list[int]) -> int:
+    """The loop passes a draw in the plan's order cannot do without, from the stack's order
+    (``keys``: each card's place, the stack from its bottom, the next card fed first). Only the
+    bottom card can be fed, so a card that lies under a card drawn before it is fed (read,
+    sent round) at least once before it is drawn, whatever the FETCH does with it then: the
+    count of such cards. The blade's errors while the fetches send cards round only add."""
+    n = 0
+    low = 1 << 30  # the least place over the card (the cards above it)
+    for k in reversed(keys):
+        if low < k:
+            n += 1
+        low = min(low, k)
+    return n
 
 
 def _orders(seed: int) -> tuple[list[int], list[int], random.Random]:
@@ -320,6 +361,7 @@ NEXT = [False]
 SWEEP = [False]
 FEEDNEXT = [False]
 ORACLE = [False]
+BOUND = [False]
 FEEDNEXT_DRAW = [False]
 _COMMANDS: Any = importlib.import_module("trickref.firmware.commands")
 _FOUND_UNDER = _COMMANDS.FetchJob.found_under
@@ -432,8 +474,9 @@ def _design(design: str) -> None:
     read under the wanted card go to the top only past the backstop)."""
     NEXT[0] = design.startswith("sorter-next")
     SWEEP[0] = design == "sorter-next-sweep"
-    FEEDNEXT[0] = design in ("sorter-next-feednext", "sorter-next-oracle")
+    FEEDNEXT[0] = design in ("sorter-next-feednext", "sorter-next-oracle", "sorter-next-bound")
     ORACLE[0] = design == "sorter-next-oracle"
+    BOUND[0] = design == "sorter-next-bound"
     FEEDNEXT_DRAW[0] = design == "sorter-next-feednext-draw"
     _COMMANDS.FetchJob.found_under = _DESIGNS.get(design, _FOUND_UNDER)
     _COMMANDS.FetchJob.top_is_nearer = {"sorter-next-span": _never,
@@ -480,7 +523,7 @@ def run(hands: int, seed: int, designs: tuple[str, ...] = ("fifo", "sorter"),
                                    "load_1min": [min(loads[design]), max(loads[design])],
                                    "wall_s": round(walls[design], 1), "hands_run": runs[design]}
             for key in ("fetching_s", "fetch_s", "stage_s", "fetch_passes", "deal_s", "feed_s", "exchange_s",
-                        "exchange_passes", "readback_s", "readback_passes"):
+                        "exchange_passes", "readback_s", "readback_passes", "bound_passes"):
                 xs = [float(r[key]) for r in runs[design] if key in r]
                 if xs:
                     med, lo, hi = median_ci(xs)
