@@ -14,7 +14,7 @@ resumed at once never gave the card time to land."""
 from __future__ import annotations
 
 import pytest
-from twin_deals import fault_after, put_back_double
+from twin_deals import arm_after, fault_after, put_back_double
 
 from trickref.device.dealer import twin_host as th
 from trickref.device.dealer.twin_cards import TwinCards
@@ -81,14 +81,7 @@ def test_a_card_falling_past_d_when_the_belt_stops_lands_and_d_goes_light_once()
     fell past D a second time (D dark again: one landing seen as two by a dealer that looks)."""
     hopper, entries = stock_plan(91)
     tw = th.new_twin(seats=2, seed=91, scale={"sorter.error_chance": 0.0})
-    tw.mech.hopper = list(hopper)
-    host = th.TwinHost(tw)
-    host.hello()
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    assert host.command(P.DEAL_PLAN, body).type == P.OK
-    while tw.mech.hopper[0] != hopper[42]:
-        host.run(2)
-    tw.mech.fault_double = 1
+    host, _, _ = arm_after(tw, hopper, entries, 42, "fault_double")  # (not run to the stop's event)
     m = tw.mech
     falling: list[int] = []
     while m.belt_on_at is not None or not m.cards:  # to the moment the stop halts the belt

@@ -25,14 +25,13 @@ def shuffled(seed: int) -> tuple[list[int], list[int]]:
     return deck, hopper
 
 
-def fault_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after: int, fault: str,
-                stops: Iterable[int] = STOPS,
-                pass_ms: int = 1) -> tuple[th.TwinHost, int, tuple[int, int, bytes]]:
+def arm_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after: int, fault: str,
+              pass_ms: int = 1) -> tuple[th.TwinHost, int, int]:
     """Deal ``entries`` from ``hopper`` on twin ``tw`` (a host stepping it ``pass_ms`` at a
     time); once the card picked after ``after`` cards is the hopper's bottom card, arm the
     mechanism's fault named ``fault`` for it (``tw.mech.fault_lose``: caught on the path as it
-    leaves the window; ``fault_double``: picked with the next card, shingled) and run to the
-    first of ``stops``. (host, that card, the stop)."""
+    leaves the window; ``fault_double``: picked with the next card, shingled) and return: (host,
+    that card, the index of the deal's first event)."""
     tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=pass_ms)
     host.hello()
@@ -42,7 +41,15 @@ def fault_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], afte
     while tw.mech.hopper[0] != hopper[after]:
         host.run(2)
     setattr(tw.mech, fault, 1)
-    return host, hopper[after], host.until(stops, start=start)
+    return host, hopper[after], start
+
+
+def fault_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after: int, fault: str,
+                stops: Iterable[int] = STOPS,
+                pass_ms: int = 1) -> tuple[th.TwinHost, int, tuple[int, int, bytes]]:
+    """arm_after, then run to the first of ``stops``: (host, the card, the stop)."""
+    host, card, start = arm_after(tw, hopper, entries, after, fault, pass_ms)
+    return host, card, host.until(stops, start=start)
 
 
 def put_back_double(tw: Any) -> list[int]:
