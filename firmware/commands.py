@@ -226,13 +226,38 @@ class DealJob:
         goes round to its place, whichever it is (once: a card the blade put under the kept
         one is at its place at the bottom; the first FETCH sends the kept one round then)."""
         d = self.dealer
+        kept = d.deal_bottom
         d.deal_bottom = -1
         self.bottom_sent = True
         if card in d.loop:
             d.loop_take(card)
+            if d.sorts and kept >= 0 and kept != card and d.loop_take(kept):
+                self.kept_over(kept, card)
             d.loop_add(card)
             return (d.cfg.LOOP, -1, "cycle", False)
         return self.route(card, conf)
+
+    def kept_over(self, kept, card):
+        """The stack's bottom card was ``card``, not ``kept`` (the card loop_depth_now kept at the
+        bottom): the blade's one-card error put ``card`` under ``kept`` when it landed, with every
+        card then in the stack but ``kept`` over its place; each card whose place is before
+        ``card``'s landed after it, counted ``card`` over itself and went in under ``kept`` too.
+        So ``kept`` lies over every card whose place is before ``card``'s and under the others:
+        the model says so (``card`` goes round to its place, counted from the top: it lands right
+        over ``kept``, or under it if its place is the bottom). Hand 1079 on the twin: TH under
+        KC, then 36 cards under KC; the FETCH of KC read the 20 whose places are after KC's,
+        sent each to its place counted with KC at the bottom, under KC again, and read them 2-3
+        times (31 passes, 20 needed), then sent them to the top of the stock: 10 passes more at
+        the next FETCH. In every other hand of 160 where the bottom card was not the kept one,
+        the stack after the deal was the model so corrected."""
+        d = self.dealer
+        loop = d.loop
+        key = d.loop_key
+        k = key[card]
+        j = 0
+        while j < len(loop) and key[loop[j]] < k:
+            j += 1
+        loop.insert(j, kept)
 
     def done(self, card, target, conf):
         d = self.dealer

@@ -832,3 +832,34 @@ def test_the_hands_a_card_under_the_deals_last_card_made_slow_fetch_in_under_30_
     finally:
         ts._design("sorter-next")
     assert r["fetching_s"] <= 30.0, (r, "was", before)
+
+
+def test_hand_1079_the_kept_bottom_card_found_over_the_stock_costs_only_the_passes_it_must() -> None:
+    """benchmarks/dealer.py --twin-stock's hand 1079 (two-player Spades, the blade's 3 %): TH
+    lands one card too deep, under KC, the bottom card the deal keeps there, and the 36 cards
+    whose places are before TH's go in under KC after it. The deal's last feed reads TH, not KC:
+    the model now puts KC over those 36 cards (DealJob.kept_over), where the stack has it, and
+    the FETCH of KC sends the 20 cards it reads under KC over it, each read once. Before, the
+    model kept KC at the bottom, the FETCH sent them under KC again and again (31 passes), then
+    to the top (10 more at the next FETCH): 49 loop passes in the hand's draw, 35.7 s of
+    fetching; now the 25 no FETCH can avoid (benchmarks/twin_stock.stack_bound), 28.3 s."""
+    ts = load_bench("twin_stock")
+    ts._design("sorter-next-bound")
+    r = ts.spades_2p(True, 1079, False)
+    assert r["fetches"] == 51
+    assert r["bound_passes"] == 25, r  # (the deal's stack: if this moves, the twin's draws moved)
+    assert r["all_passes"] == r["bound_passes"], r
+    assert r["fetching_s"] < 30.0, r
+
+
+def test_the_model_after_hand_1079s_deal_is_the_stack() -> None:
+    """The same deal: KC, the card kept at the bottom, lies over every card whose place is
+    before TH's, the card read at the bottom in its stead; the model says the same (before: KC
+    the model's first card, the stack's 38th)."""
+    tw, _, deck = deal_spades_2p(1079, {})
+    d = tw.fw.dealer
+    kc = deck[18]  # (the plan's 18th: its place in the loop)
+    assert P.card_name(kc) == "KC"
+    truth = [c for c in tw.mech.hopper if c in d.loop]
+    assert d.loop.index(kc) == truth.index(kc), ([P.card_name(c) for c in truth], [P.card_name(c) for c in d.loop])
+    assert truth.index(kc) > 30  # (the case: KC far over the stack's bottom)
