@@ -224,7 +224,7 @@ class DealJob:
     def bottom_route(self, card, conf):
         """The stack's bottom card, fed once the plan's cards are dealt (next_op): a loop card
         goes round to its place, whichever it is (once: a card the blade put under the kept
-        one is at its place at the bottom; the first FETCH sends the kept one round then)."""
+        one goes round to its place, and the kept one is where kept_over says)."""
         d = self.dealer
         kept = d.deal_bottom
         d.deal_bottom = -1
@@ -243,13 +243,13 @@ class DealJob:
         card then in the stack but ``kept`` over its place; each card whose place is before
         ``card``'s landed after it, counted ``card`` over itself and went in under ``kept`` too.
         So ``kept`` lies over every card whose place is before ``card``'s and under the others:
-        the model says so (``card`` goes round to its place, counted from the top: it lands right
-        over ``kept``, or under it if its place is the bottom). Hand 1079 on the twin: TH under
-        KC, then 36 cards under KC; the FETCH of KC read the 20 whose places are after KC's,
-        sent each to its place counted with KC at the bottom, under KC again, and read them 2-3
-        times (31 passes, 20 needed), then sent them to the top of the stock: 10 passes more at
-        the next FETCH. In every other hand of 160 where the bottom card was not the kept one,
-        the stack after the deal was the model so corrected."""
+        the model says so (``card`` then goes round to its place counted from the top with
+        ``kept`` where it lies: under it if its place is before ``kept``'s). Hand 1079 on the
+        twin: TH under KC, then 36 cards under KC; the FETCH of KC read the 20 whose places are
+        after KC's, sent each to its place counted with KC at the bottom, under KC again, and
+        read them 2-3 times (31 passes, 20 needed), then sent them to the top of the stock: 10
+        passes more at the next FETCH. In all 9 hands of 160 where the bottom card was not the
+        kept one, the kept card's place in the model after the deal is its place in the stack."""
         d = self.dealer
         loop = d.loop
         key = d.loop_key
