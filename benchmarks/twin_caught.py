@@ -31,7 +31,6 @@ from trickref.device.dealer import twin_host as th  # noqa: E402
 from trickref.device.dealer.twin_cards import TwinCards  # noqa: E402
 
 P = th.P
-STOPS = (P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT, P.EV_ESTOP)
 SWEPT = ("reader.decode_ms", "servo.swing_ms", "belt.card_speed", "sensors.gate_irq_latency_us", "sorter.speed")
 
 
@@ -55,17 +54,14 @@ def one_case(seats: int, seed: int, after: int, scale: dict[str, float]) -> dict
     tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=2)
     host.hello()
-    start = len(host.events)
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    if host.command(P.DEAL_PLAN, body).type != P.OK:
-        raise RuntimeError("DEAL_PLAN refused")
+    start = host.send_plan(1, entries)
     while tw.mech.hopper and tw.mech.hopper[0] != hopper[after]:
         host.run(2)
     caught = hopper[after]
     tw.mech.fault_lose = 1
     stops = []
     for round_ in range(6):  # a stop, the people's fix, Resume; at most six
-        stop = host.until(STOPS, start=start)
+        stop = host.until(th.DEAL_STOPS, start=start)
         stops.append(stop)
         if stop[1] == P.EV_DEAL_DONE:
             break

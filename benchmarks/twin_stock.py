@@ -164,13 +164,9 @@ class Hand:
         whole order from its reads would have it at best. The blade's errors of the cards the
         fetches send round still happen."""
         d = self.tw.fw.dealer
-        m = self.mech
         if not d.sorts or not d.loop:
             return
-        model = set(d.loop)
-        win = m.window_card()
-        card = win.card if win is not None else -1
-        truth = ([card] if card in model else []) + [c for c in m.hopper if c in model]
+        truth = self._true_order()
         if sorted(truth) == sorted(d.loop) and truth != d.loop:
             d.loop[:] = truth
             self.oracle_fixes += 1
@@ -184,12 +180,16 @@ class Hand:
         while self.mech.cards and n < 10_000:
             self.host.run(10)
             n += 1
-        d = self.tw.fw.dealer
-        model = set(d.loop)
+        key = self.tw.fw.dealer.loop_key
+        self.bound_passes = stack_bound([key[c] for c in self._true_order()])
+
+    def _true_order(self) -> list[int]:
+        """The loop model's cards in the order they really lie on the twin: the read window's
+        card, then the stack from its bottom."""
+        model = set(self.tw.fw.dealer.loop)
         win = self.mech.window_card()
-        truth = ([win.card] if win is not None and win.card in model else []) + [
+        return ([win.card] if win is not None and win.card in model else []) + [
             c for c in self.mech.hopper if c in model]
-        self.bound_passes = stack_bound([d.loop_key[c] for c in truth])
 
     def feed_back(self, card: int, seat: int, target: int, place: int | None = None, pull: bool = False,
                   draw: bool = False) -> None:
@@ -243,10 +243,7 @@ def stack_bound(keys: list[int]) -> int:
 
 def _orders(seed: int) -> tuple[list[int], list[int], random.Random]:
     rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)  # the referee's deck order (committed before the deal)
-    hopper = list(deck)
-    rng.shuffle(hopper)  # the order the players gathered the cards in
+    deck, hopper = th.shuffled(rng)  # the referee's deck order, the order the players gathered
     return deck, hopper, rng
 
 

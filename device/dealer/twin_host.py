@@ -69,6 +69,10 @@ def new_twin(seats: int = 4, seed: int = 0, scale: dict[str, float] | None = Non
     return tw
 
 
+# the events that end a deal: DEAL_DONE, or a stop the people must clear
+DEAL_STOPS = (P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT, P.EV_ESTOP)
+
+
 class TwinHost:
     """Frames in, frames and events out, on a twin dealer run one loop pass at a time."""
 
@@ -139,30 +143,43 @@ class TwinHost:
             self.run(20)
             waited += 20
 
-    def deal(self, deal_id: int, entries: list[tuple[int, int]]) -> tuple[int, int, bytes]:
-        """Send a plan and run until DEAL_DONE or a stop (JAM, DOUBLE_FEED, POCKET_FULL,
-        FAULT, ESTOP): the event that ended it."""
+    def send_plan(self, deal_id: int, entries: list[tuple[int, int]]) -> int:
+        """Send a fresh plan (DEAL_PLAN, in parts of 120 entries); the index in ``events`` from
+        which the deal's events come."""
         start = len(self.events)
         for off in range(0, len(entries), 120):
             part = entries[off:off + 120]
             body = P.u16(deal_id) + bytes((len(entries), off, P.PLAN_FRESH)) + bytes(b for e in part for b in e)
             r = self.command(P.DEAL_PLAN, body)
             assert r.type == P.OK, r
-        return self.until((P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL,
-                           P.EV_FAULT, P.EV_ESTOP), start=start)
+        return start
+
+    def deal(self, deal_id: int, entries: list[tuple[int, int]]) -> tuple[int, int, bytes]:
+        """Send a plan and run until DEAL_DONE or a stop (JAM, DOUBLE_FEED, POCKET_FULL,
+        FAULT, ESTOP): the event that ended it."""
+        start = self.send_plan(deal_id, entries)
+        return self.until(DEAL_STOPS, start=start)
 
     def pockets(self) -> dict[int, list[int]]:
         """Cards in each pocket (by pocket index), in the order they went in."""
         return {k: list(v) for k, v in self.mech.pockets.items()}
 
 
+def shuffled(seed: int | random.Random) -> tuple[list[int], list[int]]:
+    """A hand's two orders from ``seed`` (or a generator, which goes on from there): the
+    referee's deck (the plan's order, committed before the deal) and the order the people
+    gathered the cards into the hopper (bottom first), each shuffled apart."""
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hopper = list(deck)
+    rng.shuffle(hopper)
+    return deck, hopper
+
+
 def random_deal(seats: int, seed: int) -> tuple[list[int], list[tuple[int, int]]]:
     """(hopper order, plan entries): a shuffled deck dealt round robin in another order."""
-    rng = random.Random(seed)
-    order = list(range(52))
-    rng.shuffle(order)
-    hopper = list(order)
-    rng.shuffle(hopper)
+    order, hopper = shuffled(seed)
     per = 52 // seats
     entries = [(c, i % seats if i < per * seats else 0x82) for i, c in enumerate(order)]
     return hopper, entries

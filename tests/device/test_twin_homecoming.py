@@ -16,7 +16,6 @@ import importlib
 from typing import Any
 
 import pytest
-from twin_deals import shuffled
 
 from trickref.device.dealer import twin_host as th
 
@@ -139,7 +138,7 @@ def test_the_deals_bottom_card_on_its_way_to_its_place_when_the_watchdog_fires()
     the belt runs again, the model saved with the deal has it at its place, and every stock card
     still comes to its pocket when FETCHed, in the plan's order (a card found off its place goes
     round, as any the blade puts off)."""
-    deck, hopper = shuffled(1077)
+    deck, hopper = th.shuffled(1077)
     tw = th.new_twin(seats=2, seed=1077, scale={"sorter.error_chance": 0.0})
     tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=2)

@@ -12,7 +12,7 @@ the hopper held off P so that no card is taken, before it reads it."""
 from __future__ import annotations
 
 import pytest
-from twin_deals import fault_after, put_back_double, shuffled
+from twin_deals import fault_after, put_back_double
 
 from trickref.device.dealer import twin_host as th
 
@@ -22,7 +22,7 @@ DF_STOPS = (P.EV_DOUBLE_FEED, P.EV_DEAL_DONE, P.EV_JAM)
 
 def deal_with_slips(slip: float, seats: int, seed: int, slipping: int = 52, stock: bool = False,
                     knows_lag: bool = True) -> tuple[object, tuple[int, int, bytes], list[tuple[int, int]]]:
-    order, hopper = shuffled(seed)
+    order, hopper = th.shuffled(seed)
     if stock:
         entries = [(c, i % seats) for i, c in enumerate(order[:26])] + [(c, th.LOOP) for c in order[26:]]
     else:

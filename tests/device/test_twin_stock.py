@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from benchkit import load_bench
-from twin_deals import shuffled
 
 from trickref.device.dealer import twin_host as th
 
@@ -20,7 +19,7 @@ HOLD = 0xFE
 
 
 def deal_spades_2p(seed: int, scale: dict[str, float]) -> tuple[object, th.TwinHost, list[int]]:
-    deck, hopper = shuffled(seed)
+    deck, hopper = th.shuffled(seed)
     tw = th.new_twin(seats=2, seed=seed, scale=scale)
     tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=2)
@@ -97,7 +96,7 @@ def test_a_loop_card_the_blade_put_under_the_last_card_to_deal_goes_round_and_th
     a card come round the loop with every hopper card read: DEAL_DONE with the last card
     missing, that card then a stray in the first FETCH (a JAM in the benchmark). Now a loop card
     read once more goes round to its place and the deal goes on."""
-    deck, hopper = shuffled(1009)
+    deck, hopper = th.shuffled(1009)
     tw = th.new_twin(seats=2, seed=1009, scale={})
     tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=2)
@@ -544,7 +543,7 @@ def deal_whole_with(seed: int, blade: Any) -> tuple[Any, th.TwinHost, list[int]]
     """Two-player Spades' deal (as deal_spades_2p) with the twin's own blade errors off and
     ``blade(tw)`` standing in for them; the deal must check out whole (no card missing or read
     too often); returns once every loop card has landed."""
-    deck, hopper = shuffled(seed)
+    deck, hopper = th.shuffled(seed)
     tw = th.new_twin(seats=2, seed=seed, scale={"sorter.error_chance": 0.0})
     tw.mech.hopper = list(hopper)
     blade(tw)

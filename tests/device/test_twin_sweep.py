@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from twin_deals import shuffled
 
 from trickref.device.dealer import twin_host as th
 
@@ -25,7 +24,7 @@ def point(seed: int) -> dict[str, float]:
 
 
 def plan(game: str, seed: int) -> tuple[int, list[int], list[tuple[int, int]]]:
-    order, hopper = shuffled(seed)
+    order, hopper = th.shuffled(seed)
     if game == "german-whist":
         return 2, hopper, [(c, i % 2) for i, c in enumerate(order[:26])] + [(c, th.LOOP) for c in order[26:]]
     seats = 4 if game == "spades-4" else 7

@@ -3,26 +3,13 @@ card caught on the path, test_twin_caught.py, and of a double feed, test_twin_sl
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from typing import Any
 
 from trickref.device.dealer import twin_host as th
 
 P = th.P
-STOPS = (P.EV_DEAL_DONE, P.EV_JAM, P.EV_DOUBLE_FEED, P.EV_POCKET_FULL, P.EV_FAULT, P.EV_ESTOP)
-
-
-def shuffled(seed: int) -> tuple[list[int], list[int]]:
-    """A hand's two orders from ``seed``: the referee's deck (the plan's order, committed before
-    the deal) and the order the people gathered the cards into the hopper (bottom first), each
-    shuffled apart."""
-    rng = random.Random(seed)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hopper = list(deck)
-    rng.shuffle(hopper)
-    return deck, hopper
+STOPS = th.DEAL_STOPS
 
 
 def arm_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after: int, fault: str,
@@ -35,9 +22,7 @@ def arm_after(tw: Any, hopper: list[int], entries: list[tuple[int, int]], after:
     tw.mech.hopper = list(hopper)
     host = th.TwinHost(tw, pass_ms=pass_ms)
     host.hello()
-    start = len(host.events)
-    body = P.u16(1) + bytes((len(entries), 0, P.PLAN_FRESH)) + bytes(b for e in entries for b in e)
-    assert host.command(P.DEAL_PLAN, body).type == P.OK
+    start = host.send_plan(1, entries)
     while tw.mech.hopper[0] != hopper[after]:
         host.run(2)
     setattr(tw.mech, fault, 1)
