@@ -51,6 +51,7 @@ def _kind(words: str) -> str:
     """A recovery's kind, from the screen's words (no card is ever named there)."""
     w = words.lower()
     for key, kind in (("fed together", "double feed"), ("did not check out", "deal check failed"),
+                      ("of the deal could not be read", "deal: unread cards dealt alone"),
                       ("a jam is waiting", "refused: a jam between steps"), ("at the loop stage", "jam: loop"),
                       ("at the feed stage", "jam: feed"), ("at the transport stage", "jam: transport"),
                       ("at the reader stage", "jam: reader"), ("went round", "misroute"),

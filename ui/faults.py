@@ -46,6 +46,14 @@ FAULTS["mismatch"] = {
     "fix": N_("Gather all the cards from every pocket into the dealer's feeder, then tap Resume: the hand "
            "is dealt again from the same deck order."),
 }
+FAULTS["unread_deal"] = {
+    "title": N_("Cards not read in the deal"),
+    "what": N_("The reader could not read some cards of the deal; they went to the reject pocket. Every other "
+               "card is where it belongs."),
+    # (the referee's words above say what to do with the cards; this is what comes after)
+    "fix": N_("If a card still cannot be read, the screen then asks for all the cards: gather them, replace the "
+              "unreadable card with a sound one, and tap Resume: the hand is dealt again."),
+}
 
 
 def fault_kind(text: str | None) -> str | None:
@@ -56,6 +64,8 @@ def fault_kind(text: str | None) -> str | None:
     t = text.lower()
     if "did not check out" in t:
         return "mismatch"
+    if "of the deal could not be read" in t:
+        return "unread_deal"
     if "jam" in t:
         return "jam"
     if "cable" in t or "link" in t or "stopped answering" in t:

@@ -492,7 +492,7 @@ class Dealer:
         if not check.good:
             raise DealMismatch(
                 f"deal {deal_id} does not match its plan, do not play it: "
-                + "; ".join(check.problems), check.problems, check.strays, check.missing)
+                + "; ".join(check.problems), check.problems, check.strays, check.missing, check.unread)
         report = DealReport(deal_id, plan, tuple(check.placements), tuple(events))
         self.last_report = report
         return report

@@ -60,7 +60,8 @@ class DealMismatch(DealerError):
     the deck). The hand must not be played; ``problems`` lists every difference found."""
 
     def __init__(self, message: str, problems: list[str] | None = None, strays: list[int] | None = None,
-                 missing: list[int] | None = None) -> None:
+                 missing: list[int] | None = None,
+                 unread: list[tuple[int, int]] | None = None) -> None:
         super().__init__(message)
         self.problems: list[str] = list(problems or [])
         # the cards of the deal that its plan does not hold at all, read and sent to the reject
@@ -71,3 +72,7 @@ class DealMismatch(DealerError):
         # the cards of the plan not found, when they are the only difference (every card read
         # went where the plan says, nothing else was read): else None
         self.missing: list[int] | None = missing
+        # the plan entries (card, target) of the cards the reader could not read, sent to the
+        # reject pocket, when they are the only difference (device/dealer/plan.py DealCheck.unread):
+        # dealt again alone, from those cards put back on the hopper, they finish the deal
+        self.unread: list[tuple[int, int]] | None = unread

@@ -118,6 +118,12 @@ class DealCheck:
     # else None. A relearning of the loop after the dealer rebooted by itself, with a card it had
     # just delivered unreported, is such a deal.
     missing: list[int] | None = None
+    # the plan entries of the cards the reader could not read (each sent to the reject pocket),
+    # when they are the deal's only difference from its plan: as many misreads as entries left
+    # unfilled, every other entry filled right, nothing else read, no jam, the dealer's counts
+    # agreeing. Dealing just these entries again, with those cards put back on the hopper,
+    # finishes the deal (every other card is where the plan says); else None
+    unread: list[PlanEntry] | None = None
 
     @property
     def good(self) -> bool:
@@ -225,4 +231,9 @@ def check_deal(plan: DealPlan, deal_id: int, events: Iterable[Event]) -> DealChe
         result.strays = list(dups_seen)  # only cards the plan does not hold: every entry right
     if only_missing and len(problems) - said_again == 1:
         result.missing = list(missing)  # only cards not found: every card read went where planned
+    # (the hopper running out with those cards still to deal is the same story: said_again)
+    if (misreads and len(unfilled) == misreads and not jams and not dups_seen
+            and all(r == len(missing) for r in ran_out)
+            and len(problems) - said_again == misreads + 1):  # each misread's line and the missing line
+        result.unread = list(unfilled)
     return result

@@ -755,6 +755,14 @@ class DealerSimulator:
                 random.Random(order_seed).shuffle(cards)
             self.board.hopper = cards
 
+    def rejects_to_hopper(self) -> list[int]:
+        """A person takes every card out of the reject pocket and puts them on the hopper (a
+        deal's cards the reader could not read, dealt alone). Returns them."""
+        with self.lock:
+            cards = list(self.board.trays.pop(REJECT, []))
+            self.board.hopper = list(self.board.hopper) + cards
+            return cards
+
     def play(self, card: int) -> None:
         """A player drops ``card`` into the play slot (fed before the hopper's cards)."""
         with self.lock:

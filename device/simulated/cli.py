@@ -19,6 +19,8 @@ dealer falls silent for a while), ten cards into that hand's deal (repeatable): 
 the fault, the simulated person clears it, and the hand goes on (jam) or is redealt from the
 same deck order (cable). With ``--twin`` a jam is a card caught on the twin's path: the dealer
 names it, the person lifts it out, and the deal ends one card short (the hand is redealt).
+``--fault misread:1``: the deal's first card cannot be read and goes to the reject pocket; in a
+game without a stock the person puts it back on the hopper and only it is dealt again.
 """
 
 from __future__ import annotations
@@ -85,8 +87,8 @@ def _speed(text: str) -> float:
 
 def _fault(text: str) -> tuple[str, int]:
     kind, _, hand = text.partition(":")
-    if kind not in ("jam", "unplug") or not hand.isdigit() or int(hand) < 1:
-        raise argparse.ArgumentTypeError(f"a fault is jam:HAND or unplug:HAND (HAND from 1), not {text!r}")
+    if kind not in ("jam", "unplug", "misread") or not hand.isdigit() or int(hand) < 1:
+        raise argparse.ArgumentTypeError(f"a fault is jam:HAND, unplug:HAND or misread:HAND (HAND from 1), not {text!r}")
     return kind, int(hand)
 
 
@@ -302,7 +304,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--option", type=_option, action="append", metavar="NAME=VALUE",
                    help="a rule option, e.g. target=50 (repeatable)")
     p.add_argument("--fault", type=_fault, action="append", metavar="KIND:HAND",
-                   help="inject a dealer fault during a hand's deal: jam:2 or unplug:3 (repeatable)")
+                   help="inject a dealer fault during a hand's deal: jam:2, unplug:3 or misread:1 (repeatable)")
     p.add_argument("--speed", type=_speed, default=20000.0, help="simulated dealer speed (sim ms per real ms, 0.1 to 1e7)")
     p.add_argument("--twin", action="store_true",
                    help="the dealer's firmware on the physical twin (device/dealer/twin.py: motors, flaps, sensors "

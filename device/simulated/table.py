@@ -13,8 +13,10 @@ believes moved has moved in the simulator too. After each entry the driver waits
 After a kill (power cut) the simulator is a fresh machine: ``open_table`` puts it back where the
 referee's physical model says the cards are, then the pending dealer step is issued again.
 
-Faults on demand (``faults``: ("jam", hand) / ("unplug", hand)): ten cards into that hand's
-deal the simulator jams, or its cable is out (it falls silent for one and a half link timeouts).
+Faults on demand (``faults``: ("jam", hand) / ("unplug", hand) / ("misread", hand)): ten cards
+into that hand's deal the simulator jams, or its cable is out (it falls silent for one and a half
+link timeouts); or the deal's first card cannot be read (the reject pocket: in a game without a
+stock only that card is dealt again, from the hopper, once the person has put it there).
 The bot "operator" then does what a person would: Resume (``TableHost.recover``: the jam is
 cleared and the deal goes on; after the cable, the cards are gathered and the hand is redealt
 from the same deck order). A deal that fails its check twice the same way is not resumed again:
@@ -340,12 +342,16 @@ class SimTable:
         self.settle()
 
     def _arm(self, kind: str) -> None:
-        """Ten cards into the deal: jam the simulator or pull its cable. The cable goes back in
+        """Ten cards into the deal: jam the simulator or pull its cable (``misread``: the deal's
+        first card cannot be read). The cable goes back in
         when the person at the table does it: after the screen said the dealer stopped
         answering, on Resume (the host's recovery). A cable back after a fixed time raced the
         driver's detection, which takes longer on a loaded machine: the fault then went unseen."""
         driver, sim = self.driver, self.sim
         assert driver is not None and sim is not None
+        if kind == "misread":  # the deal's first card cannot be read: it goes to the reject pocket
+            sim.misread(1)
+            return
         count = [0]
 
         def listener(ev: Any) -> None:

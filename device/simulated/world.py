@@ -72,6 +72,11 @@ class SimPeople:
         if "emergency stop" in fault:  # the button twisted out again
             sim.press_estop(False)
 
+    def unread_to_hopper(self) -> None:
+        cards = self.world.sim.rejects_to_hopper()
+        self.log(f"the people put the {len(cards)} unread card(s) from the reject pocket on the hopper "
+                 f"({' '.join(C.names(cards))})")
+
     def to_play_slot(self, missing: list[tuple[int, int | None]], only_named: bool = False) -> None:
         cards = [c for c, _ in missing]
         if only_named:

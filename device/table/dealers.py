@@ -537,7 +537,7 @@ class DealerAdapter:
                     self.deal_step = self._sid(cmd.step)
                     d.deal(plan, step=self.deal_step, fresh=True)
             except DealMismatch as e:
-                return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),))
+                return DealDone(cmd.deal_id, False, tuple(e.problems) or (str(e),), _unread_entries(cmd, e))
             return DealDone(cmd.deal_id, True)
         card: int | None = None
         self._check_boot()
@@ -993,6 +993,21 @@ def _twins_last_first(rest: list[tuple[int, int]], sent: list[tuple[int, int]] |
         for i, entry in zip(at, entries, strict=True):
             out[i] = entry
     return out
+
+
+def _unread_entries(cmd: DealPlan, e: DealMismatch) -> tuple[tuple[str, str], ...]:
+    """The entries of ``cmd``'s plan, as the referee wrote them, of the cards the reader could
+    not read (``e.unread``, the deal's only difference from its plan), in the plan's order."""
+    if not e.unread:
+        return ()
+    left = list(e.unread)
+    out: list[tuple[str, str]] = []
+    for c, t in cmd.plan:
+        entry = (C.parse(c), target_byte(t))
+        if entry in left:
+            left.remove(entry)
+            out.append((c, t))
+    return tuple(out) if not left else ()
 
 
 def plan_bytes(plan: list[tuple[int, str]]) -> list[tuple[int, int]]:

@@ -76,6 +76,7 @@ from trickref.engine.referee.events import (
     event_from_json,
     make_shuffle,
 )
+from trickref.engine.referee.fault_words import UNREAD_DEAL_WORDS
 from trickref.engine.referee.referee import Referee
 
 UNREADABLE = "unreadable"  # the CardRead.card of a card the reader could not read
@@ -168,6 +169,10 @@ class People(Protocol):
     def fix(self, fault: str) -> None:
         """"Fixed, continue" after ``fault`` (the screen's words): the jam cleared, the cable back
         in, the cards fed together put back on the hopper, the emergency stop twisted out."""
+
+    def unread_to_hopper(self) -> None:
+        """A deal's cards the reader could not read, in the reject pocket (the screen says how
+        many), are wiped and put on the dealer's hopper, to be dealt alone."""
 
     def to_play_slot(self, missing: list[tuple[int, int | None]], only_named: bool = False) -> None:
         """A hand-over of passed cards stopped: the cards the screen names (``missing``: each
@@ -527,6 +532,15 @@ class SerialDealer:
             kind = "fault" if isinstance(e, DriverFault) else "link_down"
             self._post(DealerFault(kind, f"the dealer is still not answering: {e}" if kind == "link_down"
                                    else str(e), None))
+            return
+        if dealing and not jam and UNREAD_DEAL_WORDS in fault:
+            # a deal whose only difference from its plan was cards the reader could not read:
+            # they go from the reject pocket back on the hopper, and the referee deals just them
+            # (the dealer's reject ledger is not reconciled: the deal of those cards starts it
+            # afresh, and nobody fed them)
+            if people is not None:
+                people.unread_to_hopper()
+            self._post(DealerReady(False))
             return
         if people is not None and not jam and self.adapter.ask.loop and "play slot" in fault:
             # loop cards a relearning did not find: the screen names them (the pocket of the seat a

@@ -111,12 +111,15 @@ class BotAction(Event):
 @dataclass(frozen=True)
 class DealDone(Event):
     """The dealer finished a deal plan; ``ok`` is the host's check of it (every entry filled,
-    nothing misrouted), ``problems`` what differed."""
+    nothing misrouted), ``problems`` what differed. ``unread``: the plan entries (card name,
+    target) of the cards the reader could not read, sent to the reject pocket, when they are the
+    only difference (every other card where the plan says): dealing just them finishes the deal."""
 
     TYPE: ClassVar[str] = "deal_done"
     deal_id: int
     ok: bool = True
     problems: tuple[str, ...] = ()
+    unread: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -268,7 +271,7 @@ def event_from_json(obj: Any) -> Event:
                 raise EventError(f"{kind} event lacks {f.name!r}")
             continue
         v = obj[f.name]
-        if f.name == "moves" and isinstance(v, list):
+        if f.name in ("moves", "unread") and isinstance(v, list):
             v = [tuple(e) if isinstance(e, list) else e for e in v]
         kwargs[f.name] = tuple(v) if isinstance(v, list) else v
     try:

@@ -75,3 +75,21 @@ def _public_deal_problems(problems: tuple[str, ...] | list[str]) -> str:
         return ", ".join(found)
     text = "; ".join(problems) or "the dealt cards did not match the plan"
     return _CARD_WORD.sub("a card", text)
+
+
+# in the words of a deal whose only difference was cards the reader could not read (the host's
+# recovery puts them back on the hopper when it sees these words: device/table/host.py)
+UNREAD_DEAL_WORDS = "of the deal could not be read"
+
+
+def _unread_deal_words(n: int) -> str:
+    """The shared screen's words for a deal whose only difference from its plan is ``n`` cards
+    the reader could not read, in the reject pocket: no card's name (the deal is hidden), and
+    what the people at the table do so that only those cards are dealt again."""
+    if n == 1:
+        return ("1 card of the deal could not be read: the dealer put it in the reject pocket, and every "
+                "other card went where it belongs. Take it out of the reject pocket face down, wipe its face, "
+                "put it on the dealer's hopper and press Resume: the dealer deals just that card.")
+    return (f"{n} cards of the deal could not be read: the dealer put them in the reject pocket, and every "
+            "other card went where it belongs. Take them out of the reject pocket face down, wipe their faces, "
+            "put them on the dealer's hopper and press Resume: the dealer deals just those cards.")

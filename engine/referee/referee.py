@@ -218,6 +218,7 @@ class Referee(Entries):
         g.start_hand(deck)
         self._reset_hand_table()
         self.deal_failure, self.deal_stuck = None, False
+        self.deal_unread, self.deal_whole = (), None
         hand = g.hand_number
         self.waiting = "deal"
         self._out.append(ShowCommitment(hand, fairness.short(full), full))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import GameState
-from .commands import Command, DealerCommand
+from .commands import Command, DealerCommand, DealPlan
 from .events import (
     Event,
 )
@@ -36,6 +36,12 @@ class RefereeState:
         # a row the same way: then redealing cannot help and the table says so instead
         self.deal_failure: tuple[str, ...] | None = None
         self.deal_stuck: bool = False
+        # a deal whose only difference from its plan was cards the reader could not read (sent
+        # to the reject pocket): the plan entries still to deal (the people put those cards back
+        # on the hopper and press Resume, and a deal of just these finishes it), and the whole
+        # hand's deal plan, for the places of every card once they are dealt
+        self.deal_unread: tuple[tuple[str, str], ...] = ()
+        self.deal_whole: DealPlan | None = None
         self.dealer_fault: str | None = None
         # the kind of the fault (events.FAULT_KINDS, or "mismatch" for a deal that did not check
         # out): a link that is down clears by itself when the dealer answers again

@@ -30,7 +30,12 @@ from .events import (
     DealerMoved,
     DealerReady,
 )
-from .fault_words import _public_deal_problems, _public_fault_words, _stuck_deal_words
+from .fault_words import (
+    _public_deal_problems,
+    _public_fault_words,
+    _stuck_deal_words,
+    _unread_deal_words,
+)
 from .output import RefereeOutput
 
 
@@ -116,10 +121,34 @@ class DealerSteps(RefereeOutput):
             self.deal_stuck = same
             self.dealer_fault_kind = "mismatch"
             if same:
+                self.deal_unread, self.deal_whole = (), None  # the whole hand is dealt again
                 self.dealer_fault = _stuck_deal_words(ev.problems)
                 self._msg(self.dealer_fault, level="error")
                 self._out.append(Sound("alarm"))
                 return
+            if ev.unread and all(t != "loop" for _, t in head.plan):
+                # only cards the reader could not read, in the reject pocket, and every other
+                # card where the plan says: those cards go back on the hopper and are dealt
+                # alone (not a game with a stock: a second DEAL_PLAN starts the dealer's loop
+                # model afresh, so a stock's deal is dealt again whole)
+                self.deal_whole = self.deal_whole or head
+                self.deal_unread = tuple(ev.unread)
+                # where the cards are meanwhile (what a power cut's restore puts back): every card
+                # dealt where its entry sent it, the unread ones in the reject pocket
+                rest = list(ev.unread)
+                where: list[tuple[str, str]] = []
+                for entry in self.deal_whole.plan:
+                    if entry in rest:
+                        rest.remove(entry)
+                        where.append((entry[0], "reject"))
+                    else:
+                        where.append(entry)
+                self.places.deal(where)
+                self.dealer_fault = _unread_deal_words(len(ev.unread))
+                self._msg(self.dealer_fault, level="error")
+                self._out.append(Sound("alarm"))
+                return
+            self.deal_unread, self.deal_whole = (), None
             problems = _public_deal_problems(ev.problems)
             self.dealer_fault = (
                 f"The deal did not check out ({problems}). Gather all the cards into the dealer and "
@@ -132,7 +161,9 @@ class DealerSteps(RefereeOutput):
         self.deal_failure, self.deal_stuck = None, False
         self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
         self.own_rejects = []
-        self.places.deal(head.plan)
+        whole = self.deal_whole  # (the deal of the cards the reader could not read finished it)
+        self.deal_unread, self.deal_whole = (), None
+        self.places.deal(whole.plan if whole is not None else head.plan)
         self.steps.pop(0)
         self.waiting = "turn"
         self._msg(f"Hand {g.hand_number} dealt and checked")
@@ -540,7 +571,23 @@ class DealerSteps(RefereeOutput):
             self._msg("The dealer is back")
             self._prompt()
             return
+        if isinstance(head, DealPlan) and self.deal_unread and self.deal_failed and not ev.redeal:
+            # the people put the cards the reader could not read back on the hopper: a deal of
+            # just those entries (a new deal id) finishes the hand's deal
+            self.steps.pop(0)
+            self.deal_id += 1
+            self.deal_failed = False
+            self.deal_progress = 0
+            n = len(self.deal_unread)
+            step = DealPlan(self.deal_id, self.deal_unread, step=self.next_step)
+            self.next_step += 1
+            self.steps.insert(0, step)
+            self._msg(f"Dealing the {n} card{'s' if n != 1 else ''} the reader could not read; "
+                      "every other card stays where it is")
+            self._out.append(step)
+            return
         if isinstance(head, DealPlan) and (ev.redeal or self.deal_failed):
+            self.deal_unread, self.deal_whole = (), None
             self.steps.pop(0)
             rest = self.steps
             self.steps = []

@@ -21,7 +21,7 @@ from trickref.device.dealer.types import EV_EVENTS_LOST, Event
 TARGETS = [0, 1, 2, 3, m.REJECT, m.CENTRE, m.MAGAZINE]
 
 
-def model_deal(plan: DealPlan, hopper: list[int], *, misread_at: int | None = None,
+def model_deal(plan: DealPlan, hopper: list[int], *, misread_at: int | tuple[int, ...] | None = None,
                mistake: tuple[int, int] | None = None, misroute_at: int | None = None,
                deal_id: int = 1) -> tuple[list[Event], dict[int, Counter[int]]]:
     """Events the dealer would send and the physical contents of every target."""
@@ -34,8 +34,9 @@ def model_deal(plan: DealPlan, hopper: list[int], *, misread_at: int | None = No
     def emit(name: str, **fields: int | list[int]) -> None:
         events.append(Event(len(events), m.EVENT_KINDS[name], name, dict(fields)))
 
+    unreadable = (misread_at,) if isinstance(misread_at, int) else misread_at or ()
     for pos, card in enumerate(hopper):
-        if pos == misread_at:
+        if pos in unreadable:
             rejected += 1
             physical.setdefault(m.REJECT, Counter())[card] += 1
             emit("MISREAD", target=m.REJECT, attempts=3)
@@ -165,6 +166,63 @@ def test_a_feed_jam_that_named_no_card_does_not_hide_the_card_not_found() -> Non
     # a jam that named the card: it may have stopped it on the belt, not only missing
     jam = Event(0, m.EVENT_KINDS["JAM"], "JAM", {"stage": 3, "card": 11})
     assert check_deal(plan, 1, [jam, *events]).missing is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(plans, st.randoms(use_true_random=False), st.lists(st.integers(0, 10_000), min_size=1, max_size=3),
+       st.sampled_from(["only", "misroute", "extra", "lost-event"]), st.integers(0, 10_000))
+def test_cards_the_reader_could_not_read_dealt_alone_finish_the_deal(
+        plan: DealPlan, rnd: object, picks: list[int], also: str, pick: int) -> None:
+    """A deal whose only difference from its plan is cards the reader could not read (each in
+    the reject pocket): ``unread`` names their plan entries, and dealing just those entries from
+    those cards puts every card where the plan says. With anything else wrong too, ``unread`` is
+    None (the whole hand is dealt again)."""
+    hopper = [c for c, _ in plan.entries]
+    rnd.shuffle(hopper)  # type: ignore[attr-defined]
+    at = tuple(sorted({p % len(hopper) for p in picks}))
+    kwargs: dict[str, object] = {"misread_at": at}
+    if also == "misroute":
+        kwargs["misroute_at"] = next(i for i in range(len(hopper) + 1) if i not in at)
+    elif also == "extra":
+        hopper.append(pick % 52)
+    if also == "misroute" and kwargs["misroute_at"] == len(hopper):
+        return  # every card unreadable: nothing left to misroute
+    events, physical = model_deal(plan, hopper, **kwargs)  # type: ignore[arg-type]
+    if also == "lost-event":
+        events.pop(pick % (len(events) - 1))
+    check = check_deal(plan, 1, events)
+    assert not check.good
+    if also != "only":
+        assert check.unread is None, (also, check.problems)
+        return
+    assert check.unread is not None, check.problems
+    assert len(check.unread) == len(at)
+    unread = [hopper[i] for i in at]
+    rejected = physical.pop(m.REJECT, Counter())
+    rejected.subtract(Counter(unread))
+    if +rejected:  # (a plan entry to the reject pocket itself)
+        physical[m.REJECT] = +rejected
+    # the unread cards back on the hopper, dealt by the plan of their entries alone
+    part = DealPlan(check.unread)
+    events2, physical2 = model_deal(part, unread)
+    assert check_deal(part, 1, events2).good
+    for target, cards in physical2.items():
+        physical.setdefault(target, Counter()).update(cards)
+    assert physical == planned(plan)
+
+
+def test_a_misread_and_the_hopper_running_out_is_only_unread() -> None:
+    """The deal of a hopper with one card the reader could not read runs out of cards with
+    that card still to deal: the same story, still only unread."""
+    plan = DealPlan([(10, 0), (11, 1), (12, 2)])
+    events, _ = model_deal(plan, [10, 11, 12], misread_at=1)
+    check = check_deal(plan, 1, events)
+    assert any("hopper ran out with 1 cards" in p for p in check.problems)
+    assert check.unread == [(11, 1)] and not check.good
+    # two copies of a card (two decks), one unreadable: the entry left is the unread one's
+    plan = DealPlan([(10, 0), (10, 1), (12, 2)])
+    check = check_deal(plan, 1, model_deal(plan, [10, 12, 10], misread_at=0)[0])
+    assert check.unread == [(10, 1)]
 
 
 def test_lost_events_notice_fails_the_check() -> None:

@@ -260,6 +260,8 @@ class Rig:
         self.sim.go_silent(False)
         if "did not check out" in fault or "Gather" in fault:
             self.sim.gather_to_hopper()
+        elif "of the deal could not be read" in fault:  # those cards from the reject pocket
+            self.sim.rejects_to_hopper()
 
     def check_trays(self) -> None:
         """The dealer's seat trays hold exactly the hands the referee believes in (a bot seat's
