@@ -175,10 +175,10 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
         "count the deck: take out any extra card, find or replace a missing or unreadable one. Then put all the cards "
         "into the dealer and press Resume: the hand is redealt from the same deck order (same commitment)."), ("problems",)),
     (N_("{n} card of the deal could not be read: the dealer put it in the reject pocket, and every other card went "
-        "where it belongs. Take it out of the reject pocket face down, wipe its face, put it on the dealer's hopper "
-        "and press Resume: the dealer deals just that card."), ()),
+        "where it belongs. Take the cards out of the reject pocket face down, wipe them, put them on the dealer's "
+        "hopper and press Resume: the dealer deals just those cards."), ()),
     (N_("{n} cards of the deal could not be read: the dealer put them in the reject pocket, and every other card "
-        "went where it belongs. Take them out of the reject pocket face down, wipe their faces, put them on the "
+        "went where it belongs. Take the cards out of the reject pocket face down, wipe them, put them on the "
         "dealer's hopper and press Resume: the dealer deals just those cards."), ()),
     (N_("{a}, {b}"), ("a", "b")),
     (N_("{n} passed card is not in the dealer: look in the reject pocket, on the belt and in the read window, and "

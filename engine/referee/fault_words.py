@@ -85,11 +85,14 @@ UNREAD_DEAL_WORDS = "of the deal could not be read"
 def _unread_deal_words(n: int) -> str:
     """The shared screen's words for a deal whose only difference from its plan is ``n`` cards
     the reader could not read, in the reject pocket: no card's name (the deal is hidden), and
-    what the people at the table do so that only those cards are dealt again."""
+    what the people at the table do so that only those cards are dealt again (with any card the
+    plan set aside in the reject pocket, Hearts' removed cards: face down, nobody can tell them
+    apart, so every card there goes back on the hopper and the set-aside ones are dealt there
+    again)."""
     if n == 1:
         return ("1 card of the deal could not be read: the dealer put it in the reject pocket, and every "
-                "other card went where it belongs. Take it out of the reject pocket face down, wipe its face, "
-                "put it on the dealer's hopper and press Resume: the dealer deals just that card.")
+                "other card went where it belongs. Take the cards out of the reject pocket face down, wipe "
+                "them, put them on the dealer's hopper and press Resume: the dealer deals just those cards.")
     return (f"{n} cards of the deal could not be read: the dealer put them in the reject pocket, and every "
-            "other card went where it belongs. Take them out of the reject pocket face down, wipe their faces, "
-            "put them on the dealer's hopper and press Resume: the dealer deals just those cards.")
+            "other card went where it belongs. Take the cards out of the reject pocket face down, wipe "
+            "them, put them on the dealer's hopper and press Resume: the dealer deals just those cards.")

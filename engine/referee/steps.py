@@ -579,7 +579,19 @@ class DealerSteps(RefereeOutput):
             self.deal_failed = False
             self.deal_progress = 0
             n = len(self.deal_unread)
-            step = DealPlan(self.deal_id, self.deal_unread, step=self.next_step)
+            # with the cards the plan set aside in the reject pocket (Hearts' removed cards): the
+            # people take every card out of it, as the screen says (face down, they cannot tell
+            # which is which), and those go back there
+            left = list(self.deal_unread)
+            part: list[tuple[str, str]] = []
+            assert self.deal_whole is not None
+            for entry in self.deal_whole.plan:
+                if entry in left:
+                    left.remove(entry)
+                    part.append(entry)
+                elif entry[1] == "reject":
+                    part.append(entry)
+            step = DealPlan(self.deal_id, tuple(part), step=self.next_step)
             self.next_step += 1
             self.steps.insert(0, step)
             self._msg(f"Dealing the {n} card{'s' if n != 1 else ''} the reader could not read; "

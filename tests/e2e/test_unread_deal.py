@@ -46,6 +46,16 @@ def test_an_unread_card_of_a_deal_is_dealt_alone(twin: bool, clean_hand: Any) ->
         assert _hand(t) == clean_hand  # the same deal, the same plays
 
 
+def test_with_cards_set_aside_in_the_reject_pocket() -> None:
+    """Hearts at five: 2C and 2D lie in the reject pocket with the unread card; the people put
+    all three on the hopper, the dealer deals the unread one to its seat and the two back."""
+    with SimTable("hearts", 5, seed=2, faults=[("misread", 1)], twin=True) as t:
+        t.start()
+        t.run(max_hands=1)
+        assert len(t.recoveries) == 1 and UNREAD_DEAL_WORDS in t.recoveries[0], t.recoveries
+        assert len(t.referee.game.hand_results) == 1
+
+
 def test_a_power_cut_while_the_screen_asks_for_the_unread_card(tmp_path: Path, clean_hand: Any) -> None:
     journal = str(tmp_path / "j")
     first = SimTable("hearts", 4, seed=3, faults=[("misread", 1)], journal_path=journal)

@@ -63,6 +63,24 @@ def test_only_the_unread_cards_are_dealt_again() -> None:
     assert ref.places.snapshot() == _placed(deal)  # every card where the whole plan says
 
 
+def test_the_cards_set_aside_in_the_reject_pocket_are_dealt_there_again() -> None:
+    """Hearts at five sets 2C and 2D aside in the reject pocket: face down nobody can tell them
+    from the unread card, so the screen asks for every card there, and the deal of the unread
+    card's entry deals them back there too."""
+    t, deal = _dealing("hearts", ("a", "b", "c", "d", "e"))
+    aside = [e for e in deal.plan if e[1] == "reject"]
+    assert sorted(c for c, _ in aside) == ["2C", "2D"]
+    i = next(k for k, e in enumerate(deal.plan) if e[1] != "reject")
+    t.feed(_unread(deal, i))
+    assert "Take the cards out of the reject pocket" in (t.ref.dealer_fault or "")
+    assert sorted(t.ref.places.at["reject"]) == sorted(C.parse(c) for c in ("2C", "2D", deal.plan[i][0]))
+    part = _resume(t)[0]
+    assert isinstance(part, DealPlan)
+    assert sorted(part.plan) == sorted([deal.plan[i], *aside])
+    t.feed(DealDone(part.deal_id, True))
+    assert t.ref.dealer_fault is None and t.ref.places.snapshot() == _placed(deal)
+
+
 def test_the_unread_card_unreadable_again_stops_with_the_counts() -> None:
     t, deal = _dealing()
     t.feed(_unread(deal, 7))
