@@ -757,7 +757,8 @@ class DealerSimulator:
 
     def rejects_to_hopper(self) -> list[int]:
         """A person takes every card out of the reject pocket and puts them on the hopper (a
-        deal's cards the reader could not read, dealt alone). Returns them."""
+        deal's cards the reader could not read, with any the plan set aside there, to be dealt
+        alone). Returns them."""
         with self.lock:
             cards = list(self.board.trays.pop(REJECT, []))
             self.board.hopper = list(self.board.hopper) + cards

@@ -343,10 +343,10 @@ class SimTable:
 
     def _arm(self, kind: str) -> None:
         """Ten cards into the deal: jam the simulator or pull its cable (``misread``: the deal's
-        first card cannot be read). The cable goes back in
-        when the person at the table does it: after the screen said the dealer stopped
-        answering, on Resume (the host's recovery). A cable back after a fixed time raced the
-        driver's detection, which takes longer on a loaded machine: the fault then went unseen."""
+        first card cannot be read). The cable goes back in when the person at the table does it:
+        after the screen said the dealer stopped answering, on Resume (the host's recovery). A
+        cable back after a fixed time raced the driver's detection, which takes longer on a
+        loaded machine: the fault then went unseen."""
         driver, sim = self.driver, self.sim
         assert driver is not None and sim is not None
         if kind == "misread":  # the deal's first card cannot be read: it goes to the reject pocket

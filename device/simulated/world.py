@@ -74,8 +74,8 @@ class SimPeople:
 
     def unread_to_hopper(self) -> None:
         cards = self.world.sim.rejects_to_hopper()
-        self.log(f"the people put the {len(cards)} unread card(s) from the reject pocket on the hopper "
-                 f"({' '.join(C.names(cards))})")
+        self.log(f"the people put the reject pocket's {len(cards)} card(s) on the hopper, the unread and any "
+                 f"set aside there ({' '.join(C.names(cards))})")
 
     def to_play_slot(self, missing: list[tuple[int, int | None]], only_named: bool = False) -> None:
         cards = [c for c, _ in missing]

@@ -171,8 +171,9 @@ class People(Protocol):
         in, the cards fed together put back on the hopper, the emergency stop twisted out."""
 
     def unread_to_hopper(self) -> None:
-        """A deal's cards the reader could not read, in the reject pocket (the screen says how
-        many), are wiped and put on the dealer's hopper, to be dealt alone."""
+        """A deal's cards the reader could not read (the screen says how many) are in the reject
+        pocket: every card there (with any the plan set aside there) is wiped and put on the
+        dealer's hopper, to be dealt alone."""
 
     def to_play_slot(self, missing: list[tuple[int, int | None]], only_named: bool = False) -> None:
         """A hand-over of passed cards stopped: the cards the screen names (``missing``: each
