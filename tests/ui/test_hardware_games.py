@@ -19,6 +19,7 @@ from physical import Rig
 from trickref.engine import cards as C
 from trickref.engine.records import parse, replay
 from trickref.engine.referee import fairness
+from trickref.ui.faults import fault_kind
 from trickref.ui.table_client import resume_table
 
 MAX_STEPS = 6000
@@ -44,6 +45,12 @@ def _finish(rig: Rig, hooks: dict[str, Any]) -> None:
     assert done == set(hooks), f"never happened: {set(hooks) - done}"
     if getattr(rig, "jams_expected", False):
         assert any("jammed" in f for f in rig.table.host.recoveries), rig.table.host.recoveries
+    if getattr(rig, "unread_expected", False):
+        said = rig.table.host.recoveries
+        at = [i for i, f in enumerate(said) if f.startswith("1 card of the deal could not be read")]
+        assert len(at) == 1 and fault_kind(said[at[0]]) == "unread_deal", said
+        # (the rig gathers no cards before a hand's deal: that deal finds the hopper empty once)
+        assert not any(f.startswith("The deal did not check out") for f in said[at[0]:]), said  # not gathered
     rig.settle()
     ref = rig.ref
     g = ref.game
@@ -86,6 +93,14 @@ def _jam_mid_deal(rig: Rig) -> None:
     the path and taps Resume (the step loop), and the deal goes on where it stopped."""
     rig.deal_listener(10, lambda: rig.sim.jam("eject"))
     rig.jams_expected = True
+
+
+def _misread_in_deal(rig: Rig) -> None:
+    """Ten cards into the next deal a card cannot be read: it goes to the reject pocket, the fault
+    screen asks for the reject pocket's cards back on the hopper, and Resume deals just that card
+    (every other card stays where it was dealt: nothing is gathered)."""
+    rig.deal_listener(10, lambda: rig.sim.misread(1))
+    rig.unread_expected = True
 
 
 def _unplug_while_reading(rig: Rig) -> None:
@@ -200,6 +215,7 @@ RUNS = {
     "partnership-spades": (4, {"target": 100}, {
         "not wanted": (lambda r: r.ref.accepting() and r.ref.game.phase == "bid", _not_wanted),
         "unplug": (lambda r: _mid_trick(r), _unplug_while_reading),
+        "misread in a deal": (lambda r: r.app.scene.name == "summary", _misread_in_deal),
     }),
     "cancellation-hearts": (6, {"target": 100}, {
         "misread": (lambda r: _mid_trick(r), _misread),
