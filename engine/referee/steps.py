@@ -135,15 +135,8 @@ class DealerSteps(RefereeOutput):
                 self.deal_unread = tuple(ev.unread)
                 # where the cards are meanwhile (what a power cut's restore puts back): every card
                 # dealt where its entry sent it, the unread ones in the reject pocket
-                rest = list(ev.unread)
-                where: list[tuple[str, str]] = []
-                for entry in self.deal_whole.plan:
-                    if entry in rest:
-                        rest.remove(entry)
-                        where.append((entry[0], "reject"))
-                    else:
-                        where.append(entry)
-                self.places.deal(where)
+                self.places.deal([(e[0], "reject") if unread else e
+                                  for e, unread in _marked(self.deal_whole.plan, self.deal_unread)])
                 self.dealer_fault = _unread_deal_words(len(ev.unread))
                 self._msg(self.dealer_fault, level="error")
                 self._out.append(Sound("alarm"))
@@ -582,16 +575,10 @@ class DealerSteps(RefereeOutput):
             # with the cards the plan set aside in the reject pocket (Hearts' removed cards): the
             # people take every card out of it, as the screen says (face down, they cannot tell
             # which is which), and those go back there
-            left = list(self.deal_unread)
-            part: list[tuple[str, str]] = []
             assert self.deal_whole is not None
-            for entry in self.deal_whole.plan:
-                if entry in left:
-                    left.remove(entry)
-                    part.append(entry)
-                elif entry[1] == "reject":
-                    part.append(entry)
-            step = DealPlan(self.deal_id, tuple(part), step=self.next_step)
+            part = tuple(e for e, unread in _marked(self.deal_whole.plan, self.deal_unread)
+                         if unread or e[1] == "reject")
+            step = DealPlan(self.deal_id, part, step=self.next_step)
             self.next_step += 1
             self.steps.insert(0, step)
             self._msg(f"Dealing the {n} card{'s' if n != 1 else ''} the reader could not read; "
@@ -609,3 +596,17 @@ class DealerSteps(RefereeOutput):
             return
         self._msg("The dealer is back: carrying on")
         self._out.append(head)
+
+
+def _marked(plan: tuple[tuple[str, str], ...],
+            unread: tuple[tuple[str, str], ...]) -> list[tuple[tuple[str, str], bool]]:
+    """Each entry of ``plan`` and whether it is one of the ``unread`` entries (two decks: as many
+    copies of an entry as ``unread`` holds, the first in the plan's order)."""
+    left = list(unread)
+    out: list[tuple[tuple[str, str], bool]] = []
+    for entry in plan:
+        hit = entry in left
+        if hit:
+            left.remove(entry)
+        out.append((entry, hit))
+    return out
