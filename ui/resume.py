@@ -54,7 +54,8 @@ def start_new_game(app: Any, game: str, players: int, names: Sequence[str], opti
         return False
     _levels(app, table)
     _session(app, table)
-    app.session.start_deal()
+    if table.mode != "hardware":  # at a real table the dealing screen first asks for the cards
+        app.session.start_deal()
     app.route()
     return True
 

@@ -92,6 +92,20 @@ class Rig:
                               dict(st.game_options(), **options), bots=list(self.bots))
         assert self.table.mode == "hardware" and self.table.opened.world is None
         self.settle()
+        assert self.load_cards(), f"the first deal did not ask for the cards: {self.screen_texts()}"
+
+    def load_cards(self) -> bool:
+        """When the dealing screen asks for the cards: every card out of the pockets, the play
+        slot and the belt into the feeder (the hopper's own cards stay), then Deal. False when
+        the screen does not ask."""
+        sc = self.app.scene
+        if sc.name != "dealing" or not sc.model().get("loading"):
+            return False
+        self.sim.gather_to_hopper()
+        self.log.append("cards gathered into the feeder")
+        tap_button(self.app, "Deal")
+        self.settle()
+        return True
 
     def settle(self) -> None:
         """Let the table finish, then let the kiosk catch up and draw what it shows."""
@@ -228,6 +242,8 @@ class Rig:
             tap_button(self.app, sc.next.name)  # the next hand: dealt when the table says so
             self.settle()
             return "next"
+        if self.load_cards():
+            return "deal"
         g = ref.game
         head = ref.steps[0] if ref.steps else None
         if type(head).__name__ == "FeedBack":
@@ -247,10 +263,6 @@ class Rig:
         if self.bots and ref.steps and ref.dealer_fault is None:
             self.settle()  # the kiosk's tick let a bot play: the dealer fetches its card
             return "bot"
-        if self.table.needs_deal:
-            self.app.session.start_deal()
-            self.settle()
-            return "deal"
         raise AssertionError(f"nobody can act: {ref.waiting_text()} (scene {sc.name}); {self.debug()}; "
                              f"steps {ref.steps}; faults {self.table.host.dealer.adapter.faults}")
 

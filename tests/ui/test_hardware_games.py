@@ -49,8 +49,12 @@ def _finish(rig: Rig, hooks: dict[str, Any]) -> None:
         said = rig.table.host.recoveries
         at = [i for i, f in enumerate(said) if f.startswith("1 card of the deal could not be read")]
         assert len(at) == 1 and fault_kind(said[at[0]]) == "unread_deal", said
-        # (the rig gathers no cards before a hand's deal: that deal finds the hopper empty once)
         assert not any(f.startswith("The deal did not check out") for f in said[at[0]:]), said  # not gathered
+    # the people put the cards in the feeder when the screen asks before each deal: no deal
+    # finds them missing (before, every hand after the first did: "52 cards missing")
+    said = rig.table.host.recoveries
+    assert not any("cards missing" in f for f in said), said
+    assert rig.log.count("cards gathered into the feeder") >= len(rig.ref.game.hand_results), rig.log
     rig.settle()
     ref = rig.ref
     g = ref.game

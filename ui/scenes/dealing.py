@@ -1,10 +1,18 @@
-"""Dealing: a progress bar of the cards routed and the dealer's status."""
+"""Dealing: a progress bar of the cards routed and the dealer's status.
+
+At a real table (hardware mode) nothing puts the cards back in the dealer but the people: after a
+hand they lie in the pockets (the trick pocket, the seats', the reject pocket) and the deal would
+find the feeder empty. So there the scene first asks for them, and the deal starts when someone
+taps Deal. The simulated table's people gather the cards themselves (the table host tells them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pygame
+
+from trickref.engine.errors import RecordError
+from trickref.engine.games import game_class
 
 from .. import draw as D
 from .. import tableview as TV
@@ -20,13 +28,29 @@ class DealingScene(GameScene):
     portrait_layout = True  # stacked on a portrait screen (ui.scene)
     show_undo = False
 
+    loading = False  # hardware mode: the screen asks for the cards, and Deal starts the deal
+
     def enter(self) -> None:
         super().enter()
+        table = self.session.table
+        self.loading = getattr(table, "mode", None) == "hardware" and table.needs_deal
+        if not self.loading:
+            self.session.start_deal()
+
+    def cards_in(self) -> None:
+        """Deal: the people say the cards are in the feeder."""
+        self.loading = False
         self.session.start_deal()
+        self.needs_redraw = True
+        self.app.route()
 
     def layout(self) -> None:
         th = self.theme
         self.widgets = self.top_buttons()
+        w = th.u(260)
+        self.deal = Button(_("Deal"), self.cards_in, pygame.Rect(th.width - w - 2 * th.pad, th.height - th.u(72) - th.pad,
+                           w, th.u(72)), color=T.BUTTON_ON, role="large", name="Deal")
+        self.widgets.append(self.deal)
         bw, y = th.u(220), th.height - th.touch - 2 * th.pad
         self.jam = Button(_("Simulate a jam"), self.simulate_jam, name="Simulate a jam", rect=pygame.Rect(
             th.width - bw - 2 * th.pad, y, bw, th.touch), color=T.BUTTON_OFF, role="small")
@@ -63,6 +87,11 @@ class DealingScene(GameScene):
         th = self.theme
         g, t = self.g, self.t
         self.draw_bar(surface)
+        self.deal.visible = self.loading
+        if self.loading:
+            self.draw_loading(surface)
+            self.jam.visible = self.unplug.visible = False
+            return
         d = t.get("dealer", {})
         dealt, total = int(d.get("dealt", 0)), max(1, int(d.get("total", 1)))
         names = g.get("names", [])
@@ -101,9 +130,38 @@ class DealingScene(GameScene):
         self.jam.visible = self.unplug.visible = self.session.simulated and TV.dealer_status(t) == "busy"
         self.jam.enabled = self.unplug.enabled = not self.note  # one simulated fault at a time
 
+    def loading_words(self) -> list[str]:
+        """What the people do before the deal: every card of the game into the feeder."""
+        try:
+            n = 52 * game_class(str(self.g.get("game", ""))).DECKS
+        except RecordError:  # not a game this kiosk knows by id: one deck
+            n = 52
+        return [_("Put all {n} cards face down in the dealer's feeder: gather them from every pocket "
+                  "(the trick pocket, the seats' pockets, the reject pocket) and any left in the play slot.").format(n=n),
+                _("Then tap Deal.")]
+
+    def draw_loading(self, surface: Any) -> None:
+        th = self.theme
+        g = self.g
+        hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
+        width = th.width - 4 * th.pad
+        y = th.u(70)
+        for ln in D.wrap(th, _("Hand {hand}: the cards into the dealer").format(hand=hand), width, "title")[:2]:
+            y = D.text(surface, th, ln, (th.width // 2, y), "title", T.TEXT, "midtop", bold=True, max_width=width).bottom
+        y += th.u(14)
+        end = self.deal.rect.y - th.u(8)
+        lines = [(ln, "body", T.TEXT) for ln in self.loading_words()]
+        lines += [(ln, "small" if k else "body", T.TEXT_DIM) for k, ln in enumerate(commitment_lines(self.t, after=False))]
+        for text, role, color in lines:
+            for ln in D.wrap(th, text, width, role):
+                if y + th.font(role).get_height() > end:
+                    return
+                y = D.text(surface, th, ln, (th.width // 2, y), role, color, "midtop", max_width=width).bottom + th.u(2)
+            y += th.u(8)
+
     def model(self) -> dict[str, Any]:
         m = super().model()
         d = self.t.get("dealer", {})
         m.update(dealt=d.get("dealt"), total=d.get("total"), status=d.get("message"),
-                 commitment=commitment_lines(self.t, after=False))
+                 commitment=commitment_lines(self.t, after=False), loading=self.loading)
         return m
