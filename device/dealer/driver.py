@@ -71,6 +71,11 @@ __all__ = [
 _WAITING_STATES = {1, 3, 6, 7, 8, 10}
 
 
+# fresh step ids checked against the dealer's memory after a driver starts (``new_step_id``):
+# twice the firmware's STEP_MEMORY (16), so every step a host before this one made is forgotten
+# by the time the checks stop
+FRESH_IDS_CHECKED = 32
+
 class StepLost(DealerFault):
     """A step sent again that the dealer did not finish and will not: it was aborted (ABORT,
     e-stop, RESET), interrupted by a reboot, or forgotten. ``info`` is what the dealer said;
@@ -201,6 +206,9 @@ class Dealer:
         # fresh step ids have the top bit set; callers with ids of their own (the table's, made
         # from the referee's step numbers) use 0x0001..0x7FFF, so the two never meet
         self._step_ids = itertools.count(int.from_bytes(os.urandom(2), "big") & 0x7FFF)
+        # ... and the first of them are checked against the dealer's memory (``new_step_id``)
+        self._ids_to_check = FRESH_IDS_CHECKED
+        self.ids_skipped = 0  # fresh ids the dealer still remembered from an earlier host
         self._interrupted: _Interrupted | None = None
         self._stopped: _Stopped | None = None
         # an operation failed (the link may have missed events it logged meanwhile): the next
@@ -240,8 +248,25 @@ class Dealer:
         return self.link.identity
 
     def new_step_id(self) -> int:
-        """A fresh step id (0x8000..0xFFFF)."""
-        return 0x8000 | (next(self._step_ids) & 0x7FFF)
+        """A fresh step id (0x8000..0xFFFF): one the dealer does not remember.
+
+        The ids run on from a random start, so a host started again (a power cut of the Pi, the
+        dealer going on) may land on an id the dealer still remembers from the host before it
+        (it keeps its last ``STEP_MEMORY`` steps, 16 on the firmware). The dealer answers such
+        an id with what it did then: a read answered with a card read and routed long ago, an
+        ABORT refused as a CONFLICT. The table then took a card nobody had fed and stopped on
+        "not in the reader gate" after every Resume, for good (seen in the power-cut sweep about
+        once in 600 restarts). So the first ``FRESH_IDS_CHECKED`` ids of a driver are asked
+        about (STEP_QUERY) before use and any the dealer knows is skipped; by then the dealer
+        has remembered that many steps of this host, and forgotten every id of the last one."""
+        while True:
+            sid = 0x8000 | (next(self._step_ids) & 0x7FFF)
+            if self._ids_to_check <= 0 or self.link.identity is None:
+                return sid
+            self._ids_to_check -= 1
+            if self.query_step(sid).state == m.STEP_UNKNOWN:
+                return sid
+            self.ids_skipped += 1
 
     # --- queries --------------------------------------------------------------------------
 
