@@ -1245,6 +1245,16 @@ class Dealer:
         # it still wants the paused motion (a restarted host says HELLO first and knows
         # nothing of it; ABORT, ESTOP and RESET are about to stop it).
         resumed = False
+        if frame.type == P.HELLO:
+            # A handshake starts a conversation: the replies cached for the frames before it are
+            # not answers to the frames after it. A host started again (its Pi lost power, this
+            # dealer did not) begins at a random sequence number; its HELLO, the same bytes as
+            # the last host's when the numbers met, got that host's IDENTIFY back from the cache
+            # (the event index of an hour ago: the host then took old events for new ones, a
+            # card read long before for the card just fed), and any later frame meeting a cached
+            # one (a STATUS) a stale answer. Commands sent again after it are safe without the
+            # cache: steps by their ids, plans by their deal ids, the rest only look.
+            self.cache = []
         for seq, crc, cached in self.cache:
             if seq == frame.seq and crc == frame.crc:
                 self.flush_events(force=False)
