@@ -1,0 +1,157 @@
+"""The table host started again on the same dealer, many times over: does it ever stick?
+
+    .venv/bin/python benchmarks/host_restarts.py [--games german-whist,hearts] [--runs 200]
+        [--shares 0.02,0.15,0.3,0.45,0.6,0.75,0.9,0.99] [--jobs 2] [--results NAME]
+
+What tests/device/test_power_cut_sweep.py does once per point, done ``--runs`` times: a hand on
+the simulated table (SEED 7) loses the host's power right after the k-th dealer step ended (k at
+each ``--shares`` of the hand's steps, in turn), the dealer going on with its memory (step ids,
+reply cache, event log); a new host opens the journal on that dealer and the hand is played to
+its end. Each run is **right** (the hand the same as without the cut), **stuck** (the table could
+not go on: the same fault after three Resumes, or nobody can act), **wrong** (another hand) or
+**error**. What changes from run to run is what a real restart changes: the new host's random
+first frame sequence number and step ids, and the threads' timing.
+
+Two rare ways a restart met the last host's state (traced 2026-12-05; both fixed): a new host's
+fresh step id the dealer still remembered from the last host (driver.FRESH_IDS_CHECKED), and a
+HELLO answered from the dealer's reply cache (firmware/commands.py). Prints the counts per game
+and share with the load beside them; writes benchmarks/results/host_restarts[-NAME].json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import platform
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SEED = 7
+PLAYERS = {"german-whist": 2, "spades-2p": 2, "hearts": 4}
+SHARES = (0.02, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.99)
+_clean: dict[str, tuple[str, int]] = {}
+
+
+def clean(game: str) -> tuple[str, int]:
+    """The hand without a cut: its record, and how many dealer steps ended in it."""
+    from trickref.device.simulated.table import SimTable
+    from trickref.engine.referee.events import DealerDone
+
+    if game not in _clean:
+        with SimTable(game, PLAYERS[game], seed=SEED) as t:
+            n = [0]
+
+            def count(ev: Any, ref: Any) -> bool:
+                n[0] += isinstance(ev, DealerDone)
+                return False
+
+            t.host.cut_after = count
+            t.start()
+            t.run(max_hands=1)
+            _clean[game] = (repr(t.referee.game.record_hands()[0]), n[0])
+    return _clean[game]
+
+
+def run_once(args: tuple[str, float]) -> dict[str, Any]:
+    """One cut after the k-th dealer step (k from the share), the host started again."""
+    from trickref.device.simulated.table import PowerCut, SimTable, TableStuck
+    from trickref.engine.referee.events import DealerDone
+
+    game, share = args
+    want, steps = clean(game)
+    k = max(1, round(share * steps))
+    started = time.monotonic()
+    out: dict[str, Any] = {"game": game, "share": share, "k": k}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "journal")
+        first = SimTable(game, PLAYERS[game], seed=SEED, journal_path=path)
+        n = [0]
+
+        def cut(ev: Any, ref: Any) -> bool:
+            n[0] += isinstance(ev, DealerDone)
+            return isinstance(ev, DealerDone) and n[0] == k
+
+        first.host.cut_after = cut
+        world = first.opened.world
+        second = None
+        try:
+            first.start()
+            try:
+                first.run(max_hands=1)
+            except PowerCut:
+                pass
+            first.opened.host.close()  # the host is gone; the dealer and the cards are not
+            first.opened.panels.close()
+            second = SimTable(game, PLAYERS[game], seed=SEED, journal_path=path, world=world)
+            second.start()
+            second.run(max_hands=1)
+            same = repr(second.referee.game.record_hands()[0]) == want
+            out["outcome"] = "right" if same and second.referee.dealer_fault is None else "wrong"
+        except TableStuck as e:
+            out.update(outcome="stuck", detail=str(e)[:300])
+        except Exception as e:  # noqa: BLE001 - counted and shown, the campaign goes on
+            out.update(outcome="error", detail=f"{type(e).__name__}: {e}"[:300])
+        finally:
+            if second is not None:
+                second.close()
+            else:
+                world.close()
+    out["seconds"] = round(time.monotonic() - started, 2)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="german-whist,hearts")
+    ap.add_argument("--runs", type=int, default=200, help="restarts per game (the shares in turn)")
+    ap.add_argument("--shares", default=",".join(str(s) for s in SHARES))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--results", default="")
+    a = ap.parse_args(argv)
+    games = [g for g in a.games.split(",") if g]
+    shares = [float(s) for s in a.shares.split(",") if s]
+    points = [(g, shares[i % len(shares)]) for g in games for i in range(a.runs)]
+    loads = [round(os.getloadavg()[0], 2)]
+    started = time.monotonic()
+    with mp.get_context("spawn").Pool(a.jobs) as pool:
+        results = []
+        for i, r in enumerate(pool.imap_unordered(run_once, points), 1):
+            results.append(r)
+            if r["outcome"] != "right":
+                print(f"  {r['game']} share {r['share']} (k {r['k']}): {r['outcome']}: {r.get('detail', '')}", flush=True)
+            if i % 100 == 0:
+                loads.append(round(os.getloadavg()[0], 2))
+                print(f"  {i}/{len(points)} done (load {loads[-1]})", flush=True)
+    loads.append(round(os.getloadavg()[0], 2))
+    print(f"\nhost restarts on the same dealer, {a.runs} per game, {time.monotonic() - started:.0f} s, "
+          f"load {min(loads)}-{max(loads)}:")
+    table: dict[str, dict[str, Any]] = {}
+    for g in games:
+        mine = [r for r in results if r["game"] == g]
+        c = Counter(r["outcome"] for r in mine)
+        by_share = {str(s): dict(Counter(r["outcome"] for r in mine if r["share"] == s)) for s in shares}
+        table[g] = {"runs": len(mine), **{k: c.get(k, 0) for k in ("right", "stuck", "wrong", "error")},
+                    "by_share": by_share}
+        print(f"  {g:<14} {len(mine)} runs: right {c.get('right', 0)}, stuck {c.get('stuck', 0)}, "
+              f"wrong {c.get('wrong', 0)}, error {c.get('error', 0)}")
+    name = "host_restarts" + (f"-{a.results}" if a.results else "")
+    path = ROOT / "benchmarks" / "results" / f"{name}.json"
+    path.write_text(json.dumps({"when": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": platform.platform(),
+                                "cpus": os.cpu_count(), "load_1min": [min(loads), max(loads)], "runs": a.runs,
+                                "shares": shares, "games": table,
+                                "not_right": [r for r in results if r["outcome"] != "right"]}, indent=1) + "\n")
+    print(f"written to {path.relative_to(ROOT)}")
+    return 0 if all(v["stuck"] == v["wrong"] == v["error"] == 0 for v in table.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
