@@ -10,7 +10,8 @@ reply cache, event log); a new host opens the journal on that dealer and the han
 its end. Each run is **right** (the hand the same as without the cut), **stuck** (the table could
 not go on: the same fault after three Resumes, or nobody can act), **wrong** (another hand) or
 **error**. What changes from run to run is what a real restart changes: the new host's random
-first frame sequence number and step ids, and the threads' timing.
+first frame sequence number and step ids, and the threads' timing. The trial is
+device/simulated/restart_trials.py (tests/device/test_power_cut_sweep.py runs each point once).
 
 Two rare ways a restart met the last host's state (traced 2026-12-05; both fixed): a new host's
 fresh step id the dealer still remembered from the last host (driver.FRESH_IDS_CHECKED), and a
@@ -26,7 +27,6 @@ import multiprocessing as mp
 import os
 import platform
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -35,78 +35,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SEED = 7
-PLAYERS = {"german-whist": 2, "spades-2p": 2, "hearts": 4}
+from trickref.device.simulated import restart_trials  # noqa: E402
+
 SHARES = (0.02, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.99)
-_clean: dict[str, tuple[str, int]] = {}
-
-
-def clean(game: str) -> tuple[str, int]:
-    """The hand without a cut: its record, and how many dealer steps ended in it."""
-    from trickref.device.simulated.table import SimTable
-    from trickref.engine.referee.events import DealerDone
-
-    if game not in _clean:
-        with SimTable(game, PLAYERS[game], seed=SEED) as t:
-            n = [0]
-
-            def count(ev: Any, ref: Any) -> bool:
-                n[0] += isinstance(ev, DealerDone)
-                return False
-
-            t.host.cut_after = count
-            t.start()
-            t.run(max_hands=1)
-            _clean[game] = (repr(t.referee.game.record_hands()[0]), n[0])
-    return _clean[game]
 
 
 def run_once(args: tuple[str, float]) -> dict[str, Any]:
-    """One cut after the k-th dealer step (k from the share), the host started again."""
-    from trickref.device.simulated.table import PowerCut, SimTable, TableStuck
-    from trickref.engine.referee.events import DealerDone
-
+    """One cut after the k-th dealer step (k from the share), the host started again on the
+    dealer going on (device/simulated/restart_trials.py)."""
     game, share = args
-    want, steps = clean(game)
-    k = max(1, round(share * steps))
-    started = time.monotonic()
-    out: dict[str, Any] = {"game": game, "share": share, "k": k}
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "journal")
-        first = SimTable(game, PLAYERS[game], seed=SEED, journal_path=path)
-        n = [0]
-
-        def cut(ev: Any, ref: Any) -> bool:
-            n[0] += isinstance(ev, DealerDone)
-            return isinstance(ev, DealerDone) and n[0] == k
-
-        first.host.cut_after = cut
-        world = first.opened.world
-        second = None
-        try:
-            first.start()
-            try:
-                first.run(max_hands=1)
-            except PowerCut:
-                pass
-            first.opened.host.close()  # the host is gone; the dealer and the cards are not
-            first.opened.panels.close()
-            second = SimTable(game, PLAYERS[game], seed=SEED, journal_path=path, world=world)
-            second.start()
-            second.run(max_hands=1)
-            same = repr(second.referee.game.record_hands()[0]) == want
-            out["outcome"] = "right" if same and second.referee.dealer_fault is None else "wrong"
-        except TableStuck as e:
-            out.update(outcome="stuck", detail=str(e)[:300])
-        except Exception as e:  # noqa: BLE001 - counted and shown, the campaign goes on
-            out.update(outcome="error", detail=f"{type(e).__name__}: {e}"[:300])
-        finally:
-            if second is not None:
-                second.close()
-            else:
-                world.close()
-    out["seconds"] = round(time.monotonic() - started, 2)
-    return out
+    k = max(1, round(share * restart_trials.moments(game)))
+    return {**restart_trials.run_point(game, k, "no"), "share": share}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,9 +27,14 @@ from trickref.device.dealer import messages as m
 from trickref.device.dealer.driver import FRESH_IDS_CHECKED, Dealer
 
 
-def _second_host(sim, start: int) -> Dealer:
+def _host(sim, *, ids: int | None = None, seq: int | None = None) -> Dealer:
+    """A host's driver on the simulator's pty, opened; ``ids``/``seq``: where its random fresh
+    step ids and frame sequence numbers start (set to meet the last host's)."""
     d = Dealer(sim.stable_path, reply_timeout=0.1, deadman_ms=3000, link_timeout=8.0)
-    d._step_ids = itertools.count(start)  # the random start landing where the last host's ids were
+    if ids is not None:
+        d._step_ids = itertools.count(ids)
+    if seq is not None:
+        d.link._seq = seq  # its HELLO goes out as seq + 1
     d.open()
     return d
 
@@ -44,7 +49,7 @@ def test_a_restarted_host_whose_ids_meet_the_last_hosts_reads_the_new_card() -> 
             assert first.read_card() == card
             assert first.route_presented(m.TRICK) == card
         first.close()  # the power goes; the dealer does not
-        second = _second_host(sim, start)
+        second = _host(sim, ids=start)  # the random start landing where the last host's ids were
         try:
             sim.play(13)  # the next card fed: the new host reads it, not the first host's 10
             assert second.read_card() == 13
@@ -82,19 +87,15 @@ def test_a_restarted_hosts_hello_is_not_answered_from_the_last_hosts_reply_cache
     HELLO now empties the cache and is always answered afresh."""
     with running(seats=4, deck_seed=None) as (sim, first):
         first.close()
-        first = Dealer(sim.stable_path, reply_timeout=0.1, deadman_ms=3000, link_timeout=8.0)
-        first.link._seq = 100  # its HELLO goes out as seq 101
-        first.open()
+        first = _host(sim, seq=100)  # its HELLO goes out as seq 101
         sim.load_deck([])
         sim.play(10)
         assert first.read_card() == 10
         assert first.route_presented(m.TRICK) == 10
         first.close()  # the power goes; the dealer does not
-        second = Dealer(sim.stable_path, reply_timeout=0.1, deadman_ms=3000, link_timeout=8.0)
-        second.link._seq = 100  # the random start meets the last host's: HELLO as seq 101 again
+        second = _host(sim, seq=100)  # the random start meets the last host's: HELLO as seq 101 again
         try:
-            ident = second.open()
-            assert ident.next_event_index == second.status().next_event_index
+            assert second.identity.next_event_index == second.status().next_event_index
             sim.play(13)
             assert second.read_card() == 13  # not the 10 of the last host's PRESENTED
             assert second.route_presented(m.TRICK) == 13

@@ -82,7 +82,9 @@ class Rig:
     def ref(self) -> Any:
         return self.table.referee
 
-    def start(self, options: dict[str, Any]) -> None:
+    def start(self, options: dict[str, Any], load: bool = True) -> None:
+        """The game started on the kiosk; ``load``: the people then put the cards in the feeder
+        and tap Deal, as the dealing screen asks (else the screen is left asking)."""
         from trickref.ui.resume import start_new_game
 
         st = self.app.setup
@@ -92,7 +94,8 @@ class Rig:
                               dict(st.game_options(), **options), bots=list(self.bots))
         assert self.table.mode == "hardware" and self.table.opened.world is None
         self.settle()
-        assert self.load_cards(), f"the first deal did not ask for the cards: {self.screen_texts()}"
+        if load:
+            assert self.load_cards(), f"the first deal did not ask for the cards: {self.screen_texts()}"
 
     def load_cards(self) -> bool:
         """When the dealing screen asks for the cards: every card out of the pockets, the play

@@ -28,13 +28,7 @@ def _asks(rig: Rig, n: int) -> None:
 def test_each_deal_waits_for_the_cards_and_the_deal_tap() -> None:
     rig = Rig("hearts", 4, seed=5, bots=(1, 2, 3))
     try:
-        st = rig.app.setup
-        st.choose_game("hearts")
-        st.players = 4
-        from trickref.ui.resume import start_new_game
-
-        assert start_new_game(rig.app, "hearts", 4, st.seat_names(), dict(st.game_options(), target=100), bots=[1, 2, 3])
-        rig.settle()
+        rig.start({"target": 100}, load=False)
         _asks(rig, 52)
         for _ in range(5):  # the screen waits: nothing is dealt until someone taps Deal
             rig.app.tick(0.2)
@@ -63,14 +57,7 @@ def test_each_deal_waits_for_the_cards_and_the_deal_tap() -> None:
 def test_two_decks_ask_for_104_cards() -> None:
     rig = Rig("cancellation-hearts", 6, seed=5, bots=(1, 2, 3, 4, 5))
     try:
-        from trickref.ui.resume import start_new_game
-
-        st = rig.app.setup
-        st.choose_game("cancellation-hearts")
-        st.players = 6
-        assert start_new_game(rig.app, "cancellation-hearts", 6, st.seat_names(), dict(st.game_options(), target=100),
-                              bots=[1, 2, 3, 4, 5])
-        rig.settle()
+        rig.start({"target": 100}, load=False)
         _asks(rig, 104)
         tap_button(rig.app, "Deal")
         rig.settle()
