@@ -96,8 +96,7 @@ class DealingScene(GameScene):
         dealt, total = int(d.get("dealt", 0)), max(1, int(d.get("total", 1)))
         names = g.get("names", [])
         dealer = g.get("dealer", 0)
-        # the referee starts the hand's rules before dealing it; the in-memory table after
-        hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
+        hand = self.hand_dealt()
         heading = D.wrap(th, _("Dealing hand {hand}").format(hand=hand), th.width - 4 * th.pad, "title")[:2]
         step = th.font("title", bold=True).get_height()
         for i, ln in enumerate(heading):  # (on a narrow screen in two lines, the last where one would be)
@@ -130,6 +129,12 @@ class DealingScene(GameScene):
         self.jam.visible = self.unplug.visible = self.session.simulated and TV.dealer_status(t) == "busy"
         self.jam.enabled = self.unplug.enabled = not self.note  # one simulated fault at a time
 
+    def hand_dealt(self) -> int:
+        """The number of the hand this deal is for."""
+        g = self.g
+        # the referee starts the hand's rules before dealing it; the in-memory table after
+        return int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
+
     def loading_words(self) -> list[str]:
         """What the people do before the deal: every card of the game into the feeder."""
         try:
@@ -142,8 +147,7 @@ class DealingScene(GameScene):
 
     def draw_loading(self, surface: Any) -> None:
         th = self.theme
-        g = self.g
-        hand = int(g.get("hand_number", 0)) + (1 if g.get("phase") in ("deal", "over", None) else 0)
+        hand = self.hand_dealt()
         width = th.width - 4 * th.pad
         y = th.u(70)
         for ln in D.wrap(th, _("Hand {hand}: the cards into the dealer").format(hand=hand), width, "title")[:2]:
