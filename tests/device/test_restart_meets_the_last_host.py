@@ -106,5 +106,5 @@ def test_a_restarted_hosts_hello_is_not_answered_from_the_last_hosts_reply_cache
 
 def test_the_restart_benchmark_runs_a_restart_to_the_same_hand(bench_module) -> None:
     """benchmarks/host_restarts.py's one run: the cut, the new host, the hand to its end."""
-    out = bench_module("host_restarts").run_once(("german-whist", 0.02))
+    out = bench_module("host_restarts").run_once(("german-whist", 0.02, "no"))
     assert out["outcome"] == "right" and out["k"] >= 1, out
