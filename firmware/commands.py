@@ -1140,7 +1140,8 @@ class Dealer:
 
         Per-card events (BATCHED_EVENTS) may wait up to EVENT_BATCH_MS of mechanism time so
         that two or three cards share one frame: that keeps a deal's line time in budget
-        (hardware/PROTOCOL.md section 8). Anything else, and any reply, sends them at once.
+        (hardware/PROTOCOL.md section 8). Anything else, any reply, and a mechanism that has
+        stopped (tick) send them at once.
         """
         if not self.pending:
             return
@@ -1208,7 +1209,9 @@ class Dealer:
         now = self.board.link_ticks_ms()
         if self.mech.moving() and ticks_diff(now, self.last_rx) > self.deadman_ms:
             self.mech.deadman()
-        self.flush_events(force=False)
+        # batching is for a moving mechanism: once it stops no card will share the frame, and
+        # the host ends its step on the last card's event (a ROUTE_PRESENTED, a FETCH)
+        self.flush_events(force=self.cfg.EVENT_SEND_STOPPED and not self.mech.moving())
         if self.mech.moving() and ticks_diff(now, self.last_tx) >= self.cfg.BUSY_EVERY_MS:
             if self.pending:
                 self.flush_events()  # the waiting card events are the keep-alive
