@@ -79,11 +79,19 @@ class TwinDealerSimulator(DealerSimulator):
                     or self.to_dealer.held or self.to_host.held or self.twin.fw.dealer.pending)
 
     def _run_firmware(self, real_elapsed: float) -> None:
-        """Advance the twin's clock a millisecond at a time, one firmware loop pass each."""
+        """Advance the twin's clock a millisecond at a time, one firmware loop pass each, until
+        the firmware has bytes for the host or nothing to do.
+
+        Bytes for the host end the run: the pump sends them at once, as USB does within a
+        millisecond. (Running on with them held made every reply wait for the rest of the budget,
+        the real time since the pump's last pass times ``speed``: up to 200 ms of the twin's clock
+        a command while the host was only thinking, about two thirds of a two-player Spades hand's
+        figure in ``trickref sim --twin``.)"""
         budget = max(1, int(real_elapsed * 1000 * self.speed))
+        link = self.twin.link
         for _ in range(min(budget, 2000)):
             self.twin.step(1)
-            if not self._active():
+            if link.tx or not self._active():
                 break
 
     def step(self, sim_ms: int = 20) -> None:
