@@ -86,7 +86,8 @@ class TwinTable:
     ``hints``: False takes every then_next off the steps (mode ``none``)."""
 
     def __init__(self, game: str, seed: int, chooser: Any, hints: bool = True,
-                 scale: dict[str, float] | None = None, pass_ms: int = 1, loop_bots: tuple[int, ...] = ()) -> None:
+                 scale: dict[str, float] | None = None, pass_ms: int = 1, loop_bots: tuple[int, ...] = (),
+                 heard: bool = False, cfg: dict[str, Any] | None = None) -> None:
         self.ref = Referee()
         self.rng = random.Random(seed)
         self.seed = seed
@@ -94,8 +95,14 @@ class TwinTable:
         self.chooser = chooser
         self.hints = hints
         self.loop_bots = loop_bots  # bot seats whose hands are in the dealer's loop (BotAction entries)
-        self.tw = th.new_twin(seats=2, seed=seed, scale=scale)
+        self.tw = th.new_twin(seats=2, seed=seed, scale=scale, **(cfg or {}))
         self.host = th.TwinHost(self.tw, pass_ms=pass_ms)
+        # ``heard``: a FETCH, a RouteFed and a FeedBack end when the host hears the card's
+        # CARD_ROUTED, as device/dealer/driver.py ends them (not when the card lands); each such
+        # step's (kind, twin ms from its command to the card landing in its pocket (-1: the loop),
+        # to the event heard)
+        self.heard = heard
+        self.heard_steps: list[tuple[str, int, int]] = []
         self.host.hello()
         self.flagged: list[str] = []  # ROUTE_PRESENTED frames sent with flag NEXT ("RouteFed 4D")
         self.fetch_ms = 0  # from each FETCH to its card in the pocket
@@ -151,7 +158,7 @@ class TwinTable:
         e = self._until(P.EV_PRESENTED, start)
         return int(e[2][1])
 
-    def _route_presented(self, target: int, place: int | None, then_next: bool, what: str) -> None:
+    def _route_presented(self, target: int, place: int | None, then_next: bool, what: str, card: int) -> None:
         start = len(self.host.events)
         body = bytes((target,))
         if then_next:
@@ -159,9 +166,31 @@ class TwinTable:
             self.flagged.append(what)
         elif place is not None:
             body += bytes((place,))
+        t0 = self.tw.mech.now
         self._command(P.ROUTE_PRESENTED, body)
-        self._until(P.EV_CARD_ROUTED, start)
+        if self.heard:
+            self._hear(what.split()[0], target, card, t0, start)
+        else:
+            self._until(P.EV_CARD_ROUTED, start)
         self._rest()
+
+    def _hear(self, kind: str, target: int, card: int, t0: int, start: int) -> None:
+        """Pass by pass until the host hears ``card``'s CARD_ROUTED; keeps when the card landed in
+        ``target``'s pocket and when the event came, from the command (``heard_steps``)."""
+        cfg = self.tw.board.cfg
+        pocket = target if target < cfg.SEAT_COUNT else cfg.POCKET.get(target)  # (None: the loop)
+        landed = -1
+        while True:
+            self._check(start)
+            if landed < 0 and pocket is not None and card in self.tw.mech.pockets.get(pocket, []):
+                landed = self.tw.mech.now
+            if any(e[1] == P.EV_CARD_ROUTED and e[2][0] == card for e in self.host.events[start:]):
+                if landed < 0 and pocket is not None:  # heard before it fell (it lands as the next step begins)
+                    landed = self.tw.mech.now
+                self.heard_steps.append((kind, -1 if landed < 0 else (landed - t0) // 1000,
+                                         (self.tw.mech.now - t0) // 1000))
+                return
+            self.host.run(1)
 
     def run_step(self, cmd: DealerCommand) -> Any:
         if isinstance(cmd, DealPlan):
@@ -187,7 +216,9 @@ class TwinTable:
             self._command(P.FETCH, bytes((th.LOOP, card, target)) + flags)
             cfg = self.tw.board.cfg
             pocket = target if target < cfg.SEAT_COUNT else cfg.POCKET.get(target)
-            while card not in self.tw.mech.pockets.get(pocket, []):  # (its event comes with a later frame)
+            if self.heard:
+                self._hear("Fetch", target, card, t0, start)
+            while card not in self.tw.mech.pockets.get(pocket, []):  # (its event may come with a later frame)
                 self._check(start)
                 self.host.run(2)
             ms = (self.tw.mech.now - t0) // 1000
@@ -210,14 +241,15 @@ class TwinTable:
             return DealerDone(cmd.step, cmd.card)
         if isinstance(cmd, RouteFed):
             assert cmd.card is not None
-            self._route_presented(target_byte(cmd.target), None, cmd.then_next, f"RouteFed {cmd.card}")
+            self._route_presented(target_byte(cmd.target), None, cmd.then_next, f"RouteFed {cmd.card}",
+                                  C.parse(cmd.card))
             return DealerDone(cmd.step, cmd.card)
         if isinstance(cmd, FeedBack):
             card = self.read_fed(cmd.seat, C.parse(cmd.card))
             if card != C.parse(cmd.card):
                 raise Stopped(f"read {C.NAMES[card]} for {cmd.card}")
             place = cmd.place if cmd.target == "loop" else None
-            self._route_presented(target_byte(cmd.target), place, cmd.then_next, f"FeedBack {cmd.card}")
+            self._route_presented(target_byte(cmd.target), place, cmd.then_next, f"FeedBack {cmd.card}", card)
             return DealerDone(cmd.step, cmd.card)
         raise AssertionError(f"a step this harness does not run: {cmd!r}")
 
@@ -302,10 +334,11 @@ class DoubleNil:
 
 
 def german_whist(seed: int, hints: bool = True, scale: dict[str, float] | None = None,
-                 loop_bots: tuple[int, ...] = ()) -> TwinTable:
+                 loop_bots: tuple[int, ...] = (), **table: Any) -> TwinTable:
     """The deal and stage one (13 tricks, the stock drawn); ``loop_bots``: bot seats whose
-    hands are in the loop (their plays fetched to the trick pocket)."""
-    t = TwinTable("german-whist", seed, bot_for("german-whist").choose, hints, scale, loop_bots=loop_bots)
+    hands are in the loop (their plays fetched to the trick pocket); ``table``: TwinTable's
+    ``heard`` and ``cfg``."""
+    t = TwinTable("german-whist", seed, bot_for("german-whist").choose, hints, scale, loop_bots=loop_bots, **table)
     t.start()
     for _ in range(26):
         if not t.enter():
@@ -313,9 +346,10 @@ def german_whist(seed: int, hints: bool = True, scale: dict[str, float] | None =
     return t
 
 
-def spades_double_nil(seed: int, hints: bool = True, scale: dict[str, float] | None = None) -> TwinTable:
+def spades_double_nil(seed: int, hints: bool = True, scale: dict[str, float] | None = None,
+                      **table: Any) -> TwinTable:
     """The deal, the draw, seat 0's Double Nil and its exchange (until the bidding)."""
-    t = TwinTable("spades-2p", seed, DoubleNil(), hints, scale)
+    t = TwinTable("spades-2p", seed, DoubleNil(), hints, scale, **table)
     t.start()
     g = t.ref.game
     assert g is not None
