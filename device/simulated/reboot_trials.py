@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 from trickref.device.simulated.table import SimTable, TableStuck
@@ -167,12 +168,20 @@ def moments(game: str, when: str) -> int:
 def run_point(game: str, when: str, k: int, flash: str) -> dict[str, Any]:
     """One reboot trial, its outcome in words: ``right``, ``stuck`` (the table could not go on),
     ``wrong`` (the hand or a pocket came out otherwise) or ``error`` (anything else)."""
-    want, _, _ = clean(game)
+    return judged({"game": game, "when": when, "k": k, "flash": flash}, game,
+                  lambda: play_with_reboot(game, when, k, flash))
+
+
+def judged(out: dict[str, Any], game: str, play: Callable[[], SimTable]) -> dict[str, Any]:
+    """``play()`` a trial's table of ``game`` through and judge it against the clean hand: ``out``
+    with the outcome (``right``, ``stuck`` on TableStuck, ``wrong`` on a check that failed,
+    ``error``: anything else, with its kind), the detail in 400 characters, the dealer's boots
+    and the seconds it took. The table is closed whatever happened."""
+    want = clean(game)[0]
     start = time.monotonic()
-    out: dict[str, Any] = {"game": game, "when": when, "k": k, "flash": flash}
     t: SimTable | None = None
     try:
-        t = play_with_reboot(game, when, k, flash)
+        t = play()
         same_hand_same_pockets(t, want)
         out["outcome"] = "right"
     except TableStuck as e:

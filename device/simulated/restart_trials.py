@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from typing import Any
 
 from trickref.device.simulated import reboot_trials as trials
-from trickref.device.simulated.table import PowerCut, SimTable, TableStuck
+from trickref.device.simulated.table import PowerCut, SimTable
 from trickref.device.simulated.world import SimWorld
 from trickref.engine.referee.events import DealerDone
 
@@ -83,23 +82,6 @@ def play_with_restart(game: str, k: int, reboot: str, journal_path: str) -> SimT
 def run_point(game: str, k: int, reboot: str = "no") -> dict[str, Any]:
     """One restart trial, its outcome in words: ``right``, ``stuck`` (the table could not go on),
     ``wrong`` (the hand or a pocket came out otherwise) or ``error`` (anything else)."""
-    want = trials.clean(game)[0]
-    start = time.monotonic()
-    out: dict[str, Any] = {"game": game, "k": k, "reboot": reboot}
     with tempfile.TemporaryDirectory() as d:
-        t: SimTable | None = None
-        try:
-            t = play_with_restart(game, k, reboot, os.path.join(d, "journal"))
-            trials.same_hand_same_pockets(t, want)
-            out["outcome"] = "right"
-        except TableStuck as e:
-            out["outcome"], out["detail"] = "stuck", str(e)[:400]
-        except AssertionError as e:
-            out["outcome"], out["detail"] = "wrong", str(e)[:400]
-        except Exception as e:  # noqa: BLE001 (reported with its kind, the run goes on)
-            out["outcome"], out["detail"] = "error", f"{type(e).__name__}: {e}"[:400]
-        finally:
-            if t is not None:
-                t.close()
-    out["seconds"] = round(time.monotonic() - start, 2)
-    return out
+        return trials.judged({"game": game, "k": k, "reboot": reboot}, game,
+                             lambda: play_with_restart(game, k, reboot, os.path.join(d, "journal")))
