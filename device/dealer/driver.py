@@ -70,6 +70,10 @@ __all__ = [
 # empty: a player thinking over a pass card or a play is not a stalled dealer).
 _WAITING_STATES = {1, 3, 6, 7, 8, 10}
 
+# States in which the dealer's mechanism runs (DEALING, MOVING, FEEDING): a moving command it
+# refuses BUSY then is sent again once it is still (``_request_when_still``)
+_MOTION_STATES = {2, 4, 5}
+BUSY_POLL_S = 0.02  # STATUS this often while the mechanism runs on
 
 # fresh step ids checked against the dealer's memory after a driver starts (``new_step_id``):
 # twice the firmware's STEP_MEMORY (16), so every step a host before this one made is forgotten
@@ -209,6 +213,7 @@ class Dealer:
         # ... and the first of them are checked against the dealer's memory (``new_step_id``)
         self._ids_to_check = FRESH_IDS_CHECKED
         self.ids_skipped = 0  # fresh ids the dealer still remembered from an earlier host
+        self.busy_waits = 0  # moving commands sent again once a mechanism running on was still
         self._interrupted: _Interrupted | None = None
         self._stopped: _Stopped | None = None
         # an operation failed (the link may have missed events it logged meanwhile): the next
@@ -471,7 +476,7 @@ class Dealer:
             fields = {"deal_id": deal_id, "total": total, "offset": offset, "flags": flags,
                       "entries": [list(e) for e in part]}
             try:
-                reply = self.link.request(m.DEAL_PLAN, fields, max_tries=4 if size > 4 else None)
+                reply = self._request_when_still(m.DEAL_PLAN, fields, max_tries=4 if size > 4 else None)
             except DealerTimeout:
                 if size <= 4 or not self.link.connected:
                     raise
@@ -739,7 +744,7 @@ class Dealer:
             keep = sent = False
             ev: Event | None = None
             try:
-                reply = self.link.request(ftype, fields)
+                reply = self._request_when_still(ftype, fields)
                 remembered: Event | None = None
                 if reply.type == m.STEP:  # sent before: what it did so far
                     info = StepInfo.from_fields(reply.fields)
@@ -768,6 +773,28 @@ class Dealer:
         if after is not None:
             after(ev)
         return ev
+
+    def _request_when_still(self, ftype: int, fields: dict[str, Any], **kw: Any) -> Reply:
+        """Send a moving command. Refused BUSY while the dealer's mechanism still runs (the
+        step before ended for the host when its card landed, and the dealer may run on after it:
+        cards a FETCH read under its card going round to their places, 1.5 s in a two-player
+        Spades draw on the twin): ask STATUS every BUSY_POLL_S until the mechanism is still
+        (``stall_timeout`` at most), then send it once more. A refused step was not kept by the
+        dealer, so it goes again under the same id. Any other refusal, or BUSY from a dealer at
+        rest (a fed card waiting in the read window), is the answer."""
+        reply = self.link.request(ftype, fields, **kw)
+        if reply.type != m.NAK or reply.fields.get("reason") != m.NAK_BUSY:
+            return reply
+        deadline = time.monotonic() + self.stall_timeout
+        while True:
+            st = self.status()
+            if st.state not in _MOTION_STATES or st.awaits_person:  # (a person's card: not ours to wait for)
+                break
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(BUSY_POLL_S)
+        self.busy_waits += 1
+        return self.link.request(ftype, fields, **kw)
 
     def _expect_ok(self, reply: Reply, what: str) -> int:
         if reply.type == m.OK:
