@@ -133,10 +133,11 @@ DEADMAN_MIN = 500
 DEADMAN_MAX = 60000
 BUSY_EVERY_MS = 1000  # BUSY only when the dealer sent nothing for this long during motion
 EVENT_BATCH_MS = 1000  # per-card events may wait this long (mechanism time) to share a frame
-# ... while the mechanism moves: once it stops they go at once, since the host ends a step on its
-# last card's event (False: they wait out EVENT_BATCH_MS, as every dealer before 2026-12-06 did;
-# benchmarks/event_latency.py runs both)
-EVENT_SEND_STOPPED = True
+# ... while the mechanism moves, and not the CARD_ROUTED that ends a ROUTE_PRESENTED or a FETCH:
+# the host's step waits for it, and once the mechanism stops no card will share the frame (False:
+# they wait out EVENT_BATCH_MS, as every dealer before 2026-12-06 did; benchmarks/event_latency.py
+# runs both)
+EVENT_SEND_AT_END = True
 LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
 WATCHDOG_MS = 2000
 # USB writes never block: at most LINK_TX_BUDGET bytes are offered to the link per loop pass

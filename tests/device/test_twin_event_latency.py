@@ -2,13 +2,14 @@
 
 The firmware batches per-card events (CARD_DEALT, CARD_ROUTED, MISREAD, DUPLICATE) for up to
 EVENT_BATCH_MS (1000 ms) so that a deal's cards share EVENT frames (hardware/PROTOCOL.md section
-8). The batching is for a moving mechanism: before this test, a ROUTE_PRESENTED or a FETCH whose
-card landed with nothing moving after it left its CARD_ROUTED waiting the whole second, and the
-host, which ends the step on that event (device/dealer/driver.py), waited with it: a second of
-dead time after each card played, fed back or drawn at a real table (51 such waits in a
-two-player Spades hand on the twin). Now a stopped mechanism sends what waits at once
-(firmware/config.py EVENT_SEND_STOPPED; False gives the dealer as it was, for the comparison
-here and in benchmarks/event_latency.py).
+8). Before this test the batching held every FETCH's CARD_ROUTED the whole second after its
+card landed (with the mechanism stopped, or running on to bring cards round), and the host, which
+ends the step on that event (device/dealer/driver.py), waited with it: a second of dead time
+after each card drawn or fetched in the stock games (all 26 FETCHes of a German Whist stage one,
+all 54 of a two-player Spades draw and Double Nil exchange on the twin; a ROUTE_PRESENTED's event
+already went at once). Now the CARD_ROUTED that ends a step goes at once, and a stopped
+mechanism sends whatever waits (firmware/config.py EVENT_SEND_AT_END; False gives the dealer as
+it was, for the comparison here and in benchmarks/event_latency.py).
 
 On the physical twin with the unmodified firmware, the host passing every millisecond."""
 
@@ -22,8 +23,8 @@ ON_TIME_MS = 20  # the frame leaves within a few loop passes of the card landing
 
 
 class Watch:
-    def __init__(self, send_stopped: bool = True) -> None:
-        self.tw = th.new_twin(seats=2, seed=3, EVENT_SEND_STOPPED=send_stopped)
+    def __init__(self, at_end: bool = True) -> None:
+        self.tw = th.new_twin(seats=2, seed=3, EVENT_SEND_AT_END=at_end)
         self.host = th.TwinHost(self.tw, pass_ms=1)
         self.host.hello()
         self.sid = 0x6000
@@ -74,10 +75,10 @@ def test_a_played_card_routed_to_a_seat_is_heard_when_it_lands() -> None:
         w.rest()
 
 
-def fetch_lateness(send_stopped: bool) -> list[int]:
+def fetch_lateness(at_end: bool) -> list[int]:
     """Two cards fed into the loop through the play slot, then FETCHed to a seat: how late the
     host hears of each after it landed (twin ms)."""
-    w = Watch(send_stopped)
+    w = Watch(at_end)
     for card in (5, 30):
         w.fed(card)
         w.command(P.ROUTE_PRESENTED, bytes((th.LOOP,)))
@@ -122,12 +123,14 @@ def test_a_deals_cards_still_share_frames() -> None:
 
 
 def test_the_latency_benchmark_hears_a_hand_both_ways(bench_module) -> None:
-    """benchmarks/event_latency.py's hand: the same German Whist stage one under both settings,
-    every pocket as the referee says; the dealer as it was leaves the host a second late on
-    each of the stage's 26 plays and fetches, the dealer now on none."""
+    """benchmarks/event_latency.py's hand: a two-player Spades draw and Double Nil exchange (hand
+    1004) under both settings, every pocket as the referee says. The dealer as it was leaves the
+    host a second late on 54 of its 83 steps; now none. (Its 10th step is a FETCH after whose
+    card the mechanism runs on, bringing cards round: a rule of "send when stopped" alone left
+    that one a second late too, so the step-ending CARD_ROUTED itself goes at once.)"""
     bench = bench_module("event_latency")
-    before = bench.one_hand("german-whist", 1000, "before")
-    after = bench.one_hand("german-whist", 1000, "after")
-    assert before["agree"] and after["agree"] and before["steps"] == after["steps"] > 26
-    assert before["late_steps"] >= 20 and after["late_steps"] == 0, (before, after)
-    assert after["wait_s"] < before["wait_s"] - 20
+    before = bench.one_hand("spades-2p-double-nil", 1004, "before")
+    after = bench.one_hand("spades-2p-double-nil", 1004, "after")
+    assert before["agree"] and after["agree"] and before["steps"] == after["steps"] > 50
+    assert before["late_steps"] >= 40 and after["late_steps"] == 0, (before, after)
+    assert after["late_max_ms"] <= ON_TIME_MS and after["wait_s"] < before["wait_s"] - 40
