@@ -1,13 +1,14 @@
 """How long the host waits for a single-card step's end at a real table, the dealer's event
-batching before and after the stopped mechanism sends at once (firmware EVENT_SEND_STOPPED).
+batching before and after a step's end goes at once (firmware EVENT_SEND_AT_END).
 
     .venv/bin/python benchmarks/event_latency.py [--hands 10] [--first 0] [--seed 1]
-        [--cases german-whist,spades-2p-double-nil] [--results NAME]
+        [--cases german-whist,spades-2p-double-nil,hearts] [--results NAME]
 
 The real Referee plays the hands of benchmarks/twin_referee.py on the physical twin with the
 unmodified firmware (German Whist: the deal and stage one, every play through the reader, the
-stock fetched and staged; two-player Spades: the deal, the draw and a Double Nil exchange), and
-each FETCH, RouteFed and FeedBack ends when the host hears its card's CARD_ROUTED, as
+stock fetched and staged; two-player Spades: the deal, the draw and a Double Nil exchange;
+four-player Hearts, a game with no stock, as a control: a whole hand, the passes parked in the
+loop and released, every play through the reader to the trick pocket), and each FETCH, RouteFed and FeedBack ends when the host hears its card's CARD_ROUTED, as
 device/dealer/driver.py ends it. Per step: the twin's ms from the command to the card landing in
 its pocket, and to the event heard; ``late`` is the difference (the host waiting on a card that
 is already where it goes). Both firmware settings play the same hands (the same deck, bots,
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import twin_referee as TR  # noqa: E402  (the Referee's steps on the twin)
 
-SETTINGS = {"before": {"EVENT_SEND_STOPPED": False}, "after": {"EVENT_SEND_STOPPED": True}}
+SETTINGS = {"before": {"EVENT_SEND_AT_END": False}, "after": {"EVENT_SEND_AT_END": True}}
 
 
 def one_hand(case: str, hand: int, setting: str) -> dict[str, Any]:
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=10)
     ap.add_argument("--first", type=int, default=0, help="the first hand's number (seed*1000+n)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--cases", default="german-whist,spades-2p-double-nil")
+    ap.add_argument("--cases", default="german-whist,spades-2p-double-nil,hearts")
     ap.add_argument("--results", default="")
     a = ap.parse_args(argv)
     started = time.time()

@@ -56,6 +56,7 @@ from trickref.engine.referee.commands import (
     FeedBack,
     Fetch,
     NeedShuffle,
+    Release,
     RouteFed,
     Stage,
 )
@@ -87,7 +88,7 @@ class TwinTable:
 
     def __init__(self, game: str, seed: int, chooser: Any, hints: bool = True,
                  scale: dict[str, float] | None = None, pass_ms: int = 1, loop_bots: tuple[int, ...] = (),
-                 heard: bool = False, cfg: dict[str, Any] | None = None) -> None:
+                 heard: bool = False, cfg: dict[str, Any] | None = None, players: int = 2) -> None:
         self.ref = Referee()
         self.rng = random.Random(seed)
         self.seed = seed
@@ -95,7 +96,8 @@ class TwinTable:
         self.chooser = chooser
         self.hints = hints
         self.loop_bots = loop_bots  # bot seats whose hands are in the dealer's loop (BotAction entries)
-        self.tw = th.new_twin(seats=2, seed=seed, scale=scale, **(cfg or {}))
+        self.players = players
+        self.tw = th.new_twin(seats=players, seed=seed, scale=scale, **(cfg or {}))
         self.host = th.TwinHost(self.tw, pass_ms=pass_ms)
         # ``heard``: a FETCH, a RouteFed and a FeedBack end when the host hears the card's
         # CARD_ROUTED, as device/dealer/driver.py ends them (not when the card lands); each such
@@ -239,6 +241,14 @@ class TwinTable:
             self.fetch_passes += self.tw.mech.passes - p0
             self._rest()
             return DealerDone(cmd.step, cmd.card)
+        if isinstance(cmd, Release):  # the passed cards parked in the loop, dealt to their seats
+            self._rest()
+            end = self.host.deal((0x7000 + cmd.step) & 0xFFFF, [(C.parse(c), target_byte(t)) for c, t in cmd.plan])
+            short = th.deal_shortfall(end)
+            if short:
+                raise Stopped(f"the release did not check out: {short}")
+            self._rest()
+            return DealerDone(cmd.step, None)
         if isinstance(cmd, RouteFed):
             assert cmd.card is not None
             self._route_presented(target_byte(cmd.target), None, cmd.then_next, f"RouteFed {cmd.card}",
@@ -267,10 +277,11 @@ class TwinTable:
                     queue.append(make_shuffle(c.decks, random.Random(self.seed * 7919 + 1)))  # the first hand only
 
     def start(self) -> None:
+        names = tuple(f"P{i}" for i in range(self.players))
         if self.loop_bots:
-            self.handle(NewGame(self.game, ("P0", "P1"), {}, 0, self.loop_bots, bot_hands="loop"))
+            self.handle(NewGame(self.game, names, {}, 0, self.loop_bots, bot_hands="loop"))
         else:
-            self.handle(NewGame(self.game, ("P0", "P1"), {}, 0, (0, 1)))
+            self.handle(NewGame(self.game, names, {}, 0, tuple(range(self.players))))
 
     def enter(self) -> bool:
         """The seat on turn acts; False when the hand is over (or nobody can act)."""
@@ -361,7 +372,20 @@ def spades_double_nil(seed: int, hints: bool = True, scale: dict[str, float] | N
     return t
 
 
-CASES = {"german-whist": german_whist, "spades-2p-double-nil": spades_double_nil}
+def hearts(seed: int, hints: bool = True, scale: dict[str, float] | None = None, **table: Any) -> TwinTable:
+    """A whole hand of four-player Hearts: the deal, the passes fed into the loop and released to
+    their seats, 52 plays through the reader to the trick pocket (no stock: a control)."""
+    t = TwinTable("hearts", seed, bot_for("hearts").choose, hints, scale, players=4, **table)
+    t.start()
+    g = t.ref.game
+    assert g is not None
+    while not g.finished_hands:
+        if not t.enter():
+            raise Stopped("nobody could act in the hand")
+    return t
+
+
+CASES = {"german-whist": german_whist, "spades-2p-double-nil": spades_double_nil, "hearts": hearts}
 
 
 def _mode(mode: str) -> bool:
