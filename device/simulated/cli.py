@@ -158,9 +158,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickref sim: unknown game {args.game!r} (one of {', '.join(GAME_IDS)})", file=sys.stderr)
         return 2
     counts = game_class(args.game).PLAYER_COUNTS
+    if args.players is None and len(counts) == 1:
+        args.players = counts[0]
     if args.players not in counts:
-        print(f"trickref sim: {args.game} is for {min(counts)} to {max(counts)} players, not {args.players}",
-              file=sys.stderr)
+        many = f"{min(counts)} players" if len(counts) == 1 else f"{min(counts)} to {max(counts)} players"
+        print(f"trickref sim: {args.game} is for {many}, " + ("say how many with --players" if args.players is None
+                                                             else f"not {args.players}"), file=sys.stderr)
         return 2
     if args.bot_level == "rule" and (args.budget is not None or args.worlds is not None):
         print(f"trickref sim: {'--budget' if args.budget is not None else '--worlds'} is for the search bots: "
@@ -294,7 +297,9 @@ def run(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("sim", help="play a whole game with bots on the simulated table (no screen)")
     p.add_argument("--game", required=True, help=f"game id: {', '.join(catalog.game_ids())}")
-    p.add_argument("--players", type=_positive_int, required=True, help="number of players")
+    p.add_argument("--players", type=_positive_int, default=None,
+                   help="number of players (may be left out for a game with one player count: two-player Spades, "
+                        "German Whist, partnership Spades)")
     p.add_argument("--seed", type=int, default=None, help="make shuffles, salts and bot choices reproducible")
     stop = p.add_mutually_exclusive_group()
     stop.add_argument("--hands", type=_positive_int, default=None, help="stop after this many hands (1 or more)")

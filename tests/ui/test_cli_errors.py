@@ -38,6 +38,8 @@ def bad_invocations(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["sim", "--game", "hearts", "--players", "4", "--hands", "-1"], "argument --hands: must be 1 or more"),
         (["sim", "--game", "hearts", "--players", "four"], "argument --players"),
         (["sim", "--game", "hearts", "--players", "40"], "3 to 7 players, not 40"),
+        (["sim", "--game", "hearts"], "hearts is for 3 to 7 players, say how many with --players"),
+        (["sim", "--game", "german-whist", "--players", "3"], "german-whist is for 2 players, not 3"),
         (["sim", "--game", "hearts", "--players", "4", "--option", "nosuch=1"], "options.nosuch: unknown option"),
         (["sim", "--game", "hearts", "--players", "4", "--option", "target=abc"], "must be a whole number, not 'abc'"),
         (["sim", "--game", "hearts", "--players", "4", "--option", "target=-5"], "must be at least 50, not -5"),
