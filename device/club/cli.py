@@ -88,6 +88,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--tables", default="", help="comma-separated table names (default: all)")
     m.add_argument("--round", type=int, default=1, help="the round, counted from 1")
     m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--wait", action="store_true",
+                   help="wait for the director to start the round (club round, or the console) instead of "
+                        "starting it when nobody has")
     m.set_defaults(func=run, club_func=_cmd_sim)
 
 
@@ -378,6 +381,17 @@ def _serve(args: argparse.Namespace, parts: dict[str, Any]) -> None:
         pass
 
 
+def _start_unless_started(folder: str, number: int) -> None:
+    """A rehearsal's round, started by ``club sim`` when nobody has (it was: the bots waited two
+    minutes for decks nobody released, then said so). A round that may not start yet (the one
+    before it not ended) is said at once."""
+    try:
+        print(_console(folder, "round", {"action": "start", "round": number - 1}).get("words", "started"))
+    except CliError as e:
+        if f"round {number} has already started" not in str(e):
+            raise CliError(f"round {number} cannot start: {e}") from None
+
+
 def _cmd_sim(args: argparse.Namespace) -> int:
     from .link import ClubConfig, ClubLink
     from .sim import NoDeck, play_round
@@ -394,6 +408,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     if not 1 <= args.round <= night.rounds:
         raise CliError(f"--round must be from 1 to {night.rounds}, not {args.round}")
     r = args.round - 1
+    if not args.wait:
+        _start_unless_started(args.dir, args.round)
     errors: list[str] = []
     done: dict[str, str] = {}
 
@@ -412,7 +428,8 @@ def _cmd_sim(args: argparse.Namespace) -> int:
             hands = len(ref.record()["hands"])
             ok = link.flush(60)
             # said after every table is done: two threads printing at once interleave their lines
-            done[t] = f"{t}: round {args.round}, {hands} hands" + ("" if ok else f", {len(link.outbox)} not yet received")
+            done[t] = (f"{t}: round {args.round}, {hands} hand{'' if hands == 1 else 's'}"
+                       + ("" if ok else f", {len(link.outbox)} not yet received"))
         except NoDeck as e:
             errors.append(f"{t}: {e} (has the round been started? trickref club round {args.dir} start {args.round})")
         finally:

@@ -142,6 +142,32 @@ def test_a_tls_night_certifies_the_names_the_tables_use(tmp_path, monkeypatch) -
     assert real and all(n not in ("localhost", "127.0.0.1") for n in real)
 
 
+@needs_mosquitto
+def test_club_sim_starts_a_rehearsal_round_nobody_started(tmp_path) -> None:
+    """Was: the README's rehearsal lines (club new --rehearsal, club serve, club sim --round 1) left
+    the bots waiting two minutes in silence for decks nobody had released, then 'no deck from the
+    hub'. Now club sim starts the rehearsal's round when nobody has; a round that may not start
+    yet is said at once; --wait leaves it to the director."""
+    d = str(tmp_path / "night")
+    assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "2", "--boards", "1", "--rehearsal").returncode == 0
+    port, web = free_port(), free_port()
+    serve = subprocess.Popen([*CMD, "serve", d, "--port", str(port), "--web-port", str(web)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert wait_for(lambda: port_open("127.0.0.1", web), 20)
+        r = run("sim", d, "--round", "2")
+        assert r.returncode == 2 and "round 2 cannot start: round 1 has not started yet" in r.stderr, r.stderr
+        r = run("sim", d, "--round", "1")
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.splitlines()[0] == "round 1 started: its decks are out to the tables"
+        assert sorted(r.stdout.splitlines()[1:]) == ["t1: round 1, 1 hand", "t2: round 1, 1 hand"]
+        r = run("sim", d, "--round", "1")  # started already: played again, nothing started
+        assert r.returncode == 0 and "started" not in r.stdout, (r.stdout, r.stderr)
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=20)
+
+
 def test_club_sim_refuses_a_live_night(tmp_path) -> None:
     """Was: the README's rehearsal 'club sim NIGHT --round 1', run while a real table played,
     took that table's client id and its boards. It now plays only a rehearsal night."""
