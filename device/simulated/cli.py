@@ -219,6 +219,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         if table.replayed:
             say(f"resumed from {args.journal}: {table.replayed} events replayed")
+            g0 = ref.game  # the hands the earlier run finished, in order before the ones played now
+            for i, h in enumerate(g0.hand_results[: table.hands_before]):
+                say(f"hand {i + 1}: points {h['points']} totals {h['totals']} (before the restart)")
         try:
             max_hands = None if args.to_end else args.hands
             if club_settings is not None:
@@ -271,8 +274,6 @@ def run(args: argparse.Namespace) -> int:
             return 0
         for text in faults:
             print(f"dealer: {text}")
-        for i, h in enumerate(g.hand_results[: table.hands_before]):
-            print(f"hand {i + 1}: points {h['points']} totals {h['totals']} (before the restart)")
         if g.over:
             print("winner: " + " and ".join(g.names[w] for w in g.winners) + f" (totals {g.totals})")
         else:

@@ -111,6 +111,10 @@ def test_a_journal_of_another_game_is_refused_saying_which_game_it_holds(tmp_pat
         assert j.read_bytes() == data
     again = sim("--game", "hearts", "--players", "4", "--hands", "2", journal=j)
     assert again.returncode == 0 and "resumed from" in again.stdout, again.stderr
+    # the hands in their order: the earlier run's first (they were printed last, after hand 2)
+    lines = again.stdout.splitlines()
+    assert lines[0].startswith("resumed from") and lines[1].startswith("hand 1: ") and "(before the restart)" in lines[1]
+    assert lines[2].startswith("hand 2: ") and "(before the restart)" not in lines[2], lines
 
 
 def _unshare() -> list[str] | None:
