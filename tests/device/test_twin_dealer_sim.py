@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 from test_dealer_sim import Link
@@ -129,3 +130,25 @@ def test_dealer_sim_twin_command_prints_a_path_a_host_can_open() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_the_twins_clock_does_not_run_on_while_the_host_only_talks() -> None:
+    """A reply ends the firmware's run and goes at once (device/dealer/twin_sim.py). Before, the
+    pump stepped the twin through its whole budget (the real time since its last pass times the
+    speed) with the reply held: each command cost up to 200 ms of the twin's clock at speed 4,
+    which ``trickref sim --twin`` reports as the machine's time (491 s for one two-player Spades
+    hand, 312 s of it replies waiting)."""
+    s = TwinDealerSimulator(seats=4, deck_order_seed=3, speed=4.0, seed=3)
+    link = Link(s.start())
+    try:
+        link.command(P.HELLO, b"\x03\x00\x00")
+        time.sleep(0.3)
+        before = s.twin.mech.now
+        for _ in range(10):
+            time.sleep(0.04)  # the host thinks between commands; nothing moves
+            assert link.command(P.PING).type == P.OK
+        advanced_ms = (s.twin.mech.now - before) / 1000
+    finally:
+        link.close()
+        s.stop()
+    assert advanced_ms < 100, advanced_ms  # a few ms a command (was up to 160-200 each)
