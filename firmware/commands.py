@@ -1124,18 +1124,14 @@ class Dealer:
         """Log an event under the next index and queue it for the next EVENT frame. The log is
         a preallocated ring (EventRing): logging allocates nothing, and the oldest events
         make room (the host re-reads what it missed with EVENTS_SINCE while they are kept).
-        The open steps and the ledger take their part of it first (steps.py). A CARD_ROUTED
-        that ends a ROUTE_PRESENTED or a FETCH goes at once, unbatched: the host's step waits
-        for it (the mechanism may run on after it, bringing the next card or cards round)."""
-        ends_step = (kind == P.EV_CARD_ROUTED and self.cfg.EVENT_SEND_AT_END
-                     and self.steps.last_open(P.ROUTE_PRESENTED, P.FETCH) is not None)
+        The open steps and the ledger take their part of it first (steps.py)."""
         self.steps.on_event(kind, payload)
         self.ledger.on_event(kind, payload, self.cfg.LOOP)  # saved with the next step change
         self.log.add(self.next_event, kind, payload)
         if not self.pending:
             self.pending_since = self.board.ticks_ms()
         self.pending = min(self.pending + 1, self.log.count)
-        if ends_step or kind not in BATCHED_EVENTS:
+        if kind not in BATCHED_EVENTS:
             self.urgent = True
         self.next_event = (self.next_event + 1) & 0xFFFF
 
@@ -1144,8 +1140,8 @@ class Dealer:
 
         Per-card events (BATCHED_EVENTS) may wait up to EVENT_BATCH_MS of mechanism time so
         that two or three cards share one frame: that keeps a deal's line time in budget
-        (hardware/PROTOCOL.md section 8). Anything else, any reply, the event that ends a host's
-        step (emit) and a mechanism that has stopped (tick) send them at once.
+        (hardware/PROTOCOL.md section 8). Anything else and a mechanism that has stopped (tick)
+        send them at once.
         """
         if not self.pending:
             return
@@ -1213,9 +1209,10 @@ class Dealer:
         now = self.board.link_ticks_ms()
         if self.mech.moving() and ticks_diff(now, self.last_rx) > self.deadman_ms:
             self.mech.deadman()
-        # batching is for a moving mechanism: once it stops no card will share the frame, and
-        # the host ends its step on the last card's event (a ROUTE_PRESENTED, a FETCH)
-        self.flush_events(force=self.cfg.EVENT_SEND_AT_END and not self.mech.moving())
+        # batching is for a working mechanism: once its job has ended no card will share the
+        # frame, and the host ends its step on the last card's event (a FETCH's CARD_ROUTED);
+        # config.EVENT_SEND_AT_END (off for now: see there) sends it then
+        self.flush_events(force=self.cfg.EVENT_SEND_AT_END and not self.mech.busy())
         if self.mech.moving() and ticks_diff(now, self.last_tx) >= self.cfg.BUSY_EVERY_MS:
             if self.pending:
                 self.flush_events()  # the waiting card events are the keep-alive

@@ -133,11 +133,13 @@ DEADMAN_MIN = 500
 DEADMAN_MAX = 60000
 BUSY_EVERY_MS = 1000  # BUSY only when the dealer sent nothing for this long during motion
 EVENT_BATCH_MS = 1000  # per-card events may wait this long (mechanism time) to share a frame
-# ... while the mechanism moves, and not the CARD_ROUTED that ends a ROUTE_PRESENTED or a FETCH:
-# the host's step waits for it, and once the mechanism stops no card will share the frame (False:
-# they wait out EVENT_BATCH_MS, as every dealer before 2026-12-06 did; benchmarks/event_latency.py
-# runs both)
-EVENT_SEND_AT_END = True
+# True: once the mechanism's job has ended, what waits goes at once (the host ends a FETCH on its
+# card's CARD_ROUTED: 26 s of a German Whist hand's first stage and 53 s of a two-player Spades
+# draw waited on the batch, benchmarks/event_latency.py). OFF until the host's race it exposed is
+# found: with it on, a dealer rebooting mid-hand with a blank flash (reboot_trials spades-2p,
+# landing, lost) left the table stuck on "9D was fed back but never read" in 6 of about 115 loaded
+# trials, none of 180 with it off (benchmarks/RESULTS.md, "A step's end heard when its card lands")
+EVENT_SEND_AT_END = False
 LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
 WATCHDOG_MS = 2000
 # USB writes never block: at most LINK_TX_BUDGET bytes are offered to the link per loop pass

@@ -1,14 +1,14 @@
 """A moving command the dealer refuses BUSY while its mechanism runs on is sent again once the
 mechanism is still, not taken as a fault that stops the table.
 
-The host ends a step when it hears the step's card land (the CARD_ROUTED that ends a FETCH goes
-at once, firmware EVENT_SEND_AT_END), and the dealer may run on after it: the cards a FETCH read
-under its card go round to their places (1.5 s after one FETCH of a two-player Spades draw on
-the twin, benchmarks/event_latency.py's hand 1004). The table's next step then met "the dealer
-refused FEED: the dealer is busy with another action" and stopped for a person to press Resume
-(tests/e2e/test_sim_twin.py, the caught stock card, saw it). The same happened before whenever
-the batched event came out while the mechanism still ran. The driver now asks STATUS until the
-mechanism is still and sends the command again (the dealer forgets a refused step: the same id).
+The host ends a step when it hears the step's card land (its CARD_ROUTED), and the dealer may
+run on after it: the cards a FETCH read under its card go round to their places (1.5 s after one
+FETCH of a two-player Spades draw on the twin, benchmarks/event_latency.py's hand 1004, longer
+than the second the firmware's batching holds the event). The table's next step then met "the
+dealer refused FEED: the dealer is busy with another action" and stopped for a person to press
+Resume (tests/e2e/test_sim_twin.py, the caught stock card, saw it with the event sent sooner).
+The driver now asks STATUS until the mechanism is still and sends the command again (the dealer
+forgets a refused step: the same id).
 
 Here the real firmware behind its pty runs a whole deal the host did not wait for (started on
 the firmware itself), standing in for any motion that outlasts the step the host heard end."""

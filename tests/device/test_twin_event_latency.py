@@ -1,4 +1,5 @@
-"""A single-card step's last event reaches the host when its card lands, not a second later.
+"""A single-card step's last event reaches the host when its card lands, not a second later
+(with the firmware's EVENT_SEND_AT_END on).
 
 The firmware batches per-card events (CARD_DEALT, CARD_ROUTED, MISREAD, DUPLICATE) for up to
 EVENT_BATCH_MS (1000 ms) so that a deal's cards share EVENT frames (hardware/PROTOCOL.md section
@@ -7,9 +8,9 @@ card landed (with the mechanism stopped, or running on to bring cards round), an
 ends the step on that event (device/dealer/driver.py), waited with it: a second of dead time
 after each card drawn or fetched in the stock games (all 26 FETCHes of a German Whist stage one,
 all 54 of a two-player Spades draw and Double Nil exchange on the twin; a ROUTE_PRESENTED's event
-already went at once). Now the CARD_ROUTED that ends a step goes at once, and a stopped
-mechanism sends whatever waits (firmware/config.py EVENT_SEND_AT_END; False gives the dealer as
-it was, for the comparison here and in benchmarks/event_latency.py).
+already went at once). With firmware/config.py EVENT_SEND_AT_END on, a mechanism whose job has
+ended sends whatever waits; the setting is off for now (it exposed a stuck table after a dealer
+reboot, benchmarks/RESULTS.md), so these tests set it, and compare it with the dealer as it is.
 
 On the physical twin with the unmodified firmware, the host passing every millisecond."""
 
@@ -125,12 +126,13 @@ def test_a_deals_cards_still_share_frames() -> None:
 def test_the_latency_benchmark_hears_a_hand_both_ways(bench_module) -> None:
     """benchmarks/event_latency.py's hand: a two-player Spades draw and Double Nil exchange (hand
     1004) under both settings, every pocket as the referee says. The dealer as it was leaves the
-    host a second late on 54 of its 83 steps; now none. (Its 10th step is a FETCH after whose
-    card the mechanism runs on, bringing cards round: a rule of "send when stopped" alone left
-    that one a second late too, so the step-ending CARD_ROUTED itself goes at once.)"""
+    host a second late on 54 of its 83 steps; with EVENT_SEND_AT_END on, one: its 10th step, a
+    FETCH after whose card the mechanism runs on 1.5 s (cards it read under its card going round),
+    whose event waits for the batch or the job's end (the host's next step could not start
+    sooner anyway: the driver would meet BUSY)."""
     bench = bench_module("event_latency")
     before = bench.one_hand("spades-2p-double-nil", 1004, "before")
     after = bench.one_hand("spades-2p-double-nil", 1004, "after")
     assert before["agree"] and after["agree"] and before["steps"] == after["steps"] > 50
-    assert before["late_steps"] >= 40 and after["late_steps"] == 0, (before, after)
-    assert after["late_max_ms"] <= ON_TIME_MS and after["wait_s"] < before["wait_s"] - 40
+    assert before["late_steps"] >= 40 and after["late_steps"] == 1, (before, after)
+    assert after["wait_s"] < before["wait_s"] - 40
