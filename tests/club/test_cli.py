@@ -22,6 +22,21 @@ def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CMD, *args], capture_output=True, text=True, timeout=timeout)
 
 
+class Served:
+    """``club serve`` of a night folder in a process of its own, on free ports, until ``stop``."""
+
+    def __init__(self, d: str) -> None:
+        self.port, self.web = free_port(), free_port()
+        self.proc = subprocess.Popen([*CMD, "serve", d, "--port", str(self.port), "--web-port", str(self.web)],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def stop(self) -> str:
+        """SIGTERM, as systemd stops it; what it printed."""
+        self.proc.send_signal(signal.SIGTERM)
+        out, _ = self.proc.communicate(timeout=20)
+        return out
+
+
 def test_new_and_its_errors(tmp_path) -> None:
     d = str(tmp_path / "night")
     r = run("new", d, "--name", "fri", "--game", "partnership-spades", "--tables", "3", "--boards", "2")
@@ -55,9 +70,8 @@ def test_new_and_its_errors(tmp_path) -> None:
 def test_serve_round_sim_end_to_end(tmp_path) -> None:
     d = str(tmp_path / "night")
     assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "1", "--boards", "2", "--rehearsal").returncode == 0
-    port, web = free_port(), free_port()
-    serve = subprocess.Popen([*CMD, "serve", d, "--port", str(port), "--web-port", str(web)],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    serve = Served(d)
+    port, web = serve.port, serve.web
     try:
         assert wait_for(lambda: port_open("127.0.0.1", web), 20)
         taken = run("serve", d, "--port", str(port), "--web-port", str(free_port()))
@@ -76,9 +90,8 @@ def test_serve_round_sim_end_to_end(tmp_path) -> None:
         assert all(p == {"round": 0, "hands": 2, "over": True} for p in doc["progress"].values())
         assert len(doc["players"]) == 8 and all(p["boards"] == 2 for p in doc["players"])
     finally:
-        serve.send_signal(signal.SIGTERM)
-        out, _ = serve.communicate(timeout=20)
-    assert serve.returncode == 0, out
+        out = serve.stop()
+    assert serve.proc.returncode == 0, out
     assert "round 1 started: its decks are out to the tables" in out
     time.sleep(0.2)
     assert not port_open("127.0.0.1", port)  # the broker it started is stopped
@@ -150,11 +163,9 @@ def test_club_sim_starts_a_rehearsal_round_nobody_started(tmp_path) -> None:
     yet is said at once; --wait leaves it to the director."""
     d = str(tmp_path / "night")
     assert run("new", d, "--name", "demo", "--tables", "2", "--rounds", "2", "--boards", "1", "--rehearsal").returncode == 0
-    port, web = free_port(), free_port()
-    serve = subprocess.Popen([*CMD, "serve", d, "--port", str(port), "--web-port", str(web)],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    serve = Served(d)
     try:
-        assert wait_for(lambda: port_open("127.0.0.1", web), 20)
+        assert wait_for(lambda: port_open("127.0.0.1", serve.web), 20)
         r = run("sim", d, "--round", "2")
         assert r.returncode == 2 and "round 2 cannot start: round 1 has not started yet" in r.stderr, r.stderr
         r = run("sim", d, "--round", "1")
@@ -164,8 +175,7 @@ def test_club_sim_starts_a_rehearsal_round_nobody_started(tmp_path) -> None:
         r = run("sim", d, "--round", "1")  # started already: played again, nothing started
         assert r.returncode == 0 and "started" not in r.stdout, (r.stdout, r.stderr)
     finally:
-        serve.send_signal(signal.SIGTERM)
-        serve.communicate(timeout=20)
+        serve.stop()
 
 
 def test_club_sim_refuses_a_live_night(tmp_path) -> None:
