@@ -43,6 +43,7 @@ reject pocket (INVENTORY) with what the referee has accounted for (``rejects_see
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import zlib
 from collections import Counter
@@ -446,7 +447,7 @@ class DealerAdapter:
         except _Resolved:
             moved = self.take_moved()
             assert moved is not None
-            return moved
+            return dataclasses.replace(moved, ends=cmd.step)  # the step's outcome: it ends it
 
     def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
         self.faults.append(f"{kind}: {e}")

@@ -170,15 +170,20 @@ class DealerMoved(Event):
     pocket (a card the dealer cleared from its read window when it was stopped or reset, a stray
     met on the way; ``UNREAD`` for a card cleared before it was read). ``upto``: how many entries of the dealer's reject-pocket ledger (since the
     hand's deal) the host has now accounted for, so a restarted host reports only newer ones.
-    The referee moves each card in its model and tells the people where it went and what to do."""
+    ``ends``: the step it is the outcome of (see there). The referee moves each card in its model and tells the people where it went and what to do."""
 
     TYPE: ClassVar[str] = "dealer_moved"
     moves: tuple[tuple[str, str], ...] = ()
     upto: int = 0
+    # the step this ends, as its outcome (the dealer's port found the step's card moved and did
+    # not do it); None: told between steps, or while a step is still to be done
+    ends: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = super().to_json()
         out["moves"] = [list(e) for e in self.moves]
+        if self.ends is None:
+            del out["ends"]  # a journal line as before the field existed
         return out
 
 

@@ -466,6 +466,19 @@ class DealerSteps(RefereeOutput):
                 self._step_done()
                 head = self.steps[0] if self.steps else None
                 continue
+            if isinstance(head, FeedBack) and ev.ends == head.step and head.card == name \
+                    and src == seat_target(head.seat):
+                # the card to feed back, fed and cleared to the reject pocket before the step read
+                # it (a dealer that rebooted read it first, for the relearning of its loop): the
+                # dealer's port ended the step with this DealerMoved. The player takes it back and
+                # feeds it again, under a new step id (the dealer may remember the old one's
+                # FEED). Before, the step stood with nothing sent for it and the table waited for
+                # good (reboot trial spades-2p, a card landing, a blank flash: 1 in 20 loaded).
+                # (Told while the step is still to be done, ``ends`` None: the step asks for it.)
+                self._take_back(card, head.seat)
+                self._feed_back_again(head)
+                head = self.steps[0]
+                continue
             # a card the model had in a seat's pocket (a card of a hand, a drawn card to feed
             # back) goes back there; else the seat whose hand the rules say holds it
             owner = int(src[5:]) if src.startswith("seat:") else next(
@@ -520,6 +533,15 @@ class DealerSteps(RefereeOutput):
         self._msg("A card went to the reject pocket before it was read: whoever fed it takes it back and feeds it "
                   "again", level="warn")
         self._out.append(TakeBack("", "reject", "", None, owners))
+
+    def _feed_back_again(self, head: FeedBack) -> None:
+        """The FeedBack ``head`` ended without its card (the card lies back in the seat's pocket):
+        asked again under a new step id, sent unless the table stands stopped for a fault (then
+        DealerReady sends it)."""
+        self.steps[0] = dataclasses.replace(head, step=self.next_step)
+        self.next_step += 1
+        if self.dealer_fault is None:
+            self._out.append(self.steps[0])
 
     def _take_back(self, card: int, seat: int) -> None:
         """A card of ``seat``'s hand is in the reject pocket: the player takes it back."""
