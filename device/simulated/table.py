@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
+import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -50,6 +53,20 @@ GUARD_S = 120.0  # waits on the table: only a guard against a hang
 # deal's plan and its events were sent again and again for 57-64 s, then twice that at load 25),
 # and is not a hang; a line that stays alive this long is one
 SETTLE_CAP_S = 900.0
+
+
+def _where_threads_stand() -> str:
+    """Where the table's dealer thread and the dealer link's threads stand now (the innermost
+    frames of each): what a hung table waits on, in a test's failure message."""
+    names = {t.ident: t.name for t in threading.enumerate()}
+    out = []
+    for ident, frame in sys._current_frames().items():
+        name = names.get(ident, "")
+        if name.startswith(("table-dealer", "dealer-")):
+            stack = traceback.extract_stack(frame)[-8:]
+            out.append(f"{name}: " + " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                                                for f in reversed(stack)))
+    return "threads: " + (" | ".join(sorted(out)) or "none of the dealer's")
 
 
 class TableStuck(RuntimeError):
@@ -316,7 +333,7 @@ class SimTable:
             except TimeoutError as e:
                 now = self._line_frames()
                 if now == frames:
-                    raise
+                    raise TimeoutError(f"{e}; {_where_threads_stand()}") from None
                 if time.monotonic() - started >= SETTLE_CAP_S:
                     raise TimeoutError(f"{e}; the dealer's line was alive all along ({now} frames received) for "
                                        f"{time.monotonic() - started:.0f} s: a step that never ends") from None
