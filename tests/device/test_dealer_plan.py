@@ -176,7 +176,8 @@ def test_cards_the_reader_could_not_read_dealt_alone_finish_the_deal(
     """A deal whose only difference from its plan is cards the reader could not read (each in
     the reject pocket): ``unread`` names their plan entries, and dealing just those entries from
     those cards puts every card where the plan says. With anything else wrong too, ``unread`` is
-    None (the whole hand is dealt again)."""
+    None (the whole hand is dealt again), unless that is a two-deck copy misrouted to where its
+    twin was to go: no difference anyone can see, nor any left once the unread are dealt."""
     hopper = [c for c, _ in plan.entries]
     rnd.shuffle(hopper)  # type: ignore[attr-defined]
     at = tuple(sorted({p % len(hopper) for p in picks}))
@@ -192,9 +193,13 @@ def test_cards_the_reader_could_not_read_dealt_alone_finish_the_deal(
         events.pop(pick % (len(events) - 1))
     check = check_deal(plan, 1, events)
     assert not check.good
-    if also != "only":
-        assert check.unread is None, (also, check.problems)
-        return
+    if also != "only" and check.unread is None:
+        return  # the whole hand is dealt again
+    # "Only unread" with something else wrong too is right only when that changes nothing at
+    # all, as hypothesis found: two decks, a copy misrouted to the pocket the plan sends its
+    # twin to (8H to seat 0 and to the reject pocket, the first misrouted); the lost event the
+    # MISREAD itself, which the deal's end tells again. Then, once the unread are dealt, every
+    # pocket holds what the plan says (below), as for a deal with only unread cards.
     assert check.unread is not None, check.problems
     assert len(check.unread) == len(at)
     unread = [hopper[i] for i in at]
@@ -208,7 +213,7 @@ def test_cards_the_reader_could_not_read_dealt_alone_finish_the_deal(
     assert check_deal(part, 1, events2).good
     for target, cards in physical2.items():
         physical.setdefault(target, Counter()).update(cards)
-    assert physical == planned(plan)
+    assert physical == planned(plan), (also, check.problems)
 
 
 def test_a_misread_and_the_hopper_running_out_is_only_unread() -> None:
