@@ -1,6 +1,7 @@
 """How long the host waits for a single-card step's end at a real table: the dealer's event
-batching as it is ("before": firmware EVENT_SEND_AT_END off, the default) and with what waits
-sent once the mechanism's job has ended ("after": on; off for now, see benchmarks/RESULTS.md).
+batching alone ("before": firmware EVENT_SEND_AT_END off, the default until the tenth session)
+and with what waits sent once the mechanism's job has ended ("after": on, the default since; see
+benchmarks/RESULTS.md).
 
     .venv/bin/python benchmarks/event_latency.py [--hands 10] [--first 0] [--seed 1]
         [--cases german-whist,spades-2p-double-nil,hearts] [--kiosk-rounds 10] [--results NAME]

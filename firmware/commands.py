@@ -1211,7 +1211,7 @@ class Dealer:
             self.mech.deadman()
         # batching is for a working mechanism: once its job has ended no card will share the
         # frame, and the host ends its step on the last card's event (a FETCH's CARD_ROUTED);
-        # config.EVENT_SEND_AT_END (off for now: see there) sends it then
+        # config.EVENT_SEND_AT_END (on) sends it then
         self.flush_events(force=self.cfg.EVENT_SEND_AT_END and not self.mech.busy())
         if self.mech.moving() and ticks_diff(now, self.last_tx) >= self.cfg.BUSY_EVERY_MS:
             if self.pending:

@@ -135,11 +135,11 @@ BUSY_EVERY_MS = 1000  # BUSY only when the dealer sent nothing for this long dur
 EVENT_BATCH_MS = 1000  # per-card events may wait this long (mechanism time) to share a frame
 # True: once the mechanism's job has ended, what waits goes at once (the host ends a FETCH on its
 # card's CARD_ROUTED: 26 s of a German Whist hand's first stage and 53 s of a two-player Spades
-# draw waited on the batch, benchmarks/event_latency.py). OFF until the host's race it exposed is
-# found: with it on, a dealer rebooting mid-hand with a blank flash (reboot_trials spades-2p,
-# landing, lost) left the table stuck on "9D was fed back but never read" in 6 of about 115 loaded
-# trials, none of 180 with it off (benchmarks/RESULTS.md, "A step's end heard when its card lands")
-EVENT_SEND_AT_END = False
+# draw waited on the batch, benchmarks/event_latency.py). A deal still sends 2-3 cards a frame.
+# (It was off for a day: the sooner end exposed a host race after a dealer reboot with a blank
+# flash, a card fed back that the relearning sent to the reject pocket, now mended in the
+# referee; benchmarks/RESULTS.md, "A step's end heard when its card lands")
+EVENT_SEND_AT_END = True
 LOOP_BUDGET_MS = 200  # a loop iteration slower than this does not feed the watchdog
 WATCHDOG_MS = 2000
 # USB writes never block: at most LINK_TX_BUDGET bytes are offered to the link per loop pass
