@@ -805,6 +805,15 @@ class Mechanics:
                     if g.pocket is None and g.station == s:
                         f = g
                         break
+                if f is not None and s == 0 and ticks_diff(now, f.left) < self._too_soon_at_e():
+                    # far sooner than any card this dealer sent can reach E (the fastest belt,
+                    # and a loop pass's lateness to spare): a card that rode the belt from
+                    # before, left on it when the dealer rebooted (cards a FETCH sent round
+                    # under its card). Taken for f, it taught a transit time far too short, and
+                    # every loop card after it was named JAM 3 at each Resume (a two-player
+                    # Spades draw, the dealer rebooting with a blank flash between two steps).
+                    # No card of ours: it goes on to the hopper, as a card no loop card explains
+                    f = None
                 if f is not None:
                     if s == 0:
                         if self._missed_e(f, now):
@@ -1004,6 +1013,12 @@ class Mechanics:
     def _fast(self, ms):
         """The shortest a belt trip of nominally ``ms`` may take (config.BELT_LEAD_PCT)."""
         return ms * (100 - getattr(self.cfg, "BELT_LEAD_PCT", 0)) // 100
+
+    def _too_soon_at_e(self):
+        """A card at E sooner than this after a loop card left the read window is not that
+        card: two thirds of the fastest belt's trip (a late loop pass may have noted the card's
+        leaving up to ~120 ms late at the twin's fastest belt, +30 %)."""
+        return self._fast(timing.loop_station_ms(self.cfg)[0]) * 2 // 3
 
     def _loop_due(self):
         """When a loop card may be as late as it can be at E, Rv and D (slowest belt)."""
