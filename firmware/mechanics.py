@@ -808,8 +808,8 @@ class Mechanics:
                 if f is not None and s == 0 and ticks_diff(now, f.left) < self._too_soon_at_e():
                     # far sooner than any card this dealer sent can reach E (the fastest belt,
                     # and a loop pass's lateness to spare): a card that rode the belt from
-                    # before, left on it when the dealer rebooted (cards a FETCH sent round
-                    # under its card). Taken for f, it taught a transit time far too short, and
+                    # before, left on it when the dealer rebooted (cards a FETCH or a stage
+                    # sent round). Taken for f, it taught a transit time far too short, and
                     # every loop card after it was named JAM 3 at each Resume (a two-player
                     # Spades draw, the dealer rebooting with a blank flash between two steps).
                     # No card of ours: it goes on to the hopper, as a card no loop card explains

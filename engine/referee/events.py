@@ -170,7 +170,8 @@ class DealerMoved(Event):
     pocket (a card the dealer cleared from its read window when it was stopped or reset, a stray
     met on the way; ``UNREAD`` for a card cleared before it was read). ``upto``: how many entries of the dealer's reject-pocket ledger (since the
     hand's deal) the host has now accounted for, so a restarted host reports only newer ones.
-    ``ends``: the step it is the outcome of (see there). The referee moves each card in its model and tells the people where it went and what to do."""
+    ``ends``: the step it is the outcome of (see there). The referee moves each card in its
+    model and tells the people where it went and what to do."""
 
     TYPE: ClassVar[str] = "dealer_moved"
     moves: tuple[tuple[str, str], ...] = ()

@@ -473,7 +473,7 @@ class DealerSteps(RefereeOutput):
                 # dealer's port ended the step with this DealerMoved. The player takes it back and
                 # feeds it again, under a new step id (the dealer may remember the old one's
                 # FEED). Before, the step stood with nothing sent for it and the table waited for
-                # good (reboot trial spades-2p, a card landing, a blank flash: 1 in 20 loaded).
+                # good (reboot trial spades-2p, a card landing, a blank flash: a few in 100 loaded).
                 # (Told while the step is still to be done, ``ends`` None: the step asks for it.)
                 self._take_back(card, head.seat)
                 self._feed_back_again(head)
