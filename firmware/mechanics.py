@@ -175,6 +175,11 @@ class Mechanics:
         self.held_before = False
         self.lift_up_at = 0
         self.grip_ms = timing.grip_ms(cfg)  # (the pacing's earliest arrival at a mouth)
+        # a card at E sooner than this after a loop card left the read window is not that card:
+        # two thirds of the fastest belt's trip (a late loop pass may have noted the card's
+        # leaving up to ~120 ms late at the twin's fastest belt, +30 %); computed once, so a
+        # sensor edge allocates nothing
+        self.too_soon_at_e = self._fast(timing.loop_station_ms(cfg)[0]) * 2 // 3
         self.ramp_ms = timing.belt_start_ms(cfg)
         # the card the last feed move brought to the read window came from the play slot (the
         # hopper's pickup was held, or a card lay in the slot, which a feed move takes first):
@@ -805,7 +810,7 @@ class Mechanics:
                     if g.pocket is None and g.station == s:
                         f = g
                         break
-                if f is not None and s == 0 and ticks_diff(now, f.left) < self._too_soon_at_e():
+                if f is not None and s == 0 and ticks_diff(now, f.left) < self.too_soon_at_e:
                     # far sooner than any card this dealer sent can reach E (the fastest belt,
                     # and a loop pass's lateness to spare): a card that rode the belt from
                     # before, left on it when the dealer rebooted (cards a FETCH or a stage
@@ -1013,12 +1018,6 @@ class Mechanics:
     def _fast(self, ms):
         """The shortest a belt trip of nominally ``ms`` may take (config.BELT_LEAD_PCT)."""
         return ms * (100 - getattr(self.cfg, "BELT_LEAD_PCT", 0)) // 100
-
-    def _too_soon_at_e(self):
-        """A card at E sooner than this after a loop card left the read window is not that
-        card: two thirds of the fastest belt's trip (a late loop pass may have noted the card's
-        leaving up to ~120 ms late at the twin's fastest belt, +30 %)."""
-        return self._fast(timing.loop_station_ms(self.cfg)[0]) * 2 // 3
 
     def _loop_due(self):
         """When a loop card may be as late as it can be at E, Rv and D (slowest belt)."""

@@ -100,5 +100,5 @@ def test_spades_draw_the_watchdog_between_a_stage_and_its_fetch_with_cards_on_th
     the belt started again, for its own; the transit time it taught was far too short, and the
     FETCH after it named each of its loop cards JAM 3, Resume after Resume. A card at E far
     sooner than any card of the dealer's can reach it is no card of its (firmware
-    mechanics._too_soon_at_e)."""
+    Mechanics.too_soon_at_e)."""
     _same_hand_as_without_the_reboot("spades-2p", "between", 9, flash)
