@@ -939,5 +939,10 @@ class DealerSimulator:
         self.board.cause = cause
         self.board.boot = self.rng.randrange(1, 0x10000)
         self.board.rx.clear()
+        # The sensors' counts of edges the firmware has not taken yet live in the Pico's RAM
+        # (firmware/board.py Board.__init__ starts them at zero): they go with the boot. The
+        # cards stay where they are; one still on its way meets its next sensor after the boot.
+        self.board.loop_hits = [0, 0, 0]
+        self.board.arrived = {}
         self.firmware = _fw_main.Firmware(self.board, self.cfg)
         self.boots += 1

@@ -221,3 +221,19 @@ def test_cli_prints_the_pty_path_and_stops_on_ctrl_c(started: str) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_a_reboot_forgets_the_sensor_edges_the_firmware_had_not_taken() -> None:
+    """The counts of sensor edges the firmware has not taken yet (a loop station's, a pocket
+    mouth's) are the Pico's RAM (firmware/board.py Board starts them at zero): a reboot loses
+    them. The cards themselves stay where they are. They carried over a reboot in the simulated
+    board once, so a card seen before the boot could be taken for one after it."""
+    sim = DealerSimulator(seed=3)
+    board = sim.board
+    board.loop_hits = [1, 2, 1]
+    board.arrived = {2: 1}
+    board.trays.setdefault(2, []).append(30)
+    sim.reboot()
+    assert sim.board is board and board.loop_hits == [0, 0, 0] and board.arrived == {}
+    assert board.trays[2] == [30]
+    assert not board.loop_seen(0) and not board.confirmed(2)
