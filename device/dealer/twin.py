@@ -301,6 +301,8 @@ class Mechanism:
         self.reader_dead = False  # the scanner decodes nothing (unplugged, lens covered)
         self.flap_stuck = 0  # the next n flap raises do nothing (a stalled servo)
         self.random_faults = True
+        # the random faults drawn so far (with random_faults): what the table met
+        self.drawn = {"pickup_slip": 0, "double_feed": 0, "misread": 0, "late_gate_irq": 0}
         self.belt_on_at = None
         self.belt_base = 0.0  # band mm at belt_on_at
         self.belt_v = 0.0
@@ -558,6 +560,7 @@ class Mechanism:
             lat = self.v["sensors.gate_irq_latency_us"]
             if self.rng.random() < self.v.get("sensors.gate_irq_gc_chance", 0) and self.random_faults:
                 lat += self.v.get("sensors.gate_irq_gc_us", 0)
+                self.drawn["late_gate_irq"] += 1
             due = b + int(self.v["sensors.opto_response_us"] + lat)
             self.irq_queue.append([due, None])
             self.irq_queue.sort(key=lambda it: it[0])
@@ -662,6 +665,8 @@ class Mechanism:
         rf = self.random_faults
         v = self.v
         if self.fault_slip or (rf and self.rng.random() < v.get("feed.slip_chance", 0)):
+            if not self.fault_slip:
+                self.drawn["pickup_slip"] += 1
             self.fault_slip = max(0, self.fault_slip - 1)
             lo, hi = self.slip_range
             c.slip = lo + (hi - lo) * self.rng.random()
@@ -671,11 +676,15 @@ class Mechanism:
         # a second card comes off the stack under P only: never with the lift holding it off
         on_p = bool(self.hopper) and not self.lift and self.stack_on_pickup(t)
         if (self.fault_double or (rf and self.rng.random() < v.get("feed.double_chance", 0))) and on_p:
+            if not self.fault_double:
+                self.drawn["double_feed"] += 1
             self.fault_double = max(0, self.fault_double - 1)
             c.partner = self.hopper.pop(0)
             c.slip_back = 5 + 35 * self.rng.random()  # shingled: the second trails the first
         c.unreadable = False
         if self.fault_unreadable or (rf and self.rng.random() < v.get("reader.misread_chance", 0)):
+            if not self.fault_unreadable:
+                self.drawn["misread"] += 1
             self.fault_unreadable = max(0, self.fault_unreadable - 1)
             c.unreadable = True
         if self.fault_lose:

@@ -117,11 +117,13 @@ class TwinDealerSimulator(DealerSimulator):
 
     def figures(self) -> dict[str, Any]:
         """What the twin's mechanism did so far: its clock (motion and the firmware's waits),
-        the cards dropped back on the hopper by the return loop, and the cards stuck on the path."""
+        the cards dropped back on the hopper by the return loop, the cards stuck on the path,
+        and with the twin's random faults on (``faults``) how many of each it drew (None off)."""
         with self.lock:
             mech = self.twin.mech
             return {"machine_s": round(mech.now / 1e6, 1), "loop_passes": int(mech.passes),
-                    "stuck": [s[0] for s in mech.stuck], "boots": int(self.twin.boots)}
+                    "stuck": [s[0] for s in mech.stuck], "boots": int(self.twin.boots),
+                    "random_faults": dict(mech.drawn) if mech.random_faults else None}
 
     # ---- the twin's own faults, on demand ----------------------------------------------------------
 

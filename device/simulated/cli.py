@@ -21,6 +21,9 @@ same deck order (cable). With ``--twin`` a jam is a card caught on the twin's pa
 names it, the person lifts it out, and the deal ends one card short (the hand is redealt).
 ``--fault misread:1``: the deal's first card cannot be read and goes to the reject pocket; in a
 game without a stock the person puts it back on the hopper and only it is dealt again.
+``--twin --twin-faults`` adds the twin's own random faults at their estimated rates (pickup
+slips, double feeds, misreads, a late gate interrupt): the dealer stops with each, the person
+does what the screen says and presses Resume, and the game goes on.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ import sys
 from typing import Any
 
 from trickref.engine import catalog
+
+# the twin's random faults, as its last line names them (TwinDealerSimulator.figures)
+_DRAWN = {"pickup_slip": "pickup slips", "double_feed": "double feeds", "misread": "misreads",
+          "late_gate_irq": "gate interrupts held up by a garbage collection"}
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -169,6 +176,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickref sim: {'--budget' if args.budget is not None else '--worlds'} is for the search bots: "
               "add --bot-level search or strong", file=sys.stderr)
         return 2
+    if args.twin_faults and not args.twin:
+        print("trickref sim: --twin-faults is for the physical twin: add --twin", file=sys.stderr)
+        return 2
     options = dict(args.option or [])
     store = GamesStore(args.records) if args.records else None
     problem = _paths_problem(args) or _journal_problem(args)
@@ -195,11 +205,13 @@ def run(args: argparse.Namespace) -> int:
                                  os.path.dirname(os.path.abspath(args.club)), wait=args.club_wait,
                                  seed=args.seed, journal_path=args.journal, store=store, speed=args.speed,
                                  faults=args.fault or [], out=say, bot_level=args.bot_level,
-                                 bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin)
+                                 bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin,
+                                 twin_faults=args.twin_faults)
         else:
             table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
                              store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level,
-                             bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin)
+                             bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin,
+                                 twin_faults=args.twin_faults)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
         return 2
@@ -282,6 +294,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"dealer on the physical twin: {twin_figures['machine_s']} s of its clock, "
                   f"{twin_figures['loop_passes']} cards round the return loop, "
                   f"{len(twin_figures['stuck'])} stuck on the path, {twin_figures['boots']} boot(s)")
+            drawn = twin_figures["random_faults"]
+            if drawn is not None:
+                print("the twin's random faults: " + ", ".join(f"{_DRAWN[what]} {n}" for what, n in drawn.items()))
         if path is not None:
             print(f"record: {path}")
         if club_line is not None:
@@ -316,6 +331,10 @@ def add_parser(sub: Any) -> None:
                    help="the dealer's firmware on the physical twin (device/dealer/twin.py: motors, flaps, sensors "
                         "and the sorting hopper with their timings; a card goes where the flaps stand) instead "
                         "of the simulated board, which puts each card where the firmware aims it")
+    p.add_argument("--twin-faults", action="store_true",
+                   help="with --twin: the twin's random faults at their estimated rates (physical.toml: pickup "
+                        "slips, double feeds, misreads, a gate interrupt held up by a garbage collection); each "
+                        "stops the dealer with its screen, and the simulated people do what it says")
     p.add_argument("--bot-level", default="rule", choices=("rule", "search", "strong"),
                    help="the bots' level: the rule bot, or a search over sampled deals with the level's "
                         "CPU time per decision (search 0.1 s, strong 0.2 s)")

@@ -152,3 +152,23 @@ def test_the_twins_clock_does_not_run_on_while_the_host_only_talks() -> None:
         link.close()
         s.stop()
     assert advanced_ms < 100, advanced_ms  # a few ms a command (was up to 160-200 each)
+
+
+def test_the_twins_figures_count_the_random_faults_it_drew() -> None:
+    """``figures()["random_faults"]``: None with the twin's random faults off; with them on, how
+    many of each it drew (``trickref sim --twin --twin-faults`` prints them). Every card misread
+    (the chance scaled to 1): the deal's cards count misreads, and nothing else is drawn."""
+    from trickref.device.dealer import twin_host as th
+
+    off = TwinDealerSimulator(seats=2, seed=5)
+    assert off.figures()["random_faults"] is None
+    sim = TwinDealerSimulator(seats=2, seed=5, faults=True,
+                              scale={"reader.misread_chance": 1000.0, "feed.slip_chance": 0.0,
+                                     "feed.double_chance": 0.0, "sensors.gate_irq_gc_chance": 0.0})
+    host = th.TwinHost(sim.twin)
+    host.hello()
+    sim.twin.mech.hopper = list(range(6))
+    host.deal(1, [(c, c % 2) for c in range(6)])
+    drawn = sim.figures()["random_faults"]
+    assert drawn is not None and drawn["misread"] >= 1, drawn
+    assert drawn["pickup_slip"] == drawn["double_feed"] == drawn["late_gate_irq"] == 0, drawn

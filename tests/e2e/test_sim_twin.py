@@ -65,6 +65,25 @@ def test_sim_twin_text_names_the_twin_and_what_it_did(capsys: pytest.CaptureFixt
     assert "s of its clock" in line and "cards round the return loop" in line and "0 stuck on the path" in line
 
 
+def test_sim_twin_faults_turns_the_twins_random_faults_on_and_the_game_goes_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``trickref sim --twin --twin-faults``: the twin's random faults at their estimated rates;
+    the table stops where one needs a person, the simulated person does what the screen says and
+    the game goes on. The last line counts what the twin drew (how many is the twin's draw: the
+    count itself is tests/device/test_twin_dealer_sim.py's). Without ``--twin`` it is refused."""
+    out = sim_json(capsys, "--game", "german-whist", "--seed", "4", "--hands", "1", "--twin", "--twin-faults",
+                   "--records", str(tmp_path))
+    drawn = out["twin"]["random_faults"]
+    assert set(drawn) == {"pickup_slip", "double_feed", "misread", "late_gate_irq"}, drawn  # on
+    assert out["twin"]["stuck"] == [] and len(out["hands"]) == 1
+    assert main(["verify", out["record"]]) == 0
+    capsys.readouterr()
+    assert sim_json(capsys, "--game", "german-whist", "--seed", "4", "--hands", "1", "--twin")["twin"][
+        "random_faults"] is None
+    assert main(["sim", "--game", "german-whist", "--hands", "1", "--twin-faults"]) == 2
+    assert "add --twin" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("game,n,moment", [
     ("spades-2p", 2, "mid_draw"),        # a drawn card shown to a seat; the stock in the twin's hopper
     ("german-whist", 2, "after_trick"),  # stock cards still to move after a trick
