@@ -22,8 +22,9 @@ names it, the person lifts it out, and the deal ends one card short (the hand is
 ``--fault misread:1``: the deal's first card cannot be read and goes to the reject pocket; in a
 game without a stock the person puts it back on the hopper and only it is dealt again.
 ``--twin --twin-faults`` adds the twin's own random faults at their estimated rates (pickup
-slips, double feeds, misreads, a late gate interrupt): the dealer stops with each, the person
-does what the screen says and presses Resume, and the game goes on.
+slips, double feeds, misreads, a late gate interrupt): the dealer goes on by itself where it
+can (a slipped card moved on to the window) and stops where a person must help (a double feed, a
+card it cannot read); the person does what the screen says, and the game goes on.
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
             table = SimTable(args.game, args.players, options, seed=args.seed, journal_path=args.journal,
                              store=store, speed=args.speed, faults=args.fault or [], out=say, bot_level=args.bot_level,
                              bot_budget=args.budget, bot_worlds=args.worlds, twin=args.twin,
-                                 twin_faults=args.twin_faults)
+                             twin_faults=args.twin_faults)
     except JournalError as e:
         print(f"trickref sim: --journal {e}", file=sys.stderr)
         return 2
@@ -333,8 +334,8 @@ def add_parser(sub: Any) -> None:
                         "of the simulated board, which puts each card where the firmware aims it")
     p.add_argument("--twin-faults", action="store_true",
                    help="with --twin: the twin's random faults at their estimated rates (physical.toml: pickup "
-                        "slips, double feeds, misreads, a gate interrupt held up by a garbage collection); each "
-                        "stops the dealer with its screen, and the simulated people do what it says")
+                        "slips, double feeds, misreads, a gate interrupt held up by a garbage collection); where "
+                        "the dealer stops for one, the simulated people do what the screen says")
     p.add_argument("--bot-level", default="rule", choices=("rule", "search", "strong"),
                    help="the bots' level: the rule bot, or a search over sampled deals with the level's "
                         "CPU time per decision (search 0.1 s, strong 0.2 s)")
