@@ -267,7 +267,11 @@ def _console(folder: str, what: str, body: dict[str, Any]) -> dict[str, Any]:
     port = served.get("web_port")
     if not port:
         raise CliError(f"the night in {folder} was served by an older trickref: serve it again")
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/console/api/{what}", data=json.dumps(body).encode(),
+    # the console listens where the night is served: on a wildcard, 127.0.0.1 reaches it; on one
+    # address (serve --host 192.168.1.20), only that address does
+    host = "127.0.0.1" if served["host"] in WILDCARD else served["host"]
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    req = urllib.request.Request(f"http://{where}/console/api/{what}", data=json.dumps(body).encode(),
                                  method="POST", headers={"Content-Type": "application/json", "X-Trickref-Console": "1"})
     token = base64.b64encode(f"{T.DIRECTOR_USER}:{night.passwords[T.DIRECTOR_USER]}".encode()).decode()
     req.add_header("Authorization", "Basic " + token)
@@ -281,7 +285,7 @@ def _console(folder: str, what: str, body: dict[str, Any]) -> dict[str, Any]:
             answer = {}
         raise CliError(str(answer.get("error") or f"the hub answered {e.code} {e.reason}")) from None
     except OSError as e:
-        raise CliError(f"cannot reach the hub's console at 127.0.0.1:{port}: "
+        raise CliError(f"cannot reach the hub's console at {where}: "
                        f"{getattr(e, 'reason', None) or e} (is 'trickref club serve {folder}' running?)") from None
 
 
@@ -414,7 +418,7 @@ def _cmd_sim(args: argparse.Namespace) -> int:
     done: dict[str, str] = {}
 
     files = _tls(args.dir)
-    host = "127.0.0.1" if served["host"] in ("0.0.0.0", "::", "") else served["host"]
+    host = "127.0.0.1" if served["host"] in WILDCARD else served["host"]
 
     def one(i: int, t: str) -> None:
         cfg = ClubConfig(night.name, t, night.passwords[t], host,

@@ -132,6 +132,52 @@ def test_club_table_gives_an_address_the_tables_can_reach(tmp_path, monkeypatch,
     assert all(not a.startswith("127.") and a != "0.0.0.0" for a in cli.lan_addresses())
 
 
+def test_the_console_is_asked_where_the_night_is_served(tmp_path, capsys) -> None:
+    """'club round' and 'club sim' ask the hub's console. Served on one address (serve --host
+    192.168.1.20) the console listens there only; it was asked on 127.0.0.1 whatever the address,
+    and said it could not reach the hub. Here the console stands on 127.0.0.2."""
+    import http.server
+    import threading
+
+    from trickref.device.club import cli
+
+    asked: list[str] = []
+
+    class Console(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            asked.append(self.path)
+            self.rfile.read(int(self.headers["Content-Length"]))
+            body = json.dumps({"ok": True}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.2", 0), Console)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        d = tmp_path / "night"
+        assert cli.main(["club", "new", str(d), "--name", "fri", "--tables", "2"]) == 0
+        (d / "serve.json").write_text(json.dumps({"host": "127.0.0.2", "port": 1883,
+                                                  "web_port": server.server_address[1]}))
+        assert cli._console(str(d), "round", {"round": 1, "action": "start"}) == {"ok": True}
+        assert asked == ["/console/api/round"]
+        (d / "serve.json").write_text(json.dumps({"host": "127.0.0.3", "port": 1883, "web_port": free_port()}))
+        try:
+            cli._console(str(d), "round", {"round": 1, "action": "start"})
+        except cli.CliError as e:
+            assert "127.0.0.3:" in str(e), e  # the address it was served on, named
+        else:
+            raise AssertionError("a console nobody serves answered")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_a_tls_night_certifies_the_names_the_tables_use(tmp_path, monkeypatch) -> None:
     """Was: the README's '--tls' example made a certificate for localhost only. Without
     --tls-name the certificate now names this machine: its host name, name.local and its
