@@ -62,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--web-port", type=int, default=8080)
     s.add_argument("--tls-port", type=int, default=8883,
                    help="with a TLS night (new --tls): the TLS port tables use on --host; the plain "
-                   "--port then listens on 127.0.0.1 only (the hub and the page)")
+                   "--port then listens on 127.0.0.1 only (for the hub)")
     s.add_argument("--use-broker", action="store_true",
                    help="use a Mosquitto already running at --host:--port (configured with <dir>/broker's passwd and acl)")
     s.set_defaults(func=run, club_func=_cmd_serve)
