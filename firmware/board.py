@@ -925,7 +925,7 @@ class Board:
         """Hold the hopper's pickup: the next feed moves take only a play-slot card, the stack
         stays (its bottom card, a staged one say, is still the next). PCA9685 channel 15: a
         servo (Hitec HS-311) lifting the stack off the pickup roller P (the design's "hopper
-        feeding pauses while S sees a card"; the part is to add on the build)."""
+        feeding pauses while S sees a card"; in BOM.md, designed, not built)."""
         self.flaps.set(HOPPER_LIFT, on)
 
     def slot_has_card(self):
