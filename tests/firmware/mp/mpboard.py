@@ -73,7 +73,7 @@ class FakeBoard:
         self.rx = bytearray()
         self.tx = bytearray()
         self.tx_room = -1  # bytes the host's USB buffer still takes (-1: it always reads)
-        self.write_sizes = []
+        self.write_max = 0  # the largest single write so far (a number: a list of every size grew the heap)
         self.cause = cause
         self.boot = boot
         self.wdt_feeds = 0
@@ -117,7 +117,8 @@ class FakeBoard:
         if self.tx_room >= 0:
             n = min(n, self.tx_room)
             self.tx_room -= n
-        self.write_sizes.append(len(data))
+        if len(data) > self.write_max:
+            self.write_max = len(data)
         self.tx.extend(data[:n])
         return n
 
@@ -466,7 +467,10 @@ class Host:
         want = self.send(ftype, body, seq)
         replies = [f for f in self.run(ms) if f.type not in (P.EVENT, P.BUSY) and f.ack == want]
         if len(replies) != 1:
-            raise AssertionError("expected one reply to 0x%02x, got %d" % (ftype, len(replies)))
+            # a firmware whose loop raised stopped answering for good (FAULT 4, the watchdog
+            # then reboots it): say so, not just that the reply is missing
+            why = " (the firmware stopped: its loop raised, FAULT 4)" if self.fw.failed else ""
+            raise AssertionError("expected one reply to 0x%02x, got %d%s" % (ftype, len(replies), why))
         return replies[0]
 
     def until(self, kind, max_ms=200000):

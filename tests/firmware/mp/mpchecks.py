@@ -560,14 +560,14 @@ def usb_stall():
     assert host.command(P.DEAL_PLAN, plan_chunks(1, entries)[0]).body[1] == P.OK_STARTED
     host.run(1000)
     host.board.tx_room = 0  # the host's USB buffer is full: it stopped reading
-    host.board.write_sizes = []
+    host.board.write_max = 0
     fed = 0
     for _ in range(2000):  # 40 s, host still sending PINGs
         if host.step(20):
             fed += 1
     dealer = host.fw.dealer
     assert fed == 2000, "a pass did not feed the watchdog while the host was not reading"
-    assert max(host.board.write_sizes) <= host.cfg.LINK_TX_BUDGET
+    assert 0 < host.board.write_max <= host.cfg.LINK_TX_BUDGET
     assert len(dealer.txq) <= host.cfg.LINK_TX_QUEUE and dealer.tx_dropped > 0
     dropped = dealer.tx_dropped
     host.board.tx_room = -1  # reading again
@@ -751,7 +751,7 @@ def heap(deals_count=60):
         host.frames = []
         host.events = []
         host.cursor = 0
-        host.board.write_sizes = []
+        host.board.write_max = 0
         yield
         # the lowest of five readings: the collector is conservative (a stale word on the
         # stack keeps a dead block alive for a step), so one reading can sit a few KB high
@@ -1133,7 +1133,7 @@ def evening(deals_count=500, whist=100, spades=50, fault_every=10, seed=0):
         host.frames = []
         host.events = []
         host.cursor = 0
-        host.board.write_sizes = []
+        host.board.write_max = 0
         assert host.fw.failed is False
         yield
     faulted = len([n for n in range(len(hands)) if hands[n] == "deal" and fault_every
