@@ -43,7 +43,7 @@ from .ticks import ticks_add, ticks_diff
 # ---- Pico pins -------------------------------------------------------------------------------
 PIN_READER_TX, PIN_READER_RX = 0, 1
 PIN_READER_TRIG = 2
-PIN_LID = 3  # NC to GND, pull-up: high = lid open (no motion)
+PIN_LID = 3  # NO contact to GND closed by the shut lid, pull-up: high = lid open or wire cut (no motion)
 PIN_TMC_TX, PIN_TMC_RX = 4, 5
 PIN_F_STEP, PIN_F_DIR = 6, 7
 PIN_T_STEP, PIN_T_DIR = 8, 9
