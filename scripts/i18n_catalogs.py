@@ -38,8 +38,9 @@ MARKED = [
     "ui/memory.py", "ui/scenes/roster.py",
 ]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-PLURALS = {"fr": "nplurals=2; plural=(n > 1);", "ht": "nplurals=2; plural=(n != 1);",
-           "tr": "nplurals=2; plural=(n != 1);"}
+# The catalogs this script makes and checks; each one's plural rule is Babel's locale data (a new
+# catalog's header) or the committed catalog's own header.
+TRANSLATED = ("fr", "ht", "tr")
 
 
 def template() -> Catalog:
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         LOCALE.mkdir(exist_ok=True)
         with open(LOCALE / "trickref.pot", "wb") as f:
             write_po(f, pot, width=100)
-    for lang in PLURALS:
+    for lang in TRANSLATED:
         path = LOCALE / lang / "LC_MESSAGES" / "trickref.po"
         if path.exists():
             with open(path, "rb") as f:

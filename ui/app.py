@@ -371,11 +371,23 @@ def run_kiosk(size: tuple[int, int] = (800, 480), fullscreen: bool = False, kios
     return 0
 
 
+def configured_size() -> tuple[int, int]:
+    """The window size the configuration's ``[display]`` ``width`` and ``height`` give
+    (800x480, the 7-inch Touch Display, by default or when the file cannot be read)."""
+    from trickref.device import config as dc
+
+    try:
+        d = dc.load().config.display
+        return T.parse_size(f"{d.width}x{d.height}")
+    except (dc.ConfigError, ValueError, OSError):
+        return (800, 480)
+
+
 def run_default() -> int:
     """``trickref`` with no arguments: the kiosk in simulated mode, windowed on a desktop,
-    full screen on the Pi's panel (no desktop session)."""
+    full screen on the Pi's panel (no desktop session), at the configuration's size."""
     on_panel = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
-    return run_kiosk((800, 480), fullscreen=on_panel, kiosk=on_panel)
+    return run_kiosk(configured_size(), fullscreen=on_panel, kiosk=on_panel)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -387,14 +399,15 @@ def _size(text: str) -> tuple[int, int]:
 
 def _cmd_kiosk(args: argparse.Namespace) -> int:
     fullscreen = bool(args.fullscreen) and not args.windowed
-    return run_kiosk(args.size, fullscreen=fullscreen, kiosk=fullscreen or args.kiosk)
+    return run_kiosk(args.size or configured_size(), fullscreen=fullscreen, kiosk=fullscreen or args.kiosk)
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("kiosk", help="run the touchscreen kiosk (simulated table: bots fill empty seats)")
-    p.add_argument("--size", type=_size, default=(800, 480),
+    p.add_argument("--size", type=_size, default=None,
                    help="window size: 800x480 (the 7-inch Touch Display), 1024x600, 1280x720, or 720x1280 "
-                        "(Touch Display 2, portrait)")
+                        "(Touch Display 2, portrait); default: the configuration's [display] width and height "
+                        "(800x480 unless changed)")
     p.add_argument("--fullscreen", action="store_true", help="full screen, cursor hidden")
     p.add_argument("--windowed", action="store_true", help="a window even where full screen is the default")
     p.add_argument("--kiosk", action="store_true", help="hide the cursor (touch screen)")

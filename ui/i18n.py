@@ -6,7 +6,8 @@ in a table and translated later with ``_``. ``set_language`` switches at run tim
 lays itself out again on its next frame (``Scene._ensure_layout`` keys on ``current()``).
 
 The catalogs are the committed ``ui/locale/<lang>/LC_MESSAGES/trickref.po`` files, made and
-refreshed with Babel (``scripts/i18n.sh``: ``pybabel extract`` then ``update``). No compiled ``.mo``
+refreshed with Babel's Python API by ``scripts/i18n_catalogs.py`` (extract, then update; ``--check``
+in the tests; docs/LANGUAGES.md). No compiled ``.mo``
 is committed or needed at run time: ``compile_po`` turns a ``.po`` into the ``.mo`` bytes in
 memory when the language is first chosen (a few milliseconds for the kiosk's few hundred
 strings), and ``gettext.GNUTranslations`` reads them. So an installed kiosk (``pip install``, a

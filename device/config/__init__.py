@@ -68,12 +68,15 @@ from .reading import (
 from .sections import (
     LANGUAGES,
     MODES,
+    PICO_USB,
+    STABLE_PORT,
     Config,
     DealerConfig,
     DisplayConfig,
     PanelsConfig,
     StorageConfig,
     VerifyConfig,
+    usb_serial_ports,
 )
 from .writing import Hex, dumps, save, to_dict
 
@@ -100,6 +103,9 @@ __all__ = [
     "MODES",
     "LANGUAGES",
     "DealerConfig",
+    "PICO_USB",
+    "STABLE_PORT",
+    "usb_serial_ports",
     "StorageConfig",
     "VerifyConfig",
     "DisplayConfig",

@@ -16,10 +16,37 @@ MODES = ("auto", "simulated", "hardware")
 LANGUAGES = ("en", "fr", "ht", "tr")  # English, French, Haitian Creole, Turkish (ui/locale)
 
 
+STABLE_PORT = "/dev/trickref-dealer"  # the udev rule's name (hardware/99-trickref-dealer.rules)
+PICO_USB = (0x2E8A, 0x0005)  # MicroPython's USB id on a Raspberry Pi Pico (the same rule)
+
+
+def usb_serial_ports() -> list[tuple[str, int | None, int | None]]:
+    """(device, USB vendor id, product id) of every serial port this machine has (pyserial)."""
+    from serial.tools import list_ports
+
+    return [(p.device, p.vid, p.pid) for p in list_ports.comports()]
+
+
 @dataclass(frozen=True)
 class DealerConfig:
-    port: str = "/dev/trickref-dealer"  # a device, a pyserial URL, or "sim"
+    port: str = STABLE_PORT  # a device, a pyserial URL, "sim", or "auto" (resolved_port)
     baud: int = 115200
+
+    def resolved_port(self, exists: Callable[[str], bool] = os.path.exists,
+                      ports: Callable[[], list[tuple[str, int | None, int | None]]] = usb_serial_ports) -> str:
+        """The port to open. "auto" (what the kiosk's Settings save for an emptied field): the
+        udev rule's /dev/trickref-dealer when it exists, else the first serial port whose USB id
+        is MicroPython's on a Pico (a Pi without the rule installed), else /dev/trickref-dealer
+        (so a message names the port the setup guide makes). Anything else is itself."""
+        if self.port != "auto":
+            return self.port
+        if exists(STABLE_PORT):
+            return STABLE_PORT
+        try:
+            found = [dev for dev, vid, pid in ports() if (vid, pid) == PICO_USB]
+        except (ImportError, OSError):
+            found = []
+        return sorted(found)[0] if found else STABLE_PORT
 
 
 @dataclass(frozen=True)
@@ -102,7 +129,7 @@ class Config:
         """"simulated" or "hardware": auto means hardware when the dealer port and GPIO exist."""
         if self.mode != "auto":
             return self.mode
-        port = self.dealer.port
+        port = self.dealer.resolved_port(exists)
         if port != "sim" and exists(port) and exists("/dev/gpiochip0"):
             return "hardware"
         return "simulated"

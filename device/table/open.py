@@ -282,11 +282,12 @@ def open_table(config: Any, mode: str | None = None, *, game: str, players: int,
         else:
             from trickref.device.panels import open_panels
 
-            driver = Dealer(config.dealer.port, baudrate=config.dealer.baud, link_timeout=link_timeout or 10.0)
+            port = config.dealer.resolved_port()
+            driver = Dealer(port, baudrate=config.dealer.baud, link_timeout=link_timeout or 10.0)
             try:
                 driver.open()
             except (DealerError, OSError, ValueError) as e:
-                raise TableSetupError(f"cannot open the dealer on {config.dealer.port}: {e}") from None
+                raise TableSetupError(f"cannot open the dealer on {port}: {e}") from None
             try:
                 panels = open_panels(config, on_panel, "hardware", seats=players, pin_factory=pin_factory,
                                      **({"clock": panel_clock} if panel_clock is not None else {}))

@@ -7,8 +7,9 @@
 # is 720x1280 is turned to landscape (--transform 90, or TRICKREF_TRANSFORM) before the kiosk
 # starts, and the kiosk then lays out at 1280x720. The original 7-inch display (800x480) is
 # left alone and the kiosk lays out at 800x480. TRICKREF_SIZE overrides the layout size;
-# TRICKREF_ROTATE=off leaves every output as it is (e.g. when the Screen Configuration tool has
-# already rotated it; see hardware/PI-SETUP.md). TRICKREF_KIOSK_DRY_RUN=1 prints the kiosk
+# TRICKREF_ROTATE=off leaves every output as it is and lays out at 800x480 unless TRICKREF_SIZE
+# says otherwise (a panel the Screen Configuration tool already rotated needs neither: the
+# default finds it turned and lays out at 1280x720; see hardware/PI-SETUP.md). TRICKREF_KIOSK_DRY_RUN=1 prints the kiosk
 # command it would run and exits (tests/hardware/test_kiosk_launcher.py).
 here=$(cd "$(dirname "$0")" && pwd)
 project=$(cd "$here/../.." && pwd)

@@ -143,6 +143,27 @@ def test_auto_mode() -> None:
     assert Config(mode="hardware").resolved_mode(lambda p: False) == "hardware"
 
 
+def test_an_auto_dealer_port_finds_the_dealer() -> None:
+    """"auto" is what the kiosk's Settings save for an emptied port field: the udev rule's
+    /dev/trickref-dealer when it is there, else a serial port with MicroPython's Pico USB id;
+    it used to be opened as a file named "auto" (hardware mode: "cannot open the dealer on
+    auto"; auto mode: quietly simulated)."""
+    auto = C.DealerConfig(port="auto")
+    pico = [("/dev/ttyS0", None, None), ("/dev/ttyACM1", 0x2E8A, 0x0005), ("/dev/ttyACM0", 0x2341, 0x0043)]
+    assert auto.resolved_port({"/dev/trickref-dealer"}.__contains__, lambda: pico) == "/dev/trickref-dealer"
+    assert auto.resolved_port(lambda p: False, lambda: pico) == "/dev/ttyACM1"
+    assert auto.resolved_port(lambda p: False, lambda: pico[:1]) == "/dev/trickref-dealer"  # named in the message
+
+    def broken() -> list[tuple[str, int | None, int | None]]:
+        raise OSError("no /sys")
+
+    assert auto.resolved_port(lambda p: False, broken) == "/dev/trickref-dealer"
+    assert C.DealerConfig(port="/dev/ttyUSB3").resolved_port(lambda p: False, broken) == "/dev/ttyUSB3"
+    have = {"/dev/trickref-dealer", "/dev/gpiochip0"}
+    assert Config(dealer=auto).resolved_mode(have.__contains__) == "hardware"
+    assert isinstance(C.usb_serial_ports(), list)  # pyserial's own listing runs here
+
+
 def test_admin_pin_is_hashed_and_checked(tmp_path: Path) -> None:
     admin = C.AdminConfig()
     assert admin.is_default and admin.check("0000") and not admin.check("1234")

@@ -138,3 +138,23 @@ def test_the_settings_screen_writes_the_config_file_keeping_its_comments(monkeyp
     assert "large_text = true" in text
     assert C.load(cfg, strict=True).config.display.large_text
     assert Path(cfg).stat().st_mode & 0o777 == 0o600
+
+
+def test_the_kiosk_opens_at_the_configured_size(tmp_path) -> None:
+    """``[display]`` ``width``/``height`` size the kiosk's window when ``--size`` is not given
+    (they were read, checked and written back, and never used: the window was 800x480 whatever
+    the file said); ``--size`` still wins; a file that cannot be used gives 800x480."""
+    import argparse
+
+    from trickref.ui import app
+
+    cfg = tmp_path / "config.toml"  # the conftest points TRICKREF_CONFIG here
+    assert app.configured_size() == (800, 480)  # no file: the defaults
+    cfg.write_text("[display]\nwidth = 1280\nheight = 720\n")
+    assert app.configured_size() == (1280, 720)
+    parser = argparse.ArgumentParser()
+    app.add_parser(parser.add_subparsers())
+    assert parser.parse_args(["kiosk"]).size is None
+    assert parser.parse_args(["kiosk", "--size", "1024x600"]).size == (1024, 600)
+    cfg.write_text("[display]\nwidth = 300\nheight = 200\n")  # checked by the loader: not a size
+    assert app.configured_size() == (800, 480)
