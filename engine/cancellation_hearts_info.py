@@ -23,8 +23,11 @@ INFO = GameInfo(
         OptionSpec("last_trick_cancelled", "choice", "nobody",
                    "who takes the cards when the last trick of a hand is fully cancelled",
                    choices=("nobody", "leader")),
-        OptionSpec("moon_self", "int", -28, "the shooter's score for the hand on choosing 'self'"),
-        OptionSpec("moon_others", "int", 26, "every other player's score on the shooter choosing 'others'"),
+        # presets: the seed's figures, and the pool's (-52 / +52: all 52 points of two decks)
+        OptionSpec("moon_self", "int", -28, "the shooter's score for the hand on choosing 'self'",
+                   presets=(-28, -52)),
+        OptionSpec("moon_others", "int", 26, "every other player's score on the shooter choosing 'others'",
+                   presets=(26, 52)),
     ),
     search_bot=".bots.search_hearts:HeartsSearchBot",
     leftover="centre",

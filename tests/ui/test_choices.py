@@ -61,3 +61,21 @@ def test_blind_nil_for_the_trailing_team(small_app):
     tap_button(app, "yes")  # asked first
     assert st.blind[seat] and st.bids[seat] == 0
     assert session.revealed is None  # declared without the hand ever shown
+
+
+def test_the_default_is_always_among_the_preset_buttons() -> None:
+    """A row shows the presets it has room for, the rules page's default always among them:
+    partnership Spades' targets are 100 / 200 / 300 / 500, default 500, and a narrow row showed
+    100 and 200 only. Cancellation Hearts' moon options offer the seed's figures and the pool's
+    (-52 / +52), as RULES.md says the kiosk does."""
+    from trickref.engine.catalog import info
+    from trickref.ui.scenes.options import shown_presets
+
+    assert shown_presets((100, 200, 300, 500), 500, 2) == (100, 500)
+    assert shown_presets((100, 200, 300, 500), 500, 3) == (100, 200, 500)
+    assert shown_presets((100, 200, 300, 500), 500, 4) == (100, 200, 300, 500)
+    assert shown_presets((None, -200, -500), None, 2) == (None, -200)
+    assert shown_presets((100, 150, 200), 150, 2) == (100, 150)
+    assert shown_presets((), 7, 2) == ()
+    specs = {s.name: s for s in info("cancellation-hearts").options}
+    assert specs["moon_self"].presets == (-28, -52) and specs["moon_others"].presets == (26, 52)

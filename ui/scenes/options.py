@@ -37,6 +37,16 @@ def choice_words(choice: object) -> str:
     return str(choice) if word is None else _(word)
 
 
+def shown_presets(presets: tuple[Any, ...], default: Any, room: int) -> tuple[Any, ...]:
+    """The preset buttons a row has room for, in the spec's order: the first ``room``, with the
+    default always among them (partnership Spades' targets 100 / 200 / 300 / 500, default 500:
+    a row with room for two shows 100 and 500, so the rules page's default is one tap away)."""
+    first = tuple(presets[:room])
+    if default in presets and default not in first and room > 0:
+        return (*first[: room - 1], default)
+    return first
+
+
 class _Help(Widget):
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -109,7 +119,7 @@ class OptionsScene(Scene):
         step = 50 if spec.name == "target" and spec.default >= 100 else (10 if spec.name in ("blind_nil_margin",) else 1)
         if spec.name == "loss_floor":
             step = 100
-        presets = spec.presets[:3] if self.theme.width >= 1000 or not label else spec.presets[:2]
+        presets = shown_presets(spec.presets, spec.default, 3 if self.theme.width >= 1000 or not label else 2)
         return Stepper(label, value, self._setter(spec.name), step=step, minimum=spec.minimum, presets=presets)
 
     def layout(self) -> None:
