@@ -22,10 +22,10 @@ def test_home_to_a_started_game_with_chosen_options(small_app):
     assert app.scene.model()["options"] == defaults("partnership-spades")
     assert set(app.scene.option_widgets) == {s.name for s in SPECS["partnership-spades"]}
     tap_button(app, "Trump suit = spades")
-    tap_button(app, "Game ends at = 200")
+    tap_button(app, "Game ends at = 100")  # the row's presets: 100 and the default, 500
     tap_button(app, "Game ends at +")
     assert app.scene.model()["options"]["trump"] == "spades"
-    assert app.scene.model()["options"]["target"] == 250
+    assert app.scene.model()["options"]["target"] == 150
     toggle = app.scene.option_widgets["must_beat"]
     app.scene.area.scroll(toggle.rect.y - app.scene.area.rect.y)
     app.render(force=True)
@@ -35,7 +35,7 @@ def test_home_to_a_started_game_with_chosen_options(small_app):
     tap_button(app, "Start game")
     st = app.session.table.state
     assert st.GAME_ID == "partnership-spades"
-    assert st.options["trump"] == "spades" and st.options["target"] == 250 and st.options["must_beat"] is False
+    assert st.options["trump"] == "spades" and st.options["target"] == 150 and st.options["must_beat"] is False
     assert app.scene.name in ("handoff", "bidding", "dealing")
 
 
