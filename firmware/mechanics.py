@@ -380,6 +380,14 @@ class Mechanics:
         if self.state != RUNNING:
             if self.state == WAITING and self.job is not None and self.held is None:
                 self._next_op()
+                if self.state == WAITING and self.op is None and self.flights and self.stopped_at is not None:
+                    # the job waits for cards an ABORT froze on the loop (a FETCH of one of
+                    # them with the hopper empty): no op will begin to run the belt, so run it
+                    # now (found on the simulated table: German Whist against a bot, the FETCH
+                    # after the reader's ABORT waited for good)
+                    self._shift_flights()
+                    if hasattr(self.board, "belt"):
+                        self.board.belt(True)
             return
         if self.op is None:
             self._next_op()
