@@ -385,9 +385,7 @@ class Mechanics:
                     # them with the hopper empty): no op will begin to run the belt, so run it
                     # now (found on the simulated table: German Whist against a bot, the FETCH
                     # after the reader's ABORT waited for good)
-                    self._shift_flights()
-                    if hasattr(self.board, "belt"):
-                        self.board.belt(True)
+                    self._unfreeze()
             return
         if self.op is None:
             self._next_op()
@@ -438,10 +436,7 @@ class Mechanics:
         self.op = op
         self.state = RUNNING
         if self.flights and self.stopped_at is not None:
-            # cards an ABORT froze on the loop: the belt runs again and takes them home
-            self._shift_flights()
-            if hasattr(self.board, "belt"):
-                self.board.belt(True)
+            self._unfreeze()  # cards an ABORT froze on the loop: the belt takes them home
         cfg = self.cfg
         if op.source == "hopper":
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
@@ -987,6 +982,13 @@ class Mechanics:
             self.stopped_at = None
             self.unswept = self.belt and self.loop_sensors
             self.sweep_first = self.unswept
+
+    def _unfreeze(self):
+        """Cards an ABORT froze on the loop go on: their windows move on by the stop and the belt
+        runs again."""
+        self._shift_flights()
+        if hasattr(self.board, "belt"):
+            self.board.belt(True)
 
     def _shift_flights(self):
         """The belt stood still since ``stopped_at``: the cards on it are late by that; a card

@@ -434,3 +434,37 @@ def test_a_fed_card_is_fed_even_when_its_twin_is_parked_in_the_loop() -> None:
     host.until(P.EV_CARD_ROUTED)
     host.run(3000)
     assert host.board.tray(P.REJECT) == [12] and list(host.board.hopper) == [12, 3, 20]
+
+
+def test_a_fetch_of_a_card_an_abort_froze_on_the_loop_runs_the_belt() -> None:
+    """German Whist against a bot at the simulated dealer: a FETCH sent the stock's cards round
+    the loop to reach the last one; the table's read (FEED HOLD, waiting for a player's card) was
+    stopped by an ABORT while those cards were still on the belt, which froze them there. The
+    next FETCH wanted one of them with the hopper empty: it waited for the loop to bring them
+    back, but no op began to run the belt, so it waited for good (before the fix: no event in
+    20 simulated seconds, the mechanism WAITING, the three cards still frozen)."""
+    order = shuffled(21)
+    host = make_host(deck=order)
+    plan = four_seat_plan(order[:48]) + [(c, P.LOOP) for c in order[48:]]
+    host.command(P.DEAL_PLAN, plan_body(3, plan))
+    host.until(P.EV_DEAL_DONE)
+    host.run(3000)
+    d = host.sim.firmware.dealer
+    mech = d.mech
+    assert host.command(P.FETCH, bytes((P.LOOP, d.loop[-1], 0))).type == P.OK
+    for _ in range(500):
+        host.run(10)
+        if not mech.busy():
+            break
+    cycled = [f.op.card for f in mech.flights if f.pocket is None and f.op.tag == "cycle"]
+    assert len(cycled) == 3 and host.board.hopper == []  # the three on the belt, none home yet
+    assert host.command(P.FEED, bytes((1, P.HOLD))).type == P.OK  # the table's read
+    host.run(50)
+    assert host.command(P.ABORT).type == P.OK
+    assert mech.stopped_at is not None and [f.op.card for f in mech.flights] == cycled  # frozen
+    host.cursor = len(host.events)
+    assert host.command(P.FETCH, bytes((P.LOOP, cycled[-1], 1))).type == P.OK
+    assert host.until(P.EV_CARD_ROUTED, max_ms=20000)[2] == bytes((cycled[-1], 1))
+    host.run(3000)
+    assert host.board.seat(1)[-1] == cycled[-1]
+    assert sorted(host.board.hopper) == sorted(cycled[:-1]) and d.loop == cycled[:-1]
