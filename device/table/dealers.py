@@ -179,6 +179,9 @@ class DealerAdapter:
         self.jammed_step: int | None = None
         # a step the dealer refused while stopped by a jam between steps: RESUME before it
         self.resume_first = False
+        # a Fetch or Stage the dealer stalled on (no progress while it said it moved): its step
+        # number and the dealer's (state, cards done, next event) when the driver gave it up
+        self.stalled: tuple[int, tuple[int, int, int] | None] | None = None
         # the Release under way (its step number) and the cards the dealer reported delivered
         # (CARD_DEALT, in order) that no DealerFault has reported yet: a Release done again
         # leaves them out (they are no longer in the loop)
@@ -431,6 +434,8 @@ class DealerAdapter:
         except DealerLinkDown as e:
             return self._fault("link_down", e, cmd)
         except DealerStalled as e:  # it answers: not the link, nothing goes on by itself
+            if isinstance(cmd, (Fetch, Stage)):
+                self.stalled = (cmd.step, self._progress())
             return self._fault("fault", e, cmd)
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
@@ -513,9 +518,39 @@ class DealerAdapter:
                 if e.name != m.NAK_REASON_NAMES.get(m.NAK_BAD_STATE):  # (nothing to resume: fine)
                     raise
 
+    def _progress(self) -> tuple[int, int, int] | None:
+        """What the driver's stall check compares: (state, cards done, next event index)."""
+        try:
+            st = self.dealer.status()
+        except (DealerError, ValueError, OSError):
+            return None
+        return (st.state, st.done, st.next_event_index)
+
+    def _restart_if_stalled(self, cmd: DealerCommand) -> None:
+        """The Fetch or Stage the dealer stalled on, sent again once the people looked ("Fixed,
+        continue"): if the dealer has not moved on since (the same state, cards done and events:
+        nothing caught was freed, or its firmware waits for something that will not come), RESET
+        stops it and the step goes again under its next attempt's id. Sent again as it was, the
+        dealer took it for the step it still ran and the table stalled again at every continue
+        (found with the firmware's frozen-loop FETCH of 7934473 put back: the people could only
+        power the dealer off and on). RESET keeps the dealer's loop model; the cards it had on the
+        belt come home first (homecoming), and a card in the read window goes to the reject
+        pocket, which the reconciliation after it reports."""
+        stalled, self.stalled = self.stalled, None
+        if stalled is None or stalled[0] != cmd.step or not isinstance(cmd, (Fetch, Stage)):
+            return
+        now = self._progress()
+        if now is None or now != stalled[1] or m.STATE_NAMES.get(now[0]) not in ("DEALING", "MOVING", "FEEDING"):
+            return  # it went on (or stopped in a way of its own): the step's own path handles it
+        self.faults.append(f"reset: step {cmd.step} made no progress since it stalled")
+        self.dealer.reset()
+        self.reconcile()
+        self._next_attempt(cmd.step)
+
     def _run(self, cmd: DealerCommand) -> Event:
         d = self.dealer
         self._resume_if_refused()
+        self._restart_if_stalled(cmd)
         if isinstance(cmd, V1Step):
             raise V1StepRefused(
                 f"this game was journaled with the v1 dealer's steps, and its next step, '{cmd.op}' "
