@@ -34,7 +34,7 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -180,6 +180,10 @@ class DealerLink:
         self._port_lock = threading.Lock()  # guards _port swaps and writes
         self._reader = FrameReader()
         self._request_lock = threading.RLock()
+        # host commands waiting for the request lock (``_commanding``): the supervisor leaves the
+        # link to them
+        self._waiters = 0
+        self._waiters_lock = threading.Lock()
         self._cv = threading.Condition()
         self._waiting_seq: int | None = None
         self._reply: Frame | None = None
@@ -237,7 +241,7 @@ class DealerLink:
             target=self._read_loop, name="dealer-reader", daemon=True)
         self._reader_thread.start()
         try:
-            with self._request_lock:
+            with self._commanding():
                 self._write(b"\x00")  # flush whatever half frame the dealer holds
                 identity = self._handshake(time.monotonic() + (timeout or self.link_timeout))
         except BaseException:
@@ -370,9 +374,15 @@ class DealerLink:
             if not data:
                 continue
             self.stats.rx_bytes += len(data)
-            self.last_bytes = time.monotonic()
             errors = self._reader.errors
-            for frame in self._reader.feed(data):
+            frames = self._reader.feed(data)
+            if self._reader.errors != errors or any(f.type >= 0x80 for f in frames):
+                # the dealer is there (a frame of its, or a damaged one); bytes count when their
+                # frame ends: our own frames coming back (an echo: TX wired to RX, loop://) are no
+                # dealer, and taken for one they made a silent link look noisy, retried for a
+                # minute ("the line is too noisy to carry a frame")
+                self.last_bytes = time.monotonic()
+            for frame in frames:
                 try:
                     self._dispatch(frame)
                 except Exception:  # never let one bad frame or callback kill the reader
@@ -541,7 +551,7 @@ class DealerLink:
                                "callback (it runs on the reader thread); hand them off")
         body = m.encode_body(ftype, fields)
         deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
-        with self._request_lock:
+        with self._commanding():
             # The supervisor may have held the link for up to its own budget, retrying a
             # command of its own on a silent link (a pending ABORT). A command that spent its
             # time waiting for the link still gets one retransmit timeout to be sent and
@@ -553,6 +563,27 @@ class DealerLink:
                 with contextlib.suppress(DealerError):
                     self._recover(deadline)
             return reply
+
+    @contextlib.contextmanager
+    def _commanding(self) -> Iterator[None]:
+        """The request lock for a command of the host's. While one waits for it the supervisor
+        does not take the link again: after its own try on a silent dealer failed (a HELLO, a
+        keep-alive) it came straight back for another (``_went_silent`` wakes it) and took the
+        lock before the waiting command's thread could run, try after try, so the command never
+        went out, never timed out, and the table waited for good (the deal's STATUS poll with
+        the twin's cable out, tests/e2e/test_sim_twin.py; a command sent to a dealer found
+        silent by a keep-alive waited the same way)."""
+        with self._waiters_lock:
+            self._waiters += 1
+        try:
+            self._request_lock.acquire()
+        finally:
+            with self._waiters_lock:
+                self._waiters -= 1
+        try:
+            yield
+        finally:
+            self._request_lock.release()
 
     def _next_seq(self) -> int:
         with self._seq_lock:
@@ -917,7 +948,7 @@ class DealerLink:
         deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
         out: list[Event] = []
         want = first & 0xFFFF
-        with self._request_lock:
+        with self._commanding():
             stop = self.next_event_index
             for _ in range(300):
                 left = (stop - want) & 0xFFFF
@@ -950,13 +981,13 @@ class DealerLink:
     def recover_events(self, timeout: float | None = None) -> None:
         """Fetch every event the host missed (EVENTS_SINCE); listeners get them in order."""
         deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
-        with self._request_lock:
+        with self._commanding():
             self._recover(deadline)
 
     def handshake(self, timeout: float | None = None) -> Identity:
         """Redo HELLO now (e.g. after the referee was told the dealer was reset)."""
         deadline = time.monotonic() + (self.link_timeout if timeout is None else timeout)
-        with self._request_lock:
+        with self._commanding():
             identity = self._handshake(deadline)
             if self._need_recovery:
                 self._recover(deadline)
@@ -978,8 +1009,8 @@ class DealerLink:
             if not (self._need_hello or self._need_recovery or self._abort_pending
                     or (self.keepalive and idle)):
                 continue
-            if not self._request_lock.acquire(timeout=0.01):
-                continue  # a command is under way: it keeps the link alive itself
+            if self._waiters or not self._request_lock.acquire(timeout=0.01):
+                continue  # a command is under way or waits: it keeps the link alive itself
             try:
                 deadline = time.monotonic() + self.link_timeout
                 if self._abort_pending:

@@ -174,6 +174,42 @@ def test_a_silent_dealer_is_a_timeout_with_a_clear_message() -> None:
         link.close()
 
 
+def test_a_command_to_a_dealer_the_supervisor_found_silent_times_out() -> None:
+    """The dealer falls silent while the link is idle: the supervisor's keep-alive finds it and
+    it tries HELLO again and again. A command sent then must get the link and time out in its
+    own budget. Before, each failed HELLO woke the supervisor at once and it took the link back
+    before the command's thread could run: the command waited for good (a deal's STATUS poll
+    with the twin's cable out, tests/e2e/test_sim_twin.py, about 1 run in 500; here every time)."""
+    silent = [False]
+
+    def handler(fake: FakeDealer, cmd: Frame) -> list[Frame] | None:
+        return None if silent[0] else standard(fake, cmd)
+
+    fake = FakeDealer(handler)
+    link = open_link(fake, keepalive=True, link_timeout=0.5, deadman_ms=600)
+    outcome: list[BaseException | None] = []
+
+    def command() -> None:
+        try:
+            link.request(m.STATUS)
+            outcome.append(None)
+        except Exception as e:  # noqa: BLE001 - checked below
+            outcome.append(e)
+
+    try:
+        silent[0] = True
+        wait_until(lambda: link.stats.handshakes == 1 and any(f.type == m.HELLO for f in fake.received[1:]),
+                   GENEROUS)  # the supervisor is at it
+        for _ in range(3):
+            t = threading.Thread(target=command, daemon=True)
+            t.start()
+            t.join(GENEROUS)
+            assert not t.is_alive(), "the command never got the link"
+        assert len(outcome) == 3 and all(isinstance(e, DealerTimeout) for e in outcome), outcome
+    finally:
+        link.close()
+
+
 def test_a_command_that_waited_for_the_link_is_still_sent() -> None:
     """The supervisor may hold the link for up to its own budget (retrying a pending ABORT on a
     silent link): a command whose budget ran out meanwhile still gets one retransmit timeout
@@ -314,10 +350,14 @@ def test_cannot_open_a_missing_port() -> None:
 
 
 def test_loop_url_hears_only_itself() -> None:
-    # loop:// echoes the host's own frames: they are not dealer messages, so no handshake.
+    # loop:// echoes the host's own frames: they are not dealer messages, so no handshake; nor
+    # are they a dealer on a noisy line (taken for one, HELLO was retried for a minute and the
+    # message blamed the line)
     link = DealerLink("loop://", reply_timeout=0.05, link_timeout=0.5)
-    with pytest.raises(DealerTimeout, match="HELLO"):
+    started = time.monotonic()
+    with pytest.raises(DealerTimeout, match="did not answer HELLO .*the link is silent"):
         link.open()
+    assert time.monotonic() - started < 30  # (60 s before, the noise limit)
 
 
 # --- URLs against the simulator ------------------------------------------------------------
