@@ -693,6 +693,15 @@ class FetchJob:
             d.mech.stop_for(M.ST_LOOP, self.card)
 
     def cancel(self):
+        d = self.dealer
+        if self.found and d.mech.unejected == self.card and self.target != P.HOLD:
+            # stopped with its card routed but still in the read window: the loop's first card
+            # again, where ABORT and RESET leave it (found on the simulated table: an e-stop
+            # while the flap for a German Whist stock card turned; the card stayed in the window,
+            # the model had taken it out, and every FETCH of it after Resume was refused)
+            d.loop_take(self.card)
+            d.loop.insert(0, self.card)
+            d.mech.from_slot = False  # (its eject, begun with the hopper held, brought no slot card)
         if self.under:  # (aborted or e-stopped: the blade is not driven)
             self.under_clear(False)
         self.sweep_end()

@@ -162,6 +162,9 @@ class Mechanics:
         # path: it will not land), to take it out of the loop model and the blade's queue
         self.loop_gone = None
         self.ejecting = False  # the eject stage's feed move was started (_start_stage)
+        # the card an ABORT or e-stop found routed but still in the read window (_in_window): the
+        # job's cancel() puts it back in the loop model (None: no card)
+        self.unejected = None
         self.aimed = False  # the turn stage raised its flap (_aim_safe let it)
         # (stage code, card) of a stop decided while F was in a feed move: it is made when the
         # move ends (_stop_for), nothing else starts meanwhile
@@ -186,6 +189,7 @@ class Mechanics:
         # a card a person fed, whatever the loop model holds (commands.FeedJob)
         self.hopper_held = False
         self.from_slot = False
+        self.slot_fed = False  # ... and a card lay in the slot then (that move took it)
         # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
@@ -241,9 +245,28 @@ class Mechanics:
         self._begin(op)
         self.state = RUNNING
 
+    def _in_window(self):
+        """The card the running op routed, while it is sure to lie in the read window still: its
+        flap turning, its eject not begun, or its eject under way with the gate still seeing a
+        card and no other card that move could bring there (no NEXT pull, no play slot card);
+        None otherwise (a card that may have left for the belt is left to the host's look at
+        the loop after the stop)."""
+        op, stage = self.op, self.stage
+        if op is None or stage is None or op.target is None:
+            return None
+        if stage[0] == "turn":
+            return op.card
+        if stage[0] == "eject":
+            if not self.ejecting:
+                return op.card
+            if not op.pull_next and not self.slot_fed and self.gate.state:
+                return op.card
+        return None
+
     def estop(self, source):
         """Stop every motor at once and latch: nothing moves again before RESET."""
         self.board.stop_all()
+        self.unejected = self._in_window()
         was = self.state
         self.state = ESTOPPED
         self.pending_stop = None
@@ -261,6 +284,7 @@ class Mechanics:
     def abort(self):
         """Forget the running job and op; a card left in the gate goes to the reject tray."""
         self.board.stop_all()
+        self.unejected = self._in_window()
         job = self.job
         self.job = None
         self.op = None
@@ -539,7 +563,8 @@ class Mechanics:
         to the read window comes from: the play slot when the hopper is held or a card lies in
         the slot (``from_slot``)."""
         slot = getattr(self.board, "slot_has_card", None)
-        self.from_slot = self.hopper_held or (slot is not None and bool(slot()))
+        self.slot_fed = slot is not None and bool(slot())
+        self.from_slot = self.hopper_held or self.slot_fed
         move(True)
 
     def _at_window(self):
@@ -952,10 +977,14 @@ class Mechanics:
             self._advance()  # (_complete: a flight from now; the op and stage are done)
 
     def _lost_flights(self):
-        """A stop while cards were on the belt: where they went is unknown, none is reported
-        (the next job to find the hopper empty runs the belt round first: homecoming)."""
+        """A stop while cards were on the belt: where they went is unknown, none is reported;
+        the next job runs the belt round first (homecoming), so that the loop sensors do not see
+        them pass while it follows a card of its own (found with the e-stop pressed while a
+        German Whist FETCH sent cards round: after RESET the FETCH took their edges at E for its
+        own card passing its pocket, JAM 4, and the table stopped at every Resume)."""
         if self.flights:
             self.unswept = self.belt and self.loop_sensors
+            self.sweep_first = self.unswept
         self.flights = []
 
     def _park_flights(self):

@@ -195,12 +195,13 @@ _TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     (N_("{name}: look in your pocket for {cards} (passed to you); put any you find in the play slot"), ()),
     (N_("{name}: look in your pocket for {cards} (passed to you); put exactly those in the play slot and keep your "
         "other {twins}"), ()),
-    # loop cards the dealer did not find after it restarted by itself (a watchdog, a brown-out)
-    (N_("{n} card the dealer keeps in its loop is not there after it restarted by itself: look on the belt and in the "
+    # loop cards the dealer did not find after it restarted by itself (a watchdog, a brown-out) or
+    # after an e-stop (a FETCH's card on its way when the button was pressed)
+    (N_("{n} card the dealer keeps in its loop is not there after it stopped or restarted: look on the belt and in the "
         "read window, and each player it was bringing a card to in their pocket (their screen says which)"), ()),
-    (N_("{n} cards the dealer keeps in its loop are not there after it restarted by itself: look on the belt and in "
+    (N_("{n} cards the dealer keeps in its loop are not there after it stopped or restarted: look on the belt and in "
         "the read window, and each player it was bringing a card to in their pocket (their screen says which)"), ()),
-    (N_("{name}: look in your pocket for {cards} (the dealer was bringing it to you when it restarted); put it in the "
+    (N_("{name}: look in your pocket for {cards} (the dealer was bringing it to you when it stopped); put it in the "
         "play slot"), ()),
     (N_("{n} card missing"), ()), (N_("{n} cards missing"), ()),
     (N_("{n} card too many"), ()), (N_("{n} cards too many"), ()),

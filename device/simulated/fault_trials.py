@@ -61,7 +61,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read", "silent_feed_back", "mute_feed_back_route", "refused_play_read",
+EXTRA_ROWS = ("silent_read", "estop_read", "estop_fetch", "silent_feed_back", "mute_feed_back_route", "refused_play_read",
               "malformed_twin_read", "malform_25")
 ROW_WORDS = {
     "none": "no fault (control)",
@@ -74,6 +74,8 @@ ROW_WORDS = {
     "corrupt_5": "5 % corrupted bytes",
     "silent_read": "the dealer silent right after it read a fed card (back after 3-5 s)",
     "estop_read": "the e-stop pressed right after the dealer read a fed card",
+    "estop_fetch": "German Whist: the e-stop pressed 0-2.5 s (the dealer's time) after a FETCH began (its "
+                   "card on the way, or cards it sent round still on the loop)",
     "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
                         "(back after 3-5 s)",
     "refused_play_read": "the dealer refuses the read of a card a player put in the play slot as malformed "
@@ -148,6 +150,17 @@ class _Table(SimTable):
             return
         with sim.lock:
             pockets = {s: sorted(sim.board.trays.get(s, [])) for s in range(self.players)}
+            twin = getattr(sim, "twin", None)
+            if twin is not None:
+                # on the physical twin a card the pocket's opto saw go in is still sliding down
+                # into it for a few tens of ms (mode "drop"): the firmware has confirmed it, the
+                # host may take the next play meanwhile, and the card is in the pocket's mouth
+                trays: Any = sim.board.trays  # (the twin's TwinPockets: by pocket index too)
+                for c in twin.mech.cards:
+                    if c.mode == "drop":
+                        s = trays.target(c.pocket)
+                        if s in pockets:
+                            pockets[s] = sorted(pockets[s] + [int(c.card)])
         for s in range(self.players):
             want = sorted(g.hand_of(s))
             if pockets[s] != want:
@@ -278,7 +291,7 @@ def _deaf_once(table: SimTable, method: str, note: Callable[..., None]) -> None:
 def pick_game(row: str, seed: int) -> tuple[str, int, dict[str, Any]]:
     """The trial's game: every game in turn by seed (the Release row: the games that pass; the
     Fetch row: German Whist)."""
-    pool = PASSING if row == "unplug_release" else STOCK if row == "unplug_fetch" else \
+    pool = PASSING if row == "unplug_release" else STOCK if row in ("unplug_fetch", "estop_fetch") else \
         DRAWING if row in ("silent_feed_back", "mute_feed_back_route") else GAMES
     return pool[seed % len(pool)]
 
@@ -337,6 +350,8 @@ class Striker:
         elif row == "unplug_fetch":
             self.outage = self._outage(0.5, 3.0)
             self._at_fetch(self._at(1, 6))
+        elif row == "estop_fetch":
+            self._estop_after_fetch(self._at(1, 6), self.rng.randint(0, 2500))
         elif row == "silent_read":
             self.outage = self._outage(3.0, 5.0)
             self._at_presented(self._at(1, 12))
@@ -547,16 +562,53 @@ class Striker:
         fw.emit = wrapper
 
 
+    def _estop_after_fetch(self, n: int, delay_ms: int) -> None:
+        """The e-stop pressed ``delay_ms`` of the dealer's time after it took the n-th Fetch's
+        FETCH: mid-fetch, or with the cards it sent round still on the loop."""
+        sim = self.table.sim
+        assert sim is not None
+        twin = getattr(sim, "twin", None)  # the physical twin (TwinDealerSimulator), else SimBoard
+        fw = twin.fw.dealer if twin is not None else sim.firmware.dealer
+        count = [0]
+        seen: set[int] = set()
+        when: list[int] = []
+        dispatch, mech_step = fw.dispatch, fw.mech.step
+
+        def on_command(ft: int, body: bytes, resumed: bool = False) -> Any:
+            out = dispatch(ft, body, resumed)
+            head = self._head()
+            if ft == m.FETCH and isinstance(head, Fetch) and head.step not in seen and not when:
+                seen.add(head.step)
+                count[0] += 1
+                if count[0] == n:
+                    when.append(fw.board.ticks_ms() + delay_ms)
+            return out
+
+        def step() -> None:
+            if when and not self.struck.is_set() and fw.board.ticks_ms() - when[0] >= 0:
+                self.struck.set()
+                # (on the simulator's thread, its lock held) twisted out by the person's Resume
+                if twin is not None:
+                    twin.mech.estop = True
+                else:
+                    sim.board.estop_button = True
+            mech_step()
+
+        fw.dispatch = on_command
+        fw.mech.step = step
+
 def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240.0, at: int | None = None,
-              outage: float | None = None, keep: str | None = None) -> TrialResult:
+              outage: float | None = None, keep: str | None = None, twin: bool = False) -> TrialResult:
     """One trial of ``row`` with ``seed`` (see the module docstring); ``at`` and ``outage`` fix
     the moment and the outage's length (else drawn from the seed). ``keep``: a folder where a
-    stuck trial leaves its report (``SimTable.explain``), named in ``kept``."""
+    stuck trial leaves its report (``SimTable.explain``), named in ``kept``. ``twin``: the
+    dealer is the physical twin (the estop_fetch row; the other rows strike on SimBoard's
+    attributes); the uninterrupted run compared with stays on the simulated board."""
     game, players, options = pick_game(row, seed)
     rng = random.Random(f"faults/{row}/{seed}")
     start = time.monotonic()
     result = TrialResult(row, seed, game, "right")
-    table = _Table(game, players, options, seed=seed)
+    table = _Table(game, players, options, seed=seed, twin=twin)
     table.mismatches = []
     striker = Striker(table, row, rng, at, outage)
     done = threading.Event()

@@ -250,6 +250,19 @@ class DealerAdapter:
                         self.relearn = loop
         self.boot_seen = boot
 
+    def note_stop(self, st: Any) -> None:
+        """After an e-stop's RESET (``st``: the dealer's STATUS then): a card a FETCH had taken
+        out of the loop and sent on its way when the button was pressed is on the belt, or
+        wherever the stop left it, and the dealer's loop model no longer holds it, while the
+        referee still has it parked. The loop is relearned before anything else (a card not
+        found is named, and the people put it in the play slot). Found with the e-stop pressed
+        mid-FETCH on the simulated table (German Whist, the stock card 83 ms from the winner's
+        pocket): the FETCH sent again was refused ("there is no card for it") at every Resume."""
+        loop = list(self.loop_cards)
+        if isinstance(self._current, (Fetch, Stage)) and loop and self.relearn is None \
+                and st.loop_count != len(loop):
+            self.relearn = loop  # (a Release's stop is its own: the passed cards it delivered are gone)
+
     def _window_empty(self) -> bool:
         """Whether the dealer's read window is empty (INVENTORY); not known: False."""
         try:

@@ -528,6 +528,7 @@ class SerialDealer:
             st = self.driver.status()
             if st.estop_latched:  # the latch stays until RESET (refused while the button is in)
                 self.driver.reset()
+                self.adapter.note_stop(self.driver.status())  # a card it took off the loop stopped on its way?
             self.adapter.note_boot(st)  # rebooted by itself (a watchdog, a brown-out)?
         except (DealerError, ValueError, OSError) as e:
             kind = "fault" if isinstance(e, DriverFault) else "link_down"

@@ -365,22 +365,24 @@ class DealerSteps(RefereeOutput):
         return ", ".join(aside)
 
     def _loop_missing(self, missing: tuple[tuple[str, str], ...]) -> str:
-        """Loop cards the dealer did not find after it restarted by itself: the card a step was
-        bringing to a seat is named on that seat's screen only (it may lie in their pocket,
-        delivered unreported); the shared screen names no card (a parked card may be someone's
-        discard): any card on the belt or in the read window goes in the play slot."""
+        """Loop cards the dealer did not find after it restarted by itself (a watchdog, a
+        brown-out) or after an e-stop (a FETCH's card on its way when the button was pressed):
+        the card a step was bringing to a seat is named on that seat's screen only (it may lie
+        in their pocket, delivered unreported); the shared screen names no card (a parked card
+        may be someone's discard): any card on the belt or in the read window goes in the play
+        slot."""
         for entry in missing:
             card, target = str(entry[0]), str(entry[1])
             if target.startswith("seat:"):
                 seat = int(target[5:])
                 self._msg(f"{self._name(seat)}: look in your pocket for {card} (the dealer was bringing it to you when "
-                          f"it restarted); put it in the play slot", seat=seat, level="warn")
+                          f"it stopped); put it in the play slot", seat=seat, level="warn")
         n = len(missing)
         if n == 1:
-            return (f"{n} card the dealer keeps in its loop is not there after it restarted by itself: look on the belt "
+            return (f"{n} card the dealer keeps in its loop is not there after it stopped or restarted: look on the belt "
                     f"and in the read window, and each player it was bringing a card to in their pocket (their screen "
                     f"says which)")
-        return (f"{n} cards the dealer keeps in its loop are not there after it restarted by itself: look on the belt "
+        return (f"{n} cards the dealer keeps in its loop are not there after it stopped or restarted: look on the belt "
                 f"and in the read window, and each player it was bringing a card to in their pocket (their screen "
                 f"says which)")
 

@@ -1,0 +1,42 @@
+"""The e-stop pressed mid-FETCH at a real table (SimTable: the firmware behind a pty, pyserial,
+the driver, the table host and referee, bots in every seat, the simulated person doing only what
+the screen says: twist the button out, press Resume, put a card named in the play slot).
+
+The fault campaign's estop_fetch row (device/simulated/fault_trials.py: German Whist, the e-stop
+0-2.5 s of the dealer's time after a FETCH began) stopped 4 tables of 40 for good before: Resume
+after Resume met "there is no card for it", or JAM 4 (a card passed its pocket), or a FETCH that
+never ended. Each seed here stopped one of those ways; each hand now ends right, with the same
+result as an uninterrupted run, every pocket matching the referee before every play.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trickref.device.simulated.fault_trials import run_trial
+
+CASES = {
+    5: "the stock card's eject under way, the card still in the read window",
+    22: "cards the FETCH sent round frozen on the loop: their edges at E taken for the next card's",
+    30: "the stock card on the belt 83 ms from the winner's pocket: not in the dealer's loop any more",
+    93: "its eject begun with the hopper held: RESET took the card for a fed one (reject pocket)",
+    252: "NEXT pulled the next card in as the stock card left: the window's card is another",
+}
+
+
+@pytest.mark.parametrize("seed", sorted(CASES))
+def test_an_estop_mid_fetch_then_resume_goes_on(seed: int) -> None:
+    r = run_trial("estop_fetch", seed, compare=True, guard_s=240.0)
+    assert r.struck, f"the e-stop was never pressed (seed {seed})"
+    assert r.mismatches == [], r.mismatches
+    assert r.outcome == "right", (CASES[seed], r.outcome, r.detail, r.faults)
+    assert r.pressed >= 1  # the person pressed Resume after the e-stop
+
+
+def test_a_card_the_stop_left_on_the_belt_is_named_and_put_in_the_play_slot() -> None:
+    """Seed 30: after RESET the dealer's loop is a card short of the referee's; the table
+    relearns the loop, misses the card, names it (on the winner's screen: look in your pocket),
+    and the person puts it in the play slot; Resume deals it back to the loop and the FETCH ends."""
+    r = run_trial("estop_fetch", 30, compare=True, guard_s=240.0)
+    assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+    assert any("not there after it stopped or restarted" in f for f in r.faults), r.faults
