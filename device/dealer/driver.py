@@ -950,7 +950,8 @@ class Dealer:
             if not waiting and time.monotonic() - last_progress > self.stall_timeout:
                 raise DealerStalled(f"{what}: the dealer answers but made no progress for "
                                     f"{self.stall_timeout:g} s (dealer {st.state_name}, {st.done} cards "
-                                    "done): look for a card caught in it or a motor that does not turn")
+                                    "done): look for a card caught in it or a motor that does not turn",
+                                    progress=key)
 
     def _remembered_outcome(self, watch: _Watch, info: StepInfo,
                             done: Callable[[Event], bool]) -> Event | None:

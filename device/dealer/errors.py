@@ -21,7 +21,12 @@ class DealerStalled(DealerTimeout):
     """The dealer answers, but what it does made no progress for the driver's stall timeout
     while nothing it reports waits for a person (a card caught where no sensor sees it, a motor
     that does not turn): not the link, so nothing goes on by itself; a person looks, then
-    resumes."""
+    resumes. ``progress``: what the stall check compared, the dealer's (state, cards done, next
+    event index) when it gave up."""
+
+    def __init__(self, message: str, progress: tuple[int, int, int] | None = None) -> None:
+        super().__init__(message)
+        self.progress = progress
 
 
 class DealerLinkDown(DealerError):

@@ -448,7 +448,7 @@ class DealerAdapter:
             return self._fault("link_down", e, cmd)
         except DealerStalled as e:  # it answers: not the link, nothing goes on by itself
             if isinstance(cmd, (Fetch, Stage)):
-                self.stalled = (cmd.step, self._progress())
+                self.stalled = (cmd.step, e.progress)
             return self._fault("fault", e, cmd)
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
@@ -532,7 +532,8 @@ class DealerAdapter:
                     raise
 
     def _progress(self) -> tuple[int, int, int] | None:
-        """What the driver's stall check compares: (state, cards done, next event index)."""
+        """What the driver's stall check compares (DealerStalled.progress): the dealer's (state,
+        cards done, next event index) now."""
         try:
             st = self.dealer.status()
         except (DealerError, ValueError, OSError):
