@@ -122,6 +122,7 @@ def place_section(text: str, body: str, name: str | None) -> str:
 sys.path.insert(0, str(ROOT))
 
 GRACE_S = 180.0  # at the deadline, how long the trials already running may still take
+TWIN_ROWS = ("estop_fetch",)  # rows that strike through the firmware, not SimBoard's attributes
 MOMENTS = ("random", "read", "after_read", "release", "fetch", "deal")
 GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partnership-spades", 4),
                   ("cancellation-hearts", 6))
@@ -129,10 +130,10 @@ GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partne
 
 # ---------------------------------------------------------------------------------------- trials
 
-def _trial(row: str, seed: int, keep: str | None = None) -> dict[str, Any]:
+def _trial(row: str, seed: int, keep: str | None = None, twin: bool = False) -> dict[str, Any]:
     from trickref.device.simulated.fault_trials import run_trial
 
-    return run_trial(row, seed, guard_s=1200.0, keep=keep).to_json()
+    return run_trial(row, seed, guard_s=1200.0, keep=keep, twin=twin).to_json()
 
 
 def _load() -> float:
@@ -188,7 +189,7 @@ def _abandon(pool: ProcessPoolExecutor) -> None:
 
 
 def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float | None = None,
-             cut_off: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]:
+             cut_off: list[tuple[str, int]] | None = None, twin: bool = False) -> list[dict[str, Any]]:
     """The trials, rows interleaved (trial i of every row before trial i + 1 of any): at the deadline
     no trial is started any more and those running get ``grace`` seconds, then are cut off
     (appended to ``cut_off``), so a partial campaign has every row at about the same count."""
@@ -207,7 +208,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
                 todo = []
             while todo and len(pending) < jobs:
                 row, seed = todo.pop(0)
-                pending[pool.submit(_trial, row, seed, stuck_dir())] = (row, seed)
+                pending[pool.submit(_trial, row, seed, stuck_dir(), twin)] = (row, seed)
             if not pending:
                 break
             grace = None if deadline is None else max(1.0, deadline + GRACE_S - time.time())
@@ -541,14 +542,18 @@ def write_report(data: dict[str, Any], name: str | None = None) -> None:
     RESULTS_JSON.write_text(json.dumps(merged, indent=1) + "\n")
     d = merged
     where = f"`benchmarks/results/{RESULTS_JSON.name}`"
+    twin = (" **The dealer is the physical twin** (device/dealer/twin.py: every card goes where the flaps and "
+            "the belt send it, with the servos', belt's and reader's timings), the hand compared with stays on the "
+            "simulated board.") if d.get("twin") else ""
     lines = [SECTION if name is None else f"### Run {name}", "",
-             f"`benchmarks/faults.py{'' if name is None else ' --results ' + name}` on {d['machine']}; "
+             f"`benchmarks/faults.py{'' if name is None else ' --results ' + name}"
+             f"{' --twin' if d.get('twin') else ''}` on {d['machine']}; "
              f"every figure in {where}. "
              "Each trial is one hand on `SimTable` (the real firmware behind a pty, pyserial, the real driver, "
              "the table host and referee; bots in every seat, the simulated person doing only what the screen "
              "says), one fault per trial; every seat's pocket is compared with the referee's hand before every "
              "play, and the hand's result with an uninterrupted run of the same seed. The machine is 2 cores "
-             "shared by several helpers: times are inflated by waiting for a core.", ""]
+             "shared by several helpers: times are inflated by waiting for a core." + twin, ""]
     if d.get("rows"):
         ld = d["rows_load"]
         wanted = d.get("rows_wanted")
@@ -654,6 +659,11 @@ def main() -> int:
                          "holds the interpreter PAUSE seconds at a time: 3 makes a restart take ~30 s); costs a "
                          "core per restart running")
     ap.add_argument("--seed", type=int, default=0, help="added to every trial's seed")
+    ap.add_argument("--twin", action="store_true",
+                    help="the dealer is the physical twin (device/dealer/twin.py: cards go where the flaps and "
+                         "belt send them) instead of the simulated board; only for rows that strike through the "
+                         f"firmware ({', '.join(TWIN_ROWS)}); the uninterrupted run compared with stays on the "
+                         "simulated board")
     ap.add_argument("--until", default=None, metavar="HH:MM",
                     help="UTC: start nothing after it, cut off what still runs 3 min later, and write "
                          "the table of what was reached")
@@ -676,6 +686,9 @@ def main() -> int:
     except ValueError as e:
         print(f"faults.py: {e}", file=sys.stderr)
         return 2
+    if args.twin and not set(r for r in args.rows.split(",") if r) <= set(TWIN_ROWS):
+        print(f"faults.py: --twin runs only the rows {', '.join(TWIN_ROWS)}", file=sys.stderr)
+        return 2
     notes = {"notes": args.note} if args.note is not None else {}
     if args.report_only:
         if args.from_progress:
@@ -694,7 +707,8 @@ def main() -> int:
         t0 = time.monotonic()
         data["rows_when"] = time.strftime("%Y-%m-%d %H:%M")
         cut_off: list[tuple[str, int]] = []
-        results = run_rows(rows, args.trials, args.jobs, args.seed, deadline, cut_off)
+        results = run_rows(rows, args.trials, args.jobs, args.seed, deadline, cut_off, args.twin)
+        data["twin"] = args.twin
         data["rows_wall_s"] = time.monotonic() - t0
         data["rows_load"] = sampler.stop()
         data["rows"] = summarize(results, rows)

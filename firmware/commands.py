@@ -805,6 +805,12 @@ class FeedJob:
         d = self.dealer
         expected = self.expect_fed
         self.expect_fed = False
+        if expected and d.mech.pull_cut and d.loop and card == d.loop[0]:
+            # the loop's next card a stopped NEXT pull left in the feed path, short of the gate:
+            # the feed move brought it in ahead of the slot's card (found on the physical twin,
+            # an e-stop then a jam while a played card's eject pulled the stock card: it was
+            # read as the card fed, and the table told a player to take a stock card back)
+            expected = False
         if not expected and card != P.UNKNOWN_CARD and card in d.loop:
             # the loop's first card in the window (not a fed one): it waits there. A card the
             # feed brought from the slot is a fed card whatever the model holds (its twin of a

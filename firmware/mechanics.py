@@ -190,6 +190,10 @@ class Mechanics:
         self.hopper_held = False
         self.from_slot = False
         self.slot_fed = False  # ... and a card lay in the slot then (that move took it)
+        # an eject that pulls the loop's next card (NEXT) started, and no card has been read in
+        # the window since: a stop that cut it short may have left that card in the feed path,
+        # short of the gate, where the next feed move brings it in ahead of a play slot card
+        self.pull_cut = False
         # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
@@ -494,7 +498,10 @@ class Mechanics:
         self.stage_start = board.ticks_ms()
         if name in ("feed", "eject") and hasattr(board, "hold_hopper") and self.op is not None:
             op = self.op
-            self.hold_hopper(op.hold or (name == "eject" and not op.pull_next))
+            held = op.hold or (name == "eject" and not op.pull_next)
+            self.hold_hopper(held)
+            if name == "eject" and not held:
+                self.pull_cut = True
         if name == "feed":
             self.feeding = False  # decided in _stage_complete once the gate filter is settled
             self.move_on_phase = 0  # _at_window: 1 lifting the stack off P, 2 moving the card on
@@ -695,6 +702,7 @@ class Mechanics:
         op = self.op
         # (target, slot) or (target, slot, tag for done()[, pull_next]); slot is -1 in v2
         r = op.route(op.card, op.conf)
+        self.pull_cut = False  # (a card read in the window: the pulled one, or no longer on its way)
         op.index = getattr(self.job, "last_index", -1)
         target = r[0]
         op.tag = r[2] if len(r) > 2 else None

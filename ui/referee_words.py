@@ -80,6 +80,15 @@ _FIXED = {
        "cards."),
     N_("Put the cards you find in the play slot, then press Resume: they go back into the dealer's loop and the "
        "table goes on."),
+    # a played, passed or parked card a stop caught on its way to its pocket (engine/referee/steps.py,
+    # _route_missing)
+    N_("Put it in the play slot, then press Resume: the dealer reads it there and it goes on."),
+    N_("The card the dealer was routing when it stopped is no longer in it: look on the belt, in the read window "
+       "and in the reject pocket, and among any cards taken out clearing a jam; the player it was going to looks in "
+       "their pocket (their screen says which)"),
+    N_("The card fed last is no longer in the dealer after it stopped (whoever fed it knows which): look on the belt, "
+       "in the read window, in the reject pocket and in the pocket it was going to, and among any cards taken out "
+       "clearing a jam"),
     N_("the dealt cards did not match the plan"),
     # the keep-score sheet's reasons
     N_("the game is over"), N_("nothing to undo: no hand has been entered"),
@@ -273,6 +282,9 @@ _TEMPLATES += [
     (N_("the dealer did not answer {what} after {n} tries in {s} s: the line is too noisy to carry a frame"), ()),
     (N_("the dealer port {port} is gone and did not come back ({what} not delivered)"), ()),
     (N_("{card} is not in the reader gate and the dealer did not route it"), ()),
+    (N_("{card} was going to the trick pocket when the dealer stopped, and the dealer no longer has it: look on the "
+        "belt, in the read window, in the reject pocket and in the trick pocket, and among any cards taken out "
+        "clearing a jam"), ()),
     # a slow restart's relearning the dealer did not hear (tests/device/test_slow_restart.py)
     (N_("the dealer has not taken back the {n} card(s) parked in its loop since the table restarted: {why}"), ()),
     (N_("the dealer has not taken back the {n} card(s) parked in its loop since the table restarted"), ()),

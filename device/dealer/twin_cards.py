@@ -201,7 +201,8 @@ class TwinCards:
         return lifted
 
     def take_off_belt(self, card: int) -> bool:
-        """A person lifts ``card`` off the path; False if it is not there."""
+        """A person lifts ``card`` off the path, or has it in hand already (lifted out clearing a
+        jam, held aside); False if it is in neither place."""
         for c in self._on_path():
             if c.card == card:
                 self._lift(c)
@@ -209,6 +210,9 @@ class TwinCards:
             if c.partner == card:
                 c.partner = None
                 return True
+        if card in self.aside:
+            self.aside.remove(card)
+            return True
         return False
 
     def take_from_pockets(self, card: int, targets: Iterable[int]) -> bool:

@@ -647,7 +647,7 @@ def run_trial(row: str, seed: int, *, compare: bool = True, guard_s: float = 240
         result.struck = striker.struck.is_set()
         if result.outcome == "right" and result.mismatches:
             result.outcome = "mismatch"
-        if keep is not None and result.outcome in ("stuck", "mismatch"):
+        if keep is not None and result.outcome in ("stuck", "stopped", "mismatch"):
             try:
                 result.kept = str(table.keep(f"{keep}/{row}-{seed}.txt", error[0] if error else None))
             except OSError as e:

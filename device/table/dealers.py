@@ -122,21 +122,53 @@ class LoopCardsMissing(DealerError):
         self.missing = missing
 
 
+class RoutedCardMissing(DealerError):
+    """A RouteFed's card, read and held before a stop, that is no longer in the reader gate and
+    that the dealer neither routed nor cleared to its reject pocket: an e-stop or a jam caught it
+    on its way (on the belt, lifted out by a person clearing the jam, or in the pocket it was
+    going to, unreported). ``missing``: ((card, target),); the people put it in the play slot,
+    and the step, sent again, reads it there and routes it."""
+
+    def __init__(self, message: str, missing: tuple[tuple[str, str], ...]) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+# how long a RouteFed sent again waits for the card the people were asked to put in the play slot
+# (they put it there before Resume; not there by then: the stop asks for it again)
+SLOT_READ_S = 20.0
+
+
 @dataclass
 class PlaySlotAsk:
     """What a stop asks people to put into the play slot before Resume: ``cards``, each with the
     seat whose screen asks it to look in its own pocket (None: no screen names it, a person looks
     in no pocket). ``loop``: loop cards a relearning did not find (only they go in, and the
-    relearning, done again, deals them back to the loop); else the rest of a Release's hand-over
-    (the cards in the reject pocket, on the belt and in the read window go in with them)."""
+    relearning, done again, deals them back to the loop); ``route``: a RouteFed's card a stop
+    lost on its way (only it goes in: the step, sent again, reads it from the slot); else the
+    rest of a Release's hand-over (the cards in the reject pocket, on the belt and in the read
+    window go in with them)."""
 
     cards: list[tuple[int, int | None]] = field(default_factory=list)
     loop: bool = False
+    route: bool = False
 
     @classmethod
-    def of(cls, missing: tuple[tuple[str, str], ...], loop: bool) -> PlaySlotAsk:
-        """From a fault's (card, where) pairs: "seat:N" is that seat's pocket."""
-        return cls([(C.parse(c), int(t[5:]) if t.startswith("seat:") else None) for c, t in missing], loop)
+    def of(cls, missing: tuple[tuple[str, str], ...], loop: bool, route: bool = False) -> PlaySlotAsk:
+        """From a fault's (card, where) pairs: "seat:N" is that seat's pocket; for a RouteFed's
+        card (``route``) any pocket it was going to (the trick pocket: it may lie there, landed
+        after the stop)."""
+        def pocket(t: str) -> int | None:
+            if t.startswith("seat:"):
+                return int(t[5:])
+            return target_byte(t) if route and t in ("trick", "centre", "discard", "reject") else None
+
+        return cls([(C.parse(c), pocket(t)) for c, t in missing], loop, route)
+
+    @property
+    def named_only(self) -> bool:
+        """Only the cards named go in the play slot (not a hand-over's strays)."""
+        return self.loop or self.route
 
 
 class V1StepRefused(DealerError):
@@ -195,6 +227,9 @@ class DealerAdapter:
         # a card read and held that had left the read window when the dealer rebooted by itself:
         # its routing was under way and it went on to its pocket (the RouteFed, sent again, ends)
         self.gone_on: int | None = None
+        # a RouteFed whose card a stop lost on its way (its step number): the people were asked
+        # to put it in the play slot, and the step sent again reads it there
+        self.slot_asked: int | None = None
         self._current: DealerCommand | None = None  # the step run last (a fault stopped it, or it is done)
         # step ids (see the module docstring): the hand's salt and the attempt of each part
         self.epoch = ""
@@ -452,7 +487,7 @@ class DealerAdapter:
             return self._fault("fault", e, cmd)
         except DealerTimeout as e:
             return self._fault("timeout", e, cmd)
-        except LoopCardsMissing as e:  # (not a deal that did not check out: nothing is gathered)
+        except (LoopCardsMissing, RoutedCardMissing) as e:  # (not a deal that did not check out)
             return self._fault("fault", e, cmd)
         except DealMismatch as e:  # a Release that did not check out
             if isinstance(cmd, Release):
@@ -484,9 +519,10 @@ class DealerAdapter:
                     if entry in rest:
                         rest.remove(entry)
                 missing = tuple(rest)
-        if isinstance(e, LoopCardsMissing):
+        if isinstance(e, (LoopCardsMissing, RoutedCardMissing)):
             missing = e.missing
-        self.ask = PlaySlotAsk.of(missing, loop=isinstance(e, LoopCardsMissing))
+        self.ask = PlaySlotAsk.of(missing, loop=isinstance(e, LoopCardsMissing),
+                                  route=isinstance(e, RoutedCardMissing))
         return DealerFault(kind, str(e), cmd.step, delivered, missing)
 
     def loop_missing_fault(self, e: LoopCardsMissing) -> DealerFault:
@@ -978,9 +1014,12 @@ class DealerAdapter:
                 self._note_rejects(list(inv.rejects))
                 if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
                     raise _Resolved()  # cleared to the reject pocket: DealerMoved ends the step
-                raise DriverFault(f"{cmd.card} is not in the reader gate and the dealer did not route it",
-                                  name="NOT_HELD")
-            self.held = want
+                if inv.held:  # another card waits in the read window: not the one to read again
+                    raise DriverFault(f"{cmd.card} is not in the reader gate and the dealer did not route it",
+                                      name="NOT_HELD")
+                self._from_slot(cmd, want)
+            else:
+                self.held = want
         try:
             card = self._tries(cmd.step, 1, lambda sid: d.route_presented(target_byte(cmd.target), step=sid,
                                                                           then_next=cmd.then_next))
@@ -1002,6 +1041,47 @@ class DealerAdapter:
         self.held = None
         return card
 
+
+    def _from_slot(self, cmd: RouteFed, want: int) -> None:
+        """``cmd``'s card is neither in the reader gate, nor routed, nor in the reject pocket: a
+        stop caught it on its way. The first time, the people are asked to put it in the play
+        slot (RoutedCardMissing); sent again after that, the step reads it from the slot (FEED
+        HOLD) and holds it, to be routed. Found on the physical twin, the e-stop pressed while a
+        played card was read and routed (German Whist): the RouteFed, sent again at every Resume,
+        met "not in the reader gate" three times and the table stopped for good."""
+        assert cmd.card is not None
+        missing = ((cmd.card, cmd.target),)
+        if self.slot_asked != cmd.step:
+            self.slot_asked = cmd.step
+            raise RoutedCardMissing(f"{cmd.card} is not in the reader gate, and the dealer neither routed it nor "
+                                    f"cleared it to its reject pocket", missing)
+        d = self.dealer
+        try:
+            card = self._tries(cmd.step, 0, lambda sid: d.read_card(timeout=SLOT_READ_S, step=sid))
+        except DealerTimeout as e:
+            try:
+                d.abort()  # (the FEED would wait on: the next read is a fresh one)
+            except (DealerError, ValueError, OSError):
+                pass
+            raise RoutedCardMissing(f"{cmd.card} was not put in the play slot: no card there in "
+                                    f"{SLOT_READ_S:g} s", missing) from e
+        except DriverFault as e:
+            if e.name != "MISREAD":
+                raise
+            self.reconcile()  # (it went to the reject pocket, unread: taken from there again)
+            raise RoutedCardMissing(f"the card put in the play slot for {cmd.card} could not be read; it went "
+                                    f"to the reject pocket", missing) from e
+        finally:
+            self._next_attempt(cmd.step, 0)  # another read of it, if any, is a fresh FEED
+        if card != want:
+            # another card: it goes to the reject pocket (the reconciliation tells its owner to
+            # take it back) and the card is asked for again
+            d.route_presented(target_byte("reject"), step=d.new_step_id())
+            self.reconcile()
+            raise RoutedCardMissing(f"the play slot gave {C.NAMES[card]}, not {cmd.card}; it went to the reject "
+                                    f"pocket", missing)
+        self.slot_asked = None
+        self.held = want
 
     def _rebooted_holding(self, card: int) -> bool:
         """Whether the dealer rebooted since the adapter last looked, with ``card`` (read and

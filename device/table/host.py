@@ -544,10 +544,11 @@ class SerialDealer:
                 people.unread_to_hopper()
             self._post(DealerReady(False))
             return
-        if people is not None and not jam and self.adapter.ask.loop and "play slot" in fault:
-            # loop cards a relearning did not find: the screen names them (the pocket of the seat a
-            # step was fetching one to); only they go into the play slot, and the relearning below
-            # deals them back to the loop
+        if people is not None and not jam and self.adapter.ask.named_only and "play slot" in fault:
+            # loop cards a relearning did not find, or a card a stop lost on its way to its pocket:
+            # the screen names them (the pocket of the seat a step was taking one to); only they
+            # go into the play slot, and the relearning below deals them back to the loop, or the
+            # step sent again reads its card there
             people.to_play_slot(self.adapter.ask.cards, only_named=True)
             self.adapter.ask = PlaySlotAsk()
         if self.adapter.relearn is not None and self.adapter.in_gate is None and not jam:

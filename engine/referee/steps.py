@@ -289,6 +289,9 @@ class DealerSteps(RefereeOutput):
         elif isinstance(head, DealPlan):
             after = ("Clear it and press Resume: the deal goes on; if the dealer lost the deal, "
                      "gather all the cards into it and the hand is redealt from the same deck order.")
+        elif isinstance(head, RouteFed) and ev.missing and ev.kind == "fault":
+            what = self._route_missing(head)
+            after = "Put it in the play slot, then press Resume: the dealer reads it there and it goes on."
         elif ev.missing and ev.kind == "fault":
             what = self._loop_missing(ev.missing)
             after = ("Put the cards you find in the play slot, then press Resume: they go back into the dealer's "
@@ -385,6 +388,28 @@ class DealerSteps(RefereeOutput):
         return (f"{n} cards the dealer keeps in its loop are not there after it stopped or restarted: look on the belt "
                 f"and in the read window, and each player it was bringing a card to in their pocket (their screen "
                 f"says which)")
+
+    def _route_missing(self, head: RouteFed) -> str:
+        """A card read for ``head`` that a stop caught on its way (an e-stop, a jam) and the
+        dealer no longer has: where to look. A card played is named on the shared screen (the
+        table has seen it); a card going to a player's pocket on that player's screen only (it
+        may lie there already, delivered unreported); any other card is hidden, and whoever fed
+        it knows it."""
+        target, card = head.target, str(head.card)
+        if target == "trick":
+            return (f"{card} was going to the trick pocket when the dealer stopped, and the dealer no longer has "
+                    f"it: look on the belt, in the read window, in the reject pocket and in the trick pocket, and "
+                    f"among any cards taken out clearing a jam")
+        if target.startswith("seat:"):
+            seat = int(target[5:])
+            self._msg(f"{self._name(seat)}: look in your pocket for {card} (the dealer was bringing it to you when "
+                      f"it stopped); put it in the play slot", seat=seat, level="warn")
+            return ("The card the dealer was routing when it stopped is no longer in it: look on the belt, in the read "
+                    "window and in the reject pocket, and among any cards taken out clearing a jam; the player it "
+                    "was going to looks in their pocket (their screen says which)")
+        return ("The card fed last is no longer in the dealer after it stopped (whoever fed it knows which): look on "
+                "the belt, in the read window, in the reject pocket and in the pocket it was going to, and among any "
+                "cards taken out clearing a jam")
 
     def _release_delivered(self, head: Release, delivered: tuple[tuple[str, str], ...]) -> Release:
         """A Release stopped partway: the cards the dealer reported in their pockets are there
