@@ -782,13 +782,25 @@ class FeedJob:
                 op = M.Op("gate", self.cycle, self.cycle_done, card=card)
                 op.hold = True  # the feed move brings the slot card in, no hopper card
                 return op
+            short = False
             if not mech.gate.state:
-                if not board.slot_has_card():
+                if mech.short_feed:
+                    # a stop cut a feed move short: its card may lie short of the gate, and a
+                    # feed move brings it in first (a fed card, or the loop's, as that move
+                    # took). Found on the physical twin: the e-stop while a played card was fed
+                    # from the slot; after RESET the FEED waited for a card in the empty slot,
+                    # the played card 28 mm short of the gate, and the table waited for good
+                    mech.short_feed = False
+                    short = True
+                    self.expect_fed = mech.from_slot
+                elif not board.slot_has_card():
                     self.awaits = True
                     return M.WAIT
-                self.expect_fed = True
+                else:
+                    self.expect_fed = True
             op = M.Op("hopper", self.route, self.done)
             op.hold = True  # the hopper holds parked cards: only the slot's card moves
+            op.short = short
             return op
         if not board.hopper_has_card() and not mech.gate.state:
             self.awaits = True

@@ -114,6 +114,9 @@ class Op:
         # card onto the belt brings no hopper card to the window (it stays next in the hopper).
         self.hold = False
         self.pull_next = True
+        # the feed move is for a card a stop may have left short of the gate (short_feed): no
+        # card at the gate in time means none was there, not a jam
+        self.short = False
 
 
 class Mechanics:
@@ -194,6 +197,9 @@ class Mechanics:
         # the window since: a stop that cut it short may have left that card in the feed path,
         # short of the gate, where the next feed move brings it in ahead of a play slot card
         self.pull_cut = False
+        # a stop (e-stop, ABORT) came during a feed move, its card not at the gate yet: it may
+        # lie in the feed path short of the gate (commands.FeedJob brings it in first)
+        self.short_feed = False
         # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
@@ -267,10 +273,16 @@ class Mechanics:
                 return op.card
         return None
 
+    def _feed_cut(self):
+        """A feed move under way with its card not at the gate yet (the stop leaves it short)."""
+        stage = self.stage
+        return stage is not None and stage[0] == "feed" and self.feeding and not self.gate.state
+
     def estop(self, source):
         """Stop every motor at once and latch: nothing moves again before RESET."""
         self.board.stop_all()
         self.unejected = self._in_window()
+        self.short_feed = self._feed_cut()
         was = self.state
         self.state = ESTOPPED
         self.pending_stop = None
@@ -289,6 +301,7 @@ class Mechanics:
         """Forget the running job and op; a card left in the gate goes to the reject tray."""
         self.board.stop_all()
         self.unejected = self._in_window()
+        self.short_feed = self.short_feed or self._feed_cut()  # (RESET after an e-stop aborts too)
         job = self.job
         self.job = None
         self.op = None
@@ -702,7 +715,8 @@ class Mechanics:
         op = self.op
         # (target, slot) or (target, slot, tag for done()[, pull_next]); slot is -1 in v2
         r = op.route(op.card, op.conf)
-        self.pull_cut = False  # (a card read in the window: the pulled one, or no longer on its way)
+        # (a card read in the window: the pulled one or one a stop left short, or none is on its way)
+        self.pull_cut = self.short_feed = False
         op.index = getattr(self.job, "last_index", -1)
         target = r[0]
         op.tag = r[2] if len(r) > 2 else None
@@ -1189,7 +1203,8 @@ class Mechanics:
             self._read_result(P.UNKNOWN_CARD, 0)
             self._advance()
             return
-        if name == "feed" and not self.board.hopper_has_card():
+        if name == "feed" and (op.short or not self.board.hopper_has_card()):
+            # (no card short of the gate after all, or an empty hopper: the job decides)
             self.board.feed(False)
             self.op = None
             self.stage = None

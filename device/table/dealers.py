@@ -134,6 +134,10 @@ class RoutedCardMissing(DealerError):
         self.missing = missing
 
 
+# a Fetch or Stage stopped this many times (link and timeouts aside) relearns the loop before it
+# goes again (DealerAdapter._resync)
+RESYNC_AFTER = 2
+
 # how long a RouteFed sent again waits for the card the people were asked to put in the play slot
 # (they put it there before Resume; not there by then: the stop asks for it again)
 SLOT_READ_S = 20.0
@@ -214,6 +218,10 @@ class DealerAdapter:
         # a Fetch or Stage the dealer stalled on (no progress while it said it moved): its step
         # number and the dealer's (state, cards done, next event) when the driver gave it up
         self.stalled: tuple[int, tuple[int, int, int] | None] | None = None
+        # the dealer's faults of each Fetch or Stage (its step number: how many, link and
+        # timeouts aside), and the step whose next try relearns the loop first (``_resync``)
+        self._step_faults: Counter[int] = Counter()
+        self.resync: int | None = None
         # the Release under way (its step number) and the cards the dealer reported delivered
         # (CARD_DEALT, in order) that no DealerFault has reported yet: a Release done again
         # leaves them out (they are no longer in the loop)
@@ -494,6 +502,15 @@ class DealerAdapter:
                 self._release_checked = cmd.step
             return self._fault("mismatch", e, cmd)
         except DealerError as e:
+            if isinstance(cmd, (Fetch, Stage)) and isinstance(e, DriverFault) and self.loop_cards \
+                    and e.name == m.NAK_REASON_NAMES[m.NAK_EMPTY] and self.relearn is None:
+                # the dealer has no such card in its loop while the referee has cards parked
+                # there: its loop model is not what lies in its loop. Resume relearns the loop
+                # (every card there read round again; a card not found is named for the play
+                # slot) before the step goes again. Found on the physical twin, an e-stop while a
+                # played card's eject pulled the turned-up card: that card was cleared from the
+                # path with a jam, and the Fetch of it was refused at every Resume.
+                self.relearn = list(self.loop_cards)
             return self._fault("fault", e, cmd)
         except (ValueError, OSError) as e:  # a driver bug or a dead port must not stop the table
             return self._fault("fault", e, cmd)
@@ -504,6 +521,10 @@ class DealerAdapter:
 
     def _fault(self, kind: str, e: Exception, cmd: DealerCommand) -> Event:
         self.faults.append(f"{kind}: {e}")
+        if isinstance(cmd, (Fetch, Stage)) and kind not in ("link_down", "timeout"):
+            self._step_faults[cmd.step] += 1
+            if self._step_faults[cmd.step] >= RESYNC_AFTER:
+                self.resync = cmd.step
         if kind not in ("link_down", "timeout"):
             self.reconcile()  # where did the dealer put the cards it cleared when it stopped?
         delivered: tuple[tuple[str, str], ...] = ()
@@ -618,6 +639,7 @@ class DealerAdapter:
                     with self._heard_lock:
                         self.rejects_heard = self.unread_heard = 0
                     self.rejects_seen = 0  # a fresh deal: the dealer's reject ledger starts again
+                    self._step_faults.clear()
                     # a deal the dealer lost (aborted, a reboot) is redealt by the referee under
                     # a new deal id: StepLost is a fault here, not a new attempt
                     self.deal_step = self._sid(cmd.step)
@@ -627,6 +649,7 @@ class DealerAdapter:
             return DealDone(cmd.deal_id, True)
         card: int | None = None
         self._check_boot()
+        self._resync(cmd)
         if self.relearn_jammed and not isinstance(cmd, Abort):
             self.relearn_jammed = False
             try:
@@ -710,6 +733,28 @@ class DealerAdapter:
         else:
             raise ValueError(f"a dealer step this table cannot run: {cmd!r}")
         return DealerDone(cmd.step, None if card is None else C.NAMES[card])
+
+    def _resync(self, cmd: DealerCommand) -> None:
+        """A Fetch or Stage the dealer stopped ``RESYNC_AFTER`` times, sent again: its loop
+        model is taken to be wrong (a card a stop left in the feed or on the belt, one a person
+        lifted out clearing a jam), and the loop is relearned before the step goes again:
+        whatever the dealer still runs is stopped (ABORT), the cards on the belt come home, every
+        card of the loop is read round again, and a card not found is named for the play slot
+        (LoopCardsMissing). Found on the physical twin, an e-stop mid-FETCH: the FETCH sent again
+        at every Resume met a card jammed at the loop stage, then a dealer idle that never
+        reported the end, over and over, until the table gave up."""
+        step, self.resync = self.resync, None
+        if step != cmd.step or not self.loop_cards or self.relearn is not None or self.relearn_jammed:
+            return
+        self.faults.append(f"resync: step {cmd.step} stopped {self._step_faults[cmd.step]} times: the loop is relearned")
+        self._step_faults[cmd.step] = 0
+        try:
+            self.dealer.abort()
+        except DriverFault:
+            pass  # (nothing to stop)
+        self.jammed_step = None
+        self.resume_first = False
+        self.relearn = list(self.loop_cards)
 
     def _resume_step(self, cmd: DealerCommand) -> int | None:
         """The step a jam stopped, once the jam is cleared: RESUME, and the dealer finishes the
@@ -1037,6 +1082,10 @@ class DealerAdapter:
             self.reconcile()
             if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
                 raise _Resolved() from None
+            if not d.inventory(loop=False).held:  # not in the window either: a stop lost it
+                self.slot_asked = cmd.step
+                raise RoutedCardMissing(f"{cmd.card} is not in the reader gate, and the dealer neither routed it "
+                                        f"nor cleared it to its reject pocket", ((cmd.card, cmd.target),)) from e
             raise
         self.held = None
         return card

@@ -512,8 +512,23 @@ class DealerSteps(RefereeOutput):
                 (s for s in range(g.n) if card in g.hand_of(s)), None)
             if owner is not None:
                 self._take_back(card, owner)
+                if src == flows.PARK:
+                    self._fetched_by_hand(name, owner)
             else:
                 self._msg("A card went to the reject pocket: leave it there", level="warn")
+
+    def _fetched_by_hand(self, name: str, seat: int) -> None:
+        """A loop card the dealer put in the reject pocket, which the rules give to ``seat``
+        (German Whist's turned-up card, the trick's winner's): the player takes it from there
+        into their hand (``_take_back``), so a Fetch queued to bring it to them, not sent yet,
+        is done by that hand and leaves the queue; sent, it was refused ("there is no card for
+        it") at every Resume. Found on the physical twin: after an e-stop the play slot gave the
+        turned-up card the stop had left in the feed, in place of the played card asked for
+        there. (A Fetch already sent is the dealer's: its own outcome ends it.)"""
+        for i, step in enumerate(self.steps[1:], start=1):
+            if isinstance(step, Fetch) and step.card == name and step.target == seat_target(seat):
+                del self.steps[i]
+                return
 
     def _rejected_from(self, card: int) -> list[str]:
         """Where the model has a card the dealer put in the reject pocket by itself (a fed card

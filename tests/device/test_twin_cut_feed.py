@@ -1,0 +1,84 @@
+"""A card a stop leaves short of the read gate, in the feed path, on the physical twin with the
+unmodified firmware (the host passing every millisecond: no threads, the same every run).
+
+The e-stop stops the feed rollers where they are. A card they were bringing to the read window
+stays in the feed path, short of the gate, where the gate sees nothing; the next feed move brings
+it in ahead of any card put in the play slot since. Found through the whole table on the twin
+(the fault campaign's estop_fetch row, ``run_trial(..., twin=True)``, seed 11028): a played card
+fed from the slot, cut 28 mm short; after RESET the next FEED waited for a card in the empty slot,
+and the table waited for good (the players had fed theirs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trickref.device.dealer import twin_host as th
+
+P = th.P
+STOCK = [5, 9, 14, 22, 31, 40, 47]  # parked in the loop (German Whist's stock, say)
+
+
+class Table:
+    def __init__(self) -> None:
+        self.tw = th.new_twin(seats=2, seed=3, scale={"sorter.error_chance": 0.0})
+        self.tw.mech.hopper = list(STOCK)
+        self.host = th.TwinHost(self.tw, pass_ms=1)
+        self.host.hello()
+        end = self.host.deal(1, [(c, th.LOOP) for c in STOCK])
+        assert end[1] == P.EV_DEAL_DONE, end
+        self.rest()
+        self.sid = 0x6000
+
+    def rest(self) -> None:
+        while self.tw.mech.busy() or self.tw.fw.dealer.mech.busy() or self.on_path():
+            self.host.run(5)
+
+    def on_path(self) -> list[int]:
+        return [c.card for c in self.tw.mech.cards if c.mode in ("belt", "fb", "r", "loop", "drop")]
+
+    def command(self, ftype: int, body: bytes) -> int:
+        self.sid += 1
+        start = len(self.host.events)
+        r = self.host.command(ftype, P.u16(self.sid) + body)
+        assert r.type == P.OK, r
+        return start
+
+    def short_of_gate(self, card: int) -> Any:
+        """``card`` in the feed path, its leading edge 10 mm or more short of the gate."""
+        m = self.tw.mech
+        return next((c for c in m.cards if c.card == card and c.mode == "f" and c.x < m.gate_x - 10), None)
+
+    def estop_and_reset(self) -> None:
+        """The e-stop pressed, twisted out, and the table's RESET (what Resume does)."""
+        self.tw.mech.estop = True
+        self.host.run(50)
+        self.tw.mech.estop = False
+        r = self.host.command(P.RESET, b"\x00")
+        assert r.type == P.OK, r
+        self.host.run(500)
+
+    def fed(self, card: int) -> int:
+        """``card`` dropped in the play slot and read (FEED 1 HOLD): the card presented."""
+        self.tw.mech.slot.append(card)
+        start = self.command(P.FEED, bytes((1, P.HOLD)))
+        e = self.host.until((P.EV_PRESENTED,), max_ms=20_000, start=start)
+        return int(e[2][1])
+
+
+def test_a_played_card_cut_short_of_the_gate_is_read_by_the_next_feed() -> None:
+    t = Table()
+    t.tw.mech.slot.append(12)
+    t.command(P.FEED, bytes((1, P.HOLD)))
+    for _ in range(20_000):
+        t.host.run(1)
+        if t.short_of_gate(12) is not None and t.tw.fw.dealer.mech.feeding:
+            break
+    assert t.short_of_gate(12) is not None
+    t.estop_and_reset()
+    assert t.short_of_gate(12) is not None and not t.tw.mech.slot  # where the stop left it
+    start = t.command(P.FEED, bytes((1, P.HOLD)))  # the table reads the card played again
+    e = t.host.until((P.EV_PRESENTED,), max_ms=20_000, start=start)  # before: waited for good
+    assert e[2][1] == 12
+    assert t.tw.fw.dealer.loop == STOCK  # the loop is as it was
+
