@@ -130,10 +130,10 @@ GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partne
 
 # ---------------------------------------------------------------------------------------- trials
 
-def _trial(row: str, seed: int, keep: str | None = None, twin: bool = False) -> dict[str, Any]:
+def _trial(row: str, seed: int, keep: str | None = None, twin: bool = False, guard: float = 1200.0) -> dict[str, Any]:
     from trickref.device.simulated.fault_trials import run_trial
 
-    return run_trial(row, seed, guard_s=1200.0, keep=keep, twin=twin).to_json()
+    return run_trial(row, seed, guard_s=guard, keep=keep, twin=twin).to_json()
 
 
 def _load() -> float:
@@ -189,7 +189,8 @@ def _abandon(pool: ProcessPoolExecutor) -> None:
 
 
 def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float | None = None,
-             cut_off: list[tuple[str, int]] | None = None, twin: bool = False) -> list[dict[str, Any]]:
+             cut_off: list[tuple[str, int]] | None = None, twin: bool = False,
+             guard: float = 1200.0) -> list[dict[str, Any]]:
     """The trials, rows interleaved (trial i of every row before trial i + 1 of any): at the deadline
     no trial is started any more and those running get ``grace`` seconds, then are cut off
     (appended to ``cut_off``), so a partial campaign has every row at about the same count."""
@@ -208,7 +209,7 @@ def run_rows(rows: list[str], trials: int, jobs: int, base: int, deadline: float
                 todo = []
             while todo and len(pending) < jobs:
                 row, seed = todo.pop(0)
-                pending[pool.submit(_trial, row, seed, stuck_dir(), twin)] = (row, seed)
+                pending[pool.submit(_trial, row, seed, stuck_dir(), twin, guard)] = (row, seed)
             if not pending:
                 break
             grace = None if deadline is None else max(1.0, deadline + GRACE_S - time.time())
@@ -659,6 +660,8 @@ def main() -> int:
                          "holds the interpreter PAUSE seconds at a time: 3 makes a restart take ~30 s); costs a "
                          "core per restart running")
     ap.add_argument("--seed", type=int, default=0, help="added to every trial's seed")
+    ap.add_argument("--guard", type=float, default=1200.0, metavar="SECONDS",
+                    help="a trial with no end after this long is stuck (wall time)")
     ap.add_argument("--twin", action="store_true",
                     help="the dealer is the physical twin (device/dealer/twin.py: cards go where the flaps and "
                          "belt send them) instead of the simulated board; only for rows that strike through the "
@@ -707,7 +710,8 @@ def main() -> int:
         t0 = time.monotonic()
         data["rows_when"] = time.strftime("%Y-%m-%d %H:%M")
         cut_off: list[tuple[str, int]] = []
-        results = run_rows(rows, args.trials, args.jobs, args.seed, deadline, cut_off, args.twin)
+        results = run_rows(rows, args.trials, args.jobs, args.seed, deadline, cut_off, args.twin, args.guard)
+        data["guard_s"] = args.guard
         data["twin"] = args.twin
         data["rows_wall_s"] = time.monotonic() - t0
         data["rows_load"] = sampler.stop()

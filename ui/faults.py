@@ -66,6 +66,10 @@ def fault_kind(text: str | None) -> str | None:
         return "mismatch"
     if "of the deal could not be read" in t:
         return "unread_deal"
+    if "play slot" in t:
+        # the words say which cards go in the play slot, and where to look for them (clearing a
+        # jam among other places): not the jam's "put it back on top of the stack"
+        return "fault"
     if "jam" in t:
         return "jam"
     if "cable" in t or "link" in t or "stopped answering" in t:
