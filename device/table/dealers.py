@@ -238,6 +238,7 @@ class DealerAdapter:
         # a RouteFed whose card a stop lost on its way (its step number): the people were asked
         # to put it in the play slot, and the step sent again reads it there
         self.slot_asked: int | None = None
+        self.slot_stop = False  # that read jammed: the next one stops the jammed FEED first (ABORT)
         self._current: DealerCommand | None = None  # the step run last (a fault stopped it, or it is done)
         # step ids (see the module docstring): the hand's salt and the attempt of each part
         self.epoch = ""
@@ -511,6 +512,7 @@ class DealerAdapter:
                 # played card's eject pulled the turned-up card: that card was cleared from the
                 # path with a jam, and the Fetch of it was refused at every Resume.
                 self.relearn = list(self.loop_cards)
+                self.relearn_sid = None
             return self._fault("fault", e, cmd)
         except (ValueError, OSError) as e:  # a driver bug or a dead port must not stop the table
             return self._fault("fault", e, cmd)
@@ -755,6 +757,7 @@ class DealerAdapter:
         self.jammed_step = None
         self.resume_first = False
         self.relearn = list(self.loop_cards)
+        self.relearn_sid = None  # a fresh relearning, under a fresh id (another plan: CONFLICT)
 
     def _resume_step(self, cmd: DealerCommand) -> int | None:
         """The step a jam stopped, once the jam is cleared: RESUME, and the dealer finishes the
@@ -1105,8 +1108,22 @@ class DealerAdapter:
             raise RoutedCardMissing(f"{cmd.card} is not in the reader gate, and the dealer neither routed it nor "
                                     f"cleared it to its reject pocket", missing)
         d = self.dealer
+        if self.slot_stop:  # the last read of it jammed: that FEED is stopped before a fresh one
+            self.slot_stop = False
+            try:
+                d.abort()
+            except (DealerError, ValueError, OSError):
+                pass
         try:
             card = self._tries(cmd.step, 0, lambda sid: d.read_card(timeout=SLOT_READ_S, step=sid))
+        except DealerJam as e:
+            # the card jammed on its way in from the slot (or came in with another): the people
+            # clear it and put it in the slot again. Not the jam's own RESUME: the jammed FEED is
+            # the read, not this step's routing (found on the twin: RESUME finished the read as
+            # if it were the routing, and the table went round "idle but never reported the end"
+            # and double feeds until it gave up)
+            self.slot_stop = True
+            raise RoutedCardMissing(f"reading {cmd.card} from the play slot: {e}", missing) from e
         except DealerTimeout as e:
             try:
                 d.abort()  # (the FEED would wait on: the next read is a fresh one)

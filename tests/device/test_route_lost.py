@@ -105,3 +105,29 @@ def test_another_card_in_the_slot_goes_to_the_reject_pocket_and_the_card_is_aske
         with sim.lock:
             sim.board.slot.append(N("7H"))
         assert adapter.run(RouteFed("7H", "trick", step=2)) == DealerDone(2, "7H")
+
+
+def test_a_jam_while_the_card_comes_in_from_the_slot_asks_for_it_again() -> None:
+    """The card jammed on its way in from the play slot: the people clear it and put it in the
+    slot again, and the next try stops the jammed FEED (ABORT) before it reads afresh. Before,
+    the table's Resume finished that FEED as if it were the step's routing, and on the twin it
+    went round "the dealer is idle but never reported the end" and double feeds until it gave up
+    (estop_fetch seeds 11030 and 11063)."""
+    with played("7H") as (sim, dealer, adapter):
+        adapter.run(RouteFed("7H", "trick", step=2))
+        with sim.lock:
+            sim.board.gate = None
+        resume(sim, dealer, adapter)
+        assert isinstance(adapter.run(RouteFed("7H", "trick", step=2)), DealerFault)
+        dealer.stall_timeout = 2.0
+        with sim.lock:
+            sim.board.slot.append(N("7H"))
+        sim.jam("feed")
+        out = adapter.run(RouteFed("7H", "trick", step=2))
+        assert isinstance(out, DealerFault) and out.missing == (("7H", "trick"),), out
+        assert adapter.slot_stop
+        sim.clear_jam()  # the people clear it (on this board the card stays in the feed, and comes in)
+        out = adapter.run(RouteFed("7H", "trick", step=2))
+        assert out == DealerDone(2, "7H"), out
+        with sim.lock:
+            assert sim.board.tray(target_byte("trick")) == [N("7H")]
