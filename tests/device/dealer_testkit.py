@@ -110,3 +110,11 @@ class OnCard:
             if self.seen >= self.n:
                 self.fired.set()
                 self.action()
+
+
+def estop_resume(sim: Any, dealer: Any, adapter: Any) -> None:
+    """What the table does at Resume after an e-stop (device/table/host.py): the button twisted
+    out, RESET, and the adapter told of the stop."""
+    sim.press_estop(False)
+    dealer.reset()
+    adapter.note_stop(dealer.status())

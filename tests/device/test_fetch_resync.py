@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from dealer_testkit import GENEROUS, running, wait_until
+from dealer_testkit import GENEROUS, estop_resume, running, wait_until
 
 from trickref.device.table.dealers import DealerAdapter
 from trickref.engine import cards as C
@@ -52,19 +52,12 @@ def stock_table(estops: int) -> Iterator[tuple[Any, Any, DealerAdapter]]:
         yield sim, dealer, adapter
 
 
-def resume(sim: Any, dealer: Any, adapter: DealerAdapter) -> None:
-    """What the table does at Resume after an e-stop: the button twisted out, RESET."""
-    sim.press_estop(False)
-    dealer.reset()
-    adapter.note_stop(dealer.status())
-
-
 def test_the_second_stop_of_a_fetch_relearns_the_loop_then_fetches() -> None:
     with stock_table(estops=2) as (sim, dealer, adapter):
         for _ in range(2):
             out = adapter.run(Fetch("QS", "seat:1", step=2))
             assert isinstance(out, DealerFault) and out.kind == "fault", out
-            resume(sim, dealer, adapter)
+            estop_resume(sim, dealer, adapter)
         assert adapter.run(Fetch("QS", "seat:1", step=2)) == DealerDone(2, "QS")
         assert any(f.startswith("resync: step 2 stopped 2 times") for f in adapter.faults), adapter.faults
         fw = sim.firmware.dealer
@@ -85,6 +78,6 @@ def test_one_stop_is_only_resumed() -> None:
     with stock_table(estops=1) as (sim, dealer, adapter):
         out = adapter.run(Fetch("QS", "seat:1", step=2))
         assert isinstance(out, DealerFault), out
-        resume(sim, dealer, adapter)
+        estop_resume(sim, dealer, adapter)
         assert adapter.run(Fetch("QS", "seat:1", step=2)) == DealerDone(2, "QS")
         assert not any(f.startswith("resync:") for f in adapter.faults), adapter.faults
