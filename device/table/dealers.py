@@ -1086,9 +1086,8 @@ class DealerAdapter:
             if self.moved is not None and (cmd.card, "reject") in self.moved.moves:
                 raise _Resolved() from None
             if not d.inventory(loop=False).held:  # not in the window either: a stop lost it
-                self.slot_asked = cmd.step
-                raise RoutedCardMissing(f"{cmd.card} is not in the reader gate, and the dealer neither routed it "
-                                        f"nor cleared it to its reject pocket", ((cmd.card, cmd.target),)) from e
+                self.slot_asked = None
+                self._from_slot(cmd, want)  # (asks the people for it: RoutedCardMissing)
             raise
         self.held = None
         return card
