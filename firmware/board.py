@@ -467,6 +467,10 @@ class Board:
         # steps of a feed move a stop cut short (the card coming in lies that far short of the
         # window, the window's card that far past it): the next feed move runs only those
         self.f_rest = 0
+        # ... and that cut move had brought its card's leading edge past the gate (the gate saw
+        # it come in): the card lies between the gate and the window, f_rest short of it
+        self.cut_lead = False
+        self.finishing = False  # F runs such a move's rest (finish_cut)
         self.block_moving = False  # gate_block_step was noted with F moving (not a hand's card)
         self.moving_on = False  # F's move is a move_on, not a feed move
         self.picking = False  # F's feed move took a card into the throat (_feed_move)
@@ -589,6 +593,7 @@ class Board:
             self.gate_len = None
             rest = self.f_rest
             self.f_rest = 0
+            self.cut_lead = False
             # does this move take a card into the throat (the play slot's, or the hopper's
             # with the stack on P)? Only then does a stop that cuts it short leave a card there
             self.picking = self.slot_in.value() == 0 or (
@@ -628,6 +633,20 @@ class Board:
         num, den = config.steps_per_mm(self.cfg.F_MM_PER_REV)
         travelled = (self.f.position - self.lead_step) * den // num
         return self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM - travelled
+
+    def finish_cut(self):
+        """Run the rest of a feed move a stop cut short after its card passed the gate
+        (``cut_lead``): that card comes on to the read window. The caller holds the hopper off
+        the pickup roller and sees the play slot empty, so no card is taken."""
+        if self.f_rest and self._power():
+            self.finishing = True
+            self.f.move(timing.feed_segments(self.cfg, steps=self.f_rest))
+
+    def cut_done(self):
+        """finish_cut's move ended: the card is in the window, nothing is left to run."""
+        self.finishing = False
+        self.cut_lead = False
+        self.f_rest = 0
 
     def move_on(self, mm):
         """Move the card in the read window on by ``mm`` (F's rollers only; the caller holds the
@@ -811,7 +830,18 @@ class Board:
         pass  # no presenter in v2
 
     def stop_all(self):
-        if self.f.moving and not self.f.done() and not self.moving_on and self.picking:
+        if self.finishing:
+            # finish_cut's move cut short in turn: what is left of it is the rest (cut_lead stays)
+            self.finishing = False
+            if self.f.moving and not self.f.done():
+                total = 0
+                for count, _ in self.f.segs:
+                    total += count
+                self.f_rest = max(0, total - self.f.steps_done())
+            else:
+                self.f_rest = 0
+                self.cut_lead = False
+        elif self.f.moving and not self.f.done() and not self.moving_on and self.picking:
             # a feed move cut short that took a card into the throat: the next one runs its
             # rest (that card comes to the window, not past it: found on the twin after a
             # double feed). (A move_on cut short: the card's lag is what is left of it,
@@ -821,6 +851,8 @@ class Board:
             for count, _ in self.f.segs:
                 total += count
             self.f_rest = max(0, total - self.f.steps_done())
+            # the card this move brought in passed the gate already (its edge was seen)
+            self.cut_lead = self.lead_step is not None and self.f_rest > 0
             self.lead_step = None
         self.f.stop()
         if self.loop_phase == 1 and self.r.moving:

@@ -1953,6 +1953,7 @@ def cmd_abort(d, body, resumed):
         d.partial = None
         d.mech.abort()  # (a staged card stays in the window: the loop's first card)
         d.staged = None
+        d.mech.finish_cut()  # (a card a cut feed move left short of the window comes on to it)
     return d.ok(P.ABORT)
 
 

@@ -346,7 +346,30 @@ class Mechanics:
         self.abort()
         self._lost_flights()  # RESET forgets everything, the loop cards in flight too
         self.stopped_at = None
+        self.finish_cut()
         return True
+
+    def finish_cut(self):
+        """After a stop (RESET, ABORT): a feed move the stop cut short after its card passed
+        the gate left that card between the gate and the read window (``board.cut_lead``): run
+        the rest of the move now, the hopper held, so the card is at rest in the window, where
+        every job looks for it. Found on the physical twin: the e-stop during a played card's
+        eject that pulled the loop's next card (NEXT) left that card 36 mm short of the window;
+        the FEED that read the played card from the play slot took it for the window's card, read
+        nothing three times, and its eject (the cut move's rest) brought the loop card to the
+        window and the slot's card only 36 mm in: JAM, and the same at every Resume. With a card
+        in the play slot nothing is done (the move would take it in)."""
+        board = self.board
+        if not getattr(board, "cut_lead", False) or not board.f_rest or not self.gate.state:
+            return
+        if self.state != IDLE or self.flights:
+            return
+        slot = getattr(board, "slot_has_card", None)
+        if slot is not None and slot():
+            return
+        self.held_before = self.hopper_held
+        self.hold_hopper(True)
+        self.run_op(Op("rest", None, self._home_done))
 
     def resume(self):
         """Restart the stage a jam or dead-man pause stopped; False if nothing is stopped."""
@@ -481,6 +504,8 @@ class Mechanics:
         cfg = self.cfg
         if op.source == "hopper":
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
+        elif op.source == "rest":
+            self.stages = [("rest", ST_FEED, cfg.FEED_MS + cfg.LIFT_SETTLE_MS, None)]
         elif op.source == "belt":
             run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
             self.stages = [("home", ST_LOOP, 2 * run, run)]
@@ -544,6 +569,8 @@ class Mechanics:
                 self.ejecting = True
         elif name == "show":
             board.show(True)
+        elif name == "rest":
+            self.move_on_phase = 1  # the lift taking the stack off P (unless it was up)
         elif name == "home":
             board.turn_start(self.cfg.LOOP)  # every flap down: a card on the belt goes round
             board.belt(True)
@@ -666,6 +693,18 @@ class Mechanics:
                 board.turn_start(self.stage[3])
                 self.aimed = True
             return board.turn_done()
+        if name == "rest":
+            if self.move_on_phase == 1:
+                if not self.held_before and ticks_diff(board.ticks_ms(), self.stage_start) < self.cfg.LIFT_SETTLE_MS:
+                    return False
+                board.finish_cut()
+                self.move_on_phase = 2
+                return False
+            if not board.eject_done():
+                return False
+            board.cut_done()
+            self.move_on_phase = 0
+            return True
         if name == "home":
             if self.loop_sensors:  # (each poll also runs the switchback for a card at E)
                 for s in (0, 1, 2):  # the cards coming home pass E, Rv and D: no flight's edges

@@ -82,3 +82,31 @@ def test_a_played_card_cut_short_of_the_gate_is_read_by_the_next_feed() -> None:
     assert e[2][1] == 12
     assert t.tw.fw.dealer.loop == STOCK  # the loop is as it was
 
+
+
+def test_a_loop_card_cut_between_the_gate_and_the_window_comes_on_before_the_slot_card_is_read() -> None:
+    """The e-stop while a played card's eject pulls the loop's next card (NEXT), that card's
+    edge past the gate, short of the window; the played card is lifted off the belt and put in
+    the play slot. Before: the FEED took the loop card for the window's card, read nothing
+    three times, and its eject brought the slot card only part way in: JAM at every Resume
+    (the fault campaign's estop_fetch row on the twin, seeds 11030, 11063, 11080)."""
+    t = Table()
+    t.tw.mech.slot.append(12)
+    start = t.command(P.FEED, bytes((1, P.HOLD)))
+    assert t.host.until((P.EV_PRESENTED,), max_ms=20_000, start=start)[2][1] == 12
+    t.host.run(300)
+    t.command(P.ROUTE_PRESENTED, bytes((P.TRICK, 0xFF, P.FEED_NEXT)))  # to the trick pocket, pulling
+    m = t.tw.mech
+    for _ in range(20_000):
+        t.host.run(1)
+        pulled = next((c for c in m.cards if c.card == STOCK[0] and c.mode == "f"), None)
+        if pulled is not None and m.gate_x + 2 < pulled.x < m.gate_x + 20:
+            break
+    assert pulled is not None and m.gate_x < pulled.x < 80  # between the gate and the window
+    t.estop_and_reset()
+    assert abs(pulled.x - m.v["geometry.window_x"]) < 0.5  # RESET ran the rest of the cut move
+    played = next(c for c in m.cards if c.card == 12)  # the people lift the played card out
+    m.cards.remove(played)
+    assert t.fed(12) == 12  # before: JAM 3 (card unread)
+    assert sorted(t.tw.fw.dealer.loop) == sorted(STOCK)  # the loop card went round, not lost
+    assert not m.stuck
