@@ -200,6 +200,10 @@ class Mechanics:
         # a stop (e-stop, ABORT) came during a feed move, its card not at the gate yet: it may
         # lie in the feed path short of the gate (commands.FeedJob brings it in first)
         self.short_feed = False
+        # the e-stop cut a feed move after its card passed the gate (board.cut_lead): RESET and
+        # ABORT bring that card on to the window (finish_cut). Other stops (a double feed, a
+        # jam) leave the rest to the next feed move, as before
+        self.cut_by_estop = False
         # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
@@ -283,6 +287,7 @@ class Mechanics:
         self.board.stop_all()
         self.unejected = self._in_window()
         self.short_feed = self._feed_cut()
+        self.cut_by_estop = self.cut_by_estop or bool(getattr(self.board, "cut_lead", False))
         was = self.state
         self.state = ESTOPPED
         self.pending_stop = None
@@ -350,7 +355,7 @@ class Mechanics:
         return True
 
     def finish_cut(self):
-        """After a stop (RESET, ABORT): a feed move the stop cut short after its card passed
+        """After the e-stop (RESET, ABORT): a feed move the e-stop cut short after its card passed
         the gate left that card between the gate and the read window (``board.cut_lead``): run
         the rest of the move now, the hopper held, so the card is at rest in the window, where
         every job looks for it. Found on the physical twin: the e-stop during a played card's
@@ -360,7 +365,10 @@ class Mechanics:
         window and the slot's card only 36 mm in: JAM, and the same at every Resume. With a card
         in the play slot nothing is done (the move would take it in)."""
         board = self.board
-        if not getattr(board, "cut_lead", False) or not board.f_rest or not self.gate.state:
+        if not getattr(board, "cut_lead", False):
+            self.cut_by_estop = False
+            return
+        if not self.cut_by_estop or not board.f_rest or not self.gate.state:
             return
         if self.state != IDLE or self.flights:
             return
@@ -612,6 +620,7 @@ class Mechanics:
         slot = getattr(self.board, "slot_has_card", None)
         self.slot_fed = slot is not None and bool(slot())
         self.from_slot = self.hopper_held or self.slot_fed
+        self.cut_by_estop = False  # (this move runs a cut move's rest, if one is left)
         move(True)
 
     def _at_window(self):
@@ -703,6 +712,7 @@ class Mechanics:
             if not board.eject_done():
                 return False
             board.cut_done()
+            self.cut_by_estop = False
             self.move_on_phase = 0
             return True
         if name == "home":
