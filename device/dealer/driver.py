@@ -44,6 +44,7 @@ from trickref.device.dealer.errors import (
     DealerLinkDown,
     DealerProtocolError,
     DealerStalled,
+    DealerStepConflict,
     DealerTimeout,
     DealMismatch,
 )
@@ -817,6 +818,8 @@ class Dealer:
             raise DealerJam(f"the dealer refused {what}: {text}", code=reason, name=name)
         if text is not None:
             raise DealerFault(f"the dealer refused {what}: {text}", code=reason, name=name)
+        if reason == m.NAK_CONFLICT:
+            raise DealerStepConflict(f"the dealer refused {what}: it holds that step id for another step ({name})")
         raise DealerProtocolError(f"the dealer refused {what} as malformed ({name})")
 
     def _failure(self, ev: Event, what: str, deal: bool) -> DealerError | None:

@@ -46,6 +46,12 @@ class DealerGarbled(DealerProtocolError):
     carries frames. The message names the command and what was wrong with the last answer."""
 
 
+class DealerStepConflict(DealerProtocolError):
+    """The dealer refused a step command CONFLICT: it holds that step id for a step with
+    another body (it keeps the steps it took, to answer a step sent again with what it did).
+    Sent again under the same id, it is refused again; under a fresh id it is a new step."""
+
+
 class DealerFault(DealerError):
     """The dealer reported a fault (hopper empty, e-stop pressed, motor stall, misread card,
     busy, bad state) and stopped. ``code`` is the wire fault code, ``name`` its name."""

@@ -58,6 +58,7 @@ from trickref.device.dealer.errors import (
     DealerJam,
     DealerLinkDown,
     DealerStalled,
+    DealerStepConflict,
     DealerTimeout,
     DealMismatch,
 )
@@ -845,10 +846,20 @@ class DealerAdapter:
         plan = ([gate] if gate is not None else []) + [(c, LOOP) for c in cards or []]
         if not plan:
             return
+        def deal(sid: int) -> Any:
+            try:
+                return self.dealer.deal(plan, step=self.relearn_sid or sid)
+            except DealerStepConflict:
+                # the dealer holds that id for an earlier relearning with other cards (or in
+                # another order): this one is a new step. Found on the physical twin (estop_fetch,
+                # seed 11025): read as the link down, the table waited for good
+                self.relearn_sid = self.dealer.new_step_id()
+                return self.dealer.deal(plan, step=self.relearn_sid)
+
         try:
             # one id for the relearning (referee step 0: no step of the game has it): sent again
             # after the link went down, the dealer finishes it instead of starting another
-            self._tries(0, 0, lambda sid: self.dealer.deal(plan, step=self.relearn_sid or sid))
+            self._tries(0, 0, deal)
             self.relearn_sid = None
         except DealerJam:
             self.relearn_jammed = True  # the dealer waits for RESUME with its plan
