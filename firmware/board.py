@@ -196,6 +196,15 @@ class _Axis:
         t = time.ticks_us() if at_us is None else at_us
         return motion.steps_at(self.segs, ticks_diff(t, self.started_us))
 
+    def steps_left(self):
+        """Steps of the current move not emitted yet (0 when none runs)."""
+        if not self.moving:
+            return 0
+        total = 0
+        for count, _ in self.segs:
+            total += count
+        return max(0, total - self.steps_done())
+
     def done(self):
         """True once the DMA has handed over every word and the state machine is waiting for
         more (TXSTALL), i.e. the last step pulse is out."""
@@ -834,10 +843,7 @@ class Board:
             # finish_cut's move cut short in turn: what is left of it is the rest (cut_lead stays)
             self.finishing = False
             if self.f.moving and not self.f.done():
-                total = 0
-                for count, _ in self.f.segs:
-                    total += count
-                self.f_rest = max(0, total - self.f.steps_done())
+                self.f_rest = self.f.steps_left()
             else:
                 self.f_rest = 0
                 self.cut_lead = False
@@ -847,27 +853,18 @@ class Board:
             # double feed). (A move_on cut short: the card's lag is what is left of it,
             # window_lag_mm says so.) With no card taken, the next feed move is a whole one
             # (a card the person puts back in the hopper comes from the pickup)
-            total = 0
-            for count, _ in self.f.segs:
-                total += count
-            self.f_rest = max(0, total - self.f.steps_done())
+            self.f_rest = self.f.steps_left()
             # the card this move brought in passed the gate already (its edge was seen)
             self.cut_lead = self.lead_step is not None and self.f_rest > 0
             self.lead_step = None
         self.f.stop()
         if self.loop_phase == 1 and self.r.moving:
             self.r_again = True
-            total = 0
-            for count, _ in self.r.segs:
-                total += count
-            self.r_left = max(0, total - self.r.steps_done())
+            self.r_left = self.r.steps_left()
         if self.loop_phase == 2 and self.r.moving and not self.r_rest:
             # a card on its way out of the switchback: the rest of the push goes on when motion
             # starts again (belt()); a card being pulled in stays in phase 1, pulled on then
-            total = 0
-            for count, _ in self.r.segs:
-                total += count
-            self.r_rest = max(0, total - self.r.steps_done())
+            self.r_rest = self.r.steps_left()
         self.r.stop()
         self.belt(False)
         self.en.value(1)
