@@ -24,8 +24,12 @@ if [ "${TRICKREF_BROWSER:-1}" != "0" ]; then
     want+=(chromium)
 fi
 missing=()
+# (each command's output is taken whole before it is searched: with pipefail, 'cmd | grep -q'
+# fails when grep stops at its first match and cmd, still writing, dies of SIGPIPE; apt-cache
+# policy does, and every package was then called missing from apt)
 for p in "${want[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    if [[ "$status" != *"install ok installed"* ]]; then
         missing+=("$p")
     fi
 done
@@ -47,7 +51,8 @@ apt-get update -qq
 # tests that need it skip (TRICKREF_BROWSER=0 leaves the browser out without asking apt).
 have=()
 for p in "${missing[@]}"; do
-    if LC_ALL=C apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [^(]'; then
+    policy=$(LC_ALL=C apt-cache policy "$p" 2>/dev/null || true)
+    if grep -q 'Candidate: [^(]' <<<"$policy"; then
         have+=("$p")
     else
         echo "system-deps: apt has no package '$p' here, not installing it (the tests that need it skip)" >&2
