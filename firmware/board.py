@@ -480,6 +480,10 @@ class Board:
         # it come in): the card lies between the gate and the window, f_rest short of it
         self.cut_lead = False
         self.finishing = False  # F runs such a move's rest (finish_cut)
+        # steps of the feed move the last stop cut short, whatever it carried (0: none was cut):
+        # the card it was ejecting lies that far short of where the move leaves a card on the
+        # belt (Mechanics.estop: a card past the window the belt has not taken)
+        self.f_cut = 0
         self.block_moving = False  # gate_block_step was noted with F moving (not a hand's card)
         self.moving_on = False  # F's move is a move_on, not a feed move
         self.picking = False  # F's feed move took a card into the throat (_feed_move)
@@ -643,13 +647,16 @@ class Board:
         travelled = (self.f.position - self.lead_step) * den // num
         return self.cfg.WINDOW_X_MM - self.cfg.GATE_X_MM - travelled
 
-    def finish_cut(self):
+    def finish_cut(self, steps=0):
         """Run the rest of a feed move a stop cut short after its card passed the gate
         (``cut_lead``): that card comes on to the read window. The caller holds the hopper off
-        the pickup roller and sees the play slot empty, so no card is taken."""
-        if self.f_rest and self._power():
+        the pickup roller and sees the play slot empty, so no card is taken. ``steps``: the
+        rest of an eject whose card the stop left past the window (``f_cut``), where no card
+        was taken (``f_rest`` 0)."""
+        steps = self.f_rest or steps
+        if steps and self._power():
             self.finishing = True
-            self.f.move(timing.feed_segments(self.cfg, steps=self.f_rest))
+            self.f.move(timing.feed_segments(self.cfg, steps=steps))
 
     def cut_done(self):
         """finish_cut's move ended: the card is in the window, nothing is left to run."""
@@ -839,6 +846,9 @@ class Board:
         pass  # no presenter in v2
 
     def stop_all(self):
+        self.f_cut = 0
+        if self.f.moving and not self.f.done() and not self.moving_on and not self.finishing:
+            self.f_cut = self.f.steps_left()
         if self.finishing:
             # finish_cut's move cut short in turn: what is left of it is the rest (cut_lead stays)
             self.finishing = False

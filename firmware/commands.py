@@ -702,6 +702,10 @@ class FetchJob:
             d.loop_take(self.card)
             d.loop.insert(0, self.card)
             d.mech.from_slot = False  # (its eject, begun with the hopper held, brought no slot card)
+        elif self.found and d.mech.gone_out == self.card and self.target != P.HOLD:
+            # its eject cut short after it left the window: it goes round into the loop
+            # (Mechanics._gone_out), so it is a loop card again, at its place
+            d.loop_add(self.card)
         if self.under:  # (aborted or e-stopped: the blade is not driven)
             self.under_clear(False)
         self.sweep_end()

@@ -204,6 +204,14 @@ class Mechanics:
         # ABORT bring that card on to the window (finish_cut). Other stops (a double feed, a
         # jam) leave the rest to the next feed move, as before
         self.cut_by_estop = False
+        # the e-stop cut a FETCH's eject after its card's tail had passed the gate: that card is
+        # past the read window and no flight follows it. ``riding``: the steps of the move left
+        # when the belt had not taken it yet (RESET runs them, finish_cut, so that no later feed
+        # move pushes it onto the belt unannounced); either way the next job runs the belt round
+        # first (homecoming) and it goes into the loop. ``gone_out``: that card, for the job's
+        # cancel() (a card the FETCH had found goes back into the loop model)
+        self.riding = 0
+        self.gone_out = None
         # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
@@ -277,6 +285,39 @@ class Mechanics:
                 return op.card
         return None
 
+    def _gone_out(self, finishing):
+        """(The e-stop, after stop_all.) The FETCH's eject it cut had taken its card's tail past
+        the gate: the card lies between the window and the belt, or on the belt short of the
+        first pocket, with no flight to follow it. Found on the physical twin (seed 11025 of the
+        estop_fetch row): a card sent round the loop stopped 54 mm out of the window, in F2's
+        rollers, short of the belt's grip; the FETCH done again after RESET ran the cut move's
+        rest, which pushed it onto the belt unannounced, and the loop sensors took it for the
+        next card's: a misroute stop at every Resume. Now it goes into the loop: RESET runs the
+        move's rest (``riding``, finish_cut) and the next job sends the belt round first
+        (homecoming). ``finishing``: F was running such a rest when the stop came."""
+        self.gone_out = None
+        op, stage, board = self.op, self.stage, self.board
+        if op is None or stage is None or not self.belt:
+            return
+        if stage[0] == "rest":
+            if self.riding and finishing:  # that rest cut short in turn: what is left of it
+                self.riding = board.f_rest
+            return
+        if stage[0] != "eject" or not self.ejecting or (op.tag != "cycle" and op.tag != "fetch"):
+            return
+        left = getattr(board, "f_cut", 0)
+        if not left:
+            return
+        cfg = self.cfg
+        num, den = config.steps_per_mm(cfg.F_MM_PER_REV)
+        lead = cfg.WINDOW_X_MM + cfg.F_MOVE_MM - left * den // num
+        if lead < cfg.GATE_X_MM + cfg.CARD_LEN_MM:
+            return  # its tail still darkens the gate: the window's card, read again where it is
+        self.gone_out = op.card
+        self.riding = left if lead < cfg.GRIP_X_MM else 0
+        self.unswept = self.loop_sensors
+        self.sweep_first = self.unswept
+
     def _feed_cut(self):
         """A feed move under way with its card not at the gate yet (the stop leaves it short)."""
         stage = self.stage
@@ -284,10 +325,12 @@ class Mechanics:
 
     def estop(self, source):
         """Stop every motor at once and latch: nothing moves again before RESET."""
+        finishing = getattr(self.board, "finishing", False)
         self.board.stop_all()
         self.unejected = self._in_window()
         self.short_feed = self._feed_cut()
         self.cut_by_estop = self.cut_by_estop or bool(getattr(self.board, "cut_lead", False))
+        self._gone_out(finishing)
         was = self.state
         self.state = ESTOPPED
         self.pending_stop = None
@@ -304,7 +347,10 @@ class Mechanics:
 
     def abort(self):
         """Forget the running job and op; a card left in the gate goes to the reject tray."""
+        finishing = getattr(self.board, "finishing", False)
         self.board.stop_all()
+        if self.riding and finishing:  # (an ABORT cut finish_cut's rest: what is left of it)
+            self.riding = self.board.f_rest
         self.unejected = self._in_window()
         self.short_feed = self.short_feed or self._feed_cut()  # (RESET after an e-stop aborts too)
         job = self.job
@@ -365,6 +411,17 @@ class Mechanics:
         window and the slot's card only 36 mm in: JAM, and the same at every Resume. With a card
         in the play slot nothing is done (the move would take it in)."""
         board = self.board
+        if self.riding:  # a card the e-stop left out of the window, short of the belt (_gone_out)
+            if self.state != IDLE or self.flights:
+                return
+            slot = getattr(board, "slot_has_card", None)
+            if slot is not None and slot():
+                self.riding = 0  # (the move would take that card in: the next feed move runs it)
+                return
+            self.held_before = self.hopper_held
+            self.hold_hopper(True)
+            self.run_op(Op("rest", None, self._home_done))
+            return
         if not getattr(board, "cut_lead", False):
             self.cut_by_estop = False
             return
@@ -706,13 +763,14 @@ class Mechanics:
             if self.move_on_phase == 1:
                 if not self.held_before and ticks_diff(board.ticks_ms(), self.stage_start) < self.cfg.LIFT_SETTLE_MS:
                     return False
-                board.finish_cut()
+                board.finish_cut(self.riding)
                 self.move_on_phase = 2
                 return False
             if not board.eject_done():
                 return False
             board.cut_done()
             self.cut_by_estop = False
+            self.riding = 0  # (its card on the belt now: the homecoming takes it round)
             self.move_on_phase = 0
             return True
         if name == "home":

@@ -110,3 +110,81 @@ def test_a_loop_card_cut_between_the_gate_and_the_window_comes_on_before_the_slo
     assert t.fed(12) == 12  # before: JAM 3 (card unread)
     assert sorted(t.tw.fw.dealer.loop) == sorted(STOCK)  # the loop card went round, not lost
     assert not m.stuck
+
+
+def _stopped_out_of_the_window(t: Table, card: int, lo: float, hi: float) -> None:
+    """Run until ``card``'s eject has its leading edge between ``lo`` and ``hi`` mm (past the
+    window, its tail past the gate), then the e-stop, twisted out, and RESET."""
+    m = t.tw.mech
+    x = -1.0
+    for _ in range(20_000):
+        t.host.run(1)
+        c = next((c for c in m.cards if c.card == card and c.mode in ("f", "fb", "belt")), None)
+        x = m.pos(c, m.now) if c is not None else -1.0
+        if lo < x < hi:
+            break
+    assert lo < x < hi, x
+    t.estop_and_reset()
+
+
+def _jams(t: Table, start: int) -> list[tuple[int, int, bytes]]:
+    return [e for e in t.host.events[start:] if e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED)]
+
+
+def test_a_card_sent_round_stopped_past_the_window_goes_into_the_loop() -> None:
+    """The e-stop while a FETCH sends the loop's first card round (the card wanted is the
+    next), that card 54 mm out of the window: past the gate, in F2's rollers, short of the
+    belt's grip. Before: the FETCH done again ran the cut move's rest, which pushed the card
+    onto the belt with no flight to follow it; the loop sensors took it for the wanted card's,
+    and the table stopped at every Resume (the fault campaign's estop_fetch row on the twin,
+    seed 11025). Now RESET runs the move's rest and the FETCH first sends the belt round: the
+    card lands on the stack at its place."""
+    t = Table()
+    first, wanted = STOCK[0], STOCK[1]
+    t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
+    _stopped_out_of_the_window(t, first, 150.0, 160.0)
+    m = t.tw.mech
+    start = t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))  # the table's FETCH again
+    e = t.host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT), max_ms=30_000, start=start)
+    assert e[1] == P.EV_CARD_ROUTED and e[2][0] == wanted, e
+    t.rest()
+    assert not _jams(t, start)
+    assert m.pockets[0] == [wanted] and not m.stuck
+    assert t.tw.fw.dealer.loop == m.hopper == [c for c in STOCK if c != wanted]
+
+
+def test_a_fetched_card_stopped_past_the_window_comes_back_to_the_loop_and_is_fetched_again() -> None:
+    """The same stop with the FETCH's own card on its way to its seat's pocket (its eject
+    pulling the loop's next card): it goes round into the loop instead, back in the model, and
+    the FETCH done again brings it to the seat."""
+    t = Table()
+    wanted = STOCK[0]
+    t.command(P.FETCH, bytes((th.LOOP, wanted, 1, P.FETCH_NEXT)))
+    _stopped_out_of_the_window(t, wanted, 150.0, 160.0)
+    m = t.tw.mech
+    assert sorted(t.tw.fw.dealer.loop) == sorted(STOCK)  # a loop card again
+    start = t.command(P.FETCH, bytes((th.LOOP, wanted, 1)))
+    e = t.host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT), max_ms=60_000, start=start)
+    assert e[1] == P.EV_CARD_ROUTED and e[2][0] == wanted, e
+    t.rest()
+    assert not _jams(t, start)
+    assert m.pockets[1] == [wanted] and not m.stuck
+    assert sorted(t.tw.fw.dealer.loop) == sorted(m.hopper) == sorted(STOCK[1:])
+
+
+def test_a_card_the_belt_took_when_the_e_stop_came_is_swept_into_the_loop() -> None:
+    """The e-stop later in the same eject: the belt has the card (its leading edge past the
+    grip), the belt stops under it, and no flight follows it yet. The FETCH done again sends
+    the belt round first; before, the card went on with the next belt run, unannounced."""
+    t = Table()
+    first, wanted = STOCK[0], STOCK[1]
+    t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
+    _stopped_out_of_the_window(t, first, 175.0, 195.0)
+    m = t.tw.mech
+    start = t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
+    e = t.host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT), max_ms=30_000, start=start)
+    assert e[1] == P.EV_CARD_ROUTED and e[2][0] == wanted, e
+    t.rest()
+    assert not _jams(t, start)
+    assert m.pockets[0] == [wanted] and not m.stuck
+    assert t.tw.fw.dealer.loop == m.hopper == [c for c in STOCK if c != wanted]
