@@ -445,6 +445,7 @@ class Board:
         self.tca_ok = True
         self.mouth = 0x7FFF  # last read of the pocket optos (1 = clear)
         self.seen = 0  # pockets whose opto went dark and has not cleared yet
+        self.forgot = 0  # ... whose card in the mouth a stop forgot: not counted when it clears
         self.arrived = {}  # pocket -> cards confirmed in, not yet taken by confirmed()
         self.loop_arrived = 0
         self.loop_hits = [0, 0, 0]  # cards E, Rv, D saw arrive, not yet taken by loop_seen()
@@ -736,6 +737,18 @@ class Board:
         if k is not None:
             self.flaps.set(k, False)
 
+    def forget_arrivals(self):
+        """A stop forgot every card on its way to a pocket (ABORT, RESET): what the pocket optos
+        counted and have not confirmed goes, and a card in a mouth now is not counted when it
+        clears it. Found through the whole table on the physical twin (estop_fetch, seed 11004):
+        the e-stop came while a played card dropped into the trick pocket; the card fell in and
+        its count stayed, the next card sent there was confirmed by it as it left the window,
+        its flap came down under it, and it ran on round the loop: JAM at every Resume."""
+        self._service()
+        for k in self.arrived:
+            self.arrived[k] = 0
+        self.forgot = self.seen
+
     def confirmed(self, target):
         """True once per card the station of ``target`` saw go in (pocket opto, or the drop D
         for the loop)."""
@@ -785,7 +798,10 @@ class Board:
                 self.seen |= bit
             elif self.seen & bit:
                 self.seen &= ~bit
-                self.arrived[k] = self.arrived.get(k, 0) + 1
+                if self.forgot & bit:
+                    self.forgot &= ~bit
+                else:
+                    self.arrived[k] = self.arrived.get(k, 0) + 1
         # return loop: a card reaching the switchback's inner opto is reversed out. The drivers
         # are switched on first: after a reboot the first card at E (one the reboot left in the
         # switchback) comes before any other move, and R's steps went nowhere with EN high

@@ -361,6 +361,9 @@ class Mechanics:
         self.state = IDLE
         self.pending_stop = None
         self._park_flights()
+        forget = getattr(self.board, "forget_arrivals", None)
+        if forget is not None:
+            forget()  # (no flight to a pocket is left to take them)
         if job is not None and hasattr(job, "cancel"):
             job.cancel()
         self.clear_gate()

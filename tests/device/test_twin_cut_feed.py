@@ -188,3 +188,34 @@ def test_a_card_the_belt_took_when_the_e_stop_came_is_swept_into_the_loop() -> N
     assert not _jams(t, start)
     assert m.pockets[0] == [wanted] and not m.stuck
     assert t.tw.fw.dealer.loop == m.hopper == [c for c in STOCK if c != wanted]
+
+
+def test_a_card_the_e_stop_caught_dropping_into_its_pocket_confirms_no_later_card() -> None:
+    """The e-stop while a played card drops into the trick pocket: the card falls in, and the
+    pocket's opto counts it after the stop forgot its flight. Before: that count confirmed the
+    next card sent to the trick pocket as it left the window; its flap came down under it and
+    the card after it ran on past the pocket to the switchback: JAM at every Resume (the fault
+    campaign's estop_fetch row on the twin, seed 11004, under load)."""
+    from trickref.firmware import config
+
+    t = Table()
+    m = t.tw.mech
+    trick = config.pocket_of(t.tw.fw.dealer.cfg, P.TRICK)
+    assert t.fed(12) == 12
+    t.command(P.ROUTE_PRESENTED, bytes((P.TRICK, 0xFF)))
+    for _ in range(20_000):
+        t.host.run(1)
+        if not (m.mouth_bits() >> trick) & 1:  # in the trick pocket's mouth
+            break
+    assert not (m.mouth_bits() >> trick) & 1
+    t.estop_and_reset()
+    assert m.pockets[trick] == [12]  # it fell in
+    m.pockets[trick].remove(12)  # the screen asks for it back in the play slot
+    for card in (12, 20, 33):  # it, then the next plays
+        assert t.fed(card) == card
+        start = t.command(P.ROUTE_PRESENTED, bytes((P.TRICK, 0xFF)))
+        e = t.host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT), max_ms=20_000, start=start)
+        assert e[1] == P.EV_CARD_ROUTED and e[2][0] == card, e
+        assert card in m.pockets[trick], (card, m.where())  # reported once it is in, not before
+    t.rest()
+    assert m.pockets[trick] == [12, 20, 33] and not m.stuck
