@@ -205,13 +205,15 @@ class Mechanics:
         # jam) leave the rest to the next feed move, as before
         self.cut_by_estop = False
         # the e-stop cut a FETCH's eject after its card's tail had passed the gate: that card is
-        # past the read window and no flight follows it. ``riding``: the steps of the move left
-        # when the belt had not taken it yet (RESET runs them, finish_cut, so that no later feed
-        # move pushes it onto the belt unannounced); either way the next job runs the belt round
-        # first (homecoming) and it goes into the loop. ``gone_out``: that card, for the job's
-        # cancel() (a card the FETCH had found goes back into the loop model)
+        # past the read window and no flight follows it. ``send_home``: RESET (or an ABORT after
+        # it) sends it round into the loop at once, every flap down, the belt running round
+        # (finish_cut, until the belt has gone round); ``riding``: the steps of the move F runs
+        # then, the belt not having taken the card yet (so that no later feed move pushes it onto
+        # the belt unannounced). ``gone_out``: that card, for the job's cancel() (a card the
+        # FETCH had found goes back into the loop model)
         self.riding = 0
         self.gone_out = None
+        self.send_home = False
         # when the hopper lift last came down (ticks_ms; None: not since boot): the stack lands
         # on the pickup roller P a swing and a PWM frame later, and a feed move that takes the
         # hopper's bottom card waits for it (lift_settled, config.LIFT_SETTLE_MS)
@@ -292,9 +294,9 @@ class Mechanics:
         estop_fetch row): a card sent round the loop stopped 54 mm out of the window, in F2's
         rollers, short of the belt's grip; the FETCH done again after RESET ran the cut move's
         rest, which pushed it onto the belt unannounced, and the loop sensors took it for the
-        next card's: a misroute stop at every Resume. Now it goes into the loop: RESET runs the
-        move's rest (``riding``, finish_cut) and the next job sends the belt round first
-        (homecoming). ``finishing``: F was running such a rest when the stop came."""
+        next card's: a misroute stop at every Resume. Now it goes into the loop: RESET sends it
+        round (``send_home``, finish_cut: the move's rest, ``riding``, with the belt running
+        round, every flap down). ``finishing``: F was running such a rest when the stop came."""
         self.gone_out = None
         op, stage, board = self.op, self.stage, self.board
         if op is None or stage is None or not self.belt:
@@ -315,6 +317,7 @@ class Mechanics:
             return  # its tail still darkens the gate: the window's card, read again where it is
         self.gone_out = op.card
         self.riding = left if lead < cfg.GRIP_X_MM else 0
+        self.send_home = self.loop_sensors
         self.unswept = self.loop_sensors
         self.sweep_first = self.unswept
 
@@ -414,16 +417,21 @@ class Mechanics:
         window and the slot's card only 36 mm in: JAM, and the same at every Resume. With a card
         in the play slot nothing is done (the move would take it in)."""
         board = self.board
-        if self.riding:  # a card the e-stop left out of the window, short of the belt (_gone_out)
+        if self.send_home:  # a card the e-stop left out of the window (_gone_out)
             if self.state != IDLE or self.flights:
                 return
+            steps = self.riding
+            if not steps and getattr(board, "cut_lead", False) and self.gate.state:
+                steps = board.f_rest  # (the belt has it: the next card past the gate comes on)
             slot = getattr(board, "slot_has_card", None)
             if slot is not None and slot():
-                self.riding = 0  # (the move would take that card in: the next feed move runs it)
-                return
+                steps = 0  # (the move would take that card in: the next feed move runs it)
+            self.riding = steps
             self.held_before = self.hopper_held
             self.hold_hopper(True)
-            self.run_op(Op("rest", None, self._home_done))
+            op = Op("rest", None, self._home_done)
+            op.tag = "ride"  # with the belt round (homecoming) at once: see _begin
+            self.run_op(op)
             return
         if not getattr(board, "cut_lead", False):
             self.cut_by_estop = False
@@ -573,7 +581,17 @@ class Mechanics:
         if op.source == "hopper":
             self.stages = [("feed", ST_FEED, cfg.FEED_MS, None), ("read", ST_READ, cfg.READ_MS, None)]
         elif op.source == "rest":
-            self.stages = [("rest", ST_FEED, cfg.FEED_MS + cfg.LIFT_SETTLE_MS, None)]
+            self.stages = [("rest", ST_FEED, cfg.FEED_MS + cfg.LIFT_SETTLE_MS + cfg.DEFLECT_MS, None)]
+            if op.tag == "ride":
+                # a card the e-stop left out of the window goes round into the loop with the cards
+                # the stop left on the belt: the belt runs from the start, every flap down, and F
+                # carries it on once they are. Run with the belt standing, the rest closed its gap
+                # to the loop card ahead of it, and the switchback, still busy with that one, let
+                # it run into its nip: JAM 5 at every Resume (estop_fetch on the twin, seeds
+                # 12015 and 12079; and in 12071 it dropped into the pocket its FETCH had raised
+                # the flap of). The homecoming is done then (unswept), none runs before the job
+                run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
+                self.stages.append(("home", ST_LOOP, 2 * run, run))
         elif op.source == "belt":
             run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
             self.stages = [("home", ST_LOOP, 2 * run, run)]
@@ -639,6 +657,9 @@ class Mechanics:
             board.show(True)
         elif name == "rest":
             self.move_on_phase = 1  # the lift taking the stack off P (unless it was up)
+            if self.op.tag == "ride":
+                board.turn_start(self.cfg.LOOP)  # every flap down: the card goes round
+                board.belt(True)
         elif name == "home":
             board.turn_start(self.cfg.LOOP)  # every flap down: a card on the belt goes round
             board.belt(True)
@@ -763,16 +784,25 @@ class Mechanics:
                 self.aimed = True
             return board.turn_done()
         if name == "rest":
+            moved = board.eject_done()  # (it polls the loop's sensors too: the switchback serves
+            # a card the belt brings to E meanwhile)
             if self.move_on_phase == 1:
-                if not self.held_before and ticks_diff(board.ticks_ms(), self.stage_start) < self.cfg.LIFT_SETTLE_MS:
+                wait = 0 if self.held_before else self.cfg.LIFT_SETTLE_MS
+                if self.op.tag == "ride":
+                    wait = max(wait, self.cfg.DEFLECT_MS)  # the flaps are down before it moves
+                if ticks_diff(board.ticks_ms(), self.stage_start) < wait:
                     return False
-                board.finish_cut(self.riding)
                 self.move_on_phase = 2
+                if self.riding or self.op.tag != "ride":
+                    board.finish_cut(self.riding)
+                else:
+                    self.move_on_phase = 3  # (no move: a rest stays for the next feed move)
                 return False
-            if not board.eject_done():
+            if not moved:
                 return False
-            board.cut_done()
-            self.cut_by_estop = False
+            if self.move_on_phase == 2:
+                board.cut_done()
+                self.cut_by_estop = False
             self.riding = 0  # (its card on the belt now: the homecoming takes it round)
             self.move_on_phase = 0
             return True
@@ -810,6 +840,7 @@ class Mechanics:
         elif name == "home":
             board.belt(False)
             self.unswept = False
+            self.send_home = False
 
     def _read_result(self, card, conf):
         op = self.op

@@ -125,6 +125,7 @@ def _stopped_out_of_the_window(t: Table, card: int, lo: float, hi: float) -> Non
             break
     assert lo < x < hi, x
     t.estop_and_reset()
+    t.rest()  # RESET sends it round now (MOVING: the host's commands get BUSY meanwhile)
 
 
 def _jams(t: Table, start: int) -> list[tuple[int, int, bytes]]:
@@ -138,7 +139,9 @@ def test_a_card_sent_round_stopped_past_the_window_goes_into_the_loop() -> None:
     onto the belt with no flight to follow it; the loop sensors took it for the wanted card's,
     and the table stopped at every Resume (the fault campaign's estop_fetch row on the twin,
     seed 11025). Now RESET runs the move's rest and the FETCH first sends the belt round: the
-    card lands on the stack at its place."""
+    card lands on the stack at its place: the belt runs from the start, every flap down (with the
+belt standing the rest closed the card's gap to a loop card ahead of it, and the switchback
+let it run into its nip: seeds 12015 and 12079)."""
     t = Table()
     first, wanted = STOCK[0], STOCK[1]
     t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
