@@ -315,6 +315,11 @@ class Mechanics:
         lead = cfg.WINDOW_X_MM + cfg.F_MOVE_MM - left * den // num
         if lead < cfg.GATE_X_MM + cfg.CARD_LEN_MM:
             return  # its tail still darkens the gate: the window's card, read again where it is
+        if lead >= cfg.GRIP_X_MM and op.tag != "cycle":
+            # the belt has the FETCH's own card, its flap up, and (the belt outruns F) it may be
+            # in its pocket's mouth already: left to go on there (seeds 13010, 13013, 13031 and
+            # 13054: sent round as a loop card, it had dropped into the pocket meanwhile)
+            return
         self.gone_out = op.card
         self.riding = left if lead < cfg.GRIP_X_MM else 0
         self.send_home = self.loop_sensors

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from trickref.device.dealer import twin_host as th
 
 P = th.P
@@ -132,20 +134,21 @@ def _jams(t: Table, start: int) -> list[tuple[int, int, bytes]]:
     return [e for e in t.host.events[start:] if e[1] in (P.EV_JAM, P.EV_FAULT, P.EV_DOUBLE_FEED)]
 
 
-def test_a_card_sent_round_stopped_past_the_window_goes_into_the_loop() -> None:
+@pytest.mark.parametrize(("lo", "hi"), [(150.0, 160.0), (175.0, 195.0)], ids=["in F2's rollers", "on the belt"])
+def test_a_card_sent_round_stopped_past_the_window_goes_into_the_loop(lo: float, hi: float) -> None:
     """The e-stop while a FETCH sends the loop's first card round (the card wanted is the
-    next), that card 54 mm out of the window: past the gate, in F2's rollers, short of the
-    belt's grip. Before: the FETCH done again ran the cut move's rest, which pushed the card
-    onto the belt with no flight to follow it; the loop sensors took it for the wanted card's,
-    and the table stopped at every Resume (the fault campaign's estop_fetch row on the twin,
-    seed 11025). Now RESET runs the move's rest and the FETCH first sends the belt round: the
-    card lands on the stack at its place: the belt runs from the start, every flap down (with the
-belt standing the rest closed the card's gap to a loop card ahead of it, and the switchback
-let it run into its nip: seeds 12015 and 12079)."""
+    next), that card past the gate: in F2's rollers short of the belt's grip, or on the belt
+    already, with no flight following it yet. Before: the FETCH done again ran the cut move's
+    rest, which pushed the card onto the belt unannounced (or the next belt run took it); the
+    loop sensors took it for the wanted card's, and the table stopped at every Resume (the
+    fault campaign's estop_fetch row on the twin, seed 11025). Now RESET sends it round at
+    once, every flap down, the belt running from the start (with the belt standing, the rest
+    closed the card's gap to a loop card ahead of it, and the switchback let it run into its
+    nip: seeds 12015 and 12079): it lands on the stack at its place."""
     t = Table()
     first, wanted = STOCK[0], STOCK[1]
     t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
-    _stopped_out_of_the_window(t, first, 150.0, 160.0)
+    _stopped_out_of_the_window(t, first, lo, hi)
     m = t.tw.mech
     start = t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))  # the table's FETCH again
     e = t.host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT), max_ms=30_000, start=start)
@@ -173,24 +176,6 @@ def test_a_fetched_card_stopped_past_the_window_comes_back_to_the_loop_and_is_fe
     assert not _jams(t, start)
     assert m.pockets[1] == [wanted] and not m.stuck
     assert sorted(t.tw.fw.dealer.loop) == sorted(m.hopper) == sorted(STOCK[1:])
-
-
-def test_a_card_the_belt_took_when_the_e_stop_came_is_swept_into_the_loop() -> None:
-    """The e-stop later in the same eject: the belt has the card (its leading edge past the
-    grip), the belt stops under it, and no flight follows it yet. The FETCH done again sends
-    the belt round first; before, the card went on with the next belt run, unannounced."""
-    t = Table()
-    first, wanted = STOCK[0], STOCK[1]
-    t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
-    _stopped_out_of_the_window(t, first, 175.0, 195.0)
-    m = t.tw.mech
-    start = t.command(P.FETCH, bytes((th.LOOP, wanted, 0)))
-    e = t.host.until((P.EV_CARD_ROUTED, P.EV_JAM, P.EV_FAULT), max_ms=30_000, start=start)
-    assert e[1] == P.EV_CARD_ROUTED and e[2][0] == wanted, e
-    t.rest()
-    assert not _jams(t, start)
-    assert m.pockets[0] == [wanted] and not m.stuck
-    assert t.tw.fw.dealer.loop == m.hopper == [c for c in STOCK if c != wanted]
 
 
 def test_a_card_the_e_stop_caught_dropping_into_its_pocket_confirms_no_later_card() -> None:
