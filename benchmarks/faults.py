@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/faults.py [--trials 100] [--jobs 4] [--kills 1000]
         [--rows none,unplug_deal,...] [--no-cuts] [--no-trials] [--cut-jobs 4] [--until HH:MM]
-        [--report-only [--from-progress]] [--results NAME]
+        [--report-only [--from-progress]] (--results NAME | --record)
 
 1. Fault rows. Each trial is one hand of a game (hearts, cancellation hearts, German Whist,
    two-player Spades, partnership Spades in turn; the Release row the passing games, the Fetch
@@ -41,7 +41,9 @@ then), so a campaign killed before its end keeps what it reached: ``--report-onl
 --from-progress`` writes its table. The machine's load
 average is sampled throughout and printed beside the table. Figures go to
 benchmarks/results/faults.json and the "Dealer link fault campaign" section of
-benchmarks/RESULTS.md. ``--results NAME`` gives a run its own figures instead (a second run, a
+benchmarks/RESULTS.md only with ``--record`` (the campaign of record: a check run by hand must
+not write over it, so a run with neither ``--record`` nor ``--results`` is refused before it
+starts). ``--results NAME`` gives a run its own figures instead (a second run, a
 slice, a run on another commit): benchmarks/results/faults-NAME.json, its own progress file
 (faults-NAME-progress.jsonl: a campaign running beside it keeps its own) and its own subsection
 of that section ("### Run NAME"), written again by each run of that name; the main table and the
@@ -680,10 +682,21 @@ def main() -> int:
     ap.add_argument("--results", default=None, metavar="NAME",
                     help="this run's own figures: benchmarks/results/faults-NAME.json, its own progress file "
                          "and RESULTS.md subsection ('### Run NAME'); the main table is left as it is")
+    ap.add_argument("--record", action="store_true",
+                    help="this run is the campaign of record: its figures go to benchmarks/results/faults.json "
+                         "and the main table of RESULTS.md's 'Dealer link fault campaign' section")
     ap.add_argument("--from-progress", action="store_true",
                     help="with --report-only: the table from what the progress file holds (a campaign "
                          "still running or killed), with --trials and --kills as the counts asked for")
     args = ap.parse_args()
+    if args.record and args.results is not None:
+        print("faults.py: --record and --results NAME: one or the other", file=sys.stderr)
+        return 2
+    if not args.record and args.results is None:
+        print("faults.py: say where the figures go: --results NAME (this run's own file and RESULTS.md "
+              "subsection) or --record (the campaign of record: benchmarks/results/faults.json and the main "
+              "table of the 'Dealer link fault campaign' section, written over)", file=sys.stderr)
+        return 2
     try:
         use_results(args.results)
     except ValueError as e:

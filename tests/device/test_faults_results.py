@@ -106,3 +106,23 @@ def test_a_crashed_worker_is_told_with_where_it_failed(faults: Any) -> None:
     words = faults._crash_words(caught.value)
     assert words.startswith("RuntimeError: the uninterrupted run of spades-2p seed 9002 failed: IndexError")
     assert "in _reference_run_fails" in words and "test_faults_results.py" in words
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--rows", "estop_fetch", "--trials", "1", "--no-cuts"], "say where the figures go"),
+    (["--record", "--results", "check", "--no-cuts"], "one or the other"),
+    (["--report-only"], "say where the figures go"),
+])
+def test_the_campaign_of_record_is_written_only_when_asked(
+        faults: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], said: str) -> None:
+    """A check run by hand (the fifteenth session's estop_fetch seeds, run without ``--results``)
+    wrote its one row over the campaign of record, eight rows and the power cuts: a run must say
+    ``--record`` or ``--results NAME``, and is refused before it starts (no trial, no file)."""
+    (tmp_path / "RESULTS.md").write_text(DOC)
+    monkeypatch.setattr(faults, "RESULTS_JSON", tmp_path / "benchmarks" / "results" / "faults.json")
+    monkeypatch.setattr(sys, "argv", ["faults.py", *argv])
+    assert faults.main() == 2
+    assert said in capsys.readouterr().err
+    assert (tmp_path / "RESULTS.md").read_text() == DOC
+    assert not (tmp_path / "benchmarks").exists()
