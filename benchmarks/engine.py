@@ -4,8 +4,8 @@
     .venv/bin/python benchmarks/engine.py --only-openspiel [--rounds 3] [--compare-seconds 2] [--old-driving]
     .venv/bin/python benchmarks/engine.py --breakdown hearts:4     # where a hand's time goes
 
-For every game and player count: ``new_game``, then hand after hand ``start_hand`` with a
-random deck order, ``legal_actions``, a uniformly random choice, ``apply``, until the hand is
+For every game and player count: ``new_game``, then hand after hand ``start_random_hand`` (the
+engine deals from a deck its generator shuffles), ``legal_actions``, a uniformly random choice, ``apply``, until the hand is
 scored (dealing, passing, bidding, draws, exchanges, the moon choice and scoring included;
 a Double Nil exchange draws its ``get`` at random from the discard pile, as the referee
 does); a finished game (or one still running after 30 hands) is replaced by a new one. A
@@ -27,7 +27,7 @@ are played in the same process, in rounds that alternate with ours (``--rounds``
   of them. It made OpenSpiel look 2.5-3.4x slower than it is; kept only as a labelled figure.
 
 A fourth contestant, ``loop_floor``, runs our side's loop over a stub engine that does
-nothing (56 decisions a hand, the deck still shuffled): the rate an engine costing nothing
+nothing (56 decisions a hand, the deck still shuffled as the engine's deal does): the rate an engine costing nothing
 would show, i.e. the ceiling of the ratio.
 
 Both of their games are one hand per episode, so the figures compare hands per second:
@@ -45,10 +45,14 @@ Both of their games are one hand per episode, so the figures compare hands per s
 
 Our side is the same in both: a uniformly random player through the public API
 (``turn_seats`` once a hand, then per decision ``legal_actions``, ``rng.choice`` and ``apply``,
-which returns the seats on turn next), the deck shuffled with ``random.shuffle`` for
-``start_hand``, from the deal to the end of the hand. (Until 2026-12-02 the loop called
-``turn_seats`` at every decision as well; ``--versus-tree`` runs the other tree's own copy of
-this script, so an older engine is driven as its API then allowed.)
+which returns the seats on turn next), each hand dealt by the engine (``start_random_hand``:
+a deck shuffled by the engine's own generator, engine/rand.py), from the deal to the end of the
+hand, as OpenSpiel's engine deals its hand itself at its chance nodes. Until 2026-12-06 this
+loop shuffled the deck with ``random.shuffle`` (8.6 us of Python a hand, a sixth of a hand's
+time) and gave it to ``start_hand``: that way is timed too, in every round of the comparison,
+as "ours, shuffled deck", so the two figures stand side by side. (Until 2026-12-02 the loop
+called ``turn_seats`` at every decision as well; ``--versus-tree`` runs the other tree's own
+copy of this script, so an older engine is driven as its API then allowed.)
 
 Rates are per second of this process's CPU time (``time.process_time``): in the table of every
 game the fastest of ``--repeat`` runs; in the comparison the ratio of ours to theirs round by
@@ -77,6 +81,7 @@ from trickref.engine import ENGINE_BUILD, ENGINE_BUILD_NOTE  # noqa: E402
 from trickref.engine import cards as C  # noqa: E402
 from trickref.engine.actions import Action  # noqa: E402
 from trickref.engine.games import GAME_IDS, game_class, new_game  # noqa: E402
+from trickref.engine.rand import Rand  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "engine.json"
 # CPU time of this process, not wall time: the figures then hold on a busy machine (other
@@ -97,7 +102,7 @@ BUILDS = ("compiled", "python")
 
 
 def our_run(build: str, game: str, players: int, options: dict[str, Any], seconds: float, seed: int,
-            tree: Path | None = None) -> dict[str, Any] | None:
+            tree: Path | None = None, deal: str = "engine") -> dict[str, Any] | None:
     """``our_hands`` in a worker process running ``build``; None when that build is not
     installed (the worker then runs another, and says so). ``tree``: another checkout with its
     own installed ``.venv`` (``--versus-tree``, e.g. main's): its engine, driven by its own copy
@@ -106,7 +111,8 @@ def our_run(build: str, game: str, players: int, options: dict[str, Any], second
     env.pop("TRICKREF_PURE_PYTHON", None)
     if build == "python":
         env["TRICKREF_PURE_PYTHON"] = "1"
-    job = json.dumps({"game": game, "players": players, "options": options, "seconds": seconds, "seed": seed})
+    job = json.dumps({"game": game, "players": players, "options": options, "seconds": seconds, "seed": seed,
+                      **({"deal": deal} if deal != "engine" else {})})
     python, script = sys.executable, str(Path(__file__).resolve())
     if tree is not None:
         python, script = str(tree / ".venv" / "bin" / "python"), str(tree / "benchmarks" / "engine.py")
@@ -118,9 +124,16 @@ def our_run(build: str, game: str, players: int, options: dict[str, Any], second
     return out
 
 
-def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, seed: int) -> dict[str, Any]:
-    """Play random hands for ``seconds``; return hands, actions and the rate."""
+def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, seed: int,
+              deal: str = "engine") -> dict[str, Any]:
+    """Play random hands for ``seconds``; return hands, actions and the rate. ``deal``: "engine",
+    each hand dealt by the engine from a deck its generator shuffles (``start_random_hand``), as
+    OpenSpiel's engine deals its own hand at its chance nodes; "shuffle", the deck shuffled by
+    ``random.shuffle`` in this loop and given to ``start_hand`` (this loop until 2026-12-06)."""
+    if deal not in ("engine", "shuffle"):
+        raise ValueError(f"deal {deal!r}: engine or shuffle")
     rng = random.Random(seed)
+    rand = Rand(rng.getrandbits(32))
     choice = rng.choice
     decks = game_class(game).DECKS
     deck = C.full_deck(decks)
@@ -138,8 +151,11 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
         if state.over or state.hand_number >= MAX_HANDS_PER_GAME:
             games += state.over
             state = new_game(game, players, options)
-        rng.shuffle(deck)
-        state.start_hand(deck)
+        if deal == "engine":
+            state.start_random_hand(rand)
+        else:
+            rng.shuffle(deck)
+            state.start_hand(deck)
         seats = state.turn_seats()
         while seats:  # () once the hand is scored
             seat = seats[0] if len(seats) == 1 else choice(seats)
@@ -154,7 +170,7 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
         if _clock() >= deadline:
             break
     elapsed = _clock() - start
-    return {"hands": hands, "actions": actions, "games_finished": games, "seconds": round(elapsed, 3),
+    return {"deal": deal, "hands": hands, "actions": actions, "games_finished": games, "seconds": round(elapsed, 3),
             "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed)}
 
 
@@ -165,6 +181,7 @@ class _Stub:
     def __init__(self, decisions: int, legal: tuple[Action, ...]) -> None:
         self.left = decisions
         self.legal = legal
+        self.deck: list[int] = []
 
     def turn_seats(self) -> tuple[int, ...]:
         return (0,) if self.left else ()
@@ -178,11 +195,13 @@ class _Stub:
 
 
 def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -> dict[str, Any]:
-    """The benchmark's own loop with an engine that does nothing: a deck shuffled per hand,
+    """The benchmark's own loop with an engine that does nothing: a deck shuffled per hand (by
+    the engine's generator, and kept, as ``start_random_hand`` does),
     then ``decisions`` times ``legal_actions``, ``rng.choice``, the exchange test and ``apply``
     (which returns the seats on turn next, as the games' does) on a stub (``_Stub``). The rate any engine driven by ``our_hands``
     could at best reach (a hand of Hearts or partnership Spades is about 56 decisions)."""
     rng = random.Random(seed)
+    rand = Rand(rng.getrandbits(32))
     choice = rng.choice
     deck = C.full_deck()
     legal = tuple(Action("play", c) for c in range(width))
@@ -190,8 +209,9 @@ def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -
     start = _clock()
     deadline = start + seconds
     while True:
-        rng.shuffle(deck)
+        rand.shuffle(deck)  # (the engine's deal shuffles with its generator so, and copies the deck)
         state = _Stub(decisions, legal)
+        state.deck = deck[:]
         seats = state.turn_seats()
         while seats:
             seat = seats[0] if len(seats) == 1 else choice(seats)
@@ -209,7 +229,7 @@ def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -
 
 def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed: int,
               warm: int = 200) -> dict[str, tuple[float, int]]:
-    """Where a hand's time goes: microseconds per hand in ``new_game``, ``start_hand`` and in
+    """Where a hand's time goes: microseconds per hand in ``new_game``, ``start_random_hand`` and in
     ``legal_actions``, the random choice and ``apply`` of each phase, timed with
     ``time.perf_counter`` (wall clock, cheap to read) with the timer's own cost subtracted.
     Wall clock counts the moments another process has the CPU: on a busy machine the figures
@@ -219,7 +239,7 @@ def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed
     legal_actions" showed about 11 us a call instead of about 1)."""
     clock = time.perf_counter
     rng = random.Random(seed)
-    deck = C.full_deck(game_class(game).DECKS)
+    rand = Rand(rng.getrandbits(32))
     spent: dict[str, float] = {}
     calls: dict[str, int] = {}
     t = clock()
@@ -240,10 +260,9 @@ def breakdown(game: str, players: int, options: dict[str, Any], hands: int, seed
             t = clock()
             state = new_game(game, players, options)
             add("new_game", clock() - t)
-        rng.shuffle(deck)
         t = clock()
-        state.start_hand(deck)
-        add("start_hand", clock() - t)
+        state.start_random_hand(rand)  # (the deal, the deck's shuffle included)
+        add("start_random_hand", clock() - t)
         while seats := state.turn_seats():
             seat = seats[0] if len(seats) == 1 else rng.choice(seats)
             phase = state.phase
@@ -395,7 +414,7 @@ def core_hands(game: str, seconds: float, seed: int) -> dict[str, Any]:
     no record; the throughput that feeds the search."""
     from trickref.engine import hearts_core, spades_core
 
-    rnd = hearts_core.Rand(seed + 1)
+    rnd = Rand(seed + 1)
     deck = list(range(52))
     hands = 0
     start = _clock()
@@ -446,7 +465,9 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        contestants = [f"ours {b}" for b in builds] + (["versus"] if versus else []) + drivers + ["loop_floor", "core"]
+        shuffled = ["shuffled"] if "compiled" in builds else []  # the deck from random.shuffle, as before
+        contestants = ([f"ours {b}" for b in builds] + shuffled + (["versus"] if versus else []) + drivers
+                       + ["loop_floor", "core"])
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         missing: set[str] = set()
         for r in range(rounds):
@@ -461,6 +482,12 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
                         print(f"  ({c}: that build is not installed here)")
                         continue
                     runs[c].append({**got_ours, "load": load()})
+                elif c == "shuffled":
+                    got_s = our_run("compiled", ours_name, n, options, seconds, seed + r, deal="shuffle")
+                    if got_s is None:
+                        missing.add(c)
+                        continue
+                    runs[c].append({**got_s, "load": load()})
                 elif c == "versus":
                     assert versus is not None
                     got_v = our_run("compiled", ours_name, n, options, seconds, seed + r, versus)
@@ -506,6 +533,23 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
                 print(f"    ours ({build}) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
                       + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
                       f"{max(loads)}" + ("  (target 2x)" if d == "plain" else ""))
+        if shuffled and "shuffled" not in missing:
+            sh = [x["hands_per_second"] for x in runs["shuffled"]]
+            entry["ours"]["compiled_deck_shuffled"] = {"runs": runs["shuffled"]}
+            print(f"  {'ours, shuffled deck':<22}" + "".join(f"{v:>10.0f}" for v in sh)
+                  + "   (compiled; the deck shuffled by random.shuffle in the loop, start_hand: this loop "
+                    "until 2026-12-06)")
+            for d in drivers:
+                theirs = [x["hands_per_second"] for x in runs[d]]
+                ratios = [m / t for m, t in zip(sh, theirs, strict=True)]
+                lo, hi = median_ci(ratios)
+                loads = [x["load"] for x in runs["shuffled"] + runs[d]]
+                entry[f"compiled_deck_shuffled_ratio_v_{d}"] = {
+                    "per_round": [round(x, 3) for x in ratios], "median": round(statistics.median(ratios), 3),
+                    "median_ci95": [round(lo, 3), round(hi, 3)], "load_1min": [min(loads), max(loads)]}
+                print(f"    ours (shuffled deck) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
+                      + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
+                      f"{max(loads)}")
         if len(builds) == 2 and not missing:
             sp = [a["hands_per_second"] / b["hands_per_second"]
                   for a, b in zip(runs["ours compiled"], runs["ours python"], strict=True)]
@@ -592,7 +636,8 @@ def main(argv: list[str] | None = None) -> int:
         reconfigure(line_buffering=True)  # progress shows when the output goes to a file
     if args.worker:
         job = json.loads(args.worker)
-        got = our_hands(job["game"], job["players"], job["options"], job["seconds"], job["seed"])
+        got = our_hands(job["game"], job["players"], job["options"], job["seconds"], job["seed"],
+                        job.get("deal", "engine"))
         print(json.dumps({"build": ENGINE_BUILD, **got}))
         return 0
     if args.sample_world:

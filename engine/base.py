@@ -36,6 +36,7 @@ from . import cards as C
 from .actions import Action
 from .errors import IllegalAction, RecordError
 from .options import resolve
+from .rand import Rand
 
 if TYPE_CHECKING:  # the compiler's mark only (mypyc reads it); never imported at run time
     from mypy_extensions import mypyc_attr
@@ -192,7 +193,24 @@ class GameState:
             raise IllegalAction(None, "deal", "the game is over")
         if self.phase != "deal":
             raise IllegalAction(None, "deal", "the hand in progress has not ended")
-        order = check_deck(deck, self.DECKS)
+        self._start(check_deck(deck, self.DECKS))
+
+    def start_random_hand(self, rand: Rand) -> list[int]:
+        """Deal the next hand from a full deck ``rand`` shuffles (Fisher-Yates) and return that
+        order, top first (also ``deck``, what the record keeps): a simulation's deal (self-play,
+        the benchmarks), as OpenSpiel's engine deals its own hand at its chance nodes. A table's
+        hands come from the dealer's cards, through ``start_hand``."""
+        if self.over:
+            raise IllegalAction(None, "deal", "the game is over")
+        if self.phase != "deal":
+            raise IllegalAction(None, "deal", "the hand in progress has not ended")
+        order = C.full_deck(self.DECKS)
+        rand.shuffle(order)
+        self._start(order)
+        return order[:]
+
+    def _start(self, order: list[int]) -> None:
+        """Deal the next hand from ``order``, a checked deck order of this game's own."""
         self._snaps.append(self._snapshot())
         self._reset_hand()
         self.deck = order

@@ -32,7 +32,7 @@ from types import ModuleType
 
 # The modules compiled by setup.py, in this package (setup.py reads this list from here).
 COMPILED: tuple[str, ...] = (
-    "cards", "masks", "base", "hearts_common", "hearts", "spades_common", "partnership_spades",
+    "rand", "cards", "masks", "base", "hearts_common", "hearts", "spades_common", "partnership_spades",
     "spades_2p", "german_whist", "cancellation_hearts", "hearts_core",
     "spades_core", "whist_core", "chearts_core",
 )

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .hearts import FIRST_LEAD
+from .rand import Rand
 
 FULL: Final = 0x1FFF
 SPADES_M: Final = FULL
@@ -465,30 +466,6 @@ def _standing(totals: list[int], seat: int, target: int) -> float:
 
 
 # ---------------------------------------------------------------------- worlds
-class Rand:
-    """A 32-bit xorshift generator (the same numbers in both builds)."""
-
-    def __init__(self, seed: int) -> None:
-        self.x = (seed & 0xFFFFFFFF) or 0x9E3779B9
-
-    def below(self, k: int) -> int:
-        """A number from 0 to k - 1."""
-        x = self.x
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
-        self.x = x
-        return (x * k) >> 32
-
-    def shuffle(self, xs: list[int]) -> None:
-        """Fisher-Yates, in place."""
-        for i in range(len(xs) - 1, 0, -1):
-            j = self.below(i + 1)
-            t = xs[i]
-            xs[i] = xs[j]
-            xs[j] = t
-
-
 class Worlds:
     """Hidden cards dealt to the other seats within their allowed masks and hand sizes."""
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from .hearts_core import Rand, nth_card
+from .hearts_core import nth_card
 from .partnership_spades import game_end as ps_game_end
 from .partnership_spades import score_hand as ps_score_hand
+from .rand import Rand
 from .spades_2p import score_hand as s2_score_hand
 from .spades_common import higher_total_wins
 

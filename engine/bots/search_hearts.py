@@ -51,8 +51,9 @@ from ..chearts_core import CCore
 from ..chearts_core import finish as cc_finish
 from ..chearts_core import from_state as cc_from_state
 from ..hearts_common import PASS_COUNT, POINTS
-from ..hearts_core import Core, Rand, Scorer, Worlds, count, finish, from_state
+from ..hearts_core import Core, Scorer, Worlds, count, finish, from_state
 from ..masks import mask_of
+from ..rand import Rand
 from ._hearts_play import AS, KS, HeartsBot, rank, trick_winner_index
 from .search import SearchBot
 

@@ -17,7 +17,7 @@ def bench(bench_module: Callable[[str], ModuleType]) -> ModuleType:
 
 def test_breakdown_counts_the_timed_hands_only(bench: ModuleType) -> None:
     got = bench.breakdown("hearts", 4, {}, hands=20, seed=1, warm=7)
-    assert got["start_hand"][1] == 20
+    assert got["start_random_hand"][1] == 20
     assert got["play apply"][1] == got["play legal_actions"][1] == 20 * 52  # 13 tricks of 4
     passes = got["pass apply"][1]
     assert passes == got["pass legal_actions"][1] and passes % 4 == 0 and 0 < passes < 20 * 4

@@ -21,6 +21,7 @@ from trickref.engine import ENGINE_BUILD, ENGINE_BUILD_NOTE, base, hearts
 from trickref.engine import cards as C
 from trickref.engine.build import COMPILED, describe
 from trickref.engine.games import new_game
+from trickref.engine.rand import Rand
 
 HERE = Path(__file__).resolve().parent
 
@@ -31,14 +32,18 @@ def play_records(seed: int = 7, hands: int = 3) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for game, n in game_player_counts():
         rng = random.Random(f"{seed} {game} {n}")
+        rand = Rand(rng.getrandbits(32))
         st = new_game(game, n)
         views = []
-        for _ in range(hands):
+        for h in range(hands):
             if st.over:
                 break
-            deck = C.full_deck(st.DECKS)
-            rng.shuffle(deck)
-            st.start_hand(deck)
+            if h % 2:  # the engine's own random deal (its generator, engine/rand.py)
+                st.start_random_hand(rand)
+            else:
+                deck = C.full_deck(st.DECKS)
+                rng.shuffle(deck)
+                st.start_hand(deck)
             while st.turn_seats():
                 seat, action = random_action(st, rng)
                 st.apply(action, seat)

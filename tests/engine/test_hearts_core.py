@@ -15,8 +15,9 @@ from engine_helpers import assert_same_in_the_other_build, random_deck
 from trickref.engine import hearts_core
 from trickref.engine.bots import bot_for
 from trickref.engine.games import new_game
-from trickref.engine.hearts_core import Rand, Worlds, count, from_state, moon_result
+from trickref.engine.hearts_core import Worlds, count, from_state, moon_result
 from trickref.engine.masks import mask_of
+from trickref.engine.rand import Rand
 
 FIELDS = ("hands", "trick", "leader", "turn", "broken", "tricks_done", "points", "played", "rounds", "led",
           "win_seat", "win_card", "omni_taker")
