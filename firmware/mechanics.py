@@ -302,8 +302,7 @@ class Mechanics:
         if op is None or stage is None or not self.belt:
             return
         if stage[0] == "rest":
-            if self.riding and finishing:  # that rest cut short in turn: what is left of it
-                self.riding = board.f_rest
+            self._ride_left(finishing)  # that rest cut short in turn
             return
         if stage[0] != "eject" or not self.ejecting or (op.tag != "cycle" and op.tag != "fetch"):
             return
@@ -325,6 +324,12 @@ class Mechanics:
         self.send_home = self.loop_sensors
         self.unswept = self.loop_sensors
         self.sweep_first = self.unswept
+
+    def _ride_left(self, finishing):
+        """(A stop, after stop_all.) ``finishing``: F was running finish_cut's rest of a card
+        sent round (``riding``): what is left of that move is what the ride runs next time."""
+        if self.riding and finishing:
+            self.riding = self.board.f_rest
 
     def _feed_cut(self):
         """A feed move under way with its card not at the gate yet (the stop leaves it short)."""
@@ -357,8 +362,7 @@ class Mechanics:
         """Forget the running job and op; a card left in the gate goes to the reject tray."""
         finishing = getattr(self.board, "finishing", False)
         self.board.stop_all()
-        if self.riding and finishing:  # (an ABORT cut finish_cut's rest: what is left of it)
-            self.riding = self.board.f_rest
+        self._ride_left(finishing)  # (an ABORT cut finish_cut's rest)
         self.unejected = self._in_window()
         self.short_feed = self.short_feed or self._feed_cut()  # (RESET after an e-stop aborts too)
         job = self.job
@@ -422,35 +426,29 @@ class Mechanics:
         window and the slot's card only 36 mm in: JAM, and the same at every Resume. With a card
         in the play slot nothing is done (the move would take it in)."""
         board = self.board
-        if self.send_home:  # a card the e-stop left out of the window (_gone_out)
-            if self.state != IDLE or self.flights:
+        home = self.send_home  # a card the e-stop left out of the window (_gone_out)
+        if not home:
+            if not getattr(board, "cut_lead", False):
+                self.cut_by_estop = False
                 return
-            steps = self.riding
-            if not steps and getattr(board, "cut_lead", False) and self.gate.state:
-                steps = board.f_rest  # (the belt has it: the next card past the gate comes on)
-            slot = getattr(board, "slot_has_card", None)
-            if slot is not None and slot():
-                steps = 0  # (the move would take that card in: the next feed move runs it)
-            self.riding = steps
-            self.held_before = self.hopper_held
-            self.hold_hopper(True)
-            op = Op("rest", None, self._home_done)
-            op.tag = "ride"  # with the belt round (homecoming) at once: see _begin
-            self.run_op(op)
-            return
-        if not getattr(board, "cut_lead", False):
-            self.cut_by_estop = False
-            return
-        if not self.cut_by_estop or not board.f_rest or not self.gate.state:
-            return
+            if not self.cut_by_estop or not board.f_rest or not self.gate.state:
+                return
         if self.state != IDLE or self.flights:
             return
         slot = getattr(board, "slot_has_card", None)
-        if slot is not None and slot():
+        slot_card = slot is not None and slot()  # (the move would take that card in)
+        op = Op("rest", None, self._home_done)
+        if home:
+            steps = self.riding
+            if not steps and getattr(board, "cut_lead", False) and self.gate.state:
+                steps = board.f_rest  # (the belt has it: the next card past the gate comes on)
+            self.riding = 0 if slot_card else steps  # (with a slot card the next feed move runs it)
+            op.tag = "ride"  # with the belt round (homecoming) at once: see _begin
+        elif slot_card:
             return
         self.held_before = self.hopper_held
         self.hold_hopper(True)
-        self.run_op(Op("rest", None, self._home_done))
+        self.run_op(op)
 
     def resume(self):
         """Restart the stage a jam or dead-man pause stopped; False if nothing is stopped."""
