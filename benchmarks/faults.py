@@ -124,7 +124,7 @@ def place_section(text: str, body: str, name: str | None) -> str:
 sys.path.insert(0, str(ROOT))
 
 GRACE_S = 180.0  # at the deadline, how long the trials already running may still take
-TWIN_ROWS = ("estop_fetch",)  # rows that strike through the firmware, not SimBoard's attributes
+TWIN_ROWS = ("estop_fetch", "estop_deal")  # rows that strike through the firmware, not SimBoard's attributes
 MOMENTS = ("random", "read", "after_read", "release", "fetch", "deal")
 GAMES_FOR_CUTS = (("hearts", 4), ("german-whist", 2), ("spades-2p", 2), ("partnership-spades", 4),
                   ("cancellation-hearts", 6))

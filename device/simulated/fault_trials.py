@@ -61,7 +61,7 @@ ROWS = (
     "corrupt_5",
 )
 # not campaign rows: moments the tests strike at exactly (issue 18's reproductions)
-EXTRA_ROWS = ("silent_read", "estop_read", "estop_fetch", "silent_feed_back", "mute_feed_back_route", "refused_play_read",
+EXTRA_ROWS = ("silent_read", "estop_read", "estop_fetch", "estop_deal", "silent_feed_back", "mute_feed_back_route", "refused_play_read",
               "malformed_twin_read", "malform_25")
 ROW_WORDS = {
     "none": "no fault (control)",
@@ -76,6 +76,8 @@ ROW_WORDS = {
     "estop_read": "the e-stop pressed right after the dealer read a fed card",
     "estop_fetch": "German Whist: the e-stop pressed 0-2.5 s (the dealer's time) after a FETCH began (its "
                    "card on the way, or cards it sent round still on the loop)",
+    "estop_deal": "the e-stop pressed 0-16 s (the dealer's time) after the dealer took the hand's deal (cards "
+                  "in the hopper's pickup, at the gate, on the belt, dropping into pockets)",
     "silent_feed_back": "two-player Spades: the dealer silent right after it read a drawn card fed back "
                         "(back after 3-5 s)",
     "refused_play_read": "the dealer refuses the read of a card a player put in the play slot as malformed "
@@ -351,7 +353,9 @@ class Striker:
             self.outage = self._outage(0.5, 3.0)
             self._at_fetch(self._at(1, 6))
         elif row == "estop_fetch":
-            self._estop_after_fetch(self._at(1, 6), self.rng.randint(0, 2500))
+            self._estop_after(self._at(1, 6), self.rng.randint(0, 2500), m.FETCH, lambda head: isinstance(head, Fetch))
+        elif row == "estop_deal":
+            self._estop_after(1, self.rng.randint(0, 16000), m.DEAL_PLAN, lambda head: isinstance(head, DealPlan))
         elif row == "silent_read":
             self.outage = self._outage(3.0, 5.0)
             self._at_presented(self._at(1, 12))
@@ -562,9 +566,10 @@ class Striker:
         fw.emit = wrapper
 
 
-    def _estop_after_fetch(self, n: int, delay_ms: int) -> None:
-        """The e-stop pressed ``delay_ms`` of the dealer's time after it took the n-th Fetch's
-        FETCH: mid-fetch, or with the cards it sent round still on the loop."""
+    def _estop_after(self, n: int, delay_ms: int, ft_wanted: int, which: Callable[[Any], bool]) -> None:
+        """The e-stop pressed ``delay_ms`` of the dealer's time after it took the command
+        ``ft_wanted`` of the n-th referee step ``which`` accepts: a Fetch's FETCH (mid-fetch, or
+        with the cards it sent round still on the loop), the deal's DEAL_PLAN (mid-deal)."""
         sim = self.table.sim
         assert sim is not None
         twin = getattr(sim, "twin", None)  # the physical twin (TwinDealerSimulator), else SimBoard
@@ -577,7 +582,7 @@ class Striker:
         def on_command(ft: int, body: bytes, resumed: bool = False) -> Any:
             out = dispatch(ft, body, resumed)
             head = self._head()
-            if ft == m.FETCH and isinstance(head, Fetch) and head.step not in seen and not when:
+            if ft == ft_wanted and which(head) and head.step not in seen and not when:
                 seen.add(head.step)
                 count[0] += 1
                 if count[0] == n:

@@ -1,0 +1,32 @@
+"""The e-stop pressed mid-deal on the physical twin (device/dealer/twin.py: cards go where the
+flaps and the belt send them), at a real table (SimTable: the firmware behind a pty, pyserial,
+the driver, the table host and referee, bots in every seat, the simulated person doing only what
+the screen says: twist the button out, press Resume).
+
+The fault campaign's estop_deal row (device/simulated/fault_trials.py: the e-stop 0-16 s of the
+dealer's time after it took the hand's DEAL_PLAN, with cards in the pickup, at the gate, on the
+belt and dropping into pockets). One seed of each game (the row takes the games in turn): the
+hand ends right, with the same result as an uninterrupted run, every pocket matching the referee
+before every play."""
+
+from __future__ import annotations
+
+import pytest
+
+from trickref.device.simulated.fault_trials import pick_game, run_trial
+
+SEEDS = (1, 2, 3, 4, 5)
+
+
+def test_the_seeds_cover_every_game() -> None:
+    assert len({pick_game("estop_deal", s)[0] for s in SEEDS}) == 5
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_estop_mid_deal_then_resume_goes_on(seed: int) -> None:
+    r = run_trial("estop_deal", seed, compare=True, guard_s=240.0, twin=True)
+    assert r.struck, f"the e-stop was never pressed (seed {seed})"
+    assert r.mismatches == [], r.mismatches
+    assert r.outcome == "right", (r.game, r.outcome, r.detail, r.faults)
+    assert any("emergency stop" in f for f in r.faults), r.faults
+    assert r.pressed >= 1 and r.deals >= 1
