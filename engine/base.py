@@ -189,10 +189,7 @@ class GameState:
 
     def start_hand(self, deck: Sequence[int | str]) -> None:
         """Deal the next hand from ``deck`` (top first): 52 cards, or 104 for two decks."""
-        if self.over:
-            raise IllegalAction(None, "deal", "the game is over")
-        if self.phase != "deal":
-            raise IllegalAction(None, "deal", "the hand in progress has not ended")
+        self._check_dealable()
         self._start(check_deck(deck, self.DECKS))
 
     def start_random_hand(self, rand: Rand) -> list[int]:
@@ -200,14 +197,18 @@ class GameState:
         order, top first (also ``deck``, what the record keeps): a simulation's deal (self-play,
         the benchmarks), as OpenSpiel's engine deals its own hand at its chance nodes. A table's
         hands come from the dealer's cards, through ``start_hand``."""
-        if self.over:
-            raise IllegalAction(None, "deal", "the game is over")
-        if self.phase != "deal":
-            raise IllegalAction(None, "deal", "the hand in progress has not ended")
+        self._check_dealable()
         order = C.full_deck(self.DECKS)
         rand.shuffle(order)
         self._start(order)
         return order[:]
+
+    def _check_dealable(self) -> None:
+        """IllegalAction unless a hand may be dealt now (between hands, the game not over)."""
+        if self.over:
+            raise IllegalAction(None, "deal", "the game is over")
+        if self.phase != "deal":
+            raise IllegalAction(None, "deal", "the hand in progress has not ended")
 
     def _start(self, order: list[int]) -> None:
         """Deal the next hand from ``order``, a checked deck order of this game's own."""
