@@ -117,6 +117,8 @@ class Op:
         # the feed move is for a card a stop may have left short of the gate (short_feed): no
         # card at the gate in time means none was there, not a jam
         self.short = False
+        # the belt goes round first, every flap down (clear_gate after a stop forgot cards on it)
+        self.home_first = False
 
 
 class Mechanics:
@@ -402,7 +404,17 @@ class Mechanics:
         def done(c, target, conf):
             emit(P.EV_CARD_ROUTED, bytes((c, target)))
 
-        self.run_op(Op("gate", route, done, card=card))
+        op = Op("gate", route, done, card=card)
+        if self.sweep_first and self.unswept and not self.flights:
+            # cards the stop left on the belt (_lost_flights) go home before the reject pocket's
+            # flap rises for this one. Found on the physical twin (estop_fetch, seed 16012): the
+            # e-stop while a played card was read, the turn-up's stock card just sent round;
+            # RESET's reject raised the flap at once, the stock card on the belt dropped into the
+            # reject pocket, its count confirmed the played card's flight, and the played card
+            # went round the loop: the screen asked its player to take back a card not there
+            self.sweep_first = False
+            op.home_first = True
+        self.run_op(op)
 
     def reset(self):
         """Leave ESTOPPED/JAMMED/PAUSED for IDLE; False while the e-stop button is held."""
@@ -602,6 +614,9 @@ class Mechanics:
             self.board.show(False)
             self.held = None
             self.stages = [("route", ST_TURN, 0, None)]
+            if op.home_first:  # (clear_gate: the cards a stop left on the belt go home first)
+                run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
+                self.stages.insert(0, ("home", ST_LOOP, 2 * run, run))
         self.stage = None
         self._advance()
 
@@ -843,7 +858,8 @@ class Mechanics:
         elif name == "home":
             board.belt(False)
             self.unswept = False
-            self.send_home = False
+            if not self.op.home_first:  # (a card RESET sends round still rides after the reject)
+                self.send_home = False
 
     def _read_result(self, card, conf):
         op = self.op

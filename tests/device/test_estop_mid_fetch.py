@@ -40,3 +40,15 @@ def test_a_card_the_stop_left_on_the_belt_is_named_and_put_in_the_play_slot() ->
     r = run_trial("estop_fetch", 30, compare=True, guard_s=240.0)
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)
     assert any("not there after it stopped or restarted" in f for f in r.faults), r.faults
+
+
+def test_on_the_twin_reset_sends_the_belt_home_before_the_reject_flap_rises() -> None:
+    """Seed 16012 on the physical twin: the e-stop while a played card was read, the turn-up's
+    stock card just sent round the loop. RESET cleared the unread card from the read gate to the
+    reject pocket at once: the stock card, still on the belt, dropped in there, its count
+    confirmed the played card's flight and the played card went round the loop; the screen asked
+    its player to take back a card that was not in the reject pocket (stuck, 4 runs of 4). The
+    belt now goes home first, every flap down (Mechanics.clear_gate)."""
+    r = run_trial("estop_fetch", 16012, compare=True, guard_s=240.0, twin=True)
+    assert r.struck and r.mismatches == [], r.mismatches
+    assert r.outcome == "right", (r.outcome, r.detail, r.faults)

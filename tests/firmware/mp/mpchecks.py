@@ -1063,6 +1063,10 @@ def _fault_deal(host, n, entries):
         b.estop_button = False
         assert host.command(P.RESET, b"\x00").type == P.OK
         host.run(2000)
+        for _ in range(100):  # (RESET's motion: the belt round first when the stop left cards
+            if host.fw.dealer.mech.state == M.IDLE:  # on it, then the read gate cleared)
+                break
+            host.run(100)
         b.hopper = b.gather() + b.hopper
         for body in plan_chunks(n + 5001, entries):
             host.command(P.DEAL_PLAN, body)
