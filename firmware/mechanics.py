@@ -327,6 +327,19 @@ class Mechanics:
         self.unswept = self.loop_sensors
         self.sweep_first = self.unswept
 
+    def _eject_cut(self):
+        """(The e-stop, after stop_all.) An eject under way: its card may be on the belt already,
+        not a flight yet (a flight starts when the eject ends), so nothing follows it: the belt
+        goes home first, before anything raises a flap (clear_gate, the next job). Found on the
+        physical twin (estop_deal, seed 1): the e-stop during a dealt card's eject; RESET's reject
+        of the next card, unread in the window, raised the reject pocket's flap with the dealt
+        card on the belt ahead of it, and the reject's own card missed its window: JAM 3 at
+        RESET and again at the ABORT after it, and the hand was gathered and dealt again."""
+        stage = self.stage
+        if stage is not None and stage[0] == "eject" and self.ejecting and self.belt and self.loop_sensors:
+            self.unswept = True
+            self.sweep_first = True
+
     def _ride_left(self, finishing):
         """(A stop, after stop_all.) ``finishing``: F was running finish_cut's rest of a card
         sent round (``riding``): what is left of that move is what the ride runs next time."""
@@ -346,6 +359,7 @@ class Mechanics:
         self.short_feed = self._feed_cut()
         self.cut_by_estop = self.cut_by_estop or bool(getattr(self.board, "cut_lead", False))
         self._gone_out(finishing)
+        self._eject_cut()
         was = self.state
         self.state = ESTOPPED
         self.pending_stop = None

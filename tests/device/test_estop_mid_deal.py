@@ -30,3 +30,14 @@ def test_an_estop_mid_deal_then_resume_goes_on(seed: int) -> None:
     assert r.outcome == "right", (r.game, r.outcome, r.detail, r.faults)
     assert any("emergency stop" in f for f in r.faults), r.faults
     assert r.pressed >= 1 and r.deals >= 1
+
+
+def test_an_estop_mid_eject_is_one_stop() -> None:
+    """Seed 1 (Cancellation Hearts): the e-stop during a dealt card's eject, the card on the belt
+    but not a flight yet. RESET's reject of the next card, unread in the window, raised the
+    reject pocket's flap with that card ahead of it on the belt: JAM 3 after RESET and again
+    after the next Resume, and the hand was gathered and dealt again. The belt now goes home
+    first (Mechanics._eject_cut): one stop, one Resume, and the deal goes on."""
+    r = run_trial("estop_deal", 1, compare=True, guard_s=240.0, twin=True)
+    assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+    assert len(r.faults) == 1 and "emergency stop" in r.faults[0], r.faults
