@@ -47,12 +47,19 @@ Our side is the same in both: a uniformly random player through the public API
 (``turn_seats`` once a hand, then per decision ``legal_actions``, ``rng.choice`` and ``apply``,
 which returns the seats on turn next), each hand dealt by the engine (``start_random_hand``:
 a deck shuffled by the engine's own generator, engine/rand.py), from the deal to the end of the
-hand, as OpenSpiel's engine deals its hand itself at its chance nodes. Until 2026-12-06 this
-loop shuffled the deck with ``random.shuffle`` (8.6 us of Python a hand, a sixth of a hand's
-time) and gave it to ``start_hand``: that way is timed too, in every round of the comparison,
-as "ours, shuffled deck", so the two figures stand side by side. (Until 2026-12-02 the loop
-called ``turn_seats`` at every decision as well; ``--versus-tree`` runs the other tree's own
-copy of this script, so an older engine is driven as its API then allowed.)
+hand, as OpenSpiel's engine deals its hand itself at its chance nodes. When one seat is on
+turn the verbs are not told it (``legal_actions()``, ``apply(action)``: they take the seat on
+turn, as OpenSpiel's take its current player); a seat is named only while several are on turn
+(the Hearts passes), and only spades-2p, the one game with a Double Nil exchange, has each
+action tested for one (the referee draws its ``get`` from the discards).
+
+The loops before are timed in every round of the comparison beside it (``OLD_LOOPS``): "seat
+named", the seat named at every call and every action tested for an exchange (the loop of
+2026-12-06, a tenth slower); "shuffled deck", that and the deck shuffled with
+``random.shuffle`` (8.6 us of Python a hand) and given to ``start_hand`` (the loop until
+2026-12-06). (Until 2026-12-02 the loop called ``turn_seats`` at every decision as well;
+``--versus-tree`` runs the other tree's own copy of this script, so an older engine is driven
+as its API then allowed.)
 
 Rates are per second of this process's CPU time (``time.process_time``): in the table of every
 game the fastest of ``--repeat`` runs; in the comparison the ratio of ours to theirs round by
@@ -102,7 +109,7 @@ BUILDS = ("compiled", "python")
 
 
 def our_run(build: str, game: str, players: int, options: dict[str, Any], seconds: float, seed: int,
-            tree: Path | None = None, deal: str = "engine") -> dict[str, Any] | None:
+            tree: Path | None = None, deal: str = "engine", driving: str = "turn") -> dict[str, Any] | None:
     """``our_hands`` in a worker process running ``build``; None when that build is not
     installed (the worker then runs another, and says so). ``tree``: another checkout with its
     own installed ``.venv`` (``--versus-tree``, e.g. main's): its engine, driven by its own copy
@@ -112,7 +119,8 @@ def our_run(build: str, game: str, players: int, options: dict[str, Any], second
     if build == "python":
         env["TRICKREF_PURE_PYTHON"] = "1"
     job = json.dumps({"game": game, "players": players, "options": options, "seconds": seconds, "seed": seed,
-                      **({"deal": deal} if deal != "engine" else {})})
+                      **({"deal": deal} if deal != "engine" else {}),
+                      **({"driving": driving} if driving != "turn" else {})})
     python, script = sys.executable, str(Path(__file__).resolve())
     if tree is not None:
         python, script = str(tree / ".venv" / "bin" / "python"), str(tree / "benchmarks" / "engine.py")
@@ -125,17 +133,28 @@ def our_run(build: str, game: str, players: int, options: dict[str, Any], second
 
 
 def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, seed: int,
-              deal: str = "engine") -> dict[str, Any]:
+              deal: str = "engine", driving: str = "turn") -> dict[str, Any]:
     """Play random hands for ``seconds``; return hands, actions and the rate. ``deal``: "engine",
     each hand dealt by the engine from a deck its generator shuffles (``start_random_hand``), as
     OpenSpiel's engine deals its own hand at its chance nodes; "shuffle", the deck shuffled by
-    ``random.shuffle`` in this loop and given to ``start_hand`` (this loop until 2026-12-06)."""
+    ``random.shuffle`` in this loop and given to ``start_hand`` (this loop until 2026-12-06).
+    ``driving``: "turn", the verbs called without a seat when one seat is on turn (they then
+    take the seat on turn, as OpenSpiel's take its current player) and a seat named only when
+    several are (the Hearts passes), the Double Nil exchange's draw tested for only in the game
+    that has one; "seat", the seat named at every call and every action tested for an exchange
+    (this loop until 2026-12-07)."""
     if deal not in ("engine", "shuffle"):
         raise ValueError(f"deal {deal!r}: engine or shuffle")
+    if driving not in ("turn", "seat"):
+        raise ValueError(f"driving {driving!r}: turn or seat")
     rng = random.Random(seed)
     rand = Rand(rng.getrandbits(32))
     choice = rng.choice
-    decks = game_class(game).DECKS
+    cls = game_class(game)
+    decks = cls.DECKS
+    # the referee draws an exchange's ``get`` at random from the discards (spades-2p's Double
+    # Nil): only a game with that rule offers one
+    exchanges = cls.DOUBLE_NIL_EXCHANGE or driving == "seat"
     deck = C.full_deck(decks)
     warm = new_game(game, players, options)  # a hand untimed: tables built on first use
     rng.shuffle(deck)
@@ -143,6 +162,7 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
     while warm.turn_seats() and warm.phase != "play":
         seat = warm.turn_seats()[0]
         warm.apply(warm.legal_actions(seat)[0], seat)
+    by_seat = driving == "seat"
     hands = actions = games = 0
     start = _clock()
     deadline = start + seconds
@@ -158,9 +178,13 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
             state.start_hand(deck)
         seats = state.turn_seats()
         while seats:  # () once the hand is scored
-            seat = seats[0] if len(seats) == 1 else choice(seats)
-            action = choice(state.legal_actions(seat))
-            if action.kind == "exchange":  # the referee draws ``get`` at random from the discards
+            if len(seats) == 1 and not by_seat:  # one seat on turn: the verbs take it
+                action = choice(state.legal_actions())
+                seat = None
+            else:  # several at once (the passes): one of them at random
+                seat = seats[0] if len(seats) == 1 else choice(seats)
+                action = choice(state.legal_actions(seat))
+            if exchanges and action.kind == "exchange":
                 give = action.value[0]
                 pile = getattr(state, "discards")  # noqa: B009
                 action = Action("exchange", (give, tuple(sorted(rng.sample(pile, len(give))))))
@@ -170,8 +194,9 @@ def our_hands(game: str, players: int, options: dict[str, Any], seconds: float, 
         if _clock() >= deadline:
             break
     elapsed = _clock() - start
-    return {"deal": deal, "hands": hands, "actions": actions, "games_finished": games, "seconds": round(elapsed, 3),
-            "hands_per_second": round(hands / elapsed, 1), "actions_per_second": round(actions / elapsed)}
+    return {"deal": deal, "driving": driving, "hands": hands, "actions": actions, "games_finished": games,
+            "seconds": round(elapsed, 3), "hands_per_second": round(hands / elapsed, 1),
+            "actions_per_second": round(actions / elapsed)}
 
 
 class _Stub:
@@ -186,10 +211,10 @@ class _Stub:
     def turn_seats(self) -> tuple[int, ...]:
         return (0,) if self.left else ()
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         return self.legal
 
-    def apply(self, action: Action, seat: int) -> tuple[int, ...]:
+    def apply(self, action: Action, seat: int | None = None) -> tuple[int, ...]:
         self.left -= 1
         return (0,) if self.left else ()
 
@@ -197,8 +222,9 @@ class _Stub:
 def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -> dict[str, Any]:
     """The benchmark's own loop with an engine that does nothing: a deck shuffled per hand (by
     the engine's generator, and kept, as ``start_random_hand`` does),
-    then ``decisions`` times ``legal_actions``, ``rng.choice``, the exchange test and ``apply``
-    (which returns the seats on turn next, as the games' does) on a stub (``_Stub``). The rate any engine driven by ``our_hands``
+    then ``decisions`` times ``legal_actions``, ``rng.choice`` and ``apply`` as ``our_hands``
+    drives a game without an exchange (one seat on turn, the verbs not told it; ``apply``
+    returns the seats on turn next, as the games' does) on a stub (``_Stub``). The rate any engine driven by ``our_hands``
     could at best reach (a hand of Hearts or partnership Spades is about 56 decisions)."""
     rng = random.Random(seed)
     rand = Rand(rng.getrandbits(32))
@@ -214,10 +240,11 @@ def loop_floor(seconds: float, seed: int, decisions: int = 56, width: int = 5) -
         state.deck = deck[:]
         seats = state.turn_seats()
         while seats:
-            seat = seats[0] if len(seats) == 1 else choice(seats)
-            action = choice(state.legal_actions(seat))
-            if action.kind == "exchange":
-                raise AssertionError("the stub offers no exchange")
+            if len(seats) == 1:
+                action = choice(state.legal_actions())
+                seat = None
+            else:
+                raise AssertionError("the stub has one seat on turn")
             seats = state.apply(action, seat)
         hands += 1
         if _clock() >= deadline:
@@ -457,6 +484,42 @@ def median_ci(xs: list[float]) -> tuple[float, float]:
     return s[k - 1], s[n - k]
 
 
+# The compiled engine driven by the loops this benchmark used before, timed in every round of the
+# comparison beside today's, so each change of the loop shows as a ratio of the same rounds:
+# name -> (deal, driving, how).
+OLD_LOOPS: dict[str, tuple[str, str, str]] = {
+    "seat named": ("engine", "seat",
+                   "the seat named at every call, every action tested for an exchange: the loop of 2026-12-06"),
+    "shuffled deck": ("shuffle", "seat",
+                      "the deck shuffled by random.shuffle in the loop and given to start_hand, the seat named: "
+                      "the loop until 2026-12-06"),
+}
+
+
+def _against_drivers(label: str, key: str, mine_runs: list[dict[str, Any]], runs: dict[str, list[dict[str, Any]]],
+                     drivers: list[str], note: str = "") -> dict[str, Any]:
+    """One contestant's runs against each OpenSpiel driver's of the same rounds: its rates
+    printed, then per driver the ratios round by round, their median and its 95 % interval, and
+    the load over both; returned as the entries ``{key}_ratio_v_{driver}`` of the results."""
+    mine = [x["hands_per_second"] for x in mine_runs]
+    print(f"  {label:<22}" + "".join(f"{v:>10.0f}" for v in mine))
+    out: dict[str, Any] = {}
+    for d in drivers:
+        theirs = [x["hands_per_second"] for x in runs[d]]
+        ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
+        lo, hi = median_ci(ratios)
+        loads = [x["load"] for x in mine_runs + runs[d]]
+        out[f"{key}_ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
+                                     "median": round(statistics.median(ratios), 3),
+                                     "median_ci95": [round(lo, 3), round(hi, 3)],
+                                     "load_1min": [min(loads), max(loads)],
+                                     "best_v_best": round(max(mine) / max(theirs), 3)}
+        print(f"    {label} / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
+              + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
+              f"{max(loads)}" + (note if d == "plain" else ""))
+    return out
+
+
 def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
             builds: tuple[str, ...] = BUILDS, versus: Path | None = None) -> list[dict[str, Any]]:
     """Ours (both builds) against OpenSpiel, like for like, in rounds: every round runs each
@@ -465,8 +528,9 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
     drivers = ["plain", "cpp"] + (["chance_outcomes"] if old_driving else [])
     comparisons: list[dict[str, Any]] = []
     for ours_name, n, options, theirs_name in PAIRS:
-        shuffled = ["shuffled"] if "compiled" in builds else []  # the deck from random.shuffle, as before
-        contestants = ([f"ours {b}" for b in builds] + shuffled + (["versus"] if versus else []) + drivers
+        # the compiled engine driven by the loops before (OLD_LOOPS), in the same rounds
+        olds = list(OLD_LOOPS) if "compiled" in builds else []
+        contestants = ([f"ours {b}" for b in builds] + olds + (["versus"] if versus else []) + drivers
                        + ["loop_floor", "core"])
         runs: dict[str, list[dict[str, Any]]] = {c: [] for c in contestants}
         missing: set[str] = set()
@@ -482,8 +546,9 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
                         print(f"  ({c}: that build is not installed here)")
                         continue
                     runs[c].append({**got_ours, "load": load()})
-                elif c == "shuffled":
-                    got_s = our_run("compiled", ours_name, n, options, seconds, seed + r, deal="shuffle")
+                elif c in OLD_LOOPS:
+                    deal, driving, _ = OLD_LOOPS[c]
+                    got_s = our_run("compiled", ours_name, n, options, seconds, seed + r, deal=deal, driving=driving)
                     if got_s is None:
                         missing.add(c)
                         continue
@@ -517,39 +582,17 @@ def compare(seconds: float, rounds: int, seed: int, old_driving: bool,
         for build in builds:
             if f"ours {build}" in missing:
                 continue
-            mine = [x["hands_per_second"] for x in runs[f"ours {build}"]]
             entry["ours"][build] = {"runs": runs[f"ours {build}"]}
-            print(f"  {'ours, ' + build:<22}" + "".join(f"{v:>10.0f}" for v in mine))
-            for d in drivers:
-                theirs = [x["hands_per_second"] for x in runs[d]]
-                ratios = [m / t for m, t in zip(mine, theirs, strict=True)]
-                lo, hi = median_ci(ratios)
-                loads = [x["load"] for x in runs[f"ours {build}"] + runs[d]]
-                entry[f"{build}_ratio_v_{d}"] = {"per_round": [round(x, 3) for x in ratios],
-                                                 "median": round(statistics.median(ratios), 3),
-                                                 "median_ci95": [round(lo, 3), round(hi, 3)],
-                                                 "load_1min": [min(loads), max(loads)],
-                                                 "best_v_best": round(max(mine) / max(theirs), 3)}
-                print(f"    ours ({build}) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
-                      + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
-                      f"{max(loads)}" + ("  (target 2x)" if d == "plain" else ""))
-        if shuffled and "shuffled" not in missing:
-            sh = [x["hands_per_second"] for x in runs["shuffled"]]
-            entry["ours"]["compiled_deck_shuffled"] = {"runs": runs["shuffled"]}
-            print(f"  {'ours, shuffled deck':<22}" + "".join(f"{v:>10.0f}" for v in sh)
-                  + "   (compiled; the deck shuffled by random.shuffle in the loop, start_hand: this loop "
-                    "until 2026-12-06)")
-            for d in drivers:
-                theirs = [x["hands_per_second"] for x in runs[d]]
-                ratios = [m / t for m, t in zip(sh, theirs, strict=True)]
-                lo, hi = median_ci(ratios)
-                loads = [x["load"] for x in runs["shuffled"] + runs[d]]
-                entry[f"compiled_deck_shuffled_ratio_v_{d}"] = {
-                    "per_round": [round(x, 3) for x in ratios], "median": round(statistics.median(ratios), 3),
-                    "median_ci95": [round(lo, 3), round(hi, 3)], "load_1min": [min(loads), max(loads)]}
-                print(f"    ours (shuffled deck) / openspiel {d}: per round " + ", ".join(f"{x:.2f}" for x in ratios)
-                      + f"; median {statistics.median(ratios):.2f}x (95% {lo:.2f}-{hi:.2f}), load {min(loads)}-"
-                      f"{max(loads)}")
+            entry.update(_against_drivers(f"ours, {build}", build, runs[f"ours {build}"], runs, drivers,
+                                          "  (target 2x)"))
+        for c in olds:
+            if c in missing:
+                continue
+            how = OLD_LOOPS[c][2]
+            key = f"compiled_{c.replace(' ', '_')}"
+            entry["ours"][key] = {"how": how, "runs": runs[c]}
+            print(f"  ({c}: the compiled engine, {how})")
+            entry.update(_against_drivers(f"ours, {c}", key, runs[c], runs, drivers))
         if len(builds) == 2 and not missing:
             sp = [a["hands_per_second"] / b["hands_per_second"]
                   for a, b in zip(runs["ours compiled"], runs["ours python"], strict=True)]
@@ -637,7 +680,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         job = json.loads(args.worker)
         got = our_hands(job["game"], job["players"], job["options"], job["seconds"], job["seed"],
-                        job.get("deal", "engine"))
+                        job.get("deal", "engine"), job.get("driving", "turn"))
         print(json.dumps({"build": ENGINE_BUILD, **got}))
         return 0
     if args.sample_world:
