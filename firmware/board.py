@@ -659,6 +659,15 @@ class Board:
             self.finishing = True
             self.f.move(timing.feed_segments(self.cfg, steps=steps))
 
+    def forget_cut(self):
+        """The players gathered every card, the feed path's too (DEAL_PLAN flag FRESH): no card
+        lies short of the window for a cut move's rest to bring on; the next feed move is a
+        whole one, from the pickup."""
+        self.f_rest = 0
+        self.cut_lead = False
+        self.f_cut = 0
+        self.lead_step = None
+
     def cut_done(self):
         """finish_cut's move ended: the card is in the window, nothing is left to run."""
         self.finishing = False

@@ -1804,6 +1804,7 @@ def cmd_deal_plan(d, body, resumed):
     d.mech.pocket_count = {}  # the players gathered every card before this deal
     if plan.flags & P.PLAN_FRESH:
         d.mech.forget_parked()  # (and the cards an ABORT froze on the loop)
+        d.mech.path_gathered()  # (and a card a stop left in the feed path)
         if d.sorts:
             d.board.loop_depth_clear()  # (the blade's queue of them: each landing one card off)
         d.ledger.clear()  # the players gathered every card into the hopper: pockets are empty

@@ -406,6 +406,9 @@ class Mechanics:
         if self.window_is_loop is not None and self.window_is_loop():
             self.held = None
             return
+        if self._cut_comes_in():
+            self.held = None
+            return
         card = P.UNKNOWN_CARD
         if self.held is not None:
             card = self.held[0]
@@ -441,6 +444,41 @@ class Mechanics:
         self.finish_cut()
         return True
 
+    def _cut_comes_in(self):
+        """The gate's card is one a feed move the e-stop cut short brought past the gate, short of
+        the read window, and finish_cut (after clear_gate, in RESET and ABORT) will run that
+        move's rest, the hopper held: the card comes to rest in the window, unread, where the
+        next job reads it. clear_gate leaves it there. Sent to the reject pocket instead, its
+        eject ran only the cut move's rest, with the hopper not held: the card came to the
+        window, not the belt, the hopper's next card came in shingled under it, and the reject
+        was never seen (found on the physical twin, estop_deal seed 12000 and seven more: the
+        e-stop during a dealt card's eject, the next card 16.5 mm short of the window; JAM 3
+        at RESET, a double feed at the ABORT after it, a jam at the feed stage, a card the
+        dealer could not read: four stops for one e-stop)."""
+        board = self.board
+        if not (self.cut_by_estop and getattr(board, "cut_lead", False) and board.f_rest and self.gate.state):
+            return False
+        if self.flights:
+            return False  # (finish_cut waits for them: an ABORT that froze loop cards)
+        slot = getattr(board, "slot_has_card", None)
+        return not (slot is not None and slot())  # (with a card in the slot the move would take it in)
+
+    def path_gathered(self):
+        """DEAL_PLAN flag FRESH: the players gathered every card into the hopper, those a stop
+        left in the feed path too. What the stop's cut feed move left to run is forgotten: its
+        rest, run as the fresh deal's first feed move, took the hopper's first card only that
+        far (40 mm, short of the gate: JAM at the feed stage) and the next whole move past the
+        window (read three times, nothing: rejected unread). Found on the physical twin,
+        estop_deal seed 12039: the e-stop during a dealt card's eject, the next card in the
+        throat; the deal was gathered and dealt again, with two stops more."""
+        forget = getattr(self.board, "forget_cut", None)
+        if forget is not None:
+            forget()
+        self.cut_by_estop = False
+        self.short_feed = False
+        self.pull_cut = False
+        self.riding = 0
+
     def finish_cut(self):
         """After the e-stop (RESET, ABORT): a feed move the e-stop cut short after its card passed
         the gate left that card between the gate and the read window (``board.cut_lead``): run
@@ -457,7 +495,7 @@ class Mechanics:
             if not getattr(board, "cut_lead", False):
                 self.cut_by_estop = False
                 return
-            if not self.cut_by_estop or not board.f_rest or not self.gate.state:
+            if not self._cut_comes_in():  # (a card in the play slot: the move would take it in)
                 return
         if self.state != IDLE or self.flights:
             return
@@ -470,8 +508,6 @@ class Mechanics:
                 steps = board.f_rest  # (the belt has it: the next card past the gate comes on)
             self.riding = 0 if slot_card else steps  # (with a slot card the next feed move runs it)
             op.tag = "ride"  # with the belt round (homecoming) at once: see _begin
-        elif slot_card:
-            return
         self.held_before = self.hopper_held
         self.hold_hopper(True)
         self.run_op(op)

@@ -41,3 +41,22 @@ def test_an_estop_mid_eject_is_one_stop() -> None:
     r = run_trial("estop_deal", 1, compare=True, guard_s=240.0, twin=True)
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)
     assert len(r.faults) == 1 and "emergency stop" in r.faults[0], r.faults
+
+
+@pytest.mark.parametrize("seed", [12000, 12039])
+def test_an_estop_with_the_next_card_in_the_throat_is_one_stop(seed: int) -> None:
+    """The e-stop during a dealt card's eject, the move bringing the hopper's next card in.
+    Seed 12000 (Hearts): that card had passed the gate, 16.5 mm short of the window. RESET sent
+    it to the reject pocket, but the eject ran only the cut move's rest, with the hopper not
+    held: the card came to the window, not the belt, the next card came in shingled under it
+    (JAM 3, then a double feed at the ABORT, a jam at the feed stage and a card the dealer could
+    not read: four stops). Now RESET brings it to the window (Mechanics._cut_comes_in,
+    finish_cut). Seed 12039 (partnership Spades): that card had not reached the gate; the
+    hand was gathered and dealt again, and the fresh deal's first feed move ran the cut move's
+    rest: the first card 40 mm in, short of the gate (JAM at the feed stage), then past the
+    window (rejected unread). A fresh deal now forgets what a stop left to run
+    (Mechanics.path_gathered). Each: one stop, one Resume."""
+    r = run_trial("estop_deal", seed, compare=True, guard_s=240.0, twin=True)
+    assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+    assert len(r.faults) == 1 and "emergency stop" in r.faults[0], r.faults
+    assert r.pressed == 1
