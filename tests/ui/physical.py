@@ -31,6 +31,7 @@ from trickref.engine.games import game_class
 from trickref.engine.referee import panel
 
 GUARD_S = 60.0
+REJECT_TRAY = m.REJECT  # the reject pocket's tray
 SPEED = 400.0
 
 
@@ -181,6 +182,13 @@ class Rig:
     def _take_out(self, card: int, source: int) -> None:
         with self.sim.lock:
             tray = self.sim.board.trays.get(source, [])
+            reject = self.sim.board.trays.get(REJECT_TRAY, [])
+            if card not in tray and card in reject and any(
+                    "reject pocket" in msg.get("text", "") for msg in self.ref.messages[-6:]):
+                # the screen said the reader could not read it and it went to the reject pocket:
+                # its player takes it out of there and feeds it again (seen on a loaded machine,
+                # where a read ran out of time)
+                tray = reject
             assert card in tray, (f"{C.NAMES[card]} is not in tray {source}: {C.names(tray)}; "
                                   f"{self.where(card)}; last entries {self.log[-6:]}; {self.ref.messages[-6:]}")
             tray.remove(card)
