@@ -324,8 +324,7 @@ class Mechanics:
         self.gone_out = op.card
         self.riding = left if lead < cfg.GRIP_X_MM else 0
         self.send_home = self.loop_sensors
-        self.unswept = self.loop_sensors
-        self.sweep_first = self.unswept
+        self._sweep_first()
 
     def _eject_cut(self):
         """(The e-stop, after stop_all.) An eject under way: its card may be on the belt already,
@@ -336,9 +335,8 @@ class Mechanics:
         card on the belt ahead of it, and the reject's own card missed its window: JAM 3 at
         RESET and again at the ABORT after it, and the hand was gathered and dealt again."""
         stage = self.stage
-        if stage is not None and stage[0] == "eject" and self.ejecting and self.belt and self.loop_sensors:
-            self.unswept = True
-            self.sweep_first = True
+        if stage is not None and stage[0] == "eject" and self.ejecting:
+            self._sweep_first()
 
     def _ride_left(self, finishing):
         """(A stop, after stop_all.) ``finishing``: F was running finish_cut's rest of a card
@@ -655,20 +653,25 @@ class Mechanics:
                 # it run into its nip: JAM 5 at every Resume (estop_fetch on the twin, seeds
                 # 12015 and 12079; and in 12071 it dropped into the pocket its FETCH had raised
                 # the flap of). The homecoming is done then (unswept), none runs before the job
-                run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
-                self.stages.append(("home", ST_LOOP, 2 * run, run))
+                self.stages.append(self._home_stage())
         elif op.source == "belt":
-            run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
-            self.stages = [("home", ST_LOOP, 2 * run, run)]
+            self.stages = [self._home_stage()]
         else:
             self.board.show(False)
             self.held = None
             self.stages = [("route", ST_TURN, 0, None)]
             if op.home_first:  # (clear_gate: the cards a stop left on the belt go home first)
-                run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
-                self.stages.insert(0, ("home", ST_LOOP, 2 * run, run))
+                self.stages.insert(0, self._home_stage())
         self.stage = None
         self._advance()
+
+    def _home_stage(self):
+        """The homecoming's stage (the belt op, a ride, clear_gate's home_first): every flap
+        down, the belt runs as long as the slowest loop card takes from the read window to the
+        drop D, with the belt's start and the margin of a confirmation."""
+        cfg = self.cfg
+        run = self._loop_due()[2] + cfg.CONFIRM_MARGIN_MS + timing.belt_start_ms(cfg)
+        return ("home", ST_LOOP, 2 * run, run)
 
     def _advance(self):
         """Finish the current stage and start the next (or complete the op)."""
@@ -1208,6 +1211,14 @@ class Mechanics:
                 and stage[0] == "eject" and self.ejecting and self.board.eject_done():
             self._advance()  # (_complete: a flight from now; the op and stage are done)
 
+    def _sweep_first(self):
+        """Cards may lie on the belt with nothing to follow them (flights forgotten, a card the
+        e-stop left past the window, an eject's card not a flight yet): the belt runs round,
+        every flap down, before anything raises a flap (clear_gate's reject, the next job's
+        first op). Only a dealer with a belt and loop sensors has that homecoming."""
+        self.unswept = self.belt and self.loop_sensors
+        self.sweep_first = self.unswept
+
     def _lost_flights(self):
         """A stop while cards were on the belt: where they went is unknown, none is reported;
         the next job runs the belt round first (homecoming), so that the loop sensors do not see
@@ -1215,8 +1226,7 @@ class Mechanics:
         German Whist FETCH sent cards round: after RESET the FETCH took their edges at E for its
         own card passing its pocket, JAM 4, and the table stopped at every Resume)."""
         if self.flights:
-            self.unswept = self.belt and self.loop_sensors
-            self.sweep_first = self.unswept
+            self._sweep_first()
         self.flights = []
 
     def _park_flights(self):
@@ -1241,8 +1251,7 @@ class Mechanics:
         if self.flights:
             self.flights = []
             self.stopped_at = None
-            self.unswept = self.belt and self.loop_sensors
-            self.sweep_first = self.unswept
+            self._sweep_first()
 
     def _unfreeze(self):
         """Cards an ABORT froze on the loop go on: their windows move on by the stop and the belt
