@@ -130,6 +130,7 @@ class SimBoard:
         self.estop_button = False
         self.jam_stage: str | None = None  # a stage that will not complete until clear_jam()
         self.unreadable = 0  # the next n cards cannot be read
+        self.unreadable_in = 0  # counting down the cards into the window: the one at 1 cannot be read
         self.gate_unreadable = False
         self.double_next = False  # the next feed takes two cards at once (shingled)
         self.lose_next = False  # the next card put on the belt never reaches its pocket
@@ -248,6 +249,10 @@ class SimBoard:
                 self.gate_double = self._hopper.pop(0)
         else:
             return
+        if self.unreadable_in > 0:
+            self.unreadable_in -= 1
+            if self.unreadable_in == 0:
+                self.unreadable += 1
         self.gate_unreadable = self.unreadable > 0
         if self.gate_unreadable:
             self.unreadable -= 1
@@ -881,6 +886,13 @@ class DealerSimulator:
         """The next ``count`` cards cannot be read (they go to the reject pocket)."""
         with self.lock:
             self.board.unreadable += count
+
+    def misread_after(self, cards: int) -> None:
+        """The card read after the next ``cards`` cannot be read (it goes to the reject pocket):
+        counted here, as the cards come into the read window, not by a host that hears of them
+        later."""
+        with self.lock:
+            self.board.unreadable_in = cards + 1
 
     def tray_full(self, target: int, full: bool = True) -> None:
         with self.lock:

@@ -276,6 +276,10 @@ class SimWorld:
         else:
             raise ValueError(f"the simulator can jam, misread or be unplugged, not {kind!r}")
 
+    def misread_after(self, cards: int) -> None:
+        """The simulator misreads the card read after the next ``cards`` (counted by itself)."""
+        self.sim.misread_after(cards)
+
     def restore(self, ref: Any) -> None:
         """A fresh simulator after a restart: put every card where the referee says it is (a
         world that went on, ``fresh`` False, is left as it is)."""

@@ -216,7 +216,14 @@ class OpenTable:
         """A world's fault strikes ``after_cards`` cards into the next deal (``fault``)."""
         from trickref.device.dealer import messages as m
 
-        self._need_world("inject a fault")
+        world = self._need_world("inject a fault")
+        misread_after = getattr(world, "misread_after", None)
+        if kind == "misread" and misread_after is not None:
+            # counted by the simulator as the cards come into its read window: a host that heard
+            # of the twelfth card only once the deal's reads were over (a loaded machine) armed
+            # a misread no card of the deal was left to meet
+            misread_after(after_cards)
+            return
         driver = self.driver
         assert driver is not None
         count = [0]

@@ -230,6 +230,20 @@ def test_misread_missing_and_duplicate_cards_in_a_deal() -> None:
     assert sorted(host.board.tray(P.REJECT)) == sorted([order[9], order[20]])
 
 
+def test_a_misread_armed_after_some_cards_strikes_the_card_after_them() -> None:
+    """The simulator counts the cards into its read window itself (``misread_after``: what
+    OpenTable.arm_fault uses for a misread, so a host that hears of the deal's cards late arms
+    nothing too late): the card read after the first 12 of the deal is the one rejected."""
+    order = shuffled(12)
+    host = make_host(deck=order)
+    host.sim.misread_after(12)
+    host.command(P.DEAL_PLAN, plan_body(9, four_seat_plan(order)))
+    _, _, payload = host.until(P.EV_DEAL_DONE)
+    assert payload[2:4] == bytes((51, 1))  # filled, rejected
+    assert host.board.tray(P.REJECT) == [order[12]]
+    assert P.EV_MISREAD in host.kinds()
+
+
 def test_spades_2p_draw_flow() -> None:
     """The whole deck round the loop; a draw turn: FETCH the top card to the player's pocket,
     the player feeds it back through the slot (checked, to the discard pocket), FETCH the
