@@ -324,7 +324,7 @@ class Mechanics:
         self.gone_out = op.card
         self.riding = left if lead < cfg.GRIP_X_MM else 0
         self.send_home = self.loop_sensors
-        self._sweep_first()
+        self._homecoming_first()
 
     def _eject_cut(self):
         """(The e-stop, after stop_all.) An eject under way: its card may be on the belt already,
@@ -336,7 +336,7 @@ class Mechanics:
         RESET and again at the ABORT after it, and the hand was gathered and dealt again."""
         stage = self.stage
         if stage is not None and stage[0] == "eject" and self.ejecting:
-            self._sweep_first()
+            self._homecoming_first()
 
     def _ride_left(self, finishing):
         """(A stop, after stop_all.) ``finishing``: F was running finish_cut's rest of a card
@@ -493,7 +493,7 @@ class Mechanics:
             if not getattr(board, "cut_lead", False):
                 self.cut_by_estop = False
                 return
-            if not self._cut_comes_in():  # (a card in the play slot: the move would take it in)
+            if not self._cut_comes_in():  # (no card for the rest to bring on, or it must wait)
                 return
         if self.state != IDLE or self.flights:
             return
@@ -1211,7 +1211,7 @@ class Mechanics:
                 and stage[0] == "eject" and self.ejecting and self.board.eject_done():
             self._advance()  # (_complete: a flight from now; the op and stage are done)
 
-    def _sweep_first(self):
+    def _homecoming_first(self):
         """Cards may lie on the belt with nothing to follow them (flights forgotten, a card the
         e-stop left past the window, an eject's card not a flight yet): the belt runs round,
         every flap down, before anything raises a flap (clear_gate's reject, the next job's
@@ -1226,7 +1226,7 @@ class Mechanics:
         German Whist FETCH sent cards round: after RESET the FETCH took their edges at E for its
         own card passing its pocket, JAM 4, and the table stopped at every Resume)."""
         if self.flights:
-            self._sweep_first()
+            self._homecoming_first()
         self.flights = []
 
     def _park_flights(self):
@@ -1251,7 +1251,7 @@ class Mechanics:
         if self.flights:
             self.flights = []
             self.stopped_at = None
-            self._sweep_first()
+            self._homecoming_first()
 
     def _unfreeze(self):
         """Cards an ABORT froze on the loop go on: their windows move on by the stop and the belt

@@ -186,8 +186,8 @@ class Rig:
             if card not in tray and card in reject and any(
                     "reject pocket" in msg.get("text", "") for msg in self.ref.messages[-6:]):
                 # the screen said the reader could not read it and it went to the reject pocket:
-                # its player takes it out of there and feeds it again (seen on a loaded machine,
-                # where a read ran out of time)
+                # its player takes it out of there and feeds it again (seen once on a loaded
+                # machine, CI30)
                 tray = reject
             assert card in tray, (f"{C.NAMES[card]} is not in tray {source}: {C.names(tray)}; "
                                   f"{self.where(card)}; last entries {self.log[-6:]}; {self.ref.messages[-6:]}")
