@@ -219,9 +219,9 @@ class OpenTable:
         world = self._need_world("inject a fault")
         misread_after = getattr(world, "misread_after", None)
         if kind == "misread" and misread_after is not None:
-            # counted by the simulator as the cards come into its read window: a host that heard
-            # of the twelfth card only once the deal's reads were over (a loaded machine) armed
-            # a misread no card of the deal was left to meet
+            # counted by the world's dealer as the cards come into its read window: a host that
+            # heard of the twelfth card only once the deal's reads were over (likely on a loaded
+            # machine) would arm a misread no card of the deal was left to meet
             misread_after(after_cards)
             return
         driver = self.driver
