@@ -45,6 +45,8 @@ def _finish(rig: Rig, hooks: dict[str, Any]) -> None:
     assert done == set(hooks), f"never happened: {set(hooks) - done}"
     if getattr(rig, "jams_expected", False):
         assert any("jammed" in f for f in rig.table.host.recoveries), rig.table.host.recoveries
+    if getattr(rig, "unread_play_expected", False):
+        assert rig.taken_from_reject >= 1 and not rig.unread_plays, (rig.taken_from_reject, rig.unread_plays)
     if getattr(rig, "unread_expected", False):
         said = rig.table.host.recoveries
         at = [i for i, f in enumerate(said) if f.startswith("1 card of the deal could not be read")]
@@ -105,6 +107,15 @@ def _misread_in_deal(rig: Rig) -> None:
     (every other card stays where it was dealt: nothing is gathered)."""
     rig.deal_listener(10, lambda: rig.sim.misread(1))
     rig.unread_expected = True
+
+
+def _unread_play(rig: Rig) -> None:
+    """The reader cannot read the next card played (the bot's choice, entered as every entry
+    is): it goes to the reject pocket and the screen says to feed it again. Nobody is told which
+    card to play next: the player plays again, that card or another, and takes the unread card
+    out of the reject pocket when they play it; the hand goes on."""
+    rig.sim.misread(1)
+    rig.unread_play_expected = True
 
 
 def _unplug_while_reading(rig: Rig) -> None:
@@ -220,6 +231,7 @@ RUNS = {
         "not wanted": (lambda r: r.ref.accepting() and r.ref.game.phase == "bid", _not_wanted),
         "unplug": (lambda r: _mid_trick(r), _unplug_while_reading),
         "misread in a deal": (lambda r: r.app.scene.name == "summary", _misread_in_deal),
+        "unread play": (lambda r: _mid_trick(r) and r.ref.game.hand_number >= 2, _unread_play),
     }),
     "cancellation-hearts": (6, {"target": 100}, {
         "misread": (lambda r: _mid_trick(r), _misread),
