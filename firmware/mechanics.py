@@ -1255,8 +1255,16 @@ class Mechanics:
 
     def _unfreeze(self):
         """Cards an ABORT froze on the loop go on: their windows move on by the stop and the belt
-        runs again."""
+        runs again. As after RESUME, the loop cards it froze short of the switchback ride from
+        rest (and the switchback pulls again the one the stop caught in it), so the next loop
+        card leaves only once they are past it (_loop_settled). Found on the physical twin
+        (estop_fetch seed 16030): a put-back job started at once after an ABORT fed its first
+        card a switchback's cycle after the last frozen one by the clock, the belt's ramp closed
+        the gap, and it reached the switchback's nip with R still busy: JAM at every Resume."""
         self._shift_flights()
+        for f in self.flights:
+            if f.pocket is None and f.station < 2:
+                self.loop_restarted = True
         if hasattr(self.board, "belt"):
             self.board.belt(True)
 

@@ -52,3 +52,20 @@ def test_on_the_twin_reset_sends_the_belt_home_before_the_reject_flap_rises() ->
     r = run_trial("estop_fetch", 16012, compare=True, guard_s=240.0, twin=True)
     assert r.struck and r.mismatches == [], r.mismatches
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+
+
+def test_on_the_twin_a_put_back_after_an_abort_waits_for_the_frozen_loop_cards() -> None:
+    """Seed 16030 on the physical twin (German Whist): the e-stop while the FETCH's own card
+    dropped into its seat's pocket. The relearning after RESET found the loop a card short; the
+    table named it, the person put it in the play slot, and the host ABORTed the relearning with
+    loop cards on the belt, one in the switchback. The put-back job fed its first card at once: a
+    switchback's cycle after the last frozen card by the clock, but the belt had stood and ramped
+    up again, the gap closed, and the card reached the switchback's nip with R still busy (JAM,
+    then the put-back card read twice and rejected) at every Resume, until the table gave up
+    after three alike. A job after an ABORT now waits, as after a Resume, until the loop cards
+    it froze are past the switchback (Mechanics._unfreeze)."""
+    r = run_trial("estop_fetch", 16030, compare=True, guard_s=240.0, twin=True)
+    assert r.struck and r.mismatches == [], r.mismatches
+    assert r.outcome == "right", (r.outcome, r.detail, r.faults)
+    assert len(r.faults) == 2, r.faults  # the e-stop, then the card to put back: no jam
+    assert any("not there after it stopped or restarted" in f for f in r.faults), r.faults
