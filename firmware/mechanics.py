@@ -442,7 +442,7 @@ class Mechanics:
         self.finish_cut()
         return True
 
-    def _cut_comes_in(self):
+    def _cut_comes_in(self, slot_card=None):
         """The gate's card is one a feed move the e-stop cut short brought past the gate, short of
         the read window, and finish_cut (after clear_gate, in RESET and ABORT) will run that
         move's rest, the hopper held: the card comes to rest in the window, unread, where the
@@ -458,8 +458,10 @@ class Mechanics:
             return False
         if self.flights:
             return False  # (finish_cut waits for them: an ABORT that froze loop cards)
-        slot = getattr(board, "slot_has_card", None)
-        return not (slot is not None and slot())  # (with a card in the slot the move would take it in)
+        if slot_card is None:
+            slot = getattr(board, "slot_has_card", None)
+            slot_card = slot is not None and slot()
+        return not slot_card  # (with a card in the slot the move would take it in)
 
     def path_gathered(self):
         """DEAL_PLAN flag FRESH: the players gathered every card into the hopper, those a stop
@@ -489,16 +491,15 @@ class Mechanics:
         in the play slot nothing is done (the move would take it in)."""
         board = self.board
         home = self.send_home  # a card the e-stop left out of the window (_gone_out)
-        if not home:
-            if not getattr(board, "cut_lead", False):
-                self.cut_by_estop = False
-                return
-            if not self._cut_comes_in():  # (no card for the rest to bring on, or it must wait)
-                return
-        if self.state != IDLE or self.flights:
+        if not home and not getattr(board, "cut_lead", False):
+            self.cut_by_estop = False
             return
+        if self.state != IDLE or self.flights:
+            return  # (it waits for them: an ABORT that froze loop cards)
         slot = getattr(board, "slot_has_card", None)
         slot_card = slot is not None and slot()  # (the move would take that card in)
+        if not home and not self._cut_comes_in(slot_card):
+            return  # (no card for the rest to bring on)
         op = Op("rest", None, self._home_done)
         if home:
             steps = self.riding
@@ -522,12 +523,7 @@ class Mechanics:
         if self.full_target is not None:
             self.pocket_count[self.full_target] = 0  # the operator emptied it
             self.full_target = None
-        self._shift_flights()
-        for f in self.flights:
-            if f.pocket is None and f.station < 2:
-                self.loop_restarted = True
-        if self.flights and hasattr(self.board, "belt"):
-            self.board.belt(True)
+        self._unfreeze()
         self.emit(P.EV_RESUMED, bytes((stage,)))
         if self.stage is not None:
             self._start_stage(self.stage)  # may stop again at once (a tray still full)
@@ -1254,18 +1250,19 @@ class Mechanics:
             self._homecoming_first()
 
     def _unfreeze(self):
-        """Cards an ABORT froze on the loop go on: their windows move on by the stop and the belt
-        runs again. As after RESUME, the loop cards it froze short of the switchback ride from
-        rest (and the switchback pulls again the one the stop caught in it), so the next loop
-        card leaves only once they are past it (_loop_settled). Found on the physical twin
-        (estop_fetch seed 16030): a put-back job started at once after an ABORT fed its first
-        card a switchback's cycle after the last frozen one by the clock, the belt's ramp closed
-        the gap, and it reached the switchback's nip with R still busy: JAM at every Resume."""
+        """Cards a stop froze on the belt go on (RESUME, or the next job after an ABORT): their
+        windows move on by the stop and the belt runs again. The loop cards it froze short of
+        the switchback ride from rest (and the switchback pulls again the one the stop caught in
+        it), so the next loop card leaves only once they are past it (_loop_settled). Found
+        after an ABORT on the physical twin (estop_fetch seed 16030): a put-back job started at
+        once fed its first card a switchback's cycle after the last frozen one by the clock,
+        the belt's ramp closed the gap, and it reached the switchback's nip with R still busy:
+        JAM at every Resume."""
         self._shift_flights()
         for f in self.flights:
             if f.pocket is None and f.station < 2:
                 self.loop_restarted = True
-        if hasattr(self.board, "belt"):
+        if self.flights and hasattr(self.board, "belt"):
             self.board.belt(True)
 
     def _shift_flights(self):
