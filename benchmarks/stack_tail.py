@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bots import wilson  # noqa: E402
 from twin_stock import stack_bound  # noqa: E402
 
 OVER_BAR = 27  # unavoidable passes that put a hand over 30 s at 20.45 s + 0.362 s a pass
@@ -71,16 +71,6 @@ def build(cards: int, p: float, rng: random.Random, put_off: int | None = None) 
     for place in later:
         drop(place)
     return real, len(later)
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    f = k / n
-    d = 1 + z * z / n
-    c = f + z * z / (2 * n)
-    h = z * math.sqrt(f * (1 - f) / n + z * z / (4 * n * n))
-    return ((c - h) / d, (c + h) / d)
 
 
 def row(cards: int, p: float, hands: int, seed: int, put_off: int | None = None) -> dict[str, Any]:
