@@ -18,6 +18,9 @@ passes' median, 90th and 99th percentiles and maximum, and the share of hands at
 its 95 % interval (Wilson). It also tries, at 3 %, deals that put off the cards whose place lies
 in a wide gap of the stack so far (a wide gap is where an error grows most) until the end of the
 deal, when the stack is full and its gaps narrow (read again then: one pass each in the deal).
+Last, the counted lift (firmware/board.py _Splitter.poll, hardware/README.md item 9): a load
+cell weighs the cards the blade holds before each landing down to a depth (5, 10 or 15 cards),
+and a count one off sends the blade in again, at 3 % and at twice that.
 Figures in ``benchmarks/results/stack_tail.json``. A model of the deal's insertions only: no
 timings, the deal's other rules (the bottom card kept over the stock, cards re-read from under
 the cards still to deal) left out; the twin's own bounds are the measure (RESULTS.md).
@@ -40,12 +43,18 @@ from twin_stock import stack_bound  # noqa: E402
 OVER_BAR = 27  # unavoidable passes that put a hand over 30 s at 20.45 s + 0.362 s a pass
 RATES = (0.005, 0.01, 0.02, 0.03)
 PUT_OFF = (25, 10, 5)  # gap widths (places, the card's included) over which a card waits
+WEIGHED = (5, 10, 15)  # the counted lift: the deepest landing whose held cards are weighed
+TRIES = 1  # (firmware/board.py SCALE_TRIES: times the blade goes in again for one landing)
 
 
-def build(cards: int, p: float, rng: random.Random, put_off: int | None = None) -> tuple[list[int], int]:
+def build(cards: int, p: float, rng: random.Random, put_off: int | None = None,
+          weighed: int = 0) -> tuple[list[int], int]:
     """One deal: the stack from its top (each card's place: 0 is drawn first) and the cards put
     off to the deal's end (``put_off``: those whose gap in the stack so far is wider than that,
-    weighed by the share of the deal still to come)."""
+    weighed by the share of the deal still to come). ``weighed``: the counted lift (a load cell
+    weighs the cards the blade holds, firmware/board.py _Splitter.poll) down to that depth: an
+    error there is seen and the blade goes in again, up to TRIES times (each try errs again with
+    the same chance); the count itself is taken as exact (its spread is the twin's)."""
     arrivals = list(range(cards))
     rng.shuffle(arrivals)
     real: list[int] = []
@@ -55,8 +64,12 @@ def build(cards: int, p: float, rng: random.Random, put_off: int | None = None) 
     def drop(place: int) -> None:
         depth = sum(1 for x in model if x > place)  # the cards over it in the model
         lands = depth
-        if depth > 0 and rng.random() < p:  # (a parked blade lands on the top exactly)
-            lands += 1 if rng.random() < 0.5 else -1
+        for _ in range(1 + (TRIES if 0 < depth <= weighed else 0)):
+            lands = depth
+            if depth > 0 and rng.random() < p:  # (a parked blade lands on the top exactly)
+                lands += 1 if rng.random() < 0.5 else -1
+            if lands == depth:
+                break
         real.insert(max(0, min(lands, len(real))), place)
         model.insert(depth, place)
 
@@ -73,18 +86,19 @@ def build(cards: int, p: float, rng: random.Random, put_off: int | None = None) 
     return real, len(later)
 
 
-def row(cards: int, p: float, hands: int, seed: int, put_off: int | None = None) -> dict[str, Any]:
+def row(cards: int, p: float, hands: int, seed: int, put_off: int | None = None,
+        weighed: int = 0) -> dict[str, Any]:
     rng = random.Random(seed)
     bounds: list[int] = []
     deferred: list[int] = []
     for _ in range(hands):
-        real, later = build(cards, p, rng, put_off)
+        real, later = build(cards, p, rng, put_off, weighed)
         bounds.append(stack_bound(list(reversed(real))))  # (stack_bound takes it from its bottom)
         deferred.append(later)
     bounds.sort()
     over = sum(b >= OVER_BAR for b in bounds)
     lo, hi = wilson(over, hands)
-    return {"error": p, "put_off": put_off, "hands": hands, "median": statistics.median(bounds),
+    return {"error": p, "put_off": put_off, "weighed": weighed, "hands": hands, "median": statistics.median(bounds),
             "p90": bounds[int(0.9 * (hands - 1))], "p99": bounds[int(0.99 * (hands - 1))], "max": bounds[-1],
             "over_bar": over, "over_bar_share": over / hands, "over_bar_interval": [lo, hi],
             "put_off_mean": statistics.mean(deferred)}
@@ -99,13 +113,15 @@ def main() -> None:
     args = ap.parse_args()
     rows = [row(args.cards, p, args.hands, args.seed) for p in RATES]
     rows += [row(args.cards, 0.03, args.hands, args.seed, w) for w in PUT_OFF]
+    rows += [row(args.cards, p, args.hands, args.seed, weighed=k) for p in (0.03, 0.06) for k in WEIGHED]
     print(f"{args.cards} stock cards, {args.hands} deals a row (seed {args.seed}); unavoidable passes "
           f"(twin_stock.stack_bound); over the bar: {OVER_BAR} or more")
-    print(f"{'blade error':>11} {'put off over':>12} {'median':>6} {'p90':>4} {'p99':>4} {'max':>4} "
+    print(f"{'blade error':>11} {'put off over':>12} {'weighed to':>10} {'median':>6} {'p90':>4} {'p99':>4} {'max':>4} "
           f"{'over the bar (95 % interval)':>30} {'cards put off':>13}")
     for r in rows:
         lo, hi = r["over_bar_interval"]
-        print(f"{r['error'] * 100:10.1f}% {r['put_off'] if r['put_off'] is not None else '-':>12} {r['median']:6.0f} "
+        print(f"{r['error'] * 100:10.1f}% {r['put_off'] if r['put_off'] is not None else '-':>12} "
+              f"{r['weighed'] or '-':>10} {r['median']:6.0f} "
               f"{r['p90']:4d} {r['p99']:4d} {r['max']:4d} "
               f"{r['over_bar_share'] * 100:9.2f}% ({lo * 100:5.2f}-{hi * 100:5.2f}%) {r['put_off_mean']:13.1f}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -17,7 +17,9 @@ bit1) hold on this firmware, so every hint becomes a flag.
 Modes, the same hands (same deck, same gathered hopper order, the same bots' choices, so the
 same game), alternating hand by hand: ``new``, the referee as it is; ``old``, the referee
 without ``DealerSteps._then_next`` (up to main 5cf8347: NEXT only on the draw's FeedBack and
-the fetches ``flows`` marks); ``none``, every hint taken off.
+the fetches ``flows`` marks); ``none``, every hint taken off; ``nocell``, the referee as it is
+on a dealer without the counted lift (hardware/README.md item 9: no load cell under the
+splitter's blade).
 
 Cases: ``german-whist`` (the deal, then stage one's 13 tricks: the two plays fed, the
 stock cards fetched and staged); ``spades-2p-double-nil`` (the deal, the 26 draw turns, seat 0
@@ -413,7 +415,10 @@ def run(hands: int, first: int, seed: int, cases: list[str], modes: list[str]) -
             hand = seed * 1000 + i
             for mode in (modes if n % 2 == 0 else modes[::-1]):
                 try:
-                    t = fn(hand, _mode(mode))
+                    # ``nocell``: the referee as it is on a dealer without the counted lift (no load
+                    # cell under the splitter's blade: physical.toml sorter.scale_fitted 0)
+                    cell = {"sorter.scale_fitted": 0.0} if mode == "nocell" else None
+                    t = fn(hand, _mode("new" if mode == "nocell" else mode), cell)
                     r = t.result()
                     r["seed"] = hand
                     r["agree"] = not t.agree()

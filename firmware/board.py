@@ -92,6 +92,29 @@ SPLIT_MAX = 99  # the blade's travel in cards below the top card (L12-R-30: 30 m
 # this far apart so it reaches the next depth first. 23 mm/s (datasheet) is 13 ms a card; the
 # allowance takes the speed 30 % low (19 ms a card) plus a PWM frame (20 ms) and a margin.
 SPLIT_MS_PER_CARD, SPLIT_SETTLE_MS = 19, 30
+# The splitter's load cell (hardware/README.md, "Sorting hopper": the counted lift): a 100 g bar
+# cell in the blade's arm, read by a NAU7802 24-bit ADC at 0x2A on the same I2C bus. Before a
+# loop card drops in, the cell weighs the cards the blade holds up; a count one off (the blade
+# went in a card high or low) sends the blade out a card and in again, so the error never
+# lands. It matters most where the stack is short: an error there grows into a run of cards
+# under a card drawn before them (benchmarks/stack_tail.py). Absent (no answer at 0x2A): no
+# checks, the blade's errors land as before.
+SCALE_ADDR = 0x2A
+NAU_PU_CTRL, NAU_CTRL1, NAU_CTRL2, NAU_ADCO, NAU_ADC, NAU_PGA_PWR = 0x00, 0x01, 0x02, 0x12, 0x15, 0x1C
+# counts a held card adds at gain 128: half its weight rests on the blade (the cards' front edges
+# lie on the stack), 2.6 g / 2 at about 10.7 counts a mg (1 mV/V cell, 3.3 V): set on the build
+# (device/dealer/physical.toml sorter.scale_per_card)
+SCALE_PER_CARD = 13900
+# the deepest landing weighed: deeper, the rub of the held cards on the hopper's walls (about 2 %
+# of their weight, an estimate: sorter.scale_friction) blurs one card in the count
+SCALE_CHECK_MAX = 10
+# times the blade goes out and in again for one landing: the room between two loop cards holds
+# one (a second ran into the card's fall on the twin, and it landed with the blade out a card)
+SCALE_TRIES = 1
+SCALE_SETTLE_MS = 10  # the held cards at rest on the blade before they are weighed (3 conversions at 320/s)
+# the room a weighing and one going out and in again take between two landings (and a margin
+# for a card that rode the belt fast: it lands sooner after the one before than it left)
+SCALE_GAP_MS = SCALE_TRIES * (2 * (SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD) + SCALE_SETTLE_MS) + SCALE_SETTLE_MS + 20
 R_MORE_MAX = 6  # pulls of a quarter of R_IN_MM after a pull ended short of Rv (then JAM 5)
 POCKETS = 15
 HOPPER_LIFT = 15  # PCA9685 channel of the hopper lift servo (hold_hopper)
@@ -312,6 +335,46 @@ class _Flaps:
             self.ok = False
 
 
+class _Scale:
+    """The splitter's load cell through a NAU7802 (optional: nothing answers at SCALE_ADDR, no
+    weighing). Preallocated buffers: a read allocates nothing."""
+
+    def __init__(self, i2c):
+        self.i2c = i2c
+        self.ok = True
+        self.b1 = bytearray(1)
+        self.b3 = bytearray(3)
+        try:
+            i2c.writeto_mem(SCALE_ADDR, NAU_PU_CTRL, b"\x01")  # register reset
+            i2c.writeto_mem(SCALE_ADDR, NAU_PU_CTRL, b"\x02")  # digital power up
+            time.sleep_ms(1)
+            i2c.readfrom_mem_into(SCALE_ADDR, NAU_PU_CTRL, self.b1)
+            if not self.b1[0] & 0x08:  # PUR: the chip never said it is up
+                self.ok = False
+                return
+            i2c.writeto_mem(SCALE_ADDR, NAU_CTRL1, b"\x27")  # LDO 3.3 V, gain 128
+            i2c.writeto_mem(SCALE_ADDR, NAU_CTRL2, b"\x70")  # 320 conversions a second
+            i2c.writeto_mem(SCALE_ADDR, NAU_ADC, b"\x30")  # chopper clock off (the datasheet's setting)
+            i2c.writeto_mem(SCALE_ADDR, NAU_PGA_PWR, b"\x80")  # the PGA output's capacitor
+            i2c.writeto_mem(SCALE_ADDR, NAU_PU_CTRL, b"\x96")  # AVDD from the LDO, analog up, cycle start
+        except OSError:
+            self.ok = False
+
+    def read(self):
+        """The latest conversion (signed, 24 bits), or None if none is ready or the chip is gone."""
+        try:
+            self.i2c.readfrom_mem_into(SCALE_ADDR, NAU_PU_CTRL, self.b1)
+            if not self.b1[0] & 0x20:  # CR: no conversion ready
+                return None
+            self.i2c.readfrom_mem_into(SCALE_ADDR, NAU_ADCO, self.b3)
+        except OSError:
+            self.ok = False
+            return None
+        b = self.b3
+        v = (b[0] << 16) | (b[1] << 8) | b[2]
+        return v - 0x1000000 if v & 0x800000 else v
+
+
 class _Splitter:
     """The sorting hopper's splitter: the loop cards on their way to the stack, first in first
     out, each with the depth (cards below the top of the stack) it was given when it left for
@@ -330,6 +393,18 @@ class _Splitter:
         self.last = SPLIT_PARK  # the depth given last (the blade goes there from the one before)
         self.gap = 0  # ms the last two loop cards must be apart for the blade to move between
         self.depth_of = None  # card -> its depth now (commands.Dealer.loop_depth_now)
+        # the counted lift: the depth the blade was sent to (SPLIT_PARK: parked), when to weigh
+        # what it holds (None: nothing to weigh), whether it is out a card on its way in again,
+        # the tries for this landing, the parked blade's reading (holding nothing), and counts
+        self.aim = SPLIT_PARK
+        self.fresh = True
+        self.weigh_at = None
+        self.out = False
+        self.tries = 0
+        self.tare = None
+        self.weighed = 0
+        self.caught = 0
+        self.gave_up = 0
         try:
             i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\x10")
             i2c.writeto_mem(SPLIT_ADDR, PCA_PRESCALE, bytes((PCA_PRESCALE_50HZ,)))
@@ -338,6 +413,9 @@ class _Splitter:
             i2c.writeto_mem(SPLIT_ADDR, PCA_MODE1, b"\xa0")
         except OSError:
             self.ok = False
+        self.scale = _Scale(i2c)
+        if not self.ok:
+            self.scale.ok = False
         self._drive()
 
     def push(self, depth, card=0):
@@ -349,6 +427,8 @@ class _Splitter:
             self.count += 1
             at = depth or SPLIT_PARK  # (depth 0: parked above the top)
             self.gap = SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD * abs(at - self.last)
+            if self.scale.ok and 0 < depth <= SCALE_CHECK_MAX:
+                self.gap += SCALE_GAP_MS  # weighed, and maybe out and in again, before it lands
             self.last = at
             if self.count == 1:
                 self._drive()
@@ -399,6 +479,7 @@ class _Splitter:
         if self.count:
             self.head = (self.head + 1) % len(self.ring)
             self.count -= 1
+        self.fresh = True  # (in again under the stack the card changed: weighed again)
         self._drive()
 
     def _drive(self):
@@ -409,14 +490,69 @@ class _Splitter:
             depth = self.ring[self.head]
             if self.depth_of is not None:
                 depth = min(SPLIT_MAX, self.depth_of(self.cards[self.head]))
+        at = depth or SPLIT_PARK
+        if at != self.aim or self.fresh:
+            # weigh what the blade holds once it is there: the cards over the next card's place
+            # (down to SCALE_CHECK_MAX), or nothing (parked: the reading every count is from)
+            self.weigh_at = None
+            self.out = False
+            self.tries = 0
+            if self.scale.ok and (at == SPLIT_PARK or (depth <= SCALE_CHECK_MAX and self.tare is not None)):
+                self.weigh_at = ticks_add(time.ticks_ms(), SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD * abs(at - self.aim)
+                                          + SCALE_SETTLE_MS)
+            self.aim = at
+            self.fresh = False
+        self._pulse(at)
+
+    def _pulse(self, at):
         # the PCA9685's nearest step (4.88 us, half a card), not the one below: floored, the
         # blade stopped up to half a card short (depth 47 at 46.9), which with the L12's
         # 0.1 mm repeatability (a third of a card) is one card off; rounded, a quarter at most
-        off = ((SPLIT_US0 + SPLIT_US_PER_CARD * (depth or SPLIT_PARK)) * 4096 + 10000) // 20000
+        off = ((SPLIT_US0 + SPLIT_US_PER_CARD * at) * 4096 + 10000) // 20000
         try:
             self.i2c.writeto_mem(SPLIT_ADDR, PCA_LED0, bytes((0, 0, off & 0xFF, off >> 8)))
         except OSError:
             self.ok = False
+
+    def poll(self, falling=False):
+        """The counted lift, from the firmware's polls: once the blade has had time to get to
+        its depth, weigh the cards it holds; one off, it goes out a card and in again (at most
+        SCALE_TRIES times for one landing), and is weighed again. Parked, the reading is the tare.
+        While a card falls onto the stack (``falling``) nothing is weighed, but a blade out a card
+        goes in again (out, it would take the card a card high)."""
+        if self.weigh_at is None:
+            return
+        now = time.ticks_ms()
+        if not self.out and (falling or ticks_diff(now, self.weigh_at) < 0):
+            return
+        if self.out:  # out a card: in again to the depth
+            if not falling and ticks_diff(now, self.weigh_at) < 0:
+                return
+            self.out = False
+            self._pulse(self.aim)
+            self.weigh_at = ticks_add(now, SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD + SCALE_SETTLE_MS)
+            return
+        raw = self.scale.read()
+        if raw is None:
+            if not self.scale.ok:
+                self.weigh_at = None
+            return
+        if self.aim == SPLIT_PARK:
+            self.tare = raw
+            self.weigh_at = None
+            return
+        self.weighed += 1
+        held = (raw - self.tare + SCALE_PER_CARD // 2) // SCALE_PER_CARD
+        if held == self.aim or self.tries >= SCALE_TRIES:
+            if held != self.aim:
+                self.gave_up += 1  # tried enough: the card lands as the blade lies
+            self.weigh_at = None
+            return
+        self.caught += 1
+        self.tries += 1
+        self.out = True
+        self._pulse(self.aim - 1)
+        self.weigh_at = ticks_add(now, SPLIT_SETTLE_MS + SPLIT_MS_PER_CARD)
 
 
 class Board:
@@ -1059,7 +1195,10 @@ class Board:
     # ---- faults and system ----------------------------------------------------------------------
 
     def fault(self):
-        """The next fault the board found, as (code, detail), or None. Each is reported once."""
+        """The next fault the board found, as (code, detail), or None. Each is reported once.
+        Asked every pass but in an e-stop, so the board's own timed work runs here too: the
+        splitter's weighing (not while a card falls onto the stack)."""
+        self.splitter.poll(self.loop_dark[2])
         if self.probe_until is not None:
             self._probe_answered()
             if self.probe_until is not None and ticks_diff(time.ticks_ms(), self.probe_until) >= 0:

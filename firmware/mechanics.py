@@ -600,7 +600,12 @@ class Mechanics:
         if self._stage_complete(name):
             self._advance()
             return
-        if ticks_diff(now, self.stage_start) > stage[2]:
+        limit = stage[2]
+        if name == "eject" and not self.ejecting and hasattr(self.board, "loop_gap_ms"):
+            # waiting to leave (the lift, the cards ahead, the blade's move and its weighing):
+            # EJECT_MS and the blade's time; the move's own EJECT_MS runs from its start
+            limit += self.board.loop_gap_ms()
+        if ticks_diff(now, self.stage_start) > limit:
             self._timeout(stage)
 
     # ---- internals ---------------------------------------------------------------------------
@@ -883,6 +888,11 @@ class Mechanics:
             if not self.ejecting:
                 if self._lift_wait() or not self._eject_safe(self.op.target):
                     return False
+                # the move starts now: its time allowance (EJECT_MS) runs from here, not from
+                # the wait's start (a loop card waited up to 30 ms + 19 ms a card of the blade's
+                # move, and with the counted lift 138 ms more: over EJECT_MS after a move of 45
+                # cards, and the card was named a JAM 180 ms into its eject: hand 1135 on the twin)
+                self.stage_start = board.ticks_ms()
                 self._feed_move(board.eject)
                 self.ejecting = True
             if hasattr(board, "gate_len_mm"):

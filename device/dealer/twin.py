@@ -56,6 +56,8 @@ PIO_FDEBUG = 0x50200008
 # the sorting hopper's servo (board.py): the pulse with the blade level with the top card, and
 # per card below it; the stroke's end, 1.00 ms, holds the blade a card above the top
 SPLIT_ADDR, SPLIT_US0, SPLIT_US_PER_CARD, SPLIT_US_END = 0x41, 1010, 10, 1000
+# the splitter's load cell (board.py): a NAU7802 ADC on the I2C bus
+SCALE_ADDR = 0x2A
 
 # where the twin puts what board.py does not name (mm along the path; design values)
 GRIP_X = 170.0  # a card this far along is gripped by the belt bands
@@ -66,7 +68,15 @@ READ_WINDOW_MM = 5.0  # the reader finds the code on a card within this of the w
 STEP_US = 5000  # the twin moves everything on in steps of at most this (crossings are bisected)
 
 
+# every card's name, made once at import: on the MicroPython VM a name made afresh each time
+# interns its one-character pieces, and a new piece of the string table mid-deal wants a block
+# of the heap in one piece just when the twin's own churn has cut it up
+CARD_TEXT = [RANKS[c % 13] + SUITS[c // 13] for c in range(52)]
+
+
 def card_text(card):
+    if 0 <= card < 52:
+        return CARD_TEXT[card]
     return RANKS[card % 13] + SUITS[card // 13]
 
 
@@ -284,6 +294,18 @@ class Mechanism:
         # no splitter fitted (nothing answers at its I2C address), the loop drops on the top
         self.sorting = bool(v.get("sorter.fitted", 0))
         self.splitter = Linear(v.get("sorter.speed", 23.0) / v["geometry.card_thickness"], frame, phase)
+        # the blade goes in under the top cards a card high or low now and then
+        # (sorter.error_chance): drawn once for each time it goes in (a move, or the card before
+        # landing), so a load cell under it (``weighs``: sorter.scale_fitted, a NAU7802 at
+        # SCALE_ADDR) weighs the cards it really holds, as the card will find them
+        self.weighs = self.sorting and bool(v.get("sorter.scale_fitted", 0))
+        self.entry_key = None
+        self.entry_err = 0
+        self.entry_rub = 0.0  # this entry's rub of the held cards on the walls (share of their weight)
+        self.landings = 0
+        self.blade_errors = 0  # entries that went in a card off (what the cell may catch)
+        self.landing_errors = 0  # cards that landed a card off their depth
+        self.landing_error_depths = []  # ... the depth the blade was sent to for each of them
         self.irq = None  # (pin object, handler)
         self.irq_queue = []  # [time, pin] handler calls due
         self.gate_dark = False
@@ -529,12 +551,49 @@ class Mechanism:
             # (the blade's repeatability against a card's 0.3 mm). A blade above the top card
             # (depth below 0: parked) holds nothing, and the card lands on the top.
             depth = math.floor(self.splitter.at(self.now) + 0.5)
-            if self.rng.random() < self.v.get("sorter.error_chance", 0):
-                depth += 1 if self.rng.random() < 0.5 else -1
+            err = self._blade_err()
+            meant = max(0, min(depth, len(self.hopper)))
+            if max(0, min(depth + err, len(self.hopper))) != meant:
+                self.landing_errors += 1
+                self.landing_error_depths.append(meant)
+            depth += err
+            self.landings += 1
         for card in cards:
             d = max(0, min(depth, len(self.hopper)))
             self.hopper.insert(len(self.hopper) - d, card)
         self.log.append((self.now, "card %s dropped %d under the top" % (card_text(c.card), max(0, depth))))
+
+    def _blade_err(self):
+        """The blade's error (cards, -1, 0 or +1) as it is in now: drawn when first asked for
+        after it moved or a card landed (the same draws, in the same order, as one a landing when
+        nothing weighs it)."""
+        sp = self.splitter
+        key = (sp.t0, sp.target, self.landings)
+        if key != self.entry_key:
+            self.entry_key = key
+            e = 0
+            if self.rng.random() < self.v.get("sorter.error_chance", 0):
+                e = 1 if self.rng.random() < 0.5 else -1
+            self.entry_err = e
+            if e:
+                self.blade_errors += 1
+            self.entry_rub = 0.0
+            if self.weighs:
+                self.entry_rub = self.rng.gauss(0.0, self.v.get("sorter.scale_friction", 0.0))
+        return self.entry_err
+
+    def scale_raw(self):
+        """The load cell's reading now (NAU7802 counts): its tare, and the cards the blade holds
+        up (none when it is parked above the top) each adding ``sorter.scale_per_card``, give or
+        take this entry's rub and the converter's noise."""
+        v = self.v
+        held = 0
+        pos = self.splitter.at(self.now)
+        if pos > -0.5:
+            held = max(0, min(len(self.hopper), math.floor(pos + 0.5) + self._blade_err()))
+        raw = v.get("sorter.scale_tare", 0) + held * v.get("sorter.scale_per_card", 0) * (1.0 + self.entry_rub)
+        raw += self.rng.gauss(0.0, v.get("sorter.scale_noise", 0))
+        return int(raw)
 
     def _gate_covered(self, t=None):
         for c in self.cards:
@@ -1077,10 +1136,27 @@ class HalMachine:
                         us = off * 20000 / 4096  # (the pulse as the PCA9685 makes it: not whole us)
                         us = max(SPLIT_US_END, us)  # (the rod stops at the stroke's end)
                         hal.mech.splitter.command((us - SPLIT_US0) / SPLIT_US_PER_CARD, hal.mech.now)
+                elif addr == SCALE_ADDR and hal.mech.weighs:
+                    for i in range(len(data)):
+                        self.regs[(addr, mem + i)] = data[i]
                 elif addr not in (0x20, 0x40):
                     raise OSError(19)
 
+            def readfrom_mem_into(self, addr, mem, buf):
+                data = self.readfrom_mem(addr, mem, len(buf))
+                for i in range(len(buf)):
+                    buf[i] = data[i]
+
             def readfrom_mem(self, addr, mem, n):
+                if addr == SCALE_ADDR and hal.mech.weighs:
+                    if mem == 0x00:  # PU_CTRL: ready once powered up (PUR), a conversion ready (CR) once cycling
+                        pu = self.regs.get((addr, 0), 0)
+                        pu |= (0x08 if pu & 0x02 else 0) | (0x20 if pu & 0x10 else 0)
+                        return bytes((pu,) + (0,) * (n - 1))
+                    if mem == 0x12:  # ADCO: the latest conversion, 24 bits
+                        raw = hal.mech.scale_raw() & 0xFFFFFF
+                        return bytes(((raw >> 16) & 0xFF, (raw >> 8) & 0xFF, raw & 0xFF) + (0,) * (n - 3))
+                    return bytes(n)
                 if addr != 0x20:
                     raise OSError(19)
                 bits = hal.mech.mouth_bits()

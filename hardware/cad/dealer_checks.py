@@ -316,16 +316,19 @@ def structure(d: Dealer) -> list[Finding]:
 
 
 def splitter(d: Dealer) -> list[Finding]:
-    """The sorting hopper's linear servo (its body and its rod, drawn fully out) against every
-    other part but the shoe its rod pushes on: a longer stroke is a longer body (physical.toml
-    [sorter])."""
-    servo = [p for p in d.parts if p.name == "splitter-servo"]
-    if not servo:
-        return []
+    """The sorting hopper's linear servo (its body and its rod, drawn fully out) and the
+    counted lift's load cell under its rod against every other part but the shoe and each
+    other: a longer stroke is a longer body, a longer cell a longer arm (physical.toml [sorter])."""
     clear = d.v["cad.path.clearance"]
-    worst, who = _nearest(servo[0], [b for b in d.parts if not b.name.startswith("splitter-")])
-    return [Finding("splitter", f"splitter-servo (nearest: {who})", round(worst, 2), clear, worst >= clear,
-                    "the L12-R's body and rod against every part but the shoe")]
+    out = []
+    for name, what in (("splitter-servo", "the L12-R's body and rod"), ("splitter-cell", "the load cell")):
+        part = [p for p in d.parts if p.name == name]
+        if not part:
+            continue
+        worst, who = _nearest(part[0], [b for b in d.parts if not b.name.startswith("splitter-")])
+        out.append(Finding("splitter", f"{name} (nearest: {who})", round(worst, 2), clear, worst >= clear,
+                           f"{what} against every part but the shoe"))
+    return out
 
 
 def pickup(d: Dealer) -> list[Finding]:

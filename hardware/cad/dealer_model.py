@@ -246,24 +246,36 @@ class Dealer:
         wall = v["cad.pocket.wall"]
         stem = rect(back - wall + 0.3, top, back - 0.3, 44.0)
         foot = rect(back - wall + 0.3, top, back + 14.0, top + 3.0)
-        arm = rect(back - wall - 22.0, 40.0, back - 0.3, 44.0)
+        # the counted lift: a bar load cell lying on the arm, bolted to the arm at its far end,
+        # the L12-R's rod on its free end near the wall, so the rod's force on the shoe (the
+        # cards the blade holds) passes through it ([sorter] cell_length, cell_section)
+        sec = v["sorter.body_section"]
+        rod_x = back - wall - 4.0 - sec / 2
+        cl, cs = v["sorter.cell_length"], v["sorter.cell_section"]
+        cell_x1 = rod_x + 6.0
+        cell_x0 = cell_x1 - cl
+        arm = rect(cell_x0 - 1.0, 40.0, back - 0.3, 44.0)
         self.add("splitter-shoe", "printed", "guide", [Solid(foot, -24.0, 24.0), Solid(stem, -4.0, 4.0), Solid(arm, -4.0, 4.0)],
                  stl="splitter-shoe",
                  note="follower shoe (drawn on a full hopper): its foot rides on the top card 14 mm in from the back wall, "
-                      "its stem in the wall's opening, its arm back to the L12-R's rod; the blade hangs from it")
+                      "its stem in the wall's opening, its arm back under the load cell; the blade hangs from it")
+        self.add("splitter-cell", "bought", "guide", [Solid(rect(cell_x0, 44.0, cell_x1, 44.0 + cs), -cs / 2, cs / 2)],
+                 item="Load cell (counted lift)",
+                 note=f"100 g bar load cell, {cl:.0f} x {cs:.1f} mm (an estimate): bolted to the arm at its far end, the "
+                      "L12-R's rod on its free end; weighs the cards the blade holds (firmware/board.py _Scale)")
         self.add("splitter-blade", "bought", "guide", [Solid(rect(back - wall + 0.3, top - 1.5, back + 12.0, top - 1.3), -22.5, 22.5)],
                  item="Splitter blade", note="0.2 mm spring steel, through the back wall's 1 x 50 mm slot")
         # the L12-R-30 upright behind the back wall, its rod down onto the shoe's arm: drawn with
         # the rod out its whole stroke (the body's lowest), the body's length from [sorter]
-        stroke, body, sec = v["sorter.stroke"], v["sorter.body_length"], v["sorter.body_section"]
+        stroke, body = v["sorter.stroke"], v["sorter.body_length"]
         x0, x1 = back - wall - 4.0 - sec, back - wall - 4.0
-        rod_x = (x0 + x1) / 2
+        z0 = 44.0 + cs  # (the rod's end on the load cell)
         self.add("splitter-servo", "bought", "frame",
-                 [Solid(rect(x0, 44.0 + stroke, x1, 44.0 + stroke + body), -sec / 2 + 1.5, sec / 2 - 1.5),
-                  Solid(rect(rod_x - 2.0, 44.0, rod_x + 2.0, 44.0 + stroke), -2.0, 2.0)],
+                 [Solid(rect(x0, z0 + stroke, x1, z0 + stroke + body), -sec / 2 + 1.5, sec / 2 - 1.5),
+                  Solid(rect(rod_x - 2.0, z0, rod_x + 2.0, z0 + stroke), -2.0, 2.0)],
                  item="Linear servo (sorting hopper)",
                  note=f"Actuonix L12-R-{stroke:.0f} ({stroke:.0f} mm stroke, {body:.1f} mm body), rod down onto the "
-                      "shoe's arm, drawn fully out")
+                      "load cell on the shoe's arm, drawn fully out")
 
     def _feed(self) -> None:
         v = self.v

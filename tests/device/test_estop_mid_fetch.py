@@ -54,7 +54,20 @@ def test_on_the_twin_reset_sends_the_belt_home_before_the_reject_flap_rises() ->
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)
 
 
-def test_on_the_twin_a_put_back_after_an_abort_waits_for_the_frozen_loop_cards() -> None:
+def no_counted_lift(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The twin as before the counted lift (no load cell under the splitter's blade): the seed's
+    moments were found on it, and the cell's weighing moves them."""
+    from trickref.device.dealer import physical
+
+    values = physical.values
+
+    def without_cell(table: dict[str, object] | None = None, scale: dict[str, float] | None = None) -> dict[str, object]:
+        return values(table, scale=dict(scale or {}, **{"sorter.scale_fitted": 0.0}))
+
+    monkeypatch.setattr(physical, "values", without_cell)
+
+
+def test_on_the_twin_a_put_back_after_an_abort_waits_for_the_frozen_loop_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seed 16030 on the physical twin (German Whist): the e-stop while the FETCH's own card
     dropped into its seat's pocket. The relearning after RESET found the loop a card short; the
     table named it, the person put it in the play slot, and the host ABORTed the relearning with
@@ -63,7 +76,9 @@ def test_on_the_twin_a_put_back_after_an_abort_waits_for_the_frozen_loop_cards()
     up again, the gap closed, and the card reached the switchback's nip with R still busy (JAM,
     then the put-back card read twice and rejected) at every Resume, until the table gave up
     after three alike. A job after an ABORT now waits, as after a Resume, until the loop cards
-    it froze are past the switchback (Mechanics._unfreeze)."""
+    it froze are past the switchback (Mechanics._unfreeze). On the twin without the counted lift
+    (the seed's moments were found there)."""
+    no_counted_lift(monkeypatch)
     r = run_trial("estop_fetch", 16030, compare=True, guard_s=240.0, twin=True)
     assert r.struck and r.mismatches == [], r.mismatches
     assert r.outcome == "right", (r.outcome, r.detail, r.faults)

@@ -41,3 +41,19 @@ def test_one_error_in_the_third_landing_grows_into_a_run() -> None:
     under_zero = real[real.index(0) + 1:]
     assert sorted(under_zero) == list(range(1, 26))  # 25 and the 24 placed between them
     assert TS.stack_bound(list(reversed(real))) == 25
+
+
+def test_the_counted_lift_catches_the_early_error_and_the_stack_is_exact() -> None:
+    """The same deal with the counted lift weighing to depth 10: 25's error (depth 1) is seen,
+    the blade goes in again (that try right), and nothing grows."""
+    order = [0, 50, 25] + [k for k in range(1, 50) if k != 25]
+    real, _ = ST.build(51, 0.5, Scripted(order, [0.0, 0.1]), weighed=10)
+    assert real == sorted(real, reverse=True)
+    assert TS.stack_bound(list(reversed(real))) == 0
+
+
+def test_the_counted_lift_gives_up_after_its_tries() -> None:
+    """Two entries wrong running (the first and its one try again): the card lands off its place."""
+    order = [0, 50, 25] + [k for k in range(1, 50) if k != 25]
+    real, _ = ST.build(51, 0.5, Scripted(order, [0.0, 0.1] * (1 + ST.TRIES)), weighed=10)
+    assert TS.stack_bound(list(reversed(real))) == 25

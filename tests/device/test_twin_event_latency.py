@@ -129,10 +129,11 @@ def test_the_latency_benchmark_hears_a_hand_both_ways(bench_module) -> None:
     host a second late on 54 of its 83 steps; with EVENT_SEND_AT_END on, one: its 10th step, a
     FETCH after whose card the mechanism runs on 1.5 s (cards it read under its card going round),
     whose event waits for the batch or the job's end (the host's next step could not start
-    sooner anyway: the driver would meet BUSY)."""
+    sooner anyway: the driver would meet BUSY). With the counted lift, none: the cards that FETCH
+    read under its card lay there from a blade error in the deal that the load cell now catches."""
     bench = bench_module("event_latency")
     before = bench.one_hand("spades-2p-double-nil", 1004, "before")
     after = bench.one_hand("spades-2p-double-nil", 1004, "after")
     assert before["agree"] and after["agree"] and before["steps"] == after["steps"] > 50
-    assert before["late_steps"] >= 40 and after["late_steps"] == 1, (before, after)
+    assert before["late_steps"] >= 40 and after["late_steps"] <= 1, (before, after)
     assert after["wait_s"] < before["wait_s"] - 40

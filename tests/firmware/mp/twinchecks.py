@@ -12,6 +12,7 @@ import json
 import sys
 
 import twin
+import vmheap
 
 from firmware import main as fw_main
 from firmware import protocol as P
@@ -68,6 +69,7 @@ def host(tw):
     def run(ms):
         for _ in range(ms):
             tw.step(1)
+            vmheap.tick()
             if tw.link.tx:
                 for f in parser.feed_bytes(bytes(tw.link.tx)):
                     if f.type == P.EVENT or f.type == P.EVENTS:
