@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_twin_stock import deal_spades_2p
 
 from trickref.device.dealer import twin_host as th
 
@@ -23,15 +24,7 @@ OFTEN = {"sorter.error_chance": 5.0}  # the blade goes in a card off 15 % of the
 
 def stock_deal(seed: int, scale: dict[str, float]) -> tuple[Any, list[int]]:
     """Two-player Spades' stock: one card to seat 0, the other 51 round the loop into the stack."""
-    deck, hopper = th.shuffled(seed)
-    tw = th.new_twin(seats=2, seed=seed, scale=scale)
-    tw.mech.hopper = list(hopper)
-    host = th.TwinHost(tw, pass_ms=2)
-    host.hello()
-    end = host.deal(1, [(deck[0], 0)] + [(c, th.LOOP) for c in deck[1:]])
-    assert end[1] == P.EV_DEAL_DONE, end
-    while tw.fw.dealer.mech.busy() or tw.mech.cards:
-        host.run(10)
+    tw, _, deck = deal_spades_2p(seed, scale)
     return tw, deck
 
 
